@@ -1,0 +1,68 @@
+/**
+ * Progress events: everything a restart has to say, as data. The engine emits them, the
+ * workflow carries them in task output, and one formatter (`format.ts`) turns them into
+ * Nomad's exact lines; chat and `-output=json` render the same events their own way.
+ *
+ * `time` is Unix milliseconds, taken when the thing happened (not when it is printed), so a
+ * line rendered later from execution history still shows Nomad's timestamp.
+ * Allocation, evaluation and deployment IDs are always full; the formatter shortens them.
+ */
+
+/** Why an allocation was left out of the plan (spec §2.4, in rule order). */
+export type SkipReason =
+  | { kind: 'status'; desiredStatus: string; clientStatus: string }
+  | { kind: 'replaced'; nextAllocationId: string }
+  | { kind: 'group' }
+  | { kind: 'task' };
+
+/** How one allocation is handled (spec §2.6). */
+export type RestartMode =
+  | { kind: 'running-tasks' }
+  | { kind: 'all-tasks' }
+  | { kind: 'task'; task: string }
+  | { kind: 'reschedule' };
+
+export type ProgressEvent =
+  /** `==> <ts>: Restarting <n> allocation(s)` */
+  | { type: 'restart-started'; time: number; count: number }
+  /** `No allocations to restart` (no prefix). */
+  | { type: 'nothing-to-restart'; time: number }
+  /** Verbose `Skipping allocation ...` detail line. */
+  | { type: 'allocation-skipped'; time: number; allocationId: string; reason: SkipReason }
+  /** `==> <ts>: Restarting <ordinal> batch of <n> allocations` (only when the batch size is > 1). */
+  | { type: 'batch-started'; time: number; batchNumber: number; size: number }
+  /** `Restarting ... in allocation` / `Rescheduling allocation` detail line. */
+  | { type: 'allocation-restarting'; time: number; allocationId: string; group: string; mode: RestartMode }
+  /** Beyond Nomad, visible in the console: the system-job evaluation that places a replacement. */
+  | { type: 'evaluation-triggered'; time: number; allocationId: string; jobId: string; evaluationId: string }
+  /** `Allocation "<a>" replaced by "<b>", waiting for "<b>" to start running` */
+  | { type: 'allocation-replaced'; time: number; allocationId: string; replacementId: string }
+  /**
+   * `Allocation "<a>" is "<status>"`. `verbose` marks the intermediate statuses that only
+   * `-verbose` prints; the final `"running"` line is always printed.
+   */
+  | { type: 'allocation-status'; time: number; allocationId: string; status: string; verbose: boolean }
+  /** `Still waiting for allocation "<a>" to be replaced`, every 60 s per waiting allocation. */
+  | { type: 'still-waiting'; time: number; allocationId: string }
+  /** Per-batch error warning written to stderr before a question (31-space indent). */
+  | { type: 'batch-errors'; time: number; errors: string[] }
+  /** `Stopping job restart due to error` / `... due to unrecoverable error` */
+  | { type: 'stopping'; time: number; reason: 'error' | 'unrecoverable-error' }
+  /** Beyond Nomad: `Stopping job restart: <n> allocations failed, more than -max-errors=<v>` */
+  | { type: 'max-errors-exceeded'; time: number; failed: number; maxErrors: string }
+  /** `Proceeding restarts with new wait time of <d>` */
+  | { type: 'new-batch-wait'; time: number; waitMs: number }
+  /** `Waiting <d> before restarting the next batch` */
+  | { type: 'waiting'; time: number; waitMs: number }
+  /** `Job restart canceled` (after a "no" to the proceed question). */
+  | { type: 'canceled'; time: number }
+  /**
+   * The end of a run: `Job restart finished` + success line, or `... finished with errors` +
+   * the error list on stderr. `canceled` runs print only the errors, if any (spec §2.10).
+   */
+  | { type: 'finished'; time: number; errors: string[]; canceled: boolean };
+
+export type ProgressEventType = ProgressEvent['type'];
+
+/** A sink for events as they happen; the local engine streams through it to the terminal. */
+export type EmitProgress = (event: ProgressEvent) => void;
