@@ -1,0 +1,52 @@
+import type { QueryOptions, QueryResult, WriteOptions, WriteResult } from './client';
+import { decodeAllocation, decodeAllocStopResponse } from './private/decode-alloc';
+import type { Requester } from './private/requester';
+import type { Allocation, AllocRestartRequest, AllocStopResponse } from './types';
+
+/** Allocation endpoints, reached as `client.allocations()`; mirrors Nomad's `api/allocations.go`. */
+export class Allocations {
+  /** @internal built by `NomadClient`. */
+  public constructor(private readonly http: Requester) {}
+
+  /** `GET /v1/allocation/:id`; with `q.index` a blocking watch. `Job` and `TaskStates` may be missing. */
+  public info(allocId: string, q?: QueryOptions): Promise<QueryResult<Allocation>> {
+    return this.http.query(`/v1/allocation/${encodeURIComponent(allocId)}`, {}, q, decodeAllocation);
+  }
+
+  /**
+   * `PUT /v1/client/allocation/:id/restart` with `{"TaskName":"","AllTasks":false}` filled in
+   * from `opts`. Restarts tasks in place. Never retried once sent: twice would restart twice.
+   */
+  public async restart(
+    allocId: string,
+    opts: { taskName?: string; allTasks?: boolean },
+    w?: WriteOptions,
+  ): Promise<void> {
+    const body: AllocRestartRequest = { TaskName: opts.taskName ?? '', AllTasks: opts.allTasks ?? false };
+    await this.http.writeIgnoringBody(
+      `/v1/client/allocation/${encodeURIComponent(allocId)}/restart`,
+      {},
+      body,
+      w,
+    );
+  }
+
+  /**
+   * `PUT /v1/allocation/:id/stop[?no_shutdown_delay=true]`, no body. The scheduler then
+   * places a replacement. `index` is `X-Nomad-Index` (0 if absent). Never retried once sent.
+   */
+  public stop(
+    allocId: string,
+    opts: { noShutdownDelay?: boolean },
+    w?: WriteOptions,
+  ): Promise<WriteResult<AllocStopResponse>> {
+    const params: Record<string, string> = opts.noShutdownDelay === true ? { no_shutdown_delay: 'true' } : {};
+    return this.http.write(
+      `/v1/allocation/${encodeURIComponent(allocId)}/stop`,
+      params,
+      undefined,
+      w,
+      decodeAllocStopResponse,
+    );
+  }
+}

@@ -1,0 +1,151 @@
+import { inspect } from 'node:util';
+import { Allocations } from './allocations';
+import type { NomadClientConfig } from './config';
+import { Evaluations } from './evaluations';
+import { Jobs } from './jobs';
+import { Nodes } from './nodes';
+import { buildConnection } from './private/agent';
+import { Requester } from './private/requester';
+import { resolveBackoff } from './private/retry';
+import { DEFAULT_REQUEST_MS, Transport } from './private/transport';
+
+/** Options of a read (GET). Mirrors Nomad's `api.QueryOptions`. */
+export interface QueryOptions {
+  /** Blocking query: hold until the resource's index is greater than this. 0 or unset: answer at once. */
+  index?: number;
+  /** Upper bound of the hold, in ms, sent as `wait=<ms>ms`. Unset: Nomad's default, 300 s. */
+  waitMs?: number;
+  /** Aborts the request (and any retry backoff) with `NomadAbortedError`. */
+  signal?: AbortSignal;
+  /** Overrides the client's namespace for this call when non-empty. */
+  namespace?: string;
+  /** Overrides the client's region for this call when non-empty. */
+  region?: string;
+}
+
+/** Options of a write (PUT). Mirrors Nomad's `api.WriteOptions`. */
+export interface WriteOptions {
+  /** Aborts the request with `NomadAbortedError` (it may still have reached Nomad). */
+  signal?: AbortSignal;
+  /** Overrides the client's namespace for this call when non-empty. */
+  namespace?: string;
+  /** Overrides the client's region for this call when non-empty. */
+  region?: string;
+}
+
+/** A decoded read with Nomad's query metadata (`api.QueryMeta`). */
+export interface QueryResult<T> {
+  value: T;
+  /** `X-Nomad-Index`; 0 when missing or unparsable. Pass it back as `index` to block. */
+  index: number;
+  /** `X-Nomad-LastContact`, ms since the answering server last heard from the leader; 0 if absent. */
+  lastContact: number;
+  /** `X-Nomad-KnownLeader` is `true`. */
+  knownLeader: boolean;
+}
+
+/** A decoded write with its index (`X-Nomad-Index`, 0 when absent). */
+export interface WriteResult<T> {
+  value: T;
+  index: number;
+}
+
+const REDACTED = '<redacted>';
+
+/** A copy of `config` safe to log: the token and basic-auth password are replaced. */
+export function redactConfig(config: NomadClientConfig): NomadClientConfig {
+  const copy: NomadClientConfig = {
+    ...config,
+    address: config.address.replace(/\/\/[^/@]*@/, `//${REDACTED}@`),
+  };
+  if (config.token !== undefined) copy.token = REDACTED;
+  if (config.httpAuth !== undefined)
+    copy.httpAuth = { username: config.httpAuth.username, password: REDACTED };
+  return copy;
+}
+
+/** A frozen copy of `config` whose JSON and `util.inspect` forms are redacted, so logging it leaks nothing. */
+function guarded(config: NomadClientConfig): NomadClientConfig {
+  const copy = { ...config };
+  Object.defineProperty(copy, 'toJSON', { value: () => redactConfig(config), enumerable: false });
+  Object.defineProperty(copy, inspect.custom, { value: () => redactConfig(config), enumerable: false });
+  return Object.freeze(copy);
+}
+
+/**
+ * Typed client of the Nomad HTTP API: the only code in this project that speaks HTTP to
+ * Nomad. Split by endpoint family like Nomad's `api` package: `client.jobs().info(id)`.
+ */
+export class NomadClient {
+  /** The configuration. Holds the token: its JSON and inspect forms are redacted, but never log its fields. */
+  public readonly config: NomadClientConfig;
+  private readonly transport: Transport;
+  private readonly http: Requester;
+
+  private constructor(config: NomadClientConfig, transport: Transport, http: Requester) {
+    this.config = guarded(config);
+    this.transport = transport;
+    this.http = http;
+  }
+
+  /**
+   * Validates config (address URL, readable CA/cert files, NOMAD_HTTP_AUTH) and builds the
+   * undici Agent. Throws `NomadClientInitError` whose message is
+   * `Error initializing client: <reason>`. No request is made.
+   */
+  public static create(config: NomadClientConfig): NomadClient {
+    const connection = buildConnection(config);
+    const transport = new Transport(
+      connection,
+      config.token,
+      config.timeouts?.requestMs ?? DEFAULT_REQUEST_MS,
+    );
+    const http = new Requester(transport, resolveBackoff(config.retry), config.namespace, config.region);
+    return new NomadClient(config, transport, http);
+  }
+
+  /**
+   * A client for another namespace sharing the same connection pool (after prefix
+   * resolution). An empty namespace means none is sent (Nomad's `default`).
+   */
+  public withNamespace(namespace: string): NomadClient {
+    const { namespace: _previous, ...rest } = this.config;
+    const config: NomadClientConfig = namespace === '' ? rest : { ...rest, namespace };
+    return new NomadClient(config, this.transport, this.http.withNamespace(namespace));
+  }
+
+  /** Job endpoints. */
+  public jobs(): Jobs {
+    return new Jobs(this.http);
+  }
+
+  /** Allocation endpoints. */
+  public allocations(): Allocations {
+    return new Allocations(this.http);
+  }
+
+  /** Evaluation endpoints. */
+  public evaluations(): Evaluations {
+    return new Evaluations(this.http);
+  }
+
+  /** Node endpoints. */
+  public nodes(): Nodes {
+    return new Nodes(this.http);
+  }
+
+  /** Closes the connection pool shared with every `withNamespace` client; in-flight requests finish first. */
+  public close(): Promise<void> {
+    return this.transport.close();
+  }
+
+  /** Redacted form for `JSON.stringify`. */
+  public toJSON(): { config: NomadClientConfig } {
+    return { config: redactConfig(this.config) };
+  }
+
+  /** Redacted form for `console.log` / `util.inspect`. */
+  public [inspect.custom](): string {
+    return `NomadClient ${inspect(redactConfig(this.config))}`;
+  }
+}

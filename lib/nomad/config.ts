@@ -1,0 +1,157 @@
+/**
+ * Client configuration, resolved the way Nomad's CLI resolves it (`command/meta.go`
+ * `clientConfig` over `api.DefaultConfig`): a flag that was given and is not empty wins,
+ * then a non-empty `NOMAD_*` variable, then the default.
+ */
+
+/** Nomad's default agent address. */
+export const DEFAULT_NOMAD_ADDRESS = 'http://127.0.0.1:4646';
+
+/** TLS settings. Every file setting is a path, read once when the client is created. */
+export interface TlsConfig {
+  /** PEM CA bundle that signs Nomad's certificate (`-ca-cert`, `NOMAD_CACERT`). @default - the system roots */
+  caCert?: string;
+  /** Directory of PEM CA files (`-ca-path`, `NOMAD_CAPATH`); all are trusted. @default - none */
+  caPath?: string;
+  /** PEM client certificate, for servers that require one (`-client-cert`, `NOMAD_CLIENT_CERT`). Needs `clientKey`. */
+  clientCert?: string;
+  /** PEM key of `clientCert` (`-client-key`, `NOMAD_CLIENT_KEY`). */
+  clientKey?: string;
+  /** Name checked against the server certificate and sent as SNI (`-tls-server-name`, `NOMAD_TLS_SERVER_NAME`). @default - the address's host */
+  serverName?: string;
+  /** Skip server certificate verification (`-tls-skip-verify`, `NOMAD_SKIP_VERIFY`). Unsafe. @default false */
+  insecure?: boolean;
+}
+
+/** Bounded exponential backoff with full jitter, used for reads only (writes are never retried blindly). */
+export interface RetryOptions {
+  /** Total attempts, the first included; 1 disables retries. @default 4 */
+  attempts?: number;
+  /** Upper bound of the first backoff, in ms; it doubles per retry. @default 100 */
+  baseDelayMs?: number;
+  /** Cap of any one backoff, in ms. @default 2000 */
+  maxDelayMs?: number;
+}
+
+/** Time limits of one HTTP attempt. */
+export interface TimeoutOptions {
+  /** Time to open the TCP (and TLS) connection, in ms. @default 10000 */
+  connectMs?: number;
+  /**
+   * Time for a whole non-blocking request, in ms. A blocking query gets this plus its wait
+   * and Nomad's jitter (wait/16), so a held request is never cut short. @default 60000
+   */
+  requestMs?: number;
+}
+
+/** Everything needed to talk to one Nomad agent. Holds secrets: never log it whole. */
+export interface NomadClientConfig {
+  /** `http(s)://host:port` of a Nomad agent (`-address`, `NOMAD_ADDR`). @default 'http://127.0.0.1:4646' */
+  address: string;
+  /** ACL token secret ID, sent only as `X-Nomad-Token` (`-token`, `NOMAD_TOKEN`). @default - anonymous */
+  token?: string;
+  /** `namespace` query parameter on every request (`-namespace`, `NOMAD_NAMESPACE`). @default - the server's `default` */
+  namespace?: string;
+  /** `region` query parameter on every request (`-region`, `NOMAD_REGION`). @default - the agent's region */
+  region?: string;
+  /** TLS settings. @default - verify against the system roots, no client certificate */
+  tls?: TlsConfig;
+  /** HTTP basic auth (`NOMAD_HTTP_AUTH`, `user:pass` or `user`). @default - none */
+  httpAuth?: { username: string; password: string };
+  /** Retry policy for reads. @default - see each field */
+  retry?: RetryOptions;
+  /** Per-attempt time limits. @default - see each field */
+  timeouts?: TimeoutOptions;
+}
+
+/** Values of Nomad's general options; `undefined` or `''` means the flag was not given. */
+export type NomadConfigFlags = Partial<{
+  address: string;
+  token: string;
+  namespace: string;
+  region: string;
+  caCert: string;
+  caPath: string;
+  clientCert: string;
+  clientKey: string;
+  tlsServerName: string;
+  tlsSkipVerify: boolean;
+}>;
+
+/** Go's `strconv.ParseBool`: `undefined` for anything it would reject. */
+export function parseGoBool(value: string): boolean | undefined {
+  switch (value) {
+    case '1':
+    case 't':
+    case 'T':
+    case 'TRUE':
+    case 'true':
+    case 'True':
+      return true;
+    case '0':
+    case 'f':
+    case 'F':
+    case 'FALSE':
+    case 'false':
+    case 'False':
+      return false;
+    default:
+      return undefined;
+  }
+}
+
+/** `NOMAD_HTTP_AUTH` as Nomad splits it: at the first `:`, or all username. Validated by `NomadClient.create`. */
+export function parseHttpAuth(value: string): { username: string; password: string } {
+  const colon = value.indexOf(':');
+  return colon < 0
+    ? { username: value, password: '' }
+    : { username: value.slice(0, colon), password: value.slice(colon + 1) };
+}
+
+/** The first of `values` that is a non-empty string, as Nomad's `if v != ""` chains pick. */
+function pick(...values: Array<string | undefined>): string | undefined {
+  return values.find((v) => v !== undefined && v !== '');
+}
+
+/**
+ * Resolves the client configuration: flag values (undefined = not given) > `NOMAD_*`
+ * environment > default, exactly like Nomad. As in Nomad, an empty flag or variable counts
+ * as not given, an unparsable `NOMAD_SKIP_VERIFY` is ignored, and `-tls-skip-verify=false`
+ * does not override `NOMAD_SKIP_VERIFY=true` (Nomad only applies the flag when it is true).
+ * Nothing is validated here; `NomadClient.create` does that.
+ */
+export function resolveNomadConfig(
+  flags: NomadConfigFlags,
+  env: NodeJS.ProcessEnv = process.env,
+): NomadClientConfig {
+  const config: NomadClientConfig = {
+    address: pick(flags.address, env['NOMAD_ADDR']) ?? DEFAULT_NOMAD_ADDRESS,
+  };
+  const token = pick(flags.token, env['NOMAD_TOKEN']);
+  if (token !== undefined) config.token = token;
+  const namespace = pick(flags.namespace, env['NOMAD_NAMESPACE']);
+  if (namespace !== undefined) config.namespace = namespace;
+  const region = pick(flags.region, env['NOMAD_REGION']);
+  if (region !== undefined) config.region = region;
+
+  const tls: TlsConfig = {};
+  const caCert = pick(flags.caCert, env['NOMAD_CACERT']);
+  if (caCert !== undefined) tls.caCert = caCert;
+  const caPath = pick(flags.caPath, env['NOMAD_CAPATH']);
+  if (caPath !== undefined) tls.caPath = caPath;
+  const clientCert = pick(flags.clientCert, env['NOMAD_CLIENT_CERT']);
+  if (clientCert !== undefined) tls.clientCert = clientCert;
+  const clientKey = pick(flags.clientKey, env['NOMAD_CLIENT_KEY']);
+  if (clientKey !== undefined) tls.clientKey = clientKey;
+  const serverName = pick(flags.tlsServerName, env['NOMAD_TLS_SERVER_NAME']);
+  if (serverName !== undefined) tls.serverName = serverName;
+  const envInsecure = parseGoBool(env['NOMAD_SKIP_VERIFY'] ?? '');
+  if (flags.tlsSkipVerify === true || envInsecure !== undefined) {
+    tls.insecure = flags.tlsSkipVerify === true || envInsecure === true;
+  }
+  if (Object.keys(tls).length > 0) config.tls = tls;
+
+  const auth = env['NOMAD_HTTP_AUTH'];
+  if (auth !== undefined && auth !== '') config.httpAuth = parseHttpAuth(auth);
+  return config;
+}

@@ -1,0 +1,8 @@
+export * from './allocations';
+export * from './client';
+export * from './config';
+export * from './errors';
+export * from './evaluations';
+export * from './jobs';
+export * from './nodes';
+export type * from './types';

@@ -1,0 +1,162 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { createSecureContext } from 'node:tls';
+import { Agent } from 'undici';
+import type { NomadClientConfig, TlsConfig } from '../config';
+import { DEFAULT_NOMAD_ADDRESS } from '../config';
+import { NomadClientInitError } from '../errors';
+
+/** Default time to open a connection (see `TimeoutOptions.connectMs`). */
+export const DEFAULT_CONNECT_MS = 10_000;
+
+/** What `NomadClient.create` builds from a valid configuration. */
+export interface Connection {
+  /** Scheme, host and port only: Nomad ignores any path or query in the address. */
+  readonly origin: string;
+  readonly agent: Agent;
+  /** `Basic …` header value, when basic auth is configured. */
+  readonly authorization: string | undefined;
+}
+
+/** The address as it may be quoted: any `user:pass@` is masked so a password never reaches a message. */
+function quotable(address: string): string {
+  return address.replace(/\/\/[^/@]*@/, '//<redacted>@');
+}
+
+function parseAddress(address: string): URL {
+  const shown = quotable(address);
+  if (address.startsWith('unix://')) {
+    throw new NomadClientInitError(
+      `invalid address '${shown}': unix sockets are not supported, use http:// or https://`,
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    throw new NomadClientInitError(
+      `invalid address '${shown}': expected http://host:port or https://host:port`,
+    );
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+    throw new NomadClientInitError(
+      `invalid address '${shown}': expected http://host:port or https://host:port`,
+    );
+  }
+  return url;
+}
+
+function readPem(path: string, what: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new NomadClientInitError(`Error loading ${what}: ${reason}`, { cause: err });
+  }
+}
+
+function readCaPem(path: string): string {
+  const pem = readPem(path, 'CA File');
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new NomadClientInitError(`Error loading CA File: Couldn't parse PEM in: ${path}`);
+  }
+  return pem;
+}
+
+/** Every regular file of `dir` must be a PEM certificate, as Nomad (go-rootcerts) requires. */
+function readCaDir(dir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new NomadClientInitError(`Error loading CA Path: ${reason}`, { cause: err });
+  }
+  return names
+    .map((name) => join(dir, name))
+    .filter(isFile)
+    .map(readCaPem);
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false; // a dangling link is skipped, not fatal
+  }
+}
+
+function tlsOptions(tls: TlsConfig | undefined): Record<string, unknown> {
+  if (tls === undefined) return {};
+  const ca: string[] = [];
+  if (tls.caCert !== undefined && tls.caCert !== '') ca.push(readCaPem(tls.caCert));
+  if (tls.caPath !== undefined && tls.caPath !== '') ca.push(...readCaDir(tls.caPath));
+  const hasCert = tls.clientCert !== undefined && tls.clientCert !== '';
+  const hasKey = tls.clientKey !== undefined && tls.clientKey !== '';
+  if (hasCert !== hasKey) {
+    throw new NomadClientInitError('Both client cert and client key must be provided');
+  }
+  const options: Record<string, unknown> = { rejectUnauthorized: tls.insecure !== true };
+  if (ca.length > 0) options['ca'] = ca;
+  if (hasCert && hasKey) {
+    options['cert'] = readPem(tls.clientCert as string, 'client cert');
+    options['key'] = readPem(tls.clientKey as string, 'client key');
+  }
+  if (tls.serverName !== undefined && tls.serverName !== '') options['servername'] = tls.serverName;
+  try {
+    // Fails now, not at the first request, on a key that does not match its certificate or bad PEM.
+    createSecureContext(options);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new NomadClientInitError(`invalid TLS configuration: ${reason}`, { cause: err });
+  }
+  return options;
+}
+
+/** A header value with CR, LF or another control character would be refused by undici or split the header. */
+function hasControlCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
+function basicAuth(config: NomadClientConfig, url: URL): string | undefined {
+  // Credentials in the address win over httpAuth, as in Nomad's request.toHTTP.
+  if (url.username !== '') {
+    const user = decodeURIComponent(url.username);
+    const pass = decodeURIComponent(url.password);
+    return `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
+  }
+  const auth = config.httpAuth;
+  if (auth === undefined) return undefined;
+  // The password is never quoted: it is a secret.
+  if (auth.username === '' || auth.username.includes(':')) {
+    throw new NomadClientInitError(
+      'invalid NOMAD_HTTP_AUTH: expected "user:pass" or "user" with a non-empty user',
+    );
+  }
+  if (hasControlCharacter(auth.username + auth.password)) {
+    throw new NomadClientInitError('invalid NOMAD_HTTP_AUTH: control characters are not allowed');
+  }
+  return `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
+}
+
+/** Validates `config` and opens nothing yet: the agent connects lazily on the first request. */
+export function buildConnection(config: NomadClientConfig): Connection {
+  const url = parseAddress(config.address === '' ? DEFAULT_NOMAD_ADDRESS : config.address);
+  const authorization = basicAuth(config, url);
+  const connect = tlsOptions(config.tls);
+  if (hasControlCharacter(config.token ?? '')) {
+    throw new NomadClientInitError('invalid ACL token: it contains a control character');
+  }
+  const agent = new Agent({
+    connect: { ...connect, timeout: config.timeouts?.connectMs ?? DEFAULT_CONNECT_MS },
+    // Our own per-request timer covers headers and body: undici's 300 s defaults would cut a
+    // blocking query that Nomad holds for 300 s plus jitter.
+    headersTimeout: 0,
+    bodyTimeout: 0,
+  });
+  return { origin: url.origin, agent, authorization };
+}

@@ -1,0 +1,88 @@
+import type { Evaluation, Node, NodeListStub } from '../types';
+import {
+  type DecodeContext,
+  type JsonObject,
+  listOf,
+  object,
+  optArrays,
+  optBooleans,
+  optMapOf,
+  optNumbers,
+  optObjects,
+  optStrings,
+  reqNumber,
+  reqString,
+} from './decode';
+
+function checkMetric(ctx: DecodeContext, m: JsonObject, at: string): void {
+  optNumbers(ctx, m, at, 'NodesEvaluated', 'NodesFiltered', 'NodesInPool', 'NodesExhausted');
+  optObjects(
+    ctx,
+    m,
+    at,
+    'NodesAvailable',
+    'ClassFiltered',
+    'ConstraintFiltered',
+    'ClassExhausted',
+    'DimensionExhausted',
+  );
+  optArrays(ctx, m, at, 'QuotaExhausted');
+}
+
+function checkEvaluation(ctx: DecodeContext, e: JsonObject, at: string): void {
+  reqString(ctx, e, 'ID', at);
+  reqString(ctx, e, 'JobID', at);
+  reqString(ctx, e, 'Status', at);
+  reqNumber(ctx, e, 'CreateIndex', at);
+  reqNumber(ctx, e, 'ModifyIndex', at);
+  optStrings(
+    ctx,
+    e,
+    at,
+    'Namespace',
+    'Type',
+    'TriggeredBy',
+    'NodeID',
+    'DeploymentID',
+    'StatusDescription',
+    'NextEval',
+    'PreviousEval',
+    'BlockedEval',
+  );
+  optNumbers(ctx, e, at, 'Priority', 'JobModifyIndex', 'CreateTime', 'ModifyTime');
+  optMapOf(ctx, e, 'FailedTGAllocs', at, checkMetric);
+  optObjects(ctx, e, at, 'QueuedAllocations');
+}
+
+function checkNode(ctx: DecodeContext, n: JsonObject, at: string): void {
+  reqString(ctx, n, 'ID', at);
+  reqString(ctx, n, 'Status', at);
+  optStrings(ctx, n, at, 'Name', 'Address', 'Datacenter', 'NodeClass', 'NodePool', 'SchedulingEligibility');
+  optBooleans(ctx, n, at, 'Drain');
+  optObjects(ctx, n, at, 'Drivers');
+  optNumbers(ctx, n, at, 'CreateIndex', 'ModifyIndex');
+}
+
+/** `GET /v1/job/:id/evaluations`. */
+export function decodeEvaluations(ctx: DecodeContext, value: unknown): Evaluation[] {
+  return listOf<Evaluation>(ctx, value, checkEvaluation);
+}
+
+/** `GET /v1/evaluation/:id`. */
+export function decodeEvaluation(ctx: DecodeContext, value: unknown): Evaluation {
+  const evaluation = object(ctx, value, '');
+  checkEvaluation(ctx, evaluation, '');
+  return evaluation as unknown as Evaluation;
+}
+
+/** `GET /v1/nodes`. */
+export function decodeNodes(ctx: DecodeContext, value: unknown): NodeListStub[] {
+  return listOf<NodeListStub>(ctx, value, checkNode);
+}
+
+/** `GET /v1/node/:id`. */
+export function decodeNode(ctx: DecodeContext, value: unknown): Node {
+  const node = object(ctx, value, '');
+  checkNode(ctx, node, '');
+  return node as unknown as Node;
+}

@@ -1,0 +1,73 @@
+import type { RetryOptions } from '../config';
+import { NomadAbortedError } from '../errors';
+
+/** A fully resolved retry policy. */
+export interface Backoff {
+  readonly attempts: number;
+  readonly baseDelayMs: number;
+  readonly maxDelayMs: number;
+}
+
+/** The defaults documented on {@link RetryOptions}. */
+export const DEFAULT_BACKOFF: Backoff = { attempts: 4, baseDelayMs: 100, maxDelayMs: 2000 };
+
+/** Fills in the defaults; a non-positive or fractional attempt count is clamped to a whole number ≥ 1. */
+export function resolveBackoff(options: RetryOptions | undefined): Backoff {
+  return {
+    attempts: Math.max(1, Math.floor(options?.attempts ?? DEFAULT_BACKOFF.attempts)),
+    baseDelayMs: Math.max(0, options?.baseDelayMs ?? DEFAULT_BACKOFF.baseDelayMs),
+    maxDelayMs: Math.max(0, options?.maxDelayMs ?? DEFAULT_BACKOFF.maxDelayMs),
+  };
+}
+
+/**
+ * Delay before retry number `retry` (0 for the first retry): "full jitter", a uniform draw
+ * below `min(max, base * 2^retry)`. Jitter keeps many Lambdas that failed together (a
+ * leader election, a proxy restart) from hammering Nomad in lock-step.
+ */
+export function backoffDelay(retry: number, backoff: Backoff, random: () => number = Math.random): number {
+  const ceiling = Math.min(backoff.maxDelayMs, backoff.baseDelayMs * 2 ** retry);
+  return Math.floor(random() * ceiling);
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined, what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new NomadAbortedError(`${what}: request aborted`));
+      return;
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new NomadAbortedError(`${what}: request aborted`));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/**
+ * Runs `attempt` until it succeeds, `shouldRetry` refuses the error, or the attempts run
+ * out; the last error is thrown as is. An abort (during a request or a backoff) is thrown
+ * at once and never retried. `what` names the request in the abort message.
+ */
+export async function withRetry<T>(
+  attempt: () => Promise<T>,
+  shouldRetry: (err: unknown) => boolean,
+  backoff: Backoff,
+  signal: AbortSignal | undefined,
+  what: string,
+): Promise<T> {
+  for (let retry = 0; ; retry++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (err instanceof NomadAbortedError || retry + 1 >= backoff.attempts || !shouldRetry(err)) {
+        throw err;
+      }
+    }
+    await sleep(backoffDelay(retry, backoff), signal, what);
+  }
+}

@@ -1,0 +1,165 @@
+import { promisify } from 'node:util';
+import { gunzip } from 'node:zlib';
+import { request } from 'undici';
+import {
+  NomadAbortedError,
+  NomadConnectionError,
+  NomadError,
+  NomadTimeoutError,
+  NomadTlsError,
+  UnexpectedResponseError,
+} from '../errors';
+import type { Connection } from './agent';
+
+const gunzipAsync = promisify(gunzip);
+
+/** Default limit of one non-blocking attempt (see `TimeoutOptions.requestMs`). */
+export const DEFAULT_REQUEST_MS = 60_000;
+
+/** One HTTP attempt. */
+export interface RawRequest {
+  readonly method: 'GET' | 'PUT';
+  /** Path with already-escaped segments, e.g. `/v1/job/a%2Fb`. */
+  readonly path: string;
+  readonly params: URLSearchParams;
+  readonly body?: string;
+  readonly signal?: AbortSignal | undefined;
+  /** How long Nomad may hold this request (a blocking query), added to the time limit. */
+  readonly holdMs: number;
+}
+
+/** A 200 answer. */
+export interface RawResponse {
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: string;
+}
+
+/** Errors seen before anything was written to a socket: the request provably never reached Nomad. */
+const NEVER_SENT_CODES: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+/** OpenSSL verification codes Node reports on an untrusted or mismatched server certificate. */
+const TLS_CODES: ReadonlySet<string> = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_SIGNATURE_FAILURE',
+]);
+
+function errorCode(err: unknown): string | undefined {
+  if (typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string') {
+    return err.code;
+  }
+  return undefined;
+}
+
+/** Maps an undici/socket failure to the client's typed errors. `what` is `METHOD url`. */
+function classify(err: unknown, what: string): NomadError {
+  const code = errorCode(err);
+  const reason = err instanceof Error ? err.message : String(err);
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return new NomadTimeoutError(`${what}: ${reason}`, { cause: err });
+  }
+  if (
+    code !== undefined &&
+    (TLS_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_'))
+  ) {
+    return new NomadTlsError(`${what}: TLS handshake failed: ${reason}`, { cause: err });
+  }
+  const neverSent = code !== undefined && NEVER_SENT_CODES.has(code);
+  return new NomadConnectionError(`${what}: ${reason}`, !neverSent, code, { cause: err });
+}
+
+async function readBody(body: { arrayBuffer(): Promise<ArrayBuffer> }, encoding: unknown): Promise<string> {
+  const raw = Buffer.from(await body.arrayBuffer());
+  // We send Accept-Encoding: gzip (as Nomad's client does) so large allocation lists travel compressed.
+  if (encoding === 'gzip' && raw.length > 0) {
+    return (await gunzipAsync(raw)).toString('utf8');
+  }
+  return raw.toString('utf8');
+}
+
+/** Sends requests over the shared connection pool; knows the secrets, never puts them in a message. */
+export class Transport {
+  public constructor(
+    private readonly connection: Connection,
+    private readonly token: string | undefined,
+    private readonly requestMs: number,
+  ) {}
+
+  /** Closes the pool; requests in flight are allowed to finish. */
+  public close(): Promise<void> {
+    return this.connection.agent.close();
+  }
+
+  /** `METHOD url` for messages: the URL holds no secret (the token travels in a header). */
+  public describe(req: Pick<RawRequest, 'method' | 'path' | 'params'>): string {
+    return `${req.method} ${this.url(req)}`;
+  }
+
+  private url(req: Pick<RawRequest, 'path' | 'params'>): string {
+    const query = req.params.toString();
+    return `${this.connection.origin}${req.path}${query === '' ? '' : `?${query}`}`;
+  }
+
+  /** One attempt: resolves on 200, throws a typed {@link NomadError} otherwise. */
+  public async send(req: RawRequest): Promise<RawResponse> {
+    const what = this.describe(req);
+    if (req.signal?.aborted) throw new NomadAbortedError(`${what}: request aborted`);
+
+    const limitMs = this.requestMs + req.holdMs;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, limitMs);
+    const onAbort = (): void => controller.abort();
+    req.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const res = await request(this.url(req), {
+        method: req.method,
+        headers: this.headers(),
+        body: req.body ?? null,
+        signal: controller.signal,
+        dispatcher: this.connection.agent,
+      });
+      const body = await readBody(res.body, res.headers['content-encoding']);
+      if (res.statusCode !== 200) {
+        throw new UnexpectedResponseError(res.statusCode, this.redact(body));
+      }
+      return { headers: res.headers, body };
+    } catch (err) {
+      if (err instanceof NomadError) throw err;
+      if (req.signal?.aborted) throw new NomadAbortedError(`${what}: request aborted`, { cause: err });
+      if (timedOut) throw new NomadTimeoutError(`${what}: no response within ${limitMs} ms`, { cause: err });
+      throw classify(err, what);
+    } finally {
+      clearTimeout(timer);
+      req.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private headers(): Record<string, string> {
+    const headers: Record<string, string> = { 'accept-encoding': 'gzip' };
+    if (this.token !== undefined && this.token !== '') headers['x-nomad-token'] = this.token;
+    if (this.connection.authorization !== undefined) headers['authorization'] = this.connection.authorization;
+    return headers;
+  }
+
+  /** A server (or proxy) that echoes request headers must not smuggle the token into an error message. */
+  private redact(body: string): string {
+    return this.token !== undefined && this.token !== '' && body.includes(this.token)
+      ? body.split(this.token).join('<redacted>')
+      : body;
+  }
+}
