@@ -50,10 +50,13 @@ export type ProgressEvent =
   | { type: 'stopping'; time: number; reason: 'error' | 'unrecoverable-error' }
   /** Beyond Nomad: `Stopping job restart: <n> allocations failed, more than -max-errors=<v>` */
   | { type: 'max-errors-exceeded'; time: number; failed: number; maxErrors: string }
-  /** `Proceeding restarts with new wait time of <d>` */
-  | { type: 'new-batch-wait'; time: number; waitMs: number }
-  /** `Waiting <d> before restarting the next batch` */
-  | { type: 'waiting'; time: number; waitMs: number }
+  /**
+   * `Proceeding restarts with new wait time of <d>`. `waitNs`, when present, is the exact
+   * Go duration (an answer like `1.5µs` has no exact millisecond form); else `waitMs` is used.
+   */
+  | { type: 'new-batch-wait'; time: number; waitMs: number; waitNs?: number }
+  /** `Waiting <d> before restarting the next batch` (`waitNs` as above). */
+  | { type: 'waiting'; time: number; waitMs: number; waitNs?: number }
   /** `Job restart canceled` (after a "no" to the proceed question). */
   | { type: 'canceled'; time: number }
   /**

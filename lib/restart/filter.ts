@@ -1,0 +1,102 @@
+/**
+ * Which allocations a restart touches (spec §2.2 step 9 and §2.4). Pure: the engine
+ * fetches the stubs and the job versions, this decides.
+ */
+import type { AllocListStub, Job } from '../nomad/types';
+import type { SkipReason } from './events';
+
+/** An allocation the restart will handle, with what the batch steps need and nothing more. */
+export interface PlannedAllocation {
+  id: string;
+  group: string;
+  jobId: string;
+  namespace?: string;
+  jobVersion?: number;
+  /**
+   * `Type` of the allocation's own job version; `undefined` when that version was pruned
+   * or has no type (the engine then falls back to the job's type, see DESIGN.md).
+   */
+  jobType?: string;
+  /** In `-task` mode, the requested tasks this allocation has, in request order; else empty. */
+  tasks: string[];
+  nodeId?: string;
+}
+
+/** An allocation left out, and the first rule that excluded it. */
+export interface SkippedAllocation {
+  id: string;
+  reason: SkipReason;
+}
+
+/** Orders stubs newest first (`CreateIndex` descending), ties by ID so runs are reproducible. */
+export function sortAllocations<T extends Pick<AllocListStub, 'ID' | 'CreateIndex'>>(
+  stubs: readonly T[],
+): T[] {
+  return [...stubs].sort((a, b) => b.CreateIndex - a.CreateIndex || (a.ID < b.ID ? -1 : a.ID > b.ID ? 1 : 0));
+}
+
+/**
+ * Nomad's `HasTask`: the allocation's `TaskStates` first (the most reliable source), then
+ * the group's tasks in the allocation's own job version, so a task removed in a later
+ * version still matches old allocations. A missing version means "no".
+ */
+export function allocationHasTask(stub: AllocListStub, job: Job | undefined, task: string): boolean {
+  if (stub.TaskStates != null && Object.hasOwn(stub.TaskStates, task)) return true;
+  const group = job?.TaskGroups?.findLast((tg) => tg.Name === stub.TaskGroup);
+  return group?.Tasks?.some((t) => t.Name === task) ?? false;
+}
+
+function plan(stub: AllocListStub, job: Job | undefined, tasks: string[]): PlannedAllocation {
+  const planned: PlannedAllocation = { id: stub.ID, group: stub.TaskGroup, jobId: stub.JobID, tasks };
+  if (stub.Namespace !== undefined) planned.namespace = stub.Namespace;
+  if (stub.JobVersion !== undefined) planned.jobVersion = stub.JobVersion;
+  if (job?.Type !== undefined) planned.jobType = job.Type;
+  if (stub.NodeID !== undefined) planned.nodeId = stub.NodeID;
+  return planned;
+}
+
+/** Why `stub` is skipped, by the first matching rule of spec §2.4, or `undefined` to keep it. */
+function skipReason(
+  stub: AllocListStub,
+  job: Job | undefined,
+  groups: ReadonlySet<string>,
+  tasks: readonly string[],
+): SkipReason | undefined {
+  // 1. "Running" means client running OR desired run, so pending and stopping allocations count.
+  if (stub.ClientStatus !== 'running' && stub.DesiredStatus !== 'run') {
+    return { kind: 'status', desiredStatus: stub.DesiredStatus, clientStatus: stub.ClientStatus };
+  }
+  // 2. Restarting a replaced allocation is a no-op that would inflate the batch size.
+  if (stub.NextAllocation) return { kind: 'replaced', nextAllocationId: stub.NextAllocation };
+  if (groups.size > 0 && !groups.has(stub.TaskGroup)) return { kind: 'group' };
+  if (tasks.length > 0 && !tasks.some((t) => allocationHasTask(stub, job, t))) return { kind: 'task' };
+  return undefined;
+}
+
+/**
+ * Splits stubs (already in processing order) into eligible and skipped allocations,
+ * both in input order. `versions` maps job version numbers to definitions; a version that
+ * is missing never crashes anything (seed fix), it only limits `-task` matching to
+ * `TaskStates`.
+ */
+export function filterAllocations(
+  stubs: readonly AllocListStub[],
+  versions: ReadonlyMap<number, Job>,
+  opts: { groups: readonly string[]; tasks: readonly string[] },
+): { eligible: PlannedAllocation[]; skipped: SkippedAllocation[] } {
+  const groups = new Set(opts.groups);
+  const tasks = [...new Set(opts.tasks)];
+  const eligible: PlannedAllocation[] = [];
+  const skipped: SkippedAllocation[] = [];
+  for (const stub of stubs) {
+    const job = stub.JobVersion === undefined ? undefined : versions.get(stub.JobVersion);
+    const reason = skipReason(stub, job, groups, tasks);
+    if (reason !== undefined) {
+      skipped.push({ id: stub.ID, reason });
+      continue;
+    }
+    const has = tasks.filter((t) => allocationHasTask(stub, job, t));
+    eligible.push(plan(stub, job, has));
+  }
+  return { eligible, skipped };
+}

@@ -1,0 +1,150 @@
+/**
+ * The JSON input of a restart, as typed in the Step Functions console or set on a
+ * schedule: camelCase fields named after the `nomad job restart` flags. One zod schema
+ * gives the TypeScript type, the runtime check and the JSON Schema.
+ */
+import { z } from 'zod';
+import { RestartValidationError } from './errors';
+import { DEFAULT_BATCH_SIZE, DEFAULT_BATCH_WAIT, DEFAULT_ON_ERROR, type RestartOptions } from './options';
+import { type ValidationContext, validateRestartFields } from './validate';
+
+/** What each field accepts, in words; used in the schema and in error messages. */
+const ALLOWED = {
+  job: 'a job ID or ID prefix (non-empty string)',
+  namespace: 'a namespace name (string)',
+  region: 'a region name (string)',
+  batchSize: 'n or n% (string or integer), e.g. "2" or "25%"',
+  batchWait: 'a Go duration such as "10s" or "1m30s", or "ask" (string)',
+  onError: '"ask" or "fail"',
+  yes: 'true or false',
+  groups: 'a list of task group names (strings)',
+  tasks: 'a list of task names (strings)',
+  allTasks: 'true or false',
+  reschedule: 'true or false',
+  noShutdownDelay: 'true or false',
+  verbose: 'true or false',
+  replacementTimeout: 'a Go duration greater than zero, e.g. "10m" (string)',
+  maxErrors: 'n or n% (string or integer), e.g. "0" or "10%"',
+  dryRun: 'true or false',
+} as const;
+
+type Field = keyof typeof ALLOWED;
+
+const flag = (field: Field) => z.boolean().optional().describe(ALLOWED[field]);
+
+/** The raw workflow / console input. Unknown fields are refused so that typos do not pass silently. */
+export const restartInputSchema = z
+  .object({
+    job: z.string().describe(ALLOWED.job),
+    namespace: z.string().optional().describe(ALLOWED.namespace),
+    region: z.string().optional().describe(ALLOWED.region),
+    batchSize: z
+      .union([z.string(), z.number()])
+      .optional()
+      .describe(`${ALLOWED.batchSize}. Default ${DEFAULT_BATCH_SIZE}`),
+    batchWait: z.string().optional().describe(`${ALLOWED.batchWait}. Default ${DEFAULT_BATCH_WAIT}`),
+    onError: z.string().optional().describe(`${ALLOWED.onError}. Default ${DEFAULT_ON_ERROR}`),
+    yes: flag('yes'),
+    groups: z.array(z.string()).optional().describe(ALLOWED.groups),
+    tasks: z.array(z.string()).optional().describe(ALLOWED.tasks),
+    allTasks: flag('allTasks'),
+    reschedule: flag('reschedule'),
+    noShutdownDelay: flag('noShutdownDelay'),
+    verbose: flag('verbose'),
+    replacementTimeout: z.string().optional().describe(ALLOWED.replacementTimeout),
+    maxErrors: z.union([z.string(), z.number()]).optional().describe(ALLOWED.maxErrors),
+    dryRun: flag('dryRun'),
+  })
+  .strict()
+  .describe('Input of a nomad-restart execution: the options of `nomad job restart`');
+
+/** The raw input type, as accepted by {@link restartInputSchema}. */
+export type RestartInput = z.infer<typeof restartInputSchema>;
+
+/** JSON Schema (draft 2020-12) of the input, for the console, schedules and docs. */
+export function restartInputJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(restartInputSchema) as Record<string, unknown>;
+}
+
+const describe = (value: unknown): string => (value === undefined ? 'nothing' : JSON.stringify(value));
+
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let value = raw;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/** Turns the first schema problem into a message that names the field, quotes the value and says what is allowed. */
+function schemaError(raw: unknown, issue: z.core.$ZodIssue): RestartValidationError {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    return new RestartValidationError(
+      `Invalid input: got ${describe(raw)}, expected a JSON object with a "job" field`,
+    );
+  }
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0] ?? '';
+    return new RestartValidationError(
+      `Unknown input field ${JSON.stringify(key)}: allowed fields are ${Object.keys(ALLOWED).join(', ')}`,
+      { field: key },
+    );
+  }
+  const [top, ...rest] = issue.path;
+  const field = String(top);
+  const name = field + rest.map((k) => `[${String(k)}]`).join('');
+  const allowed = rest.length > 0 ? 'a string' : (ALLOWED[field as Field] ?? 'a valid value');
+  return new RestartValidationError(
+    `Invalid input field ${JSON.stringify(name)}: got ${describe(valueAt(raw, issue.path))}, expected ${allowed}`,
+    { field },
+  );
+}
+
+const countText = (value: string | number | undefined, fallback?: string) =>
+  value === undefined ? fallback : String(value);
+
+/**
+ * Validates workflow input and returns `RestartOptions`: the schema first (types, unknown
+ * fields), then an empty job, then Nomad's checks 3-9 of spec §1.3 in order with Nomad's
+ * exact messages, then `replacementTimeout` and `maxErrors`.
+ *
+ * @param ctx.interactive whether someone can answer questions (a terminal, or an approval
+ *   channel in the workflow); without it `ask` needs `yes`.
+ * @throws RestartValidationError
+ */
+export function validateRestartInput(raw: unknown, ctx: ValidationContext): RestartOptions {
+  const parsed = restartInputSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw issue === undefined ? new RestartValidationError('Invalid input') : schemaError(raw, issue);
+  }
+  const input = parsed.data;
+  if (input.job.trim() === '') {
+    throw new RestartValidationError(
+      `Invalid input field "job": got ${JSON.stringify(input.job)}, expected ${ALLOWED.job}`,
+      { field: 'job' },
+    );
+  }
+  return validateRestartFields(
+    {
+      job: input.job,
+      namespace: input.namespace,
+      region: input.region,
+      batchSize: countText(input.batchSize, DEFAULT_BATCH_SIZE) ?? DEFAULT_BATCH_SIZE,
+      batchWait: input.batchWait ?? DEFAULT_BATCH_WAIT,
+      onError: input.onError ?? DEFAULT_ON_ERROR,
+      yes: input.yes ?? false,
+      groups: input.groups ?? [],
+      tasks: input.tasks ?? [],
+      allTasks: input.allTasks ?? false,
+      reschedule: input.reschedule ?? false,
+      noShutdownDelay: input.noShutdownDelay ?? false,
+      verbose: input.verbose ?? false,
+      replacementTimeout: input.replacementTimeout,
+      maxErrors: countText(input.maxErrors),
+      dryRun: input.dryRun ?? false,
+    },
+    ctx,
+  );
+}

@@ -1,0 +1,69 @@
+/**
+ * `RestartOptions`: the validated options of one restart, the single type shared by the
+ * CLI, console input, schedules and chat approvals. Plain JSON: it travels in Step
+ * Functions state as it is.
+ */
+
+/**
+ * The special `-batch-wait` and `-on-error` value `ask`: pause and ask a human (at the
+ * terminal, or through a task-token approval in the workflow).
+ */
+export const ASK = 'ask';
+
+/** The special `-on-error` value `fail`: stop the restart after the first batch with errors. */
+export const FAIL = 'fail';
+
+/** What to do when a batch has errors. */
+export type OnError = typeof ASK | typeof FAIL;
+
+/** `n` allocations per batch, or `n%` of the eligible allocations (rounded up). */
+export interface BatchSize {
+  value: number;
+  percent: boolean;
+}
+
+/** Between batches: ask, or wait a Go duration (nanoseconds; ≤ 0 means no wait). */
+export type BatchWait = { kind: 'ask' } | { kind: 'duration'; ns: number };
+
+/** Validated options; see spec §1.2 for each flag. */
+export interface RestartOptions {
+  /** Job ID or ID prefix, trimmed. */
+  job: string;
+  /** Namespace for every request (`*` searches all namespaces for the prefix). */
+  namespace?: string;
+  region?: string;
+  batchSize: BatchSize;
+  batchWait: BatchWait;
+  onError: OnError;
+  /** `-yes`: auto-confirm questions, keep going after recoverable errors. */
+  yes: boolean;
+  /** Deduplicated `-group` values, first occurrence order. */
+  groups: string[];
+  /** Deduplicated `-task` values, first occurrence order. */
+  tasks: string[];
+  allTasks: boolean;
+  /** `-reschedule`: stop each allocation and let the scheduler place a replacement. */
+  reschedule: boolean;
+  /** Only with `reschedule`: sends `no_shutdown_delay=true` on the stop call. */
+  noShutdownDelay: boolean;
+  /** Full IDs and the verbose-only lines. */
+  verbose: boolean;
+  /** Beyond Nomad: give up waiting for a replacement after this many nanoseconds (> 0). */
+  replacementTimeoutNs?: number;
+  /** Beyond Nomad: with `yes`, stop once more than this many allocations have failed. */
+  maxErrors?: { value: number; percent: boolean };
+  /** Beyond Nomad: plan only, no write to Nomad. */
+  dryRun: boolean;
+}
+
+/** Default `-batch-size`. */
+export const DEFAULT_BATCH_SIZE = '1';
+/** Default `-batch-wait`. */
+export const DEFAULT_BATCH_WAIT = '0s';
+/** Default `-on-error` (which is why a non-interactive run needs `-yes` or `-on-error=fail`). */
+export const DEFAULT_ON_ERROR: OnError = ASK;
+
+/** `10` or `10%`, as the user would type it (used in messages such as `-max-errors=<v>`). */
+export function formatCount(count: { value: number; percent: boolean }): string {
+  return `${count.value}${count.percent ? '%' : ''}`;
+}

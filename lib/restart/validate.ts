@@ -1,0 +1,161 @@
+/**
+ * The value checks of `nomad job restart` (spec §1.3, checks 3 to 9) in Nomad's order
+ * with Nomad's messages, plus our own options after them. Shared by the CLI (values are
+ * flag strings) and by the workflow input (`input.ts`).
+ */
+import { parseGoDuration } from './duration';
+import { errorText, RestartValidationError } from './errors';
+import { goQuote } from './go-quote';
+import { ASK, FAIL, type OnError, type RestartOptions } from './options';
+
+/** Option values as typed, before validation. */
+export interface RawRestartFields {
+  job: string;
+  namespace?: string | undefined;
+  region?: string | undefined;
+  batchSize: string;
+  batchWait: string;
+  onError: string;
+  yes: boolean;
+  groups: readonly string[];
+  tasks: readonly string[];
+  allTasks: boolean;
+  reschedule: boolean;
+  noShutdownDelay: boolean;
+  verbose: boolean;
+  replacementTimeout?: string | undefined;
+  maxErrors?: string | undefined;
+  dryRun: boolean;
+}
+
+/** Whether questions can be asked: at a terminal, both stdin and stdout are TTYs. */
+export interface ValidationContext {
+  interactive: boolean;
+}
+
+/** Nomad's `^(\d+)%?$` (ASCII digits only). */
+const COUNT_RE = /^([0-9]+)%?$/;
+const INT64_MAX = (1n << 63n) - 1n;
+
+function invalid(flag: string, value: string, reason: string, field: string): RestartValidationError {
+  return new RestartValidationError(`Invalid -${flag} value ${goQuote(value)}: ${reason}`, { field });
+}
+
+/** Parses `n` / `n%` like Nomad's `-batch-size` (regex, then `strconv.Atoi`). */
+function parseCount(
+  flag: string,
+  field: string,
+  text: string,
+  noun: string,
+): { value: number; percent: boolean } {
+  const match = COUNT_RE.exec(text);
+  const digits = match?.[1];
+  if (digits === undefined) throw invalid(flag, text, `${noun} must be an integer or a percentage`, field);
+  if (BigInt(digits) > INT64_MAX) {
+    throw invalid(flag, text, `strconv.Atoi: parsing ${goQuote(digits)}: value out of range`, field);
+  }
+  return { value: Number(digits), percent: text.endsWith('%') };
+}
+
+const notInteractive = (flag: string) =>
+  `Invalid -${flag} value ${goQuote(ASK)}: ${goQuote(ASK)} cannot be used when terminal is not interactive`;
+
+function dedupe(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}
+
+/**
+ * Validates raw option values, first failure wins, and returns `RestartOptions`.
+ *
+ * @throws RestartValidationError with Nomad's exact message (no additional-help line).
+ */
+export function validateRestartFields(raw: RawRestartFields, ctx: ValidationContext): RestartOptions {
+  // 3-5. -batch-size: syntax, int64 range, zero.
+  const batchSize = parseCount('batch-size', 'batchSize', raw.batchSize, 'batch size');
+  if (batchSize.value === 0) {
+    throw invalid('batch-size', raw.batchSize, 'number value must be greater than zero', 'batchSize');
+  }
+
+  // 6. -batch-wait: `ask` in any case, or a Go duration.
+  let batchWait: RestartOptions['batchWait'];
+  if (raw.batchWait.toLowerCase() === ASK) {
+    if (!ctx.interactive && !raw.yes) {
+      throw new RestartValidationError(notInteractive('batch-wait'), { field: 'batchWait' });
+    }
+    batchWait = { kind: 'ask' };
+  } else {
+    batchWait = { kind: 'duration', ns: parseDuration('batch-wait', 'batchWait', raw.batchWait) };
+  }
+
+  // 7. -on-error: exact match only.
+  if (raw.onError === ASK) {
+    if (!ctx.interactive && !raw.yes) {
+      throw new RestartValidationError(notInteractive('on-error'), { field: 'onError' });
+    }
+  } else if (raw.onError !== FAIL) {
+    throw invalid(
+      'on-error',
+      raw.onError,
+      `valid options are ${goQuote(ASK)} and ${goQuote(FAIL)}`,
+      'onError',
+    );
+  }
+
+  // 8-9. Conflicts with -task.
+  if (raw.allTasks && raw.tasks.length > 0) {
+    throw new RestartValidationError('The -all-tasks option cannot be used with -task', {
+      field: 'allTasks',
+    });
+  }
+  if (raw.reschedule && raw.tasks.length > 0) {
+    throw new RestartValidationError('The -reschedule option cannot be used with -task', {
+      field: 'reschedule',
+    });
+  }
+
+  const options: RestartOptions = {
+    job: raw.job.trim(),
+    batchSize,
+    batchWait,
+    onError: raw.onError as OnError,
+    yes: raw.yes,
+    groups: dedupe(raw.groups),
+    tasks: dedupe(raw.tasks),
+    allTasks: raw.allTasks,
+    reschedule: raw.reschedule,
+    noShutdownDelay: raw.noShutdownDelay,
+    verbose: raw.verbose,
+    dryRun: raw.dryRun,
+  };
+  if (raw.namespace !== undefined && raw.namespace !== '') options.namespace = raw.namespace;
+  if (raw.region !== undefined && raw.region !== '') options.region = raw.region;
+
+  // Beyond Nomad, checked after all of Nomad's checks so its order is unchanged.
+  if (raw.replacementTimeout !== undefined) {
+    const ns = parseDuration('replacement-timeout', 'replacementTimeout', raw.replacementTimeout);
+    if (ns <= 0) {
+      throw invalid(
+        'replacement-timeout',
+        raw.replacementTimeout,
+        'duration must be greater than zero',
+        'replacementTimeout',
+      );
+    }
+    options.replacementTimeoutNs = ns;
+  }
+  if (raw.maxErrors !== undefined) {
+    options.maxErrors = parseCount('max-errors', 'maxErrors', raw.maxErrors, 'max errors');
+  }
+  return options;
+}
+
+function parseDuration(flag: string, field: string, text: string): number {
+  try {
+    return parseGoDuration(text);
+  } catch (err) {
+    throw new RestartValidationError(`Invalid -${flag} value ${goQuote(text)}: ${errorText(err)}`, {
+      field,
+      cause: err,
+    });
+  }
+}
