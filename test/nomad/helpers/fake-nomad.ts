@@ -1,0 +1,128 @@
+import {
+  createServer as createHttpServer,
+  type IncomingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createHttpsServer, type ServerOptions } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+
+/** One request as the fake Nomad saw it. */
+export interface RecordedRequest {
+  readonly method: string;
+  /** Raw request target, e.g. `/v1/job/a%2Fb?namespace=prod`. */
+  readonly url: string;
+  /** Raw (still escaped) path. */
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+}
+
+/** How to answer one request. */
+export interface Reply {
+  /** @default 200 */
+  status?: number;
+  headers?: Record<string, string>;
+  /** A string is sent as is; anything else as JSON. @default '' */
+  body?: unknown;
+  /** Compress the body and set `Content-Encoding: gzip`. */
+  gzip?: boolean;
+  /** Never answer (a held blocking query); the connection is closed when the server stops. */
+  hold?: boolean;
+  /** Destroy the socket without answering (a crashed proxy). */
+  destroy?: boolean;
+}
+
+export type Handler = (req: RecordedRequest) => Reply;
+
+/**
+ * A stand-in Nomad agent on 127.0.0.1, port 0: records every request and answers from a
+ * queue of replies, then from a default handler. Real sockets, no mocked fetch.
+ */
+export class FakeNomad {
+  public readonly requests: RecordedRequest[] = [];
+  private readonly queue: Reply[] = [];
+  private handler: Handler = () => ({ status: 404, body: 'no reply configured' });
+
+  private constructor(
+    private readonly server: Server,
+    public readonly address: string,
+  ) {}
+
+  /** Starts an HTTP server, or an HTTPS one with `tls`. */
+  public static async start(tls?: ServerOptions): Promise<FakeNomad> {
+    let fake: FakeNomad | undefined;
+    const listener = (req: import('node:http').IncomingMessage, res: ServerResponse): void => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => fake?.answer(req, Buffer.concat(chunks).toString('utf8'), res));
+    };
+    const server = tls === undefined ? createHttpServer(listener) : createHttpsServer(tls, listener);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    fake = new FakeNomad(server, `${tls === undefined ? 'http' : 'https'}://127.0.0.1:${port}`);
+    return fake;
+  }
+
+  /** Answers the next requests with these replies, in order, before falling back to the handler. */
+  public enqueue(...replies: Reply[]): this {
+    this.queue.push(...replies);
+    return this;
+  }
+
+  /** Answers every request not served from the queue. */
+  public setHandler(handler: Handler): this {
+    this.handler = handler;
+    return this;
+  }
+
+  /** Stops listening and drops every open connection (held requests included). */
+  public async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private answer(req: import('node:http').IncomingMessage, body: string, res: ServerResponse): void {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const recorded: RecordedRequest = {
+      method: req.method ?? '',
+      url,
+      path: q < 0 ? url : url.slice(0, q),
+      query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)),
+      headers: req.headers,
+      body,
+    };
+    this.requests.push(recorded);
+    const reply = this.queue.shift() ?? this.handler(recorded);
+    if (reply.destroy === true) {
+      req.socket.destroy();
+      return;
+    }
+    if (reply.hold === true) return;
+    const text =
+      typeof reply.body === 'string'
+        ? reply.body
+        : reply.body === undefined
+          ? ''
+          : JSON.stringify(reply.body);
+    const payload = reply.gzip === true ? gzipSync(text) : Buffer.from(text);
+    res.writeHead(reply.status ?? 200, {
+      'content-type': typeof reply.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json',
+      ...(reply.gzip === true ? { 'content-encoding': 'gzip' } : {}),
+      ...reply.headers,
+    });
+    res.end(payload);
+  }
+}
+
+/** A port on 127.0.0.1 with nothing listening: connections to it are refused. */
+export async function refusedAddress(): Promise<string> {
+  const server = createHttpServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
