@@ -1,0 +1,128 @@
+import {
+  ConditionalCheckFailedException,
+  DeleteItemCommand,
+  type DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
+import { LockHeldError } from './errors';
+import { type JobLock, type LockKey, lockKeyString } from './job-lock';
+
+/** Attribute and index names of the lock table; the construct creates the table with these. */
+export const LOCK_TABLE_SCHEMA = {
+  partitionKey: 'lockKey',
+  ownerIndex: 'owner-index',
+  ownerAttribute: 'owner',
+  ttlAttribute: 'expiresAt',
+} as const;
+
+/**
+ * The job lock as a DynamoDB item per job. Every write is conditional, so two executions racing
+ * for the same job cannot both win, and a release never deletes another run's lock.
+ */
+export class DynamoDbJobLock implements JobLock {
+  public constructor(
+    private readonly client: DynamoDBClient,
+    private readonly tableName: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  public async acquire(key: LockKey, owner: string, ttlSeconds: number): Promise<void> {
+    const nowSeconds = Math.floor(this.now() / 1000);
+    const id = lockKeyString(key);
+    try {
+      await this.client.send(
+        new PutItemCommand({
+          TableName: this.tableName,
+          Item: {
+            lockKey: { S: id },
+            owner: { S: owner },
+            acquiredAt: { N: String(nowSeconds) },
+            expiresAt: { N: String(nowSeconds + ttlSeconds) },
+          },
+          // Free, ours already (a retry or a refresh), or past its TTL (DynamoDB deletes expired
+          // items lazily, so an expired lock may still be there).
+          ConditionExpression: 'attribute_not_exists(lockKey) OR #owner = :owner OR expiresAt < :now',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: { ':owner': { S: owner }, ':now': { N: String(nowSeconds) } },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) {
+        throw new LockHeldError(id, err.Item?.['owner']?.S ?? 'unknown', { cause: err });
+      }
+      throw err;
+    }
+  }
+
+  public async release(key: LockKey, owner: string): Promise<boolean> {
+    try {
+      await this.client.send(
+        new DeleteItemCommand({
+          TableName: this.tableName,
+          Key: { lockKey: { S: lockKeyString(key) } },
+          ConditionExpression: '#owner = :owner',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: { ':owner': { S: owner } },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
+  }
+
+  public async releaseByOwner(owner: string): Promise<number> {
+    const out = await this.client.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: LOCK_TABLE_SCHEMA.ownerIndex,
+        KeyConditionExpression: '#owner = :owner',
+        ExpressionAttributeNames: { '#owner': 'owner' },
+        ExpressionAttributeValues: { ':owner': { S: owner } },
+      }),
+    );
+    let released = 0;
+    for (const item of out.Items ?? []) {
+      const id = item['lockKey']?.S;
+      if (id === undefined) continue;
+      const slash = id.indexOf('/');
+      const done = await this.release({ namespace: id.slice(0, slash), jobId: id.slice(slash + 1) }, owner);
+      if (done) released += 1;
+    }
+    return released;
+  }
+
+  public async requestCancel(key: LockKey): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateItemCommand({
+          TableName: this.tableName,
+          Key: { lockKey: { S: lockKeyString(key) } },
+          UpdateExpression: 'SET cancelRequestedAt = :now',
+          ConditionExpression: 'attribute_exists(lockKey)',
+          ExpressionAttributeValues: { ':now': { N: String(Math.floor(this.now() / 1000)) } },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
+  }
+
+  public async isCancelRequested(key: LockKey, owner: string): Promise<boolean> {
+    const out = await this.client.send(
+      new GetItemCommand({
+        TableName: this.tableName,
+        Key: { lockKey: { S: lockKeyString(key) } },
+        ConsistentRead: true,
+      }),
+    );
+    return out.Item?.['owner']?.S === owner && out.Item['cancelRequestedAt'] !== undefined;
+  }
+}

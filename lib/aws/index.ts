@@ -1,0 +1,7 @@
+export { type Approval, type ApprovalStore, MemoryApprovalStore, newApprovalId } from './approval-store';
+export { APPROVALS_TABLE_SCHEMA, DynamoDbApprovalStore } from './dynamodb-approval-store';
+export { DynamoDbJobLock, LOCK_TABLE_SCHEMA } from './dynamodb-job-lock';
+export { LockHeldError, StoreDecodeError, StoreError, StoreItemNotFoundError } from './errors';
+export { type JobLock, type LockKey, lockKeyString, MemoryJobLock } from './job-lock';
+export { MemoryPlanStore, type PlanStore, runKeyPrefix } from './plan-store';
+export { S3PlanStore } from './s3-plan-store';

@@ -1,0 +1,120 @@
+import type { Duration } from 'aws-cdk-lib';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import type { Construct } from 'constructs';
+import { lambdaStep } from './private/lambda-step';
+import { ERROR_RESULT_PATH, LAMBDA_RETRY_ERRORS, retryWithBackoff } from './private/retry-catch';
+import { FlowStates, type HandlerId, TaskStates } from './state-names';
+
+/** Props of {@link BatchLoop}. */
+export interface BatchLoopProps {
+  /** The Lambda function serving each handler. */
+  readonly functions: Readonly<Record<HandlerId, IFunction>>;
+  /** Failure path: release the lock, then fail. */
+  readonly onError: sfn.IChainable;
+  /** Where the loop goes when the decision is `finish`. */
+  readonly onFinish: sfn.IChainable;
+  /** Where the loop goes on a confirmed cancel request. */
+  readonly onCancel: sfn.IChainable;
+  /** Where the loop goes once an execution ran `batchesPerExecution` batches. */
+  readonly onContinueAsNew: sfn.IChainable;
+  /** Batches one execution runs before continuing as new. */
+  readonly batchesPerExecution: number;
+  /** How long a question waits for an answer before Nomad's default answer (no) applies. */
+  readonly approvalTimeout: Duration;
+  /** Timeout of the restart-batch and await-batch functions (one await slice). */
+  readonly batchFunctionTimeout: Duration;
+}
+
+/**
+ * The batch loop of `nomad job restart` (spec §2.5), entered at "Next step?":
+ * deployment guard → restart (or stop → trigger evaluations, for system jobs) → await until the
+ * batch settles → decide → ask / wait / next. It leaves through the props' exits only.
+ */
+export class BatchLoop extends sfn.StateMachineFragment {
+  public readonly startState: sfn.State;
+  public readonly endStates: sfn.INextable[] = [];
+
+  public constructor(scope: Construct, id: string, props: BatchLoopProps) {
+    super(scope, id);
+    const f = props.functions;
+    const step = (stateId: string, handler: HandlerId, timeout?: Duration) =>
+      lambdaStep(this, stateId, {
+        fn: f[handler],
+        onError: props.onError,
+        ...(timeout === undefined ? {} : { functionTimeout: timeout }),
+      });
+
+    const nextStep = new sfn.Choice(this, FlowStates.nextStep);
+    const checkDeployments = step(TaskStates.checkDeployments, 'check-deployments');
+    const safeToRestart = new sfn.Choice(this, FlowStates.safeToRestart);
+    const restartBatch = step(TaskStates.restartBatch, 'restart-batch', props.batchFunctionTimeout);
+    const stopAllocations = step(TaskStates.stopAllocations, 'restart-batch', props.batchFunctionTimeout);
+    const triggerEvaluations = step(TaskStates.triggerEvaluations, 'trigger-evaluations');
+    const batchSettled = new sfn.Choice(this, FlowStates.batchSettled);
+    const awaitBatch = step(TaskStates.awaitBatch, 'await-batch', props.batchFunctionTimeout);
+    const decide = step(TaskStates.decide, 'decide');
+    const applyAnswer = step(TaskStates.applyAnswer, 'apply-answer');
+    const ask = this.askStep(props, applyAnswer);
+    const waitBeforeNextBatch = new sfn.Wait(this, FlowStates.waitBeforeNextBatch, {
+      time: sfn.WaitTime.secondsPath('$.decision.waitSeconds'),
+    });
+
+    nextStep
+      .when(sfn.Condition.stringEquals('$.decision.action', 'finish'), props.onFinish)
+      .when(sfn.Condition.stringEquals('$.decision.action', 'cancel'), props.onCancel)
+      .when(sfn.Condition.stringEquals('$.decision.action', 'ask'), ask)
+      // Continue as new only between batches, so a continued execution starts clean.
+      .when(
+        sfn.Condition.numberGreaterThanEquals('$.progress.batchesThisExecution', props.batchesPerExecution),
+        props.onContinueAsNew,
+      )
+      .when(sfn.Condition.stringEquals('$.decision.action', 'wait'), waitBeforeNextBatch)
+      .otherwise(checkDeployments);
+    waitBeforeNextBatch.next(checkDeployments);
+    applyAnswer.next(nextStep);
+    decide.next(nextStep);
+
+    checkDeployments.next(
+      safeToRestart
+        .when(sfn.Condition.booleanEquals('$.guard.canceled', true), props.onCancel)
+        .when(sfn.Condition.booleanEquals('$.guard.blocked', true), props.onFinish)
+        .when(sfn.Condition.booleanEquals('$.plan.triggerEvaluations', true), stopAllocations)
+        .otherwise(restartBatch),
+    );
+    stopAllocations.next(triggerEvaluations);
+    restartBatch.next(batchSettled);
+    triggerEvaluations.next(batchSettled);
+    batchSettled.when(sfn.Condition.booleanEquals('$.batch.done', true), decide).otherwise(awaitBatch);
+    awaitBatch.next(batchSettled);
+
+    this.startState = nextStep;
+  }
+
+  /** The question, parked on a task token until answered or timed out. */
+  private askStep(props: BatchLoopProps, applyAnswer: sfn.IChainable): tasks.LambdaInvoke {
+    const ask = new tasks.LambdaInvoke(this, TaskStates.ask, {
+      lambdaFunction: props.functions.ask,
+      integrationPattern: sfn.IntegrationPattern.WAIT_FOR_TASK_TOKEN,
+      payload: sfn.TaskInput.fromObject({
+        taskToken: sfn.JsonPath.taskToken,
+        executionId: sfn.JsonPath.executionId,
+        runId: sfn.JsonPath.stringAt('$.run.runId'),
+        jobId: sfn.JsonPath.stringAt('$.plan.jobId'),
+        namespace: sfn.JsonPath.stringAt('$.plan.namespace'),
+        question: sfn.JsonPath.objectAt('$.decision.question'),
+      }),
+      retryOnServiceExceptions: false,
+      resultPath: '$.answer',
+      taskTimeout: sfn.Timeout.duration(props.approvalTimeout),
+    });
+    ask.addRetry(retryWithBackoff(LAMBDA_RETRY_ERRORS));
+    // Nobody answered in time: apply-answer reads the timeout as a read error, and Nomad's
+    // default answer for that question (no) applies.
+    ask.addCatch(applyAnswer, { errors: [sfn.Errors.TIMEOUT], resultPath: '$.answer' });
+    ask.addCatch(props.onError, { errors: [sfn.Errors.ALL], resultPath: ERROR_RESULT_PATH });
+    ask.next(applyAnswer);
+    return ask;
+  }
+}

@@ -1,0 +1,148 @@
+import type { Duration } from 'aws-cdk-lib';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
+import type { Construct } from 'constructs';
+import { BatchLoop } from './batch-loop';
+import { WORKFLOW_ERROR_NAMES } from './errors';
+import { lambdaStep } from './private/lambda-step';
+import { ERROR_RESULT_PATH, retryWithBackoff, START_EXECUTION_RETRY_ERRORS } from './private/retry-catch';
+import { FailStates, FlowStates, type HandlerId, TaskStates } from './state-names';
+
+/** What {@link restartDefinition} needs. */
+export interface RestartDefinitionProps {
+  /** The Lambda function serving each handler. */
+  readonly functions: Readonly<Record<HandlerId, IFunction>>;
+  /** This state machine, started again by continue-as-new. */
+  readonly self: sfn.IStateMachine;
+  /** Batches one execution runs before continuing as new. */
+  readonly batchesPerExecution: number;
+  /** How long a question waits for an answer. */
+  readonly approvalTimeout: Duration;
+  /** Timeout of the restart-batch and await-batch functions. */
+  readonly batchFunctionTimeout: Duration;
+}
+
+/** Message of the `Canceled` Fail state, as Nomad prints it when an interrupt is confirmed (spec §2.9). */
+export const CANCELED_CAUSE = 'Canceling job restart process';
+
+/**
+ * The restart state machine: validate → plan → lock → batch loop → finish → release lock, with
+ * a failure funnel (release lock → named Fail) that every task's Catch enters, and a
+ * continue-as-new branch that starts this same state machine with the current state.
+ */
+export function restartDefinition(scope: Construct, props: RestartDefinitionProps): sfn.IChainable {
+  const f = props.functions;
+
+  // The failure funnel: release the lock (a no-op when this run does not hold it), then end in
+  // the Fail state named after the error, with the error's message as the cause.
+  const fail = (id: string) => new sfn.Fail(scope, id, { error: id, causePath: '$.error.Cause' });
+  const whichError = new sfn.Choice(scope, FlowStates.whichError)
+    .when(errorIs(WORKFLOW_ERROR_NAMES.jobNotFound), fail(FailStates.jobNotFound))
+    .when(errorIs(WORKFLOW_ERROR_NAMES.jobLocked), fail(FailStates.jobLocked))
+    .when(errorIs(WORKFLOW_ERROR_NAMES.rescheduleNotAllowed), fail(FailStates.rescheduleNotAllowed))
+    .when(errorIs(FailStates.canceled), fail(FailStates.canceled))
+    .otherwise(fail(FailStates.stepFailed));
+  const releaseLockAfterError = new tasks.LambdaInvoke(scope, TaskStates.releaseLockAfterError, {
+    lambdaFunction: f['release-lock'],
+    payloadResponseOnly: true,
+    retryOnServiceExceptions: false,
+    // Keep the state (and its `error`) as it is: the release result is not needed.
+    resultPath: sfn.JsonPath.DISCARD,
+  });
+  releaseLockAfterError.addRetry(retryWithBackoff(['States.ALL']));
+  releaseLockAfterError.addCatch(whichError, { errors: [sfn.Errors.ALL], resultPath: '$.releaseError' });
+  releaseLockAfterError.next(whichError);
+  const onError = releaseLockAfterError;
+
+  const cancelRequested = new sfn.Pass(scope, FlowStates.cancelRequested, {
+    result: sfn.Result.fromObject({ Error: FailStates.canceled, Cause: CANCELED_CAUSE }),
+    resultPath: ERROR_RESULT_PATH,
+  }).next(onError);
+
+  // Success: finish, release, then succeed or fail by outcome.
+  const finishedWithErrors = new sfn.Choice(scope, FlowStates.finishedWithErrors)
+    .when(
+      sfn.Condition.stringEquals('$.summary.outcome', 'unrecoverable'),
+      new sfn.Fail(scope, FailStates.unrecoverableError, {
+        error: FailStates.unrecoverableError,
+        causePath: '$.summary.errorText',
+      }),
+    )
+    .when(
+      sfn.Condition.stringEquals('$.summary.outcome', 'failed'),
+      new sfn.Fail(scope, FailStates.restartFailed, {
+        error: FailStates.restartFailed,
+        causePath: '$.summary.errorText',
+      }),
+    )
+    .otherwise(new sfn.Succeed(scope, FlowStates.restartFinished, { outputPath: '$.summary' }));
+  const finish = lambdaStep(scope, TaskStates.finish, { fn: f.finish, onError }).next(
+    lambdaStep(scope, TaskStates.releaseLock, { fn: f['release-lock'], onError: whichError }).next(
+      finishedWithErrors,
+    ),
+  );
+
+  const continueAsNew = new tasks.StepFunctionsStartExecution(scope, TaskStates.continueAsNew, {
+    stateMachine: props.self,
+    input: sfn.TaskInput.fromObject({ continuation: sfn.JsonPath.entirePayload }),
+    // Lets the console and the CLI follow the chain from child to parent.
+    associateWithParent: true,
+    resultSelector: { 'executionArn.$': '$.ExecutionArn' },
+    resultPath: '$.continuedAs',
+  });
+  continueAsNew.addRetry(retryWithBackoff(START_EXECUTION_RETRY_ERRORS));
+  continueAsNew.addCatch(onError, { errors: [sfn.Errors.ALL], resultPath: ERROR_RESULT_PATH });
+  continueAsNew.next(new sfn.Succeed(scope, FlowStates.continued, { outputPath: '$.continuedAs' }));
+
+  const loop = new BatchLoop(scope, 'Restart batches', {
+    functions: f,
+    onError,
+    onFinish: finish,
+    onCancel: cancelRequested,
+    onContinueAsNew: continueAsNew,
+    batchesPerExecution: props.batchesPerExecution,
+    approvalTimeout: props.approvalTimeout,
+    batchFunctionTimeout: props.batchFunctionTimeout,
+  });
+
+  // Bad input ends at once, before the lock is taken or Nomad is called.
+  const validateInput = lambdaStep(scope, TaskStates.validateInput, {
+    fn: f['validate-input'],
+    onError,
+    payload: sfn.TaskInput.fromObject({
+      input: sfn.JsonPath.entirePayload,
+      executionId: sfn.JsonPath.executionId,
+    }),
+    catches: [
+      {
+        errors: [WORKFLOW_ERROR_NAMES.invalidInput],
+        next: new sfn.Fail(scope, FailStates.invalidInput, {
+          error: FailStates.invalidInput,
+          causePath: '$.error.Cause',
+        }),
+      },
+    ],
+  });
+  const resumeRun = lambdaStep(scope, TaskStates.resumeRun, {
+    fn: f['resume-run'],
+    onError,
+    payload: sfn.TaskInput.fromObject({
+      continuation: sfn.JsonPath.objectAt('$.continuation'),
+      executionId: sfn.JsonPath.executionId,
+    }),
+  }).next(loop);
+
+  validateInput
+    .next(lambdaStep(scope, TaskStates.plan, { fn: f.plan, onError }))
+    .next(lambdaStep(scope, TaskStates.lockJob, { fn: f['lock-job'], onError }))
+    .next(loop);
+
+  return new sfn.Choice(scope, FlowStates.isContinuation)
+    .when(sfn.Condition.isPresent('$.continuation'), resumeRun)
+    .otherwise(validateInput);
+}
+
+function errorIs(name: string): sfn.Condition {
+  return sfn.Condition.stringEquals('$.error.Error', name);
+}

@@ -1,0 +1,76 @@
+/**
+ * Errors that cross the boundary between a task handler and the state machine. Step Functions
+ * `Retry` and `Catch` match on an error's `name`, so every class here sets a stable `name`
+ * equal to its class name, and the state machine routes on exactly these strings
+ * ({@link WORKFLOW_ERROR_NAMES}). Messages are Nomad's wording; they become the `Cause` of the
+ * named `Fail` state, so they never contain the Nomad token.
+ */
+
+/** Base class of every error a task handler throws on purpose. */
+export class WorkflowError extends Error {
+  public constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'WorkflowError';
+  }
+}
+
+/** The execution input failed the schema or Nomad's validation (spec §1.3). Ends in `InvalidInput`. */
+export class InvalidInputError extends WorkflowError {
+  public constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'InvalidInputError';
+  }
+}
+
+/** No job matches the given ID or prefix, or several do (spec §2.3). Ends in `JobNotFound`. */
+export class JobNotFoundError extends WorkflowError {
+  public constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'JobNotFoundError';
+  }
+}
+
+/** Another execution holds the per-job lock. The message names the holder. Ends in `JobLocked`. */
+export class JobLockedError extends WorkflowError {
+  public constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'JobLockedError';
+  }
+}
+
+/** `-reschedule` on a job type other than batch/service/system (spec §2.2 step 6). Ends in `RescheduleNotAllowed`. */
+export class RescheduleNotAllowedError extends WorkflowError {
+  public constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'RescheduleNotAllowedError';
+  }
+}
+
+/**
+ * A Nomad call failed in a way that can succeed later (connection refused, timeout, 502/503/504,
+ * no cluster leader). Handlers re-throw `isTransientNomadError` failures as this so the
+ * state machine's `Retry` (backoff + jitter) takes over; the cause keeps the original error.
+ */
+export class NomadTransientError extends WorkflowError {
+  public constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'NomadTransientError';
+  }
+}
+
+/** The event a handler received does not have the shape the state machine sends. A bug, not bad user input. */
+export class StepPayloadError extends WorkflowError {
+  public constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'StepPayloadError';
+  }
+}
+
+/** Error names the state machine matches in `Retry`/`Catch`. The engine throws these classes. */
+export const WORKFLOW_ERROR_NAMES = {
+  invalidInput: 'InvalidInputError',
+  jobNotFound: 'JobNotFoundError',
+  jobLocked: 'JobLockedError',
+  rescheduleNotAllowed: 'RescheduleNotAllowedError',
+  nomadTransient: 'NomadTransientError',
+} as const;

@@ -1,0 +1,46 @@
+import { Duration } from 'aws-cdk-lib';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { TRANSIENT_NOMAD_ERROR_NAMES } from '../../nomad/errors';
+import { WORKFLOW_ERROR_NAMES } from '../errors';
+
+/**
+ * Errors worth retrying on any Lambda task: the Lambda service failing or throttling us, and a
+ * Nomad call that failed in a way that can succeed later. Everything else is either routed
+ * (named workflow errors) or a bug, and retrying would only repeat it.
+ */
+export const LAMBDA_RETRY_ERRORS: readonly string[] = [
+  'Lambda.ServiceException',
+  'Lambda.AWSLambdaException',
+  'Lambda.SdkClientException',
+  'Lambda.TooManyRequestsException',
+  'Lambda.ClientExecutionTimeoutException',
+  WORKFLOW_ERROR_NAMES.nomadTransient,
+  ...TRANSIENT_NOMAD_ERROR_NAMES,
+];
+
+/** Errors worth retrying when starting the continued execution. */
+export const START_EXECUTION_RETRY_ERRORS: readonly string[] = [
+  'StepFunctions.SdkClientException',
+  'StepFunctions.ThrottlingException',
+  'StepFunctions.ServiceQuotaExceededException',
+  'StepFunctions.AWSStepFunctionsException',
+];
+
+/**
+ * Exponential backoff with full jitter (2 s, 4 s, 8 s … capped at 60 s, 6 attempts): concurrent
+ * executions hitting the same throttle or the same Nomad leader election spread out instead of
+ * retrying in lock-step.
+ */
+export function retryWithBackoff(errors: readonly string[]): sfn.RetryProps {
+  return {
+    errors: [...errors],
+    interval: Duration.seconds(2),
+    backoffRate: 2,
+    maxAttempts: 6,
+    maxDelay: Duration.seconds(60),
+    jitterStrategy: sfn.JitterType.FULL,
+  };
+}
+
+/** Where a `Catch` writes the failure, next to the state it came from. */
+export const ERROR_RESULT_PATH = '$.error';
