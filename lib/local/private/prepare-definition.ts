@@ -1,0 +1,63 @@
+import { UnsupportedStateError } from '../errors';
+
+/**
+ * Node timers hold at most 2^31-1 ms (about 24.8 days); a longer `TimeoutSeconds` would make the
+ * engine's timer fire at once.
+ */
+export const MAX_TASK_TIMEOUT_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
+/** A definition ready for aws-local-stepfunctions, plus what the bindings need to know about it. */
+export interface PreparedDefinition {
+  readonly definition: Record<string, unknown>;
+  /** Static `TimeoutSeconds` of Task states that declare one, by state name, in milliseconds. */
+  readonly taskTimeoutsMs: ReadonlyMap<string, number>;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function refuseJsonata(where: string, node: Record<string, unknown>): void {
+  if (node['QueryLanguage'] === 'JSONata' || 'Assign' in node) {
+    throw new UnsupportedStateError(
+      `${where} uses JSONata or variables (Assign); the local engine runs JSONPath definitions only`,
+    );
+  }
+}
+
+function prepareStates(states: unknown, timeouts: Map<string, number>): void {
+  if (!isRecord(states)) return;
+  for (const [name, state] of Object.entries(states)) {
+    if (!isRecord(state)) continue;
+    refuseJsonata(`state "${name}"`, state);
+    if (state['Type'] === 'Task') {
+      const seconds = state['TimeoutSeconds'];
+      if (typeof seconds === 'number') {
+        timeouts.set(name, seconds * 1000);
+      } else if (state['TimeoutSecondsPath'] === undefined) {
+        // aws-local-stepfunctions times a Task out after 60 s by default; Step Functions never
+        // does (99999999 s). A human answering a question or a long await must not be cut short.
+        state['TimeoutSeconds'] = MAX_TASK_TIMEOUT_SECONDS;
+      }
+    }
+    for (const nested of [state['Iterator'], state['ItemProcessor']]) {
+      if (isRecord(nested)) prepareStates(nested['States'], timeouts);
+    }
+    if (Array.isArray(state['Branches'])) {
+      for (const branch of state['Branches']) if (isRecord(branch)) prepareStates(branch['States'], timeouts);
+    }
+  }
+}
+
+/**
+ * Copies a definition and adapts it to the local engine: Task states without a timeout get the
+ * longest one a Node timer allows, and JSONata/variables are refused up front.
+ * @throws UnsupportedStateError for JSONata or `Assign`
+ */
+export function prepareDefinition(definition: object): PreparedDefinition {
+  const copy = structuredClone(definition) as Record<string, unknown>;
+  refuseJsonata('the state machine', copy);
+  const taskTimeoutsMs = new Map<string, number>();
+  prepareStates(copy['States'], taskTimeoutsMs);
+  return { definition: copy, taskTimeoutsMs };
+}

@@ -1,0 +1,120 @@
+import { ExecutionError, ExecutionTimeoutError, type StateMachine } from 'aws-local-stepfunctions';
+import { type EngineEvent, type ExecutionStats, StatsRecorder } from '../stats';
+import type { ExecutionStatus, RunLocalExecutionOptions, TaskTokenAnswerer } from '../types';
+import { type BoundTask, engineHandlers } from './task-bindings';
+import { TaskTokens } from './task-tokens';
+
+type RunInput = Parameters<StateMachine['run']>[0];
+type RunContext = NonNullable<NonNullable<Parameters<StateMachine['run']>[1]>['context']>;
+
+/** One execution to run. */
+export interface SingleRunOptions {
+  readonly machine: StateMachine;
+  readonly tasks: ReadonlyMap<string, BoundTask>;
+  readonly input: unknown;
+  readonly executionArn: string;
+  readonly executionName: string;
+  readonly stateMachineArn: string;
+  readonly signal: AbortSignal;
+  readonly answerTaskToken?: TaskTokenAnswerer;
+  /** Runs a `states:startExecution` Task; returns the state's result. */
+  readonly startExecution: (parameters: unknown) => unknown;
+  readonly callbacks: Pick<RunLocalExecutionOptions, 'onStateEntered' | 'onStateExited'>;
+  readonly overrides: Pick<RunLocalExecutionOptions, 'waitTimeOverrides' | 'retryIntervalOverrides'>;
+}
+
+/** How one execution ended. */
+export interface SingleRunResult {
+  readonly status: ExecutionStatus;
+  readonly output?: unknown;
+  readonly error?: string;
+  readonly cause?: string;
+  readonly stats: ExecutionStats;
+}
+
+/** History events of one Task attempt: `Scheduled`, `Started`, `Succeeded|Failed`, and `Submitted` for callbacks. */
+function attemptEventsOf(tasks: ReadonlyMap<string, BoundTask>) {
+  return (stateName: string): number => {
+    const info = tasks.get(stateName)?.info;
+    return info?.waitForTaskToken || info?.integration === 'start-execution' ? 4 : 3;
+  };
+}
+
+function failureOf(error: unknown): { error: string; cause: string } {
+  if (error instanceof ExecutionTimeoutError) {
+    return { error: 'States.Timeout', cause: 'The execution ran longer than its TimeoutSeconds' };
+  }
+  if (error instanceof ExecutionError && error.cause instanceof Error) {
+    return { error: error.cause.name, cause: error.cause.message };
+  }
+  // Anything else is a bug in the engine or in this adapter, not a workflow failure.
+  throw error;
+}
+
+/** Runs one execution of the state machine to its end (or abort). */
+export async function runSingleExecution(opts: SingleRunOptions): Promise<SingleRunResult> {
+  const tokens = new TaskTokens();
+  const recorder = new StatsRecorder(attemptEventsOf(opts.tasks));
+  const machineName = opts.stateMachineArn.split(':').at(-1) ?? 'local';
+  const context: RunContext = {
+    Execution: { Id: opts.executionArn, Name: opts.executionName },
+    StateMachine: { Id: opts.stateMachineArn, Name: machineName },
+    Task: tokens.contextTask,
+  };
+  const execution = opts.machine.run(JSON.parse(JSON.stringify(opts.input ?? null)) as RunInput, {
+    noThrowOnAbort: true,
+    context,
+    overrides: {
+      taskResourceLocalHandlers: engineHandlers(opts.tasks, {
+        signal: opts.signal,
+        tokens,
+        startExecution: opts.startExecution,
+        ...(opts.answerTaskToken === undefined ? {} : { answerTaskToken: opts.answerTaskToken }),
+      }) as never,
+      ...(opts.overrides.waitTimeOverrides
+        ? { waitTimeOverrides: { ...opts.overrides.waitTimeOverrides } }
+        : {}),
+      ...(opts.overrides.retryIntervalOverrides
+        ? { retryIntervalOverrides: { ...opts.overrides.retryIntervalOverrides } }
+        : {}),
+    },
+  });
+
+  let aborted = false;
+  const onAbort = () => {
+    aborted = true;
+    execution.abort();
+  };
+  if (opts.signal.aborted) onAbort();
+  opts.signal.addEventListener('abort', onAbort, { once: true });
+
+  let callbackError: { error: unknown } | undefined;
+  const consumer = (async () => {
+    for await (const event of execution.eventLogs as AsyncGenerator<EngineEvent>) {
+      recorder.record(event);
+      if (callbackError !== undefined || event.state === undefined) continue;
+      try {
+        if (event.type === 'StateEntered')
+          opts.callbacks.onStateEntered?.(event.state.name, event.state.type);
+        if (event.type === 'StateExited')
+          opts.callbacks.onStateExited?.(event.state.name, event.state.output);
+      } catch (error) {
+        callbackError = { error };
+        onAbort();
+      }
+    }
+  })();
+
+  let ending: Omit<SingleRunResult, 'stats'>;
+  try {
+    const output = await execution.result;
+    ending = aborted ? { status: 'ABORTED' } : { status: 'SUCCEEDED', output };
+  } catch (error) {
+    ending = { status: 'FAILED', ...failureOf(error) };
+  } finally {
+    opts.signal.removeEventListener('abort', onAbort);
+  }
+  await consumer;
+  if (callbackError !== undefined) throw callbackError.error;
+  return { ...ending, stats: recorder.snapshot() };
+}

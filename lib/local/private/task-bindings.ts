@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { TaskBindingError } from '../errors';
+import { describeTaskStates, type TaskStateInfo } from '../task-states';
+import type { TaskHandler, TaskHandlerContext, TaskHandlerResolver, TaskTokenAnswerer } from '../types';
+import { TaskFailure } from './task-failures';
+import type { TaskTokens } from './task-tokens';
+
+/** A Task state and what runs it. */
+export interface BoundTask {
+  readonly info: TaskStateInfo;
+  readonly handler?: TaskHandler;
+  /** The state's static `TimeoutSeconds`, in ms: the handler's signal aborts then. */
+  readonly timeoutMs?: number;
+}
+
+/** What the handlers of one execution share. */
+export interface ExecutionDeps {
+  readonly signal: AbortSignal;
+  readonly tokens: TaskTokens;
+  readonly answerTaskToken?: TaskTokenAnswerer;
+  /** Runs a `states:startExecution` Task (continue-as-new); returns the state's result. */
+  readonly startExecution: (parameters: unknown) => unknown;
+}
+
+/** A local handler as aws-local-stepfunctions calls it: the state's effective input in, its result out. */
+export type EngineTaskHandler = (input: unknown) => Promise<unknown>;
+
+/**
+ * Binds every Task state to a handler, refusing the definition before anything runs when a
+ * state has none (or a callback state has no answerer).
+ * @throws TaskBindingError listing every unbound state
+ */
+export function bindTasks(
+  definition: object,
+  taskTimeoutsMs: ReadonlyMap<string, number>,
+  resolver: TaskHandlerResolver,
+  answerer: TaskTokenAnswerer | undefined,
+): Map<string, BoundTask> {
+  const bound = new Map<string, BoundTask>();
+  const problems: string[] = [];
+  for (const info of describeTaskStates(definition)) {
+    const handler = info.integration === 'start-execution' ? undefined : resolver(info);
+    if (info.waitForTaskToken && answerer === undefined) {
+      problems.push(
+        `"${info.stateName}" (${info.resource}) waits for a task token but no answerTaskToken was given`,
+      );
+    } else if (!info.waitForTaskToken && info.integration !== 'start-execution' && handler === undefined) {
+      const fn = info.functionLogicalId === undefined ? '' : `, function ${info.functionLogicalId}`;
+      problems.push(`"${info.stateName}" (${info.resource}${fn}) has no local handler`);
+    }
+    const timeoutMs = taskTimeoutsMs.get(info.stateName);
+    bound.set(info.stateName, {
+      info,
+      ...(handler === undefined ? {} : { handler }),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    });
+  }
+  if (problems.length > 0) {
+    throw new TaskBindingError(`cannot run the state machine locally: ${problems.join('; ')}`);
+  }
+  return bound;
+}
+
+/** Values cross a Lambda boundary as JSON: `undefined` becomes `null`, dates become strings. */
+function asJson(value: unknown): unknown {
+  const text = JSON.stringify(value);
+  return text === undefined ? null : (JSON.parse(text) as unknown);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The response of `arn:aws:states:::lambda:invoke`, shaped as Step Functions returns it. */
+function lambdaInvokeResult(payload: unknown): Record<string, unknown> {
+  return {
+    ExecutedVersion: '$LATEST',
+    Payload: payload,
+    SdkHttpMetadata: {
+      HttpHeaders: { 'Content-Type': 'application/json', 'X-Amz-Executed-Version': '$LATEST' },
+      HttpStatusCode: 200,
+    },
+    SdkResponseMetadata: { RequestId: randomUUID() },
+    StatusCode: 200,
+  };
+}
+
+/**
+ * Lets the event log consumer run (it is fed on microtasks) so that the callbacks for earlier
+ * states are delivered before this state's handler starts printing or calling out.
+ */
+function afterPendingCallbacks(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+function taskSignal(runSignal: AbortSignal, timeoutMs: number | undefined): AbortSignal {
+  return timeoutMs === undefined ? runSignal : AbortSignal.any([runSignal, AbortSignal.timeout(timeoutMs)]);
+}
+
+function engineHandler(task: BoundTask, deps: ExecutionDeps): EngineTaskHandler {
+  const { info, handler } = task;
+  return async (input) => {
+    // Synchronously first: the token was minted while the engine resolved this state's Parameters.
+    const taskToken = info.waitForTaskToken ? deps.tokens.take() : undefined;
+    await afterPendingCallbacks();
+    if (info.integration === 'start-execution') return deps.startExecution(input);
+    const payload =
+      info.integration === 'lambda-invoke' ? asJson(isRecord(input) ? (input['Payload'] ?? {}) : {}) : input;
+    const signal = taskSignal(deps.signal, task.timeoutMs);
+    const ctx: TaskHandlerContext = {
+      stateName: info.stateName,
+      signal,
+      ...(taskToken ? { taskToken } : {}),
+    };
+    try {
+      if (taskToken !== undefined && deps.answerTaskToken !== undefined) {
+        // On AWS the Lambda is invoked asynchronously and its return value is ignored: the
+        // answer to the token is the state's result.
+        if (handler !== undefined) await handler(payload, ctx);
+        return asJson(await deps.answerTaskToken(payload, taskToken, { stateName: info.stateName, signal }));
+      }
+      const result = handler === undefined ? null : asJson(await handler(payload, ctx));
+      return info.integration === 'lambda-invoke' ? lambdaInvokeResult(result) : result;
+    } catch (error) {
+      throw TaskFailure.from(error);
+    }
+  };
+}
+
+/** The `taskResourceLocalHandlers` of one execution, by state name. */
+export function engineHandlers(
+  tasks: ReadonlyMap<string, BoundTask>,
+  deps: ExecutionDeps,
+): Record<string, EngineTaskHandler> {
+  const handlers: Record<string, EngineTaskHandler> = {};
+  for (const [name, task] of tasks) handlers[name] = engineHandler(task, deps);
+  return handlers;
+}

@@ -1,0 +1,157 @@
+import './private/promise-with-resolvers';
+import { randomUUID } from 'node:crypto';
+import { StateMachine } from 'aws-local-stepfunctions';
+import { InvalidDefinitionError } from './errors';
+import { executionArn, stateMachineArn as localStateMachineArn } from './private/placeholders';
+import { prepareDefinition } from './private/prepare-definition';
+import { runSingleExecution } from './private/single-run';
+import { bindTasks } from './private/task-bindings';
+import { EngineRuntimeFailure } from './private/task-failures';
+import { sumStats } from './stats';
+import type {
+  ExecutionResult,
+  ExecutionSummary,
+  LocalExecution,
+  NextExecutionRequest,
+  RunLocalExecutionOptions,
+} from './types';
+
+/** Default `maxExecutions`: enough for a 50,000-allocation restart at any batches-per-execution. */
+const DEFAULT_MAX_EXECUTIONS = 1000;
+
+type Definition = ConstructorParameters<typeof StateMachine>[0];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function createMachine(definition: Record<string, unknown>): StateMachine {
+  try {
+    return new StateMachine(definition as unknown as Definition);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new InvalidDefinitionError(message, { cause: error });
+  }
+}
+
+/** Decodes a `states:startExecution` Task's resolved Parameters. */
+function startRequestOf(parameters: unknown): { arn: string; name?: string; input: unknown } {
+  if (!isRecord(parameters) || typeof parameters['StateMachineArn'] !== 'string') {
+    throw new EngineRuntimeFailure('states:startExecution needs a string StateMachineArn parameter');
+  }
+  const raw = parameters['Input'];
+  let input: unknown = raw ?? {};
+  if (typeof raw === 'string') {
+    try {
+      input = JSON.parse(raw) as unknown;
+    } catch {
+      throw new EngineRuntimeFailure('states:startExecution Input is a string that is not JSON');
+    }
+  }
+  const name = parameters['Name'];
+  return { arn: parameters['StateMachineArn'], input, ...(typeof name === 'string' ? { name } : {}) };
+}
+
+/**
+ * Runs a state machine definition in-process with aws-local-stepfunctions, binding each Task
+ * state to a local handler, answering `.waitForTaskToken` states through `answerTaskToken`,
+ * and following continue-as-new (`states:startExecution` of itself) by running the next
+ * execution once the current one ends, as the console follows a chain.
+ *
+ * Bindings are checked before anything runs: an unbound Task throws `TaskBindingError`, an
+ * invalid definition `InvalidDefinitionError`, a `.sync` or JSONata state `UnsupportedStateError`.
+ * Workflow failures do not throw: they come back as `status: 'FAILED'` with their ASL error.
+ */
+export function runLocalExecution(definition: object, options: RunLocalExecutionOptions): LocalExecution {
+  const prepared = prepareDefinition(definition);
+  const tasks = bindTasks(
+    prepared.definition,
+    prepared.taskTimeoutsMs,
+    options.taskHandlers,
+    options.answerTaskToken,
+  );
+  const machine = createMachine(prepared.definition);
+  const ownArn = options.stateMachineArn ?? localStateMachineArn('local');
+  const maxExecutions = options.maxExecutions ?? DEFAULT_MAX_EXECUTIONS;
+
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  if (options.signal?.aborted) abort();
+  options.signal?.addEventListener('abort', abort, { once: true });
+
+  const runChain = async (): Promise<ExecutionResult> => {
+    const startedAt = Date.now();
+    const executions: ExecutionSummary[] = [];
+    let current: { name: string; input: unknown } | undefined = {
+      name: options.executionName ?? randomUUID(),
+      input: options.input,
+    };
+    while (current !== undefined) {
+      const arn = executionArn(ownArn, current.name);
+      let request: NextExecutionRequest | undefined;
+      const executionNumber = executions.length + 2;
+      const ended = await runSingleExecution({
+        machine,
+        tasks,
+        input: current.input,
+        executionArn: arn,
+        executionName: current.name,
+        stateMachineArn: ownArn,
+        signal: controller.signal,
+        ...(options.answerTaskToken === undefined ? {} : { answerTaskToken: options.answerTaskToken }),
+        callbacks: options,
+        overrides: options,
+        startExecution: (parameters) => {
+          const asked = startRequestOf(parameters);
+          if (asked.arn !== ownArn) {
+            throw new EngineRuntimeFailure(
+              `states:startExecution of "${asked.arn}": the local engine only continues "${ownArn}" as new`,
+            );
+          }
+          if (request !== undefined) {
+            throw new EngineRuntimeFailure(
+              'states:startExecution ran twice in one execution; only one continuation can be followed',
+            );
+          }
+          if (executionNumber > maxExecutions) {
+            throw new EngineRuntimeFailure(`continue-as-new past maxExecutions (${maxExecutions})`);
+          }
+          const name = asked.name ?? randomUUID();
+          request = {
+            stateMachineArn: ownArn,
+            name,
+            input: asked.input,
+            previousExecutionArn: arn,
+            executionNumber,
+          };
+          return { ExecutionArn: executionArn(ownArn, name), StartDate: Date.now() };
+        },
+      });
+      executions.push({ executionArn: arn, name: current.name, ...ended });
+      current = undefined;
+      // As on AWS, the started execution runs whatever its parent did afterwards, unless the user aborted.
+      const follow: NextExecutionRequest | undefined = ended.status === 'ABORTED' ? undefined : request;
+      if (
+        follow !== undefined &&
+        ((await options.startNextExecution?.(follow)) ?? true) &&
+        !controller.signal.aborted
+      ) {
+        current = { name: follow.name, input: follow.input };
+      }
+    }
+    const last = executions.at(-1);
+    if (last === undefined) throw new Error('unreachable: the chain always runs one execution');
+    const { executionArn: _arn, name: _name, stats: _stats, ...ending } = last;
+    return {
+      ...ending,
+      stats: sumStats(
+        executions.map((e) => e.stats),
+        Date.now() - startedAt,
+      ),
+      executions,
+    };
+  };
+
+  const result = runChain().finally(() => options.signal?.removeEventListener('abort', abort));
+  return { abort, result };
+}

@@ -1,0 +1,127 @@
+import type { ExecutionStats } from './stats';
+import type { TaskStateInfo } from './task-states';
+
+/** What a local handler gets besides its payload. */
+export interface TaskHandlerContext {
+  /** The Task state being run. */
+  readonly stateName: string;
+  /** The task token, for `.waitForTaskToken` states. */
+  readonly taskToken?: string;
+  /** Aborted when the run is aborted or the state's `TimeoutSeconds` elapse. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Runs one Task state locally. For `lambda:invoke` it gets the resolved `Payload` and returns
+ * what the Lambda returns; a thrown error's `name` becomes the Step Functions error (what
+ * `Retry`/`Catch` match) and its `message` the cause.
+ */
+export type TaskHandler = (payload: unknown, ctx: TaskHandlerContext) => Promise<unknown>;
+
+/** Picks the handler of a Task state, or `undefined` when there is none. */
+export type TaskHandlerResolver = (state: TaskStateInfo) => TaskHandler | undefined;
+
+/**
+ * Answers a `.waitForTaskToken` state, as `SendTaskSuccess` would: the returned value is the
+ * state's result. Throwing is `SendTaskFailure`, with the error's `name` and `message`.
+ */
+export type TaskTokenAnswerer = (
+  question: unknown,
+  taskToken: string,
+  ctx: { readonly stateName: string; readonly signal: AbortSignal },
+) => Promise<unknown>;
+
+/** A continue-as-new request: a `states:startExecution` Task asked for the next execution. */
+export interface NextExecutionRequest {
+  readonly stateMachineArn: string;
+  /** Execution name, from the Task's `Name` parameter or generated. */
+  readonly name: string;
+  readonly input: unknown;
+  readonly previousExecutionArn: string;
+  /** 2 for the first continuation, 3 for the next, ... */
+  readonly executionNumber: number;
+}
+
+/** Options of `runLocalExecution`. */
+export interface RunLocalExecutionOptions {
+  /** The execution input (JSON). */
+  readonly input: unknown;
+  /** Binds each Task state to a local handler; called once per Task state before the run starts. */
+  readonly taskHandlers: TaskHandlerResolver;
+  /**
+   * Answers `.waitForTaskToken` states (a terminal prompt, a test, chat).
+   * @default - a definition with a callback state is refused with `TaskBindingError`
+   */
+  readonly answerTaskToken?: TaskTokenAnswerer;
+  /**
+   * Decides whether to follow a continue-as-new request; return `false` to stop the chain there.
+   * @default - every request is followed, up to `maxExecutions`
+   */
+  readonly startNextExecution?: (request: NextExecutionRequest) => boolean | Promise<boolean>;
+  /**
+   * Longest chain of executions to follow; a longer one fails with `States.Runtime`.
+   * @default 1000
+   */
+  readonly maxExecutions?: number;
+  /** Aborts the run, like `abort()`. */
+  readonly signal?: AbortSignal;
+  /** Called as each state is entered; delivered before the next Task's handler starts. */
+  readonly onStateEntered?: (name: string, type: string) => void;
+  /** Called with each state's output as it exits; delivered before the next Task's handler starts. */
+  readonly onStateExited?: (name: string, output: unknown) => void;
+  /**
+   * Milliseconds to wait in the named Wait states instead of what the definition says (tests).
+   * @default - Wait states wait as long as the definition says
+   */
+  readonly waitTimeOverrides?: Readonly<Record<string, number>>;
+  /**
+   * Milliseconds between retries of the named states instead of `IntervalSeconds`/backoff (tests).
+   * @default - retries wait as the definition says
+   */
+  readonly retryIntervalOverrides?: Readonly<Record<string, number | number[]>>;
+  /**
+   * `$$.StateMachine.Id`; a continue-as-new must start this ARN.
+   * @default 'arn:aws:states:local:000000000000:stateMachine:local'
+   */
+  readonly stateMachineArn?: string;
+  /**
+   * Name of the first execution (`$$.Execution.Name`).
+   * @default - a random UUID
+   */
+  readonly executionName?: string;
+}
+
+/** How a run ended. An execution timeout (`TimeoutSeconds`) is `FAILED` with `States.Timeout`. */
+export type ExecutionStatus = 'SUCCEEDED' | 'FAILED' | 'ABORTED';
+
+/** One execution of a continue-as-new chain. */
+export interface ExecutionSummary {
+  readonly executionArn: string;
+  readonly name: string;
+  readonly status: ExecutionStatus;
+  readonly output?: unknown;
+  readonly error?: string;
+  readonly cause?: string;
+  readonly stats: ExecutionStats;
+}
+
+/** The end of a run (of the last execution, for a chain). */
+export interface ExecutionResult {
+  readonly status: ExecutionStatus;
+  readonly output?: unknown;
+  /** The ASL error name: `States.TaskFailed`, a handler error's `name`, a Fail state's `Error`. */
+  readonly error?: string;
+  readonly cause?: string;
+  /** Counters over the whole chain. */
+  readonly stats: ExecutionStats;
+  /** Every execution run, in order. */
+  readonly executions: readonly ExecutionSummary[];
+}
+
+/** A running local execution. */
+export interface LocalExecution {
+  /** Stops the run at once: pending waits end, handlers see their signal aborted. */
+  abort(): void;
+  /** Settles when the run (the whole continue-as-new chain) ends; rejects only on engine bugs or callback errors. */
+  readonly result: Promise<ExecutionResult>;
+}
