@@ -1,0 +1,52 @@
+import type { NomadClient } from '../../nomad/client';
+import type { Deployment } from '../../nomad/types';
+import { type BatchError, DeploymentActiveError, NomadQueryError } from '../errors';
+import type { PlannedJob } from './plan';
+
+/** Deployment statuses Nomad's CLI treats as over; anything else, unknown ones included, is active (spec §4.9). */
+const TERMINAL_DEPLOYMENT_STATUSES: ReadonlySet<string> = new Set(['failed', 'successful', 'cancelled']);
+
+/** Options of {@link checkDeployments}. */
+export interface CheckDeploymentsOptions {
+  /** Full deployment IDs in the message with `-verbose`, 8 characters otherwise. */
+  readonly verbose: boolean;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * The active-deployment guard (spec §2.5 step 2): `Deployment "<id>" is "<status>"` when
+ * any deployment of the job is not terminal, `Error retrieving deployments for job ...`
+ * when the check itself fails, `null` when the batch may start. Either error stops the run.
+ *
+ * Nomad checks before every allocation; we check once before each batch, which costs one
+ * request per batch. A deployment that appears during a batch is found before the next
+ * one, after the batch's allocations have been collected and reported (DESIGN.md).
+ */
+export async function checkDeployments(
+  client: NomadClient,
+  job: PlannedJob,
+  options: CheckDeploymentsOptions,
+): Promise<BatchError | null> {
+  let deployments: Deployment[];
+  try {
+    deployments = (
+      await client.jobs().deployments(job.id, {
+        ...(job.namespace === undefined ? {} : { namespace: job.namespace }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      })
+    ).value;
+  } catch (err) {
+    const error = new NomadQueryError('deployments', job.id, err);
+    return { message: error.message, unrecoverable: false };
+  }
+  const active = deployments.find((deployment) => !TERMINAL_DEPLOYMENT_STATUSES.has(deployment.Status));
+  if (active === undefined) {
+    return null;
+  }
+  const error = new DeploymentActiveError({
+    deploymentId: active.ID,
+    status: active.Status,
+    verbose: options.verbose,
+  });
+  return { message: error.message, unrecoverable: false };
+}

@@ -1,0 +1,192 @@
+import type { NomadClient } from '../../nomad/client';
+import type { AllocListStub, Job } from '../../nomad/types';
+import { cutBatches, resolveBatchSize, resolveMaxErrors } from '../batches';
+import { NomadQueryError, RescheduleNotAllowedError } from '../errors';
+import type { EmitProgress } from '../events';
+import {
+  filterAllocations,
+  type PlannedAllocation,
+  type SkippedAllocation,
+  sortAllocations,
+} from '../filter';
+import type { RestartOptions } from '../options';
+import { PlanBatchOutOfRangeError } from './errors';
+import { type ResolvedJob, resolveJob } from './resolve-job';
+
+/** Job types `-reschedule` accepts; sysbatch and unknown types are never replaced (spec §2.2 step 6). */
+const RESCHEDULABLE_TYPES: ReadonlySet<string> = new Set(['batch', 'service', 'system']);
+
+/** The job a plan is for: what every later step needs, and nothing large. */
+export interface PlannedJob {
+  readonly id: string;
+  /** Namespace for every later request; `undefined` leaves it to the client. */
+  readonly namespace?: string;
+  /** The job's type from the job info call; used when an allocation's own job version was pruned. */
+  readonly type?: string;
+  /** Whether `Multiregion.Regions` is non-empty (the single-region question, spec §2.2 step 7). */
+  readonly multiregion: boolean;
+}
+
+/** How many allocations the plan saw and kept. */
+export interface PlanCounts {
+  /** Allocations the job had (all statuses). */
+  readonly listed: number;
+  /** Allocations to restart. */
+  readonly eligible: number;
+  readonly skipped: number;
+}
+
+/**
+ * A restart plan: the ordered allocations cut into batches. JSON-serialisable, so the
+ * workflow can keep it in a plan store and read one batch back by index.
+ */
+export interface RestartPlan {
+  readonly kind: 'plan';
+  readonly job: PlannedJob;
+  /** The batch size after resolving `n%` against the eligible count. */
+  readonly batchSize: number;
+  readonly batches: PlannedAllocation[][];
+  readonly skipped: SkippedAllocation[];
+  readonly counts: PlanCounts;
+  /** `-max-errors` resolved against the eligible count; absent when not set. */
+  readonly maxErrors?: number;
+  /** Unix ms when the plan was made. */
+  readonly createdAt: number;
+}
+
+/** The plan found nothing to restart (`No allocations to restart`, exit 0). */
+export interface NothingToRestart {
+  readonly kind: 'nothing-to-restart';
+  readonly job: PlannedJob;
+  readonly counts: PlanCounts;
+}
+
+/** The user answered "no" to the multi-region question (`Job restart canceled.`, exit 0). */
+export interface PlanCanceled {
+  readonly kind: 'canceled';
+  readonly job: PlannedJob;
+}
+
+export type PlanResult = RestartPlan | NothingToRestart | PlanCanceled;
+
+/** Dependencies of {@link planRestart}. */
+export interface PlanDeps {
+  readonly emit: EmitProgress;
+  /** Unix ms. */
+  readonly now: () => number;
+  readonly signal?: AbortSignal;
+  /**
+   * Asks `Are you sure you want to restart multi-region job ...` for a multi-region job
+   * without `-yes`, at Nomad's point (before versions are read). `false` cancels.
+   * @default - not asked here; the caller checks `plan.job.multiregion` itself
+   */
+  readonly confirmMultiregion?: (jobId: string) => Promise<boolean>;
+}
+
+function plannedJob(resolved: ResolvedJob): PlannedJob {
+  const regions = resolved.job.Multiregion?.Regions;
+  return {
+    id: resolved.id,
+    ...(resolved.namespace === undefined ? {} : { namespace: resolved.namespace }),
+    ...(resolved.job.Type === undefined ? {} : { type: resolved.job.Type }),
+    multiregion: Array.isArray(regions) && regions.length > 0,
+  };
+}
+
+/**
+ * Plans a restart (spec §2.2 steps 3–13): resolves the job, refuses `-reschedule` for job
+ * types that are never replaced before anything is touched, reads versions and
+ * allocations, filters and sorts them with the domain rules, and cuts batches.
+ *
+ * Emits `allocation-skipped` (verbose only), then `nothing-to-restart` or `restart-started`.
+ * Read-only: the only Nomad calls are GETs.
+ */
+export async function planRestart(
+  client: NomadClient,
+  options: RestartOptions,
+  deps: PlanDeps,
+): Promise<PlanResult> {
+  const resolved = await resolveJob(client, options.job, {
+    namespace: options.namespace,
+    signal: deps.signal,
+  });
+  const job = plannedJob(resolved);
+  if (options.reschedule && !RESCHEDULABLE_TYPES.has(job.type ?? '')) {
+    throw new RescheduleNotAllowedError(job.type);
+  }
+  if (job.multiregion && !options.yes && deps.confirmMultiregion !== undefined) {
+    if (!(await deps.confirmMultiregion(job.id))) {
+      return { kind: 'canceled', job };
+    }
+  }
+
+  const query = {
+    ...(job.namespace === undefined ? {} : { namespace: job.namespace }),
+    ...(deps.signal === undefined ? {} : { signal: deps.signal }),
+  };
+  let versions: Job[];
+  try {
+    versions = (await client.jobs().versions(job.id, query)).value;
+  } catch (err) {
+    throw new NomadQueryError('versions', job.id, err);
+  }
+  const versionMap = new Map<number, Job>();
+  for (const version of versions) {
+    // A version without a number cannot be matched to an allocation; it is simply unknown.
+    if (typeof version.Version === 'number') {
+      versionMap.set(version.Version, version);
+    }
+  }
+
+  let stubs: AllocListStub[];
+  try {
+    stubs = (await client.jobs().allocations(job.id, query)).value;
+  } catch (err) {
+    throw new NomadQueryError('allocations', job.id, err);
+  }
+
+  const { eligible, skipped } = filterAllocations(sortAllocations(stubs), versionMap, {
+    groups: options.groups,
+    tasks: options.tasks,
+  });
+  if (options.verbose) {
+    for (const skip of skipped) {
+      deps.emit({ type: 'allocation-skipped', time: deps.now(), allocationId: skip.id, reason: skip.reason });
+    }
+  }
+  const counts: PlanCounts = { listed: stubs.length, eligible: eligible.length, skipped: skipped.length };
+  if (eligible.length === 0) {
+    deps.emit({ type: 'nothing-to-restart', time: deps.now() });
+    return { kind: 'nothing-to-restart', job, counts };
+  }
+
+  const batchSize = resolveBatchSize(options.batchSize, eligible.length);
+  const maxErrors =
+    options.maxErrors === undefined ? undefined : resolveMaxErrors(options.maxErrors, eligible.length);
+  const createdAt = deps.now();
+  deps.emit({ type: 'restart-started', time: createdAt, count: eligible.length });
+  return {
+    kind: 'plan',
+    job,
+    batchSize,
+    batches: cutBatches(eligible, batchSize),
+    skipped,
+    counts,
+    ...(maxErrors === undefined ? {} : { maxErrors }),
+    createdAt,
+  };
+}
+
+/** The allocations of one batch of a stored plan. */
+export function planBatch(plan: RestartPlan, batchIndex: number): PlannedAllocation[] {
+  const batch = plan.batches[batchIndex];
+  if (batch === undefined) {
+    throw new PlanBatchOutOfRangeError(batchIndex, plan.batches.length);
+  }
+  return batch;
+}
+
+/** Whether `batchIndex` is the plan's last batch (no question or wait follows it, spec §2.5). */
+export function isLastBatch(plan: RestartPlan, batchIndex: number): boolean {
+  return batchIndex >= plan.batches.length - 1;
+}
