@@ -1,0 +1,3 @@
+export * from './errors';
+export * from './go-flags';
+export * from './job-restart-command';
