@@ -116,7 +116,14 @@ export const PERMISSION_DENIED = 'Permission denied';
  * (`strings.Contains(err.Error(), "Permission denied")`), so it works on any error.
  */
 export function isPermissionDenied(err: unknown): boolean {
-  return err instanceof Error && err.message.includes(PERMISSION_DENIED);
+  // Duck-typed: errors from another realm (a VM context, a test runner) fail `instanceof Error`.
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    'message' in err &&
+    typeof err.message === 'string' &&
+    err.message.includes(PERMISSION_DENIED)
+  );
 }
 
 /** 5xx statuses a proxy or load balancer returns while Nomad is briefly unreachable. */

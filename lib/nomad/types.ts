@@ -218,6 +218,10 @@ export interface AllocListStub {
   CreateTime?: number;
   /** Unix nanoseconds. */
   ModifyTime?: number;
+  /** The deployment that placed this allocation, if any. */
+  DeploymentID?: string;
+  /** Health and canary flag within that deployment. */
+  DeploymentStatus?: { Healthy?: boolean | null; Canary?: boolean } | null;
 }
 
 export interface Allocation extends AllocListStub {
@@ -234,8 +238,22 @@ export interface Deployment {
   JobCreateIndex?: number;
   Status: DeploymentStatus | string;
   StatusDescription?: string;
+  /** Per task group progress. */
+  TaskGroups?: Record<string, DeploymentGroupState> | null;
   CreateIndex?: number;
   ModifyIndex?: number;
+}
+
+/** `Deployment.TaskGroups[tg]`: how far the deployment of one group has come. */
+export interface DeploymentGroupState {
+  AutoPromote?: boolean;
+  Promoted?: boolean;
+  DesiredCanaries?: number;
+  DesiredTotal?: number;
+  PlacedCanaries?: string[] | null;
+  PlacedAllocs?: number;
+  HealthyAllocs?: number;
+  UnhealthyAllocs?: number;
 }
 
 /** Scheduler metrics for one task group's failed placement (spec §2.6 placement error fields). */

@@ -5,6 +5,7 @@ import { Agent } from 'undici';
 import type { NomadClientConfig, TlsConfig } from '../config';
 import { DEFAULT_NOMAD_ADDRESS } from '../config';
 import { NomadClientInitError } from '../errors';
+import { messageOf } from './error-text';
 
 /** Default time to open a connection (see `TimeoutOptions.connectMs`). */
 export const DEFAULT_CONNECT_MS = 10_000;
@@ -50,7 +51,7 @@ function readPem(path: string, what: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = messageOf(err);
     throw new NomadClientInitError(`Error loading ${what}: ${reason}`, { cause: err });
   }
 }
@@ -69,7 +70,7 @@ function readCaDir(dir: string): string[] {
   try {
     names = readdirSync(dir).sort();
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = messageOf(err);
     throw new NomadClientInitError(`Error loading CA Path: ${reason}`, { cause: err });
   }
   return names
@@ -107,7 +108,7 @@ function tlsOptions(tls: TlsConfig | undefined): Record<string, unknown> {
     // Fails now, not at the first request, on a key that does not match its certificate or bad PEM.
     createSecureContext(options);
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = messageOf(err);
     throw new NomadClientInitError(`invalid TLS configuration: ${reason}`, { cause: err });
   }
   return options;

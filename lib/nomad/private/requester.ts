@@ -1,6 +1,7 @@
 import type { QueryOptions, QueryResult, WriteOptions, WriteResult } from '../client';
 import { isTransientNomadError, NomadConnectionError, NomadDecodeError } from '../errors';
 import type { DecodeContext } from './decode';
+import { messageOf } from './error-text';
 import { type Backoff, withRetry } from './retry';
 import type { RawRequest, RawResponse, Transport } from './transport';
 
@@ -18,7 +19,7 @@ function parseJson(ctx: DecodeContext, body: string): unknown {
   try {
     return JSON.parse(body);
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = messageOf(err);
     throw new NomadDecodeError(`Error decoding response of ${ctx.endpoint}: invalid JSON: ${reason}`, {
       cause: err,
     });

@@ -10,6 +10,7 @@ import {
   UnexpectedResponseError,
 } from '../errors';
 import type { Connection } from './agent';
+import { messageOf } from './error-text';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -65,7 +66,7 @@ function errorCode(err: unknown): string | undefined {
 /** Maps an undici/socket failure to the client's typed errors. `what` is `METHOD url`. */
 function classify(err: unknown, what: string): NomadError {
   const code = errorCode(err);
-  const reason = err instanceof Error ? err.message : String(err);
+  const reason = messageOf(err);
   if (code === 'UND_ERR_CONNECT_TIMEOUT') {
     return new NomadTimeoutError(`${what}: ${reason}`, { cause: err });
   }

@@ -6,6 +6,7 @@ import {
 } from 'node:http';
 import { createServer as createHttpsServer, type ServerOptions } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { TLSSocket } from 'node:tls';
 import { gzipSync } from 'node:zlib';
 
 /** One request as the fake Nomad saw it. */
@@ -18,6 +19,8 @@ export interface RecordedRequest {
   readonly query: URLSearchParams;
   readonly headers: IncomingHttpHeaders;
   readonly body: string;
+  /** Common name of the client certificate presented over TLS, if any. */
+  readonly clientCertCN: string | undefined;
 }
 
 /** How to answer one request. */
@@ -94,6 +97,7 @@ export class FakeNomad {
       query: new URLSearchParams(q < 0 ? '' : url.slice(q + 1)),
       headers: req.headers,
       body,
+      clientCertCN: peerCommonName(req.socket),
     };
     this.requests.push(recorded);
     const reply = this.queue.shift() ?? this.handler(recorded);
@@ -116,6 +120,13 @@ export class FakeNomad {
     });
     res.end(payload);
   }
+}
+
+function peerCommonName(socket: unknown): string | undefined {
+  if (!(socket instanceof TLSSocket)) return undefined;
+  const subject: unknown = socket.getPeerCertificate().subject;
+  if (typeof subject !== 'object' || subject === null || !('CN' in subject)) return undefined;
+  return typeof subject.CN === 'string' ? subject.CN : undefined;
 }
 
 /** A port on 127.0.0.1 with nothing listening: connections to it are refused. */
