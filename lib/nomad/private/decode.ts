@@ -107,65 +107,48 @@ export function optArrays(ctx: DecodeContext, o: JsonObject, at: string, ...keys
 }
 
 /** When `o[key]` is present it must be an object, checked by `check`. */
-export function optObject(
-  ctx: DecodeContext,
-  o: JsonObject,
-  key: string,
-  at: string,
-  check: (ctx: DecodeContext, value: JsonObject, at: string) => void,
-): void {
+export function optObject(ctx: DecodeContext, o: JsonObject, key: string, at: string, check: Check): void {
   if (!present(o, key)) return;
   const path = join(at, key);
   check(ctx, object(ctx, o[key], path), path);
 }
 
-/** When `o[key]` is present it must be an array of objects, each checked by `check`. */
-export function optArrayOf(
-  ctx: DecodeContext,
-  o: JsonObject,
-  key: string,
-  at: string,
-  check: (ctx: DecodeContext, value: JsonObject, at: string) => void,
-): void {
-  if (!present(o, key)) return;
-  const path = join(at, key);
-  const items = array(ctx, o[key], path);
+/** Checks a field's value; `at` is the value's own path. */
+export type Check = (ctx: DecodeContext, value: JsonObject, at: string) => void;
+
+/** Every item of `items` must be an object, checked by `check`; `path` prefixes `[i]`. */
+function eachItem(ctx: DecodeContext, items: unknown[], path: string, check: Check): void {
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    if (!isObject(item)) fail(ctx, `${path}[${i}]`, 'object', item);
-    check(ctx, item, `${path}[${i}]`);
+    const at = `${path}[${i}]`;
+    if (!isObject(item)) fail(ctx, at, 'object', item);
+    check(ctx, item, at);
   }
 }
 
+/** When `o[key]` is present it must be an array of objects, each checked by `check`. */
+export function optArrayOf(ctx: DecodeContext, o: JsonObject, key: string, at: string, check: Check): void {
+  if (!present(o, key)) return;
+  const path = join(at, key);
+  eachItem(ctx, array(ctx, o[key], path), path, check);
+}
+
 /** When `o[key]` is present it must be a map whose values are objects, each checked by `check`. */
-export function optMapOf(
-  ctx: DecodeContext,
-  o: JsonObject,
-  key: string,
-  at: string,
-  check: (ctx: DecodeContext, value: JsonObject, at: string) => void,
-): void {
+export function optMapOf(ctx: DecodeContext, o: JsonObject, key: string, at: string, check: Check): void {
   if (!present(o, key)) return;
   const path = join(at, key);
   const map = object(ctx, o[key], path);
   for (const name in map) {
     const entry = map[name];
-    if (!isObject(entry)) fail(ctx, `${path}.${name}`, 'object', entry);
-    check(ctx, entry, `${path}.${name}`);
+    const entryPath = `${path}.${name}`;
+    if (!isObject(entry)) fail(ctx, entryPath, 'object', entry);
+    check(ctx, entry, entryPath);
   }
 }
 
 /** Decodes a top-level array, checking each item with `check`, and types it as `T[]`. */
-export function listOf<T>(
-  ctx: DecodeContext,
-  value: unknown,
-  check: (ctx: DecodeContext, value: JsonObject, at: string) => void,
-): T[] {
+export function listOf<T>(ctx: DecodeContext, value: unknown, check: Check): T[] {
   const items = array(ctx, value, '');
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i];
-    if (!isObject(item)) fail(ctx, `[${i}]`, 'object', item);
-    check(ctx, item, `[${i}]`);
-  }
+  eachItem(ctx, items, '', check);
   return items as T[];
 }
