@@ -38,7 +38,10 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
   // the Fail state named after the error, with the error's message as the cause.
   const fail = (id: string) => new sfn.Fail(scope, id, { error: id, causePath: '$.error.Cause' });
   const whichError = new sfn.Choice(scope, FlowStates.whichError)
-    .when(errorIs(WORKFLOW_ERROR_NAMES.jobNotFound), fail(FailStates.jobNotFound))
+    .when(
+      sfn.Condition.or(errorIs(WORKFLOW_ERROR_NAMES.jobNotFound), errorIs(WORKFLOW_ERROR_NAMES.multipleJobsMatched)),
+      fail(FailStates.jobNotFound),
+    )
     .when(errorIs(WORKFLOW_ERROR_NAMES.jobLocked), fail(FailStates.jobLocked))
     .when(errorIs(WORKFLOW_ERROR_NAMES.rescheduleNotAllowed), fail(FailStates.rescheduleNotAllowed))
     .when(errorIs(FailStates.canceled), fail(FailStates.canceled))

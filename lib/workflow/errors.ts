@@ -22,27 +22,11 @@ export class InvalidInputError extends WorkflowError {
   }
 }
 
-/** No job matches the given ID or prefix, or several do (spec §2.3). Ends in `JobNotFound`. */
-export class JobNotFoundError extends WorkflowError {
-  public constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'JobNotFoundError';
-  }
-}
-
 /** Another execution holds the per-job lock. The message names the holder. Ends in `JobLocked`. */
 export class JobLockedError extends WorkflowError {
   public constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = 'JobLockedError';
-  }
-}
-
-/** `-reschedule` on a job type other than batch/service/system (spec §2.2 step 6). Ends in `RescheduleNotAllowed`. */
-export class RescheduleNotAllowedError extends WorkflowError {
-  public constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'RescheduleNotAllowedError';
   }
 }
 
@@ -66,10 +50,14 @@ export class StepPayloadError extends WorkflowError {
   }
 }
 
-/** Error names the state machine matches in `Retry`/`Catch`. The engine throws these classes. */
+/**
+ * Error names the state machine matches in `Retry`/`Catch`. The job-lookup and job-type
+ * errors are the restart domain's own classes (`lib/restart/errors.ts`), thrown by Plan.
+ */
 export const WORKFLOW_ERROR_NAMES = {
   invalidInput: 'InvalidInputError',
   jobNotFound: 'JobNotFoundError',
+  multipleJobsMatched: 'MultipleJobsMatchedError',
   jobLocked: 'JobLockedError',
   rescheduleNotAllowed: 'RescheduleNotAllowedError',
   nomadTransient: 'NomadTransientError',

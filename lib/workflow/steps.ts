@@ -12,8 +12,9 @@
  *   `Restart Signaled` event) at or after `batch.startedAt` counts as done.
  * - **Bounded.** Honour `deps.signal` (fired shortly before the Lambda times out): return what
  *   is done (await-batch) or throw; never outlive it. Return at most `MAX_STEP_EVENTS` events.
- * - **Typed errors.** Throw the classes of `lib/workflow/errors.ts` for outcomes the graph routes
- *   on (`JobNotFoundError`, `RescheduleNotAllowedError`); transient Nomad failures may be thrown
+ * - **Typed errors.** Throw the restart domain's classes for outcomes the graph routes on
+ *   (`JobNotFoundError`, `MultipleJobsMatchedError`, `RescheduleNotAllowedError`: names in
+ *   `WORKFLOW_ERROR_NAMES`); transient Nomad failures may be thrown
  *   as they are (the handler re-throws them as `NomadTransientError` for `Retry`). Per-allocation
  *   failures are not thrown: they are recorded (plan store) and counted.
  * - **No secrets** in any output, event or error message.
@@ -110,8 +111,8 @@ export interface FinishOutput extends StepEvents {
 /** One method per Task state. */
 export interface RestartSteps {
   /**
-   * "Plan restart" (spec §2.2 steps 3–13). Resolves the job prefix (`JobNotFoundError` with
-   * Nomad's message when none or several match), refuses `-reschedule` on other types than
+   * "Plan restart" (spec §2.2 steps 3–13). Resolves the job prefix (`JobNotFoundError` /
+   * `MultipleJobsMatchedError` with Nomad's message when none or several match), refuses `-reschedule` on other types than
    * batch/service/system (`RescheduleNotAllowedError`, nothing touched), fetches versions and
    * allocations, filters (§2.4, skipping allocations with `NextAllocation`), resolves `n%` from
    * the eligible count, cuts batches and stores the plan under a key prefixed by `run.runId`.

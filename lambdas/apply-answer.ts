@@ -1,0 +1,34 @@
+/** Task "Apply answer": reads the reply to the pending question (spec §2.8). */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import { StepPayloadError } from '../lib/workflow/errors';
+import type { WorkflowState } from '../lib/workflow/payloads';
+import { decodeWorkflowState, requirePlanned } from './private/decode-state';
+import { logger } from './private/logger';
+import { type NomadContext, nomadClientMiddleware } from './private/nomad-client-middleware';
+import { stepsFor } from './private/step-context';
+import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
+
+const lambdaHandler = async (event: unknown, context: NomadContext): Promise<WorkflowState> => {
+  const state = decodeWorkflowState(event);
+  if (state.decision === null || state.answer === undefined) {
+    throw new StepPayloadError(
+      'Task input has no question and answer: "Apply answer" runs after "Ask question"',
+    );
+  }
+  const out = await stepsFor(context).applyAnswer({
+    options: state.options,
+    run: state.run,
+    ...requirePlanned(state),
+    decision: state.decision,
+    answer: state.answer,
+  });
+  logger.info('Answer applied', { next: out.decision.action });
+  const { answer: _answered, ...rest } = state;
+  return { ...rest, progress: out.progress, decision: out.decision, events: out.events };
+};
+
+export const handler = middy<unknown, WorkflowState, Error, NomadContext>(lambdaHandler)
+  .use(injectLambdaContext(logger))
+  .use(nomadClientMiddleware())
+  .use(workflowErrorsMiddleware());

@@ -1,0 +1,59 @@
+/**
+ * Task "Ask question" (`lambda:invoke.waitForTaskToken`): parks the question. Stores the
+ * prompt, the batch summary and the task token under a new opaque approval id, keyed by
+ * execution, and returns at once; the execution resumes when someone answers that id. The task
+ * token is never logged or returned.
+ */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { z } from 'zod';
+import { newApprovalId } from '../lib/aws';
+import { StepPayloadError } from '../lib/workflow/errors';
+import type { AskResult } from '../lib/workflow/payloads';
+import { logger } from './private/logger';
+import { approvalStoreFromEnv, ENV, secondsFromEnv } from './private/stores';
+import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
+
+/** Default life of an approval item: a week, longer than any approval timeout we allow. */
+export const DEFAULT_APPROVAL_TTL_SECONDS = 7 * 24 * 60 * 60;
+
+const askEventSchema = z.object({
+  taskToken: z.string().min(1),
+  executionId: z.string().min(1),
+  runId: z.string().min(1),
+  jobId: z.string(),
+  namespace: z.string(),
+  question: z.object({ kind: z.enum(['multiregion', 'proceed']), prompt: z.string(), summary: z.string() }),
+});
+
+const lambdaHandler = async (event: unknown): Promise<AskResult> => {
+  const parsed = askEventSchema.safeParse(event);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new StepPayloadError(
+      `Ask input is invalid at "${issue?.path.join('.') ?? ''}": ${issue?.message ?? ''}`,
+    );
+  }
+  const e = parsed.data;
+  const createdAt = Math.floor(Date.now() / 1000);
+  const approvalId = newApprovalId();
+  await approvalStoreFromEnv().put({
+    approvalId,
+    executionId: e.executionId,
+    taskToken: e.taskToken,
+    kind: e.question.kind,
+    prompt: e.question.prompt,
+    summary: e.question.summary,
+    jobId: e.jobId,
+    namespace: e.namespace,
+    createdAt,
+    expiresAt: createdAt + secondsFromEnv(ENV.approvalTtlSeconds, DEFAULT_APPROVAL_TTL_SECONDS),
+  });
+  logger.info('Question parked', { approvalId, kind: e.question.kind, jobId: e.jobId });
+  return { approvalId };
+};
+
+export const handler = middy<unknown, AskResult, Error, Context>(lambdaHandler)
+  .use(injectLambdaContext(logger))
+  .use(workflowErrorsMiddleware());

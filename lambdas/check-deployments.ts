@@ -1,0 +1,45 @@
+/**
+ * Task "Check deployments": the safe point before a batch. A pending cancel request wins (no
+ * Nomad call); otherwise the lock's TTL is extended and the deployment guard runs.
+ */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { WorkflowState } from '../lib/workflow/payloads';
+import { decodeWorkflowState, requirePlanned } from './private/decode-state';
+import { logger } from './private/logger';
+import { type NomadContext, nomadClientMiddleware } from './private/nomad-client-middleware';
+import { stepsFor } from './private/step-context';
+import { ENV, jobLockFromEnv, secondsFromEnv } from './private/stores';
+import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
+
+/** Default lock TTL: a safety net far longer than any batch, refreshed before each one. */
+export const DEFAULT_LOCK_TTL_SECONDS = 24 * 60 * 60;
+
+const lambdaHandler = async (event: unknown, context: NomadContext): Promise<WorkflowState> => {
+  const state = decodeWorkflowState(event);
+  const planned = requirePlanned(state);
+  const lock = jobLockFromEnv();
+  const key = { namespace: planned.plan.namespace, jobId: planned.plan.jobId };
+  if (await lock.isCancelRequested(key, state.run.runId)) {
+    logger.info('Cancel requested', { jobId: key.jobId, batch: planned.progress.nextBatch });
+    return { ...state, guard: { blocked: false, canceled: true }, events: [] };
+  }
+  await lock.acquire(key, state.run.runId, secondsFromEnv(ENV.lockTtlSeconds, DEFAULT_LOCK_TTL_SECONDS));
+  const out = await stepsFor(context).checkDeployments({
+    options: state.options,
+    run: state.run,
+    ...planned,
+  });
+  logger.info('Deployment guard', { batch: planned.progress.nextBatch, blocked: out.blocked });
+  return {
+    ...state,
+    guard: { blocked: out.blocked, canceled: false },
+    progress: out.progress,
+    events: out.events,
+  };
+};
+
+export const handler = middy<unknown, WorkflowState, Error, NomadContext>(lambdaHandler)
+  .use(injectLambdaContext(logger))
+  .use(nomadClientMiddleware())
+  .use(workflowErrorsMiddleware());

@@ -1,0 +1,37 @@
+/** Task "Decide": after a batch, the safe point that picks ask / wait / next / finish / cancel. */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import { StepPayloadError } from '../lib/workflow/errors';
+import type { WorkflowState } from '../lib/workflow/payloads';
+import { decodeWorkflowState, requirePlanned } from './private/decode-state';
+import { logger } from './private/logger';
+import { type NomadContext, nomadClientMiddleware } from './private/nomad-client-middleware';
+import { stepsFor } from './private/step-context';
+import { jobLockFromEnv } from './private/stores';
+import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
+
+const lambdaHandler = async (event: unknown, context: NomadContext): Promise<WorkflowState> => {
+  const state = decodeWorkflowState(event);
+  const planned = requirePlanned(state);
+  if (state.batch === null)
+    throw new StepPayloadError('Task input has no batch: "Decide" runs after a batch');
+  const cancelRequested = await jobLockFromEnv().isCancelRequested(
+    { namespace: planned.plan.namespace, jobId: planned.plan.jobId },
+    state.run.runId,
+  );
+  const out = await stepsFor(context).decide({
+    options: state.options,
+    run: state.run,
+    ...planned,
+    batch: state.batch,
+    cancelRequested,
+  });
+  logger.info('Decided', { batch: state.batch.index, next: out.decision.action });
+  // The batch is done: drop it so the state stays small across the loop.
+  return { ...state, progress: out.progress, decision: out.decision, batch: null, events: out.events };
+};
+
+export const handler = middy<unknown, WorkflowState, Error, NomadContext>(lambdaHandler)
+  .use(injectLambdaContext(logger))
+  .use(nomadClientMiddleware())
+  .use(workflowErrorsMiddleware());

@@ -1,0 +1,172 @@
+/**
+ * middy middleware that gives the handler a `NomadClient` on `context.nomad`.
+ *
+ * Locally the client comes from the usual `NOMAD_*` variables. On AWS the token (and optional
+ * TLS PEMs) come from Secrets Manager through the Powertools `SecretsProvider`, cached for
+ * `cacheMaxAgeSeconds`; the secret ARNs come from the environment. The token never enters the
+ * event, the result or a log line.
+ *
+ * Token secret: a plain string (the ACL token), or JSON `{ "token": "..." }`.
+ * TLS secret: JSON `{ "caCert"?: PEM, "clientCert"?: PEM, "clientKey"?: PEM, "serverName"?: string }`;
+ * the PEMs are written to private files because the client reads TLS material from paths.
+ */
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
+import type { MiddlewareObj, Request } from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { NomadClient, type NomadClientConfig, resolveNomadConfig } from '../../lib/nomad';
+import { HandlerConfigError, NomadSecretError } from './errors';
+import { ENV } from './stores';
+
+/** The Lambda context as handlers behind this middleware see it. */
+export interface NomadContext extends Context {
+  nomad: NomadClient;
+}
+
+/** Reads one secret string by ARN; the Powertools provider in production, a fake in tests. */
+export interface SecretSource {
+  get(name: string, options: { maxAge: number }): Promise<unknown>;
+}
+
+export interface NomadClientMiddlewareOptions {
+  /** Where `NOMAD_*` and the secret ARNs are read. @default process.env */
+  readonly env?: NodeJS.ProcessEnv;
+  /** @default - a Powertools `SecretsProvider` with its own Secrets Manager client */
+  readonly secrets?: SecretSource;
+  /** How long a fetched secret is reused. @default 300 */
+  readonly cacheMaxAgeSeconds?: number;
+  /** Directory for the TLS PEM files (mode 0600). @default `<tmpdir>/nomad-restart-tls` */
+  readonly pemDirectory?: string;
+  /** Builds the client; tests may observe the config. @default NomadClient.create */
+  readonly createClient?: (config: NomadClientConfig) => NomadClient;
+}
+
+const defaults = {
+  cacheMaxAgeSeconds: 300,
+  pemDirectory: join(tmpdir(), 'nomad-restart-tls'),
+  createClient: (config: NomadClientConfig) => NomadClient.create(config),
+};
+
+function checkOptions(options: NomadClientMiddlewareOptions): void {
+  const age = options.cacheMaxAgeSeconds;
+  if (age !== undefined && (!Number.isInteger(age) || age < 0)) {
+    throw new HandlerConfigError(
+      `nomadClientMiddleware: invalid cacheMaxAgeSeconds ${JSON.stringify(age)}: expected an integer >= 0`,
+    );
+  }
+}
+
+function decodeToken(value: unknown, arn: string): string {
+  if (typeof value !== 'string' || value.trim() === '') {
+    throw new NomadSecretError(`Secret "${arn}" is empty or not a string`);
+  }
+  const text = value.trim();
+  if (!text.startsWith('{')) return text;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new NomadSecretError(`Secret "${arn}" starts with "{" but is not valid JSON`, { cause: err });
+  }
+  const token = (parsed as { token?: unknown } | null)?.token;
+  if (typeof token !== 'string' || token === '') {
+    throw new NomadSecretError(`Secret "${arn}" is JSON without a non-empty string field "token"`);
+  }
+  return token;
+}
+
+interface TlsSecret {
+  caCert?: string;
+  clientCert?: string;
+  clientKey?: string;
+  serverName?: string;
+}
+
+function decodeTls(value: unknown, arn: string): TlsSecret {
+  let parsed: unknown;
+  try {
+    parsed = typeof value === 'string' ? JSON.parse(value) : undefined;
+  } catch (err) {
+    throw new NomadSecretError(`Secret "${arn}" is not valid JSON`, { cause: err });
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new NomadSecretError(`Secret "${arn}" must be a JSON object with caCert, clientCert, clientKey`);
+  }
+  const out: TlsSecret = {};
+  for (const field of ['caCert', 'clientCert', 'clientKey', 'serverName'] as const) {
+    const v = (parsed as Record<string, unknown>)[field];
+    if (v === undefined) continue;
+    if (typeof v !== 'string')
+      throw new NomadSecretError(`Secret "${arn}" field "${field}" must be a string`);
+    out[field] = v;
+  }
+  return out;
+}
+
+async function writePem(dir: string, name: string, pem: string): Promise<string> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const path = join(dir, name);
+  await writeFile(path, pem, { mode: 0o600 });
+  await chmod(path, 0o600);
+  return path;
+}
+
+/**
+ * The middleware factory: `middy(lambdaHandler).use(nomadClientMiddleware())`. The client is
+ * built once and reused while the secrets it was built from stay the same.
+ */
+export function nomadClientMiddleware(
+  opts: NomadClientMiddlewareOptions = {},
+): MiddlewareObj<unknown, unknown, Error, NomadContext> {
+  checkOptions(opts);
+  const options = { ...defaults, ...opts };
+  let secrets = opts.secrets;
+  let cached: { fingerprint: string; client: NomadClient } | undefined;
+
+  const buildConfig = async (
+    env: NodeJS.ProcessEnv,
+  ): Promise<{ config: NomadClientConfig; fingerprint: string }> => {
+    const config = resolveNomadConfig({}, env);
+    const tokenArn = env[ENV.nomadTokenSecretArn];
+    const tlsArn = env[ENV.nomadTlsSecretArn];
+    if ((tokenArn ?? '') === '' && (tlsArn ?? '') === '') {
+      return { config, fingerprint: 'env' };
+    }
+    secrets ??= new SecretsProvider();
+    const maxAge = options.cacheMaxAgeSeconds;
+    let fingerprint = '';
+    if (tokenArn !== undefined && tokenArn !== '') {
+      const raw = await secrets.get(tokenArn, { maxAge });
+      config.token = decodeToken(raw, tokenArn);
+      fingerprint += String(raw);
+    }
+    if (tlsArn !== undefined && tlsArn !== '') {
+      const raw = await secrets.get(tlsArn, { maxAge });
+      const tls = decodeTls(raw, tlsArn);
+      const paths: NonNullable<NomadClientConfig['tls']> = { ...config.tls };
+      if (tls.caCert !== undefined) paths.caCert = await writePem(options.pemDirectory, 'ca.pem', tls.caCert);
+      if (tls.clientCert !== undefined)
+        paths.clientCert = await writePem(options.pemDirectory, 'client.pem', tls.clientCert);
+      if (tls.clientKey !== undefined)
+        paths.clientKey = await writePem(options.pemDirectory, 'client-key.pem', tls.clientKey);
+      if (tls.serverName !== undefined) paths.serverName = tls.serverName;
+      config.tls = paths;
+      fingerprint += String(raw);
+    }
+    return { config, fingerprint };
+  };
+
+  const nomadClientMiddlewareBefore = async (
+    request: Request<unknown, unknown, Error, NomadContext>,
+  ): Promise<void> => {
+    const { config, fingerprint } = await buildConfig(options.env ?? process.env);
+    if (cached === undefined || cached.fingerprint !== fingerprint) {
+      cached = { fingerprint, client: options.createClient(config) };
+    }
+    request.context.nomad = cached.client;
+  };
+
+  return { before: nomadClientMiddlewareBefore };
+}

@@ -1,0 +1,32 @@
+/**
+ * Tasks "Release lock" and "Release lock after error". Tolerates any state, because the
+ * failure path can start before a plan exists; releasing a lock this run does not hold is a
+ * no-op, so a `JobLocked` failure never frees the other run's lock.
+ */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { logger } from './private/logger';
+import { jobLockFromEnv } from './private/stores';
+import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const field = (v: unknown, k: string): unknown =>
+  v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
+
+const lambdaHandler = async (event: unknown): Promise<unknown> => {
+  const runId = str(field(field(event, 'run'), 'runId'));
+  const plan = field(event, 'plan');
+  const namespace = str(field(plan, 'namespace'));
+  const jobId = str(field(plan, 'jobId'));
+  let released = false;
+  if (runId !== undefined && namespace !== undefined && jobId !== undefined) {
+    released = await jobLockFromEnv().release({ namespace, jobId }, runId);
+  }
+  logger.info('Lock release', { jobId: jobId ?? null, released });
+  return event !== null && typeof event === 'object' ? { ...event, events: [] } : event;
+};
+
+export const handler = middy<unknown, unknown, Error, Context>(lambdaHandler)
+  .use(injectLambdaContext(logger))
+  .use(workflowErrorsMiddleware());

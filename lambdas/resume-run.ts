@@ -1,0 +1,33 @@
+/**
+ * Task "Resume run": the first state of a continued execution. Takes the previous execution's
+ * state, counts this execution, and restarts the per-execution batch counter; the run id (lock
+ * owner, plan-store prefix) stays the first execution's.
+ */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { StepPayloadError } from '../lib/workflow/errors';
+import type { WorkflowState } from '../lib/workflow/payloads';
+import { decodeWorkflowState, requirePlanned } from './private/decode-state';
+import { logger } from './private/logger';
+import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
+
+const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {
+  const executionId = (event as { executionId?: unknown } | null)?.executionId;
+  if (typeof executionId !== 'string' || executionId === '') {
+    throw new StepPayloadError('Task input has no "executionId": the state machine passes $$.Execution.Id');
+  }
+  const state = decodeWorkflowState((event as { continuation?: unknown }).continuation);
+  const { progress } = requirePlanned(state);
+  const run = { ...state.run, executionId, executionNumber: state.run.executionNumber + 1 };
+  logger.info('Run resumed', {
+    runId: run.runId,
+    executionNumber: run.executionNumber,
+    nextBatch: progress.nextBatch,
+  });
+  return { ...state, run, progress: { ...progress, batchesThisExecution: 0 }, events: [] };
+};
+
+export const handler = middy<unknown, WorkflowState, Error, Context>(lambdaHandler)
+  .use(injectLambdaContext(logger))
+  .use(workflowErrorsMiddleware());

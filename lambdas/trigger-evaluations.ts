@@ -1,0 +1,31 @@
+/** Task "Trigger evaluations": system-job reschedules, one forced evaluation per stopped allocation. */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import { StepPayloadError } from '../lib/workflow/errors';
+import type { WorkflowState } from '../lib/workflow/payloads';
+import { decodeWorkflowState, requirePlanned } from './private/decode-state';
+import { logger } from './private/logger';
+import { type NomadContext, nomadClientMiddleware } from './private/nomad-client-middleware';
+import { stepsFor } from './private/step-context';
+import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
+
+const lambdaHandler = async (event: unknown, context: NomadContext): Promise<WorkflowState> => {
+  const state = decodeWorkflowState(event);
+  if (state.batch === null)
+    throw new StepPayloadError(
+      'Task input has no batch: "Trigger evaluations" runs after "Stop allocations"',
+    );
+  const out = await stepsFor(context).triggerEvaluations({
+    options: state.options,
+    run: state.run,
+    ...requirePlanned(state),
+    batch: state.batch,
+  });
+  logger.info('Evaluations triggered', { batch: out.batch.index });
+  return { ...state, batch: out.batch, events: out.events };
+};
+
+export const handler = middy<unknown, WorkflowState, Error, NomadContext>(lambdaHandler)
+  .use(injectLambdaContext(logger))
+  .use(nomadClientMiddleware())
+  .use(workflowErrorsMiddleware());
