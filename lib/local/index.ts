@@ -1,6 +1,7 @@
 export * from './errors';
 export * from './runner';
 export * from './stats';
+export * from './synth';
 export * from './task-states';
 export * from './template';
 export * from './types';

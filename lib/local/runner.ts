@@ -25,9 +25,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function createMachine(definition: Record<string, unknown>): StateMachine {
+function createMachine(definition: Record<string, unknown>, validate: boolean): StateMachine {
   try {
-    return new StateMachine(definition as unknown as Definition);
+    return new StateMachine(definition as unknown as Definition, {
+      validationOptions: { noValidate: !validate },
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new InvalidDefinitionError(message, { cause: error });
@@ -70,7 +72,7 @@ export function runLocalExecution(definition: object, options: RunLocalExecution
     options.taskHandlers,
     options.answerTaskToken,
   );
-  const machine = createMachine(prepared.definition);
+  const machine = createMachine(prepared.definition, options.validate ?? true);
   const ownArn = options.stateMachineArn ?? localStateMachineArn('local');
   const maxExecutions = options.maxExecutions ?? DEFAULT_MAX_EXECUTIONS;
 

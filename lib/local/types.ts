@@ -85,6 +85,13 @@ export interface RunLocalExecutionOptions {
    */
   readonly stateMachineArn?: string;
   /**
+   * Validate the definition with `asl-validator` before running. It costs several hundred
+   * milliseconds per run, so a caller that already validated the same (cached) template may
+   * pass `false`.
+   * @default true
+   */
+  readonly validate?: boolean;
+  /**
    * Name of the first execution (`$$.Execution.Name`).
    * @default - a random UUID
    */

@@ -55,7 +55,10 @@ function prepareStates(states: unknown, timeouts: Map<string, number>): void {
  * @throws UnsupportedStateError for JSONata or `Assign`
  */
 export function prepareDefinition(definition: object): PreparedDefinition {
-  const copy = structuredClone(definition) as Record<string, unknown>;
+  // A JSON copy, not structuredClone: aws-local-stepfunctions only resolves nested Parameters
+  // templates in objects whose prototype is its own realm's Object.prototype, and
+  // structuredClone builds them in Node's main realm (which differs under jest's VM contexts).
+  const copy = JSON.parse(JSON.stringify(definition)) as Record<string, unknown>;
   refuseJsonata('the state machine', copy);
   const taskTimeoutsMs = new Map<string, number>();
   prepareStates(copy['States'], taskTimeoutsMs);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { TaskBindingError } from '../errors';
 import { describeTaskStates, type TaskStateInfo } from '../task-states';
 import type { TaskHandler, TaskHandlerContext, TaskHandlerResolver, TaskTokenAnswerer } from '../types';
-import { TaskFailure } from './task-failures';
+import { EngineRuntimeFailure, TaskFailure } from './task-failures';
 import type { TaskTokens } from './task-tokens';
 
 /** A Task state and what runs it. */
@@ -93,36 +93,66 @@ function afterPendingCallbacks(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-function taskSignal(runSignal: AbortSignal, timeoutMs: number | undefined): AbortSignal {
-  return timeoutMs === undefined ? runSignal : AbortSignal.any([runSignal, AbortSignal.timeout(timeoutMs)]);
+/**
+ * The state's `TimeoutSeconds`, mirrored so the handler's signal aborts when the engine times the
+ * state out. It is started before the engine's own timer, so it fires first; the handler's
+ * outcome is then dropped and the engine's `States.Timeout` decides the state.
+ */
+function startTimeout(timeoutMs: number | undefined) {
+  const controller = new AbortController();
+  const timer = timeoutMs === undefined ? undefined : setTimeout(() => controller.abort(), timeoutMs);
+  return {
+    signal: controller.signal,
+    get fired() {
+      return controller.signal.aborted;
+    },
+    clear: () => clearTimeout(timer),
+  };
 }
+
+/** Never settles: lets the engine's own timeout win the race it runs against the handler. */
+const engineTimeout = (): Promise<never> => new Promise<never>(() => undefined);
 
 function engineHandler(task: BoundTask, deps: ExecutionDeps): EngineTaskHandler {
   const { info, handler } = task;
-  return async (input) => {
-    // Synchronously first: the token was minted while the engine resolved this state's Parameters.
-    const taskToken = info.waitForTaskToken ? deps.tokens.take() : undefined;
+  const answer = deps.answerTaskToken;
+  const call = async (
+    input: unknown,
+    taskToken: string | undefined,
+    signal: AbortSignal,
+  ): Promise<unknown> => {
     await afterPendingCallbacks();
     if (info.integration === 'start-execution') return deps.startExecution(input);
     const payload =
       info.integration === 'lambda-invoke' ? asJson(isRecord(input) ? (input['Payload'] ?? {}) : {}) : input;
-    const signal = taskSignal(deps.signal, task.timeoutMs);
     const ctx: TaskHandlerContext = {
       stateName: info.stateName,
       signal,
       ...(taskToken ? { taskToken } : {}),
     };
+    if (taskToken !== undefined && answer !== undefined) {
+      // On AWS the Lambda is invoked asynchronously and its return value is ignored: the
+      // answer to the token is the state's result.
+      if (handler !== undefined) await handler(payload, ctx);
+      return asJson(await answer(payload, taskToken, { stateName: info.stateName, signal }));
+    }
+    const result = handler === undefined ? null : asJson(await handler(payload, ctx));
+    return info.integration === 'lambda-invoke' ? lambdaInvokeResult(result) : result;
+  };
+  return async (input) => {
+    // Synchronously first: the token was minted while the engine resolved this state's Parameters.
+    const taskToken = info.waitForTaskToken ? deps.tokens.take() : undefined;
+    const timeout = startTimeout(task.timeoutMs);
     try {
-      if (taskToken !== undefined && deps.answerTaskToken !== undefined) {
-        // On AWS the Lambda is invoked asynchronously and its return value is ignored: the
-        // answer to the token is the state's result.
-        if (handler !== undefined) await handler(payload, ctx);
-        return asJson(await deps.answerTaskToken(payload, taskToken, { stateName: info.stateName, signal }));
-      }
-      const result = handler === undefined ? null : asJson(await handler(payload, ctx));
-      return info.integration === 'lambda-invoke' ? lambdaInvokeResult(result) : result;
+      const result = await call(input, taskToken, AbortSignal.any([deps.signal, timeout.signal]));
+      return timeout.fired ? engineTimeout() : result;
     } catch (error) {
+      if (timeout.fired) return engineTimeout();
+      // Engine failures (continue-as-new misuse) keep their own retry/catch rules.
+      if (error instanceof EngineRuntimeFailure) throw error;
       throw TaskFailure.from(error);
+    } finally {
+      timeout.clear();
     }
   };
 }
