@@ -1,0 +1,178 @@
+/**
+ * Test harness for the engine: a simulator on 127.0.0.1 driven over real HTTP by the real
+ * Nomad client, the T3/T4/T8 job fixtures of spec §5, and small readers of the result.
+ */
+import { NomadClient } from '../../lib/nomad/index';
+import type { Allocation, Job, Task } from '../../lib/nomad/types';
+import type { ProgressEvent } from '../../lib/restart/events';
+import type { RestartOptions } from '../../lib/restart/options';
+import type { Answer, Question } from '../../lib/restart/questions';
+import {
+  type AclSpec,
+  createScaledClock,
+  type NodeSpec,
+  type RunningSimulator,
+  type SimulatorOptions,
+  startSimulator,
+} from '../../sim/index';
+
+/** Real ms per simulated ms: a simulated second takes 10 ms. */
+export const TIME_SCALE = 0.01;
+
+/** A running simulator plus a client pointed at it. */
+export interface Harness {
+  readonly sim: RunningSimulator;
+  readonly client: NomadClient;
+  /** The simulator's clock (simulated Unix ms), used as the engine's clock so times compare. */
+  readonly now: () => number;
+  close(): Promise<void>;
+}
+
+/** Starts a simulator with `nodes` and `jobs` already placed and running. */
+export async function startHarness(
+  setup: { nodes?: NodeSpec[]; jobs?: Job[]; acl?: AclSpec },
+  extra: Partial<SimulatorOptions> & { token?: string } = {},
+): Promise<Harness> {
+  const { token, ...simOptions } = extra;
+  const clock = createScaledClock(TIME_SCALE);
+  const sim = await startSimulator({
+    clock,
+    scenario: {
+      nodes: setup.nodes ?? [{ name: 'node1' }],
+      jobs: setup.jobs ?? [],
+      ...(setup.acl === undefined ? {} : { acl: setup.acl }),
+    },
+    ...simOptions,
+  });
+  const client = clientFor(sim, token);
+  return {
+    sim,
+    client,
+    now: () => clock.now(),
+    async close() {
+      await client.close();
+      await sim.close();
+    },
+  };
+}
+
+/** A client for the simulator with tiny retry delays, optionally with an ACL token. */
+export function clientFor(sim: RunningSimulator, token?: string): NomadClient {
+  return NomadClient.create({
+    address: sim.address,
+    ...(token === undefined ? {} : { token }),
+    retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 5 },
+  });
+}
+
+/** Restart options with Nomad's defaults plus `-yes` (like the upstream tests), overridden by `over`. */
+export function restartOptions(job: string, over: Partial<RestartOptions> = {}): RestartOptions {
+  return {
+    job,
+    batchSize: { value: 1, percent: false },
+    batchWait: { kind: 'duration', ns: 0 },
+    onError: 'ask',
+    yes: true,
+    groups: [],
+    tasks: [],
+    allTasks: false,
+    reschedule: false,
+    noShutdownDelay: false,
+    verbose: false,
+    dryRun: false,
+    ...over,
+  };
+}
+
+/** Collects emitted events. */
+export function recorder(): { events: ProgressEvent[]; emit: (event: ProgressEvent) => void } {
+  const events: ProgressEvent[] = [];
+  return { events, emit: (event) => events.push(event) };
+}
+
+/** An `ask` that fails the test: `-yes` runs must never ask. */
+export const neverAsk = async (question: Question): Promise<Answer> => {
+  throw new Error(`unexpected question: ${question.lines.join(' ')}`);
+};
+
+/** The `mock_driver` task of the fixtures; no `run_for` means it runs until stopped. */
+export function task(name: string, extra: Partial<Task> = {}): Task {
+  return { Name: name, Driver: 'mock_driver', Config: {}, ...extra };
+}
+
+/**
+ * T3's job (spec §5): group `single_task` (3 × `main`) and group `multiple_tasks` (2 ×
+ * a finished prestart task, a poststart sidecar and `main`): 5 running allocations.
+ */
+export function t3Job(type: 'batch' | 'service'): Job {
+  return {
+    ID: `test_job_${type}`,
+    Type: type,
+    Region: 'global',
+    Datacenters: ['dc1'],
+    Priority: 1,
+    TaskGroups: [
+      { Name: 'single_task', Count: 3, Tasks: [task('main')] },
+      {
+        Name: 'multiple_tasks',
+        Count: 2,
+        Tasks: [
+          task('prestart', {
+            Config: { run_for: '100ms', exit_code: 0 },
+            Lifecycle: { Hook: 'prestart', Sidecar: false },
+          }),
+          task('sidecar', { Lifecycle: { Hook: 'poststart', Sidecar: true } }),
+          task('main'),
+        ],
+      },
+    ],
+  };
+}
+
+/** A one-group job of `count` allocations. */
+export function simpleJob(id: string, type: string, count: number, group = 'group1'): Job {
+  return {
+    ID: id,
+    Type: type,
+    Region: 'global',
+    Datacenters: ['dc1'],
+    Priority: 50,
+    TaskGroups: [{ Name: group, Count: count, Tasks: [task('task1')] }],
+  };
+}
+
+/** Allocations of a job as the simulator holds them (with `TaskStates`). */
+export function allocationsOf(h: Harness, jobId: string): Allocation[] {
+  return h.sim.control.state().allocations({ jobId });
+}
+
+/** `group.task` of every task that got a `Restart Signaled` event, with its allocation. */
+export function restartedTasks(allocations: readonly Allocation[]): string[] {
+  const restarted: string[] = [];
+  for (const allocation of allocations) {
+    for (const [name, state] of Object.entries(allocation.TaskStates ?? {})) {
+      if ((state.Events ?? []).some((event) => event.Type === 'Restart Signaled')) {
+        restarted.push(`${allocation.ID}:${allocation.TaskGroup}.${name}`);
+      }
+    }
+  }
+  return restarted;
+}
+
+/** Waits until every allocation of the job that should run is `running`. */
+export async function waitAllRunning(h: Harness, jobId: string, count: number): Promise<void> {
+  await h.sim.control.waitFor(
+    (state) =>
+      state.allocations({ jobId }).filter((a) => a.DesiredStatus === 'run' && a.ClientStatus === 'running')
+        .length === count,
+    5_000,
+  );
+}
+
+/** Events of one type, narrowed. */
+export function eventsOf<T extends ProgressEvent['type']>(
+  events: readonly ProgressEvent[],
+  type: T,
+): Extract<ProgressEvent, { type: T }>[] {
+  return events.filter((event): event is Extract<ProgressEvent, { type: T }> => event.type === type);
+}

@@ -1,0 +1,247 @@
+/**
+ * Scenario: spec §5 T3 (`TestJobRestartCommand_Run`), in-place cases 3.1–3.12, for a batch
+ * and a service job. A simulator holds the T3 job (5 running allocations: 3 × single_task,
+ * 2 × multiple_tasks with a finished prestart task and a sidecar); the engine runs the whole
+ * restart over HTTP with `-yes`; we check which tasks got `Restart Signaled`, the batches
+ * and the wait lines.
+ */
+import { runRestart } from '../../lib/restart/engine/index';
+import type { RestartOptions } from '../../lib/restart/options';
+import {
+  allocationsOf,
+  eventsOf,
+  type Harness,
+  neverAsk,
+  recorder,
+  restartedTasks,
+  restartOptions,
+  startHarness,
+  t3Job,
+  waitAllRunning,
+} from './harness';
+
+const ALL = { value: 100, percent: true };
+const S = 'single_task';
+const M = 'multiple_tasks';
+
+interface Case {
+  name: string;
+  over: Partial<RestartOptions>;
+  /** Per group, the tasks expected to restart in every allocation of the group. */
+  restarted: Record<string, string[]>;
+  batchSizes: number[];
+  exitCode: 0 | 1;
+  waits: number;
+}
+
+const cases: Case[] = [
+  {
+    name: '3.1 restarts only running tasks in all groups by default',
+    over: { batchSize: ALL },
+    restarted: { [S]: ['main'], [M]: ['main', 'sidecar'] },
+    batchSizes: [5],
+    exitCode: 0,
+    waits: 0,
+  },
+  {
+    name: '3.2 restarts a specific task in all groups',
+    over: { batchSize: ALL, tasks: ['main'] },
+    restarted: { [S]: ['main'], [M]: ['main'] },
+    batchSizes: [5],
+    exitCode: 0,
+    waits: 0,
+  },
+  {
+    name: '3.3 restarts multiple tasks in all groups',
+    over: { batchSize: ALL, tasks: ['main', 'sidecar'] },
+    restarted: { [S]: ['main'], [M]: ['main', 'sidecar'] },
+    batchSizes: [5],
+    exitCode: 0,
+    waits: 0,
+  },
+  {
+    name: '3.4 restarts all tasks in all groups',
+    over: { batchSize: ALL, allTasks: true },
+    restarted: { [S]: ['main'], [M]: ['main', 'prestart', 'sidecar'] },
+    batchSizes: [5],
+    exitCode: 0,
+    waits: 0,
+  },
+  {
+    name: '3.5 restarts running tasks in a specific group',
+    over: { batchSize: ALL, groups: [S] },
+    restarted: { [S]: ['main'], [M]: [] },
+    batchSizes: [3],
+    exitCode: 0,
+    waits: 0,
+  },
+  {
+    name: '3.6 fails on a specific task that is not running',
+    over: { batchSize: ALL, tasks: ['prestart'] },
+    restarted: { [S]: [], [M]: [] },
+    batchSizes: [2],
+    exitCode: 1,
+    waits: 0,
+  },
+  {
+    name: '3.7 restarts a specific task in a specific group',
+    over: { batchSize: ALL, tasks: ['main'], groups: [S] },
+    restarted: { [S]: ['main'], [M]: [] },
+    batchSizes: [3],
+    exitCode: 0,
+    waits: 0,
+  },
+  {
+    name: '3.8 restarts multiple tasks in a specific group',
+    over: { batchSize: ALL, tasks: ['main', 'sidecar'], groups: [M] },
+    restarted: { [S]: [], [M]: ['main', 'sidecar'] },
+    batchSizes: [2],
+    exitCode: 0,
+    waits: 0,
+  },
+  {
+    name: '3.9 restarts all tasks in a specific group',
+    over: { batchSize: ALL, allTasks: true, groups: [M] },
+    restarted: { [S]: [], [M]: ['main', 'prestart', 'sidecar'] },
+    batchSizes: [2],
+    exitCode: 0,
+    waits: 0,
+  },
+  {
+    name: '3.10 restarts in batches',
+    over: {
+      batchSize: { value: 3, percent: false },
+      batchWait: { kind: 'duration', ns: 3e9 },
+      tasks: ['main'],
+    },
+    restarted: { [S]: ['main'], [M]: ['main'] },
+    batchSizes: [3, 2],
+    exitCode: 0,
+    waits: 1,
+  },
+  {
+    name: '3.11 restarts in percent batches',
+    over: {
+      batchSize: { value: 50, percent: true },
+      batchWait: { kind: 'duration', ns: 3e9 },
+      tasks: ['main'],
+    },
+    restarted: { [S]: ['main'], [M]: ['main'] },
+    batchSizes: [3, 2],
+    exitCode: 0,
+    waits: 1,
+  },
+  {
+    name: '3.12 never asks with -batch-wait ask and -yes',
+    over: { batchSize: ALL, batchWait: { kind: 'ask' }, groups: [S] },
+    restarted: { [S]: ['main'], [M]: [] },
+    batchSizes: [3],
+    exitCode: 0,
+    waits: 0,
+  },
+];
+
+const rows = (['batch', 'service'] as const).flatMap((type) => cases.map((c) => ({ ...c, type })));
+
+describe('runRestart', () => {
+  describe('in place (T3)', () => {
+    let h: Harness | undefined;
+    afterEach(async () => {
+      await h?.close();
+      h = undefined;
+    });
+
+    it.each(rows)('$name ($type job)', async ({ type, over, restarted, batchSizes, exitCode, waits }) => {
+      // Arrange
+      const job = t3Job(type);
+      h = await startHarness({ jobs: [job] });
+      await waitAllRunning(h, job.ID, 5);
+      const before = allocationsOf(h, job.ID);
+      const { events, emit } = recorder();
+      const sleeps: number[] = [];
+
+      // Act
+      const result = await runRestart(h.client, restartOptions(job.ID, over), {
+        emit,
+        ask: neverAsk,
+        sleep: async (ms) => {
+          sleeps.push(ms);
+        },
+      });
+
+      // Assert
+      const expected = before.flatMap((a) =>
+        (restarted[a.TaskGroup] ?? []).map((t) => `${a.ID}:${a.TaskGroup}.${t}`),
+      );
+      expect(restartedTasks(allocationsOf(h, job.ID)).sort()).toEqual(expected.sort());
+      expect(result.exitCode).toBe(exitCode);
+      expect(eventsOf(events, 'batch-started').map((e) => e.size)).toEqual(batchSizes);
+      expect(eventsOf(events, 'waiting').map((e) => e.waitMs)).toEqual(Array(waits).fill(3000));
+      expect(sleeps).toEqual(Array(waits).fill(3000));
+      expect(eventsOf(events, 'finished')).toHaveLength(1);
+    });
+
+    it('reports each "Task not running" with the allocation and task (3.6)', async () => {
+      // Arrange
+      const job = t3Job('service');
+      h = await startHarness({ jobs: [job] });
+      await waitAllRunning(h, job.ID, 5);
+      const ids = allocationsOf(h, job.ID)
+        .filter((a) => a.TaskGroup === M)
+        .map((a) => a.ID.slice(0, 8));
+
+      // Act
+      const result = await runRestart(
+        h.client,
+        restartOptions(job.ID, { batchSize: ALL, tasks: ['prestart'] }),
+        {
+          emit: () => {},
+          ask: neverAsk,
+        },
+      );
+
+      // Assert
+      expect(result.errors.map((e) => e.message).sort()).toEqual(
+        ids
+          .map(
+            (id) =>
+              `Error restarting allocation "${id}": Failed to restart task "prestart": Unexpected response code: 500 (Task not running)`,
+          )
+          .sort(),
+      );
+      expect(result.errors.every((e) => !e.unrecoverable)).toBe(true);
+    });
+
+    it('emits one restart line per allocation, with the mode, and counts all five', async () => {
+      // Arrange
+      const job = t3Job('batch');
+      h = await startHarness({ jobs: [job] });
+      await waitAllRunning(h, job.ID, 5);
+      const { events, emit } = recorder();
+
+      // Act
+      await runRestart(
+        h.client,
+        restartOptions(job.ID, { batchSize: { value: 2, percent: false }, allTasks: true }),
+        {
+          emit,
+          ask: neverAsk,
+        },
+      );
+
+      // Assert
+      expect(eventsOf(events, 'restart-started')).toEqual([expect.objectContaining({ count: 5 })]);
+      expect(eventsOf(events, 'batch-started').map((e) => [e.batchNumber, e.size])).toEqual([
+        [1, 2],
+        [2, 2],
+        [3, 1],
+      ]);
+      const restarting = eventsOf(events, 'allocation-restarting');
+      expect(restarting).toHaveLength(5);
+      expect(restarting.every((e) => e.mode.kind === 'all-tasks')).toBe(true);
+      expect(eventsOf(events, 'finished')).toEqual([
+        expect.objectContaining({ errors: [], canceled: false }),
+      ]);
+    });
+  });
+});
