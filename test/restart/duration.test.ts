@@ -135,7 +135,9 @@ describe('duration', () => {
       fc.assert(
         fc.property(parts, ({ h, m, s, ms }) => {
           const text = `${h}h${m}m${s}s${ms}ms`;
-          expect(formatGoDuration(parseGoDuration(text))).toBe(formatGoDuration(((h * 60 + m) * 60 + s) * S + ms * 1e6));
+          expect(formatGoDuration(parseGoDuration(text))).toBe(
+            formatGoDuration(((h * 60 + m) * 60 + s) * S + ms * 1e6),
+          );
         }),
       );
     });

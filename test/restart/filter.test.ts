@@ -1,0 +1,241 @@
+import type { AllocListStub, Job } from '../../lib/nomad/types';
+import { filterAllocations, sortAllocations } from '../../lib/restart/filter';
+
+// Spec §5 T13 fixture: job "example", version 1 with group_1[task_1], group_2[task_1, task_2],
+// group_3[task_3]; version 2 with group_1[task_1], group_2[task_2].
+const versions = new Map<number, Job>([
+  [
+    1,
+    {
+      ID: 'example',
+      Type: 'service',
+      TaskGroups: [
+        { Name: 'group_1', Tasks: [{ Name: 'task_1' }] },
+        { Name: 'group_2', Tasks: [{ Name: 'task_1' }, { Name: 'task_2' }] },
+        { Name: 'group_3', Tasks: [{ Name: 'task_3' }] },
+      ],
+    },
+  ],
+  [
+    2,
+    {
+      ID: 'example',
+      Type: 'service',
+      TaskGroups: [
+        { Name: 'group_1', Tasks: [{ Name: 'task_1' }] },
+        { Name: 'group_2', Tasks: [{ Name: 'task_2' }] },
+      ],
+    },
+  ],
+]);
+
+function stub(
+  id: string,
+  version: number,
+  group: string,
+  desired: string,
+  client: string,
+  next?: string,
+): AllocListStub {
+  return {
+    ID: id,
+    JobID: 'example',
+    JobVersion: version,
+    TaskGroup: group,
+    DesiredStatus: desired,
+    ClientStatus: client,
+    CreateIndex: 1,
+    ModifyIndex: 1,
+    ...(next === undefined ? {} : { NextAllocation: next }),
+  };
+}
+
+/** Input order of T13: v1 then v2, groups in order, desired run/stop, client running/complete, each with a replaced twin. */
+const stubs: AllocListStub[] = [];
+for (const [version, groups] of [
+  [1, ['group_1', 'group_2', 'group_3']],
+  [2, ['group_1', 'group_2']],
+] as const) {
+  for (const group of groups) {
+    for (const desired of ['run', 'stop']) {
+      for (const client of ['running', 'complete']) {
+        const id = `job_v${version}_${group}_${desired}_${client}`;
+        stubs.push(stub(id, version, group, desired, client));
+        stubs.push(stub(`${id}_replaced`, version, group, desired, client, 'next'));
+      }
+    }
+  }
+}
+
+const three = (version: number, group: string) =>
+  ['run_running', 'run_complete', 'stop_running'].map((s) => `job_v${version}_${group}_${s}`);
+
+describe('filter', () => {
+  describe('filterAllocations: spec §5 T13', () => {
+    it.each([
+      {
+        name: '13.1 skip by group',
+        groups: ['group_1'],
+        tasks: [],
+        survivors: [...three(1, 'group_1'), ...three(2, 'group_1')],
+      },
+      { name: '13.2 skip by old group', groups: ['group_3'], tasks: [], survivors: three(1, 'group_3') },
+      {
+        name: '13.3 skip by task',
+        groups: [],
+        tasks: ['task_2'],
+        survivors: [...three(1, 'group_2'), ...three(2, 'group_2')],
+      },
+      { name: '13.4 skip by old task', groups: [], tasks: ['task_3'], survivors: three(1, 'group_3') },
+      {
+        name: '13.5 skip by group and task',
+        groups: ['group_1', 'group_2'],
+        tasks: ['task_2'],
+        survivors: [...three(1, 'group_2'), ...three(2, 'group_2')],
+      },
+      {
+        name: '13.6 skip by status',
+        groups: [],
+        tasks: [],
+        survivors: [
+          ...three(1, 'group_1'),
+          ...three(1, 'group_2'),
+          ...three(1, 'group_3'),
+          ...three(2, 'group_1'),
+          ...three(2, 'group_2'),
+        ],
+      },
+      { name: '13.7 no matches by group', groups: ['group_404'], tasks: [], survivors: [] },
+      { name: '13.8 no matches by task', groups: [], tasks: ['task_404'], survivors: [] },
+      { name: '13.9 no matches by task with group', groups: ['group_1'], tasks: ['task_2'], survivors: [] },
+    ])('$name', ({ groups, tasks, survivors }) => {
+      // Arrange / Act
+      const { eligible, skipped } = filterAllocations(stubs, versions, { groups, tasks });
+
+      // Assert
+      expect(eligible.map((a) => a.id)).toEqual(survivors);
+      expect(skipped.map((s) => s.id).sort()).toEqual(
+        stubs
+          .map((s) => s.ID)
+          .filter((id) => !survivors.includes(id))
+          .sort(),
+      );
+      for (const s of skipped.filter((x) => x.id.endsWith('_replaced'))) {
+        expect(s.reason.kind === 'replaced' || s.reason.kind === 'status').toBe(true);
+      }
+    });
+
+    it('skips by the first matching rule, in the spec order', () => {
+      // Arrange
+      const input = [
+        stub('complete-and-replaced', 1, 'group_1', 'stop', 'complete', 'n1'),
+        stub('replaced-other-group', 1, 'group_3', 'run', 'running', 'n2'),
+        stub('other-group', 1, 'group_3', 'run', 'running'),
+        stub('no-task', 1, 'group_1', 'run', 'running'),
+      ];
+
+      // Act
+      const { skipped } = filterAllocations(input, versions, { groups: ['group_1'], tasks: ['task_2'] });
+
+      // Assert
+      expect(skipped).toEqual([
+        {
+          id: 'complete-and-replaced',
+          reason: { kind: 'status', desiredStatus: 'stop', clientStatus: 'complete' },
+        },
+        { id: 'replaced-other-group', reason: { kind: 'replaced', nextAllocationId: 'n2' } },
+        { id: 'other-group', reason: { kind: 'group' } },
+        { id: 'no-task', reason: { kind: 'task' } },
+      ]);
+    });
+  });
+
+  describe('filterAllocations: missing job versions and task states', () => {
+    it('keeps an allocation whose job version was pruned and falls back to TaskStates for -task', () => {
+      // Arrange
+      const pruned: AllocListStub = {
+        ...stub('pruned', 9, 'group_1', 'run', 'running'),
+        TaskStates: { task_1: { State: 'running' } },
+        NodeID: 'node-1',
+        Namespace: 'default',
+      };
+      const prunedNoStates = stub('pruned-no-states', 9, 'group_1', 'run', 'running');
+
+      // Act
+      const withTask = filterAllocations([pruned, prunedNoStates], versions, {
+        groups: [],
+        tasks: ['task_1', 'task_9'],
+      });
+      const noFilter = filterAllocations([pruned], new Map(), { groups: [], tasks: [] });
+
+      // Assert
+      expect(withTask.eligible).toEqual([
+        {
+          id: 'pruned',
+          group: 'group_1',
+          jobId: 'example',
+          jobVersion: 9,
+          namespace: 'default',
+          nodeId: 'node-1',
+          tasks: ['task_1'],
+        },
+      ]);
+      expect(withTask.skipped).toEqual([{ id: 'pruned-no-states', reason: { kind: 'task' } }]);
+      expect(noFilter.eligible[0]?.jobType).toBeUndefined();
+    });
+
+    it('does not crash on a version without Type or TaskGroups and reports the type when known', () => {
+      // Arrange
+      const odd = new Map<number, Job>([
+        [1, { ID: 'example' }],
+        [2, { ID: 'example', Type: 'system' }],
+      ]);
+
+      // Act
+      const { eligible } = filterAllocations(
+        [stub('a', 1, 'g', 'run', 'running'), stub('b', 2, 'g', 'run', 'pending')],
+        odd,
+        { groups: [], tasks: [] },
+      );
+
+      // Assert
+      expect(eligible.map((a) => [a.id, a.jobType])).toEqual([
+        ['a', undefined],
+        ['b', 'system'],
+      ]);
+      expect(
+        filterAllocations([stub('a', 1, 'g', 'run', 'running')], odd, { groups: [], tasks: ['t'] }).eligible,
+      ).toEqual([]);
+    });
+
+    it('lists the requested tasks an allocation has, in request order', () => {
+      // Arrange / Act
+      const { eligible } = filterAllocations([stub('a', 1, 'group_2', 'run', 'running')], versions, {
+        groups: [],
+        tasks: ['task_2', 'task_3', 'task_1'],
+      });
+
+      // Assert
+      expect(eligible[0]?.tasks).toEqual(['task_2', 'task_1']);
+    });
+  });
+
+  describe('sortAllocations', () => {
+    it('orders by CreateIndex descending, ties by ID ascending, without mutating the input', () => {
+      // Arrange
+      const input = [
+        { ID: 'b', CreateIndex: 5 },
+        { ID: 'c', CreateIndex: 7 },
+        { ID: 'a', CreateIndex: 5 },
+        { ID: 'd', CreateIndex: 1 },
+      ];
+
+      // Act
+      const sorted = sortAllocations(input);
+
+      // Assert
+      expect(sorted.map((s) => s.ID)).toEqual(['c', 'a', 'b', 'd']);
+      expect(input.map((s) => s.ID)).toEqual(['b', 'c', 'a', 'd']);
+    });
+  });
+});
