@@ -1,0 +1,81 @@
+/**
+ * ACL model (spec §3.4): off by default; when on, a token's secret maps to capabilities per
+ * namespace (`list-jobs`, `read-job`, `alloc-lifecycle`, `submit-job`, `evaluate-job`), or to
+ * a management token that may do anything. No token means the anonymous policy.
+ */
+import { SimHttpError } from './errors';
+
+/** Capabilities the simulator checks. */
+export type AclCapability = 'list-jobs' | 'read-job' | 'alloc-lifecycle' | 'submit-job' | 'evaluate-job';
+
+/** A token in a scenario. Namespace keys may be `*` (every namespace). */
+export interface AclTokenSpec {
+  secret: string;
+  name?: string;
+  management?: boolean;
+  /** Capabilities per namespace, e.g. `{ "default": ["read-job", "alloc-lifecycle"] }`. */
+  namespaces?: Record<string, string[]>;
+  /** `node:read`, needed for `/v1/nodes` and `/v1/node/:id` when ACLs are on. */
+  nodeRead?: boolean;
+}
+
+/** The ACL part of a scenario. */
+export interface AclSpec {
+  enabled: boolean;
+  tokens: AclTokenSpec[];
+  /** The anonymous policy: capabilities per namespace for requests without a token. */
+  anonymous?: Record<string, string[]>;
+}
+
+/** Who is asking: a token, the anonymous policy, or anyone when ACLs are off. */
+export type Principal = { kind: 'anyone' } | { kind: 'token'; token: AclTokenSpec };
+
+const PERMISSION_DENIED = 'Permission denied';
+
+export class Acl {
+  private enabled = false;
+  private tokens = new Map<string, AclTokenSpec>();
+  private anonymous: AclTokenSpec = { secret: '', namespaces: {} };
+
+  /** Replaces the ACL configuration (undefined: ACLs off). */
+  configure(spec: AclSpec | undefined): void {
+    this.enabled = spec?.enabled ?? false;
+    this.tokens = new Map((spec?.tokens ?? []).map((t) => [t.secret, t]));
+    this.anonymous = { secret: '', name: 'anonymous', namespaces: spec?.anonymous ?? {} };
+  }
+
+  isEnabled(): boolean {
+    return this.enabled;
+  }
+
+  /**
+   * Authenticates a request.
+   * @throws SimHttpError 403 `Permission denied` for an unknown token when ACLs are on.
+   */
+  resolve(secret: string | undefined): Principal {
+    if (!this.enabled) return { kind: 'anyone' };
+    if (!secret) return { kind: 'token', token: this.anonymous };
+    const token = this.tokens.get(secret);
+    if (!token) throw new SimHttpError(403, PERMISSION_DENIED);
+    return { kind: 'token', token };
+  }
+
+  allowed(principal: Principal, namespace: string, capability: AclCapability): boolean {
+    if (principal.kind === 'anyone' || principal.token.management) return true;
+    const grants = principal.token.namespaces ?? {};
+    return [grants[namespace], grants['*']].some((caps) => caps?.includes(capability));
+  }
+
+  /** @throws SimHttpError 403 `Permission denied` unless the principal has one of `capabilities`. */
+  require(principal: Principal, namespace: string, ...capabilities: AclCapability[]): void {
+    if (!capabilities.some((c) => this.allowed(principal, namespace, c))) {
+      throw new SimHttpError(403, PERMISSION_DENIED);
+    }
+  }
+
+  /** @throws SimHttpError 403 unless the principal may read nodes. */
+  requireNodeRead(principal: Principal): void {
+    if (principal.kind === 'anyone' || principal.token.management || principal.token.nodeRead) return;
+    throw new SimHttpError(403, PERMISSION_DENIED);
+  }
+}

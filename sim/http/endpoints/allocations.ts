@@ -1,0 +1,173 @@
+/**
+ * `/v1/allocation/:id`, `/v1/allocation/:id/stop`, `/v1/allocations` and the client
+ * restart endpoint `/v1/client/allocation/:id/restart` (spec §3.2, §3.3, §4.2, §4.5).
+ */
+import { SimHttpError } from '../../errors';
+import { parseJsonBody } from '../../model/job-spec';
+import { renderAlloc, renderAllocStub } from '../../model/render';
+import type { AllocRecord } from '../../model/store';
+import {
+  type ApiEnv,
+  type ApiRequest,
+  type ApiResponse,
+  namespaceOf,
+  notFound,
+  ok,
+  principalOf,
+  type Route,
+} from '../api';
+import { blockingQuery, GO_BOOLS } from '../blocking';
+
+function readAlloc(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
+  const principal = principalOf(env, req);
+  const { store } = env.cluster.ctx;
+  const existing = store.allocs.get(id);
+  // Upstream quirk: an existing allocation the token may not read is a 500, not a 403.
+  if (existing && !env.acl.allowed(principal, existing.alloc.Namespace ?? 'default', 'read-job')) {
+    throw new SimHttpError(500, `Unknown allocation "${id}"`);
+  }
+  return blockingQuery(env, req, {
+    tables: ['allocs'],
+    resourceIndex: () => store.allocs.get(id)?.alloc.ModifyIndex ?? store.last('allocs'),
+    render: () => {
+      const record = store.allocs.get(id);
+      if (!record) throw notFound('alloc not found');
+      return ok(renderAlloc(record));
+    },
+  });
+}
+
+/** Go's `strconv.ParseBool` with the stop endpoint's error text. */
+function boolParam(req: ApiRequest, name: string): boolean {
+  const raw = req.query.get(name);
+  if (raw === null || raw === '') return false;
+  const value = GO_BOOLS.get(raw);
+  if (value === undefined) {
+    throw new SimHttpError(
+      500,
+      `Failed to parse value of "${name}" (${raw}) as a bool: strconv.ParseBool: parsing "${raw}": invalid syntax`,
+    );
+  }
+  return value;
+}
+
+function stopAlloc(env: ApiEnv, req: ApiRequest, id: string): ApiResponse {
+  const noShutdownDelay = boolParam(req, 'no_shutdown_delay');
+  const reschedule = boolParam(req, 'reschedule');
+  const principal = principalOf(env, req);
+  const record = env.cluster.ctx.store.allocs.get(id);
+  if (!record) throw notFound('allocation not found');
+  env.acl.require(principal, record.alloc.Namespace ?? 'default', 'alloc-lifecycle');
+  const result = env.cluster.stopAllocation(record, noShutdownDelay, reschedule);
+  return ok(result, result.Index);
+}
+
+function listAllocs(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
+  const principal = principalOf(env, req);
+  const namespace = namespaceOf(req);
+  const { store } = env.cluster.ctx;
+  const visible = (r: AllocRecord): boolean =>
+    (namespace === '*' || r.alloc.Namespace === namespace) &&
+    env.acl.allowed(principal, r.alloc.Namespace ?? 'default', 'read-job');
+  if (namespace !== '*') env.acl.require(principal, namespace, 'read-job');
+  const prefix = req.query.get('prefix') ?? '';
+  return blockingQuery(env, req, {
+    tables: ['allocs'],
+    resourceIndex: () => store.last('allocs'),
+    render: () =>
+      ok(
+        [...store.allocs.values()]
+          .filter((r) => visible(r) && r.alloc.ID.startsWith(prefix))
+          .map((r) => renderAllocStub(r)),
+      ),
+  });
+}
+
+interface RestartBody {
+  TaskName: string;
+  AllTasks: boolean;
+}
+
+/** Go decodes the body into an anonymous struct; type errors name `.Field`. */
+function decodeRestartBody(body: string): RestartBody {
+  if (body.trim() === '') return { TaskName: '', AllTasks: false };
+  const parsed = parseJsonBody(body, 500);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new SimHttpError(
+      500,
+      `json: cannot unmarshal ${Array.isArray(parsed) ? 'array' : typeof parsed} into Go value of type struct { TaskName string; AllTasks bool }`,
+    );
+  }
+  const fields = parsed as Record<string, unknown>;
+  const taskName = fields['TaskName'] ?? '';
+  const allTasks = fields['AllTasks'] ?? false;
+  if (typeof taskName !== 'string') {
+    throw new SimHttpError(
+      500,
+      `json: cannot unmarshal ${typeof taskName} into Go struct field .TaskName of type string`,
+    );
+  }
+  if (typeof allTasks !== 'boolean') {
+    throw new SimHttpError(
+      500,
+      `json: cannot unmarshal ${typeof allTasks} into Go struct field .AllTasks of type bool`,
+    );
+  }
+  return { TaskName: taskName, AllTasks: allTasks };
+}
+
+async function restartAlloc(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
+  const principal = principalOf(env, req);
+  const { store } = env.cluster.ctx;
+  const record = store.allocs.get(id);
+  if (!record) throw notFound(`Unknown allocation "${id}"`);
+  env.acl.require(principal, record.alloc.Namespace ?? 'default', 'alloc-lifecycle');
+  const node = store.nodes.get(record.alloc.NodeID ?? '');
+  if (!node) throw notFound(`Unknown node ${record.alloc.NodeID ?? ''}`);
+  if (node.node.Status !== 'ready') throw notFound('No path to node');
+  const body = decodeRestartBody(req.body);
+  await env.cluster.restartAllocation(record, body.TaskName, body.AllTasks);
+  // Nomad answers {"Index":0} and, unlike stop, sends no X-Nomad-Index header.
+  return { status: 200, body: { Index: 0 } };
+}
+
+/** `/v1/allocation/:id` and `/v1/allocation/:id/stop`. */
+export function allocationRoute(path: string): { route: Route; params: Record<string, string> } {
+  const rest = path.slice('/v1/allocation/'.length);
+  if (rest.endsWith('/stop')) {
+    return {
+      route: {
+        pattern: '/v1/allocation/:id/stop',
+        methods: ['PUT', 'POST'],
+        handler: (env, req, p) => stopAlloc(env, req, p['id'] ?? ''),
+      },
+      params: { id: rest.slice(0, -'/stop'.length) },
+    };
+  }
+  return {
+    route: {
+      pattern: '/v1/allocation/:id',
+      methods: ['GET'],
+      handler: (env, req, p) => readAlloc(env, req, p['id'] ?? ''),
+    },
+    params: { id: rest },
+  };
+}
+
+/** `/v1/client/allocation/:id/restart` (any method, as in Nomad). */
+export function clientAllocationRoute(
+  path: string,
+): { route: Route; params: Record<string, string> } | undefined {
+  const rest = path.slice('/v1/client/allocation/'.length);
+  if (!rest.endsWith('/restart')) return undefined;
+  return {
+    route: {
+      pattern: '/v1/client/allocation/:id/restart',
+      methods: '*',
+      handler: (env, req, p) => restartAlloc(env, req, p['id'] ?? ''),
+    },
+    params: { id: rest.slice(0, -'/restart'.length) },
+  };
+}
+
+export const allocationsRoute: Route = { pattern: '/v1/allocations', methods: ['GET'], handler: listAllocs };

@@ -1,0 +1,157 @@
+/** Evaluations, deployments, nodes, namespaces and leader status. */
+import { renderAllocStub } from '../../model/render';
+import {
+  type ApiEnv,
+  type ApiRequest,
+  type ApiResponse,
+  namespaceOf,
+  notFound,
+  ok,
+  principalOf,
+  type Route,
+} from '../api';
+import { blockingQuery } from '../blocking';
+
+function readEval(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
+  const principal = principalOf(env, req);
+  const { store } = env.cluster.ctx;
+  const existing = store.evals.get(id);
+  if (existing) env.acl.require(principal, existing.Namespace ?? 'default', 'read-job');
+  return blockingQuery(env, req, {
+    tables: ['evals'],
+    resourceIndex: () => store.evals.get(id)?.ModifyIndex ?? store.last('evals'),
+    render: () => {
+      const evaluation = store.evals.get(id);
+      if (!evaluation) throw notFound('eval not found');
+      return ok(evaluation);
+    },
+  });
+}
+
+function evalAllocs(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
+  const principal = principalOf(env, req);
+  const { store } = env.cluster.ctx;
+  const existing = store.evals.get(id);
+  if (existing) env.acl.require(principal, existing.Namespace ?? 'default', 'read-job');
+  return blockingQuery(env, req, {
+    tables: ['allocs'],
+    resourceIndex: () => store.last('allocs'),
+    render: () =>
+      ok([...store.allocs.values()].filter((r) => r.alloc.EvalID === id).map((r) => renderAllocStub(r))),
+  });
+}
+
+function listEvals(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
+  const namespace = namespaceOf(req);
+  env.acl.require(principalOf(env, req), namespace, 'read-job');
+  const { store } = env.cluster.ctx;
+  return blockingQuery(env, req, {
+    tables: ['evals'],
+    resourceIndex: () => store.last('evals'),
+    render: () => ok([...store.evals.values()].filter((e) => e.Namespace === namespace)),
+  });
+}
+
+function readDeployment(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
+  const principal = principalOf(env, req);
+  const { store } = env.cluster.ctx;
+  const existing = store.deployments.get(id);
+  if (existing) env.acl.require(principal, existing.Namespace ?? 'default', 'read-job');
+  return blockingQuery(env, req, {
+    tables: ['deployment'],
+    resourceIndex: () => store.deployments.get(id)?.ModifyIndex ?? store.last('deployment'),
+    render: () => {
+      const deployment = store.deployments.get(id);
+      if (!deployment) throw notFound('deployment not found');
+      return ok(deployment);
+    },
+  });
+}
+
+function listDeployments(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
+  const namespace = namespaceOf(req);
+  env.acl.require(principalOf(env, req), namespace, 'read-job');
+  const { store } = env.cluster.ctx;
+  return blockingQuery(env, req, {
+    tables: ['deployment'],
+    resourceIndex: () => store.last('deployment'),
+    render: () => ok([...store.deployments.values()].filter((d) => d.Namespace === namespace)),
+  });
+}
+
+function listNodes(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
+  env.acl.requireNodeRead(principalOf(env, req));
+  const { store } = env.cluster.ctx;
+  const prefix = req.query.get('prefix') ?? '';
+  return blockingQuery(env, req, {
+    tables: ['nodes'],
+    resourceIndex: () => store.last('nodes'),
+    render: () => ok([...store.nodes.values()].map((r) => r.node).filter((n) => n.ID.startsWith(prefix))),
+  });
+}
+
+function readNode(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
+  env.acl.requireNodeRead(principalOf(env, req));
+  const { store } = env.cluster.ctx;
+  return blockingQuery(env, req, {
+    tables: ['nodes'],
+    resourceIndex: () => store.nodes.get(id)?.node.ModifyIndex ?? store.last('nodes'),
+    render: () => {
+      const node = store.nodes.get(id);
+      if (!node) throw notFound('node not found');
+      return ok(node.node);
+    },
+  });
+}
+
+function listNamespaces(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
+  principalOf(env, req);
+  const { store } = env.cluster.ctx;
+  return blockingQuery(env, req, {
+    tables: ['namespaces'],
+    resourceIndex: () => store.last('namespaces'),
+    render: () => ok([...store.namespaces.values()]),
+  });
+}
+
+/** Routes with a fixed path. */
+export const fixedRoutes: Route[] = [
+  { pattern: '/v1/evaluations', methods: ['GET'], handler: listEvals },
+  { pattern: '/v1/deployments', methods: ['GET'], handler: listDeployments },
+  { pattern: '/v1/nodes', methods: ['GET'], handler: listNodes },
+  { pattern: '/v1/namespaces', methods: ['GET'], handler: listNamespaces },
+  { pattern: '/v1/status/leader', methods: ['GET'], handler: () => ok('127.0.0.1:4647', 1) },
+];
+
+/** Routes of the form `/v1/<kind>/:id[/suffix]` with IDs that never contain `/`. */
+export const idRoutes: Array<{ prefix: string; suffix?: string; route: Route }> = [
+  {
+    prefix: '/v1/evaluation/',
+    suffix: '/allocations',
+    route: {
+      pattern: '/v1/evaluation/:id/allocations',
+      methods: ['GET'],
+      handler: (e, r, p) => evalAllocs(e, r, p['id'] ?? ''),
+    },
+  },
+  {
+    prefix: '/v1/evaluation/',
+    route: {
+      pattern: '/v1/evaluation/:id',
+      methods: ['GET'],
+      handler: (e, r, p) => readEval(e, r, p['id'] ?? ''),
+    },
+  },
+  {
+    prefix: '/v1/deployment/',
+    route: {
+      pattern: '/v1/deployment/:id',
+      methods: ['GET'],
+      handler: (e, r, p) => readDeployment(e, r, p['id'] ?? ''),
+    },
+  },
+  {
+    prefix: '/v1/node/',
+    route: { pattern: '/v1/node/:id', methods: ['GET'], handler: (e, r, p) => readNode(e, r, p['id'] ?? '') },
+  },
+];

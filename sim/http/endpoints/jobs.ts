@@ -1,0 +1,278 @@
+/**
+ * `/v1/jobs` and `/v1/job/:id[/...]`: list, register, read, versions, allocations,
+ * evaluations, deployments, summary, evaluate, deregister (spec §3.2, §3.3).
+ */
+import type { Job } from '../../../lib/nomad/types';
+import { SimHttpError } from '../../errors';
+import { decodeJob, decodeRegisterBody, parseJsonBody } from '../../model/job-spec';
+import { renderAllocStub, renderJob, renderJobStub, renderSummary } from '../../model/render';
+import { type JobRecord, jobKey } from '../../model/store';
+import {
+  type ApiEnv,
+  type ApiRequest,
+  type ApiResponse,
+  namespaceOf,
+  notFound,
+  ok,
+  principalOf,
+  type Route,
+} from '../api';
+import { blockingQuery } from '../blocking';
+
+function findJob(env: ApiEnv, req: ApiRequest, id: string): JobRecord | undefined {
+  return env.cluster.ctx.store.jobs.get(jobKey(namespaceOf(req), id));
+}
+
+function listJobs(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
+  const principal = principalOf(env, req);
+  const { store } = env.cluster.ctx;
+  const namespace = namespaceOf(req);
+  const allowed =
+    namespace === '*'
+      ? (ns: string) => env.acl.allowed(principal, ns, 'list-jobs')
+      : (ns: string) => ns === namespace;
+  if (namespace === '*') {
+    if (![...store.namespaces.keys()].some(allowed)) throw new SimHttpError(403, 'Permission denied');
+  } else env.acl.require(principal, namespace, 'list-jobs');
+  const rawPerPage = req.query.get('per_page');
+  const perPage = rawPerPage ? Number(rawPerPage) : 0;
+  if (rawPerPage && !/^-?\d+$/.test(rawPerPage)) {
+    throw new SimHttpError(400, 'Expect a number for `per_page` query string parameter');
+  }
+  const prefix = req.query.get('prefix') ?? '';
+  const nextToken = req.query.get('next_token') ?? '';
+  return blockingQuery(env, req, {
+    tables: ['jobs', 'job_summary'],
+    resourceIndex: () => Math.max(store.last('jobs'), store.last('job_summary')),
+    render: () => {
+      const records = [...store.jobs.values()]
+        .filter((r) => allowed(r.namespace) && r.id.startsWith(prefix))
+        .sort((a, b) => (a.id === b.id ? a.namespace.localeCompare(b.namespace) : a.id < b.id ? -1 : 1));
+      const start = nextToken ? records.findIndex((r) => tokenOf(r) >= nextToken) : 0;
+      const from = start < 0 ? records.length : start;
+      const page = perPage > 0 ? records.slice(from, from + perPage) : records.slice(from);
+      const next = perPage > 0 ? records[from + perPage] : undefined;
+      const headers: Record<string, string> = next ? { 'X-Nomad-NextToken': tokenOf(next) } : {};
+      return { status: 200, body: page.map((r) => renderJobStub(store, r)), headers };
+    },
+  });
+}
+
+/** Pagination token: the namespace and ID of the first job of the next page. */
+function tokenOf(record: JobRecord): string {
+  return `${record.id}.${record.namespace}`;
+}
+
+function register(env: ApiEnv, req: ApiRequest, pathId: string | undefined): ApiResponse {
+  const principal = principalOf(env, req);
+  const job: Job = decodeRegisterBody(parseJsonBody(req.body));
+  if (pathId !== undefined && job.ID !== pathId) throw new SimHttpError(400, 'Job ID does not match name');
+  const namespace = job.Namespace || namespaceOf(req);
+  env.acl.require(principal, namespace, 'submit-job');
+  const result = env.cluster.registerJob(job, namespace);
+  return ok(result, result.Index);
+}
+
+function readJob(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
+  env.acl.require(principalOf(env, req), namespaceOf(req), 'read-job');
+  const { store } = env.cluster.ctx;
+  return blockingQuery(env, req, {
+    tables: ['jobs'],
+    resourceIndex: () => findJob(env, req, id)?.job.ModifyIndex ?? store.last('jobs'),
+    render: () => {
+      const record = findJob(env, req, id);
+      if (!record) throw notFound('job not found');
+      return ok(renderJob(store, record));
+    },
+  });
+}
+
+function deregister(env: ApiEnv, req: ApiRequest, id: string): ApiResponse {
+  env.acl.require(principalOf(env, req), namespaceOf(req), 'submit-job');
+  const record = findJob(env, req, id);
+  if (!record) throw notFound('job not found');
+  const result = env.cluster.registerJob({ ...record.job, Stop: true }, record.namespace);
+  return ok(result, result.Index);
+}
+
+function versions(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
+  env.acl.require(principalOf(env, req), namespaceOf(req), 'read-job');
+  const { store } = env.cluster.ctx;
+  const maxIndex = (): number => {
+    const record = findJob(env, req, id);
+    return record ? Math.max(...record.versions.map((v) => v.ModifyIndex ?? 0)) : store.last('job_version');
+  };
+  return blockingQuery(env, req, {
+    tables: ['job_version'],
+    resourceIndex: maxIndex,
+    render: () => {
+      const record = findJob(env, req, id);
+      if (!record) throw notFound('job versions not found');
+      const index = maxIndex();
+      return ok({
+        Versions: record.versions,
+        Diffs: null,
+        Index: index,
+        LastContact: 0,
+        KnownLeader: true,
+        NextToken: '',
+      });
+    },
+  });
+}
+
+function allocations(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
+  const namespace = namespaceOf(req);
+  env.acl.require(principalOf(env, req), namespace, 'read-job');
+  const { store } = env.cluster.ctx;
+  const taskStates = req.query.get('task_states') !== 'false';
+  return blockingQuery(env, req, {
+    tables: ['allocs'],
+    resourceIndex: () => store.last('allocs'),
+    render: () => ok(store.allocsOfJob(namespace, id).map((r) => renderAllocStub(r, taskStates))),
+  });
+}
+
+function evaluations(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
+  const namespace = namespaceOf(req);
+  env.acl.require(principalOf(env, req), namespace, 'read-job');
+  const { store } = env.cluster.ctx;
+  return blockingQuery(env, req, {
+    tables: ['evals'],
+    resourceIndex: () => store.last('evals'),
+    render: () => ok(store.evalsOfJob(namespace, id)),
+  });
+}
+
+function deployments(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
+  const namespace = namespaceOf(req);
+  env.acl.require(principalOf(env, req), namespace, 'read-job');
+  const { store } = env.cluster.ctx;
+  return blockingQuery(env, req, {
+    tables: ['deployment'],
+    resourceIndex: () => store.last('deployment'),
+    render: () =>
+      ok(
+        [...store.deployments.values()]
+          .filter((d) => d.JobID === id && d.Namespace === namespace)
+          .sort((a, b) => (b.CreateIndex ?? 0) - (a.CreateIndex ?? 0)),
+      ),
+  });
+}
+
+function summary(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
+  env.acl.require(principalOf(env, req), namespaceOf(req), 'read-job');
+  const { store } = env.cluster.ctx;
+  return blockingQuery(env, req, {
+    tables: ['job_summary'],
+    resourceIndex: () => findJob(env, req, id)?.summaryModifyIndex ?? store.last('job_summary'),
+    render: () => {
+      const record = findJob(env, req, id);
+      if (!record) throw notFound('job not found');
+      return ok(renderSummary(store, record));
+    },
+  });
+}
+
+function evaluate(env: ApiEnv, req: ApiRequest, id: string): ApiResponse {
+  let force = false;
+  if (req.body.length > 0) {
+    const body = parseJsonBody(req.body);
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new SimHttpError(
+        400,
+        'json: cannot unmarshal non-object into Go value of type api.JobEvaluateRequest',
+      );
+    }
+    const fields = body as Record<string, unknown>;
+    const jobId = fields['JobID'];
+    const options = fields['EvalOptions'];
+    if (jobId !== undefined && jobId !== null && typeof jobId !== 'string') {
+      throw new SimHttpError(
+        400,
+        `json: cannot unmarshal ${typeof jobId} into Go struct field JobEvaluateRequest.JobID of type string`,
+      );
+    }
+    if (!jobId) throw new SimHttpError(400, 'Job ID must be specified');
+    if (jobId !== id) throw new SimHttpError(400, 'JobID not same as job name');
+    if (typeof options === 'object' && options !== null) {
+      const flag = (options as Record<string, unknown>)['ForceReschedule'];
+      if (flag !== undefined && flag !== null && typeof flag !== 'boolean') {
+        throw new SimHttpError(
+          400,
+          `json: cannot unmarshal ${typeof flag} into Go struct field EvalOptions.EvalOptions.ForceReschedule of type bool`,
+        );
+      }
+      force = flag === true;
+    }
+  }
+  const principal = principalOf(env, req);
+  env.acl.require(principal, namespaceOf(req), 'submit-job', 'evaluate-job');
+  const record = findJob(env, req, id);
+  if (!record) throw new SimHttpError(500, 'job not found');
+  const result = env.cluster.evaluateJob(record, force);
+  return ok(result, result.Index);
+}
+
+const READS: Record<string, (env: ApiEnv, req: ApiRequest, id: string) => Promise<ApiResponse>> = {
+  versions,
+  allocations,
+  evaluations,
+  deployments,
+  summary,
+};
+
+/** Suffix routing as Nomad's `jobSpecificRequest` does: job IDs may contain `/`. */
+export function jobRoute(path: string): { route: Route; params: Record<string, string> } | undefined {
+  const rest = path.slice('/v1/job/'.length);
+  for (const suffix of Object.keys(READS)) {
+    if (rest.endsWith(`/${suffix}`)) {
+      const read = READS[suffix];
+      if (!read) continue;
+      return {
+        route: {
+          pattern: `/v1/job/:id/${suffix}`,
+          methods: ['GET'],
+          handler: (env, req, p) => read(env, req, p['id'] ?? ''),
+        },
+        params: { id: rest.slice(0, -suffix.length - 1) },
+      };
+    }
+  }
+  if (rest.endsWith('/evaluate')) {
+    return {
+      route: {
+        pattern: '/v1/job/:id/evaluate',
+        methods: ['PUT', 'POST'],
+        handler: (env, req, p) => evaluate(env, req, p['id'] ?? ''),
+      },
+      params: { id: rest.slice(0, -'/evaluate'.length) },
+    };
+  }
+  return {
+    route: {
+      pattern: '/v1/job/:id',
+      methods: ['GET', 'PUT', 'POST', 'DELETE'],
+      handler: (env, req, p) => {
+        const id = p['id'] ?? '';
+        if (req.method === 'GET') return readJob(env, req, id);
+        if (req.method === 'DELETE') return deregister(env, req, id);
+        return register(env, req, id);
+      },
+    },
+    params: { id: rest },
+  };
+}
+
+/** `/v1/jobs`: GET lists, PUT/POST registers. */
+export const jobsRoute: Route = {
+  pattern: '/v1/jobs',
+  methods: ['GET', 'PUT', 'POST'],
+  handler: (env, req) => (req.method === 'GET' ? listJobs(env, req) : register(env, req, undefined)),
+};
+
+/** Decodes a job for the control API (`{"Job": {...}}` or a bare job). */
+export function decodeControlJob(body: unknown): Job {
+  if (typeof body === 'object' && body !== null && 'Job' in body) return decodeRegisterBody(body);
+  return decodeJob(body);
+}

@@ -1,0 +1,24 @@
+export { runSimCommand } from './cli';
+export { createScaledClock } from './clock';
+export { SimControlError, SimError, SimHttpError, SimScenarioError, SimWaitTimeoutError } from './errors';
+export { decodeScenario, demoScenario, loadScenarioFile } from './scenario';
+export { SIM_HOST, startSimulator } from './simulator';
+export type {
+  AclSpec,
+  AclTokenSpec,
+  Fault,
+  LatencyFault,
+  NodeSpec,
+  NoLeaderFault,
+  RequestLogEntry,
+  ResetFault,
+  RunningSimulator,
+  Scenario,
+  SimClock,
+  SimControl,
+  SimStateView,
+  SimTiming,
+  SimulatorOptions,
+  StateFilter,
+  StatusFault,
+} from './types';

@@ -1,0 +1,312 @@
+/**
+ * The client side: what a Nomad client does with the allocations placed on its node. Starts
+ * tasks in lifecycle order, ends `run_for` tasks, kills stopped allocations (with shutdown
+ * delays), and performs in-place restarts (spec §4.5). Updates from a node that is not
+ * `ready` are dropped, as the server cannot hear from it.
+ */
+import type { TaskState } from '../../lib/nomad/types';
+import { SimHttpError } from '../errors';
+import { nowNs, nowRfc3339, type SimContext } from './context';
+import { isClientTerminal, isLive, isTerminal } from './status';
+import { type AllocRecord, jobKey } from './store';
+import {
+  event,
+  groupOf,
+  markExited,
+  markKilled,
+  markStarted,
+  newTaskState,
+  pushEvent,
+  roleOf,
+  runForMs,
+  tasksOf,
+} from './tasks';
+
+/** Stamps an allocation as modified at `index` (and its job's summary). */
+export function touchAlloc(ctx: SimContext, record: AllocRecord, index: number): void {
+  record.alloc.ModifyIndex = index;
+  record.alloc.ModifyTime = nowNs(ctx);
+  const job = ctx.store.jobs.get(jobKey(record.alloc.Namespace ?? 'default', record.alloc.JobID));
+  if (job) job.summaryModifyIndex = index;
+}
+
+function connected(ctx: SimContext, record: AllocRecord): boolean {
+  const node = ctx.store.nodes.get(record.alloc.NodeID ?? '');
+  return node?.node.Status === 'ready';
+}
+
+/** A client-originated write; dropped when the node cannot reach the servers. */
+function clientWrite(ctx: SimContext, record: AllocRecord, fn: () => void): boolean {
+  if (!connected(ctx, record)) return false;
+  ctx.store.write(['allocs', 'job_summary'], (index) => {
+    fn();
+    touchAlloc(ctx, record, index);
+  });
+  return true;
+}
+
+function states(record: AllocRecord): Record<string, TaskState> {
+  record.alloc.TaskStates = record.alloc.TaskStates ?? {};
+  return record.alloc.TaskStates;
+}
+
+/** Fresh task states for a newly placed allocation (all `pending`, one `Received` event). */
+export function initialTaskStates(ctx: SimContext, record: AllocRecord): Record<string, TaskState> {
+  const out: Record<string, TaskState> = {};
+  for (const task of tasksOf(record)) out[task.Name] = newTaskState(ctx);
+  return out;
+}
+
+function armRunFor(ctx: SimContext, record: AllocRecord, taskName: string, ms: number | undefined): void {
+  record.runtime.taskTimers.get(taskName)?.();
+  record.runtime.taskTimers.delete(taskName);
+  if (ms === undefined) return;
+  const cancel = ctx.timers.after(ms, () => {
+    record.runtime.taskTimers.delete(taskName);
+    taskExited(ctx, record, taskName);
+  });
+  record.runtime.taskTimers.set(taskName, cancel);
+}
+
+function cancelTaskTimers(record: AllocRecord): void {
+  for (const cancel of record.runtime.taskTimers.values()) cancel();
+  record.runtime.taskTimers.clear();
+}
+
+/**
+ * Starts a placed allocation after the configured pending delay; with `instant` (scenario
+ * seeding) it is running at once and prestart tasks with a `run_for` are already dead.
+ */
+export function startAllocation(ctx: SimContext, record: AllocRecord, instant = false): void {
+  if (instant) {
+    beginTasks(ctx, record, true);
+    return;
+  }
+  const cancel = ctx.timers.after(ctx.timing.allocStartMs, () => {
+    record.runtime.cancels.delete(cancel);
+    beginTasks(ctx, record, false);
+  });
+  record.runtime.cancels.add(cancel);
+}
+
+function beginTasks(ctx: SimContext, record: AllocRecord, instant: boolean): void {
+  if (!isLive(record.alloc) || record.alloc.ClientStatus !== 'pending') return;
+  clientWrite(ctx, record, () => {
+    const taskStates = states(record);
+    for (const task of tasksOf(record)) {
+      const role = roleOf(task);
+      if (role !== 'prestart' && !(role === 'sidecar' && task.Lifecycle?.Hook === 'prestart')) continue;
+      const state = taskStates[task.Name];
+      if (!state) continue;
+      markStarted(ctx, state);
+      const ms = runForMs(task);
+      if (role === 'prestart' && instant && ms !== undefined) markExited(ctx, state);
+      else if (role === 'prestart') armRunFor(ctx, record, task.Name, ms);
+    }
+    maybeStartMain(ctx, record);
+  });
+}
+
+/** Starts main and poststart tasks once every non-sidecar prestart task has finished. */
+function maybeStartMain(ctx: SimContext, record: AllocRecord): void {
+  const taskStates = states(record);
+  const tasks = tasksOf(record);
+  const prestartDone = tasks
+    .filter((t) => roleOf(t) === 'prestart')
+    .every((t) => taskStates[t.Name]?.State === 'dead');
+  if (!prestartDone) return;
+  for (const task of tasks) {
+    const role = roleOf(task);
+    const state = taskStates[task.Name];
+    if (state?.State !== 'pending') continue;
+    if (
+      role === 'main' ||
+      role === 'poststart' ||
+      (role === 'sidecar' && task.Lifecycle?.Hook === 'poststart')
+    ) {
+      markStarted(ctx, state);
+      armRunFor(ctx, record, task.Name, runForMs(task));
+    }
+  }
+  if (!record.runtime.mainStarted) {
+    record.runtime.mainStarted = true;
+    record.runtime.runningSince = ctx.clock.now();
+    record.alloc.ClientStatus = 'running';
+    record.alloc.ClientDescription = 'Tasks are running';
+    ctx.hooks.allocRunning(record);
+  }
+}
+
+function taskExited(ctx: SimContext, record: AllocRecord, taskName: string): void {
+  if (isClientTerminal(record.alloc)) return;
+  let finished = false;
+  clientWrite(ctx, record, () => {
+    const taskStates = states(record);
+    const state = taskStates[taskName];
+    if (state?.State !== 'running') return;
+    markExited(ctx, state);
+    const tasks = tasksOf(record);
+    if (tasks.find((t) => t.Name === taskName && roleOf(t) === 'prestart')) {
+      maybeStartMain(ctx, record);
+      return;
+    }
+    const mainDone = tasks
+      .filter((t) => roleOf(t) === 'main')
+      .every((t) => taskStates[t.Name]?.State === 'dead');
+    if (!mainDone) return;
+    // The main tasks are done: sidecars are stopped, poststop tasks run, the allocation completes.
+    for (const task of tasks) {
+      const s = taskStates[task.Name];
+      if (!s) continue;
+      if (s.State === 'running') markKilled(ctx, s);
+      if (roleOf(task) === 'poststop' && s.State === 'pending') {
+        markStarted(ctx, s);
+        markExited(ctx, s);
+      }
+    }
+    cancelTaskTimers(record);
+    record.alloc.ClientStatus = 'complete';
+    record.alloc.ClientDescription = 'All tasks have completed';
+    finished = true;
+  });
+  if (finished) ctx.hooks.capacityChanged();
+}
+
+/**
+ * Kills a stopped allocation: `Killing`, then `Waiting for shutdown delay` (or `Skipping
+ * shutdown delay` with `NoShutdownDelay`), then `Killed` after the longer of the task's and
+ * the group's `shutdown_delay`; the allocation then becomes `complete`.
+ */
+export function killAllocation(ctx: SimContext, record: AllocRecord): void {
+  for (const cancel of record.runtime.cancels) cancel();
+  record.runtime.cancels.clear();
+  cancelTaskTimers(record);
+  if (isClientTerminal(record.alloc) || record.alloc.ClientStatus === 'unknown') return;
+  const skip = record.alloc.DesiredTransition?.NoShutdownDelay === true;
+  const groupDelay = (groupOf(record)?.ShutdownDelay ?? 0) / 1_000_000;
+  let delayMs = 0;
+  const written = clientWrite(ctx, record, () => {
+    const taskStates = states(record);
+    for (const task of tasksOf(record)) {
+      const state = taskStates[task.Name];
+      if (state?.State !== 'running') continue;
+      pushEvent(state, event(ctx, 'Killing', 'Sent interrupt. Waiting 5s before force killing'));
+      const taskDelay = Math.max(groupDelay, (task.ShutdownDelay ?? 0) / 1_000_000);
+      if (taskDelay > 0 && skip)
+        pushEvent(state, event(ctx, 'Skipping shutdown delay', 'Skipping shutdown delay'));
+      else if (taskDelay > 0) {
+        pushEvent(
+          state,
+          event(ctx, 'Waiting for shutdown delay', `Waiting for shutdown_delay of ${taskDelay / 1000}s`),
+        );
+        delayMs = Math.max(delayMs, taskDelay);
+      }
+    }
+  });
+  if (!written) return;
+  ctx.timers.after(delayMs + ctx.timing.taskKillMs, () => {
+    const done = clientWrite(ctx, record, () => {
+      const taskStates = states(record);
+      for (const state of Object.values(taskStates)) if (state.State !== 'dead') markKilled(ctx, state);
+      record.alloc.ClientStatus = 'complete';
+      record.alloc.ClientDescription = 'All tasks have completed';
+    });
+    if (done) ctx.hooks.capacityChanged();
+  });
+}
+
+/** Freezes a running allocation whose node stopped talking to the servers. */
+export function freezeAllocation(record: AllocRecord): void {
+  for (const cancel of record.runtime.cancels) cancel();
+  record.runtime.cancels.clear();
+  cancelTaskTimers(record);
+}
+
+const REASONS = {
+  running: 'User requested running tasks to restart',
+  all: 'User requested all tasks to restart',
+  task: 'User requested task to restart',
+} as const;
+
+/**
+ * `PUT /v1/client/allocation/:id/restart` on the client: validates the mode, signals the
+ * tasks, waits the group `shutdown_delay` in whole-allocation modes (unless
+ * `NoShutdownDelay`), kills and starts them again. Resolves once the kill is done.
+ * @throws SimHttpError with Nomad's status and text (spec §3.3).
+ */
+export async function restartAllocation(
+  ctx: SimContext,
+  record: AllocRecord,
+  taskName: string,
+  allTasks: boolean,
+): Promise<void> {
+  if (taskName !== '' && allTasks)
+    throw new SimHttpError(500, 'task name cannot be set when restarting all tasks');
+  const taskStates = states(record);
+  const tasks = tasksOf(record);
+  let selected: string[];
+  let reason: string;
+  if (taskName !== '') {
+    const state = taskStates[taskName];
+    if (!state && !tasks.some((t) => t.Name === taskName)) {
+      throw new SimHttpError(500, `Could not find task runner for task: ${taskName}`);
+    }
+    if (state?.State !== 'running') throw new SimHttpError(500, 'Task not running');
+    selected = [taskName];
+    reason = REASONS.task;
+  } else {
+    if (isTerminal(record.alloc)) throw new SimHttpError(500, 'restart of an alloc that should not run');
+    const wanted = (name: string): boolean => {
+      const s = taskStates[name]?.State;
+      return allTasks ? s === 'running' || s === 'dead' : s === 'running';
+    };
+    selected = tasks.map((t) => t.Name).filter(wanted);
+    reason = allTasks ? REASONS.all : REASONS.running;
+  }
+  if (selected.length === 0) return;
+
+  clientWrite(ctx, record, () => {
+    for (const name of selected) {
+      const state = taskStates[name];
+      if (state) pushEvent(state, event(ctx, 'Restart Signaled', reason, { RestartReason: reason }));
+    }
+  });
+  // The group service hook waits the group-level delay; the task-level delay never applies.
+  const wholeAlloc = taskName === '';
+  const skipDelay = record.alloc.DesiredTransition?.NoShutdownDelay === true;
+  const groupDelayMs = wholeAlloc && !skipDelay ? (groupOf(record)?.ShutdownDelay ?? 0) / 1_000_000 : 0;
+  await ctx.timers.sleep(groupDelayMs + ctx.timing.taskKillMs);
+  if (!isLive(record.alloc) && taskName === '') return;
+
+  clientWrite(ctx, record, () => {
+    const rerunPrestart =
+      allTasks && selected.some((n) => tasks.find((t) => t.Name === n && roleOf(t) === 'prestart'));
+    for (const name of selected) {
+      const state = taskStates[name];
+      const task = tasks.find((t) => t.Name === name);
+      if (!state || !task) continue;
+      pushEvent(
+        state,
+        event(ctx, 'Terminated', 'Exit Code: 130, Signal: 2', { Details: { exit_code: '130', signal: '2' } }),
+      );
+      pushEvent(state, event(ctx, 'Restarting', 'Task restarting in 0s', { Details: { start_delay: '0' } }));
+      state.State = 'pending';
+      state.Restarts = (state.Restarts ?? 0) + 1;
+      state.LastRestart = nowRfc3339(ctx);
+      const role = roleOf(task);
+      // With all tasks, the lifecycle coordinator is reset: prestart runs before the rest.
+      if (
+        rerunPrestart &&
+        role !== 'prestart' &&
+        !(role === 'sidecar' && task.Lifecycle?.Hook === 'prestart')
+      )
+        continue;
+      markStarted(ctx, state);
+      armRunFor(ctx, record, name, runForMs(task));
+    }
+    if (rerunPrestart) {
+      record.runtime.mainStarted = record.runtime.mainStarted ?? false;
+      maybeStartMain(ctx, record);
+    }
+  });
+}

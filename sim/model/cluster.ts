@@ -1,0 +1,246 @@
+/**
+ * The simulated cluster: the write operations behind the HTTP endpoints and the control
+ * API (register, stop, evaluate, restart, nodes, deployments, seeding), on one
+ * {@link SimContext}.
+ */
+import type { Job, JobRegisterResponse, Node } from '../../lib/nomad/types';
+import { type SimClock, TimerSet } from '../clock';
+import { SimControlError, SimHttpError } from '../errors';
+import { restartAllocation, touchAlloc } from './client';
+import { DEFAULT_TIMING, newId, nowNs, type SimContext, type SimTiming } from './context';
+import { createDeployment, setDeploymentStatus, watchDeploymentHealth } from './deployments';
+import { createEvaluation } from './evaluations';
+import { canonicalizeJob, specOf, validateJob } from './job-spec';
+import { type ControlNodeStatus, setNodeEligibility, setNodeStatus } from './nodes';
+import { enqueueEvaluation, unblockEvaluations } from './scheduler';
+import { type AllocRecord, type JobRecord, jobKey, Store } from './store';
+
+/** Nomad keeps this many versions of a job (`JobTrackedVersions`). */
+export const TRACKED_VERSIONS = 6;
+
+/** A node as scenarios and the control API describe it. */
+export interface NodeSpec {
+  id?: string;
+  name: string;
+  datacenter?: string;
+  class?: string;
+  pool?: string;
+  /** Drivers the node has; omitted: every driver is available. */
+  drivers?: string[];
+  status?: ControlNodeStatus;
+  eligible?: boolean;
+  /** Allocation slots; omitted: unlimited. */
+  capacity?: number;
+}
+
+export class Cluster {
+  readonly ctx: SimContext;
+
+  constructor(clock: SimClock, random: () => number, timing: Partial<SimTiming>) {
+    const store = new Store();
+    this.ctx = {
+      store,
+      clock,
+      timers: new TimerSet(clock),
+      random,
+      timing: { ...DEFAULT_TIMING, ...timing },
+      hooks: {
+        allocRunning: (record) => watchDeploymentHealth(this.ctx, record),
+        capacityChanged: () => unblockEvaluations(this.ctx),
+      },
+    };
+  }
+
+  /** Empties the cluster and cancels every pending timer. */
+  reset(): void {
+    this.ctx.timers.cancelAll();
+    for (const record of this.ctx.store.allocs.values()) {
+      for (const cancel of record.runtime.cancels) cancel();
+      for (const cancel of record.runtime.taskTimers.values()) cancel();
+    }
+    this.ctx.store.clear();
+  }
+
+  addNamespace(name: string): void {
+    if (this.ctx.store.namespaces.has(name)) return;
+    this.ctx.store.write(['namespaces'], (index) => {
+      this.ctx.store.namespaces.set(name, {
+        Name: name,
+        Description: '',
+        CreateIndex: index,
+        ModifyIndex: index,
+      });
+    });
+  }
+
+  addNode(spec: NodeSpec): Node {
+    const id = spec.id ?? newId(this.ctx);
+    return this.ctx.store.write(['nodes'], (index) => {
+      const node: Node = {
+        ID: id,
+        Name: spec.name,
+        Address: '127.0.0.1',
+        Datacenter: spec.datacenter ?? 'dc1',
+        NodeClass: spec.class ?? '',
+        NodePool: spec.pool ?? 'default',
+        Status: spec.status ?? 'ready',
+        SchedulingEligibility: spec.eligible === false ? 'ineligible' : 'eligible',
+        Drain: false,
+        Drivers: spec.drivers
+          ? Object.fromEntries(spec.drivers.map((d) => [d, { Detected: true, Healthy: true }]))
+          : null,
+        CreateIndex: index,
+        ModifyIndex: index,
+      };
+      this.ctx.store.nodes.set(id, { node, capacity: spec.capacity });
+      return node;
+    });
+  }
+
+  /**
+   * Registers (or updates) a job: validates, bumps the version when the spec changed (keeping
+   * the last 6), creates a deployment when it has an update block, and a `job-register`
+   * evaluation unless it is a periodic or parameterized parent.
+   * @param instant place and start allocations synchronously (scenario seeding).
+   * @throws SimHttpError 400 for an invalid job, 500 for a missing namespace.
+   */
+  registerJob(
+    input: Job,
+    namespace = 'default',
+    instant = false,
+  ): JobRegisterResponse & { EvalID: string; Index: number } {
+    validateJob(input);
+    const ns = input.Namespace || namespace || 'default';
+    if (!this.ctx.store.namespaces.has(ns)) {
+      throw new SimHttpError(500, `job "${input.ID}" is in nonexistent namespace "${ns}"`);
+    }
+    const job = canonicalizeJob(input, ns);
+    const key = jobKey(ns, job.ID);
+    const { store } = this.ctx;
+    const result = store.write(['jobs', 'job_summary', 'job_version', 'evals', 'deployment'], (index) => {
+      const existing = store.jobs.get(key);
+      const changed = !existing || specOf(canonicalizeJob(existing.job, ns)) !== specOf(job);
+      job.Version = existing ? (existing.job.Version ?? 0) : 0;
+      if (existing && changed) job.Version = (existing.job.Version ?? 0) + 1;
+      job.CreateIndex = existing?.job.CreateIndex ?? index;
+      job.ModifyIndex = index;
+      job.JobModifyIndex = changed ? index : (existing?.job.JobModifyIndex ?? index);
+      job.SubmitTime = nowNs(this.ctx);
+      job.Status = 'pending';
+      const record: JobRecord = existing ?? {
+        namespace: ns,
+        id: job.ID,
+        job,
+        versions: [],
+        summaryCreateIndex: index,
+        summaryModifyIndex: index,
+      };
+      record.job = job;
+      record.summaryModifyIndex = index;
+      if (changed) record.versions = [job, ...record.versions].slice(0, TRACKED_VERSIONS);
+      else record.versions[0] = job;
+      store.jobs.set(key, record);
+      if (changed) createDeployment(this.ctx, index, job);
+      if (job.Periodic || job.ParameterizedJob)
+        return { EvalID: '', EvalCreateIndex: 0, JobModifyIndex: index, Index: index };
+      const evaluation = createEvaluation(this.ctx, index, job, 'job-register');
+      return {
+        EvalID: evaluation.ID,
+        EvalCreateIndex: index,
+        JobModifyIndex: index,
+        Index: index,
+        Warnings: '',
+      };
+    });
+    if (result.EvalID) enqueueEvaluation(this.ctx, result.EvalID, instant);
+    return result;
+  }
+
+  /**
+   * `PUT /v1/allocation/:id/stop` (spec §4.2): one write merges the desired transition and
+   * creates the `alloc-stop` evaluation; the scheduler acts on it after its delay.
+   */
+  stopAllocation(
+    record: AllocRecord,
+    noShutdownDelay: boolean,
+    reschedule: boolean,
+  ): { EvalID: string; Index: number } {
+    const { store } = this.ctx;
+    const job =
+      store.jobs.get(jobKey(record.alloc.Namespace ?? 'default', record.alloc.JobID))?.job ?? record.job;
+    const result = store.write(['allocs', 'evals', 'job_summary'], (index) => {
+      record.alloc.DesiredTransition = {
+        ...record.alloc.DesiredTransition,
+        Migrate: true,
+        NoShutdownDelay: noShutdownDelay,
+        Reschedule: reschedule,
+      };
+      touchAlloc(this.ctx, record, index);
+      const evaluation = createEvaluation(this.ctx, index, job, 'alloc-stop');
+      return { EvalID: evaluation.ID, Index: index };
+    });
+    enqueueEvaluation(this.ctx, result.EvalID);
+    return result;
+  }
+
+  /**
+   * `PUT /v1/job/:id/evaluate` (spec §4.3). With `forceReschedule`, failed allocations without
+   * a replacement are marked `ForceReschedule` in the same write.
+   * @throws SimHttpError 500 for periodic and parameterized parents.
+   */
+  evaluateJob(record: JobRecord, forceReschedule: boolean) {
+    const job = record.job;
+    if (job.Periodic) throw new SimHttpError(500, "can't evaluate periodic job");
+    if (job.ParameterizedJob) throw new SimHttpError(500, "can't evaluate parameterized job");
+    const { store } = this.ctx;
+    const result = store.write(['evals', 'allocs', 'job_summary'], (index) => {
+      if (forceReschedule) {
+        for (const a of store.allocsOfJob(record.namespace, record.id)) {
+          if (a.alloc.ClientStatus === 'failed' && !a.alloc.NextAllocation) {
+            a.alloc.DesiredTransition = { ...a.alloc.DesiredTransition, ForceReschedule: true };
+            touchAlloc(this.ctx, a, index);
+          }
+        }
+      }
+      const evaluation = createEvaluation(this.ctx, index, job, 'job-register');
+      return {
+        EvalID: evaluation.ID,
+        EvalCreateIndex: index,
+        JobModifyIndex: job.JobModifyIndex ?? 0,
+        Index: index,
+      };
+    });
+    enqueueEvaluation(this.ctx, result.EvalID);
+    return result;
+  }
+
+  /** In-place restart on the client (spec §4.5); resolves after the kill. */
+  restartAllocation(record: AllocRecord, taskName: string, allTasks: boolean): Promise<void> {
+    return restartAllocation(this.ctx, record, taskName, allTasks);
+  }
+
+  setNodeStatus(nodeId: string, status: ControlNodeStatus): void {
+    setNodeStatus(this.ctx, nodeId, status);
+  }
+
+  setNodeEligibility(nodeId: string, eligible: boolean): void {
+    setNodeEligibility(this.ctx, nodeId, eligible);
+  }
+
+  /**
+   * Sets a deployment's status; `successful` promotes canaries and lets the update go on.
+   * @throws SimControlError for an unknown deployment.
+   */
+  setDeploymentStatus(id: string, status: string): void {
+    const deployment = setDeploymentStatus(this.ctx, id, status);
+    if (!deployment) throw new SimControlError(`Unknown deployment "${id}"`);
+    const record = this.ctx.store.jobs.get(jobKey(deployment.Namespace ?? 'default', deployment.JobID));
+    if (status === 'successful' && record) {
+      const evalId = this.ctx.store.write(
+        ['evals'],
+        (index) => createEvaluation(this.ctx, index, record.job, 'deployment-watcher').ID,
+      );
+      enqueueEvaluation(this.ctx, evalId);
+    }
+  }
+}

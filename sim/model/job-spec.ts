@@ -1,0 +1,292 @@
+/**
+ * Decoding and validation of a job submitted as JSON (`PUT /v1/jobs`, `nomad job run
+ * -output`), with the texts Go's `encoding/json` and Nomad's `Job.Validate` produce.
+ * Unknown fields are ignored (as Go does); known fields of the wrong type are refused.
+ */
+import type { Job, TaskGroup } from '../../lib/nomad/types';
+import { SimHttpError } from '../errors';
+
+type Scalar = 'string' | 'int' | 'duration' | 'bool' | 'any';
+interface ObjectShape {
+  go: string;
+  fields: Record<string, Shape>;
+}
+type Shape = Scalar | ObjectShape | { array: Shape; go: string } | { map: Shape; go: string };
+
+const CONSTRAINT: ObjectShape = {
+  go: 'api.Constraint',
+  fields: { LTarget: 'string', RTarget: 'string', Operand: 'string' },
+};
+const CONSTRAINTS = { array: CONSTRAINT, go: '[]*api.Constraint' };
+const UPDATE: ObjectShape = {
+  go: 'api.UpdateStrategy',
+  fields: {
+    MaxParallel: 'int',
+    Canary: 'int',
+    AutoPromote: 'bool',
+    AutoRevert: 'bool',
+    HealthCheck: 'string',
+    MinHealthyTime: 'duration',
+    HealthyDeadline: 'duration',
+    ProgressDeadline: 'duration',
+    Stagger: 'duration',
+  },
+};
+const STRINGS = { array: 'string' as const, go: '[]string' };
+const TASK: ObjectShape = {
+  go: 'api.Task',
+  fields: {
+    Name: 'string',
+    Driver: 'string',
+    Config: { map: 'any', go: 'map[string]interface {}' },
+    Env: { map: 'string', go: 'map[string]string' },
+    Lifecycle: { go: 'api.TaskLifecycle', fields: { Hook: 'string', Sidecar: 'bool' } },
+    ShutdownDelay: 'duration',
+    KillTimeout: 'duration',
+    Constraints: CONSTRAINTS,
+  },
+};
+const GROUP: ObjectShape = {
+  go: 'api.TaskGroup',
+  fields: {
+    Name: 'string',
+    Count: 'int',
+    Tasks: { array: TASK, go: '[]*api.Task' },
+    ShutdownDelay: 'duration',
+    MaxClientDisconnect: 'duration',
+    Disconnect: {
+      go: 'api.DisconnectStrategy',
+      fields: { LostAfter: 'duration', Replace: 'bool', Reconcile: 'string', StopOnClientAfter: 'duration' },
+    },
+    Update: UPDATE,
+    Constraints: CONSTRAINTS,
+    Meta: { map: 'string', go: 'map[string]string' },
+  },
+};
+const JOB: ObjectShape = {
+  go: 'api.Job',
+  fields: {
+    ID: 'string',
+    Name: 'string',
+    Namespace: 'string',
+    Region: 'string',
+    ParentID: 'string',
+    Type: 'string',
+    Priority: 'int',
+    AllAtOnce: 'bool',
+    Datacenters: STRINGS,
+    NodePool: 'string',
+    Constraints: CONSTRAINTS,
+    TaskGroups: { array: GROUP, go: '[]*api.TaskGroup' },
+    Update: UPDATE,
+    Multiregion: {
+      go: 'api.Multiregion',
+      fields: {
+        Regions: {
+          array: {
+            go: 'api.MultiregionRegion',
+            fields: { Name: 'string', Count: 'int', Datacenters: STRINGS },
+          },
+          go: '[]*api.MultiregionRegion',
+        },
+      },
+    },
+    Periodic: { map: 'any', go: 'api.PeriodicConfig' },
+    ParameterizedJob: { map: 'any', go: 'api.ParameterizedJobConfig' },
+    Stop: 'bool',
+    Meta: { map: 'string', go: 'map[string]string' },
+  },
+};
+
+const GO_SCALAR: Record<Exclude<Scalar, 'any'>, string> = {
+  string: 'string',
+  int: 'int',
+  duration: 'time.Duration',
+  bool: 'bool',
+};
+
+/** Go's `encoding/json` name for a JSON value, as used in "cannot unmarshal X". */
+function jsonKind(value: unknown): string {
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'number' : `number ${value}`;
+  if (typeof value === 'object') return 'object';
+  return typeof value;
+}
+
+function typeError(root: string, path: string[], value: unknown, goType: string): SimHttpError {
+  return new SimHttpError(
+    400,
+    `json: cannot unmarshal ${jsonKind(value)} into Go struct field ${[root, ...path].join('.')} of type ${goType}`,
+  );
+}
+
+function check(value: unknown, shape: Shape, root: string, path: string[]): void {
+  if (value === null || value === undefined || shape === 'any') return;
+  if (typeof shape === 'string') {
+    const ok =
+      shape === 'string'
+        ? typeof value === 'string'
+        : shape === 'bool'
+          ? typeof value === 'boolean'
+          : typeof value === 'number' && Number.isInteger(value);
+    if (!ok) throw typeError(root, path, value, GO_SCALAR[shape]);
+    return;
+  }
+  if ('array' in shape) {
+    if (!Array.isArray(value)) throw typeError(root, path, value, shape.go);
+    for (const item of value) check(item, shape.array, root, path);
+    return;
+  }
+  if (typeof value !== 'object' || Array.isArray(value)) throw typeError(root, path, value, shape.go);
+  const record = value as Record<string, unknown>;
+  if ('map' in shape) {
+    for (const item of Object.values(record)) check(item, shape.map, root, path);
+    return;
+  }
+  for (const [name, fieldShape] of Object.entries(shape.fields)) {
+    check(record[name], fieldShape, root, [...path, name]);
+  }
+}
+
+/**
+ * Parses a request body the way Go's decoder would, turning syntax errors into Go's texts.
+ * @throws SimHttpError 400 with Go's message.
+ */
+export function parseJsonBody(body: string, status = 400): unknown {
+  try {
+    return JSON.parse(body);
+  } catch (error) {
+    throw new SimHttpError(status, goSyntaxError(body, error), { cause: error });
+  }
+}
+
+function goSyntaxError(body: string, error: unknown): string {
+  const trimmed = body.trim();
+  if (trimmed === '') return 'EOF';
+  const message = error instanceof Error ? error.message : '';
+  if (/end of (JSON )?input|Unterminated/i.test(message)) return 'unexpected EOF';
+  const position = /position (\d+)/.exec(message);
+  const at = position?.[1] !== undefined ? Number(position[1]) : body.search(/\S/);
+  const char = body.charAt(at) || body.charAt(body.length - 1);
+  return `invalid character '${char}' looking for beginning of value`;
+}
+
+/**
+ * Checks a decoded `{"Job": {...}}` register body and returns the job.
+ * @throws SimHttpError 400 `Job must be specified`, or a Go type-mismatch text.
+ */
+export function decodeRegisterBody(body: unknown): Job {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new SimHttpError(
+      400,
+      `json: cannot unmarshal ${jsonKind(body)} into Go value of type api.JobRegisterRequest`,
+    );
+  }
+  const job = (body as Record<string, unknown>)['Job'];
+  if (job === undefined || job === null) throw new SimHttpError(400, 'Job must be specified');
+  check(job, JOB, 'JobRegisterRequest', ['Job']);
+  return job as Job;
+}
+
+/** Checks a job given directly (scenario files, control API) against the same shapes. */
+export function decodeJob(value: unknown, root = 'Job'): Job {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new SimHttpError(400, `json: cannot unmarshal ${jsonKind(value)} into Go value of type api.Job`);
+  }
+  check(value, JOB, root, []);
+  return value as Job;
+}
+
+/** go-multierror's text for a list of errors. */
+export function multiError(errors: string[]): string {
+  const head = errors.length === 1 ? '1 error occurred:' : `${errors.length} errors occurred:`;
+  return `${head}\n${errors.map((e) => `\t* ${e}`).join('\n')}\n\n`;
+}
+
+const JOB_TYPES = new Set(['service', 'batch', 'system', 'sysbatch']);
+const HOOKS = new Set(['prestart', 'poststart', 'poststop']);
+const RECONCILE = new Set(['best_score', 'keep_original', 'keep_replacement', 'longest_running']);
+
+function validateGroup(group: TaskGroup, index: number): string[] {
+  const errors: string[] = [];
+  if (!group.Name) errors.push(`Job task group ${index + 1} missing name`);
+  if ((group.Count ?? 1) < 0) errors.push("Task group count can't be negative");
+  const tasks = group.Tasks ?? [];
+  if (tasks.length === 0) errors.push('Missing tasks for task group');
+  const seen = new Set<string>();
+  tasks.forEach((task, i) => {
+    if (!task.Name) errors.push(`Task ${i + 1} missing name`);
+    else if (seen.has(task.Name)) errors.push(`Task ${i + 1} redefines '${task.Name}'`);
+    seen.add(task.Name);
+    const hook = task.Lifecycle?.Hook;
+    if (task.Lifecycle && !HOOKS.has(hook ?? ''))
+      errors.push(`Task ${task.Name} validation failed: invalid hook: ${hook}`);
+  });
+  const reconcile = group.Disconnect?.Reconcile;
+  if (reconcile && !RECONCILE.has(reconcile)) errors.push(`invalid reconcile option: ${reconcile}`);
+  return errors;
+}
+
+/**
+ * Nomad's `Job.Validate` for the fields the simulator models.
+ * @throws SimHttpError 400 with go-multierror text, e.g. `Task group count can't be negative`.
+ */
+export function validateJob(job: Job): void {
+  const errors: string[] = [];
+  if (!job.ID) errors.push('Missing job ID');
+  else if (job.ID.includes(' ')) errors.push('Job ID contains a space');
+  if (job.Type !== undefined && !JOB_TYPES.has(job.Type)) errors.push(`Invalid job type: "${job.Type}"`);
+  if (job.Priority !== undefined && (job.Priority < 1 || job.Priority > 100)) {
+    errors.push('Job priority must be between [1, 100]');
+  }
+  const groups = job.TaskGroups ?? [];
+  if (groups.length === 0) errors.push('Missing job task groups');
+  const names = new Map<string, number>();
+  groups.forEach((group, i) => {
+    const earlier = names.get(group.Name);
+    if (earlier !== undefined) {
+      errors.push(`Job task group ${i + 1} redefines '${group.Name}' from group ${earlier + 1}`);
+    }
+    names.set(group.Name, i);
+    const groupErrors = validateGroup(group, i);
+    if (groupErrors.length > 0) {
+      errors.push(`Task group ${group.Name} validation failed: ${multiError(groupErrors)}`);
+    }
+  });
+  if (errors.length > 0) throw new SimHttpError(400, multiError(errors));
+}
+
+/** Nomad's API canonicalisation: the defaults a registered job carries. */
+export function canonicalizeJob(job: Job, namespace: string): Job {
+  const copy = structuredClone(job);
+  copy.Namespace = namespace;
+  copy.Name = copy.Name || copy.ID;
+  copy.Type = copy.Type || 'service';
+  copy.Priority = copy.Priority ?? 50;
+  copy.Region = copy.Region || 'global';
+  copy.Datacenters = copy.Datacenters && copy.Datacenters.length > 0 ? copy.Datacenters : ['*'];
+  copy.Stop = copy.Stop ?? false;
+  copy.ParentID = copy.ParentID ?? '';
+  for (const group of copy.TaskGroups ?? []) {
+    group.Count = group.Count ?? 1;
+    for (const task of group.Tasks ?? []) {
+      task.KillTimeout = task.KillTimeout ?? 5_000_000_000;
+      task.ShutdownDelay = task.ShutdownDelay ?? 0;
+    }
+  }
+  return copy;
+}
+
+/** The part of a job whose change makes a new version (indexes and status excluded). */
+export function specOf(job: Job): string {
+  const {
+    Version: _v,
+    CreateIndex: _c,
+    ModifyIndex: _m,
+    JobModifyIndex: _j,
+    SubmitTime: _s,
+    Status: _st,
+    ...spec
+  } = job;
+  return JSON.stringify(spec);
+}

@@ -1,0 +1,209 @@
+/**
+ * Feasibility and node choice. Resources are modelled as allocation slots per node
+ * (`capacity`, unlimited by default); drivers, datacenters, node class and simple
+ * constraints filter nodes. The metrics follow Nomad's `AllocationMetric` so the CLI's
+ * placement-failure text (spec §2.6) comes out the same.
+ */
+import type { AllocationMetric, Constraint, Job, TaskGroup } from '../../lib/nomad/types';
+import { isLive } from './status';
+import type { NodeRecord, Store } from './store';
+
+/** Nodes that passed every filter, plus the metrics of the pass. */
+export interface Feasibility {
+  feasible: NodeRecord[];
+  metric: AllocationMetric;
+}
+
+/** Go's glob for `datacenters` (only `*` is special). */
+function globMatch(pattern: string, value: string): boolean {
+  if (!pattern.includes('*')) return pattern === value;
+  const re = new RegExp(`^${pattern.split('*').map(escapeRe).join('.*')}$`);
+  return re.test(value);
+}
+
+function escapeRe(text: string): string {
+  return text.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Interpolation syntax of a node attribute, e.g. `${node.class}`. */
+function attr(path: string): string {
+  return `\${${path}}`;
+}
+
+const NODE_CLASS = attr('node.class');
+
+const TARGETS: Record<string, (record: NodeRecord) => string> = {
+  [NODE_CLASS]: (r) => r.node.NodeClass ?? '',
+  [attr('node.datacenter')]: (r) => r.node.Datacenter ?? '',
+  [attr('node.unique.name')]: (r) => r.node.Name ?? '',
+  [attr('node.unique.id')]: (r) => r.node.ID,
+  [attr('node.pool')]: (r) => r.node.NodePool ?? 'default',
+};
+
+function resolveTarget(target: string | undefined, record: NodeRecord): string | undefined {
+  const resolve = target === undefined ? undefined : TARGETS[target];
+  return resolve ? resolve(record) : target;
+}
+
+/** Evaluates the constraint operands the simulator knows; unknown operands always pass. */
+function satisfies(constraint: Constraint, record: NodeRecord): boolean {
+  const left = resolveTarget(constraint.LTarget, record);
+  const right = constraint.RTarget ?? '';
+  switch (constraint.Operand ?? '=') {
+    case '=':
+    case '==':
+    case 'is':
+      return left === right;
+    case '!=':
+    case 'not':
+      return left !== right;
+    case 'regexp':
+      return new RegExp(right).test(left ?? '');
+    default:
+      return true;
+  }
+}
+
+function bump(map: Record<string, number>, key: string): void {
+  map[key] = (map[key] ?? 0) + 1;
+}
+
+/** Filters the cluster's nodes for one task group, recording Nomad-style metrics. */
+export function feasibleNodes(store: Store, job: Job, group: TaskGroup): Feasibility {
+  const datacenters = job.Datacenters && job.Datacenters.length > 0 ? job.Datacenters : ['*'];
+  const all = [...store.nodes.values()];
+  const nodesAvailable: Record<string, number> = {};
+  const classFiltered: Record<string, number> = {};
+  const constraintFiltered: Record<string, number> = {};
+  const candidates = all.filter(
+    (r) =>
+      r.node.Status === 'ready' &&
+      r.node.SchedulingEligibility !== 'ineligible' &&
+      datacenters.some((dc) => globMatch(dc, r.node.Datacenter ?? 'dc1')),
+  );
+  for (const r of candidates) bump(nodesAvailable, r.node.Datacenter ?? 'dc1');
+  const drivers = new Set((group.Tasks ?? []).map((t) => t.Driver).filter((d): d is string => Boolean(d)));
+  const constraints = [...(job.Constraints ?? []), ...(group.Constraints ?? [])];
+  const feasible: NodeRecord[] = [];
+  let filtered = 0;
+  for (const r of candidates) {
+    const known = r.node.Drivers;
+    if (known && [...drivers].some((d) => !known[d]?.Detected)) {
+      bump(constraintFiltered, 'missing drivers');
+      filtered++;
+      continue;
+    }
+    const failed = constraints.find((c) => !satisfies(c, r));
+    if (failed) {
+      if (failed.LTarget === NODE_CLASS) bump(classFiltered, r.node.NodeClass ?? '');
+      else bump(constraintFiltered, `${failed.LTarget} ${failed.Operand ?? '='} ${failed.RTarget}`);
+      filtered++;
+      continue;
+    }
+    feasible.push(r);
+  }
+  return {
+    feasible,
+    metric: {
+      NodesInPool: all.length,
+      NodesEvaluated: candidates.length,
+      NodesFiltered: filtered,
+      NodesAvailable: nodesAvailable,
+      ClassFiltered: Object.keys(classFiltered).length > 0 ? classFiltered : null,
+      ConstraintFiltered: Object.keys(constraintFiltered).length > 0 ? constraintFiltered : null,
+      NodesExhausted: 0,
+      ClassExhausted: null,
+      DimensionExhausted: null,
+      QuotaExhausted: null,
+    },
+  };
+}
+
+/**
+ * Tracks slot usage during one scheduler pass so that a job with 10,000 placements does not
+ * rescan the allocation table per placement.
+ */
+export class SlotTracker {
+  private readonly used = new Map<string, number>();
+  private readonly jobUsed = new Map<string, number>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly namespace: string,
+    private readonly jobId: string,
+  ) {}
+
+  /** Live allocations on the node (all jobs). */
+  usage(nodeId: string): number {
+    let n = this.used.get(nodeId);
+    if (n === undefined) {
+      n = 0;
+      let mine = 0;
+      for (const record of this.store.allocsOfNode(nodeId)) {
+        if (!isLive(record.alloc)) continue;
+        n++;
+        if (record.alloc.JobID === this.jobId && record.alloc.Namespace === this.namespace) mine++;
+      }
+      this.used.set(nodeId, n);
+      this.jobUsed.set(nodeId, mine);
+    }
+    return n;
+  }
+
+  /** Live allocations of the job being scheduled on the node. */
+  jobUsage(nodeId: string): number {
+    this.usage(nodeId);
+    return this.jobUsed.get(nodeId) ?? 0;
+  }
+
+  hasRoom(record: NodeRecord): boolean {
+    return record.capacity === undefined || this.usage(record.node.ID) < record.capacity;
+  }
+
+  take(nodeId: string): void {
+    this.used.set(nodeId, this.usage(nodeId) + 1);
+    this.jobUsed.set(nodeId, this.jobUsage(nodeId) + 1);
+  }
+
+  release(nodeId: string): void {
+    this.used.set(nodeId, Math.max(0, this.usage(nodeId) - 1));
+    this.jobUsed.set(nodeId, Math.max(0, this.jobUsage(nodeId) - 1));
+  }
+}
+
+/**
+ * Picks the feasible node with room that runs the fewest allocations of this job (spread),
+ * then the fewest overall. Returns undefined and marks exhaustion in `metric` when none fits.
+ */
+export function pickNode(
+  feasibility: Feasibility,
+  slots: SlotTracker,
+  random: () => number,
+): NodeRecord | undefined {
+  let best: NodeRecord | undefined;
+  let bestKey: [number, number, number] = [Infinity, Infinity, Infinity];
+  let exhausted = 0;
+  for (const record of feasibility.feasible) {
+    if (!slots.hasRoom(record)) {
+      exhausted++;
+      continue;
+    }
+    const key: [number, number, number] = [
+      slots.jobUsage(record.node.ID),
+      slots.usage(record.node.ID),
+      random(),
+    ];
+    if (
+      key[0] < bestKey[0] ||
+      (key[0] === bestKey[0] && (key[1] < bestKey[1] || (key[1] === bestKey[1] && key[2] < bestKey[2])))
+    ) {
+      best = record;
+      bestKey = key;
+    }
+  }
+  if (!best && exhausted > 0) {
+    feasibility.metric.NodesExhausted = exhausted;
+    feasibility.metric.DimensionExhausted = { slots: exhausted };
+  }
+  return best;
+}

@@ -1,0 +1,300 @@
+/**
+ * The scheduler: processes an evaluation in one plan write, like Nomad's generic (service,
+ * batch) and system (system, sysbatch) schedulers, in the vocabulary of DESIGN.md:
+ * a **migration** (stop API, `Migrate=true`) stops the allocation and places a linked
+ * replacement; a **replacement** follows a lost node; a stopped system allocation is only
+ * re-placed by a later evaluation; sysbatch is never re-placed. Placements that cannot be
+ * made leave a **blocked** evaluation with `FailedTGAllocs` (spec §4.2).
+ */
+import type { AllocationMetric, Evaluation, Job, TaskGroup } from '../../lib/nomad/types';
+import { initialTaskStates, killAllocation, startAllocation, touchAlloc } from './client';
+import { newId, nowNs, type SimContext } from './context';
+import { canaryGate, noteCanaryPlaced } from './deployments';
+import { createEvaluation } from './evaluations';
+import { feasibleNodes, pickNode, SlotTracker } from './placement';
+import { isLive, isServerTerminal, nameIndex } from './status';
+import { type AllocRecord, type JobRecord, jobKey, type NodeRecord } from './store';
+
+interface Plan {
+  placed: AllocRecord[];
+  stopped: AllocRecord[];
+  failed: Record<string, AllocationMetric>;
+  queued: Record<string, number>;
+}
+
+/** Queues `evaluation` for processing after the scheduler delay (0 with `instant`). */
+export function enqueueEvaluation(ctx: SimContext, evalId: string, instant = false): void {
+  if (instant) processEvaluation(ctx, evalId, true);
+  else ctx.timers.after(ctx.timing.schedulerDelayMs, () => processEvaluation(ctx, evalId, false));
+}
+
+/** Processes one evaluation: plan, apply in one write, then let the clients act. */
+export function processEvaluation(ctx: SimContext, evalId: string, instant: boolean): void {
+  const { store } = ctx;
+  const evaluation = store.evals.get(evalId);
+  if (!evaluation || (evaluation.Status !== 'pending' && evaluation.Status !== 'blocked')) return;
+  const record = store.jobs.get(jobKey(evaluation.Namespace ?? 'default', evaluation.JobID));
+  const plan = store.write(['allocs', 'evals', 'job_summary', 'deployment'], (index) => {
+    const p: Plan = { placed: [], stopped: [], failed: {}, queued: {} };
+    if (record) {
+      const system = record.job.Type === 'system' || record.job.Type === 'sysbatch';
+      for (const group of record.job.TaskGroups ?? []) {
+        if (system) reconcileSystem(ctx, record, group, evaluation, index, p);
+        else reconcileGeneric(ctx, record, group, evaluation, index, p);
+      }
+    }
+    finishEvaluation(ctx, record?.job, evaluation, index, p);
+    return p;
+  });
+  for (const stopped of plan.stopped) killAllocation(ctx, stopped);
+  for (const placed of plan.placed) startAllocation(ctx, placed, instant);
+}
+
+function stop(ctx: SimContext, record: AllocRecord, description: string, index: number, plan: Plan): void {
+  record.alloc.DesiredStatus = 'stop';
+  record.alloc.DesiredDescription = description;
+  touchAlloc(ctx, record, index);
+  plan.stopped.push(record);
+}
+
+function place(
+  ctx: SimContext,
+  job: Job,
+  group: TaskGroup,
+  name: string,
+  node: NodeRecord,
+  evaluation: Evaluation,
+  index: number,
+  previous: AllocRecord | undefined,
+): AllocRecord {
+  const now = nowNs(ctx);
+  const record: AllocRecord = {
+    alloc: {
+      ID: newId(ctx),
+      EvalID: evaluation.ID,
+      Name: name,
+      Namespace: job.Namespace ?? 'default',
+      NodeID: node.node.ID,
+      NodeName: node.node.Name ?? '',
+      JobID: job.ID,
+      JobType: job.Type ?? 'service',
+      JobVersion: job.Version ?? 0,
+      TaskGroup: group.Name,
+      DesiredStatus: 'run',
+      DesiredDescription: '',
+      ClientStatus: 'pending',
+      ClientDescription: 'No tasks have started',
+      DesiredTransition: {},
+      TaskStates: {},
+      NextAllocation: '',
+      PreviousAllocation: previous?.alloc.ID ?? '',
+      FollowupEvalID: '',
+      CreateIndex: index,
+      ModifyIndex: index,
+      AllocModifyIndex: index,
+      CreateTime: now,
+      ModifyTime: now,
+    },
+    job,
+    runtime: { cancels: new Set(), taskTimers: new Map() },
+  };
+  record.alloc.TaskStates = initialTaskStates(ctx, record);
+  ctx.store.insertAlloc(record);
+  if (previous) {
+    previous.alloc.NextAllocation = record.alloc.ID;
+    touchAlloc(ctx, previous, index);
+  }
+  return record;
+}
+
+function groupAllocs(ctx: SimContext, record: JobRecord, group: TaskGroup): AllocRecord[] {
+  return ctx.store.allocsOfJob(record.namespace, record.id).filter((a) => a.alloc.TaskGroup === group.Name);
+}
+
+function replaceOnDisconnect(group: TaskGroup | undefined): boolean {
+  return group?.Disconnect?.Replace ?? true;
+}
+
+function groupSpec(job: Job, name: string): string {
+  return JSON.stringify(job.TaskGroups?.find((g) => g.Name === name) ?? null);
+}
+
+function nodeReady(ctx: SimContext, record: AllocRecord): boolean {
+  return ctx.store.nodes.get(record.alloc.NodeID ?? '')?.node.Status === 'ready';
+}
+
+function reconcileGeneric(
+  ctx: SimContext,
+  jobRecord: JobRecord,
+  group: TaskGroup,
+  evaluation: Evaluation,
+  index: number,
+  plan: Plan,
+): void {
+  const job = jobRecord.job;
+  const count = job.Stop ? 0 : (group.Count ?? 1);
+  const allocs = groupAllocs(ctx, jobRecord, group);
+  const linkFor = new Map<string, AllocRecord>();
+  const gate = canaryGate(ctx, job, group);
+  for (const a of allocs) {
+    if (!isLive(a.alloc)) continue;
+    const name = a.alloc.Name ?? '';
+    if (a.alloc.DesiredTransition?.Migrate && a.alloc.ClientStatus !== 'unknown' && nodeReady(ctx, a)) {
+      stop(ctx, a, 'alloc is being migrated', index, plan);
+      linkFor.set(name, a);
+    } else if (
+      !gate.holdOldVersions &&
+      (a.alloc.JobVersion ?? 0) < (job.Version ?? 0) &&
+      groupSpec(a.job, group.Name) !== groupSpec(job, group.Name)
+    ) {
+      stop(ctx, a, 'alloc is being updated due to job update', index, plan);
+      linkFor.set(name, a);
+    }
+  }
+  for (const a of allocs) {
+    const name = a.alloc.Name ?? '';
+    if (a.runtime.awaitingReplacement && !a.alloc.NextAllocation && !linkFor.has(name)) linkFor.set(name, a);
+    a.runtime.awaitingReplacement = false;
+  }
+  const replaceUnknown = replaceOnDisconnect(group);
+  const covering = allocs.filter(
+    (a) =>
+      (isLive(a.alloc) && !(a.alloc.ClientStatus === 'unknown' && replaceUnknown)) ||
+      (job.Type === 'batch' && a.alloc.ClientStatus === 'complete' && !isServerTerminal(a.alloc)),
+  );
+  const covered = new Set<number>();
+  for (const a of covering.sort((x, y) => nameIndex(x.alloc.Name) - nameIndex(y.alloc.Name))) {
+    const i = nameIndex(a.alloc.Name);
+    if (i >= count && isLive(a.alloc)) stop(ctx, a, 'alloc not needed due to job update', index, plan);
+    else covered.add(i);
+  }
+  const wanted: number[] = [];
+  for (let i = 0; i < count; i++) if (!covered.has(i)) wanted.push(i);
+  const canaries = gate.canariesToPlace;
+  if (wanted.length === 0 && canaries === 0) return;
+  const feasibility = feasibleNodes(ctx.store, job, group);
+  const slots = new SlotTracker(ctx.store, jobRecord.namespace, jobRecord.id);
+  for (const stopped of plan.stopped) if (stopped.alloc.NodeID) slots.release(stopped.alloc.NodeID);
+  const placeOne = (name: string, previous: AllocRecord | undefined): AllocRecord | undefined => {
+    const node = pickNode(feasibility, slots, ctx.random);
+    if (!node) {
+      plan.queued[group.Name] = (plan.queued[group.Name] ?? 0) + 1;
+      plan.failed[group.Name] = feasibility.metric;
+      return undefined;
+    }
+    slots.take(node.node.ID);
+    const placed = place(ctx, job, group, name, node, evaluation, index, previous);
+    plan.placed.push(placed);
+    return placed;
+  };
+  for (const i of wanted) {
+    const name = `${job.ID}.${group.Name}[${i}]`;
+    placeOne(name, linkFor.get(name));
+  }
+  for (let c = 0; c < canaries; c++) {
+    const placed = placeOne(`${job.ID}.${group.Name}[${c}]`, undefined);
+    if (placed) noteCanaryPlaced(ctx, job, group, placed, index);
+  }
+}
+
+function reconcileSystem(
+  ctx: SimContext,
+  jobRecord: JobRecord,
+  group: TaskGroup,
+  evaluation: Evaluation,
+  index: number,
+  plan: Plan,
+): void {
+  const job = jobRecord.job;
+  const sysbatch = job.Type === 'sysbatch';
+  const name = `${job.ID}.${group.Name}[0]`;
+  const allocs = groupAllocs(ctx, jobRecord, group);
+  const feasibility = feasibleNodes(ctx.store, job, group);
+  const feasibleIds = new Set(feasibility.feasible.map((n) => n.node.ID));
+  const slots = new SlotTracker(ctx.store, jobRecord.namespace, jobRecord.id);
+  for (const node of ctx.store.nodes.values()) {
+    const onNode = allocs.filter((a) => a.alloc.NodeID === node.node.ID);
+    const live = onNode.filter((a) => isLive(a.alloc));
+    // The slot counts as filled for this whole pass if anything lived here at its start,
+    // which is why a stop alone never brings a system allocation back (spec §4.2).
+    const occupied =
+      live.length > 0 || (sysbatch && onNode.some((a) => (a.alloc.JobVersion ?? 0) === (job.Version ?? 0)));
+    let destructive: AllocRecord | undefined;
+    for (const a of live) {
+      if (job.Stop) stop(ctx, a, 'alloc not needed due to job update', index, plan);
+      else if (a.alloc.DesiredTransition?.Migrate && a.alloc.ClientStatus !== 'unknown') {
+        stop(ctx, a, 'alloc not needed as node is tainted', index, plan);
+      } else if (
+        (a.alloc.JobVersion ?? 0) < (job.Version ?? 0) &&
+        groupSpec(a.job, group.Name) !== groupSpec(job, group.Name)
+      ) {
+        stop(ctx, a, 'alloc is being updated due to job update', index, plan);
+        destructive = a;
+      }
+    }
+    if (job.Stop || !feasibleIds.has(node.node.ID)) continue;
+    if (occupied && !destructive) continue;
+    if (!destructive && !slots.hasRoom(node)) {
+      feasibility.metric.NodesExhausted = (feasibility.metric.NodesExhausted ?? 0) + 1;
+      feasibility.metric.DimensionExhausted = { slots: feasibility.metric.NodesExhausted };
+      plan.failed[group.Name] = feasibility.metric;
+      plan.queued[group.Name] = (plan.queued[group.Name] ?? 0) + 1;
+      continue;
+    }
+    const previous =
+      destructive ??
+      onNode
+        .filter((a) => !isLive(a.alloc) && !a.alloc.NextAllocation && a.alloc.Name === name)
+        .sort((x, y) => y.alloc.CreateIndex - x.alloc.CreateIndex)[0];
+    slots.take(node.node.ID);
+    plan.placed.push(place(ctx, job, group, name, node, evaluation, index, previous));
+  }
+}
+
+function finishEvaluation(
+  ctx: SimContext,
+  job: Job | undefined,
+  evaluation: Evaluation,
+  index: number,
+  plan: Plan,
+): void {
+  const failedGroups = Object.keys(plan.failed);
+  evaluation.ModifyIndex = index;
+  evaluation.ModifyTime = nowNs(ctx);
+  const blockedOfJob = ctx.store
+    .evalsOfJob(evaluation.Namespace ?? 'default', evaluation.JobID)
+    .filter((e) => e.Status === 'blocked' && e.ID !== evaluation.ID);
+  if (failedGroups.length === 0) {
+    evaluation.Status = 'complete';
+    // The job is satisfied: older blocked evaluations have nothing left to place.
+    for (const blocked of blockedOfJob) cancelEval(ctx, blocked, index);
+    return;
+  }
+  evaluation.FailedTGAllocs = plan.failed;
+  evaluation.QueuedAllocations = plan.queued;
+  if (evaluation.Status === 'blocked') return;
+  evaluation.Status = 'complete';
+  if (!job) return;
+  for (const blocked of blockedOfJob) cancelEval(ctx, blocked, index);
+  const blocked = createEvaluation(ctx, index, job, 'queued-allocs', {
+    Status: 'blocked',
+    StatusDescription: 'created to place remaining allocations',
+    PreviousEval: evaluation.ID,
+    FailedTGAllocs: structuredClone(plan.failed),
+    QueuedAllocations: { ...plan.queued },
+  });
+  evaluation.BlockedEval = blocked.ID;
+}
+
+function cancelEval(ctx: SimContext, evaluation: Evaluation, index: number): void {
+  evaluation.Status = 'canceled';
+  evaluation.StatusDescription = 'evaluation superseded by a newer blocked evaluation';
+  evaluation.ModifyIndex = index;
+  evaluation.ModifyTime = nowNs(ctx);
+}
+
+/** Re-runs every blocked evaluation (capacity changed: a node became ready or eligible, or an allocation ended). */
+export function unblockEvaluations(ctx: SimContext): void {
+  const blocked = [...ctx.store.evals.values()].filter((e) => e.Status === 'blocked').map((e) => e.ID);
+  for (const id of blocked) enqueueEvaluation(ctx, id);
+}

@@ -1,0 +1,240 @@
+/**
+ * The simulator's state store: the raft-like global index, per-table indexes, the objects,
+ * and the waiter lists that make blocking queries cheap (spec §4.1). A blocked query
+ * registers one waiter on the tables its resource index depends on; a write to a table
+ * checks only that table's waiters, so 1,000 held queries cost a closure each, not a poll.
+ */
+import type { Allocation, Deployment, Evaluation, Job, Node } from '../../lib/nomad/types';
+
+/** Tables with their own "last index", as in Nomad's state store. */
+export type Table =
+  | 'jobs'
+  | 'job_summary'
+  | 'job_version'
+  | 'allocs'
+  | 'evals'
+  | 'deployment'
+  | 'nodes'
+  | 'namespaces';
+
+/** A job and its tracked versions. */
+export interface JobRecord {
+  namespace: string;
+  id: string;
+  /** The current version, as served by `GET /v1/job/:id`. */
+  job: Job;
+  /** Newest first; Nomad keeps the last 6 (`JobTrackedVersions`). */
+  versions: Job[];
+  summaryCreateIndex: number;
+  summaryModifyIndex: number;
+}
+
+/** Client-side bookkeeping the server view does not show. */
+export interface AllocRuntime {
+  /** Pending timers of the task runners (run_for, start, kill). */
+  cancels: Set<() => void>;
+  /** Client status before the node disconnected, restored on reconnect. */
+  statusBeforeDisconnect?: string;
+  /** Set when the node was lost or disconnected: the next evaluation links a replacement to it. */
+  awaitingReplacement?: boolean;
+  /** Simulated ms when the allocation was first seen running (for `longest_running`). */
+  runningSince?: number;
+  /** The main tasks were started (prestart tasks are done). */
+  mainStarted?: boolean;
+  /** Per-task timers (`run_for`), cancelled when the task restarts or is killed. */
+  taskTimers: Map<string, () => void>;
+}
+
+/** An allocation: the wire object (without `Job`) plus its job version and client runtime. */
+export interface AllocRecord {
+  alloc: Allocation;
+  job: Job;
+  runtime: AllocRuntime;
+}
+
+/** A node and its capacity in allocation slots (`undefined`: unlimited). */
+export interface NodeRecord {
+  node: Node;
+  capacity: number | undefined;
+}
+
+interface Waiter {
+  tables: readonly Table[];
+  ready: () => boolean;
+  wake: () => void;
+}
+
+const TABLES: readonly Table[] = [
+  'jobs',
+  'job_summary',
+  'job_version',
+  'allocs',
+  'evals',
+  'deployment',
+  'nodes',
+  'namespaces',
+];
+
+/** Key of a job inside the maps: namespace and ID, which together are unique. */
+export function jobKey(namespace: string, id: string): string {
+  return `${namespace}\u0000${id}`;
+}
+
+/** All simulator state. Mutations happen inside {@link Store.write}. */
+export class Store {
+  index = 0;
+  readonly tableIndex = new Map<Table, number>();
+  readonly namespaces = new Map<
+    string,
+    { Name: string; Description: string; CreateIndex: number; ModifyIndex: number }
+  >();
+  readonly jobs = new Map<string, JobRecord>();
+  readonly allocs = new Map<string, AllocRecord>();
+  readonly evals = new Map<string, Evaluation>();
+  readonly deployments = new Map<string, Deployment>();
+  readonly nodes = new Map<string, NodeRecord>();
+  private readonly allocsByJob = new Map<string, Set<string>>();
+  private readonly allocsByNode = new Map<string, Set<string>>();
+  private readonly evalsByJob = new Map<string, Set<string>>();
+  private readonly waiters = new Map<Table, Set<Waiter>>();
+  private readonly writeListeners = new Set<() => void>();
+
+  constructor() {
+    this.clear();
+  }
+
+  /** Forgets every object (indexes restart at 1 so "never blocked" stays true). */
+  clear(): void {
+    this.index = 1;
+    for (const table of TABLES) this.tableIndex.set(table, 1);
+    this.namespaces.clear();
+    this.jobs.clear();
+    this.allocs.clear();
+    this.evals.clear();
+    this.deployments.clear();
+    this.nodes.clear();
+    this.allocsByJob.clear();
+    this.allocsByNode.clear();
+    this.evalsByJob.clear();
+    this.namespaces.set('default', {
+      Name: 'default',
+      Description: 'Default shared namespace',
+      CreateIndex: 1,
+      ModifyIndex: 1,
+    });
+  }
+
+  /** The last index of a table. */
+  last(table: Table): number {
+    return this.tableIndex.get(table) ?? 1;
+  }
+
+  /**
+   * One atomic write at a new global index: `fn` mutates objects (stamping them with the
+   * index), then the touched tables move to that index and their waiters are checked.
+   */
+  write<T>(tables: readonly Table[], fn: (index: number) => T): T {
+    this.index += 1;
+    const index = this.index;
+    const result = fn(index);
+    for (const table of tables) this.tableIndex.set(table, index);
+    this.notify(tables);
+    return result;
+  }
+
+  /**
+   * Registers a blocking-query waiter; `wake` runs once, the first time `ready()` holds after a
+   * write to one of `tables`. Returns a function that removes the waiter (timeout, disconnect).
+   */
+  watch(tables: readonly Table[], ready: () => boolean, wake: () => void): () => void {
+    const waiter: Waiter = { tables, ready, wake };
+    for (const table of tables) {
+      let set = this.waiters.get(table);
+      if (!set) {
+        set = new Set();
+        this.waiters.set(table, set);
+      }
+      set.add(waiter);
+    }
+    return () => this.unwatch(waiter);
+  }
+
+  /** Calls `fn` after every write (used by `waitFor`); returns an unsubscribe function. */
+  onWrite(fn: () => void): () => void {
+    this.writeListeners.add(fn);
+    return () => this.writeListeners.delete(fn);
+  }
+
+  /** Number of blocking queries currently held (for tests and the benchmark). */
+  heldQueries(): number {
+    const all = new Set<Waiter>();
+    for (const set of this.waiters.values()) for (const waiter of set) all.add(waiter);
+    return all.size;
+  }
+
+  /** Drops every waiter without waking it (the server is closing). */
+  dropWaiters(): void {
+    this.waiters.clear();
+  }
+
+  insertAlloc(record: AllocRecord): void {
+    const { alloc } = record;
+    this.allocs.set(alloc.ID, record);
+    addTo(this.allocsByJob, jobKey(alloc.Namespace ?? 'default', alloc.JobID), alloc.ID);
+    if (alloc.NodeID) addTo(this.allocsByNode, alloc.NodeID, alloc.ID);
+  }
+
+  insertEval(evaluation: Evaluation): void {
+    this.evals.set(evaluation.ID, evaluation);
+    addTo(this.evalsByJob, jobKey(evaluation.Namespace ?? 'default', evaluation.JobID), evaluation.ID);
+  }
+
+  allocsOfJob(namespace: string, jobId: string): AllocRecord[] {
+    return collect(this.allocsByJob.get(jobKey(namespace, jobId)), this.allocs);
+  }
+
+  allocsOfNode(nodeId: string): AllocRecord[] {
+    return collect(this.allocsByNode.get(nodeId), this.allocs);
+  }
+
+  evalsOfJob(namespace: string, jobId: string): Evaluation[] {
+    return collect(this.evalsByJob.get(jobKey(namespace, jobId)), this.evals);
+  }
+
+  private notify(tables: readonly Table[]): void {
+    const due: Waiter[] = [];
+    for (const table of tables) {
+      const set = this.waiters.get(table);
+      if (!set) continue;
+      for (const waiter of set) if (waiter.ready()) due.push(waiter);
+    }
+    for (const waiter of due) {
+      this.unwatch(waiter);
+      waiter.wake();
+    }
+    for (const listener of this.writeListeners) listener();
+  }
+
+  private unwatch(waiter: Waiter): void {
+    for (const table of waiter.tables) this.waiters.get(table)?.delete(waiter);
+  }
+}
+
+function addTo(map: Map<string, Set<string>>, key: string, value: string): void {
+  let set = map.get(key);
+  if (!set) {
+    set = new Set();
+    map.set(key, set);
+  }
+  set.add(value);
+}
+
+function collect<T>(ids: Set<string> | undefined, from: Map<string, T>): T[] {
+  const out: T[] = [];
+  if (!ids) return out;
+  for (const id of ids) {
+    const item = from.get(id);
+    if (item !== undefined) out.push(item);
+  }
+  return out;
+}

@@ -1,0 +1,118 @@
+/** Loading scenarios: decoding with field-naming errors, files, and the bundled demo. */
+import { readFileSync } from 'node:fs';
+import type { Job } from '../lib/nomad/types';
+import type { AclSpec } from './acl';
+import { SimHttpError, SimScenarioError } from './errors';
+import type { NodeSpec } from './model/cluster';
+import { decodeJob } from './model/job-spec';
+import type { Scenario } from './types';
+
+function fail(field: string, value: unknown, allowed: string): never {
+  throw new SimScenarioError(`Invalid scenario field "${field}": ${JSON.stringify(value)} (${allowed})`);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function optional(
+  record: Record<string, unknown>,
+  key: string,
+  type: 'string' | 'number' | 'boolean',
+  field: string,
+): void {
+  const value = record[key];
+  if (value !== undefined && typeof value !== type) fail(`${field}.${key}`, value, `expected a ${type}`);
+}
+
+function decodeNode(value: unknown, i: number): NodeSpec {
+  const field = `nodes[${i}]`;
+  if (!isRecord(value)) fail(field, value, 'expected an object');
+  if (typeof value['name'] !== 'string' || value['name'] === '')
+    fail(`${field}.name`, value['name'], 'expected a non-empty string');
+  for (const key of ['id', 'datacenter', 'class', 'pool']) optional(value, key, 'string', field);
+  optional(value, 'eligible', 'boolean', field);
+  optional(value, 'capacity', 'number', field);
+  const status = value['status'];
+  if (status !== undefined && status !== 'ready' && status !== 'down' && status !== 'disconnected') {
+    fail(`${field}.status`, status, 'expected "ready", "down" or "disconnected"');
+  }
+  const drivers = value['drivers'];
+  if (drivers !== undefined && !(Array.isArray(drivers) && drivers.every((d) => typeof d === 'string'))) {
+    fail(`${field}.drivers`, drivers, 'expected a list of strings');
+  }
+  return value as unknown as NodeSpec;
+}
+
+function decodeScenarioJob(value: unknown, i: number): Job {
+  const inner = isRecord(value) && 'Job' in value ? value['Job'] : value;
+  try {
+    return decodeJob(inner, `jobs[${i}]`);
+  } catch (error) {
+    if (error instanceof SimHttpError)
+      throw new SimScenarioError(`Invalid scenario field "jobs[${i}]": ${error.message}`, { cause: error });
+    throw error;
+  }
+}
+
+function decodeAcl(value: unknown): AclSpec | undefined {
+  if (value === undefined) return undefined;
+  if (!isRecord(value)) fail('acl', value, 'expected an object');
+  if (typeof value['enabled'] !== 'boolean') fail('acl.enabled', value['enabled'], 'expected a boolean');
+  const tokens = value['tokens'] ?? [];
+  if (!Array.isArray(tokens)) fail('acl.tokens', tokens, 'expected a list');
+  tokens.forEach((t, i) => {
+    if (!isRecord(t) || typeof t['secret'] !== 'string' || t['secret'] === '') {
+      fail(`acl.tokens[${i}].secret`, isRecord(t) ? '<invalid>' : t, 'expected a non-empty string');
+    }
+  });
+  return value as unknown as AclSpec;
+}
+
+/**
+ * Checks an untrusted scenario (a parsed file or a control-API body).
+ * @throws SimScenarioError naming the field and the value.
+ */
+export function decodeScenario(value: unknown): Scenario {
+  if (!isRecord(value)) fail('(root)', value, 'expected an object');
+  const namespaces = value['namespaces'] ?? [];
+  if (!Array.isArray(namespaces) || !namespaces.every((n) => typeof n === 'string')) {
+    fail('namespaces', namespaces, 'expected a list of strings');
+  }
+  const nodes = value['nodes'] ?? [];
+  if (!Array.isArray(nodes)) fail('nodes', nodes, 'expected a list');
+  const jobs = value['jobs'] ?? [];
+  if (!Array.isArray(jobs)) fail('jobs', jobs, 'expected a list');
+  const acl = decodeAcl(value['acl']);
+  return {
+    namespaces: namespaces as string[],
+    nodes: nodes.map(decodeNode),
+    jobs: jobs.map(decodeScenarioJob),
+    ...(acl ? { acl } : {}),
+  };
+}
+
+/** Reads and decodes a JSON scenario file. @throws SimScenarioError */
+export function loadScenarioFile(path: string): Scenario {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new SimScenarioError(`Cannot read scenario file "${path}": ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+  try {
+    return decodeScenario(JSON.parse(text));
+  } catch (error) {
+    if (error instanceof SimScenarioError) throw error;
+    throw new SimScenarioError(`Scenario file "${path}" is not valid JSON: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
+
+/** The docs example used by the demo: `example` (web ×2, proxy ×3) and `node-monitor` on two nodes. */
+export function demoScenario(): Scenario {
+  return loadScenarioFile(new URL('./scenarios/demo.json', import.meta.url).pathname);
+}

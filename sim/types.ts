@@ -1,0 +1,146 @@
+/** Public types of the simulator: options, scenarios, faults and the control API. */
+import type { Allocation, Deployment, Evaluation, Job, Node } from '../lib/nomad/types';
+import type { AclSpec } from './acl';
+import type { SimClock } from './clock';
+import type { NodeSpec } from './model/cluster';
+import type { SimTiming } from './model/context';
+
+export type { AclSpec, AclTokenSpec } from './acl';
+export type { SimClock } from './clock';
+export type { NodeSpec } from './model/cluster';
+export type { SimTiming } from './model/context';
+
+/**
+ * A cluster to start from, JSON-serialisable (scenario files are this shape). Jobs are
+ * registered and placed at once, their allocations already `running`.
+ */
+export interface Scenario {
+  /** Namespaces besides `default`. */
+  namespaces?: string[];
+  nodes: NodeSpec[];
+  /** Jobs as the API takes them; `Namespace` picks the namespace. `{ "Job": {...} }` is accepted too. */
+  jobs: Array<Job | { Job: Job }>;
+  acl?: AclSpec;
+}
+
+/**
+ * Options of {@link startSimulator}. The timing knobs ({@link SimTiming}) are in simulated
+ * milliseconds: `schedulerDelayMs` (100), `allocStartMs` (1000, pending → running),
+ * `taskKillMs` (100, the kill part of a restart or stop), `deploymentHealthyMs` (10000).
+ */
+export interface SimulatorOptions extends Partial<SimTiming> {
+  /** Default 0 (an ephemeral port). The host is always 127.0.0.1. */
+  port?: number;
+  /** Default `'empty'`. */
+  scenario?: Scenario | 'demo' | 'empty';
+  /** Real ms per simulated ms; 0.01 makes a simulated second last 10 ms. Default 1. */
+  timeScale?: number;
+  /** Overrides the scaled wall clock built from `timeScale`. */
+  clock?: SimClock;
+  /** Random source for IDs, placement ties and blocking-query jitter. Default `Math.random`. */
+  random?: () => number;
+}
+
+/** The Nth (1-based; every one if omitted) request whose path ends with `pathSuffix` gets `status` and `body`. */
+export interface StatusFault {
+  kind?: 'status';
+  pathSuffix: string;
+  status: number;
+  body?: string;
+  nth?: number;
+  method?: string;
+  /** Let the request take effect, then replace the response (a proxy failing on the way back). */
+  afterHandling?: boolean;
+}
+
+/** The matching request's connection is destroyed without an answer. */
+export interface ResetFault {
+  kind: 'reset';
+  pathSuffix?: string;
+  nth?: number;
+  method?: string;
+}
+
+/** Matching requests wait `latencyMs` real milliseconds first. */
+export interface LatencyFault {
+  kind?: 'latency';
+  latencyMs: number;
+  pathSuffix?: string;
+  method?: string;
+}
+
+/** Every `/v1` request answers 500 `No cluster leader` with `X-Nomad-KnownLeader: false`. */
+export interface NoLeaderFault {
+  kind: 'no-leader';
+}
+
+export type Fault = StatusFault | ResetFault | LatencyFault | NoLeaderFault;
+
+/** One line of the request log. `token` is present (always `'redacted'`) when a token was sent. */
+export interface RequestLogEntry {
+  /** Simulated Unix ms when the response was sent. */
+  time: number;
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+  token?: 'redacted';
+}
+
+/** Filters of {@link SimStateView} queries. */
+export interface StateFilter {
+  jobId?: string;
+  namespace?: string;
+}
+
+/**
+ * Read-only snapshots of the state (deep copies: mutating them changes nothing).
+ * Allocations carry `Job` like `GET /v1/allocation/:id`.
+ */
+export interface SimStateView {
+  /** The global index. */
+  index: number;
+  jobs(): Job[];
+  job(id: string, namespace?: string): Job | undefined;
+  allocations(filter?: StateFilter): Allocation[];
+  allocation(id: string): Allocation | undefined;
+  evaluations(filter?: StateFilter): Evaluation[];
+  deployments(filter?: StateFilter): Deployment[];
+  nodes(): Node[];
+  /** Blocking queries currently held open. */
+  heldQueries(): number;
+}
+
+/** Test and demo control of a running simulator; also served over HTTP under `/_sim`. */
+export interface SimControl {
+  /** Adds namespaces, nodes, ACL configuration and jobs (placed and running at once). */
+  seed(scenario: Scenario): void;
+  /** Registers a job like `PUT /v1/jobs` (asynchronous scheduling, as on the wire). */
+  registerJob(job: Job, namespace?: string): { evalId: string; index: number };
+  setNodeStatus(nodeId: string, status: 'ready' | 'down' | 'disconnected'): void;
+  setNodeEligibility(nodeId: string, eligible: boolean): void;
+  setDeploymentStatus(deploymentId: string, status: string): void;
+  injectFault(fault: Fault): void;
+  clearFaults(): void;
+  /**
+   * Requests per `'METHOD /v1/route/pattern'` (e.g. `'PUT /v1/client/allocation/:id/restart'`;
+   * unknown routes under `'METHOD (unmatched)'`), plus `total` (every `/v1` request),
+   * `total:blocking` (GETs with `index` > 0) and `total:errors` (non-200 answers).
+   * Control requests under `/_sim` are not counted.
+   */
+  counters(): Record<string, number>;
+  requestLog(): RequestLogEntry[];
+  resetCounters(): void;
+  /** Empty state (no nodes, jobs or ACLs), faults and counters cleared. */
+  reset(): void;
+  state(): SimStateView;
+  /** Resolves once `predicate(state())` holds (checked after every write), rejects after `timeoutMs` real ms. */
+  waitFor(predicate: (state: SimStateView) => boolean, timeoutMs?: number): Promise<void>;
+}
+
+export interface RunningSimulator {
+  /** `http://127.0.0.1:<port>` */
+  address: string;
+  control: SimControl;
+  close(): Promise<void>;
+}
