@@ -30,7 +30,7 @@ export interface Harness {
 
 /** Starts a simulator with `nodes` and `jobs` already placed and running. */
 export async function startHarness(
-  setup: { nodes?: NodeSpec[]; jobs?: Job[]; acl?: AclSpec },
+  setup: { nodes?: NodeSpec[]; jobs?: Job[]; acl?: AclSpec; namespaces?: string[] },
   extra: Partial<SimulatorOptions> & { token?: string } = {},
 ): Promise<Harness> {
   const { token, ...simOptions } = extra;
@@ -40,6 +40,7 @@ export async function startHarness(
     scenario: {
       nodes: setup.nodes ?? [{ name: 'node1' }],
       jobs: setup.jobs ?? [],
+      ...(setup.namespaces === undefined ? {} : { namespaces: setup.namespaces }),
       ...(setup.acl === undefined ? {} : { acl: setup.acl }),
     },
     ...simOptions,
