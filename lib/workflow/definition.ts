@@ -39,7 +39,10 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
   const fail = (id: string) => new sfn.Fail(scope, id, { error: id, causePath: '$.error.Cause' });
   const whichError = new sfn.Choice(scope, FlowStates.whichError)
     .when(
-      sfn.Condition.or(errorIs(WORKFLOW_ERROR_NAMES.jobNotFound), errorIs(WORKFLOW_ERROR_NAMES.multipleJobsMatched)),
+      sfn.Condition.or(
+        errorIs(WORKFLOW_ERROR_NAMES.jobNotFound),
+        errorIs(WORKFLOW_ERROR_NAMES.multipleJobsMatched),
+      ),
       fail(FailStates.jobNotFound),
     )
     .when(errorIs(WORKFLOW_ERROR_NAMES.jobLocked), fail(FailStates.jobLocked))

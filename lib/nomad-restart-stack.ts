@@ -1,0 +1,50 @@
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { NomadRestartWorkflow, type NomadRestartWorkflowProps } from './nomad-restart-workflow';
+import { restartInputJsonSchema } from './restart/input';
+
+/** Props of {@link NomadRestartStack}: the workflow's, with secrets given by ARN. */
+export interface NomadRestartStackProps
+  extends StackProps,
+    Omit<NomadRestartWorkflowProps, 'nomadTokenSecret' | 'nomadTlsSecret'> {
+  /** Complete ARN of the Secrets Manager secret holding the Nomad ACL token. @default - anonymous */
+  readonly nomadTokenSecretArn?: string;
+  /** Complete ARN of the secret holding TLS PEMs. @default - system roots, no client certificate */
+  readonly nomadTlsSecretArn?: string;
+}
+
+/** Deploys one {@link NomadRestartWorkflow} and exports what callers need to start a restart. */
+export class NomadRestartStack extends Stack {
+  public readonly workflow: NomadRestartWorkflow;
+
+  public constructor(scope: Construct, id: string, props: NomadRestartStackProps) {
+    super(scope, id, props);
+    const { nomadTokenSecretArn, nomadTlsSecretArn, ...workflowProps } = props;
+    this.workflow = new NomadRestartWorkflow(this, 'Restart', {
+      ...workflowProps,
+      ...(nomadTokenSecretArn === undefined
+        ? {}
+        : {
+            nomadTokenSecret: secretsmanager.Secret.fromSecretCompleteArn(
+              this,
+              'NomadToken',
+              nomadTokenSecretArn,
+            ),
+          }),
+      ...(nomadTlsSecretArn === undefined
+        ? {}
+        : {
+            nomadTlsSecret: secretsmanager.Secret.fromSecretCompleteArn(this, 'NomadTls', nomadTlsSecretArn),
+          }),
+    });
+    new CfnOutput(this, 'StateMachineArn', {
+      value: this.workflow.stateMachine.stateMachineArn,
+      description: 'Start a restart here: nomad-restart -engine=aws -state-machine-arn=<this>',
+    });
+    new CfnOutput(this, 'InputJsonSchema', {
+      value: JSON.stringify(restartInputJsonSchema()),
+      description: 'JSON Schema of the execution input (console, schedules)',
+    });
+  }
+}

@@ -1,0 +1,354 @@
+import { type CfnElement, Duration, RemovalPolicy, Stack, ValidationError, Validations } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { APPROVALS_TABLE_SCHEMA } from './aws/dynamodb-approval-store';
+import { LOCK_TABLE_SCHEMA } from './aws/dynamodb-job-lock';
+import { restartDefinition } from './workflow/definition';
+import { TaskFunction } from './workflow/private/task-function';
+import { HANDLER_IDS, type HandlerId, STALE_LOCK_HANDLER_ID } from './workflow/state-names';
+
+/** Props of {@link NomadRestartWorkflow}. */
+export interface NomadRestartWorkflowProps {
+  /** Address of the Nomad agent the Lambdas call, `http(s)://host:port`. */
+  readonly nomadAddress: string;
+  /**
+   * Secret holding the Nomad ACL token (plain string, or JSON `{"token": "..."}`). Only the
+   * functions that call Nomad can read it; the token never enters execution input or logs.
+   * @default - no token: anonymous requests (Nomad without ACLs)
+   */
+  readonly nomadTokenSecret?: secretsmanager.ISecret;
+  /**
+   * Secret holding TLS material as JSON `{ caCert?, clientCert?, clientKey?, serverName? }` (PEMs).
+   * @default - system CA roots, no client certificate
+   */
+  readonly nomadTlsSecret?: secretsmanager.ISecret;
+  /** VPC to place the Nomad-calling functions in (Nomad is usually private). @default - not in a VPC */
+  readonly vpc?: ec2.IVpc;
+  /** Subnets within `vpc`. @default - the VPC's private subnets with egress */
+  readonly vpcSubnets?: ec2.SubnetSelection;
+  /** Security groups for the functions in `vpc`. @default - one created per function, all egress */
+  readonly securityGroups?: ec2.ISecurityGroup[];
+  /**
+   * Batches one execution runs before it starts a fresh execution of itself with the cursor, so
+   * history stays far below 25,000 events. Between 1 and 1000. @default 200
+   */
+  readonly batchesPerExecution?: number;
+  /** How long a question waits before Nomad's default answer ("no") applies. At least 1 minute. @default Duration.hours(24) */
+  readonly approvalTimeout?: Duration;
+  /**
+   * Timeout of the restart-batch and await-batch functions: one await slice (the state machine
+   * loops "Await batch" until the batch settles). 1 to 15 minutes. @default Duration.minutes(5)
+   */
+  readonly batchSliceTimeout?: Duration;
+  /** Retention of every log group. @default logs.RetentionDays.ONE_MONTH */
+  readonly logRetention?: logs.RetentionDays;
+  /** What happens to the bucket, tables and log groups when removed. @default RemovalPolicy.RETAIN */
+  readonly removalPolicy?: RemovalPolicy;
+  /**
+   * Called for each new pending question (DynamoDB stream of the approvals table, keys only);
+   * it is granted read access to the table and may notify chat. @default - no notifier
+   */
+  readonly approvalNotifier?: lambda.IFunction;
+  /** Days a plan document is kept in the plan bucket. @default 14 */
+  readonly planExpirationDays?: number;
+}
+
+const lit = (s: string) => s as ConstructorParameters<typeof ValidationError>[0];
+
+/**
+ * `nomad job restart` as a durable Step Functions workflow: the state machine, its Lambda
+ * handlers, the plan bucket, the job-lock table and the approvals table, plus an EventBridge
+ * rule that frees the lock of an execution that died outside a Catch.
+ */
+export class NomadRestartWorkflow extends Construct {
+  /** The Standard state machine; start it with the input JSON Schema's shape. */
+  public readonly stateMachine: sfn.StateMachine;
+  /** Plans, batch errors and cursors (private, encrypted, TLS only, expiring). */
+  public readonly planBucket: s3.Bucket;
+  /** One item per job being restarted (conditional writes, TTL). */
+  public readonly lockTable: dynamodb.Table;
+  /** Pending questions by opaque approval id (task tokens inside: grant carefully). */
+  public readonly approvalsTable: dynamodb.Table;
+  /** The handler functions by handler id (plus `release-stale-lock`). */
+  public readonly functions: Readonly<Record<HandlerId | typeof STALE_LOCK_HANDLER_ID, lambda.IFunction>>;
+
+  public constructor(scope: Construct, id: string, props: NomadRestartWorkflowProps) {
+    super(scope, id);
+    const batchesPerExecution = props.batchesPerExecution ?? 200;
+    if (!Number.isInteger(batchesPerExecution) || batchesPerExecution < 1 || batchesPerExecution > 1000) {
+      throw new ValidationError(
+        lit('InvalidBatchesPerExecution'),
+        `batchesPerExecution must be an integer from 1 to 1000, got ${batchesPerExecution}`,
+        this,
+      );
+    }
+    const approvalTimeout = props.approvalTimeout ?? Duration.hours(24);
+    if (!approvalTimeout.isUnresolved() && approvalTimeout.toSeconds() < 60) {
+      throw new ValidationError(
+        lit('InvalidApprovalTimeout'),
+        `approvalTimeout must be at least 1 minute, got ${approvalTimeout.toHumanString()}`,
+        this,
+      );
+    }
+    const slice = props.batchSliceTimeout ?? Duration.minutes(5);
+    if (!slice.isUnresolved() && (slice.toSeconds() < 60 || slice.toSeconds() > 900)) {
+      throw new ValidationError(
+        lit('InvalidBatchSliceTimeout'),
+        `batchSliceTimeout must be from 1 to 15 minutes, got ${slice.toHumanString()}`,
+        this,
+      );
+    }
+    const planExpirationDays = props.planExpirationDays ?? 14;
+    if (!Number.isInteger(planExpirationDays) || planExpirationDays < 1) {
+      throw new ValidationError(
+        lit('InvalidPlanExpirationDays'),
+        `planExpirationDays must be a positive integer, got ${planExpirationDays}`,
+        this,
+      );
+    }
+    const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
+    const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
+
+    this.planBucket = new s3.Bucket(this, 'PlanBucket', {
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      lifecycleRules: [
+        {
+          expiration: Duration.days(planExpirationDays),
+          abortIncompleteMultipartUploadAfter: Duration.days(1),
+        },
+      ],
+      removalPolicy,
+    });
+    Validations.of(this.planBucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason:
+        "The bucket holds short-lived plan documents written and read only by this workflow's roles; access is audited through CloudTrail, and server access logs would need a second bucket for no added signal.",
+    });
+
+    this.lockTable = new dynamodb.Table(this, 'LockTable', {
+      partitionKey: { name: LOCK_TABLE_SCHEMA.partitionKey, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: LOCK_TABLE_SCHEMA.ttlAttribute,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      removalPolicy,
+    });
+    this.lockTable.addGlobalSecondaryIndex({
+      indexName: LOCK_TABLE_SCHEMA.ownerIndex,
+      partitionKey: { name: LOCK_TABLE_SCHEMA.ownerAttribute, type: dynamodb.AttributeType.STRING },
+      projectionType: dynamodb.ProjectionType.KEYS_ONLY,
+    });
+
+    this.approvalsTable = new dynamodb.Table(this, 'ApprovalsTable', {
+      partitionKey: { name: APPROVALS_TABLE_SCHEMA.partitionKey, type: dynamodb.AttributeType.STRING },
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      timeToLiveAttribute: APPROVALS_TABLE_SCHEMA.ttlAttribute,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      removalPolicy,
+      ...(props.approvalNotifier === undefined ? {} : { stream: dynamodb.StreamViewType.KEYS_ONLY }),
+    });
+    this.approvalsTable.addGlobalSecondaryIndex({
+      indexName: APPROVALS_TABLE_SCHEMA.executionIndex,
+      partitionKey: { name: APPROVALS_TABLE_SCHEMA.executionAttribute, type: dynamodb.AttributeType.STRING },
+      projectionType: dynamodb.ProjectionType.ALL,
+    });
+
+    const fns = this.createFunctions(props, { slice, logRetention, removalPolicy });
+    this.functions = fns;
+
+    const stateMachineName = `${Stack.of(this).stackName}-${id}`.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 80);
+    const self = sfn.StateMachine.fromStateMachineName(this, 'Self', stateMachineName);
+    const machineLogs = new logs.LogGroup(this, 'StateMachineLogs', {
+      retention: logRetention,
+      removalPolicy,
+    });
+    this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
+      stateMachineName,
+      stateMachineType: sfn.StateMachineType.STANDARD,
+      definitionBody: sfn.DefinitionBody.fromChainable(
+        restartDefinition(this, {
+          functions: fns,
+          self,
+          batchesPerExecution,
+          approvalTimeout,
+          batchFunctionTimeout: slice,
+        }),
+      ),
+      tracingEnabled: true,
+      // Execution data stays out of the logs: the ask step's input carries a task token.
+      logs: { destination: machineLogs, level: sfn.LogLevel.ALL, includeExecutionData: false },
+      comment: 'nomad job restart, as a durable workflow',
+    });
+    for (const finding of [
+      'AwsSolutions-IAM5[Resource::*]',
+      ...HANDLER_IDS.map((h) => `AwsSolutions-IAM5[Resource::<${this.logicalIdOf(fns[h])}.Arn>:*]`),
+    ]) {
+      Validations.of(this.stateMachine).acknowledge({
+        id: finding,
+        reason: finding.endsWith('[Resource::*]')
+          ? 'CloudWatch Logs delivery (logs:CreateLogDelivery etc.) and X-Ray accept only Resource "*" for a state machine.'
+          : 'Invoking a Lambda task may target any version or alias of that one function (the ":*" suffix CDK grants).',
+      });
+    }
+
+    this.grantHandlerAccess(fns);
+    this.addStaleLockRule(fns[STALE_LOCK_HANDLER_ID]);
+    if (props.approvalNotifier !== undefined) {
+      props.approvalNotifier.addEventSource(
+        // exactOptionalPropertyTypes trips over CDK's own Table vs ITable optional fields.
+        new DynamoEventSource(this.approvalsTable as unknown as dynamodb.ITable, {
+          startingPosition: lambda.StartingPosition.LATEST,
+          filters: [{ pattern: JSON.stringify({ eventName: ['INSERT'] }) }],
+        }),
+      );
+      this.approvalsTable.grantReadData(props.approvalNotifier);
+    }
+  }
+
+  /** Lets `grantee` start restarts (and read executions to follow them). */
+  public grantStartRestart(grantee: iam.IGrantable): iam.Grant {
+    this.stateMachine.grantRead(grantee);
+    return this.stateMachine.grantStartExecution(grantee);
+  }
+
+  /** Lets `grantee` list, read and answer pending questions (SendTaskSuccess/Failure). */
+  public grantAnswerQuestions(grantee: iam.IGrantable): iam.Grant {
+    this.approvalsTable.grant(grantee, 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:DeleteItem');
+    return this.stateMachine.grantTaskResponse(grantee);
+  }
+
+  /** Lets `grantee` request a cancel at the next safe point (the lock item's cancel flag). */
+  public grantCancelRestart(grantee: iam.IGrantable): iam.Grant {
+    return this.lockTable.grant(grantee, 'dynamodb:UpdateItem');
+  }
+
+  private logicalIdOf(fn: lambda.IFunction): string {
+    return Stack.of(this).getLogicalId(fn.node.defaultChild as CfnElement);
+  }
+
+  private createFunctions(
+    props: NomadRestartWorkflowProps,
+    o: { slice: Duration; logRetention: logs.RetentionDays; removalPolicy: RemovalPolicy },
+  ): Record<HandlerId | typeof STALE_LOCK_HANDLER_ID, lambda.IFunction> {
+    const callsNomad = new Set<string>([
+      'plan',
+      'check-deployments',
+      'restart-batch',
+      'trigger-evaluations',
+      'await-batch',
+      'decide',
+      'apply-answer',
+      'finish',
+    ]);
+    const out: Partial<Record<string, lambda.IFunction>> = {};
+    for (const handlerId of [...HANDLER_IDS, STALE_LOCK_HANDLER_ID]) {
+      const nomad = callsNomad.has(handlerId);
+      const environment: Record<string, string> = {};
+      if (nomad) {
+        environment['NOMAD_ADDR'] = props.nomadAddress;
+        if (props.nomadTokenSecret !== undefined)
+          environment['NOMAD_TOKEN_SECRET_ARN'] = props.nomadTokenSecret.secretArn;
+        if (props.nomadTlsSecret !== undefined)
+          environment['NOMAD_TLS_SECRET_ARN'] = props.nomadTlsSecret.secretArn;
+        environment['PLAN_BUCKET'] = this.planBucket.bucketName;
+      }
+      if (
+        ['lock-job', 'check-deployments', 'decide', 'release-lock', STALE_LOCK_HANDLER_ID].includes(handlerId)
+      ) {
+        environment['LOCK_TABLE'] = this.lockTable.tableName;
+      }
+      if (['ask', STALE_LOCK_HANDLER_ID].includes(handlerId)) {
+        environment['APPROVALS_TABLE'] = this.approvalsTable.tableName;
+      }
+      const slow = handlerId === 'restart-batch' || handlerId === 'await-batch';
+      const fn = new TaskFunction(this, `${handlerId}-fn`, {
+        handlerId,
+        timeout: slow ? o.slice : nomad ? Duration.minutes(2) : Duration.seconds(30),
+        environment,
+        logRetention: o.logRetention,
+        removalPolicy: o.removalPolicy,
+        ...(nomad && props.vpc !== undefined ? { vpc: props.vpc } : {}),
+        ...(nomad && props.vpcSubnets !== undefined ? { vpcSubnets: props.vpcSubnets } : {}),
+        ...(nomad && props.securityGroups !== undefined ? { securityGroups: props.securityGroups } : {}),
+      });
+      if (nomad) {
+        props.nomadTokenSecret?.grantRead(fn.role);
+        props.nomadTlsSecret?.grantRead(fn.role);
+      }
+      out[handlerId] = fn.function;
+    }
+    return out as Record<HandlerId | typeof STALE_LOCK_HANDLER_ID, lambda.IFunction>;
+  }
+
+  private grantHandlerAccess(fns: Record<string, lambda.IFunction>): void {
+    const objects = this.planBucket.arnForObjects('runs/*');
+    const planAccess = (handlerId: string, actions: string[]) => {
+      fns[handlerId]?.addToRolePolicy(new iam.PolicyStatement({ actions, resources: [objects] }));
+      Validations.of(fns[handlerId]?.role ?? this).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.planBucket.node.defaultChild as s3.CfnBucket)}.Arn>/runs/*]`,
+        reason:
+          'Plan documents are per-run objects under runs/<run>/; the keys are not known when deploying.',
+      });
+    };
+    planAccess('plan', ['s3:PutObject']);
+    for (const h of [
+      'check-deployments',
+      'restart-batch',
+      'trigger-evaluations',
+      'await-batch',
+      'decide',
+      'apply-answer',
+    ]) {
+      planAccess(h, ['s3:GetObject', 's3:PutObject']);
+    }
+    planAccess('finish', ['s3:GetObject', 's3:PutObject', 's3:DeleteObject']);
+    fns['finish']?.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['s3:ListBucket'],
+        resources: [this.planBucket.bucketArn],
+        conditions: { StringLike: { 's3:prefix': ['runs/*'] } },
+      }),
+    );
+    const lock = (handlerId: string, ...actions: string[]) => {
+      const fn = fns[handlerId];
+      if (fn !== undefined) this.lockTable.grant(fn, ...actions);
+    };
+    lock('lock-job', 'dynamodb:PutItem');
+    lock('check-deployments', 'dynamodb:GetItem', 'dynamodb:PutItem');
+    lock('decide', 'dynamodb:GetItem');
+    lock('release-lock', 'dynamodb:DeleteItem');
+    lock(STALE_LOCK_HANDLER_ID, 'dynamodb:Query', 'dynamodb:DeleteItem');
+    const ask = fns['ask'];
+    if (ask !== undefined) this.approvalsTable.grant(ask, 'dynamodb:PutItem');
+    const stale = fns[STALE_LOCK_HANDLER_ID];
+    if (stale !== undefined) this.approvalsTable.grant(stale, 'dynamodb:Query', 'dynamodb:DeleteItem');
+  }
+
+  private addStaleLockRule(target: lambda.IFunction): void {
+    new events.Rule(this, 'ReleaseStaleLock', {
+      description: 'Releases the job lock of a nomad-restart execution that failed, timed out or was aborted',
+      eventPattern: {
+        source: ['aws.states'],
+        detailType: ['Step Functions Execution Status Change'],
+        detail: {
+          status: ['FAILED', 'TIMED_OUT', 'ABORTED'],
+          stateMachineArn: [this.stateMachine.stateMachineArn],
+        },
+      },
+      targets: [new targets.LambdaFunction(target, { retryAttempts: 8, maxEventAge: Duration.hours(2) })],
+    });
+  }
+}
