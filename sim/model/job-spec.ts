@@ -160,15 +160,29 @@ export function parseJsonBody(body: string, status = 400): unknown {
   }
 }
 
+/** V8's complaint → the context Go's scanner names in its message. */
+const GO_CONTEXT: Array<[RegExp, string]> = [
+  [/after property name/, 'after object key'],
+  [/after property value/, 'after object key:value pair'],
+  [/after array element/, 'after array element'],
+  [/Expected property name/, 'looking for beginning of object key string'],
+];
+
 function goSyntaxError(body: string, error: unknown): string {
-  const trimmed = body.trim();
-  if (trimmed === '') return 'EOF';
+  if (body.trim() === '') return 'EOF';
   const message = error instanceof Error ? error.message : '';
-  if (/end of (JSON )?input|Unterminated/i.test(message)) return 'unexpected EOF';
-  const position = /position (\d+)/.exec(message);
-  const at = position?.[1] !== undefined ? Number(position[1]) : body.search(/\S/);
-  const char = body.charAt(at) || body.charAt(body.length - 1);
-  return `invalid character '${char}' looking for beginning of value`;
+  const position = /position (\d+)/.exec(message)?.[1];
+  const at = position !== undefined ? Number(position) : undefined;
+  if (
+    /end of (JSON )?input|Unterminated/i.test(message) ||
+    (at !== undefined && at >= body.trimEnd().length)
+  ) {
+    return 'unexpected EOF';
+  }
+  const token = /Unexpected token '(.)'/.exec(message)?.[1];
+  const char = token ?? (at !== undefined ? body.charAt(at) : body.trim().charAt(0));
+  const context = GO_CONTEXT.find(([re]) => re.test(message))?.[1] ?? 'looking for beginning of value';
+  return `invalid character '${char}' ${context}`;
 }
 
 /**
