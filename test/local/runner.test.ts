@@ -624,6 +624,48 @@ describe('runLocalExecution', () => {
     });
   });
 
+  describe('engine quirks', () => {
+    it.each([
+      {
+        name: 'a Pass state with a falsy Result outputs that Result',
+        states: { Only: { Type: 'Pass', Result: 0, End: true } },
+        expected: 0,
+      },
+      {
+        name: 'ResultPath "$" replaces the input',
+        states: { Only: { Type: 'Pass', Result: { x: 1 }, ResultPath: '$', End: true } },
+        expected: { x: 1 },
+      },
+      {
+        name: 'a Catch with ResultPath "$" replaces the input with the error',
+        states: {
+          Only: {
+            Type: 'Task',
+            Resource: 'arn:aws:states:::sns:publish',
+            Parameters: { TopicArn: 'arn:aws:sns:local:000000000000:T', Message: 'm' },
+            Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$', Next: 'Caught' }],
+            End: true,
+          },
+          Caught: { Type: 'Succeed' },
+        },
+        expected: { Error: 'SNS.NotFound', Cause: 'no topic' },
+      },
+    ])('runs as Step Functions does: $name', async ({ states, expected }) => {
+      // Arrange
+      const definition = { StartAt: 'Only', States: states };
+      const publish: TaskHandler = async () => {
+        throw namedError('SNS.NotFound', 'no topic');
+      };
+
+      // Act
+      const result = await runLocalExecution(definition, { input: { a: 1 }, taskHandlers: () => publish })
+        .result;
+
+      // Assert
+      expect(result.output).toEqual(expected);
+    });
+  });
+
   describe('bindings', () => {
     it.each([
       {
@@ -685,6 +727,27 @@ describe('runLocalExecution', () => {
       // Assert
       expect(act).toThrow(expectedErr);
       expect(act).toThrow(expectedErr.constructor as new () => Error);
+    });
+
+    it('skips asl-validator when validate is false', async () => {
+      // Arrange
+      const definition = {
+        StartAt: 'Only',
+        States: { Only: { Type: 'Pass', End: true, 'X-Note': 'not ASL' } },
+      };
+
+      // Act
+      const result = await runLocalExecution(definition, {
+        input: { a: 1 },
+        taskHandlers: () => undefined,
+        validate: false,
+      }).result;
+
+      // Assert
+      expect(result).toMatchObject({ status: 'SUCCEEDED', output: { a: 1 } });
+      expect(() => runLocalExecution(definition, { input: {}, taskHandlers: () => undefined })).toThrow(
+        InvalidDefinitionError,
+      );
     });
 
     it('refuses an invalid definition with the validator message', () => {

@@ -27,6 +27,7 @@ function cdkLikeTemplate(extraResources: Record<string, unknown> = {}): Record<s
           Environment: {
             Variables: {
               TABLE: { Ref: 'LockTable1234' },
+              // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation Fn::Sub and DefinitionSubstitutions syntax, not JS
               REGION: { 'Fn::Sub': '${AWS::Region}' },
               IMPORTED: { 'Fn::ImportValue': 'shared-thing' },
             },
@@ -51,8 +52,10 @@ function cdkLikeTemplate(extraResources: Record<string, unknown> = {}): Record<s
                 '","Item":{}},"Next":"Next"},"Next":{"Type":"Task","Resource":"arn:aws:states:::states:startExecution","Parameters":{"StateMachineArn":"',
                 {
                   'Fn::Sub':
+                    // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation Fn::Sub and DefinitionSubstitutions syntax, not JS
                     'arn:${AWS::Partition}:states:${AWS::Region}:${AWS::AccountId}:stateMachine:NomadRestart',
                 },
+                // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation Fn::Sub and DefinitionSubstitutions syntax, not JS
                 '","Input":{}},"Next":"Done"},"Done":{"Type":"Pass","Result":"${Greeting}","End":true}}}',
               ],
             ],

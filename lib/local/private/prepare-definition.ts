@@ -25,11 +25,31 @@ function refuseJsonata(where: string, node: Record<string, unknown>): void {
   }
 }
 
+/**
+ * Rewrites two spellings aws-local-stepfunctions 3.0 gets wrong into equivalent ones it runs
+ * as Step Functions does:
+ * - `ResultPath: "$"` (the default) would add a `"$"` key instead of replacing the input;
+ * - a Pass state's falsy `Result` (`0`, `false`, `""`, `null`) would be ignored and the input
+ *   passed through; a constant `Parameters` gives the same value.
+ */
+function normalize(state: Record<string, unknown>): void {
+  if (state['ResultPath'] === '$') delete state['ResultPath'];
+  if (Array.isArray(state['Catch'])) {
+    for (const catcher of state['Catch'])
+      if (isRecord(catcher) && catcher['ResultPath'] === '$') delete catcher['ResultPath'];
+  }
+  if (state['Type'] === 'Pass' && 'Result' in state && !state['Result']) {
+    state['Parameters'] = state['Result'];
+    delete state['Result'];
+  }
+}
+
 function prepareStates(states: unknown, timeouts: Map<string, number>): void {
   if (!isRecord(states)) return;
   for (const [name, state] of Object.entries(states)) {
     if (!isRecord(state)) continue;
     refuseJsonata(`state "${name}"`, state);
+    normalize(state);
     if (state['Type'] === 'Task') {
       const seconds = state['TimeoutSeconds'];
       if (typeof seconds === 'number') {
@@ -51,7 +71,8 @@ function prepareStates(states: unknown, timeouts: Map<string, number>): void {
 
 /**
  * Copies a definition and adapts it to the local engine: Task states without a timeout get the
- * longest one a Node timer allows, and JSONata/variables are refused up front.
+ * longest one a Node timer allows, two engine quirks are spelled around (see `normalize`), and
+ * JSONata/variables are refused up front.
  * @throws UnsupportedStateError for JSONata or `Assign`
  */
 export function prepareDefinition(definition: object): PreparedDefinition {
