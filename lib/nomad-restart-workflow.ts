@@ -226,6 +226,7 @@ export class NomadRestartWorkflow extends Construct {
 
   /** Lets `grantee` list, read and answer pending questions (SendTaskSuccess/Failure). */
   public grantAnswerQuestions(grantee: iam.IGrantable): iam.Grant {
+    // Includes "<table>/index/*": answering looks questions up by execution (the GSI).
     this.approvalsTable.grant(grantee, 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:DeleteItem');
     return this.stateMachine.grantTaskResponse(grantee);
   }
@@ -322,19 +323,29 @@ export class NomadRestartWorkflow extends Construct {
         conditions: { StringLike: { 's3:prefix': ['runs/*'] } },
       }),
     );
-    const lock = (handlerId: string, ...actions: string[]) => {
-      const fn = fns[handlerId];
-      if (fn !== undefined) this.lockTable.grant(fn, ...actions);
+    // Exact table and index ARNs: Table.grant() would add "<table>/index/*" to every grant.
+    const table = (handlerId: string, t: dynamodb.Table, actions: string[], indexName?: string) => {
+      fns[handlerId]?.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions,
+          resources: indexName === undefined ? [t.tableArn] : [`${t.tableArn}/index/${indexName}`],
+        }),
+      );
     };
-    lock('lock-job', 'dynamodb:PutItem');
-    lock('check-deployments', 'dynamodb:GetItem', 'dynamodb:PutItem');
-    lock('decide', 'dynamodb:GetItem');
-    lock('release-lock', 'dynamodb:DeleteItem');
-    lock(STALE_LOCK_HANDLER_ID, 'dynamodb:Query', 'dynamodb:DeleteItem');
-    const ask = fns['ask'];
-    if (ask !== undefined) this.approvalsTable.grant(ask, 'dynamodb:PutItem');
-    const stale = fns[STALE_LOCK_HANDLER_ID];
-    if (stale !== undefined) this.approvalsTable.grant(stale, 'dynamodb:Query', 'dynamodb:DeleteItem');
+    table('lock-job', this.lockTable, ['dynamodb:PutItem']);
+    table('check-deployments', this.lockTable, ['dynamodb:GetItem', 'dynamodb:PutItem']);
+    table('decide', this.lockTable, ['dynamodb:GetItem']);
+    table('release-lock', this.lockTable, ['dynamodb:DeleteItem']);
+    table(STALE_LOCK_HANDLER_ID, this.lockTable, ['dynamodb:DeleteItem']);
+    table(STALE_LOCK_HANDLER_ID, this.lockTable, ['dynamodb:Query'], LOCK_TABLE_SCHEMA.ownerIndex);
+    table('ask', this.approvalsTable, ['dynamodb:PutItem']);
+    table(STALE_LOCK_HANDLER_ID, this.approvalsTable, ['dynamodb:DeleteItem']);
+    table(
+      STALE_LOCK_HANDLER_ID,
+      this.approvalsTable,
+      ['dynamodb:Query'],
+      APPROVALS_TABLE_SCHEMA.executionIndex,
+    );
   }
 
   private addStaleLockRule(target: lambda.IFunction): void {

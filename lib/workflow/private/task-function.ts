@@ -88,6 +88,11 @@ export class TaskFunction extends Construct {
       id: `AwsSolutions-IAM5[Resource::*]`,
       reason: 'X-Ray tracing (xray:PutTraceSegments, xray:PutTelemetryRecords) supports only Resource "*".',
     });
+    Validations.of(this.function).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason:
+        'Pinned to nodejs22.x, the runtime the bundles are built for (esbuild target node22) and that @middy/core 7 requires; moving to nodejs24.x is a one-line change once tested there.',
+    });
     if (props.vpc !== undefined) {
       Validations.of(this.role).acknowledge({
         id: `AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaVPCAccessExecutionRole]`,

@@ -1,0 +1,62 @@
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { NomadRestartStack } from '../../../lib/nomad-restart-stack';
+
+/** Secret ARNs used by the test stacks (fake, well-formed). */
+export const TOKEN_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:nomad-token-AbCdEf';
+export const TLS_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:nomad-tls-GhIjKl';
+
+/**
+ * One app with the stack, synthesized once per test file. Bundling is skipped (the
+ * `aws:cdk:bundling-stacks` context): `npx cdk synth` in CI bundles for real, and skipping it here
+ * keeps each synthesizing test file to a few seconds on two shared cores.
+ */
+export function synthStack(): { app: App; stack: NomadRestartStack; template: Template } {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new NomadRestartStack(app, 'NomadRestartTest', {
+    env: { account: '123456789012', region: 'us-east-1' },
+    nomadAddress: 'https://nomad.internal:4646',
+    nomadTokenSecretArn: TOKEN_SECRET_ARN,
+    nomadTlsSecretArn: TLS_SECRET_ARN,
+    batchesPerExecution: 50,
+  });
+  return { app, stack, template: Template.fromStack(stack) };
+}
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+/** Renders a CloudFormation string expression (Fn::Join of literals, Ref and Fn::GetAtt) with fake values. */
+export function renderCfnString(value: Json): string {
+  if (typeof value === 'string') return value;
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const join = value['Fn::Join'];
+    if (Array.isArray(join)) {
+      const [sep, parts] = join;
+      return (Array.isArray(parts) ? parts : [])
+        .map(renderCfnString)
+        .join(typeof sep === 'string' ? sep : '');
+    }
+    const ref = value['Ref'];
+    if (typeof ref === 'string') {
+      return (
+        { 'AWS::Partition': 'aws', 'AWS::Region': 'us-east-1', 'AWS::AccountId': '123456789012' }[ref] ??
+        `ref-${ref}`
+      );
+    }
+    const getAtt = value['Fn::GetAtt'];
+    if (Array.isArray(getAtt) && typeof getAtt[0] === 'string') {
+      return `arn:aws:lambda:us-east-1:123456789012:function:${getAtt[0]}`;
+    }
+  }
+  throw new Error(`Cannot render ${JSON.stringify(value)}`);
+}
+
+/** The ASL of the stack's one state machine, as JSON with fake ARNs in place of tokens. */
+export function extractAsl(
+  template: Template,
+): Record<string, unknown> & { States: Record<string, Record<string, unknown>> } {
+  const machines = template.findResources('AWS::StepFunctions::StateMachine');
+  const [machine] = Object.values(machines);
+  const definition = (machine as { Properties: { DefinitionString: Json } }).Properties.DefinitionString;
+  return JSON.parse(renderCfnString(definition));
+}

@@ -1,0 +1,444 @@
+// Scenario: the stack `npx cdk synth` deploys, synthesized once, checked three ways: targeted
+// template assertions (resources, IAM, lock writes, bucket), the rendered ASL (states,
+// transitions, Retry/Catch on every Task), cdk-nag AwsSolutions, and asl-validator.
+import { createRequire } from 'node:module';
+import type { App } from 'aws-cdk-lib';
+import { Capture, Match, type Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { ASK_STATE_NAME, FailStates, FlowStates, TASK_STATE_HANDLERS, TaskStates } from '../../lib/workflow';
+import { HANDLER_IDS } from '../../lib/workflow/state-names';
+import { extractAsl, synthStack } from './private/synth';
+
+type AslState = Record<string, unknown> & { Type: string };
+type Validator = (
+  definition: unknown,
+  options?: { checkArn?: boolean; checkPaths?: boolean },
+) => {
+  isValid: boolean;
+  errorsText: (separator?: string) => string;
+};
+const aslValidator = createRequire(import.meta.url)('asl-validator') as Validator;
+
+let app: App;
+let template: Template;
+let states: Record<string, AslState>;
+let asl: Record<string, unknown>;
+
+beforeAll(() => {
+  ({ app, template } = synthStack());
+  asl = extractAsl(template);
+  states = asl['States'] as Record<string, AslState>;
+});
+
+const statesOfType = (type: string) => Object.entries(states).filter(([, s]) => s.Type === type);
+
+describe('NomadRestartStack', () => {
+  describe('resources', () => {
+    it('creates one Standard state machine with tracing and logging of all events', () => {
+      // Arrange
+      const type = 'AWS::StepFunctions::StateMachine';
+
+      // Act
+      const count = Object.keys(template.findResources(type)).length;
+
+      // Assert
+      expect(count).toBe(1);
+      template.hasResourceProperties(type, {
+        StateMachineType: 'STANDARD',
+        TracingConfiguration: { Enabled: true },
+        LoggingConfiguration: Match.objectLike({ Level: 'ALL', IncludeExecutionData: false }),
+      });
+    });
+
+    it('creates one ARM64 Node.js 22 function per handler, traced, with its own log group', () => {
+      // Arrange
+      const expected = HANDLER_IDS.length + 1; // + release-stale-lock
+
+      // Act
+      const functions = template.findResources('AWS::Lambda::Function');
+
+      // Assert
+      expect(Object.keys(functions)).toHaveLength(expected);
+      template.allResourcesProperties('AWS::Lambda::Function', {
+        Runtime: 'nodejs22.x',
+        Architectures: ['arm64'],
+        TracingConfig: { Mode: 'Active' },
+        LoggingConfig: Match.objectLike({ LogGroup: Match.anyValue() }),
+      });
+      template.resourceCountIs('AWS::Logs::LogGroup', expected + 1);
+      template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
+    });
+
+    it('creates the lock and approvals tables with TTL and point-in-time recovery', () => {
+      // Arrange
+      const type = 'AWS::DynamoDB::Table';
+
+      // Act
+      const tables = template.findResources(type);
+
+      // Assert
+      expect(Object.keys(tables)).toHaveLength(2);
+      template.hasResourceProperties(type, {
+        KeySchema: [{ AttributeName: 'lockKey', KeyType: 'HASH' }],
+        TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+        GlobalSecondaryIndexes: [Match.objectLike({ IndexName: 'owner-index' })],
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      });
+      template.hasResourceProperties(type, {
+        KeySchema: [{ AttributeName: 'approvalId', KeyType: 'HASH' }],
+        GlobalSecondaryIndexes: [Match.objectLike({ IndexName: 'execution-index' })],
+      });
+    });
+
+    it('makes the plan bucket private, encrypted and expiring, and enforces TLS', () => {
+      // Arrange
+      const bucketType = 'AWS::S3::Bucket';
+
+      // Act
+      const policy = new Capture();
+
+      // Assert
+      template.hasResourceProperties(bucketType, {
+        PublicAccessBlockConfiguration: {
+          BlockPublicAcls: true,
+          BlockPublicPolicy: true,
+          IgnorePublicAcls: true,
+          RestrictPublicBuckets: true,
+        },
+        BucketEncryption: { ServerSideEncryptionConfiguration: [Match.objectLike({})] },
+        LifecycleConfiguration: { Rules: [Match.objectLike({ ExpirationInDays: 14, Status: 'Enabled' })] },
+      });
+      template.hasResourceProperties('AWS::S3::BucketPolicy', {
+        PolicyDocument: { Statement: Match.arrayWith([policy]) },
+      });
+      expect(policy.asObject()).toMatchObject({
+        Effect: 'Deny',
+        Action: 's3:*',
+        Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+      });
+    });
+
+    it('releases stale locks on FAILED, TIMED_OUT and ABORTED executions', () => {
+      // Arrange
+      const type = 'AWS::Events::Rule';
+
+      // Act
+      const rules = template.findResources(type);
+
+      // Assert
+      expect(Object.keys(rules)).toHaveLength(1);
+      template.hasResourceProperties(type, {
+        EventPattern: Match.objectLike({
+          source: ['aws.states'],
+          'detail-type': ['Step Functions Execution Status Change'],
+          detail: Match.objectLike({ status: ['FAILED', 'TIMED_OUT', 'ABORTED'] }),
+        }),
+      });
+    });
+
+    it('exports the state machine ARN and the input JSON Schema', () => {
+      // Arrange
+      const outputs = template.findOutputs('*');
+
+      // Act
+      const schema = JSON.parse(String(outputs['InputJsonSchema']?.['Value'])) as { properties: object };
+
+      // Assert
+      expect(JSON.stringify(outputs['StateMachineArn']?.['Value'])).toMatch(
+        /^\{"Ref":"RestartStateMachine[0-9A-F]+"\}$/,
+      );
+      expect(Object.keys(schema.properties)).toEqual(
+        expect.arrayContaining(['job', 'batchSize', 'batchWait', 'onError']),
+      );
+    });
+  });
+
+  describe('IAM', () => {
+    const statements = () =>
+      Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
+        (p) =>
+          (p as { Properties: { PolicyDocument: { Statement: Array<Record<string, unknown>> } } }).Properties
+            .PolicyDocument.Statement,
+      );
+
+    it('grants no wildcard action', () => {
+      // Arrange
+      const all = statements();
+
+      // Act
+      const actions = all.flatMap((s) => [s['Action']].flat() as string[]);
+
+      // Assert
+      expect(actions.length).toBeGreaterThan(10);
+      expect(actions.filter((a) => a === '*' || a.endsWith(':*'))).toEqual([]);
+    });
+
+    it('uses Resource "*" only for X-Ray and log delivery, which have no resource-level permissions', () => {
+      // Arrange
+      const all = statements();
+
+      // Act
+      const starred = all.filter((s) => [s['Resource']].flat().includes('*'));
+      const actions = new Set(starred.flatMap((s) => [s['Action']].flat() as string[]));
+
+      // Assert
+      expect(starred.length).toBeGreaterThan(0);
+      for (const action of actions) expect(action).toMatch(/^(xray|logs):/);
+    });
+
+    it('grants PutItem only to the lock, lock-refresh and ask steps, on their exact tables', () => {
+      // Arrange
+      const puts = statements().filter((s) => [s['Action']].flat().includes('dynamodb:PutItem'));
+
+      // Act
+      const resources = puts.map((s) => JSON.stringify(s['Resource']));
+
+      // Assert
+      expect(resources.every((r) => r.includes('LockTable') || r.includes('ApprovalsTable'))).toBe(true);
+      expect(puts.length).toBe(3); // lock-job, check-deployments (refresh), ask (approvals)
+    });
+  });
+
+  describe('definition', () => {
+    it('starts at the continuation check and validates input before anything else', () => {
+      // Arrange
+      const start = asl['StartAt'];
+
+      // Act
+      const choice = states[FlowStates.isContinuation] as {
+        Choices: Array<{ Next: string }>;
+        Default: string;
+      };
+
+      // Assert
+      expect(start).toBe(FlowStates.isContinuation);
+      expect(choice.Default).toBe(TaskStates.validateInput);
+      expect(choice.Choices[0]?.Next).toBe(TaskStates.resumeRun);
+    });
+
+    it('ends bad input in InvalidInput straight from validation, without lock or Nomad', () => {
+      // Arrange
+      const validate = states[TaskStates.validateInput] as {
+        Catch: Array<{ ErrorEquals: string[]; Next: string }>;
+      };
+
+      // Act
+      const first = validate.Catch[0];
+
+      // Assert
+      expect(first).toEqual({
+        ErrorEquals: ['InvalidInputError'],
+        ResultPath: '$.error',
+        Next: FailStates.invalidInput,
+      });
+      expect(states[FailStates.invalidInput]).toEqual({
+        Type: 'Fail',
+        Error: 'InvalidInput',
+        CausePath: '$.error.Cause',
+      });
+    });
+
+    it('has a Retry with backoff and jitter and a catch-all Catch on every Task', () => {
+      // Arrange
+      const tasks = statesOfType('Task');
+
+      // Act
+      const missing = tasks.filter(([, s]) => {
+        const retry = s['Retry'] as Array<Record<string, unknown>> | undefined;
+        const katch = s['Catch'] as Array<{ ErrorEquals: string[] }> | undefined;
+        return (
+          retry?.[0]?.['JitterStrategy'] !== 'FULL' ||
+          !katch?.some((c) => c.ErrorEquals.includes('States.ALL'))
+        );
+      });
+
+      // Assert
+      expect(tasks.length).toBe(16);
+      expect(missing.map(([name]) => name)).toEqual([]);
+    });
+
+    it('retries throttling and transient Nomad errors on Lambda tasks', () => {
+      // Arrange
+      const restart = states[TaskStates.restartBatch] as { Retry: Array<{ ErrorEquals: string[] }> };
+
+      // Act
+      const errors = restart.Retry[0]?.ErrorEquals;
+
+      // Assert
+      expect(errors).toEqual(
+        expect.arrayContaining([
+          'Lambda.ServiceException',
+          'Lambda.TooManyRequestsException',
+          'NomadTransientError',
+        ]),
+      );
+    });
+
+    it('parks the question on a task token with a timeout that applies the default answer', () => {
+      // Arrange
+      const ask = states[ASK_STATE_NAME] as Record<string, unknown> & {
+        Catch: Array<Record<string, unknown>>;
+      };
+
+      // Act
+      const params = ask['Parameters'] as { Payload: Record<string, unknown> };
+
+      // Assert
+      expect(ask['Resource']).toBe('arn:aws:states:::lambda:invoke.waitForTaskToken');
+      expect(params.Payload['taskToken.$']).toBe('$$.Task.Token');
+      expect(ask['TimeoutSeconds']).toBe(24 * 60 * 60);
+      expect(ask.Catch[0]).toEqual({
+        ErrorEquals: ['States.Timeout'],
+        ResultPath: '$.answer',
+        Next: TaskStates.applyAnswer,
+      });
+    });
+
+    it('waits between batches with SecondsPath', () => {
+      // Arrange
+      const wait = states[FlowStates.waitBeforeNextBatch];
+
+      // Act
+      const type = wait?.Type;
+
+      // Assert
+      expect(type).toBe('Wait');
+      expect(wait).toMatchObject({
+        SecondsPath: '$.decision.waitSeconds',
+        Next: TaskStates.checkDeployments,
+      });
+    });
+
+    it('stops, then triggers evaluations, for system-job reschedules', () => {
+      // Arrange
+      const safe = states[FlowStates.safeToRestart] as {
+        Choices: Array<Record<string, unknown>>;
+        Default: string;
+      };
+
+      // Act
+      const system = safe.Choices.find((c) => c['Variable'] === '$.plan.triggerEvaluations');
+
+      // Assert
+      expect(system?.['Next']).toBe(TaskStates.stopAllocations);
+      expect(states[TaskStates.stopAllocations]?.['Next']).toBe(TaskStates.triggerEvaluations);
+      expect(states[TaskStates.triggerEvaluations]?.['Next']).toBe(FlowStates.batchSettled);
+      expect(safe.Default).toBe(TaskStates.restartBatch);
+    });
+
+    it('loops Await batch until the batch settles', () => {
+      // Arrange
+      const settled = states[FlowStates.batchSettled] as {
+        Choices: Array<Record<string, unknown>>;
+        Default: string;
+      };
+
+      // Act
+      const done = settled.Choices[0];
+
+      // Assert
+      expect(done).toMatchObject({ Variable: '$.batch.done', BooleanEquals: true, Next: TaskStates.decide });
+      expect(settled.Default).toBe(TaskStates.awaitBatch);
+      expect(states[TaskStates.awaitBatch]?.['Next']).toBe(FlowStates.batchSettled);
+    });
+
+    it('continues as new after the configured number of batches', () => {
+      // Arrange
+      const next = states[FlowStates.nextStep] as { Choices: Array<Record<string, unknown>> };
+
+      // Act
+      const rule = next.Choices.find((c) => c['Next'] === TaskStates.continueAsNew);
+
+      // Assert
+      expect(rule).toMatchObject({
+        Variable: '$.progress.batchesThisExecution',
+        NumericGreaterThanEquals: 50,
+      });
+      expect(states[TaskStates.continueAsNew]).toMatchObject({
+        Resource: 'arn:aws:states:::states:startExecution',
+        Parameters: {
+          StateMachineArn: 'arn:aws:states:us-east-1:123456789012:stateMachine:NomadRestartTest-Restart',
+          Input: { 'continuation.$': '$', 'AWS_STEP_FUNCTIONS_STARTED_BY_EXECUTION_ID.$': '$$.Execution.Id' },
+        },
+      });
+    });
+
+    it('releases the lock before every Fail state reached from a Task', () => {
+      // Arrange
+      const fails = statesOfType('Fail').map(([name]) => name);
+
+      // Act
+      const which = states[FlowStates.whichError] as { Choices: Array<{ Next: string }>; Default: string };
+      const routed = [...which.Choices.map((c) => c.Next), which.Default];
+
+      // Assert
+      expect(fails.sort()).toEqual(Object.values(FailStates).sort());
+      expect(routed.sort()).toEqual(
+        [
+          FailStates.jobNotFound,
+          FailStates.jobLocked,
+          FailStates.rescheduleNotAllowed,
+          FailStates.canceled,
+          FailStates.stepFailed,
+        ].sort(),
+      );
+      expect(states[TaskStates.releaseLockAfterError]?.['Next']).toBe(FlowStates.whichError);
+    });
+
+    it('maps every Task state to a handler module', () => {
+      // Arrange
+      const tasks = statesOfType('Task')
+        .map(([name]) => name)
+        .filter((n) => n !== TaskStates.continueAsNew);
+
+      // Act
+      const unmapped = tasks.filter((n) => TASK_STATE_HANDLERS[n] === undefined);
+
+      // Assert
+      expect(unmapped).toEqual([]);
+    });
+
+    it('uses JSONPath only (no JSONata, no Variables)', () => {
+      // Arrange
+      const text = JSON.stringify(asl);
+
+      // Act
+      const found = ['QueryLanguage', 'JSONata', '"Assign"', '"Arguments"', '"Output"'].filter((k) =>
+        text.includes(k),
+      );
+
+      // Assert
+      expect(found).toEqual([]);
+    });
+
+    it('passes asl-validator', () => {
+      // Arrange
+      const definition = asl;
+
+      // Act
+      const result = aslValidator(definition);
+
+      // Assert
+      expect(result.errorsText('\n')).toBe('');
+      expect(result.isValid).toBe(true);
+    });
+  });
+
+  describe('cdk-nag AwsSolutionsChecks', () => {
+    it('reports no unacknowledged finding', () => {
+      // Arrange
+      const pack = new AwsSolutionsChecks(app);
+
+      // Act
+      const report = pack.validateScope(app);
+
+      // Assert
+      expect(
+        report.violations.map(
+          (v) => `${v.ruleName}: ${v.violatingResources.map((r) => r.resourceLogicalId).join(', ')}`,
+        ),
+      ).toEqual([]);
+      expect(report.success).toBe(true);
+    });
+  });
+});
