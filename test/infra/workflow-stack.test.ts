@@ -205,7 +205,7 @@ describe('NomadRestartStack', () => {
       const start = asl['StartAt'];
 
       // Act
-      const choice = states[FlowStates.isContinuation] as {
+      const choice = states[FlowStates.isContinuation] as unknown as {
         Choices: Array<{ Next: string }>;
         Default: string;
       };
@@ -218,7 +218,7 @@ describe('NomadRestartStack', () => {
 
     it('ends bad input in InvalidInput straight from validation, without lock or Nomad', () => {
       // Arrange
-      const validate = states[TaskStates.validateInput] as {
+      const validate = states[TaskStates.validateInput] as unknown as {
         Catch: Array<{ ErrorEquals: string[]; Next: string }>;
       };
 
@@ -259,7 +259,9 @@ describe('NomadRestartStack', () => {
 
     it('retries throttling and transient Nomad errors on Lambda tasks', () => {
       // Arrange
-      const restart = states[TaskStates.restartBatch] as { Retry: Array<{ ErrorEquals: string[] }> };
+      const restart = states[TaskStates.restartBatch] as unknown as {
+        Retry: Array<{ ErrorEquals: string[] }>;
+      };
 
       // Act
       const errors = restart.Retry[0]?.ErrorEquals;
@@ -276,7 +278,7 @@ describe('NomadRestartStack', () => {
 
     it('parks the question on a task token with a timeout that applies the default answer', () => {
       // Arrange
-      const ask = states[ASK_STATE_NAME] as Record<string, unknown> & {
+      const ask = states[ASK_STATE_NAME] as unknown as Record<string, unknown> & {
         Catch: Array<Record<string, unknown>>;
       };
 
@@ -311,7 +313,7 @@ describe('NomadRestartStack', () => {
 
     it('stops, then triggers evaluations, for system-job reschedules', () => {
       // Arrange
-      const safe = states[FlowStates.safeToRestart] as {
+      const safe = states[FlowStates.safeToRestart] as unknown as {
         Choices: Array<Record<string, unknown>>;
         Default: string;
       };
@@ -328,7 +330,7 @@ describe('NomadRestartStack', () => {
 
     it('loops Await batch until the batch settles', () => {
       // Arrange
-      const settled = states[FlowStates.batchSettled] as {
+      const settled = states[FlowStates.batchSettled] as unknown as {
         Choices: Array<Record<string, unknown>>;
         Default: string;
       };
@@ -344,7 +346,7 @@ describe('NomadRestartStack', () => {
 
     it('continues as new after the configured number of batches', () => {
       // Arrange
-      const next = states[FlowStates.nextStep] as { Choices: Array<Record<string, unknown>> };
+      const next = states[FlowStates.nextStep] as unknown as { Choices: Array<Record<string, unknown>> };
 
       // Act
       const rule = next.Choices.find((c) => c['Next'] === TaskStates.continueAsNew);
@@ -368,7 +370,10 @@ describe('NomadRestartStack', () => {
       const fails = statesOfType('Fail').map(([name]) => name);
 
       // Act
-      const which = states[FlowStates.whichError] as { Choices: Array<{ Next: string }>; Default: string };
+      const which = states[FlowStates.whichError] as unknown as {
+        Choices: Array<{ Next: string }>;
+        Default: string;
+      };
       const routed = [...which.Choices.map((c) => c.Next), which.Default];
 
       // Assert
