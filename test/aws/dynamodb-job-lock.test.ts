@@ -1,0 +1,144 @@
+import {
+  ConditionalCheckFailedException,
+  DeleteItemCommand,
+  DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+  UpdateItemCommand,
+} from '@aws-sdk/client-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import { DynamoDbJobLock, LockHeldError } from '../../lib/aws';
+
+const ddb = mockClient(DynamoDBClient);
+const key = { namespace: 'default', jobId: 'web' };
+const owner = 'arn:aws:states:us-east-1:123456789012:execution:m:run-1';
+const now = () => 1_700_000_000_000;
+
+const conditionFailed = (item?: Record<string, { S: string }>) =>
+  new ConditionalCheckFailedException({
+    message: 'The conditional request failed',
+    $metadata: {},
+    ...(item ? { Item: item } : {}),
+  });
+
+describe('DynamoDbJobLock', () => {
+  afterEach(() => ddb.reset());
+
+  describe('acquire', () => {
+    it('puts the lock item with a TTL under a condition that admits only a free, own or expired lock', async () => {
+      // Arrange
+      ddb.on(PutItemCommand).resolves({});
+      const lock = new DynamoDbJobLock(new DynamoDBClient({}), 'locks', now);
+
+      // Act
+      await lock.acquire(key, owner, 3600);
+
+      // Assert
+      const input = ddb.commandCalls(PutItemCommand)[0]?.args[0].input;
+      expect(input).toMatchObject({
+        TableName: 'locks',
+        Item: {
+          lockKey: { S: 'default/web' },
+          owner: { S: owner },
+          expiresAt: { N: String(1_700_000_000 + 3600) },
+        },
+        ConditionExpression: 'attribute_not_exists(lockKey) OR #owner = :owner OR expiresAt < :now',
+        ExpressionAttributeValues: { ':owner': { S: owner }, ':now': { N: '1700000000' } },
+      });
+    });
+
+    it('fails with the holder named when another run holds the lock', async () => {
+      // Arrange
+      ddb.on(PutItemCommand).rejects(conditionFailed({ owner: { S: 'arn:other-run' } }));
+      const lock = new DynamoDbJobLock(new DynamoDBClient({}), 'locks', now);
+
+      // Act
+      const result = lock.acquire(key, owner, 3600);
+
+      // Assert
+      await expect(result).rejects.toBeInstanceOf(LockHeldError);
+      await expect(result).rejects.toThrow(
+        'Job "default/web" is being restarted by execution "arn:other-run"',
+      );
+    });
+  });
+
+  describe('release', () => {
+    it.each([
+      { name: 'deletes the lock this run holds', reply: 'ok', expected: true },
+      { name: 'leaves another run’s lock alone', reply: 'condition', expected: false },
+    ])('$name', async ({ reply, expected }) => {
+      // Arrange
+      if (reply === 'ok') ddb.on(DeleteItemCommand).resolves({});
+      else ddb.on(DeleteItemCommand).rejects(conditionFailed());
+      const lock = new DynamoDbJobLock(new DynamoDBClient({}), 'locks', now);
+
+      // Act
+      const released = await lock.release(key, owner);
+
+      // Assert
+      expect(released).toBe(expected);
+      expect(ddb.commandCalls(DeleteItemCommand)[0]?.args[0].input).toMatchObject({
+        Key: { lockKey: { S: 'default/web' } },
+        ConditionExpression: '#owner = :owner',
+      });
+    });
+  });
+
+  describe('releaseByOwner', () => {
+    it('finds the owner’s locks through the owner index and releases each', async () => {
+      // Arrange
+      ddb
+        .on(QueryCommand)
+        .resolves({ Items: [{ lockKey: { S: 'prod/api' } }, { lockKey: { S: 'default/web' } }] });
+      ddb.on(DeleteItemCommand).resolves({});
+      const lock = new DynamoDbJobLock(new DynamoDBClient({}), 'locks', now);
+
+      // Act
+      const released = await lock.releaseByOwner(owner);
+
+      // Assert
+      expect(released).toBe(2);
+      expect(ddb.commandCalls(QueryCommand)[0]?.args[0].input.IndexName).toBe('owner-index');
+      expect(ddb.commandCalls(DeleteItemCommand).map((c) => c.args[0].input.Key?.['lockKey']?.S)).toEqual([
+        'prod/api',
+        'default/web',
+      ]);
+    });
+  });
+
+  describe('requestCancel and isCancelRequested', () => {
+    it('flags a held lock and reads the flag back for its owner only', async () => {
+      // Arrange
+      ddb.on(UpdateItemCommand).resolves({});
+      ddb.on(GetItemCommand).resolves({ Item: { owner: { S: owner }, cancelRequestedAt: { N: '1' } } });
+      const lock = new DynamoDbJobLock(new DynamoDBClient({}), 'locks', now);
+
+      // Act
+      const flagged = await lock.requestCancel(key);
+      const forOwner = await lock.isCancelRequested(key, owner);
+      const forOther = await lock.isCancelRequested(key, 'arn:other-run');
+
+      // Assert
+      expect(flagged).toBe(true);
+      expect(forOwner).toBe(true);
+      expect(forOther).toBe(false);
+      expect(ddb.commandCalls(UpdateItemCommand)[0]?.args[0].input.ConditionExpression).toBe(
+        'attribute_exists(lockKey)',
+      );
+    });
+
+    it('reports no cancel target when no run holds the lock', async () => {
+      // Arrange
+      ddb.on(UpdateItemCommand).rejects(conditionFailed());
+      const lock = new DynamoDbJobLock(new DynamoDBClient({}), 'locks', now);
+
+      // Act
+      const flagged = await lock.requestCancel(key);
+
+      // Assert
+      expect(flagged).toBe(false);
+    });
+  });
+});

@@ -1,0 +1,57 @@
+import { LockHeldError, MemoryJobLock, MemoryPlanStore } from '../../lib/aws';
+
+describe('MemoryJobLock', () => {
+  const key = { namespace: 'default', jobId: 'web' };
+
+  describe('acquire', () => {
+    it('refuses a second run while the first holds the lock, and admits it after expiry', async () => {
+      // Arrange
+      let now = 0;
+      const lock = new MemoryJobLock(() => now);
+      await lock.acquire(key, 'run-1', 60);
+
+      // Act
+      const second = lock.acquire(key, 'run-2', 60);
+
+      // Assert
+      await expect(second).rejects.toThrow(new LockHeldError('default/web', 'run-1'));
+      now = 61_000;
+      await expect(lock.acquire(key, 'run-2', 60)).resolves.toBeUndefined();
+      expect(lock.holder(key)).toBe('run-2');
+    });
+  });
+
+  describe('release', () => {
+    it('releases only for the holder', async () => {
+      // Arrange
+      const lock = new MemoryJobLock();
+      await lock.acquire(key, 'run-1', 60);
+
+      // Act
+      const byOther = await lock.release(key, 'run-2');
+      const byHolder = await lock.release(key, 'run-1');
+
+      // Assert
+      expect([byOther, byHolder]).toEqual([false, true]);
+      expect(lock.holder(key)).toBeUndefined();
+    });
+  });
+});
+
+describe('MemoryPlanStore', () => {
+  describe('deletePrefix', () => {
+    it('deletes only the keys under the prefix', async () => {
+      // Arrange
+      const store = new MemoryPlanStore();
+      await store.put('runs/a/plan', 1);
+      await store.put('runs/b/plan', 2);
+
+      // Act
+      await store.deletePrefix('runs/a/');
+
+      // Assert
+      expect(store.keys()).toEqual(['runs/b/plan']);
+      await expect(store.get('runs/a/plan')).rejects.toThrow('Plan store has no object "runs/a/plan"');
+    });
+  });
+});
