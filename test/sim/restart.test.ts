@@ -11,7 +11,8 @@ describe('simulator', () => {
   let target: Target;
 
   beforeAll(async () => {
-    target = await openTarget({ random: seededRandom(7) });
+    // A long pending phase (1 s real) keeps freshly placed allocations pending while a test looks at them.
+    target = await openTarget({ random: seededRandom(7), allocStartMs: 100_000 });
   });
   afterAll(() => target.close());
   beforeEach(() => target.control?.reset());
