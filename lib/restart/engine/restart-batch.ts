@@ -36,12 +36,16 @@ export interface RestartBatchDeps {
 }
 
 /** Serialises journal writes so the persisted snapshot is always the latest. */
-function journalWriter(deps: RestartBatchDeps, base: Omit<BatchJournal, 'outcomes'>) {
-  const outcomes: Record<string, AllocationOutcome> = { ...(deps.journal?.outcomes ?? {}) };
+function journalWriter(
+  record: RestartBatchDeps['record'],
+  base: Omit<BatchJournal, 'outcomes'>,
+  previous: BatchJournal['outcomes'],
+) {
+  const outcomes: Record<string, AllocationOutcome> = { ...previous };
   let chain: Promise<void> = Promise.resolve();
   const save = (): Promise<void> => {
     const snapshot: BatchJournal = { ...base, outcomes: { ...outcomes } };
-    chain = chain.then(() => deps.record?.(snapshot));
+    chain = chain.then(() => record?.(snapshot));
     return chain;
   };
   return { outcomes, save };
@@ -74,10 +78,7 @@ export async function restartBatch(
   const allocations = planBatch(plan, batchIndex);
   const previous = deps.journal?.batchIndex === batchIndex ? deps.journal : undefined;
   const startedAt = previous?.startedAt ?? deps.now();
-  const journal = journalWriter(previous === undefined ? { ...deps, journal: undefined } : deps, {
-    batchIndex,
-    startedAt,
-  });
+  const journal = journalWriter(deps.record, { batchIndex, startedAt }, previous?.outcomes ?? {});
   await journal.save();
 
   if (previous === undefined && plan.batchSize > 1) {
