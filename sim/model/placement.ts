@@ -171,39 +171,101 @@ export class SlotTracker {
   }
 }
 
+interface HeapEntry {
+  record: NodeRecord;
+  job: number;
+  all: number;
+  tie: number;
+}
+
+function before(a: HeapEntry, b: HeapEntry): boolean {
+  if (a.job !== b.job) return a.job < b.job;
+  if (a.all !== b.all) return a.all < b.all;
+  return a.tie < b.tie;
+}
+
 /**
- * Picks the feasible node with room that runs the fewest allocations of this job (spread),
- * then the fewest overall. Returns undefined and marks exhaustion in `metric` when none fits.
+ * Picks, placement after placement, the feasible node with room that runs the fewest
+ * allocations of this job (spread), then the fewest overall, ties broken at random. A binary
+ * heap keeps a 10,000-allocation job on 1,000 nodes at O(n log m) instead of O(n·m).
  */
-export function pickNode(
-  feasibility: Feasibility,
-  slots: SlotTracker,
-  random: () => number,
-): NodeRecord | undefined {
-  let best: NodeRecord | undefined;
-  let bestKey: [number, number, number] = [Infinity, Infinity, Infinity];
-  let exhausted = 0;
-  for (const record of feasibility.feasible) {
-    if (!slots.hasRoom(record)) {
-      exhausted++;
-      continue;
-    }
-    const key: [number, number, number] = [
-      slots.jobUsage(record.node.ID),
-      slots.usage(record.node.ID),
-      random(),
-    ];
-    if (
-      key[0] < bestKey[0] ||
-      (key[0] === bestKey[0] && (key[1] < bestKey[1] || (key[1] === bestKey[1] && key[2] < bestKey[2])))
-    ) {
-      best = record;
-      bestKey = key;
+export class NodePicker {
+  private readonly heap: HeapEntry[] = [];
+
+  constructor(
+    private readonly feasibility: Feasibility,
+    private readonly slots: SlotTracker,
+    private readonly random: () => number,
+  ) {
+    for (const record of feasibility.feasible) this.push(record);
+  }
+
+  /** The next node, already counted as used; undefined (with exhaustion metrics) when none fits. */
+  pick(): NodeRecord | undefined {
+    for (;;) {
+      const top = this.pop();
+      if (!top) {
+        const exhausted = this.feasibility.feasible.length;
+        if (exhausted > 0) {
+          this.feasibility.metric.NodesExhausted = exhausted;
+          this.feasibility.metric.DimensionExhausted = { slots: exhausted };
+        }
+        return undefined;
+      }
+      if (!this.slots.hasRoom(top.record)) continue;
+      this.slots.take(top.record.node.ID);
+      this.push(top.record);
+      return top.record;
     }
   }
-  if (!best && exhausted > 0) {
-    feasibility.metric.NodesExhausted = exhausted;
-    feasibility.metric.DimensionExhausted = { slots: exhausted };
+
+  private push(record: NodeRecord): void {
+    const id = record.node.ID;
+    const entry: HeapEntry = {
+      record,
+      job: this.slots.jobUsage(id),
+      all: this.slots.usage(id),
+      tie: this.random(),
+    };
+    const heap = this.heap;
+    heap.push(entry);
+    let i = heap.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      const p = heap[parent];
+      if (!p || !before(entry, p)) break;
+      heap[i] = p;
+      i = parent;
+    }
+    heap[i] = entry;
   }
-  return best;
+
+  private pop(): HeapEntry | undefined {
+    const heap = this.heap;
+    const top = heap[0];
+    const last = heap.pop();
+    if (!top || !last || heap.length === 0) return top;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let smallest = last;
+      let at = -1;
+      const left = heap[l];
+      const right = heap[r];
+      if (left && before(left, smallest)) {
+        smallest = left;
+        at = l;
+      }
+      if (right && before(right, smallest)) {
+        smallest = right;
+        at = r;
+      }
+      if (at < 0) break;
+      heap[i] = smallest;
+      i = at;
+    }
+    heap[i] = last;
+    return top;
+  }
 }

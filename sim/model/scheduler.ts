@@ -11,7 +11,7 @@ import { initialTaskStates, killAllocation, startAllocation, touchAlloc } from '
 import { newId, nowNs, type SimContext } from './context';
 import { canaryGate, noteCanaryPlaced } from './deployments';
 import { createEvaluation } from './evaluations';
-import { feasibleNodes, pickNode, SlotTracker } from './placement';
+import { feasibleNodes, NodePicker, SlotTracker } from './placement';
 import { isLive, isServerTerminal, nameIndex } from './status';
 import { type AllocRecord, type JobRecord, jobKey, type NodeRecord } from './store';
 
@@ -175,14 +175,14 @@ function reconcileGeneric(
   const feasibility = feasibleNodes(ctx.store, job, group);
   const slots = new SlotTracker(ctx.store, jobRecord.namespace, jobRecord.id);
   for (const stopped of plan.stopped) if (stopped.alloc.NodeID) slots.release(stopped.alloc.NodeID);
+  const picker = new NodePicker(feasibility, slots, ctx.random);
   const placeOne = (name: string, previous: AllocRecord | undefined): AllocRecord | undefined => {
-    const node = pickNode(feasibility, slots, ctx.random);
+    const node = picker.pick();
     if (!node) {
       plan.queued[group.Name] = (plan.queued[group.Name] ?? 0) + 1;
       plan.failed[group.Name] = feasibility.metric;
       return undefined;
     }
-    slots.take(node.node.ID);
     const placed = place(ctx, job, group, name, node, evaluation, index, previous);
     plan.placed.push(placed);
     return placed;
