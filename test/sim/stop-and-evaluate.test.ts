@@ -340,4 +340,40 @@ describe('simulator', () => {
       });
     });
   });
+
+  describe('PUT /v1/jobs', () => {
+    itSim('links destructive updates into a chain A0 -> A1 -> A2 with the last one running', async () => {
+      // Arrange
+      const control = simControl(target);
+      control.seed({ nodes: nodes(1), jobs: [job('chain', 'batch', [group('group1', 1, {}, '1h')])] });
+      const [a0] = await allocsOf('chain');
+      if (!a0) throw new Error('no allocation');
+
+      // Act
+      await put(target.address, '/v1/jobs', { Job: job('chain', 'batch', [group('group1', 1, {}, '2h')]) });
+      await control.waitFor((s) =>
+        s
+          .allocations({ jobId: 'chain' })
+          .some((a) => a.PreviousAllocation === a0.ID && a.ClientStatus === 'running'),
+      );
+      await put(target.address, '/v1/jobs', { Job: job('chain', 'batch', [group('group1', 1, {}, '3h')]) });
+      await control.waitFor((s) =>
+        s
+          .allocations({ jobId: 'chain' })
+          .filter((a) => a.ClientStatus === 'running')
+          .some((a) => a.JobVersion === 2),
+      );
+
+      // Assert
+      const a1 = control.state().allocation(control.state().allocation(a0.ID)?.NextAllocation ?? '');
+      const a2 = control.state().allocation(a1?.NextAllocation ?? '');
+      expect(a1).toMatchObject({ PreviousAllocation: a0.ID, JobVersion: 1, DesiredStatus: 'stop' });
+      expect(a2).toMatchObject({
+        PreviousAllocation: a1?.ID,
+        JobVersion: 2,
+        ClientStatus: 'running',
+        NextAllocation: '',
+      });
+    });
+  });
 });
