@@ -1,15 +1,16 @@
 /** Task "Apply answer": reads the reply to the pending question (spec §2.8). */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
 import { StepPayloadError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';
 import { logger } from './private/logger';
-import { type NomadContext, nomadClientMiddleware } from './private/nomad-client-middleware';
+import { nomadClientMiddleware } from './private/nomad-client-middleware';
 import { stepsFor } from './private/step-context';
 import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
 
-const lambdaHandler = async (event: unknown, context: NomadContext): Promise<WorkflowState> => {
+const lambdaHandler = async (event: unknown, context: Context): Promise<WorkflowState> => {
   const state = decodeWorkflowState(event);
   if (state.decision === null || state.answer === undefined) {
     throw new StepPayloadError(
@@ -28,7 +29,7 @@ const lambdaHandler = async (event: unknown, context: NomadContext): Promise<Wor
   return { ...rest, progress: out.progress, decision: out.decision, events: out.events };
 };
 
-export const handler = middy<unknown, WorkflowState, Error, NomadContext>(lambdaHandler)
+export const handler = middy<unknown, WorkflowState, Error, Context>(lambdaHandler)
   .use(injectLambdaContext(logger))
   .use(nomadClientMiddleware())
   .use(workflowErrorsMiddleware());

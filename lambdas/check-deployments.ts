@@ -4,10 +4,11 @@
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';
 import { logger } from './private/logger';
-import { type NomadContext, nomadClientMiddleware } from './private/nomad-client-middleware';
+import { nomadClientMiddleware } from './private/nomad-client-middleware';
 import { stepsFor } from './private/step-context';
 import { ENV, jobLockFromEnv, secondsFromEnv } from './private/stores';
 import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
@@ -15,7 +16,7 @@ import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
 /** Default lock TTL: a safety net far longer than any batch, refreshed before each one. */
 export const DEFAULT_LOCK_TTL_SECONDS = 24 * 60 * 60;
 
-const lambdaHandler = async (event: unknown, context: NomadContext): Promise<WorkflowState> => {
+const lambdaHandler = async (event: unknown, context: Context): Promise<WorkflowState> => {
   const state = decodeWorkflowState(event);
   const planned = requirePlanned(state);
   const lock = jobLockFromEnv();
@@ -39,7 +40,7 @@ const lambdaHandler = async (event: unknown, context: NomadContext): Promise<Wor
   };
 };
 
-export const handler = middy<unknown, WorkflowState, Error, NomadContext>(lambdaHandler)
+export const handler = middy<unknown, WorkflowState, Error, Context>(lambdaHandler)
   .use(injectLambdaContext(logger))
   .use(nomadClientMiddleware())
   .use(workflowErrorsMiddleware());

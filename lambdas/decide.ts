@@ -1,16 +1,17 @@
 /** Task "Decide": after a batch, the safe point that picks ask / wait / next / finish / cancel. */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
 import { StepPayloadError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';
 import { logger } from './private/logger';
-import { type NomadContext, nomadClientMiddleware } from './private/nomad-client-middleware';
+import { nomadClientMiddleware } from './private/nomad-client-middleware';
 import { stepsFor } from './private/step-context';
 import { jobLockFromEnv } from './private/stores';
 import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
 
-const lambdaHandler = async (event: unknown, context: NomadContext): Promise<WorkflowState> => {
+const lambdaHandler = async (event: unknown, context: Context): Promise<WorkflowState> => {
   const state = decodeWorkflowState(event);
   const planned = requirePlanned(state);
   if (state.batch === null)
@@ -31,7 +32,7 @@ const lambdaHandler = async (event: unknown, context: NomadContext): Promise<Wor
   return { ...state, progress: out.progress, decision: out.decision, batch: null, events: out.events };
 };
 
-export const handler = middy<unknown, WorkflowState, Error, NomadContext>(lambdaHandler)
+export const handler = middy<unknown, WorkflowState, Error, Context>(lambdaHandler)
   .use(injectLambdaContext(logger))
   .use(nomadClientMiddleware())
   .use(workflowErrorsMiddleware());

@@ -1,14 +1,15 @@
 /** Task "Finish restart": the final output (spec §2.10) as a summary. */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState } from './private/decode-state';
 import { logger } from './private/logger';
-import { type NomadContext, nomadClientMiddleware } from './private/nomad-client-middleware';
+import { nomadClientMiddleware } from './private/nomad-client-middleware';
 import { stepsFor } from './private/step-context';
 import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
 
-const lambdaHandler = async (event: unknown, context: NomadContext): Promise<WorkflowState> => {
+const lambdaHandler = async (event: unknown, context: Context): Promise<WorkflowState> => {
   const state = decodeWorkflowState(event);
   const out = await stepsFor(context).finish({
     options: state.options,
@@ -20,7 +21,7 @@ const lambdaHandler = async (event: unknown, context: NomadContext): Promise<Wor
   return { ...state, summary: out.summary, events: out.events };
 };
 
-export const handler = middy<unknown, WorkflowState, Error, NomadContext>(lambdaHandler)
+export const handler = middy<unknown, WorkflowState, Error, Context>(lambdaHandler)
   .use(injectLambdaContext(logger))
   .use(nomadClientMiddleware())
   .use(workflowErrorsMiddleware());

@@ -25,6 +25,17 @@ export interface NomadContext extends Context {
   nomad: NomadClient;
 }
 
+/** The client the middleware attached; throws when the handler was wrapped without it. */
+export function nomadClientOf(context: Context): NomadClient {
+  const client = (context as Partial<NomadContext>).nomad;
+  if (client === undefined) {
+    throw new HandlerConfigError(
+      'No Nomad client on the context: wrap the handler with nomadClientMiddleware()',
+    );
+  }
+  return client;
+}
+
 /** Reads one secret string by ARN; the Powertools provider in production, a fake in tests. */
 export interface SecretSource {
   get(name: string, options: { maxAge: number }): Promise<unknown>;
@@ -119,7 +130,7 @@ async function writePem(dir: string, name: string, pem: string): Promise<string>
  */
 export function nomadClientMiddleware(
   opts: NomadClientMiddlewareOptions = {},
-): MiddlewareObj<unknown, unknown, Error, NomadContext> {
+): MiddlewareObj<unknown, unknown, Error, Context> {
   checkOptions(opts);
   const options = { ...defaults, ...opts };
   let secrets = opts.secrets;
@@ -159,13 +170,13 @@ export function nomadClientMiddleware(
   };
 
   const nomadClientMiddlewareBefore = async (
-    request: Request<unknown, unknown, Error, NomadContext>,
+    request: Request<unknown, unknown, Error, Context>,
   ): Promise<void> => {
     const { config, fingerprint } = await buildConfig(options.env ?? process.env);
     if (cached === undefined || cached.fingerprint !== fingerprint) {
       cached = { fingerprint, client: options.createClient(config) };
     }
-    request.context.nomad = cached.client;
+    (request.context as NomadContext).nomad = cached.client;
   };
 
   return { before: nomadClientMiddlewareBefore };

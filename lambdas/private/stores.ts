@@ -33,6 +33,13 @@ const memory = {
   approvals: new MemoryApprovalStore(),
 };
 
+/** The process-wide in-memory stores used when no AWS resource is configured (local runs, tests). */
+export const localStores: {
+  readonly planStore: MemoryPlanStore;
+  readonly lock: MemoryJobLock;
+  readonly approvals: MemoryApprovalStore;
+} = memory;
+
 const dynamoClient = () => {
   dynamo ??= new DynamoDBClient({});
   return dynamo;

@@ -1,0 +1,290 @@
+// Scenario: the exported middy handlers, invoked as Lambda would (event + a context with time
+// remaining), over a fake RestartSteps (the engine comes later) bound through the one
+// steps-factory module. Secrets Manager is mocked; the token must reach the Nomad client and
+// nothing else: no log line, no output.
+
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { jest } from '@jest/globals';
+import { mockClient } from 'aws-sdk-client-mock';
+import { NomadConnectionError } from '../../lib/nomad/errors';
+import type { RestartStepsDeps } from '../../lib/workflow/steps';
+import { captureOutput, FakeSteps, lambdaContext, plannedState } from './private/fixtures';
+
+let fake = new FakeSteps({});
+jest.unstable_mockModule('../../lambdas/private/steps-factory', () => ({
+  createRestartSteps: (deps: RestartStepsDeps) => fake.create(deps),
+}));
+
+const TOKEN = 'f3a9c1d2-secret-token-0b7e';
+const TOKEN_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:nomad-token-AbCdEf';
+const secrets = mockClient(SecretsManagerClient);
+
+const { handler: plan } = await import('../../lambdas/plan');
+const { handler: awaitBatch } = await import('../../lambdas/await-batch');
+const { handler: decide } = await import('../../lambdas/decide');
+const { handler: lockJob } = await import('../../lambdas/lock-job');
+const { handler: validateInput } = await import('../../lambdas/validate-input');
+const { handler: ask } = await import('../../lambdas/ask');
+const { handler: releaseLock } = await import('../../lambdas/release-lock');
+const { localStores } = await import('../../lambdas/private/stores');
+
+const envBefore = { ...process.env };
+beforeEach(() => {
+  process.env['AWS_REGION'] = 'us-east-1';
+  process.env['NOMAD_ADDR'] = 'http://127.0.0.1:4646';
+  process.env['NOMAD_TOKEN_SECRET_ARN'] = TOKEN_ARN;
+  process.env['POWERTOOLS_LOG_LEVEL'] = 'DEBUG';
+  secrets
+    .on(GetSecretValueCommand, { SecretId: TOKEN_ARN })
+    .resolves({ SecretString: JSON.stringify({ token: TOKEN }) });
+});
+afterEach(() => {
+  secrets.reset();
+  process.env = { ...envBefore };
+});
+
+describe('plan handler', () => {
+  it('builds the Nomad client from the secret and merges the plan into the state', async () => {
+    // Arrange
+    const planned = plannedState();
+    fake = new FakeSteps({
+      plan: async () => ({
+        plan: planned.plan!,
+        progress: planned.progress!,
+        decision: planned.decision!,
+        events: [{ type: 'restart-started', time: 1, count: 6 }],
+      }),
+    });
+    const input = plannedState({ plan: null, progress: null, decision: null });
+
+    // Act
+    const { result, output } = await captureOutput(() => plan(input, lambdaContext()));
+
+    // Assert
+    expect(result).toEqual({
+      ...input,
+      plan: planned.plan,
+      progress: planned.progress,
+      decision: planned.decision,
+      events: [{ type: 'restart-started', time: 1, count: 6 }],
+    });
+    expect(fake.calls).toEqual([{ method: 'plan', input: { options: input.options, run: input.run } }]);
+    expect(fake.deps[0]?.nomad.config.token).toBe(TOKEN);
+    expect(fake.deps[0]?.signal.aborted).toBe(false);
+    expect(output).toContain('Planned restart');
+    expect(output).not.toContain(TOKEN);
+    expect(JSON.stringify(result)).not.toContain(TOKEN);
+  });
+
+  it('re-throws a transient Nomad failure as NomadTransientError for Retry, without the token', async () => {
+    // Arrange
+    fake = new FakeSteps({
+      plan: async () => {
+        throw new NomadConnectionError(
+          'Get "http://127.0.0.1:4646/v1/jobs": connection refused',
+          false,
+          'ECONNREFUSED',
+        );
+      },
+    });
+
+    // Act
+    const { error, output } = await captureOutput(() => plan(plannedState(), lambdaContext()));
+
+    // Assert
+    expect(error).toMatchObject({
+      name: 'NomadTransientError',
+      message: 'Get "http://127.0.0.1:4646/v1/jobs": connection refused',
+    });
+    expect(output).toContain('NomadConnectionError');
+    expect(output).not.toContain(TOKEN);
+  });
+
+  it('fails with the secret named when the secret has no token', async () => {
+    // Arrange
+    const otherArn = `${TOKEN_ARN}-other`;
+    process.env['NOMAD_TOKEN_SECRET_ARN'] = otherArn;
+    secrets.on(GetSecretValueCommand, { SecretId: otherArn }).resolves({ SecretString: '{"user":"x"}' });
+    fake = new FakeSteps({});
+
+    // Act
+    const { error } = await captureOutput(() => plan(plannedState(), lambdaContext()));
+
+    // Assert
+    expect((error as Error).message).toBe(
+      `Secret "${otherArn}" is JSON without a non-empty string field "token"`,
+    );
+  });
+});
+
+describe('await-batch handler', () => {
+  it('stores done and the cursor on the batch, with a live deadline signal', async () => {
+    // Arrange
+    const batch = {
+      index: 0,
+      size: 2,
+      startedAt: 5,
+      stopIndex: 10,
+      done: false,
+      cursor: null,
+      errorCount: 0,
+      unrecoverable: false,
+    };
+    fake = new FakeSteps({
+      awaitBatch: async () => ({ done: false, cursor: { index: 42 }, batch, events: [] }),
+    });
+
+    // Act
+    const { result } = await captureOutput(() => awaitBatch(plannedState({ batch }), lambdaContext(120_000)));
+
+    // Assert
+    expect((result as { batch: unknown }).batch).toEqual({ ...batch, done: false, cursor: { index: 42 } });
+    expect(fake.deps[0]?.signal.aborted).toBe(false);
+  });
+});
+
+describe('decide handler', () => {
+  it('passes a pending cancel request to the engine and drops the finished batch', async () => {
+    // Arrange
+    const state = plannedState({
+      run: { runId: 'arn:exec:decide', executionId: 'arn:exec:decide', executionNumber: 1 },
+      batch: {
+        index: 0,
+        size: 2,
+        startedAt: 5,
+        stopIndex: 0,
+        done: true,
+        cursor: null,
+        errorCount: 0,
+        unrecoverable: false,
+      },
+    });
+    await localStores.lock.acquire({ namespace: 'default', jobId: 'web' }, 'arn:exec:decide', 60);
+    await localStores.lock.requestCancel({ namespace: 'default', jobId: 'web' });
+    fake = new FakeSteps({
+      decide: async () => ({
+        progress: state.progress!,
+        decision: { action: 'cancel', waitSeconds: 0, question: null },
+        events: [],
+      }),
+    });
+
+    // Act
+    const { result } = await captureOutput(() => decide(state, lambdaContext()));
+
+    // Assert
+    expect(fake.calls[0]?.input).toMatchObject({ cancelRequested: true });
+    expect(result).toMatchObject({ batch: null, decision: { action: 'cancel' } });
+    await localStores.lock.release({ namespace: 'default', jobId: 'web' }, 'arn:exec:decide');
+  });
+});
+
+describe('lock-job handler', () => {
+  it('fails a second run fast with JobLockedError naming the holder', async () => {
+    // Arrange
+    const first = plannedState({
+      run: { runId: 'arn:exec:first', executionId: 'arn:exec:first', executionNumber: 1 },
+    });
+    const second = plannedState({
+      run: { runId: 'arn:exec:second', executionId: 'arn:exec:second', executionNumber: 1 },
+    });
+    await lockJob(first, lambdaContext());
+
+    // Act
+    const { error } = await captureOutput(() => lockJob(second, lambdaContext()));
+
+    // Assert
+    expect(error).toMatchObject({
+      name: 'JobLockedError',
+      message: 'Job "web" in namespace "default" is already being restarted by execution "arn:exec:first"',
+    });
+    await releaseLock(first, lambdaContext());
+    expect(localStores.lock.holder({ namespace: 'default', jobId: 'web' })).toBeUndefined();
+  });
+});
+
+describe('release-lock handler', () => {
+  it('tolerates the raw input of a run that failed before planning', async () => {
+    // Arrange
+    const raw = { job: 'web', error: { Error: 'States.Runtime', Cause: 'x' } };
+
+    // Act
+    const { result } = await captureOutput(() => releaseLock(raw, lambdaContext()));
+
+    // Assert
+    expect(result).toEqual({ ...raw, events: [] });
+  });
+});
+
+describe('validate-input handler', () => {
+  it.each([
+    {
+      name: 'refuses a zero batch size with Nomad’s message',
+      input: { job: 'web', batchSize: '0' },
+      expectedErr: 'Invalid -batch-size value "0": number value must be greater than zero',
+    },
+    {
+      name: 'refuses an unknown on-error value with Nomad’s message',
+      input: { job: 'web', onError: 'maybe' },
+      expectedErr: 'Invalid -on-error value "maybe": valid options are "ask" and "fail"',
+    },
+  ])('$name', async ({ input, expectedErr }) => {
+    // Arrange
+    const event = { input, executionId: 'arn:exec:v' };
+
+    // Act
+    const { error } = await captureOutput(() => validateInput(event, lambdaContext()));
+
+    // Assert
+    expect(error).toMatchObject({ name: 'InvalidInputError', message: expectedErr });
+  });
+
+  it('starts the run with the execution as run id and empty slots', async () => {
+    // Arrange
+    const event = { input: { job: 'web', batchSize: '25%', yes: true }, executionId: 'arn:exec:v' };
+
+    // Act
+    const { result } = await captureOutput(() => validateInput(event, lambdaContext()));
+
+    // Assert
+    expect(result).toMatchObject({
+      options: { job: 'web', batchSize: { value: 25, percent: true }, yes: true },
+      run: { runId: 'arn:exec:v', executionId: 'arn:exec:v', executionNumber: 1 },
+      plan: null,
+      events: [],
+    });
+  });
+});
+
+describe('ask handler', () => {
+  it('parks the question under an opaque id and never logs or returns the task token', async () => {
+    // Arrange
+    const taskToken = 'AQCEAAAAKgAAAAMAAAAAAAAAA-task-token';
+    const event = {
+      taskToken,
+      executionId: 'arn:exec:ask',
+      runId: 'arn:exec:ask',
+      jobId: 'web',
+      namespace: 'default',
+      question: {
+        kind: 'proceed',
+        prompt: 'Proceed with the next batch? [Y/n]',
+        summary: '2 of 6 restarted',
+      },
+    };
+
+    // Act
+    const { result, output } = await captureOutput(() => ask(event, lambdaContext()));
+
+    // Assert
+    const { approvalId } = result as { approvalId: string };
+    const stored = await localStores.approvals.get(approvalId);
+    expect(stored).toMatchObject({
+      taskToken,
+      executionId: 'arn:exec:ask',
+      prompt: 'Proceed with the next batch? [Y/n]',
+    });
+    expect(JSON.stringify(result)).not.toContain(taskToken);
+    expect(output).not.toContain(taskToken);
+  });
+});
