@@ -16,7 +16,7 @@ export interface LambdaStepOptions {
   readonly functionTimeout?: Duration;
   /** Extra catchers, tried before the catch-all. @default - none */
   readonly catches?: ReadonlyArray<{ readonly errors: string[]; readonly next: sfn.IChainable }>;
-  /** @default '$' (the handler returns the next state) */
+  /** @default - the result replaces the state (the handler returns the next state) */
   readonly resultPath?: string;
 }
 
@@ -32,7 +32,9 @@ export function lambdaStep(scope: Construct, id: string, options: LambdaStepOpti
     payloadResponseOnly: true,
     // Our own Retry below replaces CDK's default one so every task has the same policy.
     retryOnServiceExceptions: false,
-    resultPath: options.resultPath ?? '$',
+    // No explicit `ResultPath: "$"`: it is the default, and aws-local-stepfunctions 3 would
+    // write the result under a key named "$" instead of replacing the state.
+    ...(options.resultPath === undefined ? {} : { resultPath: options.resultPath }),
     taskTimeout: sfn.Timeout.duration(functionTimeout.plus(Duration.seconds(30))),
     ...(options.payload === undefined ? {} : { payload: options.payload }),
   });

@@ -1,0 +1,264 @@
+// Scenario: the ASL extracted from the synthesized stack runs unchanged in aws-local-stepfunctions
+// (the local engine's runtime), each Lambda Task bound by name to the real exported handler, over
+// a fake RestartSteps standing in for the engine (it plans 3 batches of 2 allocations). It shows
+// the definition is runnable, in place and for a system-job reschedule (the eval-trigger path),
+// that the lock is released on success and on failure, and how many states a batch costs.
+import { jest } from '@jest/globals';
+import type { ProgressEvent } from '../../lib/restart/events';
+import type { BatchState, Decision, PlanRef, Progress } from '../../lib/workflow/payloads';
+import type { RestartSteps, RestartStepsDeps } from '../../lib/workflow/steps';
+import { extractAsl, synthStack } from '../infra/private/synth';
+import { lambdaContext } from '../lambdas/private/fixtures';
+
+// aws-local-stepfunctions 3 calls Promise.withResolvers (Node 22); these machines run Node 20.
+type Resolvers = { promise: Promise<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void };
+const P = Promise as unknown as { withResolvers?: () => Resolvers };
+P.withResolvers ??= () => {
+  const r: Partial<Resolvers> = {};
+  r.promise = new Promise((resolve, reject) => Object.assign(r, { resolve, reject }));
+  return r as Resolvers;
+};
+
+// Quiet handler logs (the Logger reads its level when the handler modules load, below).
+process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
+
+let steps: RestartSteps;
+jest.unstable_mockModule('../../lambdas/private/steps-factory', () => ({
+  createRestartSteps: (_deps: RestartStepsDeps) => steps,
+}));
+const { StateMachine } = await import('aws-local-stepfunctions');
+const { TASK_STATE_HANDLERS, ASK_STATE_NAME, FlowStates } = await import('../../lib/workflow');
+const { localStores } = await import('../../lambdas/private/stores');
+type Handler = (event: unknown, context: unknown) => Promise<unknown>;
+// One at a time: jest's ESM loader does not like concurrent imports of shared modules.
+const handlers: Record<string, Handler> = {};
+for (const id of new Set(Object.values(TASK_STATE_HANDLERS))) {
+  handlers[id] = ((await import(`../../lambdas/${id}.ts`)) as { handler: Handler }).handler;
+}
+
+const BATCHES = 3;
+const SIZE = 2;
+const lockKey = { namespace: 'default', jobId: 'web' };
+const ev = (e: ProgressEvent) => [e];
+
+/** A fake engine: 3 batches of 2; system reschedules go through stop → evaluate → await. */
+function fakeSteps(opts: { system: boolean; failOnBatch?: number }): RestartSteps {
+  const plan: PlanRef = {
+    planKey: 'runs/x/plan.json',
+    jobId: 'web',
+    namespace: 'default',
+    jobType: opts.system ? 'system' : 'service',
+    allocationCount: BATCHES * SIZE,
+    batchSize: SIZE,
+    batchCount: BATCHES,
+    triggerEvaluations: opts.system,
+  };
+  const batch = (index: number, done: boolean): BatchState => ({
+    index,
+    size: SIZE,
+    startedAt: 1,
+    stopIndex: opts.system ? 7 : 0,
+    done,
+    cursor: null,
+    errorCount: 0,
+    unrecoverable: false,
+  });
+  return {
+    plan: async () => {
+      const progress: Progress = {
+        nextBatch: 0,
+        batchesThisExecution: 0,
+        restarted: 0,
+        failed: 0,
+        errorCount: 0,
+        askBetweenBatches: false,
+        batchWaitMs: 0,
+        canceled: false,
+      };
+      const decision: Decision = { action: 'batch', waitSeconds: 0, question: null };
+      return { plan, progress, decision, events: ev({ type: 'restart-started', time: 1, count: 6 }) };
+    },
+    checkDeployments: async (i) => ({ blocked: false, progress: i.progress, events: [] }),
+    restartBatch: async (i) => {
+      if (i.progress.nextBatch === opts.failOnBatch) throw new Error('boom in restart batch');
+      return { batch: batch(i.progress.nextBatch, !opts.system), events: [] };
+    },
+    triggerEvaluations: async (i) => ({ batch: i.batch, events: [] }),
+    awaitBatch: async (i) => ({ done: true, cursor: null, batch: i.batch, events: [] }),
+    decide: async (i) => {
+      const nextBatch = i.progress.nextBatch + 1;
+      const progress = {
+        ...i.progress,
+        nextBatch,
+        batchesThisExecution: i.progress.batchesThisExecution + 1,
+        restarted: i.progress.restarted + SIZE,
+      };
+      const action = nextBatch >= BATCHES ? 'finish' : 'batch';
+      return { progress, decision: { action, waitSeconds: 0, question: null }, events: [] };
+    },
+    applyAnswer: async () => {
+      throw new Error('no questions in this scenario');
+    },
+    finish: async (i) => ({
+      summary: {
+        outcome: 'succeeded',
+        jobId: 'web',
+        namespace: 'default',
+        restarted: i.progress?.restarted ?? 0,
+        failed: 0,
+        errorText: '',
+      },
+      events: ev({ type: 'finished', time: 2, errors: [], canceled: false }),
+    }),
+  };
+}
+
+let asl: ReturnType<typeof extractAsl>;
+beforeAll(() => {
+  asl = extractAsl(synthStack().template);
+  process.env['NOMAD_ADDR'] = 'http://127.0.0.1:4646';
+  delete process.env['NOMAD_TOKEN_SECRET_ARN'];
+});
+
+async function run(input: Record<string, string | boolean>, executionId: string) {
+  const overrides = Object.fromEntries(
+    Object.entries(TASK_STATE_HANDLERS)
+      .filter(([state]) => state !== ASK_STATE_NAME)
+      .map(([state, id]) => [
+        state,
+        (event: unknown) => handlers[id]?.(event, lambdaContext()) as Promise<never>,
+      ]),
+  );
+  const machine = new StateMachine(asl as never, { validationOptions: { checkArn: true, checkPaths: true } });
+  const execution = machine.run(input, {
+    overrides: { taskResourceLocalHandlers: overrides },
+    context: {
+      Execution: {
+        Id: executionId,
+        Name: executionId.split(':').pop() ?? executionId,
+        Input: input,
+        StartTime: new Date().toISOString(),
+      },
+    },
+  });
+  const entered: string[] = [];
+  const logging = (async () => {
+    for await (const e of execution.eventLogs) {
+      if (e.type === 'StateEntered') entered.push(e.state.name);
+    }
+  })();
+  let output: unknown;
+  let error: unknown;
+  try {
+    output = await execution.result;
+  } catch (err) {
+    // ExecutionError wraps the Fail state's error: name = Error, message = Cause.
+    error = err instanceof Error && err.cause !== undefined ? err.cause : err;
+  }
+  await logging;
+  return { output, error, entered };
+}
+
+describe('restart definition (aws-local-stepfunctions)', () => {
+  describe('in-place restart', () => {
+    it('runs every batch, finishes, releases the lock, and enters at most 10 states per batch', async () => {
+      // Arrange
+      steps = fakeSteps({ system: false });
+
+      // Act
+      const { output, error, entered } = await run(
+        { job: 'web', batchSize: '2', yes: true },
+        'arn:local:exec:inplace',
+      );
+
+      // Assert
+      expect(error).toBeUndefined();
+      expect(output).toMatchObject({ outcome: 'succeeded', restarted: BATCHES * SIZE });
+      expect(entered.filter((s) => s === 'Restart batch')).toHaveLength(BATCHES);
+      expect(entered.at(-1)).toBe(FlowStates.restartFinished);
+      expect(localStores.lock.holder(lockKey)).toBeUndefined();
+      const perBatch =
+        entered.filter(
+          (_, i) => i >= entered.indexOf(FlowStates.nextStep) && i < entered.indexOf('Finish restart'),
+        ).length / BATCHES;
+      expect(perBatch).toBeLessThanOrEqual(10);
+      console.info(`in-place: ${entered.length} states entered, ${perBatch.toFixed(2)} per batch of ${SIZE}`);
+    });
+  });
+
+  describe('system-job reschedule', () => {
+    it('stops, triggers evaluations and awaits each batch, within 10 states per batch', async () => {
+      // Arrange
+      steps = fakeSteps({ system: true });
+
+      // Act
+      const { output, error, entered } = await run(
+        { job: 'web', batchSize: '2', reschedule: true, yes: true },
+        'arn:local:exec:system',
+      );
+
+      // Assert
+      expect(error).toBeUndefined();
+      expect(output).toMatchObject({ outcome: 'succeeded' });
+      expect(entered.filter((s) => s === 'Trigger evaluations')).toHaveLength(BATCHES);
+      expect(entered.filter((s) => s === 'Await batch')).toHaveLength(BATCHES);
+      expect(entered).not.toContain('Restart batch');
+      const perBatch =
+        entered.filter(
+          (_, i) => i >= entered.indexOf(FlowStates.nextStep) && i < entered.indexOf('Finish restart'),
+        ).length / BATCHES;
+      expect(perBatch).toBeLessThanOrEqual(10);
+      console.info(
+        `system reschedule: ${entered.length} states entered, ${perBatch.toFixed(2)} per batch of ${SIZE}`,
+      );
+    });
+  });
+
+  describe('failures', () => {
+    it('releases the lock and ends in StepFailed when a batch step throws', async () => {
+      // Arrange
+      steps = fakeSteps({ system: false, failOnBatch: 1 });
+
+      // Act
+      const { error, entered } = await run({ job: 'web', batchSize: '2', yes: true }, 'arn:local:exec:fails');
+
+      // Assert
+      expect(error).toMatchObject({ name: 'StepFailed', message: 'boom in restart batch' });
+      expect(entered.slice(-3)).toEqual(['Release lock after error', FlowStates.whichError, 'StepFailed']);
+      expect(localStores.lock.holder(lockKey)).toBeUndefined();
+    });
+
+    it('ends bad input in InvalidInput without taking the lock or planning', async () => {
+      // Arrange
+      steps = fakeSteps({ system: false });
+
+      // Act
+      const { error, entered } = await run({ job: 'web', batchSize: '1.5' }, 'arn:local:exec:bad');
+
+      // Assert
+      expect(error).toMatchObject({
+        name: 'InvalidInput',
+        message: 'Invalid -batch-size value "1.5": batch size must be an integer or a percentage',
+      });
+      expect(entered).toEqual([FlowStates.isContinuation, 'Validate input', 'InvalidInput']);
+    });
+
+    it('fails a second run on a locked job with JobLocked and leaves the holder’s lock', async () => {
+      // Arrange
+      steps = fakeSteps({ system: false });
+      await localStores.lock.acquire(lockKey, 'arn:local:exec:holder', 60);
+
+      // Act
+      const { error } = await run({ job: 'web', yes: true }, 'arn:local:exec:second');
+
+      // Assert
+      expect(error).toMatchObject({
+        name: 'JobLocked',
+        message:
+          'Job "web" in namespace "default" is already being restarted by execution "arn:local:exec:holder"',
+      });
+      expect(localStores.lock.holder(lockKey)).toBe('arn:local:exec:holder');
+      await localStores.lock.release(lockKey, 'arn:local:exec:holder');
+    });
+  });
+});
