@@ -7,6 +7,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { NomadConnectionError } from '../../lib/nomad/errors';
+import type { Decision, PlanRef, Progress } from '../../lib/workflow/payloads';
 import type { RestartStepsDeps } from '../../lib/workflow/steps';
 import { captureOutput, FakeSteps, lambdaContext, plannedState } from './private/fixtures';
 
@@ -49,9 +50,9 @@ describe('plan handler', () => {
     const planned = plannedState();
     fake = new FakeSteps({
       plan: async () => ({
-        plan: planned.plan!,
-        progress: planned.progress!,
-        decision: planned.decision!,
+        plan: planned.plan as PlanRef,
+        progress: planned.progress as Progress,
+        decision: planned.decision as Decision,
         events: [{ type: 'restart-started', time: 1, count: 6 }],
       }),
     });
@@ -163,7 +164,7 @@ describe('decide handler', () => {
     await localStores.lock.requestCancel({ namespace: 'default', jobId: 'web' });
     fake = new FakeSteps({
       decide: async () => ({
-        progress: state.progress!,
+        progress: state.progress as Progress,
         decision: { action: 'cancel', waitSeconds: 0, question: null },
         events: [],
       }),
