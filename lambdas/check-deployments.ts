@@ -10,11 +10,8 @@ import { decodeWorkflowState, requirePlanned } from './private/decode-state';
 import { logger } from './private/logger';
 import { nomadClientMiddleware } from './private/nomad-client-middleware';
 import { stepsFor } from './private/step-context';
-import { ENV, jobLockFromEnv, secondsFromEnv } from './private/stores';
+import { DEFAULT_LOCK_TTL_SECONDS, ENV, jobLockFromEnv, secondsFromEnv } from './private/stores';
 import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
-
-/** Default lock TTL: a safety net far longer than any batch, refreshed before each one. */
-export const DEFAULT_LOCK_TTL_SECONDS = 24 * 60 * 60;
 
 const lambdaHandler = async (event: unknown, context: Context): Promise<WorkflowState> => {
   const state = decodeWorkflowState(event);

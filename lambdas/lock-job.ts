@@ -5,10 +5,9 @@ import type { Context } from 'aws-lambda';
 import { LockHeldError } from '../lib/aws';
 import { JobLockedError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
-import { DEFAULT_LOCK_TTL_SECONDS } from './check-deployments';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';
 import { logger } from './private/logger';
-import { ENV, jobLockFromEnv, secondsFromEnv } from './private/stores';
+import { DEFAULT_LOCK_TTL_SECONDS, ENV, jobLockFromEnv, secondsFromEnv } from './private/stores';
 import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
 
 const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {

@@ -23,6 +23,9 @@ export const ENV = {
   approvalTtlSeconds: 'APPROVAL_TTL_SECONDS',
 } as const;
 
+/** Default lock TTL: a safety net far longer than any batch, refreshed before each one. */
+export const DEFAULT_LOCK_TTL_SECONDS = 24 * 60 * 60;
+
 // Created once per container: SDK clients and in-memory twins are reused across invocations,
 // which is also what makes the local (in-process) run share one lock and one plan store.
 let dynamo: DynamoDBClient | undefined;
