@@ -62,6 +62,10 @@ export interface Formatter {
    * writes it) and no newline.
    */
   renderQuestion(question: Question, time: number): string;
+  /** A skipped allocation's line whatever the verbosity (`-dry-run` always explains its plan). */
+  renderSkipped(event: Extract<ProgressEvent, { type: 'allocation-skipped' }>): OutputLine;
+  /** A question already worded by the workflow (`PendingQuestion.prompt`, options included). */
+  renderPrompt(prompt: string, time: number): string;
   /** `<31 spaces>Invalid answer "<text>"` (stdout), printed before asking again. */
   renderInvalidAnswer(text: string): OutputLine;
   /** A failed read (e.g. `EOF`), printed as is on stdout; the question's default then applies. */
@@ -216,6 +220,9 @@ export function createFormatter(options: FormatterOptions): Formatter {
       );
       return `${header(time, text)} `;
     },
+    renderSkipped: (event) =>
+      stdout(darkGray(detail(event.time, skipText(event.allocationId, event.reason)))),
+    renderPrompt: (prompt, time) => `${header(time, prompt)} `,
     renderInvalidAnswer: (text) =>
       stdout(`${' '.repeat(TIMESTAMP_PREFIX_LENGTH)}Invalid answer ${goQuote(text)}`),
     renderReadError: (text) => stdout(text),

@@ -4,8 +4,16 @@
  * gives the TypeScript type, the runtime check and the JSON Schema.
  */
 import { z } from 'zod';
+import { formatGoDuration } from './duration';
 import { RestartValidationError } from './errors';
-import { DEFAULT_BATCH_SIZE, DEFAULT_BATCH_WAIT, DEFAULT_ON_ERROR, type RestartOptions } from './options';
+import {
+  ASK,
+  DEFAULT_BATCH_SIZE,
+  DEFAULT_BATCH_WAIT,
+  DEFAULT_ON_ERROR,
+  formatCount,
+  type RestartOptions,
+} from './options';
 import { type ValidationContext, validateRestartFields } from './validate';
 
 /** What each field accepts, in words; used in the schema and in error messages. */
@@ -147,4 +155,33 @@ export function validateRestartInput(raw: unknown, ctx: ValidationContext): Rest
     },
     ctx,
   );
+}
+
+/**
+ * The execution input that validates back to `options`: what the CLI sends to the state
+ * machine (locally or on AWS) after validating the flags itself. Only options travel; the
+ * Nomad address, token and TLS material never do.
+ */
+export function toRestartInput(options: RestartOptions): RestartInput {
+  const input: RestartInput = {
+    job: options.job,
+    batchSize: formatCount(options.batchSize),
+    batchWait: options.batchWait.kind === 'ask' ? ASK : formatGoDuration(options.batchWait.ns),
+    onError: options.onError,
+    yes: options.yes,
+    groups: options.groups,
+    tasks: options.tasks,
+    allTasks: options.allTasks,
+    reschedule: options.reschedule,
+    noShutdownDelay: options.noShutdownDelay,
+    verbose: options.verbose,
+    dryRun: options.dryRun,
+  };
+  if (options.namespace !== undefined) input.namespace = options.namespace;
+  if (options.region !== undefined) input.region = options.region;
+  if (options.replacementTimeoutNs !== undefined) {
+    input.replacementTimeout = formatGoDuration(options.replacementTimeoutNs);
+  }
+  if (options.maxErrors !== undefined) input.maxErrors = formatCount(options.maxErrors);
+  return input;
 }
