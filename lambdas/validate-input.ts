@@ -27,6 +27,13 @@ const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {
     if (err instanceof RestartValidationError) throw new InvalidInputError(err.message, { cause: err });
     throw err;
   }
+  if (options.dryRun) {
+    // The graph has no read-only path: a dry run is `nomad-restart -dry-run`, which plans
+    // with read-only calls and never starts an execution. Refuse rather than restart for real.
+    throw new InvalidInputError(
+      'Invalid input field "dryRun": got true, expected false (a dry run is made by "nomad-restart -dry-run", not by an execution)',
+    );
+  }
   logger.info('Input valid', { job: options.job });
   return {
     options,

@@ -229,6 +229,12 @@ describe('validate-input handler', () => {
       input: { job: 'web', onError: 'maybe' },
       expectedErr: 'Invalid -on-error value "maybe": valid options are "ask" and "fail"',
     },
+    {
+      name: 'refuses a dry run, which only the command line makes (read-only)',
+      input: { job: 'web', dryRun: true, yes: true },
+      expectedErr:
+        'Invalid input field "dryRun": got true, expected false (a dry run is made by "nomad-restart -dry-run", not by an execution)',
+    },
   ])('$name', async ({ input, expectedErr }) => {
     // Arrange
     const event = { input, executionId: 'arn:exec:v' };
