@@ -337,7 +337,9 @@ export function createRestartSteps(deps: RestartStepsDeps): RestartSteps {
       const record = plan === null ? EMPTY_RUN : await loadRun(run.runId);
       const messages = record.errors.map((e) => e.message);
       const canceled = progress?.canceled ?? false;
-      emit({ type: 'finished', time: now(), errors: messages, canceled });
+      // "No allocations to restart" is Nomad's whole output for an empty plan (spec §2.2 step 11).
+      const nothingPlanned = plan !== null && plan.planKey === '' && messages.length === 0;
+      if (!nothingPlanned) emit({ type: 'finished', time: now(), errors: messages, canceled });
       const outcome =
         record.stoppedOn === 'unrecoverable-error'
           ? 'unrecoverable'

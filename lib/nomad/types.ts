@@ -120,6 +120,8 @@ export interface Job {
   ParameterizedJob?: Record<string, unknown> | null;
   Stop?: boolean;
   Status?: string;
+  /** User metadata; a change makes a new job version (tests use it to start a deployment). */
+  Meta?: Record<string, string> | null;
   Version?: number;
   SubmitTime?: number;
   CreateIndex?: number;
