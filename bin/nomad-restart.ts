@@ -24,6 +24,12 @@ async function main(argv: string[]): Promise<number> {
   return runJobRestart(first === '--' ? rest : argv, ctx);
 }
 
+// `nomad-restart ... | head`: a closed pipe ends the output quietly, as Nomad's does.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

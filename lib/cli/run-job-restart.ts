@@ -97,8 +97,10 @@ async function dryRun(
   ]);
   const client = NomadClient.create(resolveNomadConfig({}));
   try {
+    const write = eventWriter(line, formatter, terminal);
     const planned = await planRestart(client, line.options, {
-      emit: eventWriter(line, formatter, terminal),
+      // The plan printout explains every allocation itself; only "nothing to do" is said as is.
+      emit: (event) => (event.type === 'nothing-to-restart' ? write(event) : undefined),
       now: Date.now,
       confirmMultiregion: async () => true,
     });
