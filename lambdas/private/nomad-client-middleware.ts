@@ -10,6 +10,7 @@
  * TLS secret: JSON `{ "caCert"?: PEM, "clientCert"?: PEM, "clientKey"?: PEM, "serverName"?: string }`;
  * the PEMs are written to private files because the client reads TLS material from paths.
  */
+import { createHash } from 'node:crypto';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,6 +129,9 @@ async function writePem(dir: string, name: string, pem: string): Promise<string>
  * The middleware factory: `middy(lambdaHandler).use(nomadClientMiddleware())`. The client is
  * built once and reused while the secrets it was built from stay the same.
  */
+/** A fingerprint of the client settings that keeps no secret in memory as plain text. */
+const digest = (text: string): string => createHash('sha256').update(text).digest('hex');
+
 export function nomadClientMiddleware(
   opts: NomadClientMiddlewareOptions = {},
 ): MiddlewareObj<unknown, unknown, Error, Context> {
@@ -143,7 +147,8 @@ export function nomadClientMiddleware(
     const tokenArn = env[ENV.nomadTokenSecretArn];
     const tlsArn = env[ENV.nomadTlsSecretArn];
     if ((tokenArn ?? '') === '' && (tlsArn ?? '') === '') {
-      return { config, fingerprint: 'env' };
+      // A changed NOMAD_* variable (a local run pointed at another agent) needs a new client.
+      return { config, fingerprint: digest(JSON.stringify(config)) };
     }
     secrets ??= new SecretsProvider();
     const maxAge = options.cacheMaxAgeSeconds;
@@ -166,7 +171,7 @@ export function nomadClientMiddleware(
       config.tls = paths;
       fingerprint += String(raw);
     }
-    return { config, fingerprint };
+    return { config, fingerprint: digest(JSON.stringify(config) + fingerprint) };
   };
 
   const nomadClientMiddlewareBefore = async (
