@@ -1,6 +1,7 @@
 import { CommandArgumentError, GoFlagError, HelpRequestedError } from '../../lib/cli/errors';
 import { jobRestartHelp, parseJobRestartArgs } from '../../lib/cli/job-restart-command';
 import type { RestartOptions } from '../../lib/restart/options';
+import { T2_ERROR_CASES } from '../fixtures/t2-cases';
 
 const notTty = { interactive: false, env: {} };
 
@@ -21,69 +22,7 @@ function harnessArgs(args: string[], prependYes: boolean): string[] {
 
 describe('parseJobRestartArgs', () => {
   describe('spec §5 T2 error cases (no TTY)', () => {
-    it.each([
-      { name: '1 no args', args: [], expectedErr: 'This command takes one argument: <job>' },
-      {
-        name: '2 multiple args',
-        args: ['one', 'two', 'three'],
-        expectedErr: 'This command takes one argument: <job>',
-      },
-      {
-        name: '5 all tasks conflicts with task',
-        args: ['-all-tasks', '-task', 'my-task', '-yes', 'my-job'],
-        expectedErr: 'The -all-tasks option cannot be used with -task',
-      },
-      {
-        name: '8 batch size not valid',
-        args: ['-yes', '-batch-size', 'not-valid', 'my-job'],
-        expectedErr: 'Invalid -batch-size value "not-valid": batch size must be an integer or a percentage',
-      },
-      {
-        name: '9 batch size decimal',
-        args: ['-yes', '-batch-size', '1.5', 'my-job'],
-        expectedErr: 'Invalid -batch-size value "1.5": batch size must be an integer or a percentage',
-      },
-      {
-        name: '10 batch size zero',
-        args: ['-yes', '-batch-size', '0', 'my-job'],
-        expectedErr: 'Invalid -batch-size value "0": number value must be greater than zero',
-      },
-      {
-        name: '11 batch size decimal percent',
-        args: ['-yes', '-batch-size', '1.5%', 'my-job'],
-        expectedErr: 'Invalid -batch-size value "1.5%": batch size must be an integer or a percentage',
-      },
-      {
-        name: '12 batch size zero percentage',
-        args: ['-yes', '-batch-size', '0%', 'my-job'],
-        expectedErr: 'Invalid -batch-size value "0%": number value must be greater than zero',
-      },
-      {
-        name: '13 batch size with multiple numbers and percentages',
-        args: ['-yes', '-batch-size', '15%10%', 'my-job'],
-        expectedErr: 'Invalid -batch-size value "15%10%": batch size must be an integer or a percentage',
-      },
-      {
-        name: '14 batch wait ask without TTY',
-        args: ['-batch-wait', 'ask', 'my-job'],
-        expectedErr: 'Invalid -batch-wait value "ask": "ask" cannot be used when terminal is not interactive',
-      },
-      {
-        name: '16 batch wait without unit',
-        args: ['-yes', '-batch-wait', '10', 'my-job'],
-        expectedErr: 'Invalid -batch-wait value "10": time: missing unit in duration "10"',
-      },
-      {
-        name: '18 on error invalid',
-        args: ['-on-error', 'invalid', 'my-job'],
-        expectedErr: 'Invalid -on-error value "invalid": valid options are "ask" and "fail"',
-      },
-      {
-        name: '21 reschedule conflicts with task',
-        args: ['-reschedule', '-task', 'my-task', '-yes', 'my-job'],
-        expectedErr: 'The -reschedule option cannot be used with -task',
-      },
-    ])('fails: $name', ({ args, expectedErr }) => {
+    it.each(T2_ERROR_CASES)('fails: $name', ({ args, expectedErr }) => {
       // Arrange / Act
       const act = () => parseJobRestartArgs(args, notTty);
 
