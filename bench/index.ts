@@ -1,0 +1,241 @@
+/**
+ * `npm run bench`: what users pay for, in one run — Nomad requests, replacement detection
+ * latency, orchestration overhead, state transitions, dollars, plan time and memory, payload
+ * and history — against targets and the Nomad CLI's own figures. Prints a table, writes
+ * `bench/results.json` and `bench/scaling.svg`. Measures; never fails on a timing.
+ *
+ *   npm run bench            full sizes (a few minutes on 2 cores)
+ *   npm run bench -- smoke   tiny sizes (what the test suite runs)
+ */
+import { writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { NomadClient } from '../lib/nomad/index';
+import { planRestart } from '../lib/restart/engine/index';
+import { validateRestartInput } from '../lib/restart/input';
+import { startSimulator } from '../sim/index';
+import { runEngineRequestsBench } from './engine-requests';
+import { type LocalRunMeasure, measureLocalRun } from './local-engine';
+import { PRICES } from './prices';
+import { formatTable, machine, type ReportRow, scalingSvg, verdict } from './report';
+
+export interface BenchSizes {
+  readonly requestAllocations: number;
+  readonly costAllocations: number;
+  readonly overheadAllocations: number;
+  readonly planSizes: readonly number[];
+  readonly scalingSizes: readonly number[];
+  readonly latencyAllocations: number;
+}
+
+export const FULL: BenchSizes = {
+  requestAllocations: 100,
+  costAllocations: 1000,
+  overheadAllocations: 1000,
+  planSizes: [1000, 10_000, 50_000],
+  scalingSizes: [100, 1000, 10_000],
+  latencyAllocations: 10,
+};
+
+export const SMOKE: BenchSizes = {
+  requestAllocations: 10,
+  costAllocations: 20,
+  overheadAllocations: 20,
+  planSizes: [100],
+  scalingSizes: [10, 20],
+  latencyAllocations: 2,
+};
+
+const FAST = 0.01;
+const fmt = (n: number, digits = 2) => n.toFixed(digits);
+
+function cost(run: LocalRunMeasure): number {
+  const gbSeconds = (run.workflowMs / 1000) * PRICES.lambdaMemoryGb;
+  const dollars =
+    run.states * PRICES.stepFunctionsPerTransition +
+    run.lambdaInvocations * PRICES.lambdaPerRequest +
+    gbSeconds * PRICES.lambdaArmPerGbSecond;
+  return (dollars * 1000) / run.allocations;
+}
+
+async function measurePlan(allocations: number) {
+  const sim = await startSimulator({
+    scenario: {
+      nodes: Array.from({ length: 100 }, (_, i) => ({ name: `node-${i}` })),
+      jobs: [
+        {
+          ID: 'big',
+          Type: 'service',
+          TaskGroups: [{ Name: 'web', Count: allocations, Tasks: [{ Name: 'main' }] }],
+        },
+      ],
+    },
+  });
+  const client = NomadClient.create({ address: sim.address });
+  try {
+    const options = validateRestartInput({ job: 'big', batchSize: '10', yes: true }, { interactive: false });
+    global.gc?.();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const started = performance.now();
+    await planRestart(client, options, { emit: () => undefined, now: Date.now });
+    const ms = performance.now() - started;
+    const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
+    return { allocations, ms, heapMb };
+  } finally {
+    await client.close();
+    await sim.close();
+  }
+}
+
+export async function runBench(sizes: BenchSizes) {
+  const rows: ReportRow[] = [];
+  const engine = await runEngineRequestsBench({
+    allocations: sizes.requestAllocations,
+    batchSizes: [1, 10, 100],
+    planAllocations: 0,
+  });
+  for (const mode of ['in-place', 'reschedule'] as const) {
+    const limit = mode === 'in-place' ? 1.2 : 2.5;
+    for (const row of engine.rows.filter((r) => r.mode === mode)) {
+      rows.push({
+        metric: `Nomad requests per ${mode} allocation, batch ${row.batchSize}`,
+        figure: fmt(row.requestsPerAllocation),
+        target: row.batchSize >= 10 ? `≤ ${limit}` : '-',
+        nomadCli: mode === 'in-place' ? '2 (derived)' : '≥ 5 (derived)',
+        verdict: verdict(row.batchSize >= 10 ? row.requestsPerAllocation <= limit : undefined),
+      });
+    }
+  }
+
+  const latency = await measureLocalRun({
+    allocations: sizes.latencyAllocations,
+    batchSize: String(sizes.latencyAllocations),
+    reschedule: true,
+    timeScale: 1,
+  });
+  rows.push({
+    metric: 'replacement detection latency (median)',
+    figure: `${fmt(latency.replacementLatencyMs ?? Number.NaN, 0)} ms`,
+    target: '≤ 50 ms',
+    nomadCli: 'blocking query per allocation (same order)',
+    verdict: verdict((latency.replacementLatencyMs ?? Number.POSITIVE_INFINITY) <= 50),
+  });
+
+  const overhead = await measureLocalRun({
+    allocations: sizes.overheadAllocations,
+    batchSize: '50',
+    reschedule: false,
+    timeScale: FAST,
+  });
+  const perBatchMs = (overhead.workflowMs - overhead.engineMs) / Math.max(1, overhead.batches);
+  rows.push({
+    metric: `orchestration overhead per batch (${overhead.allocations} allocs, batch 50)`,
+    figure: `${fmt(perBatchMs, 1)} ms`,
+    target: '≤ 10 ms',
+    nomadCli: '0 (in-process loop)',
+    verdict: verdict(perBatchMs <= 10),
+  });
+
+  const inPlace = await measureLocalRun({
+    allocations: sizes.costAllocations,
+    batchSize: '10',
+    reschedule: false,
+    timeScale: FAST,
+  });
+  const resched = await measureLocalRun({
+    allocations: sizes.costAllocations,
+    batchSize: '10',
+    reschedule: true,
+    timeScale: FAST,
+  });
+  const perAllocation = (overhead.statesPerBatch - inPlace.statesPerBatch) / (50 - 10);
+  rows.push({
+    metric: 'state transitions per batch (in place / reschedule)',
+    figure: `${fmt(inPlace.statesPerBatch)} / ${fmt(resched.statesPerBatch)}`,
+    target: '≤ 10',
+    nomadCli: '-',
+    verdict: verdict(Math.max(inPlace.statesPerBatch, resched.statesPerBatch) <= 10),
+  });
+  rows.push({
+    metric: 'state transitions per allocation (batch 50 vs 10)',
+    figure: fmt(perAllocation),
+    target: '0',
+    nomadCli: '-',
+    verdict: verdict(Math.abs(perAllocation) < 0.01),
+  });
+  for (const [label, run] of [
+    ['in place', inPlace],
+    ['reschedule', resched],
+  ] as const) {
+    rows.push({
+      metric: `cost per 1,000 allocations at batch 10, ${label} (${run.states} transitions)`,
+      figure: `$${fmt(cost(run), 4)}`,
+      target: '≤ $0.01',
+      nomadCli: '$0 (a laptop)',
+      verdict: verdict(cost(run) <= 0.01),
+    });
+  }
+
+  for (const size of sizes.planSizes) {
+    const plan = await measurePlan(size);
+    rows.push({
+      metric: `plan time and heap, ${size} allocations`,
+      figure: `${fmt(plan.ms, 0)} ms, ${fmt(plan.heapMb, 0)} MB`,
+      target: size >= 50_000 ? '< 2 s, < 512 MB' : '-',
+      nomadCli: '-',
+      verdict: verdict(size >= 50_000 ? plan.ms < 2000 && plan.heapMb < 512 : undefined),
+    });
+  }
+
+  const scaling: {
+    allocations: number;
+    ms: number;
+    requests: number;
+    historyEvents: number;
+    maxPayloadBytes: number;
+  }[] = [];
+  for (const size of sizes.scalingSizes) {
+    const run = await measureLocalRun({
+      allocations: size,
+      batchSize: '10%',
+      reschedule: false,
+      timeScale: FAST,
+    });
+    scaling.push({
+      allocations: size,
+      ms: run.workflowMs,
+      requests: run.requests,
+      historyEvents: run.historyEvents,
+      maxPayloadBytes: run.maxPayloadBytes,
+    });
+  }
+  const largest = scaling.at(-1);
+  if (largest !== undefined) {
+    rows.push({
+      metric: `largest state payload / history events per execution (${largest.allocations} allocs, batch 10%)`,
+      figure: `${fmt(largest.maxPayloadBytes / 1024, 1)} KiB / ${largest.historyEvents}`,
+      target: '< 256 KiB / < 25,000',
+      nomadCli: '-',
+      verdict: verdict(largest.maxPayloadBytes < 256 * 1024 && largest.historyEvents < 25_000),
+    });
+  }
+  return { machine: machine(), date: new Date().toISOString(), rows, scaling };
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const smoke = process.argv.includes('smoke');
+  const report = await runBench(smoke ? SMOKE : FULL);
+  console.log(`nomad-restart benchmarks, ${report.machine}, ${report.date}${smoke ? ' (smoke sizes)' : ''}`);
+  console.log(formatTable(report.rows));
+  console.log('\nscaling at batch 10% (local engine, simulator with zero latency):');
+  for (const p of report.scaling)
+    console.log(
+      `  ${String(p.allocations).padStart(6)} allocations: ${fmt(p.ms, 0)} ms, ${p.requests} Nomad requests`,
+    );
+  console.log(`\nprices: ${PRICES.source}, ${PRICES.date}`);
+  if (!smoke) {
+    await writeFile(join(here, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
+    await writeFile(join(here, 'scaling.svg'), scalingSvg(report.scaling));
+  }
+}

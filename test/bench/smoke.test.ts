@@ -1,0 +1,35 @@
+// Scenario: `npm run bench` at tiny sizes, so the benchmark code cannot rot. It checks that the
+// run completes and that every metric of the report is there; it asserts no timing.
+import { jest } from '@jest/globals';
+import { runBench, SMOKE } from '../../bench/index';
+import { formatTable } from '../../bench/report';
+
+jest.setTimeout(120_000);
+process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
+
+describe('benchmarks (smoke sizes)', () => {
+  it('measures every metric of the report', async () => {
+    // Act
+    const report = await runBench(SMOKE);
+
+    // Assert
+    const metrics = report.rows.map((row) => row.metric).join('\n');
+    for (const metric of [
+      'Nomad requests per in-place allocation, batch 10',
+      'Nomad requests per reschedule allocation, batch 10',
+      'replacement detection latency',
+      'orchestration overhead per batch',
+      'state transitions per batch',
+      'state transitions per allocation',
+      'cost per 1,000 allocations at batch 10, in place',
+      'cost per 1,000 allocations at batch 10, reschedule',
+      'plan time and heap',
+      'largest state payload / history events per execution',
+    ]) {
+      expect(metrics).toContain(metric);
+    }
+    expect(report.rows.every((row) => !row.figure.includes('NaN'))).toBe(true);
+    expect(report.scaling.map((p) => p.allocations)).toEqual([...SMOKE.scalingSizes]);
+    expect(formatTable(report.rows).split('\n')).toHaveLength(report.rows.length + 2);
+  });
+});
