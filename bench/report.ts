@@ -65,6 +65,7 @@ export function scalingSvg(points: readonly { allocations: number; ms: number; r
     )
     .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif">
+<title>Total time and Nomad requests against allocations, batch 10%</title>
 <rect width="${W}" height="${H}" fill="white"/>
 <text x="${W / 2}" y="18" font-size="13" text-anchor="middle">nomad-restart scaling, batch 10%: each line scaled to its own maximum</text>
 ${series('ms', '#1f77b4')}${series('requests', '#d62728')}${labels}
