@@ -6,6 +6,8 @@
  * execution input; plan store, lock and approvals are the handlers' in-memory twins.
  */
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context } from 'aws-lambda';
@@ -52,7 +54,21 @@ export interface LocalRestartRequest {
  * the local engine binds handlers by state name, so the Lambda assets are never needed, and
  * the definition is the same one `cdk synth` renders.
  */
-function synthesizeForLocalRun(projectDir: string, outDir: string): Promise<void> {
+async function synthesizeForLocalRun(projectDir: string, outDir: string): Promise<void> {
+  // Concurrent first runs (tests, two terminals) each synthesize into their own folder and
+  // then rename the template into place, which is atomic: a reader never sees half a file.
+  const scratch = `${outDir}.${process.pid}.${randomUUID()}`;
+  try {
+    await runCdkApp(projectDir, scratch);
+    await mkdir(outDir, { recursive: true });
+    const template = `${STACK_NAME}.template.json`;
+    await rename(join(scratch, template), join(outDir, template));
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+function runCdkApp(projectDir: string, outDir: string): Promise<void> {
   const tsx = join(projectDir, 'node_modules', 'tsx', 'dist', 'cli.mjs');
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [tsx, join(projectDir, 'bin', 'app.ts')], {
