@@ -1,0 +1,57 @@
+// Scenario: spec §5 suggested scenario 1, at a real terminal (node-pty): `-batch-wait ask`
+// with 5 allocations and `-batch-size 2`. The command asks Nomad's proceed question between
+// batches; `xyz` is refused and asked again, `y` goes on, `1s` sets the wait and stops the
+// questions, `n` cancels with exit 0. Answers go through the workflow's task-token step.
+import { jest } from '@jest/globals';
+import { type Harness, simpleJob, startHarness, waitAllRunning } from '../engine/harness';
+import { runInPty } from './run-pty';
+
+jest.setTimeout(120_000);
+const QUESTION = '==> <ts>: Proceed with the next batch? [Y/n/<wait duration>] ';
+
+describe('nomad-restart at a terminal', () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await startHarness({ jobs: [simpleJob('example', 'service', 5)] });
+    await waitAllRunning(h, 'example', 5);
+  });
+  afterEach(() => h.close());
+
+  it('refuses an invalid answer, goes on with y, then waits as answered (scenario 1)', async () => {
+    // Act
+    const { code, output } = await runInPty(
+      ['-batch-size', '2', '-batch-wait', 'ask', 'example'],
+      { NOMAD_ADDR: h.sim.address },
+      ['xyz', 'y', '1s'],
+    );
+
+    // Assert
+    expect(code).toBe(0);
+    const lines = output.split('\n');
+    expect(lines).toContain(`${QUESTION}xyz`);
+    expect(lines).toContain(`${' '.repeat(31)}Invalid answer "xyz"`);
+    expect(lines).toContain(`${QUESTION}y`);
+    expect(lines).toContain(`${QUESTION}1s`);
+    expect(lines).toContain('==> <ts>: Proceeding restarts with new wait time of 1s');
+    expect(lines).toContain('==> <ts>: Waiting 1s before restarting the next batch');
+    expect(lines).toContain('==> <ts>: Restarting 3rd batch of 1 allocations');
+    expect(output).toContain('Job restarted successfully!');
+    expect(h.sim.control.counters()['PUT /v1/client/allocation/:id/restart']).toBe(5);
+  });
+
+  it('cancels on n with exit 0 and no success line (scenario 1)', async () => {
+    // Act
+    const { code, output } = await runInPty(
+      ['-batch-size', '2', '-batch-wait', 'ask', 'example'],
+      { NOMAD_ADDR: h.sim.address },
+      ['n'],
+    );
+
+    // Assert
+    expect(code).toBe(0);
+    expect(output).toContain(`${QUESTION}n`);
+    expect(output).toContain('==> <ts>: Job restart canceled');
+    expect(output).not.toContain('Job restarted successfully!');
+    expect(h.sim.control.counters()['PUT /v1/client/allocation/:id/restart']).toBe(2);
+  });
+});

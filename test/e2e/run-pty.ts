@@ -1,0 +1,41 @@
+/**
+ * Runs the real command in a pseudo-terminal (node-pty), so it sees a TTY and asks its
+ * questions; each prompt ending `[<options>] ` is answered with the next scripted reply.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pty from 'node-pty';
+import { normalise } from './run-cli';
+
+const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'nomad-restart.js');
+/** A question's options followed by the one space Nomad prints after it. */
+const PROMPT_AT_END = /\[[^\]\n]+\] $/;
+const PROMPTS = /\[[^\]\n]+\] /g;
+/** A scripted run that outlives this is killed, so a stuck prompt fails the test instead of hanging it. */
+const KILL_AFTER_MS = 60_000;
+
+export function runInPty(args: readonly string[], env: NodeJS.ProcessEnv, replies: readonly string[]) {
+  return new Promise<{ code: number; output: string }>((resolve) => {
+    const pending = [...replies];
+    const child = pty.spawn(process.execPath, [BIN, '-no-color', ...args], {
+      env: { PATH: process.env['PATH'] ?? '', TZ: 'UTC', ...env },
+      cols: 250,
+    });
+    let output = '';
+    let answered = 0;
+    child.onData((data) => {
+      output += data;
+      // Answer each prompt once, when it is the last thing on screen.
+      const prompts = output.match(PROMPTS)?.length ?? 0;
+      if (PROMPT_AT_END.test(output) && prompts > answered && pending.length > 0) {
+        answered = prompts;
+        child.write(`${pending.shift()}\r`);
+      }
+    });
+    const killer = setTimeout(() => child.kill(), KILL_AFTER_MS);
+    child.onExit(({ exitCode }) => {
+      clearTimeout(killer);
+      resolve({ code: exitCode, output: normalise(output.replace(/\r/g, '')) });
+    });
+  });
+}
