@@ -55,6 +55,8 @@ interface RunRecord {
   readonly stoppedOn?: 'error' | 'unrecoverable-error' | 'max-errors';
 }
 const EMPTY_RUN: RunRecord = { errors: [], countedBatches: [] };
+/** Plan-store entry holding the plan's lines while the multi-region question is open. */
+const HELD_EVENTS = 'plan-events.json';
 
 function pendingQuestion(question: Question, summary: string): PendingQuestion {
   const text = question.lines.join(`\n${' '.repeat(TIMESTAMP_PREFIX_LENGTH)}`);
@@ -135,13 +137,17 @@ export function createRestartSteps(deps: RestartStepsDeps): RestartSteps {
         batchWaitMs: options.batchWait.kind === 'duration' ? options.batchWait.ns / 1e6 : 0,
         canceled: false,
       };
+      const askMultiregion = plan !== undefined && job.multiregion && !options.yes;
       const next = !plan
         ? decision('finish')
-        : job.multiregion && !options.yes
+        : askMultiregion
           ? decision('ask', { question: pendingQuestion(multiRegionQuestion(job.id), '') })
           : decision('batch');
+      // Nomad asks the multi-region question before it prints anything about the plan: the
+      // plan's lines wait in the store until the answer is yes (see applyAnswer).
+      if (askMultiregion) await planStore.put(key(run.runId, HELD_EVENTS), events);
       return {
-        events,
+        events: askMultiregion ? [] : events,
         progress,
         decision: next,
         plan: {
@@ -301,9 +307,12 @@ export function createRestartSteps(deps: RestartStepsDeps): RestartSteps {
         const reply =
           raw === undefined ? { kind: 'no' as const } : interpretAnswer(multiRegionQuestion(ref.jobId), raw);
         if (reply.kind === 'invalid') return { events, progress, decision: asked };
-        return reply.kind === 'yes'
-          ? { events, progress, decision: decision('batch') }
-          : { events, progress: { ...progress, canceled: true }, decision: decision('finish') };
+        if (reply.kind === 'yes') {
+          const held = (await tryGet<ProgressEvent[]>(key(run.runId, HELD_EVENTS))) ?? [];
+          return { events: [...held, ...events], progress, decision: decision('batch') };
+        }
+        emit({ type: 'multiregion-declined', time: now() });
+        return { events, progress: { ...progress, canceled: true }, decision: decision('finish') };
       }
       const last = await tryGet<BatchResult>(key(run.runId, `result-${progress.nextBatch - 1}.json`));
       const question = proceedQuestion({

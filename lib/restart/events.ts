@@ -59,6 +59,8 @@ export type ProgressEvent =
   | { type: 'waiting'; time: number; waitMs: number; waitNs?: number }
   /** `Job restart canceled` (after a "no" to the proceed question). */
   | { type: 'canceled'; time: number }
+  /** `\nJob restart canceled.` (after a "no" to the multi-region question; exit 0). */
+  | { type: 'multiregion-declined'; time: number }
   /**
    * The end of a run: `Job restart finished` + success line, or `... finished with errors` +
    * the error list on stderr. `canceled` runs print only the errors, if any (spec §2.10).

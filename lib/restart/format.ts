@@ -89,6 +89,9 @@ export interface Formatter {
   timestamp(time: number): string;
 }
 
+/** Nomad's line after a "no" to the multi-region question (no prefix, a blank line first). */
+const MULTIREGION_CANCELED = '\nJob restart canceled.';
+
 /** Creates the formatter for one run. */
 export function createFormatter(options: FormatterOptions): Formatter {
   const { verbose, color, timeZone } = options;
@@ -200,6 +203,8 @@ export function createFormatter(options: FormatterOptions): Formatter {
         return [stdout(header(t, `Waiting ${waitText(event)} before restarting the next batch`))];
       case 'canceled':
         return [stdout(header(t, 'Job restart canceled'))];
+      case 'multiregion-declined':
+        return [stdout(MULTIREGION_CANCELED)];
       case 'finished': {
         if (event.errors.length > 0) {
           const lines = event.canceled ? [] : [stdout(header(t, 'Job restart finished with errors'))];
@@ -228,7 +233,7 @@ export function createFormatter(options: FormatterOptions): Formatter {
     renderReadError: (text) => stdout(text),
     renderReadInterrupted: () => stdout(''),
     renderInterruptConfirmed: () => stdout('\nCanceling job restart process'),
-    renderMultiRegionCanceled: () => stdout('\nJob restart canceled.'),
+    renderMultiRegionCanceled: () => stdout(MULTIREGION_CANCELED),
     renderError: (message) => stderr(message),
     renderUsageError: (message) => [stderr(message), stderr(ADDITIONAL_HELP_LINE)],
     formatPrefixMatches: (jobs, opts) =>

@@ -54,4 +54,47 @@ describe('nomad-restart at a terminal', () => {
     expect(output).not.toContain('Job restarted successfully!');
     expect(h.sim.control.counters()['PUT /v1/client/allocation/:id/restart']).toBe(2);
   });
+
+  describe('a multi-region job (scenario 3)', () => {
+    const MR_QUESTION =
+      '==> <ts>: Are you sure you want to restart multi-region job "global-web" in a single region? [y/N] ';
+    beforeEach(async () => {
+      const job = {
+        ...simpleJob('global-web', 'service', 2),
+        Multiregion: { Regions: [{ Name: 'east' }, { Name: 'west' }] },
+      };
+      h.sim.control.registerJob(job);
+      await waitAllRunning(h, 'global-web', 2);
+    });
+
+    it('cancels on n before printing anything of the plan, with exit 0', async () => {
+      // Act
+      const { code, output } = await runInPty(
+        ['-batch-size', '2', 'global-web'],
+        { NOMAD_ADDR: h.sim.address },
+        ['n'],
+      );
+
+      // Assert
+      expect(code).toBe(0);
+      expect(output.startsWith(`${MR_QUESTION}n\n\nJob restart canceled.\n`)).toBe(true);
+      expect(output).not.toContain('Restarting 2 allocations');
+      expect(h.sim.control.counters()['PUT /v1/client/allocation/:id/restart'] ?? 0).toBe(0);
+    });
+
+    it('restarts on y, the plan lines following the answer', async () => {
+      // Act
+      const { code, output } = await runInPty(
+        ['-batch-size', '2', 'global-web'],
+        { NOMAD_ADDR: h.sim.address },
+        ['y'],
+      );
+
+      // Assert
+      expect(code).toBe(0);
+      expect(output.startsWith(`${MR_QUESTION}y\n==> <ts>: Restarting 2 allocations\n`)).toBe(true);
+      expect(output).toContain('Job restarted successfully!');
+      expect(h.sim.control.counters()['PUT /v1/client/allocation/:id/restart']).toBe(2);
+    });
+  });
 });
