@@ -1,6 +1,15 @@
 #!/usr/bin/env node
-// `npx nomad-restart`: runs the TypeScript entry point through tsx's loader (no build step).
-import { register } from 'tsx/esm/api';
+// `npx nomad-restart`: runs bin/nomad-restart.ts from its cached esbuild bundle (built on the
+// first run and after a source change; see commands/cli-bundle.js), or through tsx's loader
+// when no bundle can be built (a read-only checkout, no esbuild).
+import { buildBundle, freshBundle } from './commands/cli-bundle.js';
 
-register();
-await import('./nomad-restart.ts');
+let entry = freshBundle();
+if (entry === undefined) entry = await buildBundle().catch(() => undefined);
+if (entry === undefined) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('./nomad-restart.ts');
+} else {
+  await import(entry);
+}

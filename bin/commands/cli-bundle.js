@@ -1,0 +1,88 @@
+/**
+ * The compiled form of `bin/nomad-restart.ts` the shim starts. Starting through tsx's loader
+ * costs about 0.3 s on a 2-core machine (a loader thread, then one transform per file): more
+ * than the whole budget for printing a validation error. So the command is bundled once by
+ * esbuild into `.nomad-restart/cli/` (ES modules, one lazily loaded chunk per heavy part, npm
+ * packages left external) and reused while none of its source files changed.
+ */
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const PROJECT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CACHE_DIR = join(PROJECT_DIR, '.nomad-restart', 'cli');
+const MANIFEST = join(CACHE_DIR, 'manifest.json');
+const ENTRY = 'bin/nomad-restart.ts';
+/** Older builds are removed after this long: a command started from one may still load its chunks. */
+const STALE_BUILD_MS = 60 * 60 * 1000;
+
+/** The cached entry module when every source file it was built from is unchanged, else undefined. */
+export function freshBundle() {
+  try {
+    const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8'));
+    for (const [file, mtimeMs] of Object.entries(manifest.inputs)) {
+      if (statSync(join(PROJECT_DIR, file)).mtimeMs !== mtimeMs) return undefined;
+    }
+    return pathToFileURL(join(CACHE_DIR, manifest.entry)).href;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A bundled module keeps the `import.meta.url` of its source file, so paths computed from it
+ * (the project root, the demo scenario) stay what they are when run through tsx.
+ */
+const keepModuleUrls = {
+  name: 'keep-module-urls',
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
+      const source = await readFile(path, 'utf8');
+      const url = JSON.stringify(pathToFileURL(path).href);
+      return { contents: source.replaceAll('import.meta.url', url), loader: 'ts' };
+    });
+  },
+};
+
+/** Bundles the command into a new build folder and points the manifest at it (atomically). */
+export async function buildBundle() {
+  const { build } = await import('esbuild');
+  const name = `build-${Date.now()}-${process.pid}`;
+  const result = await build({
+    entryPoints: [join(PROJECT_DIR, ENTRY)],
+    absWorkingDir: PROJECT_DIR,
+    outdir: join(CACHE_DIR, name),
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    metafile: true,
+    logLevel: 'silent',
+    plugins: [keepModuleUrls],
+  });
+  const inputs = {};
+  for (const file of Object.keys(result.metafile.inputs)) {
+    inputs[file] = statSync(join(PROJECT_DIR, file)).mtimeMs;
+  }
+  const [entry] = Object.entries(result.metafile.outputs).find(([, out]) => out.entryPoint === ENTRY) ?? [];
+  if (entry === undefined) throw new Error(`esbuild produced no output for ${ENTRY}`);
+  const relativeEntry = entry.slice('.nomad-restart/cli/'.length);
+  const scratch = `${MANIFEST}.${process.pid}`;
+  writeFileSync(scratch, JSON.stringify({ entry: relativeEntry, inputs }));
+  renameSync(scratch, MANIFEST);
+  removeStaleBuilds(name);
+  return pathToFileURL(join(CACHE_DIR, relativeEntry)).href;
+}
+
+function removeStaleBuilds(current) {
+  mkdirSync(CACHE_DIR, { recursive: true });
+  for (const entry of readdirSync(CACHE_DIR, { withFileTypes: true })) {
+    if (!entry.isDirectory() || entry.name === current) continue;
+    const path = join(CACHE_DIR, entry.name);
+    if (Date.now() - statSync(path).mtimeMs > STALE_BUILD_MS) rmSync(path, { recursive: true, force: true });
+  }
+}
