@@ -2,10 +2,10 @@
  * `nomad-restart`: entry point only. Subcommands are words before any flag; a job named like
  * one of them is given after `--` (`nomad-restart -- demo`).
  */
-import { runDemo } from '../lib/cli/demo';
-import { runJobRestart } from '../lib/cli/run-job-restart';
+import { runDemo, runJobRestart } from '../lib/local/terminal/index';
 
-const SUBCOMMANDS_NEEDING_CHAT_OPS = new Set(['approve', 'deny']);
+/** Words that answer questions parked by an AWS execution: they come with chat-ops approvals. */
+const NOT_AVAILABLE_YET = new Set(['approve', 'deny']);
 
 async function main(argv: string[]): Promise<number> {
   const ctx = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
@@ -15,9 +15,9 @@ async function main(argv: string[]): Promise<number> {
     const { runSimCommand } = await import('../sim/cli');
     return runSimCommand(rest, ctx);
   }
-  if (first !== undefined && SUBCOMMANDS_NEEDING_CHAT_OPS.has(first)) {
+  if (first !== undefined && NOT_AVAILABLE_YET.has(first)) {
     process.stderr.write(
-      `"nomad-restart ${first}" answers questions parked by an AWS execution; it comes with chat-ops approvals and is not available yet\n`,
+      `"nomad-restart ${first}" is not available yet: it answers questions of executions started with -engine=aws, and comes with chat-ops approvals\n`,
     );
     return 1;
   }
@@ -35,7 +35,7 @@ main(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    // No stack traces for users: the message, and the cause chain's messages.
+    // No stack traces for users: the message only.
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;
   },

@@ -139,10 +139,39 @@ function lambdaHandler(id: string): Promise<LambdaHandler> {
   return handler;
 }
 
-function taskHandler(stateName: string): TaskHandler | undefined {
+function taskHandler(stateName: string, gate: Gate): TaskHandler | undefined {
   const id = TASK_STATE_HANDLERS[stateName];
   if (id === undefined || stateName === ASK_STATE_NAME) return undefined;
-  return async (payload) => (await lambdaHandler(id))(payload, lambdaContext(id));
+  return async (payload) => {
+    await gate.passed();
+    return (await lambdaHandler(id))(payload, lambdaContext(id));
+  };
+}
+
+/** Holds Tasks back while closed (the interrupt question is open): no new work starts. */
+interface Gate {
+  close(): void;
+  open(): void;
+  passed(): Promise<void>;
+}
+
+function createGate(): Gate {
+  let opened: Promise<void> | undefined;
+  let release = () => {};
+  return {
+    close: () => {
+      opened ??= new Promise((resolve) => {
+        release = resolve;
+      });
+    },
+    open: () => {
+      opened = undefined;
+      release();
+    },
+    passed: async () => {
+      while (opened) await opened;
+    },
+  };
 }
 
 /** Every progress event once: Choice and Pass states repeat the last step's events. */
@@ -165,6 +194,9 @@ export interface LocalRestart {
   readonly result: Promise<ExecutionResult>;
   /** Flags a cancel on the job's lock; the workflow checks it before and after each batch. */
   requestCancel(): Promise<void>;
+  /** Starts no new Task (a Task already running finishes) until `resume`. */
+  pause(): void;
+  resume(): void;
 }
 
 /**
@@ -183,11 +215,13 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
   // A reply the workflow did not accept brings it straight back to the ask step: between a
   // valid reply and the next question some other Task always runs (see batch-loop.ts).
   let lastReply: string | undefined;
+  const gate = createGate();
   const execution = runLocalExecution(definition, {
     input: request.input,
     validate: synthesized,
-    taskHandlers: (state) => taskHandler(state.stateName),
+    taskHandlers: (state) => taskHandler(state.stateName, gate),
     answerTaskToken: async (payload) => {
+      await gate.passed();
       const ask = ((payload as { Payload?: AskEvent }).Payload ?? payload) as AskEvent;
       const reply = await request.prompt(ask.question.prompt, lastReply);
       if (reply.kind === 'read-error') {
@@ -221,5 +255,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
       cancelWanted = true;
       if (lockKey !== undefined) await localStores.lock.requestCancel(lockKey);
     },
+    pause: gate.close,
+    resume: gate.open,
   };
 }

@@ -1,0 +1,38 @@
+/**
+ * `-dry-run` (beyond Nomad): the plan, made with read-only calls (job list, job, versions,
+ * allocations) and printed with the requests a real run would send; never a write request.
+ */
+import type { JobRestartCommandLine } from '../../cli/index';
+import type { Formatter } from '../../restart/format';
+import { eventWriter } from './run-local';
+import type { Terminal } from './terminal';
+
+/** Prints the plan and returns the exit code (0; errors are thrown with Nomad's message). */
+export async function dryRun(
+  line: JobRestartCommandLine,
+  formatter: Formatter,
+  terminal: Terminal,
+): Promise<number> {
+  const [{ NomadClient, resolveNomadConfig }, { planRestart }, { renderPlan }] = await Promise.all([
+    import('../../nomad/index'),
+    import('../../restart/engine/index'),
+    import('../../restart/format-plan'),
+  ]);
+  // Configured from the NOMAD_* variables the command line was just exported to.
+  const client = NomadClient.create(resolveNomadConfig({}));
+  try {
+    const write = eventWriter(line, formatter, terminal);
+    const planned = await planRestart(client, line.options, {
+      // The plan printout explains every allocation itself; only "nothing to do" is said as is.
+      emit: (event) => (event.type === 'nothing-to-restart' ? write(event) : undefined),
+      now: Date.now,
+      // A preview touches nothing, so there is nothing to confirm for a multi-region job.
+      confirmMultiregion: async () => true,
+    });
+    if (planned.kind === 'plan')
+      for (const out of renderPlan(planned, line.options, formatter)) terminal.write(out);
+    return 0;
+  } finally {
+    await client.close();
+  }
+}

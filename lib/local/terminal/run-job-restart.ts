@@ -1,0 +1,95 @@
+/**
+ * `nomad-restart [options] <job>`: Nomad's `job restart` command line, run through the
+ * synthesized state machine (local engine) or an AWS execution. Everything heavy is imported
+ * after validation, so a bad flag is reported before anything is loaded or touched.
+ */
+import { CliUsageError } from '../../cli/errors';
+import { type JobRestartCommandLine, jobRestartHelp, parseJobRestartArgs } from '../../cli/index';
+import { ADDITIONAL_HELP_LINE, createFormatter, type Formatter } from '../../restart/format';
+import { AWS_ENGINE_MISSING, loadAwsEngine } from './aws-engine';
+import { dryRun } from './dry-run';
+import { exitCodeOf } from './exit-code';
+import { handleInterrupts, type InterruptSource, processInterrupts } from './interrupt';
+import { checkClientConfig, exportNomadEnv } from './nomad-env';
+import { askAtTerminal } from './questions';
+import { eventWriter, runLocal } from './run-local';
+import { createTerminal, type Terminal, type TerminalStreams, useColor } from './terminal';
+
+/** Where the command runs: its streams, its environment, and its interrupts. */
+export interface RunContext extends TerminalStreams {
+  readonly env: NodeJS.ProcessEnv;
+  /** Installs the SIGINT handler; returns its removal. @default the process's SIGINT */
+  readonly onInterrupt?: InterruptSource;
+}
+
+/** Go's flag package prints the usage on stdout for `-help` and a bad flag; Nomad's messages go to stderr. */
+function reportUsage(error: CliUsageError, terminal: Terminal): number {
+  if (error.message !== '') terminal.write({ stream: 'stderr', text: error.message });
+  if (error.showHelp) terminal.write({ stream: 'stdout', text: jobRestartHelp() });
+  if (error.additionalHelp) terminal.write({ stream: 'stderr', text: ADDITIONAL_HELP_LINE });
+  return error.exitCode;
+}
+
+/** The run on AWS: same lines, same questions at this terminal, same exit codes. */
+async function runOnAws(
+  line: JobRestartCommandLine & { engine: { kind: 'aws' } },
+  formatter: Formatter,
+  terminal: Terminal,
+  interrupts: InterruptSource,
+): Promise<number> {
+  const runRestartOnAws = await loadAwsEngine();
+  if (runRestartOnAws === undefined) {
+    terminal.write(formatter.renderError(AWS_ENGINE_MISSING));
+    return 1;
+  }
+  const abort = new AbortController();
+  const stopListening = handleInterrupts(interrupts, formatter, terminal, {
+    asking: () => undefined,
+    answered: async (confirmed) => {
+      if (confirmed) abort.abort();
+    },
+  });
+  try {
+    const result = await runRestartOnAws({
+      options: line.options,
+      stateMachineArn: line.engine.stateMachineArn,
+      emit: eventWriter(line, formatter, terminal),
+      ask: (question) => askAtTerminal(question, formatter, terminal),
+      signal: abort.signal,
+    });
+    return result.exitCode;
+  } finally {
+    stopListening();
+  }
+}
+
+/** Runs the command and returns its exit code (Nomad's: 0 or 1). */
+export async function runJobRestart(args: readonly string[], ctx: RunContext): Promise<number> {
+  const terminal = createTerminal(ctx);
+  try {
+    let line: JobRestartCommandLine;
+    try {
+      line = parseJobRestartArgs(args, { interactive: terminal.interactive, env: ctx.env });
+    } catch (error) {
+      if (error instanceof CliUsageError) return reportUsage(error, terminal);
+      throw error;
+    }
+    const color = useColor(ctx.stdout.isTTY === true, line.general);
+    const formatter = createFormatter({ verbose: line.options.verbose, color });
+    try {
+      await checkClientConfig(line.general);
+    } catch (error) {
+      terminal.write(formatter.renderError((error as Error).message));
+      return 1;
+    }
+    exportNomadEnv(line.general);
+    const interrupts = ctx.onInterrupt ?? processInterrupts;
+    if (line.options.dryRun) return await dryRun(line, formatter, terminal);
+    if (line.engine.kind === 'aws')
+      return await runOnAws({ ...line, engine: line.engine }, formatter, terminal, interrupts);
+    const result = await runLocal(line, formatter, terminal, interrupts);
+    return exitCodeOf(result, formatter, terminal);
+  } finally {
+    terminal.close();
+  }
+}

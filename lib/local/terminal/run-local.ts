@@ -1,0 +1,70 @@
+/**
+ * A restart through the local engine, at this terminal: progress lines as the workflow's
+ * steps report them, its questions asked here, and SIGINT handled as Nomad does (§2.9).
+ */
+import type { JobRestartCommandLine } from '../../cli/index';
+import type { ProgressEvent } from '../../restart/events';
+import type { Formatter } from '../../restart/format';
+import type { ExecutionResult } from '../types';
+import { handleInterrupts, type InterruptSource } from './interrupt';
+import { terminalPrompt } from './questions';
+import type { Terminal } from './terminal';
+
+/** Prints progress events: Nomad's lines, or one JSON object per line with `-output=json`. */
+export function eventWriter(line: JobRestartCommandLine, formatter: Formatter, terminal: Terminal) {
+  return (event: ProgressEvent) => {
+    if (line.output === 'json') terminal.write({ stream: 'stdout', text: JSON.stringify(event) });
+    else for (const out of formatter.render(event)) terminal.write(out);
+  };
+}
+
+/**
+ * Runs the restart. While the interrupt question is open no new Task starts (so no new
+ * allocation is touched) and lines are held back; a confirmed interrupt cancels the run at its
+ * next safe point and prints nothing more, as Nomad exits at once.
+ */
+export async function runLocal(
+  line: JobRestartCommandLine,
+  formatter: Formatter,
+  terminal: Terminal,
+  interrupts: InterruptSource,
+): Promise<ExecutionResult> {
+  const [{ runRestartLocally }, { toRestartInput }] = await Promise.all([
+    import('../engine'),
+    import('../../restart/input'),
+  ]);
+  const write = eventWriter(line, formatter, terminal);
+  let held: ProgressEvent[] | undefined;
+  let silenced = false;
+  const run = await runRestartLocally({
+    input: toRestartInput(line.options),
+    emit: (event) => {
+      if (silenced) return;
+      if (held) held.push(event);
+      else write(event);
+    },
+    prompt: terminalPrompt(formatter, terminal),
+  });
+  const stopListening = handleInterrupts(interrupts, formatter, terminal, {
+    asking: () => {
+      held ??= [];
+      run.pause();
+    },
+    answered: async (confirmed) => {
+      const events = held ?? [];
+      held = undefined;
+      if (confirmed) {
+        silenced = true;
+        await run.requestCancel();
+      } else {
+        for (const event of events) write(event);
+      }
+      run.resume();
+    },
+  });
+  try {
+    return await run.result;
+  } finally {
+    stopListening();
+  }
+}
