@@ -51,10 +51,11 @@ function readBody(req: IncomingMessage): Promise<string> {
 function send(res: ServerResponse, response: ApiResponse): void {
   if (res.destroyed || res.headersSent) return;
   const isText = response.status !== 200;
-  const payload = isText ? String(response.body ?? '') : JSON.stringify(response.body);
+  // Encoded once: a 50,000-allocation list is ~57 MB, and measuring then writing a string encodes it twice.
+  const payload = Buffer.from(isText ? String(response.body ?? '') : JSON.stringify(response.body));
   res.writeHead(response.status, {
     'Content-Type': isText ? 'text/plain; charset=utf-8' : 'application/json',
-    'Content-Length': Buffer.byteLength(payload),
+    'Content-Length': payload.length,
     ...response.headers,
   });
   res.end(payload);

@@ -23,7 +23,8 @@ describe('benchmarks (smoke sizes)', () => {
       'state transitions per allocation',
       'cost per 1,000 allocations at batch 10, in place',
       'cost per 1,000 allocations at batch 10, reschedule',
-      'plan time and heap',
+      'plan time (median of 3) and heap',
+      'of which the simulator serialising the list',
       'largest state payload / history events per execution',
     ]) {
       expect(metrics).toContain(metric);
