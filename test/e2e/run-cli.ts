@@ -38,3 +38,23 @@ export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, inp
     child.stdin.end(input);
   });
 }
+
+/**
+ * Runs every command line with at most `limit` subprocesses at a time (CI has 2 cores), and
+ * returns the results in the order given.
+ */
+export async function runCliPool(
+  runs: readonly { args: readonly string[]; env: NodeJS.ProcessEnv }[],
+  limit = 2,
+): Promise<CliResult[]> {
+  const results: CliResult[] = new Array(runs.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < runs.length; i = next++) {
+      const run = runs[i];
+      if (run !== undefined) results[i] = await runCli(run.args, run.env);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, runs.length) }, worker));
+  return results;
+}

@@ -1,0 +1,220 @@
+// Scenario: spec §5 T3, the 14 cases of Nomad's TestJobRestartCommand_Run for a service and
+// a batch job, each through the real command (a subprocess) against ONE simulator holding a
+// fresh copy of the T3 job per case (group single_task: 3 × main; group multiple_tasks: 2 ×
+// a dead prestart task, a poststart sidecar and main). The simulator's task events say which
+// tasks were restarted; stdout says how the batches were cut. Runs two commands at a time.
+import { jest } from '@jest/globals';
+import type { Job } from '../../lib/nomad/types';
+import {
+  allocationsOf,
+  type Harness,
+  restartedTasks,
+  startHarness,
+  t3Job,
+  waitAllRunning,
+} from '../engine/harness';
+import { E2E_ADDR } from '../sim/helpers/target';
+import { type CliResult, runCliPool } from './run-cli';
+
+jest.setTimeout(180_000);
+
+const ALL = ['single_task.main', 'multiple_tasks.sidecar', 'multiple_tasks.main'];
+const SINGLE = ['single_task.main'];
+
+interface T3Case {
+  readonly id: string;
+  readonly name: string;
+  readonly args: readonly string[];
+  readonly code: number;
+  /** `group.task` restarted in every allocation of that group (others must not be). */
+  readonly restarted: readonly string[];
+  /** Batch headers expected on stdout, in order. */
+  readonly batches: readonly string[];
+  /** -reschedule: how many original allocations must end with a replacement. */
+  readonly replaced?: number;
+  readonly waits?: number;
+}
+
+const FIRST_OF_5 = ['Restarting 1st batch of 5 allocations'];
+const CASES: readonly T3Case[] = [
+  {
+    id: '1',
+    name: 'restart only running tasks in all groups by default',
+    args: ['-batch-size', '100%'],
+    code: 0,
+    restarted: ALL,
+    batches: FIRST_OF_5,
+  },
+  {
+    id: '2',
+    name: 'restart specific task in all groups',
+    args: ['-batch-size', '100%', '-task', 'main'],
+    code: 0,
+    restarted: ['single_task.main', 'multiple_tasks.main'],
+    batches: FIRST_OF_5,
+  },
+  {
+    id: '3',
+    name: 'restart multiple tasks in all groups',
+    args: ['-batch-size', '100%', '-task', 'main', '-task', 'sidecar'],
+    code: 0,
+    restarted: ALL,
+    batches: FIRST_OF_5,
+  },
+  {
+    id: '4',
+    name: 'restart all tasks in all groups',
+    args: ['-batch-size', '100%', '-all-tasks'],
+    code: 0,
+    restarted: [...ALL, 'multiple_tasks.prestart'],
+    batches: FIRST_OF_5,
+  },
+  {
+    id: '5',
+    name: 'restart running tasks in specific group',
+    args: ['-batch-size', '100%', '-group', 'single_task'],
+    code: 0,
+    restarted: SINGLE,
+    batches: ['Restarting 1st batch of 3 allocations'],
+  },
+  {
+    id: '6',
+    name: 'restart specific task that is not running',
+    args: ['-batch-size', '100%', '-task', 'prestart'],
+    code: 1,
+    restarted: [],
+    batches: ['Restarting 1st batch of 2 allocations'],
+  },
+  {
+    id: '7',
+    name: 'restart specific task in specific group',
+    args: ['-batch-size', '100%', '-task', 'main', '-group', 'single_task'],
+    code: 0,
+    restarted: SINGLE,
+    batches: ['Restarting 1st batch of 3 allocations'],
+  },
+  {
+    id: '8',
+    name: 'restart multiple tasks in specific group',
+    args: ['-batch-size', '100%', '-task', 'main', '-task', 'sidecar', '-group', 'multiple_tasks'],
+    code: 0,
+    restarted: ['multiple_tasks.sidecar', 'multiple_tasks.main'],
+    batches: ['Restarting 1st batch of 2 allocations'],
+  },
+  {
+    id: '9',
+    name: 'restart all tasks in specific group',
+    args: ['-batch-size', '100%', '-all-tasks', '-group', 'multiple_tasks'],
+    code: 0,
+    restarted: ['multiple_tasks.prestart', 'multiple_tasks.sidecar', 'multiple_tasks.main'],
+    batches: ['Restarting 1st batch of 2 allocations'],
+  },
+  // Nomad waits 3s; 1s keeps the suite fast and still separates the batches.
+  {
+    id: '10',
+    name: 'restart in batches',
+    args: ['-batch-size', '3', '-batch-wait', '1s', '-task', 'main'],
+    code: 0,
+    restarted: ['single_task.main', 'multiple_tasks.main'],
+    batches: ['Restarting 1st batch of 3 allocations', 'Restarting 2nd batch of 2 allocations'],
+    waits: 1,
+  },
+  {
+    id: '11',
+    name: 'restart in percent batch',
+    args: ['-batch-size', '50%', '-batch-wait', '1s', '-task', 'main'],
+    code: 0,
+    restarted: ['single_task.main', 'multiple_tasks.main'],
+    batches: ['Restarting 1st batch of 3 allocations', 'Restarting 2nd batch of 2 allocations'],
+    waits: 1,
+  },
+  {
+    id: '12',
+    name: 'restart in batch ask with yes',
+    args: ['-batch-size', '100%', '-batch-wait', 'ask', '-group', 'single_task'],
+    code: 0,
+    restarted: SINGLE,
+    batches: ['Restarting 1st batch of 3 allocations'],
+  },
+  {
+    id: '13',
+    name: 'reschedule in batches',
+    args: ['-reschedule', '-batch-size', '3'],
+    code: 0,
+    restarted: [],
+    batches: ['Restarting 1st batch of 3 allocations', 'Restarting 2nd batch of 2 allocations'],
+    replaced: 5,
+    waits: 0,
+  },
+  {
+    id: '14',
+    name: 'reschedule specific group',
+    args: ['-reschedule', '-batch-size', '100%', '-group', 'single_task'],
+    code: 0,
+    restarted: [],
+    batches: ['Restarting 1st batch of 3 allocations'],
+    replaced: 3,
+  },
+];
+const TYPES = ['service', 'batch'] as const;
+const ROWS = TYPES.flatMap((type) => CASES.map((c) => ({ ...c, type, jobId: `t3-${c.id}-${type}` })));
+
+function jobFor(id: string, type: 'service' | 'batch'): Job {
+  return { ...t3Job(type), ID: id, Name: id };
+}
+
+/** `group.task` restarted per allocation, without the allocation ID, sorted. */
+function restartedPerGroup(h: Harness, jobId: string): string[] {
+  return restartedTasks(allocationsOf(h, jobId).filter((a) => !a.PreviousAllocation))
+    .map((t) => t.slice(t.indexOf(':') + 1))
+    .sort();
+}
+
+function expectedRestarts(restarted: readonly string[]): string[] {
+  const counts: Record<string, number> = { single_task: 3, multiple_tasks: 2 };
+  return restarted.flatMap((t) => Array<string>(counts[t.split('.')[0] ?? ''] ?? 0).fill(t)).sort();
+}
+
+if (E2E_ADDR) {
+  console.log(`not run against ${E2E_ADDR}: T3 reads task events through the simulator control API`);
+} else {
+  describe('nomad-restart T3 (TestJobRestartCommand_Run)', () => {
+    let h: Harness;
+    let results: Map<string, CliResult>;
+    beforeAll(async () => {
+      h = await startHarness({ jobs: ROWS.map((row) => jobFor(row.jobId, row.type)) });
+      await Promise.all(ROWS.map((row) => waitAllRunning(h, row.jobId, 5)));
+      const env = { NOMAD_ADDR: h.sim.address };
+      const out = await runCliPool(ROWS.map((row) => ({ args: ['-yes', ...row.args, row.jobId], env })));
+      results = new Map(ROWS.map((row, i) => [row.jobId, out[i] as CliResult]));
+    });
+    afterAll(() => h.close());
+
+    it.each(ROWS)('$id $type: $name', (row) => {
+      // Arrange
+      const result = results.get(row.jobId);
+
+      // Act
+      const headers = (result?.stdout ?? '').match(/Restarting \d\w\w batch of \d+ allocations/g) ?? [];
+
+      // Assert
+      expect(result?.code).toBe(row.code);
+      expect(headers).toEqual(row.batches);
+      if (row.batches.length === 1) expect(result?.stdout).not.toContain('restarting the next batch');
+      if (row.waits !== undefined) expect(result?.stdout.match(/Waiting/g) ?? []).toHaveLength(row.waits);
+      expect(restartedPerGroup(h, row.jobId)).toEqual(expectedRestarts(row.restarted));
+      if (row.replaced !== undefined) {
+        const originals = allocationsOf(h, row.jobId).filter((a) => !a.PreviousAllocation);
+        expect(originals.filter((a) => a.NextAllocation)).toHaveLength(row.replaced);
+      }
+      if (row.code === 1) {
+        expect(result?.stderr).toMatch(/^\n2 errors occurred while restarting job:\n/);
+        expect(result?.stderr.match(/Unexpected response code: 500 \(Task not running\)/g)).toHaveLength(2);
+      } else {
+        expect(
+          result?.stdout.endsWith('==> <ts>: Job restart finished\n\nJob restarted successfully!\n'),
+        ).toBe(true);
+      }
+    });
+  });
+}
