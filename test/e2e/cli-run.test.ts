@@ -1,25 +1,17 @@
 // Scenario: the real `nomad-restart` command (a subprocess running the synthesized state
 // machine through the local engine) against the simulator over HTTP on 127.0.0.1, replaying
-// Nomad's own job restart tests (spec §5: T3, T4, T5, T7, T10, T14) plus -dry-run and the demo.
+// Nomad's own job restart tests (spec §5: T4, T5, T7, T10, T14; T3 has its own file) plus
+// -dry-run and the demo.
 // The simulator's counters and task events say what Nomad was asked to do. One file, run in
 // order, so the definition is synthesized once.
 
 import { jest } from '@jest/globals';
-import {
-  allocationsOf,
-  type Harness,
-  restartedTasks,
-  simpleJob,
-  startHarness,
-  t3Job,
-  waitAllRunning,
-} from '../engine/harness';
+import { allocationsOf, type Harness, simpleJob, startHarness, waitAllRunning } from '../engine/harness';
 import { runCli } from './run-cli';
 
 const RESTART = 'PUT /v1/client/allocation/:id/restart';
 const STOP = 'PUT /v1/allocation/:id/stop';
 const EVALUATE = 'PUT /v1/job/:id/evaluate';
-const SUCCESS_TAIL = '==> <ts>: Job restart finished\n\nJob restarted successfully!\n';
 
 const env = (h: Harness) => ({ NOMAD_ADDR: h.sim.address });
 const opened: Harness[] = [];
@@ -40,76 +32,6 @@ const writes = (h: Harness) => {
 jest.setTimeout(120_000);
 
 describe('nomad-restart against the simulator', () => {
-  describe('in-place restarts (T3)', () => {
-    let h: Harness;
-    beforeEach(async () => {
-      h = await harness({ jobs: [t3Job('service')] });
-      await waitAllRunning(h, 'test_job_service', 5);
-    });
-
-    it('restarts only running tasks in one batch of 5 (3.1)', async () => {
-      // Act
-      const result = await runCli(['-yes', '-batch-size', '100%', 'test_job_service'], env(h));
-
-      // Assert
-      expect(result.code).toBe(0);
-      const lines = result.stdout.split('\n');
-      expect(lines.slice(0, 2)).toEqual([
-        '==> <ts>: Restarting 5 allocations',
-        '==> <ts>: Restarting 1st batch of 5 allocations',
-      ]);
-      expect(lines.filter((l) => l.includes('Restarting running tasks in allocation'))).toHaveLength(5);
-      expect(result.stdout.endsWith(SUCCESS_TAIL)).toBe(true);
-      const restarted = restartedTasks(allocationsOf(h, 'test_job_service')).map((t) => t.split(':')[1]);
-      expect(restarted.sort()).toEqual([
-        'multiple_tasks.main',
-        'multiple_tasks.main',
-        'multiple_tasks.sidecar',
-        'multiple_tasks.sidecar',
-        'single_task.main',
-        'single_task.main',
-        'single_task.main',
-      ]);
-    });
-
-    it('reports "Task not running" for each allocation and exits 1 (3.6)', async () => {
-      // Act
-      const result = await runCli(
-        ['-yes', '-batch-size', '100%', '-task', 'prestart', 'test_job_service'],
-        env(h),
-      );
-
-      // Assert
-      expect(result.code).toBe(1);
-      expect(result.stdout).toContain('==> <ts>: Restarting 1st batch of 2 allocations');
-      expect(result.stdout).toContain('==> <ts>: Job restart finished with errors');
-      const errors = result.stderr.split('\n').filter((l) => l.startsWith('* '));
-      expect(result.stderr.startsWith('\n2 errors occurred while restarting job:\n')).toBe(true);
-      expect(errors).toHaveLength(2);
-      for (const line of errors) {
-        expect(line).toMatch(
-          /^\* Error restarting allocation "[0-9a-f]{8}": Failed to restart task "prestart": Unexpected response code: 500 \(Task not running\)$/,
-        );
-      }
-      expect(restartedTasks(allocationsOf(h, 'test_job_service'))).toEqual([]);
-    });
-
-    it('restarts in batches of 3 and 2 with one wait between them (3.10)', async () => {
-      // Act
-      const result = await runCli(
-        ['-yes', '-batch-size', '3', '-batch-wait', '1s', '-task', 'main', 'test_job_service'],
-        env(h),
-      );
-
-      // Assert
-      expect(result.code).toBe(0);
-      expect(result.stdout).toContain('==> <ts>: Restarting 1st batch of 3 allocations');
-      expect(result.stdout).toContain('==> <ts>: Restarting 2nd batch of 2 allocations');
-      expect(result.stdout.match(/Waiting 1s before restarting the next batch/g)).toHaveLength(1);
-      expect(restartedTasks(allocationsOf(h, 'test_job_service'))).toHaveLength(5);
-    });
-  });
-
   describe('system job reschedule (T4)', () => {
     it('stops and evaluates each allocation, and every one is replaced', async () => {
       // Arrange
