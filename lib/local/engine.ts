@@ -206,9 +206,6 @@ export interface LocalRestart {
  */
 export async function runRestartLocally(request: LocalRestartRequest): Promise<LocalRestart> {
   process.env['POWERTOOLS_LOG_LEVEL'] ??= 'SILENT';
-  // The handlers' modules load while the definition is read and checked for freshness: the
-  // first Nomad request waits on both. A failed import surfaces when its Task runs.
-  for (const id of new Set(Object.values(TASK_STATE_HANDLERS))) lambdaHandler(id).catch(() => undefined);
   const { definition, synthesized } = await loadLocalDefinition();
   // The handlers' own in-memory lock: the same module instance the lambdas import.
   const { localStores } = await import('../../lambdas/private/stores');
