@@ -1,0 +1,78 @@
+/**
+ * Nomad's exit code (spec §1.4, §2.10) for how an execution chain ended, and the one error line
+ * to print when no progress event has said it already. Same rules as the local engine.
+ */
+import { goQuote } from '../restart/go-quote';
+import { FailStates } from '../workflow/state-names';
+import type { ExecutionEnd } from './execution-tracker';
+
+/** The exit code and the message to print on stderr, if any. */
+export interface ExitStatus {
+  readonly exitCode: 0 | 1;
+  readonly message: string | undefined;
+}
+
+/** Fail states whose cause is Nomad's message, printed as is. */
+const PRINT_CAUSE = new Set<string>([
+  FailStates.invalidInput,
+  FailStates.jobNotFound,
+  FailStates.jobLocked,
+  FailStates.rescheduleNotAllowed,
+  FailStates.stepFailed,
+]);
+/** Fail states whose errors the `finished` event has already printed. */
+const REPORTED = new Set<string>([FailStates.unrecoverableError, FailStates.restartFailed]);
+
+/**
+ * The message inside a `Cause`. A Lambda error caught by `Catch` arrives as Lambda's JSON
+ * (`{"errorType", "errorMessage", "trace"}`): only `errorMessage` is for people; the trace is not.
+ */
+export function causeMessage(cause: string): string {
+  try {
+    const parsed = JSON.parse(cause) as { errorMessage?: unknown } | null;
+    if (parsed !== null && typeof parsed === 'object' && typeof parsed.errorMessage === 'string') {
+      return parsed.errorMessage;
+    }
+  } catch {
+    // Not JSON: a Fail state's own cause, already plain text.
+  }
+  return cause;
+}
+
+const status = (exitCode: 0 | 1, message?: string): ExitStatus => ({ exitCode, message });
+
+/**
+ * @param end how the last execution of the chain ended
+ * @param ctx.executionArn that execution
+ * @param ctx.stoppedByUs this command stopped it (a confirmed interrupt, without a lock table)
+ */
+export function exitStatusOf(
+  end: ExecutionEnd,
+  ctx: { readonly executionArn: string; readonly stoppedByUs: boolean },
+): ExitStatus {
+  switch (end.status) {
+    case 'SUCCEEDED': {
+      const summary = end.output as { outcome?: unknown; errorText?: unknown } | null | undefined;
+      const failed = summary?.outcome === 'failed' || summary?.outcome === 'unrecoverable';
+      return status(failed || (typeof summary?.errorText === 'string' && summary.errorText !== '') ? 1 : 0);
+    }
+    case 'FAILED': {
+      // A confirmed interrupt ends the workflow as Canceled; Nomad exits 0 there.
+      if (end.error === FailStates.canceled) return status(0);
+      if (REPORTED.has(end.error)) return status(1);
+      const cause = causeMessage(end.cause);
+      if (PRINT_CAUSE.has(end.error)) return status(1, cause === '' ? end.error : cause);
+      return status(1, `Restart failed: ${end.error}${cause === '' ? '' : `: ${cause}`}`);
+    }
+    case 'ABORTED': {
+      if (ctx.stoppedByUs) return status(0);
+      const cause = causeMessage(end.cause);
+      return status(
+        1,
+        `Restart aborted: execution ${goQuote(ctx.executionArn)} was stopped${cause === '' ? '' : `: ${cause}`}`,
+      );
+    }
+    case 'TIMED_OUT':
+      return status(1, `Restart timed out: execution ${goQuote(ctx.executionArn)} ran past its time limit`);
+  }
+}

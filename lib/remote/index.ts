@@ -1,0 +1,17 @@
+export { type AwsRetryOptions, awsErrorCode } from './aws-call';
+export { type CancelRequest, requestCancel, STOP_CAUSE, STOP_ERROR } from './cancel';
+export * from './errors';
+export { type ExecutionEnd, ExecutionTracker, type PendingAsk } from './execution-tracker';
+export { causeMessage, type ExitStatus, exitStatusOf } from './exit-status';
+export { DEFAULT_HISTORY_PAGE_SIZE, HistoryFollower } from './history-follower';
+export { ANSWERED_BY, answerPendingQuestion, answerText, toQuestion } from './question-bridge';
+export {
+  APPROVALS_TABLE_ENV,
+  DEFAULT_POLL_INTERVAL_MS,
+  LOCK_TABLE_ENV,
+  type RunRestartOnAwsRequest,
+  type RunRestartOnAwsResult,
+  runRestartOnAws,
+} from './run-restart-on-aws';
+export { type HistoryPage, type SfnCalls, sfnCalls } from './sfn-calls';
+export { parseStateMachineArn, type StateMachineArn } from './state-machine-arn';
