@@ -1,0 +1,249 @@
+import {
+  answerText,
+  causeMessage,
+  type ExecutionEnd,
+  exitStatusOf,
+  parseStateMachineArn,
+  STOP_CAUSE,
+  toQuestion,
+} from '../../lib/remote';
+import type { Answer } from '../../lib/restart/questions';
+import { CANCELED_CAUSE } from '../../lib/workflow/definition';
+
+const EXEC = 'arn:aws:states:eu-west-1:123456789012:execution:m:e1';
+
+describe('parseStateMachineArn', () => {
+  it('reads the region, account and name', () => {
+    // Arrange
+    const arn = 'arn:aws:states:eu-west-1:123456789012:stateMachine:NomadRestart-Restart';
+
+    // Act
+    const parsed = parseStateMachineArn(arn);
+
+    // Assert
+    expect(parsed).toEqual({
+      arn,
+      partition: 'aws',
+      region: 'eu-west-1',
+      account: '123456789012',
+      name: 'NomadRestart-Restart',
+    });
+  });
+
+  it.each([
+    { name: 'an execution ARN', value: EXEC },
+    { name: 'a name', value: 'NomadRestart-Restart' },
+    { name: 'an empty value', value: '' },
+    { name: 'a short account', value: 'arn:aws:states:eu-west-1:1234:stateMachine:m' },
+  ])('fails on $name', ({ value }) => {
+    // Arrange
+    const expected = `Invalid -state-machine-arn value "${value}": expected arn:<partition>:states:<region>:<account>:stateMachine:<name>`;
+
+    // Act
+    const act = () => parseStateMachineArn(value);
+
+    // Assert
+    expect(act).toThrow(expected);
+  });
+});
+
+describe('question bridge', () => {
+  describe('toQuestion', () => {
+    it.each([
+      {
+        name: 'a proceed question after a good batch',
+        pending: { kind: 'proceed', prompt: 'Proceed with the next batch? [Y/n]' },
+        expected: {
+          kind: 'proceed',
+          lines: ['Proceed with the next batch?'],
+          options: 'Y/n',
+          noErrors: true,
+          batchWaitAsk: false,
+        },
+      },
+      {
+        name: 'a two-line question with a wait duration',
+        pending: {
+          kind: 'proceed',
+          prompt: `The errors above are likely to happen again.\n${' '.repeat(31)}Ignore them anyway and proceed with the next batch? [y/N/<wait duration>]`,
+        },
+        expected: {
+          kind: 'proceed',
+          lines: [
+            'The errors above are likely to happen again.',
+            'Ignore them anyway and proceed with the next batch?',
+          ],
+          options: 'y/N/<wait duration>',
+          noErrors: false,
+          batchWaitAsk: true,
+        },
+      },
+      {
+        name: 'the multi-region question',
+        pending: {
+          kind: 'multiregion',
+          prompt: 'Are you sure you want to restart multi-region job "example" in a single region? [y/N]',
+        },
+        expected: {
+          kind: 'multi-region',
+          lines: ['Are you sure you want to restart multi-region job "example" in a single region?'],
+          options: 'y/N',
+          noErrors: true,
+          batchWaitAsk: false,
+        },
+      },
+    ])('rebuilds $name', ({ pending, expected }) => {
+      // Arrange (the rows)
+
+      // Act
+      const question = toQuestion(pending);
+
+      // Assert
+      expect(question).toEqual({ ...expected, defaultOnInterrupt: { kind: 'no' } });
+    });
+  });
+
+  describe('answerText', () => {
+    it.each<{ answer: Answer; expected: string }>([
+      { answer: { kind: 'yes' }, expected: 'yes' },
+      { answer: { kind: 'no' }, expected: 'no' },
+      { answer: { kind: 'wait', ns: 90e9 }, expected: '1m30s' },
+      { answer: { kind: 'wait', ns: 1500 }, expected: '1.5µs' },
+      { answer: { kind: 'invalid', text: 'maybe' }, expected: 'maybe' },
+    ])('replies $expected for $answer.kind', ({ answer, expected }) => {
+      // Arrange (the rows)
+
+      // Act
+      const text = answerText(answer);
+
+      // Assert
+      expect(text).toBe(expected);
+    });
+  });
+});
+
+describe('exit status', () => {
+  describe('causeMessage', () => {
+    it('keeps only the message of a Lambda error', () => {
+      // Arrange
+      const cause = JSON.stringify({
+        errorType: 'JobNotFoundError',
+        errorMessage: 'No job(s) with prefix or ID "exa" found',
+        trace: ['JobNotFoundError: No job(s)', '    at plan (/var/task/index.mjs:1:1)'],
+      });
+
+      // Act
+      const message = causeMessage(cause);
+
+      // Assert
+      expect(message).toBe('No job(s) with prefix or ID "exa" found');
+    });
+
+    it('keeps a plain cause as it is', () => {
+      // Arrange
+      const cause = 'Invalid -batch-size value "0": batch size must be greater than zero';
+
+      // Act
+      const message = causeMessage(cause);
+
+      // Assert
+      expect(message).toBe(cause);
+    });
+  });
+
+  describe('exitStatusOf', () => {
+    const failed = (error: string, cause = ''): ExecutionEnd => ({ status: 'FAILED', error, cause });
+    it.each<{ name: string; end: ExecutionEnd; stoppedByUs?: boolean; exitCode: 0 | 1; message?: string }>([
+      {
+        name: 'a success',
+        end: { status: 'SUCCEEDED', output: { outcome: 'succeeded', errorText: '' } },
+        exitCode: 0,
+      },
+      {
+        name: 'a "no" answer',
+        end: { status: 'SUCCEEDED', output: { outcome: 'canceled', errorText: '' } },
+        exitCode: 0,
+      },
+      {
+        name: 'a run with errors',
+        end: { status: 'SUCCEEDED', output: { outcome: 'failed', errorText: 'x' } },
+        exitCode: 1,
+      },
+      { name: 'a canceled run', end: failed('Canceled', 'Canceling job restart process'), exitCode: 0 },
+      { name: 'RestartFailed (already printed)', end: failed('RestartFailed', 'errors'), exitCode: 1 },
+      {
+        name: 'UnrecoverableError (already printed)',
+        end: failed('UnrecoverableError', 'errors'),
+        exitCode: 1,
+      },
+      {
+        name: 'JobNotFound',
+        end: failed(
+          'JobNotFound',
+          '{"errorType":"JobNotFoundError","errorMessage":"No job(s) with prefix or ID \\"x\\" found"}',
+        ),
+        exitCode: 1,
+        message: 'No job(s) with prefix or ID "x" found',
+      },
+      {
+        name: 'JobLocked',
+        end: failed('JobLocked', 'Job "default/x" is being restarted'),
+        exitCode: 1,
+        message: 'Job "default/x" is being restarted',
+      },
+      {
+        name: 'InvalidInput without a cause',
+        end: failed('InvalidInput'),
+        exitCode: 1,
+        message: 'InvalidInput',
+      },
+      {
+        name: 'an engine error',
+        end: failed('States.Runtime', 'boom'),
+        exitCode: 1,
+        message: 'Restart failed: States.Runtime: boom',
+      },
+      {
+        name: 'an abort by someone else',
+        end: { status: 'ABORTED', error: '', cause: '' },
+        exitCode: 1,
+        message: `Restart aborted: execution "${EXEC}" was stopped`,
+      },
+      {
+        name: 'an abort by this command',
+        end: { status: 'ABORTED', error: 'Canceled', cause: 'x' },
+        stoppedByUs: true,
+        exitCode: 0,
+      },
+      {
+        name: 'a timeout',
+        end: { status: 'TIMED_OUT', error: '', cause: '' },
+        exitCode: 1,
+        message: `Restart timed out: execution "${EXEC}" ran past its time limit`,
+      },
+    ])('maps $name to $exitCode', ({ end, stoppedByUs, exitCode, message }) => {
+      // Arrange (the rows)
+
+      // Act
+      const status = exitStatusOf(end, { executionArn: EXEC, stoppedByUs: stoppedByUs ?? false });
+
+      // Assert
+      expect(status).toEqual({ exitCode, message });
+    });
+  });
+});
+
+describe('cancel', () => {
+  describe('STOP_CAUSE', () => {
+    it('is the workflow Canceled cause', () => {
+      // Arrange
+      const workflowCause = CANCELED_CAUSE;
+
+      // Act
+      const cause = STOP_CAUSE;
+
+      // Assert
+      expect(cause).toBe(workflowCause);
+    });
+  });
+});
