@@ -107,6 +107,9 @@ export async function runRestartOnAws(request: RunRestartOnAwsRequest): Promise<
   if (request.signal?.aborted) return { exitCode: 0, status: 'NOT_STARTED', executionArns };
 
   const env = request.env ?? process.env;
+  // The SDK warns on stderr that later versions need Node 22; this command's stderr is Nomad's
+  // lines (a contract), so the notice stays out unless the user asked for it.
+  process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
   const calls = sfnCalls(request.clients?.sfn ?? new SFNClient({ region }), request.retry);
   const approvalsTable = request.approvalsTable ?? nonEmpty(env[APPROVALS_TABLE_ENV]);
   const lockTable = request.lockTable ?? nonEmpty(env[LOCK_TABLE_ENV]);
