@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Context } from 'aws-lambda';
 
 /** Time kept back from the Lambda timeout to shape and return the result. */
@@ -12,5 +13,9 @@ export function deadlineSignal(
   context: Pick<Context, 'getRemainingTimeInMillis'>,
   marginMs: number = DEFAULT_SAFETY_MARGIN_MS,
 ): AbortSignal {
-  return AbortSignal.timeout(Math.max(0, context.getRemainingTimeInMillis() - marginMs));
+  const signal = AbortSignal.timeout(Math.max(0, context.getRemainingTimeInMillis() - marginMs));
+  // Every concurrent Nomad request of a batch listens to it: a batch of 50 is not a leak, and
+  // Node's warning about it would land on stderr, among Nomad's lines.
+  setMaxListeners(0, signal);
+  return signal;
 }
