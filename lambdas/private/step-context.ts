@@ -1,16 +1,19 @@
 import type { Context } from 'aws-lambda';
 import type { RestartSteps } from '../../lib/workflow/steps';
 import { deadlineSignal } from './deadline';
+import { liveEventsOf } from './live-events';
 import { nomadClientOf } from './nomad-client-middleware';
 import { createRestartSteps } from './steps-factory';
 import { planStoreFromEnv } from './stores';
 
-/** The engine for this invocation, with its deadline taken from the Lambda context. */
+/** The engine for this invocation, with its deadline (and any live event sink) taken from the Lambda context. */
 export function stepsFor(context: Context): RestartSteps {
+  const onEvent = liveEventsOf(context);
   return createRestartSteps({
     nomad: nomadClientOf(context),
     planStore: planStoreFromEnv(),
     now: Date.now,
     signal: deadlineSignal(context),
+    ...(onEvent === undefined ? {} : { onEvent }),
   });
 }

@@ -79,14 +79,22 @@ const batchWaitOf = (progress: Progress) =>
 
 /** Builds the steps for one invocation (deps carry that invocation's deadline signal). */
 export function createRestartSteps(deps: RestartStepsDeps): RestartSteps {
-  const { nomad, planStore, now, signal } = deps;
+  const { nomad, planStore, now, signal, onEvent } = deps;
   const key = (runId: string, name: string) => `${runKeyPrefix(runId)}${name}`;
-  const recorder = () => {
+  /**
+   * Collects a step's events for its result and shows each to the live sink at once. The plan
+   * step passes `live: false`: its lines must wait behind the multi-region question.
+   */
+  const recorder = ({ live } = { live: true }) => {
     const events: ProgressEvent[] = [];
-    // Past the cap a step keeps its first events; the counters still say what happened.
+    const seen = live ? onEvent : undefined;
     return {
       events,
-      emit: (event: ProgressEvent) => void (events.length < MAX_STEP_EVENTS && events.push(event)),
+      emit: (event: ProgressEvent) => {
+        seen?.(event);
+        // Past the cap a step keeps its first events; the counters still say what happened.
+        if (events.length < MAX_STEP_EVENTS) events.push(event);
+      },
     };
   };
   const loadPlan = async (planKey: string) => (await planStore.get(planKey)) as RestartPlan;
@@ -121,7 +129,7 @@ export function createRestartSteps(deps: RestartStepsDeps): RestartSteps {
 
   return {
     async plan({ options, run }) {
-      const { events, emit } = recorder();
+      const { events, emit } = recorder({ live: false });
       const planned = await planRestart(nomad, options, { emit, now, signal });
       const plan = planned.kind === 'plan' ? planned : undefined;
       const planKey = key(run.runId, 'plan.json');

@@ -11,6 +11,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context } from 'aws-lambda';
+import { type LiveEventSink, withLiveEvents } from '../../lambdas/private/live-events';
 import type { ProgressEvent } from '../restart/events';
 import type { RestartInput } from '../restart/input';
 import type { ApprovalAnswer, AskEvent, WorkflowState } from '../workflow/payloads';
@@ -37,7 +38,7 @@ export type PromptReply = { kind: 'answer'; text: string } | { kind: 'read-error
 export interface LocalRestartRequest {
   /** The execution input (options only; no secret ever travels here). */
   readonly input: RestartInput;
-  /** Called with each progress event as its step ends, once per event. */
+  /** Called with each progress event once, as it happens (a running step streams its events). */
   readonly emit: (event: ProgressEvent) => void;
   /**
    * Asks a question worded by the workflow and returns the reply. `invalidAnswer` is set when
@@ -139,12 +140,12 @@ function lambdaHandler(id: string): Promise<LambdaHandler> {
   return handler;
 }
 
-function taskHandler(stateName: string, gate: Gate): TaskHandler | undefined {
+function taskHandler(stateName: string, gate: Gate, live: LiveEventSink): TaskHandler | undefined {
   const id = TASK_STATE_HANDLERS[stateName];
   if (id === undefined || stateName === ASK_STATE_NAME) return undefined;
   return async (payload) => {
     await gate.passed();
-    return (await lambdaHandler(id))(payload, lambdaContext(id));
+    return (await lambdaHandler(id))(payload, withLiveEvents(lambdaContext(id), live));
   };
 }
 
@@ -174,19 +175,24 @@ function createGate(): Gate {
   };
 }
 
-/** Every progress event once: Choice and Pass states repeat the last step's events. */
+/**
+ * Every progress event once, as soon as it is known: live from a running step, or from a
+ * state's output (Choice and Pass states repeat the last step's events; a step's result repeats
+ * what it streamed).
+ */
 function eventSink(emit: (event: ProgressEvent) => void) {
   const seen = new Set<string>();
-  return (output: unknown) => {
-    const events = (output as Partial<WorkflowState> | null)?.events;
-    if (!Array.isArray(events)) return;
-    for (const event of events) {
-      const key = JSON.stringify(event);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      emit(event);
-    }
+  const live = (event: ProgressEvent) => {
+    const key = JSON.stringify(event);
+    if (seen.has(key)) return;
+    seen.add(key);
+    emit(event);
   };
+  const fromOutput = (output: unknown) => {
+    const events = (output as Partial<WorkflowState> | null)?.events;
+    if (Array.isArray(events)) for (const event of events) live(event);
+  };
+  return { live, fromOutput };
 }
 
 /** A local run: its result, and a cancel request honoured at the next safe point (spec §2.9). */
@@ -209,7 +215,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
   const { definition, synthesized } = await loadLocalDefinition();
   // The handlers' own in-memory lock: the same module instance the lambdas import.
   const { localStores } = await import('../../lambdas/private/stores');
-  const emitEvents = eventSink(request.emit);
+  const events = eventSink(request.emit);
   let lockKey: { namespace: string; jobId: string } | undefined;
   let cancelWanted = false;
   // A reply the workflow did not accept brings it straight back to the ask step: between a
@@ -219,7 +225,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
   const execution = runLocalExecution(definition, {
     input: request.input,
     validate: synthesized,
-    taskHandlers: (state) => taskHandler(state.stateName, gate),
+    taskHandlers: (state) => taskHandler(state.stateName, gate, events.live),
     answerTaskToken: async (payload) => {
       await gate.passed();
       const ask = ((payload as { Payload?: AskEvent }).Payload ?? payload) as AskEvent;
@@ -246,7 +252,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
         // An interrupt confirmed before the job was known is honoured as soon as it is.
         if (cancelWanted) void localStores.lock.requestCancel(lockKey);
       }
-      emitEvents(output);
+      events.fromOutput(output);
     },
   });
   return {

@@ -196,4 +196,10 @@ export interface RestartStepsDeps {
   readonly now: () => number;
   /** Fires a safety margin before the Lambda (or local step) must return. */
   readonly signal: AbortSignal;
+  /**
+   * Sees each progress event the moment it happens (the local engine's terminal: a `Still
+   * waiting` line must not wait for its await slice to end). The step's result still carries
+   * the events, capped, for the execution history.
+   */
+  readonly onEvent?: (event: ProgressEvent) => void;
 }

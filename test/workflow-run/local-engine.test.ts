@@ -5,6 +5,7 @@
 // at most 10 state transitions whatever its size (none per allocation).
 import { jest } from '@jest/globals';
 import { runRestartLocally } from '../../lib/local/engine';
+import type { ProgressEvent } from '../../lib/restart/events';
 import type { RestartInput } from '../../lib/restart/input';
 import { type Harness, simpleJob, startHarness, waitAllRunning } from '../engine/harness';
 
@@ -12,12 +13,12 @@ jest.setTimeout(120_000);
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
 const { localStores } = await import('../../lambdas/private/stores');
 
-async function run(h: Harness, input: RestartInput) {
+async function run(h: Harness, input: RestartInput, emit: (event: ProgressEvent) => void = () => undefined) {
   process.env['NOMAD_ADDR'] = h.sim.address;
   const entered: string[] = [];
   const local = await runRestartLocally({
     input,
-    emit: () => undefined,
+    emit,
     prompt: async () => ({ kind: 'read-error', text: 'EOF' }),
     onStateEntered: (name) => entered.push(name),
   });
@@ -93,5 +94,25 @@ describe('the synthesized workflow, run locally against the simulator', () => {
     expect(result.error).toBe('RestartFailed');
     expect(h.sim.control.counters()['PUT /v1/client/allocation/:id/restart']).toBe(1);
     expect(localStores.lock.holder({ namespace: 'default', jobId: 'batchy' })).toBeUndefined();
+  });
+
+  it('streams a step’s events as they happen, not when the step ends', async () => {
+    // Arrange: the restart call takes 1 s, so "Restart batch" runs at least that long after
+    // announcing the allocation.
+    h = await startHarness({ jobs: [simpleJob('slow', 'service', 1)] });
+    await waitAllRunning(h, 'slow', 1);
+    h.sim.control.injectFault({ kind: 'latency', latencyMs: 1_000, pathSuffix: '/restart' });
+    const seenAt = new Map<string, number>();
+
+    // Act
+    const { result } = await run(h, { job: 'slow', yes: true }, (event) => {
+      seenAt.set(event.type, performance.now());
+    });
+
+    // Assert: "Restarting allocation" was printed before the slow call, a second ahead of the end.
+    expect(result.status).toBe('SUCCEEDED');
+    const announced = seenAt.get('allocation-restarting') ?? Number.NaN;
+    const finished = seenAt.get('finished') ?? Number.NaN;
+    expect(finished - announced).toBeGreaterThanOrEqual(900);
   });
 });
