@@ -43,6 +43,7 @@ import {
   type Progress,
 } from '../../lib/workflow/payloads';
 import type { RestartSteps, RestartStepsDeps } from '../../lib/workflow/steps';
+import { cachedPlan } from './plan-cache';
 
 interface BatchResult {
   readonly errors: BatchError[];
@@ -97,7 +98,8 @@ export function createRestartSteps(deps: RestartStepsDeps): RestartSteps {
       },
     };
   };
-  const loadPlan = async (planKey: string) => (await planStore.get(planKey)) as RestartPlan;
+  const loadPlan = (planKey: string) =>
+    cachedPlan(planKey, async (k) => (await planStore.get(k)) as RestartPlan);
   const tryGet = async <T>(k: string): Promise<T | undefined> => {
     try {
       return (await planStore.get(k)) as T;
