@@ -50,6 +50,7 @@ export const SMOKE: BenchSizes = {
 
 const FAST = 0.01;
 const PLAN_RUNS = 3;
+const OVERHEAD_RUNS = 3;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
 
@@ -148,19 +149,35 @@ export async function runBench(sizes: BenchSizes) {
     verdict: verdict((latency.replacementLatencyMs ?? Number.POSITIVE_INFINITY) <= 50),
   });
 
-  const overhead = await measureLocalRun({
-    allocations: sizes.overheadAllocations,
-    batchSize: '50',
-    reschedule: false,
-    timeScale: FAST,
-  });
-  const perBatchMs = (overhead.workflowMs - overhead.engineMs) / Math.max(1, overhead.batches);
+  // The median of a few runs: one run on a shared 2-core machine swings by a factor of 3.
+  const overheadRuns: LocalRunMeasure[] = [];
+  for (let i = 0; i < OVERHEAD_RUNS; i++) {
+    overheadRuns.push(
+      await measureLocalRun({
+        allocations: sizes.overheadAllocations,
+        batchSize: '50',
+        reschedule: false,
+        timeScale: FAST,
+      }),
+    );
+  }
+  const overhead = overheadRuns[0] as LocalRunMeasure;
+  const perBatch = overheadRuns.map((r) => (r.workflowMs - r.engineMs) / Math.max(1, r.batches));
+  const perBatchMs = median(perBatch);
   rows.push({
-    metric: `orchestration overhead per batch (${overhead.allocations} allocs, batch 50)`,
-    figure: `${fmt(perBatchMs, 1)} ms`,
+    metric: `orchestration overhead per batch (${overhead.allocations} allocs, batch 50, median of ${OVERHEAD_RUNS})`,
+    figure: `${fmt(perBatchMs, 1)} ms (fastest ${fmt(Math.min(...perBatch), 1)})`,
     target: '≤ 10 ms',
     nomadCli: '0 (in-process loop)',
     verdict: verdict(perBatchMs <= 10),
+  });
+  const wallMs = median(overheadRuns.map((r) => r.workflowMs));
+  rows.push({
+    metric: `wall time of that restart through the local engine (${overhead.batches} batches)`,
+    figure: `${fmt(wallMs, 0)} ms`,
+    target: '< 10 s',
+    nomadCli: '-',
+    verdict: verdict(wallMs < 10_000),
   });
 
   const inPlace = await measureLocalRun({

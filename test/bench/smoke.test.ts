@@ -19,6 +19,7 @@ describe('benchmarks (smoke sizes)', () => {
       'Nomad requests per reschedule allocation, batch 10',
       'replacement detection latency',
       'orchestration overhead per batch',
+      'wall time of that restart through the local engine',
       'state transitions per batch',
       'state transitions per allocation',
       'cost per 1,000 allocations at batch 10, in place',
