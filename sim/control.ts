@@ -70,6 +70,7 @@ export function createControl(cluster: Cluster, acl: Acl, faults: Faults, stats:
     setNodeEligibility: (nodeId, eligible) => cluster.setNodeEligibility(nodeId, eligible),
     setDeploymentStatus: (id, status) => cluster.setDeploymentStatus(id, status),
     injectFault: (fault: Fault) => faults.add(fault),
+    onRequest: (trigger, action) => faults.addTrigger(trigger, action),
     clearFaults: () => faults.clear(),
     counters: () => stats.counters(),
     requestLog: () => stats.requests(),

@@ -11,6 +11,7 @@ export type {
   NodeSpec,
   NoLeaderFault,
   RequestLogEntry,
+  RequestTrigger,
   ResetFault,
   RunningSimulator,
   Scenario,

@@ -76,6 +76,16 @@ export interface NoLeaderFault {
 
 export type Fault = StatusFault | ResetFault | LatencyFault | NoLeaderFault;
 
+/**
+ * The request that sets off a control action: the Nth (1-based, default 1) `/v1` request
+ * whose path ends with `pathSuffix` (and whose method is `method`, if given).
+ */
+export interface RequestTrigger {
+  pathSuffix: string;
+  nth?: number;
+  method?: string;
+}
+
 /** One line of the request log. `token` is present (always `'redacted'`) when a token was sent. */
 export interface RequestLogEntry {
   /** Simulated Unix ms when the response was sent. */
@@ -121,6 +131,12 @@ export interface SimControl {
   setNodeEligibility(nodeId: string, eligible: boolean): void;
   setDeploymentStatus(deploymentId: string, status: string): void;
   injectFault(fault: Fault): void;
+  /**
+   * Runs `action` once, when the trigger's request arrives: before any fault applies and
+   * before the request is handled (e.g. a deployment that starts as the first restart of a
+   * batch comes in). In process only; `clearFaults` and `reset` disarm it.
+   */
+  onRequest(trigger: RequestTrigger, action: () => void): void;
   clearFaults(): void;
   /**
    * Requests per `'METHOD /v1/route/pattern'` (e.g. `'PUT /v1/client/allocation/:id/restart'`;

@@ -1,8 +1,17 @@
-/** Fault injection: which fault, if any, applies to a request (each counts its own matches). */
-import type { Fault } from '../types';
+/**
+ * Fault injection: which fault, if any, applies to a request (each counts its own matches),
+ * and the control actions set off by a request (triggers).
+ */
+import type { Fault, RequestTrigger } from '../types';
 
 interface Armed {
   fault: Fault;
+  seen: number;
+}
+
+interface ArmedTrigger {
+  trigger: RequestTrigger;
+  action: () => void;
   seen: number;
 }
 
@@ -14,17 +23,30 @@ export type FaultAction =
 
 export class Faults {
   private armed: Armed[] = [];
+  private triggers: ArmedTrigger[] = [];
 
   add(fault: Fault): void {
     this.armed.push({ fault, seen: 0 });
   }
 
-  clear(): void {
-    this.armed = [];
+  /** Arms `action` to run once, when the trigger's request arrives (see {@link decide}). */
+  addTrigger(trigger: RequestTrigger, action: () => void): void {
+    this.triggers.push({ trigger, action, seen: 0 });
   }
 
-  /** Counts the request against every matching fault and says what to do with it. */
+  /** Clears faults and triggers. */
+  clear(): void {
+    this.armed = [];
+    this.triggers = [];
+  }
+
+  /**
+   * Runs the actions whose request this is (before any fault applies and before the request
+   * is handled), then counts the request against every matching fault and says what to do
+   * with it.
+   */
   decide(method: string, path: string): FaultAction {
+    this.fire(method, path);
     let latencyMs = 0;
     let action: FaultAction = { kind: 'none', latencyMs: 0 };
     for (const armed of this.armed) {
@@ -54,5 +76,15 @@ export class Faults {
             };
     }
     return { ...action, latencyMs };
+  }
+
+  private fire(method: string, path: string): void {
+    for (const armed of this.triggers) {
+      const { trigger } = armed;
+      if (!path.endsWith(trigger.pathSuffix)) continue;
+      if (trigger.method !== undefined && trigger.method.toUpperCase() !== method) continue;
+      armed.seen += 1;
+      if (armed.seen === (trigger.nth ?? 1)) armed.action();
+    }
   }
 }
