@@ -1,39 +1,48 @@
 /**
- * `-engine=aws -state-machine-arn=<arn>`: the same command line, run as an AWS execution by
- * `runRestartOnAws` from `lib/remote/`. That module is optional in this build: when it is not
- * there the command says so instead of pretending.
+ * `-engine=aws -state-machine-arn=<arn>` at this terminal: the same command line run as an AWS
+ * execution by `lib/remote`, with the same lines, the same questions asked here, and the same
+ * exit codes. `lib/remote` (and the AWS SDK behind it) is loaded only for this engine, so a
+ * local run or a validation error does not pay for it.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { JobRestartCommandLine } from '../../cli/index';
-import type { ProgressEvent } from '../../restart/events';
-import type { Answer, Question } from '../../restart/questions';
+import type { Formatter } from '../../restart/format';
+import { heldOutput } from './held-output';
+import { handleInterrupts, type InterruptSource } from './interrupt';
+import { askAtTerminal } from './questions';
+import { eventWriter } from './run-local';
+import type { Terminal } from './terminal';
 
-/** The contract of `lib/remote/index.ts` that this command relies on. */
-export type RunRestartOnAws = (request: {
-  options: JobRestartCommandLine['options'];
-  stateMachineArn: string;
-  emit: (event: ProgressEvent) => void;
-  ask: (question: Question) => Promise<Answer>;
-  signal?: AbortSignal;
-}) => Promise<{ exitCode: 0 | 1; status: string; executionArns: string[] }>;
-
-/** What the command prints when the AWS engine is not part of this build. */
-export const AWS_ENGINE_MISSING =
-  'The AWS engine (-engine=aws) is not available in this build: lib/remote is missing; use -engine=local';
-
-// Resolved from this source file's own location (kept when the command is bundled), so that
-// the module is found once it exists without the bundle having to know about it.
-const REMOTE_MODULE = new URL('../../remote/index.ts', import.meta.url);
-
-/** `runRestartOnAws`, or undefined when `lib/remote` is not in this build. */
-export async function loadAwsEngine(): Promise<RunRestartOnAws | undefined> {
-  if (!existsSync(fileURLToPath(REMOTE_MODULE))) return undefined;
-  // The module is TypeScript and outside the bundle: load it through tsx's loader.
-  const { register } = await import('tsx/esm/api');
-  register();
-  const remote = (await import(REMOTE_MODULE.href)) as { runRestartOnAws?: unknown };
-  return typeof remote.runRestartOnAws === 'function'
-    ? (remote.runRestartOnAws as RunRestartOnAws)
-    : undefined;
+/** Runs the restart on AWS and returns Nomad's exit code. */
+export async function runOnAws(
+  line: JobRestartCommandLine & { engine: { kind: 'aws' } },
+  formatter: Formatter,
+  terminal: Terminal,
+  interrupts: InterruptSource,
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
+  const { runRestartOnAws } = await import('../../remote/index');
+  const output = heldOutput(eventWriter(line, formatter, terminal));
+  const abort = new AbortController();
+  const stopListening = handleInterrupts(interrupts, formatter, terminal, {
+    asking: output.hold,
+    answered: async (confirmed) => {
+      if (!confirmed) return output.release();
+      output.silence();
+      abort.abort();
+    },
+  });
+  try {
+    const result = await runRestartOnAws({
+      options: line.options,
+      stateMachineArn: line.engine.stateMachineArn,
+      emit: output.write,
+      ask: (question) => askAtTerminal(question, formatter, terminal),
+      signal: abort.signal,
+      printError: (message) => terminal.write(formatter.renderError(message)),
+      env,
+    });
+    return result.exitCode;
+  } finally {
+    stopListening();
+  }
 }

@@ -5,14 +5,13 @@
  */
 import { CliUsageError } from '../../cli/errors';
 import { type JobRestartCommandLine, jobRestartHelp, parseJobRestartArgs } from '../../cli/index';
-import { ADDITIONAL_HELP_LINE, createFormatter, type Formatter } from '../../restart/format';
-import { AWS_ENGINE_MISSING, loadAwsEngine } from './aws-engine';
+import { ADDITIONAL_HELP_LINE, createFormatter } from '../../restart/format';
+import { runOnAws } from './aws-engine';
 import { dryRun } from './dry-run';
 import { exitCodeOf } from './exit-code';
-import { handleInterrupts, type InterruptSource, processInterrupts } from './interrupt';
+import { type InterruptSource, processInterrupts } from './interrupt';
 import { checkClientConfig, exportNomadEnv } from './nomad-env';
-import { askAtTerminal } from './questions';
-import { eventWriter, runLocal } from './run-local';
+import { runLocal } from './run-local';
 import { createTerminal, type Terminal, type TerminalStreams, useColor } from './terminal';
 
 /** Where the command runs: its streams, its environment, and its interrupts. */
@@ -28,39 +27,6 @@ function reportUsage(error: CliUsageError, terminal: Terminal): number {
   if (error.showHelp) terminal.write({ stream: 'stdout', text: jobRestartHelp() });
   if (error.additionalHelp) terminal.write({ stream: 'stderr', text: ADDITIONAL_HELP_LINE });
   return error.exitCode;
-}
-
-/** The run on AWS: same lines, same questions at this terminal, same exit codes. */
-async function runOnAws(
-  line: JobRestartCommandLine & { engine: { kind: 'aws' } },
-  formatter: Formatter,
-  terminal: Terminal,
-  interrupts: InterruptSource,
-): Promise<number> {
-  const runRestartOnAws = await loadAwsEngine();
-  if (runRestartOnAws === undefined) {
-    terminal.write(formatter.renderError(AWS_ENGINE_MISSING));
-    return 1;
-  }
-  const abort = new AbortController();
-  const stopListening = handleInterrupts(interrupts, formatter, terminal, {
-    asking: () => undefined,
-    answered: async (confirmed) => {
-      if (confirmed) abort.abort();
-    },
-  });
-  try {
-    const result = await runRestartOnAws({
-      options: line.options,
-      stateMachineArn: line.engine.stateMachineArn,
-      emit: eventWriter(line, formatter, terminal),
-      ask: (question) => askAtTerminal(question, formatter, terminal),
-      signal: abort.signal,
-    });
-    return result.exitCode;
-  } finally {
-    stopListening();
-  }
 }
 
 /** Runs the command and returns its exit code (Nomad's: 0 or 1). */
@@ -86,7 +52,7 @@ export async function runJobRestart(args: readonly string[], ctx: RunContext): P
     const interrupts = ctx.onInterrupt ?? processInterrupts;
     if (line.options.dryRun) return await dryRun(line, formatter, terminal);
     if (line.engine.kind === 'aws')
-      return await runOnAws({ ...line, engine: line.engine }, formatter, terminal, interrupts);
+      return await runOnAws({ ...line, engine: line.engine }, formatter, terminal, interrupts, ctx.env);
     const result = await runLocal(line, formatter, terminal, interrupts);
     return exitCodeOf(result, formatter, terminal);
   } finally {

@@ -6,6 +6,7 @@ import type { JobRestartCommandLine } from '../../cli/index';
 import type { ProgressEvent } from '../../restart/events';
 import type { Formatter } from '../../restart/format';
 import type { ExecutionResult } from '../types';
+import { heldOutput } from './held-output';
 import { handleInterrupts, type InterruptSource } from './interrupt';
 import { terminalPrompt } from './questions';
 import type { Terminal } from './terminal';
@@ -33,31 +34,23 @@ export async function runLocal(
     import('../engine'),
     import('../../restart/input'),
   ]);
-  const write = eventWriter(line, formatter, terminal);
-  let held: ProgressEvent[] | undefined;
-  let silenced = false;
+  const output = heldOutput(eventWriter(line, formatter, terminal));
   const run = await runRestartLocally({
     input: toRestartInput(line.options),
-    emit: (event) => {
-      if (silenced) return;
-      if (held) held.push(event);
-      else write(event);
-    },
+    emit: output.write,
     prompt: terminalPrompt(formatter, terminal),
   });
   const stopListening = handleInterrupts(interrupts, formatter, terminal, {
     asking: () => {
-      held ??= [];
+      output.hold();
       run.pause();
     },
     answered: async (confirmed) => {
-      const events = held ?? [];
-      held = undefined;
       if (confirmed) {
-        silenced = true;
+        output.silence();
         await run.requestCancel();
       } else {
-        for (const event of events) write(event);
+        output.release();
       }
       run.resume();
     },
