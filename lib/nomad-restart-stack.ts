@@ -2,6 +2,7 @@ import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { NomadRestartWorkflow, type NomadRestartWorkflowProps } from './nomad-restart-workflow';
+import { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from './remote/table-env';
 import { restartInputJsonSchema } from './restart/input';
 
 /** Props of {@link NomadRestartStack}: the workflow's, with secrets given by ARN. */
@@ -41,6 +42,16 @@ export class NomadRestartStack extends Stack {
     new CfnOutput(this, 'StateMachineArn', {
       value: this.workflow.stateMachine.stateMachineArn,
       description: 'Start a restart here: nomad-restart -engine=aws -state-machine-arn=<this>',
+    });
+    // -engine=aws answers questions through the approvals table and cancels through the lock
+    // table when it knows them (lib/remote reads these two variables).
+    new CfnOutput(this, 'ApprovalsTableName', {
+      value: this.workflow.approvalsTable.tableName,
+      description: `For nomad-restart -engine=aws: export ${APPROVALS_TABLE_ENV}=<this>`,
+    });
+    new CfnOutput(this, 'LockTableName', {
+      value: this.workflow.lockTable.tableName,
+      description: `For nomad-restart -engine=aws: export ${LOCK_TABLE_ENV}=<this>`,
     });
     new CfnOutput(this, 'InputJsonSchema', {
       value: JSON.stringify(restartInputJsonSchema()),

@@ -6,12 +6,11 @@ export { causeMessage, type ExitStatus, exitStatusOf } from './exit-status';
 export { DEFAULT_HISTORY_PAGE_SIZE, HistoryFollower } from './history-follower';
 export { ANSWERED_BY, answerPendingQuestion, answerText, toQuestion } from './question-bridge';
 export {
-  APPROVALS_TABLE_ENV,
   DEFAULT_POLL_INTERVAL_MS,
-  LOCK_TABLE_ENV,
   type RunRestartOnAwsRequest,
   type RunRestartOnAwsResult,
   runRestartOnAws,
 } from './run-restart-on-aws';
 export { type HistoryPage, type SfnCalls, sfnCalls } from './sfn-calls';
 export { parseStateMachineArn, type StateMachineArn } from './state-machine-arn';
+export { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from './table-env';

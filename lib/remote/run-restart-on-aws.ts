@@ -24,11 +24,8 @@ import { HistoryFollower } from './history-follower';
 import { answerPendingQuestion } from './question-bridge';
 import { type SfnCalls, sfnCalls } from './sfn-calls';
 import { parseStateMachineArn } from './state-machine-arn';
+import { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from './table-env';
 
-/** Environment variable naming the approvals table (`NomadRestartWorkflow.approvalsTable`). */
-export const APPROVALS_TABLE_ENV = 'NOMAD_RESTART_APPROVALS_TABLE';
-/** Environment variable naming the job-lock table (`NomadRestartWorkflow.lockTable`). */
-export const LOCK_TABLE_ENV = 'NOMAD_RESTART_LOCK_TABLE';
 /** Default pause between two history reads while something happens. */
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
 /** While nothing happens the pause grows, up to this many times the interval. */

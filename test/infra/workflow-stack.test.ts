@@ -151,6 +151,21 @@ describe('NomadRestartStack', () => {
         expect.arrayContaining(['job', 'batchSize', 'batchWait', 'onError']),
       );
     });
+
+    it('exports the approvals and lock table names that -engine=aws reads', () => {
+      // Act
+      const outputs = template.findOutputs('*');
+
+      // Assert
+      expect(JSON.stringify(outputs['ApprovalsTableName']?.['Value'])).toMatch(
+        /^\{"Ref":"RestartApprovalsTable[0-9A-F]+"\}$/,
+      );
+      expect(outputs['ApprovalsTableName']?.['Description']).toContain('NOMAD_RESTART_APPROVALS_TABLE');
+      expect(JSON.stringify(outputs['LockTableName']?.['Value'])).toMatch(
+        /^\{"Ref":"RestartLockTable[0-9A-F]+"\}$/,
+      );
+      expect(outputs['LockTableName']?.['Description']).toContain('NOMAD_RESTART_LOCK_TABLE');
+    });
   });
 
   describe('IAM', () => {
