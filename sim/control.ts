@@ -69,6 +69,7 @@ export function createControl(cluster: Cluster, acl: Acl, faults: Faults, stats:
     setNodeStatus: (nodeId, status) => cluster.setNodeStatus(nodeId, status),
     setNodeEligibility: (nodeId, eligible) => cluster.setNodeEligibility(nodeId, eligible),
     setDeploymentStatus: (id, status) => cluster.setDeploymentStatus(id, status),
+    startPendingAllocation: (id) => cluster.startPendingAllocation(id),
     injectFault: (fault: Fault) => faults.add(fault),
     onRequest: (trigger, action) => faults.addTrigger(trigger, action),
     clearFaults: () => faults.clear(),
@@ -161,6 +162,7 @@ const CONTROL_ROUTES: Array<[RegExp, ControlRoute]> = [
       return undefined;
     },
   ],
+  [/^PUT \/allocation\/([^/]+)\/start$/, (c, _body, id) => void c.startPendingAllocation(id)],
   [/^POST \/faults$/, (c, body) => void c.injectFault(body() as Fault)],
   [/^DELETE \/faults$/, (c) => void c.clearFaults()],
   [/^GET \/counters$/, (c) => ({ status: 200, body: c.counters() })],

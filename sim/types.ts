@@ -130,6 +130,12 @@ export interface SimControl {
   setNodeStatus(nodeId: string, status: 'ready' | 'down' | 'disconnected'): void;
   setNodeEligibility(nodeId: string, eligible: boolean): void;
   setDeploymentStatus(deploymentId: string, status: string): void;
+  /**
+   * Starts a pending allocation now instead of after `allocStartMs` (with a long
+   * `allocStartMs`, a replacement stays pending until this is called).
+   * @throws SimControlError for an unknown allocation, or one that is not pending on a ready node.
+   */
+  startPendingAllocation(allocationId: string): void;
   injectFault(fault: Fault): void;
   /**
    * Runs `action` once, when the trigger's request arrives: before any fault applies and

@@ -89,6 +89,19 @@ export function startAllocation(ctx: SimContext, record: AllocRecord, instant = 
   record.runtime.cancels.add(cancel);
 }
 
+/**
+ * The client starts a pending allocation now instead of after `allocStartMs` (control API).
+ * @returns false, changing nothing, unless the allocation is live, pending and on a ready node.
+ */
+export function startPendingNow(ctx: SimContext, record: AllocRecord): boolean {
+  if (!isLive(record.alloc) || record.alloc.ClientStatus !== 'pending' || !connected(ctx, record))
+    return false;
+  for (const cancel of record.runtime.cancels) cancel();
+  record.runtime.cancels.clear();
+  beginTasks(ctx, record, false);
+  return true;
+}
+
 function beginTasks(ctx: SimContext, record: AllocRecord, instant: boolean): void {
   if (!isLive(record.alloc) || record.alloc.ClientStatus !== 'pending') return;
   clientWrite(ctx, record, () => {

@@ -6,7 +6,7 @@
 import type { Job, JobRegisterResponse, Node } from '../../lib/nomad/types';
 import { type SimClock, TimerSet } from '../clock';
 import { SimControlError, SimHttpError } from '../errors';
-import { restartAllocation, touchAlloc } from './client';
+import { restartAllocation, startPendingNow, touchAlloc } from './client';
 import { DEFAULT_TIMING, newId, nowNs, type SimContext, type SimTiming } from './context';
 import { createDeployment, setDeploymentStatus, watchDeploymentHealth } from './deployments';
 import { createEvaluation } from './evaluations';
@@ -217,6 +217,21 @@ export class Cluster {
   /** In-place restart on the client (spec §4.5); resolves after the kill. */
   restartAllocation(record: AllocRecord, taskName: string, allTasks: boolean): Promise<void> {
     return restartAllocation(this.ctx, record, taskName, allTasks);
+  }
+
+  /**
+   * Starts a pending allocation now instead of after `allocStartMs`: a client that was slow
+   * to start it catches up.
+   * @throws SimControlError for an unknown allocation, or one that is not pending on a ready node.
+   */
+  startPendingAllocation(id: string): void {
+    const record = this.ctx.store.allocs.get(id);
+    if (!record) throw new SimControlError(`Unknown allocation "${id}"`);
+    if (!startPendingNow(this.ctx, record)) {
+      throw new SimControlError(
+        `Allocation "${id}" is not pending on a ready node (client status "${record.alloc.ClientStatus}")`,
+      );
+    }
   }
 
   setNodeStatus(nodeId: string, status: ControlNodeStatus): void {
