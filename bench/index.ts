@@ -50,7 +50,7 @@ export const SMOKE: BenchSizes = {
 
 const FAST = 0.01;
 const PLAN_RUNS = 3;
-const OVERHEAD_RUNS = 3;
+const OVERHEAD_RUNS = 5;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const fmt = (n: number, digits = 2) => n.toFixed(digits);
 
