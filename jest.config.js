@@ -16,6 +16,7 @@ export default {
     ],
   },
   // Two cores on CI: one worker per core, and tests that start servers stay isolated per file.
-  maxWorkers: 2,
+  // A real agent (NOMAD_E2E_ADDR) is one shared cluster, so its test files take turns.
+  maxWorkers: process.env.NOMAD_E2E_ADDR ? 1 : 2,
   testTimeout: 30000,
 };

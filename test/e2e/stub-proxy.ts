@@ -1,35 +1,72 @@
 /**
- * A reverse proxy on 127.0.0.1 in front of the simulator (as upstream's T14 puts one in front
- * of its agent) that answers some GET paths with fixed JSON bodies, e.g. the upstream T13
- * allocation stubs, and forwards everything else unchanged.
+ * A reverse proxy on 127.0.0.1 in front of the simulator or a real agent (as upstream's T14
+ * puts one in front of its agent) that answers some GET paths with fixed JSON bodies, e.g. the
+ * upstream T13 allocation stubs, can fail chosen requests, counts what passes through it, and
+ * forwards everything else unchanged.
  */
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/**
+ * The `nth` request (1-based) whose path ends in `pathSuffix` gets `status` and `body`. With
+ * `forward`, the request reaches Nomad first and only its answer is replaced (upstream T14's
+ * proxy error); without, Nomad never sees it.
+ */
+export interface ProxyFault {
+  readonly pathSuffix: string;
+  readonly nth: number;
+  readonly status: number;
+  readonly body: string;
+  readonly forward: boolean;
+}
+
 export interface StubProxy {
   readonly address: string;
+  /** Requests seen so far whose method is `method` and whose path ends in `pathSuffix`. */
+  requests(method: string, pathSuffix: string): number;
   close(): Promise<void>;
 }
 
 /** Starts the proxy; `stubs` maps a path (without query) to the JSON value served for it. */
-export async function startStubProxy(target: string, stubs: Record<string, unknown>): Promise<StubProxy> {
+export async function startStubProxy(
+  target: string,
+  stubs: Record<string, unknown> = {},
+  faults: readonly ProxyFault[] = [],
+): Promise<StubProxy> {
   const upstream = new URL(target);
+  const seen: { method: string; path: string }[] = [];
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (req.method === 'GET' && path in stubs) {
+    const method = req.method ?? 'GET';
+    seen.push({ method, path });
+    if (method === 'GET' && path in stubs) {
       res.writeHead(200, { 'Content-Type': 'application/json', 'X-Nomad-Index': '10' });
       res.end(JSON.stringify(stubs[path]));
+      return;
+    }
+    const fault = faults.find(
+      (f) =>
+        path.endsWith(f.pathSuffix) && seen.filter((s) => s.path.endsWith(f.pathSuffix)).length === f.nth,
+    );
+    if (fault && !fault.forward) {
+      req.resume();
+      res.writeHead(fault.status).end(fault.body);
       return;
     }
     const forward = request(
       {
         host: upstream.hostname,
         port: upstream.port,
-        method: req.method,
+        method,
         path: req.url,
         headers: req.headers,
       },
       (answer) => {
+        if (fault) {
+          answer.resume();
+          res.writeHead(fault.status).end(fault.body);
+          return;
+        }
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
       },
@@ -41,6 +78,8 @@ export async function startStubProxy(target: string, stubs: Record<string, unkno
   const { port } = server.address() as AddressInfo;
   return {
     address: `http://127.0.0.1:${port}`,
+    requests: (method, pathSuffix) =>
+      seen.filter((s) => s.method === method && s.path.endsWith(pathSuffix)).length,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
