@@ -4,12 +4,15 @@
 // 2: -on-error ask after a failed batch asks the recoverable-error question; an empty answer
 // means no: the run ends with the errors on stderr and exit 1, without "finished with errors".
 // The batch wait (2s) keeps the run alive long enough to be interrupted between batches.
+// Runs against the simulator or the agent at NOMAD_E2E_ADDR; the restarted allocations are
+// read back through the API, and scenario 2's failing restart comes from a proxy in front.
 import { jest } from '@jest/globals';
 import pty from 'node-pty';
-import { type Harness, simpleJob, startHarness, waitAllRunning } from '../engine/harness';
-import { E2E_ADDR } from '../sim/helpers/target';
+import { simpleJob } from '../engine/harness';
+import { type E2eTarget, openE2e, wasRestarted } from './e2e-target';
 import { normalise } from './run-cli';
 import { runInPty } from './run-pty';
+import { startStubProxy } from './stub-proxy';
 
 jest.setTimeout(120_000);
 const BIN = new URL('../../bin/nomad-restart.js', import.meta.url).pathname;
@@ -46,64 +49,67 @@ function interruptRun(address: string, answer: string) {
   });
 }
 
-if (E2E_ADDR) {
-  console.log(
-    `not run against ${E2E_ADDR}: interrupt and on-error scenarios count requests through the simulator`,
-  );
-} else {
-  describe('nomad-restart interrupts and error questions at a terminal', () => {
-    let h: Harness;
-    beforeEach(async () => {
-      h = await startHarness({ jobs: [simpleJob('web', 'service', 3)] });
-      await waitAllRunning(h, 'web', 3);
-    });
-    afterEach(() => h.close());
-
-    it('cancels on y: prints the cancel line last, exits 0, starts no further batch (scenario 4)', async () => {
-      // Act
-      const { code, output } = await interruptRun(h.sim.address, 'y');
-
-      // Assert
-      expect(code).toBe(0);
-      expect(output).toContain(
-        `==> <ts>: Restart interrupted, no more allocations will be restarted.\n${' '.repeat(31)}${INTERRUPT_PROMPT}y\n`,
-      );
-      expect(output.endsWith('\nCanceling job restart process\n')).toBe(true);
-      expect(output).not.toContain('Job restarted successfully!');
-      expect(h.sim.control.counters()[RESTART]).toBe(1);
-    });
-
-    it('carries on to success on n (scenario 4)', async () => {
-      // Act
-      const { code, output } = await interruptRun(h.sim.address, 'n');
-
-      // Assert
-      expect(code).toBe(0);
-      expect(output).toContain(`${INTERRUPT_PROMPT}n\n`);
-      expect(output).not.toContain('Canceling job restart process');
-      expect(output).toContain('Job restarted successfully!');
-      expect(h.sim.control.counters()[RESTART]).toBe(3);
-    });
-
-    it('treats an empty answer to the error question as no: exit 1, errors listed (scenario 2)', async () => {
-      // Arrange
-      h.sim.control.injectFault({ pathSuffix: '/restart', nth: 1, status: 500, body: 'boom' });
-
-      // Act
-      const { code, output } = await runInPty(['-batch-size', '1', 'web'], { NOMAD_ADDR: h.sim.address }, [
-        '',
-      ]);
-
-      // Assert
-      expect(code).toBe(1);
-      expect(output).toContain(
-        '==> <ts>: Ignore the errors above and proceed with the next batch? [y/N] \n==> <ts>: Job restart canceled',
-      );
-      expect(output).toMatch(
-        /\* Error restarting allocation "[0-9a-f]{8}": Unexpected response code: 500 \(boom\)/,
-      );
-      expect(output).not.toContain('Job restart finished with errors');
-      expect(h.sim.control.counters()[RESTART]).toBe(1);
-    });
+describe('nomad-restart interrupts and error questions at a terminal', () => {
+  let h: E2eTarget;
+  beforeEach(async () => {
+    h = await openE2e({ jobs: [simpleJob('web', 'service', 3)] });
+    await h.waitRunning('web', 3);
   });
-}
+  afterEach(() => h.close());
+  /** How many allocations of `web` got a restart, once `expected` have (or after the wait). */
+  const restarted = async (expected: number) =>
+    (await h.allocationsWhen('web', (all) => all.filter(wasRestarted).length === expected)).filter(
+      wasRestarted,
+    ).length;
+
+  it('cancels on y: prints the cancel line last, exits 0, starts no further batch (scenario 4)', async () => {
+    // Act
+    const { code, output } = await interruptRun(h.address, 'y');
+
+    // Assert
+    expect(code).toBe(0);
+    expect(output).toContain(
+      `==> <ts>: Restart interrupted, no more allocations will be restarted.\n${' '.repeat(31)}${INTERRUPT_PROMPT}y\n`,
+    );
+    expect(output.endsWith('\nCanceling job restart process\n')).toBe(true);
+    expect(output).not.toContain('Job restarted successfully!');
+    expect(await restarted(1)).toBe(1);
+    if (h.sim) expect(h.sim.control.counters()[RESTART]).toBe(1);
+  });
+
+  it('carries on to success on n (scenario 4)', async () => {
+    // Act
+    const { code, output } = await interruptRun(h.address, 'n');
+
+    // Assert
+    expect(code).toBe(0);
+    expect(output).toContain(`${INTERRUPT_PROMPT}n\n`);
+    expect(output).not.toContain('Canceling job restart process');
+    expect(output).toContain('Job restarted successfully!');
+    expect(await restarted(3)).toBe(3);
+    if (h.sim) expect(h.sim.control.counters()[RESTART]).toBe(3);
+  });
+
+  it('treats an empty answer to the error question as no: exit 1, errors listed (scenario 2)', async () => {
+    // Arrange: a proxy in front answers the first restart with a 500 that never reaches Nomad.
+    const proxy = await startStubProxy(h.address, {}, [
+      { pathSuffix: '/restart', nth: 1, status: 500, body: 'boom', forward: false },
+    ]);
+
+    // Act
+    const { code, output } = await runInPty(['-batch-size', '1', 'web'], { NOMAD_ADDR: proxy.address }, ['']);
+    await proxy.close();
+
+    // Assert
+    expect(code).toBe(1);
+    expect(output).toContain(
+      '==> <ts>: Ignore the errors above and proceed with the next batch? [y/N] \n==> <ts>: Job restart canceled',
+    );
+    expect(output).toMatch(
+      /\* Error restarting allocation "[0-9a-f]{8}": Unexpected response code: 500 \(boom\)/,
+    );
+    expect(output).not.toContain('Job restart finished with errors');
+    expect(proxy.requests('PUT', '/restart')).toBe(1);
+    expect(await restarted(0)).toBe(0);
+  });
+});

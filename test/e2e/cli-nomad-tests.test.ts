@@ -1,128 +1,140 @@
 // Scenario: spec §5 T6 (job prefix and namespace), T8 (placement failure on reschedule), T11
 // (ACL), T13 (allocation filtering) and -output=json, each through the real command (a
-// subprocess) against one simulator per test group over HTTP. T13's allocations are the
-// upstream stubs, served in place of the job's own by a reverse proxy in front of the simulator,
-// and the run is a -dry-run, so the printed plan says which allocations survive the filter.
+// subprocess) against one simulator per test group over HTTP, or against the agent at
+// NOMAD_E2E_ADDR (all but T11, which needs ACL tokens). T13's allocations are the upstream
+// stubs, served in place of the job's own by a reverse proxy in front of the target, and the
+// run is a -dry-run, so the printed plan says which allocations survive the filter. What the
+// command did is read back through the API: task events and stopped allocations.
 import { jest } from '@jest/globals';
-import type { Job } from '../../lib/nomad/types';
-import { allocationsOf, type Harness, simpleJob, startHarness, waitAllRunning } from '../engine/harness';
-import { E2E_ADDR } from '../sim/helpers/target';
+import type { AllocListStub, Job } from '../../lib/nomad/types';
+import { type Harness, simpleJob, startHarness, waitAllRunning } from '../engine/harness';
+import { describeSim, type E2eTarget, openE2e, wasRestarted } from './e2e-target';
 import { type CliResult, runCli, runCliPool } from './run-cli';
 import { type StubProxy, startStubProxy } from './stub-proxy';
 
 jest.setTimeout(120_000);
-const RESTART = 'PUT /v1/client/allocation/:id/restart';
 const STOP = 'PUT /v1/allocation/:id/stop';
+const restartedIn = (allocations: readonly AllocListStub[]) => allocations.filter(wasRestarted).length;
 
-describe('nomad-restart against any Nomad (simulator, or NOMAD_E2E_ADDR)', () => {
+describe('nomad-restart Nomad tests', () => {
   it('reports a job that does not exist (T6.2)', async () => {
     // Arrange
-    const h = E2E_ADDR ? undefined : await startHarness({});
-    const address = E2E_ADDR ?? h?.sim.address ?? '';
+    const target = await openE2e();
 
     // Act
-    const result = await runCli(['-yes', 'not-valid'], { NOMAD_ADDR: address });
-    await h?.close();
+    const result = await runCli(['-yes', 'not-valid'], { NOMAD_ADDR: target.address });
+    await target.close();
 
     // Assert
     expect(result.code).toBe(1);
     expect(result.stderr).toBe('No job(s) with prefix or ID "not-valid" found\n');
   });
-});
 
-if (E2E_ADDR) {
-  console.log(
-    `not run against ${E2E_ADDR}: T6, T8, T11, T13 and -output=json set up jobs through the simulator control API`,
-  );
-} else {
-  describe('nomad-restart Nomad tests', () => {
-    describe('job prefix and namespace (T6)', () => {
-      let h: Harness;
-      let results: CliResult[];
-      const CASES = [
-        { name: '6.1 prefix match in default namespace', args: ['test_job'] },
-        { name: '6.3 prefix matches multiple jobs', args: ['-namespace', 'prod', 'test_job'] },
-        { name: '6.4 prefix matches multiple jobs across namespaces', args: ['-namespace', '*', 'test_job'] },
-        {
-          name: '6.5 unique prefix match across namespaces',
-          args: ['-namespace', '*', 'test_job_restart_prod'],
-        },
-      ];
-      beforeAll(async () => {
-        const job = (id: string, namespace: string): Job => ({
-          ...simpleJob(id, 'batch', 1),
-          Namespace: namespace,
-        });
-        h = await startHarness({
-          namespaces: ['prod'],
-          jobs: [
-            job('test_job_restart', 'default'),
-            job('test_job_restart', 'prod'),
-            job('test_job_restart_prod_ns', 'prod'),
-          ],
-        });
-        const env = { NOMAD_ADDR: h.sim.address };
-        results = await runCliPool(CASES.map((c) => ({ args: ['-yes', ...c.args], env })));
+  describe('job prefix and namespace (T6)', () => {
+    let target: E2eTarget;
+    let results: CliResult[];
+    const CASES = [
+      { name: '6.1 prefix match in default namespace', args: ['test_job'] },
+      { name: '6.3 prefix matches multiple jobs', args: ['-namespace', 'prod', 'test_job'] },
+      { name: '6.4 prefix matches multiple jobs across namespaces', args: ['-namespace', '*', 'test_job'] },
+      {
+        name: '6.5 unique prefix match across namespaces',
+        args: ['-namespace', '*', 'test_job_restart_prod'],
+      },
+    ];
+    beforeAll(async () => {
+      const job = (id: string, namespace: string): Job => ({
+        ...simpleJob(id, 'batch', 1),
+        Namespace: namespace,
       });
-      afterAll(() => h.close());
-      const result = (i: number) => results[i] as CliResult;
-
-      it('restarts the one job the prefix matches in the default namespace (6.1)', () => {
-        // Assert
-        expect(result(0).code).toBe(0);
-        expect(result(0).stdout).toContain('Job restarted successfully!');
-        const restarted = h.sim.control
-          .requestLog()
-          .filter((r) => r.method === 'PUT' && r.path.endsWith('/restart'));
-        expect(restarted.length).toBeGreaterThanOrEqual(1);
+      target = await openE2e({
+        namespaces: ['prod'],
+        jobs: [
+          job('test_job_restart', 'default'),
+          job('test_job_restart', 'prod'),
+          job('test_job_restart_prod_ns', 'prod'),
+        ],
       });
+      const env = { NOMAD_ADDR: target.address };
+      results = await runCliPool(CASES.map((c) => ({ args: ['-yes', ...c.args], env })));
+    });
+    afterAll(() => target.close());
+    const result = (i: number) => results[i] as CliResult;
 
-      it.each([
-        { i: 1, name: '6.3 within prod' },
-        { i: 2, name: '6.4 across namespaces' },
-      ])('refuses a prefix that matches several jobs ($name)', ({ i }) => {
-        // Assert
-        expect(result(i).code).toBe(1);
-        expect(result(i).stderr).toContain('Prefix "test_job" matched multiple jobs');
-      });
+    it('restarts the one job the prefix matches in the default namespace (6.1)', async () => {
+      // Act
+      const restarted = await target.allocationsWhen('test_job_restart', (a) => restartedIn(a) === 1);
 
-      it('uses the namespace of the unique match across namespaces (6.5)', () => {
-        // Assert
-        expect(result(3).code).toBe(0);
-        const prodRestarts = h.sim.control
+      // Assert
+      expect(result(0).code).toBe(0);
+      expect(result(0).stdout).toContain('Job restarted successfully!');
+      expect(restartedIn(restarted)).toBe(1);
+    });
+
+    it.each([
+      { i: 1, name: '6.3 within prod' },
+      { i: 2, name: '6.4 across namespaces' },
+    ])('refuses a prefix that matches several jobs ($name)', ({ i }) => {
+      // Assert
+      expect(result(i).code).toBe(1);
+      expect(result(i).stderr).toContain('Prefix "test_job" matched multiple jobs');
+    });
+
+    it('uses the namespace of the unique match across namespaces (6.5)', async () => {
+      // Act
+      const matched = await target.allocationsWhen(
+        'test_job_restart_prod_ns',
+        (a) => restartedIn(a) === 1,
+        'prod',
+      );
+      const sameIdInProd = await target.allocations('test_job_restart', 'prod');
+
+      // Assert
+      expect(result(3).code).toBe(0);
+      expect(restartedIn(matched)).toBe(1);
+      expect(restartedIn(sameIdInProd)).toBe(0);
+      if (target.sim) {
+        const prodRestarts = target.sim.control
           .requestLog()
           .filter((r) => r.path.endsWith('/restart') && r.query.includes('namespace=prod'));
         expect(prodRestarts).toHaveLength(1);
-      });
+      }
     });
+  });
 
-    describe('reschedule with no eligible node (T8)', () => {
-      it('stops on the placement failure after the first batch: exit 1, two stops', async () => {
-        // Arrange
-        const h = await startHarness({ jobs: [simpleJob('test_job_restart_reschedule_fail', 'service', 3)] });
-        try {
-          await waitAllRunning(h, 'test_job_restart_reschedule_fail', 3);
-          for (const node of h.sim.control.state().nodes()) h.sim.control.setNodeEligibility(node.ID, false);
+  describe('reschedule with no eligible node (T8)', () => {
+    it('stops on the placement failure after the first batch: exit 1, two stops', async () => {
+      // Arrange
+      const JOB = 'test_job_restart_reschedule_fail';
+      const target = await openE2e({ jobs: [simpleJob(JOB, 'service', 3)] });
+      try {
+        await target.waitRunning(JOB, 3);
+        for (const node of await target.readyNodes()) await target.setEligibility(node.ID, false);
 
-          // Act
-          const result = await runCli(
-            ['-batch-size', '2', '-reschedule', '-yes', 'test_job_restart_reschedule_fail'],
-            { NOMAD_ADDR: h.sim.address },
-          );
+        // Act
+        const result = await runCli(['-batch-size', '2', '-reschedule', '-yes', JOB], {
+          NOMAD_ADDR: target.address,
+        });
+        const allocations = await target.allocations(JOB);
 
-          // Assert
-          expect(result.code).toBe(1);
-          expect(result.stdout).toContain('==> <ts>: Stopping job restart due to unrecoverable error');
-          expect(result.stdout).toContain('==> <ts>: Job restart finished with errors');
-          expect(result.stderr).toContain('No nodes were eligible for evaluation');
-          expect(h.sim.control.counters()[STOP]).toBe(2);
-        } finally {
-          await h.close();
-        }
-      });
+        // Assert
+        expect(result.code).toBe(1);
+        expect(result.stdout).toContain('==> <ts>: Stopping job restart due to unrecoverable error');
+        expect(result.stdout).toContain('==> <ts>: Job restart finished with errors');
+        expect(result.stderr).toContain('No nodes were eligible for evaluation');
+        expect(allocations.map((a) => a.DesiredStatus).sort()).toEqual(['run', 'stop', 'stop']);
+        expect(allocations.filter((a) => a.NextAllocation)).toEqual([]);
+        if (target.sim) expect(target.sim.control.counters()[STOP]).toBe(2);
+      } finally {
+        await target.close();
+      }
     });
+  });
 
-    describe('ACL (T11)', () => {
+  describeSim(
+    'ACL (T11)',
+    'needs an agent with ACLs on and its test tokens, which the simulator sets up',
+    () => {
       const JOB = 'test_job_restart_acl';
       const CASES = [
         {
@@ -198,149 +210,150 @@ if (E2E_ADDR) {
         else expect(result.stdout).toContain('Job restarted successfully!');
         if (token !== undefined) expect(result.stdout + result.stderr).not.toContain(token);
       });
+    },
+  );
+
+  describe('allocation filtering (T13)', () => {
+    const VERSIONS: Record<number, Record<string, string[]>> = {
+      1: { group_1: ['task_1'], group_2: ['task_1', 'task_2'], group_3: ['task_3'] },
+      2: { group_1: ['task_1'], group_2: ['task_2'] },
+    };
+    const jobVersion = (version: number): Job => ({
+      ...simpleJob('example', 'service', 1),
+      Version: version,
+      TaskGroups: Object.entries(VERSIONS[version] ?? {}).map(([name, tasks]) => ({
+        Name: name,
+        Count: 1,
+        Tasks: tasks.map((t) => ({ Name: t, Driver: 'mock_driver', Config: {} })),
+      })),
+    });
+    const stubs = Object.entries(VERSIONS).flatMap(([version, groups]) =>
+      Object.keys(groups).flatMap((group) =>
+        ['run', 'stop'].flatMap((desired) =>
+          ['running', 'complete'].flatMap((client) => {
+            const id = `job_v${version}_${group}_${desired}_${client}`;
+            const stub = {
+              ID: id,
+              JobID: 'example',
+              Namespace: 'default',
+              JobVersion: Number(version),
+              TaskGroup: group,
+              DesiredStatus: desired,
+              ClientStatus: client,
+              CreateIndex: 10,
+              ModifyIndex: 10,
+            };
+            return [stub, { ...stub, ID: `${id}_r`, NextAllocation: 'next' }];
+          }),
+        ),
+      ),
+    );
+    const survivors = (version: number, group: string) =>
+      ['run_running', 'run_complete', 'stop_running'].map((s) => `job_v${version}_${group}_${s}`);
+    const CASES = [
+      {
+        name: '13.1 skip by group',
+        args: ['-group', 'group_1'],
+        survive: [...survivors(1, 'group_1'), ...survivors(2, 'group_1')],
+      },
+      { name: '13.2 skip by old group', args: ['-group', 'group_3'], survive: survivors(1, 'group_3') },
+      {
+        name: '13.3 skip by task',
+        args: ['-task', 'task_2'],
+        survive: [...survivors(1, 'group_2'), ...survivors(2, 'group_2')],
+      },
+      { name: '13.4 skip by old task', args: ['-task', 'task_3'], survive: survivors(1, 'group_3') },
+      {
+        name: '13.5 skip by group and task',
+        args: ['-group', 'group_1', '-group', 'group_2', '-task', 'task_2'],
+        survive: [...survivors(1, 'group_2'), ...survivors(2, 'group_2')],
+      },
+      {
+        name: '13.6 skip by status',
+        args: [],
+        survive: ['group_1', 'group_2', 'group_3']
+          .flatMap((g) => survivors(1, g))
+          .concat(survivors(2, 'group_1'), survivors(2, 'group_2')),
+      },
+      { name: '13.7 no matches by group', args: ['-group', 'group_404'], survive: [] },
+      { name: '13.8 no matches by task', args: ['-task', 'task_404'], survive: [] },
+      {
+        name: '13.9 no matches by task with group',
+        args: ['-group', 'group_1', '-task', 'task_2'],
+        survive: [],
+      },
+    ];
+    let target: E2eTarget;
+    let proxy: StubProxy;
+    let results: CliResult[];
+    beforeAll(async () => {
+      target = await openE2e({ jobs: [jobVersion(2)] });
+      proxy = await startStubProxy(target.address, {
+        '/v1/job/example/allocations': stubs,
+        '/v1/job/example/versions': { Versions: [jobVersion(2), jobVersion(1)], Diffs: null },
+      });
+      const env = { NOMAD_ADDR: proxy.address };
+      results = await runCliPool(
+        CASES.map((c) => ({ args: [...c.args, '-dry-run', '-verbose', '-yes', 'example'], env })),
+      );
+    });
+    afterAll(async () => {
+      await proxy.close();
+      await target.close();
     });
 
-    describe('allocation filtering (T13)', () => {
-      const VERSIONS: Record<number, Record<string, string[]>> = {
-        1: { group_1: ['task_1'], group_2: ['task_1', 'task_2'], group_3: ['task_3'] },
-        2: { group_1: ['task_1'], group_2: ['task_2'] },
-      };
-      const jobVersion = (version: number): Job => ({
-        ...simpleJob('example', 'service', 1),
-        Version: version,
-        TaskGroups: Object.entries(VERSIONS[version] ?? {}).map(([name, tasks]) => ({
-          Name: name,
-          Count: 1,
-          Tasks: tasks.map((t) => ({ Name: t, Driver: 'mock_driver', Config: {} })),
-        })),
-      });
-      const stubs = Object.entries(VERSIONS).flatMap(([version, groups]) =>
-        Object.keys(groups).flatMap((group) =>
-          ['run', 'stop'].flatMap((desired) =>
-            ['running', 'complete'].flatMap((client) => {
-              const id = `job_v${version}_${group}_${desired}_${client}`;
-              const stub = {
-                ID: id,
-                JobID: 'example',
-                Namespace: 'default',
-                JobVersion: Number(version),
-                TaskGroup: group,
-                DesiredStatus: desired,
-                ClientStatus: client,
-                CreateIndex: 10,
-                ModifyIndex: 10,
-              };
-              return [stub, { ...stub, ID: `${id}_r`, NextAllocation: 'next' }];
-            }),
-          ),
-        ),
-      );
-      const survivors = (version: number, group: string) =>
-        ['run_running', 'run_complete', 'stop_running'].map((s) => `job_v${version}_${group}_${s}`);
-      const CASES = [
-        {
-          name: '13.1 skip by group',
-          args: ['-group', 'group_1'],
-          survive: [...survivors(1, 'group_1'), ...survivors(2, 'group_1')],
-        },
-        { name: '13.2 skip by old group', args: ['-group', 'group_3'], survive: survivors(1, 'group_3') },
-        {
-          name: '13.3 skip by task',
-          args: ['-task', 'task_2'],
-          survive: [...survivors(1, 'group_2'), ...survivors(2, 'group_2')],
-        },
-        { name: '13.4 skip by old task', args: ['-task', 'task_3'], survive: survivors(1, 'group_3') },
-        {
-          name: '13.5 skip by group and task',
-          args: ['-group', 'group_1', '-group', 'group_2', '-task', 'task_2'],
-          survive: [...survivors(1, 'group_2'), ...survivors(2, 'group_2')],
-        },
-        {
-          name: '13.6 skip by status',
-          args: [],
-          survive: ['group_1', 'group_2', 'group_3']
-            .flatMap((g) => survivors(1, g))
-            .concat(survivors(2, 'group_1'), survivors(2, 'group_2')),
-        },
-        { name: '13.7 no matches by group', args: ['-group', 'group_404'], survive: [] },
-        { name: '13.8 no matches by task', args: ['-task', 'task_404'], survive: [] },
-        {
-          name: '13.9 no matches by task with group',
-          args: ['-group', 'group_1', '-task', 'task_2'],
-          survive: [],
-        },
-      ];
-      let h: Harness;
-      let proxy: StubProxy;
-      let results: CliResult[];
-      beforeAll(async () => {
-        h = await startHarness({ jobs: [jobVersion(2)] });
-        proxy = await startStubProxy(h.sim.address, {
-          '/v1/job/example/allocations': stubs,
-          '/v1/job/example/versions': { Versions: [jobVersion(2), jobVersion(1)], Diffs: null },
-        });
-        const env = { NOMAD_ADDR: proxy.address };
-        results = await runCliPool(
-          CASES.map((c) => ({ args: [...c.args, '-dry-run', '-verbose', '-yes', 'example'], env })),
-        );
-      });
-      afterAll(async () => {
-        await proxy.close();
-        await h.close();
-      });
+    it.each(CASES.map((c, i) => ({ ...c, i })))('$name', ({ i, survive }) => {
+      // Arrange
+      const result = results[i] as CliResult;
 
-      it.each(CASES.map((c, i) => ({ ...c, i })))('$name', ({ i, survive }) => {
-        // Arrange
-        const result = results[i] as CliResult;
+      // Act
+      const planned = [...result.stdout.matchAll(/PUT \/v1\/client\/allocation\/(\w+)\/restart/g)].map(
+        (m) => m[1],
+      );
+      const skipped = [...result.stdout.matchAll(/Skipping allocation "(\w+)"/g)].map((m) => m[1]);
+
+      // Assert
+      expect(result.code).toBe(0);
+      expect([...new Set(planned)].sort()).toEqual([...survive].sort());
+      if (survive.length === 0) expect(result.stdout).toBe('No allocations to restart\n');
+      else
+        expect(skipped.sort()).toEqual(
+          stubs
+            .map((s) => s.ID)
+            .filter((id) => !survive.includes(id))
+            .sort(),
+        );
+      expect(proxy.requests('PUT', '/restart')).toBe(0);
+    });
+  });
+
+  describe('-output=json', () => {
+    it('prints each progress event as one JSON object per line', async () => {
+      // Arrange
+      const target = await openE2e({ jobs: [simpleJob('web', 'service', 2)] });
+      try {
+        await target.waitRunning('web', 2);
 
         // Act
-        const planned = [...result.stdout.matchAll(/PUT \/v1\/client\/allocation\/(\w+)\/restart/g)].map(
-          (m) => m[1],
-        );
-        const skipped = [...result.stdout.matchAll(/Skipping allocation "(\w+)"/g)].map((m) => m[1]);
+        const result = await runCli(['-output=json', '-yes', 'web'], { NOMAD_ADDR: target.address });
+        const allocations = await target.allocationsWhen('web', (a) => restartedIn(a) === 2);
 
         // Assert
         expect(result.code).toBe(0);
-        expect([...new Set(planned)].sort()).toEqual([...survive].sort());
-        if (survive.length === 0) expect(result.stdout).toBe('No allocations to restart\n');
-        else
-          expect(skipped.sort()).toEqual(
-            stubs
-              .map((s) => s.ID)
-              .filter((id) => !survive.includes(id))
-              .sort(),
-          );
-        expect(h.sim.control.counters()[RESTART] ?? 0).toBe(0);
-      });
-    });
-
-    describe('-output=json', () => {
-      it('prints each progress event as one JSON object per line', async () => {
-        // Arrange
-        const h = await startHarness({ jobs: [simpleJob('web', 'service', 2)] });
-        try {
-          await waitAllRunning(h, 'web', 2);
-
-          // Act
-          const result = await runCli(['-output=json', '-yes', 'web'], { NOMAD_ADDR: h.sim.address });
-
-          // Assert
-          expect(result.code).toBe(0);
-          const events = result.stdout
-            .trimEnd()
-            .split('\n')
-            .map((l) => JSON.parse(l) as { type: string });
-          expect(events.map((e) => e.type)).toEqual([
-            'restart-started',
-            'allocation-restarting',
-            'allocation-restarting',
-            'finished',
-          ]);
-          expect(allocationsOf(h, 'web').every((a) => a.TaskStates)).toBe(true);
-        } finally {
-          await h.close();
-        }
-      });
+        const events = result.stdout
+          .trimEnd()
+          .split('\n')
+          .map((l) => JSON.parse(l) as { type: string });
+        expect(events.map((e) => e.type)).toEqual([
+          'restart-started',
+          'allocation-restarting',
+          'allocation-restarting',
+          'finished',
+        ]);
+        expect(restartedIn(allocations)).toBe(2);
+      } finally {
+        await target.close();
+      }
     });
   });
-}
+});

@@ -2,18 +2,28 @@
 // with 5 allocations and `-batch-size 2`. The command asks Nomad's proceed question between
 // batches; `xyz` is refused and asked again, `y` goes on, `1s` sets the wait and stops the
 // questions, `n` cancels with exit 0. Answers go through the workflow's task-token step.
+// Runs against the simulator or the agent at NOMAD_E2E_ADDR; the restarted allocations are
+// read back through the API. Scenario 3's multi-region job needs Nomad Enterprise.
 import { jest } from '@jest/globals';
-import { type Harness, simpleJob, startHarness, waitAllRunning } from '../engine/harness';
+import { simpleJob } from '../engine/harness';
+import { type E2eTarget, notOnAgent, openE2e, wasRestarted } from './e2e-target';
 import { runInPty } from './run-pty';
 
 jest.setTimeout(120_000);
 const QUESTION = '==> <ts>: Proceed with the next batch? [Y/n/<wait duration>] ';
 
+/** How many allocations of the job got a restart, once `expected` have (or after the wait). */
+async function restarted(t: E2eTarget, jobId: string, expected: number): Promise<number> {
+  return (await t.allocationsWhen(jobId, (all) => all.filter(wasRestarted).length === expected)).filter(
+    wasRestarted,
+  ).length;
+}
+
 describe('nomad-restart at a terminal', () => {
-  let h: Harness;
+  let h: E2eTarget;
   beforeEach(async () => {
-    h = await startHarness({ jobs: [simpleJob('example', 'service', 5)] });
-    await waitAllRunning(h, 'example', 5);
+    h = await openE2e({ jobs: [simpleJob('example', 'service', 5)] });
+    await h.waitRunning('example', 5);
   });
   afterEach(() => h.close());
 
@@ -21,7 +31,7 @@ describe('nomad-restart at a terminal', () => {
     // Act
     const { code, output } = await runInPty(
       ['-batch-size', '2', '-batch-wait', 'ask', 'example'],
-      { NOMAD_ADDR: h.sim.address },
+      { NOMAD_ADDR: h.address },
       ['xyz', 'y', '1s'],
     );
 
@@ -36,14 +46,15 @@ describe('nomad-restart at a terminal', () => {
     expect(lines).toContain('==> <ts>: Waiting 1s before restarting the next batch');
     expect(lines).toContain('==> <ts>: Restarting 3rd batch of 1 allocations');
     expect(output).toContain('Job restarted successfully!');
-    expect(h.sim.control.counters()['PUT /v1/client/allocation/:id/restart']).toBe(5);
+    expect(await restarted(h, 'example', 5)).toBe(5);
+    if (h.sim) expect(h.sim.control.counters()['PUT /v1/client/allocation/:id/restart']).toBe(5);
   });
 
   it('cancels on n with exit 0 and no success line (scenario 1)', async () => {
     // Act
     const { code, output } = await runInPty(
       ['-batch-size', '2', '-batch-wait', 'ask', 'example'],
-      { NOMAD_ADDR: h.sim.address },
+      { NOMAD_ADDR: h.address },
       ['n'],
     );
 
@@ -52,49 +63,52 @@ describe('nomad-restart at a terminal', () => {
     expect(output).toContain(`${QUESTION}n`);
     expect(output).toContain('==> <ts>: Job restart canceled');
     expect(output).not.toContain('Job restarted successfully!');
-    expect(h.sim.control.counters()['PUT /v1/client/allocation/:id/restart']).toBe(2);
+    expect(await restarted(h, 'example', 2)).toBe(2);
+    if (h.sim) expect(h.sim.control.counters()['PUT /v1/client/allocation/:id/restart']).toBe(2);
   });
 
-  describe('a multi-region job (scenario 3)', () => {
-    const MR_QUESTION =
-      '==> <ts>: Are you sure you want to restart multi-region job "global-web" in a single region? [y/N] ';
-    beforeEach(async () => {
-      const job = {
-        ...simpleJob('global-web', 'service', 2),
-        Multiregion: { Regions: [{ Name: 'east' }, { Name: 'west' }] },
-      };
-      h.sim.control.registerJob(job);
-      await waitAllRunning(h, 'global-web', 2);
+  const MR = 'a multi-region job (scenario 3)';
+  if (!notOnAgent(MR, 'needs Nomad Enterprise (CE refuses: "Multiregion jobs are unlicensed.")'))
+    describe(MR, () => {
+      const MR_QUESTION =
+        '==> <ts>: Are you sure you want to restart multi-region job "global-web" in a single region? [y/N] ';
+      beforeEach(async () => {
+        const job = {
+          ...simpleJob('global-web', 'service', 2),
+          Multiregion: { Regions: [{ Name: 'east' }, { Name: 'west' }] },
+        };
+        await h.register(job);
+        await h.waitRunning('global-web', 2);
+      });
+
+      it('cancels on n before printing anything of the plan, with exit 0', async () => {
+        // Act
+        const { code, output } = await runInPty(
+          ['-batch-size', '2', 'global-web'],
+          { NOMAD_ADDR: h.address },
+          ['n'],
+        );
+
+        // Assert
+        expect(code).toBe(0);
+        expect(output.startsWith(`${MR_QUESTION}n\n\nJob restart canceled.\n`)).toBe(true);
+        expect(output).not.toContain('Restarting 2 allocations');
+        expect(h.sim?.control.counters()['PUT /v1/client/allocation/:id/restart'] ?? 0).toBe(0);
+      });
+
+      it('restarts on y, the plan lines following the answer', async () => {
+        // Act
+        const { code, output } = await runInPty(
+          ['-batch-size', '2', 'global-web'],
+          { NOMAD_ADDR: h.address },
+          ['y'],
+        );
+
+        // Assert
+        expect(code).toBe(0);
+        expect(output.startsWith(`${MR_QUESTION}y\n==> <ts>: Restarting 2 allocations\n`)).toBe(true);
+        expect(output).toContain('Job restarted successfully!');
+        expect(h.sim?.control.counters()['PUT /v1/client/allocation/:id/restart']).toBe(2);
+      });
     });
-
-    it('cancels on n before printing anything of the plan, with exit 0', async () => {
-      // Act
-      const { code, output } = await runInPty(
-        ['-batch-size', '2', 'global-web'],
-        { NOMAD_ADDR: h.sim.address },
-        ['n'],
-      );
-
-      // Assert
-      expect(code).toBe(0);
-      expect(output.startsWith(`${MR_QUESTION}n\n\nJob restart canceled.\n`)).toBe(true);
-      expect(output).not.toContain('Restarting 2 allocations');
-      expect(h.sim.control.counters()['PUT /v1/client/allocation/:id/restart'] ?? 0).toBe(0);
-    });
-
-    it('restarts on y, the plan lines following the answer', async () => {
-      // Act
-      const { code, output } = await runInPty(
-        ['-batch-size', '2', 'global-web'],
-        { NOMAD_ADDR: h.sim.address },
-        ['y'],
-      );
-
-      // Assert
-      expect(code).toBe(0);
-      expect(output.startsWith(`${MR_QUESTION}y\n==> <ts>: Restarting 2 allocations\n`)).toBe(true);
-      expect(output).toContain('Job restarted successfully!');
-      expect(h.sim.control.counters()['PUT /v1/client/allocation/:id/restart']).toBe(2);
-    });
-  });
 });

@@ -1,85 +1,100 @@
 // Scenario: the real `nomad-restart` command (a subprocess running the synthesized state
-// machine through the local engine) against the simulator over HTTP on 127.0.0.1, replaying
-// Nomad's own job restart tests (spec §5: T4, T5, T7, T10, T14; T3 has its own file) plus
-// -dry-run and the demo.
-// The simulator's counters and task events say what Nomad was asked to do. One file, run in
-// order, so the definition is synthesized once.
+// machine through the local engine) against the simulator over HTTP on 127.0.0.1, or against
+// the agent at NOMAD_E2E_ADDR, replaying Nomad's own job restart tests (spec §5: T4, T5, T7,
+// T10, T14; T3 has its own file) plus -dry-run and the demo.
+// What Nomad was asked to do is read back through the API (task events, stopped and replaced
+// allocations); against the simulator its request counters are checked as well. One file, run
+// in order, so the definition is synthesized once.
 
 import { jest } from '@jest/globals';
-import { allocationsOf, type Harness, simpleJob, startHarness, waitAllRunning } from '../engine/harness';
+import type { AllocListStub } from '../../lib/nomad/types';
+import { simpleJob } from '../engine/harness';
+import { type E2eSetup, type E2eTarget, openE2e, wasRestarted } from './e2e-target';
 import { runCli } from './run-cli';
+import { startStubProxy } from './stub-proxy';
 
 const RESTART = 'PUT /v1/client/allocation/:id/restart';
 const STOP = 'PUT /v1/allocation/:id/stop';
 const EVALUATE = 'PUT /v1/job/:id/evaluate';
 
-const env = (h: Harness) => ({ NOMAD_ADDR: h.sim.address });
-const opened: Harness[] = [];
-/** A harness closed after the test even when an assertion fails first. */
-async function harness(...args: Parameters<typeof startHarness>): Promise<Harness> {
-  const h = await startHarness(...args);
-  opened.push(h);
-  return h;
+const env = (t: E2eTarget) => ({ NOMAD_ADDR: t.address });
+const opened: E2eTarget[] = [];
+/** A target closed after the test even when an assertion fails first. */
+async function target(setup: E2eSetup): Promise<E2eTarget> {
+  const t = await openE2e(setup);
+  opened.push(t);
+  return t;
 }
 afterEach(async () => {
-  await Promise.all(opened.splice(0).map((h) => h.close()));
+  await Promise.all(opened.splice(0).map((t) => t.close()));
 });
-const writes = (h: Harness) => {
-  const c = h.sim.control.counters();
+const writes = (t: E2eTarget) => {
+  const c = t.sim?.control.counters() ?? {};
   return (c[RESTART] ?? 0) + (c[STOP] ?? 0) + (c[EVALUATE] ?? 0);
 };
+/** What a restart, stop or reschedule would have left on the allocations. */
+const touched = (allocations: readonly AllocListStub[]) =>
+  allocations.filter((a) => wasRestarted(a) || a.DesiredStatus !== 'run' || a.NextAllocation);
 
 jest.setTimeout(120_000);
 
-describe('nomad-restart against the simulator', () => {
+describe('nomad-restart against the simulator or NOMAD_E2E_ADDR', () => {
   describe('system job reschedule (T4)', () => {
     it('stops and evaluates each allocation, and every one is replaced', async () => {
-      // Arrange
-      const h = await harness({
+      // Arrange: three nodes on the simulator; an agent has the nodes it has.
+      const t = await target({
         nodes: [{ name: 'n1' }, { name: 'n2' }, { name: 'n3' }],
         jobs: [{ ...simpleJob('test_job', 'system', 1, 'group'), Priority: 100 }],
       });
-      await waitAllRunning(h, 'test_job', 3);
-      const originals = allocationsOf(h, 'test_job').map((a) => a.ID);
+      const nodes = (await t.readyNodes()).length;
+      await t.waitRunning('test_job', nodes);
+      const originals = (await t.allocations('test_job')).map((a) => a.ID);
 
       // Act
-      const result = await runCli(['-yes', '-verbose', '-reschedule', 'test_job'], env(h));
+      const result = await runCli(['-yes', '-verbose', '-reschedule', 'test_job'], env(t));
+      const after = await t.allocations('test_job');
 
       // Assert
       expect(result.code).toBe(0);
-      expect(result.stdout).toContain('Restarting 3 allocations');
+      expect(result.stdout).toContain(
+        `==> <ts>: Restarting ${nodes === 1 ? '1 allocation' : `${nodes} allocations`}\n`,
+      );
       for (const id of originals) {
         expect(result.stdout).toContain(`Rescheduling allocation "${id}"`);
         expect(result.stdout).toContain(`Allocation "${id}" replaced by`);
-        expect(h.sim.control.state().allocation(id)?.NextAllocation).toBeTruthy();
+        expect(after.find((a) => a.ID === id)?.NextAllocation).toBeTruthy();
       }
-      const counters = h.sim.control.counters();
-      expect(counters[STOP]).toBe(3);
-      expect(counters[EVALUATE]).toBe(3);
+      expect(after.filter((a) => originals.includes(a.PreviousAllocation ?? ''))).toHaveLength(nodes);
+      if (t.sim) {
+        const counters = t.sim.control.counters();
+        expect(counters[STOP]).toBe(3);
+        expect(counters[EVALUATE]).toBe(3);
+      }
     });
   });
 
   describe('guards', () => {
     it('refuses -reschedule on a sysbatch job with zero writes (T5)', async () => {
       // Arrange
-      const h = await harness({ jobs: [simpleJob('test_sysbatch_job', 'sysbatch', 1, 'group')] });
+      const t = await target({ jobs: [simpleJob('test_sysbatch_job', 'sysbatch', 1, 'group')] });
 
       // Act
-      const result = await runCli(['-yes', '-verbose', '-reschedule', 'test_sysbatch_job'], env(h));
+      const result = await runCli(['-yes', '-verbose', '-reschedule', 'test_sysbatch_job'], env(t));
 
       // Assert
       expect(result.code).toBe(1);
       expect(result.stderr).toBe('Jobs of type "sysbatch" are not allowed to be rescheduled.\n');
-      expect(writes(h)).toBe(0);
+      expect(writes(t)).toBe(0);
+      expect(touched(await t.allocations('test_sysbatch_job'))).toEqual([]);
     });
 
     it('prints No allocations to restart and exits 0 (T7)', async () => {
       // Arrange
       const job = { ...simpleJob('test_job_restart_no_allocs', 'batch', 1), Datacenters: ['invalid'] };
-      const h = await harness({ jobs: [job] });
+      const t = await target({ jobs: [job] });
 
       // Act
-      const result = await runCli(['-yes', 'test_job_restart_no_allocs'], env(h));
+      const result = await runCli(['-yes', 'test_job_restart_no_allocs'], env(t));
 
       // Assert
       expect(result.code).toBe(0);
@@ -92,37 +107,45 @@ describe('nomad-restart against the simulator', () => {
         ...simpleJob('test_job_restart_deployment', 'service', 1),
         Update: { MaxParallel: 1, Canary: 1, AutoPromote: false },
       };
-      const h = await harness({ jobs: [job] });
-      await waitAllRunning(h, job.ID, 1);
-      h.sim.control.registerJob({ ...job, Meta: { version: '2' } });
-      await h.sim.control.waitFor(
-        (state) => state.deployments({ jobId: job.ID }).some((d) => d.Status === 'running'),
-        5_000,
-      );
-      const deployment = h.sim.control
-        .state()
-        .deployments({ jobId: job.ID })
-        .find((d) => d.Status === 'running');
+      const t = await target({ jobs: [job] });
+      await t.waitRunning(job.ID, 1);
+      await t.register({ ...job, Meta: { version: '2' } });
+      let deployment: string | undefined;
+      for (let tries = 0; !deployment && tries < 500; tries++) {
+        const newest = (await t.deployments(job.ID)).find((d) => d.JobVersion === 1);
+        if (newest?.Status === 'running') deployment = newest.ID;
+        else await new Promise((resolve) => setTimeout(resolve, 20));
+      }
 
       // Act
-      const result = await runCli(['-on-error', 'fail', '-verbose', job.ID], env(h));
+      const result = await runCli(['-on-error', 'fail', '-verbose', job.ID], env(t));
 
       // Assert
       expect(result.code).toBe(1);
       expect(result.stderr).toBe(
-        `\n1 error occurred while restarting job:\n* Deployment "${deployment?.ID}" is "running"\n`,
+        `\n1 error occurred while restarting job:\n* Deployment "${deployment}" is "running"\n`,
       );
-      expect(writes(h)).toBe(0);
+      expect(writes(t)).toBe(0);
+      expect((await t.allocations(job.ID)).filter(wasRestarted)).toEqual([]);
     });
 
     it('stops after a 502 on the 2nd restart with -on-error fail: exactly 2 restarts (T14)', async () => {
-      // Arrange
-      const h = await harness({ jobs: [simpleJob('test_job_on_error_fail', 'batch', 3)] });
-      await waitAllRunning(h, 'test_job_on_error_fail', 3);
-      h.sim.control.injectFault({ pathSuffix: '/restart', nth: 2, status: 502, body: '' });
+      // Arrange: upstream's proxy lets the 2nd restart through and turns its answer into a 502.
+      const t = await target({ jobs: [simpleJob('test_job_on_error_fail', 'batch', 3)] });
+      await t.waitRunning('test_job_on_error_fail', 3);
+      const proxy = await startStubProxy(t.address, {}, [
+        { pathSuffix: '/restart', nth: 2, status: 502, body: '', forward: true },
+      ]);
 
       // Act
-      const result = await runCli(['-on-error', 'fail', 'test_job_on_error_fail'], env(h));
+      const result = await runCli(['-on-error', 'fail', 'test_job_on_error_fail'], {
+        NOMAD_ADDR: proxy.address,
+      });
+      await proxy.close();
+      const allocations = await t.allocationsWhen(
+        'test_job_on_error_fail',
+        (all) => all.filter(wasRestarted).length === 2,
+      );
 
       // Assert
       expect(result.code).toBe(1);
@@ -131,18 +154,20 @@ describe('nomad-restart against the simulator', () => {
       expect(result.stderr).toMatch(
         /Error restarting allocation "[0-9a-f]{8}": Unexpected response code: 502\n$/,
       );
-      expect(h.sim.control.counters()[RESTART]).toBe(2);
+      expect(proxy.requests('PUT', '/restart')).toBe(2);
+      expect(allocations.filter(wasRestarted)).toHaveLength(2);
+      if (t.sim) expect(t.sim.control.counters()[RESTART]).toBe(2);
     });
   });
 
   describe('-dry-run', () => {
     it('prints the plan and the requests it would make without a single write', async () => {
       // Arrange
-      const h = await harness({ jobs: [simpleJob('web', 'service', 3)] });
-      await waitAllRunning(h, 'web', 3);
+      const t = await target({ jobs: [simpleJob('web', 'service', 3)] });
+      await t.waitRunning('web', 3);
 
       // Act
-      const result = await runCli(['-yes', '-dry-run', '-batch-size', '2', 'web'], env(h));
+      const result = await runCli(['-yes', '-dry-run', '-batch-size', '2', 'web'], env(t));
 
       // Assert
       expect(result.code).toBe(0);
@@ -150,7 +175,8 @@ describe('nomad-restart against the simulator', () => {
         'Dry run: would restart 3 allocations of job "web" in 2 batches of up to 2',
       );
       expect(result.stdout.match(/PUT \/v1\/client\/allocation\/[0-9a-f-]{36}\/restart/g)).toHaveLength(3);
-      expect(writes(h)).toBe(0);
+      expect(writes(t)).toBe(0);
+      expect(touched(await t.allocations('web'))).toEqual([]);
     });
   });
 

@@ -1,22 +1,16 @@
 // Scenario: spec §5 T3, the 14 cases of Nomad's TestJobRestartCommand_Run for a service and
 // a batch job, each through the real command (a subprocess) against ONE simulator holding a
 // fresh copy of the T3 job per case (group single_task: 3 × main; group multiple_tasks: 2 ×
-// a dead prestart task, a poststart sidecar and main). The simulator's task events say which
-// tasks were restarted; stdout says how the batches were cut. Runs two commands at a time.
+// a dead prestart task, a poststart sidecar and main), or against the agent at
+// NOMAD_E2E_ADDR, four cases' jobs at a time. The task events read back through the API say
+// which tasks were restarted; stdout says how the batches were cut. Runs two commands at a time.
 import { jest } from '@jest/globals';
-import type { Job } from '../../lib/nomad/types';
-import {
-  allocationsOf,
-  type Harness,
-  restartedTasks,
-  startHarness,
-  t3Job,
-  waitAllRunning,
-} from '../engine/harness';
-import { E2E_ADDR } from '../sim/helpers/target';
+import type { AllocListStub, Job } from '../../lib/nomad/types';
+import { t3Job } from '../engine/harness';
+import { E2E_ADDR, openE2e, restartedTasks } from './e2e-target';
 import { type CliResult, runCliPool } from './run-cli';
 
-jest.setTimeout(180_000);
+jest.setTimeout(E2E_ADDR ? 600_000 : 180_000);
 
 const ALL = ['single_task.main', 'multiple_tasks.sidecar', 'multiple_tasks.main'];
 const SINGLE = ['single_task.main'];
@@ -158,63 +152,76 @@ const CASES: readonly T3Case[] = [
 ];
 const TYPES = ['service', 'batch'] as const;
 const ROWS = TYPES.flatMap((type) => CASES.map((c) => ({ ...c, type, jobId: `t3-${c.id}-${type}` })));
+type Row = (typeof ROWS)[number];
 
 function jobFor(id: string, type: 'service' | 'batch'): Job {
   return { ...t3Job(type), ID: id, Name: id };
 }
 
-/** `group.task` restarted per allocation, without the allocation ID, sorted. */
-function restartedPerGroup(h: Harness, jobId: string): string[] {
-  return restartedTasks(allocationsOf(h, jobId).filter((a) => !a.PreviousAllocation))
-    .map((t) => t.slice(t.indexOf(':') + 1))
-    .sort();
-}
+const originals = (allocations: readonly AllocListStub[]) => allocations.filter((a) => !a.PreviousAllocation);
 
 function expectedRestarts(restarted: readonly string[]): string[] {
   const counts: Record<string, number> = { single_task: 3, multiple_tasks: 2 };
   return restarted.flatMap((t) => Array<string>(counts[t.split('.')[0] ?? ''] ?? 0).fill(t)).sort();
 }
 
-if (E2E_ADDR) {
-  console.log(`not run against ${E2E_ADDR}: T3 reads task events through the simulator control API`);
-} else {
-  describe('nomad-restart T3 (TestJobRestartCommand_Run)', () => {
-    let h: Harness;
-    let results: Map<string, CliResult>;
-    beforeAll(async () => {
-      h = await startHarness({ jobs: ROWS.map((row) => jobFor(row.jobId, row.type)) });
-      await Promise.all(ROWS.map((row) => waitAllRunning(h, row.jobId, 5)));
-      const env = { NOMAD_ADDR: h.sim.address };
-      const out = await runCliPool(ROWS.map((row) => ({ args: ['-yes', ...row.args, row.jobId], env })));
-      results = new Map(ROWS.map((row, i) => [row.jobId, out[i] as CliResult]));
-    });
-    afterAll(() => h.close());
-
-    it.each(ROWS)('$id $type: $name', (row) => {
-      // Arrange
-      const result = results.get(row.jobId);
-
-      // Act
-      const headers = (result?.stdout ?? '').match(/Restarting \d\w\w batch of \d+ allocations/g) ?? [];
-
-      // Assert
-      expect(result?.code).toBe(row.code);
-      expect(headers).toEqual(row.batches);
-      if (row.batches.length === 1) expect(result?.stdout).not.toContain('restarting the next batch');
-      if (row.waits !== undefined) expect(result?.stdout.match(/Waiting/g) ?? []).toHaveLength(row.waits);
-      expect(restartedPerGroup(h, row.jobId)).toEqual(expectedRestarts(row.restarted));
-      if (row.replaced !== undefined) {
-        const originals = allocationsOf(h, row.jobId).filter((a) => !a.PreviousAllocation);
-        expect(originals.filter((a) => a.NextAllocation)).toHaveLength(row.replaced);
-      }
-      if (row.code === 1) {
-        expect(result?.stderr).toMatch(/^\n2 errors occurred while restarting job:\n/);
-        expect(result?.stderr.match(/Unexpected response code: 500 \(Task not running\)/g)).toHaveLength(2);
-      } else {
-        expect(
-          result?.stdout.endsWith('==> <ts>: Job restart finished\n\nJob restarted successfully!\n'),
-        ).toBe(true);
-      }
-    });
-  });
+/** What the case expects of the allocations afterwards: the restarted tasks, the replacements. */
+function settled(row: Row, allocations: readonly AllocListStub[]): boolean {
+  const replaced = originals(allocations).filter((a) => a.NextAllocation).length;
+  return (
+    JSON.stringify(restartedTasks(originals(allocations))) ===
+      JSON.stringify(expectedRestarts(row.restarted)) && replaced === (row.replaced ?? 0)
+  );
 }
+
+// All 28 jobs on one simulator; an agent gets four cases' jobs at a time, purged after.
+const WAVE = E2E_ADDR ? 4 : ROWS.length;
+const WAVES = Array.from({ length: Math.ceil(ROWS.length / WAVE) }, (_, i) =>
+  ROWS.slice(WAVE * i, WAVE * (i + 1)),
+);
+
+describe('nomad-restart T3 (TestJobRestartCommand_Run)', () => {
+  const results = new Map<string, { cli: CliResult; allocations: AllocListStub[] }>();
+  beforeAll(async () => {
+    for (const wave of WAVES) {
+      const target = await openE2e({ jobs: wave.map((row) => jobFor(row.jobId, row.type)) });
+      try {
+        await Promise.all(wave.map((row) => target.waitRunning(row.jobId, 5)));
+        const env = { NOMAD_ADDR: target.address };
+        const out = await runCliPool(wave.map((row) => ({ args: ['-yes', ...row.args, row.jobId], env })));
+        for (const [i, row] of wave.entries()) {
+          const allocations = await target.allocationsWhen(row.jobId, (all) => settled(row, all));
+          results.set(row.jobId, { cli: out[i] as CliResult, allocations });
+        }
+      } finally {
+        await target.close();
+      }
+    }
+  });
+
+  it.each(ROWS)('$id $type: $name', (row) => {
+    // Arrange
+    const { cli: result, allocations } = results.get(row.jobId) ?? { allocations: [] };
+
+    // Act
+    const headers = (result?.stdout ?? '').match(/Restarting \d\w\w batch of \d+ allocations/g) ?? [];
+
+    // Assert
+    expect(result?.code).toBe(row.code);
+    expect(headers).toEqual(row.batches);
+    if (row.batches.length === 1) expect(result?.stdout).not.toContain('restarting the next batch');
+    if (row.waits !== undefined) expect(result?.stdout.match(/Waiting/g) ?? []).toHaveLength(row.waits);
+    expect(restartedTasks(originals(allocations))).toEqual(expectedRestarts(row.restarted));
+    if (row.replaced !== undefined) {
+      expect(originals(allocations).filter((a) => a.NextAllocation)).toHaveLength(row.replaced);
+    }
+    if (row.code === 1) {
+      expect(result?.stderr).toMatch(/^\n2 errors occurred while restarting job:\n/);
+      expect(result?.stderr.match(/Unexpected response code: 500 \(Task not running\)/g)).toHaveLength(2);
+    } else {
+      expect(result?.stdout.endsWith('==> <ts>: Job restart finished\n\nJob restarted successfully!\n')).toBe(
+        true,
+      );
+    }
+  });
+});
