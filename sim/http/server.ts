@@ -139,7 +139,8 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   let response: ApiResponse;
   try {
     const body = await readBody(req);
-    if (!match) response = { status: 404, body: '404 page not found\n' };
+    // Nomad's root fall-through handler: a bare 404 with no body.
+    if (!match) response = { status: 404, body: '' };
     else if (match.route.methods !== '*' && !match.route.methods.includes(method)) {
       response = { status: 405, body: INVALID_METHOD };
     } else response = await match.route.handler(deps.env, request(body), match.params);

@@ -113,14 +113,27 @@ function jsonKind(value: unknown): string {
   return typeof value;
 }
 
-function typeError(root: string, path: string[], value: unknown, goType: string): SimHttpError {
+/**
+ * Go's `UnmarshalTypeError` text (Go 1.24+, which Nomad 1.10+ is built with): the struct named
+ * is the one that holds the field, followed by the field's full path from the top.
+ */
+function typeError(owner: string, path: string[], value: unknown, goType: string): SimHttpError {
   return new SimHttpError(
     400,
-    `json: cannot unmarshal ${jsonKind(value)} into Go struct field ${[root, ...path].join('.')} of type ${goType}`,
+    `json: cannot unmarshal ${jsonKind(value)} into Go struct field ${[owner, ...path].join('.')} of type ${goType}`,
   );
 }
 
-function check(value: unknown, shape: Shape, root: string, path: string[]): void {
+/** `api.TaskGroup` → `TaskGroup`. */
+function structName(go: string): string {
+  return go.slice(go.lastIndexOf('.') + 1);
+}
+
+/**
+ * Checks `value` against `shape`; `owner` is the Go struct holding the field at `path`, or
+ * with `fixed` the name every message starts with (scenario files name the job's place).
+ */
+function check(value: unknown, shape: Shape, owner: string, path: string[], fixed = false): void {
   if (value === null || value === undefined || shape === 'any') return;
   if (typeof shape === 'string') {
     const ok =
@@ -129,22 +142,22 @@ function check(value: unknown, shape: Shape, root: string, path: string[]): void
         : shape === 'bool'
           ? typeof value === 'boolean'
           : typeof value === 'number' && Number.isInteger(value);
-    if (!ok) throw typeError(root, path, value, GO_SCALAR[shape]);
+    if (!ok) throw typeError(owner, path, value, GO_SCALAR[shape]);
     return;
   }
   if ('array' in shape) {
-    if (!Array.isArray(value)) throw typeError(root, path, value, shape.go);
-    for (const item of value) check(item, shape.array, root, path);
+    if (!Array.isArray(value)) throw typeError(owner, path, value, shape.go);
+    for (const item of value) check(item, shape.array, owner, path, fixed);
     return;
   }
-  if (typeof value !== 'object' || Array.isArray(value)) throw typeError(root, path, value, shape.go);
+  if (typeof value !== 'object' || Array.isArray(value)) throw typeError(owner, path, value, shape.go);
   const record = value as Record<string, unknown>;
   if ('map' in shape) {
-    for (const item of Object.values(record)) check(item, shape.map, root, path);
+    for (const item of Object.values(record)) check(item, shape.map, owner, path, fixed);
     return;
   }
   for (const [name, fieldShape] of Object.entries(shape.fields)) {
-    check(record[name], fieldShape, root, [...path, name]);
+    check(record[name], fieldShape, fixed ? owner : structName(shape.go), [...path, name], fixed);
   }
 }
 
@@ -186,8 +199,10 @@ function goSyntaxError(body: string, error: unknown): string {
 }
 
 /**
- * Checks a decoded `{"Job": {...}}` register body and returns the job.
- * @throws SimHttpError 400 `Job must be specified`, or a Go type-mismatch text.
+ * Checks a decoded `{"Job": {...}}` register body and returns the job, with the checks the
+ * HTTP agent makes before the server sees the job.
+ * @throws SimHttpError 400 `Job must be specified`, `Job ID hasn't been provided`, or a Go
+ * type-mismatch text.
  */
 export function decodeRegisterBody(body: unknown): Job {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -199,6 +214,8 @@ export function decodeRegisterBody(body: unknown): Job {
   const job = (body as Record<string, unknown>)['Job'];
   if (job === undefined || job === null) throw new SimHttpError(400, 'Job must be specified');
   check(job, JOB, 'JobRegisterRequest', ['Job']);
+  const id = (job as Record<string, unknown>)['ID'];
+  if (id === undefined || id === null) throw new SimHttpError(400, "Job ID hasn't been provided");
   return job as Job;
 }
 
@@ -207,7 +224,7 @@ export function decodeJob(value: unknown, root = 'Job'): Job {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new SimHttpError(400, `json: cannot unmarshal ${jsonKind(value)} into Go value of type api.Job`);
   }
-  check(value, JOB, root, []);
+  check(value, JOB, root, [], true);
   return value as Job;
 }
 
@@ -227,32 +244,42 @@ function validateGroup(group: TaskGroup, index: number): string[] {
   if ((group.Count ?? 1) < 0) errors.push("Task group count can't be negative");
   const tasks = group.Tasks ?? [];
   if (tasks.length === 0) errors.push('Missing tasks for task group');
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   tasks.forEach((task, i) => {
+    const earlier = seen.get(task.Name);
     if (!task.Name) errors.push(`Task ${i + 1} missing name`);
-    else if (seen.has(task.Name)) errors.push(`Task ${i + 1} redefines '${task.Name}'`);
-    seen.add(task.Name);
-    const hook = task.Lifecycle?.Hook;
-    if (task.Lifecycle && !HOOKS.has(hook ?? ''))
-      errors.push(`Task ${task.Name} validation failed: invalid hook: ${hook}`);
+    else if (earlier !== undefined)
+      errors.push(`Task ${i + 1} redefines '${task.Name}' from task ${earlier + 1}`);
+    else seen.set(task.Name, i);
   });
+  // A task with a lifecycle hook is not a main task, and a group needs one.
+  if (tasks.length > 0 && tasks.every((task) => task.Lifecycle?.Hook))
+    errors.push(`Task group ${group.Name} must have at least one main task`);
   const reconcile = group.Disconnect?.Reconcile;
   if (reconcile && !RECONCILE.has(reconcile)) errors.push(`invalid reconcile option: ${reconcile}`);
+  for (const task of tasks) {
+    const hook = task.Lifecycle?.Hook;
+    if (task.Lifecycle && !HOOKS.has(hook ?? ''))
+      errors.push(
+        `Task ${task.Name} validation failed: ${multiError([`Lifecycle validation failed: invalid hook: ${hook}`])}`,
+      );
+  }
   return errors;
 }
 
 /**
- * Nomad's `Job.Validate` for the fields the simulator models.
- * @throws SimHttpError 400 with go-multierror text, e.g. `Task group count can't be negative`.
+ * Nomad's `Job.Validate` for the fields the simulator models, then the register hook's
+ * priority check. The server refuses the job, so the HTTP answer is a 500 (only the agent's
+ * own checks in {@link decodeRegisterBody} are 400s).
+ * @throws SimHttpError 500 with go-multierror text, e.g. `Task group count can't be negative`.
  */
 export function validateJob(job: Job): void {
   const errors: string[] = [];
   if (!job.ID) errors.push('Missing job ID');
   else if (job.ID.includes(' ')) errors.push('Job ID contains a space');
+  // The API's canonicalisation names a job without a name after its ID.
+  if (!(job.Name || job.ID)) errors.push('Missing job name');
   if (job.Type !== undefined && !JOB_TYPES.has(job.Type)) errors.push(`Invalid job type: "${job.Type}"`);
-  if (job.Priority !== undefined && (job.Priority < 1 || job.Priority > 100)) {
-    errors.push('Job priority must be between [1, 100]');
-  }
   const groups = job.TaskGroups ?? [];
   if (groups.length === 0) errors.push('Missing job task groups');
   const names = new Map<string, number>();
@@ -267,7 +294,10 @@ export function validateJob(job: Job): void {
       errors.push(`Task group ${group.Name} validation failed: ${multiError(groupErrors)}`);
     }
   });
-  if (errors.length > 0) throw new SimHttpError(400, multiError(errors));
+  if (job.Priority !== undefined && (job.Priority < 1 || job.Priority > 100)) {
+    errors.push('job priority must be between [1, 100]');
+  }
+  if (errors.length > 0) throw new SimHttpError(500, multiError(errors));
 }
 
 /** Nomad's API canonicalisation: the defaults a registered job carries. */

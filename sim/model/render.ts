@@ -80,9 +80,19 @@ export function renderJobStub(store: Store, record: JobRecord): JobListStub {
   };
 }
 
-/** The allocation list stub (no `Job`); task states are included unless `taskStates` is false. */
+/**
+ * The allocation list stub: Nomad's `AllocListStub` has no `Job`, `PreviousAllocation`,
+ * `AllocModifyIndex` or `DeploymentID` (only `GET /v1/allocation/:id` does); task states are
+ * included unless `taskStates` is false.
+ */
 export function renderAllocStub(record: AllocRecord, taskStates = true): AllocListStub {
-  return taskStates ? record.alloc : { ...record.alloc, TaskStates: null };
+  const {
+    PreviousAllocation: _previous,
+    AllocModifyIndex: _allocModifyIndex,
+    DeploymentID: _deploymentId,
+    ...stub
+  } = record.alloc;
+  return taskStates ? stub : { ...stub, TaskStates: null };
 }
 
 /** The full allocation, with the job version it runs. */

@@ -3,7 +3,7 @@
 // blocking-query holds, and the job list (prefix, namespaces, pagination). The tests
 // written with plain `it` only use the Nomad API, so they also run against a real agent
 // with NOMAD_E2E_ADDR set.
-import type { AllocListStub, Job, JobListStub } from '../../lib/nomad/types';
+import type { Allocation, AllocListStub, Job, JobListStub } from '../../lib/nomad/types';
 import { group, job, nodes, seededRandom, sleepJob } from './helpers/fixtures';
 import { call, eventually, get, put } from './helpers/http';
 import { itSim, openTarget, simControl, type Target } from './helpers/target';
@@ -58,7 +58,7 @@ describe('simulator', () => {
         method: 'GET',
         path: '/v1/nope',
         status: 404,
-        text: '404 page not found\n',
+        text: '',
       },
       {
         name: 'a POST to a read endpoint',
@@ -126,29 +126,69 @@ describe('simulator', () => {
     });
 
     it.each([
-      { name: 'malformed JSON', body: '{"Job": {', text: 'unexpected EOF' },
+      { name: 'malformed JSON', body: '{"Job": {', status: 400, text: 'unexpected EOF' },
       {
         name: 'not JSON at all',
         body: 'hello',
+        status: 400,
         text: "invalid character 'h' looking for beginning of value",
       },
-      { name: 'no job', body: '{}', text: 'Job must be specified' },
+      { name: 'no job', body: '{}', status: 400, text: 'Job must be specified' },
       {
         name: 'a count of the wrong type',
         body: JSON.stringify({ Job: { ID: 'x', TaskGroups: [{ Name: 'g', Count: 'two' }] } }),
-        text: 'json: cannot unmarshal string into Go struct field JobRegisterRequest.Job.TaskGroups.Count of type int',
+        status: 400,
+        // Go 1.24+ names the struct that holds the field, then the field's path.
+        text: 'json: cannot unmarshal string into Go struct field TaskGroup.Job.TaskGroups.Count of type int',
       },
       {
-        name: 'a negative count',
-        body: JSON.stringify({ Job: job('neg', 'service', [group('g', -1)]) }),
-        text: "1 error occurred:\n\t* Task group g validation failed: 1 error occurred:\n\t* Task group count can't be negative\n\n\n\n",
+        name: 'a hook of the wrong type',
+        body: JSON.stringify({
+          Job: { ID: 'x', TaskGroups: [{ Name: 'g', Tasks: [{ Name: 't', Lifecycle: { Hook: 5 } }] }] },
+        }),
+        status: 400,
+        text: 'json: cannot unmarshal number into Go struct field TaskLifecycle.Job.TaskGroups.Tasks.Lifecycle.Hook of type string',
       },
       {
         name: 'a job without an ID',
         body: JSON.stringify({ Job: { TaskGroups: [group('g', 1)] } }),
-        text: '1 error occurred:\n\t* Missing job ID\n\n',
+        status: 400,
+        text: "Job ID hasn't been provided",
       },
-    ])('refuses to register $name with 400', async ({ body, text }) => {
+      // What the agent lets through, the server's validation refuses: a 500.
+      {
+        name: 'a negative count',
+        body: JSON.stringify({ Job: job('neg', 'service', [group('g', -1)]) }),
+        status: 500,
+        text: "1 error occurred:\n\t* Task group g validation failed: 1 error occurred:\n\t* Task group count can't be negative\n\n\n\n",
+      },
+      {
+        name: 'an empty ID',
+        body: JSON.stringify({ Job: { ID: '', TaskGroups: [group('g', 1)] } }),
+        status: 500,
+        text: '2 errors occurred:\n\t* Missing job ID\n\t* Missing job name\n\n',
+      },
+      {
+        name: 'a bad type and priority',
+        body: JSON.stringify({ Job: job('bad', 'weird', [group('g', 1)], { Priority: 1000 }) }),
+        status: 500,
+        text: '2 errors occurred:\n\t* Invalid job type: "weird"\n\t* job priority must be between [1, 100]\n\n',
+      },
+      {
+        name: 'a group of lifecycle tasks with a bad hook',
+        body: JSON.stringify({
+          Job: job('hook', 'service', [
+            {
+              Name: 'g',
+              Count: 1,
+              Tasks: [{ Name: 'main', Driver: 'mock_driver', Lifecycle: { Hook: 'sometime' } }],
+            },
+          ]),
+        }),
+        status: 500,
+        text: '1 error occurred:\n\t* Task group g validation failed: 2 errors occurred:\n\t* Task group g must have at least one main task\n\t* Task main validation failed: 1 error occurred:\n\t* Lifecycle validation failed: invalid hook: sometime\n\n\n\n\n\n',
+      },
+    ])('refuses to register $name with $status', async ({ body, status, text }) => {
       // Arrange
       target.control?.reset();
 
@@ -156,7 +196,7 @@ describe('simulator', () => {
       const response = await put(target.address, '/v1/jobs', body);
 
       // Assert
-      expect(response.status).toBe(400);
+      expect(response.status).toBe(status);
       expect(response.text).toBe(text);
     });
 
@@ -354,12 +394,14 @@ describe('simulator', () => {
         return allocs.find((a) => a.ClientStatus === 'running');
       });
 
-      // Act
+      // Act: list stubs carry NextAllocation but not PreviousAllocation, as in Nomad.
       const stop = await put<{ Index: number }>(target.address, `/v1/allocation/${original.ID}/stop`);
       const replacement = await eventually(async () => {
         const allocs = (await get<AllocListStub[]>(target.address, `/v1/job/${id}/allocations`)).json;
-        return allocs.find((a) => a.PreviousAllocation === original.ID && a.ClientStatus === 'running');
-      });
+        const next = allocs.find((a) => a.ID === original.ID)?.NextAllocation;
+        return allocs.find((a) => next && a.ID === next && a.ClientStatus === 'running');
+      }, 30_000);
+      const full = await get<Allocation>(target.address, `/v1/allocation/${replacement.ID}`);
       await call(target.address, `/v1/job/${id}?purge=true`, { method: 'DELETE' });
 
       // Assert
@@ -367,6 +409,8 @@ describe('simulator', () => {
       expect(registered.json.EvalID).toMatch(/^[0-9a-f-]{36}$/);
       expect(Number(stop.headers.get('X-Nomad-Index'))).toBe(stop.json.Index);
       expect(replacement.Name).toBe(original.Name);
+      expect(replacement).not.toHaveProperty('PreviousAllocation');
+      expect(full.json.PreviousAllocation).toBe(original.ID);
     });
   });
 });
