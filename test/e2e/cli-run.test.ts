@@ -64,7 +64,14 @@ describe('nomad-restart against the simulator or NOMAD_E2E_ADDR', () => {
         expect(result.stdout).toContain(`Allocation "${id}" replaced by`);
         expect(after.find((a) => a.ID === id)?.NextAllocation).toBeTruthy();
       }
-      expect(after.filter((a) => originals.includes(a.PreviousAllocation ?? ''))).toHaveLength(nodes);
+      const replacements = after.filter((a) => !originals.includes(a.ID));
+      expect(replacements.map((a) => a.ID).sort()).toEqual(
+        after
+          .filter((a) => originals.includes(a.ID))
+          .map((a) => a.NextAllocation)
+          .sort(),
+      );
+      expect(replacements.filter((a) => a.ClientStatus === 'running')).toHaveLength(nodes);
       if (t.sim) {
         const counters = t.sim.control.counters();
         expect(counters[STOP]).toBe(3);

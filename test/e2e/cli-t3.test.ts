@@ -158,19 +158,17 @@ function jobFor(id: string, type: 'service' | 'batch'): Job {
   return { ...t3Job(type), ID: id, Name: id };
 }
 
-const originals = (allocations: readonly AllocListStub[]) => allocations.filter((a) => !a.PreviousAllocation);
-
 function expectedRestarts(restarted: readonly string[]): string[] {
   const counts: Record<string, number> = { single_task: 3, multiple_tasks: 2 };
   return restarted.flatMap((t) => Array<string>(counts[t.split('.')[0] ?? ''] ?? 0).fill(t)).sort();
 }
 
-/** What the case expects of the allocations afterwards: the restarted tasks, the replacements. */
-function settled(row: Row, allocations: readonly AllocListStub[]): boolean {
-  const replaced = originals(allocations).filter((a) => a.NextAllocation).length;
+/** What the case expects of the original allocations afterwards: the restarted tasks, the replacements. */
+function settled(row: Row, originals: readonly AllocListStub[]): boolean {
+  const replaced = originals.filter((a) => a.NextAllocation).length;
   return (
-    JSON.stringify(restartedTasks(originals(allocations))) ===
-      JSON.stringify(expectedRestarts(row.restarted)) && replaced === (row.replaced ?? 0)
+    JSON.stringify(restartedTasks(originals)) === JSON.stringify(expectedRestarts(row.restarted)) &&
+    replaced === (row.replaced ?? 0)
   );
 }
 
@@ -181,17 +179,23 @@ const WAVES = Array.from({ length: Math.ceil(ROWS.length / WAVE) }, (_, i) =>
 );
 
 describe('nomad-restart T3 (TestJobRestartCommand_Run)', () => {
-  const results = new Map<string, { cli: CliResult; allocations: AllocListStub[] }>();
+  /** Per job: the command's result and the allocations it started with, as they are afterwards. */
+  const results = new Map<string, { cli: CliResult; originals: AllocListStub[] }>();
   beforeAll(async () => {
     for (const wave of WAVES) {
       const target = await openE2e({ jobs: wave.map((row) => jobFor(row.jobId, row.type)) });
       try {
         await Promise.all(wave.map((row) => target.waitRunning(row.jobId, 5)));
+        // Snapshotted before the run, as upstream does: list stubs carry no PreviousAllocation.
+        const before = await Promise.all(
+          wave.map(async (row) => new Set((await target.allocations(row.jobId)).map((a) => a.ID))),
+        );
         const env = { NOMAD_ADDR: target.address };
         const out = await runCliPool(wave.map((row) => ({ args: ['-yes', ...row.args, row.jobId], env })));
         for (const [i, row] of wave.entries()) {
-          const allocations = await target.allocationsWhen(row.jobId, (all) => settled(row, all));
-          results.set(row.jobId, { cli: out[i] as CliResult, allocations });
+          const originalsOf = (all: AllocListStub[]) => all.filter((a) => before[i]?.has(a.ID));
+          const after = await target.allocationsWhen(row.jobId, (all) => settled(row, originalsOf(all)));
+          results.set(row.jobId, { cli: out[i] as CliResult, originals: originalsOf(after) });
         }
       } finally {
         await target.close();
@@ -201,7 +205,7 @@ describe('nomad-restart T3 (TestJobRestartCommand_Run)', () => {
 
   it.each(ROWS)('$id $type: $name', (row) => {
     // Arrange
-    const { cli: result, allocations } = results.get(row.jobId) ?? { allocations: [] };
+    const { cli: result, originals } = results.get(row.jobId) ?? { originals: [] };
 
     // Act
     const headers = (result?.stdout ?? '').match(/Restarting \d\w\w batch of \d+ allocations/g) ?? [];
@@ -211,9 +215,10 @@ describe('nomad-restart T3 (TestJobRestartCommand_Run)', () => {
     expect(headers).toEqual(row.batches);
     if (row.batches.length === 1) expect(result?.stdout).not.toContain('restarting the next batch');
     if (row.waits !== undefined) expect(result?.stdout.match(/Waiting/g) ?? []).toHaveLength(row.waits);
-    expect(restartedTasks(originals(allocations))).toEqual(expectedRestarts(row.restarted));
+    expect(originals).toHaveLength(5);
+    expect(restartedTasks(originals)).toEqual(expectedRestarts(row.restarted));
     if (row.replaced !== undefined) {
-      expect(originals(allocations).filter((a) => a.NextAllocation)).toHaveLength(row.replaced);
+      expect(originals.filter((a) => a.NextAllocation)).toHaveLength(row.replaced);
     }
     if (row.code === 1) {
       expect(result?.stderr).toMatch(/^\n2 errors occurred while restarting job:\n/);
