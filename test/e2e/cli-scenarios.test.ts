@@ -1,5 +1,10 @@
-// Scenario: spec §5 suggested acceptance scenarios 6–9 through the real command (a subprocess)
-// against the simulator over HTTP, each output compared line by line (timestamps normalised):
+// Scenario: spec §5 suggested acceptance scenarios 5–9 through the real command (a subprocess),
+// each output compared line by line (timestamps normalised):
+// 5. [TIMING] a -reschedule whose replacement stays pending for over 60 s prints `Still waiting
+//    for allocation "<orig>" to be replaced` 60 s after the watch began, while it waits (the
+//    step streams its lines), not when the step ends; the replacement then starts through the
+//    simulator's control API and the run finishes. One real minute: jest runs this file
+//    alongside the others;
 // 6. a deployment starts while the 1st batch is in flight: as DESIGN.md says we differ, the
 //    batch's allocations are collected and reported, then the check before the next batch
 //    stops the run with Nomad's `Deployment "<id>" is "running"` (Nomad stops at once);
@@ -8,18 +13,29 @@
 //    forever);
 // 8. -reschedule of a system job with a token lacking submit-job/evaluate-job: the stop
 //    happens, the evaluation gets 403, and the error is unrecoverable;
-// 9. -yes -on-error ask with allocations on a disconnected node: `404 No path to node` for
-//    each, the run goes on through every batch and exits 1 with the errors at the end.
+// 9. -yes -on-error ask with recoverable errors: the run goes on through every batch and exits
+//    1 with the errors at the end; `500 (Task not running)` for a task that has ended runs
+//    against the simulator or the agent at NOMAD_E2E_ADDR, `404 (No path to node)` for
+//    allocations on a disconnected node on the simulator only, like 5–8.
 // Allocations are handled newest first, ties by ID (spec §2.2 step 9: a stable order), which
-// is how the expected lines are built from the simulator's state.
+// is how the expected lines are built from the target's state.
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { jest } from '@jest/globals';
-import type { Allocation, Job } from '../../lib/nomad/types';
-import { allocationsOf, type Harness, simpleJob, startHarness, waitAllRunning } from '../engine/harness';
-import { E2E_ADDR } from '../sim/helpers/target';
-import { type CliResult, runCli, runCliPool } from './run-cli';
+import type { Allocation, AllocListStub, Job } from '../../lib/nomad/types';
+import {
+  allocationsOf,
+  type Harness,
+  simpleJob,
+  startHarness,
+  task,
+  waitAllRunning,
+} from '../engine/harness';
+import { E2E_ADDR, type E2eTarget, notOnAgent, openE2e, wasRestarted } from './e2e-target';
+import { type CliResult, normalise, runCli, runCliPool } from './run-cli';
 import { type StubProxy, startStubProxy } from './stub-proxy';
 
-jest.setTimeout(120_000);
+jest.setTimeout(E2E_ADDR ? 300_000 : 150_000);
+const BIN = new URL('../../bin/nomad-restart.js', import.meta.url).pathname;
 const RESTART = 'PUT /v1/client/allocation/:id/restart';
 const STOP = 'PUT /v1/allocation/:id/stop';
 const EVALUATE = 'PUT /v1/job/:id/evaluate';
@@ -27,11 +43,16 @@ const EVALUATE = 'PUT /v1/job/:id/evaluate';
 const short = (id: string) => id.slice(0, 8);
 const lines = (text: string) => text.split('\n');
 
-/** The job's allocations that are to run, in the order the command handles them. */
-function processingOrder(h: Harness, jobId: string): Allocation[] {
-  return allocationsOf(h, jobId)
+/** The allocations that are to run, in the order the command handles them. */
+function inProcessingOrder<T extends AllocListStub>(allocations: readonly T[]): T[] {
+  return allocations
     .filter((a) => a.DesiredStatus === 'run')
     .sort((a, b) => b.CreateIndex - a.CreateIndex || (a.ID < b.ID ? -1 : 1));
+}
+
+/** The job's allocations on the simulator that are to run, in the order the command handles them. */
+function processingOrder(h: Harness, jobId: string): Allocation[] {
+  return inProcessingOrder(allocationsOf(h, jobId));
 }
 
 function restartSignaled(allocation: Allocation | undefined): boolean {
@@ -48,13 +69,136 @@ function statuses(h: Harness, method: string, pathEnd: string): number[] {
     .map((r) => r.status);
 }
 
-if (E2E_ADDR) {
-  console.log(
-    `not run against ${E2E_ADDR}: scenarios 6-9 start deployments, prune versions, disconnect nodes and count requests through the simulator control API`,
+/** Simulated ms a placed allocation stays pending (a day; 864 real s at the harness's scale). */
+const ALLOC_START_MS = 86_400_000;
+/** How long the test waits for the first Still waiting line before giving up on it. */
+const GIVE_UP_MS = 90_000;
+
+/** The command as a subprocess whose stdout lines are timed as they arrive. */
+function startCli(args: readonly string[], env: NodeJS.ProcessEnv) {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env['PATH'], HOME: process.env['HOME'], TZ: 'UTC', ...env },
+  });
+  const arrived: { line: string; at: number }[] = [];
+  let stdout = '';
+  let stderr = '';
+  let partial = '';
+  const listeners = new Set<() => void>();
+  child.stdout.on('data', (chunk: Buffer) => {
+    const text = chunk.toString('utf8');
+    stdout += text;
+    const parts = (partial + text).split('\n');
+    partial = parts.pop() ?? '';
+    for (const line of parts) arrived.push({ line: normalise(line), at: Date.now() });
+    for (const listener of listeners) listener();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  child.stdin.end();
+  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout: normalise(stdout), stderr: normalise(stderr) })),
   );
-} else {
-  describe('nomad-restart suggested acceptance scenarios', () => {
-    describe('a deployment that starts in the middle of a batch (scenario 6)', () => {
+  /** Resolves with the arrival time (ms) of the first line equal to `line`, or `undefined` after `timeoutMs`. */
+  const lineAt = (line: string, timeoutMs: number) =>
+    new Promise<number | undefined>((resolve) => {
+      const check = () => {
+        const found = arrived.find((a) => a.line === line);
+        if (found === undefined) return;
+        done(found.at);
+      };
+      const timer = setTimeout(() => done(undefined), timeoutMs);
+      const done = (at: number | undefined) => {
+        clearTimeout(timer);
+        listeners.delete(check);
+        resolve(at);
+      };
+      listeners.add(check);
+      check();
+    });
+  return { child, exited, lineAt };
+}
+
+describe('nomad-restart suggested acceptance scenarios', () => {
+  describe('-yes -on-error ask with a task that has ended (scenario 9, any Nomad)', () => {
+    const JOB = 'web-tasks';
+    let target: E2eTarget;
+    let order: AllocListStub[];
+    let result: CliResult;
+    let after: AllocListStub[];
+    beforeAll(async () => {
+      // Arrange: the prestart task ran to its end before the main task started, so restarting
+      // it alone is Nomad's recoverable `Task not running`.
+      const job: Job = {
+        ...simpleJob(JOB, 'service', 3, 'multiple_tasks'),
+        TaskGroups: [
+          {
+            Name: 'multiple_tasks',
+            Count: 3,
+            Tasks: [
+              task('prestart', {
+                Config: { run_for: '100ms', exit_code: 0 },
+                Lifecycle: { Hook: 'prestart', Sidecar: false },
+              }),
+              task('main'),
+            ],
+          },
+        ],
+      };
+      target = await openE2e({ jobs: [job] });
+      order = inProcessingOrder(await target.allocations(JOB));
+
+      // Act
+      result = await runCli(['-yes', '-on-error', 'ask', '-batch-size', '2', '-task', 'prestart', JOB], {
+        NOMAD_ADDR: target.address,
+      });
+      after = await target.allocations(JOB);
+    });
+    afterAll(() => target?.close());
+
+    it('goes on through every batch and exits 1 with the errors at the end', () => {
+      // Arrange
+      const detail = (a: AllocListStub | undefined) =>
+        `    <ts>: Restarting task "prestart" in allocation "${short(a?.ID ?? '')}" for group "multiple_tasks"`;
+      const error = (a: AllocListStub | undefined) =>
+        `* Error restarting allocation "${short(a?.ID ?? '')}": Failed to restart task "prestart": Unexpected response code: 500 (Task not running)`;
+
+      // Assert
+      expect(order).toHaveLength(3);
+      expect(result.code).toBe(1);
+      expect(lines(result.stdout)).toEqual([
+        '==> <ts>: Restarting 3 allocations',
+        '==> <ts>: Restarting 1st batch of 2 allocations',
+        detail(order[0]),
+        detail(order[1]),
+        '==> <ts>: Restarting 2nd batch of 1 allocations',
+        detail(order[2]),
+        '==> <ts>: Job restart finished with errors',
+        '',
+      ]);
+      expect(lines(result.stderr)).toEqual([
+        '',
+        '3 errors occurred while restarting job:',
+        error(order[0]),
+        error(order[1]),
+        error(order[2]),
+        '',
+      ]);
+    });
+
+    it('restarts nothing: every allocation still runs, untouched', () => {
+      // Assert
+      expect(after.filter(wasRestarted)).toEqual([]);
+      expect(after.map((a) => [a.DesiredStatus, a.ClientStatus, a.NextAllocation ?? ''])).toEqual(
+        order.map(() => ['run', 'running', '']),
+      );
+      if (target.sim) expect(target.sim.control.counters()[RESTART]).toBe(3);
+    });
+  });
+
+  const SCENARIO_6 = 'a deployment that starts in the middle of a batch (scenario 6)';
+  if (!notOnAgent(SCENARIO_6, 'starts the deployment on the 1st restart through a simulator request trigger'))
+    describe(SCENARIO_6, () => {
       const job: Job = {
         ...simpleJob('web', 'service', 6),
         Update: { MaxParallel: 1, Canary: 1, AutoPromote: false },
@@ -131,7 +275,14 @@ if (E2E_ADDR) {
       });
     });
 
-    describe('allocations whose job version was pruned (scenario 7)', () => {
+  const SCENARIO_7 = 'allocations whose job version was pruned (scenario 7)';
+  if (
+    !notOnAgent(
+      SCENARIO_7,
+      'prunes versions with job updates that the simulator applies without touching allocations',
+    )
+  )
+    describe(SCENARIO_7, () => {
       const mon = simpleJob('mon', 'system', 1);
       let h: Harness;
       let proxy: StubProxy;
@@ -253,7 +404,9 @@ if (E2E_ADDR) {
       });
     });
 
-    describe('-reschedule of a system job without submit-job or evaluate-job (scenario 8)', () => {
+  const SCENARIO_8 = '-reschedule of a system job without submit-job or evaluate-job (scenario 8)';
+  if (!notOnAgent(SCENARIO_8, 'needs an agent with ACLs on and its test tokens, which the simulator sets up'))
+    describe(SCENARIO_8, () => {
       const JOB = 'node-monitor';
       let h: Harness;
       let order: Allocation[];
@@ -336,7 +489,9 @@ if (E2E_ADDR) {
       });
     });
 
-    describe('-yes -on-error ask with allocations on a disconnected node (scenario 9)', () => {
+  const SCENARIO_9 = '-yes -on-error ask with allocations on a disconnected node (scenario 9)';
+  if (!notOnAgent(SCENARIO_9, 'disconnects a node through the simulator control API'))
+    describe(SCENARIO_9, () => {
       const job: Job = simpleJob('web', 'service', 6);
       let h: Harness;
       let order: Allocation[];
@@ -413,5 +568,64 @@ if (E2E_ADDR) {
         for (const a of order) expect(restartSignaled(state.allocation(a.ID))).toBe(!onLostNode.has(a.ID));
       });
     });
-  });
-}
+
+  const SCENARIO_5 = 'a replacement pending for over a minute (scenario 5)';
+  if (
+    !notOnAgent(SCENARIO_5, 'holds the replacement pending and starts it through the simulator control API')
+  )
+    describe(SCENARIO_5, () => {
+      let h: Harness;
+      let cli: ReturnType<typeof startCli> | undefined;
+      afterAll(async () => {
+        if (cli && cli.child.exitCode === null) cli.child.kill();
+        await h.close();
+      });
+
+      it('prints Still waiting at 60 s while waiting, then finishes once the replacement runs', async () => {
+        // Arrange
+        h = await startHarness({ jobs: [simpleJob('web', 'service', 1)] }, { allocStartMs: ALLOC_START_MS });
+        await waitAllRunning(h, 'web', 1);
+        const original = allocationsOf(h, 'web')[0]?.ID ?? '';
+        const orig = original.slice(0, 8);
+
+        // Act
+        cli = startCli(['-yes', '-reschedule', 'web'], { NOMAD_ADDR: h.sim.address });
+        const rescheduledAt = await cli.lineAt(
+          `    <ts>: Rescheduling allocation "${orig}" for group "group1"`,
+          30_000,
+        );
+        const stillWaitingAt = await cli.lineAt(
+          `    <ts>: Still waiting for allocation "${orig}" to be replaced`,
+          GIVE_UP_MS,
+        );
+        const replacement = h.sim.control.state().allocation(original)?.NextAllocation ?? '';
+        const replacementStatus = h.sim.control.state().allocation(replacement)?.ClientStatus;
+        // Let the replacement run so the command finishes (or, if there is none, stop the command).
+        if (replacementStatus === 'pending') h.sim.control.startPendingAllocation(replacement);
+        else cli.child.kill();
+        const result = await cli.exited;
+
+        // Assert: the line came 60 s into the watch, while the replacement was still pending.
+        expect(rescheduledAt).toBeDefined();
+        expect(stillWaitingAt).toBeDefined();
+        const elapsed = (stillWaitingAt ?? 0) - (rescheduledAt ?? 0);
+        expect(elapsed).toBeGreaterThanOrEqual(59_500);
+        expect(elapsed).toBeLessThan(63_000);
+        expect(replacementStatus).toBe('pending');
+        const next = replacement.slice(0, 8);
+        expect(result.code).toBe(0);
+        expect(result.stdout.split('\n')).toEqual([
+          '==> <ts>: Restarting 1 allocation',
+          `    <ts>: Rescheduling allocation "${orig}" for group "group1"`,
+          `    <ts>: Allocation "${orig}" replaced by "${next}", waiting for "${next}" to start running`,
+          `    <ts>: Still waiting for allocation "${orig}" to be replaced`,
+          `    <ts>: Allocation "${next}" is "running"`,
+          '==> <ts>: Job restart finished',
+          '',
+          'Job restarted successfully!',
+          '',
+        ]);
+        expect(result.stderr).toBe('');
+      });
+    });
+});
