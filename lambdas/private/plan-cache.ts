@@ -8,6 +8,11 @@ import type { RestartPlan } from '../../lib/restart/engine/index';
  */
 let last: { readonly key: string; readonly plan: Promise<RestartPlan> } | undefined;
 
+/** Keeps the plan the Plan step just wrote (its only writer), replacing any older one of that key. */
+export function rememberPlan(key: string, plan: RestartPlan): void {
+  last = { key, plan: Promise.resolve(plan) };
+}
+
 /** The plan stored under `key`, read through `load` only when it is not the one cached. */
 export function cachedPlan(key: string, load: (key: string) => Promise<RestartPlan>): Promise<RestartPlan> {
   if (last?.key === key) return last.plan;

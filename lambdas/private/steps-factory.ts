@@ -43,7 +43,7 @@ import {
   type Progress,
 } from '../../lib/workflow/payloads';
 import type { RestartSteps, RestartStepsDeps } from '../../lib/workflow/steps';
-import { cachedPlan } from './plan-cache';
+import { cachedPlan, rememberPlan } from './plan-cache';
 
 interface BatchResult {
   readonly errors: BatchError[];
@@ -135,7 +135,10 @@ export function createRestartSteps(deps: RestartStepsDeps): RestartSteps {
       const planned = await planRestart(nomad, options, { emit, now, signal });
       const plan = planned.kind === 'plan' ? planned : undefined;
       const planKey = key(run.runId, 'plan.json');
-      if (plan) await planStore.put(planKey, plan);
+      if (plan) {
+        await planStore.put(planKey, plan);
+        rememberPlan(planKey, plan);
+      }
       const job = planned.job;
       const progress: Progress = {
         nextBatch: 0,

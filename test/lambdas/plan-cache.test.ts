@@ -1,7 +1,7 @@
 // Scenario: the later steps of a run share one decoded plan (a plan never changes once written),
 // a new run's plan replaces it, and a failed read is tried again by the next step.
 import { jest } from '@jest/globals';
-import { cachedPlan } from '../../lambdas/private/plan-cache';
+import { cachedPlan, rememberPlan } from '../../lambdas/private/plan-cache';
 import type { RestartPlan } from '../../lib/restart/engine/index';
 
 const planFor = (id: string) => ({ kind: 'plan', job: { id } }) as unknown as RestartPlan;
@@ -47,5 +47,20 @@ describe('cachedPlan', () => {
     // Assert
     expect(load).toHaveBeenCalledTimes(2);
     expect(plan.job.id).toBe('run-d');
+  });
+
+  it('serves a re-planned run’s new plan, not the one read before', async () => {
+    // Arrange
+    const load = jest.fn(async (key: string) => planFor(key));
+    await cachedPlan('run-e/plan.json', load);
+    const replanned = planFor('run-e, planned again');
+
+    // Act
+    rememberPlan('run-e/plan.json', replanned);
+    const plan = await cachedPlan('run-e/plan.json', load);
+
+    // Assert
+    expect(plan).toBe(replanned);
+    expect(load).toHaveBeenCalledTimes(1);
   });
 });
