@@ -231,6 +231,11 @@ describe('simulator', () => {
         target.address,
         `/v1/allocation/${a.ID}/stop`,
       );
+      // The second stop waits for the first one's evaluation: scheduled together, one
+      // evaluation would see both allocations to place (QueuedAllocations 2), as Nomad may too.
+      await control.waitFor((s) =>
+        s.evaluations({ jobId: 'fail' }).some((e) => e.ID === stopA.json.EvalID && e.Status === 'complete'),
+      );
       await put(target.address, `/v1/allocation/${b.ID}/stop`);
       await control.waitFor((s) =>
         s
