@@ -389,28 +389,32 @@ describe('simulator', () => {
       target.control?.seed({ nodes: nodes(1), jobs: [] });
       const id = `sim-e2e-${Date.now()}`;
       const registered = await put<{ EvalID: string }>(target.address, '/v1/jobs', { Job: sleepJob(id) });
-      const original = await eventually(async () => {
-        const allocs = (await get<AllocListStub[]>(target.address, `/v1/job/${id}/allocations`)).json;
-        return allocs.find((a) => a.ClientStatus === 'running');
-      });
+      try {
+        const original = await eventually(async () => {
+          const allocs = (await get<AllocListStub[]>(target.address, `/v1/job/${id}/allocations`)).json;
+          return allocs.find((a) => a.ClientStatus === 'running');
+        });
 
-      // Act: list stubs carry NextAllocation but not PreviousAllocation, as in Nomad.
-      const stop = await put<{ Index: number }>(target.address, `/v1/allocation/${original.ID}/stop`);
-      const replacement = await eventually(async () => {
-        const allocs = (await get<AllocListStub[]>(target.address, `/v1/job/${id}/allocations`)).json;
-        const next = allocs.find((a) => a.ID === original.ID)?.NextAllocation;
-        return allocs.find((a) => next && a.ID === next && a.ClientStatus === 'running');
-      }, 30_000);
-      const full = await get<Allocation>(target.address, `/v1/allocation/${replacement.ID}`);
-      await call(target.address, `/v1/job/${id}?purge=true`, { method: 'DELETE' });
+        // Act: list stubs carry NextAllocation but not PreviousAllocation, as in Nomad.
+        const stop = await put<{ Index: number }>(target.address, `/v1/allocation/${original.ID}/stop`);
+        const replacement = await eventually(async () => {
+          const allocs = (await get<AllocListStub[]>(target.address, `/v1/job/${id}/allocations`)).json;
+          const next = allocs.find((a) => a.ID === original.ID)?.NextAllocation;
+          return allocs.find((a) => next && a.ID === next && a.ClientStatus === 'running');
+        }, 30_000);
+        const full = await get<Allocation>(target.address, `/v1/allocation/${replacement.ID}`);
 
-      // Assert
-      expect(registered.status).toBe(200);
-      expect(registered.json.EvalID).toMatch(/^[0-9a-f-]{36}$/);
-      expect(Number(stop.headers.get('X-Nomad-Index'))).toBe(stop.json.Index);
-      expect(replacement.Name).toBe(original.Name);
-      expect(replacement).not.toHaveProperty('PreviousAllocation');
-      expect(full.json.PreviousAllocation).toBe(original.ID);
-    });
+        // Assert
+        expect(registered.status).toBe(200);
+        expect(registered.json.EvalID).toMatch(/^[0-9a-f-]{36}$/);
+        expect(Number(stop.headers.get('X-Nomad-Index'))).toBe(stop.json.Index);
+        expect(replacement.Name).toBe(original.Name);
+        expect(replacement).not.toHaveProperty('PreviousAllocation');
+        expect(full.json.PreviousAllocation).toBe(original.ID);
+      } finally {
+        // A real agent keeps what a failed run leaves behind.
+        await call(target.address, `/v1/job/${id}?purge=true`, { method: 'DELETE' });
+      }
+    }, 60_000);
   });
 });
