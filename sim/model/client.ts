@@ -5,6 +5,7 @@
  * `ready` are dropped, as the server cannot hear from it.
  */
 import type { TaskState } from '../../lib/nomad/types';
+import { formatGoDuration } from '../duration';
 import { SimHttpError } from '../errors';
 import { nowNs, nowRfc3339, type SimContext } from './context';
 import { isClientTerminal, isLive, isTerminal } from './status';
@@ -186,9 +187,12 @@ function taskExited(ctx: SimContext, record: AllocRecord, taskName: string): voi
 }
 
 /**
- * Kills a stopped allocation: `Killing`, then `Waiting for shutdown delay` (or `Skipping
- * shutdown delay` with `NoShutdownDelay`), then `Killed` after the longer of the task's and
- * the group's `shutdown_delay`; the allocation then becomes `complete`.
+ * Kills a stopped allocation as a Nomad client does: the group `shutdown_delay` is waited
+ * first, with no event (the group service hook's pre-kill); then each running task gets
+ * `Killing`, then `Waiting for shutdown delay` (or `Skipping shutdown delay` with
+ * `NoShutdownDelay`, which also skips the group delay) when it has a task `shutdown_delay`,
+ * then `Terminated` and `Killed` once that delay and `taskKillMs` have passed; the allocation
+ * then becomes `complete`.
  */
 export function killAllocation(ctx: SimContext, record: AllocRecord): void {
   for (const cancel of record.runtime.cancels) cancel();
@@ -196,35 +200,49 @@ export function killAllocation(ctx: SimContext, record: AllocRecord): void {
   cancelTaskTimers(record);
   if (isClientTerminal(record.alloc) || record.alloc.ClientStatus === 'unknown') return;
   const skip = record.alloc.DesiredTransition?.NoShutdownDelay === true;
-  const groupDelay = (groupOf(record)?.ShutdownDelay ?? 0) / 1_000_000;
-  let delayMs = 0;
-  const written = clientWrite(ctx, record, () => {
-    const taskStates = states(record);
-    for (const task of tasksOf(record)) {
-      const state = taskStates[task.Name];
-      if (state?.State !== 'running') continue;
-      pushEvent(state, event(ctx, 'Killing', 'Sent interrupt. Waiting 5s before force killing'));
-      const taskDelay = Math.max(groupDelay, (task.ShutdownDelay ?? 0) / 1_000_000);
-      if (taskDelay > 0 && skip)
-        pushEvent(state, event(ctx, 'Skipping shutdown delay', 'Skipping shutdown delay'));
-      else if (taskDelay > 0) {
-        pushEvent(
-          state,
-          event(ctx, 'Waiting for shutdown delay', `Waiting for shutdown_delay of ${taskDelay / 1000}s`),
-        );
-        delayMs = Math.max(delayMs, taskDelay);
-      }
-    }
-  });
-  if (!written) return;
-  ctx.timers.after(delayMs + ctx.timing.taskKillMs, () => {
-    const done = clientWrite(ctx, record, () => {
+  const groupDelayMs = skip ? 0 : (groupOf(record)?.ShutdownDelay ?? 0) / 1_000_000;
+  const killTasks = () => {
+    if (isClientTerminal(record.alloc)) return;
+    let delayMs = 0;
+    const written = clientWrite(ctx, record, () => {
       const taskStates = states(record);
-      for (const state of Object.values(taskStates)) if (state.State !== 'dead') markKilled(ctx, state);
-      record.alloc.ClientStatus = 'complete';
-      record.alloc.ClientDescription = 'All tasks have completed';
+      for (const task of tasksOf(record)) {
+        const state = taskStates[task.Name];
+        if (state?.State !== 'running') continue;
+        pushEvent(state, event(ctx, 'Killing', 'Sent interrupt. Waiting 5s before force killing'));
+        const taskDelayMs = (task.ShutdownDelay ?? 0) / 1_000_000;
+        if (taskDelayMs === 0) continue;
+        const text = `shutdown_delay of ${formatGoDuration(taskDelayMs)} before killing the task.`;
+        if (skip) pushEvent(state, event(ctx, 'Skipping shutdown delay', `Skipping ${text}`));
+        else {
+          pushEvent(state, event(ctx, 'Waiting for shutdown delay', `Waiting for ${text}`));
+          delayMs = Math.max(delayMs, taskDelayMs);
+        }
+      }
     });
-    if (done) ctx.hooks.capacityChanged();
+    if (!written) return;
+    ctx.timers.after(delayMs + ctx.timing.taskKillMs, () => {
+      const done = clientWrite(ctx, record, () => {
+        const taskStates = states(record);
+        for (const state of Object.values(taskStates)) {
+          if (state.State === 'dead') continue;
+          if (state.State === 'running') pushEvent(state, killedByInterrupt(ctx));
+          markKilled(ctx, state);
+        }
+        record.alloc.ClientStatus = 'complete';
+        record.alloc.ClientDescription = 'All tasks have completed';
+      });
+      if (done) ctx.hooks.capacityChanged();
+    });
+  };
+  if (groupDelayMs > 0) ctx.timers.after(groupDelayMs, killTasks);
+  else killTasks();
+}
+
+/** The `Terminated` event of a task stopped by the client's interrupt (as raw_exec `sleep` reports it). */
+function killedByInterrupt(ctx: SimContext) {
+  return event(ctx, 'Terminated', 'Exit Code: 130, Signal: 2', {
+    Details: { exit_code: '130', signal: '2' },
   });
 }
 
@@ -298,10 +316,7 @@ export async function restartAllocation(
       const state = taskStates[name];
       const task = tasks.find((t) => t.Name === name);
       if (!state || !task) continue;
-      pushEvent(
-        state,
-        event(ctx, 'Terminated', 'Exit Code: 130, Signal: 2', { Details: { exit_code: '130', signal: '2' } }),
-      );
+      pushEvent(state, killedByInterrupt(ctx));
       pushEvent(state, event(ctx, 'Restarting', 'Task restarting in 0s', { Details: { start_delay: '0' } }));
       state.State = 'pending';
       state.Restarts = (state.Restarts ?? 0) + 1;

@@ -79,10 +79,12 @@ export function newTaskState(ctx: SimContext): TaskState {
 }
 
 export function markStarted(ctx: SimContext, state: TaskState): void {
-  pushEvent(
-    state,
-    event(ctx, 'Task Setup', 'Building Task Directory', { Message: 'Building Task Directory' }),
-  );
+  // The task directory is built once per task runner: a restart starts without it.
+  if (!state.StartedAt)
+    pushEvent(
+      state,
+      event(ctx, 'Task Setup', 'Building Task Directory', { Message: 'Building Task Directory' }),
+    );
   pushEvent(state, event(ctx, 'Started', 'Task started by client'));
   state.State = 'running';
   state.StartedAt = nowRfc3339(ctx);

@@ -106,34 +106,106 @@ describe('simulator', () => {
       expect(watched.json.Job?.ID).toBe('web');
     });
 
-    itSim('waits the shutdown delay between Killing and Killed unless no_shutdown_delay is set', async () => {
-      // Arrange
-      const control = simControl(target);
-      control.seed({
-        nodes: nodes(1),
-        jobs: [job('slow', 'service', [group('g', 2, { ShutdownDelay: seconds(3) })])],
-      });
-      const [a, b] = await allocsOf('slow');
-      if (!a || !b) throw new Error('no allocations');
-      const killDiffMs = (id: string): number => {
-        const events = control.state().allocation(id)?.TaskStates?.['main']?.Events ?? [];
-        const time = (type: string) => events.filter((e) => e.Type === type).at(-1)?.Time ?? Number.NaN;
-        return (time('Killed') - time('Killing')) / 1e6;
-      };
+    /** Event types of a task, and the simulated ms from one event type (last of it) to another. */
+    const eventsOf = (id: string, task = 'main') =>
+      simControl(target).state().allocation(id)?.TaskStates?.[task]?.Events ?? [];
+    const gapMs = (id: string, from: string, to: string): number => {
+      const time = (type: string) =>
+        eventsOf(id)
+          .filter((e) => e.Type === type)
+          .at(-1)?.Time ?? Number.NaN;
+      return (time(to) - time(from)) / 1e6;
+    };
 
-      // Act
-      await put(target.address, `/v1/allocation/${a.ID}/stop`);
-      const skip = await put(target.address, `/v1/allocation/${b.ID}/stop?no_shutdown_delay=true`);
-      await control.waitFor((s) => [a.ID, b.ID].every((id) => s.allocation(id)?.ClientStatus === 'complete'));
+    // As a Nomad client does (checked against an agent): Killing, the task's shutdown_delay
+    // event, Terminated, Killed; T12's Killed − Killing is the task delay.
+    itSim(
+      'waits a task shutdown_delay between Killing and Killed unless no_shutdown_delay is set',
+      async () => {
+        // Arrange
+        const control = simControl(target);
+        const slow = group('g', 2);
+        slow.Tasks = [{ Name: 'main', Driver: 'mock_driver', Config: {}, ShutdownDelay: seconds(3) }];
+        control.seed({ nodes: nodes(1), jobs: [job('slow', 'service', [slow])] });
+        const [a, b] = await allocsOf('slow');
+        if (!a || !b) throw new Error('no allocations');
 
-      // Assert
-      expect(skip.status).toBe(200);
-      expect(killDiffMs(a.ID)).toBeGreaterThanOrEqual(3000);
-      expect(killDiffMs(b.ID)).toBeLessThan(3000);
-      const skipped = control.state().allocation(b.ID);
-      expect(skipped?.DesiredTransition?.NoShutdownDelay).toBe(true);
-      expect(skipped?.TaskStates?.['main']?.Events?.map((e) => e.Type)).toContain('Skipping shutdown delay');
-    });
+        // Act
+        await put(target.address, `/v1/allocation/${a.ID}/stop`);
+        const skip = await put(target.address, `/v1/allocation/${b.ID}/stop?no_shutdown_delay=true`);
+        await control.waitFor((s) =>
+          [a.ID, b.ID].every((id) => s.allocation(id)?.ClientStatus === 'complete'),
+        );
+
+        // Assert
+        expect(skip.status).toBe(200);
+        expect(gapMs(a.ID, 'Killing', 'Killed')).toBeGreaterThanOrEqual(3000);
+        expect(gapMs(b.ID, 'Killing', 'Killed')).toBeLessThan(3000);
+        expect(
+          eventsOf(a.ID)
+            .slice(-4)
+            .map((e) => [e.Type, e.DisplayMessage]),
+        ).toEqual([
+          ['Killing', 'Sent interrupt. Waiting 5s before force killing'],
+          ['Waiting for shutdown delay', 'Waiting for shutdown_delay of 3s before killing the task.'],
+          ['Terminated', 'Exit Code: 130, Signal: 2'],
+          ['Killed', 'Task successfully killed'],
+        ]);
+        expect(
+          eventsOf(b.ID)
+            .slice(-4)
+            .map((e) => [e.Type, e.DisplayMessage]),
+        ).toEqual([
+          ['Killing', 'Sent interrupt. Waiting 5s before force killing'],
+          ['Skipping shutdown delay', 'Skipping shutdown_delay of 3s before killing the task.'],
+          ['Terminated', 'Exit Code: 130, Signal: 2'],
+          ['Killed', 'Task successfully killed'],
+        ]);
+        expect(control.state().allocation(b.ID)?.DesiredTransition?.NoShutdownDelay).toBe(true);
+      },
+    );
+
+    // The group shutdown_delay is the group service hook's pre-kill wait: before any task is
+    // told to stop, and without an event of its own.
+    itSim(
+      'waits a group shutdown_delay before Killing, silently, unless no_shutdown_delay is set',
+      async () => {
+        // Arrange
+        const control = simControl(target);
+        control.seed({
+          nodes: nodes(1),
+          jobs: [job('slow', 'service', [group('g', 2, { ShutdownDelay: seconds(3) })])],
+        });
+        const [a, b] = await allocsOf('slow');
+        if (!a || !b) throw new Error('no allocations');
+
+        // Act
+        await put(target.address, `/v1/allocation/${a.ID}/stop`);
+        const stoppedA = control.state().allocation(a.ID)?.ModifyTime ?? Number.NaN;
+        await put(target.address, `/v1/allocation/${b.ID}/stop?no_shutdown_delay=true`);
+        const stoppedB = control.state().allocation(b.ID)?.ModifyTime ?? Number.NaN;
+        await control.waitFor((s) =>
+          [a.ID, b.ID].every((id) => s.allocation(id)?.ClientStatus === 'complete'),
+        );
+        const killingAfterStopMs = (id: string, stoppedAt: number) =>
+          ((eventsOf(id).find((e) => e.Type === 'Killing')?.Time ?? Number.NaN) - stoppedAt) / 1e6;
+
+        // Assert
+        expect(killingAfterStopMs(a.ID, stoppedA)).toBeGreaterThanOrEqual(3000);
+        expect(killingAfterStopMs(b.ID, stoppedB)).toBeLessThan(3000);
+        expect(gapMs(a.ID, 'Killing', 'Killed')).toBeLessThan(3000);
+        expect(
+          eventsOf(a.ID)
+            .slice(-3)
+            .map((e) => e.Type),
+        ).toEqual(['Killing', 'Terminated', 'Killed']);
+        expect(
+          eventsOf(b.ID)
+            .slice(-3)
+            .map((e) => e.Type),
+        ).toEqual(['Killing', 'Terminated', 'Killed']);
+      },
+    );
 
     itSim(
       'stops a system allocation without replacing it until the job is evaluated with ForceReschedule',
