@@ -1,7 +1,7 @@
 // Scenario: the real `nomad-restart` command (a subprocess running the synthesized state
 // machine through the local engine) against the simulator over HTTP on 127.0.0.1, or against
 // the agent at NOMAD_E2E_ADDR, replaying Nomad's own job restart tests (spec §5: T4, T5, T7,
-// T10, T14; T3 has its own file) plus -dry-run and the demo.
+// T10, T12, T14; T3 has its own file) plus -dry-run and the demo.
 // What Nomad was asked to do is read back through the API (task events, stopped and replaced
 // allocations); against the simulator its request counters are checked as well. One file, run
 // in order, so the definition is synthesized once.
@@ -164,6 +164,53 @@ describe('nomad-restart against the simulator or NOMAD_E2E_ADDR', () => {
       expect(proxy.requests('PUT', '/restart')).toBe(2);
       expect(allocations.filter(wasRestarted)).toHaveLength(2);
       if (t.sim) expect(t.sim.control.counters()[RESTART]).toBe(2);
+    });
+  });
+
+  describe('shutdown delay on reschedule (T12)', () => {
+    /** Simulated or real ms from a task's last `Killing` event to its last `Killed` event. */
+    const killMs = (allocation: AllocListStub | undefined): number => {
+      const events = allocation?.TaskStates?.['task1']?.Events ?? [];
+      const time = (type: string) => events.filter((e) => e.Type === type).at(-1)?.Time ?? Number.NaN;
+      return (time('Killed') - time('Killing')) / 1e6;
+    };
+
+    it.each([
+      { name: '12.1 job reschedule with shutdown delay by default', args: [], delayed: true },
+      { name: '12.2 job reschedule no shutdown delay', args: ['-no-shutdown-delay'], delayed: false },
+    ])('$name', async ({ name, args, delayed }) => {
+      // Arrange: upstream's job, without its service (the task delay does not need one).
+      const id = name.replace(/[^a-zA-Z0-9]+/g, '-');
+      const job = simpleJob(id, 'service', 2);
+      for (const task of job.TaskGroups?.[0]?.Tasks ?? []) {
+        task.Config = { run_for: '10m' };
+        task.ShutdownDelay = 3_000_000_000;
+      }
+      const t = await target({ jobs: [job] });
+      await t.waitRunning(id, 2);
+      const originals = (await t.allocations(id)).map((a) => a.ID);
+
+      // Act
+      const result = await runCli(
+        ['-batch-size', '1', '-batch-wait', '0', '-yes', '-reschedule', ...args, id],
+        env(t),
+      );
+      const after = await t.allocationsWhen(id, (all) =>
+        originals.every((o) => !Number.isNaN(killMs(all.find((a) => a.ID === o)))),
+      );
+
+      // Assert
+      expect(result.code).toBe(0);
+      for (const original of originals.map((o) => after.find((a) => a.ID === o))) {
+        expect(original?.NextAllocation).toBeTruthy();
+        if (delayed) expect(killMs(original)).toBeGreaterThanOrEqual(3000);
+        else {
+          expect(killMs(original)).toBeLessThan(3000);
+          expect(original?.DesiredTransition?.NoShutdownDelay).toBe(true);
+          const types = original?.TaskStates?.['task1']?.Events?.map((e) => e.Type);
+          expect(types).toContain('Skipping shutdown delay');
+        }
+      }
     });
   });
 

@@ -35,9 +35,10 @@ export interface E2eTarget {
   /** The job's allocations with their task states, through `GET /v1/job/:id/allocations`. */
   allocations(jobId: string, namespace?: string): Promise<AllocListStub[]>;
   /**
-   * The job's allocations once `done` holds for them, or the last ones read after a minute
+   * The job's allocations once `done` holds for them, or the last ones read after a while
    * (so the test's own assertion reports the difference). A real client reports task events
-   * to the servers a moment after the fact; the simulator has them at once.
+   * to the servers a moment after the fact; the simulator has them at once, but its kills take
+   * simulated time.
    */
   allocationsWhen(
     jobId: string,
@@ -57,6 +58,8 @@ const OVER = new Set(['successful', 'failed', 'cancelled']);
 
 /** How long an agent gets to place and start a job, or to report task events. */
 const AGENT_WAIT_MS = 60_000;
+/** The simulator answers with its task events at once; only simulated delays (a kill) take time. */
+const SIM_WAIT_MS = 5_000;
 
 /** Opens the target for one test group. */
 export async function openE2e(setup: E2eSetup = {}): Promise<E2eTarget> {
@@ -109,8 +112,8 @@ function fromHarness(h: Harness): E2eTarget {
     },
     waitRunning: async (jobId, count) => waitAllRunning(h, jobId, count),
     allocations,
-    // The simulator writes task events as it answers, so there is nothing to wait for.
-    allocationsWhen: (jobId, _done, namespace) => allocations(jobId, namespace),
+    allocationsWhen: (jobId, done, namespace) =>
+      allocationsOnceDone(() => allocations(jobId, namespace), done, SIM_WAIT_MS, 10),
     deployments: (jobId) => deployments(address, jobId),
     readyNodes: async () => readyNodes(address),
     setEligibility: async (nodeId, eligible) => h.sim.control.setNodeEligibility(nodeId, eligible),
@@ -149,18 +152,8 @@ async function openAgent(address: string, setup: E2eSetup): Promise<E2eTarget> {
       });
     },
     allocations,
-    allocationsWhen: async (jobId, done, namespace) => {
-      let last: AllocListStub[] = [];
-      await eventually(
-        async () => {
-          last = await allocations(jobId, namespace);
-          return done(last) ? true : undefined;
-        },
-        AGENT_WAIT_MS,
-        200,
-      ).catch(() => undefined);
-      return last;
-    },
+    allocationsWhen: (jobId, done, namespace) =>
+      allocationsOnceDone(() => allocations(jobId, namespace), done, AGENT_WAIT_MS, 200),
     deployments: (jobId) => deployments(address, jobId),
     readyNodes: () => readyNodes(address),
     setEligibility: async (nodeId, eligible) => {
@@ -193,6 +186,25 @@ async function openAgent(address: string, setup: E2eSetup): Promise<E2eTarget> {
     throw error;
   }
   return target;
+}
+
+/** Reads the allocations until `done` holds for them, or returns the last read after `timeoutMs`. */
+async function allocationsOnceDone(
+  read: () => Promise<AllocListStub[]>,
+  done: (allocations: AllocListStub[]) => boolean,
+  timeoutMs: number,
+  everyMs: number,
+): Promise<AllocListStub[]> {
+  let last: AllocListStub[] = [];
+  await eventually(
+    async () => {
+      last = await read();
+      return done(last) ? true : undefined;
+    },
+    timeoutMs,
+    everyMs,
+  ).catch(() => undefined);
+  return last;
 }
 
 function allocationsPath(jobId: string, namespace: string): string {
