@@ -1,5 +1,5 @@
-// Scenario: spec §5 suggested acceptance scenarios 5–9 through the real command (a subprocess),
-// each output compared line by line (timestamps normalised):
+// Scenario: spec §5 suggested acceptance scenarios 5–9 through the real command (a subprocess;
+// scenario 5 at a pseudo-terminal), each output compared line by line (timestamps normalised):
 // 5. [TIMING] a -reschedule whose replacement stays pending for over 60 s prints `Still waiting
 //    for allocation "<orig>" to be replaced` 60 s after the watch began, while it waits (the
 //    step streams its lines), not when the step ends; the replacement then starts through the
@@ -19,7 +19,6 @@
 //    allocations on a disconnected node on the simulator only, like 5–8.
 // Allocations are handled newest first, ties by ID (spec §2.2 step 9: a stable order), which
 // is how the expected lines are built from the target's state.
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { jest } from '@jest/globals';
 import type { Allocation, AllocListStub, Job } from '../../lib/nomad/types';
 import {
@@ -31,11 +30,11 @@ import {
   waitAllRunning,
 } from '../engine/harness';
 import { E2E_ADDR, type E2eTarget, notOnAgent, openE2e, wasRestarted } from './e2e-target';
-import { type CliResult, normalise, runCli, runCliPool } from './run-cli';
+import { type CliResult, runCli, runCliPool } from './run-cli';
+import { startInPty } from './run-pty';
 import { type StubProxy, startStubProxy } from './stub-proxy';
 
 jest.setTimeout(E2E_ADDR ? 300_000 : 150_000);
-const BIN = new URL('../../bin/nomad-restart.js', import.meta.url).pathname;
 const RESTART = 'PUT /v1/client/allocation/:id/restart';
 const STOP = 'PUT /v1/allocation/:id/stop';
 const EVALUATE = 'PUT /v1/job/:id/evaluate';
@@ -73,51 +72,6 @@ function statuses(h: Harness, method: string, pathEnd: string): number[] {
 const ALLOC_START_MS = 86_400_000;
 /** How long the test waits for the first Still waiting line before giving up on it. */
 const GIVE_UP_MS = 90_000;
-
-/** The command as a subprocess whose stdout lines are timed as they arrive. */
-function startCli(args: readonly string[], env: NodeJS.ProcessEnv) {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BIN, ...args], {
-    env: { PATH: process.env['PATH'], HOME: process.env['HOME'], TZ: 'UTC', ...env },
-  });
-  const arrived: { line: string; at: number }[] = [];
-  let stdout = '';
-  let stderr = '';
-  let partial = '';
-  const listeners = new Set<() => void>();
-  child.stdout.on('data', (chunk: Buffer) => {
-    const text = chunk.toString('utf8');
-    stdout += text;
-    const parts = (partial + text).split('\n');
-    partial = parts.pop() ?? '';
-    for (const line of parts) arrived.push({ line: normalise(line), at: Date.now() });
-    for (const listener of listeners) listener();
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  child.stdin.end();
-  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, stdout: normalise(stdout), stderr: normalise(stderr) })),
-  );
-  /** Resolves with the arrival time (ms) of the first line equal to `line`, or `undefined` after `timeoutMs`. */
-  const lineAt = (line: string, timeoutMs: number) =>
-    new Promise<number | undefined>((resolve) => {
-      const check = () => {
-        const found = arrived.find((a) => a.line === line);
-        if (found === undefined) return;
-        done(found.at);
-      };
-      const timer = setTimeout(() => done(undefined), timeoutMs);
-      const done = (at: number | undefined) => {
-        clearTimeout(timer);
-        listeners.delete(check);
-        resolve(at);
-      };
-      listeners.add(check);
-      check();
-    });
-  return { child, exited, lineAt };
-}
 
 describe('nomad-restart suggested acceptance scenarios', () => {
   describe('-yes -on-error ask with a task that has ended (scenario 9, any Nomad)', () => {
@@ -575,9 +529,9 @@ describe('nomad-restart suggested acceptance scenarios', () => {
   )
     describe(SCENARIO_5, () => {
       let h: Harness;
-      let cli: ReturnType<typeof startCli> | undefined;
+      let cli: ReturnType<typeof startInPty> | undefined;
       afterAll(async () => {
-        if (cli && cli.child.exitCode === null) cli.child.kill();
+        cli?.stop();
         await h.close();
       });
 
@@ -589,7 +543,7 @@ describe('nomad-restart suggested acceptance scenarios', () => {
         const orig = original.slice(0, 8);
 
         // Act
-        cli = startCli(['-yes', '-reschedule', 'web'], { NOMAD_ADDR: h.sim.address });
+        cli = startInPty(['-yes', '-reschedule', 'web'], { NOMAD_ADDR: h.sim.address });
         const rescheduledAt = await cli.lineAt(
           `    <ts>: Rescheduling allocation "${orig}" for group "group1"`,
           30_000,
@@ -602,7 +556,7 @@ describe('nomad-restart suggested acceptance scenarios', () => {
         const replacementStatus = h.sim.control.state().allocation(replacement)?.ClientStatus;
         // Let the replacement run so the command finishes (or, if there is none, stop the command).
         if (replacementStatus === 'pending') h.sim.control.startPendingAllocation(replacement);
-        else cli.child.kill();
+        else cli.stop();
         const result = await cli.exited;
 
         // Assert: the line came 60 s into the watch, while the replacement was still pending.
@@ -614,7 +568,7 @@ describe('nomad-restart suggested acceptance scenarios', () => {
         expect(replacementStatus).toBe('pending');
         const next = replacement.slice(0, 8);
         expect(result.code).toBe(0);
-        expect(result.stdout.split('\n')).toEqual([
+        expect(result.output.split('\n')).toEqual([
           '==> <ts>: Restarting 1 allocation',
           `    <ts>: Rescheduling allocation "${orig}" for group "group1"`,
           `    <ts>: Allocation "${orig}" replaced by "${next}", waiting for "${next}" to start running`,
@@ -625,7 +579,6 @@ describe('nomad-restart suggested acceptance scenarios', () => {
           'Job restarted successfully!',
           '',
         ]);
-        expect(result.stderr).toBe('');
       });
     });
 });

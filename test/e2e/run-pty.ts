@@ -14,13 +14,17 @@ const PROMPTS = /\[[^\]\n]+\] /g;
 /** A scripted run that outlives this is killed, so a stuck prompt fails the test instead of hanging it. */
 const KILL_AFTER_MS = 60_000;
 
+function spawnInPty(args: readonly string[], env: NodeJS.ProcessEnv) {
+  return pty.spawn(process.execPath, [BIN, '-no-color', ...args], {
+    env: { PATH: process.env['PATH'] ?? '', TZ: 'UTC', ...env },
+    cols: 250,
+  });
+}
+
 export function runInPty(args: readonly string[], env: NodeJS.ProcessEnv, replies: readonly string[]) {
   return new Promise<{ code: number; output: string }>((resolve) => {
     const pending = [...replies];
-    const child = pty.spawn(process.execPath, [BIN, '-no-color', ...args], {
-      env: { PATH: process.env['PATH'] ?? '', TZ: 'UTC', ...env },
-      cols: 250,
-    });
+    const child = spawnInPty(args, env);
     let output = '';
     let answered = 0;
     child.onData((data) => {
@@ -38,4 +42,54 @@ export function runInPty(args: readonly string[], env: NodeJS.ProcessEnv, replie
       resolve({ code: exitCode, output: normalise(output.replace(/\r/g, '')) });
     });
   });
+}
+
+/**
+ * Starts the command at a pseudo-terminal without answering anything, for tests that time its
+ * lines: `lineAt` resolves with the arrival time (ms) of the first line equal to `line` after
+ * normalising, or `undefined` after `timeoutMs`.
+ */
+export function startInPty(args: readonly string[], env: NodeJS.ProcessEnv) {
+  const child = spawnInPty(args, env);
+  const arrived: { line: string; at: number }[] = [];
+  const listeners = new Set<() => void>();
+  let output = '';
+  let partial = '';
+  let running = true;
+  child.onData((data) => {
+    output += data;
+    const parts = (partial + data.replace(/\r/g, '')).split('\n');
+    partial = parts.pop() ?? '';
+    for (const line of parts) arrived.push({ line: normalise(line), at: Date.now() });
+    for (const listener of listeners) listener();
+  });
+  const exited = new Promise<{ code: number; output: string }>((resolve) =>
+    child.onExit(({ exitCode }) => {
+      running = false;
+      resolve({ code: exitCode, output: normalise(output.replace(/\r/g, '')) });
+    }),
+  );
+  const lineAt = (line: string, timeoutMs: number) =>
+    new Promise<number | undefined>((resolve) => {
+      const check = () => {
+        const found = arrived.find((a) => a.line === line);
+        if (found !== undefined) done(found.at);
+      };
+      const timer = setTimeout(() => done(undefined), timeoutMs);
+      const done = (at: number | undefined) => {
+        clearTimeout(timer);
+        listeners.delete(check);
+        resolve(at);
+      };
+      listeners.add(check);
+      check();
+    });
+  return {
+    exited,
+    lineAt,
+    /** Ends the command if it is still running. */
+    stop: () => {
+      if (running) child.kill();
+    },
+  };
 }
