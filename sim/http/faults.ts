@@ -21,6 +21,12 @@ export type FaultAction =
   | { kind: 'reset'; latencyMs: number }
   | { kind: 'status'; latencyMs: number; status: number; body: string; afterHandling: boolean };
 
+/** Whether a request is one a fault or trigger names (no suffix or method: any). */
+function matches(selector: { pathSuffix?: string; method?: string }, method: string, path: string): boolean {
+  if (selector.pathSuffix !== undefined && !path.endsWith(selector.pathSuffix)) return false;
+  return selector.method === undefined || selector.method.toUpperCase() === method;
+}
+
 export class Faults {
   private armed: Armed[] = [];
   private triggers: ArmedTrigger[] = [];
@@ -55,8 +61,7 @@ export class Faults {
         if (action.kind === 'none') action = { kind: 'no-leader', latencyMs: 0 };
         continue;
       }
-      if (fault.pathSuffix !== undefined && !path.endsWith(fault.pathSuffix)) continue;
-      if (fault.method !== undefined && fault.method.toUpperCase() !== method) continue;
+      if (!matches(fault, method, path)) continue;
       armed.seen += 1;
       if ('latencyMs' in fault) {
         latencyMs += fault.latencyMs;
@@ -80,11 +85,9 @@ export class Faults {
 
   private fire(method: string, path: string): void {
     for (const armed of this.triggers) {
-      const { trigger } = armed;
-      if (!path.endsWith(trigger.pathSuffix)) continue;
-      if (trigger.method !== undefined && trigger.method.toUpperCase() !== method) continue;
+      if (!matches(armed.trigger, method, path)) continue;
       armed.seen += 1;
-      if (armed.seen === (trigger.nth ?? 1)) armed.action();
+      if (armed.seen === (armed.trigger.nth ?? 1)) armed.action();
     }
   }
 }
