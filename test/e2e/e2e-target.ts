@@ -9,7 +9,7 @@
 import type { AllocListStub, Deployment, Evaluation, Job, NodeListStub } from '../../lib/nomad/types';
 import { parseGoDuration } from '../../sim/duration';
 import type { NodeSpec, RunningSimulator } from '../../sim/index';
-import { type Harness, startHarness, waitAllRunning } from '../engine/harness';
+import { type Harness, startHarness, taskRestartSignaled, waitAllRunning } from '../engine/harness';
 import { call, eventually, get, put } from '../sim/helpers/http';
 import { E2E_ADDR } from '../sim/helpers/target';
 
@@ -84,9 +84,7 @@ export function describeSim(name: string, reason: string, fn: () => void): void 
 
 /** Whether any task of the allocation got a `Restart Signaled` event. */
 export function wasRestarted(allocation: AllocListStub): boolean {
-  return Object.values(allocation.TaskStates ?? {}).some((state) =>
-    (state.Events ?? []).some((event) => event.Type === 'Restart Signaled'),
-  );
+  return Object.values(allocation.TaskStates ?? {}).some(taskRestartSignaled);
 }
 
 /** `<group>.<task>` of every task with a `Restart Signaled` event, one entry per allocation, sorted. */
@@ -94,7 +92,7 @@ export function restartedTasks(allocations: readonly AllocListStub[]): string[] 
   return allocations
     .flatMap((allocation) =>
       Object.entries(allocation.TaskStates ?? {})
-        .filter(([, state]) => (state.Events ?? []).some((event) => event.Type === 'Restart Signaled'))
+        .filter(([, state]) => taskRestartSignaled(state))
         .map(([task]) => `${allocation.TaskGroup}.${task}`),
     )
     .sort();
@@ -110,7 +108,7 @@ function fromHarness(h: Harness): E2eTarget {
     register: async (job) => {
       h.sim.control.registerJob(job);
     },
-    waitRunning: async (jobId, count) => waitAllRunning(h, jobId, count),
+    waitRunning: async (jobId, count, namespace) => waitAllRunning(h, jobId, count, namespace),
     allocations,
     allocationsWhen: (jobId, done, namespace) =>
       allocationsOnceDone(() => allocations(jobId, namespace), done, SIM_WAIT_MS, 10),

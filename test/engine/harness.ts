@@ -3,7 +3,7 @@
  * Nomad client, the T3/T4/T8 job fixtures of spec §5, and small readers of the result.
  */
 import { NomadClient } from '../../lib/nomad/index';
-import type { Allocation, Job, Task } from '../../lib/nomad/types';
+import type { Allocation, Job, Task, TaskState } from '../../lib/nomad/types';
 import type { ProgressEvent } from '../../lib/restart/events';
 import type { RestartOptions } from '../../lib/restart/options';
 import type { Answer, Question } from '../../lib/restart/questions';
@@ -147,12 +147,17 @@ export function allocationsOf(h: Harness, jobId: string): Allocation[] {
   return h.sim.control.state().allocations({ jobId });
 }
 
+/** Whether the task got a `Restart Signaled` event (the client's record of a restart request). */
+export function taskRestartSignaled(state: TaskState): boolean {
+  return (state.Events ?? []).some((event) => event.Type === 'Restart Signaled');
+}
+
 /** `group.task` of every task that got a `Restart Signaled` event, with its allocation. */
 export function restartedTasks(allocations: readonly Allocation[]): string[] {
   const restarted: string[] = [];
   for (const allocation of allocations) {
     for (const [name, state] of Object.entries(allocation.TaskStates ?? {})) {
-      if ((state.Events ?? []).some((event) => event.Type === 'Restart Signaled')) {
+      if (taskRestartSignaled(state)) {
         restarted.push(`${allocation.ID}:${allocation.TaskGroup}.${name}`);
       }
     }
@@ -161,10 +166,16 @@ export function restartedTasks(allocations: readonly Allocation[]): string[] {
 }
 
 /** Waits until every allocation of the job that should run is `running`. */
-export async function waitAllRunning(h: Harness, jobId: string, count: number): Promise<void> {
+export async function waitAllRunning(
+  h: Harness,
+  jobId: string,
+  count: number,
+  namespace?: string,
+): Promise<void> {
+  const filter = namespace === undefined ? { jobId } : { jobId, namespace };
   await h.sim.control.waitFor(
     (state) =>
-      state.allocations({ jobId }).filter((a) => a.DesiredStatus === 'run' && a.ClientStatus === 'running')
+      state.allocations(filter).filter((a) => a.DesiredStatus === 'run' && a.ClientStatus === 'running')
         .length === count,
     5_000,
   );
