@@ -8,11 +8,11 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { z } from 'zod';
-import { newApprovalId } from '../lib/aws';
+import { newApprovalId } from '../lib/stores';
+import { approvalStoreFromEnv, ENV, secondsFromEnv } from '../lib/stores/from-env';
 import { StepPayloadError } from '../lib/workflow/errors';
 import type { AskResult } from '../lib/workflow/payloads';
 import { logger } from './private/logger';
-import { approvalStoreFromEnv, ENV, secondsFromEnv } from './private/stores';
 import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
 
 /** Default life of an approval item: a week, longer than any approval timeout we allow. */

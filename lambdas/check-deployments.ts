@@ -5,12 +5,12 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { DEFAULT_LOCK_TTL_SECONDS, ENV, jobLockFromEnv, secondsFromEnv } from '../lib/stores/from-env';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';
 import { logger } from './private/logger';
 import { nomadClientMiddleware } from './private/nomad-client-middleware';
 import { stepsFor } from './private/step-context';
-import { DEFAULT_LOCK_TTL_SECONDS, ENV, jobLockFromEnv, secondsFromEnv } from './private/stores';
 import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
 
 const lambdaHandler = async (event: unknown, context: Context): Promise<WorkflowState> => {

@@ -2,13 +2,13 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { jobLockFromEnv } from '../lib/stores/from-env';
 import { StepPayloadError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';
 import { logger } from './private/logger';
 import { nomadClientMiddleware } from './private/nomad-client-middleware';
 import { stepsFor } from './private/step-context';
-import { jobLockFromEnv } from './private/stores';
 import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
 
 const lambdaHandler = async (event: unknown, context: Context): Promise<WorkflowState> => {

@@ -6,8 +6,8 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { jobLockFromEnv } from '../lib/stores/from-env';
 import { logger } from './private/logger';
-import { jobLockFromEnv } from './private/stores';
 import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);

@@ -8,9 +8,9 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { z } from 'zod';
+import { approvalStoreFromEnv, jobLockFromEnv } from '../lib/stores/from-env';
 import { StepPayloadError } from '../lib/workflow/errors';
 import { logger } from './private/logger';
-import { approvalStoreFromEnv, jobLockFromEnv } from './private/stores';
 
 const statusChangeSchema = z.object({
   detail: z.object({ executionArn: z.string().min(1), status: z.string(), input: z.string().nullish() }),

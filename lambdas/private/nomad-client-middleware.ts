@@ -18,8 +18,8 @@ import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { NomadClient, type NomadClientConfig, resolveNomadConfig } from '../../lib/nomad';
+import { ENV } from '../../lib/stores/from-env';
 import { HandlerConfigError, NomadSecretError } from './errors';
-import { ENV } from './stores';
 
 /** The Lambda context as handlers behind this middleware see it. */
 export interface NomadContext extends Context {

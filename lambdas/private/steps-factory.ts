@@ -9,7 +9,7 @@
  * - `result-<i>.json`: the settled batch (errors, failed and restarted counts);
  * - `run.json`: the run's flat error list, the batches already counted, and why it stopped.
  */
-import { runKeyPrefix } from '../../lib/aws/plan-store';
+
 import { batchOutcome, decideAfterBatch, waitOrNext } from '../../lib/restart/decide';
 import {
   type AllocationOutcome,
@@ -35,6 +35,7 @@ import {
   type Question,
 } from '../../lib/restart/questions';
 import { formatErrorList, TIMESTAMP_PREFIX_LENGTH } from '../../lib/restart/text';
+import { runKeyPrefix } from '../../lib/stores/plan-store';
 import {
   type BatchState,
   type Decision,

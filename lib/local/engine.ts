@@ -214,7 +214,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
   process.env['POWERTOOLS_LOG_LEVEL'] ??= 'SILENT';
   const { definition, synthesized } = await loadLocalDefinition();
   // The handlers' own in-memory lock: the same module instance the lambdas import.
-  const { localStores } = await import('../../lambdas/private/stores');
+  const { localStores } = await import('../stores/from-env');
   const events = eventSink(request.emit);
   let lockKey: { namespace: string; jobId: string } | undefined;
   let cancelWanted = false;

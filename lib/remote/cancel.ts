@@ -6,8 +6,9 @@
  * (a batch in flight is cut short; the stack's stale-lock rule frees the lock). Before the lock
  * is taken nothing has been written to Nomad, so stopping then loses nothing.
  */
-import type { JobLock, LockKey } from '../aws/job-lock';
+
 import { goQuote } from '../restart/go-quote';
+import type { JobLock, LockKey } from '../stores/job-lock';
 import { type AwsRetryOptions, awsCall } from './aws-call';
 import { AwsCallError } from './errors';
 import type { SfnCalls } from './sfn-calls';

@@ -6,8 +6,8 @@
  */
 import type { HistoryEvent } from '@aws-sdk/client-sfn';
 import { z } from 'zod';
-import type { LockKey } from '../aws/job-lock';
 import type { ProgressEvent } from '../restart/events';
+import type { LockKey } from '../stores/job-lock';
 import type { PendingQuestion } from '../workflow/payloads';
 import { ASK_STATE_NAME, TASK_STATE_HANDLERS, TaskStates } from '../workflow/state-names';
 

@@ -5,11 +5,12 @@
  * `Question` (so it is printed and read exactly as the local engine does) and the terminal's
  * `Answer` into the reply text the workflow expects.
  */
-import type { Approval, ApprovalStore } from '../aws/approval-store';
+
 import { formatGoDuration } from '../restart/duration';
 import { goQuote } from '../restart/go-quote';
 import type { Answer, Question } from '../restart/questions';
 import { TIMESTAMP_PREFIX_LENGTH } from '../restart/text';
+import type { Approval, ApprovalStore } from '../stores/approval-store';
 import type { ApprovalAnswer, PendingQuestion } from '../workflow/payloads';
 import { type AwsRetryOptions, awsCall } from './aws-call';
 import { AwsCallError } from './errors';

@@ -20,10 +20,10 @@
  * - **No secrets** in any output, event or error message.
  */
 
-import type { PlanStore } from '../aws/plan-store';
 import type { NomadClient } from '../nomad';
 import type { RestartOptions } from '../restart';
 import type { ProgressEvent } from '../restart/events';
+import type { PlanStore } from '../stores/plan-store';
 import type {
   ApprovalAnswer,
   BatchState,

@@ -5,9 +5,9 @@
  * question answered with a wait, and an active deployment that blocks the run.
  */
 import { createRestartSteps } from '../../lambdas/private/steps-factory';
-import { MemoryPlanStore } from '../../lib/aws/plan-store';
 import type { ProgressEvent } from '../../lib/restart/events';
 import type { RestartOptions } from '../../lib/restart/options';
+import { MemoryPlanStore } from '../../lib/stores/plan-store';
 import type { ApprovalAnswer, BatchState, Decision, Summary } from '../../lib/workflow/payloads';
 import type { RestartSteps } from '../../lib/workflow/steps';
 import { type Harness, restartOptions, simpleJob, startHarness, waitAllRunning } from './harness';

@@ -27,7 +27,7 @@ const { handler: lockJob } = await import('../../lambdas/lock-job');
 const { handler: validateInput } = await import('../../lambdas/validate-input');
 const { handler: ask } = await import('../../lambdas/ask');
 const { handler: releaseLock } = await import('../../lambdas/release-lock');
-const { localStores } = await import('../../lambdas/private/stores');
+const { localStores } = await import('../../lib/stores/from-env');
 
 const envBefore = { ...process.env };
 beforeEach(() => {

@@ -11,7 +11,7 @@ import { type Harness, simpleJob, startHarness, waitAllRunning } from '../engine
 
 jest.setTimeout(120_000);
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
-const { localStores } = await import('../../lambdas/private/stores');
+const { localStores } = await import('../../lib/stores/from-env');
 
 async function run(h: Harness, input: RestartInput, emit: (event: ProgressEvent) => void = () => undefined) {
   process.env['NOMAD_ADDR'] = h.sim.address;

@@ -28,7 +28,7 @@ jest.unstable_mockModule('../../lambdas/private/steps-factory', () => ({
 }));
 const { StateMachine } = await import('aws-local-stepfunctions');
 const { TASK_STATE_HANDLERS, ASK_STATE_NAME, FlowStates } = await import('../../lib/workflow');
-const { localStores } = await import('../../lambdas/private/stores');
+const { localStores } = await import('../../lib/stores/from-env');
 type Handler = (event: unknown, context: unknown) => Promise<unknown>;
 // One at a time: jest's ESM loader does not like concurrent imports of shared modules.
 const handlers: Record<string, Handler> = {};

@@ -8,7 +8,7 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { DynamoDbJobLock, LockHeldError } from '../../lib/aws';
+import { DynamoDbJobLock, LockHeldError } from '../../lib/stores';
 
 const ddb = mockClient(DynamoDBClient);
 const key = { namespace: 'default', jobId: 'web' };

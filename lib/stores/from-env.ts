@@ -1,3 +1,7 @@
+/**
+ * Which store a function uses, read from the environment the construct sets: S3 and DynamoDB on
+ * AWS, process-wide in-memory twins when no resource is named (the local engine, tests).
+ */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { S3Client } from '@aws-sdk/client-s3';
 import {
@@ -10,7 +14,7 @@ import {
   MemoryPlanStore,
   type PlanStore,
   S3PlanStore,
-} from '../../lib/aws';
+} from './index';
 
 /** Environment variables the construct sets on each function (only those it needs). */
 export const ENV = {

@@ -6,7 +6,7 @@ import {
   QueryCommand,
 } from '@aws-sdk/client-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
-import { type Approval, DynamoDbApprovalStore, newApprovalId } from '../../lib/aws';
+import { type Approval, DynamoDbApprovalStore, newApprovalId } from '../../lib/stores';
 
 const ddb = mockClient(DynamoDBClient);
 const approval: Approval = {

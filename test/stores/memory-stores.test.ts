@@ -1,4 +1,4 @@
-import { LockHeldError, MemoryJobLock, MemoryPlanStore } from '../../lib/aws';
+import { LockHeldError, MemoryJobLock, MemoryPlanStore } from '../../lib/stores';
 
 describe('MemoryJobLock', () => {
   const key = { namespace: 'default', jobId: 'web' };

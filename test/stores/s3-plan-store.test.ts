@@ -7,7 +7,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
-import { runKeyPrefix, S3PlanStore } from '../../lib/aws';
+import { runKeyPrefix, S3PlanStore } from '../../lib/stores';
 
 const s3 = mockClient(S3Client);
 // The store only calls transformToString on the body, which is what the SDK's stream mixin adds.
