@@ -1,8 +1,8 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from './engines/aws/table-env';
 import { NomadRestartWorkflow, type NomadRestartWorkflowProps } from './nomad-restart-workflow';
-import { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from './remote/table-env';
 import { restartInputJsonSchema } from './restart/input';
 
 /** Props of {@link NomadRestartStack}: the workflow's, with secrets given by ARN. */
@@ -44,7 +44,7 @@ export class NomadRestartStack extends Stack {
       description: 'Start a restart here: nomad-restart -engine=aws -state-machine-arn=<this>',
     });
     // -engine=aws answers questions through the approvals table and cancels through the lock
-    // table when it knows them (lib/remote reads these two variables).
+    // table when it knows them (lib/engines/aws reads these two variables).
     new CfnOutput(this, 'ApprovalsTableName', {
       value: this.workflow.approvalsTable.tableName,
       description: `For nomad-restart -engine=aws: export ${APPROVALS_TABLE_ENV}=<this>`,

@@ -9,7 +9,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { runJobRestart } from '../../lib/local/terminal/index';
 import type { ProgressEvent } from '../../lib/restart/events';
 import { normalise } from '../e2e/run-cli';
-import { ev, FakeExecution } from '../remote/fake-history';
+import { ev, FakeExecution } from '../engines/aws/fake-history';
 
 jest.setTimeout(30_000);
 const sfn = mockClient(SFNClient);

@@ -1,7 +1,7 @@
 /**
  * `-engine=aws -state-machine-arn=<arn>` at this terminal: the same command line run as an AWS
- * execution by `lib/remote`, with the same lines, the same questions asked here, and the same
- * exit codes. `lib/remote` (and the AWS SDK behind it) is loaded only for this engine, so a
+ * execution by `lib/engines/aws`, with the same lines, the same questions asked here, and the same
+ * exit codes. `lib/engines/aws` (and the AWS SDK behind it) is loaded only for this engine, so a
  * local run or a validation error does not pay for it.
  */
 import type { JobRestartCommandLine } from '../../cli/index';
@@ -20,7 +20,7 @@ export async function runOnAws(
   interrupts: InterruptSource,
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
-  const { runRestartOnAws } = await import('../../remote/index');
+  const { runRestartOnAws } = await import('../../engines/aws/index');
   const output = heldOutput(eventWriter(line, formatter, terminal));
   const abort = new AbortController();
   const stopListening = handleInterrupts(interrupts, formatter, terminal, {

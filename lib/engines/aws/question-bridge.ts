@@ -6,12 +6,12 @@
  * `Answer` into the reply text the workflow expects.
  */
 
-import { formatGoDuration } from '../restart/duration';
-import { goQuote } from '../restart/go-quote';
-import type { Answer, Question } from '../restart/questions';
-import { TIMESTAMP_PREFIX_LENGTH } from '../restart/text';
-import type { Approval, ApprovalStore } from '../stores/approval-store';
-import type { ApprovalAnswer, PendingQuestion } from '../workflow/payloads';
+import { formatGoDuration } from '../../restart/duration';
+import { goQuote } from '../../restart/go-quote';
+import type { Answer, Question } from '../../restart/questions';
+import { TIMESTAMP_PREFIX_LENGTH } from '../../restart/text';
+import type { Approval, ApprovalStore } from '../../stores/approval-store';
+import type { ApprovalAnswer, PendingQuestion } from '../../workflow/payloads';
 import { type AwsRetryOptions, awsCall } from './aws-call';
 import { AwsCallError } from './errors';
 import type { PendingAsk } from './execution-tracker';

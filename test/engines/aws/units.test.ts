@@ -6,9 +6,9 @@ import {
   parseStateMachineArn,
   STOP_CAUSE,
   toQuestion,
-} from '../../lib/remote';
-import type { Answer } from '../../lib/restart/questions';
-import { CANCELED_CAUSE } from '../../lib/workflow/definition';
+} from '../../../lib/engines/aws';
+import type { Answer } from '../../../lib/restart/questions';
+import { CANCELED_CAUSE } from '../../../lib/workflow/definition';
 
 const EXEC = 'arn:aws:states:eu-west-1:123456789012:execution:m:e1';
 

@@ -6,10 +6,10 @@
  */
 import type { HistoryEvent } from '@aws-sdk/client-sfn';
 import { z } from 'zod';
-import type { ProgressEvent } from '../restart/events';
-import type { LockKey } from '../stores/job-lock';
-import type { PendingQuestion } from '../workflow/payloads';
-import { ASK_STATE_NAME, TASK_STATE_HANDLERS, TaskStates } from '../workflow/state-names';
+import type { ProgressEvent } from '../../restart/events';
+import type { LockKey } from '../../stores/job-lock';
+import type { PendingQuestion } from '../../workflow/payloads';
+import { ASK_STATE_NAME, TASK_STATE_HANDLERS, TaskStates } from '../../workflow/state-names';
 
 /**
  * Task states whose result replaces the state, so their output's `events` are that step's own.

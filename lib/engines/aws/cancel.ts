@@ -7,8 +7,8 @@
  * is taken nothing has been written to Nomad, so stopping then loses nothing.
  */
 
-import { goQuote } from '../restart/go-quote';
-import type { JobLock, LockKey } from '../stores/job-lock';
+import { goQuote } from '../../restart/go-quote';
+import type { JobLock, LockKey } from '../../stores/job-lock';
 import { type AwsRetryOptions, awsCall } from './aws-call';
 import { AwsCallError } from './errors';
 import type { SfnCalls } from './sfn-calls';

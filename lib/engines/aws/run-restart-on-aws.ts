@@ -6,15 +6,15 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { RestartValidationError } from '../restart/errors';
-import type { ProgressEvent } from '../restart/events';
-import { toRestartInput, validateRestartInput } from '../restart/input';
-import type { RestartOptions } from '../restart/options';
-import type { Answer, Question } from '../restart/questions';
-import type { ApprovalStore } from '../stores/approval-store';
-import { DynamoDbApprovalStore } from '../stores/dynamodb-approval-store';
-import { DynamoDbJobLock } from '../stores/dynamodb-job-lock';
-import type { JobLock, LockKey } from '../stores/job-lock';
+import { RestartValidationError } from '../../restart/errors';
+import type { ProgressEvent } from '../../restart/events';
+import { toRestartInput, validateRestartInput } from '../../restart/input';
+import type { RestartOptions } from '../../restart/options';
+import type { Answer, Question } from '../../restart/questions';
+import type { ApprovalStore } from '../../stores/approval-store';
+import { DynamoDbApprovalStore } from '../../stores/dynamodb-approval-store';
+import { DynamoDbJobLock } from '../../stores/dynamodb-job-lock';
+import type { JobLock, LockKey } from '../../stores/job-lock';
 import type { AwsRetryOptions } from './aws-call';
 import { type CancelRequest, requestCancel } from './cancel';
 import { RemoteEngineError } from './errors';

@@ -10,7 +10,7 @@ import {
   StartExecutionCommand,
   StopExecutionCommand,
 } from '@aws-sdk/client-sfn';
-import { goQuote } from '../restart/go-quote';
+import { goQuote } from '../../restart/go-quote';
 import { type AwsRetryOptions, awsCall } from './aws-call';
 import { ExecutionHistoryError } from './errors';
 

@@ -2,8 +2,8 @@
  * Nomad's exit code (spec §1.4, §2.10) for how an execution chain ended, and the one error line
  * to print when no progress event has said it already. Same rules as the local engine.
  */
-import { goQuote } from '../restart/go-quote';
-import { FailStates } from '../workflow/state-names';
+import { goQuote } from '../../restart/go-quote';
+import { FailStates } from '../../workflow/state-names';
 import type { ExecutionEnd } from './execution-tracker';
 
 /** The exit code and the message to print on stderr, if any. */

@@ -13,10 +13,10 @@ import {
   TaskTimedOut,
 } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
-import { type RunRestartOnAwsRequest, runRestartOnAws } from '../../lib/remote';
-import type { ProgressEvent } from '../../lib/restart/events';
-import { restartInputSchema, toRestartInput, validateRestartInput } from '../../lib/restart/input';
-import type { Answer, Question } from '../../lib/restart/questions';
+import { type RunRestartOnAwsRequest, runRestartOnAws } from '../../../lib/engines/aws';
+import type { ProgressEvent } from '../../../lib/restart/events';
+import { restartInputSchema, toRestartInput, validateRestartInput } from '../../../lib/restart/input';
+import type { Answer, Question } from '../../../lib/restart/questions';
 import { ev, FakeExecution } from './fake-history';
 
 const sfn = mockClient(SFNClient);

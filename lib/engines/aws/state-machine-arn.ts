@@ -1,5 +1,5 @@
 /** The `-state-machine-arn` value: checked before any AWS call, and the region it names. */
-import { goQuote } from '../restart/go-quote';
+import { goQuote } from '../../restart/go-quote';
 import { RemoteInputError } from './errors';
 
 /** `arn:<partition>:states:<region>:<account>:stateMachine:<name>` (an optional `:<version or alias>` after the name). */
