@@ -3,7 +3,7 @@
  * engine (real handlers, real engine) against the simulator, next to the bare engine loop
  * (`runRestart`) on the same job. Counts states, Lambda invocations, payloads and history.
  */
-import { runRestartLocally } from '../lib/local/engine';
+import { runRestartLocally } from '../lib/engines/local/engine';
 import { NomadClient } from '../lib/nomad/index';
 import { runRestart } from '../lib/restart/engine/index';
 import type { ProgressEvent } from '../lib/restart/events';

@@ -2,7 +2,7 @@
  * `nomad-restart`: entry point only. Subcommands are words before any flag; a job named like
  * one of them is given after `--` (`nomad-restart -- demo`).
  */
-import { runDemo, runJobRestart } from '../lib/local/terminal/index';
+import { runDemo, runJobRestart } from '../lib/cli/index';
 
 /** Words that answer questions parked by an AWS execution: they come with chat-ops approvals. */
 const NOT_AVAILABLE_YET = new Set(['approve', 'deny']);

@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { GetExecutionHistoryCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { runJobRestart } from '../../lib/local/terminal/index';
+import { runJobRestart } from '../../lib/cli/index';
 import type { ProgressEvent } from '../../lib/restart/events';
 import { normalise } from '../e2e/run-cli';
 import { ev, FakeExecution } from '../engines/aws/fake-history';

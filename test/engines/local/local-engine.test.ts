@@ -4,14 +4,14 @@
 // reschedule complete; the per-job lock is released on success and on failure; a batch costs
 // at most 10 state transitions whatever its size (none per allocation).
 import { jest } from '@jest/globals';
-import { runRestartLocally } from '../../lib/local/engine';
-import type { ProgressEvent } from '../../lib/restart/events';
-import type { RestartInput } from '../../lib/restart/input';
-import { type Harness, simpleJob, startHarness, waitAllRunning } from '../engine/harness';
+import { runRestartLocally } from '../../../lib/engines/local/engine';
+import type { ProgressEvent } from '../../../lib/restart/events';
+import type { RestartInput } from '../../../lib/restart/input';
+import { type Harness, simpleJob, startHarness, waitAllRunning } from '../../engine/harness';
 
 jest.setTimeout(120_000);
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
-const { localStores } = await import('../../lib/stores/from-env');
+const { localStores } = await import('../../../lib/stores/from-env');
 
 async function run(h: Harness, input: RestartInput, emit: (event: ProgressEvent) => void = () => undefined) {
   process.env['NOMAD_ADDR'] = h.sim.address;

@@ -2,12 +2,13 @@
  * A restart through the local engine, at this terminal: progress lines as the workflow's
  * steps report them, its questions asked here, and SIGINT handled as Nomad does (§2.9).
  */
-import type { JobRestartCommandLine } from '../../cli/index';
-import type { ProgressEvent } from '../../restart/events';
-import type { Formatter } from '../../restart/format';
-import type { ExecutionResult } from '../types';
+
+import type { ExecutionResult } from '../engines/local/types';
+import type { ProgressEvent } from '../restart/events';
+import type { Formatter } from '../restart/format';
 import { heldOutput } from './held-output';
 import { handleInterrupts, type InterruptSource } from './interrupt';
+import type { JobRestartCommandLine } from './job-restart-command';
 import { terminalPrompt } from './questions';
 import type { Terminal } from './terminal';
 
@@ -31,8 +32,8 @@ export async function runLocal(
   interrupts: InterruptSource,
 ): Promise<ExecutionResult> {
   const [{ runRestartLocally }, { toRestartInput }] = await Promise.all([
-    import('../engine'),
-    import('../../restart/input'),
+    import('../engines/local/engine'),
+    import('../restart/input'),
   ]);
   const output = heldOutput(eventWriter(line, formatter, terminal));
   const run = await runRestartLocally({

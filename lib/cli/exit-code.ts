@@ -2,8 +2,9 @@
  * Nomad's exit code (spec §1.4, §2.10) for how an execution ended, printing the cause of a
  * failure that no progress event has already reported.
  */
-import type { Formatter } from '../../restart/format';
-import type { ExecutionResult } from '../types';
+
+import type { ExecutionResult } from '../engines/local/types';
+import type { Formatter } from '../restart/format';
 import type { Terminal } from './terminal';
 
 /** Fail states whose cause is Nomad's message, printed as is. */

@@ -4,10 +4,11 @@
  * exit codes. `lib/engines/aws` (and the AWS SDK behind it) is loaded only for this engine, so a
  * local run or a validation error does not pay for it.
  */
-import type { JobRestartCommandLine } from '../../cli/index';
-import type { Formatter } from '../../restart/format';
+
+import type { Formatter } from '../restart/format';
 import { heldOutput } from './held-output';
 import { handleInterrupts, type InterruptSource } from './interrupt';
+import type { JobRestartCommandLine } from './job-restart-command';
 import { askAtTerminal } from './questions';
 import { eventWriter } from './run-local';
 import type { Terminal } from './terminal';
@@ -20,7 +21,7 @@ export async function runOnAws(
   interrupts: InterruptSource,
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
-  const { runRestartOnAws } = await import('../../engines/aws/index');
+  const { runRestartOnAws } = await import('../engines/aws/index');
   const output = heldOutput(eventWriter(line, formatter, terminal));
   const abort = new AbortController();
   const stopListening = handleInterrupts(interrupts, formatter, terminal, {

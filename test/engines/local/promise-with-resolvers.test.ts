@@ -1,4 +1,4 @@
-import '../../lib/local/private/promise-with-resolvers';
+import '../../../lib/engines/local/private/promise-with-resolvers';
 
 interface Resolvers<T> {
   promise: Promise<T>;

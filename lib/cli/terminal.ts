@@ -4,7 +4,7 @@
  * are read errors whose default the caller applies).
  */
 import { createInterface, type Interface } from 'node:readline';
-import type { OutputLine } from '../../restart/format';
+import type { OutputLine } from '../restart/format';
 
 /** A line read for a question, or why none could be read. */
 export type ReadResult = { kind: 'line'; text: string } | { kind: 'eof' } | { kind: 'interrupted' };

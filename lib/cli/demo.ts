@@ -24,7 +24,7 @@ const COUNTED: readonly [string, string][] = [
 ];
 
 export async function runDemo(ctx: RunContext): Promise<number> {
-  const { startSimulator } = await import('../../../sim/index');
+  const { startSimulator } = await import('../../sim/index');
   const sim = await startSimulator({ scenario: 'demo', timeScale: DEMO_TIME_SCALE });
   const out = (text: string) => ctx.stdout.write(`${text}\n`);
   try {

@@ -3,13 +3,14 @@
  * synthesized state machine (local engine) or an AWS execution. Everything heavy is imported
  * after validation, so a bad flag is reported before anything is loaded or touched.
  */
-import { CliUsageError } from '../../cli/errors';
-import { type JobRestartCommandLine, jobRestartHelp, parseJobRestartArgs } from '../../cli/index';
-import { ADDITIONAL_HELP_LINE, createFormatter } from '../../restart/format';
+
+import { ADDITIONAL_HELP_LINE, createFormatter } from '../restart/format';
 import { runOnAws } from './aws-engine';
 import { dryRun } from './dry-run';
+import { CliUsageError } from './errors';
 import { exitCodeOf } from './exit-code';
 import { type InterruptSource, processInterrupts } from './interrupt';
+import { type JobRestartCommandLine, jobRestartHelp, parseJobRestartArgs } from './job-restart-command';
 import { checkClientConfig, exportNomadEnv } from './nomad-env';
 import { runLocal } from './run-local';
 import { createTerminal, type Terminal, type TerminalStreams, useColor } from './terminal';

@@ -2,8 +2,9 @@
  * `-dry-run` (beyond Nomad): the plan, made with read-only calls (job list, job, versions,
  * allocations) and printed with the requests a real run would send; never a write request.
  */
-import type { JobRestartCommandLine } from '../../cli/index';
-import type { Formatter } from '../../restart/format';
+
+import type { Formatter } from '../restart/format';
+import type { JobRestartCommandLine } from './job-restart-command';
 import { eventWriter } from './run-local';
 import type { Terminal } from './terminal';
 
@@ -14,9 +15,9 @@ export async function dryRun(
   terminal: Terminal,
 ): Promise<number> {
   const [{ NomadClient, resolveNomadConfig }, { planRestart }, { renderPlan }] = await Promise.all([
-    import('../../nomad/index'),
-    import('../../restart/engine/index'),
-    import('../../restart/format-plan'),
+    import('../nomad/index'),
+    import('../restart/engine/index'),
+    import('../restart/format-plan'),
   ]);
   // Configured from the NOMAD_* variables the command line was just exported to.
   const client = NomadClient.create(resolveNomadConfig({}));

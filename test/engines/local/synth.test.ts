@@ -2,7 +2,12 @@ import { mkdir, mkdtemp, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
-import { ensureSynthesized, isTemplateFresh, runCdkSynth, SynthesisFailedError } from '../../lib/local';
+import {
+  ensureSynthesized,
+  isTemplateFresh,
+  runCdkSynth,
+  SynthesisFailedError,
+} from '../../../lib/engines/local';
 
 const HOUR = 3600;
 

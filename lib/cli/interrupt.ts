@@ -3,8 +3,8 @@
  * its default applies); otherwise Nomad's interrupt question is asked, and a confirmation
  * prints `\nCanceling job restart process` before the run is told to stop.
  */
-import type { Formatter } from '../../restart/format';
-import { interruptQuestion } from '../../restart/questions';
+import type { Formatter } from '../restart/format';
+import { interruptQuestion } from '../restart/questions';
 import { askAtTerminal } from './questions';
 import type { Terminal } from './terminal';
 

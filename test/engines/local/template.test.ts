@@ -7,7 +7,7 @@ import {
   StateMachineNotFoundError,
   SynthesizedTemplateNotFoundError,
   TemplateIntrinsicError,
-} from '../../lib/local';
+} from '../../../lib/engines/local';
 
 /** A template shaped like `cdk synth` output: the definition is an `Fn::Join` around GetAtt tokens. */
 function cdkLikeTemplate(extraResources: Record<string, unknown> = {}): Record<string, unknown> {

@@ -26,7 +26,7 @@ import {
   runLocalExecution,
   type TaskHandler,
   type TaskStateInfo,
-} from '../../lib/local';
+} from '../../../lib/engines/local';
 import { namedError } from './asl';
 
 interface Synthesized {

@@ -3,9 +3,10 @@
  * `Invalid answer "<text>"` and the question again for a reply that is not understood, and a
  * read error (EOF, SIGINT while reading) printed and answered with the question's default.
  */
-import type { Formatter } from '../../restart/format';
-import { type Answer, interpretAnswer, type Question } from '../../restart/questions';
-import type { PromptReply } from '../engine';
+
+import type { PromptReply } from '../engines/local/engine';
+import type { Formatter } from '../restart/format';
+import { type Answer, interpretAnswer, type Question } from '../restart/questions';
 import type { ReadResult, Terminal } from './terminal';
 
 function reportReadError(

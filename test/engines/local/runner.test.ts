@@ -5,7 +5,7 @@ import {
   type TaskHandler,
   type TaskStateInfo,
   UnsupportedStateError,
-} from '../../lib/local';
+} from '../../../lib/engines/local';
 import { fnArn, lambdaTask, namedError } from './asl';
 
 /** Binds every Task to the handler named by its function logical id. */

@@ -3,7 +3,7 @@
  * open, printed when it is declined, dropped for good once it is confirmed (Nomad exits at once
  * and prints nothing more of the batch in flight).
  */
-import type { ProgressEvent } from '../../restart/events';
+import type { ProgressEvent } from '../restart/events';
 
 export interface HeldOutput {
   /** Prints `event` now, keeps it for later, or drops it, depending on the question. */

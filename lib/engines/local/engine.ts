@@ -11,18 +11,18 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context } from 'aws-lambda';
-import { type LiveEventSink, withLiveEvents } from '../../lambdas/private/live-events';
-import type { ProgressEvent } from '../restart/events';
-import type { RestartInput } from '../restart/input';
-import type { ApprovalAnswer, AskEvent, WorkflowState } from '../workflow/payloads';
-import { ASK_STATE_NAME, TASK_STATE_HANDLERS, TaskStates } from '../workflow/state-names';
+import { type LiveEventSink, withLiveEvents } from '../../../lambdas/private/live-events';
+import type { ProgressEvent } from '../../restart/events';
+import type { RestartInput } from '../../restart/input';
+import type { ApprovalAnswer, AskEvent, WorkflowState } from '../../workflow/payloads';
+import { ASK_STATE_NAME, TASK_STATE_HANDLERS, TaskStates } from '../../workflow/state-names';
 import { SynthesisFailedError } from './errors';
 import { runLocalExecution } from './runner';
 import { ensureSynthesized } from './synth';
 import { extractStateMachineDefinition } from './template';
 import type { ExecutionResult, TaskHandler } from './types';
 
-const PROJECT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const PROJECT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const STACK_NAME = 'NomadRestart';
 /** Where the local synth lives: apart from `cdk.out`, whose template carries bundled assets. */
 const LOCAL_SYNTH_DIR = join(PROJECT_DIR, '.nomad-restart', 'synth');
@@ -134,7 +134,7 @@ const handlerCache = new Map<string, Promise<LambdaHandler>>();
 function lambdaHandler(id: string): Promise<LambdaHandler> {
   let handler = handlerCache.get(id);
   if (handler === undefined) {
-    handler = import(`../../lambdas/${id}.ts`).then((m: { handler: LambdaHandler }) => m.handler);
+    handler = import(`../../../lambdas/${id}.ts`).then((m: { handler: LambdaHandler }) => m.handler);
     handlerCache.set(id, handler);
   }
   return handler;
@@ -214,7 +214,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
   process.env['POWERTOOLS_LOG_LEVEL'] ??= 'SILENT';
   const { definition, synthesized } = await loadLocalDefinition();
   // The handlers' own in-memory lock: the same module instance the lambdas import.
-  const { localStores } = await import('../stores/from-env');
+  const { localStores } = await import('../../stores/from-env');
   const events = eventSink(request.emit);
   let lockKey: { namespace: string; jobId: string } | undefined;
   let cancelWanted = false;

@@ -3,7 +3,7 @@
  * them before its first request, then exported as the `NOMAD_*` variables the handlers read,
  * so the address and token never enter the execution input.
  */
-import type { GeneralOptions } from '../../cli/index';
+import type { GeneralOptions } from './job-restart-command';
 
 /**
  * Builds the client once (and closes it) so a bad address, CA file or key fails with
@@ -11,7 +11,7 @@ import type { GeneralOptions } from '../../cli/index';
  * @throws the client's init error, whose message is the line to print
  */
 export async function checkClientConfig(general: GeneralOptions): Promise<void> {
-  const { NomadClient, resolveNomadConfig } = await import('../../nomad/index');
+  const { NomadClient, resolveNomadConfig } = await import('../nomad/index');
   const flags = {
     address: general.address,
     ...(general.token === undefined ? {} : { token: general.token }),
