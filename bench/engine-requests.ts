@@ -10,8 +10,8 @@ import { arch, cpus, platform } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { NomadClient } from '../lib/nomad/index';
 import type { Job } from '../lib/nomad/types';
-import { planRestart, runRestart } from '../lib/restart/engine/index';
 import type { RestartOptions } from '../lib/restart/options';
+import { planRestart, runRestart } from '../lib/steps/index';
 import { startSimulator } from '../sim/index';
 
 /** What to measure. */

@@ -5,9 +5,9 @@
  */
 import { runRestartLocally } from '../lib/engines/local/engine';
 import { NomadClient } from '../lib/nomad/index';
-import { runRestart } from '../lib/restart/engine/index';
 import type { ProgressEvent } from '../lib/restart/events';
 import { toRestartInput, validateRestartInput } from '../lib/restart/input';
+import { runRestart } from '../lib/steps/index';
 import { TASK_STATE_HANDLERS } from '../lib/workflow/state-names';
 import { startSimulator } from '../sim/index';
 

@@ -4,7 +4,7 @@
  * `batchesPerExecution`, `stackName` (default NomadRestart).
  */
 import { App } from 'aws-cdk-lib';
-import { NomadRestartStack } from '../lib/nomad-restart-stack';
+import { NomadRestartStack } from '../lib/constructs/nomad-restart-stack';
 
 const app = new App();
 const ctx = (key: string): string | undefined => {

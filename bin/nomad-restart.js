@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npx nomad-restart`: runs bin/nomad-restart.ts from its cached esbuild bundle (built on the
-// first run and after a source change; see commands/cli-bundle.js), or through tsx's loader
+// first run and after a source change; see private/cli-bundle.js), or through tsx's loader
 // when no bundle can be built (a read-only checkout, no esbuild).
-import { buildBundle, freshBundle } from './commands/cli-bundle.js';
+import { buildBundle, freshBundle } from './private/cli-bundle.js';
 
 let entry = freshBundle();
 if (entry === undefined) entry = await buildBundle().catch(() => undefined);

@@ -1,10 +1,10 @@
 import type { Context } from 'aws-lambda';
+import { liveEventsOf } from '../../lib/steps/live-events';
+import { createRestartSteps } from '../../lib/steps/steps-factory';
 import { planStoreFromEnv } from '../../lib/stores/from-env';
 import type { RestartSteps } from '../../lib/workflow/steps';
 import { deadlineSignal } from './deadline';
-import { liveEventsOf } from './live-events';
 import { nomadClientOf } from './nomad-client-middleware';
-import { createRestartSteps } from './steps-factory';
 
 /** The engine for this invocation, with its deadline (and any live event sink) taken from the Lambda context. */
 export function stepsFor(context: Context): RestartSteps {

@@ -16,7 +16,7 @@ export async function dryRun(
 ): Promise<number> {
   const [{ NomadClient, resolveNomadConfig }, { planRestart }, { renderPlan }] = await Promise.all([
     import('../nomad/index'),
-    import('../restart/engine/index'),
+    import('../steps/index'),
     import('../restart/format-plan'),
   ]);
   // Configured from the NOMAD_* variables the command line was just exported to.

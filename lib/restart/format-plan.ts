@@ -3,7 +3,7 @@
  * requests each step would make. Lines reuse the formatter's own texts through events, so a
  * dry run reads like the real run it previews.
  */
-import type { RestartPlan } from './engine/plan';
+import type { RestartPlan } from '../steps/plan';
 import type { RestartMode } from './events';
 import type { PlannedAllocation } from './filter';
 import type { Formatter, OutputLine } from './format';

@@ -1,8 +1,8 @@
 /**
  * The boundary between the state machine's task handlers and the restart engine. Each method
- * serves one Task state; the handler decodes the state, calls the method, and merges the result
- * into the next state (see `lambdas/private/merge.ts`). The engine (`lib/restart/engine/`)
- * implements this interface from these docs; `lambdas/private/steps-factory.ts` builds it.
+ * serves one Task state; its handler (`lambdas/<state>.ts`) decodes the state, calls the method,
+ * and builds the next state from the result. `lib/steps/` implements this interface from these
+ * docs (`createRestartSteps`), one file per step.
  *
  * Rules every method follows:
  * - **Idempotent.** Step Functions retries a task after a Lambda crash, a timeout or a transient

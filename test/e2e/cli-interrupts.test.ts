@@ -8,7 +8,7 @@
 // read back through the API, and scenario 2's failing restart comes from a proxy in front.
 import { jest } from '@jest/globals';
 import pty from 'node-pty';
-import { simpleJob } from '../engine/harness';
+import { simpleJob } from '../steps/harness';
 import { type E2eTarget, openE2e, wasRestarted } from './e2e-target';
 import { normalise } from './run-cli';
 import { runInPty } from './run-pty';

@@ -7,7 +7,7 @@
 // command did is read back through the API: task events and stopped allocations.
 import { jest } from '@jest/globals';
 import type { AllocListStub, Job } from '../../lib/nomad/types';
-import { type Harness, simpleJob, startHarness, waitAllRunning } from '../engine/harness';
+import { type Harness, simpleJob, startHarness, waitAllRunning } from '../steps/harness';
 import { describeSim, type E2eTarget, openE2e, wasRestarted } from './e2e-target';
 import { type CliResult, runCli, runCliPool } from './run-cli';
 import { type StubProxy, startStubProxy } from './stub-proxy';

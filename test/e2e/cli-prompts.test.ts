@@ -5,7 +5,7 @@
 // Runs against the simulator or the agent at NOMAD_E2E_ADDR; the restarted allocations are
 // read back through the API. Scenario 3's multi-region job needs Nomad Enterprise.
 import { jest } from '@jest/globals';
-import { simpleJob } from '../engine/harness';
+import { simpleJob } from '../steps/harness';
 import { type E2eTarget, notOnAgent, openE2e, wasRestarted } from './e2e-target';
 import { runInPty } from './run-pty';
 

@@ -8,7 +8,7 @@
 
 import { jest } from '@jest/globals';
 import type { AllocListStub } from '../../lib/nomad/types';
-import { simpleJob } from '../engine/harness';
+import { simpleJob } from '../steps/harness';
 import { type E2eSetup, type E2eTarget, openE2e, wasRestarted } from './e2e-target';
 import { runCli } from './run-cli';
 import { startStubProxy } from './stub-proxy';

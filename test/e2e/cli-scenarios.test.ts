@@ -21,14 +21,7 @@
 // is how the expected lines are built from the target's state.
 import { jest } from '@jest/globals';
 import type { Allocation, AllocListStub, Job } from '../../lib/nomad/types';
-import {
-  allocationsOf,
-  type Harness,
-  simpleJob,
-  startHarness,
-  task,
-  waitAllRunning,
-} from '../engine/harness';
+import { allocationsOf, type Harness, simpleJob, startHarness, task, waitAllRunning } from '../steps/harness';
 import { E2E_ADDR, type E2eTarget, notOnAgent, openE2e, wasRestarted } from './e2e-target';
 import { type CliResult, runCli, runCliPool } from './run-cli';
 import { startInPty } from './run-pty';

@@ -9,7 +9,7 @@
 // arguments stay exactly Nomad's. 17's failing restart comes from a proxy in front, as in T14.
 import { jest } from '@jest/globals';
 import type { AllocListStub, Job, TaskGroup } from '../../lib/nomad/types';
-import { TIME_SCALE, task } from '../engine/harness';
+import { TIME_SCALE, task } from '../steps/harness';
 import { E2E_ADDR, type E2eTarget, openE2e, wasRestarted } from './e2e-target';
 import { type CliResult, runCliPool } from './run-cli';
 import { type StubProxy, startStubProxy } from './stub-proxy';

@@ -9,9 +9,9 @@
 import type { AllocListStub, Deployment, Evaluation, Job, NodeListStub } from '../../lib/nomad/types';
 import { parseGoDuration } from '../../sim/duration';
 import type { NodeSpec, RunningSimulator } from '../../sim/index';
-import { type Harness, startHarness, taskRestartSignaled, waitAllRunning } from '../engine/harness';
 import { call, eventually, get, put } from '../sim/helpers/http';
 import { E2E_ADDR } from '../sim/helpers/target';
+import { type Harness, startHarness, taskRestartSignaled, waitAllRunning } from '../steps/harness';
 
 export { E2E_ADDR };
 

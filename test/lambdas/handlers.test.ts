@@ -12,7 +12,7 @@ import type { RestartStepsDeps } from '../../lib/workflow/steps';
 import { captureOutput, FakeSteps, lambdaContext, plannedState } from './private/fixtures';
 
 let fake = new FakeSteps({});
-jest.unstable_mockModule('../../lambdas/private/steps-factory', () => ({
+jest.unstable_mockModule('../../lib/steps/steps-factory', () => ({
   createRestartSteps: (deps: RestartStepsDeps) => fake.create(deps),
 }));
 

@@ -23,7 +23,7 @@ P.withResolvers ??= () => {
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
 
 let steps: RestartSteps;
-jest.unstable_mockModule('../../lambdas/private/steps-factory', () => ({
+jest.unstable_mockModule('../../lib/steps/steps-factory', () => ({
   createRestartSteps: (_deps: RestartStepsDeps) => steps,
 }));
 const { StateMachine } = await import('aws-local-stepfunctions');

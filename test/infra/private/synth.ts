@@ -1,6 +1,6 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { NomadRestartStack } from '../../../lib/nomad-restart-stack';
+import { NomadRestartStack } from '../../../lib/constructs/nomad-restart-stack';
 
 /** Secret ARNs used by the test stacks (fake, well-formed). */
 export const TOKEN_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:nomad-token-AbCdEf';

@@ -1,4 +1,4 @@
-import { AllocationRestartError, type BatchError } from '../errors';
+import { AllocationRestartError, type BatchError } from '../restart/errors';
 
 /** Fields every allocation outcome carries. */
 interface OutcomeBase {

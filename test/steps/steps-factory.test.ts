@@ -4,9 +4,10 @@
  * in-place run in batches, a system-job reschedule (stop, evaluate, await), a proceed
  * question answered with a wait, and an active deployment that blocks the run.
  */
-import { createRestartSteps } from '../../lambdas/private/steps-factory';
+
 import type { ProgressEvent } from '../../lib/restart/events';
 import type { RestartOptions } from '../../lib/restart/options';
+import { createRestartSteps } from '../../lib/steps/steps-factory';
 import { MemoryPlanStore } from '../../lib/stores/plan-store';
 import type { ApprovalAnswer, BatchState, Decision, Summary } from '../../lib/workflow/payloads';
 import type { RestartSteps } from '../../lib/workflow/steps';

@@ -1,15 +1,15 @@
-import type { NomadClient } from '../../nomad/client';
-import type { AllocListStub, Job } from '../../nomad/types';
-import { cutBatches, resolveBatchSize, resolveMaxErrors } from '../batches';
-import { NomadQueryError, RescheduleNotAllowedError } from '../errors';
-import type { EmitProgress } from '../events';
+import type { NomadClient } from '../nomad/client';
+import type { AllocListStub, Job } from '../nomad/types';
+import { cutBatches, resolveBatchSize, resolveMaxErrors } from '../restart/batches';
+import { NomadQueryError, RescheduleNotAllowedError } from '../restart/errors';
+import type { EmitProgress } from '../restart/events';
 import {
   filterAllocations,
   type PlannedAllocation,
   type SkippedAllocation,
   sortAllocations,
-} from '../filter';
-import type { RestartOptions } from '../options';
+} from '../restart/filter';
+import type { RestartOptions } from '../restart/options';
 import { PlanBatchOutOfRangeError } from './errors';
 import { type ResolvedJob, resolveJob } from './resolve-job';
 

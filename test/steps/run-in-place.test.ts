@@ -5,8 +5,9 @@
  * restart over HTTP with `-yes`; we check which tasks got `Restart Signaled`, the batches
  * and the wait lines.
  */
-import { runRestart } from '../../lib/restart/engine/index';
+
 import type { RestartOptions } from '../../lib/restart/options';
+import { runRestart } from '../../lib/steps/index';
 import {
   allocationsOf,
   eventsOf,

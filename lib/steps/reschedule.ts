@@ -1,9 +1,9 @@
-import type { NomadClient } from '../../nomad/client';
-import type { Allocation } from '../../nomad/types';
-import { AllocationStepError } from '../errors';
-import type { EmitProgress } from '../events';
-import type { PlannedAllocation } from '../filter';
-import type { RestartOptions } from '../options';
+import type { NomadClient } from '../nomad/client';
+import type { Allocation } from '../nomad/types';
+import { AllocationStepError } from '../restart/errors';
+import type { EmitProgress } from '../restart/events';
+import type { PlannedAllocation } from '../restart/filter';
+import type { RestartOptions } from '../restart/options';
 import { type AllocationOutcome, failedOutcome } from './outcomes';
 import { planBatch, type RestartPlan } from './plan';
 

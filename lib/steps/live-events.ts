@@ -7,7 +7,7 @@
  * through the unchanged middy chain, so two runs in one process never see each other's events.
  */
 import type { Context } from 'aws-lambda';
-import type { ProgressEvent } from '../../lib/restart/events';
+import type { ProgressEvent } from '../restart/events';
 
 export type LiveEventSink = (event: ProgressEvent) => void;
 

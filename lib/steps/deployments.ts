@@ -1,6 +1,6 @@
-import type { NomadClient } from '../../nomad/client';
-import type { Deployment } from '../../nomad/types';
-import { type BatchError, DeploymentActiveError, NomadQueryError } from '../errors';
+import type { NomadClient } from '../nomad/client';
+import type { Deployment } from '../nomad/types';
+import { type BatchError, DeploymentActiveError, NomadQueryError } from '../restart/errors';
 import type { PlannedJob } from './plan';
 
 /** Deployment statuses Nomad's CLI treats as over; anything else, unknown ones included, is active (spec §4.9). */

@@ -1,9 +1,9 @@
-import type { NomadClient } from '../../nomad/client';
-import { type BatchDecision, batchOutcome, decideAfterBatch, waitOrNext } from '../decide';
-import type { BatchError } from '../errors';
-import type { EmitProgress } from '../events';
-import { type BatchWait, formatCount, type RestartOptions } from '../options';
-import { type Answer, multiRegionQuestion, proceedQuestion, type Question } from '../questions';
+import type { NomadClient } from '../nomad/client';
+import { type BatchDecision, batchOutcome, decideAfterBatch, waitOrNext } from '../restart/decide';
+import type { BatchError } from '../restart/errors';
+import type { EmitProgress } from '../restart/events';
+import { type BatchWait, formatCount, type RestartOptions } from '../restart/options';
+import { type Answer, multiRegionQuestion, proceedQuestion, type Question } from '../restart/questions';
 import { awaitBatch } from './await-batch';
 import { createAwaitCursor } from './await-cursor';
 import { checkDeployments } from './deployments';

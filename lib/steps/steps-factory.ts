@@ -10,7 +10,21 @@
  * - `run.json`: the run's flat error list, the batches already counted, and why it stopped.
  */
 
-import { batchOutcome, decideAfterBatch, waitOrNext } from '../../lib/restart/decide';
+import { batchOutcome, decideAfterBatch, waitOrNext } from '../restart/decide';
+import { type BatchError, isBatchUnrecoverable } from '../restart/errors';
+import type { ProgressEvent } from '../restart/events';
+import { formatCount, type RestartOptions } from '../restart/options';
+import { interpretAnswer, multiRegionQuestion, proceedQuestion, type Question } from '../restart/questions';
+import { formatErrorList, TIMESTAMP_PREFIX_LENGTH } from '../restart/text';
+import { runKeyPrefix } from '../stores/plan-store';
+import {
+  type BatchState,
+  type Decision,
+  MAX_STEP_EVENTS,
+  type PendingQuestion,
+  type Progress,
+} from '../workflow/payloads';
+import type { RestartSteps, RestartStepsDeps } from '../workflow/steps';
 import {
   type AllocationOutcome,
   type AwaitCursor,
@@ -24,26 +38,7 @@ import {
   type RestartPlan,
   restartBatch,
   triggerEvaluations,
-} from '../../lib/restart/engine/index';
-import { type BatchError, isBatchUnrecoverable } from '../../lib/restart/errors';
-import type { ProgressEvent } from '../../lib/restart/events';
-import { formatCount, type RestartOptions } from '../../lib/restart/options';
-import {
-  interpretAnswer,
-  multiRegionQuestion,
-  proceedQuestion,
-  type Question,
-} from '../../lib/restart/questions';
-import { formatErrorList, TIMESTAMP_PREFIX_LENGTH } from '../../lib/restart/text';
-import { runKeyPrefix } from '../../lib/stores/plan-store';
-import {
-  type BatchState,
-  type Decision,
-  MAX_STEP_EVENTS,
-  type PendingQuestion,
-  type Progress,
-} from '../../lib/workflow/payloads';
-import type { RestartSteps, RestartStepsDeps } from '../../lib/workflow/steps';
+} from './index';
 import { cachedPlan, rememberPlan } from './plan-cache';
 
 interface BatchResult {

@@ -5,7 +5,7 @@
  * `-on-error=fail`: exactly 2 restart requests), and junk answers from Nomad, which must
  * give an error naming the allocation.
  */
-import { planRestart, runRestart } from '../../lib/restart/engine/index';
+import { planRestart, runRestart } from '../../lib/steps/index';
 import type { AclSpec } from '../../sim/index';
 import {
   allocationsOf,

@@ -5,8 +5,9 @@
  * allocation is never touched), and a system job whose allocations' job version was pruned
  * (DESIGN.md: it still gets its evaluation, from the job's own type).
  */
-import { runRestart } from '../../lib/restart/engine/index';
+
 import type { RestartOptions } from '../../lib/restart/options';
+import { runRestart } from '../../lib/steps/index';
 import {
   allocationsOf,
   eventsOf,

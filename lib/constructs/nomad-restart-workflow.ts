@@ -11,11 +11,11 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { APPROVALS_TABLE_SCHEMA } from './stores/dynamodb-approval-store';
-import { LOCK_TABLE_SCHEMA } from './stores/dynamodb-job-lock';
-import { restartDefinition } from './workflow/definition';
-import { TaskFunction } from './workflow/private/task-function';
-import { HANDLER_IDS, type HandlerId, STALE_LOCK_HANDLER_ID } from './workflow/state-names';
+import { APPROVALS_TABLE_SCHEMA } from '../stores/dynamodb-approval-store';
+import { LOCK_TABLE_SCHEMA } from '../stores/dynamodb-job-lock';
+import { restartDefinition } from '../workflow/definition';
+import { TaskFunction } from '../workflow/private/task-function';
+import { HANDLER_IDS, type HandlerId, STALE_LOCK_HANDLER_ID } from '../workflow/state-names';
 
 /** Props of {@link NomadRestartWorkflow}. */
 export interface NomadRestartWorkflowProps {

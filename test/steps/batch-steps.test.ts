@@ -5,6 +5,8 @@
  * "still waiting" line, `-replacement-timeout`, and a watch slice that returns a cursor
  * when its deadline nears.
  */
+
+import type { RestartOptions } from '../../lib/restart/options';
 import {
   type AllocationOutcome,
   awaitBatch,
@@ -13,8 +15,7 @@ import {
   planRestart,
   type RestartPlan,
   restartBatch,
-} from '../../lib/restart/engine/index';
-import type { RestartOptions } from '../../lib/restart/options';
+} from '../../lib/steps/index';
 import {
   allocationsOf,
   eventsOf,

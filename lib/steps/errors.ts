@@ -3,7 +3,7 @@
  * message class in the domain (`../errors`: `NomadQueryError`, `AllocationStepError`,
  * `AllocationRestartError`...); these cover what only the engine can get wrong.
  */
-import { RestartError } from '../errors';
+import { RestartError } from '../restart/errors';
 
 /** Base class of the engine's own errors. */
 export class RestartEngineError extends RestartError {

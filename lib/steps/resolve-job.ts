@@ -1,8 +1,8 @@
-import type { NomadClient } from '../../nomad/client';
-import { isPermissionDenied } from '../../nomad/errors';
-import type { Job, JobListStub } from '../../nomad/types';
-import { JobNotFoundError, MultipleJobsMatchedError, NomadQueryError } from '../errors';
-import { formatPrefixMatches, PREFIX_PAGE_SIZE } from '../prefix-matches';
+import type { NomadClient } from '../nomad/client';
+import { isPermissionDenied } from '../nomad/errors';
+import type { Job, JobListStub } from '../nomad/types';
+import { JobNotFoundError, MultipleJobsMatchedError, NomadQueryError } from '../restart/errors';
+import { formatPrefixMatches, PREFIX_PAGE_SIZE } from '../restart/prefix-matches';
 
 /** The job a restart is about, with the namespace every later request must use. */
 export interface ResolvedJob {

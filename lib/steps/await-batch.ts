@@ -1,10 +1,10 @@
-import type { NomadClient, QueryResult } from '../../nomad/client';
-import type { AllocListStub, Evaluation } from '../../nomad/types';
-import { formatGoDuration } from '../duration';
-import { AllocationStepError, PlacementFailureError, ReplacementTimeoutError } from '../errors';
-import type { EmitProgress } from '../events';
-import { displayId } from '../ids';
-import type { RestartOptions } from '../options';
+import type { NomadClient, QueryResult } from '../nomad/client';
+import type { AllocListStub, Evaluation } from '../nomad/types';
+import { formatGoDuration } from '../restart/duration';
+import { AllocationStepError, PlacementFailureError, ReplacementTimeoutError } from '../restart/errors';
+import type { EmitProgress } from '../restart/events';
+import { displayId } from '../restart/ids';
+import type { RestartOptions } from '../restart/options';
 import type { AwaitCursor, WaitingAllocation } from './await-cursor';
 import { STILL_WAITING_INTERVAL_MS } from './await-cursor';
 import { AllocationVanishedError } from './errors';

@@ -1,9 +1,9 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from './engines/aws/table-env';
+import { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from '../engines/aws/table-env';
+import { restartInputJsonSchema } from '../restart/input';
 import { NomadRestartWorkflow, type NomadRestartWorkflowProps } from './nomad-restart-workflow';
-import { restartInputJsonSchema } from './restart/input';
 
 /** Props of {@link NomadRestartStack}: the workflow's, with secrets given by ARN. */
 export interface NomadRestartStackProps

@@ -1,8 +1,8 @@
-import type { NomadClient } from '../../nomad/client';
-import type { Allocation } from '../../nomad/types';
-import type { EmitProgress } from '../events';
-import type { PlannedAllocation } from '../filter';
-import type { RestartOptions } from '../options';
+import type { NomadClient } from '../nomad/client';
+import type { Allocation } from '../nomad/types';
+import type { EmitProgress } from '../restart/events';
+import type { PlannedAllocation } from '../restart/filter';
+import type { RestartOptions } from '../restart/options';
 import { allocationRestartedSince, restartInPlace, taskRestartedSince } from './in-place';
 import type { AllocationOutcome } from './outcomes';
 import { planBatch, type RestartPlan } from './plan';

@@ -1,9 +1,9 @@
-import type { NomadClient } from '../../nomad/client';
-import type { Allocation } from '../../nomad/types';
-import { TaskRestartError } from '../errors';
-import type { EmitProgress, RestartMode } from '../events';
-import type { PlannedAllocation } from '../filter';
-import type { RestartOptions } from '../options';
+import type { NomadClient } from '../nomad/client';
+import type { Allocation } from '../nomad/types';
+import { TaskRestartError } from '../restart/errors';
+import type { EmitProgress, RestartMode } from '../restart/events';
+import type { PlannedAllocation } from '../restart/filter';
+import type { RestartOptions } from '../restart/options';
 import { type AllocationOutcome, allocationError, failedOutcome } from './outcomes';
 
 /**
