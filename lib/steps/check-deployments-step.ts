@@ -1,0 +1,19 @@
+/**
+ * "Check deployments": the deployment guard, once before each batch. An active deployment is
+ * recorded as a run error and blocks the next batch; the graph then finishes.
+ */
+import type { GuardOutput, PlannedStepInput } from '../workflow/steps';
+import { checkDeployments } from './deployments';
+import type { StepKit } from './step-kit';
+
+export async function checkDeploymentsStep(
+  kit: StepKit,
+  { options, run, plan: ref, progress }: PlannedStepInput,
+): Promise<GuardOutput> {
+  const plan = await kit.loadPlan(ref.planKey);
+  const error = await checkDeployments(kit.nomad, plan.job, { verbose: options.verbose, signal: kit.signal });
+  if (error === null) return { events: [], blocked: false, progress };
+  const record = await kit.loadRun(run.runId);
+  await kit.planStore.put(kit.key(run.runId, 'run.json'), { ...record, errors: [...record.errors, error] });
+  return { events: [], blocked: true, progress: { ...progress, errorCount: progress.errorCount + 1 } };
+}

@@ -1,0 +1,57 @@
+/**
+ * "Plan restart": resolves the job, plans and stores the batches, and chooses the first move
+ * (nothing to do, the multi-region question, or the first batch). Makes no Nomad writes.
+ */
+import { multiRegionQuestion } from '../restart/questions';
+import type { Progress } from '../workflow/payloads';
+import type { PlanOutput, StepInput } from '../workflow/steps';
+import { planRestart } from './plan';
+import { rememberPlan } from './plan-cache';
+import { decision, HELD_EVENTS, pendingQuestion, type StepKit } from './step-kit';
+
+export async function planStep(kit: StepKit, { options, run }: StepInput): Promise<PlanOutput> {
+  const { nomad, planStore, now, signal, key } = kit;
+  const { events, emit } = kit.recorder({ live: false });
+  const planned = await planRestart(nomad, options, { emit, now, signal });
+  const plan = planned.kind === 'plan' ? planned : undefined;
+  const planKey = key(run.runId, 'plan.json');
+  if (plan) {
+    await planStore.put(planKey, plan);
+    rememberPlan(planKey, plan);
+  }
+  const job = planned.job;
+  const progress: Progress = {
+    nextBatch: 0,
+    batchesThisExecution: 0,
+    restarted: 0,
+    failed: 0,
+    errorCount: 0,
+    askBetweenBatches: options.batchWait.kind === 'ask',
+    batchWaitMs: options.batchWait.kind === 'duration' ? options.batchWait.ns / 1e6 : 0,
+    canceled: false,
+  };
+  const askMultiregion = plan !== undefined && job.multiregion && !options.yes;
+  const next = !plan
+    ? decision('finish')
+    : askMultiregion
+      ? decision('ask', { question: pendingQuestion(multiRegionQuestion(job.id), '') })
+      : decision('batch');
+  // Nomad asks the multi-region question before it prints anything about the plan: the
+  // plan's lines wait in the store until the answer is yes (see apply-answer-step.ts).
+  if (askMultiregion) await planStore.put(key(run.runId, HELD_EVENTS), events);
+  return {
+    events: askMultiregion ? [] : events,
+    progress,
+    decision: next,
+    plan: {
+      planKey: plan ? planKey : '',
+      jobId: job.id,
+      namespace: job.namespace ?? options.namespace ?? 'default',
+      jobType: job.type ?? '',
+      allocationCount: plan?.counts.eligible ?? 0,
+      batchSize: plan?.batchSize ?? 0,
+      batchCount: plan?.batches.length ?? 0,
+      triggerEvaluations: options.reschedule && job.type === 'system',
+    },
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * What every workflow step shares: the run's objects in the plan store, the event recorder,
+ * and the small decision shapes. Plan-store layout, under `runKeyPrefix(runId)`:
+ * - `plan.json`: the `RestartPlan` (ordered allocations cut into batches);
+ * - `batch-<i>.json`: the batch journal (idempotent re-runs of "Restart batch");
+ * - `cursor-<i>.json`: the await cursor (its size grows with the batch, so not in the state);
+ * - `result-<i>.json`: the settled batch (errors, failed and restarted counts);
+ * - `run.json`: the run's flat error list, the batches already counted, and why it stopped;
+ * - `plan-events.json`: the plan's lines, held while the multi-region question is open.
+ */
+import type { BatchError } from '../restart/errors';
+import { isBatchUnrecoverable } from '../restart/errors';
+import type { ProgressEvent } from '../restart/events';
+import type { Question } from '../restart/questions';
+import { TIMESTAMP_PREFIX_LENGTH } from '../restart/text';
+import { runKeyPrefix } from '../stores/plan-store';
+import {
+  type BatchState,
+  type Decision,
+  MAX_STEP_EVENTS,
+  type PendingQuestion,
+  type Progress,
+} from '../workflow/payloads';
+import type { RestartStepsDeps } from '../workflow/steps';
+import { type AllocationOutcome, batchErrorsOf, failedCountOf } from './outcomes';
+import type { RestartPlan } from './plan';
+import { cachedPlan } from './plan-cache';
+
+/** A settled batch, as Decide and Apply answer read it. */
+export interface BatchResult {
+  readonly errors: BatchError[];
+  readonly failed: number;
+  readonly restarted: number;
+}
+
+/** What the run has collected so far across batches (and executions). */
+export interface RunRecord {
+  readonly errors: BatchError[];
+  readonly countedBatches: number[];
+  readonly stoppedOn?: 'error' | 'unrecoverable-error' | 'max-errors';
+}
+
+export const EMPTY_RUN: RunRecord = { errors: [], countedBatches: [] };
+
+/** Plan-store entry holding the plan's lines while the multi-region question is open. */
+export const HELD_EVENTS = 'plan-events.json';
+
+/** A decision for the graph's "What next?" choice; `extra` sets the wait or the question. */
+export const decision = (action: Decision['action'], extra: Partial<Decision> = {}): Decision => ({
+  action,
+  waitSeconds: 0,
+  question: null,
+  ...extra,
+});
+
+/** The batch wait the progress carries now (an answer can replace it mid-run). */
+export const batchWaitOf = (progress: Progress) =>
+  progress.askBetweenBatches
+    ? ({ kind: 'ask' } as const)
+    : ({ kind: 'duration', ns: Math.max(0, progress.batchWaitMs) * 1e6 } as const);
+
+/** A question as the Ask state parks it: Nomad's lines joined under the timestamp prefix. */
+export function pendingQuestion(question: Question, summary: string): PendingQuestion {
+  const text = question.lines.join(`\n${' '.repeat(TIMESTAMP_PREFIX_LENGTH)}`);
+  return {
+    kind: question.kind === 'multi-region' ? 'multiregion' : 'proceed',
+    prompt: `${text} [${question.options}]`,
+    summary,
+  };
+}
+
+/** The deps of one invocation plus the helpers built on them; each step takes one of these. */
+export interface StepKit extends RestartStepsDeps {
+  /** The plan-store key of `name` in run `runId`. */
+  key(runId: string, name: string): string;
+  /**
+   * Collects a step's events for its result and shows each to the live sink at once. The plan
+   * step passes `live: false`: its lines must wait behind the multi-region question.
+   */
+  recorder(options?: { live: boolean }): { events: ProgressEvent[]; emit: (event: ProgressEvent) => void };
+  /** The run's plan, decoded once per process. */
+  loadPlan(planKey: string): Promise<RestartPlan>;
+  /** An object of the plan store, or undefined when it does not exist yet. */
+  tryGet<T>(key: string): Promise<T | undefined>;
+  /** The run record, empty before the first batch settles. */
+  loadRun(runId: string): Promise<RunRecord>;
+  /** Settles a batch: its result for Decide, and the state the graph carries. */
+  settle(
+    runId: string,
+    batch: { index: number; size: number; startedAt: number },
+    outcomes: readonly AllocationOutcome[],
+  ): Promise<BatchState>;
+}
+
+/** Builds the kit for one invocation (deps carry that invocation's deadline signal). */
+export function createStepKit(deps: RestartStepsDeps): StepKit {
+  const { planStore, onEvent } = deps;
+  const key = (runId: string, name: string) => `${runKeyPrefix(runId)}${name}`;
+  const tryGet = async <T>(k: string): Promise<T | undefined> => {
+    try {
+      return (await planStore.get(k)) as T;
+    } catch {
+      return undefined;
+    }
+  };
+  return {
+    ...deps,
+    key,
+    recorder: ({ live } = { live: true }) => {
+      const events: ProgressEvent[] = [];
+      const seen = live ? onEvent : undefined;
+      return {
+        events,
+        emit: (event: ProgressEvent) => {
+          seen?.(event);
+          // Past the cap a step keeps its first events; the counters still say what happened.
+          if (events.length < MAX_STEP_EVENTS) events.push(event);
+        },
+      };
+    },
+    loadPlan: (planKey) => cachedPlan(planKey, async (k) => (await planStore.get(k)) as RestartPlan),
+    tryGet,
+    loadRun: async (runId) => (await tryGet<RunRecord>(key(runId, 'run.json'))) ?? EMPTY_RUN,
+    async settle(runId, batch, outcomes) {
+      const errors = batchErrorsOf(outcomes);
+      const failed = failedCountOf(outcomes);
+      const result: BatchResult = { errors, failed, restarted: outcomes.length - failed };
+      await planStore.put(key(runId, `result-${batch.index}.json`), result);
+      return {
+        ...batch,
+        stopIndex: 0,
+        done: true,
+        cursor: null,
+        errorCount: errors.length,
+        unrecoverable: isBatchUnrecoverable(errors),
+      };
+    },
+  };
+}
