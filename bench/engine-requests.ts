@@ -1,6 +1,7 @@
 /**
  * Nomad requests per restarted allocation, counted by the simulator, for in-place and
- * `-reschedule` runs at several batch sizes; plus how long planning a large job takes.
+ * `-reschedule` runs of the workflow (local engine) at several batch sizes; plus how long
+ * planning a large job takes.
  * Prints numbers, never asserts (targets at batch >= 10: <= 1.2 requests per in-place
  * allocation, <= 2.5 per rescheduled one; Nomad's CLI makes 2 and >= 5).
  *
@@ -11,8 +12,9 @@ import { pathToFileURL } from 'node:url';
 import { NomadClient } from '../lib/nomad/index';
 import type { Job } from '../lib/nomad/types';
 import type { RestartOptions } from '../lib/restart/options';
-import { planRestart, runRestart } from '../lib/steps/index';
+import { planRestart } from '../lib/steps/index';
 import { startSimulator } from '../sim/index';
+import { measureLocalRun } from './local-engine';
 
 /** What to measure. */
 export interface EngineBenchOptions {
@@ -56,7 +58,8 @@ function job(id: string, count: number): Job {
   };
 }
 
-function options(jobId: string, batchSize: number, reschedule: boolean): RestartOptions {
+/** `-yes` options for the plan measurement. */
+function planOptions(jobId: string, batchSize: number): RestartOptions {
   return {
     job: jobId,
     batchSize: { value: batchSize, percent: false },
@@ -66,8 +69,8 @@ function options(jobId: string, batchSize: number, reschedule: boolean): Restart
     groups: [],
     tasks: [],
     allTasks: false,
-    reschedule,
-    noShutdownDelay: true,
+    reschedule: false,
+    noShutdownDelay: false,
     verbose: false,
     dryRun: false,
   };
@@ -79,41 +82,22 @@ async function measureRun(
   reschedule: boolean,
   timeScale: number,
 ): Promise<EngineBenchRow> {
-  const sim = await startSimulator({
+  const run = await measureLocalRun({
+    allocations,
+    batchSize: String(batchSize),
+    reschedule,
     timeScale,
-    scenario: {
-      nodes: Array.from({ length: NODES }, (_, i) => ({ name: `node-${i}` })),
-      jobs: [job('bench', allocations)],
-    },
+    nodes: NODES,
   });
-  const client = NomadClient.create({ address: sim.address });
-  try {
-    sim.control.resetCounters();
-    const started = performance.now();
-    const result = await runRestart(client, options('bench', batchSize, reschedule), {
-      emit: () => {},
-      ask: async () => ({ kind: 'yes' }),
-    });
-    const ms = performance.now() - started;
-    if (result.exitCode !== 0) {
-      throw new Error(`run failed: ${result.errors.map((e) => e.message).join('; ')}`);
-    }
-    const counters = sim.control.counters();
-    const requests = counters['total'] ?? 0;
-    const byRoute = Object.fromEntries(Object.entries(counters).filter(([key]) => !key.startsWith('total')));
-    return {
-      mode: reschedule ? 'reschedule' : 'in-place',
-      batchSize,
-      allocations,
-      requests,
-      requestsPerAllocation: requests / allocations,
-      byRoute,
-      ms,
-    };
-  } finally {
-    await client.close();
-    await sim.close();
-  }
+  return {
+    mode: reschedule ? 'reschedule' : 'in-place',
+    batchSize,
+    allocations,
+    requests: run.requests,
+    requestsPerAllocation: run.requests / allocations,
+    byRoute: run.byRoute,
+    ms: run.workflowMs,
+  };
 }
 
 async function measurePlan(
@@ -132,7 +116,7 @@ async function measurePlan(
     await client.jobs().allocations('big');
     const fetchAllocationsMs = performance.now() - fetchStarted;
     const started = performance.now();
-    await planRestart(client, options('big', 10, false), { emit: () => {}, now: Date.now });
+    await planRestart(client, planOptions('big', 10), { emit: () => {}, now: Date.now });
     return { allocations, ms: performance.now() - started, fetchAllocationsMs };
   } finally {
     await client.close();

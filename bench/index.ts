@@ -162,7 +162,7 @@ export async function runBench(sizes: BenchSizes) {
     );
   }
   const overhead = overheadRuns[0] as LocalRunMeasure;
-  const perBatch = overheadRuns.map((r) => (r.workflowMs - r.engineMs) / Math.max(1, r.batches));
+  const perBatch = overheadRuns.map((r) => (r.workflowMs - r.stepsMs) / Math.max(1, r.batches));
   const perBatchMs = median(perBatch);
   rows.push({
     metric: `orchestration overhead per batch (${overhead.allocations} allocs, batch 50, median of ${OVERHEAD_RUNS})`,

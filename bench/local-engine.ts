@@ -1,13 +1,11 @@
 /**
- * What the workflow costs on top of the engine: the synthesized state machine run by the local
- * engine (real handlers, real engine) against the simulator, next to the bare engine loop
- * (`runRestart`) on the same job. Counts states, Lambda invocations, payloads and history.
+ * One restart through the synthesized state machine, run by the local engine (real handlers,
+ * real steps) against the simulator: states, Lambda invocations, payloads, history, Nomad
+ * requests, and how much of the wall time the steps themselves took (the rest is orchestration).
  */
 import { runRestartLocally } from '../lib/engines/local/engine';
-import { NomadClient } from '../lib/nomad/index';
 import type { ProgressEvent } from '../lib/restart/events';
 import { toRestartInput, validateRestartInput } from '../lib/restart/input';
-import { runRestart } from '../lib/steps/index';
 import { TASK_STATE_HANDLERS } from '../lib/workflow/state-names';
 import { startSimulator } from '../sim/index';
 
@@ -23,17 +21,18 @@ export interface LocalRunMeasure {
   readonly historyEvents: number;
   readonly maxPayloadBytes: number;
   readonly requests: number;
+  /** Requests by route, totals left out. */
+  readonly byRoute: Record<string, number>;
   readonly workflowMs: number;
-  readonly engineMs: number;
+  /** Time spent inside Task states (the steps' own work, Nomad calls included). */
+  readonly stepsMs: number;
   /** Median ms between a replacement's task start (simulator) and our "is running" event. */
   readonly replacementLatencyMs?: number;
 }
 
-const NODES = 100;
-
-function scenario(allocations: number, type: string) {
+function scenario(allocations: number, type: string, nodes: number) {
   return {
-    nodes: Array.from({ length: NODES }, (_, i) => ({ name: `node-${i}` })),
+    nodes: Array.from({ length: nodes }, (_, i) => ({ name: `node-${i}` })),
     jobs: [
       {
         ID: 'bench',
@@ -47,12 +46,13 @@ function scenario(allocations: number, type: string) {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 
-/** One job, restarted once through the workflow and once through the bare engine loop. */
+/** One service job of `allocations` on `nodes` nodes (default 100), restarted through the workflow. */
 export async function measureLocalRun(opts: {
   allocations: number;
   batchSize: string;
   reschedule: boolean;
   timeScale: number;
+  nodes?: number;
 }): Promise<LocalRunMeasure> {
   const raw = {
     job: 'bench',
@@ -64,9 +64,11 @@ export async function measureLocalRun(opts: {
   const options = validateRestartInput(raw, { interactive: false });
   const sim = await startSimulator({
     timeScale: opts.timeScale,
-    scenario: scenario(opts.allocations, 'service'),
+    scenario: scenario(opts.allocations, 'service', opts.nodes ?? 100),
   });
   const entered: string[] = [];
+  const taskEnteredAt = new Map<string, number>();
+  let stepsMs = 0;
   const events: ProgressEvent[] = [];
   let workflowMs: number;
   let latency: number[] = [];
@@ -79,7 +81,15 @@ export async function measureLocalRun(opts: {
       input: toRestartInput(options),
       emit: (event) => events.push(event),
       prompt: async () => ({ kind: 'read-error', text: 'EOF' }),
-      onStateEntered: (name) => entered.push(name),
+      onStateEntered: (name, type) => {
+        entered.push(name);
+        if (type === 'Task') taskEnteredAt.set(name, performance.now());
+      },
+      onStateExited: (name) => {
+        const at = taskEnteredAt.get(name);
+        if (at !== undefined) stepsMs += performance.now() - at;
+        taskEnteredAt.delete(name);
+      },
     });
     result = await run.result;
     workflowMs = performance.now() - started;
@@ -89,8 +99,9 @@ export async function measureLocalRun(opts: {
   } finally {
     await sim.close();
   }
-  const requests = sim.control.counters()['total'] ?? 0;
-  const engineMs = await measureEngineLoop(opts, options);
+  const counters = sim.control.counters();
+  const requests = counters['total'] ?? 0;
+  const byRoute = Object.fromEntries(Object.entries(counters).filter(([key]) => !key.startsWith('total')));
   const batches = entered.filter((s) => s === 'Check deployments').length;
   const loop = entered.slice(entered.indexOf('Check deployments'), entered.indexOf('Finish restart'));
   return {
@@ -104,8 +115,9 @@ export async function measureLocalRun(opts: {
     historyEvents: result.stats.historyEvents,
     maxPayloadBytes: result.stats.maxPayloadBytes,
     requests,
+    byRoute,
     workflowMs,
-    engineMs,
+    stepsMs,
     ...(latency.length > 0 ? { replacementLatencyMs: median(latency) } : {}),
   };
 }
@@ -122,23 +134,4 @@ function replacementLatencies(
     if (startedAt) latencies.push(event.time - Date.parse(startedAt));
   }
   return latencies;
-}
-
-async function measureEngineLoop(
-  opts: { allocations: number; timeScale: number; reschedule: boolean },
-  options: ReturnType<typeof validateRestartInput>,
-): Promise<number> {
-  const sim = await startSimulator({
-    timeScale: opts.timeScale,
-    scenario: scenario(opts.allocations, 'service'),
-  });
-  const client = NomadClient.create({ address: sim.address });
-  try {
-    const started = performance.now();
-    await runRestart(client, options, { emit: () => undefined, ask: async () => ({ kind: 'yes' }) });
-    return performance.now() - started;
-  } finally {
-    await client.close();
-    await sim.close();
-  }
 }

@@ -8,4 +8,3 @@ export * from './plan';
 export * from './reschedule';
 export * from './resolve-job';
 export * from './restart-batch';
-export * from './run-restart';

@@ -48,6 +48,10 @@ export interface LocalRestartRequest {
   readonly signal?: AbortSignal;
   /** Called as each state is entered (tests and benchmarks count them). */
   readonly onStateEntered?: (name: string, type: string) => void;
+  /** Called as each state is left (benchmarks time the steps with it). */
+  readonly onStateExited?: (name: string) => void;
+  /** Milliseconds to wait in the named Wait states instead of the definition's (tests). */
+  readonly waitTimeOverrides?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -240,12 +244,13 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
       return answer;
     },
     ...(request.signal === undefined ? {} : { signal: request.signal }),
+    ...(request.waitTimeOverrides === undefined ? {} : { waitTimeOverrides: request.waitTimeOverrides }),
     onStateEntered: (name, type) => {
       if (type === 'Task' && name !== ASK_STATE_NAME && name !== TaskStates.applyAnswer)
         lastReply = undefined;
       request.onStateEntered?.(name, type);
     },
-    onStateExited: (_name, output) => {
+    onStateExited: (name, output) => {
       const plan = (output as Partial<WorkflowState> | null)?.plan;
       if (plan && lockKey === undefined) {
         lockKey = { namespace: plan.namespace, jobId: plan.jobId };
@@ -253,6 +258,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
         if (cancelWanted) void localStores.lock.requestCancel(lockKey);
       }
       events.fromOutput(output);
+      request.onStateExited?.(name);
     },
   });
   return {

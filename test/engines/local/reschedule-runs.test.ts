@@ -1,30 +1,32 @@
 /**
- * Scenarios: `-reschedule` runs against the simulator over HTTP. T3 3.13/3.14 (service and
+ * Scenarios: `-reschedule` runs of the synthesized workflow, through the local engine, against
+ * the simulator over HTTP. T3 3.13/3.14 (service and
  * batch jobs in batches), T4 (system job: stop AND evaluate per allocation, replacements on
  * the same node), T8 (ineligible node: placement failure is unrecoverable, the third
  * allocation is never touched), and a system job whose allocations' job version was pruned
  * (DESIGN.md: it still gets its evaluation, from the job's own type).
  */
 
-import type { RestartOptions } from '../../lib/restart/options';
-import { runRestart } from '../../lib/steps/index';
+import { jest } from '@jest/globals';
+import type { RestartOptions } from '../../../lib/restart/options';
 import {
   allocationsOf,
   eventsOf,
   type Harness,
-  neverAsk,
-  recorder,
   restartOptions,
   simpleJob,
   startHarness,
   t3Job,
   waitAllRunning,
-} from './harness';
+} from '../../steps/harness';
+import { runWorkflow } from './workflow-harness';
+
+jest.setTimeout(60_000);
 
 const STOP = 'PUT /v1/allocation/:id/stop';
 const EVALUATE = 'PUT /v1/job/:id/evaluate';
 
-describe('runRestart', () => {
+describe('the workflow', () => {
   let h: Harness | undefined;
   afterEach(async () => {
     await h?.close();
@@ -61,16 +63,15 @@ describe('runRestart', () => {
       h = await startHarness({ jobs: [job] });
       await waitAllRunning(h, job.ID, 5);
       const originals = allocationsOf(h, job.ID).filter((a) => replaced.includes(a.TaskGroup));
-      const { events, emit } = recorder();
 
       // Act
-      const result = await runRestart(h.client, restartOptions(job.ID, { reschedule: true, ...over }), {
-        emit,
-        ask: neverAsk,
-      });
+      const { exitCode, events } = await runWorkflow(
+        h,
+        restartOptions(job.ID, { reschedule: true, ...over }),
+      );
 
       // Assert
-      expect(result.exitCode).toBe(0);
+      expect(exitCode).toBe(0);
       const after = new Map(allocationsOf(h, job.ID).map((a) => [a.ID, a]));
       for (const original of originals) {
         const next = after.get(original.ID)?.NextAllocation;
@@ -96,16 +97,15 @@ describe('runRestart', () => {
       await waitAllRunning(h, job.ID, 3);
       const originals = allocationsOf(h, job.ID);
       h.sim.control.resetCounters();
-      const { events, emit } = recorder();
 
       // Act
-      const result = await runRestart(h.client, restartOptions(job.ID, { reschedule: true, verbose: true }), {
-        emit,
-        ask: neverAsk,
-      });
+      const { exitCode, events } = await runWorkflow(
+        h,
+        restartOptions(job.ID, { reschedule: true, verbose: true }),
+      );
 
       // Assert
-      expect(result.exitCode).toBe(0);
+      expect(exitCode).toBe(0);
       expect(h.sim.control.counters()[STOP]).toBe(3);
       expect(h.sim.control.counters()[EVALUATE]).toBe(3);
       const after = new Map(allocationsOf(h, job.ID).map((a) => [a.ID, a]));
@@ -132,16 +132,12 @@ describe('runRestart', () => {
       await h.sim.control.waitFor((s) => (s.job(job.ID)?.Version ?? 0) === 7, 5_000);
       const [original] = allocationsOf(h, job.ID);
       expect(original?.JobVersion).toBe(0);
-      const { events, emit } = recorder();
 
       // Act
-      const result = await runRestart(h.client, restartOptions(job.ID, { reschedule: true }), {
-        emit,
-        ask: neverAsk,
-      });
+      const { exitCode, events } = await runWorkflow(h, restartOptions(job.ID, { reschedule: true }));
 
       // Assert
-      expect(result.exitCode).toBe(0);
+      expect(exitCode).toBe(0);
       expect(h.sim.control.counters()[EVALUATE]).toBe(1);
       expect(eventsOf(events, 'allocation-status')).toEqual([
         expect.objectContaining({ status: 'running', verbose: false }),
@@ -157,21 +153,19 @@ describe('runRestart', () => {
       await waitAllRunning(h, job.ID, 3);
       h.sim.control.setNodeEligibility('node-1', false);
       h.sim.control.resetCounters();
-      const { events, emit } = recorder();
 
       // Act
-      const result = await runRestart(
-        h.client,
+      const { exitCode, errors, events, result } = await runWorkflow(
+        h,
         restartOptions(job.ID, { reschedule: true, batchSize: { value: 2, percent: false } }),
-        { emit, ask: neverAsk },
       );
 
       // Assert
-      expect(result.exitCode).toBe(1);
+      expect(exitCode).toBe(1);
       expect(h.sim.control.counters()[STOP]).toBe(2);
-      expect(result.errors.length).toBeGreaterThanOrEqual(1);
-      expect(result.errors.every((e) => e.unrecoverable)).toBe(true);
-      expect(result.errors[0]?.message).toMatch(
+      expect(errors.length).toBeGreaterThanOrEqual(1);
+      expect(result).toMatchObject({ status: 'FAILED', error: 'UnrecoverableError' });
+      expect(errors[0]).toMatch(
         /^Error restarting allocation "[0-9a-f]{8}": Evaluation "[0-9a-f]{8}" has placement failures for group "group1":\n {4}\* No nodes were eligible for evaluation$/,
       );
       expect(eventsOf(events, 'stopping')).toEqual([

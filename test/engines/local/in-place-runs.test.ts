@@ -1,25 +1,27 @@
 /**
  * Scenario: spec §5 T3 (`TestJobRestartCommand_Run`), in-place cases 3.1–3.12, for a batch
  * and a service job. A simulator holds the T3 job (5 running allocations: 3 × single_task,
- * 2 × multiple_tasks with a finished prestart task and a sidecar); the engine runs the whole
- * restart over HTTP with `-yes`; we check which tasks got `Restart Signaled`, the batches
- * and the wait lines.
+ * 2 × multiple_tasks with a finished prestart task and a sidecar); the synthesized workflow runs
+ * the whole restart through the local engine with `-yes`; we check which tasks got
+ * `Restart Signaled`, the batches and the waits.
  */
 
-import type { RestartOptions } from '../../lib/restart/options';
-import { runRestart } from '../../lib/steps/index';
+import { jest } from '@jest/globals';
+import type { RestartOptions } from '../../../lib/restart/options';
+import { FlowStates } from '../../../lib/workflow/state-names';
 import {
   allocationsOf,
   eventsOf,
   type Harness,
-  neverAsk,
-  recorder,
   restartedTasks,
   restartOptions,
   startHarness,
   t3Job,
   waitAllRunning,
-} from './harness';
+} from '../../steps/harness';
+import { runWorkflow } from './workflow-harness';
+
+jest.setTimeout(60_000);
 
 const ALL = { value: 100, percent: true };
 const S = 'single_task';
@@ -144,7 +146,7 @@ const cases: Case[] = [
 
 const rows = (['batch', 'service'] as const).flatMap((type) => cases.map((c) => ({ ...c, type })));
 
-describe('runRestart', () => {
+describe('the workflow', () => {
   describe('in place (T3)', () => {
     let h: Harness | undefined;
     afterEach(async () => {
@@ -158,28 +160,21 @@ describe('runRestart', () => {
       h = await startHarness({ jobs: [job] });
       await waitAllRunning(h, job.ID, 5);
       const before = allocationsOf(h, job.ID);
-      const { events, emit } = recorder();
-      const sleeps: number[] = [];
 
       // Act
-      const result = await runRestart(h.client, restartOptions(job.ID, over), {
-        emit,
-        ask: neverAsk,
-        sleep: async (ms) => {
-          sleeps.push(ms);
-        },
-      });
+      const run = await runWorkflow(h, restartOptions(job.ID, over));
 
       // Assert
       const expected = before.flatMap((a) =>
         (restarted[a.TaskGroup] ?? []).map((t) => `${a.ID}:${a.TaskGroup}.${t}`),
       );
       expect(restartedTasks(allocationsOf(h, job.ID)).sort()).toEqual(expected.sort());
-      expect(result.exitCode).toBe(exitCode);
-      expect(eventsOf(events, 'batch-started').map((e) => e.size)).toEqual(batchSizes);
-      expect(eventsOf(events, 'waiting').map((e) => e.waitMs)).toEqual(Array(waits).fill(3000));
-      expect(sleeps).toEqual(Array(waits).fill(3000));
-      expect(eventsOf(events, 'finished')).toHaveLength(1);
+      expect(run.exitCode).toBe(exitCode);
+      expect(run.prompts).toEqual([]);
+      expect(eventsOf(run.events, 'batch-started').map((e) => e.size)).toEqual(batchSizes);
+      expect(eventsOf(run.events, 'waiting').map((e) => e.waitMs)).toEqual(Array(waits).fill(3000));
+      expect(run.entered.filter((s) => s === FlowStates.waitBeforeNextBatch)).toHaveLength(waits);
+      expect(eventsOf(run.events, 'finished')).toHaveLength(1);
     });
 
     it('reports each "Task not running" with the allocation and task (3.6)', async () => {
@@ -192,17 +187,10 @@ describe('runRestart', () => {
         .map((a) => a.ID.slice(0, 8));
 
       // Act
-      const result = await runRestart(
-        h.client,
-        restartOptions(job.ID, { batchSize: ALL, tasks: ['prestart'] }),
-        {
-          emit: () => {},
-          ask: neverAsk,
-        },
-      );
+      const run = await runWorkflow(h, restartOptions(job.ID, { batchSize: ALL, tasks: ['prestart'] }));
 
       // Assert
-      expect(result.errors.map((e) => e.message).sort()).toEqual(
+      expect([...run.errors].sort()).toEqual(
         ids
           .map(
             (id) =>
@@ -210,7 +198,7 @@ describe('runRestart', () => {
           )
           .sort(),
       );
-      expect(result.errors.every((e) => !e.unrecoverable)).toBe(true);
+      expect(run.result).toMatchObject({ status: 'FAILED', error: 'RestartFailed' });
     });
 
     it('emits one restart line per allocation, with the mode, and counts all five', async () => {
@@ -218,16 +206,11 @@ describe('runRestart', () => {
       const job = t3Job('batch');
       h = await startHarness({ jobs: [job] });
       await waitAllRunning(h, job.ID, 5);
-      const { events, emit } = recorder();
 
       // Act
-      await runRestart(
-        h.client,
+      const { events } = await runWorkflow(
+        h,
         restartOptions(job.ID, { batchSize: { value: 2, percent: false }, allTasks: true }),
-        {
-          emit,
-          ask: neverAsk,
-        },
       );
 
       // Assert

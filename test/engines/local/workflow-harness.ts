@@ -1,0 +1,84 @@
+/**
+ * Runs a whole restart the one way users run it: the synthesized state machine, through the
+ * local engine and the real Lambda handlers, against a simulator harness. Scenario tests read
+ * the result as the command would (exit code, error list, progress events, states entered).
+ */
+
+import { exitCodeOf } from '../../../lib/cli/exit-code';
+import type { Terminal } from '../../../lib/cli/terminal';
+import { runRestartLocally } from '../../../lib/engines/local/engine';
+import type { ExecutionResult } from '../../../lib/engines/local/types';
+import type { ProgressEvent } from '../../../lib/restart/events';
+import { createFormatter } from '../../../lib/restart/format';
+import { toRestartInput } from '../../../lib/restart/input';
+import type { RestartOptions } from '../../../lib/restart/options';
+import { FlowStates } from '../../../lib/workflow/state-names';
+import type { Harness } from '../../steps/harness';
+
+process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
+
+export interface WorkflowRun {
+  readonly result: ExecutionResult;
+  /** What `nomad-restart` would exit with. */
+  readonly exitCode: number;
+  /** The final error list (the `finished` event's), or the failure's cause. */
+  readonly errors: readonly string[];
+  readonly events: readonly ProgressEvent[];
+  /** Every state entered, in order. */
+  readonly entered: readonly string[];
+  /** Every question's prompt, in order. */
+  readonly prompts: readonly string[];
+}
+
+export interface WorkflowRunOptions {
+  /** The ACL token the handlers use (`NOMAD_TOKEN`). @default none */
+  readonly token?: string;
+  /** Replies to the questions, in order; a question past the last reply gets a read error. */
+  readonly replies?: readonly string[];
+}
+
+/** The exit code's error line is not what these tests read; the error list is. */
+const discardingTerminal: Terminal = {
+  interactive: false,
+  reading: false,
+  write: () => {},
+  read: async () => ({ kind: 'eof' }),
+  interruptRead: () => {},
+  close: () => {},
+};
+
+/**
+ * Runs `options` through the synthesized workflow against `h`'s simulator. The wait between
+ * batches takes no time (its length is asserted from the `waiting` events instead).
+ */
+export async function runWorkflow(
+  h: Harness,
+  options: RestartOptions,
+  runOptions: WorkflowRunOptions = {},
+): Promise<WorkflowRun> {
+  process.env['NOMAD_ADDR'] = h.sim.address;
+  if (runOptions.token === undefined) delete process.env['NOMAD_TOKEN'];
+  else process.env['NOMAD_TOKEN'] = runOptions.token;
+  const events: ProgressEvent[] = [];
+  const entered: string[] = [];
+  const prompts: string[] = [];
+  const replies = [...(runOptions.replies ?? [])];
+  const local = await runRestartLocally({
+    input: toRestartInput(options),
+    emit: (event) => events.push(event),
+    prompt: async (prompt) => {
+      prompts.push(prompt);
+      const text = replies.shift();
+      return text === undefined ? { kind: 'read-error', text: 'EOF' } : { kind: 'answer', text };
+    },
+    onStateEntered: (name) => entered.push(name),
+    waitTimeOverrides: { [FlowStates.waitBeforeNextBatch]: 0 },
+  });
+  const result = await local.result;
+  const exitCode = exitCodeOf(result, createFormatter({ verbose: false, color: false }), discardingTerminal);
+  const finished = events.find(
+    (e): e is Extract<ProgressEvent, { type: 'finished' }> => e.type === 'finished',
+  );
+  const errors = finished?.errors ?? (result.cause === undefined ? [] : [result.cause]);
+  return { result, exitCode, errors, events, entered, prompts };
+}
