@@ -12,7 +12,7 @@ async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   if (first === 'demo') return runDemo(ctx);
   if (first === 'sim') {
-    const { runSimCommand } = await import('../sim/cli');
+    const { runSimCommand } = await import('../lib/cli/sim-command');
     return runSimCommand(rest, ctx);
   }
   if (first !== undefined && NOT_AVAILABLE_YET.has(first)) {

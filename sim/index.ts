@@ -1,4 +1,3 @@
-export { runSimCommand, type SimCommandIo } from './cli';
 export { createScaledClock } from './clock';
 export { SimControlError, SimError, SimHttpError, SimScenarioError, SimWaitTimeoutError } from './errors';
 export { decodeScenario, demoScenario, loadScenarioFile } from './scenario';

@@ -1,12 +1,12 @@
 /**
  * `nomad-restart sim [-port N] [-scenario FILE] [-empty]`: serves the simulator on
- * 127.0.0.1 until SIGINT/SIGTERM. Flags are parsed like Go's `flag` package (one or two
- * dashes, `-f v` or `-f=v`). Without `-scenario` or `-empty` the demo scenario is loaded.
+ * 127.0.0.1 until SIGINT/SIGTERM. Flags are parsed by the command's own Go-style parser, so
+ * `sim` accepts and refuses command lines as `job restart` does. Without `-scenario` or
+ * `-empty` the demo scenario is loaded.
  */
-import { SimError } from './errors';
-import { loadScenarioFile } from './scenario';
-import { startSimulator } from './simulator';
-import type { Scenario } from './types';
+import { loadScenarioFile, type Scenario, startSimulator } from '../../sim/index';
+import { CliUsageError, HelpRequestedError } from './errors';
+import { parseGoFlags } from './go-flags';
 
 export interface SimCommandIo {
   stdout: NodeJS.WritableStream;
@@ -32,35 +32,33 @@ interface Flags {
   empty: boolean;
 }
 
+const DEFAULT_PORT = 4646;
+
+/** The flags, or the message to print above the usage (`''` for `-help`). */
 function parseFlags(args: string[]): Flags | string {
-  const flags: Flags = { port: 4646, empty: false };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] ?? '';
-    const match = /^--?([^=]+)(?:=(.*))?$/.exec(arg);
-    if (!match) return `This command takes no arguments, got "${arg}"`;
-    const name = match[1] ?? '';
-    let value = match[2];
-    if (name === 'empty') {
-      if (value !== undefined && value !== 'true' && value !== 'false')
-        return `invalid boolean value "${value}" for -empty`;
-      flags.empty = value !== 'false';
-      continue;
-    }
-    if (name === 'h' || name === 'help') return '';
-    if (name !== 'port' && name !== 'scenario') return `flag provided but not defined: -${name}`;
-    if (value === undefined) {
-      value = args[++i];
-      if (value === undefined) return `flag needs an argument: -${name}`;
-    }
-    if (name === 'port') {
-      const port = Number(value);
-      if (!/^\d+$/.test(value) || port > 65535)
-        return `invalid value "${value}" for flag -port: must be a port number`;
-      flags.port = port;
-    } else flags.scenario = value;
+  try {
+    const parsed = parseGoFlags(args, {
+      port: 'string',
+      scenario: 'string',
+      empty: 'bool',
+      h: 'bool',
+      help: 'bool',
+    });
+    if (parsed.bools.get('h') || parsed.bools.get('help')) throw new HelpRequestedError();
+    const [extra] = parsed.args;
+    if (extra !== undefined) return `This command takes no arguments, got "${extra}"`;
+    const portText = parsed.strings.get('port');
+    const port = portText === undefined ? DEFAULT_PORT : Number(portText);
+    if (portText !== undefined && (!/^\d+$/.test(portText) || port > 65535))
+      return `invalid value "${portText}" for flag -port: must be a port number`;
+    const scenario = parsed.strings.get('scenario');
+    const empty = parsed.bools.get('empty') ?? false;
+    if (empty && scenario !== undefined) return 'The -empty option cannot be used with -scenario';
+    return { port, empty, ...(scenario === undefined ? {} : { scenario }) };
+  } catch (error) {
+    if (error instanceof CliUsageError) return error.message;
+    throw error;
   }
-  if (flags.empty && flags.scenario !== undefined) return 'The -empty option cannot be used with -scenario';
-  return flags;
 }
 
 /** Runs the `sim` command; resolves with the exit code once stopped. */
@@ -90,7 +88,7 @@ export async function runSimCommand(args: string[], io: SimCommandIo): Promise<n
     await sim.close();
     return 0;
   } catch (error) {
-    const message = error instanceof SimError || error instanceof Error ? error.message : String(error);
+    const message = error instanceof Error ? error.message : String(error);
     io.stderr.write(`Error starting simulator: ${message}\n`);
     return 1;
   }
