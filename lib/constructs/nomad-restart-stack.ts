@@ -1,8 +1,8 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from '../engines/aws/table-env';
 import { restartInputJsonSchema } from '../restart/input';
+import { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from '../stores/table-env';
 import { NomadRestartWorkflow, type NomadRestartWorkflowProps } from './nomad-restart-workflow';
 
 /** Props of {@link NomadRestartStack}: the workflow's, with secrets given by ARN. */

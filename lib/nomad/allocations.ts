@@ -1,6 +1,6 @@
-import type { QueryOptions, QueryResult, WriteOptions, WriteResult } from './client';
 import { decodeAllocation, decodeAllocStopResponse } from './private/decode-alloc';
 import type { Requester } from './private/requester';
+import type { QueryOptions, QueryResult, WriteOptions, WriteResult } from './query';
 import type { Allocation, AllocRestartRequest, AllocStopResponse } from './types';
 
 /** Allocation endpoints, reached as `client.allocations()`; mirrors Nomad's `api/allocations.go`. */

@@ -9,47 +9,6 @@ import { Requester } from './private/requester';
 import { resolveBackoff } from './private/retry';
 import { DEFAULT_REQUEST_MS, Transport } from './private/transport';
 
-/** Options of a read (GET). Mirrors Nomad's `api.QueryOptions`. */
-export interface QueryOptions {
-  /** Blocking query: hold until the resource's index is greater than this. 0 or unset: answer at once. */
-  index?: number;
-  /** Upper bound of the hold, in ms, sent as `wait=<ms>ms`. Unset: Nomad's default, 300 s. */
-  waitMs?: number;
-  /** Aborts the request (and any retry backoff) with `NomadAbortedError`. */
-  signal?: AbortSignal;
-  /** Overrides the client's namespace for this call when non-empty. */
-  namespace?: string;
-  /** Overrides the client's region for this call when non-empty. */
-  region?: string;
-}
-
-/** Options of a write (PUT). Mirrors Nomad's `api.WriteOptions`. */
-export interface WriteOptions {
-  /** Aborts the request with `NomadAbortedError` (it may still have reached Nomad). */
-  signal?: AbortSignal;
-  /** Overrides the client's namespace for this call when non-empty. */
-  namespace?: string;
-  /** Overrides the client's region for this call when non-empty. */
-  region?: string;
-}
-
-/** A decoded read with Nomad's query metadata (`api.QueryMeta`). */
-export interface QueryResult<T> {
-  value: T;
-  /** `X-Nomad-Index`; 0 when missing or unparsable. Pass it back as `index` to block. */
-  index: number;
-  /** `X-Nomad-LastContact`, ms since the answering server last heard from the leader; 0 if absent. */
-  lastContact: number;
-  /** `X-Nomad-KnownLeader` is `true`. */
-  knownLeader: boolean;
-}
-
-/** A decoded write with its index (`X-Nomad-Index`, 0 when absent). */
-export interface WriteResult<T> {
-  value: T;
-  index: number;
-}
-
 const REDACTED = '<redacted>';
 
 /** A copy of `config` safe to log: the token and basic-auth password are replaced. */

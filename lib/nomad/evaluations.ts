@@ -1,6 +1,6 @@
-import type { QueryOptions, QueryResult } from './client';
 import { decodeEvaluation } from './private/decode-eval-node';
 import type { Requester } from './private/requester';
+import type { QueryOptions, QueryResult } from './query';
 import type { Evaluation } from './types';
 
 /** Evaluation endpoints, reached as `client.evaluations()`. */

@@ -1,4 +1,3 @@
-import type { QueryOptions, QueryResult, WriteOptions, WriteResult } from './client';
 import { decodeAllocStubs } from './private/decode-alloc';
 import { decodeEvaluations } from './private/decode-eval-node';
 import {
@@ -11,6 +10,7 @@ import {
   decodeJobVersions,
 } from './private/decode-job';
 import type { Requester } from './private/requester';
+import type { QueryOptions, QueryResult, WriteOptions, WriteResult } from './query';
 import type {
   AllocListStub,
   Deployment,

@@ -1,6 +1,6 @@
-import type { QueryOptions, QueryResult } from './client';
 import { decodeNode, decodeNodes } from './private/decode-eval-node';
 import type { Requester } from './private/requester';
+import type { QueryOptions, QueryResult } from './query';
 import type { Node, NodeListStub } from './types';
 
 /** Node endpoints, reached as `client.nodes()`. */

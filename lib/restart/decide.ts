@@ -2,7 +2,7 @@
  * What happens after a batch (spec §2.5 step 5), as a pure function the engine and the
  * state machine's "Decide" step share.
  */
-import { type BatchError, isBatchUnrecoverable } from './errors';
+import { type BatchError, isBatchUnrecoverable } from './allocation-errors';
 import { ASK, type BatchWait, FAIL, type OnError } from './options';
 
 /** How the batch went, as the proceed question words it (spec §2.8). */

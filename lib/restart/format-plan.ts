@@ -3,11 +3,12 @@
  * requests each step would make. Lines reuse the formatter's own texts through events, so a
  * dry run reads like the real run it previews.
  */
-import type { RestartPlan } from '../steps/plan';
+
 import type { RestartMode } from './events';
 import type { PlannedAllocation } from './filter';
 import type { Formatter, OutputLine } from './format';
 import type { RestartOptions } from './options';
+import type { RestartPlan } from './plan';
 import { ordinal, plural } from './text';
 
 const REQUEST_INDENT = '        ';

@@ -1,3 +1,4 @@
+export * from './allocation-errors';
 export * from './batches';
 export * from './decide';
 export * from './duration';
@@ -9,6 +10,7 @@ export * from './go-quote';
 export * from './ids';
 export * from './input';
 export * from './options';
+export * from './plan';
 export * from './prefix-matches';
 export * from './questions';
 export * from './text';

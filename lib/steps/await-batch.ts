@@ -1,15 +1,21 @@
-import type { NomadClient, QueryResult } from '../nomad/client';
+import type { NomadClient } from '../nomad/client';
+import type { QueryResult } from '../nomad/query';
 import type { AllocListStub, Evaluation } from '../nomad/types';
+import {
+  AllocationStepError,
+  PlacementFailureError,
+  ReplacementTimeoutError,
+} from '../restart/allocation-errors';
 import { formatGoDuration } from '../restart/duration';
-import { AllocationStepError, PlacementFailureError, ReplacementTimeoutError } from '../restart/errors';
 import type { EmitProgress } from '../restart/events';
 import { displayId } from '../restart/ids';
 import type { RestartOptions } from '../restart/options';
+import type { RestartPlan } from '../restart/plan';
 import type { AwaitCursor, WaitingAllocation } from './await-cursor';
 import { STILL_WAITING_INTERVAL_MS } from './await-cursor';
 import { AllocationVanishedError } from './errors';
 import { type AllocationOutcome, failedOutcome } from './outcomes';
-import { planBatch, type RestartPlan } from './plan';
+import { planBatch } from './plan';
 
 /** Nomad's maximum blocking-query hold. */
 const MAX_WAIT_MS = 300_000;

@@ -4,11 +4,11 @@
  */
 import { decideAfterBatch } from '../restart/decide';
 import { formatCount, type RestartOptions } from '../restart/options';
+import type { RestartPlan } from '../restart/plan';
 import { proceedQuestion } from '../restart/questions';
 import { formatErrorList } from '../restart/text';
 import type { Progress } from '../workflow/payloads';
 import type { DecideInput, DecisionOutput } from '../workflow/steps';
-import type { RestartPlan } from './plan';
 import { type BatchResult, batchWaitOf, decision, pendingQuestion, type StepKit } from './step-kit';
 
 export async function decideStep(

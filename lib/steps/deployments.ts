@@ -1,7 +1,8 @@
 import type { NomadClient } from '../nomad/client';
 import type { Deployment } from '../nomad/types';
-import { type BatchError, DeploymentActiveError, NomadQueryError } from '../restart/errors';
-import type { PlannedJob } from './plan';
+import type { BatchError } from '../restart/allocation-errors';
+import { DeploymentActiveError, NomadQueryError } from '../restart/errors';
+import type { PlannedJob } from '../restart/plan';
 
 /** Deployment statuses Nomad's CLI treats as over; anything else, unknown ones included, is active (spec §4.9). */
 const TERMINAL_DEPLOYMENT_STATUSES: ReadonlySet<string> = new Set(['failed', 'successful', 'cancelled']);

@@ -1,6 +1,6 @@
 import type { NomadClient } from '../nomad/client';
 import type { Allocation } from '../nomad/types';
-import { TaskRestartError } from '../restart/errors';
+import { TaskRestartError } from '../restart/allocation-errors';
 import type { EmitProgress, RestartMode } from '../restart/events';
 import type { PlannedAllocation } from '../restart/filter';
 import type { RestartOptions } from '../restart/options';

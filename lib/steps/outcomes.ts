@@ -1,4 +1,4 @@
-import { AllocationRestartError, type BatchError } from '../restart/errors';
+import { AllocationRestartError, type BatchError } from '../restart/allocation-errors';
 
 /** Fields every allocation outcome carries. */
 interface OutcomeBase {

@@ -1,4 +1,4 @@
-import type { RestartPlan } from './index';
+import type { RestartPlan } from '../restart/plan';
 
 /**
  * The plan this process decoded last. A plan is written once, by the run's first step, and never

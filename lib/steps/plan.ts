@@ -3,71 +3,14 @@ import type { AllocListStub, Job } from '../nomad/types';
 import { cutBatches, resolveBatchSize, resolveMaxErrors } from '../restart/batches';
 import { NomadQueryError, RescheduleNotAllowedError } from '../restart/errors';
 import type { EmitProgress } from '../restart/events';
-import {
-  filterAllocations,
-  type PlannedAllocation,
-  type SkippedAllocation,
-  sortAllocations,
-} from '../restart/filter';
+import { filterAllocations, type PlannedAllocation, sortAllocations } from '../restart/filter';
 import type { RestartOptions } from '../restart/options';
+import type { PlanCounts, PlannedJob, PlanResult, RestartPlan } from '../restart/plan';
 import { PlanBatchOutOfRangeError } from './errors';
 import { type ResolvedJob, resolveJob } from './resolve-job';
 
 /** Job types `-reschedule` accepts; sysbatch and unknown types are never replaced (spec §2.2 step 6). */
 const RESCHEDULABLE_TYPES: ReadonlySet<string> = new Set(['batch', 'service', 'system']);
-
-/** The job a plan is for: what every later step needs, and nothing large. */
-export interface PlannedJob {
-  readonly id: string;
-  /** Namespace for every later request; `undefined` leaves it to the client. */
-  readonly namespace?: string;
-  /** The job's type from the job info call; used when an allocation's own job version was pruned. */
-  readonly type?: string;
-  /** Whether `Multiregion.Regions` is non-empty (the single-region question, spec §2.2 step 7). */
-  readonly multiregion: boolean;
-}
-
-/** How many allocations the plan saw and kept. */
-export interface PlanCounts {
-  /** Allocations the job had (all statuses). */
-  readonly listed: number;
-  /** Allocations to restart. */
-  readonly eligible: number;
-  readonly skipped: number;
-}
-
-/**
- * A restart plan: the ordered allocations cut into batches. JSON-serialisable, so the
- * workflow can keep it in a plan store and read one batch back by index.
- */
-export interface RestartPlan {
-  readonly kind: 'plan';
-  readonly job: PlannedJob;
-  /** The batch size after resolving `n%` against the eligible count. */
-  readonly batchSize: number;
-  readonly batches: PlannedAllocation[][];
-  readonly skipped: SkippedAllocation[];
-  readonly counts: PlanCounts;
-  /** `-max-errors` resolved against the eligible count; absent when not set. */
-  readonly maxErrors?: number;
-  /** Unix ms when the plan was made. */
-  readonly createdAt: number;
-}
-
-/** The plan found nothing to restart (`No allocations to restart`, exit 0). */
-export interface NothingToRestart {
-  readonly kind: 'nothing-to-restart';
-  readonly job: PlannedJob;
-  readonly counts: PlanCounts;
-}
-
-/** The user answered "no" to the multi-region question (`Job restart canceled.`, exit 0). */
-export interface PlanCanceled {
-  readonly kind: 'canceled';
-  readonly job: PlannedJob;
-}
-
-export type PlanResult = RestartPlan | NothingToRestart | PlanCanceled;
 
 /** Dependencies of {@link planRestart}. */
 export interface PlanDeps {

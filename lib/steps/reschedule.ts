@@ -1,11 +1,12 @@
 import type { NomadClient } from '../nomad/client';
 import type { Allocation } from '../nomad/types';
-import { AllocationStepError } from '../restart/errors';
+import { AllocationStepError } from '../restart/allocation-errors';
 import type { EmitProgress } from '../restart/events';
 import type { PlannedAllocation } from '../restart/filter';
 import type { RestartOptions } from '../restart/options';
+import type { RestartPlan } from '../restart/plan';
 import { type AllocationOutcome, failedOutcome } from './outcomes';
-import { planBatch, type RestartPlan } from './plan';
+import { planBatch } from './plan';
 
 /** Dependencies of the reschedule steps. */
 export interface RescheduleDeps {

@@ -3,9 +3,10 @@ import type { Allocation } from '../nomad/types';
 import type { EmitProgress } from '../restart/events';
 import type { PlannedAllocation } from '../restart/filter';
 import type { RestartOptions } from '../restart/options';
+import type { RestartPlan } from '../restart/plan';
 import { allocationRestartedSince, restartInPlace, taskRestartedSince } from './in-place';
 import type { AllocationOutcome } from './outcomes';
-import { planBatch, type RestartPlan } from './plan';
+import { planBatch } from './plan';
 import { alreadyStopped, stopAllocation } from './reschedule';
 
 /**

@@ -8,9 +8,10 @@
  * - `run.json`: the run's flat error list, the batches already counted, and why it stopped;
  * - `plan-events.json`: the plan's lines, held while the multi-region question is open.
  */
-import type { BatchError } from '../restart/errors';
-import { isBatchUnrecoverable } from '../restart/errors';
+import type { BatchError } from '../restart/allocation-errors';
+import { isBatchUnrecoverable } from '../restart/allocation-errors';
 import type { ProgressEvent } from '../restart/events';
+import type { RestartPlan } from '../restart/plan';
 import type { Question } from '../restart/questions';
 import { TIMESTAMP_PREFIX_LENGTH } from '../restart/text';
 import { runKeyPrefix } from '../stores/plan-store';
@@ -23,7 +24,6 @@ import {
 } from '../workflow/payloads';
 import type { RestartStepsDeps } from '../workflow/steps';
 import { type AllocationOutcome, batchErrorsOf, failedCountOf } from './outcomes';
-import type { RestartPlan } from './plan';
 import { cachedPlan } from './plan-cache';
 
 /** A settled batch, as Decide and Apply answer read it. */

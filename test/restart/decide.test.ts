@@ -1,4 +1,5 @@
 import type { AllocListStub } from '../../lib/nomad/types';
+import type { BatchError } from '../../lib/restart/allocation-errors';
 import {
   cutBatches,
   printsBatchHeaders,
@@ -6,7 +7,6 @@ import {
   resolveMaxErrors,
 } from '../../lib/restart/batches';
 import { type BatchDecision, type DecideInput, decideAfterBatch } from '../../lib/restart/decide';
-import type { BatchError } from '../../lib/restart/errors';
 import { filterAllocations } from '../../lib/restart/filter';
 
 const recoverable: BatchError = {

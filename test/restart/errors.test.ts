@@ -2,18 +2,20 @@ import type { JobListStub } from '../../lib/nomad/types';
 import {
   AllocationRestartError,
   AllocationStepError,
-  DeploymentActiveError,
   formatAllocMetrics,
   isBatchUnrecoverable,
-  JobNotFoundError,
-  MultipleJobsMatchedError,
-  NomadQueryError,
   PlacementFailureError,
   ReplacementTimeoutError,
-  RescheduleNotAllowedError,
   TaskRestartError,
   toBatchError,
   wrapAllocationErrors,
+} from '../../lib/restart/allocation-errors';
+import {
+  DeploymentActiveError,
+  JobNotFoundError,
+  MultipleJobsMatchedError,
+  NomadQueryError,
+  RescheduleNotAllowedError,
 } from '../../lib/restart/errors';
 import { formatPrefixMatches } from '../../lib/restart/prefix-matches';
 

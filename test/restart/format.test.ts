@@ -1,4 +1,4 @@
-import { AllocationRestartError, PlacementFailureError } from '../../lib/restart/errors';
+import { AllocationRestartError, PlacementFailureError } from '../../lib/restart/allocation-errors';
 import type { ProgressEvent } from '../../lib/restart/events';
 import { createFormatter, type OutputLine } from '../../lib/restart/format';
 import { interruptQuestion, multiRegionQuestion, proceedQuestion } from '../../lib/restart/questions';

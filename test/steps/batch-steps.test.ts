@@ -7,13 +7,13 @@
  */
 
 import type { RestartOptions } from '../../lib/restart/options';
+import type { RestartPlan } from '../../lib/restart/plan';
 import {
   type AllocationOutcome,
   awaitBatch,
   type BatchJournal,
   createAwaitCursor,
   planRestart,
-  type RestartPlan,
   restartBatch,
 } from '../../lib/steps/index';
 import {

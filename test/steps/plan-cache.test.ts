@@ -1,7 +1,7 @@
 // Scenario: the later steps of a run share one decoded plan (a plan never changes once written),
 // a new run's plan replaces it, and a failed read is tried again by the next step.
 import { jest } from '@jest/globals';
-import type { RestartPlan } from '../../lib/steps/index';
+import type { RestartPlan } from '../../lib/restart/plan';
 import { cachedPlan, rememberPlan } from '../../lib/steps/plan-cache';
 
 const planFor = (id: string) => ({ kind: 'plan', job: { id } }) as unknown as RestartPlan;

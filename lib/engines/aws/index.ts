@@ -1,3 +1,4 @@
+export { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from '../../stores/table-env';
 export { type AwsRetryOptions, awsErrorCode } from './aws-call';
 export { type CancelRequest, requestCancel, STOP_CAUSE, STOP_ERROR } from './cancel';
 export * from './errors';
@@ -13,4 +14,3 @@ export {
 } from './run-restart-on-aws';
 export { type HistoryPage, type SfnCalls, sfnCalls } from './sfn-calls';
 export { parseStateMachineArn, type StateMachineArn } from './state-machine-arn';
-export { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from './table-env';

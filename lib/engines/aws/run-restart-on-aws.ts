@@ -15,6 +15,7 @@ import type { ApprovalStore } from '../../stores/approval-store';
 import { DynamoDbApprovalStore } from '../../stores/dynamodb-approval-store';
 import { DynamoDbJobLock } from '../../stores/dynamodb-job-lock';
 import type { JobLock, LockKey } from '../../stores/job-lock';
+import { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from '../../stores/table-env';
 import type { AwsRetryOptions } from './aws-call';
 import { type CancelRequest, requestCancel } from './cancel';
 import { RemoteEngineError } from './errors';
@@ -24,7 +25,6 @@ import { HistoryFollower } from './history-follower';
 import { answerPendingQuestion } from './question-bridge';
 import { type SfnCalls, sfnCalls } from './sfn-calls';
 import { parseStateMachineArn } from './state-machine-arn';
-import { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from './table-env';
 
 /** Default pause between two history reads while something happens. */
 export const DEFAULT_POLL_INTERVAL_MS = 1000;

@@ -1,5 +1,5 @@
-import type { QueryOptions, QueryResult, WriteOptions, WriteResult } from '../client';
 import { isTransientNomadError, NomadConnectionError, NomadDecodeError } from '../errors';
+import type { QueryOptions, QueryResult, WriteOptions, WriteResult } from '../query';
 import type { DecodeContext } from './decode';
 import { messageOf } from './error-text';
 import { type Backoff, withRetry } from './retry';

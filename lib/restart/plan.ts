@@ -1,0 +1,59 @@
+/**
+ * What a restart plan is: the job, the ordered allocations cut into batches, what was skipped.
+ * Plain JSON types, so the plan store, the dry run and every step share them (the plan is made
+ * by lib/steps/plan.ts, which talks to Nomad).
+ */
+import type { PlannedAllocation, SkippedAllocation } from './filter';
+
+/** The job a plan is for: what every later step needs, and nothing large. */
+export interface PlannedJob {
+  readonly id: string;
+  /** Namespace for every later request; `undefined` leaves it to the client. */
+  readonly namespace?: string;
+  /** The job's type from the job info call; used when an allocation's own job version was pruned. */
+  readonly type?: string;
+  /** Whether `Multiregion.Regions` is non-empty (the single-region question, spec §2.2 step 7). */
+  readonly multiregion: boolean;
+}
+
+/** How many allocations the plan saw and kept. */
+export interface PlanCounts {
+  /** Allocations the job had (all statuses). */
+  readonly listed: number;
+  /** Allocations to restart. */
+  readonly eligible: number;
+  readonly skipped: number;
+}
+
+/**
+ * A restart plan: the ordered allocations cut into batches. JSON-serialisable, so the
+ * workflow can keep it in a plan store and read one batch back by index.
+ */
+export interface RestartPlan {
+  readonly kind: 'plan';
+  readonly job: PlannedJob;
+  /** The batch size after resolving `n%` against the eligible count. */
+  readonly batchSize: number;
+  readonly batches: PlannedAllocation[][];
+  readonly skipped: SkippedAllocation[];
+  readonly counts: PlanCounts;
+  /** `-max-errors` resolved against the eligible count; absent when not set. */
+  readonly maxErrors?: number;
+  /** Unix ms when the plan was made. */
+  readonly createdAt: number;
+}
+
+/** The plan found nothing to restart (`No allocations to restart`, exit 0). */
+export interface NothingToRestart {
+  readonly kind: 'nothing-to-restart';
+  readonly job: PlannedJob;
+  readonly counts: PlanCounts;
+}
+
+/** The user answered "no" to the multi-region question (`Job restart canceled.`, exit 0). */
+export interface PlanCanceled {
+  readonly kind: 'canceled';
+  readonly job: PlannedJob;
+}
+
+export type PlanResult = RestartPlan | NothingToRestart | PlanCanceled;

@@ -1,0 +1,134 @@
+/**
+ * The layout's rules, checked on the import graph (README, "Layout"): each part imports only
+ * the parts below it, the restart domain stays pure (Nomad's types, never its client), nothing
+ * in lib/ or lambdas/ forms an import cycle, and the size limits that keep files readable.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type ImportEdge, importCycles, readImportGraph } from './import-graph';
+
+const ROOT = join(fileURLToPath(import.meta.url), '..', '..', '..');
+process.chdir(ROOT);
+const edges = readImportGraph(ROOT, ['lib', 'lambdas', 'bin', 'sim']);
+
+/** The part a file belongs to: `lib/<part>`, `lib/engines/<engine>`, or a top-level folder. */
+function partOf(file: string): string {
+  const [top, second, third] = file.split('/');
+  if (top !== 'lib') return top ?? file;
+  return second === 'engines' ? `lib/engines/${third}` : `lib/${second}`;
+}
+
+/**
+ * What each part may import at run time, from the bottom up. A part not listed imports
+ * nothing outside itself. `lib/engines/local` also loads `lambdas/<handler>.ts` by name, as the
+ * Lambda runtime would.
+ */
+const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
+  'lib/nomad': [],
+  'lib/restart': [],
+  'lib/stores': ['lib/restart'],
+  // The Retry fields name the Nomad client's transient error classes.
+  'lib/workflow': ['lib/nomad', 'lib/restart', 'lib/stores'],
+  'lib/steps': ['lib/nomad', 'lib/restart', 'lib/stores', 'lib/workflow'],
+  lambdas: ['lib/nomad', 'lib/restart', 'lib/stores', 'lib/workflow', 'lib/steps'],
+  'lib/constructs': ['lib/restart', 'lib/stores', 'lib/workflow'],
+  'lib/engines/local': ['lib/restart', 'lib/stores', 'lib/workflow', 'lib/steps'],
+  'lib/engines/aws': ['lib/restart', 'lib/stores', 'lib/workflow'],
+  // The dry run plans in-process; `demo` and `sim` serve the simulator.
+  'lib/cli': ['lib/nomad', 'lib/restart', 'lib/steps', 'lib/engines/local', 'lib/engines/aws', 'sim'],
+  bin: ['lib/cli', 'lib/constructs'],
+  sim: ['lib/restart'],
+};
+/** What each part may import for its types only (erased at run time), besides the above. */
+const MAY_IMPORT_TYPES: Readonly<Record<string, readonly string[]>> = {
+  'lib/restart': ['lib/nomad'],
+  'lib/stores': ['lib/nomad'],
+  'lib/engines/local': ['lambdas'],
+  'lib/engines/aws': ['lib/nomad'],
+  'lib/cli': ['lib/workflow', 'lib/stores'],
+  sim: ['lib/nomad'],
+};
+
+function allowed(edge: ImportEdge): boolean {
+  const from = partOf(edge.from);
+  const to = partOf(edge.to);
+  if (from === to) return true;
+  if ((MAY_IMPORT[from] ?? []).includes(to)) return true;
+  return edge.typeOnly && (MAY_IMPORT_TYPES[from] ?? []).includes(to);
+}
+
+const describeEdge = (e: ImportEdge) => `${e.from} -> ${e.to}${e.typeOnly ? ' (types)' : ''}`;
+
+describe('the layout', () => {
+  it('reads a graph that has the parts in it', () => {
+    // Arrange
+    const parts = new Set(edges.flatMap((e) => [partOf(e.from), partOf(e.to)]));
+
+    // Act
+    const unknown = [...parts].filter((part) => MAY_IMPORT[part] === undefined);
+
+    // Assert
+    expect(edges.length).toBeGreaterThan(300);
+    expect(unknown).toEqual([]);
+  });
+
+  it('imports only downward', () => {
+    // Act
+    const upward = edges.filter((edge) => !allowed(edge)).map(describeEdge);
+
+    // Assert
+    expect(upward).toEqual([]);
+  });
+
+  it('keeps the restart domain free of the Nomad client at run time', () => {
+    // Act
+    const runtime = edges.filter(
+      (e) => partOf(e.from) === 'lib/restart' && partOf(e.to) !== 'lib/restart' && !e.typeOnly,
+    );
+
+    // Assert
+    expect(runtime.map(describeEdge)).toEqual([]);
+  });
+
+  it('has no import cycle in lib/ or lambdas/, type-only imports included', () => {
+    // Arrange
+    const inScope = edges.filter((e) => /^(lib|lambdas)\//.test(e.from));
+
+    // Act
+    const cycles = importCycles(inScope);
+
+    // Assert
+    expect(cycles).toEqual([]);
+  });
+
+  it('finds a cycle when there is one (the check itself)', () => {
+    // Arrange
+    const loop: ImportEdge[] = [
+      { from: 'a.ts', to: 'b.ts', typeOnly: true },
+      { from: 'b.ts', to: 'c.ts', typeOnly: false },
+      { from: 'c.ts', to: 'a.ts', typeOnly: false },
+      { from: 'c.ts', to: 'd.ts', typeOnly: false },
+    ];
+
+    // Act
+    const cycles = importCycles(loop);
+
+    // Assert
+    expect(cycles).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+  });
+
+  it('keeps handlers thin and long files rare', () => {
+    // Arrange
+    const lines = (file: string) => readFileSync(join(ROOT, file), 'utf8').split('\n').length - 1;
+    const files = [...new Set(edges.flatMap((e) => [e.from, e.to]))];
+
+    // Act
+    const longHandlers = files.filter((f) => f.startsWith('lambdas/') && lines(f) > 250);
+    const longLib = files.filter((f) => f.startsWith('lib/') && lines(f) > 300);
+
+    // Assert
+    expect(longHandlers).toEqual([]);
+    expect(longLib.length).toBeLessThanOrEqual(3);
+  });
+});
