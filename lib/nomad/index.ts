@@ -5,5 +5,5 @@ export * from './errors';
 export * from './evaluations';
 export * from './jobs';
 export * from './nodes';
-export type * from './query';
+export * from './query';
 export type * from './types';

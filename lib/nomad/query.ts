@@ -4,6 +4,9 @@
  * endpoint families both depend on it and not on each other.
  */
 
+/** Nomad's default and maximum hold of a blocking query (`wait` is capped to it). */
+export const MAX_BLOCKING_HOLD_MS = 300_000;
+
 /** Options of a read (GET). Mirrors Nomad's `api.QueryOptions`. */
 export interface QueryOptions {
   /** Blocking query: hold until the resource's index is greater than this. 0 or unset: answer at once. */

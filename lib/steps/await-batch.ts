@@ -1,5 +1,5 @@
 import type { NomadClient } from '../nomad/client';
-import type { QueryResult } from '../nomad/query';
+import { MAX_BLOCKING_HOLD_MS, type QueryResult } from '../nomad/query';
 import type { AllocListStub, Evaluation } from '../nomad/types';
 import {
   AllocationStepError,
@@ -17,8 +17,6 @@ import { AllocationVanishedError } from './errors';
 import { type AllocationOutcome, failedOutcome } from './outcomes';
 import { planBatch } from './plan';
 
-/** Nomad's maximum blocking-query hold. */
-const MAX_WAIT_MS = 300_000;
 /** Time kept back before `deadlineMs` to abort the watch and return the cursor. */
 const RETURN_MARGIN_MS = 250;
 /** A query whose index did not move is not re-sent sooner than this (a server without `X-Nomad-Index` must not make us spin). */
@@ -123,7 +121,7 @@ export async function awaitBatch(
       if (watch.waiting.length === 0 || now >= returnBy) {
         break;
       }
-      const waitMs = Math.max(1, Math.min(MAX_WAIT_MS, returnBy - now));
+      const waitMs = Math.max(1, Math.min(MAX_BLOCKING_HOLD_MS, returnBy - now));
       if (allocations === undefined && now >= allocationsNotBefore) {
         const index = watch.allocationsIndex;
         allocations = settle(

@@ -3,13 +3,12 @@
  * index passes N, or until `wait` (default and maximum 300 s, plus jitter up to wait/16)
  * runs out; then the current data is returned with the current index.
  */
+
+import { MAX_BLOCKING_HOLD_MS } from '../../lib/nomad/query';
 import { parseGoDuration } from '../duration';
 import { SimHttpError } from '../errors';
 import type { ApiEnv, ApiRequest, ApiResponse, BlockingSpec } from './api';
 import { indexHeaders } from './api';
-
-/** Nomad's default and maximum hold. */
-export const MAX_QUERY_TIME_MS = 300_000;
 
 /** Parsed `index`/`wait`/`stale` of a GET. @throws SimHttpError 400 with Nomad's texts. */
 export function parseQueryOptions(query: URLSearchParams): { index: number; waitMs: number } {
@@ -21,11 +20,11 @@ export function parseQueryOptions(query: URLSearchParams): { index: number; wait
     index = Number(rawIndex);
   }
   const rawWait = query.get('wait');
-  let waitMs = MAX_QUERY_TIME_MS;
+  let waitMs = MAX_BLOCKING_HOLD_MS;
   if (rawWait !== null && rawWait !== '') {
     const parsed = parseGoDuration(rawWait);
     if (parsed === undefined) throw new SimHttpError(400, 'Invalid wait time');
-    waitMs = parsed > 0 ? Math.min(parsed, MAX_QUERY_TIME_MS) : MAX_QUERY_TIME_MS;
+    waitMs = parsed > 0 ? Math.min(parsed, MAX_BLOCKING_HOLD_MS) : MAX_BLOCKING_HOLD_MS;
   }
   const stale = query.get('stale');
   if (stale !== null && stale !== '' && !GO_BOOLS.has(stale)) {

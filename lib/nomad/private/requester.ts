@@ -1,12 +1,10 @@
 import { isTransientNomadError, NomadConnectionError, NomadDecodeError } from '../errors';
 import type { QueryOptions, QueryResult, WriteOptions, WriteResult } from '../query';
+import { MAX_BLOCKING_HOLD_MS } from '../query';
 import type { DecodeContext } from './decode';
 import { messageOf } from './error-text';
 import { type Backoff, withRetry } from './retry';
 import type { RawRequest, RawResponse, Transport } from './transport';
-
-/** Nomad's default (and maximum) hold of a blocking query when no `wait` is sent. */
-const DEFAULT_HOLD_MS = 300_000;
 
 /** Reads an unsigned integer header; missing or unparsable reads as 0, as Nomad's client treats the index. */
 export function uintHeader(headers: RawResponse['headers'], name: string): number {
@@ -74,7 +72,7 @@ export class Requester {
     const blocking = index > 0;
     if (blocking) params.set('index', String(Math.floor(index)));
     if (q?.waitMs !== undefined && q.waitMs > 0) params.set('wait', `${Math.floor(q.waitMs)}ms`);
-    const holdMs = blocking ? Math.ceil(((q?.waitMs ?? DEFAULT_HOLD_MS) * 17) / 16) : 0;
+    const holdMs = blocking ? Math.ceil(((q?.waitMs ?? MAX_BLOCKING_HOLD_MS) * 17) / 16) : 0;
     const req: RawRequest = { method: 'GET', path, params, signal: q?.signal, holdMs };
     const res = await withRetry(
       () => this.transport.send(req),

@@ -6,34 +6,22 @@ import { SimHttpError } from '../../errors';
 import { parseJsonBody } from '../../model/job-spec';
 import { renderAlloc, renderAllocStub } from '../../model/render';
 import type { AllocRecord } from '../../model/store';
-import {
-  type ApiEnv,
-  type ApiRequest,
-  type ApiResponse,
-  namespaceOf,
-  notFound,
-  ok,
-  principalOf,
-  type Route,
-} from '../api';
+import type { ApiEnv, ApiRequest, ApiResponse, Route } from '../api';
+import { namespaceOf, notFound, ok, principalOf } from '../api';
 import { blockingQuery, GO_BOOLS } from '../blocking';
+import { byId, recordRead } from '../reads';
 
 function readAlloc(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
-  const principal = principalOf(env, req);
-  const { store } = env.cluster.ctx;
-  const existing = store.allocs.get(id);
-  // Upstream quirk: an existing allocation the token may not read is a 500, not a 403.
-  if (existing && !env.acl.allowed(principal, existing.alloc.Namespace ?? 'default', 'read-job')) {
-    throw new SimHttpError(500, `Unknown allocation "${id}"`);
-  }
-  return blockingQuery(env, req, {
-    tables: ['allocs'],
-    resourceIndex: () => store.allocs.get(id)?.alloc.ModifyIndex ?? store.last('allocs'),
-    render: () => {
-      const record = store.allocs.get(id);
-      if (!record) throw notFound('alloc not found');
-      return ok(renderAlloc(record));
-    },
+  const { allocs } = env.cluster.ctx.store;
+  return recordRead(env, req, {
+    table: 'allocs',
+    find: () => allocs.get(id),
+    namespaceOf: (record) => record.alloc.Namespace,
+    modifyIndexOf: (record) => record.alloc.ModifyIndex,
+    notFoundText: 'alloc not found',
+    render: renderAlloc,
+    // Upstream quirk: an existing allocation the token may not read is a 500, not a 403.
+    denied: () => new SimHttpError(500, `Unknown allocation "${id}"`),
   });
 }
 
@@ -136,22 +124,11 @@ export function allocationRoute(path: string): { route: Route; params: Record<st
   const rest = path.slice('/v1/allocation/'.length);
   if (rest.endsWith('/stop')) {
     return {
-      route: {
-        pattern: '/v1/allocation/:id/stop',
-        methods: ['PUT', 'POST'],
-        handler: (env, req, p) => stopAlloc(env, req, p['id'] ?? ''),
-      },
+      route: byId('/v1/allocation/:id/stop', ['PUT', 'POST'], stopAlloc),
       params: { id: rest.slice(0, -'/stop'.length) },
     };
   }
-  return {
-    route: {
-      pattern: '/v1/allocation/:id',
-      methods: ['GET'],
-      handler: (env, req, p) => readAlloc(env, req, p['id'] ?? ''),
-    },
-    params: { id: rest },
-  };
+  return { route: byId('/v1/allocation/:id', ['GET'], readAlloc), params: { id: rest } };
 }
 
 /** `/v1/client/allocation/:id/restart` (any method, as in Nomad). */
@@ -161,11 +138,7 @@ export function clientAllocationRoute(
   const rest = path.slice('/v1/client/allocation/'.length);
   if (!rest.endsWith('/restart')) return undefined;
   return {
-    route: {
-      pattern: '/v1/client/allocation/:id/restart',
-      methods: '*',
-      handler: (env, req, p) => restartAlloc(env, req, p['id'] ?? ''),
-    },
+    route: byId('/v1/client/allocation/:id/restart', '*', restartAlloc),
     params: { id: rest.slice(0, -'/restart'.length) },
   };
 }

@@ -1,30 +1,16 @@
 /** Evaluations, deployments, nodes, namespaces and leader status. */
 import { renderAllocStub } from '../../model/render';
-import {
-  type ApiEnv,
-  type ApiRequest,
-  type ApiResponse,
-  namespaceOf,
-  notFound,
-  ok,
-  principalOf,
-  type Route,
-} from '../api';
+import type { ApiEnv, ApiRequest, ApiResponse, Route } from '../api';
+import { notFound, ok, principalOf } from '../api';
 import { blockingQuery } from '../blocking';
+import { byId, namespaceRead, recordRead } from '../reads';
 
 function readEval(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
-  const principal = principalOf(env, req);
-  const { store } = env.cluster.ctx;
-  const existing = store.evals.get(id);
-  if (existing) env.acl.require(principal, existing.Namespace ?? 'default', 'read-job');
-  return blockingQuery(env, req, {
-    tables: ['evals'],
-    resourceIndex: () => store.evals.get(id)?.ModifyIndex ?? store.last('evals'),
-    render: () => {
-      const evaluation = store.evals.get(id);
-      if (!evaluation) throw notFound('eval not found');
-      return ok(evaluation);
-    },
+  const { evals } = env.cluster.ctx.store;
+  return recordRead(env, req, {
+    table: 'evals',
+    find: () => evals.get(id),
+    notFoundText: 'eval not found',
   });
 }
 
@@ -42,41 +28,30 @@ function evalAllocs(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiRespon
 }
 
 function listEvals(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
-  const namespace = namespaceOf(req);
-  env.acl.require(principalOf(env, req), namespace, 'read-job');
   const { store } = env.cluster.ctx;
-  return blockingQuery(env, req, {
+  return namespaceRead(env, req, (namespace) => ({
     tables: ['evals'],
     resourceIndex: () => store.last('evals'),
     render: () => ok([...store.evals.values()].filter((e) => e.Namespace === namespace)),
-  });
+  }));
 }
 
 function readDeployment(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
-  const principal = principalOf(env, req);
-  const { store } = env.cluster.ctx;
-  const existing = store.deployments.get(id);
-  if (existing) env.acl.require(principal, existing.Namespace ?? 'default', 'read-job');
-  return blockingQuery(env, req, {
-    tables: ['deployment'],
-    resourceIndex: () => store.deployments.get(id)?.ModifyIndex ?? store.last('deployment'),
-    render: () => {
-      const deployment = store.deployments.get(id);
-      if (!deployment) throw notFound('deployment not found');
-      return ok(deployment);
-    },
+  const { deployments } = env.cluster.ctx.store;
+  return recordRead(env, req, {
+    table: 'deployment',
+    find: () => deployments.get(id),
+    notFoundText: 'deployment not found',
   });
 }
 
 function listDeployments(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
-  const namespace = namespaceOf(req);
-  env.acl.require(principalOf(env, req), namespace, 'read-job');
   const { store } = env.cluster.ctx;
-  return blockingQuery(env, req, {
+  return namespaceRead(env, req, (namespace) => ({
     tables: ['deployment'],
     resourceIndex: () => store.last('deployment'),
     render: () => ok([...store.deployments.values()].filter((d) => d.Namespace === namespace)),
-  });
+  }));
 }
 
 function listNodes(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
@@ -128,30 +103,9 @@ export const idRoutes: Array<{ prefix: string; suffix?: string; route: Route }> 
   {
     prefix: '/v1/evaluation/',
     suffix: '/allocations',
-    route: {
-      pattern: '/v1/evaluation/:id/allocations',
-      methods: ['GET'],
-      handler: (e, r, p) => evalAllocs(e, r, p['id'] ?? ''),
-    },
+    route: byId('/v1/evaluation/:id/allocations', ['GET'], evalAllocs),
   },
-  {
-    prefix: '/v1/evaluation/',
-    route: {
-      pattern: '/v1/evaluation/:id',
-      methods: ['GET'],
-      handler: (e, r, p) => readEval(e, r, p['id'] ?? ''),
-    },
-  },
-  {
-    prefix: '/v1/deployment/',
-    route: {
-      pattern: '/v1/deployment/:id',
-      methods: ['GET'],
-      handler: (e, r, p) => readDeployment(e, r, p['id'] ?? ''),
-    },
-  },
-  {
-    prefix: '/v1/node/',
-    route: { pattern: '/v1/node/:id', methods: ['GET'], handler: (e, r, p) => readNode(e, r, p['id'] ?? '') },
-  },
+  { prefix: '/v1/evaluation/', route: byId('/v1/evaluation/:id', ['GET'], readEval) },
+  { prefix: '/v1/deployment/', route: byId('/v1/deployment/:id', ['GET'], readDeployment) },
+  { prefix: '/v1/node/', route: byId('/v1/node/:id', ['GET'], readNode) },
 ];

@@ -7,17 +7,10 @@ import { SimHttpError } from '../../errors';
 import { decodeJob, decodeRegisterBody, parseJsonBody } from '../../model/job-spec';
 import { renderAllocStub, renderJob, renderJobStub, renderSummary } from '../../model/render';
 import { type JobRecord, jobKey } from '../../model/store';
-import {
-  type ApiEnv,
-  type ApiRequest,
-  type ApiResponse,
-  namespaceOf,
-  notFound,
-  ok,
-  principalOf,
-  type Route,
-} from '../api';
+import type { ApiEnv, ApiRequest, ApiResponse, Route } from '../api';
+import { namespaceOf, notFound, ok, principalOf } from '../api';
 import { blockingQuery } from '../blocking';
+import { byId, namespaceRead } from '../reads';
 
 function findJob(env: ApiEnv, req: ApiRequest, id: string): JobRecord | undefined {
   return env.cluster.ctx.store.jobs.get(jobKey(namespaceOf(req), id));
@@ -74,9 +67,8 @@ function register(env: ApiEnv, req: ApiRequest, pathId: string | undefined): Api
 }
 
 function readJob(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
-  env.acl.require(principalOf(env, req), namespaceOf(req), 'read-job');
   const { store } = env.cluster.ctx;
-  return blockingQuery(env, req, {
+  return namespaceRead(env, req, () => ({
     tables: ['jobs'],
     resourceIndex: () => findJob(env, req, id)?.job.ModifyIndex ?? store.last('jobs'),
     render: () => {
@@ -84,7 +76,7 @@ function readJob(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse>
       if (!record) throw notFound('job not found');
       return ok(renderJob(store, record));
     },
-  });
+  }));
 }
 
 function deregister(env: ApiEnv, req: ApiRequest, id: string): ApiResponse {
@@ -96,13 +88,12 @@ function deregister(env: ApiEnv, req: ApiRequest, id: string): ApiResponse {
 }
 
 function versions(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
-  env.acl.require(principalOf(env, req), namespaceOf(req), 'read-job');
   const { store } = env.cluster.ctx;
   const maxIndex = (): number => {
     const record = findJob(env, req, id);
     return record ? Math.max(...record.versions.map((v) => v.ModifyIndex ?? 0)) : store.last('job_version');
   };
-  return blockingQuery(env, req, {
+  return namespaceRead(env, req, () => ({
     tables: ['job_version'],
     resourceIndex: maxIndex,
     render: () => {
@@ -118,37 +109,31 @@ function versions(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse
         NextToken: '',
       });
     },
-  });
+  }));
 }
 
 function allocations(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
-  const namespace = namespaceOf(req);
-  env.acl.require(principalOf(env, req), namespace, 'read-job');
   const { store } = env.cluster.ctx;
   const taskStates = req.query.get('task_states') !== 'false';
-  return blockingQuery(env, req, {
+  return namespaceRead(env, req, (namespace) => ({
     tables: ['allocs'],
     resourceIndex: () => store.last('allocs'),
     render: () => ok(store.allocsOfJob(namespace, id).map((r) => renderAllocStub(r, taskStates))),
-  });
+  }));
 }
 
 function evaluations(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
-  const namespace = namespaceOf(req);
-  env.acl.require(principalOf(env, req), namespace, 'read-job');
   const { store } = env.cluster.ctx;
-  return blockingQuery(env, req, {
+  return namespaceRead(env, req, (namespace) => ({
     tables: ['evals'],
     resourceIndex: () => store.last('evals'),
     render: () => ok(store.evalsOfJob(namespace, id)),
-  });
+  }));
 }
 
 function deployments(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
-  const namespace = namespaceOf(req);
-  env.acl.require(principalOf(env, req), namespace, 'read-job');
   const { store } = env.cluster.ctx;
-  return blockingQuery(env, req, {
+  return namespaceRead(env, req, (namespace) => ({
     tables: ['deployment'],
     resourceIndex: () => store.last('deployment'),
     render: () =>
@@ -157,13 +142,12 @@ function deployments(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiRespo
           .filter((d) => d.JobID === id && d.Namespace === namespace)
           .sort((a, b) => (b.CreateIndex ?? 0) - (a.CreateIndex ?? 0)),
       ),
-  });
+  }));
 }
 
 function summary(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
-  env.acl.require(principalOf(env, req), namespaceOf(req), 'read-job');
   const { store } = env.cluster.ctx;
-  return blockingQuery(env, req, {
+  return namespaceRead(env, req, () => ({
     tables: ['job_summary'],
     resourceIndex: () => findJob(env, req, id)?.summaryModifyIndex ?? store.last('job_summary'),
     render: () => {
@@ -171,7 +155,7 @@ function summary(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse>
       if (!record) throw notFound('job not found');
       return ok(renderSummary(store, record));
     },
-  });
+  }));
 }
 
 function evaluate(env: ApiEnv, req: ApiRequest, id: string): ApiResponse {
@@ -230,38 +214,23 @@ export function jobRoute(path: string): { route: Route; params: Record<string, s
       const read = READS[suffix];
       if (!read) continue;
       return {
-        route: {
-          pattern: `/v1/job/:id/${suffix}`,
-          methods: ['GET'],
-          handler: (env, req, p) => read(env, req, p['id'] ?? ''),
-        },
+        route: byId(`/v1/job/:id/${suffix}`, ['GET'], read),
         params: { id: rest.slice(0, -suffix.length - 1) },
       };
     }
   }
   if (rest.endsWith('/evaluate')) {
     return {
-      route: {
-        pattern: '/v1/job/:id/evaluate',
-        methods: ['PUT', 'POST'],
-        handler: (env, req, p) => evaluate(env, req, p['id'] ?? ''),
-      },
+      route: byId('/v1/job/:id/evaluate', ['PUT', 'POST'], evaluate),
       params: { id: rest.slice(0, -'/evaluate'.length) },
     };
   }
-  return {
-    route: {
-      pattern: '/v1/job/:id',
-      methods: ['GET', 'PUT', 'POST', 'DELETE'],
-      handler: (env, req, p) => {
-        const id = p['id'] ?? '';
-        if (req.method === 'GET') return readJob(env, req, id);
-        if (req.method === 'DELETE') return deregister(env, req, id);
-        return register(env, req, id);
-      },
-    },
-    params: { id: rest },
+  const readOrWrite = (env: ApiEnv, req: ApiRequest, id: string) => {
+    if (req.method === 'GET') return readJob(env, req, id);
+    if (req.method === 'DELETE') return deregister(env, req, id);
+    return register(env, req, id);
   };
+  return { route: byId('/v1/job/:id', ['GET', 'PUT', 'POST', 'DELETE'], readOrWrite), params: { id: rest } };
 }
 
 /** `/v1/jobs`: GET lists, PUT/POST registers. */
