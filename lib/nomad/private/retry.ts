@@ -1,3 +1,8 @@
+/**
+ * Retries of one Nomad request: how many, how long between them (full jitter), and that an
+ * abort is never retried. Which errors are worth retrying is the requester's call.
+ */
+import { setTimeout } from 'node:timers/promises';
 import type { RetryOptions } from '../config';
 import { NomadAbortedError } from '../errors';
 
@@ -30,22 +35,13 @@ export function backoffDelay(retry: number, backoff: Backoff, random: () => numb
   return Math.floor(random() * ceiling);
 }
 
-function sleep(ms: number, signal: AbortSignal | undefined, what: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(new NomadAbortedError(`${what}: request aborted`));
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new NomadAbortedError(`${what}: request aborted`));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/** Waits `ms`; an abort rejects at once with `NomadAbortedError`. */
+async function sleep(ms: number, signal: AbortSignal | undefined, what: string): Promise<void> {
+  try {
+    await setTimeout(ms, undefined, signal === undefined ? {} : { signal });
+  } catch {
+    throw new NomadAbortedError(`${what}: request aborted`);
+  }
 }
 
 /**

@@ -1,3 +1,7 @@
+/**
+ * One HTTP attempt to Nomad over undici's pooled agent: the token in its header, a time limit
+ * that covers a blocking query's hold, gzip bodies, and every failure mapped to a typed error.
+ */
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { request } from 'undici';
@@ -80,9 +84,13 @@ function classify(err: unknown, what: string): NomadError {
   return new NomadConnectionError(`${what}: ${reason}`, !neverSent, code, { cause: err });
 }
 
+/**
+ * The body as text. We send `Accept-Encoding: gzip` (as Nomad's client does) so large allocation
+ * lists travel compressed. undici's `decompress` interceptor would do this, but it is
+ * experimental and prints a process warning, which would land on the operator's terminal.
+ */
 async function readBody(body: { arrayBuffer(): Promise<ArrayBuffer> }, encoding: unknown): Promise<string> {
   const raw = Buffer.from(await body.arrayBuffer());
-  // We send Accept-Encoding: gzip (as Nomad's client does) so large allocation lists travel compressed.
   if (encoding === 'gzip' && raw.length > 0) {
     return (await gunzipAsync(raw)).toString('utf8');
   }
@@ -118,20 +126,14 @@ export class Transport {
     if (req.signal?.aborted) throw new NomadAbortedError(`${what}: request aborted`);
 
     const limitMs = this.requestMs + req.holdMs;
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, limitMs);
-    const onAbort = (): void => controller.abort();
-    req.signal?.addEventListener('abort', onAbort, { once: true });
+    const timeout = AbortSignal.timeout(limitMs);
+    const signal = req.signal === undefined ? timeout : AbortSignal.any([req.signal, timeout]);
     try {
       const res = await request(this.url(req), {
         method: req.method,
         headers: this.headers(),
         body: req.body ?? null,
-        signal: controller.signal,
+        signal,
         dispatcher: this.connection.agent,
       });
       const body = await readBody(res.body, res.headers['content-encoding']);
@@ -142,11 +144,9 @@ export class Transport {
     } catch (err) {
       if (err instanceof NomadError) throw err;
       if (req.signal?.aborted) throw new NomadAbortedError(`${what}: request aborted`, { cause: err });
-      if (timedOut) throw new NomadTimeoutError(`${what}: no response within ${limitMs} ms`, { cause: err });
+      if (timeout.aborted)
+        throw new NomadTimeoutError(`${what}: no response within ${limitMs} ms`, { cause: err });
       throw classify(err, what);
-    } finally {
-      clearTimeout(timer);
-      req.signal?.removeEventListener('abort', onAbort);
     }
   }
 
