@@ -1,3 +1,6 @@
+/**
+ * The signal a step watches to return before its Lambda times out, with time kept back to shape the result.
+ */
 import { setMaxListeners } from 'node:events';
 import type { Context } from 'aws-lambda';
 

@@ -1,3 +1,6 @@
+/**
+ * The handlers' single Powertools logger, with the rules of what may be logged.
+ */
 import { Logger } from '@aws-lambda-powertools/logger';
 
 /**

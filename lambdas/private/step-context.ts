@@ -1,3 +1,6 @@
+/**
+ * Builds the restart steps for one invocation from its Lambda context (client, deadline, live events).
+ */
 import type { Context } from 'aws-lambda';
 import { liveEventsOf } from '../../lib/steps/live-events';
 import { createRestartSteps } from '../../lib/steps/steps-factory';

@@ -1,3 +1,6 @@
+/**
+ * Turns a handler's error into the name the state machine's Retry and Catch match on.
+ */
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { isTransientNomadError } from '../../lib/nomad';

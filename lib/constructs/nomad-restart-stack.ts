@@ -1,3 +1,7 @@
+/**
+ * The deployable stack: the workflow construct plus the Nomad address and secret ARNs it is given
+ * through CDK context, and the outputs the terminal's `-engine=aws` reads.
+ */
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';

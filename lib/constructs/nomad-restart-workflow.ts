@@ -1,3 +1,7 @@
+/**
+ * The `NomadRestartWorkflow` construct: the state machine, its Lambda functions, the plan bucket,
+ * the lock and approvals tables and the least-privilege grants between them.
+ */
 import { type CfnElement, Duration, RemovalPolicy, Stack, ValidationError, Validations } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';

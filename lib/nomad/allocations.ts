@@ -1,3 +1,6 @@
+/**
+ * Allocation endpoints of the Nomad client (`client.allocations()`).
+ */
 import { decodeAllocation, decodeAllocStopResponse } from './private/decode-alloc';
 import type { Requester } from './private/requester';
 import type { QueryOptions, QueryResult, WriteOptions, WriteResult } from './query';

@@ -1,3 +1,6 @@
+/**
+ * `NomadClient`: the one entry to Nomad's HTTP API, its endpoint families, and a config that never logs a secret.
+ */
 import { inspect } from 'node:util';
 import { Allocations } from './allocations';
 import type { NomadClientConfig } from './config';

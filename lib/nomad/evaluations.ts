@@ -1,3 +1,6 @@
+/**
+ * Evaluation endpoints of the Nomad client (`client.evaluations()`).
+ */
 import { decodeEvaluation } from './private/decode-eval-node';
 import type { Requester } from './private/requester';
 import type { QueryOptions, QueryResult } from './query';

@@ -1,3 +1,6 @@
+/**
+ * Job endpoints of the Nomad client (`client.jobs()`).
+ */
 import { decodeAllocStubs } from './private/decode-alloc';
 import { decodeEvaluations } from './private/decode-eval-node';
 import {

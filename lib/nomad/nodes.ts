@@ -1,3 +1,6 @@
+/**
+ * Node endpoints of the Nomad client (`client.nodes()`).
+ */
 import { decodeNode, decodeNodes } from './private/decode-eval-node';
 import type { Requester } from './private/requester';
 import type { QueryOptions, QueryResult } from './query';

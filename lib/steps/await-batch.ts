@@ -1,3 +1,7 @@
+/**
+ * The wait for a `-reschedule` batch's replacements: blocking queries on the job's allocations until each
+ * stopped allocation's replacement runs, fails or times out, returning a cursor before the Lambda's deadline.
+ */
 import type { NomadClient } from '../nomad/client';
 import { MAX_BLOCKING_HOLD_MS, type QueryResult } from '../nomad/query';
 import type { AllocListStub, Evaluation } from '../nomad/types';

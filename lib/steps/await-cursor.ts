@@ -1,3 +1,6 @@
+/**
+ * The await step's cursor: which allocations still wait for a replacement, carried between Lambda slices.
+ */
 import type { AllocationOutcome } from './outcomes';
 
 /** Nomad prints `Still waiting for allocation ... to be replaced` this often per waiting allocation. */

@@ -1,3 +1,6 @@
+/**
+ * The deployment guard before each batch: an active deployment of the job stops the run (spec §4.9).
+ */
 import type { NomadClient } from '../nomad/client';
 import type { Deployment } from '../nomad/types';
 import type { BatchError } from '../restart/allocation-errors';

@@ -1,3 +1,7 @@
+/**
+ * An in-place restart of one allocation (`/v1/client/allocation/:id/restart`), and how a re-run
+ * recognises one already done.
+ */
 import type { NomadClient } from '../nomad/client';
 import type { Allocation } from '../nomad/types';
 import { TaskRestartError } from '../restart/allocation-errors';

@@ -1,3 +1,6 @@
+/**
+ * What happened to each allocation of a batch, and the error list and counts made from it.
+ */
 import { AllocationRestartError, type BatchError } from '../restart/allocation-errors';
 
 /** Fields every allocation outcome carries. */

@@ -1,3 +1,6 @@
+/**
+ * One decoded plan per warm process, so the steps of a run do not fetch and parse it again each time.
+ */
 import type { RestartPlan } from '../restart/plan';
 
 /**

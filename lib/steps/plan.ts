@@ -1,3 +1,7 @@
+/**
+ * Makes the restart plan: resolves the job, reads its versions and allocations, filters, sorts and
+ * cuts them into batches as Nomad's command does (spec §2.2).
+ */
 import type { NomadClient } from '../nomad/client';
 import type { AllocListStub, Job } from '../nomad/types';
 import { cutBatches, resolveBatchSize, resolveMaxErrors } from '../restart/batches';

@@ -1,3 +1,7 @@
+/**
+ * The `-reschedule` writes: stopping an allocation, and for system jobs the evaluation that places
+ * its replacement.
+ */
 import type { NomadClient } from '../nomad/client';
 import type { Allocation } from '../nomad/types';
 import { AllocationStepError } from '../restart/allocation-errors';

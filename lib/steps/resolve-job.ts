@@ -1,3 +1,6 @@
+/**
+ * Finds the job a restart is about from an ID or prefix, as Nomad's command does (exact messages).
+ */
 import type { NomadClient } from '../nomad/client';
 import { isPermissionDenied } from '../nomad/errors';
 import type { Job, JobListStub } from '../nomad/types';

@@ -1,3 +1,7 @@
+/**
+ * Restarts (or stops) the allocations of one batch, recording each as it goes so a retried step
+ * never touches one twice.
+ */
 import type { NomadClient } from '../nomad/client';
 import type { Allocation } from '../nomad/types';
 import type { EmitProgress } from '../restart/events';

@@ -1,3 +1,6 @@
+/**
+ * The approval store on DynamoDB: one item per question, answered at most once (conditional write).
+ */
 import {
   type AttributeValue,
   DeleteItemCommand,

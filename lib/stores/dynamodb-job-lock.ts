@@ -1,3 +1,6 @@
+/**
+ * The job lock on DynamoDB: one holder per job and namespace, with a lease and a cancel flag.
+ */
 import {
   ConditionalCheckFailedException,
   DeleteItemCommand,

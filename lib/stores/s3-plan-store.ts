@@ -1,3 +1,6 @@
+/**
+ * The plan store on S3, where plans too large for the state document live.
+ */
 import {
   DeleteObjectsCommand,
   GetObjectCommand,

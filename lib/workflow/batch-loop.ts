@@ -1,3 +1,6 @@
+/**
+ * The batch loop of the state machine: guard, restart, await, decide, ask or wait, and round again.
+ */
 import type { Duration } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';

@@ -1,3 +1,7 @@
+/**
+ * The whole restart graph: validate, lock, plan, the batch loop, finish and release, with every
+ * failure routed to Nomad's outcome.
+ */
 import type { Duration } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';

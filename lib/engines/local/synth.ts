@@ -1,3 +1,6 @@
+/**
+ * Synthesizes the CDK app for the local engine, again only when a source it depends on changed.
+ */
 import { spawn } from 'node:child_process';
 import type { Dirent } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';

@@ -1,3 +1,6 @@
+/**
+ * Reads the Task states of a definition and how each is carried out (Lambda, callback, startExecution).
+ */
 import { UnsupportedStateError } from './errors';
 import { functionNameOf } from './private/placeholders';
 

@@ -1,3 +1,6 @@
+/**
+ * Extracts the state machine definition and its Lambda functions from a synthesized CloudFormation template.
+ */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {

@@ -1,3 +1,6 @@
+/**
+ * The local engine's public types: handlers, task-token answerers, continue-as-new requests and run options.
+ */
 import type { ExecutionStats } from './stats';
 import type { TaskStateInfo } from './task-states';
 

@@ -1,3 +1,7 @@
+/**
+ * Builds the undici connection pool from the client's config: address, TLS files and basic auth,
+ * checked with Nomad's own error texts before any request.
+ */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';

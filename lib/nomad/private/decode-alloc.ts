@@ -1,3 +1,6 @@
+/**
+ * Checks Nomad's allocation answers against the fields the restart reads.
+ */
 import type { Allocation, AllocListStub, AllocStopResponse } from '../types';
 import {
   type DecodeContext,

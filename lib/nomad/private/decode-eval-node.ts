@@ -1,3 +1,6 @@
+/**
+ * Checks Nomad's evaluation and node answers against the fields the restart reads.
+ */
 import type { Evaluation, Node, NodeListStub } from '../types';
 import {
   type DecodeContext,

@@ -1,3 +1,6 @@
+/**
+ * Checks Nomad's job, version, summary and deployment answers against the fields the restart reads.
+ */
 import type {
   Deployment,
   Job,

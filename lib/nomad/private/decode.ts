@@ -1,3 +1,7 @@
+/**
+ * The small checker the decoders share: a JSON answer of the wrong shape becomes a `NomadDecodeError`
+ * naming the field, instead of a crash later in a step.
+ */
 import { NomadDecodeError } from '../errors';
 
 /**

@@ -1,3 +1,6 @@
+/**
+ * Sends one logical request (retries, blocking-query hold, query metadata) and decodes the answer.
+ */
 import { isTransientNomadError, NomadConnectionError, NomadDecodeError } from '../errors';
 import type { QueryOptions, QueryResult, WriteOptions, WriteResult } from '../query';
 import { MAX_BLOCKING_HOLD_MS } from '../query';

@@ -1,3 +1,6 @@
+/**
+ * One Lambda Task state of the graph, with the project's payload, retry and timeout conventions.
+ */
 import { Duration } from 'aws-cdk-lib';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';

@@ -1,3 +1,6 @@
+/**
+ * Which errors each kind of Task retries, and where a caught error is written.
+ */
 import { Duration } from 'aws-cdk-lib';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { TRANSIENT_NOMAD_ERROR_NAMES } from '../../nomad/errors';

@@ -1,3 +1,6 @@
+/**
+ * The Lambda function behind a Task state: bundled handler, runtime, memory and timeout in one place.
+ */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

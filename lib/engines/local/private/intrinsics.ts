@@ -1,3 +1,7 @@
+/**
+ * Resolves the CloudFormation intrinsics found in the synthesized definition string (Ref, GetAtt,
+ * Sub, Join and the like), so the local engine runs the same definition that AWS would.
+ */
 import { TemplateIntrinsicError } from '../errors';
 import {
   LOCAL_ACCOUNT,

@@ -1,3 +1,7 @@
+/**
+ * Readies a synthesized definition for aws-local-stepfunctions: task timeouts the engine can hold
+ * and the states it cannot run refused up front.
+ */
 import { UnsupportedStateError } from '../errors';
 
 /**

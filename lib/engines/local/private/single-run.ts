@@ -1,3 +1,6 @@
+/**
+ * Runs one execution of a continue-as-new chain in aws-local-stepfunctions and gathers its stats.
+ */
 import { ExecutionError, ExecutionTimeoutError, type StateMachine } from 'aws-local-stepfunctions';
 import { type EngineEvent, type ExecutionStats, StatsRecorder } from '../stats';
 import type { ExecutionStatus, RunLocalExecutionOptions, TaskTokenAnswerer } from '../types';

@@ -1,3 +1,7 @@
+/**
+ * Binds every Task state of the definition to what runs it locally (a Lambda handler, a task-token
+ * answerer, continue-as-new), checked before the run so an unbound state fails early.
+ */
 import { randomUUID } from 'node:crypto';
 import { TaskBindingError } from '../errors';
 import { describeTaskStates, type TaskStateInfo } from '../task-states';

@@ -1,3 +1,6 @@
+/**
+ * Task tokens for `.waitForTaskToken` states run locally, minted once per attempt as Step Functions does.
+ */
 import { randomBytes } from 'node:crypto';
 
 /**
