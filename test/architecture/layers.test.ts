@@ -117,6 +117,17 @@ describe('the layout', () => {
     expect(cycles).toEqual([['a.ts', 'b.ts', 'c.ts']]);
   });
 
+  it('opens every non-index source file with a comment saying what it is for', () => {
+    // Arrange
+    const files = [...new Set(edges.flatMap((e) => [e.from, e.to]))].filter((f) => !f.endsWith('/index.ts'));
+
+    // Act
+    const silent = files.filter((f) => !/^\s*(\/\*\*|\/\/)/.test(readFileSync(join(ROOT, f), 'utf8')));
+
+    // Assert
+    expect(silent).toEqual([]);
+  });
+
   it('keeps handlers thin and long files rare', () => {
     // Arrange
     const lines = (file: string) => readFileSync(join(ROOT, file), 'utf8').split('\n').length - 1;
