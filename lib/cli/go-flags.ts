@@ -6,6 +6,7 @@
  * parsing that stops at the first non-flag, Go's error texts), so this is a port of
  * `FlagSet.parseOne`.
  */
+import { parseGoBool } from '../nomad/config';
 import { goQuote } from '../restart/go-quote';
 import { GoFlagError } from './errors';
 
@@ -22,13 +23,6 @@ export interface GoFlagResult {
   lists: Map<string, string[]>;
   /** Arguments after the flags (after the first non-flag, or after `--`). */
   args: string[];
-}
-
-/** `strconv.ParseBool`. */
-function parseBool(text: string): boolean | undefined {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(text)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(text)) return false;
-  return undefined;
 }
 
 /**
@@ -66,7 +60,7 @@ export function parseGoFlags(args: readonly string[], specs: GoFlagSpecs): GoFla
     const kind = Object.hasOwn(specs, name) ? specs[name] : undefined;
     if (kind === undefined) throw new GoFlagError(`flag provided but not defined: -${name}`);
     if (kind === 'bool') {
-      const parsed = value === undefined ? true : parseBool(value);
+      const parsed = value === undefined ? true : parseGoBool(value);
       if (parsed === undefined)
         throw new GoFlagError(`invalid boolean value ${goQuote(value ?? '')} for -${name}: parse error`);
       result.bools.set(name, parsed);

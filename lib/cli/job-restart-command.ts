@@ -3,6 +3,7 @@
  * restart` (spec §1.1-§1.2) and Nomad's general options, parsed with Go's `flag` rules and
  * validated in Nomad's order with Nomad's messages, plus our own options.
  */
+import { DEFAULT_NOMAD_ADDRESS, parseGoBool } from '../nomad/config';
 import { RestartValidationError } from '../restart/errors';
 import { goQuote } from '../restart/go-quote';
 import {
@@ -16,7 +17,6 @@ import { CommandArgumentError, HelpRequestedError } from './errors';
 import { type GoFlagSpecs, parseGoFlags } from './go-flags';
 
 /** Nomad's default agent address. */
-export const DEFAULT_NOMAD_ADDRESS = 'http://127.0.0.1:4646';
 
 /** TLS settings (flags override `NOMAD_*` variables). */
 export interface TlsOptions {
@@ -109,7 +109,7 @@ const nonEmpty = (...values: (string | undefined)[]): string | undefined =>
   values.find((v) => v !== undefined && v !== '');
 
 function envBool(value: string | undefined): boolean {
-  return value !== undefined && ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(value);
+  return value !== undefined && parseGoBool(value) === true;
 }
 
 /** Copies the defined entries only (the types use `exactOptionalPropertyTypes`). */

@@ -5,6 +5,7 @@
  * does (stop the allocation and let the scheduler place a replacement), and
  * `-no-shutdown-delay` is said to work only with `-reschedule`.
  */
+import { DEFAULT_NOMAD_ADDRESS } from '../nomad/config';
 
 const HELP = `
 Usage: nomad-restart [options] <job>
@@ -52,7 +53,7 @@ General Options:
   -address=<addr>
     The address of the Nomad server.
     Overrides the NOMAD_ADDR environment variable if set.
-    Default = http://127.0.0.1:4646
+    Default = ${DEFAULT_NOMAD_ADDRESS}
 
   -region=<region>
     The region of the Nomad servers to forward commands to.

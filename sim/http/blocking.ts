@@ -4,6 +4,7 @@
  * runs out; then the current data is returned with the current index.
  */
 
+import { parseGoBool } from '../../lib/nomad/config';
 import { MAX_BLOCKING_HOLD_MS } from '../../lib/nomad/query';
 import { parseGoDuration } from '../duration';
 import { SimHttpError } from '../errors';
@@ -27,7 +28,7 @@ export function parseQueryOptions(query: URLSearchParams): { index: number; wait
     waitMs = parsed > 0 ? Math.min(parsed, MAX_BLOCKING_HOLD_MS) : MAX_BLOCKING_HOLD_MS;
   }
   const stale = query.get('stale');
-  if (stale !== null && stale !== '' && !GO_BOOLS.has(stale)) {
+  if (stale !== null && stale !== '' && parseGoBool(stale) === undefined) {
     throw new SimHttpError(
       400,
       `Expect \`true\` or \`false\` for \`stale\` query string parameter, got ${stale}`,
@@ -35,22 +36,6 @@ export function parseQueryOptions(query: URLSearchParams): { index: number; wait
   }
   return { index, waitMs };
 }
-
-/** The spellings Go's `strconv.ParseBool` accepts. */
-export const GO_BOOLS = new Map<string, boolean>([
-  ['1', true],
-  ['t', true],
-  ['T', true],
-  ['TRUE', true],
-  ['true', true],
-  ['True', true],
-  ['0', false],
-  ['f', false],
-  ['F', false],
-  ['FALSE', false],
-  ['false', false],
-  ['False', false],
-]);
 
 /**
  * Answers a GET, holding it while the resource index is <= the requested index. Waiting is

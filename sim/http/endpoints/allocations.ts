@@ -2,13 +2,15 @@
  * `/v1/allocation/:id`, `/v1/allocation/:id/stop`, `/v1/allocations` and the client
  * restart endpoint `/v1/client/allocation/:id/restart` (spec §3.2, §3.3, §4.2, §4.5).
  */
+
+import { parseGoBool } from '../../../lib/nomad/config';
 import { SimHttpError } from '../../errors';
 import { parseJsonBody } from '../../model/job-spec';
 import { renderAlloc, renderAllocStub } from '../../model/render';
 import type { AllocRecord } from '../../model/store';
 import type { ApiEnv, ApiRequest, ApiResponse, Route } from '../api';
 import { namespaceOf, notFound, ok, principalOf } from '../api';
-import { blockingQuery, GO_BOOLS } from '../blocking';
+import { blockingQuery } from '../blocking';
 import { byId, recordRead } from '../reads';
 
 function readAlloc(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
@@ -29,7 +31,7 @@ function readAlloc(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiRespons
 function boolParam(req: ApiRequest, name: string): boolean {
   const raw = req.query.get(name);
   if (raw === null || raw === '') return false;
-  const value = GO_BOOLS.get(raw);
+  const value = parseGoBool(raw);
   if (value === undefined) {
     throw new SimHttpError(
       500,
