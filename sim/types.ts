@@ -39,6 +39,8 @@ export interface SimulatorOptions extends Partial<SimTiming> {
   clock?: SimClock;
   /** Random source for IDs, placement ties and blocking-query jitter. Default `Math.random`. */
   random?: () => number;
+  /** The agent's region; a request for any other answers 500 `No path to region`. Default `global`. */
+  region?: string;
 }
 
 /** The Nth (1-based; every one if omitted) request whose path ends with `pathSuffix` gets `status` and `body`. */

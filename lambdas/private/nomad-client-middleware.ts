@@ -1,7 +1,9 @@
 /**
  * middy middleware that gives the handler a `NomadClient` on `context.nomad`.
  *
- * Locally the client comes from the usual `NOMAD_*` variables. On AWS the token (and optional
+ * A local run hands the command's resolved configuration on the context (see
+ * lib/steps/local-invocation.ts); without one the client comes from the function's `NOMAD_*`
+ * variables. On AWS the token (and optional
  * TLS PEMs) come from Secrets Manager through the Powertools `SecretsProvider`, cached for
  * `cacheMaxAgeSeconds`; the secret ARNs come from the environment. The token never enters the
  * event, the result or a log line.
@@ -18,6 +20,7 @@ import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { NomadClient, type NomadClientConfig, resolveNomadConfig } from '../../lib/nomad';
+import { nomadConfigOf } from '../../lib/steps/local-invocation';
 import { ENV } from '../../lib/stores/from-env';
 import { HandlerConfigError, NomadSecretError } from './errors';
 
@@ -177,7 +180,12 @@ export function nomadClientMiddleware(
   const nomadClientMiddlewareBefore = async (
     request: Request<unknown, unknown, Error, Context>,
   ): Promise<void> => {
-    const { config, fingerprint } = await buildConfig(options.env ?? process.env);
+    const given = nomadConfigOf(request.context);
+    const { config, fingerprint } =
+      given === undefined
+        ? await buildConfig(options.env ?? process.env)
+        : // A spread copy: a guarded config's redacting toJSON would hide a changed token or password.
+          { config: given, fingerprint: digest(JSON.stringify({ ...given })) };
     if (cached === undefined || cached.fingerprint !== fingerprint) {
       cached = { fingerprint, client: options.createClient(config) };
     }

@@ -14,13 +14,12 @@ export async function dryRun(
   formatter: Formatter,
   terminal: Terminal,
 ): Promise<number> {
-  const [{ NomadClient, resolveNomadConfig }, { planRestart }, { renderPlan }] = await Promise.all([
+  const [{ NomadClient }, { planRestart }, { renderPlan }] = await Promise.all([
     import('../nomad/index'),
     import('../steps/index'),
     import('../restart/format-plan'),
   ]);
-  // Configured from the NOMAD_* variables the command line was just exported to.
-  const client = NomadClient.create(resolveNomadConfig({}));
+  const client = NomadClient.create(line.general.nomad);
   try {
     const write = eventWriter(line, formatter, terminal);
     const planned = await planRestart(client, line.options, {

@@ -3,7 +3,7 @@
  * restart` (spec §1.1-§1.2) and Nomad's general options, parsed with Go's `flag` rules and
  * validated in Nomad's order with Nomad's messages, plus our own options.
  */
-import { DEFAULT_NOMAD_ADDRESS, parseGoBool } from '../nomad/config';
+import { type NomadClientConfig, type NomadConfigFlags, resolveNomadConfig } from '../nomad/config';
 import { RestartValidationError } from '../restart/errors';
 import { goQuote } from '../restart/go-quote';
 import {
@@ -18,26 +18,13 @@ import { type GoFlagSpecs, parseGoFlags } from './go-flags';
 
 /** Nomad's default agent address. */
 
-/** TLS settings (flags override `NOMAD_*` variables). */
-export interface TlsOptions {
-  caCert?: string;
-  caPath?: string;
-  clientCert?: string;
-  clientKey?: string;
-  serverName?: string;
-  /** `-tls-skip-verify`, `-insecure` or `NOMAD_SKIP_VERIFY`. */
-  skipVerify: boolean;
-}
-
-/** Nomad's general options (spec §1.1). `token` and `httpAuth` are secrets: never print them. */
+/** Nomad's general options (spec §1.1). */
 export interface GeneralOptions {
-  address: string;
-  region?: string;
-  namespace?: string;
-  token?: string;
-  /** `NOMAD_HTTP_AUTH`, `user:pass`. */
-  httpAuth?: string;
-  tls: TlsOptions;
+  /**
+   * The Nomad client's configuration: the flags over the `NOMAD_*` variables, resolved once here
+   * (`resolveNomadConfig`) and handed as is to every step. Holds the token: never print it.
+   */
+  nomad: NomadClientConfig;
   /** `-no-color`, `NOMAD_CLI_NO_COLOR` or `NO_COLOR`. */
   noColor: boolean;
   /** `-force-color` or `NOMAD_CLI_FORCE_COLOR` (loses to `noColor`). */
@@ -107,10 +94,6 @@ function wantsHelp(args: readonly string[]): boolean {
 
 const nonEmpty = (...values: (string | undefined)[]): string | undefined =>
   values.find((v) => v !== undefined && v !== '');
-
-function envBool(value: string | undefined): boolean {
-  return value !== undefined && parseGoBool(value) === true;
-}
 
 /** Copies the defined entries only (the types use `exactOptionalPropertyTypes`). */
 function defined<T extends object>(value: { [K in keyof T]: T[K] | undefined }): T {
@@ -194,23 +177,21 @@ export function parseJobRestartArgs(
   }
 
   const general: GeneralOptions = {
-    ...defined<Pick<GeneralOptions, 'region' | 'namespace' | 'token' | 'httpAuth'>>({
-      region,
-      namespace,
-      token: nonEmpty(str('token'), fromEnv('NOMAD_TOKEN')),
-      httpAuth: nonEmpty(fromEnv('NOMAD_HTTP_AUTH')),
-    }),
-    address: nonEmpty(str('address'), fromEnv('NOMAD_ADDR')) ?? DEFAULT_NOMAD_ADDRESS,
-    tls: {
-      ...defined<Omit<TlsOptions, 'skipVerify'>>({
-        caCert: nonEmpty(str('ca-cert'), fromEnv('NOMAD_CACERT')),
-        caPath: nonEmpty(str('ca-path'), fromEnv('NOMAD_CAPATH')),
-        clientCert: nonEmpty(str('client-cert'), fromEnv('NOMAD_CLIENT_CERT')),
-        clientKey: nonEmpty(str('client-key'), fromEnv('NOMAD_CLIENT_KEY')),
-        serverName: nonEmpty(str('tls-server-name'), fromEnv('NOMAD_TLS_SERVER_NAME')),
+    nomad: resolveNomadConfig(
+      defined<NomadConfigFlags>({
+        address: str('address'),
+        token: str('token'),
+        namespace: str('namespace'),
+        region: str('region'),
+        caCert: str('ca-cert'),
+        caPath: str('ca-path'),
+        clientCert: str('client-cert'),
+        clientKey: str('client-key'),
+        tlsServerName: str('tls-server-name'),
+        tlsSkipVerify: bool('insecure') || bool('tls-skip-verify'),
       }),
-      skipVerify: bool('insecure') || bool('tls-skip-verify') || envBool(fromEnv('NOMAD_SKIP_VERIFY')),
-    },
+      ctx.env,
+    ),
     noColor: bool('no-color') || nonEmpty(fromEnv('NOMAD_CLI_NO_COLOR'), fromEnv('NO_COLOR')) !== undefined,
     forceColor: bool('force-color') || nonEmpty(fromEnv('NOMAD_CLI_FORCE_COLOR')) !== undefined,
   };

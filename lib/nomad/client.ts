@@ -76,6 +76,15 @@ export class NomadClient {
     return new NomadClient(config, this.transport, this.http.withNamespace(namespace));
   }
 
+  /**
+   * A client for another region sharing the same connection pool: every request carries
+   * `region` (the execution input's region, which a console run gives without any flag).
+   */
+  public withRegion(region: string): NomadClient {
+    if (region === '' || region === this.config.region) return this;
+    return new NomadClient({ ...this.config, region }, this.transport, this.http.withRegion(region));
+  }
+
   /** Job endpoints. */
   public jobs(): Jobs {
     return new Jobs(this.http);

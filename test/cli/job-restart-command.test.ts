@@ -373,12 +373,14 @@ describe('parseJobRestartArgs', () => {
 
       // Assert
       expect(parsed.general).toEqual({
-        address: 'http://10.0.0.1:4646',
-        token: 'flag-token',
-        namespace: 'prod',
-        region: 'us',
-        httpAuth: 'u:p',
-        tls: { caCert: '/ca.pem', skipVerify: true },
+        nomad: {
+          address: 'http://10.0.0.1:4646',
+          token: 'flag-token',
+          namespace: 'prod',
+          region: 'us',
+          httpAuth: { username: 'u', password: 'p' },
+          tls: { caCert: '/ca.pem', insecure: true },
+        },
         noColor: true,
         forceColor: false,
       });
@@ -392,8 +394,7 @@ describe('parseJobRestartArgs', () => {
 
       // Assert
       expect(parsed.general).toEqual({
-        address: 'http://127.0.0.1:4646',
-        tls: { skipVerify: false },
+        nomad: { address: 'http://127.0.0.1:4646' },
         noColor: false,
         forceColor: false,
       });

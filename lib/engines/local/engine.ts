@@ -1,9 +1,9 @@
 /**
  * The local engine: the state machine synthesized from the CDK stack, run in-process by
  * aws-local-stepfunctions, with every Task bound to the same `lambdas/*.ts` handler (through
- * its middy chain) that the Lambda runs on AWS. The Nomad address and token reach the
- * handlers through the usual `NOMAD_*` variables of this process, never through the
- * execution input; plan store, lock and approvals are the handlers' in-memory twins.
+ * its middy chain) that the Lambda runs on AWS. The Nomad client configuration (address, token,
+ * TLS, region) reaches the handlers on their Lambda context, never through the execution input
+ * or `process.env`; plan store, lock and approvals are the handlers' in-memory twins.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -11,9 +11,10 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context } from 'aws-lambda';
+import type { NomadClientConfig } from '../../nomad/config';
 import type { ProgressEvent } from '../../restart/events';
 import type { RestartInput } from '../../restart/input';
-import { type LiveEventSink, withLiveEvents } from '../../steps/live-events';
+import { type LocalInvocation, withLocalInvocation } from '../../steps/local-invocation';
 import type { ApprovalAnswer, AskEvent, WorkflowState } from '../../workflow/payloads';
 import { ASK_STATE_NAME, TASK_STATE_HANDLERS, TaskStates } from '../../workflow/state-names';
 import { SynthesisFailedError } from './errors';
@@ -38,6 +39,11 @@ export type PromptReply = { kind: 'answer'; text: string } | { kind: 'read-error
 export interface LocalRestartRequest {
   /** The execution input (options only; no secret ever travels here). */
   readonly input: RestartInput;
+  /**
+   * The Nomad client configuration every handler uses, as the command resolved it.
+   * @default - each handler resolves it from this process's `NOMAD_*` variables, as on Lambda
+   */
+  readonly nomad?: NomadClientConfig;
   /** Called with each progress event once, as it happens (a running step streams its events). */
   readonly emit: (event: ProgressEvent) => void;
   /**
@@ -144,12 +150,12 @@ function lambdaHandler(id: string): Promise<LambdaHandler> {
   return handler;
 }
 
-function taskHandler(stateName: string, gate: Gate, live: LiveEventSink): TaskHandler | undefined {
+function taskHandler(stateName: string, gate: Gate, invocation: LocalInvocation): TaskHandler | undefined {
   const id = TASK_STATE_HANDLERS[stateName];
   if (id === undefined || stateName === ASK_STATE_NAME) return undefined;
   return async (payload) => {
     await gate.passed();
-    return (await lambdaHandler(id))(payload, withLiveEvents(lambdaContext(id), live));
+    return (await lambdaHandler(id))(payload, withLocalInvocation(lambdaContext(id), invocation));
   };
 }
 
@@ -229,7 +235,11 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
   const execution = runLocalExecution(definition, {
     input: request.input,
     validate: synthesized,
-    taskHandlers: (state) => taskHandler(state.stateName, gate, events.live),
+    taskHandlers: (state) =>
+      taskHandler(state.stateName, gate, {
+        liveEvents: events.live,
+        ...(request.nomad === undefined ? {} : { nomad: request.nomad }),
+      }),
     answerTaskToken: async (payload) => {
       await gate.passed();
       const ask = ((payload as { Payload?: AskEvent }).Payload ?? payload) as AskEvent;
