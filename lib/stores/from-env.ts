@@ -1,20 +1,15 @@
 /**
  * Which store a function uses, read from the environment the construct sets: S3 and DynamoDB on
  * AWS, process-wide in-memory twins when no resource is named (the local engine, tests).
+ *
+ * The AWS SDK clients are loaded on first use only: a local run never needs them, and loading
+ * them is most of what a terminal would otherwise wait for before its first Nomad request.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { S3Client } from '@aws-sdk/client-s3';
-import {
-  type ApprovalStore,
-  DynamoDbApprovalStore,
-  DynamoDbJobLock,
-  type JobLock,
-  MemoryApprovalStore,
-  MemoryJobLock,
-  MemoryPlanStore,
-  type PlanStore,
-  S3PlanStore,
-} from './index';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { type ApprovalStore, MemoryApprovalStore } from './approval-store';
+import { type JobLock, MemoryJobLock } from './job-lock';
+import { MemoryPlanStore, type PlanStore } from './plan-store';
 
 /** Environment variables the construct sets on each function (only those it needs). */
 export const ENV = {
@@ -47,31 +42,61 @@ export const localStores: {
   readonly approvals: MemoryApprovalStore;
 } = memory;
 
-const dynamoClient = () => {
+async function dynamoClient(): Promise<DynamoDBClient> {
+  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
   dynamo ??= new DynamoDBClient({});
   return dynamo;
-};
+}
+
+/**
+ * A store whose implementation is loaded on its first call. Every store method is async, so a
+ * caller cannot tell the difference.
+ */
+function loadedOnFirstCall<T extends object>(load: () => Promise<T>): T {
+  let loaded: Promise<T> | undefined;
+  return new Proxy({} as T, {
+    get:
+      (_target, method) =>
+      async (...args: unknown[]) => {
+        loaded ??= load();
+        const store = (await loaded) as Record<PropertyKey, (...a: unknown[]) => unknown>;
+        return store[method]?.(...args);
+      },
+  });
+}
 
 /** S3 when `PLAN_BUCKET` is set, else the process-wide in-memory store (local runs). */
 export function planStoreFromEnv(env: NodeJS.ProcessEnv = process.env): PlanStore {
   const bucket = env[ENV.planBucket];
   if (bucket === undefined || bucket === '') return memory.planStore;
-  s3 ??= new S3Client({});
-  return new S3PlanStore(s3, bucket);
+  return loadedOnFirstCall(async () => {
+    const [{ S3Client }, { S3PlanStore }] = await Promise.all([
+      import('@aws-sdk/client-s3'),
+      import('./s3-plan-store'),
+    ]);
+    s3 ??= new S3Client({});
+    return new S3PlanStore(s3, bucket);
+  });
 }
 
 /** DynamoDB when `LOCK_TABLE` is set, else the process-wide in-memory lock. */
 export function jobLockFromEnv(env: NodeJS.ProcessEnv = process.env): JobLock {
   const table = env[ENV.lockTable];
-  return table === undefined || table === '' ? memory.lock : new DynamoDbJobLock(dynamoClient(), table);
+  if (table === undefined || table === '') return memory.lock;
+  return loadedOnFirstCall(async () => {
+    const { DynamoDbJobLock } = await import('./dynamodb-job-lock');
+    return new DynamoDbJobLock(await dynamoClient(), table);
+  });
 }
 
 /** DynamoDB when `APPROVALS_TABLE` is set, else the process-wide in-memory store. */
 export function approvalStoreFromEnv(env: NodeJS.ProcessEnv = process.env): ApprovalStore {
   const table = env[ENV.approvalsTable];
-  return table === undefined || table === ''
-    ? memory.approvals
-    : new DynamoDbApprovalStore(dynamoClient(), table);
+  if (table === undefined || table === '') return memory.approvals;
+  return loadedOnFirstCall(async () => {
+    const { DynamoDbApprovalStore } = await import('./dynamodb-approval-store');
+    return new DynamoDbApprovalStore(await dynamoClient(), table);
+  });
 }
 
 /** A positive integer from the environment, or `fallback`. */
