@@ -95,7 +95,9 @@ export async function restartBatch(
     });
   }
 
-  await Promise.all(
+  // Every allocation runs to its end before a failure is thrown, so the journal holds each one
+  // that was done and the retried step (Step Functions' Retry) redoes only the rest.
+  const settled = await Promise.allSettled(
     allocations.map(async (allocation) => {
       if (journal.outcomes[allocation.id] !== undefined) {
         return;
@@ -108,6 +110,8 @@ export async function restartBatch(
       await journal.save();
     }),
   );
+  const failure = settled.find((result) => result.status === 'rejected');
+  if (failure !== undefined) throw failure.reason;
   return allocations.map((allocation) => journal.outcomes[allocation.id] as AllocationOutcome);
 }
 
