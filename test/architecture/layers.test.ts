@@ -44,7 +44,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
 const MAY_IMPORT_TYPES: Readonly<Record<string, readonly string[]>> = {
   'lib/restart': ['lib/nomad'],
   'lib/stores': ['lib/nomad'],
-  'lib/engines/local': ['lambdas'],
+  'lib/engines/local': ['lib/nomad', 'lambdas'],
   'lib/engines/aws': ['lib/nomad'],
   'lib/cli': ['lib/workflow', 'lib/stores'],
 };

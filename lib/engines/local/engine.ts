@@ -58,6 +58,8 @@ export interface LocalRestartRequest {
   readonly onStateExited?: (name: string) => void;
   /** Milliseconds to wait in the named Wait states instead of the definition's (tests). */
   readonly waitTimeOverrides?: Readonly<Record<string, number>>;
+  /** Milliseconds between the named states' `Retry` attempts instead of the definition's (tests). */
+  readonly retryIntervalOverrides?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -255,6 +257,9 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
     },
     ...(request.signal === undefined ? {} : { signal: request.signal }),
     ...(request.waitTimeOverrides === undefined ? {} : { waitTimeOverrides: request.waitTimeOverrides }),
+    ...(request.retryIntervalOverrides === undefined
+      ? {}
+      : { retryIntervalOverrides: request.retryIntervalOverrides }),
     onStateEntered: (name, type) => {
       if (type === 'Task' && name !== ASK_STATE_NAME && name !== TaskStates.applyAnswer)
         lastReply = undefined;
