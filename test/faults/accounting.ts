@@ -80,9 +80,10 @@ export function accountFor(
     const replacement = runningReplacement(h, original.ID);
     for (const id of replacement.chain) replacements.add(id);
     const failed = run.errors.some((message) => message.includes(`"${original.ID.slice(0, 8)}"`));
+    // An allocation reported failed that Nomad did restart or replace has two fates: a lie.
     const found: Fate[] = [
-      ...(signals > 0 && !failed ? (['restarted'] as const) : []),
-      ...(replacement.running && !failed ? (['rescheduled'] as const) : []),
+      ...(signals > 0 ? (['restarted'] as const) : []),
+      ...(replacement.running ? (['rescheduled'] as const) : []),
       ...(failed ? (['failed'] as const) : []),
     ];
     if (found.length > 1) ambiguous.push(original.ID);

@@ -109,6 +109,29 @@ describe('faults in Nomad during a restart', () => {
     expect(run.exitCode).toBe(1);
   });
 
+  it('2b. a stop Nomad applied but answered 502 on the way back: found stopped and awaited, not reported', async () => {
+    // Arrange: (the in-place twin is Nomad's own T14, where Nomad's CLI reports the error: so do we)
+    const target = await cluster();
+    target.sim.control.injectFault({
+      pathSuffix: '/stop',
+      method: 'PUT',
+      nth: 2,
+      status: 502,
+      afterHandling: true,
+    });
+
+    // Act
+    const { run, accounting } = await restart(target, { reschedule: true });
+
+    // Assert
+    expect(invariantsOf(accounting)).toEqual(CLEAN);
+    expect(run.errors).toEqual([]);
+    expect(accounting.count('rescheduled')).toBe(COUNT);
+    expect(
+      target.sim.control.requestLog().filter((e) => e.path.endsWith('/stop') && e.status === 502),
+    ).toHaveLength(1);
+  });
+
   it('3. no cluster leader for 10 s in the middle of a batch: the run waits it out and succeeds', async () => {
     // Arrange: the 3rd restart request (batch 2) takes the leader away for 10 simulated seconds.
     const target = await cluster();
