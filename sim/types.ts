@@ -138,6 +138,12 @@ export interface SimControl {
    * @throws SimControlError for an unknown allocation, or one that is not pending on a ready node.
    */
   startPendingAllocation(allocationId: string): void;
+  /**
+   * Garbage-collects an allocation as `nomad system gc` does a terminal one: it is gone from
+   * every read, which then answers Nomad's 404.
+   * @throws SimControlError for an unknown allocation.
+   */
+  garbageCollect(allocationId: string): void;
   injectFault(fault: Fault): void;
   /**
    * Runs `action` once, when the trigger's request arrives: before any fault applies and
