@@ -117,7 +117,7 @@ export async function loadLocalDefinition(): Promise<{ definition: object; synth
     cdkOutDir: LOCAL_SYNTH_DIR,
     synthesize: synthesizeForLocalRun,
   });
-  const { definition } = extractStateMachineDefinition(synth.template, { stackName: STACK_NAME });
+  const { definition } = extractStateMachineDefinition(synth.template);
   return { definition, synthesized: synth.synthesized };
 }
 
