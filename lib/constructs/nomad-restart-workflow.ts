@@ -188,7 +188,6 @@ export class NomadRestartWorkflow extends Construct {
           self,
           batchesPerExecution,
           approvalTimeout,
-          batchFunctionTimeout: slice,
         }),
       ),
       tracingEnabled: true,
@@ -247,7 +246,7 @@ export class NomadRestartWorkflow extends Construct {
   private createFunctions(
     props: NomadRestartWorkflowProps,
     o: { slice: Duration; logRetention: logs.RetentionDays; removalPolicy: RemovalPolicy },
-  ): Record<HandlerId | typeof STALE_LOCK_HANDLER_ID, lambda.IFunction> {
+  ): Record<HandlerId | typeof STALE_LOCK_HANDLER_ID, lambda.Function> {
     const callsNomad = new Set<string>([
       'plan',
       'check-deployments',
@@ -258,7 +257,7 @@ export class NomadRestartWorkflow extends Construct {
       'apply-answer',
       'finish',
     ]);
-    const out: Partial<Record<string, lambda.IFunction>> = {};
+    const out: Partial<Record<string, lambda.Function>> = {};
     for (const handlerId of [...HANDLER_IDS, STALE_LOCK_HANDLER_ID]) {
       const nomad = callsNomad.has(handlerId);
       const environment: Record<string, string> = {};
@@ -295,7 +294,7 @@ export class NomadRestartWorkflow extends Construct {
       }
       out[handlerId] = fn.function;
     }
-    return out as Record<HandlerId | typeof STALE_LOCK_HANDLER_ID, lambda.IFunction>;
+    return out as Record<HandlerId | typeof STALE_LOCK_HANDLER_ID, lambda.Function>;
   }
 
   private grantHandlerAccess(fns: Record<string, lambda.IFunction>): void {

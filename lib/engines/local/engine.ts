@@ -20,7 +20,7 @@ import { ASK_STATE_NAME, TASK_STATE_HANDLERS, TaskStates } from '../../workflow/
 import { SynthesisFailedError } from './errors';
 import { runLocalExecution } from './runner';
 import { ensureSynthesized } from './synth';
-import { extractStateMachineDefinition } from './template';
+import { type ExtractedStateMachine, extractStateMachineDefinition } from './template';
 import type { ExecutionResult, TaskHandler } from './types';
 
 const PROJECT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -56,6 +56,12 @@ export interface LocalRestartRequest {
   readonly onStateEntered?: (name: string, type: string) => void;
   /** Called as each state is left (benchmarks time the steps with it). */
   readonly onStateExited?: (name: string) => void;
+  /**
+   * The state machine to run instead of the app's synthesized one (tests: the same stack
+   * synthesized with other props, e.g. a low `batchesPerExecution`).
+   * @default - the one `bin/app.ts` synthesizes
+   */
+  readonly stateMachine?: Pick<ExtractedStateMachine, 'definition' | 'stateMachineArn'>;
   /** Milliseconds to wait in the named Wait states instead of the definition's (tests). */
   readonly waitTimeOverrides?: Readonly<Record<string, number>>;
   /** Milliseconds between the named states' `Retry` attempts instead of the definition's (tests). */
@@ -110,15 +116,19 @@ function runCdkApp(projectDir: string, outDir: string): Promise<void> {
 }
 
 /** The synthesized definition, read from the local synth cache when it is fresh. */
-export async function loadLocalDefinition(): Promise<{ definition: object; synthesized: boolean }> {
+export async function loadLocalDefinition(): Promise<{
+  stateMachine: Pick<ExtractedStateMachine, 'definition' | 'stateMachineArn'>;
+  synthesized: boolean;
+}> {
   const synth = await ensureSynthesized({
     projectDir: PROJECT_DIR,
     stackName: STACK_NAME,
     cdkOutDir: LOCAL_SYNTH_DIR,
     synthesize: synthesizeForLocalRun,
   });
-  const { definition } = extractStateMachineDefinition(synth.template);
-  return { definition, synthesized: synth.synthesized };
+  // The ARN too: continue-as-new starts this same state machine, by ARN.
+  const { definition, stateMachineArn } = extractStateMachineDefinition(synth.template);
+  return { stateMachine: { definition, stateMachineArn }, synthesized: synth.synthesized };
 }
 
 function lambdaContext(functionName: string): Context {
@@ -224,7 +234,10 @@ export interface LocalRestart {
  */
 export async function runRestartLocally(request: LocalRestartRequest): Promise<LocalRestart> {
   process.env['POWERTOOLS_LOG_LEVEL'] ??= 'SILENT';
-  const { definition, synthesized } = await loadLocalDefinition();
+  const { stateMachine, synthesized } =
+    request.stateMachine === undefined
+      ? await loadLocalDefinition()
+      : { stateMachine: request.stateMachine, synthesized: true };
   // The handlers' own in-memory lock: the same module instance the lambdas import.
   const { localStores } = await import('../../stores/from-env');
   const events = eventSink(request.emit);
@@ -234,7 +247,8 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
   // valid reply and the next question some other Task always runs (see batch-loop.ts).
   let lastReply: string | undefined;
   const gate = createGate();
-  const execution = runLocalExecution(definition, {
+  const execution = runLocalExecution(stateMachine.definition, {
+    stateMachineArn: stateMachine.stateMachineArn,
     input: request.input,
     validate: synthesized,
     taskHandlers: (state) =>
