@@ -32,6 +32,8 @@ const LOCAL_SYNTH_DIR = join(PROJECT_DIR, '.nomad-restart', 'synth');
  * (like a Lambda before its timeout) and the graph loops, exactly as on AWS.
  */
 const LOCAL_INVOCATION_BUDGET_MS = 15 * 60 * 1000;
+/** `nomadAddress` for the local synth: a reserved name (RFC 6761 `.invalid`) nobody can reach. */
+const LOCAL_SYNTH_NOMAD_ADDRESS = 'https://nomad.local-engine.invalid:4646';
 
 /** A line read from the terminal, or why none was read (the question's default then applies). */
 export type PromptReply = { kind: 'answer'; text: string } | { kind: 'read-error'; text: string };
@@ -96,7 +98,12 @@ function runCdkApp(projectDir: string, outDir: string): Promise<void> {
         ...process.env,
         CDK_OUTDIR: outDir,
         // The CDK CLI refuses `aws:` context keys from users, but the app reads this variable.
-        CDK_CONTEXT_JSON: JSON.stringify({ 'aws:cdk:bundling-stacks': [] }),
+        // The address is never read in a local run (the command hands the handlers its own
+        // configuration); the app only needs one that is not loopback to synthesize.
+        CDK_CONTEXT_JSON: JSON.stringify({
+          'aws:cdk:bundling-stacks': [],
+          nomadAddress: LOCAL_SYNTH_NOMAD_ADDRESS,
+        }),
       },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
