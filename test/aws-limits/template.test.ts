@@ -90,7 +90,7 @@ describe('the synthesized template', () => {
     );
 
     // Assert
-    expect((task?.['Parameters'] as Record<string, unknown>)['Name.$']).toMatch(
+    expect(((task?.['Parameters'] ?? {}) as Record<string, unknown>)['Name.$']).toMatch(
       /States\.Hash\(\$\.run\.runId/,
     );
     expect(retried).toContain('StepFunctions.ExecutionLimitExceededException');
