@@ -5,11 +5,6 @@
  * TLS, region) reaches the handlers on their Lambda context, never through the execution input
  * or `process.env`; plan store, lock and approvals are the handlers' in-memory twins.
  */
-import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Context } from 'aws-lambda';
 import type { NomadClientConfig } from '../../nomad/config';
 import type { ProgressEvent } from '../../restart/events';
@@ -17,23 +12,16 @@ import type { RestartInput } from '../../restart/input';
 import { type LocalInvocation, withLocalInvocation } from '../../steps/local-invocation';
 import type { ApprovalAnswer, AskEvent, WorkflowState } from '../../workflow/payloads';
 import { ASK_STATE_NAME, TASK_STATE_HANDLERS, TaskStates } from '../../workflow/state-names';
-import { SynthesisFailedError } from './errors';
+import { loadLocalDefinition } from './local-definition';
 import { runLocalExecution } from './runner';
-import { ensureSynthesized } from './synth';
-import { type ExtractedStateMachine, extractStateMachineDefinition } from './template';
+import type { ExtractedStateMachine } from './template';
 import type { ExecutionResult, TaskHandler } from './types';
 
-const PROJECT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const STACK_NAME = 'NomadRestart';
-/** Where the local synth lives: apart from `cdk.out`, whose template carries bundled assets. */
-const LOCAL_SYNTH_DIR = join(PROJECT_DIR, '.nomad-restart', 'synth');
 /**
  * How long each local "invocation" may run. An await slice returns its cursor before this
  * (like a Lambda before its timeout) and the graph loops, exactly as on AWS.
  */
 const LOCAL_INVOCATION_BUDGET_MS = 15 * 60 * 1000;
-/** `nomadAddress` for the local synth: a reserved name (RFC 6761 `.invalid`) nobody can reach. */
-const LOCAL_SYNTH_NOMAD_ADDRESS = 'https://nomad.local-engine.invalid:4646';
 
 /** A line read from the terminal, or why none was read (the question's default then applies). */
 export type PromptReply = { kind: 'answer'; text: string } | { kind: 'read-error'; text: string };
@@ -68,74 +56,6 @@ export interface LocalRestartRequest {
   readonly waitTimeOverrides?: Readonly<Record<string, number>>;
   /** Milliseconds between the named states' `Retry` attempts instead of the definition's (tests). */
   readonly retryIntervalOverrides?: Readonly<Record<string, number>>;
-}
-
-/**
- * Synthesizes the stack for local use (once, while sources are unchanged) with bundling off:
- * the local engine binds handlers by state name, so the Lambda assets are never needed, and
- * the definition is the same one `cdk synth` renders.
- */
-async function synthesizeForLocalRun(projectDir: string, outDir: string): Promise<void> {
-  // Concurrent first runs (tests, two terminals) each synthesize into their own folder and
-  // then rename the template into place, which is atomic: a reader never sees half a file.
-  const scratch = `${outDir}.${process.pid}.${randomUUID()}`;
-  try {
-    await runCdkApp(projectDir, scratch);
-    await mkdir(outDir, { recursive: true });
-    const template = `${STACK_NAME}.template.json`;
-    await rename(join(scratch, template), join(outDir, template));
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
-}
-
-function runCdkApp(projectDir: string, outDir: string): Promise<void> {
-  const tsx = join(projectDir, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [tsx, join(projectDir, 'bin', 'app.ts')], {
-      cwd: projectDir,
-      env: {
-        ...process.env,
-        CDK_OUTDIR: outDir,
-        // The CDK CLI refuses `aws:` context keys from users, but the app reads this variable.
-        // The address is never read in a local run (the command hands the handlers its own
-        // configuration); the app only needs one that is not loopback to synthesize.
-        CDK_CONTEXT_JSON: JSON.stringify({
-          'aws:cdk:bundling-stacks': [],
-          nomadAddress: LOCAL_SYNTH_NOMAD_ADDRESS,
-        }),
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-4000);
-    });
-    child.on('error', (error) =>
-      reject(new SynthesisFailedError('cannot run the CDK app', { cause: error })),
-    );
-    child.on('close', (code) =>
-      code === 0
-        ? resolve()
-        : reject(new SynthesisFailedError(`CDK app exited with code ${code}: ${stderr.trim()}`)),
-    );
-  });
-}
-
-/** The synthesized definition, read from the local synth cache when it is fresh. */
-export async function loadLocalDefinition(): Promise<{
-  stateMachine: Pick<ExtractedStateMachine, 'definition' | 'stateMachineArn'>;
-  synthesized: boolean;
-}> {
-  const synth = await ensureSynthesized({
-    projectDir: PROJECT_DIR,
-    stackName: STACK_NAME,
-    cdkOutDir: LOCAL_SYNTH_DIR,
-    synthesize: synthesizeForLocalRun,
-  });
-  // The ARN too: continue-as-new starts this same state machine, by ARN.
-  const { definition, stateMachineArn } = extractStateMachineDefinition(synth.template);
-  return { stateMachine: { definition, stateMachineArn }, synthesized: synth.synthesized };
 }
 
 function lambdaContext(functionName: string): Context {
@@ -248,7 +168,9 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
   // The handlers' own in-memory lock: the same module instance the lambdas import.
   const { localStores } = await import('../../stores/from-env');
   const events = eventSink(request.emit);
+  // The job and the run holding its lock, once the plan names them: a cancel names both.
   let lockKey: { namespace: string; jobId: string } | undefined;
+  let runId: string | undefined;
   let cancelWanted = false;
   // A reply the workflow did not accept brings it straight back to the ask step: between a
   // valid reply and the next question some other Task always runs (see batch-loop.ts).
@@ -287,11 +209,12 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
       request.onStateEntered?.(name, type);
     },
     onStateExited: (name, output) => {
-      const plan = (output as Partial<WorkflowState> | null)?.plan;
-      if (plan && lockKey === undefined) {
-        lockKey = { namespace: plan.namespace, jobId: plan.jobId };
+      const state = output as Partial<WorkflowState> | null;
+      if (state?.plan && state.run && lockKey === undefined) {
+        lockKey = { namespace: state.plan.namespace, jobId: state.plan.jobId };
+        runId = state.run.runId;
         // An interrupt confirmed before the job was known is honoured as soon as it is.
-        if (cancelWanted) void localStores.lock.requestCancel(lockKey);
+        if (cancelWanted) void localStores.lock.requestCancel(lockKey, runId);
       }
       events.fromOutput(output);
       request.onStateExited?.(name);
@@ -301,7 +224,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
     result: execution.result,
     requestCancel: async () => {
       cancelWanted = true;
-      if (lockKey !== undefined) await localStores.lock.requestCancel(lockKey);
+      if (lockKey !== undefined && runId !== undefined) await localStores.lock.requestCancel(lockKey, runId);
     },
     pause: gate.close,
     resume: gate.open,
