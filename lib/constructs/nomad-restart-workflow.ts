@@ -330,28 +330,19 @@ export class NomadRestartWorkflow extends Construct {
       });
     };
     planAccess('plan', ['s3:PutObject']);
-    for (const h of [
-      'check-deployments',
-      'restart-batch',
-      'trigger-evaluations',
-      'await-batch',
-      'decide',
-      'apply-answer',
-    ]) {
-      planAccess(h, ['s3:GetObject', 's3:PutObject']);
-    }
-    planAccess('finish', ['s3:GetObject', 's3:PutObject', 's3:DeleteObject']);
-    // Every reader may list the run prefix: without it a missing key is a 403 AccessDenied, which
-    // the plan store cannot tell from a real failure, instead of NoSuchKey.
-    for (const h of [
-      'check-deployments',
-      'restart-batch',
-      'trigger-evaluations',
-      'await-batch',
-      'decide',
-      'apply-answer',
-      'finish',
-    ]) {
+    // Every reader may also list the run prefix: without it a missing key is a 403 AccessDenied,
+    // which the plan store cannot tell from a real failure, instead of NoSuchKey.
+    const readers: Record<string, string[]> = {
+      'check-deployments': ['s3:GetObject', 's3:PutObject'],
+      'restart-batch': ['s3:GetObject', 's3:PutObject'],
+      'trigger-evaluations': ['s3:GetObject', 's3:PutObject'],
+      'await-batch': ['s3:GetObject', 's3:PutObject'],
+      decide: ['s3:GetObject', 's3:PutObject'],
+      'apply-answer': ['s3:GetObject', 's3:PutObject'],
+      finish: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+    };
+    for (const [h, actions] of Object.entries(readers)) {
+      planAccess(h, actions);
       fns[h]?.addToRolePolicy(
         new iam.PolicyStatement({
           actions: ['s3:ListBucket'],
