@@ -44,8 +44,8 @@ export interface LocalRestartRequest {
   readonly signal?: AbortSignal;
   /** Called as each state is entered (tests and benchmarks count them). */
   readonly onStateEntered?: (name: string, type: string) => void;
-  /** Called as each state is left (benchmarks time the steps with it). */
-  readonly onStateExited?: (name: string) => void;
+  /** Called as each state is left, with its output (benchmarks time the steps; tests read what a state carries). */
+  readonly onStateExited?: (name: string, output: unknown) => void;
   /**
    * The state machine to run instead of the app's synthesized one (tests: the same stack
    * synthesized with other props, e.g. a low `batchesPerExecution`).
@@ -219,7 +219,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
         if (cancelWanted) void localStores.lock.requestCancel(lockKey, runId);
       }
       events.fromOutput(output);
-      request.onStateExited?.(name);
+      request.onStateExited?.(name, output);
     },
   });
   return {
