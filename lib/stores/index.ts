@@ -4,4 +4,5 @@ export { DynamoDbJobLock, LOCK_TABLE_SCHEMA } from './dynamodb-job-lock';
 export { LockHeldError, StoreDecodeError, StoreError, StoreItemNotFoundError } from './errors';
 export { type JobLock, type LockKey, lockKeyString, MemoryJobLock } from './job-lock';
 export { MemoryPlanStore, type PlanStore, runKeyPrefix } from './plan-store';
+export { LocalRuns, type RunStatus, type RunStatusSource, StepFunctionsRuns } from './run-status';
 export { S3PlanStore } from './s3-plan-store';

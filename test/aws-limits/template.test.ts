@@ -155,6 +155,20 @@ describe('the synthesized template', () => {
     expect(name).toMatch(/^\/aws\/vendedlogs\/states\/.+/);
   });
 
+  it('10. lets only the Lock job role describe executions, and only this state machine’s', () => {
+    // Act
+    const describers = [...statementsByRole(stack)].flatMap(([role, statements]) =>
+      statements
+        .filter((st) => actionsOf(st).includes('states:DescribeExecution'))
+        .map((st) => ({ role, resource: JSON.stringify(st.Resource) })),
+    );
+
+    // Assert
+    expect(describers).toHaveLength(1);
+    expect(describers[0]?.role).toMatch(/lockjob/i);
+    expect(describers[0]?.resource).toMatch(/:execution:NomadRestart-Restart:\*/);
+  });
+
   it('9. grants a secret given by name or partial ARN whatever suffix Secrets Manager added', () => {
     // Act
     const secretResources = [...statementsByRole(stack)].flatMap(([, statements]) =>

@@ -173,6 +173,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
   // The job and the run holding its lock, once the plan names them: a cancel names both.
   let lockKey: { namespace: string; jobId: string } | undefined;
   let runId: string | undefined;
+  let runningRun: string | undefined;
   let cancelWanted = false;
   // A reply the workflow did not accept brings it straight back to the ask step: between a
   // valid reply and the next question some other Task always runs (see batch-loop.ts).
@@ -212,6 +213,11 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
     },
     onStateExited: (name, output) => {
       const state = output as Partial<WorkflowState> | null;
+      // This process's running runs keep their locks; one it does not know can be taken over.
+      if (state?.run !== undefined && runningRun === undefined) {
+        runningRun = state.run.runId;
+        localStores.runs.started(runningRun);
+      }
       if (state?.plan && state.run && lockKey === undefined) {
         lockKey = { namespace: state.plan.namespace, jobId: state.plan.jobId };
         runId = state.run.runId;
@@ -222,8 +228,11 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
       request.onStateExited?.(name, output);
     },
   });
+  const result = execution.result.finally(() => {
+    if (runningRun !== undefined) localStores.runs.ended(runningRun);
+  });
   return {
-    result: execution.result,
+    result,
     requestCancel: async () => {
       cancelWanted = true;
       if (lockKey !== undefined && runId !== undefined) await localStores.lock.requestCancel(lockKey, runId);
