@@ -27,6 +27,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { APPROVALS_TABLE_SCHEMA } from '../stores/dynamodb-approval-store';
 import { LOCK_TABLE_SCHEMA } from '../stores/dynamodb-job-lock';
+import { ENDED_RUN_TAG } from '../stores/plan-store';
 import { restartDefinition } from '../workflow/definition';
 import { TaskFunction } from '../workflow/private/task-function';
 import { HANDLER_IDS, type HandlerId, STALE_LOCK_HANDLER_ID } from '../workflow/state-names';
@@ -79,7 +80,7 @@ export interface NomadRestartWorkflowProps {
    * it is granted read access to the table and may notify chat. @default - no notifier
    */
   readonly approvalNotifier?: lambda.IFunction;
-  /** Days a plan document is kept in the plan bucket. @default 14 */
+  /** Days an ended run's plan documents are kept, counted from when each was written; a running run's never expire. @default 14 */
   readonly planExpirationDays?: number;
 }
 
@@ -144,10 +145,13 @@ export class NomadRestartWorkflow extends Construct {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
       lifecycleRules: [
+        // Only an ended run's documents expire (Release lock tags them): nothing a running
+        // restart needs can, however long the run lasts.
         {
           expiration: Duration.days(planExpirationDays),
-          abortIncompleteMultipartUploadAfter: Duration.days(1),
+          tagFilters: { [ENDED_RUN_TAG.key]: ENDED_RUN_TAG.value },
         },
+        { abortIncompleteMultipartUploadAfter: Duration.days(1) },
       ],
       removalPolicy,
     });
@@ -316,6 +320,9 @@ export class NomadRestartWorkflow extends Construct {
       ) {
         environment['LOCK_TABLE'] = this.lockTable.tableName;
       }
+      if (['release-lock', STALE_LOCK_HANDLER_ID].includes(handlerId)) {
+        environment['PLAN_BUCKET'] = this.planBucket.bucketName;
+      }
       if (['ask', STALE_LOCK_HANDLER_ID].includes(handlerId)) {
         environment['APPROVALS_TABLE'] = this.approvalsTable.tableName;
       }
@@ -371,7 +378,10 @@ export class NomadRestartWorkflow extends Construct {
       'await-batch': ['s3:GetObject', 's3:PutObject'],
       decide: ['s3:GetObject', 's3:PutObject'],
       'apply-answer': ['s3:GetObject', 's3:PutObject'],
-      finish: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+      finish: ['s3:GetObject', 's3:PutObject'],
+      // They end runs: tag the run's documents so they may expire.
+      'release-lock': ['s3:PutObjectTagging'],
+      [STALE_LOCK_HANDLER_ID]: ['s3:PutObjectTagging'],
     };
     for (const [h, actions] of Object.entries(readers)) {
       planAccess(h, actions);

@@ -59,7 +59,7 @@ export class MemoryJobLock implements JobLock {
     const id = lockKeyString(key);
     const held = this.items.get(id);
     if (held !== undefined && held.owner !== owner) throw new LockHeldError(id, held.owner);
-    const cancelRequested = held !== undefined && held.cancelRequested;
+    const cancelRequested = held?.cancelRequested === true;
     this.items.set(id, { owner, expiresAtMs: this.now() + ttlSeconds * 1000, cancelRequested });
   }
 

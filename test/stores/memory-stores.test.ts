@@ -53,19 +53,19 @@ describe('MemoryJobLock', () => {
 });
 
 describe('MemoryPlanStore', () => {
-  describe('deletePrefix', () => {
-    it('deletes only the keys under the prefix', async () => {
+  describe('endRun', () => {
+    it('marks only the keys under the prefix as ended, and keeps them readable', async () => {
       // Arrange
       const store = new MemoryPlanStore();
       await store.put('runs/a/plan', 1);
       await store.put('runs/b/plan', 2);
 
       // Act
-      await store.deletePrefix('runs/a/');
+      await store.endRun('runs/a/');
 
       // Assert
-      expect(store.keys()).toEqual(['runs/b/plan']);
-      await expect(store.get('runs/a/plan')).rejects.toThrow('Plan store has no object "runs/a/plan"');
+      expect([store.isEnded('runs/a/plan'), store.isEnded('runs/b/plan')]).toEqual([true, false]);
+      await expect(store.get('runs/a/plan')).resolves.toBe(1);
     });
   });
 });
