@@ -21,7 +21,12 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
     batch: state.batch,
   });
   logger.info('Await slice ended', { batch: out.batch.index, done: out.done });
-  return { ...state, batch: { ...out.batch, done: out.done, cursor: out.cursor }, events: out.events };
+  const slices = out.done ? 0 : (state.batch.slicesThisExecution ?? 0) + 1;
+  return {
+    ...state,
+    batch: { ...out.batch, done: out.done, cursor: out.cursor, slicesThisExecution: slices },
+    events: out.events,
+  };
 };
 
 export const handler = middy<unknown, WorkflowState, Error, Context>(lambdaHandler)

@@ -25,7 +25,9 @@ const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {
     executionNumber: run.executionNumber,
     nextBatch: progress.nextBatch,
   });
-  return { ...state, run, progress: { ...progress, batchesThisExecution: 0 }, events: [] };
+  // A new execution starts its budgets afresh: batches, and await slices of a batch in flight.
+  const batch = state.batch === null ? null : { ...state.batch, slicesThisExecution: 0 };
+  return { ...state, run, progress: { ...progress, batchesThisExecution: 0 }, batch, events: [] };
 };
 
 export const handler = middy<unknown, WorkflowState, Error, Context>(lambdaHandler)

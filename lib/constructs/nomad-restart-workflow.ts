@@ -64,6 +64,12 @@ export interface NomadRestartWorkflowProps {
    * history stays far below 25,000 events. Between 1 and 1000. @default 200
    */
   readonly batchesPerExecution?: number;
+  /**
+   * Await slices (each up to `batchSliceTimeout`) one execution runs for a batch before it
+   * continues as new, so a replacement that takes days (no `-replacement-timeout`) never runs one
+   * execution into the 25,000-event history limit. Between 1 and 2000. @default 1000
+   */
+  readonly awaitSlicesPerExecution?: number;
   /** How long a question waits before Nomad's default answer ("no") applies. At least 1 minute. @default Duration.hours(24) */
   readonly approvalTimeout?: Duration;
   /**
@@ -110,6 +116,18 @@ export class NomadRestartWorkflow extends Construct {
       throw new ValidationError(
         lit('InvalidBatchesPerExecution'),
         `batchesPerExecution must be an integer from 1 to 1000, got ${batchesPerExecution}`,
+        this,
+      );
+    }
+    const awaitSlicesPerExecution = props.awaitSlicesPerExecution ?? 1000;
+    if (
+      !Number.isInteger(awaitSlicesPerExecution) ||
+      awaitSlicesPerExecution < 1 ||
+      awaitSlicesPerExecution > 2000
+    ) {
+      throw new ValidationError(
+        lit('InvalidAwaitSlicesPerExecution'),
+        `awaitSlicesPerExecution must be an integer from 1 to 2000, got ${awaitSlicesPerExecution}`,
         this,
       );
     }
@@ -210,6 +228,7 @@ export class NomadRestartWorkflow extends Construct {
           functions: fns,
           self,
           batchesPerExecution,
+          awaitSlicesPerExecution,
           approvalTimeout,
         }),
       ),

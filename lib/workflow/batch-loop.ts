@@ -24,6 +24,8 @@ export interface BatchLoopProps {
   readonly onContinueAsNew: sfn.IChainable;
   /** Batches one execution runs before continuing as new. */
   readonly batchesPerExecution: number;
+  /** Await slices one execution runs for a batch before continuing as new. */
+  readonly awaitSlicesPerExecution: number;
   /** How long a question waits for an answer before Nomad's default answer (no) applies. */
   readonly approvalTimeout: Duration;
 }
@@ -35,6 +37,8 @@ export interface BatchLoopProps {
  */
 export class BatchLoop extends sfn.StateMachineFragment {
   public readonly startState: sfn.State;
+  /** Where a continued execution resumes a batch whose replacements are still awaited. */
+  public readonly awaitEntry: sfn.State;
   public readonly endStates: sfn.INextable[] = [];
 
   public constructor(scope: Construct, id: string, props: BatchLoopProps) {
@@ -83,10 +87,22 @@ export class BatchLoop extends sfn.StateMachineFragment {
     stopAllocations.next(triggerEvaluations);
     restartBatch.next(batchSettled);
     triggerEvaluations.next(batchSettled);
-    batchSettled.when(sfn.Condition.booleanEquals('$.batch.done', true), decide).otherwise(awaitBatch);
+    batchSettled
+      .when(sfn.Condition.booleanEquals('$.batch.done', true), decide)
+      // Between two slices the state is clean (the cursor is in the plan store): a wait that
+      // never ends must not run the execution into Step Functions' history limit.
+      .when(
+        sfn.Condition.and(
+          sfn.Condition.isPresent('$.batch.slicesThisExecution'),
+          sfn.Condition.numberGreaterThanEquals('$.batch.slicesThisExecution', props.awaitSlicesPerExecution),
+        ),
+        props.onContinueAsNew,
+      )
+      .otherwise(awaitBatch);
     awaitBatch.next(batchSettled);
 
     this.startState = nextStep;
+    this.awaitEntry = batchSettled;
   }
 
   /** The question, parked on a task token until answered or timed out. */

@@ -26,6 +26,8 @@ export interface RestartDefinitionProps {
   readonly self: sfn.IStateMachine;
   /** Batches one execution runs before continuing as new. */
   readonly batchesPerExecution: number;
+  /** Await slices one execution runs for a batch before continuing as new. */
+  readonly awaitSlicesPerExecution: number;
   /** How long a question waits for an answer. */
   readonly approvalTimeout: Duration;
 }
@@ -127,6 +129,7 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
     onCancel: cancelRequested,
     onContinueAsNew: continueAsNew,
     batchesPerExecution: props.batchesPerExecution,
+    awaitSlicesPerExecution: props.awaitSlicesPerExecution,
     approvalTimeout: props.approvalTimeout,
   });
 
@@ -155,7 +158,18 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
       continuation: sfn.JsonPath.objectAt('$.continuation'),
       executionId: sfn.JsonPath.executionId,
     }),
-  }).next(loop);
+  }).next(
+    // An execution continued between await slices goes back to awaiting that batch.
+    new sfn.Choice(scope, FlowStates.resumeWhere)
+      .when(
+        sfn.Condition.and(
+          sfn.Condition.isPresent('$.batch.done'),
+          sfn.Condition.booleanEquals('$.batch.done', false),
+        ),
+        loop.awaitEntry,
+      )
+      .otherwise(loop),
+  );
 
   validateInput
     .next(lambdaStep(scope, TaskStates.plan, { fn: f.plan, onError }))

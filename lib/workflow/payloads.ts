@@ -127,6 +127,11 @@ export interface BatchState {
   readonly errorCount: number;
   /** Any error of this batch is unrecoverable (placement failure or `Permission denied`, spec §2.8). */
   readonly unrecoverable: boolean;
+  /**
+   * Await slices this execution ran for the batch: past the budget the run continues as new
+   * between two slices (history events). Absent until the first slice.
+   */
+  readonly slicesThisExecution?: number;
 }
 
 /** Result of the deployment guard and the cancel check before a batch. */

@@ -139,7 +139,13 @@ describe('await-batch handler', () => {
     const { result } = await captureOutput(() => awaitBatch(plannedState({ batch }), lambdaContext(120_000)));
 
     // Assert
-    expect((result as { batch: unknown }).batch).toEqual({ ...batch, done: false, cursor: { index: 42 } });
+    expect((result as { batch: unknown }).batch).toEqual({
+      ...batch,
+      done: false,
+      cursor: { index: 42 },
+      // One more slice counted against the execution's await budget.
+      slicesThisExecution: 1,
+    });
     expect(fake.deps[0]?.signal.aborted).toBe(false);
   });
 });

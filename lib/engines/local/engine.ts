@@ -54,12 +54,17 @@ export interface LocalRestartRequest {
   readonly stateMachine?: Pick<ExtractedStateMachine, 'definition' | 'stateMachineArn'>;
   /** Milliseconds to wait in the named Wait states instead of the definition's (tests). */
   readonly waitTimeOverrides?: Readonly<Record<string, number>>;
+  /**
+   * How long one local "invocation" may run (tests: short await slices).
+   * @default 15 minutes, Lambda's longest
+   */
+  readonly invocationBudgetMs?: number;
   /** Milliseconds between the named states' `Retry` attempts instead of the definition's (tests). */
   readonly retryIntervalOverrides?: Readonly<Record<string, number>>;
 }
 
-function lambdaContext(functionName: string): Context {
-  const deadline = Date.now() + LOCAL_INVOCATION_BUDGET_MS;
+function lambdaContext(functionName: string, budgetMs: number): Context {
+  const deadline = Date.now() + budgetMs;
   return {
     callbackWaitsForEmptyEventLoop: false,
     functionName,
@@ -89,12 +94,17 @@ function lambdaHandler(id: string): Promise<LambdaHandler> {
   return handler;
 }
 
-function taskHandler(stateName: string, gate: Gate, invocation: LocalInvocation): TaskHandler | undefined {
+function taskHandler(
+  stateName: string,
+  gate: Gate,
+  invocation: LocalInvocation,
+  budgetMs: number,
+): TaskHandler | undefined {
   const id = TASK_STATE_HANDLERS[stateName];
   if (id === undefined || stateName === ASK_STATE_NAME) return undefined;
   return async (payload) => {
     await gate.passed();
-    return (await lambdaHandler(id))(payload, withLocalInvocation(lambdaContext(id), invocation));
+    return (await lambdaHandler(id))(payload, withLocalInvocation(lambdaContext(id, budgetMs), invocation));
   };
 }
 
@@ -184,10 +194,12 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
     input: request.input,
     validate: synthesized,
     taskHandlers: (state) =>
-      taskHandler(state.stateName, gate, {
-        liveEvents: events.live,
-        ...(request.nomad === undefined ? {} : { nomad: request.nomad }),
-      }),
+      taskHandler(
+        state.stateName,
+        gate,
+        { liveEvents: events.live, ...(request.nomad === undefined ? {} : { nomad: request.nomad }) },
+        request.invocationBudgetMs ?? LOCAL_INVOCATION_BUDGET_MS,
+      ),
     answerTaskToken: async (payload) => {
       await gate.passed();
       const ask = ((payload as { Payload?: AskEvent }).Payload ?? payload) as AskEvent;

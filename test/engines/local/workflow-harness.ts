@@ -35,6 +35,8 @@ export interface WorkflowRunOptions {
   readonly token?: string;
   /** Replies to the questions, in order; a question past the last reply gets a read error. */
   readonly replies?: readonly string[];
+  /** How long one local invocation may run (short await slices). @default 15 minutes */
+  readonly invocationBudgetMs?: number;
   /** Another synthesis of the stack to run. @default - the app's */
   readonly stateMachine?: { readonly definition: Record<string, unknown>; readonly stateMachineArn: string };
 }
@@ -76,6 +78,9 @@ export async function runWorkflow(
     onStateEntered: (name) => entered.push(name),
     waitTimeOverrides: { [FlowStates.waitBeforeNextBatch]: 0 },
     ...(runOptions.stateMachine === undefined ? {} : { stateMachine: runOptions.stateMachine }),
+    ...(runOptions.invocationBudgetMs === undefined
+      ? {}
+      : { invocationBudgetMs: runOptions.invocationBudgetMs }),
     // Step Functions' retry backoff (2 s, 4 s, ...) in real time would only slow the tests down.
     retryIntervalOverrides: Object.fromEntries(Object.keys(TASK_STATE_HANDLERS).map((name) => [name, 0])),
   });
