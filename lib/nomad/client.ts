@@ -76,6 +76,17 @@ export class NomadClient {
     return new NomadClient(config, this.transport, this.http.withNamespace(namespace));
   }
 
+  /**
+   * A client for another region sharing the same connection pool: every request carries
+   * `region=<region>`, as Nomad's API client adds it. An empty region means none is sent
+   * (the agent's own).
+   */
+  public withRegion(region: string): NomadClient {
+    const { region: _previous, ...rest } = this.config;
+    const config: NomadClientConfig = region === '' ? rest : { ...rest, region };
+    return new NomadClient(config, this.transport, this.http.withRegion(region));
+  }
+
   /** Job endpoints. */
   public jobs(): Jobs {
     return new Jobs(this.http);

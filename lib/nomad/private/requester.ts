@@ -50,6 +50,11 @@ export class Requester {
     return new Requester(this.transport, this.backoff, namespace, this.region);
   }
 
+  /** The same transport (and connection pool) for another region. */
+  public withRegion(region: string): Requester {
+    return new Requester(this.transport, this.backoff, this.namespace, region);
+  }
+
   private params(
     extra: Record<string, string>,
     opts: { namespace?: string | undefined; region?: string | undefined } | undefined,
