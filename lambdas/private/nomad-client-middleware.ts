@@ -1,7 +1,9 @@
 /**
  * middy middleware that gives the handler a `NomadClient` on `context.nomad`.
  *
- * Locally the client comes from the usual `NOMAD_*` variables. On AWS the token (and optional
+ * Locally the client is built from the configuration the command resolved, which the local
+ * engine attaches to the context (`withNomadConfig`); without one, from the `NOMAD_*`
+ * variables of the environment. On AWS the token (and optional
  * TLS PEMs) come from Secrets Manager through the Powertools `SecretsProvider`, cached for
  * `cacheMaxAgeSeconds`; the secret ARNs come from the environment. The token never enters the
  * event, the result or a log line.
@@ -18,6 +20,7 @@ import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { NomadClient, type NomadClientConfig, resolveNomadConfig } from '../../lib/nomad';
+import { nomadConfigOf } from '../../lib/steps/nomad-config-context';
 import { ENV } from '../../lib/stores/from-env';
 import { HandlerConfigError, NomadSecretError } from './errors';
 
@@ -125,12 +128,13 @@ async function writePem(dir: string, name: string, pem: string): Promise<string>
   return path;
 }
 
-/**
- * The middleware factory: `middy(lambdaHandler).use(nomadClientMiddleware())`. The client is
- * built once and reused while the secrets it was built from stay the same.
- */
 /** A fingerprint of the client settings that keeps no secret in memory as plain text. */
 const digest = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/**
+ * The middleware factory: `middy(lambdaHandler).use(nomadClientMiddleware())`. The client is
+ * built once and reused while the settings and secrets it was built from stay the same.
+ */
 
 export function nomadClientMiddleware(
   opts: NomadClientMiddlewareOptions = {},
@@ -177,7 +181,12 @@ export function nomadClientMiddleware(
   const nomadClientMiddlewareBefore = async (
     request: Request<unknown, unknown, Error, Context>,
   ): Promise<void> => {
-    const { config, fingerprint } = await buildConfig(options.env ?? process.env);
+    // A run in this process hands over the configuration its command line resolved.
+    const given = nomadConfigOf(request.context);
+    const { config, fingerprint } =
+      given === undefined
+        ? await buildConfig(options.env ?? process.env)
+        : { config: given, fingerprint: digest(JSON.stringify(given)) };
     if (cached === undefined || cached.fingerprint !== fingerprint) {
       cached = { fingerprint, client: options.createClient(config) };
     }

@@ -14,13 +14,13 @@ export async function dryRun(
   formatter: Formatter,
   terminal: Terminal,
 ): Promise<number> {
-  const [{ NomadClient, resolveNomadConfig }, { planRestart }, { renderPlan }] = await Promise.all([
-    import('../nomad/index'),
+  const [{ NomadClient }, { planRestart }, { renderPlan }] = await Promise.all([
+    import('../nomad/client'),
     import('../steps/index'),
     import('../restart/format-plan'),
   ]);
-  // Configured from the NOMAD_* variables the command line was just exported to.
-  const client = NomadClient.create(resolveNomadConfig({}));
+  // The configuration the command line resolved, region included (as every request carries it).
+  const client = NomadClient.create(line.general.nomad);
   try {
     const write = eventWriter(line, formatter, terminal);
     const planned = await planRestart(client, line.options, {

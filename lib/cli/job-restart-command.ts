@@ -3,7 +3,7 @@
  * restart` (spec §1.1-§1.2) and Nomad's general options, parsed with Go's `flag` rules and
  * validated in Nomad's order with Nomad's messages, plus our own options.
  */
-import { DEFAULT_NOMAD_ADDRESS, parseGoBool } from '../nomad/config';
+import { type NomadClientConfig, resolveNomadConfig } from '../nomad/config';
 import { RestartValidationError } from '../restart/errors';
 import { goQuote } from '../restart/go-quote';
 import {
@@ -16,28 +16,13 @@ import { validateRestartFields } from '../restart/validate';
 import { CommandArgumentError, HelpRequestedError } from './errors';
 import { type GoFlagSpecs, parseGoFlags } from './go-flags';
 
-/** Nomad's default agent address. */
-
-/** TLS settings (flags override `NOMAD_*` variables). */
-export interface TlsOptions {
-  caCert?: string;
-  caPath?: string;
-  clientCert?: string;
-  clientKey?: string;
-  serverName?: string;
-  /** `-tls-skip-verify`, `-insecure` or `NOMAD_SKIP_VERIFY`. */
-  skipVerify: boolean;
-}
-
-/** Nomad's general options (spec §1.1). `token` and `httpAuth` are secrets: never print them. */
+/** Nomad's general options (spec §1.1). */
 export interface GeneralOptions {
-  address: string;
-  region?: string;
-  namespace?: string;
-  token?: string;
-  /** `NOMAD_HTTP_AUTH`, `user:pass`. */
-  httpAuth?: string;
-  tls: TlsOptions;
+  /**
+   * The Nomad client's configuration: the general flags over the `NOMAD_*` variables, resolved
+   * once by `resolveNomadConfig`. Holds the token: never print it, never put it in the input.
+   */
+  nomad: NomadClientConfig;
   /** `-no-color`, `NOMAD_CLI_NO_COLOR` or `NO_COLOR`. */
   noColor: boolean;
   /** `-force-color` or `NOMAD_CLI_FORCE_COLOR` (loses to `noColor`). */
@@ -108,15 +93,6 @@ function wantsHelp(args: readonly string[]): boolean {
 const nonEmpty = (...values: (string | undefined)[]): string | undefined =>
   values.find((v) => v !== undefined && v !== '');
 
-function envBool(value: string | undefined): boolean {
-  return value !== undefined && parseGoBool(value) === true;
-}
-
-/** Copies the defined entries only (the types use `exactOptionalPropertyTypes`). */
-function defined<T extends object>(value: { [K in keyof T]: T[K] | undefined }): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}
-
 /**
  * Parses and validates `nomad-restart [options] <job>` arguments (without the program name).
  *
@@ -138,8 +114,24 @@ export function parseJobRestartArgs(
 
   if (flags.args.length !== 1) throw new CommandArgumentError('This command takes one argument: <job>');
 
-  const namespace = nonEmpty(str('namespace'), fromEnv('NOMAD_NAMESPACE'));
-  const region = nonEmpty(str('region'), fromEnv('NOMAD_REGION'));
+  // The one place the general flags and NOMAD_* become the client's configuration; the run's
+  // namespace and region (which travel in the execution input) are read back from it.
+  const nomad = resolveNomadConfig(
+    {
+      address: str('address'),
+      token: str('token'),
+      namespace: str('namespace'),
+      region: str('region'),
+      caCert: str('ca-cert'),
+      caPath: str('ca-path'),
+      clientCert: str('client-cert'),
+      clientKey: str('client-key'),
+      tlsServerName: str('tls-server-name'),
+      tlsSkipVerify: bool('insecure') || bool('tls-skip-verify'),
+    },
+    ctx.env,
+  );
+  const { namespace, region } = nomad;
   let options: RestartOptions;
   try {
     options = validateRestartFields(
@@ -194,23 +186,7 @@ export function parseJobRestartArgs(
   }
 
   const general: GeneralOptions = {
-    ...defined<Pick<GeneralOptions, 'region' | 'namespace' | 'token' | 'httpAuth'>>({
-      region,
-      namespace,
-      token: nonEmpty(str('token'), fromEnv('NOMAD_TOKEN')),
-      httpAuth: nonEmpty(fromEnv('NOMAD_HTTP_AUTH')),
-    }),
-    address: nonEmpty(str('address'), fromEnv('NOMAD_ADDR')) ?? DEFAULT_NOMAD_ADDRESS,
-    tls: {
-      ...defined<Omit<TlsOptions, 'skipVerify'>>({
-        caCert: nonEmpty(str('ca-cert'), fromEnv('NOMAD_CACERT')),
-        caPath: nonEmpty(str('ca-path'), fromEnv('NOMAD_CAPATH')),
-        clientCert: nonEmpty(str('client-cert'), fromEnv('NOMAD_CLIENT_CERT')),
-        clientKey: nonEmpty(str('client-key'), fromEnv('NOMAD_CLIENT_KEY')),
-        serverName: nonEmpty(str('tls-server-name'), fromEnv('NOMAD_TLS_SERVER_NAME')),
-      }),
-      skipVerify: bool('insecure') || bool('tls-skip-verify') || envBool(fromEnv('NOMAD_SKIP_VERIFY')),
-    },
+    nomad,
     noColor: bool('no-color') || nonEmpty(fromEnv('NOMAD_CLI_NO_COLOR'), fromEnv('NO_COLOR')) !== undefined,
     forceColor: bool('force-color') || nonEmpty(fromEnv('NOMAD_CLI_FORCE_COLOR')) !== undefined,
   };

@@ -11,7 +11,7 @@ import { CliUsageError } from './errors';
 import { exitCodeOf } from './exit-code';
 import { type InterruptSource, processInterrupts } from './interrupt';
 import { type JobRestartCommandLine, jobRestartHelp, parseJobRestartArgs } from './job-restart-command';
-import { checkClientConfig, exportNomadEnv } from './nomad-env';
+import { checkClientConfig } from './nomad-env';
 import { runLocal } from './run-local';
 import { createTerminal, type Terminal, type TerminalStreams, useColor } from './terminal';
 
@@ -44,12 +44,11 @@ export async function runJobRestart(args: readonly string[], ctx: RunContext): P
     const color = useColor(ctx.stdout.isTTY === true, line.general);
     const formatter = createFormatter({ verbose: line.options.verbose, color });
     try {
-      await checkClientConfig(line.general);
+      await checkClientConfig(line.general.nomad);
     } catch (error) {
       terminal.write(formatter.renderError((error as Error).message));
       return 1;
     }
-    exportNomadEnv(line.general);
     const interrupts = ctx.onInterrupt ?? processInterrupts;
     if (line.options.dryRun) return await dryRun(line, formatter, terminal);
     if (line.engine.kind === 'aws')

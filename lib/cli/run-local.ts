@@ -38,6 +38,7 @@ export async function runLocal(
   const output = heldOutput(eventWriter(line, formatter, terminal));
   const run = await runRestartLocally({
     input: toRestartInput(line.options),
+    nomad: line.general.nomad,
     emit: output.write,
     prompt: terminalPrompt(formatter, terminal),
   });

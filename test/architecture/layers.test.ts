@@ -44,7 +44,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
 const MAY_IMPORT_TYPES: Readonly<Record<string, readonly string[]>> = {
   'lib/restart': ['lib/nomad'],
   'lib/stores': ['lib/nomad'],
-  'lib/engines/local': ['lambdas'],
+  // The client configuration it hands to the handlers on their context.
+  'lib/engines/local': ['lambdas', 'lib/nomad'],
   'lib/engines/aws': ['lib/nomad'],
   'lib/cli': ['lib/workflow', 'lib/stores'],
 };

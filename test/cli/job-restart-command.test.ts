@@ -1,5 +1,6 @@
 import { CommandArgumentError, GoFlagError, HelpRequestedError } from '../../lib/cli/errors';
 import { jobRestartHelp, parseJobRestartArgs } from '../../lib/cli/job-restart-command';
+import { DEFAULT_NOMAD_ADDRESS } from '../../lib/nomad/config';
 import type { RestartOptions } from '../../lib/restart/options';
 import { T2_ERROR_CASES } from '../fixtures/t2-cases';
 
@@ -373,12 +374,14 @@ describe('parseJobRestartArgs', () => {
 
       // Assert
       expect(parsed.general).toEqual({
-        address: 'http://10.0.0.1:4646',
-        token: 'flag-token',
-        namespace: 'prod',
-        region: 'us',
-        httpAuth: 'u:p',
-        tls: { caCert: '/ca.pem', skipVerify: true },
+        nomad: {
+          address: 'http://10.0.0.1:4646',
+          token: 'flag-token',
+          namespace: 'prod',
+          region: 'us',
+          httpAuth: { username: 'u', password: 'p' },
+          tls: { caCert: '/ca.pem', insecure: true },
+        },
         noColor: true,
         forceColor: false,
       });
@@ -392,8 +395,7 @@ describe('parseJobRestartArgs', () => {
 
       // Assert
       expect(parsed.general).toEqual({
-        address: 'http://127.0.0.1:4646',
-        tls: { skipVerify: false },
+        nomad: { address: DEFAULT_NOMAD_ADDRESS },
         noColor: false,
         forceColor: false,
       });

@@ -1,9 +1,10 @@
 /**
  * The local engine: the state machine synthesized from the CDK stack, run in-process by
  * aws-local-stepfunctions, with every Task bound to the same `lambdas/*.ts` handler (through
- * its middy chain) that the Lambda runs on AWS. The Nomad address and token reach the
- * handlers through the usual `NOMAD_*` variables of this process, never through the
- * execution input; plan store, lock and approvals are the handlers' in-memory twins.
+ * its middy chain) that the Lambda runs on AWS. The Nomad client's configuration (address,
+ * token, TLS files) reaches the handlers on each invocation's Lambda context, never through the
+ * execution input or this process's environment; plan store, lock and approvals are the
+ * handlers' in-memory twins.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -11,9 +12,11 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context } from 'aws-lambda';
+import type { NomadClientConfig } from '../../nomad/config';
 import type { ProgressEvent } from '../../restart/events';
 import type { RestartInput } from '../../restart/input';
 import { type LiveEventSink, withLiveEvents } from '../../steps/live-events';
+import { withNomadConfig } from '../../steps/nomad-config-context';
 import type { ApprovalAnswer, AskEvent, WorkflowState } from '../../workflow/payloads';
 import { ASK_STATE_NAME, TASK_STATE_HANDLERS, TaskStates } from '../../workflow/state-names';
 import { SynthesisFailedError } from './errors';
@@ -38,6 +41,8 @@ export type PromptReply = { kind: 'answer'; text: string } | { kind: 'read-error
 export interface LocalRestartRequest {
   /** The execution input (options only; no secret ever travels here). */
   readonly input: RestartInput;
+  /** The Nomad client's configuration, as the command resolved it; handed to each handler on its context. */
+  readonly nomad: NomadClientConfig;
   /** Called with each progress event once, as it happens (a running step streams its events). */
   readonly emit: (event: ProgressEvent) => void;
   /**
@@ -144,12 +149,20 @@ function lambdaHandler(id: string): Promise<LambdaHandler> {
   return handler;
 }
 
-function taskHandler(stateName: string, gate: Gate, live: LiveEventSink): TaskHandler | undefined {
+/** What every invocation of one run carries on its Lambda context. */
+interface RunContext {
+  readonly gate: Gate;
+  readonly live: LiveEventSink;
+  readonly nomad: NomadClientConfig;
+}
+
+function taskHandler(stateName: string, run: RunContext): TaskHandler | undefined {
   const id = TASK_STATE_HANDLERS[stateName];
   if (id === undefined || stateName === ASK_STATE_NAME) return undefined;
   return async (payload) => {
-    await gate.passed();
-    return (await lambdaHandler(id))(payload, withLiveEvents(lambdaContext(id), live));
+    await run.gate.passed();
+    const context = withNomadConfig(withLiveEvents(lambdaContext(id), run.live), run.nomad);
+    return (await lambdaHandler(id))(payload, context);
   };
 }
 
@@ -229,7 +242,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
   const execution = runLocalExecution(definition, {
     input: request.input,
     validate: synthesized,
-    taskHandlers: (state) => taskHandler(state.stateName, gate, events.live),
+    taskHandlers: (state) => taskHandler(state.stateName, { gate, live: events.live, nomad: request.nomad }),
     answerTaskToken: async (payload) => {
       await gate.passed();
       const ask = ((payload as { Payload?: AskEvent }).Payload ?? payload) as AskEvent;
