@@ -16,7 +16,6 @@ import { createHash } from 'node:crypto';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { NomadClient, type NomadClientConfig, resolveNomadConfig } from '../../lib/nomad';
@@ -154,7 +153,8 @@ export function nomadClientMiddleware(
       // A changed NOMAD_* variable (a local run pointed at another agent) needs a new client.
       return { config, fingerprint: digest(JSON.stringify(config)) };
     }
-    secrets ??= new SecretsProvider();
+    // Loaded only when a secret is configured: a local run never pays for the Secrets Manager client.
+    secrets ??= new (await import('@aws-lambda-powertools/parameters/secrets')).SecretsProvider();
     const maxAge = options.cacheMaxAgeSeconds;
     let fingerprint = '';
     if (tokenArn !== undefined && tokenArn !== '') {
