@@ -110,16 +110,21 @@ async function nomadApi(address: string, path: string, init: RequestInit = {}): 
   return response.json();
 }
 
-/** Registers the fixture on the agent and waits until all its allocations run. */
+/**
+ * Registers the fixture on the agent and waits until all its allocations run and its deployment
+ * is over (both commands refuse to restart a job whose deployment is running).
+ */
 async function registerOnAgent(address: string, id: string): Promise<void> {
   await nomadApi(address, '/v1/jobs', { method: 'PUT', body: JSON.stringify({ Job: agentJob(id) }) });
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     const allocs = (await nomadApi(address, `/v1/job/${id}/allocations`)) as { ClientStatus: string }[];
-    if (allocs.filter((a) => a.ClientStatus === 'running').length === ALLOCATIONS) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    const deployment = (await nomadApi(address, `/v1/job/${id}/deployment`)) as { Status?: string } | null;
+    const running = allocs.filter((a) => a.ClientStatus === 'running').length === ALLOCATIONS;
+    if (running && deployment?.Status !== 'running') return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  throw new Error(`${id}: not all ${ALLOCATIONS} allocations running on ${address} after 60 s`);
+  throw new Error(`${id}: not running with its deployment over on ${address} after 90 s`);
 }
 
 /** Nomad's CLI and ours against the agent, on a job of this run that is purged afterwards. */
@@ -179,7 +184,7 @@ export async function measureStartToExit(runs: number): Promise<ReportRow[]> {
   const cell = (pick: 'notFound' | 'inPlace') =>
     agent === undefined
       ? why
-      : `${agent.version} ${show(agent[pick].nomad)}; ours there ${show(agent[pick].ours)}`;
+      : `${agent.version} ${show(agent[pick].nomad)} (exit ${agent[pick].nomad.codes}); ours there ${show(agent[pick].ours)} (exit ${agent[pick].ours.codes})`;
   const within = (s: Summary, seconds: number) => s.ms <= seconds * 1000 && (s.rssMb ?? Infinity) <= 100;
   return [
     {
