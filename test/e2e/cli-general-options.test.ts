@@ -3,7 +3,8 @@
 // or the agent at NOMAD_E2E_ADDR. A recording proxy in front of the target says what every
 // request carried: the region and namespace query parameters, the token and basic-auth headers,
 // the TLS server name and client certificate presented; the output says whether colour was on.
-// Fixture names are unique to this run, so the agent may already run jobs of its own.
+// Fixture names are unique to this run and live in the target's own namespaces, so the agent
+// may already run jobs of its own.
 import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -68,10 +69,10 @@ const CASES: readonly OptionCase[] = [
   },
   {
     option: '-namespace',
-    flag: ['-namespace', NS],
-    env: { NOMAD_NAMESPACE: NS },
-    losingEnv: { NOMAD_NAMESPACE: 'default' },
-    check: (seen) => expect(every(seen, (r) => r.query.get('namespace'))).toEqual([NS]),
+    flag: ['-namespace', '<ns>'],
+    env: { NOMAD_NAMESPACE: '<ns>' },
+    losingEnv: { NOMAD_NAMESPACE: '<home>' },
+    check: (seen) => expect(every(seen, (r) => r.query.get('namespace'))).toEqual([target.namespace(NS)]),
   },
   {
     option: '-region',
@@ -177,10 +178,21 @@ async function proxy(tlsOn: boolean): Promise<RecordingProxy> {
   return p;
 }
 
-/** Runs `-yes <job>` with the option given one way; the proxy's address fills `<proxy>`. */
+/** The target's own environment (its namespace on an agent), through the proxy `p`. */
+const through = (p: RecordingProxy) => ({ ...target.env, NOMAD_ADDR: p.address });
+
+/**
+ * Runs `-yes <job>` with the option given one way; `<proxy>` is the proxy's address, `<ns>` the
+ * fixture namespace and `<home>` the default one, as the target names them.
+ */
 async function run(c: OptionCase, given: Given, p: RecordingProxy): Promise<CliResult> {
-  const fill = (v: string) => (v === '<proxy>' ? p.address : v);
-  const env: Record<string, string> = { NOMAD_ADDR: p.address, ...c.base };
+  const names: Record<string, string> = {
+    '<proxy>': p.address,
+    '<ns>': target.namespace(NS),
+    '<home>': target.namespace('default'),
+  };
+  const fill = (v: string) => names[v] ?? v;
+  const env: Record<string, string> = { ...through(p), ...c.base };
   if (given !== 'flag') Object.assign(env, given === 'both' ? c.losingEnv : c.env);
   for (const [k, v] of Object.entries(env)) env[k] = fill(v);
   const flags = given === 'variable' ? [] : (c.flag ?? []).map(fill);
@@ -207,7 +219,7 @@ describe('general options through the real command', () => {
     const p = await proxy(false);
 
     // Act
-    const result = await runCommand(['-region', 'eu', '-yes', JOB], { NOMAD_ADDR: p.address });
+    const result = await runCommand(['-region', 'eu', '-yes', JOB], through(p));
 
     // Assert
     expect(result.code).toBe(1);
@@ -221,7 +233,7 @@ describe('general options through the real command', () => {
 
   it.each([
     ['-region=', { NOMAD_REGION: 'global' }, (r: SeenRequest) => r.query.get('region'), 'global'],
-    ['-namespace=', { NOMAD_NAMESPACE: NS }, (r: SeenRequest) => r.query.get('namespace'), NS],
+    ['-namespace=', { NOMAD_NAMESPACE: '<ns>' }, (r: SeenRequest) => r.query.get('namespace'), '<ns>'],
     ['-token=', { NOMAD_TOKEN: 'env-secret-5a6b' }, (r: SeenRequest) => r.token, 'env-secret-5a6b'],
   ] as const)(
     'treats an empty %s as not given, as Nomad does: its variable applies',
@@ -230,11 +242,13 @@ describe('general options through the real command', () => {
       const p = await proxy(false);
 
       // Act
-      const result = await runCommand([flag, '-yes', JOB], { NOMAD_ADDR: p.address, ...env });
+      const named = (v: string) => (v === '<ns>' ? target.namespace(NS) : v);
+      const vars = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, named(v)]));
+      const result = await runCommand([flag, '-yes', JOB], { ...through(p), ...vars });
 
       // Assert
       expect(result.code).toBe(0);
-      expect(every(p.seen, read)).toEqual([want]);
+      expect(every(p.seen, read)).toEqual([named(want)]);
     },
   );
 });
