@@ -42,6 +42,8 @@ interface OptionCase {
   readonly tls?: boolean;
   readonly base?: Readonly<Record<string, string>>;
   readonly check: (seen: readonly SeenRequest[], result: CliResult) => void;
+  /** The exit code, when not a restart that succeeds. */
+  readonly code?: number;
 }
 
 const every = (seen: readonly SeenRequest[], read: (r: SeenRequest) => unknown) => [
@@ -140,6 +142,18 @@ const CASES: readonly OptionCase[] = [
     check: (_seen, result) => expect(result.stdout).toContain(`${ESC}1m==> `),
   },
   {
+    // Nomad's UI library colours error lines only at a terminal, whatever -force-color says.
+    option: '-force-color, on an error line into a pipe',
+    flag: ['-force-color', '-region', 'nowhere'],
+    env: { NOMAD_CLI_FORCE_COLOR: '1', NOMAD_REGION: 'nowhere' },
+    code: 1,
+    check: (_seen, result) => {
+      expect(result.stderr).toBe(
+        `Error querying job prefix "${JOB}": Unexpected response code: 500 (No path to region)\n`,
+      );
+    },
+  },
+  {
     option: '-no-color',
     base: { NOMAD_CLI_FORCE_COLOR: '1' },
     flag: ['-no-color'],
@@ -208,9 +222,11 @@ describe('general options through the real command', () => {
     const result = await run(c, c.given, p);
 
     // Assert
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain('Restarting 1 allocation');
+    if (c.code === undefined) {
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('Restarting 1 allocation');
+    } else expect(result.code).toBe(c.code);
     c.check(p.seen, result);
   });
 
