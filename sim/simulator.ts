@@ -43,7 +43,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   else if (scenario !== 'empty') control.seed(scenario);
 
   const server = createSimServer({
-    env: { cluster, acl, random },
+    env: { cluster, acl, random, region: options.region ?? 'global' },
     faults,
     stats,
     now: () => clock.now(),

@@ -39,6 +39,8 @@ export interface SimulatorOptions extends Partial<SimTiming> {
   clock?: SimClock;
   /** Random source for IDs, placement ties and blocking-query jitter. Default `Math.random`. */
   random?: () => number;
+  /** The agent's region; a request for any other answers 500 `No path to region`. Default `global`. */
+  region?: string;
 }
 
 /** The Nth (1-based; every one if omitted) request whose path ends with `pathSuffix` gets `status` and `body`. */
@@ -136,6 +138,12 @@ export interface SimControl {
    * @throws SimControlError for an unknown allocation, or one that is not pending on a ready node.
    */
   startPendingAllocation(allocationId: string): void;
+  /**
+   * Garbage-collects an allocation as `nomad system gc` does a terminal one: it is gone from
+   * every read, which then answers Nomad's 404.
+   * @throws SimControlError for an unknown allocation.
+   */
+  garbageCollect(allocationId: string): void;
   injectFault(fault: Fault): void;
   /**
    * Runs `action` once, when the trigger's request arrives: before any fault applies and

@@ -1,9 +1,9 @@
 /**
  * middy middleware that gives the handler a `NomadClient` on `context.nomad`.
  *
- * Locally the client is built from the configuration the command resolved, which the local
- * engine attaches to the context (`withNomadConfig`); without one, from the `NOMAD_*`
- * variables of the environment. On AWS the token (and optional
+ * A local run hands the command's resolved configuration on the context (see
+ * lib/steps/local-invocation.ts); without one the client comes from the function's `NOMAD_*`
+ * variables. On AWS the token (and optional
  * TLS PEMs) come from Secrets Manager through the Powertools `SecretsProvider`, cached for
  * `cacheMaxAgeSeconds`; the secret ARNs come from the environment. The token never enters the
  * event, the result or a log line.
@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { NomadClient, type NomadClientConfig, resolveNomadConfig } from '../../lib/nomad';
-import { nomadConfigOf } from '../../lib/steps/nomad-config-context';
+import { nomadConfigOf } from '../../lib/steps/local-invocation';
 import { ENV } from '../../lib/stores/from-env';
 import { HandlerConfigError, NomadSecretError } from './errors';
 
@@ -127,13 +127,12 @@ async function writePem(dir: string, name: string, pem: string): Promise<string>
   return path;
 }
 
-/** A fingerprint of the client settings that keeps no secret in memory as plain text. */
-const digest = (text: string): string => createHash('sha256').update(text).digest('hex');
-
 /**
  * The middleware factory: `middy(lambdaHandler).use(nomadClientMiddleware())`. The client is
- * built once and reused while the settings and secrets it was built from stay the same.
+ * built once and reused while the secrets it was built from stay the same.
  */
+/** A fingerprint of the client settings that keeps no secret in memory as plain text. */
+const digest = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 export function nomadClientMiddleware(
   opts: NomadClientMiddlewareOptions = {},
@@ -153,7 +152,7 @@ export function nomadClientMiddleware(
       // A changed NOMAD_* variable (a local run pointed at another agent) needs a new client.
       return { config, fingerprint: digest(JSON.stringify(config)) };
     }
-    // Loaded only when a secret is configured: a local run never pays for the Secrets Manager client.
+    // Loaded only when a secret is configured: a local run never needs the Secrets Manager client.
     secrets ??= new (await import('@aws-lambda-powertools/parameters/secrets')).SecretsProvider();
     const maxAge = options.cacheMaxAgeSeconds;
     let fingerprint = '';
@@ -181,12 +180,12 @@ export function nomadClientMiddleware(
   const nomadClientMiddlewareBefore = async (
     request: Request<unknown, unknown, Error, Context>,
   ): Promise<void> => {
-    // A run in this process hands over the configuration its command line resolved.
     const given = nomadConfigOf(request.context);
     const { config, fingerprint } =
       given === undefined
         ? await buildConfig(options.env ?? process.env)
-        : { config: given, fingerprint: digest(JSON.stringify(given)) };
+        : // A spread copy: a guarded config's redacting toJSON would hide a changed token or password.
+          { config: given, fingerprint: digest(JSON.stringify({ ...given })) };
     if (cached === undefined || cached.fingerprint !== fingerprint) {
       cached = { fingerprint, client: options.createClient(config) };
     }

@@ -2,7 +2,7 @@
  * Builds the restart steps for one invocation from its Lambda context (client, deadline, live events).
  */
 import type { Context } from 'aws-lambda';
-import { liveEventsOf } from '../../lib/steps/live-events';
+import { liveEventsOf } from '../../lib/steps/local-invocation';
 import { createRestartSteps } from '../../lib/steps/steps-factory';
 import { planStoreFromEnv } from '../../lib/stores/from-env';
 import type { RestartSteps } from '../../lib/workflow/steps';

@@ -15,11 +15,10 @@ export async function dryRun(
   terminal: Terminal,
 ): Promise<number> {
   const [{ NomadClient }, { planRestart }, { renderPlan }] = await Promise.all([
-    import('../nomad/client'),
+    import('../nomad/index'),
     import('../steps/index'),
     import('../restart/format-plan'),
   ]);
-  // The configuration the command line resolved, region included (as every request carries it).
   const client = NomadClient.create(line.general.nomad);
   try {
     const write = eventWriter(line, formatter, terminal);

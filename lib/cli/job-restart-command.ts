@@ -3,7 +3,7 @@
  * restart` (spec §1.1-§1.2) and Nomad's general options, parsed with Go's `flag` rules and
  * validated in Nomad's order with Nomad's messages, plus our own options.
  */
-import { type NomadClientConfig, resolveNomadConfig } from '../nomad/config';
+import { type NomadClientConfig, type NomadConfigFlags, resolveNomadConfig } from '../nomad/config';
 import { RestartValidationError } from '../restart/errors';
 import { goQuote } from '../restart/go-quote';
 import {
@@ -16,11 +16,13 @@ import { validateRestartFields } from '../restart/validate';
 import { CommandArgumentError, HelpRequestedError } from './errors';
 import { type GoFlagSpecs, parseGoFlags } from './go-flags';
 
+/** Nomad's default agent address. */
+
 /** Nomad's general options (spec §1.1). */
 export interface GeneralOptions {
   /**
-   * The Nomad client's configuration: the general flags over the `NOMAD_*` variables, resolved
-   * once by `resolveNomadConfig`. Holds the token: never print it, never put it in the input.
+   * The Nomad client's configuration: the flags over the `NOMAD_*` variables, resolved once here
+   * (`resolveNomadConfig`) and handed as is to every step. Holds the token: never print it.
    */
   nomad: NomadClientConfig;
   /** `-no-color`, `NOMAD_CLI_NO_COLOR` or `NO_COLOR`. */
@@ -93,6 +95,11 @@ function wantsHelp(args: readonly string[]): boolean {
 const nonEmpty = (...values: (string | undefined)[]): string | undefined =>
   values.find((v) => v !== undefined && v !== '');
 
+/** Copies the defined entries only (the types use `exactOptionalPropertyTypes`). */
+function defined<T extends object>(value: { [K in keyof T]: T[K] | undefined }): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
 /**
  * Parses and validates `nomad-restart [options] <job>` arguments (without the program name).
  *
@@ -114,24 +121,8 @@ export function parseJobRestartArgs(
 
   if (flags.args.length !== 1) throw new CommandArgumentError('This command takes one argument: <job>');
 
-  // The one place the general flags and NOMAD_* become the client's configuration; the run's
-  // namespace and region (which travel in the execution input) are read back from it.
-  const nomad = resolveNomadConfig(
-    {
-      address: str('address'),
-      token: str('token'),
-      namespace: str('namespace'),
-      region: str('region'),
-      caCert: str('ca-cert'),
-      caPath: str('ca-path'),
-      clientCert: str('client-cert'),
-      clientKey: str('client-key'),
-      tlsServerName: str('tls-server-name'),
-      tlsSkipVerify: bool('insecure') || bool('tls-skip-verify'),
-    },
-    ctx.env,
-  );
-  const { namespace, region } = nomad;
+  const namespace = nonEmpty(str('namespace'), fromEnv('NOMAD_NAMESPACE'));
+  const region = nonEmpty(str('region'), fromEnv('NOMAD_REGION'));
   let options: RestartOptions;
   try {
     options = validateRestartFields(
@@ -186,7 +177,21 @@ export function parseJobRestartArgs(
   }
 
   const general: GeneralOptions = {
-    nomad,
+    nomad: resolveNomadConfig(
+      defined<NomadConfigFlags>({
+        address: str('address'),
+        token: str('token'),
+        namespace: str('namespace'),
+        region: str('region'),
+        caCert: str('ca-cert'),
+        caPath: str('ca-path'),
+        clientCert: str('client-cert'),
+        clientKey: str('client-key'),
+        tlsServerName: str('tls-server-name'),
+        tlsSkipVerify: bool('insecure') || bool('tls-skip-verify'),
+      }),
+      ctx.env,
+    ),
     noColor: bool('no-color') || nonEmpty(fromEnv('NOMAD_CLI_NO_COLOR'), fromEnv('NO_COLOR')) !== undefined,
     forceColor: bool('force-color') || nonEmpty(fromEnv('NOMAD_CLI_FORCE_COLOR')) !== undefined,
   };

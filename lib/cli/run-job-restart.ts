@@ -4,6 +4,7 @@
  * after validation, so a bad flag is reported before anything is loaded or touched.
  */
 
+import type { NomadClientConfig } from '../nomad/config';
 import { ADDITIONAL_HELP_LINE, createFormatter } from '../restart/format';
 import { runOnAws } from './aws-engine';
 import { dryRun } from './dry-run';
@@ -11,7 +12,6 @@ import { CliUsageError } from './errors';
 import { exitCodeOf } from './exit-code';
 import { type InterruptSource, processInterrupts } from './interrupt';
 import { type JobRestartCommandLine, jobRestartHelp, parseJobRestartArgs } from './job-restart-command';
-import { checkClientConfig } from './nomad-env';
 import { runLocal } from './run-local';
 import { createTerminal, type Terminal, type TerminalStreams, useColor } from './terminal';
 
@@ -28,6 +28,15 @@ function reportUsage(error: CliUsageError, terminal: Terminal): number {
   if (error.showHelp) terminal.write({ stream: 'stdout', text: jobRestartHelp() });
   if (error.additionalHelp) terminal.write({ stream: 'stderr', text: ADDITIONAL_HELP_LINE });
   return error.exitCode;
+}
+
+/**
+ * Builds the client once (and closes it) so a bad address, CA file or key fails with Nomad's
+ * `Error initializing client: ...` before anything else happens.
+ */
+async function checkClientConfig(config: NomadClientConfig): Promise<void> {
+  const { NomadClient } = await import('../nomad/index');
+  await NomadClient.create(config).close();
 }
 
 /** Runs the command and returns its exit code (Nomad's: 0 or 1). */

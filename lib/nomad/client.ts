@@ -78,13 +78,11 @@ export class NomadClient {
 
   /**
    * A client for another region sharing the same connection pool: every request carries
-   * `region=<region>`, as Nomad's API client adds it. An empty region means none is sent
-   * (the agent's own).
+   * `region` (the execution input's region, which a console run gives without any flag).
    */
   public withRegion(region: string): NomadClient {
-    const { region: _previous, ...rest } = this.config;
-    const config: NomadClientConfig = region === '' ? rest : { ...rest, region };
-    return new NomadClient(config, this.transport, this.http.withRegion(region));
+    if (region === '' || region === this.config.region) return this;
+    return new NomadClient({ ...this.config, region }, this.transport, this.http.withRegion(region));
   }
 
   /** Job endpoints. */

@@ -130,6 +130,34 @@ export function isPermissionDenied(err: unknown): boolean {
 const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 
 /**
+ * Texts of a Nomad 500 that come from the servers' RPC layer failing for the moment (a leader
+ * election, a forwarded call whose connection dropped), not from the request: worth a retry.
+ * Any other 500 (`No path to region`, `Unknown allocation`, ...) is Nomad's answer and is final.
+ */
+const TRANSIENT_500_TEXTS: readonly string[] = [
+  'No cluster leader',
+  'rpc error',
+  'EOF',
+  'i/o timeout',
+  'connection reset',
+  'connection refused',
+  'context deadline exceeded',
+];
+
+/**
+ * Whether a failed write provably was not applied, so sending it again is safe: it never reached
+ * Nomad (connection refused, name not resolved), or the servers had no leader to apply it with
+ * (`No cluster leader`, answered before any RPC runs). Anything else may have been applied: a
+ * repeated restart restarts the tasks twice, a repeated stop could stop the replacement.
+ */
+export function isUnappliedWriteError(err: unknown): boolean {
+  if (err instanceof NomadConnectionError) return !err.sentRequest;
+  return (
+    err instanceof UnexpectedResponseError && err.statusCode === 500 && err.body.includes('No cluster leader')
+  );
+}
+
+/**
  * Names of the errors a Step Functions `Retry` should match: what {@link isTransientNomadError}
  * accepts, by class. `UnexpectedResponseError` is not listed because only some of its status
  * codes are transient; task handlers re-throw those as a transient error of their own.
@@ -138,7 +166,8 @@ export const TRANSIENT_NOMAD_ERROR_NAMES = ['NomadConnectionError', 'NomadTimeou
 
 /**
  * Whether retrying the same request later can succeed: connection failures, timeouts,
- * 502/503/504, and a 500 `No cluster leader` (an election in progress). Aborts, TLS
+ * 502/503/504, and a 500 from the servers' RPC layer (`No cluster leader`, `rpc error: EOF`,
+ * ...: {@link TRANSIENT_500_TEXTS}). Aborts, TLS
  * failures, decode errors and other statuses are not transient.
  */
 export function isTransientNomadError(err: unknown): boolean {
@@ -148,7 +177,7 @@ export function isTransientNomadError(err: unknown): boolean {
   if (err instanceof UnexpectedResponseError) {
     return (
       TRANSIENT_STATUSES.has(err.statusCode) ||
-      (err.statusCode === 500 && err.body.includes('No cluster leader'))
+      (err.statusCode === 500 && TRANSIENT_500_TEXTS.some((text) => err.body.includes(text)))
     );
   }
   return false;

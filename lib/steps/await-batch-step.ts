@@ -11,7 +11,8 @@ export async function awaitBatchStep(
   kit: StepKit,
   { options, run, plan: ref, batch }: BatchStepInput,
 ): Promise<AwaitOutput> {
-  const { nomad, planStore, now, signal, key } = kit;
+  const { planStore, now, signal, key } = kit;
+  const nomad = kit.nomadFor(options);
   const { events, emit } = kit.recorder();
   const plan = await kit.loadPlan(ref.planKey);
   const cursorKey = key(run.runId, `cursor-${batch.index}.json`);

@@ -11,7 +11,10 @@ export async function checkDeploymentsStep(
   { options, run, plan: ref, progress }: PlannedStepInput,
 ): Promise<GuardOutput> {
   const plan = await kit.loadPlan(ref.planKey);
-  const error = await checkDeployments(kit.nomad, plan.job, { verbose: options.verbose, signal: kit.signal });
+  const error = await checkDeployments(kit.nomadFor(options), plan.job, {
+    verbose: options.verbose,
+    signal: kit.signal,
+  });
   if (error === null) return { events: [], blocked: false, progress };
   const record = await kit.loadRun(run.runId);
   await kit.planStore.put(kit.key(run.runId, 'run.json'), { ...record, errors: [...record.errors, error] });

@@ -2,7 +2,9 @@
  * An in-place restart of one allocation (`/v1/client/allocation/:id/restart`), and how a re-run
  * recognises one already done.
  */
+
 import type { NomadClient } from '../nomad/client';
+import { isUnappliedWriteError } from '../nomad/errors';
 import type { Allocation } from '../nomad/types';
 import { TaskRestartError } from '../restart/allocation-errors';
 import type { EmitProgress, RestartMode } from '../restart/events';
@@ -96,6 +98,8 @@ export async function restartInPlace(
       await client.allocations().restart(allocation.id, { allTasks: options.allTasks }, write);
       return done;
     } catch (err) {
+      // Not applied (no leader, never sent): the step is retried by Step Functions instead.
+      if (isUnappliedWriteError(err)) throw err;
       return failedOutcome(allocation, err, wrap);
     }
   }
@@ -114,6 +118,7 @@ export async function restartInPlace(
         await client.allocations().restart(allocation.id, { taskName: task }, write);
         return undefined;
       } catch (err) {
+        if (isUnappliedWriteError(err)) throw err;
         return allocationError(allocation.id, new TaskRestartError(task, err), wrap);
       }
     }),

@@ -10,7 +10,8 @@ import { rememberPlan } from './plan-cache';
 import { decision, HELD_EVENTS, pendingQuestion, type StepKit } from './step-kit';
 
 export async function planStep(kit: StepKit, { options, run }: StepInput): Promise<PlanOutput> {
-  const { nomad, planStore, now, signal, key } = kit;
+  const { planStore, now, signal, key } = kit;
+  const nomad = kit.nomadFor(options);
   const { events, emit } = kit.recorder({ live: false });
   const planned = await planRestart(nomad, options, { emit, now, signal });
   const plan = planned.kind === 'plan' ? planned : undefined;

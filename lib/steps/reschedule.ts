@@ -2,7 +2,9 @@
  * The `-reschedule` writes: stopping an allocation, and for system jobs the evaluation that places
  * its replacement.
  */
+
 import type { NomadClient } from '../nomad/client';
+import { isUnappliedWriteError } from '../nomad/errors';
 import type { Allocation } from '../nomad/types';
 import { AllocationStepError } from '../restart/allocation-errors';
 import type { EmitProgress } from '../restart/events';
@@ -63,6 +65,8 @@ export async function stopAllocation(
     const stopIndex = result.index > 0 ? result.index : result.value.Index;
     return { allocationId: allocation.id, group: allocation.group, status: 'stopped', stopIndex };
   } catch (err) {
+    // Not applied (no leader, never sent): the step is retried by Step Functions instead.
+    if (isUnappliedWriteError(err)) throw err;
     return failedOutcome(
       allocation,
       new AllocationStepError({ step: 'stop', cause: err, verbose: options.verbose }),

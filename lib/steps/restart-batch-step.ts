@@ -12,7 +12,8 @@ export async function restartBatchStep(
   kit: StepKit,
   { options, run, plan: ref, progress }: PlannedStepInput,
 ): Promise<BatchOutput> {
-  const { nomad, planStore, now, signal, key } = kit;
+  const { planStore, now, signal, key } = kit;
+  const nomad = kit.nomadFor(options);
   const { events, emit } = kit.recorder();
   const plan = await kit.loadPlan(ref.planKey);
   const index = progress.nextBatch;

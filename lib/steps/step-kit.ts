@@ -8,9 +8,12 @@
  * - `run.json`: the run's flat error list, the batches already counted, and why it stopped;
  * - `plan-events.json`: the plan's lines, held while the multi-region question is open.
  */
+
+import type { NomadClient } from '../nomad/client';
 import type { BatchError } from '../restart/allocation-errors';
 import { isBatchUnrecoverable } from '../restart/allocation-errors';
 import type { ProgressEvent } from '../restart/events';
+import type { RestartOptions } from '../restart/options';
 import type { RestartPlan } from '../restart/plan';
 import type { Question } from '../restart/questions';
 import { TIMESTAMP_PREFIX_LENGTH } from '../restart/text';
@@ -70,7 +73,12 @@ export function pendingQuestion(question: Question, summary: string): PendingQue
 }
 
 /** The deps of one invocation plus the helpers built on them; each step takes one of these. */
-export interface StepKit extends RestartStepsDeps {
+export interface StepKit extends Omit<RestartStepsDeps, 'nomad'> {
+  /**
+   * The Nomad client for a run: the input's region (the only way a console or scheduled run
+   * names one) on every request, as Nomad's `-region` does.
+   */
+  nomadFor(options: RestartOptions): NomadClient;
   /** The plan-store key of `name` in run `runId`. */
   key(runId: string, name: string): string;
   /**
@@ -94,7 +102,7 @@ export interface StepKit extends RestartStepsDeps {
 
 /** Builds the kit for one invocation (deps carry that invocation's deadline signal). */
 export function createStepKit(deps: RestartStepsDeps): StepKit {
-  const { planStore, onEvent } = deps;
+  const { nomad, planStore, onEvent, ...rest } = deps;
   const key = (runId: string, name: string) => `${runKeyPrefix(runId)}${name}`;
   const tryGet = async <T>(k: string): Promise<T | undefined> => {
     try {
@@ -104,7 +112,9 @@ export function createStepKit(deps: RestartStepsDeps): StepKit {
     }
   };
   return {
-    ...deps,
+    ...rest,
+    planStore,
+    nomadFor: (options) => (options.region === undefined ? nomad : nomad.withRegion(options.region)),
     key,
     recorder: ({ live } = { live: true }) => {
       const events: ProgressEvent[] = [];

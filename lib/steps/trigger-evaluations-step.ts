@@ -12,7 +12,8 @@ export async function triggerEvaluationsStep(
   kit: StepKit,
   { options, run, plan: ref, batch }: BatchStepInput,
 ): Promise<BatchOutput> {
-  const { nomad, planStore, now, signal, key } = kit;
+  const { planStore, now, signal, key } = kit;
+  const nomad = kit.nomadFor(options);
   const { events, emit } = kit.recorder();
   const plan = await kit.loadPlan(ref.planKey);
   const cursorKey = key(run.runId, `cursor-${batch.index}.json`);

@@ -1,14 +1,14 @@
 /**
  * The approval store on DynamoDB: one item per question, answered at most once (conditional write).
  */
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
-  type AttributeValue,
-  DeleteItemCommand,
-  type DynamoDBClient,
-  GetItemCommand,
-  PutItemCommand,
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
   QueryCommand,
-} from '@aws-sdk/client-dynamodb';
+} from '@aws-sdk/lib-dynamodb';
 import type { Approval, ApprovalStore } from './approval-store';
 import { StoreDecodeError, StoreItemNotFoundError } from './errors';
 
@@ -32,79 +32,58 @@ const STRING_FIELDS = [
 ] as const;
 const NUMBER_FIELDS = ['createdAt', 'expiresAt'] as const;
 
-function toItem(a: Approval): Record<string, AttributeValue> {
-  const item: Record<string, AttributeValue> = {};
-  for (const f of STRING_FIELDS) item[f] = { S: a[f] };
-  for (const f of NUMBER_FIELDS) item[f] = { N: String(a[f]) };
-  return item;
-}
-
-function fromItem(item: Record<string, AttributeValue>): Approval {
-  const strings: Record<string, string> = {};
+/** Checks an item read back (the document client has already turned attributes into values). */
+function decodeApproval(item: Record<string, unknown>): Approval {
   for (const f of STRING_FIELDS) {
-    const v = item[f]?.S;
-    if (v === undefined) throw new StoreDecodeError(`Approval item lacks string attribute "${f}"`);
-    strings[f] = v;
+    if (typeof item[f] !== 'string')
+      throw new StoreDecodeError(`Approval item lacks string attribute "${f}"`);
   }
-  const numbers: Record<string, number> = {};
   for (const f of NUMBER_FIELDS) {
-    const v = Number(item[f]?.N);
-    if (!Number.isFinite(v)) throw new StoreDecodeError(`Approval item lacks number attribute "${f}"`);
-    numbers[f] = v;
+    if (typeof item[f] !== 'number' || !Number.isFinite(item[f])) {
+      throw new StoreDecodeError(`Approval item lacks number attribute "${f}"`);
+    }
   }
-  return {
-    approvalId: strings['approvalId'] ?? '',
-    executionId: strings['executionId'] ?? '',
-    taskToken: strings['taskToken'] ?? '',
-    kind: strings['kind'] ?? '',
-    prompt: strings['prompt'] ?? '',
-    summary: strings['summary'] ?? '',
-    jobId: strings['jobId'] ?? '',
-    namespace: strings['namespace'] ?? '',
-    createdAt: numbers['createdAt'] ?? 0,
-    expiresAt: numbers['expiresAt'] ?? 0,
-  };
+  const approval = Object.fromEntries([...STRING_FIELDS, ...NUMBER_FIELDS].map((f) => [f, item[f]]));
+  return approval as unknown as Approval;
 }
 
 /** Pending questions in DynamoDB, keyed by approval id, with a GSI on the execution. */
 export class DynamoDbApprovalStore implements ApprovalStore {
+  private readonly documents: DynamoDBDocumentClient;
+
   public constructor(
-    private readonly client: DynamoDBClient,
+    client: DynamoDBClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    this.documents = DynamoDBDocumentClient.from(client);
+  }
 
   public async put(approval: Approval): Promise<void> {
-    await this.client.send(new PutItemCommand({ TableName: this.tableName, Item: toItem(approval) }));
+    await this.documents.send(new PutCommand({ TableName: this.tableName, Item: { ...approval } }));
   }
 
   public async get(approvalId: string): Promise<Approval> {
-    const out = await this.client.send(
-      new GetItemCommand({
-        TableName: this.tableName,
-        Key: { approvalId: { S: approvalId } },
-        ConsistentRead: true,
-      }),
+    const out = await this.documents.send(
+      new GetCommand({ TableName: this.tableName, Key: { approvalId }, ConsistentRead: true }),
     );
     if (out.Item === undefined)
       throw new StoreItemNotFoundError(`No pending question with id "${approvalId}"`);
-    return fromItem(out.Item);
+    return decodeApproval(out.Item);
   }
 
   public async listByExecution(executionId: string): Promise<Approval[]> {
-    const out = await this.client.send(
+    const out = await this.documents.send(
       new QueryCommand({
         TableName: this.tableName,
         IndexName: APPROVALS_TABLE_SCHEMA.executionIndex,
         KeyConditionExpression: 'executionId = :e',
-        ExpressionAttributeValues: { ':e': { S: executionId } },
+        ExpressionAttributeValues: { ':e': executionId },
       }),
     );
-    return (out.Items ?? []).map(fromItem).sort((a, b) => a.createdAt - b.createdAt);
+    return (out.Items ?? []).map(decodeApproval).sort((a, b) => a.createdAt - b.createdAt);
   }
 
   public async delete(approvalId: string): Promise<void> {
-    await this.client.send(
-      new DeleteItemCommand({ TableName: this.tableName, Key: { approvalId: { S: approvalId } } }),
-    );
+    await this.documents.send(new DeleteCommand({ TableName: this.tableName, Key: { approvalId } }));
   }
 }

@@ -27,6 +27,8 @@ export interface ApiEnv {
   cluster: Cluster;
   acl: Acl;
   random: () => number;
+  /** The agent's region (Nomad's `-region`, `global` by default). */
+  region: string;
 }
 
 /** A handler for one route; `params` holds the path parameters (`id`). */
@@ -74,6 +76,16 @@ export interface BlockingSpec {
   tables: readonly Table[];
   resourceIndex: () => number;
   render: () => ApiResponse;
+}
+
+/**
+ * Nomad forwards a request for another region to a server there; a lone agent has none, so
+ * its RPC layer answers `No path to region` (a 500), whatever the endpoint.
+ */
+export function requireOwnRegion(env: ApiEnv, req: ApiRequest): void {
+  const region = req.query.get('region');
+  if (region !== null && region !== '' && region !== env.region)
+    throw new SimHttpError(500, 'No path to region');
 }
 
 export function notFound(message: string): SimHttpError {

@@ -5,8 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { SimHttpError } from '../errors';
-import type { ApiEnv, ApiRequest, ApiResponse } from './api';
-import { INVALID_METHOD } from './api';
+import { type ApiEnv, type ApiRequest, type ApiResponse, INVALID_METHOD, requireOwnRegion } from './api';
 import type { Faults } from './faults';
 import { matchRoute } from './router';
 import type { RequestStats } from './stats';
@@ -143,7 +142,11 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     if (!match) response = { status: 404, body: '' };
     else if (match.route.methods !== '*' && !match.route.methods.includes(method)) {
       response = { status: 405, body: INVALID_METHOD };
-    } else response = await match.route.handler(deps.env, request(body), match.params);
+    } else {
+      const apiRequest = request(body);
+      requireOwnRegion(deps.env, apiRequest);
+      response = await match.route.handler(deps.env, apiRequest, match.params);
+    }
   } catch (error) {
     response = errorResponse(error);
   }

@@ -44,8 +44,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
 const MAY_IMPORT_TYPES: Readonly<Record<string, readonly string[]>> = {
   'lib/restart': ['lib/nomad'],
   'lib/stores': ['lib/nomad'],
-  // The client configuration it hands to the handlers on their context.
-  'lib/engines/local': ['lambdas', 'lib/nomad'],
+  'lib/engines/local': ['lib/nomad', 'lambdas'],
   'lib/engines/aws': ['lib/nomad'],
   'lib/cli': ['lib/workflow', 'lib/stores'],
 };

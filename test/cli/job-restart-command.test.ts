@@ -1,6 +1,5 @@
 import { CommandArgumentError, GoFlagError, HelpRequestedError } from '../../lib/cli/errors';
 import { jobRestartHelp, parseJobRestartArgs } from '../../lib/cli/job-restart-command';
-import { DEFAULT_NOMAD_ADDRESS } from '../../lib/nomad/config';
 import type { RestartOptions } from '../../lib/restart/options';
 import { T2_ERROR_CASES } from '../fixtures/t2-cases';
 
@@ -395,7 +394,7 @@ describe('parseJobRestartArgs', () => {
 
       // Assert
       expect(parsed.general).toEqual({
-        nomad: { address: DEFAULT_NOMAD_ADDRESS },
+        nomad: { address: 'http://127.0.0.1:4646' },
         noColor: false,
         forceColor: false,
       });

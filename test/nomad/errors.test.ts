@@ -74,7 +74,13 @@ describe('isTransientNomadError', () => {
       err: new UnexpectedResponseError(500, 'No cluster leader'),
       expected: true,
     },
+    { name: '500 rpc error', err: new UnexpectedResponseError(500, 'rpc error: EOF'), expected: true },
     { name: '500 other', err: new UnexpectedResponseError(500, 'job not found'), expected: false },
+    {
+      name: '500 No path to region',
+      err: new UnexpectedResponseError(500, 'No path to region'),
+      expected: false,
+    },
     { name: '403', err: new UnexpectedResponseError(403, 'Permission denied'), expected: false },
     { name: 'abort', err: new NomadAbortedError('x'), expected: false },
     { name: 'decode', err: new NomadDecodeError('x'), expected: false },

@@ -1,10 +1,9 @@
 /**
  * The local engine: the state machine synthesized from the CDK stack, run in-process by
  * aws-local-stepfunctions, with every Task bound to the same `lambdas/*.ts` handler (through
- * its middy chain) that the Lambda runs on AWS. The Nomad client's configuration (address,
- * token, TLS files) reaches the handlers on each invocation's Lambda context, never through the
- * execution input or this process's environment; plan store, lock and approvals are the
- * handlers' in-memory twins.
+ * its middy chain) that the Lambda runs on AWS. The Nomad client configuration (address, token,
+ * TLS, region) reaches the handlers on their Lambda context, never through the execution input
+ * or `process.env`; plan store, lock and approvals are the handlers' in-memory twins.
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -15,8 +14,7 @@ import type { Context } from 'aws-lambda';
 import type { NomadClientConfig } from '../../nomad/config';
 import type { ProgressEvent } from '../../restart/events';
 import type { RestartInput } from '../../restart/input';
-import { type LiveEventSink, withLiveEvents } from '../../steps/live-events';
-import { withNomadConfig } from '../../steps/nomad-config-context';
+import { type LocalInvocation, withLocalInvocation } from '../../steps/local-invocation';
 import type { ApprovalAnswer, AskEvent, WorkflowState } from '../../workflow/payloads';
 import { ASK_STATE_NAME, TASK_STATE_HANDLERS, TaskStates } from '../../workflow/state-names';
 import { SynthesisFailedError } from './errors';
@@ -41,8 +39,11 @@ export type PromptReply = { kind: 'answer'; text: string } | { kind: 'read-error
 export interface LocalRestartRequest {
   /** The execution input (options only; no secret ever travels here). */
   readonly input: RestartInput;
-  /** The Nomad client's configuration, as the command resolved it; handed to each handler on its context. */
-  readonly nomad: NomadClientConfig;
+  /**
+   * The Nomad client configuration every handler uses, as the command resolved it.
+   * @default - each handler resolves it from this process's `NOMAD_*` variables, as on Lambda
+   */
+  readonly nomad?: NomadClientConfig;
   /** Called with each progress event once, as it happens (a running step streams its events). */
   readonly emit: (event: ProgressEvent) => void;
   /**
@@ -57,6 +58,8 @@ export interface LocalRestartRequest {
   readonly onStateExited?: (name: string) => void;
   /** Milliseconds to wait in the named Wait states instead of the definition's (tests). */
   readonly waitTimeOverrides?: Readonly<Record<string, number>>;
+  /** Milliseconds between the named states' `Retry` attempts instead of the definition's (tests). */
+  readonly retryIntervalOverrides?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -114,7 +117,7 @@ export async function loadLocalDefinition(): Promise<{ definition: object; synth
     cdkOutDir: LOCAL_SYNTH_DIR,
     synthesize: synthesizeForLocalRun,
   });
-  const { definition } = extractStateMachineDefinition(synth.template, { stackName: STACK_NAME });
+  const { definition } = extractStateMachineDefinition(synth.template);
   return { definition, synthesized: synth.synthesized };
 }
 
@@ -149,20 +152,12 @@ function lambdaHandler(id: string): Promise<LambdaHandler> {
   return handler;
 }
 
-/** What every invocation of one run carries on its Lambda context. */
-interface RunContext {
-  readonly gate: Gate;
-  readonly live: LiveEventSink;
-  readonly nomad: NomadClientConfig;
-}
-
-function taskHandler(stateName: string, run: RunContext): TaskHandler | undefined {
+function taskHandler(stateName: string, gate: Gate, invocation: LocalInvocation): TaskHandler | undefined {
   const id = TASK_STATE_HANDLERS[stateName];
   if (id === undefined || stateName === ASK_STATE_NAME) return undefined;
   return async (payload) => {
-    await run.gate.passed();
-    const context = withNomadConfig(withLiveEvents(lambdaContext(id), run.live), run.nomad);
-    return (await lambdaHandler(id))(payload, context);
+    await gate.passed();
+    return (await lambdaHandler(id))(payload, withLocalInvocation(lambdaContext(id), invocation));
   };
 }
 
@@ -242,7 +237,11 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
   const execution = runLocalExecution(definition, {
     input: request.input,
     validate: synthesized,
-    taskHandlers: (state) => taskHandler(state.stateName, { gate, live: events.live, nomad: request.nomad }),
+    taskHandlers: (state) =>
+      taskHandler(state.stateName, gate, {
+        liveEvents: events.live,
+        ...(request.nomad === undefined ? {} : { nomad: request.nomad }),
+      }),
     answerTaskToken: async (payload) => {
       await gate.passed();
       const ask = ((payload as { Payload?: AskEvent }).Payload ?? payload) as AskEvent;
@@ -258,6 +257,9 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
     },
     ...(request.signal === undefined ? {} : { signal: request.signal }),
     ...(request.waitTimeOverrides === undefined ? {} : { waitTimeOverrides: request.waitTimeOverrides }),
+    ...(request.retryIntervalOverrides === undefined
+      ? {}
+      : { retryIntervalOverrides: request.retryIntervalOverrides }),
     onStateEntered: (name, type) => {
       if (type === 'Task' && name !== ASK_STATE_NAME && name !== TaskStates.applyAnswer)
         lastReply = undefined;

@@ -1,5 +1,6 @@
 /**
- * Extracts the state machine definition and its Lambda functions from a synthesized CloudFormation template.
+ * Extracts the state machine definition from a synthesized CloudFormation template, with the
+ * intrinsics it uses resolved to placeholders that name each resource's logical id.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,23 +17,6 @@ import {
 } from './private/intrinsics';
 import { placeholderArn, stateMachineArn } from './private/placeholders';
 
-/** A Lambda function of the template, as the local engine sees it. */
-export interface LambdaFunctionInfo {
-  /** Logical id in the template; also the function name in its placeholder ARN. */
-  readonly logicalId: string;
-  /** `arn:aws:lambda:local:000000000000:function:<logicalId>`. */
-  readonly arn: string;
-  /** The construct path (`aws:cdk:path` metadata), e.g. `Stack/Workflow/Plan/Resource`. */
-  readonly cdkPath?: string;
-  /** The `Handler` property, e.g. `index.handler`. */
-  readonly handler?: string;
-  /**
-   * Environment variables with intrinsics resolved to placeholders. Variables whose value cannot
-   * be resolved locally (e.g. `Fn::ImportValue`) are left out.
-   */
-  readonly environment: Readonly<Record<string, string>>;
-}
-
 /** The state machine definition read from a synthesized template. */
 export interface ExtractedStateMachine {
   /** The ASL definition, with deploy-time values replaced by placeholders. */
@@ -41,8 +25,6 @@ export interface ExtractedStateMachine {
   readonly logicalId: string;
   /** The state machine's ARN (placeholder), as `$$.StateMachine.Id` and `Ref`/`GetAtt` give it. */
   readonly stateMachineArn: string;
-  /** Every `AWS::Lambda::Function` in the template, by logical id. */
-  readonly functionByLogicalId: Readonly<Record<string, LambdaFunctionInfo>>;
 }
 
 /** Options of `extractStateMachineDefinition`. */
@@ -52,11 +34,6 @@ export interface ExtractOptions {
    * @default - the template must hold exactly one state machine
    */
   readonly logicalIdPrefix?: string;
-  /**
-   * Value of `Ref: AWS::StackName`.
-   * @default 'local'
-   */
-  readonly stackName?: string;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -98,14 +75,11 @@ function definitionOf(logicalId: string, properties: Record<string, unknown>, ct
       `state machine "${logicalId}" has neither Definition nor DefinitionString (S3 locations cannot be read locally)`,
     );
   }
-  let text = resolveString(properties['DefinitionString'], ctx, `${path}.DefinitionString`);
-  const substitutions = properties['DefinitionSubstitutions'];
-  if (isRecord(substitutions)) {
-    for (const [key, value] of Object.entries(substitutions)) {
-      const resolved = resolveString(value, ctx, `${path}.DefinitionSubstitutions.${key}`);
-      text = text.split(`\${${key}}`).join(resolved);
-    }
+  if (properties['DefinitionSubstitutions'] !== undefined) {
+    // The synthesized definition never uses them; refusing beats running a definition half-resolved.
+    throw new TemplateIntrinsicError(`${path}.DefinitionSubstitutions are not supported by the local engine`);
   }
+  const text = resolveString(properties['DefinitionString'], ctx, `${path}.DefinitionString`);
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
@@ -113,43 +87,9 @@ function definitionOf(logicalId: string, properties: Record<string, unknown>, ct
   }
 }
 
-function environmentOf(properties: Record<string, unknown>, ctx: ResolveContext, path: string) {
-  const environment = properties['Environment'];
-  const variables = isRecord(environment) ? environment['Variables'] : undefined;
-  const resolved: Record<string, string> = {};
-  if (!isRecord(variables)) return resolved;
-  for (const [name, value] of Object.entries(variables)) {
-    try {
-      resolved[name] = resolveString(value, ctx, `${path}.${name}`);
-    } catch {
-      // A variable that only has a meaning on AWS (an import, a condition) is simply absent locally.
-    }
-  }
-  return resolved;
-}
-
-function functionsOf(resources: Record<string, TemplateResource>, ctx: ResolveContext) {
-  const functions: Record<string, LambdaFunctionInfo> = {};
-  for (const [logicalId, resource] of Object.entries(resources)) {
-    if (resource.Type !== 'AWS::Lambda::Function') continue;
-    const properties = resource.Properties ?? {};
-    const metadata = (resource as { Metadata?: unknown }).Metadata;
-    const cdkPath = isRecord(metadata) ? metadata['aws:cdk:path'] : undefined;
-    const handler = properties['Handler'];
-    functions[logicalId] = {
-      logicalId,
-      arn: placeholderArn(logicalId, resource.Type),
-      ...(typeof cdkPath === 'string' ? { cdkPath } : {}),
-      ...(typeof handler === 'string' ? { handler } : {}),
-      environment: environmentOf(properties, ctx, `Resources.${logicalId}.Properties.Environment.Variables`),
-    };
-  }
-  return functions;
-}
-
 /**
  * Reads the state machine out of a synthesized CloudFormation template and resolves the
- * `Fn::Join`/`Fn::GetAtt`/`Ref`/`Fn::Sub` pieces of its definition into placeholder ARNs that
+ * `Fn::Join`/`Fn::GetAtt`/`Ref` pieces of its definition into placeholder ARNs that
  * name each resource's logical id (`arn:aws:lambda:local:000000000000:function:<LogicalId>`),
  * so that Task states can be bound to local handlers by logical id.
  *
@@ -162,8 +102,7 @@ export function extractStateMachineDefinition(
   opts: ExtractOptions = {},
 ): ExtractedStateMachine {
   const resources = resourcesOf(template);
-  const parameters = isRecord(template) && isRecord(template['Parameters']) ? template['Parameters'] : {};
-  const ctx: ResolveContext = { resources, parameters, stackName: opts.stackName ?? 'local' };
+  const ctx: ResolveContext = { resources };
   const logicalId = pickStateMachine(resources, opts.logicalIdPrefix);
   const properties = resources[logicalId]?.Properties ?? {};
   const definition = definitionOf(logicalId, properties, ctx);
@@ -180,7 +119,6 @@ export function extractStateMachineDefinition(
       name === undefined
         ? placeholderArn(logicalId, 'AWS::StepFunctions::StateMachine')
         : stateMachineArn(resolveString(name, ctx, `Resources.${logicalId}.Properties.StateMachineName`)),
-    functionByLogicalId: functionsOf(resources, ctx),
   };
 }
 

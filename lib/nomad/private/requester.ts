@@ -1,7 +1,7 @@
 /**
  * Sends one logical request (retries, blocking-query hold, query metadata) and decodes the answer.
  */
-import { isTransientNomadError, NomadConnectionError, NomadDecodeError } from '../errors';
+import { isTransientNomadError, isUnappliedWriteError, NomadDecodeError } from '../errors';
 import type { QueryOptions, QueryResult, WriteOptions, WriteResult } from '../query';
 import { MAX_BLOCKING_HOLD_MS } from '../query';
 import type { DecodeContext } from './decode';
@@ -25,15 +25,6 @@ function parseJson(ctx: DecodeContext, body: string): unknown {
       cause: err,
     });
   }
-}
-
-/**
- * Writes are sent again only when the request provably never reached Nomad (connection
- * refused, name not resolved). Anything else may have been applied: a repeated restart
- * restarts the tasks twice, a repeated stop could stop the replacement, so we surface it.
- */
-function writeMayBeRetried(err: unknown): boolean {
-  return err instanceof NomadConnectionError && !err.sentRequest;
 }
 
 /** Turns endpoint calls into HTTP requests for one namespace/region scope, over a shared transport. */
@@ -139,7 +130,7 @@ export class Requester {
     };
     return withRetry(
       () => this.transport.send(req),
-      writeMayBeRetried,
+      isUnappliedWriteError,
       this.backoff,
       w?.signal,
       this.transport.describe(req),

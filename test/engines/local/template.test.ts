@@ -24,14 +24,6 @@ function cdkLikeTemplate(extraResources: Record<string, unknown> = {}): Record<s
         Metadata: { 'aws:cdk:path': 'Stack/Workflow/PlanFn/Resource' },
         Properties: {
           Handler: 'index.handler',
-          Environment: {
-            Variables: {
-              TABLE: { Ref: 'LockTable1234' },
-              // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation Fn::Sub and DefinitionSubstitutions syntax, not JS
-              REGION: { 'Fn::Sub': '${AWS::Region}' },
-              IMPORTED: { 'Fn::ImportValue': 'shared-thing' },
-            },
-          },
         },
       },
       LockTable1234: { Type: 'AWS::DynamoDB::Table', Properties: {} },
@@ -51,16 +43,23 @@ function cdkLikeTemplate(extraResources: Record<string, unknown> = {}): Record<s
                 { Ref: 'LockTable1234' },
                 '","Item":{}},"Next":"Next"},"Next":{"Type":"Task","Resource":"arn:aws:states:::states:startExecution","Parameters":{"StateMachineArn":"',
                 {
-                  'Fn::Sub':
-                    // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation Fn::Sub and DefinitionSubstitutions syntax, not JS
-                    'arn:${AWS::Partition}:states:${AWS::Region}:${AWS::AccountId}:stateMachine:NomadRestart',
+                  'Fn::Join': [
+                    ':',
+                    [
+                      'arn',
+                      { Ref: 'AWS::Partition' },
+                      'states',
+                      { Ref: 'AWS::Region' },
+                      { Ref: 'AWS::AccountId' },
+                      'stateMachine',
+                      'NomadRestart',
+                    ],
+                  ],
                 },
-                // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation Fn::Sub and DefinitionSubstitutions syntax, not JS
-                '","Input":{}},"Next":"Done"},"Done":{"Type":"Pass","Result":"${Greeting}","End":true}}}',
+                '","Input":{}},"Next":"Done"},"Done":{"Type":"Pass","Result":"hello","End":true}}}',
               ],
             ],
           },
-          DefinitionSubstitutions: { Greeting: { 'Fn::Join': ['-', ['hello', { Ref: 'AWS::StackName' }]] } },
         },
       },
       ...extraResources,
@@ -71,7 +70,7 @@ function cdkLikeTemplate(extraResources: Record<string, unknown> = {}): Record<s
 describe('extractStateMachineDefinition', () => {
   it('resolves the definition with placeholder ARNs that name logical ids', () => {
     // Act
-    const extracted = extractStateMachineDefinition(cdkLikeTemplate(), { stackName: 'Stack' });
+    const extracted = extractStateMachineDefinition(cdkLikeTemplate());
 
     // Assert
     expect(extracted.logicalId).toBe('WorkflowSM5678');
@@ -103,25 +102,35 @@ describe('extractStateMachineDefinition', () => {
           },
           Next: 'Done',
         },
-        Done: { Type: 'Pass', Result: 'hello-Stack', End: true },
+        Done: { Type: 'Pass', Result: 'hello', End: true },
       },
     });
   });
 
-  it('describes each Lambda function by logical id, leaving out variables that only resolve on AWS', () => {
+  it.each([
+    {
+      name: 'an intrinsic the synthesized template never uses (Fn::Sub)',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation Fn::Sub syntax, not JS
+      properties: { DefinitionString: { 'Fn::Sub': '{"StartAt":"${AWS::Region}","States":{}}' } },
+      expected: 'intrinsic "Fn::Sub" is not supported by the local engine',
+    },
+    {
+      name: 'DefinitionSubstitutions',
+      properties: { DefinitionString: '{"StartAt":"X","States":{}}', DefinitionSubstitutions: { A: 'b' } },
+      expected: 'DefinitionSubstitutions are not supported by the local engine',
+    },
+  ])('refuses $name instead of running a definition half-resolved', ({ properties, expected }) => {
+    // Arrange
+    const template = {
+      Resources: { SM: { Type: 'AWS::StepFunctions::StateMachine', Properties: properties } },
+    };
+
     // Act
-    const { functionByLogicalId } = extractStateMachineDefinition(cdkLikeTemplate());
+    const extracting = () => extractStateMachineDefinition(template);
 
     // Assert
-    expect(functionByLogicalId).toEqual({
-      PlanFnA1B2C3D4: {
-        logicalId: 'PlanFnA1B2C3D4',
-        arn: 'arn:aws:lambda:local:000000000000:function:PlanFnA1B2C3D4',
-        cdkPath: 'Stack/Workflow/PlanFn/Resource',
-        handler: 'index.handler',
-        environment: { TABLE: 'LockTable1234', REGION: 'local' },
-      },
-    });
+    expect(extracting).toThrow(TemplateIntrinsicError);
+    expect(extracting).toThrow(expected);
   });
 
   it('picks the state machine by logical id prefix', () => {

@@ -12,7 +12,7 @@ import type { ProgressEvent } from '../../../lib/restart/events';
 import { createFormatter } from '../../../lib/restart/format';
 import { toRestartInput } from '../../../lib/restart/input';
 import type { RestartOptions } from '../../../lib/restart/options';
-import { FlowStates } from '../../../lib/workflow/state-names';
+import { FlowStates, TASK_STATE_HANDLERS } from '../../../lib/workflow/state-names';
 import type { Harness } from '../../steps/harness';
 
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
@@ -74,6 +74,8 @@ export async function runWorkflow(
     },
     onStateEntered: (name) => entered.push(name),
     waitTimeOverrides: { [FlowStates.waitBeforeNextBatch]: 0 },
+    // Step Functions' retry backoff (2 s, 4 s, ...) in real time would only slow the tests down.
+    retryIntervalOverrides: Object.fromEntries(Object.keys(TASK_STATE_HANDLERS).map((name) => [name, 0])),
   });
   const result = await local.result;
   const exitCode = exitCodeOf(result, createFormatter({ verbose: false, color: false }), discardingTerminal);

@@ -1,6 +1,8 @@
 /**
- * Resolves the CloudFormation intrinsics found in the synthesized definition string (Ref, GetAtt,
- * Sub, Join and the like), so the local engine runs the same definition that AWS would.
+ * Resolves the CloudFormation intrinsics the synthesized definition string uses (`Ref` of a
+ * pseudo parameter or a resource, `Fn::GetAtt` of an ARN, `Fn::Join`) into placeholders, so the
+ * local engine runs the same definition that AWS would. Any other intrinsic is refused: the
+ * local engine supports what the template needs, not more.
  */
 import { TemplateIntrinsicError } from '../errors';
 import {
@@ -20,20 +22,16 @@ export interface TemplateResource {
 /** What intrinsics are resolved against. */
 export interface ResolveContext {
   readonly resources: Readonly<Record<string, TemplateResource>>;
-  readonly parameters: Readonly<Record<string, unknown>>;
-  readonly stackName: string;
 }
 
 const PSEUDO_PARAMETERS: Readonly<Record<string, string>> = {
   'AWS::Partition': LOCAL_PARTITION,
   'AWS::Region': LOCAL_REGION,
   'AWS::AccountId': LOCAL_ACCOUNT,
-  'AWS::URLSuffix': 'amazonaws.com',
-  'AWS::NoValue': '',
 };
 
 /** Resource types whose `Ref` is their ARN rather than their name. */
-const REF_IS_ARN = new Set(['AWS::StepFunctions::StateMachine', 'AWS::SNS::Topic']);
+const REF_IS_ARN = new Set(['AWS::StepFunctions::StateMachine']);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -53,13 +51,10 @@ function arnOf(logicalId: string, resource: TemplateResource): string {
 
 function resolveRef(name: unknown, ctx: ResolveContext, path: string): string {
   if (typeof name !== 'string') fail(path, `Ref expects a string, got ${JSON.stringify(name)}`);
-  if (name === 'AWS::StackName') return ctx.stackName;
   const pseudo = PSEUDO_PARAMETERS[name];
   if (pseudo !== undefined) return pseudo;
-  const parameter = ctx.parameters[name];
-  if (isRecord(parameter)) return typeof parameter['Default'] === 'string' ? parameter['Default'] : name;
   const resource = ctx.resources[name];
-  if (resource === undefined) fail(path, `Ref to unknown resource or parameter "${name}"`);
+  if (resource === undefined) fail(path, `Ref to unknown resource "${name}"`);
   return resource.Type !== undefined && REF_IS_ARN.has(resource.Type) ? arnOf(name, resource) : name;
 }
 
@@ -75,18 +70,6 @@ function resolveGetAtt(args: unknown, ctx: ResolveContext, path: string): string
   return attribute === 'Arn' ? arnOf(logicalId, resource) : `${logicalId}.${attribute}`;
 }
 
-function resolveSub(args: unknown, ctx: ResolveContext, path: string): string {
-  const [template, variables] = typeof args === 'string' ? [args, {}] : Array.isArray(args) ? args : [];
-  if (typeof template !== 'string' || !isRecord(variables)) {
-    fail(path, `Fn::Sub expects a string or [string, variables], got ${JSON.stringify(args)}`);
-  }
-  return template.replace(/\$\{(!?)([^}]+)\}/g, (_match, literal: string, name: string) => {
-    if (literal === '!') return `\${${name}}`;
-    if (name in variables) return resolveString(variables[name], ctx, `${path}.${name}`);
-    return name.includes('.') ? resolveGetAtt(name, ctx, path) : resolveRef(name, ctx, path);
-  });
-}
-
 function resolveIntrinsic(fn: string, args: unknown, ctx: ResolveContext, path: string): unknown {
   const here = `${path}.${fn}`;
   switch (fn) {
@@ -94,29 +77,12 @@ function resolveIntrinsic(fn: string, args: unknown, ctx: ResolveContext, path: 
       return resolveRef(args, ctx, here);
     case 'Fn::GetAtt':
       return resolveGetAtt(args, ctx, here);
-    case 'Fn::Sub':
-      return resolveSub(args, ctx, here);
     case 'Fn::Join': {
       if (!Array.isArray(args) || typeof args[0] !== 'string' || !Array.isArray(args[1])) {
         fail(here, `expects [separator, list], got ${JSON.stringify(args)}`);
       }
       const separator = args[0];
       return args[1].map((item, i) => resolveString(item, ctx, `${here}[${i}]`)).join(separator);
-    }
-    case 'Fn::Select': {
-      const [index, list] = Array.isArray(args) ? args : [];
-      const items = resolveValue(list, ctx, `${here}[1]`);
-      const at = Number(resolveValue(index, ctx, `${here}[0]`));
-      if (!Array.isArray(items) || !Number.isInteger(at) || at < 0 || at >= items.length) {
-        fail(here, `cannot select ${JSON.stringify(index)} from ${JSON.stringify(items)}`);
-      }
-      return items[at];
-    }
-    case 'Fn::Split': {
-      const [separator, source] = Array.isArray(args) ? args : [];
-      if (typeof separator !== 'string')
-        fail(here, `expects [separator, string], got ${JSON.stringify(args)}`);
-      return resolveString(source, ctx, `${here}[1]`).split(separator);
     }
     default:
       return fail(here, `intrinsic "${fn}" is not supported by the local engine`);

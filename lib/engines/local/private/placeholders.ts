@@ -14,7 +14,7 @@ export const LOCAL_ACCOUNT = '000000000000';
 const LAMBDA_ARN = /^arn:[^:]+:lambda:[^:]*:[^:]*:function:([A-Za-z0-9_-]+)(?::[^:]+)?$/;
 const BARE_FUNCTION_NAME = /^[A-Za-z0-9_-]+$/;
 
-/** The placeholder ARN of a resource, by CloudFormation type. */
+/** The placeholder ARN of a resource the definition names: a function, the state machine, or another. */
 export function placeholderArn(logicalId: string, type: string | undefined): string {
   const local = `${LOCAL_REGION}:${LOCAL_ACCOUNT}`;
   switch (type) {
@@ -22,18 +22,6 @@ export function placeholderArn(logicalId: string, type: string | undefined): str
       return `arn:${LOCAL_PARTITION}:lambda:${local}:function:${logicalId}`;
     case 'AWS::StepFunctions::StateMachine':
       return stateMachineArn(logicalId);
-    case 'AWS::DynamoDB::Table':
-      return `arn:${LOCAL_PARTITION}:dynamodb:${local}:table/${logicalId}`;
-    case 'AWS::S3::Bucket':
-      return `arn:${LOCAL_PARTITION}:s3:::${logicalId.toLowerCase()}`;
-    case 'AWS::SNS::Topic':
-      return `arn:${LOCAL_PARTITION}:sns:${local}:${logicalId}`;
-    case 'AWS::SQS::Queue':
-      return `arn:${LOCAL_PARTITION}:sqs:${local}:${logicalId}`;
-    case 'AWS::SecretsManager::Secret':
-      return `arn:${LOCAL_PARTITION}:secretsmanager:${local}:secret:${logicalId}`;
-    case 'AWS::IAM::Role':
-      return `arn:${LOCAL_PARTITION}:iam::${LOCAL_ACCOUNT}:role/${logicalId}`;
     default:
       return `arn:${LOCAL_PARTITION}:cloudformation:${local}:resource/${logicalId}`;
   }
