@@ -1,24 +1,24 @@
 /**
- * The CDK app: `npx cdk synth` (cdk.json runs this with tsx). Context:
- * `nomadAddress` (default http://127.0.0.1:4646), `nomadTokenSecretArn`, `nomadTlsSecretArn`,
- * `batchesPerExecution`, `stackName` (default NomadRestart).
+ * The CDK app: `npx cdk synth` (cdk.json runs this with tsx). Context (see README, "Deploying"):
+ * `nomadAddress` (required: Nomad's address as the Lambda functions reach it), `nomadTokenSecretArn`
+ * and `nomadTlsSecretArn` (a secret's name or ARN), `nomadSecretsKmsKeyArn`, `batchesPerExecution`,
+ * `stackName` (default NomadRestart). A bad value stops the synth with a message naming it.
  */
 import { App } from 'aws-cdk-lib';
 import { NomadRestartStack } from '../lib/constructs/nomad-restart-stack';
+import { StackContextError, stackPropsFromContext } from '../lib/constructs/stack-context';
 
 const app = new App();
 const ctx = (key: string): string | undefined => {
   const v: unknown = app.node.tryGetContext(key);
   return v === undefined || v === null || v === '' ? undefined : String(v);
 };
-const batches = ctx('batchesPerExecution');
-const tokenArn = ctx('nomadTokenSecretArn');
-const tlsArn = ctx('nomadTlsSecretArn');
 
-new NomadRestartStack(app, ctx('stackName') ?? 'NomadRestart', {
-  nomadAddress: ctx('nomadAddress') ?? 'http://127.0.0.1:4646',
-  ...(tokenArn === undefined ? {} : { nomadTokenSecretArn: tokenArn }),
-  ...(tlsArn === undefined ? {} : { nomadTlsSecretArn: tlsArn }),
-  ...(batches === undefined ? {} : { batchesPerExecution: Number(batches) }),
-});
+try {
+  new NomadRestartStack(app, ctx('stackName') ?? 'NomadRestart', stackPropsFromContext(ctx));
+} catch (error) {
+  if (!(error instanceof StackContextError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+}
 app.synth();

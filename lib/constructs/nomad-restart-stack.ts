@@ -3,20 +3,38 @@
  * through CDK context, and the outputs the terminal's `-engine=aws` reads.
  */
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { restartInputJsonSchema } from '../restart/input';
 import { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from '../stores/table-env';
 import { NomadRestartWorkflow, type NomadRestartWorkflowProps } from './nomad-restart-workflow';
 
-/** Props of {@link NomadRestartStack}: the workflow's, with secrets given by ARN. */
+/**
+ * A Secrets Manager secret as a user can name it. A complete ARN carries the 6-character suffix
+ * Secrets Manager adds; with a partial ARN or a name, grants match any suffix.
+ */
+export type SecretReference =
+  | { readonly completeArn: string }
+  | { readonly partialArn: string }
+  | { readonly name: string };
+
+/** Props of {@link NomadRestartStack}: the workflow's, with secrets and their key given by reference. */
 export interface NomadRestartStackProps
   extends StackProps,
-    Omit<NomadRestartWorkflowProps, 'nomadTokenSecret' | 'nomadTlsSecret'> {
-  /** Complete ARN of the Secrets Manager secret holding the Nomad ACL token. @default - anonymous */
-  readonly nomadTokenSecretArn?: string;
-  /** Complete ARN of the secret holding TLS PEMs. @default - system roots, no client certificate */
-  readonly nomadTlsSecretArn?: string;
+    Omit<NomadRestartWorkflowProps, 'nomadTokenSecret' | 'nomadTlsSecret' | 'nomadSecretsKey'> {
+  /** The secret holding the Nomad ACL token. @default - anonymous */
+  readonly nomadTokenSecret?: SecretReference;
+  /** The secret holding TLS PEMs. @default - system roots, no client certificate */
+  readonly nomadTlsSecret?: SecretReference;
+  /** ARN of the customer-managed KMS key that encrypts those secrets. @default - the AWS managed key */
+  readonly nomadSecretsKmsKeyArn?: string;
+}
+
+function importSecret(scope: Construct, id: string, ref: SecretReference): secretsmanager.ISecret {
+  if ('completeArn' in ref) return secretsmanager.Secret.fromSecretCompleteArn(scope, id, ref.completeArn);
+  if ('partialArn' in ref) return secretsmanager.Secret.fromSecretPartialArn(scope, id, ref.partialArn);
+  return secretsmanager.Secret.fromSecretNameV2(scope, id, ref.name);
 }
 
 /** Deploys one {@link NomadRestartWorkflow} and exports what callers need to start a restart. */
@@ -25,23 +43,18 @@ export class NomadRestartStack extends Stack {
 
   public constructor(scope: Construct, id: string, props: NomadRestartStackProps) {
     super(scope, id, props);
-    const { nomadTokenSecretArn, nomadTlsSecretArn, ...workflowProps } = props;
+    const { nomadTokenSecret, nomadTlsSecret, nomadSecretsKmsKeyArn, ...workflowProps } = props;
     this.workflow = new NomadRestartWorkflow(this, 'Restart', {
       ...workflowProps,
-      ...(nomadTokenSecretArn === undefined
+      ...(nomadTokenSecret === undefined
         ? {}
-        : {
-            nomadTokenSecret: secretsmanager.Secret.fromSecretCompleteArn(
-              this,
-              'NomadToken',
-              nomadTokenSecretArn,
-            ),
-          }),
-      ...(nomadTlsSecretArn === undefined
+        : { nomadTokenSecret: importSecret(this, 'NomadToken', nomadTokenSecret) }),
+      ...(nomadTlsSecret === undefined
         ? {}
-        : {
-            nomadTlsSecret: secretsmanager.Secret.fromSecretCompleteArn(this, 'NomadTls', nomadTlsSecretArn),
-          }),
+        : { nomadTlsSecret: importSecret(this, 'NomadTls', nomadTlsSecret) }),
+      ...(nomadSecretsKmsKeyArn === undefined
+        ? {}
+        : { nomadSecretsKey: kms.Key.fromKeyArn(this, 'NomadSecretsKey', nomadSecretsKmsKeyArn) }),
     });
     new CfnOutput(this, 'StateMachineArn', {
       value: this.workflow.stateMachine.stateMachineArn,

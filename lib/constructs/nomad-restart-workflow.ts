@@ -8,6 +8,7 @@ import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
@@ -36,6 +37,12 @@ export interface NomadRestartWorkflowProps {
    * @default - system CA roots, no client certificate
    */
   readonly nomadTlsSecret?: secretsmanager.ISecret;
+  /**
+   * Customer-managed KMS key that encrypts those secrets: the functions that read them may
+   * `kms:Decrypt` with this key only, and only through Secrets Manager.
+   * @default - the secrets use the AWS managed key, which needs no grant
+   */
+  readonly nomadSecretsKey?: kms.IKey;
   /** VPC to place the Nomad-calling functions in (Nomad is usually private). @default - not in a VPC */
   readonly vpc?: ec2.IVpc;
   /** Subnets within `vpc`. @default - the VPC's private subnets with egress */
@@ -176,6 +183,9 @@ export class NomadRestartWorkflow extends Construct {
     const stateMachineName = `${Stack.of(this).stackName}-${id}`.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 80);
     const self = sfn.StateMachine.fromStateMachineName(this, 'Self', stateMachineName);
     const machineLogs = new logs.LogGroup(this, 'StateMachineLogs', {
+      // Under /aws/vendedlogs/: other names grow the account's one CloudWatch Logs resource
+      // policy, whose small size limit would fail a later deployment.
+      logGroupName: `/aws/vendedlogs/states/${stateMachineName}`,
       retention: logRetention,
       removalPolicy,
     });
@@ -188,7 +198,6 @@ export class NomadRestartWorkflow extends Construct {
           self,
           batchesPerExecution,
           approvalTimeout,
-          batchFunctionTimeout: slice,
         }),
       ),
       tracingEnabled: true,
@@ -247,7 +256,7 @@ export class NomadRestartWorkflow extends Construct {
   private createFunctions(
     props: NomadRestartWorkflowProps,
     o: { slice: Duration; logRetention: logs.RetentionDays; removalPolicy: RemovalPolicy },
-  ): Record<HandlerId | typeof STALE_LOCK_HANDLER_ID, lambda.IFunction> {
+  ): Record<HandlerId | typeof STALE_LOCK_HANDLER_ID, lambda.Function> {
     const callsNomad = new Set<string>([
       'plan',
       'check-deployments',
@@ -258,7 +267,7 @@ export class NomadRestartWorkflow extends Construct {
       'apply-answer',
       'finish',
     ]);
-    const out: Partial<Record<string, lambda.IFunction>> = {};
+    const out: Partial<Record<string, lambda.Function>> = {};
     for (const handlerId of [...HANDLER_IDS, STALE_LOCK_HANDLER_ID]) {
       const nomad = callsNomad.has(handlerId);
       const environment: Record<string, string> = {};
@@ -292,10 +301,22 @@ export class NomadRestartWorkflow extends Construct {
       if (nomad) {
         props.nomadTokenSecret?.grantRead(fn.role);
         props.nomadTlsSecret?.grantRead(fn.role);
+        // Stated here, not left to grantRead: for a secret imported by ARN it adds no KMS statement.
+        if (props.nomadSecretsKey !== undefined) {
+          fn.role.addToPolicy(
+            new iam.PolicyStatement({
+              actions: ['kms:Decrypt'],
+              resources: [props.nomadSecretsKey.keyArn],
+              conditions: {
+                StringEquals: { 'kms:ViaService': `secretsmanager.${Stack.of(this).region}.amazonaws.com` },
+              },
+            }),
+          );
+        }
       }
       out[handlerId] = fn.function;
     }
-    return out as Record<HandlerId | typeof STALE_LOCK_HANDLER_ID, lambda.IFunction>;
+    return out as Record<HandlerId | typeof STALE_LOCK_HANDLER_ID, lambda.Function>;
   }
 
   private grantHandlerAccess(fns: Record<string, lambda.IFunction>): void {
@@ -320,13 +341,25 @@ export class NomadRestartWorkflow extends Construct {
       planAccess(h, ['s3:GetObject', 's3:PutObject']);
     }
     planAccess('finish', ['s3:GetObject', 's3:PutObject', 's3:DeleteObject']);
-    fns['finish']?.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: ['s3:ListBucket'],
-        resources: [this.planBucket.bucketArn],
-        conditions: { StringLike: { 's3:prefix': ['runs/*'] } },
-      }),
-    );
+    // Every reader may list the run prefix: without it a missing key is a 403 AccessDenied, which
+    // the plan store cannot tell from a real failure, instead of NoSuchKey.
+    for (const h of [
+      'check-deployments',
+      'restart-batch',
+      'trigger-evaluations',
+      'await-batch',
+      'decide',
+      'apply-answer',
+      'finish',
+    ]) {
+      fns[h]?.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['s3:ListBucket'],
+          resources: [this.planBucket.bucketArn],
+          conditions: { StringLike: { 's3:prefix': ['runs/*'] } },
+        }),
+      );
+    }
     // Exact table and index ARNs: Table.grant() would add "<table>/index/*" to every grant.
     const table = (handlerId: string, t: dynamodb.Table, actions: string[], indexName?: string) => {
       fns[handlerId]?.addToRolePolicy(

@@ -45,7 +45,13 @@ export type ProgressEvent =
   /** `Still waiting for allocation "<a>" to be replaced`, every 60 s per waiting allocation. */
   | { type: 'still-waiting'; time: number; allocationId: string }
   /** Per-batch error warning written to stderr before a question (31-space indent). */
-  | { type: 'batch-errors'; time: number; errors: string[] }
+  | {
+      type: 'batch-errors';
+      time: number;
+      errors: string[];
+      /** Errors left out of `errors` to keep a workflow state small (see error-sample.ts). */
+      omittedErrors?: number;
+    }
   /** `Stopping job restart due to error` / `... due to unrecoverable error` */
   | { type: 'stopping'; time: number; reason: 'error' | 'unrecoverable-error' }
   /** Beyond Nomad: `Stopping job restart: <n> allocations failed, more than -max-errors=<v>` */
@@ -65,7 +71,14 @@ export type ProgressEvent =
    * The end of a run: `Job restart finished` + success line, or `... finished with errors` +
    * the error list on stderr. `canceled` runs print only the errors, if any (spec §2.10).
    */
-  | { type: 'finished'; time: number; errors: string[]; canceled: boolean };
+  | {
+      type: 'finished';
+      time: number;
+      errors: string[];
+      canceled: boolean;
+      /** Errors left out of `errors` to keep a workflow state small (see error-sample.ts). */
+      omittedErrors?: number;
+    };
 
 export type ProgressEventType = ProgressEvent['type'];
 

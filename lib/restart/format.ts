@@ -189,7 +189,7 @@ export function createFormatter(options: FormatterOptions): Formatter {
           stdout(detail(t, `Still waiting for allocation ${goQuote(id(event.allocationId))} to be replaced`)),
         ];
       case 'batch-errors':
-        return [warn(header(t, formatErrorList(event.errors, TIMESTAMP_PREFIX_LENGTH)))];
+        return [warn(header(t, formatErrorList(event.errors, TIMESTAMP_PREFIX_LENGTH, event.omittedErrors)))];
       case 'stopping':
         return [
           stdout(
@@ -221,7 +221,7 @@ export function createFormatter(options: FormatterOptions): Formatter {
       case 'finished': {
         if (event.errors.length > 0) {
           const lines = event.canceled ? [] : [stdout(header(t, 'Job restart finished with errors'))];
-          return [...lines, stderr(`\n${formatErrorList(event.errors, 0)}`)];
+          return [...lines, stderr(`\n${formatErrorList(event.errors, 0, event.omittedErrors)}`)];
         }
         if (event.canceled) return [];
         return [stdout(header(t, 'Job restart finished')), stdout('\nJob restarted successfully!')];

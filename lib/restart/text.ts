@@ -43,9 +43,12 @@ export function trimSpace(text: string): string {
  * `* <error>` per error (trimmed; multi-line errors keep their breaks), every line after
  * the first indented by `indent`.
  */
-export function formatErrorList(errors: readonly string[], indent: number): string {
+export function formatErrorList(errors: readonly string[], indent: number, omitted = 0): string {
   const points = errors.map((e) => `* ${trimSpace(e)}`);
-  const out = `${plural(errors.length, 'error', 'errors')} occurred while restarting job:\n${points.join('\n')}`;
+  // Only a sample capped for a workflow state leaves errors out; Nomad's own list never does.
+  if (omitted > 0)
+    points.push(`* ... and ${plural(omitted, 'more error', 'more errors')} in the run's record`);
+  const out = `${plural(errors.length + omitted, 'error', 'errors')} occurred while restarting job:\n${points.join('\n')}`;
   return indentString(out, indent);
 }
 

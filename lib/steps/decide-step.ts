@@ -3,6 +3,7 @@
  * comes next by Nomad's rules: finish, stop on errors, ask, wait, or the next batch.
  */
 import { decideAfterBatch } from '../restart/decide';
+import { sampleErrors } from '../restart/error-sample';
 import { formatCount, type RestartOptions } from '../restart/options';
 import type { RestartPlan } from '../restart/plan';
 import { proceedQuestion } from '../restart/questions';
@@ -66,10 +67,20 @@ export async function decideStep(
     out = decision('finish');
   } else if (choice.action === 'ask') {
     const messages = result.errors.map((e) => e.message);
-    if (messages.length > 0) emit({ type: 'batch-errors', time: now(), errors: messages });
+    const sample = sampleErrors(messages);
+    if (messages.length > 0) {
+      const time = now();
+      emit(
+        { type: 'batch-errors', time, errors: messages },
+        { type: 'batch-errors', time, errors: sample.errors, omittedErrors: sample.omitted },
+      );
+    }
     const question = proceedQuestion({ outcome: choice.outcome, batchWaitAsk: choice.batchWaitAsk });
     out = decision('ask', {
-      question: pendingQuestion(question, messages.length > 0 ? formatErrorList(messages, 0) : ''),
+      question: pendingQuestion(
+        question,
+        messages.length > 0 ? formatErrorList(sample.errors, 0, sample.omitted) : '',
+      ),
     });
   } else if (choice.action === 'wait') {
     emit({ type: 'waiting', time: now(), waitMs: choice.ns / 1e6 });

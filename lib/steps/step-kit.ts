@@ -17,6 +17,7 @@ import type { RestartOptions } from '../restart/options';
 import type { RestartPlan } from '../restart/plan';
 import type { Question } from '../restart/questions';
 import { TIMESTAMP_PREFIX_LENGTH } from '../restart/text';
+import { StoreItemNotFoundError } from '../stores/errors';
 import { runKeyPrefix } from '../stores/plan-store';
 import {
   type BatchState,
@@ -85,7 +86,14 @@ export interface StepKit extends Omit<RestartStepsDeps, 'nomad'> {
    * Collects a step's events for its result and shows each to the live sink at once. The plan
    * step passes `live: false`: its lines must wait behind the multi-region question.
    */
-  recorder(options?: { live: boolean }): { events: ProgressEvent[]; emit: (event: ProgressEvent) => void };
+  recorder(options?: { live: boolean }): {
+    events: ProgressEvent[];
+    /**
+     * Shows `event` live and keeps it for the step's result; `kept` replaces it there (an event
+     * whose error list was cut to a sample to keep the state small, see error-sample.ts).
+     */
+    emit: (event: ProgressEvent, kept?: ProgressEvent) => void;
+  };
   /** The run's plan, decoded once per process. */
   loadPlan(planKey: string): Promise<RestartPlan>;
   /** An object of the plan store, or undefined when it does not exist yet. */
@@ -104,11 +112,15 @@ export interface StepKit extends Omit<RestartStepsDeps, 'nomad'> {
 export function createStepKit(deps: RestartStepsDeps): StepKit {
   const { nomad, planStore, onEvent, ...rest } = deps;
   const key = (runId: string, name: string) => `${runKeyPrefix(runId)}${name}`;
+  // "Missing" is NoSuchKey only: any other failure (a throttled or failing S3 read) fails the
+  // step so Step Functions retries it, instead of a retried batch forgetting its journal and
+  // restarting allocations again, or a run record losing the errors collected so far.
   const tryGet = async <T>(k: string): Promise<T | undefined> => {
     try {
       return (await planStore.get(k)) as T;
-    } catch {
-      return undefined;
+    } catch (error) {
+      if (error instanceof StoreItemNotFoundError) return undefined;
+      throw error;
     }
   };
   return {
@@ -121,10 +133,10 @@ export function createStepKit(deps: RestartStepsDeps): StepKit {
       const seen = live ? onEvent : undefined;
       return {
         events,
-        emit: (event: ProgressEvent) => {
+        emit: (event: ProgressEvent, kept: ProgressEvent = event) => {
           seen?.(event);
           // Past the cap a step keeps its first events; the counters still say what happened.
-          if (events.length < MAX_STEP_EVENTS) events.push(event);
+          if (events.length < MAX_STEP_EVENTS) events.push(kept);
         },
       };
     },

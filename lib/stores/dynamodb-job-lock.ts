@@ -35,6 +35,7 @@ export class DynamoDbJobLock implements JobLock {
   public async acquire(key: LockKey, owner: string, ttlSeconds: number): Promise<void> {
     const nowSeconds = Math.floor(this.now() / 1000);
     const id = lockKeyString(key);
+    if (await this.refresh(id, owner, nowSeconds + ttlSeconds)) return;
     try {
       await this.client.send(
         new PutItemCommand({
@@ -45,8 +46,9 @@ export class DynamoDbJobLock implements JobLock {
             acquiredAt: { N: String(nowSeconds) },
             expiresAt: { N: String(nowSeconds + ttlSeconds) },
           },
-          // Free, ours already (a retry or a refresh), or past its TTL (DynamoDB deletes expired
-          // items lazily, so an expired lock may still be there).
+          // Free, ours already (a retried take), or past its TTL (DynamoDB deletes expired items
+          // lazily, so an expired lock may still be there). A new item: the old run's cancel
+          // flag goes with it.
           ConditionExpression: 'attribute_not_exists(lockKey) OR #owner = :owner OR expiresAt < :now',
           ExpressionAttributeNames: { '#owner': 'owner' },
           ExpressionAttributeValues: { ':owner': { S: owner }, ':now': { N: String(nowSeconds) } },
@@ -57,6 +59,29 @@ export class DynamoDbJobLock implements JobLock {
       if (err instanceof ConditionalCheckFailedException) {
         throw new LockHeldError(id, err.Item?.['owner']?.S ?? 'unknown', { cause: err });
       }
+      throw err;
+    }
+  }
+
+  /**
+   * Extends the lease of a lock `owner` holds, keeping its other attributes: a PutItem would drop
+   * a cancel flag written between the flag's read and this refresh. `false` when not ours.
+   */
+  private async refresh(id: string, owner: string, expiresAt: number): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateItemCommand({
+          TableName: this.tableName,
+          Key: { lockKey: { S: id } },
+          UpdateExpression: 'SET expiresAt = :expires',
+          ConditionExpression: '#owner = :owner',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: { ':owner': { S: owner }, ':expires': { N: String(expiresAt) } },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
       throw err;
     }
   }
@@ -100,15 +125,20 @@ export class DynamoDbJobLock implements JobLock {
     return released;
   }
 
-  public async requestCancel(key: LockKey): Promise<boolean> {
+  public async requestCancel(key: LockKey, owner: string): Promise<boolean> {
     try {
       await this.client.send(
         new UpdateItemCommand({
           TableName: this.tableName,
           Key: { lockKey: { S: lockKeyString(key) } },
           UpdateExpression: 'SET cancelRequestedAt = :now',
-          ConditionExpression: 'attribute_exists(lockKey)',
-          ExpressionAttributeValues: { ':now': { N: String(Math.floor(this.now() / 1000)) } },
+          // Only the run named: a late cancel must not stop the next run of the same job.
+          ConditionExpression: '#owner = :owner',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: {
+            ':now': { N: String(Math.floor(this.now() / 1000)) },
+            ':owner': { S: owner },
+          },
         }),
       );
       return true;

@@ -20,15 +20,19 @@ export function lockKeyString(key: LockKey): string {
 export interface JobLock {
   /**
    * Takes (or refreshes, when `owner` already holds it) the lock until `now + ttlSeconds`.
-   * An expired lock is taken over. Throws `LockHeldError` naming the holder otherwise.
+   * A refresh keeps the lock's other attributes (a cancel flag written meanwhile stays); an
+   * expired lock is taken over afresh. Throws `LockHeldError` naming the holder otherwise.
    */
   acquire(key: LockKey, owner: string, ttlSeconds: number): Promise<void>;
   /** Releases the lock if `owner` holds it; `false` when it did not (nothing changed). */
   release(key: LockKey, owner: string): Promise<boolean>;
   /** Releases every lock `owner` holds (cleanup after a dead execution); returns how many. */
   releaseByOwner(owner: string): Promise<number>;
-  /** Flags a cancel request on the job's lock; `false` when no run holds it. */
-  requestCancel(key: LockKey): Promise<boolean>;
+  /**
+   * Flags a cancel request for run `owner` on the job's lock; `false` when that run does not
+   * hold it (finished, or the job is another run's now: a late cancel never touches it).
+   */
+  requestCancel(key: LockKey, owner: string): Promise<boolean>;
   /** Whether a cancel was requested for the run `owner` holding the job's lock. */
   isCancelRequested(key: LockKey, owner: string): Promise<boolean>;
 }
@@ -73,9 +77,9 @@ export class MemoryJobLock implements JobLock {
     return released;
   }
 
-  public async requestCancel(key: LockKey): Promise<boolean> {
+  public async requestCancel(key: LockKey, owner: string): Promise<boolean> {
     const item = this.items.get(lockKeyString(key));
-    if (item === undefined) return false;
+    if (item === undefined || item.owner !== owner) return false;
     item.cancelRequested = true;
     return true;
   }

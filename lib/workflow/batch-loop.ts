@@ -2,7 +2,7 @@
  * The batch loop of the state machine: guard, restart, await, decide, ask or wait, and round again.
  */
 import type { Duration } from 'aws-cdk-lib';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
@@ -13,7 +13,7 @@ import { FlowStates, type HandlerId, TaskStates } from './state-names';
 /** Props of {@link BatchLoop}. */
 export interface BatchLoopProps {
   /** The Lambda function serving each handler. */
-  readonly functions: Readonly<Record<HandlerId, IFunction>>;
+  readonly functions: Readonly<Record<HandlerId, lambda.Function>>;
   /** Failure path: release the lock, then fail. */
   readonly onError: sfn.IChainable;
   /** Where the loop goes when the decision is `finish`. */
@@ -26,8 +26,6 @@ export interface BatchLoopProps {
   readonly batchesPerExecution: number;
   /** How long a question waits for an answer before Nomad's default answer (no) applies. */
   readonly approvalTimeout: Duration;
-  /** Timeout of the restart-batch and await-batch functions (one await slice). */
-  readonly batchFunctionTimeout: Duration;
 }
 
 /**
@@ -42,21 +40,17 @@ export class BatchLoop extends sfn.StateMachineFragment {
   public constructor(scope: Construct, id: string, props: BatchLoopProps) {
     super(scope, id);
     const f = props.functions;
-    const step = (stateId: string, handler: HandlerId, timeout?: Duration) =>
-      lambdaStep(this, stateId, {
-        fn: f[handler],
-        onError: props.onError,
-        ...(timeout === undefined ? {} : { functionTimeout: timeout }),
-      });
+    const step = (stateId: string, handler: HandlerId) =>
+      lambdaStep(this, stateId, { fn: f[handler], onError: props.onError });
 
     const nextStep = new sfn.Choice(this, FlowStates.nextStep);
     const checkDeployments = step(TaskStates.checkDeployments, 'check-deployments');
     const safeToRestart = new sfn.Choice(this, FlowStates.safeToRestart);
-    const restartBatch = step(TaskStates.restartBatch, 'restart-batch', props.batchFunctionTimeout);
-    const stopAllocations = step(TaskStates.stopAllocations, 'restart-batch', props.batchFunctionTimeout);
+    const restartBatch = step(TaskStates.restartBatch, 'restart-batch');
+    const stopAllocations = step(TaskStates.stopAllocations, 'restart-batch');
     const triggerEvaluations = step(TaskStates.triggerEvaluations, 'trigger-evaluations');
     const batchSettled = new sfn.Choice(this, FlowStates.batchSettled);
-    const awaitBatch = step(TaskStates.awaitBatch, 'await-batch', props.batchFunctionTimeout);
+    const awaitBatch = step(TaskStates.awaitBatch, 'await-batch');
     const decide = step(TaskStates.decide, 'decide');
     const applyAnswer = step(TaskStates.applyAnswer, 'apply-answer');
     const ask = this.askStep(props, applyAnswer);

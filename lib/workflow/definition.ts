@@ -3,28 +3,31 @@
  * failure routed to Nomad's outcome.
  */
 import type { Duration } from 'aws-cdk-lib';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import { BatchLoop } from './batch-loop';
 import { WORKFLOW_ERROR_NAMES } from './errors';
-import { lambdaStep } from './private/lambda-step';
-import { ERROR_RESULT_PATH, retryWithBackoff, START_EXECUTION_RETRY_ERRORS } from './private/retry-catch';
+import { lambdaStep, taskTimeoutFor } from './private/lambda-step';
+import {
+  ERROR_RESULT_PATH,
+  EXECUTION_ALREADY_EXISTS,
+  retryWithBackoff,
+  START_EXECUTION_RETRY_ERRORS,
+} from './private/retry-catch';
 import { FailStates, FlowStates, type HandlerId, TaskStates } from './state-names';
 
 /** What {@link restartDefinition} needs. */
 export interface RestartDefinitionProps {
   /** The Lambda function serving each handler. */
-  readonly functions: Readonly<Record<HandlerId, IFunction>>;
+  readonly functions: Readonly<Record<HandlerId, lambda.Function>>;
   /** This state machine, started again by continue-as-new. */
   readonly self: sfn.IStateMachine;
   /** Batches one execution runs before continuing as new. */
   readonly batchesPerExecution: number;
   /** How long a question waits for an answer. */
   readonly approvalTimeout: Duration;
-  /** Timeout of the restart-batch and await-batch functions. */
-  readonly batchFunctionTimeout: Duration;
 }
 
 /** Message of the `Canceled` Fail state, as Nomad prints it when an interrupt is confirmed (spec §2.9). */
@@ -57,6 +60,7 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
     lambdaFunction: f['release-lock'],
     payloadResponseOnly: true,
     retryOnServiceExceptions: false,
+    taskTimeout: taskTimeoutFor(f['release-lock']),
     // Keep the state (and its `error`) as it is: the release result is not needed.
     resultPath: sfn.JsonPath.DISCARD,
   });
@@ -96,14 +100,25 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
   const continueAsNew = new tasks.StepFunctionsStartExecution(scope, TaskStates.continueAsNew, {
     stateMachine: props.self,
     input: sfn.TaskInput.fromObject({ continuation: sfn.JsonPath.entirePayload }),
+    // The same name for the same hand-over, so a retried StartExecution cannot start a second
+    // successor: the run's identity (hashed: any length fits the 80-character limit) and the
+    // number of the execution being started.
+    name: sfn.JsonPath.format(
+      '{}-{}',
+      sfn.JsonPath.hash(sfn.JsonPath.stringAt('$.run.runId'), 'SHA-1'),
+      sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt('$.run.executionNumber'), 1),
+    ),
     // Lets the console and the CLI follow the chain from child to parent.
     associateWithParent: true,
     resultSelector: { 'executionArn.$': '$.ExecutionArn' },
     resultPath: '$.continuedAs',
   });
   continueAsNew.addRetry(retryWithBackoff(START_EXECUTION_RETRY_ERRORS));
+  const continued = new sfn.Succeed(scope, FlowStates.continued, { outputPath: '$.continuedAs' });
+  // A retry after a lost answer finds the successor already started under that name.
+  continueAsNew.addCatch(continued, { errors: [EXECUTION_ALREADY_EXISTS], resultPath: '$.continuedAs' });
   continueAsNew.addCatch(onError, { errors: [sfn.Errors.ALL], resultPath: ERROR_RESULT_PATH });
-  continueAsNew.next(new sfn.Succeed(scope, FlowStates.continued, { outputPath: '$.continuedAs' }));
+  continueAsNew.next(continued);
 
   const loop = new BatchLoop(scope, 'Restart batches', {
     functions: f,
@@ -113,7 +128,6 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
     onContinueAsNew: continueAsNew,
     batchesPerExecution: props.batchesPerExecution,
     approvalTimeout: props.approvalTimeout,
-    batchFunctionTimeout: props.batchFunctionTimeout,
   });
 
   // Bad input ends at once, before the lock is taken or Nomad is called.

@@ -161,7 +161,7 @@ describe('decide handler', () => {
       },
     });
     await localStores.lock.acquire({ namespace: 'default', jobId: 'web' }, 'arn:exec:decide', 60);
-    await localStores.lock.requestCancel({ namespace: 'default', jobId: 'web' });
+    await localStores.lock.requestCancel({ namespace: 'default', jobId: 'web' }, 'arn:exec:decide');
     fake = new FakeSteps({
       decide: async () => ({
         progress: state.progress as Progress,

@@ -27,7 +27,8 @@ describe('DynamoDbJobLock', () => {
 
   describe('acquire', () => {
     it('puts the lock item with a TTL under a condition that admits only a free, own or expired lock', async () => {
-      // Arrange
+      // Arrange: not held by this run yet, so the refresh does not apply.
+      ddb.on(UpdateItemCommand).rejects(conditionFailed());
       ddb.on(PutItemCommand).resolves({});
       const lock = new DynamoDbJobLock(new DynamoDBClient({}), 'locks', now);
 
@@ -48,8 +49,30 @@ describe('DynamoDbJobLock', () => {
       });
     });
 
+    it('refreshes its own lock by extending the lease only, so a cancel flag written meanwhile stays', async () => {
+      // Arrange
+      ddb.on(UpdateItemCommand).resolves({});
+      const lock = new DynamoDbJobLock(new DynamoDBClient({}), 'locks', now);
+
+      // Act
+      await lock.acquire(key, owner, 3600);
+
+      // Assert
+      expect(ddb.commandCalls(PutItemCommand)).toHaveLength(0);
+      expect(ddb.commandCalls(UpdateItemCommand)[0]?.args[0].input).toMatchObject({
+        Key: { lockKey: { S: 'default/web' } },
+        UpdateExpression: 'SET expiresAt = :expires',
+        ConditionExpression: '#owner = :owner',
+        ExpressionAttributeValues: {
+          ':owner': { S: owner },
+          ':expires': { N: String(1_700_000_000 + 3600) },
+        },
+      });
+    });
+
     it('fails with the holder named when another run holds the lock', async () => {
       // Arrange
+      ddb.on(UpdateItemCommand).rejects(conditionFailed());
       ddb.on(PutItemCommand).rejects(conditionFailed({ owner: { S: 'arn:other-run' } }));
       const lock = new DynamoDbJobLock(new DynamoDBClient({}), 'locks', now);
 
@@ -116,7 +139,7 @@ describe('DynamoDbJobLock', () => {
       const lock = new DynamoDbJobLock(new DynamoDBClient({}), 'locks', now);
 
       // Act
-      const flagged = await lock.requestCancel(key);
+      const flagged = await lock.requestCancel(key, owner);
       const forOwner = await lock.isCancelRequested(key, owner);
       const forOther = await lock.isCancelRequested(key, 'arn:other-run');
 
@@ -124,18 +147,19 @@ describe('DynamoDbJobLock', () => {
       expect(flagged).toBe(true);
       expect(forOwner).toBe(true);
       expect(forOther).toBe(false);
-      expect(ddb.commandCalls(UpdateItemCommand)[0]?.args[0].input.ConditionExpression).toBe(
-        'attribute_exists(lockKey)',
-      );
+      expect(ddb.commandCalls(UpdateItemCommand)[0]?.args[0].input).toMatchObject({
+        ConditionExpression: '#owner = :owner',
+        ExpressionAttributeValues: { ':owner': { S: owner } },
+      });
     });
 
-    it('reports no cancel target when no run holds the lock', async () => {
+    it('reports no cancel target when the named run does not hold the lock', async () => {
       // Arrange
       ddb.on(UpdateItemCommand).rejects(conditionFailed());
       const lock = new DynamoDbJobLock(new DynamoDBClient({}), 'locks', now);
 
       // Act
-      const flagged = await lock.requestCancel(key);
+      const flagged = await lock.requestCancel(key, 'arn:an-old-run');
 
       // Assert
       expect(flagged).toBe(false);

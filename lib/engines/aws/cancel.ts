@@ -37,19 +37,23 @@ export interface CancelDeps {
   readonly retry?: AwsRetryOptions;
 }
 
-/** Requests the cancel of the run whose current execution is `executionArn`. */
+/**
+ * Requests the cancel of the run `runId` (its first execution's ARN, which holds the lock)
+ * whose current execution is `executionArn`.
+ */
 export async function requestCancel(
   deps: CancelDeps,
-  executionArn: string,
+  run: { readonly runId: string; readonly executionArn: string },
   lockedJob: LockKey | undefined,
 ): Promise<CancelRequest> {
+  const { executionArn } = run;
   const { lock } = deps;
   if (lock !== undefined && lockedJob !== undefined) {
     try {
       const flagged = await awsCall(
         'UpdateItem',
         `requesting a cancel on the lock of job ${goQuote(lockedJob.jobId)}`,
-        () => lock.requestCancel(lockedJob),
+        () => lock.requestCancel(lockedJob, run.runId),
         deps.retry,
       );
       return flagged ? 'flagged' : 'finishing';

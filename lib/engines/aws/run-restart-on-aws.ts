@@ -174,7 +174,8 @@ async function follow(ctx: FollowContext): Promise<RunRestartOnAwsResult> {
     if (signal?.aborted && cancel === undefined) {
       cancel = await requestCancel(
         { calls, lock: ctx.lock, ...retryOf(request) },
-        executionArn,
+        // The run's identity is its first execution, whichever one runs now.
+        { runId: executionArns[0] ?? executionArn, executionArn },
         tracker.lockedJob,
       );
     }

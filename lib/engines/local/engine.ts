@@ -5,11 +5,6 @@
  * TLS, region) reaches the handlers on their Lambda context, never through the execution input
  * or `process.env`; plan store, lock and approvals are the handlers' in-memory twins.
  */
-import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Context } from 'aws-lambda';
 import type { NomadClientConfig } from '../../nomad/config';
 import type { ProgressEvent } from '../../restart/events';
@@ -17,16 +12,11 @@ import type { RestartInput } from '../../restart/input';
 import { type LocalInvocation, withLocalInvocation } from '../../steps/local-invocation';
 import type { ApprovalAnswer, AskEvent, WorkflowState } from '../../workflow/payloads';
 import { ASK_STATE_NAME, TASK_STATE_HANDLERS, TaskStates } from '../../workflow/state-names';
-import { SynthesisFailedError } from './errors';
+import { loadLocalDefinition } from './local-definition';
 import { runLocalExecution } from './runner';
-import { ensureSynthesized } from './synth';
-import { extractStateMachineDefinition } from './template';
+import type { ExtractedStateMachine } from './template';
 import type { ExecutionResult, TaskHandler } from './types';
 
-const PROJECT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const STACK_NAME = 'NomadRestart';
-/** Where the local synth lives: apart from `cdk.out`, whose template carries bundled assets. */
-const LOCAL_SYNTH_DIR = join(PROJECT_DIR, '.nomad-restart', 'synth');
 /**
  * How long each local "invocation" may run. An await slice returns its cursor before this
  * (like a Lambda before its timeout) and the graph loops, exactly as on AWS.
@@ -56,69 +46,16 @@ export interface LocalRestartRequest {
   readonly onStateEntered?: (name: string, type: string) => void;
   /** Called as each state is left (benchmarks time the steps with it). */
   readonly onStateExited?: (name: string) => void;
+  /**
+   * The state machine to run instead of the app's synthesized one (tests: the same stack
+   * synthesized with other props, e.g. a low `batchesPerExecution`).
+   * @default - the one `bin/app.ts` synthesizes
+   */
+  readonly stateMachine?: Pick<ExtractedStateMachine, 'definition' | 'stateMachineArn'>;
   /** Milliseconds to wait in the named Wait states instead of the definition's (tests). */
   readonly waitTimeOverrides?: Readonly<Record<string, number>>;
   /** Milliseconds between the named states' `Retry` attempts instead of the definition's (tests). */
   readonly retryIntervalOverrides?: Readonly<Record<string, number>>;
-}
-
-/**
- * Synthesizes the stack for local use (once, while sources are unchanged) with bundling off:
- * the local engine binds handlers by state name, so the Lambda assets are never needed, and
- * the definition is the same one `cdk synth` renders.
- */
-async function synthesizeForLocalRun(projectDir: string, outDir: string): Promise<void> {
-  // Concurrent first runs (tests, two terminals) each synthesize into their own folder and
-  // then rename the template into place, which is atomic: a reader never sees half a file.
-  const scratch = `${outDir}.${process.pid}.${randomUUID()}`;
-  try {
-    await runCdkApp(projectDir, scratch);
-    await mkdir(outDir, { recursive: true });
-    const template = `${STACK_NAME}.template.json`;
-    await rename(join(scratch, template), join(outDir, template));
-  } finally {
-    await rm(scratch, { recursive: true, force: true });
-  }
-}
-
-function runCdkApp(projectDir: string, outDir: string): Promise<void> {
-  const tsx = join(projectDir, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [tsx, join(projectDir, 'bin', 'app.ts')], {
-      cwd: projectDir,
-      env: {
-        ...process.env,
-        CDK_OUTDIR: outDir,
-        // The CDK CLI refuses `aws:` context keys from users, but the app reads this variable.
-        CDK_CONTEXT_JSON: JSON.stringify({ 'aws:cdk:bundling-stacks': [] }),
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-4000);
-    });
-    child.on('error', (error) =>
-      reject(new SynthesisFailedError('cannot run the CDK app', { cause: error })),
-    );
-    child.on('close', (code) =>
-      code === 0
-        ? resolve()
-        : reject(new SynthesisFailedError(`CDK app exited with code ${code}: ${stderr.trim()}`)),
-    );
-  });
-}
-
-/** The synthesized definition, read from the local synth cache when it is fresh. */
-export async function loadLocalDefinition(): Promise<{ definition: object; synthesized: boolean }> {
-  const synth = await ensureSynthesized({
-    projectDir: PROJECT_DIR,
-    stackName: STACK_NAME,
-    cdkOutDir: LOCAL_SYNTH_DIR,
-    synthesize: synthesizeForLocalRun,
-  });
-  const { definition } = extractStateMachineDefinition(synth.template);
-  return { definition, synthesized: synth.synthesized };
 }
 
 function lambdaContext(functionName: string): Context {
@@ -195,7 +132,9 @@ function createGate(): Gate {
 function eventSink(emit: (event: ProgressEvent) => void) {
   const seen = new Set<string>();
   const live = (event: ProgressEvent) => {
-    const key = JSON.stringify(event);
+    // A state keeps a sample of a long error list (error-sample.ts): the same event as the
+    // full one shown live, so the lists do not count in telling events apart.
+    const key = JSON.stringify({ ...event, errors: undefined, omittedErrors: undefined });
     if (seen.has(key)) return;
     seen.add(key);
     emit(event);
@@ -224,17 +163,23 @@ export interface LocalRestart {
  */
 export async function runRestartLocally(request: LocalRestartRequest): Promise<LocalRestart> {
   process.env['POWERTOOLS_LOG_LEVEL'] ??= 'SILENT';
-  const { definition, synthesized } = await loadLocalDefinition();
+  const { stateMachine, synthesized } =
+    request.stateMachine === undefined
+      ? await loadLocalDefinition()
+      : { stateMachine: request.stateMachine, synthesized: true };
   // The handlers' own in-memory lock: the same module instance the lambdas import.
   const { localStores } = await import('../../stores/from-env');
   const events = eventSink(request.emit);
+  // The job and the run holding its lock, once the plan names them: a cancel names both.
   let lockKey: { namespace: string; jobId: string } | undefined;
+  let runId: string | undefined;
   let cancelWanted = false;
   // A reply the workflow did not accept brings it straight back to the ask step: between a
   // valid reply and the next question some other Task always runs (see batch-loop.ts).
   let lastReply: string | undefined;
   const gate = createGate();
-  const execution = runLocalExecution(definition, {
+  const execution = runLocalExecution(stateMachine.definition, {
+    stateMachineArn: stateMachine.stateMachineArn,
     input: request.input,
     validate: synthesized,
     taskHandlers: (state) =>
@@ -266,11 +211,12 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
       request.onStateEntered?.(name, type);
     },
     onStateExited: (name, output) => {
-      const plan = (output as Partial<WorkflowState> | null)?.plan;
-      if (plan && lockKey === undefined) {
-        lockKey = { namespace: plan.namespace, jobId: plan.jobId };
+      const state = output as Partial<WorkflowState> | null;
+      if (state?.plan && state.run && lockKey === undefined) {
+        lockKey = { namespace: state.plan.namespace, jobId: state.plan.jobId };
+        runId = state.run.runId;
         // An interrupt confirmed before the job was known is honoured as soon as it is.
-        if (cancelWanted) void localStores.lock.requestCancel(lockKey);
+        if (cancelWanted) void localStores.lock.requestCancel(lockKey, runId);
       }
       events.fromOutput(output);
       request.onStateExited?.(name);
@@ -280,7 +226,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
     result: execution.result,
     requestCancel: async () => {
       cancelWanted = true;
-      if (lockKey !== undefined) await localStores.lock.requestCancel(lockKey);
+      if (lockKey !== undefined && runId !== undefined) await localStores.lock.requestCancel(lockKey, runId);
     },
     pause: gate.close,
     resume: gate.open,

@@ -108,6 +108,11 @@ export class StatsRecorder {
     }
   }
 
+  /** The two counters Step Functions limits, cheaply, after every event. */
+  limited(): Pick<ExecutionStats, 'maxPayloadBytes' | 'historyEvents'> {
+    return { maxPayloadBytes: this.maxPayloadBytes, historyEvents: this.historyEvents };
+  }
+
   /** The counters so far, for one execution. */
   snapshot(): ExecutionStats {
     return {
@@ -122,6 +127,37 @@ export class StatsRecorder {
       durationMs: Date.now() - this.startedAt,
     };
   }
+}
+
+/** Step Functions' limits that end an execution however its states are written. */
+export const STEP_FUNCTIONS_LIMITS = {
+  /** Largest state input or output, in UTF-8 bytes. */
+  payloadBytes: 262_144,
+  /** Most history events in one execution. */
+  historyEvents: 25_000,
+} as const;
+
+/**
+ * The failure Step Functions would end the execution with once `stats` passes a limit, or
+ * `undefined`. A payload over the limit is `States.DataLimitExceeded`, which no `Catch` can
+ * route; a history over it fails the execution outright.
+ */
+export function limitFailureOf(
+  stats: Pick<ExecutionStats, 'maxPayloadBytes' | 'historyEvents'>,
+): { error: string; cause: string } | undefined {
+  if (stats.maxPayloadBytes > STEP_FUNCTIONS_LIMITS.payloadBytes) {
+    return {
+      error: 'States.DataLimitExceeded',
+      cause: `A state's input or output is ${stats.maxPayloadBytes} bytes, over Step Functions' limit of ${STEP_FUNCTIONS_LIMITS.payloadBytes}`,
+    };
+  }
+  if (stats.historyEvents > STEP_FUNCTIONS_LIMITS.historyEvents) {
+    return {
+      error: 'States.Runtime',
+      cause: `The execution history reached ${stats.historyEvents} events, over Step Functions' limit of ${STEP_FUNCTIONS_LIMITS.historyEvents}`,
+    };
+  }
+  return undefined;
 }
 
 /** Adds up the stats of a chain of executions (continue-as-new). */

@@ -2,7 +2,7 @@
  * One Lambda Task state of the graph, with the project's payload, retry and timeout conventions.
  */
 import { Duration } from 'aws-cdk-lib';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
@@ -10,17 +10,30 @@ import { ERROR_RESULT_PATH, LAMBDA_RETRY_ERRORS, retryWithBackoff } from './retr
 
 /** Options of one Lambda Task state of the restart graph. */
 export interface LambdaStepOptions {
-  readonly fn: IFunction;
+  /** The function; the Task's timeout is derived from its own (see {@link taskTimeoutFor}). */
+  readonly fn: lambda.Function;
   /** Where the failure path starts (release the lock, then fail). */
   readonly onError: sfn.IChainable;
   /** @default - the whole state (`$`) is the payload */
   readonly payload?: sfn.TaskInput;
-  /** How long the Lambda may run; the task times out a little later. @default Duration.seconds(30) */
-  readonly functionTimeout?: Duration;
   /** Extra catchers, tried before the catch-all. @default - none */
   readonly catches?: ReadonlyArray<{ readonly errors: string[]; readonly next: sfn.IChainable }>;
   /** @default - the result replaces the state (the handler returns the next state) */
   readonly resultPath?: string;
+}
+
+/** Lambda's own default timeout, for a function that does not set one. */
+const LAMBDA_DEFAULT_TIMEOUT = Duration.seconds(3);
+/** Step Functions' time for the invoke on top of the function's own limit (queueing, cold start). */
+const INVOKE_MARGIN = Duration.seconds(30);
+
+/**
+ * A Task's timeout, from its own function's and nothing else: always longer, so the function ends
+ * (or times out itself, with Lambda's error) before Step Functions gives up on it and the run
+ * moves on while it is still calling Nomad.
+ */
+export function taskTimeoutFor(fn: lambda.Function): sfn.Timeout {
+  return sfn.Timeout.duration((fn.timeout ?? LAMBDA_DEFAULT_TIMEOUT).plus(INVOKE_MARGIN));
 }
 
 /**
@@ -29,7 +42,6 @@ export interface LambdaStepOptions {
  * directly), with Retry (backoff + jitter) and a catch-all into the failure path.
  */
 export function lambdaStep(scope: Construct, id: string, options: LambdaStepOptions): tasks.LambdaInvoke {
-  const functionTimeout = options.functionTimeout ?? Duration.seconds(30);
   const task = new tasks.LambdaInvoke(scope, id, {
     lambdaFunction: options.fn,
     payloadResponseOnly: true,
@@ -38,7 +50,7 @@ export function lambdaStep(scope: Construct, id: string, options: LambdaStepOpti
     // No explicit `ResultPath: "$"`: it is the default, and aws-local-stepfunctions 3 would
     // write the result under a key named "$" instead of replacing the state.
     ...(options.resultPath === undefined ? {} : { resultPath: options.resultPath }),
-    taskTimeout: sfn.Timeout.duration(functionTimeout.plus(Duration.seconds(30))),
+    taskTimeout: taskTimeoutFor(options.fn),
     ...(options.payload === undefined ? {} : { payload: options.payload }),
   });
   task.addRetry(retryWithBackoff(LAMBDA_RETRY_ERRORS));

@@ -21,13 +21,20 @@ export const LAMBDA_RETRY_ERRORS: readonly string[] = [
   ...TRANSIENT_NOMAD_ERROR_NAMES,
 ];
 
-/** Errors worth retrying when starting the continued execution. */
+/**
+ * Errors worth retrying when starting the continued execution: the account's limit of running
+ * executions (others finish), and throttling of the API or of the KMS key that encrypts
+ * executions. The rest of what `StartExecution` raises (invalid input, a deleted state machine)
+ * would only fail again; `ExecutionAlreadyExists` means the hand-over already happened.
+ */
 export const START_EXECUTION_RETRY_ERRORS: readonly string[] = [
-  'StepFunctions.SdkClientException',
+  'StepFunctions.ExecutionLimitExceededException',
   'StepFunctions.ThrottlingException',
-  'StepFunctions.ServiceQuotaExceededException',
-  'StepFunctions.AWSStepFunctionsException',
+  'StepFunctions.KmsThrottlingException',
 ];
+
+/** What `StartExecution` raises when an execution of that name exists: the hand-over happened. */
+export const EXECUTION_ALREADY_EXISTS = 'StepFunctions.ExecutionAlreadyExistsException';
 
 /**
  * Exponential backoff with full jitter (2 s, 4 s, 8 s … capped at 60 s, 6 attempts): concurrent

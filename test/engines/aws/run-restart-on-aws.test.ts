@@ -2,7 +2,7 @@
  * Scenario: `nomad-restart -engine=aws` against a faked Step Functions (and DynamoDB) whose
  * execution history grows by one chunk per poll, shaped as the restart state machine writes it.
  */
-import { DeleteItemCommand, DynamoDBClient, QueryCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBClient, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import {
   ExecutionDoesNotExist,
   GetExecutionHistoryCommand,
@@ -12,6 +12,7 @@ import {
   StopExecutionCommand,
   TaskTimedOut,
 } from '@aws-sdk/client-sfn';
+import { DeleteCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { type RunRestartOnAwsRequest, runRestartOnAws } from '../../../lib/engines/aws';
 import type { ProgressEvent } from '../../../lib/restart/events';
@@ -21,6 +22,8 @@ import { ev, FakeExecution } from './fake-history';
 
 const sfn = mockClient(SFNClient);
 const ddb = mockClient(DynamoDBClient);
+// The approval store reads and deletes questions through the document client.
+const documents = mockClient(DynamoDBDocumentClient);
 
 const MACHINE = 'arn:aws:states:eu-west-1:123456789012:stateMachine:NomadRestart-Restart';
 const EXEC1 = 'arn:aws:states:eu-west-1:123456789012:execution:NomadRestart-Restart:run-1';
@@ -118,6 +121,7 @@ describe('runRestartOnAws', () => {
   afterEach(() => {
     sfn.reset();
     ddb.reset();
+    documents.reset();
   });
 
   describe('starting', () => {
@@ -356,23 +360,23 @@ describe('runRestartOnAws', () => {
       // Arrange
       serve({ [EXEC1]: new FakeExecution([planned(), [...firstBatch(), ...asking()], answeredChunk()]) });
       sfn.on(SendTaskSuccessCommand).resolves({});
-      ddb.on(QueryCommand).resolves({
+      documents.on(QueryCommand).resolves({
         Items: [
           {
-            approvalId: { S: 'approval-7' },
-            executionId: { S: EXEC1 },
-            taskToken: { S: 'task-token-1' },
-            kind: { S: 'proceed' },
-            prompt: { S: 'Ignore the errors above and proceed with the next batch? [y/N]' },
-            summary: { S: '' },
-            jobId: { S: 'example' },
-            namespace: { S: 'default' },
-            createdAt: { N: '1' },
-            expiresAt: { N: '2' },
+            approvalId: 'approval-7',
+            executionId: EXEC1,
+            taskToken: 'task-token-1',
+            kind: 'proceed',
+            prompt: 'Ignore the errors above and proceed with the next batch? [y/N]',
+            summary: '',
+            jobId: 'example',
+            namespace: 'default',
+            createdAt: 1,
+            expiresAt: 2,
           },
         ],
       });
-      ddb.on(DeleteItemCommand).resolves({});
+      documents.on(DeleteCommand).resolves({});
 
       // Act
       const { asked } = await run({ approvalsTable: 'approvals' }, [{ kind: 'no' }]);
@@ -381,13 +385,13 @@ describe('runRestartOnAws', () => {
       expect(asked.map((q) => q.lines)).toEqual([
         ['Ignore the errors above and proceed with the next batch?'],
       ]);
-      expect(ddb.commandCalls(QueryCommand)[0]?.args[0].input).toMatchObject({
+      expect(documents.commandCalls(QueryCommand)[0]?.args[0].input).toMatchObject({
         TableName: 'approvals',
-        ExpressionAttributeValues: { ':e': { S: EXEC1 } },
+        ExpressionAttributeValues: { ':e': EXEC1 },
       });
-      expect(ddb.commandCalls(DeleteItemCommand)[0]?.args[0].input).toEqual({
+      expect(documents.commandCalls(DeleteCommand)[0]?.args[0].input).toEqual({
         TableName: 'approvals',
-        Key: { approvalId: { S: 'approval-7' } },
+        Key: { approvalId: 'approval-7' },
       });
       expect(JSON.parse(sfn.commandCalls(SendTaskSuccessCommand)[0]?.args[0].input.output ?? '')).toEqual({
         answer: 'no',
@@ -436,6 +440,8 @@ describe('runRestartOnAws', () => {
       expect(ddb.commandCalls(UpdateItemCommand)[0]?.args[0].input).toMatchObject({
         TableName: 'locks',
         Key: { lockKey: { S: 'default/example' } },
+        // The cancel names the run: its first execution, which holds the lock.
+        ExpressionAttributeValues: { ':owner': { S: EXEC1 } },
       });
       expect(sfn.commandCalls(StopExecutionCommand)).toHaveLength(0);
       expect(emitted).toEqual([started, batch1, alloc1]);

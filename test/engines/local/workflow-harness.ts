@@ -35,6 +35,8 @@ export interface WorkflowRunOptions {
   readonly token?: string;
   /** Replies to the questions, in order; a question past the last reply gets a read error. */
   readonly replies?: readonly string[];
+  /** Another synthesis of the stack to run. @default - the app's */
+  readonly stateMachine?: { readonly definition: Record<string, unknown>; readonly stateMachineArn: string };
 }
 
 /** The exit code's error line is not what these tests read; the error list is. */
@@ -74,6 +76,7 @@ export async function runWorkflow(
     },
     onStateEntered: (name) => entered.push(name),
     waitTimeOverrides: { [FlowStates.waitBeforeNextBatch]: 0 },
+    ...(runOptions.stateMachine === undefined ? {} : { stateMachine: runOptions.stateMachine }),
     // Step Functions' retry backoff (2 s, 4 s, ...) in real time would only slow the tests down.
     retryIntervalOverrides: Object.fromEntries(Object.keys(TASK_STATE_HANDLERS).map((name) => [name, 0])),
   });

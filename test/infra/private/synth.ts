@@ -16,8 +16,8 @@ export function synthStack(): { app: App; stack: NomadRestartStack; template: Te
   const stack = new NomadRestartStack(app, 'NomadRestartTest', {
     env: { account: '123456789012', region: 'us-east-1' },
     nomadAddress: 'https://nomad.internal:4646',
-    nomadTokenSecretArn: TOKEN_SECRET_ARN,
-    nomadTlsSecretArn: TLS_SECRET_ARN,
+    nomadTokenSecret: { completeArn: TOKEN_SECRET_ARN },
+    nomadTlsSecret: { completeArn: TLS_SECRET_ARN },
     batchesPerExecution: 50,
   });
   return { app, stack, template: Template.fromStack(stack) };

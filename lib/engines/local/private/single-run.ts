@@ -2,7 +2,7 @@
  * Runs one execution of a continue-as-new chain in aws-local-stepfunctions and gathers its stats.
  */
 import { ExecutionError, ExecutionTimeoutError, type StateMachine } from 'aws-local-stepfunctions';
-import { type EngineEvent, type ExecutionStats, StatsRecorder } from '../stats';
+import { type EngineEvent, type ExecutionStats, limitFailureOf, StatsRecorder } from '../stats';
 import type { ExecutionStatus, RunLocalExecutionOptions, TaskTokenAnswerer } from '../types';
 import { type BoundTask, engineHandlers } from './task-bindings';
 import { TaskTokens } from './task-tokens';
@@ -92,9 +92,15 @@ export async function runSingleExecution(opts: SingleRunOptions): Promise<Single
   opts.signal.addEventListener('abort', onAbort, { once: true });
 
   let callbackError: { error: unknown } | undefined;
+  // Never kinder than AWS: past a Step Functions limit the execution ends there, as it would.
+  let overLimit: { error: string; cause: string } | undefined;
   const consumer = (async () => {
     for await (const event of execution.eventLogs as AsyncGenerator<EngineEvent>) {
       recorder.record(event);
+      if (overLimit === undefined) {
+        overLimit = limitFailureOf(recorder.limited());
+        if (overLimit !== undefined) onAbort();
+      }
       if (callbackError !== undefined || event.state === undefined) continue;
       try {
         if (event.type === 'StateEntered')
@@ -119,5 +125,6 @@ export async function runSingleExecution(opts: SingleRunOptions): Promise<Single
   }
   await consumer;
   if (callbackError !== undefined) throw callbackError.error;
+  if (overLimit !== undefined) ending = { status: 'FAILED', ...overLimit };
   return { ...ending, stats: recorder.snapshot() };
 }

@@ -1,0 +1,98 @@
+/**
+ * The CDK app's context (`-c key=value`) checked and turned into the stack's props, so that a
+ * template that could never work on AWS fails `cdk synth` with a message naming the setting and
+ * showing an example, not at the first run.
+ */
+import { isIP } from 'node:net';
+import type { NomadRestartStackProps, SecretReference } from './nomad-restart-stack';
+
+/** A context value that makes no deployable stack; its message is the line to print. */
+export class StackContextError extends Error {
+  public constructor(message: string) {
+    super(message);
+    this.name = 'StackContextError';
+  }
+}
+
+const ADDRESS_EXAMPLE = '-c nomadAddress=https://nomad.example.internal:4646';
+const SECRET_EXAMPLE =
+  '-c nomadTokenSecretArn=nomad-token (a name), or its ARN: arn:aws:secretsmanager:eu-west-1:123456789012:secret:nomad-token-AbCdEf';
+
+/** Host names that always mean "this machine", which a Lambda function is not. */
+function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '');
+  if (bare === 'localhost' || bare.endsWith('.localhost')) return true;
+  if (isIP(bare) === 4) return bare.startsWith('127.');
+  return isIP(bare) === 6 && (bare === '::1' || bare === '0:0:0:0:0:0:0:1');
+}
+
+/** `nomadAddress`: required, an http(s) URL, and not a loopback address. */
+export function nomadAddressFrom(value: string | undefined): string {
+  if (value === undefined) {
+    throw new StackContextError(
+      `Context "nomadAddress" is required: the address the Lambda functions reach Nomad at, e.g. ${ADDRESS_EXAMPLE}`,
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new StackContextError(`Context "nomadAddress" is not a URL: "${value}"; e.g. ${ADDRESS_EXAMPLE}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new StackContextError(
+      `Context "nomadAddress" must be http(s), got "${value}"; e.g. ${ADDRESS_EXAMPLE}`,
+    );
+  }
+  if (isLoopback(url.hostname)) {
+    throw new StackContextError(
+      `Context "nomadAddress" is "${value}", a loopback address the Lambda functions can never reach; give Nomad's address as they see it, e.g. ${ADDRESS_EXAMPLE}`,
+    );
+  }
+  return value;
+}
+
+const SECRET_ARN = /^arn:[^:]+:secretsmanager:[^:]+:\d{12}:secret:(.+)$/;
+const SECRET_NAME = /^[A-Za-z0-9/_+=.@-]{1,512}$/;
+/** The suffix Secrets Manager adds to a secret's name in its complete ARN. */
+const COMPLETE_SUFFIX = /-[A-Za-z0-9]{6}$/;
+
+/**
+ * A secret as a user can give it: the complete ARN (with the 6-character suffix Secrets Manager
+ * adds), an ARN without it, or the name. Grants match the suffix for the last two.
+ */
+export function secretFrom(key: string, value: string): SecretReference {
+  const arn = SECRET_ARN.exec(value);
+  if (arn !== null) {
+    return COMPLETE_SUFFIX.test(arn[1] ?? '') ? { completeArn: value } : { partialArn: value };
+  }
+  if (SECRET_NAME.test(value)) return { name: value };
+  throw new StackContextError(
+    `Context "${key}" is "${value}", neither a Secrets Manager ARN nor a secret name; e.g. ${SECRET_EXAMPLE.replace('nomadTokenSecretArn', key)}`,
+  );
+}
+
+const KMS_KEY_ARN = /^arn:[^:]+:kms:[^:]+:\d{12}:key\/[0-9a-f-]+$/;
+
+/** `nomadSecretsKmsKeyArn`: the customer-managed key that encrypts the secrets. */
+export function kmsKeyArnFrom(value: string): string {
+  if (KMS_KEY_ARN.test(value)) return value;
+  throw new StackContextError(
+    `Context "nomadSecretsKmsKeyArn" is "${value}", not a KMS key ARN; e.g. -c nomadSecretsKmsKeyArn=arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab`,
+  );
+}
+
+/** The stack's props from the app's context; `get` reads one key (`undefined` when unset or empty). */
+export function stackPropsFromContext(get: (key: string) => string | undefined): NomadRestartStackProps {
+  const token = get('nomadTokenSecretArn');
+  const tls = get('nomadTlsSecretArn');
+  const key = get('nomadSecretsKmsKeyArn');
+  const batches = get('batchesPerExecution');
+  return {
+    nomadAddress: nomadAddressFrom(get('nomadAddress')),
+    ...(token === undefined ? {} : { nomadTokenSecret: secretFrom('nomadTokenSecretArn', token) }),
+    ...(tls === undefined ? {} : { nomadTlsSecret: secretFrom('nomadTlsSecretArn', tls) }),
+    ...(key === undefined ? {} : { nomadSecretsKmsKeyArn: kmsKeyArnFrom(key) }),
+    ...(batches === undefined ? {} : { batchesPerExecution: Number(batches) }),
+  };
+}

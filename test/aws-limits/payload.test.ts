@@ -1,0 +1,50 @@
+/**
+ * #19 item 3 through the strict local engine: hundreds of allocations failing with long Nomad
+ * messages must not push a state past Step Functions' 256 KiB (which no Catch can route, and
+ * which would end the execution with the lock held). The run completes, reports every error,
+ * and its largest state is printed.
+ */
+import { jest } from '@jest/globals';
+import { STEP_FUNCTIONS_LIMITS } from '../../lib/engines/local/stats';
+import { runWorkflow } from '../engines/local/workflow-harness';
+import { type Harness, restartOptions, simpleJob, startHarness, waitAllRunning } from '../steps/harness';
+
+jest.setTimeout(120_000);
+
+const ALLOCATIONS = 300;
+/** About 500 bytes, like a Nomad RPC error with its wrapped causes. */
+const LONG_ERROR = `rpc error: ${'failed to restart task: the driver refused the signal; '.repeat(9)}`.slice(
+  0,
+  500,
+);
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe('a run whose errors are large', () => {
+  it(`completes with every one of ${ALLOCATIONS} long errors reported, every state under 256 KiB`, async () => {
+    // Arrange
+    h = await startHarness({
+      nodes: [{ name: 'n1' }, { name: 'n2' }, { name: 'n3' }],
+      jobs: [simpleJob('big', 'service', ALLOCATIONS)],
+    });
+    await waitAllRunning(h, 'big', ALLOCATIONS);
+    h.sim.control.injectFault({ pathSuffix: '/restart', status: 500, body: LONG_ERROR });
+
+    // Act
+    const run = await runWorkflow(h, restartOptions('big', { batchSize: { value: 100, percent: false } }));
+
+    // Assert
+    console.info(
+      `largest state: ${run.result.stats.maxPayloadBytes} bytes, history: ${run.result.stats.maxHistoryEvents} events`,
+    );
+    expect(run.result.error).not.toBe('States.DataLimitExceeded');
+    expect(run.result.stats.maxPayloadBytes).toBeLessThanOrEqual(STEP_FUNCTIONS_LIMITS.payloadBytes);
+    expect(run.exitCode).toBe(1);
+    expect(run.errors).toHaveLength(ALLOCATIONS);
+    expect(run.errors.every((e) => e.endsWith(`Unexpected response code: 500 (${LONG_ERROR})`))).toBe(true);
+  });
+});

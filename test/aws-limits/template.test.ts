@@ -1,0 +1,237 @@
+/**
+ * The synthesized template read for what AWS would refuse or break on (issue #19), every check
+ * derived from the template itself rather than restating the constants that made it: task
+ * timeouts against their functions' timeouts, the continue-as-new hand-over, who may list the
+ * plan bucket, KMS grants for customer-managed secret keys, Nomad's address, the log group name,
+ * and secrets given by name.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { StackContextError, stackPropsFromContext } from '../../lib/constructs/stack-context';
+import { functionNameOf } from '../../lib/engines/local/private/placeholders';
+import { type SynthesizedStack, synthesizeStack } from './synthesized-stack';
+
+const ROOT = join(fileURLToPath(import.meta.url), '..', '..', '..');
+const KEY_ARN = 'arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+const ADDRESS = 'https://nomad.example.internal:4646';
+
+type Resource = { Type: string; Properties: Record<string, unknown> };
+type State = Record<string, unknown> & { Type: string };
+type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
+
+const resourcesOf = (s: SynthesizedStack) => s.template['Resources'] as Record<string, Resource>;
+const statesOf = (s: SynthesizedStack) => s.stateMachine.definition['States'] as Record<string, State>;
+const actionsOf = (st: Statement) => [st.Action].flat();
+
+/** Every IAM policy's statements, by the role it is attached to. */
+function statementsByRole(s: SynthesizedStack): Map<string, Statement[]> {
+  const byRole = new Map<string, Statement[]>();
+  for (const resource of Object.values(resourcesOf(s))) {
+    if (resource.Type !== 'AWS::IAM::Policy') continue;
+    const statements = (resource.Properties['PolicyDocument'] as { Statement: Statement[] }).Statement;
+    for (const role of resource.Properties['Roles'] as Array<{ Ref: string }>) {
+      byRole.set(role.Ref, [...(byRole.get(role.Ref) ?? []), ...statements]);
+    }
+  }
+  return byRole;
+}
+
+let stack: SynthesizedStack;
+beforeAll(() => {
+  stack = synthesizeStack({
+    env: { account: '123456789012', region: 'eu-west-1' },
+    nomadTokenSecret: { name: 'nomad-token' },
+    nomadTlsSecret: { partialArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:nomad-tls' },
+    nomadSecretsKmsKeyArn: KEY_ARN,
+  });
+});
+
+describe('the synthesized template', () => {
+  it('1. gives every Lambda task a timeout longer than its own function’s', () => {
+    // Arrange
+    const resources = resourcesOf(stack);
+    // A task either is the function (payloadResponseOnly) or invokes it by FunctionName.
+    const functionOf = (state: State) =>
+      functionNameOf(String(state['Resource'])) ??
+      functionNameOf(
+        String((state['Parameters'] as Record<string, unknown> | undefined)?.['FunctionName'] ?? ''),
+      );
+    const lambdaTasks = Object.entries(statesOf(stack)).filter(
+      ([, state]) => state.Type === 'Task' && functionOf(state) !== undefined,
+    );
+
+    // Act
+    const pairs = lambdaTasks.map(([name, state]) => ({
+      name,
+      task: Number(state['TimeoutSeconds']),
+      function: Number(resources[functionOf(state) ?? '']?.Properties['Timeout'] ?? 3),
+    }));
+
+    // Assert
+    expect(pairs.length).toBeGreaterThanOrEqual(10);
+    expect(pairs.filter((p) => !(p.task > p.function))).toEqual([]);
+  });
+
+  it('2. names the continue-as-new hand-over, retries the running-execution limit, and takes "already exists" as done', () => {
+    // Arrange
+    const [, task] =
+      Object.entries(statesOf(stack)).find(([, s]) =>
+        String(s['Resource']).includes(':states:startExecution'),
+      ) ?? [];
+
+    // Act
+    const retried = ((task?.['Retry'] ?? []) as Array<{ ErrorEquals: string[] }>).flatMap(
+      (r) => r.ErrorEquals,
+    );
+    const catches = (task?.['Catch'] ?? []) as Array<{ ErrorEquals: string[]; Next: string }>;
+    const alreadyExists = catches.find((c) =>
+      c.ErrorEquals.includes('StepFunctions.ExecutionAlreadyExistsException'),
+    );
+
+    // Assert
+    expect(((task?.['Parameters'] ?? {}) as Record<string, unknown>)['Name.$']).toMatch(
+      /States\.Hash\(\$\.run\.runId/,
+    );
+    expect(retried).toContain('StepFunctions.ExecutionLimitExceededException');
+    expect(statesOf(stack)[alreadyExists?.Next ?? '']?.Type).toBe('Succeed');
+  });
+
+  it('5. lets every role that reads the plan bucket list it (a missing key is NoSuchKey, not AccessDenied)', () => {
+    // Act
+    const readersWithoutList = [...statementsByRole(stack)].filter(
+      ([, statements]) =>
+        statements.some((st) => actionsOf(st).includes('s3:GetObject')) &&
+        !statements.some((st) => actionsOf(st).includes('s3:ListBucket')),
+    );
+
+    // Assert
+    expect(readersWithoutList.map(([role]) => role)).toEqual([]);
+  });
+
+  it('6. lets every role that reads a secret decrypt with the given key, and that key only', () => {
+    // Act
+    const byRole = [...statementsByRole(stack)].filter(([, statements]) =>
+      statements.some((st) => actionsOf(st).includes('secretsmanager:GetSecretValue')),
+    );
+    const kmsResources = byRole.map(([, statements]) =>
+      statements.filter((st) => actionsOf(st).some((a) => a.startsWith('kms:'))).map((st) => st.Resource),
+    );
+
+    // Assert
+    expect(byRole.length).toBeGreaterThanOrEqual(6);
+    expect(kmsResources.every((resources) => JSON.stringify(resources) === JSON.stringify([KEY_ARN]))).toBe(
+      true,
+    );
+  });
+
+  it('7. gives every function Nomad’s address as given', () => {
+    // Act
+    const addresses = Object.values(resourcesOf(stack)).flatMap((r) => {
+      const env = (r.Properties['Environment'] as { Variables?: Record<string, unknown> } | undefined)
+        ?.Variables;
+      return r.Type === 'AWS::Lambda::Function' && env?.['NOMAD_ADDR'] !== undefined
+        ? [env['NOMAD_ADDR']]
+        : [];
+    });
+
+    // Assert
+    expect(addresses.length).toBeGreaterThanOrEqual(6);
+    expect(new Set(addresses)).toEqual(new Set([ADDRESS]));
+  });
+
+  it('8. logs the state machine under /aws/vendedlogs/states/', () => {
+    // Arrange
+    const resources = resourcesOf(stack);
+    const [machine] = Object.values(resources).filter((r) => r.Type === 'AWS::StepFunctions::StateMachine');
+
+    // Act
+    const destination = JSON.stringify(machine?.Properties['LoggingConfiguration']);
+    const [logicalId] =
+      /"(StateMachineLogs[A-Za-z0-9]*|Restart[A-Za-z0-9]*Logs[A-Za-z0-9]*)"/.exec(destination) ?? [];
+    const name = resources[logicalId?.replaceAll('"', '') ?? '']?.Properties['LogGroupName'];
+
+    // Assert
+    expect(name).toMatch(/^\/aws\/vendedlogs\/states\/.+/);
+  });
+
+  it('9. grants a secret given by name or partial ARN whatever suffix Secrets Manager added', () => {
+    // Act
+    const secretResources = [...statementsByRole(stack)].flatMap(([, statements]) =>
+      statements
+        .filter((st) => actionsOf(st).includes('secretsmanager:GetSecretValue'))
+        .map((st) => JSON.stringify(st.Resource)),
+    );
+
+    // Assert
+    expect(secretResources.some((r) => r.includes('secret:nomad-token-??????'))).toBe(true);
+    expect(secretResources.some((r) => r.includes('secret:nomad-tls-??????'))).toBe(true);
+  });
+});
+
+describe('the app’s context', () => {
+  const context = (values: Record<string, string>) => (key: string) => values[key];
+
+  it.each([
+    { name: 'no nomadAddress', values: {}, expected: 'Context "nomadAddress" is required' },
+    {
+      name: 'a loopback nomadAddress',
+      values: { nomadAddress: 'http://127.0.0.1:4646' },
+      expected: 'a loopback address',
+    },
+    { name: 'localhost', values: { nomadAddress: 'http://localhost:4646' }, expected: 'a loopback address' },
+    {
+      name: 'a secret that is neither a name nor an ARN',
+      values: { nomadAddress: ADDRESS, nomadTokenSecretArn: 'arn:aws:s3:::bucket' },
+      expected:
+        'Context "nomadTokenSecretArn" is "arn:aws:s3:::bucket", neither a Secrets Manager ARN nor a secret name',
+    },
+  ])('refuses $name with a message naming the setting and an example', ({ values, expected }) => {
+    // Act
+    const reading = () => stackPropsFromContext(context(values));
+
+    // Assert
+    expect(reading).toThrow(StackContextError);
+    expect(reading).toThrow(expected);
+    expect(reading).toThrow(/e\.g\. -c /);
+  });
+
+  it.each([
+    { value: 'nomad-token', expected: { name: 'nomad-token' } },
+    {
+      value: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:nomad-token',
+      expected: { partialArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:nomad-token' },
+    },
+    {
+      value: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:nomad-token-AbCdEf',
+      expected: { completeArn: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:nomad-token-AbCdEf' },
+    },
+  ])('takes the secret $value', ({ value, expected }) => {
+    // Act
+    const props = stackPropsFromContext(context({ nomadAddress: ADDRESS, nomadTokenSecretArn: value }));
+
+    // Assert
+    expect(props.nomadTokenSecret).toEqual(expected);
+  });
+
+  it('makes `cdk synth` without nomadAddress exit non-zero, naming it', () => {
+    // Act
+    const run = spawnSync(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(ROOT, 'bin', 'app.ts')],
+      {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          CDK_OUTDIR: join(ROOT, '.nomad-restart', 'no-address-synth'),
+          CDK_CONTEXT_JSON: '{}',
+        },
+        encoding: 'utf8',
+      },
+    );
+
+    // Assert
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('Context "nomadAddress" is required');
+  });
+});
