@@ -1,12 +1,14 @@
 /**
  * Tasks "Release lock" and "Release lock after error". Tolerates any state, because the
  * failure path can start before a plan exists; releasing a lock this run does not hold is a
- * no-op, so a `JobLocked` failure never frees the other run's lock.
+ * no-op, so a `JobLocked` failure never frees the other run's lock. It also marks the run's
+ * plan-store documents as ended, the only ones the bucket lets expire.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { jobLockFromEnv } from '../lib/stores/from-env';
+import { jobLockFromEnv, planStoreFromEnv } from '../lib/stores/from-env';
+import { runKeyPrefix } from '../lib/stores/plan-store';
 import { logger } from './private/logger';
 import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
 
@@ -23,6 +25,8 @@ const lambdaHandler = async (event: unknown): Promise<unknown> => {
   if (runId !== undefined && namespace !== undefined && jobId !== undefined) {
     released = await jobLockFromEnv().release({ namespace, jobId }, runId);
   }
+  // The run is over (this is the last step of every way out): its documents may expire now.
+  if (runId !== undefined) await planStoreFromEnv().endRun(runKeyPrefix(runId));
   logger.info('Lock release', { jobId: jobId ?? null, released });
   return event !== null && typeof event === 'object' ? { ...event, events: [] } : event;
 };

@@ -1,14 +1,15 @@
 /**
  * EventBridge target for `Step Functions Execution Status Change` (FAILED, TIMED_OUT, ABORTED):
- * releases the lock of a run whose execution died outside a Catch (an abort, a timeout), and
- * drops its pending questions. The run id is the first execution's ARN, or, for a continued
+ * releases the lock of a run whose execution died outside a Catch (an abort, a timeout), marks
+ * its plan-store documents as ended (they may expire now), and drops its pending questions. The run id is the first execution's ARN, or, for a continued
  * execution, the `runId` carried in its input.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { z } from 'zod';
-import { approvalStoreFromEnv, jobLockFromEnv } from '../lib/stores/from-env';
+import { approvalStoreFromEnv, jobLockFromEnv, planStoreFromEnv } from '../lib/stores/from-env';
+import { runKeyPrefix } from '../lib/stores/plan-store';
 import { StepPayloadError } from '../lib/workflow/errors';
 import { logger } from './private/logger';
 
@@ -35,6 +36,7 @@ const lambdaHandler = async (event: unknown): Promise<{ released: number }> => {
   const { executionArn, status, input } = parsed.data.detail;
   const runId = runIdOf(executionArn, input);
   const released = await jobLockFromEnv().releaseByOwner(runId);
+  await planStoreFromEnv().endRun(runKeyPrefix(runId));
   const approvals = approvalStoreFromEnv();
   for (const pending of await approvals.listByExecution(executionArn)) {
     await approvals.delete(pending.approvalId);

@@ -27,6 +27,11 @@ export type ProgressEvent =
   | { type: 'restart-started'; time: number; count: number }
   /** `No allocations to restart` (no prefix). */
   | { type: 'nothing-to-restart'; time: number }
+  /**
+   * Beyond Nomad: the job's lock was held by a run that is no longer running (it ended without
+   * releasing it) and this run took it over.
+   */
+  | { type: 'lock-taken-over'; time: number; jobId: string; previousRun: string; previousStatus: string }
   /** Verbose `Skipping allocation ...` detail line. */
   | { type: 'allocation-skipped'; time: number; allocationId: string; reason: SkipReason }
   /** `==> <ts>: Restarting <ordinal> batch of <n> allocations` (only when the batch size is > 1). */

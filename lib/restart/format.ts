@@ -156,6 +156,15 @@ export function createFormatter(options: FormatterOptions): Formatter {
         return [stdout(header(t, `Restarting ${plural(event.count, 'allocation', 'allocations')}`))];
       case 'nothing-to-restart':
         return [stdout('No allocations to restart')];
+      case 'lock-taken-over':
+        return [
+          warn(
+            header(
+              t,
+              `Took over the lock of job ${goQuote(event.jobId)} from run "${event.previousRun}", which is no longer running (${event.previousStatus})`,
+            ),
+          ),
+        ];
       case 'allocation-skipped':
         return verbose ? [stdout(darkGray(detail(t, skipText(event.allocationId, event.reason))))] : [];
       case 'batch-started':

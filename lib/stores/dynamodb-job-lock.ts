@@ -46,12 +46,44 @@ export class DynamoDbJobLock implements JobLock {
             acquiredAt: { N: String(nowSeconds) },
             expiresAt: { N: String(nowSeconds + ttlSeconds) },
           },
-          // Free, ours already (a retried take), or past its TTL (DynamoDB deletes expired items
-          // lazily, so an expired lock may still be there). A new item: the old run's cancel
-          // flag goes with it.
-          ConditionExpression: 'attribute_not_exists(lockKey) OR #owner = :owner OR expiresAt < :now',
+          // Free or ours already (a retried take). Never another run's, whatever its lease says:
+          // that takes a holder found not running (takeOver).
+          ConditionExpression: 'attribute_not_exists(lockKey) OR #owner = :owner',
           ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':owner': { S: owner }, ':now': { N: String(nowSeconds) } },
+          ExpressionAttributeValues: { ':owner': { S: owner } },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      );
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) {
+        throw new LockHeldError(id, err.Item?.['owner']?.S ?? 'unknown', { cause: err });
+      }
+      throw err;
+    }
+  }
+
+  public async takeOver(
+    key: LockKey,
+    owner: string,
+    previousOwner: string,
+    ttlSeconds: number,
+  ): Promise<void> {
+    const nowSeconds = Math.floor(this.now() / 1000);
+    const id = lockKeyString(key);
+    try {
+      await this.client.send(
+        new PutItemCommand({
+          TableName: this.tableName,
+          Item: {
+            lockKey: { S: id },
+            owner: { S: owner },
+            acquiredAt: { N: String(nowSeconds) },
+            expiresAt: { N: String(nowSeconds + ttlSeconds) },
+          },
+          // Still the dead run's (or gone): a new item, without its cancel flag.
+          ConditionExpression: 'attribute_not_exists(lockKey) OR #owner = :previous',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: { ':previous': { S: previousOwner } },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );

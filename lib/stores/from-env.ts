@@ -7,9 +7,11 @@
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
+import type { SFNClient } from '@aws-sdk/client-sfn';
 import { type ApprovalStore, MemoryApprovalStore } from './approval-store';
 import { type JobLock, MemoryJobLock } from './job-lock';
 import { MemoryPlanStore, type PlanStore } from './plan-store';
+import { LocalRuns, type RunStatusSource } from './run-status';
 
 /** Environment variables the construct sets on each function (only those it needs). */
 export const ENV = {
@@ -29,10 +31,12 @@ export const DEFAULT_LOCK_TTL_SECONDS = 24 * 60 * 60;
 // which is also what makes the local (in-process) run share one lock and one plan store.
 let dynamo: DynamoDBClient | undefined;
 let s3: S3Client | undefined;
+let sfn: SFNClient | undefined;
 const memory = {
   planStore: new MemoryPlanStore(),
   lock: new MemoryJobLock(),
   approvals: new MemoryApprovalStore(),
+  runs: new LocalRuns(),
 };
 
 /** The process-wide in-memory stores used when no AWS resource is configured (local runs, tests). */
@@ -40,6 +44,8 @@ export const localStores: {
   readonly planStore: MemoryPlanStore;
   readonly lock: MemoryJobLock;
   readonly approvals: MemoryApprovalStore;
+  /** The local runs in progress: who may keep a lock. */
+  readonly runs: LocalRuns;
 } = memory;
 
 async function dynamoClient(): Promise<DynamoDBClient> {
@@ -100,6 +106,22 @@ export function approvalStoreFromEnv(env: NodeJS.ProcessEnv = process.env): Appr
     const { DynamoDbApprovalStore } = await import('./dynamodb-approval-store');
     return new DynamoDbApprovalStore(await dynamoClient(), table);
   });
+}
+
+/** Step Functions when the lock is DynamoDB's (on AWS), else this process's own runs. */
+export function runStatusFromEnv(env: NodeJS.ProcessEnv = process.env): RunStatusSource {
+  const table = env[ENV.lockTable];
+  if (table === undefined || table === '') return memory.runs;
+  return {
+    status: async (runId) => {
+      const [{ SFNClient }, { StepFunctionsRuns }] = await Promise.all([
+        import('@aws-sdk/client-sfn'),
+        import('./run-status'),
+      ]);
+      sfn ??= new SFNClient({});
+      return new StepFunctionsRuns(sfn).status(runId);
+    },
+  };
 }
 
 /** A positive integer from the environment, or `fallback`. */

@@ -20,10 +20,16 @@ export function lockKeyString(key: LockKey): string {
 export interface JobLock {
   /**
    * Takes (or refreshes, when `owner` already holds it) the lock until `now + ttlSeconds`.
-   * A refresh keeps the lock's other attributes (a cancel flag written meanwhile stays); an
-   * expired lock is taken over afresh. Throws `LockHeldError` naming the holder otherwise.
+   * A refresh keeps the lock's other attributes (a cancel flag written meanwhile stays). A lock
+   * another run holds is never taken here, whatever its lease says: `LockHeldError` names the
+   * holder, and only {@link takeOver}, after the holder was found not running, takes it.
    */
   acquire(key: LockKey, owner: string, ttlSeconds: number): Promise<void>;
+  /**
+   * Takes the lock from `previousOwner`, a run found no longer running, for `owner`. Throws
+   * `LockHeldError` when someone else holds it by now (another run took it over first).
+   */
+  takeOver(key: LockKey, owner: string, previousOwner: string, ttlSeconds: number): Promise<void>;
   /** Releases the lock if `owner` holds it; `false` when it did not (nothing changed). */
   release(key: LockKey, owner: string): Promise<boolean>;
   /** Releases every lock `owner` holds (cleanup after a dead execution); returns how many. */
@@ -52,11 +58,21 @@ export class MemoryJobLock implements JobLock {
   public async acquire(key: LockKey, owner: string, ttlSeconds: number): Promise<void> {
     const id = lockKeyString(key);
     const held = this.items.get(id);
-    if (held !== undefined && held.owner !== owner && held.expiresAtMs > this.now()) {
-      throw new LockHeldError(id, held.owner);
-    }
-    const cancelRequested = held !== undefined && held.owner === owner && held.cancelRequested;
+    if (held !== undefined && held.owner !== owner) throw new LockHeldError(id, held.owner);
+    const cancelRequested = held?.cancelRequested === true;
     this.items.set(id, { owner, expiresAtMs: this.now() + ttlSeconds * 1000, cancelRequested });
+  }
+
+  public async takeOver(
+    key: LockKey,
+    owner: string,
+    previousOwner: string,
+    ttlSeconds: number,
+  ): Promise<void> {
+    const id = lockKeyString(key);
+    const held = this.items.get(id);
+    if (held !== undefined && held.owner !== previousOwner) throw new LockHeldError(id, held.owner);
+    this.items.set(id, { owner, expiresAtMs: this.now() + ttlSeconds * 1000, cancelRequested: false });
   }
 
   public async release(key: LockKey, owner: string): Promise<boolean> {

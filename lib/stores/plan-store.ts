@@ -12,9 +12,16 @@ export interface PlanStore {
   put(key: string, value: unknown): Promise<void>;
   /** Reads the document at `key`; throws `StoreItemNotFoundError` when absent. */
   get(key: string): Promise<unknown>;
-  /** Deletes every document whose key starts with `prefix`. */
-  deletePrefix(prefix: string): Promise<void>;
+  /**
+   * Marks every document whose key starts with `prefix` as belonging to a run that has ended:
+   * only such documents may expire (the bucket's lifecycle), so nothing a running restart needs
+   * ever does, however long it runs.
+   */
+  endRun(prefix: string): Promise<void>;
 }
+
+/** The object tag (and value) of an ended run's documents; the bucket's lifecycle expires only these. */
+export const ENDED_RUN_TAG = { key: 'nomad-restart-run', value: 'ended' } as const;
 
 /**
  * Turns an execution ARN (or any run id) into a key prefix safe for S3 and file names:
@@ -28,6 +35,7 @@ export function runKeyPrefix(runId: string): string {
 /** In-memory plan store for local runs and tests. Stores serialised copies, like S3 would. */
 export class MemoryPlanStore implements PlanStore {
   private readonly items = new Map<string, string>();
+  private readonly ended = new Set<string>();
 
   public async put(key: string, value: unknown): Promise<void> {
     this.items.set(key, JSON.stringify(value));
@@ -41,10 +49,15 @@ export class MemoryPlanStore implements PlanStore {
     return JSON.parse(text) as unknown;
   }
 
-  public async deletePrefix(prefix: string): Promise<void> {
-    for (const key of [...this.items.keys()]) {
-      if (key.startsWith(prefix)) this.items.delete(key);
+  public async endRun(prefix: string): Promise<void> {
+    for (const key of this.items.keys()) {
+      if (key.startsWith(prefix)) this.ended.add(key);
     }
+  }
+
+  /** Whether `key` was marked as an ended run's; for tests. */
+  public isEnded(key: string): boolean {
+    return this.ended.has(key);
   }
 
   /** Keys currently stored, sorted; for tests and diagnostics. */

@@ -2,15 +2,15 @@
  * The plan store on S3, where plans too large for the state document live.
  */
 import {
-  DeleteObjectsCommand,
   GetObjectCommand,
   ListObjectsV2Command,
   NoSuchKey,
   PutObjectCommand,
+  PutObjectTaggingCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { StoreDecodeError, StoreItemNotFoundError } from './errors';
-import type { PlanStore } from './plan-store';
+import { ENDED_RUN_TAG, type PlanStore } from './plan-store';
 
 /** The plan store on S3: one JSON object per key, server-side encrypted by the bucket's default. */
 export class S3PlanStore implements PlanStore {
@@ -48,7 +48,7 @@ export class S3PlanStore implements PlanStore {
     }
   }
 
-  public async deletePrefix(prefix: string): Promise<void> {
+  public async endRun(prefix: string): Promise<void> {
     let token: string | undefined;
     do {
       const page = await this.client.send(
@@ -58,9 +58,15 @@ export class S3PlanStore implements PlanStore {
           ...(token === undefined ? {} : { ContinuationToken: token }),
         }),
       );
-      const keys = (page.Contents ?? []).flatMap((o) => (o.Key === undefined ? [] : [{ Key: o.Key }]));
-      if (keys.length > 0) {
-        await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: keys } }));
+      for (const { Key } of page.Contents ?? []) {
+        if (Key === undefined) continue;
+        await this.client.send(
+          new PutObjectTaggingCommand({
+            Bucket: this.bucket,
+            Key,
+            Tagging: { TagSet: [{ Key: ENDED_RUN_TAG.key, Value: ENDED_RUN_TAG.value }] },
+          }),
+        );
       }
       token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
     } while (token !== undefined);

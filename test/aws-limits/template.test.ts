@@ -155,6 +155,49 @@ describe('the synthesized template', () => {
     expect(name).toMatch(/^\/aws\/vendedlogs\/states\/.+/);
   });
 
+  it('10. lets only the Lock job role describe executions, and only this state machine’s', () => {
+    // Act
+    const describers = [...statementsByRole(stack)].flatMap(([role, statements]) =>
+      statements
+        .filter((st) => actionsOf(st).includes('states:DescribeExecution'))
+        .map((st) => ({ role, resource: JSON.stringify(st.Resource) })),
+    );
+
+    // Assert
+    expect(describers).toHaveLength(1);
+    expect(describers[0]?.role).toMatch(/lockjob/i);
+    expect(describers[0]?.resource).toMatch(/:execution:NomadRestart-Restart:\*/);
+  });
+
+  it('12. lets plan documents expire only when tagged as an ended run’s, and lets the functions that end runs tag them', () => {
+    // Arrange
+    const resources = Object.values(resourcesOf(stack));
+    const [bucket] = resources.filter((r) => r.Type === 'AWS::S3::Bucket');
+    const lifecycle = bucket?.Properties['LifecycleConfiguration'] as
+      | { Rules: Array<Record<string, unknown>> }
+      | undefined;
+    const rules = lifecycle?.Rules ?? [];
+
+    // Act
+    const expiring = rules.filter((r) => r['ExpirationInDays'] !== undefined);
+    const taggers = [...statementsByRole(stack)].filter(([, statements]) =>
+      statements.some((st) => actionsOf(st).includes('s3:PutObjectTagging')),
+    );
+
+    // Assert
+    expect(expiring.length).toBeGreaterThan(0);
+    expect(
+      expiring.every(
+        (r) =>
+          JSON.stringify(r['TagFilters']) === JSON.stringify([{ Key: 'nomad-restart-run', Value: 'ended' }]),
+      ),
+    ).toBe(true);
+    expect(taggers.map(([role]) => role).sort()).toEqual([
+      expect.stringMatching(/releaselock/i),
+      expect.stringMatching(/releasestalelock/i),
+    ]);
+  });
+
   it('9. grants a secret given by name or partial ARN whatever suffix Secrets Manager added', () => {
     // Act
     const secretResources = [...statementsByRole(stack)].flatMap(([, statements]) =>

@@ -106,7 +106,16 @@ describe('NomadRestartStack', () => {
           RestrictPublicBuckets: true,
         },
         BucketEncryption: { ServerSideEncryptionConfiguration: [Match.objectLike({})] },
-        LifecycleConfiguration: { Rules: [Match.objectLike({ ExpirationInDays: 14, Status: 'Enabled' })] },
+        // Only an ended run's documents expire (#19 item 12).
+        LifecycleConfiguration: {
+          Rules: Match.arrayWith([
+            Match.objectLike({
+              ExpirationInDays: 14,
+              Status: 'Enabled',
+              TagFilters: [{ Key: 'nomad-restart-run', Value: 'ended' }],
+            }),
+          ]),
+        },
       });
       template.hasResourceProperties('AWS::S3::BucketPolicy', {
         PolicyDocument: { Statement: Match.arrayWith([policy]) },

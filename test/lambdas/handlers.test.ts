@@ -190,17 +190,44 @@ describe('lock-job handler', () => {
       run: { runId: 'arn:exec:second', executionId: 'arn:exec:second', executionNumber: 1 },
     });
     await lockJob(first, lambdaContext());
+    localStores.runs.started('arn:exec:first');
 
     // Act
     const { error } = await captureOutput(() => lockJob(second, lambdaContext()));
 
     // Assert
+    localStores.runs.ended('arn:exec:first');
     expect(error).toMatchObject({
       name: 'JobLockedError',
       message: 'Job "web" in namespace "default" is already being restarted by execution "arn:exec:first"',
     });
     await releaseLock(first, lambdaContext());
     expect(localStores.lock.holder({ namespace: 'default', jobId: 'web' })).toBeUndefined();
+  });
+
+  it('takes over the lock of a run that is no longer running, and says so', async () => {
+    // Arrange: the first run ended without releasing its lock (no status-change event came).
+    const first = plannedState({
+      run: { runId: 'arn:exec:gone', executionId: 'arn:exec:gone', executionNumber: 1 },
+    });
+    const second = plannedState({
+      run: { runId: 'arn:exec:next', executionId: 'arn:exec:next', executionNumber: 1 },
+    });
+    await lockJob(first, lambdaContext());
+
+    // Act
+    const { result } = await captureOutput(() => lockJob(second, lambdaContext()));
+
+    // Assert
+    expect((result as { events: unknown[] }).events).toEqual([
+      expect.objectContaining({
+        type: 'lock-taken-over',
+        previousRun: 'arn:exec:gone',
+        previousStatus: 'NOT_FOUND',
+      }),
+    ]);
+    expect(localStores.lock.holder({ namespace: 'default', jobId: 'web' })).toBe('arn:exec:next');
+    await releaseLock(second, lambdaContext());
   });
 });
 

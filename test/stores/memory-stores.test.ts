@@ -4,7 +4,7 @@ describe('MemoryJobLock', () => {
   const key = { namespace: 'default', jobId: 'web' };
 
   describe('acquire', () => {
-    it('refuses a second run while the first holds the lock, and admits it after expiry', async () => {
+    it('refuses a second run while the first holds the lock, whatever its lease says', async () => {
       // Arrange
       let now = 0;
       const lock = new MemoryJobLock(() => now);
@@ -12,11 +12,25 @@ describe('MemoryJobLock', () => {
 
       // Act
       const second = lock.acquire(key, 'run-2', 60);
+      now = 61_000;
+      const afterLease = lock.acquire(key, 'run-2', 60);
 
       // Assert
       await expect(second).rejects.toThrow(new LockHeldError('default/web', 'run-1'));
-      now = 61_000;
-      await expect(lock.acquire(key, 'run-2', 60)).resolves.toBeUndefined();
+      await expect(afterLease).rejects.toThrow(new LockHeldError('default/web', 'run-1'));
+    });
+
+    it('is taken over from the run named as ended, and from no other', async () => {
+      // Arrange
+      const lock = new MemoryJobLock();
+      await lock.acquire(key, 'run-1', 60);
+
+      // Act
+      const wrong = lock.takeOver(key, 'run-3', 'run-2', 60);
+      await lock.takeOver(key, 'run-2', 'run-1', 60);
+
+      // Assert
+      await expect(wrong).rejects.toThrow(new LockHeldError('default/web', 'run-1'));
       expect(lock.holder(key)).toBe('run-2');
     });
   });
@@ -39,19 +53,19 @@ describe('MemoryJobLock', () => {
 });
 
 describe('MemoryPlanStore', () => {
-  describe('deletePrefix', () => {
-    it('deletes only the keys under the prefix', async () => {
+  describe('endRun', () => {
+    it('marks only the keys under the prefix as ended, and keeps them readable', async () => {
       // Arrange
       const store = new MemoryPlanStore();
       await store.put('runs/a/plan', 1);
       await store.put('runs/b/plan', 2);
 
       // Act
-      await store.deletePrefix('runs/a/');
+      await store.endRun('runs/a/');
 
       // Assert
-      expect(store.keys()).toEqual(['runs/b/plan']);
-      await expect(store.get('runs/a/plan')).rejects.toThrow('Plan store has no object "runs/a/plan"');
+      expect([store.isEnded('runs/a/plan'), store.isEnded('runs/b/plan')]).toEqual([true, false]);
+      await expect(store.get('runs/a/plan')).resolves.toBe(1);
     });
   });
 });

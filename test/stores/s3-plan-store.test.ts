@@ -1,9 +1,9 @@
 import {
-  DeleteObjectsCommand,
   GetObjectCommand,
   ListObjectsV2Command,
   NoSuchKey,
   PutObjectCommand,
+  PutObjectTaggingCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -72,23 +72,25 @@ describe('S3PlanStore', () => {
     });
   });
 
-  describe('deletePrefix', () => {
-    it('deletes every page of objects under the prefix', async () => {
+  describe('endRun', () => {
+    it('tags every object of every page under the prefix as an ended run’s', async () => {
       // Arrange
       s3.on(ListObjectsV2Command)
         .resolvesOnce({ Contents: [{ Key: 'runs/r1/a' }], IsTruncated: true, NextContinuationToken: 't' })
         .resolvesOnce({ Contents: [{ Key: 'runs/r1/b' }], IsTruncated: false });
-      s3.on(DeleteObjectsCommand).resolves({});
+      s3.on(PutObjectTaggingCommand).resolves({});
       const store = new S3PlanStore(new S3Client({}), 'plans');
 
       // Act
-      await store.deletePrefix('runs/r1/');
+      await store.endRun('runs/r1/');
 
       // Assert
       expect(s3.commandCalls(ListObjectsV2Command)[1]?.args[0].input.ContinuationToken).toBe('t');
-      expect(s3.commandCalls(DeleteObjectsCommand).map((c) => c.args[0].input.Delete?.Objects)).toEqual([
-        [{ Key: 'runs/r1/a' }],
-        [{ Key: 'runs/r1/b' }],
+      expect(
+        s3.commandCalls(PutObjectTaggingCommand).map((c) => [c.args[0].input.Key, c.args[0].input.Tagging]),
+      ).toEqual([
+        ['runs/r1/a', { TagSet: [{ Key: 'nomad-restart-run', Value: 'ended' }] }],
+        ['runs/r1/b', { TagSet: [{ Key: 'nomad-restart-run', Value: 'ended' }] }],
       ]);
     });
   });

@@ -247,9 +247,11 @@ describe('restart definition (aws-local-stepfunctions)', () => {
       // Arrange
       steps = fakeSteps({ system: false });
       await localStores.lock.acquire(lockKey, 'arn:local:exec:holder', 60);
+      localStores.runs.started('arn:local:exec:holder');
 
       // Act
       const { error } = await run({ job: 'web', yes: true }, 'arn:local:exec:second');
+      localStores.runs.ended('arn:local:exec:holder');
 
       // Assert
       expect(error).toMatchObject({

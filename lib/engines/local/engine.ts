@@ -44,8 +44,8 @@ export interface LocalRestartRequest {
   readonly signal?: AbortSignal;
   /** Called as each state is entered (tests and benchmarks count them). */
   readonly onStateEntered?: (name: string, type: string) => void;
-  /** Called as each state is left (benchmarks time the steps with it). */
-  readonly onStateExited?: (name: string) => void;
+  /** Called as each state is left, with its output (benchmarks time the steps; tests read what a state carries). */
+  readonly onStateExited?: (name: string, output: unknown) => void;
   /**
    * The state machine to run instead of the app's synthesized one (tests: the same stack
    * synthesized with other props, e.g. a low `batchesPerExecution`).
@@ -173,6 +173,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
   // The job and the run holding its lock, once the plan names them: a cancel names both.
   let lockKey: { namespace: string; jobId: string } | undefined;
   let runId: string | undefined;
+  let runningRun: string | undefined;
   let cancelWanted = false;
   // A reply the workflow did not accept brings it straight back to the ask step: between a
   // valid reply and the next question some other Task always runs (see batch-loop.ts).
@@ -212,6 +213,11 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
     },
     onStateExited: (name, output) => {
       const state = output as Partial<WorkflowState> | null;
+      // This process's running runs keep their locks; one it does not know can be taken over.
+      if (state?.run !== undefined && runningRun === undefined) {
+        runningRun = state.run.runId;
+        localStores.runs.started(runningRun);
+      }
       if (state?.plan && state.run && lockKey === undefined) {
         lockKey = { namespace: state.plan.namespace, jobId: state.plan.jobId };
         runId = state.run.runId;
@@ -219,11 +225,14 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
         if (cancelWanted) void localStores.lock.requestCancel(lockKey, runId);
       }
       events.fromOutput(output);
-      request.onStateExited?.(name);
+      request.onStateExited?.(name, output);
     },
   });
+  const result = execution.result.finally(() => {
+    if (runningRun !== undefined) localStores.runs.ended(runningRun);
+  });
   return {
-    result: execution.result,
+    result,
     requestCancel: async () => {
       cancelWanted = true;
       if (lockKey !== undefined && runId !== undefined) await localStores.lock.requestCancel(lockKey, runId);
