@@ -16,6 +16,7 @@ import { NomadClient } from '../lib/nomad/index';
 import { validateRestartInput } from '../lib/restart/input';
 import { planRestart } from '../lib/steps/index';
 import { startSimulator } from '../sim/index';
+import { measureStartToExit } from './cli-start-to-exit';
 import { runEngineRequestsBench } from './engine-requests';
 import { type LocalRunMeasure, measureLocalRun } from './local-engine';
 import { PRICES } from './prices';
@@ -28,6 +29,8 @@ export interface BenchSizes {
   readonly planSizes: readonly number[];
   readonly scalingSizes: readonly number[];
   readonly latencyAllocations: number;
+  /** Runs of each start-to-exit row (a subprocess each). */
+  readonly startRuns: number;
 }
 
 export const FULL: BenchSizes = {
@@ -37,6 +40,7 @@ export const FULL: BenchSizes = {
   planSizes: [1000, 10_000, 50_000],
   scalingSizes: [100, 1000, 10_000],
   latencyAllocations: 10,
+  startRuns: 9,
 };
 
 export const SMOKE: BenchSizes = {
@@ -46,6 +50,7 @@ export const SMOKE: BenchSizes = {
   planSizes: [100],
   scalingSizes: [10, 20],
   latencyAllocations: 2,
+  startRuns: 1,
 };
 
 const FAST = 0.01;
@@ -116,7 +121,7 @@ async function measurePlan(allocations: number) {
 }
 
 export async function runBench(sizes: BenchSizes) {
-  const rows: ReportRow[] = [];
+  const rows: ReportRow[] = [...(await measureStartToExit(sizes.startRuns))];
   const engine = await runEngineRequestsBench({
     allocations: sizes.requestAllocations,
     batchSizes: [1, 10, 100],

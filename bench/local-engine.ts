@@ -74,11 +74,11 @@ export async function measureLocalRun(opts: {
   let latency: number[] = [];
   let result: Awaited<Awaited<ReturnType<typeof runRestartLocally>>['result']>;
   try {
-    process.env['NOMAD_ADDR'] = sim.address;
     sim.control.resetCounters();
     const started = performance.now();
     const run = await runRestartLocally({
       input: toRestartInput(options),
+      nomad: { address: sim.address },
       emit: (event) => events.push(event),
       prompt: async () => ({ kind: 'read-error', text: 'EOF' }),
       onStateEntered: (name, type) => {

@@ -2,8 +2,11 @@
  * The compiled form of `bin/nomad-restart.ts` the shim starts. Starting through tsx's loader
  * costs about 0.3 s on a 2-core machine (a loader thread, then one transform per file): more
  * than the whole budget for printing a validation error. So the command is bundled once by
- * esbuild into `.nomad-restart/cli/` (ES modules, one lazily loaded chunk per heavy part, npm
- * packages left external) and reused while none of its source files changed.
+ * esbuild into `.nomad-restart/cli/` (ES modules, one lazily loaded chunk per heavy part) and
+ * reused while none of its source files (nor package-lock.json) changed. The npm packages are
+ * bundled too: resolving and compiling a few hundred package files one by one cost more than
+ * half of a job-not-found run; only the build tools and the CDK (used by `synth`, in its own
+ * process) stay outside.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -45,6 +48,41 @@ const keepModuleUrls = {
   },
 };
 
+/**
+ * aws-local-stepfunctions imports an AWS Lambda client (and a Cognito credential provider) for
+ * Tasks that have no local handler. The local engine gives every Task its handler, so the command
+ * never invokes a Lambda: it gets a stand-in that says so, and never loads those SDK clients.
+ * Its definition validator (ajv and friends) only runs right after a fresh synth, so it is
+ * required from node_modules when first called instead of on every start.
+ */
+const NO_LAMBDA_SDK = `
+const unavailable = () => { throw new Error('nomad-restart: a Task without a local handler cannot call AWS Lambda from the local engine'); };
+export class LambdaClient { constructor() { unavailable(); } }
+export class InvokeCommand { constructor() { unavailable(); } }
+export const fromCognitoIdentityPool = unavailable;
+`;
+const LAZY_ASL_VALIDATOR = `
+import { createRequire } from 'node:module';
+export default (...args) => createRequire(import.meta.url)('asl-validator')(...args);
+`;
+const localEngineOnly = {
+  name: 'local-engine-only',
+  setup(build) {
+    build.onResolve({ filter: /^@aws-sdk\/(client-lambda|credential-providers)$/ }, ({ importer }) =>
+      importer.includes('aws-local-stepfunctions') ? { path: 'no-lambda-sdk', namespace: 'stub' } : undefined,
+    );
+    build.onResolve({ filter: /^asl-validator$/ }, ({ importer }) =>
+      importer.includes('aws-local-stepfunctions')
+        ? { path: 'lazy-asl-validator', namespace: 'stub' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'stub' }, ({ path }) => ({
+      contents: path === 'lazy-asl-validator' ? LAZY_ASL_VALIDATOR : NO_LAMBDA_SDK,
+      loader: 'js',
+    }));
+  },
+};
+
 /** Bundles the command into a new build folder and points the manifest at it (atomically). */
 export async function buildBundle() {
   const { build } = await import('esbuild');
@@ -59,13 +97,21 @@ export async function buildBundle() {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    packages: 'external',
+    packages: 'bundle',
+    external: ['esbuild', 'tsx', 'tsx/*', 'aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'],
+    // Bundled CommonJS packages still `require` Node's built-in modules.
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+    },
     metafile: true,
     logLevel: 'silent',
-    plugins: [keepModuleUrls],
+    plugins: [keepModuleUrls, localEngineOnly],
   });
+  // The project's own sources, and the lock file for the bundled packages (a few hundred
+  // files whose stat on every start would cost more than it saves).
   const inputs = {};
-  for (const file of Object.keys(result.metafile.inputs)) {
+  for (const file of [...Object.keys(result.metafile.inputs), 'package-lock.json']) {
+    if (file.includes('node_modules/') || file.includes(':')) continue;
     inputs[file] = statSync(join(PROJECT_DIR, file)).mtimeMs;
   }
   const [entry] = Object.entries(result.metafile.outputs).find(([, out]) => out.entryPoint === ENTRY) ?? [];

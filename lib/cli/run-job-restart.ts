@@ -51,7 +51,8 @@ export async function runJobRestart(args: readonly string[], ctx: RunContext): P
       throw error;
     }
     const color = useColor(ctx.stdout.isTTY === true, line.general);
-    const formatter = createFormatter({ verbose: line.options.verbose, color });
+    const uiColor = color && ctx.stdout.isTTY === true;
+    const formatter = createFormatter({ verbose: line.options.verbose, color, uiColor });
     try {
       await checkClientConfig(line.general.nomad);
     } catch (error) {

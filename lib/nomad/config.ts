@@ -65,18 +65,19 @@ export interface NomadClientConfig {
 }
 
 /** Values of Nomad's general options; `undefined` or `''` means the flag was not given. */
-export type NomadConfigFlags = Partial<{
-  address: string;
-  token: string;
-  namespace: string;
-  region: string;
-  caCert: string;
-  caPath: string;
-  clientCert: string;
-  clientKey: string;
-  tlsServerName: string;
-  tlsSkipVerify: boolean;
-}>;
+export interface NomadConfigFlags {
+  address?: string | undefined;
+  token?: string | undefined;
+  namespace?: string | undefined;
+  region?: string | undefined;
+  caCert?: string | undefined;
+  caPath?: string | undefined;
+  clientCert?: string | undefined;
+  clientKey?: string | undefined;
+  tlsServerName?: string | undefined;
+  /** `-tls-skip-verify` (or its alias `-insecure`). */
+  tlsSkipVerify?: boolean | undefined;
+}
 
 /** Go's `strconv.ParseBool`: `undefined` for anything it would reject. */
 export function parseGoBool(value: string): boolean | undefined {
@@ -122,7 +123,7 @@ function pick(...values: Array<string | undefined>): string | undefined {
  */
 export function resolveNomadConfig(
   flags: NomadConfigFlags,
-  env: NodeJS.ProcessEnv = process.env,
+  env: Readonly<Record<string, string | undefined>> = process.env,
 ): NomadClientConfig {
   const config: NomadClientConfig = {
     address: pick(flags.address, env['NOMAD_ADDR']) ?? DEFAULT_NOMAD_ADDRESS,

@@ -38,6 +38,12 @@ export interface FormatterOptions {
   verbose: boolean;
   /** ANSI colours (bold headers, dark grey verbose lines, red errors, yellow warnings). */
   color: boolean;
+  /**
+   * Red errors and yellow warnings. Nomad's UI library colours those lines only when stdout is
+   * a terminal (its colour package checks the terminal itself), so `-force-color` into a pipe
+   * colours the headers but not the errors. @default color
+   */
+  uiColor?: boolean;
   /** IANA zone for timestamps; default: the process's local zone. */
   timeZone?: string;
 }
@@ -95,6 +101,7 @@ const MULTIREGION_CANCELED = '\nJob restart canceled.';
 /** Creates the formatter for one run. */
 export function createFormatter(options: FormatterOptions): Formatter {
   const { verbose, color, timeZone } = options;
+  const uiColors = options.uiColor ?? color;
   const id = (value: string) => displayId(value, { verbose });
   const ts = (time: number) => formatTimestamp(time, timeZone);
   const bold = (text: string) => (color ? paint('1', text) : text);
@@ -102,8 +109,14 @@ export function createFormatter(options: FormatterOptions): Formatter {
   const header = (time: number, text: string) => bold(`==> ${ts(time)}: ${text}`);
   const detail = (time: number, text: string) => `${DETAIL_INDENT}${ts(time)}: ${text}`;
   const stdout = (text: string): OutputLine => ({ stream: 'stdout', text });
-  const stderr = (text: string): OutputLine => ({ stream: 'stderr', text: color ? uiColor(31, text) : text });
-  const warn = (text: string): OutputLine => ({ stream: 'stderr', text: color ? uiColor(33, text) : text });
+  const stderr = (text: string): OutputLine => ({
+    stream: 'stderr',
+    text: uiColors ? uiColor(31, text) : text,
+  });
+  const warn = (text: string): OutputLine => ({
+    stream: 'stderr',
+    text: uiColors ? uiColor(33, text) : text,
+  });
 
   const skipText = (allocationId: string, reason: SkipReason): string => {
     const alloc = goQuote(id(allocationId));

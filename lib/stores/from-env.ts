@@ -61,13 +61,16 @@ async function dynamoClient(): Promise<DynamoDBClient> {
 function loadedOnFirstCall<T extends object>(load: () => Promise<T>): T {
   let loaded: Promise<T> | undefined;
   return new Proxy({} as T, {
-    get:
-      (_target, method) =>
-      async (...args: unknown[]) => {
-        loaded ??= load();
-        const store = (await loaded) as Record<PropertyKey, (...a: unknown[]) => unknown>;
-        return store[method]?.(...args);
-      },
+    // Not a promise itself: without this `then`, returning or awaiting the store (an async
+    // factory, `await lock`) would call it as a thenable and never settle.
+    get: (_target, method) =>
+      method === 'then'
+        ? undefined
+        : async (...args: unknown[]) => {
+            loaded ??= load();
+            const store = (await loaded) as Record<PropertyKey, (...a: unknown[]) => unknown>;
+            return store[method]?.(...args);
+          },
   });
 }
 

@@ -2,13 +2,11 @@
 // aws-sdk-client-mock can stand in for Step Functions): the execution's events come out as
 // Nomad's lines, a failed execution's cause is printed once on stderr, the exit code is Nomad's,
 // and the execution input carries the options and no token.
-import { PassThrough } from 'node:stream';
 import { GetExecutionHistoryCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
-import { runJobRestart } from '../../lib/cli/index';
 import type { ProgressEvent } from '../../lib/restart/events';
-import { normalise } from '../e2e/run-cli';
+import { runCommand } from '../e2e/run-command';
 import { ev, FakeExecution } from '../engines/aws/fake-history';
 
 jest.setTimeout(30_000);
@@ -33,26 +31,7 @@ function serve(execution: FakeExecution): void {
 }
 
 async function command(args: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const stdin = new PassThrough();
-  stdin.end();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString('utf8');
-  });
-  stderr.on('data', (chunk: Buffer) => {
-    err += chunk.toString('utf8');
-  });
-  const code = await runJobRestart(args, {
-    stdin,
-    stdout,
-    stderr,
-    env: { NOMAD_TOKEN: 'secret-token-7f3a', AWS_REGION: 'eu-west-1', TZ: 'UTC' },
-    onInterrupt: () => () => undefined,
-  });
-  return { code, stdout: normalise(out), stderr: normalise(err) };
+  return runCommand(args, { NOMAD_TOKEN: 'secret-token-7f3a', AWS_REGION: 'eu-west-1' });
 }
 
 describe('nomad-restart -engine=aws', () => {

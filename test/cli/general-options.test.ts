@@ -10,10 +10,9 @@
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { jest } from '@jest/globals';
-import { runJobRestart } from '../../lib/cli/run-job-restart';
 import type { AclSpec } from '../../sim/index';
+import { runCommand } from '../e2e/run-command';
 import { type Harness, simpleJob, startHarness, waitAllRunning } from '../steps/harness';
 import { type SeenRequest, startTlsFront, TLS_FIXTURES, type TlsFront } from './helpers/tls-front';
 
@@ -165,6 +164,15 @@ const rows: Row[] = [
     stdout: (text) => text.includes(ANSI),
   },
   {
+    name: '-force-color into a pipe colours no error line: Nomad colours those only at a terminal',
+    args: ['-force-color', '-region', 'us'],
+    env: { NOMAD_REGION: null },
+    sim: { region: 'eu' },
+    expected: undefined,
+    exitCode: 1,
+    stderr: 'Error querying job prefix "web": Unexpected response code: 500 (No path to region)\n',
+  },
+  {
     name: '-no-color wins over NOMAD_CLI_FORCE_COLOR',
     args: ['-no-color'],
     env: { NOMAD_CLI_FORCE_COLOR: '1' },
@@ -205,29 +213,9 @@ async function run(h: Harness, front: TlsFront, row: Row) {
     if (value === null) delete env[name];
     else env[name] = resolve(value);
   }
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const stdin = new PassThrough();
-  stdin.end();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString('utf8');
-  });
-  stderr.on('data', (chunk: Buffer) => {
-    err += chunk.toString('utf8');
-  });
-  const code = await runJobRestart([...row.args.map(resolve), '-yes', 'web'], {
-    stdin,
-    stdout,
-    stderr,
-    env,
-    onInterrupt: () => () => undefined,
-  });
+  const result = await runCommand([...row.args.map(resolve), '-yes', 'web'], env);
   return {
-    code,
-    stdout: out,
-    stderr: err,
+    ...result,
     restarts: h.sim.control.counters()['PUT /v1/client/allocation/:id/restart'] ?? 0,
   };
 }

@@ -20,12 +20,12 @@ const RESTART = 'PUT /v1/client/allocation/:id/restart';
 const INTERRUPT_PROMPT = 'Are you sure you want to stop the restart process? [y/N] ';
 
 /** Runs the command in a pty, sends SIGINT after the first "Waiting" line, answers the question. */
-function interruptRun(address: string, answer: string) {
+function interruptRun(env: Readonly<Record<string, string>>, answer: string) {
   return new Promise<{ code: number; output: string }>((resolve) => {
     const child = pty.spawn(
       process.execPath,
       [BIN, '-no-color', '-yes', '-batch-size', '1', '-batch-wait', '2s', 'web'],
-      { env: { PATH: process.env['PATH'] ?? '', TZ: 'UTC', NOMAD_ADDR: address }, cols: 250 },
+      { env: { PATH: process.env['PATH'] ?? '', TZ: 'UTC', ...env }, cols: 250 },
     );
     let output = '';
     let interrupted = false;
@@ -64,7 +64,7 @@ describe('nomad-restart interrupts and error questions at a terminal', () => {
 
   it('cancels on y: prints the cancel line last, exits 0, starts no further batch (scenario 4)', async () => {
     // Act
-    const { code, output } = await interruptRun(h.address, 'y');
+    const { code, output } = await interruptRun(h.env, 'y');
 
     // Assert
     expect(code).toBe(0);
@@ -79,7 +79,7 @@ describe('nomad-restart interrupts and error questions at a terminal', () => {
 
   it('carries on to success on n (scenario 4)', async () => {
     // Act
-    const { code, output } = await interruptRun(h.address, 'n');
+    const { code, output } = await interruptRun(h.env, 'n');
 
     // Assert
     expect(code).toBe(0);
@@ -97,7 +97,11 @@ describe('nomad-restart interrupts and error questions at a terminal', () => {
     ]);
 
     // Act
-    const { code, output } = await runInPty(['-batch-size', '1', 'web'], { NOMAD_ADDR: proxy.address }, ['']);
+    const { code, output } = await runInPty(
+      ['-batch-size', '1', 'web'],
+      { ...h.env, NOMAD_ADDR: proxy.address },
+      [''],
+    );
     await proxy.close();
 
     // Assert

@@ -22,7 +22,7 @@ describe('nomad-restart Nomad tests', () => {
     const target = await openE2e();
 
     // Act
-    const result = await runCli(['-yes', 'not-valid'], { NOMAD_ADDR: target.address });
+    const result = await runCli(['-yes', 'not-valid'], target.env);
     await target.close();
 
     // Assert
@@ -55,8 +55,10 @@ describe('nomad-restart Nomad tests', () => {
           job('test_job_restart_prod_ns', 'prod'),
         ],
       });
-      const env = { NOMAD_ADDR: target.address };
-      results = await runCliPool(CASES.map((c) => ({ args: ['-yes', ...c.args], env })));
+      // The namespaces as the target names them (an agent keeps each run's fixtures apart).
+      const named = (args: string[]) =>
+        args.map((a, i) => (args[i - 1] === '-namespace' ? target.namespace(a) : a));
+      results = await runCliPool(CASES.map((c) => ({ args: ['-yes', ...named(c.args)], env: target.env })));
     });
     afterAll(() => target.close());
     const result = (i: number) => results[i] as CliResult;
@@ -112,9 +114,7 @@ describe('nomad-restart Nomad tests', () => {
         for (const node of await target.readyNodes()) await target.setEligibility(node.ID, false);
 
         // Act
-        const result = await runCli(['-batch-size', '2', '-reschedule', '-yes', JOB], {
-          NOMAD_ADDR: target.address,
-        });
+        const result = await runCli(['-batch-size', '2', '-reschedule', '-yes', JOB], target.env);
         const allocations = await target.allocations(JOB);
 
         // Assert
@@ -292,7 +292,7 @@ describe('nomad-restart Nomad tests', () => {
         '/v1/job/example/allocations': stubs,
         '/v1/job/example/versions': { Versions: [jobVersion(2), jobVersion(1)], Diffs: null },
       });
-      const env = { NOMAD_ADDR: proxy.address };
+      const env = { ...target.env, NOMAD_ADDR: proxy.address };
       results = await runCliPool(
         CASES.map((c) => ({ args: [...c.args, '-dry-run', '-verbose', '-yes', 'example'], env })),
       );
@@ -333,10 +333,14 @@ describe('nomad-restart Nomad tests', () => {
       const target = await openE2e({ jobs: [simpleJob('web', 'service', 2)] });
       try {
         await target.waitRunning('web', 2);
+        // Only what this run did counts: the allocations it found running.
+        const ours = new Set((await target.allocations('web')).map((a) => a.ID));
+        const restartedOfOurs = (all: readonly AllocListStub[]) =>
+          restartedIn(all.filter((a) => ours.has(a.ID)));
 
         // Act
-        const result = await runCli(['-output=json', '-yes', 'web'], { NOMAD_ADDR: target.address });
-        const allocations = await target.allocationsWhen('web', (a) => restartedIn(a) === 2);
+        const result = await runCli(['-output=json', '-yes', 'web'], target.env);
+        const allocations = await target.allocationsWhen('web', (a) => restartedOfOurs(a) === 2);
 
         // Assert
         expect(result.code).toBe(0);
@@ -350,7 +354,8 @@ describe('nomad-restart Nomad tests', () => {
           'allocation-restarting',
           'finished',
         ]);
-        expect(restartedIn(allocations)).toBe(2);
+        expect(ours.size).toBe(2);
+        expect(restartedOfOurs(allocations)).toBe(2);
       } finally {
         await target.close();
       }

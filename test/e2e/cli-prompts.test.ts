@@ -29,11 +29,11 @@ describe('nomad-restart at a terminal', () => {
 
   it('refuses an invalid answer, goes on with y, then waits as answered (scenario 1)', async () => {
     // Act
-    const { code, output } = await runInPty(
-      ['-batch-size', '2', '-batch-wait', 'ask', 'example'],
-      { NOMAD_ADDR: h.address },
-      ['xyz', 'y', '1s'],
-    );
+    const { code, output } = await runInPty(['-batch-size', '2', '-batch-wait', 'ask', 'example'], h.env, [
+      'xyz',
+      'y',
+      '1s',
+    ]);
 
     // Assert
     expect(code).toBe(0);
@@ -52,11 +52,9 @@ describe('nomad-restart at a terminal', () => {
 
   it('cancels on n with exit 0 and no success line (scenario 1)', async () => {
     // Act
-    const { code, output } = await runInPty(
-      ['-batch-size', '2', '-batch-wait', 'ask', 'example'],
-      { NOMAD_ADDR: h.address },
-      ['n'],
-    );
+    const { code, output } = await runInPty(['-batch-size', '2', '-batch-wait', 'ask', 'example'], h.env, [
+      'n',
+    ]);
 
     // Assert
     expect(code).toBe(0);
@@ -83,11 +81,7 @@ describe('nomad-restart at a terminal', () => {
 
       it('cancels on n before printing anything of the plan, with exit 0', async () => {
         // Act
-        const { code, output } = await runInPty(
-          ['-batch-size', '2', 'global-web'],
-          { NOMAD_ADDR: h.address },
-          ['n'],
-        );
+        const { code, output } = await runInPty(['-batch-size', '2', 'global-web'], h.env, ['n']);
 
         // Assert
         expect(code).toBe(0);
@@ -98,11 +92,7 @@ describe('nomad-restart at a terminal', () => {
 
       it('restarts on y, the plan lines following the answer', async () => {
         // Act
-        const { code, output } = await runInPty(
-          ['-batch-size', '2', 'global-web'],
-          { NOMAD_ADDR: h.address },
-          ['y'],
-        );
+        const { code, output } = await runInPty(['-batch-size', '2', 'global-web'], h.env, ['y']);
 
         // Assert
         expect(code).toBe(0);

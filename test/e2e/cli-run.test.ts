@@ -17,7 +17,7 @@ const RESTART = 'PUT /v1/client/allocation/:id/restart';
 const STOP = 'PUT /v1/allocation/:id/stop';
 const EVALUATE = 'PUT /v1/job/:id/evaluate';
 
-const env = (t: E2eTarget) => ({ NOMAD_ADDR: t.address });
+const env = (t: E2eTarget) => t.env;
 const opened: E2eTarget[] = [];
 /** A target closed after the test even when an assertion fails first. */
 async function target(setup: E2eSetup): Promise<E2eTarget> {
@@ -146,6 +146,7 @@ describe('nomad-restart against the simulator or NOMAD_E2E_ADDR', () => {
 
       // Act
       const result = await runCli(['-on-error', 'fail', 'test_job_on_error_fail'], {
+        ...t.env,
         NOMAD_ADDR: proxy.address,
       });
       await proxy.close();

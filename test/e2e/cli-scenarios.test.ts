@@ -93,9 +93,10 @@ describe('nomad-restart suggested acceptance scenarios', () => {
       order = inProcessingOrder(await target.allocations(JOB));
 
       // Act
-      result = await runCli(['-yes', '-on-error', 'ask', '-batch-size', '2', '-task', 'prestart', JOB], {
-        NOMAD_ADDR: target.address,
-      });
+      result = await runCli(
+        ['-yes', '-on-error', 'ask', '-batch-size', '2', '-task', 'prestart', JOB],
+        target.env,
+      );
       after = await target.allocations(JOB);
     });
     afterAll(() => target?.close());

@@ -135,7 +135,7 @@ describe('nomad-restart T2 success cases (parsed values shown black-box)', () =>
         args: RUNS[c].args,
         env: {
           NOMAD_ADDR: c === 't17' ? proxy.address : target.address,
-          NOMAD_NAMESPACE: RUNS[c].namespace,
+          NOMAD_NAMESPACE: target.namespace(RUNS[c].namespace),
         },
       })),
     );

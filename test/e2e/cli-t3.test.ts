@@ -190,7 +190,7 @@ describe('nomad-restart T3 (TestJobRestartCommand_Run)', () => {
         const before = await Promise.all(
           wave.map(async (row) => new Set((await target.allocations(row.jobId)).map((a) => a.ID))),
         );
-        const env = { NOMAD_ADDR: target.address };
+        const env = target.env;
         const out = await runCliPool(wave.map((row) => ({ args: ['-yes', ...row.args, row.jobId], env })));
         for (const [i, row] of wave.entries()) {
           const originalsOf = (all: AllocListStub[]) => all.filter((a) => before[i]?.has(a.ID));

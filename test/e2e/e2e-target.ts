@@ -5,7 +5,14 @@
  * they run, and purged afterwards; what the tests read back (task events, replacements,
  * deployments) comes through the same HTTP API either way. Cases that need what only the
  * simulator offers (its control API, ACL tokens, several nodes) print why they are not run.
+ *
+ * On an agent every target keeps its fixtures in namespaces of its own (`e2e-<run>-<n>`, and
+ * `e2e-<run>-<n>-<name>` for a fixture namespace `<name>`), reached through `env` and
+ * `namespace()`: a job the agent already runs (a `web`, say) is never updated, restarted,
+ * counted or purged, and two runs of the suite on one agent never see each other's jobs. What a
+ * target registers is purged, and its namespaces deleted, when it closes (`afterEach`/`finally`).
  */
+import { randomBytes } from 'node:crypto';
 import type { AllocListStub, Deployment, Evaluation, Job, NodeListStub } from '../../lib/nomad/types';
 import { parseGoDuration } from '../../sim/duration';
 import type { NodeSpec, RunningSimulator } from '../../sim/index';
@@ -26,6 +33,13 @@ export interface E2eSetup {
 export interface E2eTarget {
   /** `NOMAD_ADDR` for the command. */
   readonly address: string;
+  /**
+   * What the command needs in its environment to reach this target's fixtures: `NOMAD_ADDR`,
+   * and on an agent `NOMAD_NAMESPACE`, the target's own namespace (its `default`).
+   */
+  readonly env: Readonly<Record<string, string>>;
+  /** The name a fixture namespace has on the target: itself on the simulator, the target's own on an agent (`*` stays). */
+  namespace(name: string): string;
   /** The simulator behind `address`, for simulator-only assertions; undefined against an agent. */
   readonly sim: RunningSimulator | undefined;
   /** Registers (or updates) a job after setup, like `PUT /v1/jobs`. */
@@ -45,7 +59,7 @@ export interface E2eTarget {
     done: (allocations: AllocListStub[]) => boolean,
     namespace?: string,
   ): Promise<AllocListStub[]>;
-  deployments(jobId: string): Promise<Deployment[]>;
+  deployments(jobId: string, namespace?: string): Promise<Deployment[]>;
   /** Ready nodes eligible for scheduling. */
   readyNodes(): Promise<NodeListStub[]>;
   /** Sets a node's scheduling eligibility; an agent's nodes are set back on close. */
@@ -104,6 +118,8 @@ function fromHarness(h: Harness): E2eTarget {
     (await get<AllocListStub[]>(address, allocationsPath(jobId, namespace))).json;
   return {
     address,
+    env: { NOMAD_ADDR: address },
+    namespace: (name) => name,
     sim: h.sim,
     register: async (job) => {
       h.sim.control.registerJob(job);
@@ -112,29 +128,38 @@ function fromHarness(h: Harness): E2eTarget {
     allocations,
     allocationsWhen: (jobId, done, namespace) =>
       allocationsOnceDone(() => allocations(jobId, namespace), done, SIM_WAIT_MS, 10),
-    deployments: (jobId) => deployments(address, jobId),
+    deployments: (jobId, namespace = 'default') => deployments(address, jobId, namespace),
     readyNodes: async () => readyNodes(address),
     setEligibility: async (nodeId, eligible) => h.sim.control.setNodeEligibility(nodeId, eligible),
     close: () => h.close(),
   };
 }
 
+/** This run of the suite; each agent target adds a number, so no two share a namespace. */
+const RUN = randomBytes(3).toString('hex');
+let targets = 0;
+
 async function openAgent(address: string, setup: E2eSetup): Promise<E2eTarget> {
+  const home = `e2e-${RUN}-${++targets}`;
+  const ns = (name: string) => (name === '*' ? '*' : name === 'default' ? home : `${home}-${name}`);
+  const created = [home, ...(setup.namespaces ?? []).map(ns)];
   const registered = new Map<string, { id: string; namespace: string }>();
   const ineligible = new Set<string>();
   const driver = await agentDriver(address);
   const allocations = async (jobId: string, namespace = 'default') =>
-    (await expectOk(get<AllocListStub[]>(address, allocationsPath(jobId, namespace)))).json;
+    (await expectOk(get<AllocListStub[]>(address, allocationsPath(jobId, ns(namespace))))).json;
 
   const register = async (job: Job, deployed = false) => {
-    const namespace = job.Namespace ?? 'default';
+    const namespace = ns(job.Namespace ?? 'default');
     registered.set(`${namespace}/${job.ID}`, { id: job.ID, namespace });
-    await expectOk(put(address, '/v1/jobs', { Job: forAgent(job, driver) }));
+    await expectOk(put(address, '/v1/jobs', { Job: forAgent({ ...job, Namespace: namespace }, driver) }));
     await settled(address, job.ID, namespace, deployed);
   };
 
   const target: E2eTarget = {
     address,
+    env: { NOMAD_ADDR: address, NOMAD_NAMESPACE: home },
+    namespace: ns,
     sim: undefined,
     register: (job) => register(job),
     waitRunning: async (jobId, count, namespace) => {
@@ -152,7 +177,7 @@ async function openAgent(address: string, setup: E2eSetup): Promise<E2eTarget> {
     allocations,
     allocationsWhen: (jobId, done, namespace) =>
       allocationsOnceDone(() => allocations(jobId, namespace), done, AGENT_WAIT_MS, 200),
-    deployments: (jobId) => deployments(address, jobId),
+    deployments: (jobId, namespace = 'default') => deployments(address, jobId, ns(namespace)),
     readyNodes: () => readyNodes(address),
     setEligibility: async (nodeId, eligible) => {
       if (eligible) ineligible.delete(nodeId);
@@ -170,13 +195,22 @@ async function openAgent(address: string, setup: E2eSetup): Promise<E2eTarget> {
         await call(address, `/v1/job/${encodeURIComponent(id)}?purge=true&namespace=${namespace}`, {
           method: 'DELETE',
         });
-      for (const name of setup.namespaces ?? [])
-        await call(address, `/v1/namespace/${encodeURIComponent(name)}`, { method: 'DELETE' });
+      // A namespace goes once its purged jobs' allocations are gone from the servers' view.
+      for (const name of created)
+        await eventually(
+          async () =>
+            (await call(address, `/v1/namespace/${encodeURIComponent(name)}`, { method: 'DELETE' }))
+              .status === 200
+              ? true
+              : undefined,
+          AGENT_WAIT_MS,
+          500,
+        ).catch(() => console.log(`namespace ${name} left on ${address}: it still holds something`));
     },
   };
 
   try {
-    for (const name of setup.namespaces ?? [])
+    for (const name of created)
       await expectOk(put(address, `/v1/namespace/${encodeURIComponent(name)}`, { Name: name }));
     await Promise.all((setup.jobs ?? []).map((job) => register(job, true)));
   } catch (error) {
@@ -209,9 +243,9 @@ function allocationsPath(jobId: string, namespace: string): string {
   return `/v1/job/${encodeURIComponent(jobId)}/allocations?namespace=${encodeURIComponent(namespace)}`;
 }
 
-async function deployments(address: string, jobId: string): Promise<Deployment[]> {
-  return (await expectOk(get<Deployment[]>(address, `/v1/job/${encodeURIComponent(jobId)}/deployments`)))
-    .json;
+async function deployments(address: string, jobId: string, namespace: string): Promise<Deployment[]> {
+  const path = `/v1/job/${encodeURIComponent(jobId)}/deployments?namespace=${encodeURIComponent(namespace)}`;
+  return (await expectOk(get<Deployment[]>(address, path))).json;
 }
 
 async function readyNodes(address: string): Promise<NodeListStub[]> {

@@ -83,7 +83,7 @@ describe('NomadClient.create', () => {
       {
         name: 'a missing CA file',
         tls: { caCert: '/nonexistent/ca.pem' },
-        reason: "Error loading CA File: ENOENT: no such file or directory, open '/nonexistent/ca.pem'",
+        reason: 'Error loading CA File: open /nonexistent/ca.pem: no such file or directory',
       },
       {
         name: 'a CA file without PEM',
@@ -93,7 +93,17 @@ describe('NomadClient.create', () => {
       {
         name: 'a missing CA path',
         tls: { caPath: '/nonexistent/ca.d' },
-        reason: "Error loading CA Path: ENOENT: no such file or directory, scandir '/nonexistent/ca.d'",
+        reason: 'lstat /nonexistent/ca.d: no such file or directory',
+      },
+      {
+        name: 'a CA file that is a directory',
+        tls: { caCert: TLS },
+        reason: `Error loading CA File: read ${TLS}: is a directory`,
+      },
+      {
+        name: 'a CA path with a file that is no certificate',
+        tls: { caPath: TLS },
+        reason: `Error loading CA Path: Couldn't parse PEM in: ${join(TLS, 'README.md')}`,
       },
       {
         name: 'a client cert without key',
@@ -103,15 +113,30 @@ describe('NomadClient.create', () => {
       {
         name: 'an unreadable client key',
         tls: { clientCert: join(TLS, 'client.pem'), clientKey: '/nonexistent/key.pem' },
-        reason: "Error loading client key: ENOENT: no such file or directory, open '/nonexistent/key.pem'",
+        reason: 'open /nonexistent/key.pem: no such file or directory',
       },
-    ])('refuses $name', ({ tls, reason }) => {
+    ])("refuses $name with Nomad's words", ({ tls, reason }) => {
       // Arrange / Act
       const err = init({ address: nomad.address, tls });
 
       // Assert
       expect((err as Error).message).toBe(`Error initializing client: ${reason}`);
       expect(nomad.requests).toHaveLength(0);
+    });
+
+    it.each([
+      {
+        name: 'a CA file, which wins over a CA path (not read at all)',
+        tls: { caCert: join(TLS, 'ca.pem'), caPath: '/nonexistent' },
+      },
+      { name: 'a CA path that is one certificate file', tls: { caPath: join(TLS, 'ca.pem') } },
+    ])('accepts $name, as go-rootcerts does', async ({ tls }) => {
+      // Act
+      const client = NomadClient.create({ address: nomad.address, tls });
+
+      // Assert
+      expect(client.config.tls).toEqual(tls);
+      await client.close();
     });
 
     it('refuses a client key that does not match its certificate', () => {

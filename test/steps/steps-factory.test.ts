@@ -110,6 +110,26 @@ describe('createRestartSteps', () => {
     expect(events.filter((e) => e.type === 'batch-started')).toHaveLength(2);
   });
 
+  it("sends the run's region on every request of every step, whatever the client was built with", async () => {
+    // Arrange: on AWS the options are the only place the user's -region reaches the Lambda.
+    const job = simpleJob('steps_region', 'service', 2);
+    h = await startHarness({ jobs: [job] });
+    await waitAllRunning(h, job.ID, 2);
+    h.sim.control.resetCounters();
+
+    // Act
+    const { summary } = await drive(
+      steps(h),
+      restartOptions(job.ID, { region: 'global', batchSize: { value: 1, percent: false } }),
+    );
+
+    // Assert
+    expect(summary.outcome).toBe('succeeded');
+    const log = h.sim.control.requestLog();
+    expect(log.length).toBeGreaterThan(4);
+    expect(log.filter((r) => new URLSearchParams(r.query).get('region') !== 'global')).toEqual([]);
+  });
+
   it('stops, evaluates and awaits a system job, one allocation per batch', async () => {
     // Arrange
     const job = simpleJob('steps_system', 'system', 1);

@@ -2,14 +2,14 @@
  * Builds the undici connection pool from the client's config: address, TLS files and basic auth,
  * checked with Nomad's own error texts before any request.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { Agent } from 'undici';
 import type { NomadClientConfig, TlsConfig } from '../config';
 import { DEFAULT_NOMAD_ADDRESS } from '../config';
 import { NomadClientInitError } from '../errors';
-import { messageOf } from './error-text';
+import { fileErrorText, messageOf } from './error-text';
 
 /** Default time to open a connection (see `TimeoutOptions.connectMs`). */
 export const DEFAULT_CONNECT_MS = 10_000;
@@ -51,51 +51,63 @@ function parseAddress(address: string): URL {
   return url;
 }
 
-function readPem(path: string, what: string): string {
+/** A PEM file's text; `prefix` (Nomad's `Error loading CA File: `, say) goes before Go's file error. */
+function readPem(path: string, prefix: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (err) {
-    const reason = messageOf(err);
-    throw new NomadClientInitError(`Error loading ${what}: ${reason}`, { cause: err });
+    throw new NomadClientInitError(`${prefix}${fileErrorText(err, path)}`, { cause: err });
   }
 }
 
-function readCaPem(path: string): string {
-  const pem = readPem(path, 'CA File');
-  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+const hasCertificate = (pem: string) => pem.includes('-----BEGIN CERTIFICATE-----');
+
+/** go-rootcerts' `LoadCAFile`. */
+function readCaFile(path: string): string {
+  const pem = readPem(path, 'Error loading CA File: ');
+  if (!hasCertificate(pem)) {
     throw new NomadClientInitError(`Error loading CA File: Couldn't parse PEM in: ${path}`);
   }
   return pem;
 }
 
-/** Every regular file of `dir` must be a PEM certificate, as Nomad (go-rootcerts) requires. */
-function readCaDir(dir: string): string[] {
+/**
+ * go-rootcerts' `LoadCAPath`: `filepath.Walk` from `path` (a directory, walked in name order
+ * and into subdirectories, or a single file), every file a PEM certificate, with its texts.
+ */
+function readCaPath(path: string, found: string[] = []): string[] {
+  let isDir: boolean;
+  try {
+    isDir = lstatSync(path).isDirectory();
+  } catch (err) {
+    throw new NomadClientInitError(fileErrorText(err, path), { cause: err });
+  }
+  if (!isDir) {
+    const pem = readPem(path, 'Error loading file from CAPath: ');
+    if (!hasCertificate(pem))
+      throw new NomadClientInitError(`Error loading CA Path: Couldn't parse PEM in: ${path}`);
+    found.push(pem);
+    return found;
+  }
   let names: string[];
   try {
-    names = readdirSync(dir).sort();
+    names = readdirSync(path).sort();
   } catch (err) {
-    const reason = messageOf(err);
-    throw new NomadClientInitError(`Error loading CA Path: ${reason}`, { cause: err });
+    throw new NomadClientInitError(fileErrorText(err, path), { cause: err });
   }
-  return names
-    .map((name) => join(dir, name))
-    .filter(isFile)
-    .map(readCaPem);
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false; // a dangling link is skipped, not fatal
-  }
+  for (const name of names) readCaPath(join(path, name), found);
+  return found;
 }
 
 function tlsOptions(tls: TlsConfig | undefined): Record<string, unknown> {
   if (tls === undefined) return {};
-  const ca: string[] = [];
-  if (tls.caCert !== undefined && tls.caCert !== '') ca.push(readCaPem(tls.caCert));
-  if (tls.caPath !== undefined && tls.caPath !== '') ca.push(...readCaDir(tls.caPath));
+  // As go-rootcerts: a CA file wins over a CA path, which is then not read at all.
+  const ca =
+    tls.caCert !== undefined && tls.caCert !== ''
+      ? [readCaFile(tls.caCert)]
+      : tls.caPath !== undefined && tls.caPath !== ''
+        ? readCaPath(tls.caPath)
+        : [];
   const hasCert = tls.clientCert !== undefined && tls.clientCert !== '';
   const hasKey = tls.clientKey !== undefined && tls.clientKey !== '';
   if (hasCert !== hasKey) {
@@ -104,8 +116,9 @@ function tlsOptions(tls: TlsConfig | undefined): Record<string, unknown> {
   const options: Record<string, unknown> = { rejectUnauthorized: tls.insecure !== true };
   if (ca.length > 0) options['ca'] = ca;
   if (hasCert && hasKey) {
-    options['cert'] = readPem(tls.clientCert as string, 'client cert');
-    options['key'] = readPem(tls.clientKey as string, 'client key');
+    // Go's tls.LoadX509KeyPair reports an unreadable file with its own error only.
+    options['cert'] = readPem(tls.clientCert as string, '');
+    options['key'] = readPem(tls.clientKey as string, '');
   }
   if (tls.serverName !== undefined && tls.serverName !== '') options['servername'] = tls.serverName;
   try {

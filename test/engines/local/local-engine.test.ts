@@ -14,10 +14,10 @@ process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
 const { localStores } = await import('../../../lib/stores/from-env');
 
 async function run(h: Harness, input: RestartInput, emit: (event: ProgressEvent) => void = () => undefined) {
-  process.env['NOMAD_ADDR'] = h.sim.address;
   const entered: string[] = [];
   const local = await runRestartLocally({
     input,
+    nomad: { address: h.sim.address },
     emit,
     prompt: async () => ({ kind: 'read-error', text: 'EOF' }),
     onStateEntered: (name) => entered.push(name),

@@ -60,15 +60,16 @@ export async function runWorkflow(
   options: RestartOptions,
   runOptions: WorkflowRunOptions = {},
 ): Promise<WorkflowRun> {
-  process.env['NOMAD_ADDR'] = h.sim.address;
-  if (runOptions.token === undefined) delete process.env['NOMAD_TOKEN'];
-  else process.env['NOMAD_TOKEN'] = runOptions.token;
   const events: ProgressEvent[] = [];
   const entered: string[] = [];
   const prompts: string[] = [];
   const replies = [...(runOptions.replies ?? [])];
   const local = await runRestartLocally({
     input: toRestartInput(options),
+    nomad: {
+      address: h.sim.address,
+      ...(runOptions.token === undefined ? {} : { token: runOptions.token }),
+    },
     emit: (event) => events.push(event),
     prompt: async (prompt) => {
       prompts.push(prompt);
