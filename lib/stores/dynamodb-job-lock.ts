@@ -33,33 +33,12 @@ export class DynamoDbJobLock implements JobLock {
   ) {}
 
   public async acquire(key: LockKey, owner: string, ttlSeconds: number): Promise<void> {
-    const nowSeconds = Math.floor(this.now() / 1000);
     const id = lockKeyString(key);
+    const nowSeconds = Math.floor(this.now() / 1000);
     if (await this.refresh(id, owner, nowSeconds + ttlSeconds)) return;
-    try {
-      await this.client.send(
-        new PutItemCommand({
-          TableName: this.tableName,
-          Item: {
-            lockKey: { S: id },
-            owner: { S: owner },
-            acquiredAt: { N: String(nowSeconds) },
-            expiresAt: { N: String(nowSeconds + ttlSeconds) },
-          },
-          // Free or ours already (a retried take). Never another run's, whatever its lease says:
-          // that takes a holder found not running (takeOver).
-          ConditionExpression: 'attribute_not_exists(lockKey) OR #owner = :owner',
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':owner': { S: owner } },
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      );
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) {
-        throw new LockHeldError(id, err.Item?.['owner']?.S ?? 'unknown', { cause: err });
-      }
-      throw err;
-    }
+    // Free or ours already (a retried take). Never another run's, whatever its lease says:
+    // that takes a holder found not running (takeOver).
+    await this.take(id, owner, ttlSeconds, owner);
   }
 
   public async takeOver(
@@ -68,8 +47,13 @@ export class DynamoDbJobLock implements JobLock {
     previousOwner: string,
     ttlSeconds: number,
   ): Promise<void> {
+    // Still the dead run's (or gone): a new item, without its cancel flag.
+    await this.take(lockKeyString(key), owner, ttlSeconds, previousOwner);
+  }
+
+  /** Writes a fresh lock item for `owner`, if the job's lock is free or held by `allowedHolder`. */
+  private async take(id: string, owner: string, ttlSeconds: number, allowedHolder: string): Promise<void> {
     const nowSeconds = Math.floor(this.now() / 1000);
-    const id = lockKeyString(key);
     try {
       await this.client.send(
         new PutItemCommand({
@@ -80,10 +64,9 @@ export class DynamoDbJobLock implements JobLock {
             acquiredAt: { N: String(nowSeconds) },
             expiresAt: { N: String(nowSeconds + ttlSeconds) },
           },
-          // Still the dead run's (or gone): a new item, without its cancel flag.
-          ConditionExpression: 'attribute_not_exists(lockKey) OR #owner = :previous',
+          ConditionExpression: 'attribute_not_exists(lockKey) OR #owner = :holder',
           ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':previous': { S: previousOwner } },
+          ExpressionAttributeValues: { ':holder': { S: allowedHolder } },
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );

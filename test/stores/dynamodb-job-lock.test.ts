@@ -44,8 +44,8 @@ describe('DynamoDbJobLock', () => {
           owner: { S: owner },
           expiresAt: { N: String(1_700_000_000 + 3600) },
         },
-        ConditionExpression: 'attribute_not_exists(lockKey) OR #owner = :owner',
-        ExpressionAttributeValues: { ':owner': { S: owner } },
+        ConditionExpression: 'attribute_not_exists(lockKey) OR #owner = :holder',
+        ExpressionAttributeValues: { ':holder': { S: owner } },
       });
     });
 
