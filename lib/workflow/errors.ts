@@ -42,6 +42,18 @@ export class NomadTransientError extends WorkflowError {
   }
 }
 
+/**
+ * An AWS call of a step (the plan store, a lock, an approval) failed in a way that can succeed
+ * later: the handler re-throws it under this name so `Retry` matches it, and the retried step
+ * (idempotent) redoes only what was not done.
+ */
+export class AwsTransientError extends WorkflowError {
+  public constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'AwsTransientError';
+  }
+}
+
 /** The event a handler received does not have the shape the state machine sends. A bug, not bad user input. */
 export class StepPayloadError extends WorkflowError {
   public constructor(message: string, options?: ErrorOptions) {
@@ -61,4 +73,5 @@ export const WORKFLOW_ERROR_NAMES = {
   jobLocked: 'JobLockedError',
   rescheduleNotAllowed: 'RescheduleNotAllowedError',
   nomadTransient: 'NomadTransientError',
+  awsTransient: 'AwsTransientError',
 } as const;

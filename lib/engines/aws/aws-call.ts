@@ -6,6 +6,7 @@
  * own message (no stack trace, no token).
  */
 import pRetry, { AbortError } from 'p-retry';
+import { awsErrorCode, isTransientAwsError } from '../../stores/aws-errors';
 import { AwsCallError } from './errors';
 
 /** How failed AWS calls are retried. */
@@ -16,49 +17,8 @@ export interface AwsRetryOptions {
   readonly minTimeoutMs?: number;
 }
 
-/** Error codes that mean "slow down" or "try again", whatever the service. */
-const RETRYABLE_CODES = new Set([
-  'ThrottlingException',
-  'Throttling',
-  'TooManyRequestsException',
-  'RequestLimitExceeded',
-  'ProvisionedThroughputExceededException',
-  'ServiceUnavailable',
-  'ServiceUnavailableException',
-  'InternalServerError',
-  'InternalFailure',
-  'RequestTimeout',
-  'RequestTimeoutException',
-  'TimeoutError',
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ETIMEDOUT',
-]);
-
-interface AwsErrorShape {
-  name?: unknown;
-  code?: unknown;
-  message?: unknown;
-  $fault?: unknown;
-  $retryable?: unknown;
-}
-
-/** The AWS error code of a thrown value (`name` for SDK v3 errors, `code` for Node's). */
-export function awsErrorCode(error: unknown): string {
-  const e = (error ?? {}) as AwsErrorShape;
-  if (typeof e.code === 'string' && e.code !== '') return e.code;
-  if (typeof e.name === 'string' && e.name !== '') return e.name;
-  return 'UnknownError';
-}
-
-function isRetryable(error: unknown): boolean {
-  const e = (error ?? {}) as AwsErrorShape;
-  return RETRYABLE_CODES.has(awsErrorCode(error)) || e.$fault === 'server' || e.$retryable !== undefined;
-}
-
 function messageOf(error: unknown): string {
-  const message = (error as AwsErrorShape | null)?.message;
+  const message = (error as { message?: unknown } | null)?.message;
   return typeof message === 'string' ? message.trim() : '';
 }
 
@@ -82,7 +42,7 @@ export async function awsCall<T>(
           return await call();
         } catch (error) {
           // p-retry only retries Errors; anything else, and anything not retryable, ends here.
-          if (!(error instanceof Error) || !isRetryable(error)) {
+          if (!(error instanceof Error) || !isTransientAwsError(error)) {
             throw new AbortError(error instanceof Error ? error : new Error(String(error)));
           }
           throw error;

@@ -1,5 +1,6 @@
+export { awsErrorCode } from '../../stores/aws-errors';
 export { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from '../../stores/table-env';
-export { type AwsRetryOptions, awsErrorCode } from './aws-call';
+export type { AwsRetryOptions } from './aws-call';
 export { type CancelRequest, requestCancel, STOP_CAUSE, STOP_ERROR } from './cancel';
 export * from './errors';
 export { type ExecutionEnd, ExecutionTracker, type PendingAsk } from './execution-tracker';

@@ -18,6 +18,7 @@ export const LAMBDA_RETRY_ERRORS: readonly string[] = [
   'Lambda.TooManyRequestsException',
   'Lambda.ClientExecutionTimeoutException',
   WORKFLOW_ERROR_NAMES.nomadTransient,
+  WORKFLOW_ERROR_NAMES.awsTransient,
   ...TRANSIENT_NOMAD_ERROR_NAMES,
 ];
 
