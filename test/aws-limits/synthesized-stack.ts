@@ -5,18 +5,19 @@
 import { App } from 'aws-cdk-lib';
 import { NomadRestartStack, type NomadRestartStackProps } from '../../lib/constructs/nomad-restart-stack';
 import { extractStateMachineDefinition } from '../../lib/engines/local';
+import type { LocalStateMachine } from '../../lib/engines/local/local-definition';
 
 export const STACK_NAME = 'NomadRestart';
 
 export interface SynthesizedStack {
   readonly template: Record<string, unknown>;
-  readonly stateMachine: { readonly definition: Record<string, unknown>; readonly stateMachineArn: string };
+  readonly stateMachine: LocalStateMachine;
 }
 
 export function synthesizeStack(props: Partial<NomadRestartStackProps> = {}): SynthesizedStack {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   new NomadRestartStack(app, STACK_NAME, { nomadAddress: 'https://nomad.example.internal:4646', ...props });
   const template = app.synth().getStackByName(STACK_NAME).template as Record<string, unknown>;
-  const { definition, stateMachineArn } = extractStateMachineDefinition(template);
-  return { template, stateMachine: { definition, stateMachineArn } };
+  const { definition, stateMachineArn, functionTimeoutsMs } = extractStateMachineDefinition(template);
+  return { template, stateMachine: { definition, stateMachineArn, functionTimeoutsMs } };
 }

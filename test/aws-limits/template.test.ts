@@ -278,3 +278,21 @@ describe('the app’s context', () => {
     expect(run.stderr).toContain('Context "nomadAddress" is required');
   });
 });
+
+describe('the local engine’s view of the template', () => {
+  it('reads every function’s own timeout, which bounds each local invocation', () => {
+    // Arrange
+    const functions = Object.entries(resourcesOf(stack)).filter(
+      ([, r]) => r.Type === 'AWS::Lambda::Function',
+    );
+
+    // Act
+    const read = stack.stateMachine.functionTimeoutsMs;
+
+    // Assert
+    expect(functions.length).toBeGreaterThanOrEqual(10);
+    for (const [logicalId, resource] of functions) {
+      expect(read[logicalId]).toBe(Number(resource.Properties['Timeout'] ?? 3) * 1000);
+    }
+  });
+});

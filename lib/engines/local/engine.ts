@@ -12,9 +12,9 @@ import type { RestartInput } from '../../restart/input';
 import { type LocalInvocation, withLocalInvocation } from '../../steps/local-invocation';
 import type { ApprovalAnswer, AskEvent, WorkflowState } from '../../workflow/payloads';
 import { ASK_STATE_NAME, TASK_STATE_HANDLERS, TaskStates } from '../../workflow/state-names';
-import { loadLocalDefinition } from './local-definition';
+import { withinFunctionTimeout } from './function-timeout';
+import { type LocalStateMachine, loadLocalDefinition } from './local-definition';
 import { runLocalExecution } from './runner';
-import type { ExtractedStateMachine } from './template';
 import type { ExecutionResult, TaskHandler } from './types';
 
 /**
@@ -51,12 +51,12 @@ export interface LocalRestartRequest {
    * synthesized with other props, e.g. a low `batchesPerExecution`).
    * @default - the one `bin/app.ts` synthesizes
    */
-  readonly stateMachine?: Pick<ExtractedStateMachine, 'definition' | 'stateMachineArn'>;
+  readonly stateMachine?: LocalStateMachine;
   /** Milliseconds to wait in the named Wait states instead of the definition's (tests). */
   readonly waitTimeOverrides?: Readonly<Record<string, number>>;
   /**
    * How long one local "invocation" may run (tests: short await slices).
-   * @default 15 minutes, Lambda's longest
+   * @default each function's own `Timeout` from the template, as on Lambda
    */
   readonly invocationBudgetMs?: number;
   /** Milliseconds between the named states' `Retry` attempts instead of the definition's (tests). */
@@ -104,7 +104,11 @@ function taskHandler(
   if (id === undefined || stateName === ASK_STATE_NAME) return undefined;
   return async (payload) => {
     await gate.passed();
-    return (await lambdaHandler(id))(payload, withLocalInvocation(lambdaContext(id, budgetMs), invocation));
+    const handler = await lambdaHandler(id);
+    return withinFunctionTimeout(
+      handler(payload, withLocalInvocation(lambdaContext(id, budgetMs), invocation)),
+      budgetMs,
+    );
   };
 }
 
@@ -198,7 +202,9 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
         state.stateName,
         gate,
         { liveEvents: events.live, ...(request.nomad === undefined ? {} : { nomad: request.nomad }) },
-        request.invocationBudgetMs ?? LOCAL_INVOCATION_BUDGET_MS,
+        request.invocationBudgetMs ??
+          stateMachine.functionTimeoutsMs[state.functionLogicalId ?? ''] ??
+          LOCAL_INVOCATION_BUDGET_MS,
       ),
     answerTaskToken: async (payload) => {
       await gate.passed();

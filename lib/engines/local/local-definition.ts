@@ -12,6 +12,12 @@ import { SynthesisFailedError } from './errors';
 import { ensureSynthesized } from './synth';
 import { type ExtractedStateMachine, extractStateMachineDefinition } from './template';
 
+/** What the local engine runs: the definition, its ARN, and its functions' timeouts. */
+export type LocalStateMachine = Pick<
+  ExtractedStateMachine,
+  'definition' | 'stateMachineArn' | 'functionTimeoutsMs'
+>;
+
 const PROJECT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const STACK_NAME = 'NomadRestart';
 /** Where the local synth lives: apart from `cdk.out`, whose template carries bundled assets. */
@@ -73,7 +79,7 @@ function runCdkApp(projectDir: string, outDir: string): Promise<void> {
 
 /** The synthesized definition, read from the local synth cache when it is fresh. */
 export async function loadLocalDefinition(): Promise<{
-  stateMachine: Pick<ExtractedStateMachine, 'definition' | 'stateMachineArn'>;
+  stateMachine: LocalStateMachine;
   synthesized: boolean;
 }> {
   const synth = await ensureSynthesized({
@@ -83,6 +89,9 @@ export async function loadLocalDefinition(): Promise<{
     synthesize: synthesizeForLocalRun,
   });
   // The ARN too: continue-as-new starts this same state machine, by ARN.
-  const { definition, stateMachineArn } = extractStateMachineDefinition(synth.template);
-  return { stateMachine: { definition, stateMachineArn }, synthesized: synth.synthesized };
+  const { definition, stateMachineArn, functionTimeoutsMs } = extractStateMachineDefinition(synth.template);
+  return {
+    stateMachine: { definition, stateMachineArn, functionTimeoutsMs },
+    synthesized: synth.synthesized,
+  };
 }

@@ -25,6 +25,21 @@ export interface ExtractedStateMachine {
   readonly logicalId: string;
   /** The state machine's ARN (placeholder), as `$$.StateMachine.Id` and `Ref`/`GetAtt` give it. */
   readonly stateMachineArn: string;
+  /** Each Lambda function's `Timeout` in ms (Lambda's default, 3 s, when unset), by logical id. */
+  readonly functionTimeoutsMs: Readonly<Record<string, number>>;
+}
+
+/** Lambda's timeout for a function that sets none. */
+const LAMBDA_DEFAULT_TIMEOUT_MS = 3_000;
+
+function functionTimeoutsOf(resources: Record<string, TemplateResource>): Record<string, number> {
+  const timeouts: Record<string, number> = {};
+  for (const [logicalId, resource] of Object.entries(resources)) {
+    if (resource.Type !== 'AWS::Lambda::Function') continue;
+    const seconds = resource.Properties?.['Timeout'];
+    timeouts[logicalId] = typeof seconds === 'number' ? seconds * 1000 : LAMBDA_DEFAULT_TIMEOUT_MS;
+  }
+  return timeouts;
 }
 
 /** Options of `extractStateMachineDefinition`. */
@@ -119,6 +134,7 @@ export function extractStateMachineDefinition(
       name === undefined
         ? placeholderArn(logicalId, 'AWS::StepFunctions::StateMachine')
         : stateMachineArn(resolveString(name, ctx, `Resources.${logicalId}.Properties.StateMachineName`)),
+    functionTimeoutsMs: functionTimeoutsOf(resources),
   };
 }
 

@@ -7,6 +7,7 @@
 import { exitCodeOf } from '../../../lib/cli/exit-code';
 import type { Terminal } from '../../../lib/cli/terminal';
 import { runRestartLocally } from '../../../lib/engines/local/engine';
+import type { LocalStateMachine } from '../../../lib/engines/local/local-definition';
 import type { ExecutionResult } from '../../../lib/engines/local/types';
 import type { ProgressEvent } from '../../../lib/restart/events';
 import { createFormatter } from '../../../lib/restart/format';
@@ -38,7 +39,7 @@ export interface WorkflowRunOptions {
   /** How long one local invocation may run (short await slices). @default 15 minutes */
   readonly invocationBudgetMs?: number;
   /** Another synthesis of the stack to run. @default - the app's */
-  readonly stateMachine?: { readonly definition: Record<string, unknown>; readonly stateMachineArn: string };
+  readonly stateMachine?: LocalStateMachine;
 }
 
 /** The exit code's error line is not what these tests read; the error list is. */
