@@ -31,6 +31,8 @@ export interface BenchSizes {
   readonly latencyAllocations: number;
   /** Runs of each start-to-exit row (a subprocess each). */
   readonly startRuns: number;
+  /** Allocations of the worst-case run whose every restart fails with a long message. */
+  readonly failingAllocations: number;
 }
 
 export const FULL: BenchSizes = {
@@ -41,6 +43,7 @@ export const FULL: BenchSizes = {
   scalingSizes: [100, 1000, 10_000],
   latencyAllocations: 10,
   startRuns: 9,
+  failingAllocations: 600,
 };
 
 export const SMOKE: BenchSizes = {
@@ -51,6 +54,7 @@ export const SMOKE: BenchSizes = {
   scalingSizes: [10, 20],
   latencyAllocations: 2,
   startRuns: 1,
+  failingAllocations: 10,
 };
 
 const FAST = 0.01;
@@ -276,6 +280,23 @@ export async function runBench(sizes: BenchSizes) {
       verdict: verdict(largest.maxPayloadBytes < 256 * 1024 && largest.historyEvents < 25_000),
     });
   }
+  // The worst case for the state's size (#19 item 3): every restart fails with ~500 bytes.
+  const failing = await measureLocalRun({
+    allocations: sizes.failingAllocations,
+    batchSize: '100',
+    reschedule: false,
+    timeScale: FAST,
+    nodes: 10,
+    faults: (control) =>
+      control.injectFault({ pathSuffix: '/restart', status: 500, body: `rpc error: ${'x'.repeat(490)}` }),
+  });
+  rows.push({
+    metric: `largest state payload / most history events in one execution, every restart failing (${sizes.failingAllocations} allocs, 500-byte errors)`,
+    figure: `${fmt(failing.maxPayloadBytes / 1024, 1)} KiB / ${failing.maxHistoryEvents}`,
+    target: '< 256 KiB / < 25,000',
+    nomadCli: '-',
+    verdict: verdict(failing.maxPayloadBytes < 256 * 1024 && failing.maxHistoryEvents < 25_000),
+  });
   return { machine: machine(), date: new Date().toISOString(), rows, scaling };
 }
 

@@ -7,7 +7,7 @@ import { runRestartLocally } from '../lib/engines/local/engine';
 import type { ProgressEvent } from '../lib/restart/events';
 import { toRestartInput, validateRestartInput } from '../lib/restart/input';
 import { TASK_STATE_HANDLERS } from '../lib/workflow/state-names';
-import { startSimulator } from '../sim/index';
+import { type SimControl, startSimulator } from '../sim/index';
 
 export interface LocalRunMeasure {
   readonly allocations: number;
@@ -19,6 +19,8 @@ export interface LocalRunMeasure {
   /** Task states entered, i.e. Lambda invocations on AWS. */
   readonly lambdaInvocations: number;
   readonly historyEvents: number;
+  /** History events of the largest single execution (the quota is per execution). */
+  readonly maxHistoryEvents: number;
   readonly maxPayloadBytes: number;
   readonly requests: number;
   /** Requests by route, totals left out. */
@@ -53,6 +55,8 @@ export async function measureLocalRun(opts: {
   reschedule: boolean;
   timeScale: number;
   nodes?: number;
+  /** Sets up faults before the run (a worst case); a run that then fails is measured, not refused. */
+  faults?: (control: SimControl) => void;
 }): Promise<LocalRunMeasure> {
   const raw = {
     job: 'bench',
@@ -75,6 +79,7 @@ export async function measureLocalRun(opts: {
   let result: Awaited<Awaited<ReturnType<typeof runRestartLocally>>['result']>;
   try {
     sim.control.resetCounters();
+    opts.faults?.(sim.control);
     const started = performance.now();
     const run = await runRestartLocally({
       input: toRestartInput(options),
@@ -93,7 +98,7 @@ export async function measureLocalRun(opts: {
     });
     result = await run.result;
     workflowMs = performance.now() - started;
-    if (result.status !== 'SUCCEEDED')
+    if (result.status !== 'SUCCEEDED' && opts.faults === undefined)
       throw new Error(`workflow run ${result.status}: ${result.cause ?? ''}`);
     if (opts.reschedule) latency = replacementLatencies(sim, events);
   } finally {
@@ -113,6 +118,7 @@ export async function measureLocalRun(opts: {
     statesPerBatch: loop.length / Math.max(1, batches),
     lambdaInvocations: entered.filter((s) => TASK_STATE_HANDLERS[s] !== undefined).length,
     historyEvents: result.stats.historyEvents,
+    maxHistoryEvents: result.stats.maxHistoryEvents,
     maxPayloadBytes: result.stats.maxPayloadBytes,
     requests,
     byRoute,

@@ -27,6 +27,7 @@ describe('benchmarks (smoke sizes)', () => {
       'plan time (median of 3) and heap',
       'of which the simulator serialising the list',
       'largest state payload / history events per execution',
+      'largest state payload / most history events in one execution, every restart failing',
     ]) {
       expect(metrics).toContain(metric);
     }
