@@ -168,6 +168,43 @@ describe('faults in Nomad during a restart', () => {
     expect(run.result.stats.retries).toBeGreaterThan(0);
   });
 
+  it.each([
+    { mode: 'stops', reschedule: true, fate: 'rescheduled' },
+    { mode: 'restarts', reschedule: false, fate: 'restarted' },
+  ] as const)(
+    '9. a Lambda that dies after its batch $mode, before it returned: retried, nothing done twice',
+    async ({ reschedule, fate }) => {
+      const state = 'Restart batch';
+      // Arrange: the first invocation of the step does its work, then its process dies.
+      const target = await cluster();
+      let died = 0;
+      const dieOnce = async (stateName: string, invoke: () => Promise<unknown>) => {
+        const result = await invoke();
+        if (stateName !== state || died > 0) return result;
+        died += 1;
+        throw Object.assign(new Error('Process exited before completing request'), {
+          name: 'Lambda.Unknown',
+        });
+      };
+
+      // Act
+      const { run, accounting } = await restart(
+        target,
+        { reschedule },
+        {
+          interceptInvocation: dieOnce,
+        },
+      );
+
+      // Assert
+      expect(died).toBe(1);
+      expect(run.exitCode).toBe(0);
+      expect(run.result.stats.retries).toBeGreaterThanOrEqual(1);
+      expect(invariantsOf(accounting)).toEqual(CLEAN);
+      expect(accounting.count(fate)).toBe(COUNT);
+    },
+  );
+
   it('6. a placement failure is unrecoverable and stops a -yes run before the next batch', async () => {
     // Arrange
     const target = await cluster({}, { nodes: [{ name: 'n1', id: 'node-1' }] });

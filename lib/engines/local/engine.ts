@@ -59,6 +59,8 @@ export interface LocalRestartRequest {
    * @default each function's own `Timeout` from the template, as on Lambda
    */
   readonly invocationBudgetMs?: number;
+  /** Wraps every handler invocation (tests: a Lambda that dies after it acted, before it returned). */
+  readonly interceptInvocation?: InvocationInterceptor;
   /** Milliseconds between the named states' `Retry` attempts instead of the definition's (tests). */
   readonly retryIntervalOverrides?: Readonly<Record<string, number>>;
 }
@@ -94,21 +96,27 @@ function lambdaHandler(id: string): Promise<LambdaHandler> {
   return handler;
 }
 
+/** Wraps one invocation of a Task's handler (tests: a Lambda that dies after doing its work). */
+export type InvocationInterceptor = (stateName: string, invoke: () => Promise<unknown>) => Promise<unknown>;
+
 function taskHandler(
   stateName: string,
   gate: Gate,
   invocation: LocalInvocation,
   budgetMs: number,
+  intercept: InvocationInterceptor,
 ): TaskHandler | undefined {
   const id = TASK_STATE_HANDLERS[stateName];
   if (id === undefined || stateName === ASK_STATE_NAME) return undefined;
   return async (payload) => {
     await gate.passed();
     const handler = await lambdaHandler(id);
-    return withinFunctionTimeout(
-      handler(payload, withLocalInvocation(lambdaContext(id, budgetMs), invocation)),
-      budgetMs,
-    );
+    const invoke = () =>
+      withinFunctionTimeout(
+        handler(payload, withLocalInvocation(lambdaContext(id, budgetMs), invocation)),
+        budgetMs,
+      );
+    return intercept(stateName, invoke);
   };
 }
 
@@ -205,6 +213,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
         request.invocationBudgetMs ??
           stateMachine.functionTimeoutsMs[state.functionLogicalId ?? ''] ??
           LOCAL_INVOCATION_BUDGET_MS,
+        request.interceptInvocation ?? ((_state, invoke) => invoke()),
       ),
     answerTaskToken: async (payload) => {
       await gate.passed();

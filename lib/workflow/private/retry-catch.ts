@@ -12,6 +12,9 @@ import { WORKFLOW_ERROR_NAMES } from '../errors';
  * (named workflow errors) or a bug, and retrying would only repeat it.
  */
 export const LAMBDA_RETRY_ERRORS: readonly string[] = [
+  // The function's process died mid-invocation (a crash, out of memory): every step is
+  // idempotent (its journal says what was done), so running it again redoes only the rest.
+  'Lambda.Unknown',
   'Lambda.ServiceException',
   'Lambda.AWSLambdaException',
   'Lambda.SdkClientException',

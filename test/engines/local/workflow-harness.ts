@@ -6,7 +6,7 @@
 
 import { exitCodeOf } from '../../../lib/cli/exit-code';
 import type { Terminal } from '../../../lib/cli/terminal';
-import { runRestartLocally } from '../../../lib/engines/local/engine';
+import { type InvocationInterceptor, runRestartLocally } from '../../../lib/engines/local/engine';
 import type { LocalStateMachine } from '../../../lib/engines/local/local-definition';
 import type { ExecutionResult } from '../../../lib/engines/local/types';
 import type { ProgressEvent } from '../../../lib/restart/events';
@@ -38,6 +38,8 @@ export interface WorkflowRunOptions {
   readonly replies?: readonly string[];
   /** How long one local invocation may run (short await slices). @default 15 minutes */
   readonly invocationBudgetMs?: number;
+  /** Wraps every handler invocation (a Lambda that dies after it acted). */
+  readonly interceptInvocation?: InvocationInterceptor;
   /** Another synthesis of the stack to run. @default - the app's */
   readonly stateMachine?: LocalStateMachine;
 }
@@ -83,6 +85,9 @@ export async function runWorkflow(
     ...(runOptions.invocationBudgetMs === undefined
       ? {}
       : { invocationBudgetMs: runOptions.invocationBudgetMs }),
+    ...(runOptions.interceptInvocation === undefined
+      ? {}
+      : { interceptInvocation: runOptions.interceptInvocation }),
     // Step Functions' retry backoff (2 s, 4 s, ...) in real time would only slow the tests down.
     retryIntervalOverrides: Object.fromEntries(Object.keys(TASK_STATE_HANDLERS).map((name) => [name, 0])),
   });
