@@ -2,21 +2,12 @@
  * The `NomadRestartWorkflow` construct: the state machine, its Lambda functions, the plan bucket,
  * the lock and approvals tables and the least-privilege grants between them.
  */
-import {
-  ArnFormat,
-  type CfnElement,
-  Duration,
-  RemovalPolicy,
-  Stack,
-  Token,
-  ValidationError,
-  Validations,
-} from 'aws-cdk-lib';
+import { type CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as events from 'aws-cdk-lib/aws-events';
 import * as targets from 'aws-cdk-lib/aws-events-targets';
-import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -29,8 +20,10 @@ import { APPROVALS_TABLE_SCHEMA } from '../stores/dynamodb-approval-store';
 import { LOCK_TABLE_SCHEMA } from '../stores/dynamodb-job-lock';
 import { ENDED_RUN_TAG } from '../stores/plan-store';
 import { restartDefinition } from '../workflow/definition';
-import { TaskFunction } from '../workflow/private/task-function';
-import { HANDLER_IDS, type HandlerId, STALE_LOCK_HANDLER_ID } from '../workflow/state-names';
+import { HANDLER_IDS, STALE_LOCK_HANDLER_ID } from '../workflow/state-names';
+import { grantHandlerAccess } from './private/handler-grants';
+import { createTaskFunctions, type WorkflowFunctionId } from './private/task-functions';
+import { resolveWorkflowSettings } from './private/workflow-settings';
 
 /** Props of {@link NomadRestartWorkflow}. */
 export interface NomadRestartWorkflowProps {
@@ -90,8 +83,6 @@ export interface NomadRestartWorkflowProps {
   readonly planExpirationDays?: number;
 }
 
-const lit = (s: string) => s as ConstructorParameters<typeof ValidationError>[0];
-
 /**
  * `nomad job restart` as a durable Step Functions workflow: the state machine, its Lambda
  * handlers, the plan bucket, the job-lock table and the approvals table, plus an EventBridge
@@ -107,54 +98,11 @@ export class NomadRestartWorkflow extends Construct {
   /** Pending questions by opaque approval id (task tokens inside: grant carefully). */
   public readonly approvalsTable: dynamodb.Table;
   /** The handler functions by handler id (plus `release-stale-lock`). */
-  public readonly functions: Readonly<Record<HandlerId | typeof STALE_LOCK_HANDLER_ID, lambda.IFunction>>;
+  public readonly functions: Readonly<Record<WorkflowFunctionId, lambda.IFunction>>;
 
   public constructor(scope: Construct, id: string, props: NomadRestartWorkflowProps) {
     super(scope, id);
-    const batchesPerExecution = props.batchesPerExecution ?? 200;
-    if (!Number.isInteger(batchesPerExecution) || batchesPerExecution < 1 || batchesPerExecution > 1000) {
-      throw new ValidationError(
-        lit('InvalidBatchesPerExecution'),
-        `batchesPerExecution must be an integer from 1 to 1000, got ${batchesPerExecution}`,
-        this,
-      );
-    }
-    const awaitSlicesPerExecution = props.awaitSlicesPerExecution ?? 1000;
-    if (
-      !Number.isInteger(awaitSlicesPerExecution) ||
-      awaitSlicesPerExecution < 1 ||
-      awaitSlicesPerExecution > 2000
-    ) {
-      throw new ValidationError(
-        lit('InvalidAwaitSlicesPerExecution'),
-        `awaitSlicesPerExecution must be an integer from 1 to 2000, got ${awaitSlicesPerExecution}`,
-        this,
-      );
-    }
-    const approvalTimeout = props.approvalTimeout ?? Duration.hours(24);
-    if (!approvalTimeout.isUnresolved() && approvalTimeout.toSeconds() < 60) {
-      throw new ValidationError(
-        lit('InvalidApprovalTimeout'),
-        `approvalTimeout must be at least 1 minute, got ${approvalTimeout.toHumanString()}`,
-        this,
-      );
-    }
-    const slice = props.batchSliceTimeout ?? Duration.minutes(5);
-    if (!slice.isUnresolved() && (slice.toSeconds() < 60 || slice.toSeconds() > 900)) {
-      throw new ValidationError(
-        lit('InvalidBatchSliceTimeout'),
-        `batchSliceTimeout must be from 1 to 15 minutes, got ${slice.toHumanString()}`,
-        this,
-      );
-    }
-    const planExpirationDays = props.planExpirationDays ?? 14;
-    if (!Number.isInteger(planExpirationDays) || planExpirationDays < 1) {
-      throw new ValidationError(
-        lit('InvalidPlanExpirationDays'),
-        `planExpirationDays must be a positive integer, got ${planExpirationDays}`,
-        this,
-      );
-    }
+    const settings = resolveWorkflowSettings(this, props);
     const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
     const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
 
@@ -166,7 +114,7 @@ export class NomadRestartWorkflow extends Construct {
         // Only an ended run's documents expire (Release lock tags them): nothing a running
         // restart needs can, however long the run lasts.
         {
-          expiration: Duration.days(planExpirationDays),
+          expiration: Duration.days(settings.planExpirationDays),
           tagFilters: { [ENDED_RUN_TAG.key]: ENDED_RUN_TAG.value },
         },
         { abortIncompleteMultipartUploadAfter: Duration.days(1) },
@@ -208,7 +156,15 @@ export class NomadRestartWorkflow extends Construct {
       projectionType: dynamodb.ProjectionType.ALL,
     });
 
-    const fns = this.createFunctions(props, { slice, logRetention, removalPolicy });
+    const fns = createTaskFunctions(this, {
+      ...props,
+      planBucketName: this.planBucket.bucketName,
+      lockTableName: this.lockTable.tableName,
+      approvalsTableName: this.approvalsTable.tableName,
+      batchSliceTimeout: settings.batchSliceTimeout,
+      logRetention,
+      removalPolicy,
+    });
     this.functions = fns;
 
     const stateMachineName = `${Stack.of(this).stackName}-${id}`.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 80);
@@ -227,9 +183,9 @@ export class NomadRestartWorkflow extends Construct {
         restartDefinition(this, {
           functions: fns,
           self,
-          batchesPerExecution,
-          awaitSlicesPerExecution,
-          approvalTimeout,
+          batchesPerExecution: settings.batchesPerExecution,
+          awaitSlicesPerExecution: settings.awaitSlicesPerExecution,
+          approvalTimeout: settings.approvalTimeout,
         }),
       ),
       tracingEnabled: true,
@@ -249,30 +205,13 @@ export class NomadRestartWorkflow extends Construct {
       });
     }
 
-    this.grantHandlerAccess(fns);
-    // Lock job asks whether a lock's holder still runs before taking the lock over: only this
-    // state machine's executions can hold one.
-    // cdk-nag names an unresolved region or account by its pseudo parameter.
-    const { region, account } = Stack.of(this);
-    const named = (value: string, pseudo: string) => (Token.isUnresolved(value) ? `<${pseudo}>` : value);
-    Validations.of(fns['lock-job'].role ?? this).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:${named(region, 'AWS::Region')}:${named(account, 'AWS::AccountId')}:execution:${stateMachineName}:*]`,
-      reason:
-        "A lock's holder is any execution of this state machine; their names are not known when deploying.",
+    grantHandlerAccess(this, {
+      functions: fns,
+      planBucket: this.planBucket,
+      lockTable: this.lockTable,
+      approvalsTable: this.approvalsTable,
+      stateMachineName,
     });
-    fns['lock-job'].addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: ['states:DescribeExecution'],
-        resources: [
-          Stack.of(this).formatArn({
-            service: 'states',
-            resource: 'execution',
-            resourceName: `${stateMachineName}:*`,
-            arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-          }),
-        ],
-      }),
-    );
     this.addStaleLockRule(fns[STALE_LOCK_HANDLER_ID]);
     if (props.approvalNotifier !== undefined) {
       props.approvalNotifier.addEventSource(
@@ -306,140 +245,6 @@ export class NomadRestartWorkflow extends Construct {
 
   private logicalIdOf(fn: lambda.IFunction): string {
     return Stack.of(this).getLogicalId(fn.node.defaultChild as CfnElement);
-  }
-
-  private createFunctions(
-    props: NomadRestartWorkflowProps,
-    o: { slice: Duration; logRetention: logs.RetentionDays; removalPolicy: RemovalPolicy },
-  ): Record<HandlerId | typeof STALE_LOCK_HANDLER_ID, lambda.Function> {
-    const callsNomad = new Set<string>([
-      'plan',
-      'check-deployments',
-      'restart-batch',
-      'trigger-evaluations',
-      'await-batch',
-      'decide',
-      'apply-answer',
-      'finish',
-    ]);
-    const out: Partial<Record<string, lambda.Function>> = {};
-    for (const handlerId of [...HANDLER_IDS, STALE_LOCK_HANDLER_ID]) {
-      const nomad = callsNomad.has(handlerId);
-      const environment: Record<string, string> = {};
-      if (nomad) {
-        environment['NOMAD_ADDR'] = props.nomadAddress;
-        if (props.nomadTokenSecret !== undefined)
-          environment['NOMAD_TOKEN_SECRET_ARN'] = props.nomadTokenSecret.secretArn;
-        if (props.nomadTlsSecret !== undefined)
-          environment['NOMAD_TLS_SECRET_ARN'] = props.nomadTlsSecret.secretArn;
-        environment['PLAN_BUCKET'] = this.planBucket.bucketName;
-      }
-      if (
-        ['lock-job', 'check-deployments', 'decide', 'release-lock', STALE_LOCK_HANDLER_ID].includes(handlerId)
-      ) {
-        environment['LOCK_TABLE'] = this.lockTable.tableName;
-      }
-      if (['release-lock', STALE_LOCK_HANDLER_ID].includes(handlerId)) {
-        environment['PLAN_BUCKET'] = this.planBucket.bucketName;
-      }
-      if (['ask', STALE_LOCK_HANDLER_ID].includes(handlerId)) {
-        environment['APPROVALS_TABLE'] = this.approvalsTable.tableName;
-      }
-      const slow = handlerId === 'restart-batch' || handlerId === 'await-batch';
-      const fn = new TaskFunction(this, `${handlerId}-fn`, {
-        handlerId,
-        timeout: slow ? o.slice : nomad ? Duration.minutes(2) : Duration.seconds(30),
-        environment,
-        logRetention: o.logRetention,
-        removalPolicy: o.removalPolicy,
-        ...(nomad && props.vpc !== undefined ? { vpc: props.vpc } : {}),
-        ...(nomad && props.vpcSubnets !== undefined ? { vpcSubnets: props.vpcSubnets } : {}),
-        ...(nomad && props.securityGroups !== undefined ? { securityGroups: props.securityGroups } : {}),
-      });
-      if (nomad) {
-        props.nomadTokenSecret?.grantRead(fn.role);
-        props.nomadTlsSecret?.grantRead(fn.role);
-        // Stated here, not left to grantRead: for a secret imported by ARN it adds no KMS statement.
-        if (props.nomadSecretsKey !== undefined) {
-          fn.role.addToPolicy(
-            new iam.PolicyStatement({
-              actions: ['kms:Decrypt'],
-              resources: [props.nomadSecretsKey.keyArn],
-              conditions: {
-                StringEquals: { 'kms:ViaService': `secretsmanager.${Stack.of(this).region}.amazonaws.com` },
-              },
-            }),
-          );
-        }
-      }
-      out[handlerId] = fn.function;
-    }
-    return out as Record<HandlerId | typeof STALE_LOCK_HANDLER_ID, lambda.Function>;
-  }
-
-  private grantHandlerAccess(fns: Record<string, lambda.IFunction>): void {
-    const objects = this.planBucket.arnForObjects('runs/*');
-    const planAccess = (handlerId: string, actions: string[]) => {
-      fns[handlerId]?.addToRolePolicy(new iam.PolicyStatement({ actions, resources: [objects] }));
-      Validations.of(fns[handlerId]?.role ?? this).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.planBucket.node.defaultChild as s3.CfnBucket)}.Arn>/runs/*]`,
-        reason:
-          'Plan documents are per-run objects under runs/<run>/; the keys are not known when deploying.',
-      });
-    };
-    planAccess('plan', ['s3:PutObject']);
-    // Every reader may also list the run prefix: without it a missing key is a 403 AccessDenied,
-    // which the plan store cannot tell from a real failure, instead of NoSuchKey.
-    const readers: Record<string, string[]> = {
-      'check-deployments': ['s3:GetObject', 's3:PutObject'],
-      'restart-batch': ['s3:GetObject', 's3:PutObject'],
-      'trigger-evaluations': ['s3:GetObject', 's3:PutObject'],
-      'await-batch': ['s3:GetObject', 's3:PutObject'],
-      decide: ['s3:GetObject', 's3:PutObject'],
-      'apply-answer': ['s3:GetObject', 's3:PutObject'],
-      finish: ['s3:GetObject', 's3:PutObject'],
-      // They end runs: tag the run's documents so they may expire.
-      'release-lock': ['s3:PutObjectTagging'],
-      [STALE_LOCK_HANDLER_ID]: ['s3:PutObjectTagging'],
-    };
-    for (const [h, actions] of Object.entries(readers)) {
-      planAccess(h, actions);
-      fns[h]?.addToRolePolicy(
-        new iam.PolicyStatement({
-          actions: ['s3:ListBucket'],
-          resources: [this.planBucket.bucketArn],
-          conditions: { StringLike: { 's3:prefix': ['runs/*'] } },
-        }),
-      );
-    }
-    // Exact table and index ARNs: Table.grant() would add "<table>/index/*" to every grant.
-    const table = (handlerId: string, t: dynamodb.Table, actions: string[], indexName?: string) => {
-      fns[handlerId]?.addToRolePolicy(
-        new iam.PolicyStatement({
-          actions,
-          resources: indexName === undefined ? [t.tableArn] : [`${t.tableArn}/index/${indexName}`],
-        }),
-      );
-    };
-    // UpdateItem refreshes a lease in place (keeping a cancel flag); PutItem takes a lock.
-    table('lock-job', this.lockTable, ['dynamodb:PutItem', 'dynamodb:UpdateItem']);
-    table('check-deployments', this.lockTable, [
-      'dynamodb:GetItem',
-      'dynamodb:PutItem',
-      'dynamodb:UpdateItem',
-    ]);
-    table('decide', this.lockTable, ['dynamodb:GetItem']);
-    table('release-lock', this.lockTable, ['dynamodb:DeleteItem']);
-    table(STALE_LOCK_HANDLER_ID, this.lockTable, ['dynamodb:DeleteItem']);
-    table(STALE_LOCK_HANDLER_ID, this.lockTable, ['dynamodb:Query'], LOCK_TABLE_SCHEMA.ownerIndex);
-    table('ask', this.approvalsTable, ['dynamodb:PutItem']);
-    table(STALE_LOCK_HANDLER_ID, this.approvalsTable, ['dynamodb:DeleteItem']);
-    table(
-      STALE_LOCK_HANDLER_ID,
-      this.approvalsTable,
-      ['dynamodb:Query'],
-      APPROVALS_TABLE_SCHEMA.executionIndex,
-    );
   }
 
   private addStaleLockRule(target: lambda.IFunction): void {

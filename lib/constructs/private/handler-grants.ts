@@ -1,0 +1,120 @@
+/**
+ * Least-privilege grants of the handlers to the plan bucket, the lock and approvals tables and
+ * the state machine's own executions: each handler gets exactly the actions its step performs.
+ */
+import { ArnFormat, Stack, Token, Validations } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type { Construct } from 'constructs';
+import { APPROVALS_TABLE_SCHEMA } from '../../stores/dynamodb-approval-store';
+import { LOCK_TABLE_SCHEMA } from '../../stores/dynamodb-job-lock';
+import { STALE_LOCK_HANDLER_ID } from '../../workflow/state-names';
+import type { WorkflowFunctionId } from './task-functions';
+
+/** The resources the handlers work on. */
+export interface HandlerResources {
+  readonly functions: Readonly<Record<WorkflowFunctionId, lambda.IFunction>>;
+  readonly planBucket: s3.Bucket;
+  readonly lockTable: dynamodb.Table;
+  readonly approvalsTable: dynamodb.Table;
+  /** The state machine's name: its executions are the only possible lock holders. */
+  readonly stateMachineName: string;
+}
+
+/** Plan-bucket object actions per handler; each that reads may also list `runs/*`. */
+const PLAN_ACCESS: Readonly<Partial<Record<WorkflowFunctionId, readonly string[]>>> = {
+  plan: ['s3:PutObject'],
+  'check-deployments': ['s3:GetObject', 's3:PutObject'],
+  'restart-batch': ['s3:GetObject', 's3:PutObject'],
+  'trigger-evaluations': ['s3:GetObject', 's3:PutObject'],
+  'await-batch': ['s3:GetObject', 's3:PutObject'],
+  decide: ['s3:GetObject', 's3:PutObject'],
+  'apply-answer': ['s3:GetObject', 's3:PutObject'],
+  finish: ['s3:GetObject', 's3:PutObject'],
+  // They end runs: tag the run's documents so they may expire.
+  'release-lock': ['s3:PutObjectTagging'],
+  [STALE_LOCK_HANDLER_ID]: ['s3:PutObjectTagging'],
+};
+
+/** Grants every handler what its step needs, and acknowledges the wildcards that cannot be avoided. */
+export function grantHandlerAccess(scope: Construct, r: HandlerResources): void {
+  grantPlanAccess(scope, r);
+  grantTableAccess(r);
+  grantDescribeOwnExecutions(scope, r);
+}
+
+function grantPlanAccess(scope: Construct, r: HandlerResources): void {
+  const objects = r.planBucket.arnForObjects('runs/*');
+  const bucketId = Stack.of(scope).getLogicalId(r.planBucket.node.defaultChild as s3.CfnBucket);
+  for (const [handlerId, actions] of Object.entries(PLAN_ACCESS)) {
+    const fn = r.functions[handlerId as WorkflowFunctionId];
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...actions], resources: [objects] }));
+    // Every reader may also list the run prefix: without it a missing key is a 403 AccessDenied,
+    // which the plan store cannot tell from a real failure, instead of NoSuchKey. Plan only writes.
+    if (handlerId !== 'plan')
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['s3:ListBucket'],
+          resources: [r.planBucket.bucketArn],
+          conditions: { StringLike: { 's3:prefix': ['runs/*'] } },
+        }),
+      );
+    Validations.of(fn.role ?? scope).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/runs/*]`,
+      reason: 'Plan documents are per-run objects under runs/<run>/; the keys are not known when deploying.',
+    });
+  }
+}
+
+function grantTableAccess(r: HandlerResources): void {
+  // Exact table and index ARNs: Table.grant() would add "<table>/index/*" to every grant.
+  const table = (handlerId: WorkflowFunctionId, t: dynamodb.Table, actions: string[], indexName?: string) => {
+    r.functions[handlerId].addToRolePolicy(
+      new iam.PolicyStatement({
+        actions,
+        resources: indexName === undefined ? [t.tableArn] : [`${t.tableArn}/index/${indexName}`],
+      }),
+    );
+  };
+  // UpdateItem refreshes a lease in place (keeping a cancel flag); PutItem takes a lock.
+  table('lock-job', r.lockTable, ['dynamodb:PutItem', 'dynamodb:UpdateItem']);
+  table('check-deployments', r.lockTable, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
+  table('decide', r.lockTable, ['dynamodb:GetItem']);
+  table('release-lock', r.lockTable, ['dynamodb:DeleteItem']);
+  table(STALE_LOCK_HANDLER_ID, r.lockTable, ['dynamodb:DeleteItem']);
+  table(STALE_LOCK_HANDLER_ID, r.lockTable, ['dynamodb:Query'], LOCK_TABLE_SCHEMA.ownerIndex);
+  table('ask', r.approvalsTable, ['dynamodb:PutItem']);
+  table(STALE_LOCK_HANDLER_ID, r.approvalsTable, ['dynamodb:DeleteItem']);
+  table(STALE_LOCK_HANDLER_ID, r.approvalsTable, ['dynamodb:Query'], APPROVALS_TABLE_SCHEMA.executionIndex);
+}
+
+/**
+ * Lock job asks whether a lock's holder still runs before taking the lock over: only this
+ * state machine's executions can hold one.
+ */
+function grantDescribeOwnExecutions(scope: Construct, r: HandlerResources): void {
+  const lockJob = r.functions['lock-job'];
+  // cdk-nag names an unresolved region or account by its pseudo parameter.
+  const { region, account } = Stack.of(scope);
+  const named = (value: string, pseudo: string) => (Token.isUnresolved(value) ? `<${pseudo}>` : value);
+  Validations.of(lockJob.role ?? scope).acknowledge({
+    id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:${named(region, 'AWS::Region')}:${named(account, 'AWS::AccountId')}:execution:${r.stateMachineName}:*]`,
+    reason:
+      "A lock's holder is any execution of this state machine; their names are not known when deploying.",
+  });
+  lockJob.addToRolePolicy(
+    new iam.PolicyStatement({
+      actions: ['states:DescribeExecution'],
+      resources: [
+        Stack.of(scope).formatArn({
+          service: 'states',
+          resource: 'execution',
+          resourceName: `${r.stateMachineName}:*`,
+          arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+        }),
+      ],
+    }),
+  );
+}

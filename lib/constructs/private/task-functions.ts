@@ -1,0 +1,114 @@
+/**
+ * One Lambda function per handler, each with only the environment it reads and, for those that
+ * call Nomad, read access to the Nomad secrets (and their KMS key) and the VPC placement.
+ */
+import { Duration, type RemovalPolicy, Stack } from 'aws-cdk-lib';
+import type * as ec2 from 'aws-cdk-lib/aws-ec2';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type { Construct } from 'constructs';
+import { TaskFunction } from '../../workflow/private/task-function';
+import { HANDLER_IDS, type HandlerId, STALE_LOCK_HANDLER_ID } from '../../workflow/state-names';
+
+/** Every function the workflow deploys, by handler id. */
+export type WorkflowFunctionId = HandlerId | typeof STALE_LOCK_HANDLER_ID;
+
+/** What the functions need to know: where Nomad is, its secrets, the stores, and the limits. */
+export interface TaskFunctionsProps {
+  readonly nomadAddress: string;
+  readonly nomadTokenSecret?: secretsmanager.ISecret;
+  readonly nomadTlsSecret?: secretsmanager.ISecret;
+  readonly nomadSecretsKey?: kms.IKey;
+  readonly vpc?: ec2.IVpc;
+  readonly vpcSubnets?: ec2.SubnetSelection;
+  readonly securityGroups?: ec2.ISecurityGroup[];
+  readonly planBucketName: string;
+  readonly lockTableName: string;
+  readonly approvalsTableName: string;
+  /** Timeout of the functions that run one await slice. */
+  readonly batchSliceTimeout: Duration;
+  readonly logRetention: logs.RetentionDays;
+  readonly removalPolicy: RemovalPolicy;
+}
+
+/** The handlers that call Nomad: they get its address, secrets, VPC and the plan bucket. */
+const CALLS_NOMAD: ReadonlySet<WorkflowFunctionId> = new Set([
+  'plan',
+  'check-deployments',
+  'restart-batch',
+  'trigger-evaluations',
+  'await-batch',
+  'decide',
+  'apply-answer',
+  'finish',
+]);
+/** The handlers that may run for a whole await slice (`batchSliceTimeout`). */
+const RUNS_A_SLICE: ReadonlySet<WorkflowFunctionId> = new Set(['restart-batch', 'await-batch']);
+const READS_LOCK: ReadonlySet<WorkflowFunctionId> = new Set([
+  'lock-job',
+  'check-deployments',
+  'decide',
+  'release-lock',
+  STALE_LOCK_HANDLER_ID,
+]);
+const TAGS_PLANS: ReadonlySet<WorkflowFunctionId> = new Set(['release-lock', STALE_LOCK_HANDLER_ID]);
+const READS_APPROVALS: ReadonlySet<WorkflowFunctionId> = new Set(['ask', STALE_LOCK_HANDLER_ID]);
+
+/** Creates every handler's function under `scope` (construct ids `<handler>-fn`). */
+export function createTaskFunctions(
+  scope: Construct,
+  props: TaskFunctionsProps,
+): Record<WorkflowFunctionId, lambda.Function> {
+  const out: Partial<Record<WorkflowFunctionId, lambda.Function>> = {};
+  for (const handlerId of [...HANDLER_IDS, STALE_LOCK_HANDLER_ID] as const) {
+    const nomad = CALLS_NOMAD.has(handlerId);
+    const environment: Record<string, string> = {};
+    if (nomad) {
+      environment['NOMAD_ADDR'] = props.nomadAddress;
+      if (props.nomadTokenSecret !== undefined)
+        environment['NOMAD_TOKEN_SECRET_ARN'] = props.nomadTokenSecret.secretArn;
+      if (props.nomadTlsSecret !== undefined)
+        environment['NOMAD_TLS_SECRET_ARN'] = props.nomadTlsSecret.secretArn;
+    }
+    if (nomad || TAGS_PLANS.has(handlerId)) environment['PLAN_BUCKET'] = props.planBucketName;
+    if (READS_LOCK.has(handlerId)) environment['LOCK_TABLE'] = props.lockTableName;
+    if (READS_APPROVALS.has(handlerId)) environment['APPROVALS_TABLE'] = props.approvalsTableName;
+    const fn = new TaskFunction(scope, `${handlerId}-fn`, {
+      handlerId,
+      timeout: RUNS_A_SLICE.has(handlerId)
+        ? props.batchSliceTimeout
+        : nomad
+          ? Duration.minutes(2)
+          : Duration.seconds(30),
+      environment,
+      logRetention: props.logRetention,
+      removalPolicy: props.removalPolicy,
+      ...(nomad && props.vpc !== undefined ? { vpc: props.vpc } : {}),
+      ...(nomad && props.vpcSubnets !== undefined ? { vpcSubnets: props.vpcSubnets } : {}),
+      ...(nomad && props.securityGroups !== undefined ? { securityGroups: props.securityGroups } : {}),
+    });
+    if (nomad) grantNomadSecrets(fn.role, props);
+    out[handlerId] = fn.function;
+  }
+  return out as Record<WorkflowFunctionId, lambda.Function>;
+}
+
+function grantNomadSecrets(role: iam.IRole, props: TaskFunctionsProps): void {
+  props.nomadTokenSecret?.grantRead(role);
+  props.nomadTlsSecret?.grantRead(role);
+  // Stated here, not left to grantRead: for a secret imported by ARN it adds no KMS statement.
+  if (props.nomadSecretsKey !== undefined) {
+    role.addToPrincipalPolicy(
+      new iam.PolicyStatement({
+        actions: ['kms:Decrypt'],
+        resources: [props.nomadSecretsKey.keyArn],
+        conditions: {
+          StringEquals: { 'kms:ViaService': `secretsmanager.${Stack.of(role).region}.amazonaws.com` },
+        },
+      }),
+    );
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * The workflow construct's numeric and duration props, defaulted and checked in one place so
+ * that a bad value fails `cdk synth` with the prop's name and the value received.
+ */
+import { Duration, ValidationError } from 'aws-cdk-lib';
+import type { Construct } from 'constructs';
+
+/** The props {@link resolveWorkflowSettings} reads; every one optional, with its default. */
+export interface WorkflowSettingsProps {
+  readonly batchesPerExecution?: number;
+  readonly awaitSlicesPerExecution?: number;
+  readonly approvalTimeout?: Duration;
+  readonly batchSliceTimeout?: Duration;
+  readonly planExpirationDays?: number;
+}
+
+/** The same settings, defaulted and valid. */
+export interface WorkflowSettings {
+  readonly batchesPerExecution: number;
+  readonly awaitSlicesPerExecution: number;
+  readonly approvalTimeout: Duration;
+  readonly batchSliceTimeout: Duration;
+  readonly planExpirationDays: number;
+}
+
+const lit = (s: string) => s as ConstructorParameters<typeof ValidationError>[0];
+
+function integerIn(scope: Construct, name: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? 'a positive integer' : `an integer from ${min} to ${max}`;
+    const code = `Invalid${name[0]?.toUpperCase() ?? ''}${name.slice(1)}`;
+    throw new ValidationError(lit(code), `${name} must be ${range}, got ${value}`, scope);
+  }
+  return value;
+}
+
+/** Defaults every setting and refuses a value out of range, naming the prop. */
+export function resolveWorkflowSettings(scope: Construct, props: WorkflowSettingsProps): WorkflowSettings {
+  const approvalTimeout = props.approvalTimeout ?? Duration.hours(24);
+  if (!approvalTimeout.isUnresolved() && approvalTimeout.toSeconds() < 60) {
+    throw new ValidationError(
+      lit('InvalidApprovalTimeout'),
+      `approvalTimeout must be at least 1 minute, got ${approvalTimeout.toHumanString()}`,
+      scope,
+    );
+  }
+  const batchSliceTimeout = props.batchSliceTimeout ?? Duration.minutes(5);
+  if (
+    !batchSliceTimeout.isUnresolved() &&
+    (batchSliceTimeout.toSeconds() < 60 || batchSliceTimeout.toSeconds() > 900)
+  ) {
+    throw new ValidationError(
+      lit('InvalidBatchSliceTimeout'),
+      `batchSliceTimeout must be from 1 to 15 minutes, got ${batchSliceTimeout.toHumanString()}`,
+      scope,
+    );
+  }
+  return {
+    batchesPerExecution: integerIn(scope, 'batchesPerExecution', props.batchesPerExecution ?? 200, 1, 1000),
+    awaitSlicesPerExecution: integerIn(
+      scope,
+      'awaitSlicesPerExecution',
+      props.awaitSlicesPerExecution ?? 1000,
+      1,
+      2000,
+    ),
+    approvalTimeout,
+    batchSliceTimeout,
+    planExpirationDays: integerIn(
+      scope,
+      'planExpirationDays',
+      props.planExpirationDays ?? 14,
+      1,
+      Number.MAX_SAFE_INTEGER,
+    ),
+  };
+}
