@@ -110,9 +110,20 @@ export class FakeStepFunctions {
   /** Serves one call. @throws FakeSfnError */
   public call(operation: SfnOperation, input: Record<string, unknown>): Record<string, unknown> {
     const fault = this.faults.map((f) => f({ operation, input })).find((f) => f !== undefined);
-    this.calls.push({ operation, input, failedWith: fault?.name, at: Date.now() });
-    if (fault !== undefined && fault.transport !== 'drop') throw new FakeSfnError(fault);
-    const answer = this.serve(operation, input);
+    const record = (failedWith: string | undefined) =>
+      this.calls.push({ operation, input, failedWith, at: Date.now() });
+    if (fault !== undefined && fault.transport !== 'drop') {
+      record(fault.name);
+      throw new FakeSfnError(fault);
+    }
+    let answer: Record<string, unknown>;
+    try {
+      answer = this.serve(operation, input);
+    } catch (error) {
+      record(error instanceof FakeSfnError ? error.fault.name : 'Error');
+      throw error;
+    }
+    record(fault?.name);
     // A dropped answer: the call took effect, the caller never hears of it.
     if (fault !== undefined) throw new FakeSfnError(fault);
     return answer;
