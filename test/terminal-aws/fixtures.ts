@@ -128,6 +128,8 @@ export function fakeTerminal() {
   const terminal = createTerminal({ stdin, stdout, stderr });
   return {
     terminal,
+    /** The streams, for a command that makes its own terminal (`runAttachCommand`). */
+    streams: { stdin, stdout, stderr },
     interrupts,
     /** Ctrl-C. */
     interrupt: () => handler?.(),
