@@ -16,3 +16,4 @@ export * from './prefix-matches';
 export * from './questions';
 export * from './text';
 export * from './validate';
+export * from './window';
