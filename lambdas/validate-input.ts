@@ -6,7 +6,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { RestartValidationError, validateRestartInput } from '../lib/restart';
+import { RestartValidationError, resolveWindow, validateRestartInput } from '../lib/restart';
 import { InvalidInputError, StepPayloadError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { logger } from './private/logger';
@@ -34,10 +34,14 @@ const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {
       'Invalid input field "dryRun": got true, expected false (a dry run is made by "nomad-restart -dry-run", not by an execution)',
     );
   }
+  // The execution's start, not this invocation's clock: a retried Validate input must resolve a
+  // relative window to the same end.
+  const started = Date.parse(String((event as { startTime?: unknown }).startTime));
+  const startedAt = Number.isNaN(started) ? Date.now() : started;
   logger.info('Input valid', { job: options.job });
   return {
-    options,
-    run: { runId: executionId, executionId, executionNumber: 1 },
+    options: resolveWindow(options, startedAt),
+    run: { runId: executionId, executionId, executionNumber: 1, startedAt },
     plan: null,
     progress: null,
     decision: null,

@@ -14,6 +14,7 @@ export * from './options';
 export * from './plan';
 export * from './prefix-matches';
 export * from './questions';
+export * from './run-summary';
 export * from './text';
 export * from './validate';
 export * from './window';

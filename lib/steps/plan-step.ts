@@ -53,6 +53,7 @@ export async function planStep(kit: StepKit, { options, run }: StepInput): Promi
       batchSize: plan?.batchSize ?? 0,
       batchCount: plan?.batches.length ?? 0,
       triggerEvaluations: options.reschedule && job.type === 'system',
+      ...('counts' in planned ? { skipped: planned.counts.skippedBy } : {}),
     },
   };
 }

@@ -10,6 +10,7 @@ import type { EmitProgress } from '../restart/events';
 import { filterAllocations, type PlannedAllocation, sortAllocations } from '../restart/filter';
 import type { RestartOptions } from '../restart/options';
 import type { PlanCounts, PlannedJob, PlanResult, RestartPlan } from '../restart/plan';
+import { countSkipped } from '../restart/run-summary';
 import { PlanBatchOutOfRangeError } from './errors';
 import { type ResolvedJob, resolveJob } from './resolve-job';
 
@@ -101,7 +102,12 @@ export async function planRestart(
       deps.emit({ type: 'allocation-skipped', time: deps.now(), allocationId: skip.id, reason: skip.reason });
     }
   }
-  const counts: PlanCounts = { listed: stubs.length, eligible: eligible.length, skipped: skipped.length };
+  const counts: PlanCounts = {
+    listed: stubs.length,
+    eligible: eligible.length,
+    skipped: skipped.length,
+    skippedBy: countSkipped(skipped.map((skip) => skip.reason)),
+  };
   if (eligible.length === 0) {
     deps.emit({ type: 'nothing-to-restart', time: deps.now() });
     return { kind: 'nothing-to-restart', job, counts };
