@@ -5,6 +5,7 @@ export * from './duration';
 export * from './error-sample';
 export * from './errors';
 export * from './events';
+export * from './execution-input';
 export * from './filter';
 export * from './format';
 export * from './go-quote';
