@@ -63,8 +63,8 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
     payloadResponseOnly: true,
     retryOnServiceExceptions: false,
     taskTimeout: taskTimeoutFor(f['release-lock']),
-    // Keep the state (and its `error`) as it is: the release result is not needed.
-    resultPath: sfn.JsonPath.DISCARD,
+    // The state comes back with its `error`'s cause made readable (Lambda's JSON error, trace
+    // included, becomes its message): the Fail state after it shows that cause in the console.
   });
   releaseLockAfterError.addRetry(retryWithBackoff(['States.ALL']));
   releaseLockAfterError.addCatch(whichError, { errors: [sfn.Errors.ALL], resultPath: '$.releaseError' });
