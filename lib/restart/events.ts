@@ -13,7 +13,9 @@ export type SkipReason =
   | { kind: 'status'; desiredStatus: string; clientStatus: string }
   | { kind: 'replaced'; nextAllocationId: string }
   | { kind: 'group' }
-  | { kind: 'task' };
+  | { kind: 'task' }
+  /** Beyond Nomad: an earlier run of the same restart already restarted it (`resumeNextWindow`). */
+  | { kind: 'done' };
 
 /** How one allocation is handled (spec §2.6). */
 export type RestartMode =

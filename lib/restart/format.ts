@@ -130,6 +130,8 @@ export function createFormatter(options: FormatterOptions): Formatter {
         return `Skipping allocation ${alloc} because it doesn't have any of requested groups`;
       case 'task':
         return `Skipping allocation ${alloc} because it doesn't have any of requested tasks`;
+      case 'done':
+        return `Skipping allocation ${alloc} because an earlier run of this restart already restarted it`;
     }
   };
 

@@ -69,6 +69,7 @@ export const restartInputSchema = z
     trigger: z.literal(SCHEDULE_TRIGGER).optional().describe(ALLOWED.trigger),
     scheduleName: z.string().optional().describe(ALLOWED.scheduleName),
     scheduledTime: z.string().optional().describe(ALLOWED.scheduledTime),
+    resumeNextWindow: z.boolean().optional().describe(ALLOWED.resumeNextWindow),
   })
   .strict()
   .describe('Input of a nomad-restart execution: the options of `nomad job restart`');

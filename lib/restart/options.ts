@@ -70,6 +70,11 @@ export interface RestartOptions {
   scheduleName?: string;
   /** When that schedule fired (Unix ms); a `windowDurationNs` counts from here. */
   scheduledTime?: number;
+  /**
+   * A run stopped at its window's end leaves what it restarted to the schedule's next run, which
+   * restarts only the rest (one maintenance across windows); needs `scheduleName`.
+   */
+  resumeNextWindow?: boolean;
 }
 
 /** Default `-batch-size`. */

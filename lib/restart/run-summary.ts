@@ -33,6 +33,8 @@ export interface SkippedCounts {
   readonly notInGroups?: number;
   /** Has none of the requested tasks (`-task`). */
   readonly withoutTasks?: number;
+  /** Restarted by an earlier run of the same maintenance (`resumeNextWindow`). */
+  readonly alreadyRestarted?: number;
 }
 
 const SKIP_KEYS: Readonly<Record<SkipReason['kind'], keyof SkippedCounts>> = {
@@ -40,6 +42,7 @@ const SKIP_KEYS: Readonly<Record<SkipReason['kind'], keyof SkippedCounts>> = {
   replaced: 'alreadyReplaced',
   group: 'notInGroups',
   task: 'withoutTasks',
+  done: 'alreadyRestarted',
 };
 
 const SKIP_WORDS: Readonly<Record<keyof SkippedCounts, string>> = {
@@ -47,6 +50,7 @@ const SKIP_WORDS: Readonly<Record<keyof SkippedCounts, string>> = {
   alreadyReplaced: 'already replaced',
   notInGroups: 'not in the requested groups',
   withoutTasks: 'without the requested tasks',
+  alreadyRestarted: 'already restarted by an earlier run',
 };
 
 /** Counts skip reasons (the plan's skipped allocations) into {@link SkippedCounts}. */

@@ -19,6 +19,8 @@ export const WINDOW_FIELDS_ALLOWED = {
   trigger: `"${SCHEDULE_TRIGGER}" (set by a schedule: a run that finds the job locked is skipped, not failed)`,
   scheduleName: 'the name of the schedule that started the run (string)',
   scheduledTime: 'an RFC 3339 time with a zone: when the schedule fired (string)',
+  resumeNextWindow:
+    'true or false: a run stopped at its window end leaves the rest to the next run of its schedule (needs scheduleName)',
 } as const;
 
 /** The window and trigger fields as they arrive in the input (already type-checked by the schema). */
@@ -28,12 +30,13 @@ export interface RawWindowFields {
   readonly trigger?: typeof SCHEDULE_TRIGGER | undefined;
   readonly scheduleName?: string | undefined;
   readonly scheduledTime?: string | undefined;
+  readonly resumeNextWindow?: boolean | undefined;
 }
 
 /** The options these fields set. */
 export type WindowOptions = Pick<
   RestartOptions,
-  'windowEnd' | 'windowDurationNs' | 'trigger' | 'scheduleName' | 'scheduledTime'
+  'windowEnd' | 'windowDurationNs' | 'trigger' | 'scheduleName' | 'scheduledTime' | 'resumeNextWindow'
 >;
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
@@ -100,6 +103,16 @@ export function validateWindowFields(raw: RawWindowFields): WindowOptions {
   if (raw.trigger !== undefined) out.trigger = raw.trigger;
   if (raw.scheduleName !== undefined) out.scheduleName = raw.scheduleName;
   if (raw.scheduledTime !== undefined) out.scheduledTime = timeField('scheduledTime', raw.scheduledTime);
+  if (raw.resumeNextWindow === true) {
+    // The rest is left to "the next run of the schedule": without a schedule there is none.
+    if (raw.scheduleName === undefined) {
+      throw new RestartValidationError(
+        `Invalid input field "resumeNextWindow": got true, expected false without a "scheduleName" (${WINDOW_FIELDS_ALLOWED.resumeNextWindow})`,
+        { field: 'resumeNextWindow' },
+      );
+    }
+    out.resumeNextWindow = true;
+  }
   return out;
 }
 
@@ -115,6 +128,7 @@ export function windowInputFields(options: RestartOptions): RawWindowFields {
     ...(options.scheduledTime === undefined
       ? {}
       : { scheduledTime: new Date(options.scheduledTime).toISOString() }),
+    ...(options.resumeNextWindow === true ? { resumeNextWindow: true } : {}),
   };
 }
 

@@ -5,6 +5,7 @@
 import { sampleErrors } from '../restart/error-sample';
 import { type RunOutcome, summarizeRun } from '../restart/run-summary';
 import type { FinishInput, FinishOutput } from '../workflow/steps';
+import { carryOverKey, clearCarryOver } from './carry-over';
 import { EMPTY_RUN, type RunRecord, type StepKit } from './step-kit';
 
 export async function finishStep(
@@ -28,10 +29,14 @@ export async function finishStep(
       { type: 'finished', time, errors: sample.errors, canceled: stopped, omittedErrors: sample.omitted },
     );
   }
+  const outcome = outcomeOf(record, messages.length, canceled);
+  // A maintenance carried across windows is over once a run of it succeeds.
+  const carryKey = carryOverKey(options);
+  if (carryKey !== undefined && outcome === 'succeeded') await clearCarryOver(kit, carryKey, run.runId);
   return {
     events,
     summary: summarizeRun({
-      outcome: outcomeOf(record, messages.length, canceled),
+      outcome,
       jobId: plan?.jobId ?? options.job,
       namespace: plan?.namespace ?? options.namespace ?? 'default',
       reschedule: options.reschedule,

@@ -29,6 +29,8 @@ export interface PlanDeps {
    * @default - not asked here; the caller checks `plan.job.multiregion` itself
    */
   readonly confirmMultiregion?: (jobId: string) => Promise<boolean>;
+  /** Allocations an earlier run of the same restart already restarted: skipped. @default - none */
+  readonly done?: ReadonlySet<string>;
 }
 
 function plannedJob(resolved: ResolvedJob): PlannedJob {
@@ -96,6 +98,7 @@ export async function planRestart(
   const { eligible, skipped } = filterAllocations(sortAllocations(stubs), versionMap, {
     groups: options.groups,
     tasks: options.tasks,
+    ...(deps.done === undefined ? {} : { done: deps.done }),
   });
   if (options.verbose) {
     for (const skip of skipped) {

@@ -3,6 +3,7 @@
  * in the middle of a batch, and says how far it got.
  */
 import type { PlannedStepInput, StepEvents } from '../workflow/steps';
+import { addToCarryOver, carryOverKey, restartedByRun } from './carry-over';
 import type { StepKit } from './step-kit';
 
 export async function stopAtWindowEndStep(
@@ -13,6 +14,17 @@ export async function stopAtWindowEndStep(
   const record = await kit.loadRun(run.runId);
   // Finish reads why the run stopped from the record, as it does for -max-errors.
   await kit.planStore.put(kit.key(run.runId, 'run.json'), { ...record, stoppedOn: 'window-end' });
+  // With resumeNextWindow, the schedule's next run restarts only what this one did not.
+  const carryKey = carryOverKey(options);
+  if (carryKey !== undefined) {
+    const restarted = await restartedByRun(
+      kit,
+      run.runId,
+      await kit.loadPlan(plan.planKey),
+      progress.nextBatch,
+    );
+    await addToCarryOver(kit, carryKey, restarted, run.runId);
+  }
   const done = progress.restarted + progress.failed;
   emit({
     type: 'window-ended',

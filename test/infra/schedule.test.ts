@@ -150,6 +150,36 @@ describe('NomadRestartSchedule', () => {
     });
   });
 
+  describe('the workflow it starts', () => {
+    it('lets only Plan, Check deployments and Finish use the carry-over documents of resumeNextWindow', () => {
+      // Arrange
+      const policies = Object.values(template.findResources('AWS::IAM::Policy')) as Array<{
+        Properties: {
+          Roles: Array<{ Ref: string }>;
+          PolicyDocument: { Statement: Array<{ Action: string | string[]; Resource: unknown }> };
+        };
+      }>;
+
+      // Act
+      const access: Record<string, string[]> = {};
+      for (const policy of policies) {
+        const role = policy.Properties.Roles[0]?.Ref ?? '';
+        for (const statement of policy.Properties.PolicyDocument.Statement) {
+          if (!JSON.stringify(statement).includes('maintenance/*')) continue;
+          const handler = /^Restart(.+?)fnRole/.exec(role)?.[1] ?? role;
+          access[handler] = [...(access[handler] ?? []), ...[statement.Action].flat()].sort();
+        }
+      }
+
+      // Assert
+      expect(access).toEqual({
+        plan: ['s3:GetObject', 's3:ListBucket'],
+        checkdeployments: ['s3:GetObject', 's3:ListBucket', 's3:PutObject'],
+        finish: ['s3:PutObject'],
+      });
+    });
+  });
+
   describe('a schedule with a window end', () => {
     it('sends the absolute end as it was given, with no flexible window by default', () => {
       // Arrange

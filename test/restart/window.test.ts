@@ -87,6 +87,12 @@ describe('maintenance window', () => {
           'Invalid input field "trigger": got "cron", expected "schedule" (set by a schedule: a run that finds the job locked is skipped, not failed)',
       },
       {
+        name: 'resumeNextWindow without a schedule to resume in',
+        raw: { resumeNextWindow: true },
+        expectedErr:
+          'Invalid input field "resumeNextWindow": got true, expected false without a "scheduleName" (true or false: a run stopped at its window end leaves the rest to the next run of its schedule (needs scheduleName))',
+      },
+      {
         name: 'a scheduled time that is not a time',
         raw: { scheduledTime: '<aws.scheduler.scheduled-time>' },
         expectedErr:
@@ -120,6 +126,7 @@ describe('maintenance window', () => {
           trigger: 'schedule',
           scheduleName: 'weekly',
           scheduledTime: '2026-11-29T02:00:00Z',
+          resumeNextWindow: true,
         },
         ctx,
       );

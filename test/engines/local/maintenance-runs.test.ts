@@ -11,7 +11,15 @@ import type { InvocationInterceptor } from '../../../lib/engines/local/engine';
 import type { RunSummary } from '../../../lib/restart/run-summary';
 import { localStores } from '../../../lib/stores/from-env';
 import { FlowStates, TaskStates } from '../../../lib/workflow/state-names';
-import { eventsOf, type Harness, simpleJob, startHarness, waitAllRunning } from '../../steps/harness';
+import {
+  allocationsOf,
+  eventsOf,
+  type Harness,
+  restartedTasks,
+  simpleJob,
+  startHarness,
+  waitAllRunning,
+} from '../../steps/harness';
 import { runWorkflowInput } from './workflow-harness';
 
 jest.setTimeout(60_000);
@@ -131,6 +139,47 @@ describe('maintenance window', () => {
       outcome: 'succeeded',
       window: { end: '2026-11-29T03:00:00.000Z', reached: false },
     });
+  });
+});
+
+describe('resumeNextWindow', () => {
+  it("leaves what a stopped run did not reach to the schedule's next run, then starts over", async () => {
+    // Arrange: 5 allocations, 2 per batch; the first window ends after the first batch.
+    const target = await cluster(5);
+    const input = scheduledInput({ windowDuration: '1h', resumeNextWindow: true });
+    const nextWeek = { ...input, scheduledTime: '2026-12-06T02:00:00.000Z' };
+    const first = clockJumping(1, 2 * 3600_000);
+
+    // Act
+    const stopped = await runWorkflowInput(target, input, {
+      now: first.now,
+      interceptInvocation: first.intercept,
+    });
+    const resumed = await runWorkflowInput(target, nextWeek, {
+      now: () => Date.parse(nextWeek.scheduledTime),
+    });
+    const afterwards = target.sim.control.counters()[RESTARTS];
+    const fresh = await runWorkflowInput(target, nextWeek, { now: () => Date.parse(nextWeek.scheduledTime) });
+
+    // Assert
+    expect(stopped.result.output).toMatchObject({
+      outcome: 'stopped-at-window-end',
+      allocations: { restarted: 2 },
+    });
+    expect(resumed.result.output).toMatchObject({
+      outcome: 'succeeded',
+      allocations: { planned: 3, restarted: 3, skipped: { alreadyRestarted: 2 } },
+    });
+    expect((resumed.result.output as RunSummary).lines).toContain(
+      'Skipped: 2 already restarted by an earlier run',
+    );
+    expect(afterwards).toBe(5);
+    expect(restartedTasks(allocationsOf(target, 'web'))).toHaveLength(5);
+    expect(fresh.result.output).toMatchObject({
+      outcome: 'succeeded',
+      allocations: { planned: 5, skipped: {} },
+    });
+    expect(target.sim.control.counters()[RESTARTS]).toBe(10);
   });
 });
 
