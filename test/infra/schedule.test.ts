@@ -151,6 +151,29 @@ describe('NomadRestartSchedule', () => {
   });
 
   describe('the workflow it starts', () => {
+    it("describes the window and schedule fields in the stack's InputJsonSchema output", () => {
+      // Arrange
+      const outputs = template.findOutputs('InputJsonSchema');
+
+      // Act
+      const schema = JSON.parse(String(outputs['InputJsonSchema']?.['Value'])) as {
+        properties: Record<string, { description?: string }>;
+      };
+
+      // Assert
+      expect(Object.keys(schema.properties)).toEqual(
+        expect.arrayContaining([
+          'windowEnd',
+          'windowDuration',
+          'trigger',
+          'scheduleName',
+          'scheduledTime',
+          'resumeNextWindow',
+        ]),
+      );
+      expect(schema.properties['windowEnd']?.description).toContain('RFC 3339');
+    });
+
     it('lets only Plan, Check deployments and Finish use the carry-over documents of resumeNextWindow', () => {
       // Arrange
       const policies = Object.values(template.findResources('AWS::IAM::Policy')) as Array<{
