@@ -7,8 +7,6 @@ import { causeMessage } from '../../workflow/errors';
 import { FailStates } from '../../workflow/state-names';
 import type { ExecutionEnd } from './execution-tracker';
 
-export { causeMessage };
-
 /** The exit code and the message to print on stderr, if any. */
 export interface ExitStatus {
   readonly exitCode: 0 | 1;
