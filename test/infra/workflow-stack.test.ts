@@ -240,7 +240,7 @@ describe('NomadRestartStack', () => {
       expect(choice.Choices[0]?.Next).toBe(TaskStates.resumeRun);
     });
 
-    it('ends bad input in InvalidInput straight from validation, without lock or Nomad', () => {
+    it('ends bad input in InvalidInput straight from validation, without lock or Nomad, showing only the message', () => {
       // Arrange
       const validate = states[TaskStates.validateInput] as unknown as {
         Catch: Array<{ ErrorEquals: string[]; Next: string }>;
@@ -253,12 +253,19 @@ describe('NomadRestartStack', () => {
       expect(first).toEqual({
         ErrorEquals: ['InvalidInputError'],
         ResultPath: '$.error',
+        Next: FlowStates.readInputError,
+      });
+      // A Lambda error's cause is the runtime's JSON with a stack trace: the console shows its message.
+      expect(states[FlowStates.readInputError]).toEqual({
+        Type: 'Pass',
+        Parameters: { 'Cause.$': 'States.StringToJson($.error.Cause)' },
+        ResultPath: '$.error',
         Next: FailStates.invalidInput,
       });
       expect(states[FailStates.invalidInput]).toEqual({
         Type: 'Fail',
         Error: 'InvalidInput',
-        CausePath: '$.error.Cause',
+        CausePath: '$.error.Cause.errorMessage',
       });
     });
 
