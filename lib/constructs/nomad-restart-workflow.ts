@@ -155,6 +155,14 @@ export class NomadRestartWorkflow extends Construct {
       partitionKey: { name: APPROVALS_TABLE_SCHEMA.executionAttribute, type: dynamodb.AttributeType.STRING },
       projectionType: dynamodb.ProjectionType.ALL,
     });
+    // Questions still pending, per state machine (`nomad-restart questions`): never the task token.
+    this.approvalsTable.addGlobalSecondaryIndex({
+      indexName: APPROVALS_TABLE_SCHEMA.pendingIndex,
+      partitionKey: { name: APPROVALS_TABLE_SCHEMA.pendingAttribute, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: APPROVALS_TABLE_SCHEMA.pendingSortAttribute, type: dynamodb.AttributeType.NUMBER },
+      projectionType: dynamodb.ProjectionType.INCLUDE,
+      nonKeyAttributes: [...APPROVALS_TABLE_SCHEMA.pendingProjection],
+    });
 
     const fns = createTaskFunctions(this, {
       ...props,
