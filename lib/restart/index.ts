@@ -13,6 +13,7 @@ export * from './input';
 export * from './options';
 export * from './plan';
 export * from './prefix-matches';
+export * from './prompt-question';
 export * from './questions';
 export * from './text';
 export * from './validate';
