@@ -8,7 +8,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { z } from 'zod';
-import { newApprovalId } from '../lib/stores';
+import { type Approval, newApprovalId, stateMachineArnOf } from '../lib/stores';
 import { approvalStoreFromEnv, ENV, secondsFromEnv } from '../lib/stores/from-env';
 import { StepPayloadError } from '../lib/workflow/errors';
 import type { AskResult } from '../lib/workflow/payloads';
@@ -25,7 +25,36 @@ const askEventSchema = z.object({
   jobId: z.string(),
   namespace: z.string(),
   question: z.object({ kind: z.enum(['multiregion', 'proceed']), prompt: z.string(), summary: z.string() }),
+  // For the people asked (chat); absent from older definitions.
+  options: z.object({ region: z.string().optional() }).loose().optional(),
+  run: z.object({ startedBy: z.string().optional() }).loose().optional(),
+  batch: z.object({ index: z.number(), size: z.number(), errorCount: z.number() }).loose().nullish(),
+  progress: z.object({ restarted: z.number(), failed: z.number() }).loose().nullish(),
+  batchCount: z.number().optional(),
 });
+
+type AskEventInput = z.infer<typeof askEventSchema>;
+
+/** What the people asked are shown beside the question: region, who started the run, the last batch. */
+function runContext(e: AskEventInput): Partial<Approval> {
+  const stateMachineArn = stateMachineArnOf(e.executionId);
+  return {
+    ...(stateMachineArn === undefined ? {} : { stateMachineArn }),
+    ...(e.options?.region === undefined ? {} : { region: e.options.region }),
+    ...(e.run?.startedBy === undefined ? {} : { startedBy: e.run.startedBy }),
+    ...(e.batch == null || e.batchCount === undefined
+      ? {}
+      : {
+          batch: {
+            number: e.batch.index + 1,
+            count: e.batchCount,
+            size: e.batch.size,
+            errorCount: e.batch.errorCount,
+          },
+        }),
+    ...(e.progress == null ? {} : { totals: { restarted: e.progress.restarted, failed: e.progress.failed } }),
+  };
+}
 
 const lambdaHandler = async (event: unknown): Promise<AskResult> => {
   const parsed = askEventSchema.safeParse(event);
@@ -49,6 +78,7 @@ const lambdaHandler = async (event: unknown): Promise<AskResult> => {
     namespace: e.namespace,
     createdAt,
     expiresAt: createdAt + secondsFromEnv(ENV.approvalTtlSeconds, DEFAULT_APPROVAL_TTL_SECONDS),
+    ...runContext(e),
   });
   logger.info('Question parked', { approvalId, kind: e.question.kind, jobId: e.jobId });
   return { approvalId };

@@ -35,9 +35,15 @@ const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {
     );
   }
   logger.info('Input valid', { job: options.job });
+  const startedBy = (raw as { startedBy?: unknown }).startedBy;
   return {
     options,
-    run: { runId: executionId, executionId, executionNumber: 1 },
+    run: {
+      runId: executionId,
+      executionId,
+      executionNumber: 1,
+      ...(typeof startedBy === 'string' && startedBy !== '' ? { startedBy } : {}),
+    },
     plan: null,
     progress: null,
     decision: null,

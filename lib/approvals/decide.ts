@@ -106,30 +106,6 @@ export async function decideQuestion(deps: DecideDeps, request: AnswerRequest): 
   return { kind: 'decided', approval, decision: { ...decision, outcome: 'delivered' } };
 }
 
-/**
- * Records that a question of `executionId` timed out: the workflow applied Nomad's default
- * (`no`), and chat shows so. Questions already decided keep their decision.
- */
-export async function recordTimeouts(
-  approvals: ApprovalStore,
-  executionId: string,
-  now: () => number = Date.now,
-): Promise<number> {
-  let recorded = 0;
-  for (const pending of await approvals.listPending({ executionId })) {
-    const result = await approvals.decide(pending.approvalId, {
-      decisionId: randomUUID(),
-      answer: 'no',
-      answeredBy: 'nobody (timed out)',
-      via: 'timeout',
-      decidedAt: Math.floor(now() / 1000),
-      outcome: 'delivered',
-    });
-    if (result.won) recorded += 1;
-  }
-  return recorded;
-}
-
 async function readQuestion(approvals: ApprovalStore, approvalId: string): Promise<Approval> {
   if (!isApprovalId(approvalId)) throw new ApprovalNotFoundError(approvalId);
   try {

@@ -70,3 +70,11 @@ export class ApprovalDeliveryError extends ApprovalError {
     this.name = 'ApprovalDeliveryError';
   }
 }
+
+/** The channels are misconfigured (a secret of the wrong shape): fix the deployment, not the request. */
+export class ApprovalSettingsError extends ApprovalError {
+  public constructor(message: string, options?: ErrorOptions) {
+    super(message, 500, options);
+    this.name = 'ApprovalSettingsError';
+  }
+}

@@ -117,6 +117,12 @@ export class BatchLoop extends sfn.StateMachineFragment {
         jobId: sfn.JsonPath.stringAt('$.plan.jobId'),
         namespace: sfn.JsonPath.stringAt('$.plan.namespace'),
         question: sfn.JsonPath.objectAt('$.decision.question'),
+        // What chat shows with the question: region, who started the run, the last batch.
+        options: sfn.JsonPath.objectAt('$.options'),
+        run: sfn.JsonPath.objectAt('$.run'),
+        batch: sfn.JsonPath.objectAt('$.batch'),
+        progress: sfn.JsonPath.objectAt('$.progress'),
+        batchCount: sfn.JsonPath.numberAt('$.plan.batchCount'),
       }),
       retryOnServiceExceptions: false,
       resultPath: '$.answer',

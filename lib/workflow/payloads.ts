@@ -30,6 +30,8 @@ export interface RunRef {
   readonly executionId: string;
   /** 1 for the first execution, +1 per continue-as-new. */
   readonly executionNumber: number;
+  /** Who or what started the run (the input's `startedBy`), shown with its questions in chat. */
+  readonly startedBy?: string;
 }
 
 /** What Plan resolved and stored. Everything else about the plan is in the plan store. */
@@ -213,6 +215,15 @@ export interface AskEvent {
   readonly jobId: string;
   readonly namespace: string;
   readonly question: PendingQuestion;
+  /** The run's options (its `region`), for the people asked. */
+  readonly options?: RestartOptions;
+  /** The run (who started it). */
+  readonly run?: RunRef;
+  /** The batch just run; `null` before the first (the multi-region question). */
+  readonly batch?: BatchState | null;
+  readonly progress?: Progress | null;
+  /** Batches in the plan. */
+  readonly batchCount?: number;
 }
 
 /** Output of the ask Lambda itself (the task's result is the later `SendTaskSuccess` output). */

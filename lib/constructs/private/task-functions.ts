@@ -55,7 +55,11 @@ const READS_LOCK: ReadonlySet<WorkflowFunctionId> = new Set([
   STALE_LOCK_HANDLER_ID,
 ]);
 const TAGS_PLANS: ReadonlySet<WorkflowFunctionId> = new Set(['release-lock', STALE_LOCK_HANDLER_ID]);
-const READS_APPROVALS: ReadonlySet<WorkflowFunctionId> = new Set(['ask', STALE_LOCK_HANDLER_ID]);
+const READS_APPROVALS: ReadonlySet<WorkflowFunctionId> = new Set([
+  'ask',
+  'apply-answer',
+  STALE_LOCK_HANDLER_ID,
+]);
 
 /** Creates every handler's function under `scope` (construct ids `<handler>-fn`). */
 export function createTaskFunctions(
