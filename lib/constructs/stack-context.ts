@@ -82,6 +82,54 @@ export function kmsKeyArnFrom(value: string): string {
   );
 }
 
+const ids = (value: string | undefined) =>
+  value
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+/**
+ * Chat-ops approvals from the context: Slack when `slackBotTokenSecretArn`, `slackSigningSecretArn`
+ * and `slackChannelId` are all set (with `slackAllowedUserIds` / `slackAllowedChannelIds` /
+ * `slackAllowedTeamIds`, comma-separated); the webhook when `webhookUrl`, `webhookSecretArn` and
+ * `webhookKeyId` are (`webhookAnswerKeyIds`); `approvalEmailTopicArn`.
+ */
+function approvalsFromContext(get: (key: string) => string | undefined): Partial<NomadRestartStackProps> {
+  const [token, signing, channelId] = [
+    'slackBotTokenSecretArn',
+    'slackSigningSecretArn',
+    'slackChannelId',
+  ].map(get);
+  const [url, secret, keyId] = ['webhookUrl', 'webhookSecretArn', 'webhookKeyId'].map(get);
+  const topic = get('approvalEmailTopicArn');
+  const optional = (key: string, list: string[] | undefined) => (list === undefined ? {} : { [key]: list });
+  return {
+    ...(token === undefined || signing === undefined || channelId === undefined
+      ? {}
+      : {
+          slackApprovals: {
+            botTokenSecret: secretFrom('slackBotTokenSecretArn', token),
+            signingSecret: secretFrom('slackSigningSecretArn', signing),
+            channelId,
+            ...optional('allowedUserIds', ids(get('slackAllowedUserIds'))),
+            ...optional('allowedChannelIds', ids(get('slackAllowedChannelIds'))),
+            ...optional('allowedTeamIds', ids(get('slackAllowedTeamIds'))),
+          },
+        }),
+    ...(url === undefined || secret === undefined || keyId === undefined
+      ? {}
+      : {
+          webhookApprovals: {
+            url,
+            secret: secretFrom('webhookSecretArn', secret),
+            keyId,
+            ...optional('answerKeyIds', ids(get('webhookAnswerKeyIds'))),
+          },
+        }),
+    ...(topic === undefined ? {} : { approvalEmailTopicArn: topic }),
+  };
+}
+
 /** The stack's props from the app's context; `get` reads one key (`undefined` when unset or empty). */
 export function stackPropsFromContext(get: (key: string) => string | undefined): NomadRestartStackProps {
   const token = get('nomadTokenSecretArn');
@@ -94,5 +142,6 @@ export function stackPropsFromContext(get: (key: string) => string | undefined):
     ...(tls === undefined ? {} : { nomadTlsSecret: secretFrom('nomadTlsSecretArn', tls) }),
     ...(key === undefined ? {} : { nomadSecretsKmsKeyArn: kmsKeyArnFrom(key) }),
     ...(batches === undefined ? {} : { batchesPerExecution: Number(batches) }),
+    ...approvalsFromContext(get),
   };
 }
