@@ -28,9 +28,11 @@ const askEventSchema = z.object({
   // For the people asked (chat); absent from older definitions.
   options: z.object({ region: z.string().optional() }).loose().optional(),
   run: z.object({ startedBy: z.string().optional() }).loose().optional(),
-  batch: z.object({ index: z.number(), size: z.number(), errorCount: z.number() }).loose().nullish(),
-  progress: z.object({ restarted: z.number(), failed: z.number() }).loose().nullish(),
-  batchCount: z.number().optional(),
+  plan: z
+    .object({ allocationCount: z.number(), batchSize: z.number(), batchCount: z.number() })
+    .loose()
+    .optional(),
+  progress: z.object({ nextBatch: z.number(), restarted: z.number(), failed: z.number() }).loose().nullish(),
 });
 
 type AskEventInput = z.infer<typeof askEventSchema>;
@@ -42,14 +44,17 @@ function runContext(e: AskEventInput): Partial<Approval> {
     ...(stateMachineArn === undefined ? {} : { stateMachineArn }),
     ...(e.options?.region === undefined ? {} : { region: e.options.region }),
     ...(e.run?.startedBy === undefined ? {} : { startedBy: e.run.startedBy }),
-    ...(e.batch == null || e.batchCount === undefined
+    ...(e.plan === undefined || e.progress == null || e.progress.nextBatch === 0
       ? {}
       : {
           batch: {
-            number: e.batch.index + 1,
-            count: e.batchCount,
-            size: e.batch.size,
-            errorCount: e.batch.errorCount,
+            // Decide has counted the batch just run: it is the nextBatch-th (1-based).
+            number: e.progress.nextBatch,
+            count: e.plan.batchCount,
+            size: Math.min(
+              e.plan.batchSize,
+              e.plan.allocationCount - (e.progress.nextBatch - 1) * e.plan.batchSize,
+            ),
           },
         }),
     ...(e.progress == null ? {} : { totals: { restarted: e.progress.restarted, failed: e.progress.failed } }),

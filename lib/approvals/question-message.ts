@@ -36,6 +36,8 @@ export function executionConsoleUrl(executionArn: string): string | undefined {
   const match = /^arn:(aws[a-z-]*):states:([a-z0-9-]+):\d{12}:execution:[^:]+:[^:]+$/.exec(executionArn);
   if (match === null) return undefined;
   const [, partition, region] = match;
+  // The local engine's placeholder ARNs (region "local") have no console page.
+  if (region === 'local') return undefined;
   const host = partition === 'aws-cn' ? 'console.amazonaws.cn' : `${region}.console.aws.amazon.com`;
   return `https://${host}/states/home?region=${region}#/v2/executions/details/${executionArn}`;
 }
@@ -59,9 +61,9 @@ function contextLines(approval: Approval): string[] {
   const lines = [`Job ${goQuote(approval.jobId)} in namespace ${goQuote(approval.namespace)}, ${region}`];
   const batch = approval.batch;
   if (batch !== undefined) {
-    const errors = batch.errorCount === 0 ? 'no errors' : plural(batch.errorCount, 'error', 'errors');
+    const errors = approval.summary === '' ? 'without errors' : 'with the errors below';
     lines.push(
-      `Batch ${batch.number} of ${batch.count} (${plural(batch.size, 'allocation', 'allocations')}): ${errors}`,
+      `Batch ${batch.number} of ${batch.count} (${plural(batch.size, 'allocation', 'allocations')}) ran ${errors}`,
     );
   }
   if (approval.totals !== undefined) {

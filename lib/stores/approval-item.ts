@@ -21,7 +21,7 @@ const OPTIONAL_STRINGS = ['stateMachineArn', 'region', 'startedBy'] as const;
 
 type Shape = Readonly<Record<string, 'string' | 'number'>>;
 const OPTIONAL_OBJECTS: Readonly<Record<string, Shape>> = {
-  batch: { number: 'number', count: 'number', size: 'number', errorCount: 'number' },
+  batch: { number: 'number', count: 'number', size: 'number' },
   totals: { restarted: 'number', failed: 'number' },
   decision: {
     decisionId: 'string',

@@ -28,7 +28,7 @@ export interface ApprovalDecision {
   readonly outcome?: 'delivered' | 'run-finished';
 }
 
-/** What the last batch did, for the people asked (counts; the error texts are in `summary`). */
+/** Which batch just ran, for the people asked (its errors are in `summary`). */
 export interface ApprovalBatch {
   /** 1-based number of the batch that just ran. */
   readonly number: number;
@@ -36,8 +36,6 @@ export interface ApprovalBatch {
   readonly count: number;
   /** Allocations in that batch. */
   readonly size: number;
-  /** Errors of that batch. */
-  readonly errorCount: number;
 }
 
 /** A chat message that shows the question, so it can be updated in place (Slack: channel and ts). */
@@ -152,12 +150,30 @@ const matches = (filter: PendingFilter, a: Approval) =>
     ? a.executionId === filter.executionId
     : a.stateMachineArn === filter.stateMachineArn;
 
+/** A change to a stored question, as the table's stream reports it (keys only). */
+export type ApprovalChange = {
+  readonly eventName: 'INSERT' | 'MODIFY' | 'REMOVE';
+  readonly approvalId: string;
+};
+
 /** In-memory approvals for local runs and tests. */
 export class MemoryApprovalStore implements ApprovalStore {
   private readonly items = new Map<string, Approval>();
+  private readonly listeners = new Set<(change: ApprovalChange) => void>();
+
+  /**
+   * Calls `listener` after each change, like the DynamoDB table's stream (the notifier's trigger
+   * on AWS). Returns the unsubscribe function.
+   */
+  public subscribe(listener: (change: ApprovalChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
 
   public async put(approval: Approval): Promise<void> {
+    const existed = this.items.has(approval.approvalId);
     this.items.set(approval.approvalId, structuredClone(approval));
+    this.changed(existed ? 'MODIFY' : 'INSERT', approval.approvalId);
   }
 
   public async get(approvalId: string): Promise<Approval> {
@@ -185,6 +201,7 @@ export class MemoryApprovalStore implements ApprovalStore {
     if (item.decision !== undefined) return { won: false, decision: item.decision };
     const decided = { ...item, decision: { ...decision } };
     this.items.set(approvalId, decided);
+    this.changed('MODIFY', approvalId);
     return { won: true, approval: structuredClone(decided) };
   }
 
@@ -196,6 +213,7 @@ export class MemoryApprovalStore implements ApprovalStore {
     const item = this.items.get(approvalId);
     if (item?.decision?.decisionId !== decisionId) return;
     this.items.set(approvalId, { ...item, decision: { ...item.decision, outcome } });
+    this.changed('MODIFY', approvalId);
   }
 
   public async withdrawDecision(approvalId: string, decisionId: string): Promise<void> {
@@ -203,14 +221,20 @@ export class MemoryApprovalStore implements ApprovalStore {
     if (item?.decision?.decisionId !== decisionId) return;
     const { decision: _taken, ...open } = item;
     this.items.set(approvalId, open);
+    this.changed('MODIFY', approvalId);
   }
 
   public async recordMessage(approvalId: string, channel: string, message: ApprovalMessage): Promise<void> {
     const item = await this.get(approvalId);
     this.items.set(approvalId, { ...item, messages: { ...item.messages, [channel]: { ...message } } });
+    this.changed('MODIFY', approvalId);
   }
 
   public async delete(approvalId: string): Promise<void> {
-    this.items.delete(approvalId);
+    if (this.items.delete(approvalId)) this.changed('REMOVE', approvalId);
+  }
+
+  private changed(eventName: ApprovalChange['eventName'], approvalId: string): void {
+    for (const listener of this.listeners) listener({ eventName, approvalId });
   }
 }

@@ -1,6 +1,7 @@
 export {
   type Approval,
   type ApprovalBatch,
+  type ApprovalChange,
   type ApprovalDecision,
   type ApprovalMessage,
   type ApprovalStore,

@@ -120,9 +120,8 @@ export class BatchLoop extends sfn.StateMachineFragment {
         // What chat shows with the question: region, who started the run, the last batch.
         options: sfn.JsonPath.objectAt('$.options'),
         run: sfn.JsonPath.objectAt('$.run'),
-        batch: sfn.JsonPath.objectAt('$.batch'),
+        plan: sfn.JsonPath.objectAt('$.plan'),
         progress: sfn.JsonPath.objectAt('$.progress'),
-        batchCount: sfn.JsonPath.numberAt('$.plan.batchCount'),
       }),
       retryOnServiceExceptions: false,
       resultPath: '$.answer',

@@ -219,11 +219,10 @@ export interface AskEvent {
   readonly options?: RestartOptions;
   /** The run (who started it). */
   readonly run?: RunRef;
-  /** The batch just run; `null` before the first (the multi-region question). */
-  readonly batch?: BatchState | null;
+  /** The plan (batch count and size). */
+  readonly plan?: PlanRef;
+  /** Counters: the batch just run is `nextBatch` (1-based); none yet for the multi-region question. */
   readonly progress?: Progress | null;
-  /** Batches in the plan. */
-  readonly batchCount?: number;
 }
 
 /** Output of the ask Lambda itself (the task's result is the later `SendTaskSuccess` output). */

@@ -25,7 +25,7 @@ export function parkedQuestion(over: Partial<Approval> = {}): Approval {
     expiresAt: 1_800_000_000,
     region: 'global',
     startedBy: 'alice@laptop',
-    batch: { number: 1, count: 3, size: 2, errorCount: 0 },
+    batch: { number: 1, count: 3, size: 2 },
     totals: { restarted: 2, failed: 0 },
     ...over,
   };

@@ -31,7 +31,7 @@ function question(n: number, over: Partial<Approval> = {}): Approval {
     expiresAt: 999_999_999,
     region: 'eu',
     startedBy: 'alice',
-    batch: { number: 1, count: 3, size: 2, errorCount: 0 },
+    batch: { number: 1, count: 3, size: 2 },
     totals: { restarted: 2, failed: 0 },
     ...over,
   };
