@@ -11,7 +11,11 @@ import {
   newApprovalId,
   StoreItemNotFoundError,
 } from '../../lib/stores';
-import { type DynamoDbEmulator, startDynamoDbEmulator } from './helpers/dynamodb-emulator';
+import {
+  type DynamoDbEmulator,
+  EMULATOR_START_TIMEOUT_MS,
+  startDynamoDbEmulator,
+} from './helpers/dynamodb-emulator';
 
 const MACHINE = 'arn:aws:states:us-east-1:123456789012:stateMachine:NomadRestart-Restart';
 const execution = (n: number) =>
@@ -51,7 +55,7 @@ describe('DynamoDbApprovalStore on a DynamoDB emulator', () => {
 
   beforeAll(async () => {
     db = await startDynamoDbEmulator();
-  });
+  }, EMULATOR_START_TIMEOUT_MS);
   afterAll(async () => db.close());
   beforeEach(async () => {
     table = await db.createTable('ApprovalsTable');
@@ -165,7 +169,7 @@ describe('DynamoDbReplayGuard on a DynamoDB emulator', () => {
   beforeAll(async () => {
     db = await startDynamoDbEmulator();
     table = await db.createTable('ApprovalsTable');
-  });
+  }, EMULATOR_START_TIMEOUT_MS);
   afterAll(async () => db.close());
 
   it('lets one of two racing copies of a request through', async () => {
