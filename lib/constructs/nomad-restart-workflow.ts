@@ -263,8 +263,9 @@ export class NomadRestartWorkflow extends Construct {
 
   /** Lets `grantee` list, read and answer pending questions (SendTaskSuccess/Failure). */
   public grantAnswerQuestions(grantee: iam.IGrantable): iam.Grant {
-    // Includes "<table>/index/*": answering looks questions up by execution (the GSI).
-    this.approvalsTable.grant(grantee, 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:DeleteItem');
+    // With "<table>/index/*" (questions by execution, or pending); UpdateItem records the decision.
+    const actions = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
+    this.approvalsTable.grant(grantee, ...actions);
     return this.stateMachine.grantTaskResponse(grantee);
   }
 
