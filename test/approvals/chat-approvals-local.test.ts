@@ -27,6 +27,7 @@ import type { RestartOptions } from '../../lib/restart/options';
 import { localStores } from '../../lib/stores/from-env';
 import { FlowStates, TASK_STATE_HANDLERS, TaskStates } from '../../lib/workflow/state-names';
 import { synthesizeStack } from '../aws-limits/synthesized-stack';
+import { discardingTerminal } from '../engines/local/workflow-harness';
 import { type Harness, restartOptions, simpleJob, startHarness, waitAllRunning } from '../steps/harness';
 import { type FakeSlack, type SlackCall, startFakeSlack } from './fake-slack';
 import { SIGNING_SECRET, slackBody, slackHeaders } from './helpers';
@@ -144,14 +145,7 @@ const lines = (events: readonly ProgressEvent[]) => {
 };
 
 const exitCode = (result: ExecutionResult) =>
-  exitCodeOf(result, createFormatter({ verbose: false, color: false }), {
-    interactive: false,
-    reading: false,
-    write: () => {},
-    read: async () => ({ kind: 'eof' }),
-    interruptRead: () => {},
-    close: () => {},
-  });
+  exitCodeOf(result, createFormatter({ verbose: false, color: false }), discardingTerminal);
 
 /** Every place a task token must never be. */
 function expectNoTaskToken(token: string, ...more: unknown[]) {

@@ -16,26 +16,9 @@ import type { Context, LambdaFunctionURLEvent } from 'aws-lambda';
 import { type AwsStub, mockClient } from 'aws-sdk-client-mock';
 import { LocalTaskTokenCallbacks } from '../../lib/engines/local/task-token-callbacks';
 import { localStores } from '../../lib/stores/from-env';
+import { lambdaContext } from '../lambdas/private/fixtures';
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
-
-/** A Lambda context for invoking a handler in-process. */
-export function lambdaContext(functionName: string): Context {
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '256',
-    awsRequestId: crypto.randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => 30_000,
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
 
 /** A Function URL event for a POST to `path` with `headers` and a raw `body`. */
 export function functionUrlEvent(
@@ -99,7 +82,7 @@ export async function startLocalLoop(): Promise<LocalLoop> {
   const unsubscribe = localStores.approvals.subscribe(({ eventName, approvalId }) => {
     const event = { Records: [{ eventName, dynamodb: { Keys: { approvalId: { S: approvalId } } } }] };
     queue = queue.then(() =>
-      notifier(event, lambdaContext('approval-notifier')).then(
+      notifier(event, lambdaContext()).then(
         () => undefined,
         (error: unknown) => void notifierErrors.push(error),
       ),
@@ -110,7 +93,7 @@ export async function startLocalLoop(): Promise<LocalLoop> {
     sfn,
     notifierErrors,
     answer: async (path, headers, body) =>
-      (await endpoint(functionUrlEvent(path, headers, body), lambdaContext('approval-endpoint'))) as {
+      (await endpoint(functionUrlEvent(path, headers, body), lambdaContext())) as {
         statusCode: number;
         body: string;
       },
