@@ -201,6 +201,9 @@ describe('chat-ops approvals through the local engine', () => {
     expect(String(update.args['text'])).toMatch(/alice \(Slack U1\) answered "10s" at .* \(slack\)\./);
     expect(JSON.stringify(update.args['blocks'])).not.toContain('"actions"');
     expect(loop.notifierErrors).toEqual([]);
+    // The handlers' log lines were captured (so searching them means something).
+    expect(written.join('')).toContain('"message":"Question parked"');
+    expect(written.join('')).toContain('"message":"Answer handled"');
     expectNoTaskToken(token, result, run.events, response);
   });
 
