@@ -5,9 +5,10 @@
  * the answers (Slack interactivity, webhook answers). Secrets are referenced by ARN, never
  * inlined; the endpoint may only answer this state machine's tasks and read and write its table.
  */
-import { type Duration, type RemovalPolicy, ValidationError } from 'aws-cdk-lib';
+import { type Duration, type RemovalPolicy, Stack, ValidationError } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as logs from 'aws-cdk-lib/aws-logs';
@@ -58,6 +59,12 @@ export interface ApprovalChannelsProps {
   readonly webhook?: WebhookApprovalProps;
   /** SNS topic questions are published to (e-mail subscribers). @default - no topic */
   readonly emailTopic?: sns.ITopic;
+  /**
+   * Customer-managed KMS key that encrypts the chat secrets: the notifier and the endpoint may
+   * `kms:Decrypt` with it only, through Secrets Manager.
+   * @default - the secrets use the AWS managed key, which needs no grant
+   */
+  readonly secretsKey?: kms.IKey;
 }
 
 /** What the channels attach to: the workflow's table and state machine, and its log settings. */
@@ -120,6 +127,21 @@ export class ApprovalChannels extends Construct {
     props.slack?.botTokenSecret.grantRead(notifier);
     props.webhook?.secret.grantRead(notifier);
     props.emailTopic?.grantPublish(notifier);
+    this.grantSecretsKey(notifier, props);
+  }
+
+  /** Decrypting the chat secrets under a customer-managed key, through Secrets Manager only. */
+  private grantSecretsKey(fn: lambda.Function, props: ApprovalChannelsResources): void {
+    if (props.secretsKey === undefined) return;
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['kms:Decrypt'],
+        resources: [props.secretsKey.keyArn],
+        conditions: {
+          StringEquals: { 'kms:ViaService': `secretsmanager.${Stack.of(this).region}.amazonaws.com` },
+        },
+      }),
+    );
   }
 
   private validate(props: ApprovalChannelsProps): void {
@@ -201,6 +223,7 @@ export class ApprovalChannels extends Construct {
     props.slack?.botTokenSecret.grantRead(endpoint);
     props.slack?.signingSecret.grantRead(endpoint);
     props.webhook?.secret.grantRead(endpoint);
+    this.grantSecretsKey(endpoint, props);
   }
 
   /** The table's own ARN only: Table.grant() would add "<table>/index/*". */

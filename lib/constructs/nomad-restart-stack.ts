@@ -43,6 +43,8 @@ export interface NomadRestartStackProps
   readonly webhookApprovals?: WebhookApprovalReferences;
   /** ARN of the SNS topic questions are e-mailed through. @default - none */
   readonly approvalEmailTopicArn?: string;
+  /** ARN of the customer-managed KMS key that encrypts the chat secrets. @default - the AWS managed key */
+  readonly approvalSecretsKmsKeyArn?: string;
   /** The secret holding the Nomad ACL token. @default - anonymous */
   readonly nomadTokenSecret?: SecretReference;
   /** The secret holding TLS PEMs. @default - system roots, no client certificate */
@@ -70,6 +72,7 @@ export class NomadRestartStack extends Stack {
       slackApprovals,
       webhookApprovals,
       approvalEmailTopicArn,
+      approvalSecretsKmsKeyArn,
       ...workflowProps
     } = props;
     const approvals: ApprovalChannelsProps = {
@@ -93,6 +96,9 @@ export class NomadRestartStack extends Stack {
       ...(approvalEmailTopicArn === undefined
         ? {}
         : { emailTopic: sns.Topic.fromTopicArn(this, 'ApprovalEmailTopic', approvalEmailTopicArn) }),
+      ...(approvalSecretsKmsKeyArn === undefined
+        ? {}
+        : { secretsKey: kms.Key.fromKeyArn(this, 'ApprovalSecretsKey', approvalSecretsKmsKeyArn) }),
     };
     this.workflow = new NomadRestartWorkflow(this, 'Restart', {
       ...workflowProps,

@@ -74,11 +74,11 @@ export function secretFrom(key: string, value: string): SecretReference {
 
 const KMS_KEY_ARN = /^arn:[^:]+:kms:[^:]+:\d{12}:key\/[0-9a-f-]+$/;
 
-/** `nomadSecretsKmsKeyArn`: the customer-managed key that encrypts the secrets. */
-export function kmsKeyArnFrom(value: string): string {
+/** `nomadSecretsKmsKeyArn` (or `key`): a customer-managed key that encrypts secrets. */
+export function kmsKeyArnFrom(value: string, key = 'nomadSecretsKmsKeyArn'): string {
   if (KMS_KEY_ARN.test(value)) return value;
   throw new StackContextError(
-    `Context "nomadSecretsKmsKeyArn" is "${value}", not a KMS key ARN; e.g. -c nomadSecretsKmsKeyArn=arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab`,
+    `Context "${key}" is "${value}", not a KMS key ARN; e.g. -c ${key}=arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab`,
   );
 }
 
@@ -102,6 +102,7 @@ function approvalsFromContext(get: (key: string) => string | undefined): Partial
   ].map(get);
   const [url, secret, keyId] = ['webhookUrl', 'webhookSecretArn', 'webhookKeyId'].map(get);
   const topic = get('approvalEmailTopicArn');
+  const key = get('approvalSecretsKmsKeyArn');
   const optional = (key: string, list: string[] | undefined) => (list === undefined ? {} : { [key]: list });
   return {
     ...(token === undefined || signing === undefined || channelId === undefined
@@ -127,6 +128,9 @@ function approvalsFromContext(get: (key: string) => string | undefined): Partial
           },
         }),
     ...(topic === undefined ? {} : { approvalEmailTopicArn: topic }),
+    ...(key === undefined
+      ? {}
+      : { approvalSecretsKmsKeyArn: kmsKeyArnFrom(key, 'approvalSecretsKmsKeyArn') }),
   };
 }
 

@@ -8,9 +8,12 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
+import { stackPropsFromContext } from '../../lib/constructs/stack-context';
 
 const ARN = (name: string) => `arn:aws:secretsmanager:us-east-1:123456789012:secret:${name}-AbCdEf`;
 const TOPIC = 'arn:aws:sns:us-east-1:123456789012:nomad-restart-questions';
+
+const KEY = 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 
 function synth(slack: Record<string, unknown> = { allowedUserIds: ['U1'] }) {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
@@ -30,6 +33,7 @@ function synth(slack: Record<string, unknown> = { allowedUserIds: ['U1'] }) {
       answerKeyIds: ['ops'],
     },
     approvalEmailTopicArn: TOPIC,
+    approvalSecretsKmsKeyArn: KEY,
   });
   return { app, template: Template.fromStack(stack) };
 }
@@ -84,7 +88,7 @@ describe('NomadRestartStack with approvals', () => {
     ]);
     const other = statements
       .flatMap(actionsOf)
-      .filter((a) => !/^(states|dynamodb|secretsmanager|logs|xray):/.test(a));
+      .filter((a) => !/^(states|dynamodb|secretsmanager|logs|xray):/.test(a) && a !== 'kms:Decrypt');
     expect(other).toEqual([]);
   });
 
@@ -100,6 +104,24 @@ describe('NomadRestartStack with approvals', () => {
     expect(Object.keys(endpoint)).toHaveLength(1);
     for (const name of ['slack-bot', 'slack-signing', 'webhook']) expect(text).toContain(ARN(name));
   });
+
+  it.each(['approval-endpoint', 'approval-notifier'])(
+    'lets the %s decrypt the chat secrets with their key, through Secrets Manager only',
+    (handler) => {
+      // Act
+      const statements = roleStatements(template, `nomad-restart ${handler} handler`);
+
+      // Assert
+      expect(statements.filter((s) => actionsOf(s).includes('kms:Decrypt'))).toEqual([
+        {
+          Action: 'kms:Decrypt',
+          Effect: 'Allow',
+          Resource: KEY,
+          Condition: { StringEquals: { 'kms:ViaService': 'secretsmanager.us-east-1.amazonaws.com' } },
+        },
+      ]);
+    },
+  );
 
   it('gives the notifier the stream (inserts and changes) and publish on the topic, not the signing secret', () => {
     // Act
@@ -144,5 +166,55 @@ describe('NomadRestartStack with approvals', () => {
         (v) => `${v.ruleName}: ${v.violatingResources.map((r) => r.resourceLogicalId).join(', ')}`,
       ),
     ).toEqual([]);
+  });
+});
+
+describe('stackPropsFromContext with approvals', () => {
+  it('reads Slack, the webhook, the topic and the key from -c values', () => {
+    // Arrange
+    const context: Record<string, string> = {
+      nomadAddress: 'https://nomad.internal:4646',
+      slackBotTokenSecretArn: 'slack-bot',
+      slackSigningSecretArn: ARN('slack-signing'),
+      slackChannelId: 'C123',
+      slackAllowedUserIds: 'U1, U2',
+      webhookUrl: 'https://chat.example.com/hook',
+      webhookSecretArn: 'webhook',
+      webhookKeyId: 'ops',
+      webhookAnswerKeyIds: 'ops',
+      approvalEmailTopicArn: TOPIC,
+      approvalSecretsKmsKeyArn: KEY,
+    };
+
+    // Act
+    const props = stackPropsFromContext((key) => context[key]);
+
+    // Assert
+    expect(props).toMatchObject({
+      slackApprovals: {
+        botTokenSecret: { name: 'slack-bot' },
+        signingSecret: { completeArn: ARN('slack-signing') },
+        channelId: 'C123',
+        allowedUserIds: ['U1', 'U2'],
+      },
+      webhookApprovals: { secret: { name: 'webhook' }, keyId: 'ops', answerKeyIds: ['ops'] },
+      approvalEmailTopicArn: TOPIC,
+      approvalSecretsKmsKeyArn: KEY,
+    });
+  });
+
+  it('names the setting when the chat secrets key is not a KMS key ARN', () => {
+    // Act
+    const act = () =>
+      stackPropsFromContext((key) =>
+        key === 'nomadAddress'
+          ? 'https://nomad.internal:4646'
+          : key === 'approvalSecretsKmsKeyArn'
+            ? 'alias/x'
+            : undefined,
+      );
+
+    // Assert
+    expect(act).toThrow('Context "approvalSecretsKmsKeyArn" is "alias/x", not a KMS key ARN');
   });
 });
