@@ -20,6 +20,7 @@ import { APPROVAL_ROUTES } from '../approvals/endpoint';
 import { APPROVAL_ENV } from '../approvals/settings';
 import { ENV } from '../stores/from-env';
 import { TaskFunction } from '../workflow/private/task-function';
+import { grantDecryptThroughSecretsManager } from './private/secrets-key-grant';
 
 /** Slack: where questions are posted and who may answer them. */
 export interface SlackApprovalProps {
@@ -127,21 +128,8 @@ export class ApprovalChannels extends Construct {
     props.slack?.botTokenSecret.grantRead(notifier);
     props.webhook?.secret.grantRead(notifier);
     props.emailTopic?.grantPublish(notifier);
-    this.grantSecretsKey(notifier, props);
-  }
-
-  /** Decrypting the chat secrets under a customer-managed key, through Secrets Manager only. */
-  private grantSecretsKey(fn: lambda.Function, props: ApprovalChannelsResources): void {
-    if (props.secretsKey === undefined) return;
-    fn.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: ['kms:Decrypt'],
-        resources: [props.secretsKey.keyArn],
-        conditions: {
-          StringEquals: { 'kms:ViaService': `secretsmanager.${Stack.of(this).region}.amazonaws.com` },
-        },
-      }),
-    );
+    if (props.secretsKey !== undefined)
+      grantDecryptThroughSecretsManager(notifier, props.secretsKey, Stack.of(this).region);
   }
 
   private validate(props: ApprovalChannelsProps): void {
@@ -223,7 +211,8 @@ export class ApprovalChannels extends Construct {
     props.slack?.botTokenSecret.grantRead(endpoint);
     props.slack?.signingSecret.grantRead(endpoint);
     props.webhook?.secret.grantRead(endpoint);
-    this.grantSecretsKey(endpoint, props);
+    if (props.secretsKey !== undefined)
+      grantDecryptThroughSecretsManager(endpoint, props.secretsKey, Stack.of(this).region);
   }
 
   /** The table's own ARN only: Table.grant() would add "<table>/index/*". */

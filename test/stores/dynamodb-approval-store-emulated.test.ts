@@ -11,6 +11,7 @@ import {
   newApprovalId,
   StoreItemNotFoundError,
 } from '../../lib/stores';
+import { parkedQuestion } from '../approvals/helpers';
 import {
   type DynamoDbEmulator,
   EMULATOR_START_TIMEOUT_MS,
@@ -21,25 +22,9 @@ const MACHINE = 'arn:aws:states:us-east-1:123456789012:stateMachine:NomadRestart
 const execution = (n: number) =>
   `arn:aws:states:us-east-1:123456789012:execution:NomadRestart-Restart:run-${n}`;
 
-function question(n: number, over: Partial<Approval> = {}): Approval {
-  return {
-    approvalId: newApprovalId(),
-    executionId: execution(n),
-    taskToken: `token-${n}`,
-    kind: 'proceed',
-    prompt: 'Proceed with the next batch? [Y/n/<wait duration>]',
-    summary: '',
-    jobId: 'web',
-    namespace: 'default',
-    createdAt: 1000 + n,
-    expiresAt: 999_999_999,
-    region: 'eu',
-    startedBy: 'alice',
-    batch: { number: 1, count: 3, size: 2 },
-    totals: { restarted: 2, failed: 0 },
-    ...over,
-  };
-}
+/** A question of execution `n`, parked as the ask step parks one. */
+const question = (n: number, over: Partial<Approval> = {}): Approval =>
+  parkedQuestion({ executionId: execution(n), taskToken: `token-${n}`, createdAt: 1000 + n, ...over });
 
 const decision = (who: string, answer = 'yes'): ApprovalDecision => ({
   decisionId: `d-${who}`,
