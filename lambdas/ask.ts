@@ -26,7 +26,10 @@ const askEventSchema = z.object({
   namespace: z.string(),
   question: z.object({ kind: z.enum(['multiregion', 'proceed']), prompt: z.string(), summary: z.string() }),
   // For the people asked (chat); absent from older definitions.
-  options: z.object({ region: z.string().optional() }).loose().optional(),
+  options: z
+    .object({ region: z.string().optional(), scheduleName: z.string().optional() })
+    .loose()
+    .optional(),
   run: z.object({ startedBy: z.string().optional() }).loose().optional(),
   plan: z
     .object({ allocationCount: z.number(), batchSize: z.number(), batchCount: z.number() })
@@ -37,13 +40,20 @@ const askEventSchema = z.object({
 
 type AskEventInput = z.infer<typeof askEventSchema>;
 
+/** Who started the run: the input's `startedBy`, else the schedule that did. */
+function startedByOf(e: AskEventInput): { startedBy?: string } {
+  if (e.run?.startedBy !== undefined) return { startedBy: e.run.startedBy };
+  const schedule = e.options?.scheduleName;
+  return schedule === undefined ? {} : { startedBy: `schedule "${schedule}"` };
+}
+
 /** What the people asked are shown beside the question: region, who started the run, the last batch. */
 function runContext(e: AskEventInput): Partial<Approval> {
   const stateMachineArn = stateMachineArnOf(e.executionId);
   return {
     ...(stateMachineArn === undefined ? {} : { stateMachineArn }),
     ...(e.options?.region === undefined ? {} : { region: e.options.region }),
-    ...(e.run?.startedBy === undefined ? {} : { startedBy: e.run.startedBy }),
+    ...startedByOf(e),
     ...(e.plan === undefined || e.progress == null || e.progress.nextBatch === 0
       ? {}
       : {

@@ -248,6 +248,23 @@ describe('release-lock handler', () => {
     // Assert
     expect(result).toEqual({ ...raw, events: [] });
   });
+
+  it("leaves only the message of Lambda's error JSON in the cause, without the trace", async () => {
+    // Arrange: on AWS a Catch writes a Lambda error as JSON, its stack trace included.
+    const message = 'No job(s) with prefix or ID "gone" found';
+    const cause = JSON.stringify({
+      errorType: 'JobNotFoundError',
+      errorMessage: message,
+      trace: ['at plan'],
+    });
+    const raw = { job: 'gone', error: { Error: 'JobNotFoundError', Cause: cause } };
+
+    // Act
+    const { result } = await captureOutput(() => releaseLock(raw, lambdaContext()));
+
+    // Assert
+    expect(result).toEqual({ job: 'gone', events: [], error: { Error: 'JobNotFoundError', Cause: message } });
+  });
 });
 
 describe('validate-input handler', () => {
@@ -357,5 +374,26 @@ describe('ask handler', () => {
       batch: { number: 3, count: 3, size: 1 },
       totals: { restarted: 4, failed: 1 },
     });
+  });
+
+  it('names the schedule as who started a run whose input has no startedBy', async () => {
+    // Arrange
+    const event = {
+      taskToken: 'token',
+      executionId: 'arn:exec:scheduled',
+      runId: 'arn:exec:scheduled',
+      jobId: 'web',
+      namespace: 'default',
+      question: { kind: 'proceed', prompt: 'Proceed with the next batch? [Y/n]', summary: '' },
+      options: { job: 'web', scheduleName: 'weekly-web' },
+      run: { runId: 'arn:exec:scheduled', executionId: 'arn:exec:scheduled', executionNumber: 1 },
+    };
+
+    // Act
+    const { result } = await captureOutput(() => ask(event, lambdaContext()));
+
+    // Assert
+    const stored = await localStores.approvals.get((result as { approvalId: string }).approvalId);
+    expect(stored.startedBy).toBe('schedule "weekly-web"');
   });
 });

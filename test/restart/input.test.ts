@@ -121,7 +121,7 @@ describe('input', () => {
         name: 'unknown field',
         raw: { job: 'j', batch_size: '2' },
         expectedErr:
-          'Unknown input field "batch_size": allowed fields are job, namespace, region, batchSize, batchWait, onError, yes, groups, tasks, allTasks, reschedule, noShutdownDelay, verbose, replacementTimeout, maxErrors, dryRun, startedBy',
+          'Unknown input field "batch_size": allowed fields are job, namespace, region, batchSize, batchWait, onError, yes, groups, tasks, allTasks, reschedule, noShutdownDelay, verbose, replacementTimeout, maxErrors, dryRun, startedBy, windowEnd, windowDuration, trigger, scheduleName, scheduledTime, resumeNextWindow',
       },
       {
         name: 'startedBy past 200 characters',
@@ -262,6 +262,12 @@ describe('input', () => {
         'maxErrors',
         'dryRun',
         'startedBy',
+        'windowEnd',
+        'windowDuration',
+        'trigger',
+        'scheduleName',
+        'scheduledTime',
+        'resumeNextWindow',
       ]);
       expect(properties.batchSize).toMatchObject({
         type: ['string', 'number'],
