@@ -86,7 +86,21 @@ describe('NomadRestartStack', () => {
       });
       template.hasResourceProperties(type, {
         KeySchema: [{ AttributeName: 'approvalId', KeyType: 'HASH' }],
-        GlobalSecondaryIndexes: [Match.objectLike({ IndexName: 'execution-index' })],
+        GlobalSecondaryIndexes: [
+          Match.objectLike({ IndexName: 'execution-index' }),
+          // Pending questions per state machine, for `questions`: the task token is not projected.
+          Match.objectLike({
+            IndexName: 'pending-index',
+            KeySchema: [
+              { AttributeName: 'stateMachineArn', KeyType: 'HASH' },
+              { AttributeName: 'createdAt', KeyType: 'RANGE' },
+            ],
+            Projection: {
+              ProjectionType: 'INCLUDE',
+              NonKeyAttributes: Match.not(Match.arrayWith(['taskToken'])),
+            },
+          }),
+        ],
       });
     });
 
