@@ -243,6 +243,19 @@ export function createFormatter(options: FormatterOptions): Formatter {
             ),
           ),
         ];
+      case 'question-answered':
+        return [
+          stdout(
+            header(
+              t,
+              `Question answered ${goQuote(event.answer)} by ${event.answeredBy ?? 'a caller who did not say who'}`,
+            ),
+          ),
+        ];
+      case 'question-timed-out':
+        return [
+          stdout(header(t, 'Nobody answered the question in time: Nomad\'s default answer, "no", applies')),
+        ];
       case 'canceled':
         return [stdout(header(t, 'Job restart canceled'))];
       case 'multiregion-declined':

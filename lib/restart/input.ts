@@ -17,6 +17,9 @@ import {
 import { type ValidationContext, validateRestartFields } from './validate';
 import { SCHEDULE_TRIGGER, validateWindowFields, WINDOW_FIELDS_ALLOWED, windowInputFields } from './window';
 
+/** The longest `startedBy` the input takes. */
+export const MAX_STARTED_BY_LENGTH = 200;
+
 /** What each field accepts, in words; used in the schema and in error messages. */
 const ALLOWED = {
   job: 'a job ID or ID prefix (non-empty string)',
@@ -35,7 +38,7 @@ const ALLOWED = {
   replacementTimeout: 'a Go duration greater than zero, e.g. "10m" (string)',
   maxErrors: 'n or n% (string or integer), e.g. "0" or "10%"',
   dryRun: 'true or false',
-  startedBy: 'who or what started the run, shown with its questions in chat (string, at most 200 characters)',
+  startedBy: `who or what started the run, shown with its questions in chat (string, at most ${MAX_STARTED_BY_LENGTH} characters)`,
   ...WINDOW_FIELDS_ALLOWED,
 } as const;
 
@@ -66,7 +69,7 @@ export const restartInputSchema = z
     maxErrors: z.union([z.string(), z.number()]).optional().describe(ALLOWED.maxErrors),
     dryRun: flag('dryRun'),
     // Not a flag of nomad job restart: a label for people (chat approvals), never checked.
-    startedBy: z.string().max(200).optional().describe(ALLOWED.startedBy),
+    startedBy: z.string().max(MAX_STARTED_BY_LENGTH).optional().describe(ALLOWED.startedBy),
     windowEnd: z.string().optional().describe(ALLOWED.windowEnd),
     windowDuration: z.string().optional().describe(ALLOWED.windowDuration),
     trigger: z.literal(SCHEDULE_TRIGGER).optional().describe(ALLOWED.trigger),
@@ -173,8 +176,9 @@ export function validateRestartInput(raw: unknown, ctx: ValidationContext): Rest
  * The execution input that validates back to `options`: what the CLI sends to the state
  * machine (locally or on AWS) after validating the flags itself. Only options travel; the
  * Nomad address, token and TLS material never do.
+ * @param startedBy who starts the run, for people (cut to {@link MAX_STARTED_BY_LENGTH})
  */
-export function toRestartInput(options: RestartOptions): RestartInput {
+export function toRestartInput(options: RestartOptions, startedBy?: string): RestartInput {
   const input: RestartInput = {
     job: options.job,
     batchSize: formatCount(options.batchSize),
@@ -195,5 +199,6 @@ export function toRestartInput(options: RestartOptions): RestartInput {
     input.replacementTimeout = formatGoDuration(options.replacementTimeoutNs);
   }
   if (options.maxErrors !== undefined) input.maxErrors = formatCount(options.maxErrors);
+  if (startedBy !== undefined) input.startedBy = startedBy.slice(0, MAX_STARTED_BY_LENGTH);
   return { ...input, ...windowInputFields(options) };
 }

@@ -19,6 +19,8 @@ import { normalise } from '../e2e/run-cli';
 import { type EventShape, ev } from '../engines/aws/fake-history';
 
 export const REGION = 'eu-west-1';
+/** Who runs the command in these tests (its `startedBy`, and who answers here). */
+export const OPERATOR = 'tester@laptop';
 export const MACHINE = `arn:aws:states:${REGION}:123456789012:stateMachine:NomadRestart-Restart`;
 export const execArn = (name: string) =>
   `arn:aws:states:${REGION}:123456789012:execution:NomadRestart-Restart:${name}`;
@@ -76,8 +78,11 @@ export const asking = (token: string, question: PendingQuestion = proceed): Even
   ev.askSubmitted(),
 ];
 
-/** The ask step returns and the answer is applied. */
-export const answered = (): EventShape[] => [ev.askExited([]), ev.step('Apply answer', [], { plan })];
+/** The ask step returns with `answer` (or its timeout) and the answer is applied. */
+export const answered = (answer?: Parameters<typeof ev.askExited>[1]): EventShape[] => [
+  ev.askExited([], answer),
+  ev.step('Apply answer', [], { plan }),
+];
 
 /** Finish, release, succeed (`outcome` as the workflow reports it). */
 export const finishing = (canceled = false): EventShape[] => [
@@ -173,6 +178,7 @@ export function startAtTerminal(
     clients: { sfn: new SFNClient({ region: REGION }) },
     emit: session.emit,
     ask: session.ask,
+    operator: OPERATOR,
     signal: session.signal,
     printError: session.printError,
     pollIntervalMs: 5,

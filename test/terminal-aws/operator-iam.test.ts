@@ -214,7 +214,7 @@ describe('AccessDenied at the terminal', () => {
     expect(exitCode).toBe(1);
   });
 
-  it('reads the question from the history when the approvals table may not be queried', async () => {
+  it('answers with the token from the history when the approvals table may not be queried', async () => {
     // Arrange
     const fake = runThatAsks();
     documents.on(QueryCommand).rejects(sdkErrorOf(denied('dynamodb:Query')));
@@ -231,7 +231,7 @@ describe('AccessDenied at the terminal', () => {
       'AccessDeniedException: User: arn:aws:sts::123456789012:assumed-role/ops/me is not authorized to perform: dynamodb:Query',
     );
     expect(tty.stderr()).toContain(
-      '; this needs the IAM action dynamodb:Query; reading questions from the execution history instead\n',
+      '; this needs the IAM action dynamodb:Query; answering with the task token from the execution history instead (chat does not learn who answered)\n',
     );
     expect(fake.received('SendTaskSuccess').map((i) => i['taskToken'])).toEqual(['token-h']);
     expect(documents.commandCalls(QueryCommand)).toHaveLength(1);

@@ -47,7 +47,37 @@ function messageOf(error: unknown): string {
 }
 
 /**
- * Runs `call`, retrying retryable failures.
+ * Runs `call`, retrying transient AWS failures (throttling, a service-side fault, the network) as
+ * `retry` says. Any other failure, or the last one, is thrown as it came.
+ */
+export async function retryTransient<T>(call: () => Promise<T>, retry: AwsRetryOptions = {}): Promise<T> {
+  return pRetry(
+    async () => {
+      try {
+        return await call();
+      } catch (error) {
+        // p-retry only retries Errors; anything else, and anything not retryable, ends here.
+        if (!(error instanceof Error) || !isTransientAwsError(error)) {
+          throw new AbortError(error instanceof Error ? error : new Error(String(error)));
+        }
+        throw error;
+      }
+    },
+    {
+      retries: retry.retries ?? 5,
+      minTimeout: retry.minTimeoutMs ?? 250,
+      maxTimeout: retry.maxTimeoutMs ?? 20_000,
+      factor: 2,
+      randomize: true,
+      onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
+        if (retriesLeft > 0) retry.onRetry?.(error, attemptNumber);
+      },
+    },
+  );
+}
+
+/**
+ * Runs `call`, retrying retryable failures ({@link retryTransient}).
  *
  * @throws AwsCallError `Error <what>: <code>: <AWS message>`, plus `; this needs the IAM action
  *   <action>` when access was denied
@@ -58,29 +88,7 @@ export async function awsCall<T>(
   retry: AwsRetryOptions = {},
 ): Promise<T> {
   try {
-    return await pRetry(
-      async () => {
-        try {
-          return await call();
-        } catch (error) {
-          // p-retry only retries Errors; anything else, and anything not retryable, ends here.
-          if (!(error instanceof Error) || !isTransientAwsError(error)) {
-            throw new AbortError(error instanceof Error ? error : new Error(String(error)));
-          }
-          throw error;
-        }
-      },
-      {
-        retries: retry.retries ?? 5,
-        minTimeout: retry.minTimeoutMs ?? 250,
-        maxTimeout: retry.maxTimeoutMs ?? 20_000,
-        factor: 2,
-        randomize: true,
-        onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
-          if (retriesLeft > 0) retry.onRetry?.(error, attemptNumber);
-        },
-      },
-    );
+    return await retryTransient(call, retry);
   } catch (error) {
     const code = awsErrorCode(error);
     const message = messageOf(error);

@@ -18,7 +18,7 @@ export { type ExitStatus, exitStatusOf } from './exit-status';
 export { DEFAULT_POLL_INTERVAL_MS, type FollowResult, type FollowRunRequest, followRun } from './follow-run';
 export { FIRST_PAGE_SIZE, HistoryFollower, type HistoryPageSizes, WIDE_PAGE_SIZE } from './history-follower';
 export { NOTICE_AFTER_FAILED_ATTEMPTS, OutageNotice } from './outage-notice';
-export { ANSWERED_BY, type AskQuestion, answerText, QuestionBridge, toQuestion } from './question-bridge';
+export { type AskOutcome, type AskQuestion, QuestionBridge } from './question-bridge';
 export { type RunIdentity, runIdentityOf, successorArnOf } from './run-identity';
 export {
   type RunRestartOnAwsRequest,

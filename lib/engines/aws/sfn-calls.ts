@@ -15,6 +15,7 @@ import {
   StartExecutionCommand,
   StopExecutionCommand,
 } from '@aws-sdk/client-sfn';
+import type { TaskAnswerClient } from '../../approvals/decide';
 import { goQuote } from '../../restart/go-quote';
 import { awsErrorCode } from '../../stores/aws-errors';
 import { type AwsRetryOptions, awsCall, patient } from './aws-call';
@@ -58,6 +59,11 @@ export interface SfnCalls {
   startInput(executionArn: string, bounded: boolean): Promise<unknown>;
   /** Answers a task-token wait; `output` is JSON-encoded. */
   sendTaskSuccess(taskToken: string, output: unknown, executionArn: string): Promise<void>;
+  /**
+   * The client the one decision function (`lib/approvals/decide.ts`) answers a question of
+   * `executionArn` through: each `SendTaskSuccess` made as {@link sendTaskSuccess} makes it.
+   */
+  taskAnswerClient(executionArn: string): TaskAnswerClient;
   /** Stops an execution at once (it ends `ABORTED`). */
   stopExecution(executionArn: string, error: string, cause: string): Promise<void>;
 }
@@ -103,6 +109,17 @@ export function sfnCalls(
     return { events: out.events ?? [], nextToken: out.nextToken };
   };
   const historyPage = (request: HistoryPageRequest): Promise<HistoryPage> => readHistory(request);
+  const taskAnswerClient = (executionArn: string): TaskAnswerClient => ({
+    send: (command) =>
+      awsCall(
+        {
+          action: 'states:SendTaskSuccess',
+          what: `answering the question of execution ${goQuote(executionArn)}`,
+        },
+        () => client.send(command),
+        following,
+      ),
+  });
   return {
     async startExecution(stateMachineArn, input, name) {
       const out = await awsCall(
@@ -153,15 +170,12 @@ export function sfnCalls(
     },
 
     async sendTaskSuccess(taskToken, output, executionArn) {
-      await awsCall(
-        {
-          action: 'states:SendTaskSuccess',
-          what: `answering the question of execution ${goQuote(executionArn)}`,
-        },
-        () => client.send(new SendTaskSuccessCommand({ taskToken, output: JSON.stringify(output) })),
-        following,
+      await taskAnswerClient(executionArn).send(
+        new SendTaskSuccessCommand({ taskToken, output: JSON.stringify(output) }),
       );
     },
+
+    taskAnswerClient,
 
     async stopExecution(executionArn, error, cause) {
       await awsCall(
