@@ -38,11 +38,12 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'lib/engines/local': ['lib/restart', 'lib/stores', 'lib/workflow', 'lib/steps'],
   // A terminal answers a question through the one decision function, as chat does.
   'lib/engines/aws': ['lib/restart', 'lib/stores', 'lib/workflow', 'lib/approvals'],
-  // The dry run plans in-process; `demo` and `sim` serve the simulator; `approve` and `deny`
-  // answer through the one decision function.
+  // The dry run plans in-process; `demo` and `sim` serve the simulator; `questions`, `approve`
+  // and `deny` read the approvals table and answer through the one decision function.
   'lib/cli': [
     'lib/nomad',
     'lib/restart',
+    'lib/stores',
     'lib/steps',
     'lib/engines/local',
     'lib/engines/aws',

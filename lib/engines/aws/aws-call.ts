@@ -35,7 +35,10 @@ export function patient(retry: AwsRetryOptions = {}): AwsRetryOptions {
 
 /** What a call is, for its error message. */
 export interface AwsCallName {
-  /** The IAM action the call needs, e.g. `states:StartExecution` (named when access is denied). */
+  /**
+   * The IAM action the call needs, e.g. `states:StartExecution` (named when access is denied);
+   * for a call made of several requests, all of them (`dynamodb:GetItem and dynamodb:UpdateItem`).
+   */
   readonly action: string;
   /** What is being done: `starting an execution of "<arn>"`. */
   readonly what: string;
@@ -90,12 +93,20 @@ export async function awsCall<T>(
   try {
     return await retryTransient(call, retry);
   } catch (error) {
-    const code = awsErrorCode(error);
-    const message = messageOf(error);
-    const detail = message === '' || message === code ? '' : `: ${message}`;
-    const missing = isAccessDeniedCode(code) ? `; this needs the IAM action ${name.action}` : '';
-    throw new AwsCallError(name.action, code, `Error ${name.what}: ${code}${detail}${missing}`, {
-      cause: error,
-    });
+    throw toAwsCallError(name, error);
   }
+}
+
+/**
+ * `error`, a failure of the call `name`, worded for the operator: `Error <what>: <code>: <AWS
+ * message>`, plus `; this needs the IAM action <action>` when access was denied.
+ */
+export function toAwsCallError(name: AwsCallName, error: unknown): AwsCallError {
+  const code = awsErrorCode(error);
+  const message = messageOf(error);
+  const detail = message === '' || message === code ? '' : `: ${message}`;
+  const missing = isAccessDeniedCode(code) ? `; this needs the IAM action ${name.action}` : '';
+  return new AwsCallError(name.action, code, `Error ${name.what}: ${code}${detail}${missing}`, {
+    cause: error,
+  });
 }

@@ -1,8 +1,21 @@
 export { awsErrorCode } from '../../stores/aws-errors';
 export { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from '../../stores/table-env';
 export { type AttachToRunRequest, attachToRun } from './attach-to-run';
-export { type AwsCallName, type AwsRetryOptions, awsCall, PATIENT_MAX_BACKOFF_MS, patient } from './aws-call';
-export { type AwsSession, type AwsSessionOptions, openAwsSession } from './aws-session';
+export {
+  type AwsCallName,
+  type AwsRetryOptions,
+  awsCall,
+  PATIENT_MAX_BACKOFF_MS,
+  patient,
+  retryTransient,
+  toAwsCallError,
+} from './aws-call';
+export {
+  type AwsSession,
+  type AwsSessionOptions,
+  openAwsSession,
+  silenceSdkNodeVersionWarning,
+} from './aws-session';
 export {
   type CancelRequest,
   findLateSuccessor,
@@ -25,7 +38,13 @@ export {
   type RunRestartOnAwsResult,
   runRestartOnAws,
 } from './run-restart-on-aws';
-export { type HistoryPage, type HistoryPageRequest, type SfnCalls, sfnCalls } from './sfn-calls';
+export {
+  awsTaskAnswerClient,
+  type HistoryPage,
+  type HistoryPageRequest,
+  type SfnCalls,
+  sfnCalls,
+} from './sfn-calls';
 export {
   type ExecutionArn,
   executionArnOf,

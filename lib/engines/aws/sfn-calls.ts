@@ -68,6 +68,21 @@ export interface SfnCalls {
   stopExecution(executionArn: string, error: string, cause: string): Promise<void>;
 }
 
+/**
+ * The client the one decision function (`lib/approvals/decide.ts`) sends `SendTaskSuccess`
+ * through: retried as `retry` says, its failures worded as {@link awsCall} words them.
+ * @param what what the answer is, for the error message (`answering question "<id>"`)
+ */
+export function awsTaskAnswerClient(
+  client: SFNClient,
+  what: string,
+  retry: AwsRetryOptions,
+): TaskAnswerClient {
+  return {
+    send: (command) => awsCall({ action: 'states:SendTaskSuccess', what }, () => client.send(command), retry),
+  };
+}
+
 /** Step Functions' answer to a start whose name was used before (by this invocation's lost first try). */
 const EXECUTION_ALREADY_EXISTS = 'ExecutionAlreadyExists';
 
@@ -109,17 +124,8 @@ export function sfnCalls(
     return { events: out.events ?? [], nextToken: out.nextToken };
   };
   const historyPage = (request: HistoryPageRequest): Promise<HistoryPage> => readHistory(request);
-  const taskAnswerClient = (executionArn: string): TaskAnswerClient => ({
-    send: (command) =>
-      awsCall(
-        {
-          action: 'states:SendTaskSuccess',
-          what: `answering the question of execution ${goQuote(executionArn)}`,
-        },
-        () => client.send(command),
-        following,
-      ),
-  });
+  const taskAnswerClient = (executionArn: string): TaskAnswerClient =>
+    awsTaskAnswerClient(client, `answering the question of execution ${goQuote(executionArn)}`, following);
   return {
     async startExecution(stateMachineArn, input, name) {
       const out = await awsCall(
