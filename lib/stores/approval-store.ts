@@ -18,7 +18,10 @@ export type DecisionVia = 'slack' | 'webhook' | 'terminal' | 'timeout' | 'run-en
 export interface ApprovalDecision {
   /** Random id of this decision: only its maker may record its outcome or take it back. */
   readonly decisionId: string;
-  /** The reply as the workflow reads it (`yes`, `no`, a Go duration); the default for a timeout. */
+  /**
+   * The reply as the workflow reads it (`yes`, `no`, a Go duration); the default for a timeout;
+   * empty when the run ended first.
+   */
   readonly answer: string;
   /** Who answered, for the record (a chat user, a webhook key id, `terminal`, `nobody`). */
   readonly answeredBy: string;
