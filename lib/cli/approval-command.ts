@@ -4,6 +4,7 @@
  * valid, and an AWS failure printed as one line (what was being done, AWS's code and message, and
  * the IAM action when access was denied) with exit code 1.
  */
+import { RemoteEngineError } from '../engines/aws/errors';
 import { type ApprovalsAccess, type ApprovalsClients, openApprovalsAccess } from './approvals-access';
 import { CliUsageError } from './errors';
 import type { RunContext } from './run-job-restart';
@@ -44,7 +45,6 @@ export async function runApprovalCommand<L extends ApprovalCommandLine>(
       terminal.write({ stream: error.exitCode === 0 ? 'stdout' : 'stderr', text: command.usage });
       return error.exitCode;
     }
-    const { RemoteEngineError } = await import('../engines/aws/errors');
     try {
       const access = await openApprovalsAccess(line.table, line.region, ctx.awsClients);
       try {

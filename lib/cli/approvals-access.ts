@@ -2,12 +2,15 @@
  * What `questions`, `approve` and `deny` reach AWS with: the approvals table named by
  * `NOMAD_RESTART_APPROVALS_TABLE` (the stack output `ApprovalsTableName`) and Step Functions, with
  * the default credentials chain, in the region of `-state-machine-arn` when given, else the SDK's
- * own (`AWS_REGION`, the profile). The AWS SDK is loaded only here, once the command line is valid.
+ * own (`AWS_REGION`, the profile). Only these commands load this module (and the AWS SDK with it).
  */
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { SFNClient } from '@aws-sdk/client-sfn';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import { silenceSdkNodeVersionWarning } from '../engines/aws/aws-session';
+import { RemoteInputError } from '../engines/aws/errors';
 import { goQuote } from '../restart/go-quote';
 import type { ApprovalStore } from '../stores/approval-store';
+import { DynamoDbApprovalStore } from '../stores/dynamodb-approval-store';
 import { APPROVALS_TABLE_ENV } from '../stores/table-env';
 import { CommandArgumentError } from './errors';
 
@@ -46,16 +49,6 @@ export async function openApprovalsAccess(
   region: string | undefined,
   clients: ApprovalsClients = {},
 ): Promise<ApprovalsAccess> {
-  // The engine's session module loads the SDK clients and the store: one import links them all.
-  const [{ silenceSdkNodeVersionWarning }, { RemoteInputError }] = [
-    await import('../engines/aws/aws-session'),
-    await import('../engines/aws/errors'),
-  ];
-  const [{ DynamoDBClient }, { SFNClient }, { DynamoDbApprovalStore }] = await Promise.all([
-    import('@aws-sdk/client-dynamodb'),
-    import('@aws-sdk/client-sfn'),
-    import('../stores/dynamodb-approval-store'),
-  ]);
   silenceSdkNodeVersionWarning();
   const config = region === undefined ? {} : { region };
   const dynamodb = clients.dynamodb ?? new DynamoDBClient(config);

@@ -3,6 +3,7 @@
  * on, read from the approvals table's sparse pending index (which holds no task token), for
  * `approve` and `deny` to answer by id.
  */
+import { awsCall, parseStateMachineArn, RemoteEngineError } from '../engines/aws/index';
 import { goQuote } from '../restart/go-quote';
 import { type ApprovalCommand, type ApprovalCommandContext, runApprovalCommand } from './approval-command';
 import { approvalsTableName } from './approvals-access';
@@ -44,7 +45,6 @@ const questions: ApprovalCommand<QuestionsLine> = {
     const stateMachineArn = flags.strings.get('state-machine-arn');
     let region: string | undefined;
     if (stateMachineArn !== undefined) {
-      const { parseStateMachineArn, RemoteEngineError } = await import('../engines/aws/index');
       try {
         region = parseStateMachineArn(stateMachineArn).region;
       } catch (error) {
@@ -56,7 +56,6 @@ const questions: ApprovalCommand<QuestionsLine> = {
   },
 
   async run({ table, stateMachineArn }, access, terminal) {
-    const { awsCall } = await import('../engines/aws/index');
     const pending = await awsCall(
       stateMachineArn === undefined
         ? { action: 'dynamodb:Scan', what: `listing the pending questions in table ${goQuote(table)}` }
