@@ -10,6 +10,8 @@ import {
   ASK,
   DEFAULT_BATCH_SIZE,
   DEFAULT_BATCH_WAIT,
+  DEFAULT_HEALTHY_DEADLINE,
+  DEFAULT_MIN_HEALTHY_TIME,
   DEFAULT_ON_ERROR,
   formatCount,
   type RestartOptions,
@@ -34,6 +36,9 @@ const ALLOWED = {
   replacementTimeout: 'a Go duration greater than zero, e.g. "10m" (string)',
   maxErrors: 'n or n% (string or integer), e.g. "0" or "10%"',
   dryRun: 'true or false',
+  waitHealthy: 'true or false',
+  minHealthyTime: 'a Go duration, e.g. "10s" (string); only with waitHealthy',
+  healthyDeadline: 'a Go duration greater than zero, e.g. "5m" (string); only with waitHealthy',
 } as const;
 
 type Field = keyof typeof ALLOWED;
@@ -62,6 +67,18 @@ export const restartInputSchema = z
     replacementTimeout: z.string().optional().describe(ALLOWED.replacementTimeout),
     maxErrors: z.union([z.string(), z.number()]).optional().describe(ALLOWED.maxErrors),
     dryRun: flag('dryRun'),
+    waitHealthy: z
+      .boolean()
+      .optional()
+      .describe(`${ALLOWED.waitHealthy}: wait until each batch is healthy again before the next`),
+    minHealthyTime: z
+      .string()
+      .optional()
+      .describe(`${ALLOWED.minHealthyTime}. Default ${DEFAULT_MIN_HEALTHY_TIME}`),
+    healthyDeadline: z
+      .string()
+      .optional()
+      .describe(`${ALLOWED.healthyDeadline}. Default ${DEFAULT_HEALTHY_DEADLINE}`),
   })
   .strict()
   .describe('Input of a nomad-restart execution: the options of `nomad job restart`');
@@ -115,7 +132,7 @@ const countText = (value: string | number | undefined, fallback?: string) =>
 /**
  * Validates workflow input and returns `RestartOptions`: the schema first (types, unknown
  * fields), then an empty job, then Nomad's checks 3-9 of spec §1.3 in order with Nomad's
- * exact messages, then `replacementTimeout` and `maxErrors`.
+ * exact messages, then `replacementTimeout`, `maxErrors` and the health gate.
  *
  * @param ctx.interactive whether someone can answer questions (a terminal, or an approval
  *   channel in the workflow); without it `ask` needs `yes`.
@@ -152,6 +169,9 @@ export function validateRestartInput(raw: unknown, ctx: ValidationContext): Rest
       replacementTimeout: input.replacementTimeout,
       maxErrors: countText(input.maxErrors),
       dryRun: input.dryRun ?? false,
+      waitHealthy: input.waitHealthy,
+      minHealthyTime: input.minHealthyTime,
+      healthyDeadline: input.healthyDeadline,
     },
     ctx,
   );
@@ -183,5 +203,10 @@ export function toRestartInput(options: RestartOptions): RestartInput {
     input.replacementTimeout = formatGoDuration(options.replacementTimeoutNs);
   }
   if (options.maxErrors !== undefined) input.maxErrors = formatCount(options.maxErrors);
+  if (options.waitHealthy !== undefined) {
+    input.waitHealthy = true;
+    input.minHealthyTime = formatGoDuration(options.waitHealthy.minHealthyTimeNs);
+    input.healthyDeadline = formatGoDuration(options.waitHealthy.healthyDeadlineNs);
+  }
   return input;
 }
