@@ -174,7 +174,12 @@ function parseHealthGate(raw: RawRestartFields): HealthGate | undefined {
   const minHealthyTimeNs = parseDuration('min-healthy-time', 'minHealthyTime', minText);
   const healthyDeadlineNs = parseDuration('healthy-deadline', 'healthyDeadline', deadlineText);
   if (raw.waitHealthy !== true) {
-    const alone = raw.minHealthyTime !== undefined ? 'min-healthy-time' : raw.healthyDeadline !== undefined ? 'healthy-deadline' : undefined;
+    const alone =
+      raw.minHealthyTime !== undefined
+        ? 'min-healthy-time'
+        : raw.healthyDeadline !== undefined
+          ? 'healthy-deadline'
+          : undefined;
     if (alone === undefined) return undefined;
     throw new RestartValidationError(`The -${alone} option can only be used with -wait-healthy`, {
       field: alone === 'min-healthy-time' ? 'minHealthyTime' : 'healthyDeadline',

@@ -461,7 +461,7 @@ describe('parseJobRestartArgs', () => {
       expect(parsed.options.dryRun).toBe(true);
     });
 
-    it('takes the health gate with its timings, and Nomad\'s update defaults without them', () => {
+    it("takes the health gate with its timings, and Nomad's update defaults without them", () => {
       // Arrange / Act
       const timed = parseJobRestartArgs(
         ['-yes', '-wait-healthy', '-min-healthy-time=30s', '--healthy-deadline', '2m', 'j'],
