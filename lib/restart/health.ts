@@ -8,7 +8,7 @@
  * counts only when it is newer than the latest task start, because the client keeps the last
  * result across a restart (shared/nomad-traces). Pure: the step reads Nomad and keeps the clock.
  */
-import type { AllocCheckStatuses, AllocListStub, TaskGroup, TaskState } from '../nomad/types';
+import type { Allocation, AllocCheckStatuses, AllocListStub, TaskGroup, TaskState } from '../nomad/types';
 import { goQuote } from './go-quote';
 
 /** A task's lifecycle role, as the tracker treats it. */
@@ -23,6 +23,16 @@ export function taskRoles(group: TaskGroup | undefined): Record<string, TaskRole
       hook === undefined || hook === '' ? 'main' : task.Lifecycle?.Sidecar ? 'sidecar' : (hook as TaskRole);
   }
   return roles;
+}
+
+/**
+ * The roles of an allocation's tasks from its own job version (`GET /v1/allocation/:id`); when
+ * Nomad no longer has that version, every task is held to a main task's rules.
+ */
+export function allocationRoles(allocation: Allocation): Record<string, TaskRole> {
+  const group = allocation.Job?.TaskGroups?.find((g) => g.Name === allocation.TaskGroup);
+  if (group !== undefined) return taskRoles(group);
+  return Object.fromEntries(Object.keys(allocation.TaskStates ?? {}).map((task) => [task, 'main' as const]));
 }
 
 /** What is known of one allocation now. */
