@@ -5,6 +5,7 @@ import type { ApiRequest, ApiResponse } from './http/api';
 import { decodeControlJob } from './http/endpoints/jobs';
 import type { Faults } from './http/faults';
 import type { RequestStats } from './http/stats';
+import { checkHistory } from './model/checks';
 import type { Cluster } from './model/cluster';
 import { parseJsonBody } from './model/job-spec';
 import { renderAlloc, renderJob } from './model/render';
@@ -50,6 +51,10 @@ export function createControl(cluster: Cluster, acl: Acl, faults: Faults, stats:
       structuredClone([...store.deployments.values()].filter((d) => matches(filter, d.JobID, d.Namespace))),
     nodes: () => structuredClone([...store.nodes.values()].map((r) => r.node)),
     heldQueries: () => store.heldQueries(),
+    checkRuns: (id) => {
+      const record = store.allocs.get(id);
+      return record ? structuredClone(checkHistory(record)) : {};
+    },
   });
 
   const control: SimControl = {

@@ -15,6 +15,7 @@ export type {
   RunningSimulator,
   Scenario,
   SimCheckBehaviour,
+  SimCheckRun,
   SimClock,
   SimControl,
   SimCrash,

@@ -3,12 +3,14 @@ import type { Allocation, Deployment, Evaluation, Job, Node } from '../lib/nomad
 import type { AclSpec } from './acl';
 import type { SimClock } from './clock';
 import type { SimCheckBehaviour, SimCrash, SimTarget } from './model/behaviours';
+import type { SimCheckRun } from './model/checks';
 import type { NodeSpec } from './model/cluster';
 import type { SimTiming } from './model/context';
 
 export type { AclSpec, AclTokenSpec } from './acl';
 export type { SimClock } from './clock';
 export type { SimCheckBehaviour, SimCrash, SimTarget } from './model/behaviours';
+export type { SimCheckRun } from './model/checks';
 export type { NodeSpec } from './model/cluster';
 export type { SimTiming } from './model/context';
 
@@ -124,6 +126,12 @@ export interface SimStateView {
   nodes(): Node[];
   /** Blocking queries currently held open. */
   heldQueries(): number;
+  /**
+   * Every result each Nomad service check of the allocation produced (its `pending` start
+   * included), by check name, oldest first, with the simulated Unix ms of each; purged checks
+   * included. Empty for an unknown allocation or one without Nomad checks.
+   */
+  checkRuns(allocationId: string): Record<string, SimCheckRun[]>;
 }
 
 /** Test and demo control of a running simulator; also served over HTTP under `/_sim`. */

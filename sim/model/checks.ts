@@ -23,7 +23,18 @@ export interface SimCheck {
   result: AllocCheckStatus;
   /** Runs since the allocation's last restart that found the service up (flapping counts these). */
   upRunsSinceRestart: number;
+  /** Every result so far (the pending stub first), newest last, capped: what tests read back. */
+  history: SimCheckRun[];
 }
+
+/** One result of a check and the simulated Unix ms it was produced. */
+export interface SimCheckRun {
+  readonly time: number;
+  readonly result: AllocCheckStatus;
+}
+
+/** Results kept per check for {@link checkHistory}. */
+const HISTORY_LIMIT = 200;
 
 function nomadChecks(record: AllocRecord): { service: Service; check: ServiceCheck; task?: string }[] {
   const group = groupOf(record);
@@ -104,6 +115,12 @@ function run(ctx: SimContext, record: AllocRecord, check: SimCheck): void {
     ...(StatusCode === undefined ? {} : { StatusCode }),
     Timestamp: seconds(ctx.clock.now()),
   };
+  remember(ctx, check);
+}
+
+function remember(ctx: SimContext, check: SimCheck): void {
+  check.history.push({ time: ctx.clock.now(), result: { ...check.result } });
+  if (check.history.length > HISTORY_LIMIT) check.history.shift();
 }
 
 function schedule(ctx: SimContext, record: AllocRecord, check: SimCheck, delayMs: number): void {
@@ -134,6 +151,7 @@ export function startChecks(ctx: SimContext, record: AllocRecord, instant: boole
       service,
       task,
       upRunsSinceRestart: 0,
+      history: [],
       result: {
         ID: id,
         Check: spec.Name,
@@ -148,6 +166,7 @@ export function startChecks(ctx: SimContext, record: AllocRecord, instant: boole
       },
     };
     checks.set(id, check);
+    remember(ctx, check);
   }
   record.runtime.checks = checks;
   for (const check of checks.values())
@@ -160,9 +179,16 @@ export function noteRestart(ctx: SimContext, record: AllocRecord): void {
   for (const check of record.runtime.checks?.values() ?? []) check.upRunsSinceRestart = 0;
 }
 
-/** The checks hook's pre-kill: results purged, runs stopped. */
+/** The checks hook's pre-kill: results purged, runs stopped (their history stays for tests). */
 export function purgeChecks(record: AllocRecord): void {
+  if (record.runtime.checks !== undefined) record.runtime.purgedChecks = record.runtime.checks;
   record.runtime.checks = undefined;
+}
+
+/** Every result each Nomad check of the allocation produced, by check name, oldest first. */
+export function checkHistory(record: AllocRecord): Record<string, SimCheckRun[]> {
+  const checks = record.runtime.checks ?? record.runtime.purgedChecks ?? new Map<string, SimCheck>();
+  return Object.fromEntries([...checks.values()].map((check) => [check.spec.Name, [...check.history]]));
 }
 
 /** `GET /v1/client/allocation/:id/checks`: the latest results, or `null` when there are none. */

@@ -46,6 +46,8 @@ export interface AllocRuntime {
   taskTimers: Map<string, () => void>;
   /** The Nomad service checks the client runs, by check ID; unset before the start and after the kill. */
   checks?: Map<string, SimCheck> | undefined;
+  /** The checks as they were when purged (their history stays readable for tests). */
+  purgedChecks?: Map<string, SimCheck>;
   /** Simulated ms of the last user-requested restart. */
   lastRestartAt?: number;
   /** Per-task restart tracker of the group's restart policy: restarts counted in the current interval. */
