@@ -28,3 +28,17 @@ export function clientWrite(ctx: SimContext, record: AllocRecord, fn: () => void
   });
   return true;
 }
+
+/**
+ * A live allocation's client status follows its tasks while they restart, as a Nomad client
+ * reports it (traced): `pending` while no task runs and one is about to start, `running` again once
+ * one runs. Finished and failed allocations keep theirs.
+ */
+export function followTaskStates(record: AllocRecord): void {
+  const alloc = record.alloc;
+  if (alloc.ClientStatus !== 'running' && alloc.ClientStatus !== 'pending') return;
+  if (record.runtime.mainStarted !== true) return;
+  const states = Object.values(alloc.TaskStates ?? {});
+  if (states.some((s) => s.State === 'running')) alloc.ClientStatus = 'running';
+  else if (states.some((s) => s.State === 'pending')) alloc.ClientStatus = 'pending';
+}

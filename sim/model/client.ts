@@ -8,7 +8,7 @@ import type { TaskState } from '../../lib/nomad/types';
 import { formatGoDuration } from '../duration';
 import { SimHttpError } from '../errors';
 import { noteRestart, purgeChecks, startChecks } from './checks';
-import { clientWrite, connected } from './client-write';
+import { clientWrite, connected, followTaskStates } from './client-write';
 import { nowRfc3339, type SimContext } from './context';
 import { isClientTerminal, isLive, isTerminal } from './status';
 import type { AllocRecord } from './store';
@@ -70,6 +70,7 @@ function startTaskAgain(ctx: SimContext, record: AllocRecord, taskName: string):
     const state = states(record)[taskName];
     if (state?.State !== 'pending') return;
     markStarted(ctx, state);
+    followTaskStates(record);
     started = true;
   });
   if (started) armRunFor(ctx, record, taskName, runForMs(task));
@@ -341,6 +342,7 @@ export async function restartAllocation(
       record.runtime.mainStarted = record.runtime.mainStarted ?? false;
       maybeStartMain(ctx, record);
     }
+    followTaskStates(record);
   };
   const comeBackMs = ctx.timing.taskRestartMs;
   clientWrite(ctx, record, () => {
@@ -354,6 +356,7 @@ export async function restartAllocation(
       state.LastRestart = nowRfc3339(ctx);
     }
     if (comeBackMs <= 0) start();
+    else followTaskStates(record);
   });
   if (comeBackMs <= 0) return;
   // The tasks take `taskRestartMs` to come back: the restart call has returned by then.

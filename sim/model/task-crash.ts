@@ -8,7 +8,7 @@
 import type { RestartPolicy } from '../../lib/nomad/types';
 import { formatGoDuration } from '../duration';
 import { purgeChecks } from './checks';
-import { clientWrite } from './client-write';
+import { clientWrite, followTaskStates } from './client-write';
 import { nowRfc3339, type SimContext } from './context';
 import { isClientTerminal } from './status';
 import type { AllocRecord } from './store';
@@ -108,6 +108,7 @@ export function crashTask(
     state.State = 'pending';
     state.Restarts = (state.Restarts ?? 0) + 1;
     state.LastRestart = nowRfc3339(ctx);
+    followTaskStates(record);
   });
   if (!written || next === undefined) return;
   if ('fail' in next) {

@@ -108,17 +108,20 @@ describe('simulator service checks', () => {
     // Assert
     expect(first).toMatchObject({ Status: 'pending', Output: 'nomad: waiting to run' });
     expect(first).not.toHaveProperty('StatusCode');
+    expect(sim.control.state().checkRuns(id)['alive']?.[0]?.result.Status).toBe('pending');
     expect(later).toMatchObject({ Status: 'success', Output: 'nomad: http ok', StatusCode: 200 });
   });
 
-  it('keeps the pre-restart result, Timestamp and all, until the next run; the task comes back after taskRestartMs', async () => {
+  it('keeps the pre-restart result, Timestamp and all, until the next run; the task comes back after taskRestartMs, the allocation pending meanwhile', async () => {
     // Arrange: a check every minute, so no run falls between the restart and the task's return.
     const alloc = seed(checkedJob({}, 60));
     const before = await only(alloc.ID);
 
     // Act
+    const wentPending = sim.control.waitFor((s) => s.allocation(alloc.ID)?.ClientStatus === 'pending');
     await restart(alloc.ID);
     const stale = await only(alloc.ID);
+    await wentPending;
     await sim.control.waitFor((s) => s.allocation(alloc.ID)?.TaskStates?.['server']?.State === 'running');
     const startedMs = Date.parse(serverState(alloc.ID)?.StartedAt ?? '');
     const fresh = await nextRun(alloc.ID, startedMs);
