@@ -4,7 +4,8 @@
  * own health tracker for deployments (`client/allochealth/tracker.go`): every task running, a
  * completed prestart or poststart task and a waiting poststop task are fine, a failed task is the
  * end; every check `success`, a failed readiness check ignored. Two rules come from restarting
- * in place: a task we restarted must have started again after our signal, and a check result
+ * in place: the restart must show in the task states (the servers hear of it a moment after
+ * the client did it), a task we restarted must have started again after our signal, and a check result
  * counts only when it is newer than the latest task start, because the client keeps the last
  * result across a restart (shared/nomad-traces). Pure: the step reads Nomad and keeps the clock.
  */
@@ -112,6 +113,11 @@ function judgeTasks(view: HealthView): TaskVerdict {
   if (allocation.DesiredStatus !== 'run')
     return { kind: 'failed', reason: `desired status is ${goQuote(allocation.DesiredStatus)}` };
   if (states.length === 0) return { kind: 'unhealthy', reason: 'no task has started' };
+  // The servers hear of a restart a moment after the client did it: until a task shows it, the
+  // states (and any check result) are from before it.
+  const since = view.restartedSinceMs;
+  if (since !== undefined && !states.some(([, state]) => restartSignalNs(state, since) !== undefined))
+    return { kind: 'unhealthy', reason: 'the restart is not in its task states yet' };
   let newest = 0;
   for (const [name, state] of states) {
     const role = roles?.[name];

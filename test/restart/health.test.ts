@@ -164,6 +164,23 @@ describe('health', () => {
       });
     });
 
+    it('waits until the servers report the restart (their view lags the client)', () => {
+      // Arrange: still the pre-restart state, stale check and all.
+      const before: TaskState = {
+        State: 'running',
+        Failed: false,
+        Restarts: 0,
+        StartedAt: new Date(10_000).toISOString(),
+        Events: [ev('Started', 10)],
+      };
+
+      // Act
+      const health = judgeHealth(view({ checks: { c1: check({ Timestamp: 95 }) } }, { web: before }));
+
+      // Assert
+      expect(health).toEqual({ kind: 'unhealthy', reason: 'the restart is not in its task states yet' });
+    });
+
     it('names a pending task and its last event', () => {
       // Arrange
       const state: TaskState = {

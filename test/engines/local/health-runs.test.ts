@@ -154,8 +154,9 @@ describe('-wait-healthy through the workflow', () => {
   });
 
   it('restarts the -min-healthy-time count when a check flaps', async () => {
-    // Arrange: after the restart the check passes, fails once, then passes; it runs every 300 ms (real).
-    const job = checkedJob('flapping', 1, { intervalS: 30 });
+    // Arrange: after the restart the check passes, fails once, then passes; it runs every 600 ms
+    // (real), so the 250 ms polls see each run.
+    const job = checkedJob('flapping', 1, { intervalS: 60 });
     h = await startHarness({ jobs: [job] });
     await waitAllRunning(h, job.ID, 1);
     h.sim.control.setCheckBehaviour({ jobId: job.ID }, 'http', { behaviour: 'flapping' });
