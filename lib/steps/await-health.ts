@@ -27,6 +27,8 @@ export interface AwaitHealthDeps {
   readonly signal?: AbortSignal | undefined;
   /** Unix ms by which the call must have returned. @default - no limit */
   readonly deadlineMs?: number | undefined;
+  /** @default STILL_WAITING_INTERVAL_MS (Nomad's 60 s) */
+  readonly stillWaitingIntervalMs?: number | undefined;
 }
 
 /** The result of one slice. */

@@ -63,8 +63,14 @@ export interface HealthCursor {
 export function createHealthCursor(
   batchIndex: number,
   base: readonly AllocationOutcome[],
-  options: { now: number; restartedSinceMs?: number | undefined },
+  options: {
+    now: number;
+    restartedSinceMs?: number | undefined;
+    /** @default STILL_WAITING_INTERVAL_MS (Nomad's 60 s) */
+    stillWaitingIntervalMs?: number;
+  },
 ): HealthCursor {
+  const interval = options.stillWaitingIntervalMs ?? STILL_WAITING_INTERVAL_MS;
   const watching: WatchedAllocation[] = base.flatMap((outcome): WatchedAllocation[] => {
     if (outcome.status !== 'restarted' && outcome.status !== 'replaced') return [];
     return [
@@ -74,7 +80,7 @@ export function createHealthCursor(
         watchedId: outcome.status === 'replaced' ? outcome.replacementId : outcome.allocationId,
         reason: 'not looked at yet',
         nextCheckReadAt: options.now,
-        nextStillWaitingAt: options.now + STILL_WAITING_INTERVAL_MS,
+        nextStillWaitingAt: options.now + interval,
       },
     ];
   });

@@ -1,7 +1,6 @@
 /**
- * The mutable state of one "Await health" slice: what the job's allocation list and the checks
- * endpoint said, each allocation's verdict and `-min-healthy-time` count, the deadline and the
- * 60 s lines; turned back into a cursor when the slice ends.
+ * The state of one "Await health" slice: what the allocation list and the checks endpoint said,
+ * each allocation's verdict and `-min-healthy-time` count, the deadline and the 60 s lines.
  */
 import type { NomadClient } from '../nomad/client';
 import type { QueryResult } from '../nomad/query';
@@ -30,6 +29,8 @@ export interface HealthWatchDeps {
   readonly emit: EmitProgress;
   /** Unix ms; the min-healthy and deadline clocks run on it. */
   readonly now: () => number;
+  /** @default STILL_WAITING_INTERVAL_MS (Nomad's 60 s) */
+  readonly stillWaitingIntervalMs?: number | undefined;
 }
 
 type Query = { namespace?: string; signal: AbortSignal };
@@ -260,8 +261,9 @@ export class HealthWatch {
         allocationId: w.watchedId,
         reason: w.reason,
       });
-      const missed = Math.floor((now - w.nextStillWaitingAt) / STILL_WAITING_INTERVAL_MS) + 1;
-      this.update(w, { nextStillWaitingAt: w.nextStillWaitingAt + missed * STILL_WAITING_INTERVAL_MS });
+      const interval = this.deps.stillWaitingIntervalMs ?? STILL_WAITING_INTERVAL_MS;
+      const missed = Math.floor((now - w.nextStillWaitingAt) / interval) + 1;
+      this.update(w, { nextStillWaitingAt: w.nextStillWaitingAt + missed * interval });
     }
   }
 
