@@ -7,46 +7,20 @@
  */
 import type { NomadClient } from '../nomad/client';
 import { MAX_BLOCKING_HOLD_MS } from '../nomad/query';
-import type { EmitProgress } from '../restart/events';
 import type { HealthGate } from '../restart/options';
 import type { RestartPlan } from '../restart/plan';
+import type { AwaitBatchDeps } from './await-batch';
 import type { HealthCursor } from './health-cursor';
 import { HealthWatch, type Listed } from './health-watch';
+import { delay, RETURN_MARGIN_MS, STALL_BACKOFF_MS, settle } from './watch-timing';
 
-/** Time kept back before `deadlineMs` to return the cursor. */
-const RETURN_MARGIN_MS = 250;
-/** A list query whose index did not move is not re-sent sooner than this. */
-const STALL_BACKOFF_MS = 1_000;
-
-/** Dependencies of {@link awaitHealth}. */
-export interface AwaitHealthDeps {
-  readonly emit: EmitProgress;
-  /** Unix ms; the min-healthy and deadline clocks run on it. */
-  readonly now: () => number;
-  /** Aborting returns the cursor at once (`done: false`). */
-  readonly signal?: AbortSignal | undefined;
-  /** Unix ms by which the call must have returned. @default - no limit */
-  readonly deadlineMs?: number | undefined;
-  /** @default STILL_WAITING_INTERVAL_MS (Nomad's 60 s) */
-  readonly stillWaitingIntervalMs?: number | undefined;
-}
+/** Dependencies of {@link awaitHealth}: those of the replacements' watch (`now` runs the min-healthy and deadline clocks). */
+export type AwaitHealthDeps = AwaitBatchDeps;
 
 /** The result of one slice. */
 export interface AwaitHealthResult {
   readonly done: boolean;
   readonly cursor: HealthCursor;
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, Math.max(0, ms));
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /**
@@ -99,7 +73,7 @@ export async function awaitHealth(
       const timer = new AbortController();
       const woke = await Promise.race([
         ...(listing === undefined ? [] : [listing]),
-        sleep(wakeAt - now, AbortSignal.any([timer.signal, controller.signal])).then(() => undefined),
+        delay(wakeAt - now, AbortSignal.any([timer.signal, controller.signal])).then(() => undefined),
       ]);
       timer.abort();
       if (woke !== undefined) {
@@ -120,11 +94,5 @@ function list(
   plan: RestartPlan,
   q: { namespace?: string; signal: AbortSignal; index: number; waitMs?: number },
 ): Promise<Listed> {
-  return client
-    .jobs()
-    .allocations(plan.job.id, q)
-    .then(
-      (value) => ({ ok: true as const, value }),
-      (error: unknown) => ({ ok: false as const, error }),
-    );
+  return settle(client.jobs().allocations(plan.job.id, q));
 }

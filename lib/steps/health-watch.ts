@@ -20,9 +20,10 @@ import { STILL_WAITING_INTERVAL_MS } from './await-cursor';
 import { AllocationVanishedError } from './errors';
 import { checkPollMs, type HealthCursor, type WatchedAllocation } from './health-cursor';
 import { failedOutcome } from './outcomes';
+import type { Settled } from './watch-timing';
 
 /** A job allocations answer, or why there is none. */
-export type Listed = { ok: true; value: QueryResult<AllocListStub[]> } | { ok: false; error: unknown };
+export type Listed = Settled<QueryResult<AllocListStub[]>>;
 
 /** What a watch reads with and reports to. */
 export interface HealthWatchDeps {

@@ -6,6 +6,7 @@
  * announced and found healthy once.
  */
 import { jest } from '@jest/globals';
+import { DEFAULT_SAFETY_MARGIN_MS } from '../../lambdas/private/deadline';
 import { runWorkflow } from '../engines/local/workflow-harness';
 import {
   eventsOf,
@@ -19,9 +20,6 @@ import { checkedJob } from '../steps/health-fixtures';
 import { synthesizeStack } from './synthesized-stack';
 
 jest.setTimeout(120_000);
-
-/** Await slices end this long before the invocation's end (lambdas/private/deadline.ts). */
-const SAFETY_MARGIN_MS = 10_000;
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -40,7 +38,10 @@ describe('a health wait slower than one execution’s await budget', () => {
     });
 
     // Act: each slice gets about a second (every other step too, which is plenty for them).
-    const run = await runWorkflow(h, options, { stateMachine, invocationBudgetMs: SAFETY_MARGIN_MS + 1_000 });
+    const run = await runWorkflow(h, options, {
+      stateMachine,
+      invocationBudgetMs: DEFAULT_SAFETY_MARGIN_MS + 1_000,
+    });
 
     // Assert
     const executions = run.result.executions ?? [];
