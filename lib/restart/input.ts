@@ -17,6 +17,7 @@ import {
   type RestartOptions,
 } from './options';
 import { type ValidationContext, validateRestartFields } from './validate';
+import { SCHEDULE_TRIGGER, validateWindowFields, WINDOW_FIELDS_ALLOWED, windowInputFields } from './window';
 
 /** What each field accepts, in words; used in the schema and in error messages. */
 const ALLOWED = {
@@ -39,6 +40,7 @@ const ALLOWED = {
   waitHealthy: 'true or false',
   minHealthyTime: 'a Go duration, e.g. "10s" (string); only with waitHealthy',
   healthyDeadline: 'a Go duration greater than zero, e.g. "5m" (string); only with waitHealthy',
+  ...WINDOW_FIELDS_ALLOWED,
 } as const;
 
 type Field = keyof typeof ALLOWED;
@@ -79,6 +81,12 @@ export const restartInputSchema = z
       .string()
       .optional()
       .describe(`${ALLOWED.healthyDeadline}. Default ${DEFAULT_HEALTHY_DEADLINE}`),
+    windowEnd: z.string().optional().describe(ALLOWED.windowEnd),
+    windowDuration: z.string().optional().describe(ALLOWED.windowDuration),
+    trigger: z.literal(SCHEDULE_TRIGGER).optional().describe(ALLOWED.trigger),
+    scheduleName: z.string().optional().describe(ALLOWED.scheduleName),
+    scheduledTime: z.string().optional().describe(ALLOWED.scheduledTime),
+    resumeNextWindow: z.boolean().optional().describe(ALLOWED.resumeNextWindow),
   })
   .strict()
   .describe('Input of a nomad-restart execution: the options of `nomad job restart`');
@@ -132,7 +140,8 @@ const countText = (value: string | number | undefined, fallback?: string) =>
 /**
  * Validates workflow input and returns `RestartOptions`: the schema first (types, unknown
  * fields), then an empty job, then Nomad's checks 3-9 of spec §1.3 in order with Nomad's
- * exact messages, then `replacementTimeout`, `maxErrors` and the health gate.
+ * exact messages, then `replacementTimeout`, `maxErrors` and the health gate, then the window
+ * and trigger fields.
  *
  * @param ctx.interactive whether someone can answer questions (a terminal, or an approval
  *   channel in the workflow); without it `ask` needs `yes`.
@@ -151,7 +160,7 @@ export function validateRestartInput(raw: unknown, ctx: ValidationContext): Rest
       { field: 'job' },
     );
   }
-  return validateRestartFields(
+  const options = validateRestartFields(
     {
       job: input.job,
       namespace: input.namespace,
@@ -175,6 +184,7 @@ export function validateRestartInput(raw: unknown, ctx: ValidationContext): Rest
     },
     ctx,
   );
+  return { ...options, ...validateWindowFields(input) };
 }
 
 /**
@@ -208,5 +218,5 @@ export function toRestartInput(options: RestartOptions): RestartInput {
     input.minHealthyTime = formatGoDuration(options.waitHealthy.minHealthyTimeNs);
     input.healthyDeadline = formatGoDuration(options.waitHealthy.healthyDeadlineNs);
   }
-  return input;
+  return { ...input, ...windowInputFields(options) };
 }

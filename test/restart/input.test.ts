@@ -141,7 +141,7 @@ describe('input', () => {
         name: 'unknown field',
         raw: { job: 'j', batch_size: '2' },
         expectedErr:
-          'Unknown input field "batch_size": allowed fields are job, namespace, region, batchSize, batchWait, onError, yes, groups, tasks, allTasks, reschedule, noShutdownDelay, verbose, replacementTimeout, maxErrors, dryRun, waitHealthy, minHealthyTime, healthyDeadline',
+          'Unknown input field "batch_size": allowed fields are job, namespace, region, batchSize, batchWait, onError, yes, groups, tasks, allTasks, reschedule, noShutdownDelay, verbose, replacementTimeout, maxErrors, dryRun, waitHealthy, minHealthyTime, healthyDeadline, windowEnd, windowDuration, trigger, scheduleName, scheduledTime, resumeNextWindow',
       },
       // Nomad's checks 3-9, in order, with Nomad's messages.
       {
@@ -321,6 +321,12 @@ describe('input', () => {
         'waitHealthy',
         'minHealthyTime',
         'healthyDeadline',
+        'windowEnd',
+        'windowDuration',
+        'trigger',
+        'scheduleName',
+        'scheduledTime',
+        'resumeNextWindow',
       ]);
       expect(properties.batchSize).toMatchObject({
         type: ['string', 'number'],

@@ -96,6 +96,7 @@ export class FakeSteps {
       decide: record('decide'),
       applyAnswer: record('applyAnswer'),
       finish: record('finish'),
+      stopAtWindowEnd: record('stopAtWindowEnd'),
     };
   };
 }
