@@ -42,6 +42,9 @@ export async function awaitHealth(
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
   deps.signal?.addEventListener('abort', onAbort, { once: true });
+  const aborted = new Promise<undefined>((resolve) => {
+    controller.signal.addEventListener('abort', () => resolve(undefined), { once: true });
+  });
   if (deps.signal?.aborted) controller.abort();
   const query = {
     ...(plan.job.namespace === undefined ? {} : { namespace: plan.job.namespace }),
@@ -73,7 +76,8 @@ export async function awaitHealth(
       const timer = new AbortController();
       const woke = await Promise.race([
         ...(listing === undefined ? [] : [listing]),
-        delay(wakeAt - now, AbortSignal.any([timer.signal, controller.signal])).then(() => undefined),
+        delay(wakeAt - now, timer.signal).then(() => undefined),
+        aborted,
       ]);
       timer.abort();
       if (woke !== undefined) {
