@@ -40,6 +40,7 @@ const ALLOWED = {
   waitHealthy: 'true or false',
   minHealthyTime: 'a Go duration, e.g. "10s" (string); only with waitHealthy',
   healthyDeadline: 'a Go duration greater than zero, e.g. "5m" (string); only with waitHealthy',
+  startedBy: 'who or what started the run, shown with its questions in chat (string, at most 200 characters)',
   ...WINDOW_FIELDS_ALLOWED,
 } as const;
 
@@ -81,6 +82,8 @@ export const restartInputSchema = z
       .string()
       .optional()
       .describe(`${ALLOWED.healthyDeadline}. Default ${DEFAULT_HEALTHY_DEADLINE}`),
+    // Not a flag of nomad job restart: a label for people (chat approvals), never checked.
+    startedBy: z.string().max(200).optional().describe(ALLOWED.startedBy),
     windowEnd: z.string().optional().describe(ALLOWED.windowEnd),
     windowDuration: z.string().optional().describe(ALLOWED.windowDuration),
     trigger: z.literal(SCHEDULE_TRIGGER).optional().describe(ALLOWED.trigger),
