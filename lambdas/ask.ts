@@ -7,7 +7,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { newApprovalId } from '../lib/stores';
 import { approvalStoreFromEnv, ENV, secondsFromEnv } from '../lib/stores/from-env';
 import { StepPayloadError } from '../lib/workflow/errors';
