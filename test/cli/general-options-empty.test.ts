@@ -4,7 +4,11 @@
  * reads a `NOMAD_*` variable only when it is not empty: so `-address=` (or `-address ""`) counts
  * as not given and the variable, else the default, applies. A boolean flag given `=` with
  * nothing after it is a Go `flag` error, printed with the usage. The `-region=` case is also run
- * through the real command in `general-options.test.ts`.
+ * through the real command in `general-options.test.ts`. Compared side by side with Nomad
+ * v2.0.6-dev's own CLI on a dev agent (`side-by-side.sh`, a job that does not exist): for every
+ * string option the same lines, exit code and single request (and with `NOMAD_REGION=eu`,
+ * `-region=` gives the same `No path to region`); for every boolean one the same error line on
+ * stderr and exit 1, before any request, the usage that follows being our own help text.
  */
 import { GoFlagError } from '../../lib/cli/errors';
 import { parseJobRestartArgs } from '../../lib/cli/job-restart-command';
