@@ -59,9 +59,10 @@ function replaceFile(path, data) {
 export function runBundle(path) {
   const cachePath = `${path}.v8-cache`;
   const cachedData = readCache(cachePath);
-  // No `importModuleDynamically`: a script compiled from kept code loses it anyway (Node 20), so
-  // the bundle is built without any import() (cli-bundle.js).
-  const script = new Script(wrap(readFileSync(path, 'utf8')), { filename: path, cachedData });
+  // The bundle is ASCII only (cli-bundle.js), so latin1 reads it exactly, and ~4x faster than a
+  // UTF-8 decode of its 2 MB. No `importModuleDynamically`: a script compiled from kept code
+  // loses it anyway (Node 20), so the bundle is built without any import().
+  const script = new Script(wrap(readFileSync(path, 'latin1')), { filename: path, cachedData });
   const usable = cachedData !== undefined && !script.cachedDataRejected;
   const makers = usable ? cacheMakers(cachePath) : 0;
   if (makers < CACHE_MAKERS) {
