@@ -1,0 +1,61 @@
+/**
+ * Scenario: importing a handler loads no AWS SDK client. The local engine imports the handler
+ * of every Task it runs, in the command's own process, and never calls AWS: the S3, DynamoDB,
+ * Step Functions and Secrets Manager clients are loaded on first use only (`lib/stores/from-env.ts`,
+ * the Nomad client middleware). One static import of a barrel that re-exports an AWS store (as
+ * `import { LockHeldError } from '../lib/stores'` once did in Lock job) put ~30 ms of CPU on
+ * every restart. esbuild reads the import graph, npm packages included.
+ */
+import { readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { jest } from '@jest/globals';
+import { build, type Metafile } from 'esbuild';
+
+jest.setTimeout(60_000);
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const HANDLERS = readdirSync(join(ROOT, 'lambdas'))
+  .filter((name) => name.endsWith('.ts'))
+  .map((name) => `lambdas/${name}`);
+
+/** Every input reached from `entry` through static imports and requires (not `import()`). */
+function staticClosure(metafile: Metafile, entry: string): Set<string> {
+  const seen = new Set<string>();
+  const pending = [entry];
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const edge of metafile.inputs[file]?.imports ?? []) {
+      if (edge.kind === 'import-statement' || edge.kind === 'require-call') pending.push(edge.path);
+    }
+  }
+  return seen;
+}
+
+describe('Lambda handlers', () => {
+  let metafile: Metafile;
+  beforeAll(async () => {
+    ({ metafile } = await build({
+      entryPoints: HANDLERS,
+      absWorkingDir: ROOT,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      outdir: 'out',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    }));
+  });
+
+  it.each(HANDLERS)('%s loads no AWS SDK client when imported', (handler) => {
+    // Act
+    const loaded = [...staticClosure(metafile, handler)];
+
+    // Assert
+    expect(loaded.length).toBeGreaterThan(10);
+    expect(loaded.filter((file) => file.includes('node_modules/@aws-sdk/'))).toEqual([]);
+  });
+});
