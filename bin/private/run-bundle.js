@@ -10,6 +10,7 @@
  * it compiled more (a flag error compiles far less than a restart). Making it costs a few
  * milliseconds at exit, so the runs after those leave it alone.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -29,7 +30,16 @@ function readCache(path) {
   }
 }
 
-/** `<bundle>.v8-cache` holds the code; `<bundle>.v8-cache.n` how many runs made one. */
+/**
+ * `<bundle>.<key>.v8-cache` holds the code, `<...>.v8-cache.n` how many runs made it. One per Node
+ * version and flag set: V8 refuses code made under other flags (`--max-old-space-size`, say), and
+ * runs started with different flags would otherwise keep replacing each other's.
+ */
+function cachePathFor(path) {
+  const flags = [process.version, ...process.execArgv, process.env['NODE_OPTIONS'] ?? ''].join('\0');
+  return `${path}.${createHash('sha256').update(flags).digest('hex').slice(0, 12)}.v8-cache`;
+}
+
 function cacheMakers(path) {
   try {
     return Number(readFileSync(`${path}.n`, 'utf8')) || 0;
@@ -57,7 +67,7 @@ function replaceFile(path, data) {
  * @returns what became of the kept code: `none` (there was none yet), `used`, or `refused` by V8
  */
 export function runBundle(path) {
-  const cachePath = `${path}.v8-cache`;
+  const cachePath = cachePathFor(path);
   const cachedData = readCache(cachePath);
   // The bundle is ASCII only (cli-bundle.js), so latin1 reads it exactly, and ~4x faster than a
   // UTF-8 decode of its 2 MB. No `importModuleDynamically`: a script compiled from kept code

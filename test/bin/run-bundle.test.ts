@@ -5,7 +5,7 @@
  * less never replaces a fuller cache, and only the first few runs of a bundle spend time on it.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -44,9 +44,17 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the bundle through the runner; `cache` is what the runner said of the kept code. */
 function run(...args: string[]): { cache: string; out: Record<string, unknown>; code: number | null } {
+  return runWith({}, ...args);
+}
+
+function runWith(
+  env: NodeJS.ProcessEnv,
+  ...args: string[]
+): { cache: string; out: Record<string, unknown>; code: number | null } {
   const script = `import { runBundle } from ${JSON.stringify(RUNNER)}; process.stderr.write(runBundle(process.argv[1]));`;
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, bundle, ...args], {
     encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '', ...env },
   });
   if (child.stdout === '') throw new Error(child.stderr);
   return {
@@ -56,7 +64,13 @@ function run(...args: string[]): { cache: string; out: Record<string, unknown>; 
   };
 }
 
-const cacheFile = () => `${bundle}.v8-cache`;
+/** The one cache file beside the bundle (runs here share Node's version and flags). */
+const cacheFile = () => {
+  const [file, ...others] = readdirSync(dir).filter((name) => name.endsWith('.v8-cache'));
+  if (file === undefined || others.length > 0)
+    throw new Error(`expected one cache file, found ${file} ${others}`);
+  return join(dir, file);
+};
 const makers = () => readFileSync(`${cacheFile()}.n`, 'utf8');
 
 describe('runBundle', () => {
@@ -92,6 +106,7 @@ describe('runBundle', () => {
 
   it('replaces a cache V8 refuses', () => {
     // Arrange
+    run();
     writeFileSync(cacheFile(), Buffer.from('not V8 code at all'));
 
     // Act
@@ -101,6 +116,21 @@ describe('runBundle', () => {
     // Assert
     expect(refused.cache).toBe('refused');
     expect(next.cache).toBe('used');
+  });
+
+  it('keeps one cache per flag set, so runs with other V8 flags do not replace each other', () => {
+    // Arrange
+    const bigHeap = { NODE_OPTIONS: '--max-old-space-size=512' };
+    run();
+    runWith(bigHeap);
+
+    // Act
+    const plain = run();
+    const withFlag = runWith(bigHeap);
+
+    // Assert
+    expect({ plain: plain.cache, withFlag: withFlag.cache }).toEqual({ plain: 'used', withFlag: 'used' });
+    expect(readdirSync(dir).filter((name) => name.endsWith('.v8-cache'))).toHaveLength(2);
   });
 
   it('keeps a fuller cache when a later run compiled less', () => {
