@@ -3,7 +3,8 @@
  * beside it. Compiling the bundle's source was the largest share of a job-not-found run left
  * after loading only what a run needs; Node 20 has no `module.enableCompileCache` (Node 22.1+)
  * and keeps no compiled code for ES modules, but a `vm.Script` can be given the code V8 made for
- * it last time (`cachedData`), which it checks against the source, V8 version and flags.
+ * it last time (`cachedData`), which V8 checks against the source's length, its own version and
+ * its flags.
  *
  * The cache is made when the process exits, after the run compiled what it used, by the first
  * few runs of each bundle (and again whenever V8 refuses it); a later one replaces it only when
