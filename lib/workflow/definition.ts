@@ -8,6 +8,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import { BatchLoop } from './batch-loop';
+import { CONTINUATION_NAME_HASH } from './continuation-name';
 import { WORKFLOW_ERROR_NAMES } from './errors';
 import { lambdaStep, taskTimeoutFor } from './private/lambda-step';
 import {
@@ -104,10 +105,10 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
     input: sfn.TaskInput.fromObject({ continuation: sfn.JsonPath.entirePayload }),
     // The same name for the same hand-over, so a retried StartExecution cannot start a second
     // successor: the run's identity (hashed: any length fits the 80-character limit) and the
-    // number of the execution being started.
+    // number of the execution being started (`continuation-name.ts` computes the same name).
     name: sfn.JsonPath.format(
       '{}-{}',
-      sfn.JsonPath.hash(sfn.JsonPath.stringAt('$.run.runId'), 'SHA-1'),
+      sfn.JsonPath.hash(sfn.JsonPath.stringAt('$.run.runId'), CONTINUATION_NAME_HASH),
       sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt('$.run.executionNumber'), 1),
     ),
     // Lets the console and the CLI follow the chain from child to parent.
