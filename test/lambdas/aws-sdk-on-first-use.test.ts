@@ -1,8 +1,8 @@
 /**
- * Scenario: importing a handler loads no AWS SDK client. The local engine imports the handler
- * of every Task it runs, in the command's own process, and never calls AWS: the S3, DynamoDB,
- * Step Functions and Secrets Manager clients are loaded on first use only (`lib/stores/from-env.ts`,
- * the Nomad client middleware). One static import of a barrel that re-exports an AWS store (as
+ * Scenario: importing a handler, or starting the command, loads no AWS SDK client. The local
+ * engine imports the handler of every Task it runs, in the command's own process, and never
+ * calls AWS: the S3, DynamoDB, Step Functions and Secrets Manager clients are loaded on first use
+ * only (`lib/stores/from-env.ts`, the Nomad client middleware, `-engine=aws`). One static import of a barrel that re-exports an AWS store (as
  * `import { LockHeldError } from '../lib/stores'` once did in Lock job) put ~30 ms of CPU on
  * every restart. esbuild reads the import graph, npm packages included.
  */
@@ -18,6 +18,8 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const HANDLERS = readdirSync(join(ROOT, 'lambdas'))
   .filter((name) => name.endsWith('.ts'))
   .map((name) => `lambdas/${name}`);
+/** The command itself: `-engine=aws` loads its SDK clients when it is chosen, not before. */
+const COMMAND = 'bin/nomad-restart.ts';
 
 /** Every input reached from `entry` through static imports and requires (not `import()`). */
 function staticClosure(metafile: Metafile, entry: string): Set<string> {
@@ -33,11 +35,11 @@ function staticClosure(metafile: Metafile, entry: string): Set<string> {
   return seen;
 }
 
-describe('Lambda handlers', () => {
+describe('Lambda handlers and the command', () => {
   let metafile: Metafile;
   beforeAll(async () => {
     ({ metafile } = await build({
-      entryPoints: HANDLERS,
+      entryPoints: [...HANDLERS, COMMAND],
       absWorkingDir: ROOT,
       bundle: true,
       splitting: true,
@@ -50,9 +52,9 @@ describe('Lambda handlers', () => {
     }));
   });
 
-  it.each(HANDLERS)('%s loads no AWS SDK client when imported', (handler) => {
+  it.each([...HANDLERS, COMMAND])('%s loads no AWS SDK client when imported', (entry) => {
     // Act
-    const loaded = [...staticClosure(metafile, handler)];
+    const loaded = [...staticClosure(metafile, entry)];
 
     // Assert
     expect(loaded.length).toBeGreaterThan(10);
