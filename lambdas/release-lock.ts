@@ -2,13 +2,16 @@
  * Tasks "Release lock" and "Release lock after error". Tolerates any state, because the
  * failure path can start before a plan exists; releasing a lock this run does not hold is a
  * no-op, so a `JobLocked` failure never frees the other run's lock. It also marks the run's
- * plan-store documents as ended, the only ones the bucket lets expire.
+ * plan-store documents as ended, the only ones the bucket lets expire, and leaves the failure's
+ * cause readable for the Fail state that follows (Lambda's error JSON, trace included, becomes
+ * its message).
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { jobLockFromEnv, planStoreFromEnv } from '../lib/stores/from-env';
 import { runKeyPrefix } from '../lib/stores/plan-store';
+import { causeMessage } from '../lib/workflow/errors';
 import { logger } from './private/logger';
 import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
 
@@ -28,7 +31,14 @@ const lambdaHandler = async (event: unknown): Promise<unknown> => {
   // The run is over (this is the last step of every way out): its documents may expire now.
   if (runId !== undefined) await planStoreFromEnv().endRun(runKeyPrefix(runId));
   logger.info('Lock release', { jobId: jobId ?? null, released });
-  return event !== null && typeof event === 'object' ? { ...event, events: [] } : event;
+  if (event === null || typeof event !== 'object') return event;
+  const error = field(event, 'error');
+  const cause = str(field(error, 'Cause'));
+  return {
+    ...event,
+    events: [],
+    ...(cause === undefined ? {} : { error: { ...(error as object), Cause: causeMessage(cause) } }),
+  };
 };
 
 export const handler = middy<unknown, unknown, Error, Context>(lambdaHandler)

@@ -5,6 +5,7 @@
 import { multiRegionQuestion } from '../restart/questions';
 import type { Progress } from '../workflow/payloads';
 import type { PlanOutput, StepInput } from '../workflow/steps';
+import { carryOverKey, loadCarryOver } from './carry-over';
 import { planRestart } from './plan';
 import { rememberPlan } from './plan-cache';
 import { decision, HELD_EVENTS, pendingQuestion, type StepKit } from './step-kit';
@@ -13,7 +14,14 @@ export async function planStep(kit: StepKit, { options, run }: StepInput): Promi
   const { planStore, now, signal, key } = kit;
   const nomad = kit.nomadFor(options);
   const { events, emit } = kit.recorder({ live: false });
-  const planned = await planRestart(nomad, options, { emit, now, signal });
+  const carryKey = carryOverKey(options);
+  const done = carryKey === undefined ? undefined : await loadCarryOver(kit, carryKey);
+  const planned = await planRestart(nomad, options, {
+    emit,
+    now,
+    signal,
+    ...(done === undefined ? {} : { done }),
+  });
   const plan = planned.kind === 'plan' ? planned : undefined;
   const planKey = key(run.runId, 'plan.json');
   if (plan) {
@@ -53,6 +61,7 @@ export async function planStep(kit: StepKit, { options, run }: StepInput): Promi
       batchSize: plan?.batchSize ?? 0,
       batchCount: plan?.batches.length ?? 0,
       triggerEvaluations: options.reschedule && job.type === 'system',
+      ...('counts' in planned ? { skipped: planned.counts.skippedBy } : {}),
     },
   };
 }

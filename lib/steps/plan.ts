@@ -10,6 +10,7 @@ import type { EmitProgress } from '../restart/events';
 import { filterAllocations, type PlannedAllocation, sortAllocations } from '../restart/filter';
 import type { RestartOptions } from '../restart/options';
 import type { PlanCounts, PlannedJob, PlanResult, RestartPlan } from '../restart/plan';
+import { countSkipped } from '../restart/run-summary';
 import { PlanBatchOutOfRangeError } from './errors';
 import { type ResolvedJob, resolveJob } from './resolve-job';
 
@@ -28,6 +29,8 @@ export interface PlanDeps {
    * @default - not asked here; the caller checks `plan.job.multiregion` itself
    */
   readonly confirmMultiregion?: (jobId: string) => Promise<boolean>;
+  /** Allocations an earlier run of the same restart already restarted: skipped. @default - none */
+  readonly done?: ReadonlySet<string>;
 }
 
 function plannedJob(resolved: ResolvedJob): PlannedJob {
@@ -95,13 +98,19 @@ export async function planRestart(
   const { eligible, skipped } = filterAllocations(sortAllocations(stubs), versionMap, {
     groups: options.groups,
     tasks: options.tasks,
+    ...(deps.done === undefined ? {} : { done: deps.done }),
   });
   if (options.verbose) {
     for (const skip of skipped) {
       deps.emit({ type: 'allocation-skipped', time: deps.now(), allocationId: skip.id, reason: skip.reason });
     }
   }
-  const counts: PlanCounts = { listed: stubs.length, eligible: eligible.length, skipped: skipped.length };
+  const counts: PlanCounts = {
+    listed: stubs.length,
+    eligible: eligible.length,
+    skipped: skipped.length,
+    skippedBy: countSkipped(skipped.map((skip) => skip.reason)),
+  };
   if (eligible.length === 0) {
     deps.emit({ type: 'nothing-to-restart', time: deps.now() });
     return { kind: 'nothing-to-restart', job, counts };

@@ -20,6 +20,12 @@ export interface PlanStore {
   endRun(prefix: string): Promise<void>;
 }
 
+/**
+ * Key prefix of the documents that outlive a run: what earlier runs of a restart already did
+ * (lib/steps/carry-over.ts). Outside every run's prefix, so they never expire with a run.
+ */
+export const CARRY_OVER_PREFIX = 'maintenance/';
+
 /** The object tag (and value) of an ended run's documents; the bucket's lifecycle expires only these. */
 export const ENDED_RUN_TAG = { key: 'nomad-restart-run', value: 'ended' } as const;
 

@@ -105,7 +105,7 @@ describe('createRestartSteps', () => {
     );
 
     // Assert
-    expect(summary).toEqual({
+    expect(summary).toMatchObject({
       outcome: 'succeeded',
       jobId: 'steps',
       namespace: 'default',

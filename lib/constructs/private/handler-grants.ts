@@ -10,6 +10,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { APPROVALS_TABLE_SCHEMA } from '../../stores/dynamodb-approval-store';
 import { LOCK_TABLE_SCHEMA } from '../../stores/dynamodb-job-lock';
+import { CARRY_OVER_PREFIX } from '../../stores/plan-store';
 import { STALE_LOCK_HANDLER_ID } from '../../workflow/state-names';
 import type { WorkflowFunctionId } from './task-functions';
 
@@ -41,6 +42,7 @@ const PLAN_ACCESS: Readonly<Partial<Record<WorkflowFunctionId, readonly string[]
 /** Grants every handler what its step needs, and acknowledges the wildcards that cannot be avoided. */
 export function grantHandlerAccess(scope: Construct, r: HandlerResources): void {
   grantPlanAccess(scope, r);
+  grantCarryOverAccess(scope, r);
   grantTableAccess(r);
   grantDescribeOwnExecutions(scope, r);
 }
@@ -64,6 +66,41 @@ function grantPlanAccess(scope: Construct, r: HandlerResources): void {
     Validations.of(fn.role ?? scope).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/runs/*]`,
       reason: 'Plan documents are per-run objects under runs/<run>/; the keys are not known when deploying.',
+    });
+  }
+}
+
+/** Carry-over documents (a maintenance resumed in the next window): Plan reads, the window stop and Finish write. */
+const CARRY_OVER_ACCESS: Readonly<Partial<Record<WorkflowFunctionId, readonly string[]>>> = {
+  plan: ['s3:GetObject'],
+  'check-deployments': ['s3:GetObject', 's3:PutObject'],
+  finish: ['s3:PutObject'],
+};
+
+function grantCarryOverAccess(scope: Construct, r: HandlerResources): void {
+  const bucketId = Stack.of(scope).getLogicalId(r.planBucket.node.defaultChild as s3.CfnBucket);
+  for (const [handlerId, actions] of Object.entries(CARRY_OVER_ACCESS)) {
+    const fn = r.functions[handlerId as WorkflowFunctionId];
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: [...actions],
+        resources: [r.planBucket.arnForObjects(`${CARRY_OVER_PREFIX}*`)],
+      }),
+    );
+    // As for runs/: a reader that may list the prefix sees a missing document as NoSuchKey.
+    if (actions.includes('s3:GetObject')) {
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['s3:ListBucket'],
+          resources: [r.planBucket.bucketArn],
+          conditions: { StringLike: { 's3:prefix': [`${CARRY_OVER_PREFIX}*`] } },
+        }),
+      );
+    }
+    Validations.of(fn.role ?? scope).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${CARRY_OVER_PREFIX}*]`,
+      reason:
+        'Carry-over documents are one per schedule and job under maintenance/; the keys are not known when deploying.',
     });
   }
 }
