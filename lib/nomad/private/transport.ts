@@ -68,8 +68,8 @@ function errorCode(err: unknown): string | undefined {
 }
 
 /**
- * Node's words for a connection the server closed before answering, in plain words: the same
- * text the client printed before it spoke HTTP through Node's own agent.
+ * Node says `socket hang up` when the server closes the connection before answering; the client
+ * keeps saying `other side closed`, as it did before it spoke HTTP through Node's own agents.
  */
 function reasonOf(err: unknown, code: string | undefined): string {
   const reason = messageOf(err);
