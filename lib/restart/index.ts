@@ -14,6 +14,7 @@ export * from './input';
 export * from './options';
 export * from './plan';
 export * from './prefix-matches';
+export * from './prompt-question';
 export * from './questions';
 export * from './run-summary';
 export * from './text';

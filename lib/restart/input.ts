@@ -35,6 +35,7 @@ const ALLOWED = {
   replacementTimeout: 'a Go duration greater than zero, e.g. "10m" (string)',
   maxErrors: 'n or n% (string or integer), e.g. "0" or "10%"',
   dryRun: 'true or false',
+  startedBy: 'who or what started the run, shown with its questions in chat (string, at most 200 characters)',
   ...WINDOW_FIELDS_ALLOWED,
 } as const;
 
@@ -64,6 +65,8 @@ export const restartInputSchema = z
     replacementTimeout: z.string().optional().describe(ALLOWED.replacementTimeout),
     maxErrors: z.union([z.string(), z.number()]).optional().describe(ALLOWED.maxErrors),
     dryRun: flag('dryRun'),
+    // Not a flag of nomad job restart: a label for people (chat approvals), never checked.
+    startedBy: z.string().max(200).optional().describe(ALLOWED.startedBy),
     windowEnd: z.string().optional().describe(ALLOWED.windowEnd),
     windowDuration: z.string().optional().describe(ALLOWED.windowDuration),
     trigger: z.literal(SCHEDULE_TRIGGER).optional().describe(ALLOWED.trigger),

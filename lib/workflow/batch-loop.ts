@@ -124,6 +124,11 @@ export class BatchLoop extends sfn.StateMachineFragment {
         jobId: sfn.JsonPath.stringAt('$.plan.jobId'),
         namespace: sfn.JsonPath.stringAt('$.plan.namespace'),
         question: sfn.JsonPath.objectAt('$.decision.question'),
+        // What chat shows with the question: region, who started the run, the last batch.
+        options: sfn.JsonPath.objectAt('$.options'),
+        run: sfn.JsonPath.objectAt('$.run'),
+        plan: sfn.JsonPath.objectAt('$.plan'),
+        progress: sfn.JsonPath.objectAt('$.progress'),
       }),
       retryOnServiceExceptions: false,
       resultPath: '$.answer',

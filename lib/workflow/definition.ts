@@ -157,10 +157,17 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
     catches: [
       {
         errors: [WORKFLOW_ERROR_NAMES.invalidInput],
-        next: new sfn.Fail(scope, FailStates.invalidInput, {
-          error: FailStates.invalidInput,
-          causePath: '$.error.Cause',
-        }),
+        // The cause of a Lambda error is the runtime's JSON with a stack trace; the console shows
+        // only its message, Nomad's words.
+        next: new sfn.Pass(scope, FlowStates.readInputError, {
+          parameters: { 'Cause.$': 'States.StringToJson($.error.Cause)' },
+          resultPath: ERROR_RESULT_PATH,
+        }).next(
+          new sfn.Fail(scope, FailStates.invalidInput, {
+            error: FailStates.invalidInput,
+            causePath: '$.error.Cause.errorMessage',
+          }),
+        ),
       },
     ],
   });

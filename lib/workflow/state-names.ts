@@ -51,6 +51,7 @@ export const TaskStates = {
 /** Choice, Wait, Pass and Succeed state IDs. */
 export const FlowStates = {
   isContinuation: 'Continuation?',
+  readInputError: 'Read input error',
   resumeWhere: 'Resume where?',
   nextStep: 'Next step?',
   safeToRestart: 'Safe to restart?',

@@ -86,7 +86,21 @@ describe('NomadRestartStack', () => {
       });
       template.hasResourceProperties(type, {
         KeySchema: [{ AttributeName: 'approvalId', KeyType: 'HASH' }],
-        GlobalSecondaryIndexes: [Match.objectLike({ IndexName: 'execution-index' })],
+        GlobalSecondaryIndexes: [
+          Match.objectLike({ IndexName: 'execution-index' }),
+          // Pending questions per state machine, for `questions`: the task token is not projected.
+          Match.objectLike({
+            IndexName: 'pending-index',
+            KeySchema: [
+              { AttributeName: 'stateMachineArn', KeyType: 'HASH' },
+              { AttributeName: 'createdAt', KeyType: 'RANGE' },
+            ],
+            Projection: {
+              ProjectionType: 'INCLUDE',
+              NonKeyAttributes: Match.not(Match.arrayWith(['taskToken'])),
+            },
+          }),
+        ],
       });
     });
 
@@ -240,7 +254,7 @@ describe('NomadRestartStack', () => {
       expect(choice.Choices[0]?.Next).toBe(TaskStates.resumeRun);
     });
 
-    it('ends bad input in InvalidInput straight from validation, without lock or Nomad', () => {
+    it('ends bad input in InvalidInput straight from validation, without lock or Nomad, showing only the message', () => {
       // Arrange
       const validate = states[TaskStates.validateInput] as unknown as {
         Catch: Array<{ ErrorEquals: string[]; Next: string }>;
@@ -253,12 +267,19 @@ describe('NomadRestartStack', () => {
       expect(first).toEqual({
         ErrorEquals: ['InvalidInputError'],
         ResultPath: '$.error',
+        Next: FlowStates.readInputError,
+      });
+      // A Lambda error's cause is the runtime's JSON with a stack trace: the console shows its message.
+      expect(states[FlowStates.readInputError]).toEqual({
+        Type: 'Pass',
+        Parameters: { 'Cause.$': 'States.StringToJson($.error.Cause)' },
+        ResultPath: '$.error',
         Next: FailStates.invalidInput,
       });
       expect(states[FailStates.invalidInput]).toEqual({
         Type: 'Fail',
         Error: 'InvalidInput',
-        CausePath: '$.error.Cause',
+        CausePath: '$.error.Cause.errorMessage',
       });
     });
 

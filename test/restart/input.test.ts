@@ -121,7 +121,12 @@ describe('input', () => {
         name: 'unknown field',
         raw: { job: 'j', batch_size: '2' },
         expectedErr:
-          'Unknown input field "batch_size": allowed fields are job, namespace, region, batchSize, batchWait, onError, yes, groups, tasks, allTasks, reschedule, noShutdownDelay, verbose, replacementTimeout, maxErrors, dryRun, windowEnd, windowDuration, trigger, scheduleName, scheduledTime, resumeNextWindow',
+          'Unknown input field "batch_size": allowed fields are job, namespace, region, batchSize, batchWait, onError, yes, groups, tasks, allTasks, reschedule, noShutdownDelay, verbose, replacementTimeout, maxErrors, dryRun, startedBy, windowEnd, windowDuration, trigger, scheduleName, scheduledTime, resumeNextWindow',
+      },
+      {
+        name: 'startedBy past 200 characters',
+        raw: { job: 'j', startedBy: 'x'.repeat(201) },
+        expectedErr: `Invalid input field "startedBy": got "${'x'.repeat(201)}", expected who or what started the run, shown with its questions in chat (string, at most 200 characters)`,
       },
       // Nomad's checks 3-9, in order, with Nomad's messages.
       {
@@ -256,6 +261,7 @@ describe('input', () => {
         'replacementTimeout',
         'maxErrors',
         'dryRun',
+        'startedBy',
         'windowEnd',
         'windowDuration',
         'trigger',

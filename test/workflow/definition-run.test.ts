@@ -4,6 +4,7 @@
 // the definition is runnable, in place and for a system-job reschedule (the eval-trigger path),
 // that the lock is released on success and on failure, and how many states a batch costs.
 import { jest } from '@jest/globals';
+import { TaskFailure } from '../../lib/engines/local/private/task-failures';
 import type { ProgressEvent } from '../../lib/restart/events';
 import { summarizeRun } from '../../lib/restart/run-summary';
 import type { BatchState, Decision, PlanRef, Progress } from '../../lib/workflow/payloads';
@@ -141,7 +142,14 @@ async function run(input: Record<string, string | boolean>, executionId: string)
       .filter(([state]) => state !== ASK_STATE_NAME)
       .map(([state, id]) => [
         state,
-        (event: unknown) => handlers[id]?.(event, lambdaContext()) as Promise<never>,
+        // A function's error reaches Catch as on AWS: the runtime's JSON as the cause.
+        async (event: unknown) => {
+          try {
+            return (await handlers[id]?.(event, lambdaContext())) as never;
+          } catch (error) {
+            throw TaskFailure.fromLambda(error);
+          }
+        },
       ]),
   );
   const machine = new StateMachine(asl as never, { validationOptions: { checkArn: true, checkPaths: true } });
@@ -255,7 +263,12 @@ describe('restart definition (aws-local-stepfunctions)', () => {
         name: 'InvalidInput',
         message: 'Invalid -batch-size value "1.5": batch size must be an integer or a percentage',
       });
-      expect(entered).toEqual([FlowStates.isContinuation, 'Validate input', 'InvalidInput']);
+      expect(entered).toEqual([
+        FlowStates.isContinuation,
+        'Validate input',
+        FlowStates.readInputError,
+        'InvalidInput',
+      ]);
     });
 
     it('fails a second run on a locked job with JobLocked and leaves the holder’s lock', async () => {
