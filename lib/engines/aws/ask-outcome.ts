@@ -4,7 +4,7 @@
  * in time, its `States.Timeout` failure at `$.answer`. Whoever answered (chat, the webhook, the
  * console, a terminal), the terminal following the run can say so.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ProgressEvent } from '../../restart/events';
 
 const askExitSchema = z.object({
