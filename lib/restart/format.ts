@@ -21,6 +21,7 @@ import {
   indentString,
   ordinal,
   plural,
+  questionEndText,
   TIMESTAMP_PREFIX_LENGTH,
 } from './text';
 
@@ -255,18 +256,8 @@ export function createFormatter(options: FormatterOptions): Formatter {
           ),
         ];
       case 'question-answered':
-        return [
-          stdout(
-            header(
-              t,
-              `Question answered ${goQuote(event.answer)} by ${event.answeredBy ?? 'a caller who did not say who'}`,
-            ),
-          ),
-        ];
       case 'question-timed-out':
-        return [
-          stdout(header(t, 'Nobody answered the question in time: Nomad\'s default answer, "no", applies')),
-        ];
+        return [stdout(header(t, questionEndText(event)))];
       case 'canceled':
         return [stdout(header(t, 'Job restart canceled'))];
       case 'multiregion-declined':
