@@ -19,6 +19,7 @@ import {
   execArn,
   fakeTerminal,
   finishing,
+  interruptWhileTheRunAsks,
   lines,
   planned,
   startAtTerminal,
@@ -94,27 +95,14 @@ describe('a question answered elsewhere while the terminal asks it', () => {
 
   it('never asks a question that waited behind the interrupt question and was answered meanwhile', async () => {
     // Arrange: Ctrl-C after batch 1's line; the run parks its question while the stop question is open.
-    const fake = new FakeStepFunctions();
-    bindToSdkMock(sfn, fake);
-    let arn = '';
-    fake.onStart = (execution) => {
-      arn = execution.arn;
-      fake.append(arn, [...planned(), ...batchRestarted(1)]);
-    };
-    const tty = fakeTerminal();
-    const result = startAtTerminal(tty);
-    await tty.waitFor(lines.rescheduling(1));
-    tty.interrupt();
-    await tty.waitFor(lines.stopQuestion);
-    fake.append(arn, [...batchSettled(1), ...asking('token-1')]);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const { fake, tty, result, arn } = await interruptWhileTheRunAsks(sfn);
 
     // Act: chat answers it, then the operator declines the stop.
-    fake.append(arn, [...answered(BY_CHAT), ...batchRestarted(2)]);
+    fake.append(arn(), [...answered(BY_CHAT), ...batchRestarted(2)]);
     await new Promise((resolve) => setTimeout(resolve, 50));
     tty.type('n');
     await tty.waitFor(lines.rescheduling(2));
-    fake.append(arn, [...batchSettled(2), ...finishing()]);
+    fake.append(arn(), [...batchSettled(2), ...finishing()]);
     const { exitCode } = await result;
 
     // Assert

@@ -6,33 +6,19 @@
  * question without its task token; `approve <id> 10s` sends one SendTaskSuccess and records the
  * decision; a `deny` after it is told who decided; without a region the command says so.
  */
-import { DynamoDbApprovalStore } from '../../lib/stores';
 import { runCli } from '../e2e/run-cli';
-import {
-  type DynamoDbEmulator,
-  EMULATOR_START_TIMEOUT_MS,
-  startDynamoDbEmulator,
-} from '../stores/helpers/dynamodb-emulator';
-import { parkedOn } from './chat-fixtures';
+import { emulatedApprovalsTable, parkedOn } from './chat-fixtures';
 import { FakeStepFunctions } from './fake-step-functions';
 import { execArn } from './fixtures';
 import { type SfnEndpoint, startSfnEndpoint } from './sfn-endpoint';
 
 const RUN = execArn('run-1');
 
-let db: DynamoDbEmulator;
-let table: string;
-let store: DynamoDbApprovalStore;
+const emulated = emulatedApprovalsTable();
 let fake: FakeStepFunctions;
 let endpoint: SfnEndpoint;
 
-beforeAll(async () => {
-  db = await startDynamoDbEmulator();
-}, EMULATOR_START_TIMEOUT_MS);
-afterAll(() => db.close());
 beforeEach(async () => {
-  table = await db.createTable('ApprovalsTable');
-  store = new DynamoDbApprovalStore(db.client, table);
   fake = new FakeStepFunctions();
   endpoint = await startSfnEndpoint(fake);
 });
@@ -40,8 +26,8 @@ afterEach(() => endpoint.close());
 
 /** The command's AWS environment: the two endpoints, fake credentials, nothing from the machine. */
 const awsEnv = (): NodeJS.ProcessEnv => ({
-  NOMAD_RESTART_APPROVALS_TABLE: table,
-  AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
+  NOMAD_RESTART_APPROVALS_TABLE: emulated.table,
+  AWS_ENDPOINT_URL_DYNAMODB: emulated.db.endpoint,
   AWS_ENDPOINT_URL_SFN: endpoint.url,
   AWS_ACCESS_KEY_ID: 'test',
   AWS_SECRET_ACCESS_KEY: 'test',
@@ -55,7 +41,7 @@ describe('nomad-restart questions, approve and deny against endpoints on 127.0.0
   it('lists a parked question, answers it once, and tells a later answer who decided', async () => {
     // Arrange
     const question = parkedOn(RUN, 'task-token-secret-1', {}, 60);
-    await store.put(question);
+    await emulated.store.put(question);
 
     // Act
     const listed = await runCli(['questions'], awsEnv());
@@ -77,7 +63,7 @@ describe('nomad-restart questions, approve and deny against endpoints on 127.0.0
     expect(
       fake.received('SendTaskSuccess').map((i) => [i['taskToken'], JSON.parse(String(i['output'])).answer]),
     ).toEqual([['task-token-secret-1', '10s']]);
-    expect((await store.get(question.approvalId)).decision).toMatchObject({
+    expect((await emulated.store.get(question.approvalId)).decision).toMatchObject({
       answer: '10s',
       via: 'terminal',
       outcome: 'delivered',
@@ -96,7 +82,7 @@ describe('nomad-restart questions, approve and deny against endpoints on 127.0.0
 
     // Assert
     expect(result.stderr).toBe(
-      `No AWS region is configured: set AWS_REGION to the region of the approvals table "${table}"\n`,
+      `No AWS region is configured: set AWS_REGION to the region of the approvals table "${emulated.table}"\n`,
     );
     expect(result.code).toBe(1);
   });

@@ -14,12 +14,7 @@ import { runApproveCommand, runDenyCommand } from '../../lib/cli/answer-command'
 import { operatorName } from '../../lib/cli/operator';
 import { runQuestionsCommand } from '../../lib/cli/questions-command';
 import { type Approval, DynamoDbApprovalStore } from '../../lib/stores';
-import {
-  type DynamoDbEmulator,
-  EMULATOR_START_TIMEOUT_MS,
-  startDynamoDbEmulator,
-} from '../stores/helpers/dynamodb-emulator';
-import { parkedOn, pressSlackButton } from './chat-fixtures';
+import { emulatedApprovalsTable, parkedOn, pressSlackButton } from './chat-fixtures';
 import { FakeStepFunctions } from './fake-step-functions';
 import { execArn, fakeTerminal, MACHINE } from './fixtures';
 import { bindToSdkMock } from './sdk-binding';
@@ -28,18 +23,10 @@ const sfn = mockClient(SFNClient);
 const RUN = execArn('run-1');
 const OTHER_MACHINE_RUN = 'arn:aws:states:eu-west-1:123456789012:execution:Other-Restart:run-9';
 
-let db: DynamoDbEmulator;
-let table: string;
-let store: DynamoDbApprovalStore;
+const emulated = emulatedApprovalsTable();
 let fake: FakeStepFunctions;
 
-beforeAll(async () => {
-  db = await startDynamoDbEmulator();
-}, EMULATOR_START_TIMEOUT_MS);
-afterAll(() => db.close());
 beforeEach(async () => {
-  table = await db.createTable('ApprovalsTable');
-  store = new DynamoDbApprovalStore(db.client, table);
   fake = new FakeStepFunctions();
   bindToSdkMock(sfn, fake);
 });
@@ -48,12 +35,17 @@ afterEach(() => sfn.reset());
 type Command = typeof runQuestionsCommand;
 
 /** Runs a command with the table's variable set and the emulator's client. */
-async function run(command: Command, args: string[], env: NodeJS.ProcessEnv = {}, dynamodb = db.client) {
+async function run(
+  command: Command,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  dynamodb = emulated.db.client,
+) {
   const tty = fakeTerminal();
   tty.streams.stdin.isTTY = false;
   const exitCode = await command(args, {
     ...tty.streams,
-    env: { NOMAD_RESTART_APPROVALS_TABLE: table, ...env },
+    env: { NOMAD_RESTART_APPROVALS_TABLE: emulated.table, ...env },
     awsClients: { dynamodb },
   });
   return { exitCode, stdout: tty.output().replace(tty.stderr(), ''), stderr: tty.stderr() };
@@ -65,7 +57,7 @@ const sent = () =>
     .map((i) => ({ taskToken: i['taskToken'], ...JSON.parse(String(i['output'])) }));
 
 async function parked(...approvals: Approval[]): Promise<Approval[]> {
-  for (const a of approvals) await store.put(a);
+  for (const a of approvals) await emulated.store.put(a);
   return approvals;
 }
 
@@ -81,7 +73,7 @@ describe('nomad-restart questions', () => {
       }),
     );
     const [decided] = await parked(parkedOn(RUN, 'token-4'));
-    await store.decide(decided?.approvalId ?? '', {
+    await emulated.store.decide(decided?.approvalId ?? '', {
       decisionId: 'd',
       answer: 'yes',
       answeredBy: 'bob',
@@ -181,7 +173,11 @@ describe('nomad-restart approve and deny', () => {
 
     // Assert
     expect(sent()).toEqual([{ taskToken: 'token-1', answer, answeredBy: operatorName() }]);
-    expect((await store.get(id)).decision).toMatchObject({ answer, via: 'terminal', outcome: 'delivered' });
+    expect((await emulated.store.get(id)).decision).toMatchObject({
+      answer,
+      via: 'terminal',
+      outcome: 'delivered',
+    });
     expect(stdout).toMatch(
       new RegExp(
         `^Question "${id}" \\(job "example" in namespace "default"\\): ${operatorName()} answered "${answer}" at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC \\(terminal\\)\\.\\n$`,
@@ -204,7 +200,7 @@ describe('nomad-restart approve and deny', () => {
     // Assert
     expect(stderr).toBe('Invalid answer "10s": the question takes y/N\n');
     expect(sent()).toEqual([]);
-    expect((await store.get(id)).decision).toBeUndefined();
+    expect((await emulated.store.get(id)).decision).toBeUndefined();
     expect(exitCode).toBe(1);
   });
 
@@ -233,7 +229,7 @@ describe('nomad-restart approve and deny', () => {
 
     // Assert
     expect(stderr).toMatch(/, but the run had already finished: nothing changed\.\n$/);
-    expect((await store.get(id)).decision?.outcome).toBe('run-finished');
+    expect((await emulated.store.get(id)).decision?.outcome).toBe('run-finished');
     expect(exitCode).toBe(1);
   });
 
@@ -241,7 +237,7 @@ describe('nomad-restart approve and deny', () => {
     // Arrange
     const [q] = await parked(parkedOn(RUN, 'token-1'));
     const id = q?.approvalId ?? '';
-    await pressSlackButton(store, id, '10s');
+    await pressSlackButton(emulated.store, id, '10s');
 
     // Act
     const { exitCode, stderr } = await run(runDenyCommand, [id]);
@@ -263,7 +259,7 @@ describe('nomad-restart approve and deny', () => {
     await run(runApproveCommand, [id, '1m']);
 
     // Act
-    const slack = await pressSlackButton(store, id, 'no');
+    const slack = await pressSlackButton(emulated.store, id, 'no');
 
     // Assert
     expect(slack.told).toEqual([
@@ -354,18 +350,18 @@ describe('approve racing a Slack press for one question', () => {
       const [q] = await parked(parkedOn(RUN, 'token-1'));
       const id = q?.approvalId ?? '';
       const barrier = decisionBarrier(2);
-      const slackStore = new DynamoDbApprovalStore(barrier.hold(db.newClient()), table);
+      const slackStore = new DynamoDbApprovalStore(barrier.hold(emulated.db.newClient()), emulated.table);
 
       // Act
       const [terminal, slack] = await Promise.all([
-        run(runApproveCommand, [id, 'no'], {}, barrier.hold(db.newClient())),
+        run(runApproveCommand, [id, 'no'], {}, barrier.hold(emulated.db.newClient())),
         pressSlackButton(slackStore, id, 'yes'),
       ]);
 
       // Assert
       expect(barrier.held()).toBe(2);
       expect(sent()).toHaveLength(1);
-      const decision = (await store.get(id)).decision;
+      const decision = (await emulated.store.get(id)).decision;
       expect(decision?.outcome).toBe('delivered');
       expect(slack.statusCode).toBe(200);
       if (decision?.via === 'terminal') {

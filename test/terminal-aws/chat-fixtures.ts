@@ -6,8 +6,18 @@
  */
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { APPROVAL_ROUTES, handleApprovalRequest } from '../../lib/approvals';
-import { type Approval, type ApprovalStore, MemoryReplayGuard } from '../../lib/stores';
+import {
+  type Approval,
+  type ApprovalStore,
+  DynamoDbApprovalStore,
+  MemoryReplayGuard,
+} from '../../lib/stores';
 import { buttonPress, parkedQuestion, SIGNING_SECRET, slackBody, slackHeaders } from '../approvals/helpers';
+import {
+  type DynamoDbEmulator,
+  EMULATOR_START_TIMEOUT_MS,
+  startDynamoDbEmulator,
+} from '../stores/helpers/dynamodb-emulator';
 import { REGION } from './fixtures';
 
 /** Slack's answer to the press, and what the presser was told privately (an "already decided" note). */
@@ -65,4 +75,49 @@ export function parkedOn(
     expiresAt: createdAt + 86_400,
     ...over,
   });
+}
+
+/** The approvals table of a test, on the emulator. */
+export interface EmulatedApprovalsTable {
+  readonly db: DynamoDbEmulator;
+  /** This test's table (the deployed keys and indexes), empty at its start. */
+  readonly table: string;
+  /** The table through the emulator's own client (what the ask step and the test write). */
+  readonly store: DynamoDbApprovalStore;
+}
+
+/**
+ * Starts the DynamoDB emulator for the test file calling this (once), and gives each test a fresh
+ * approvals table. Read the fields inside tests and hooks only.
+ */
+export function emulatedApprovalsTable(): EmulatedApprovalsTable {
+  let db: DynamoDbEmulator | undefined;
+  let current: { table: string; store: DynamoDbApprovalStore } | undefined;
+  const started = () => {
+    if (db === undefined) throw new Error('the emulator is started in beforeAll');
+    return db;
+  };
+  beforeAll(async () => {
+    db = await startDynamoDbEmulator();
+  }, EMULATOR_START_TIMEOUT_MS);
+  afterAll(() => db?.close());
+  beforeEach(async () => {
+    const table = await started().createTable('ApprovalsTable');
+    current = { table, store: new DynamoDbApprovalStore(started().client, table) };
+  });
+  const now = () => {
+    if (current === undefined) throw new Error('the table is made in beforeEach');
+    return current;
+  };
+  return {
+    get db() {
+      return started();
+    },
+    get table() {
+      return now().table;
+    },
+    get store() {
+      return now().store;
+    },
+  };
 }

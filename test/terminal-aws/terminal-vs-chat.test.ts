@@ -12,12 +12,7 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoDbApprovalStore } from '../../lib/stores';
 import type { ApprovalAnswer } from '../../lib/workflow/payloads';
-import {
-  type DynamoDbEmulator,
-  EMULATOR_START_TIMEOUT_MS,
-  startDynamoDbEmulator,
-} from '../stores/helpers/dynamodb-emulator';
-import { parkedOn, pressSlackButton } from './chat-fixtures';
+import { emulatedApprovalsTable, parkedOn, pressSlackButton } from './chat-fixtures';
 import { FakeStepFunctions } from './fake-step-functions';
 import {
   answered,
@@ -37,25 +32,15 @@ import { bindToSdkMock } from './sdk-binding';
 
 const sfn = mockClient(SFNClient);
 
-let db: DynamoDbEmulator;
-let table: string;
-let store: DynamoDbApprovalStore;
+const emulated = emulatedApprovalsTable();
 
-beforeAll(async () => {
-  db = await startDynamoDbEmulator();
-}, EMULATOR_START_TIMEOUT_MS);
-afterAll(() => db.close());
-beforeEach(async () => {
-  table = await db.createTable('ApprovalsTable');
-  store = new DynamoDbApprovalStore(db.client, table);
-});
 afterEach(() => sfn.reset());
 
 /**
  * Starts the run at a terminal; it parks its question after batch 1, in history and in the table
  * (as the ask step does), and goes on with whatever answer Step Functions is sent.
  */
-async function startAndAsk(dynamodb: DynamoDBClient = db.newClient()) {
+async function startAndAsk(dynamodb: DynamoDBClient = emulated.db.newClient()) {
   const fake = new FakeStepFunctions();
   bindToSdkMock(sfn, fake);
   let arn = '';
@@ -71,11 +56,11 @@ async function startAndAsk(dynamodb: DynamoDBClient = db.newClient()) {
   const tty = fakeTerminal();
   const result = startAtTerminal(tty, {
     clients: { sfn: new SFNClient({ region: REGION }), dynamodb },
-    approvalsTable: table,
+    approvalsTable: emulated.table,
   });
   await until(() => arn !== '', 'the execution to start');
   const question = parkedOn(arn, 'token-1', { prompt: 'Proceed with the next batch? [Y/n/<wait duration>]' });
-  await store.put(question);
+  await emulated.store.put(question);
   await tty.waitFor(lines.proceedQuestion);
   return { fake, tty, result, approvalId: question.approvalId };
 }
@@ -91,11 +76,11 @@ describe('a terminal and chat answering one question', () => {
     // Act
     tty.type('n');
     const { exitCode } = await result;
-    const press = await pressSlackButton(store, approvalId, 'yes');
+    const press = await pressSlackButton(emulated.store, approvalId, 'yes');
 
     // Assert
     expect(sent(fake)).toEqual([{ answer: 'no', answeredBy: OPERATOR }]);
-    expect((await store.get(approvalId)).decision).toMatchObject({
+    expect((await emulated.store.get(approvalId)).decision).toMatchObject({
       answer: 'no',
       answeredBy: OPERATOR,
       via: 'terminal',
@@ -115,7 +100,7 @@ describe('a terminal and chat answering one question', () => {
     const { fake, tty, result, approvalId } = await startAndAsk();
 
     // Act
-    const press = await pressSlackButton(store, approvalId, '10s');
+    const press = await pressSlackButton(emulated.store, approvalId, '10s');
     const { exitCode } = await result;
 
     // Assert
@@ -134,7 +119,7 @@ describe('a terminal and chat answering one question', () => {
     const pressHasRead = new Promise<void>((resolve) => {
       pressRead = resolve;
     });
-    const terminalDb = db.newClient();
+    const terminalDb = emulated.db.newClient();
     terminalDb.middlewareStack.add(
       (next) => async (args) => {
         const input = args.input as { ConditionExpression?: string };
@@ -144,7 +129,7 @@ describe('a terminal and chat answering one question', () => {
       { step: 'build', name: 'waitForThePress' },
     );
     const { fake, tty, result, approvalId } = await startAndAsk(terminalDb);
-    const pressStore = new DynamoDbApprovalStore(db.newClient(), table);
+    const pressStore = new DynamoDbApprovalStore(emulated.db.newClient(), emulated.table);
     const readFirst = pressStore.get.bind(pressStore);
     pressStore.get = async (id) => {
       const item = await readFirst(id);
@@ -158,7 +143,7 @@ describe('a terminal and chat answering one question', () => {
     const { exitCode } = await result;
 
     // Assert
-    const decision = (await store.get(approvalId)).decision;
+    const decision = (await emulated.store.get(approvalId)).decision;
     expect(sent(fake)).toEqual([{ answer: decision?.answer, answeredBy: decision?.answeredBy }]);
     if (decision?.via === 'terminal') {
       expect(press.told).toEqual([
