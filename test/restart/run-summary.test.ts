@@ -162,5 +162,20 @@ describe('run summary', () => {
         'Finished 2026-11-29T02:12:34.400Z',
       ]);
     });
+
+    it.each([
+      { outcome: 'aborted', headline: 'aborted, the execution was stopped' },
+      { outcome: 'timed-out', headline: 'timed out, the execution ran out of time' },
+      { outcome: 'error', headline: 'stopped by an error' },
+    ] as const)('says how a run that made no summary ended ($outcome), for its notification', (c) => {
+      // Act
+      const lines = summarizeRun(facts({ outcome: c.outcome, restarted: 4 })).lines;
+
+      // Assert
+      expect(lines.slice(0, 2)).toEqual([
+        `Restart of job "example" in namespace "default": ${c.headline}`,
+        'Allocations: 10 planned, 4 restarted, 0 failed, 6 not reached',
+      ]);
+    });
   });
 });
