@@ -2,7 +2,7 @@
  * The deployable stack: the workflow construct plus the Nomad address and secret ARNs it is given
  * through CDK context, and the outputs the terminal's `-engine=aws` reads.
  */
-import { CfnOutput, Fn, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Fn, Stack, type StackProps, ValidationError } from 'aws-cdk-lib';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
@@ -10,7 +10,12 @@ import type { Construct } from 'constructs';
 import { APPROVAL_ROUTES } from '../approvals/endpoint';
 import { restartInputJsonSchema } from '../restart/input';
 import { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from '../stores/table-env';
-import type { ApprovalChannelsProps, SlackApprovalProps, WebhookApprovalProps } from './approval-channels';
+import {
+  type ApprovalChannelsProps,
+  hasApprovalChannels,
+  type SlackApprovalProps,
+  type WebhookApprovalProps,
+} from './approval-channels';
 import { NomadRestartWorkflow, type NomadRestartWorkflowProps } from './nomad-restart-workflow';
 
 /**
@@ -36,7 +41,10 @@ export type WebhookApprovalReferences = Omit<WebhookApprovalProps, 'secret'> & {
 /** Props of {@link NomadRestartStack}: the workflow's, with secrets and their key given by reference. */
 export interface NomadRestartStackProps
   extends StackProps,
-    Omit<NomadRestartWorkflowProps, 'nomadTokenSecret' | 'nomadTlsSecret' | 'nomadSecretsKey' | 'approvals'> {
+    Omit<
+      NomadRestartWorkflowProps,
+      'nomadTokenSecret' | 'nomadTlsSecret' | 'nomadSecretsKey' | 'approvals' | 'runNotifications'
+    > {
   /** Slack approvals. @default - none */
   readonly slackApprovals?: SlackApprovalReferences;
   /** Webhook approvals. @default - none */
@@ -45,6 +53,8 @@ export interface NomadRestartStackProps
   readonly approvalEmailTopicArn?: string;
   /** ARN of the customer-managed KMS key that encrypts the chat secrets. @default - the AWS managed key */
   readonly approvalSecretsKmsKeyArn?: string;
+  /** Post the end of every run to the approval channels above (at least one is needed). @default false */
+  readonly notifyRunEnded?: boolean;
   /** The secret holding the Nomad ACL token. @default - anonymous */
   readonly nomadTokenSecret?: SecretReference;
   /** The secret holding TLS PEMs. @default - system roots, no client certificate */
@@ -73,6 +83,7 @@ export class NomadRestartStack extends Stack {
       webhookApprovals,
       approvalEmailTopicArn,
       approvalSecretsKmsKeyArn,
+      notifyRunEnded,
       ...workflowProps
     } = props;
     const approvals: ApprovalChannelsProps = {
@@ -100,9 +111,17 @@ export class NomadRestartStack extends Stack {
         ? {}
         : { secretsKey: kms.Key.fromKeyArn(this, 'ApprovalSecretsKey', approvalSecretsKmsKeyArn) }),
     };
+    if (notifyRunEnded === true && !hasApprovalChannels(approvals)) {
+      throw new ValidationError(
+        'NotifyRunEndedWithoutChannel' as ConstructorParameters<typeof ValidationError>[0],
+        'notifyRunEnded posts to the approval channels, and none is configured: give Slack, a webhook or an e-mail topic',
+        this,
+      );
+    }
     this.workflow = new NomadRestartWorkflow(this, 'Restart', {
       ...workflowProps,
       approvals,
+      ...(notifyRunEnded === true ? { runNotifications: approvals } : {}),
       ...(nomadTokenSecret === undefined
         ? {}
         : { nomadTokenSecret: importSecret(this, 'NomadToken', nomadTokenSecret) }),

@@ -26,6 +26,7 @@ import { grantHandlerAccess } from './private/handler-grants';
 import { grantOperator, OPERATOR_USES, type OperatorUse } from './private/operator-grants';
 import { createTaskFunctions, type WorkflowFunctionId } from './private/task-functions';
 import { resolveWorkflowSettings } from './private/workflow-settings';
+import { RunNotifications, type RunNotificationsProps } from './run-notifications';
 
 export type { OperatorUse } from './private/operator-grants';
 
@@ -91,6 +92,12 @@ export interface NomadRestartWorkflowProps {
   readonly approvals?: ApprovalChannelsProps;
   /** Days an ended run's plan documents are kept, counted from when each was written; a running run's never expire. @default 14 */
   readonly planExpirationDays?: number;
+  /**
+   * Where the end of every run is posted (its summary and a link to the execution), however it
+   * ended; `runNotifications: approvals` posts to the approval channels.
+   * @default - no notification
+   */
+  readonly runNotifications?: RunNotificationsProps;
 }
 
 /**
@@ -109,6 +116,8 @@ export class NomadRestartWorkflow extends Construct {
   public readonly approvalsTable: dynamodb.Table;
   /** The chat-ops notifier and answer endpoint, when `approvals` names a channel. */
   public readonly approvalChannels?: ApprovalChannels;
+  /** The rule and function that post each run's end, when `runNotifications` is given. */
+  public readonly runNotifications?: RunNotifications;
   /** The handler functions by handler id (plus `release-stale-lock`). */
   public readonly functions: Readonly<Record<WorkflowFunctionId, lambda.IFunction>>;
 
@@ -254,6 +263,15 @@ export class NomadRestartWorkflow extends Construct {
         logRetention,
         removalPolicy,
         timeout: Duration.seconds(30),
+      });
+    }
+    if (props.runNotifications !== undefined) {
+      this.runNotifications = new RunNotifications(this, 'RunNotifications', {
+        ...props.runNotifications,
+        stateMachine: this.stateMachine,
+        planBucket: this.planBucket,
+        logRetention,
+        removalPolicy,
       });
     }
   }

@@ -1,0 +1,287 @@
+/**
+ * Run notifications in the template: an EventBridge rule on this state machine's ending status
+ * changes targets the run-end notifier, whose role may describe this state machine's executions,
+ * read the runs' records, read the secrets it posts with (never the Slack signing secret) and
+ * publish on the topic, and nothing else; the channels can be the approval channels or a list
+ * of their own; none means no rule and no function; cdk-nag has no unacknowledged finding.
+ */
+import { App, Stack } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
+import { NomadRestartWorkflow } from '../../lib/constructs/nomad-restart-workflow';
+import { stackPropsFromContext } from '../../lib/constructs/stack-context';
+import { functionEnvironment } from '../approvals/template-env';
+import { awsSolutionsFindings } from './private/nag';
+
+const ARN = (name: string) => `arn:aws:secretsmanager:us-east-1:123456789012:secret:${name}-AbCdEf`;
+const TOPIC = 'arn:aws:sns:us-east-1:123456789012:nomad-restart-runs';
+const KEY = 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+const ROLE = 'nomad-restart notify-run-ended handler';
+const env = { account: '123456789012', region: 'us-east-1' };
+const newApp = () => new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+
+function synthWithApprovalChannels() {
+  const app = newApp();
+  const stack = new NomadRestartStack(app, 'RunNotificationsTest', {
+    env,
+    nomadAddress: 'https://nomad.internal:4646',
+    slackApprovals: {
+      botTokenSecret: { completeArn: ARN('slack-bot') },
+      signingSecret: { completeArn: ARN('slack-signing') },
+      channelId: 'C123',
+      allowedUserIds: ['U1'],
+    },
+    webhookApprovals: {
+      url: 'https://chat.example.com/hook',
+      secret: { completeArn: ARN('webhook') },
+      keyId: 'ops',
+    },
+    approvalEmailTopicArn: TOPIC,
+    approvalSecretsKmsKeyArn: KEY,
+    notifyRunEnded: true,
+  });
+  return { app, template: Template.fromStack(stack) };
+}
+
+/** The statements of the role described as `description`. */
+function roleStatements(template: Template, description: string): Record<string, unknown>[] {
+  const roles = Object.keys(
+    template.findResources('AWS::IAM::Role', { Properties: { Description: description } }),
+  );
+  expect(roles).toHaveLength(1);
+  const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roles[0] }] } });
+  return Object.values(policies).flatMap(
+    (p) =>
+      (p['Properties'] as { PolicyDocument: { Statement: Record<string, unknown>[] } }).PolicyDocument
+        .Statement,
+  );
+}
+
+const actionsOf = (s: Record<string, unknown>) => [s['Action']].flat() as string[];
+
+describe('run notifications', () => {
+  const { app, template } = synthWithApprovalChannels();
+
+  it("routes this state machine's ending status changes to the notifier", () => {
+    // Act
+    const rules = template.findResources('AWS::Events::Rule', {
+      Properties: { Description: 'Posts the end of each nomad-restart run to its chat channels' },
+    });
+
+    // Assert
+    expect(Object.values(rules)).toEqual([
+      {
+        Type: 'AWS::Events::Rule',
+        Properties: {
+          Description: 'Posts the end of each nomad-restart run to its chat channels',
+          State: 'ENABLED',
+          EventPattern: {
+            source: ['aws.states'],
+            'detail-type': ['Step Functions Execution Status Change'],
+            detail: {
+              status: ['SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED'],
+              stateMachineArn: [{ Ref: expect.stringMatching(/^RestartStateMachine[0-9A-F]+$/) }],
+            },
+          },
+          Targets: [
+            {
+              Arn: {
+                'Fn::GetAtt': [expect.stringMatching(/^RestartRunNotificationsnotifyrunendedfn/), 'Arn'],
+              },
+              Id: 'Target0',
+              RetryPolicy: { MaximumEventAgeInSeconds: 7200, MaximumRetryAttempts: 8 },
+            },
+          ],
+        },
+      },
+    ]);
+  });
+
+  it('lets only that rule invoke the notifier', () => {
+    // Assert
+    template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      Principal: 'events.amazonaws.com',
+      FunctionName: {
+        'Fn::GetAtt': [Match.stringLikeRegexp('^RestartRunNotificationsnotifyrunendedfn'), 'Arn'],
+      },
+      SourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^RestartRunNotificationsRunEnded'), 'Arn'] },
+    });
+  });
+
+  it("lets the notifier describe this state machine's executions and read the runs' records, nothing more", () => {
+    // Act
+    const statements = roleStatements(template, ROLE);
+
+    // Assert
+    const bucket = expect.stringMatching(/^RestartPlanBucket/);
+    expect(statements.filter((s) => actionsOf(s).some((a) => /^(states|s3|dynamodb):/.test(a)))).toEqual([
+      {
+        Action: 'states:DescribeExecution',
+        Effect: 'Allow',
+        Resource: {
+          'Fn::Join': [
+            '',
+            [
+              'arn:',
+              { Ref: 'AWS::Partition' },
+              ':states:us-east-1:123456789012:execution:',
+              { 'Fn::GetAtt': [expect.stringMatching(/^RestartStateMachine/), 'Name'] },
+              ':*',
+            ],
+          ],
+        },
+      },
+      {
+        Action: 's3:GetObject',
+        Effect: 'Allow',
+        Resource: { 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucket, 'Arn'] }, '/runs/*']] },
+      },
+      {
+        Action: 's3:ListBucket',
+        Condition: { StringLike: { 's3:prefix': ['runs/*'] } },
+        Effect: 'Allow',
+        Resource: { 'Fn::GetAtt': [bucket, 'Arn'] },
+      },
+    ]);
+    const other = statements
+      .flatMap(actionsOf)
+      .filter(
+        (a) =>
+          !/^(states|s3|secretsmanager|logs|xray):/.test(a) && a !== 'kms:Decrypt' && a !== 'sns:Publish',
+      );
+    expect(other).toEqual([]);
+  });
+
+  it('lets the notifier read the secrets it posts with, publish on the topic, and decrypt through Secrets Manager', () => {
+    // Act
+    const statements = roleStatements(template, ROLE);
+    const text = JSON.stringify(statements);
+
+    // Assert
+    expect(text).toContain(ARN('slack-bot'));
+    expect(text).toContain(ARN('webhook'));
+    expect(text).not.toContain('slack-signing');
+    expect(statements).toContainEqual(expect.objectContaining({ Action: 'sns:Publish', Resource: TOPIC }));
+    expect(statements).toContainEqual({
+      Action: 'kms:Decrypt',
+      Effect: 'Allow',
+      Resource: KEY,
+      Condition: { StringEquals: { 'kms:ViaService': 'secretsmanager.us-east-1.amazonaws.com' } },
+    });
+  });
+
+  it('names the channels and the plan bucket in its environment, and no table or signing secret', () => {
+    // Act
+    const variables = functionEnvironment(template, 'notify-run-ended');
+
+    // Assert
+    expect(variables).toMatchObject({
+      SLACK_BOT_TOKEN_SECRET_ARN: ARN('slack-bot'),
+      SLACK_CHANNEL_ID: 'C123',
+      WEBHOOK_URL: 'https://chat.example.com/hook',
+      WEBHOOK_SECRET_ARN: ARN('webhook'),
+      WEBHOOK_KEY_ID: 'ops',
+      EMAIL_TOPIC_ARN: TOPIC,
+    });
+    expect(Object.keys(variables)).not.toEqual(expect.arrayContaining(['SLACK_SIGNING_SECRET_ARN']));
+    template.hasResourceProperties('AWS::Lambda::Function', {
+      Environment: {
+        Variables: Match.objectLike({ PLAN_BUCKET: { Ref: Match.stringLikeRegexp('^RestartPlanBucket') } }),
+      },
+      Role: { 'Fn::GetAtt': [Match.stringLikeRegexp('^RestartRunNotificationsnotifyrunendedfn'), 'Arn'] },
+    });
+  });
+
+  it('reports no unacknowledged cdk-nag finding', () => {
+    // Act
+    const report = awsSolutionsFindings(app);
+
+    // Assert
+    expect(report.findings).toEqual([]);
+    expect(report.success).toBe(true);
+  });
+});
+
+describe('run notifications of their own', () => {
+  it('posts to a Slack channel of its own without any approval channel, endpoint or signing secret', () => {
+    // Arrange
+    const stack = new Stack(newApp(), 'OwnChannels', { env });
+    const botToken = secretsmanager.Secret.fromSecretCompleteArn(stack, 'Bot', ARN('slack-bot'));
+
+    // Act
+    new NomadRestartWorkflow(stack, 'Restart', {
+      nomadAddress: 'https://nomad.internal:4646',
+      runNotifications: { slack: { botTokenSecret: botToken, channelId: 'C0RUNS' } },
+    });
+    const template = Template.fromStack(stack);
+
+    // Assert
+    expect(functionEnvironment(template, 'notify-run-ended')).toMatchObject({ SLACK_CHANNEL_ID: 'C0RUNS' });
+    expect(template.findResources('AWS::Lambda::Url')).toEqual({});
+    expect(JSON.stringify(template.toJSON())).not.toContain('approval-notifier');
+  });
+
+  it('adds no rule and no function when none is configured', () => {
+    // Arrange
+    const stack = new Stack(newApp(), 'NoNotifications', { env });
+
+    // Act
+    new NomadRestartWorkflow(stack, 'Restart', { nomadAddress: 'https://nomad.internal:4646' });
+    const template = Template.fromStack(stack);
+
+    // Assert
+    expect(JSON.stringify(template.toJSON())).not.toContain('notify-run-ended');
+    expect(Object.keys(template.findResources('AWS::Events::Rule'))).toHaveLength(1);
+  });
+
+  it('refuses notifications that name no channel', () => {
+    // Arrange
+    const stack = new Stack(newApp(), 'Empty', { env });
+
+    // Act
+    const act = () =>
+      new NomadRestartWorkflow(stack, 'Restart', {
+        nomadAddress: 'https://nomad.internal:4646',
+        runNotifications: {},
+      });
+
+    // Assert
+    expect(act).toThrow('runNotifications names no channel: give slack, webhook or emailTopic');
+  });
+
+  it('refuses notifyRunEnded on a stack without approval channels', () => {
+    // Act
+    const act = () =>
+      new NomadRestartStack(newApp(), 'NoChannels', {
+        env,
+        nomadAddress: 'https://nomad.internal:4646',
+        notifyRunEnded: true,
+      });
+
+    // Assert
+    expect(act).toThrow('notifyRunEnded posts to the approval channels, and none is configured');
+  });
+});
+
+describe('stackPropsFromContext with notifyRunEnded', () => {
+  const context = (value: string) => (key: string) =>
+    ({ nomadAddress: 'https://nomad.internal:4646', notifyRunEnded: value })[key];
+
+  it('reads -c notifyRunEnded=true', () => {
+    // Act
+    const props = stackPropsFromContext(context('true'));
+
+    // Assert
+    expect(props.notifyRunEnded).toBe(true);
+  });
+
+  it('names the setting when the value is not true or false', () => {
+    // Act
+    const act = () => stackPropsFromContext(context('yes'));
+
+    // Assert
+    expect(act).toThrow('Context "notifyRunEnded" is "yes"; give true or false, e.g. -c notifyRunEnded=true');
+  });
+});
