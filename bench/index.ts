@@ -8,6 +8,7 @@
  *   npm run bench -- smoke   tiny sizes (what the test suite runs)
  */
 import { writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
@@ -18,6 +19,7 @@ import { planRestart } from '../lib/steps/index';
 import { startSimulator } from '../sim/index';
 import { measureStartToExit } from './cli-start-to-exit';
 import { runEngineRequestsBench } from './engine-requests';
+import { measureHealthGate } from './health-gate';
 import { type LocalRunMeasure, measureLocalRun } from './local-engine';
 import { PRICES } from './prices';
 import { formatTable, machine, type ReportRow, scalingSvg, verdict } from './report';
@@ -33,6 +35,8 @@ export interface BenchSizes {
   readonly startRuns: number;
   /** Allocations of the worst-case run whose every restart fails with a long message. */
   readonly failingAllocations: number;
+  /** Allocations and batch size of the runs with and without `-wait-healthy`. */
+  readonly healthGate: { readonly allocations: number; readonly batchSize: number };
 }
 
 export const FULL: BenchSizes = {
@@ -44,6 +48,7 @@ export const FULL: BenchSizes = {
   latencyAllocations: 10,
   startRuns: 9,
   failingAllocations: 600,
+  healthGate: { allocations: 50, batchSize: 10 },
 };
 
 export const SMOKE: BenchSizes = {
@@ -55,6 +60,7 @@ export const SMOKE: BenchSizes = {
   latencyAllocations: 2,
   startRuns: 1,
   failingAllocations: 10,
+  healthGate: { allocations: 4, batchSize: 2 },
 };
 
 const FAST = 0.01;
@@ -125,6 +131,8 @@ async function measurePlan(allocations: number) {
 }
 
 export async function runBench(sizes: BenchSizes) {
+  // Timings move with what else the machine runs: the report says how busy it was.
+  const loadBefore = loadavg().map((n) => n.toFixed(1));
   const rows: ReportRow[] = [...(await measureStartToExit(sizes.startRuns))];
   const engine = await runEngineRequestsBench({
     allocations: sizes.requestAllocations,
@@ -143,6 +151,8 @@ export async function runBench(sizes: BenchSizes) {
       });
     }
   }
+
+  rows.push(...(await measureHealthGate(sizes.healthGate)));
 
   const latency = await measureLocalRun({
     allocations: sizes.latencyAllocations,
@@ -297,7 +307,8 @@ export async function runBench(sizes: BenchSizes) {
     nomadCli: '-',
     verdict: verdict(failing.maxPayloadBytes < 256 * 1024 && failing.maxHistoryEvents < 25_000),
   });
-  return { machine: machine(), date: new Date().toISOString(), rows, scaling };
+  const busy = `load average ${loadBefore.join(' / ')} (1 / 5 / 15 min) before the run`;
+  return { machine: `${machine()}, ${busy}`, date: new Date().toISOString(), rows, scaling };
 }
 
 const here = dirname(fileURLToPath(import.meta.url));

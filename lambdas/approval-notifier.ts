@@ -6,7 +6,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { syncQuestionMessages } from '../lib/approvals/notify';
 import { isApprovalId } from '../lib/stores/approval-store';
 import { approvalStoreFromEnv } from '../lib/stores/from-env';

@@ -8,7 +8,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { skipsWhenLocked } from '../lib/restart/window';
-import { LockHeldError } from '../lib/stores';
+import { LockHeldError } from '../lib/stores/errors';
 import {
   DEFAULT_LOCK_TTL_SECONDS,
   ENV,

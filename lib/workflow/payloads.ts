@@ -139,6 +139,11 @@ export interface BatchState {
    * between two slices (history events). Absent until the first slice.
    */
   readonly slicesThisExecution?: number;
+  /**
+   * With `-wait-healthy`: "Await health" has judged the settled batch (its result counts the
+   * allocations that failed the gate). Absent until then; the batch goes to "Decide" only after.
+   */
+  readonly healthChecked?: boolean;
 }
 
 /** Result of the deployment guard and the cancel check before a batch. */

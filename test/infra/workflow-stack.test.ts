@@ -298,7 +298,7 @@ describe('NomadRestartStack', () => {
       });
 
       // Assert
-      expect(tasks.length).toBe(16);
+      expect(tasks.length).toBe(17);
       expect(missing.map(([name]) => name)).toEqual([]);
     });
 
@@ -369,7 +369,8 @@ describe('NomadRestartStack', () => {
       // Assert
       expect(system?.['Next']).toBe(TaskStates.stopAllocations);
       expect(states[TaskStates.stopAllocations]?.['Next']).toBe(TaskStates.triggerEvaluations);
-      expect(states[TaskStates.triggerEvaluations]?.['Next']).toBe(FlowStates.batchSettled);
+      // A stopped batch is never settled yet: straight to its replacements.
+      expect(states[TaskStates.triggerEvaluations]?.['Next']).toBe(TaskStates.awaitBatch);
       expect(safe.Default).toBe(TaskStates.restartBatch);
     });
 
@@ -383,10 +384,45 @@ describe('NomadRestartStack', () => {
       // Act
       const done = settled.Choices[0];
 
-      // Assert
-      expect(done).toMatchObject({ Variable: '$.batch.done', BooleanEquals: true, Next: TaskStates.decide });
+      // Assert: settled and, with -wait-healthy, judged healthy (or not) before Decide.
+      expect(done).toMatchObject({
+        And: [
+          { Variable: '$.batch.done', BooleanEquals: true },
+          {
+            Not: {
+              And: [
+                { Variable: '$.options.waitHealthy', IsPresent: true },
+                {
+                  Not: {
+                    And: [
+                      { Variable: '$.batch.healthChecked', IsPresent: true },
+                      { Variable: '$.batch.healthChecked', BooleanEquals: true },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+        Next: TaskStates.decide,
+      });
       expect(settled.Default).toBe(TaskStates.awaitBatch);
       expect(states[TaskStates.awaitBatch]?.['Next']).toBe(FlowStates.batchSettled);
+    });
+
+    it('loops Await health on a settled batch until it is judged', () => {
+      // Arrange
+      const settled = states[FlowStates.batchSettled] as unknown as {
+        Choices: Array<Record<string, unknown>>;
+      };
+
+      // Act
+      const health = settled.Choices.find((c) => c['Next'] === TaskStates.awaitHealth);
+
+      // Assert: after the continue-as-new check, like Await batch.
+      expect(health).toEqual({ Variable: '$.batch.done', BooleanEquals: true, Next: TaskStates.awaitHealth });
+      expect(settled.Choices.indexOf(health ?? {})).toBe(2);
+      expect(states[TaskStates.awaitHealth]?.['Next']).toBe(FlowStates.batchSettled);
     });
 
     it('continues as new after the configured number of batches', () => {

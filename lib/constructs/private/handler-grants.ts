@@ -31,6 +31,7 @@ const PLAN_ACCESS: Readonly<Partial<Record<WorkflowFunctionId, readonly string[]
   'restart-batch': ['s3:GetObject', 's3:PutObject'],
   'trigger-evaluations': ['s3:GetObject', 's3:PutObject'],
   'await-batch': ['s3:GetObject', 's3:PutObject'],
+  'await-health': ['s3:GetObject', 's3:PutObject'],
   decide: ['s3:GetObject', 's3:PutObject'],
   'apply-answer': ['s3:GetObject', 's3:PutObject'],
   finish: ['s3:GetObject', 's3:PutObject'],

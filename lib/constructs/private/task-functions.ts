@@ -42,12 +42,17 @@ const CALLS_NOMAD: ReadonlySet<WorkflowFunctionId> = new Set([
   'restart-batch',
   'trigger-evaluations',
   'await-batch',
+  'await-health',
   'decide',
   'apply-answer',
   'finish',
 ]);
 /** The handlers that may run for a whole await slice (`batchSliceTimeout`). */
-const RUNS_A_SLICE: ReadonlySet<WorkflowFunctionId> = new Set(['restart-batch', 'await-batch']);
+const RUNS_A_SLICE: ReadonlySet<WorkflowFunctionId> = new Set([
+  'restart-batch',
+  'await-batch',
+  'await-health',
+]);
 const READS_LOCK: ReadonlySet<WorkflowFunctionId> = new Set([
   'lock-job',
   'check-deployments',
