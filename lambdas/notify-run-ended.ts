@@ -9,7 +9,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { postToAll, runEndedMessage } from '../lib/approvals/run-ended-message';
 import { END_STATUSES, type EndedExecution, lacksDetails } from '../lib/workflow/ended-execution';
 import { StepPayloadError } from '../lib/workflow/errors';
