@@ -17,6 +17,7 @@ import {
   type WebhookApprovalProps,
 } from './approval-channels';
 import { NomadRestartWorkflow, type NomadRestartWorkflowProps } from './nomad-restart-workflow';
+import { RunNotifications } from './run-notifications';
 
 /**
  * A Secrets Manager secret as a user can name it. A complete ARN carries the 6-character suffix
@@ -41,10 +42,7 @@ export type WebhookApprovalReferences = Omit<WebhookApprovalProps, 'secret'> & {
 /** Props of {@link NomadRestartStack}: the workflow's, with secrets and their key given by reference. */
 export interface NomadRestartStackProps
   extends StackProps,
-    Omit<
-      NomadRestartWorkflowProps,
-      'nomadTokenSecret' | 'nomadTlsSecret' | 'nomadSecretsKey' | 'approvals' | 'runNotifications'
-    > {
+    Omit<NomadRestartWorkflowProps, 'nomadTokenSecret' | 'nomadTlsSecret' | 'nomadSecretsKey' | 'approvals'> {
   /** Slack approvals. @default - none */
   readonly slackApprovals?: SlackApprovalReferences;
   /** Webhook approvals. @default - none */
@@ -72,6 +70,8 @@ function importSecret(scope: Construct, id: string, ref: SecretReference): secre
 /** Deploys one {@link NomadRestartWorkflow} and exports what callers need to start a restart. */
 export class NomadRestartStack extends Stack {
   public readonly workflow: NomadRestartWorkflow;
+  /** The rule and function that post each run's end to the approval channels, with `notifyRunEnded`. */
+  public readonly runNotifications?: RunNotifications;
 
   public constructor(scope: Construct, id: string, props: NomadRestartStackProps) {
     super(scope, id, props);
@@ -121,7 +121,6 @@ export class NomadRestartStack extends Stack {
     this.workflow = new NomadRestartWorkflow(this, 'Restart', {
       ...workflowProps,
       approvals,
-      ...(notifyRunEnded === true ? { runNotifications: approvals } : {}),
       ...(nomadTokenSecret === undefined
         ? {}
         : { nomadTokenSecret: importSecret(this, 'NomadToken', nomadTokenSecret) }),
@@ -132,6 +131,14 @@ export class NomadRestartStack extends Stack {
         ? {}
         : { nomadSecretsKey: kms.Key.fromKeyArn(this, 'NomadSecretsKey', nomadSecretsKmsKeyArn) }),
     });
+    if (notifyRunEnded === true) {
+      this.runNotifications = new RunNotifications(this, 'RunNotifications', {
+        ...approvals,
+        workflow: this.workflow,
+        ...(workflowProps.logRetention === undefined ? {} : { logRetention: workflowProps.logRetention }),
+        ...(workflowProps.removalPolicy === undefined ? {} : { removalPolicy: workflowProps.removalPolicy }),
+      });
+    }
     new CfnOutput(this, 'StateMachineArn', {
       value: this.workflow.stateMachine.stateMachineArn,
       description: 'Start a restart here: nomad-restart -engine=aws -state-machine-arn=<this>',

@@ -5,8 +5,6 @@
 import { type CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
-import * as events from 'aws-cdk-lib/aws-events';
-import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -22,11 +20,11 @@ import { ENDED_RUN_TAG } from '../stores/plan-store';
 import { restartDefinition } from '../workflow/definition';
 import { HANDLER_IDS, STALE_LOCK_HANDLER_ID } from '../workflow/state-names';
 import { ApprovalChannels, type ApprovalChannelsProps, hasApprovalChannels } from './approval-channels';
+import { executionEndRule } from './private/execution-end-rule';
 import { grantHandlerAccess } from './private/handler-grants';
 import { grantOperator, OPERATOR_USES, type OperatorUse } from './private/operator-grants';
 import { createTaskFunctions, type WorkflowFunctionId } from './private/task-functions';
 import { resolveWorkflowSettings } from './private/workflow-settings';
-import { RunNotifications, type RunNotificationsProps } from './run-notifications';
 
 export type { OperatorUse } from './private/operator-grants';
 
@@ -92,12 +90,6 @@ export interface NomadRestartWorkflowProps {
   readonly approvals?: ApprovalChannelsProps;
   /** Days an ended run's plan documents are kept, counted from when each was written; a running run's never expire. @default 14 */
   readonly planExpirationDays?: number;
-  /**
-   * Where the end of every run is posted (its summary and a link to the execution), however it
-   * ended; `runNotifications: approvals` posts to the approval channels.
-   * @default - no notification
-   */
-  readonly runNotifications?: RunNotificationsProps;
 }
 
 /**
@@ -116,8 +108,6 @@ export class NomadRestartWorkflow extends Construct {
   public readonly approvalsTable: dynamodb.Table;
   /** The chat-ops notifier and answer endpoint, when `approvals` names a channel. */
   public readonly approvalChannels?: ApprovalChannels;
-  /** The rule and function that post each run's end, when `runNotifications` is given. */
-  public readonly runNotifications?: RunNotifications;
   /** The handler functions by handler id (plus `release-stale-lock`). */
   public readonly functions: Readonly<Record<WorkflowFunctionId, lambda.IFunction>>;
 
@@ -244,7 +234,12 @@ export class NomadRestartWorkflow extends Construct {
       approvalsTable: this.approvalsTable,
       stateMachineName,
     });
-    this.addStaleLockRule(fns[STALE_LOCK_HANDLER_ID]);
+    executionEndRule(this, 'ReleaseStaleLock', {
+      description: 'Releases the job lock of a nomad-restart execution that failed, timed out or was aborted',
+      stateMachine: this.stateMachine,
+      statuses: ['FAILED', 'TIMED_OUT', 'ABORTED'],
+      target: fns[STALE_LOCK_HANDLER_ID],
+    });
     if (props.approvalNotifier !== undefined) {
       props.approvalNotifier.addEventSource(
         // exactOptionalPropertyTypes trips over CDK's own Table vs ITable optional fields.
@@ -263,15 +258,6 @@ export class NomadRestartWorkflow extends Construct {
         logRetention,
         removalPolicy,
         timeout: Duration.seconds(30),
-      });
-    }
-    if (props.runNotifications !== undefined) {
-      this.runNotifications = new RunNotifications(this, 'RunNotifications', {
-        ...props.runNotifications,
-        stateMachine: this.stateMachine,
-        planBucket: this.planBucket,
-        logRetention,
-        removalPolicy,
       });
     }
   }
@@ -298,20 +284,5 @@ export class NomadRestartWorkflow extends Construct {
 
   private logicalIdOf(fn: lambda.IFunction): string {
     return Stack.of(this).getLogicalId(fn.node.defaultChild as CfnElement);
-  }
-
-  private addStaleLockRule(target: lambda.IFunction): void {
-    new events.Rule(this, 'ReleaseStaleLock', {
-      description: 'Releases the job lock of a nomad-restart execution that failed, timed out or was aborted',
-      eventPattern: {
-        source: ['aws.states'],
-        detailType: ['Step Functions Execution Status Change'],
-        detail: {
-          status: ['FAILED', 'TIMED_OUT', 'ABORTED'],
-          stateMachineArn: [this.stateMachine.stateMachineArn],
-        },
-      },
-      targets: [new targets.LambdaFunction(target, { retryAttempts: 8, maxEventAge: Duration.hours(2) })],
-    });
   }
 }

@@ -6,42 +6,33 @@
  * (`DescribeExecution`, for details left out of an event) and the runs' records in the plan
  * bucket, read the secrets it posts with, and nothing else.
  */
-import {
-  ArnFormat,
-  Duration,
-  type RemovalPolicy,
-  Stack,
-  Token,
-  ValidationError,
-  Validations,
-} from 'aws-cdk-lib';
-import * as events from 'aws-cdk-lib/aws-events';
-import * as targets from 'aws-cdk-lib/aws-events-targets';
+import { ArnFormat, Duration, RemovalPolicy, Stack, Token, ValidationError, Validations } from 'aws-cdk-lib';
+import type * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import type * as logs from 'aws-cdk-lib/aws-logs';
+import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { ENV } from '../stores/from-env';
 import { END_STATUSES } from '../workflow/ended-execution';
 import { TaskFunction } from '../workflow/private/task-function';
+import type { NomadRestartWorkflow } from './nomad-restart-workflow';
 import { grantPosting, type PostingChannels, postingEnvironment } from './private/chat-channel-grants';
+import { executionEndRule } from './private/execution-end-rule';
 
 /**
  * Where run ends are posted: Slack (a bot token and a channel), a signed webhook, an SNS topic.
- * The approval channels' props fit as they are, so `runNotifications: approvals` posts to the
- * same channels; nothing here answers, so no signing secret or allow-list is needed.
+ * The approval channels' props fit as they are (`{ ...approvals, workflow }` posts to the same
+ * channels); nothing here answers, so no signing secret or allow-list is needed.
  */
-export interface RunNotificationsProps extends PostingChannels {}
-
-/** What the notifications attach to. */
-export interface RunNotificationsResources extends RunNotificationsProps {
-  readonly stateMachine: sfn.StateMachine;
-  /** Where the runs' records are (`runs/<run>/run.json`). */
-  readonly planBucket: s3.Bucket;
-  readonly logRetention: logs.RetentionDays;
-  readonly removalPolicy: RemovalPolicy;
+export interface RunNotificationsProps extends PostingChannels {
+  /** The workflow whose runs are told about: its state machine, and its plan bucket for the runs' records. */
+  readonly workflow: Pick<NomadRestartWorkflow, 'stateMachine' | 'planBucket'>;
+  /** Retention of the notifier's log group. @default logs.RetentionDays.ONE_MONTH */
+  readonly logRetention?: logs.RetentionDays;
+  /** What happens to the notifier's log group when removed. @default RemovalPolicy.RETAIN */
+  readonly removalPolicy?: RemovalPolicy;
 }
 
 const lit = (s: string) => s as ConstructorParameters<typeof ValidationError>[0];
@@ -53,12 +44,12 @@ export class RunNotifications extends Construct {
   /** Routes the state machine's ending status changes to the notifier. */
   public readonly rule: events.Rule;
 
-  public constructor(scope: Construct, id: string, props: RunNotificationsResources) {
+  public constructor(scope: Construct, id: string, props: RunNotificationsProps) {
     super(scope, id);
     if (props.slack === undefined && props.webhook === undefined && props.emailTopic === undefined) {
       throw new ValidationError(
         lit('RunNotificationsWithoutChannel'),
-        'runNotifications names no channel: give slack, webhook or emailTopic (or leave runNotifications out)',
+        'RunNotifications names no channel: give slack, webhook or emailTopic',
         this,
       );
     }
@@ -72,29 +63,28 @@ export class RunNotifications extends Construct {
     const fn = new TaskFunction(this, 'notify-run-ended-fn', {
       handlerId: 'notify-run-ended',
       timeout: Duration.seconds(30),
-      environment: { ...postingEnvironment(props), [ENV.planBucket]: props.planBucket.bucketName },
-      logRetention: props.logRetention,
-      removalPolicy: props.removalPolicy,
+      environment: { ...postingEnvironment(props), [ENV.planBucket]: props.workflow.planBucket.bucketName },
+      logRetention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
     }).function;
     this.notifier = fn;
     grantPosting(fn, props);
-    this.grantReadRuns(fn, props);
-    this.rule = new events.Rule(this, 'RunEnded', {
+    this.grantReadRuns(fn, props.workflow);
+    this.rule = executionEndRule(this, 'RunEnded', {
       description: 'Posts the end of each nomad-restart run to its chat channels',
-      eventPattern: {
-        source: ['aws.states'],
-        detailType: ['Step Functions Execution Status Change'],
-        detail: { status: [...END_STATUSES], stateMachineArn: [props.stateMachine.stateMachineArn] },
-      },
-      // Delivery retries (a throttled invoke); a failing post is retried by Lambda's async retries.
-      targets: [new targets.LambdaFunction(fn, { retryAttempts: 8, maxEventAge: Duration.hours(2) })],
+      stateMachine: props.workflow.stateMachine,
+      statuses: END_STATUSES,
+      target: fn,
     });
   }
 
   /** DescribeExecution on this state machine's executions, and the runs' records (read and list). */
-  private grantReadRuns(fn: lambda.Function, props: RunNotificationsResources): void {
+  private grantReadRuns(
+    fn: lambda.Function,
+    { stateMachine, planBucket }: RunNotificationsProps['workflow'],
+  ): void {
     const stack = Stack.of(this);
-    const name = props.stateMachine.stateMachineName;
+    const name = stateMachine.stateMachineName;
     fn.addToRolePolicy(
       new iam.PolicyStatement({
         actions: ['states:DescribeExecution'],
@@ -111,22 +101,22 @@ export class RunNotifications extends Construct {
     fn.addToRolePolicy(
       new iam.PolicyStatement({
         actions: ['s3:GetObject'],
-        resources: [props.planBucket.arnForObjects('runs/*')],
+        resources: [planBucket.arnForObjects('runs/*')],
       }),
     );
     // With the prefix listable a missing record reads as NoSuchKey, not as a 403.
     fn.addToRolePolicy(
       new iam.PolicyStatement({
         actions: ['s3:ListBucket'],
-        resources: [props.planBucket.bucketArn],
+        resources: [planBucket.bucketArn],
         conditions: { StringLike: { 's3:prefix': ['runs/*'] } },
       }),
     );
     const named = (value: string, pseudo: string) => (Token.isUnresolved(value) ? `<${pseudo}>` : value);
-    const bucketId = stack.getLogicalId(props.planBucket.node.defaultChild as s3.CfnBucket);
+    const bucketId = stack.getLogicalId(planBucket.node.defaultChild as s3.CfnBucket);
     for (const [finding, reason] of [
       [
-        `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:${named(stack.region, 'AWS::Region')}:${named(stack.account, 'AWS::AccountId')}:execution:${named(name, `${stack.getLogicalId(props.stateMachine.node.defaultChild as sfn.CfnStateMachine)}.Name`)}:*]`,
+        `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:${named(stack.region, 'AWS::Region')}:${named(stack.account, 'AWS::AccountId')}:execution:${named(name, `${stack.getLogicalId(stateMachine.node.defaultChild as sfn.CfnStateMachine)}.Name`)}:*]`,
         'Any execution of this state machine can end; their names are not known when deploying.',
       ],
       [

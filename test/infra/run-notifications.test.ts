@@ -10,9 +10,11 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
 import { NomadRestartWorkflow } from '../../lib/constructs/nomad-restart-workflow';
+import { RunNotifications } from '../../lib/constructs/run-notifications';
 import { stackPropsFromContext } from '../../lib/constructs/stack-context';
 import { functionEnvironment } from '../approvals/template-env';
 import { awsSolutionsFindings } from './private/nag';
+import { synthStack } from './private/synth';
 
 const ARN = (name: string) => `arn:aws:secretsmanager:us-east-1:123456789012:secret:${name}-AbCdEf`;
 const TOPIC = 'arn:aws:sns:us-east-1:123456789012:nomad-restart-runs';
@@ -87,7 +89,7 @@ describe('run notifications', () => {
           Targets: [
             {
               Arn: {
-                'Fn::GetAtt': [expect.stringMatching(/^RestartRunNotificationsnotifyrunendedfn/), 'Arn'],
+                'Fn::GetAtt': [expect.stringMatching(/^RunNotificationsnotifyrunendedfn/), 'Arn'],
               },
               Id: 'Target0',
               RetryPolicy: { MaximumEventAgeInSeconds: 7200, MaximumRetryAttempts: 8 },
@@ -104,9 +106,9 @@ describe('run notifications', () => {
       Action: 'lambda:InvokeFunction',
       Principal: 'events.amazonaws.com',
       FunctionName: {
-        'Fn::GetAtt': [Match.stringLikeRegexp('^RestartRunNotificationsnotifyrunendedfn'), 'Arn'],
+        'Fn::GetAtt': [Match.stringLikeRegexp('^RunNotificationsnotifyrunendedfn'), 'Arn'],
       },
-      SourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^RestartRunNotificationsRunEnded'), 'Arn'] },
+      SourceArn: { 'Fn::GetAtt': [Match.stringLikeRegexp('^RunNotificationsRunEnded'), 'Arn'] },
     });
   });
 
@@ -190,7 +192,7 @@ describe('run notifications', () => {
       Environment: {
         Variables: Match.objectLike({ PLAN_BUCKET: { Ref: Match.stringLikeRegexp('^RestartPlanBucket') } }),
       },
-      Role: { 'Fn::GetAtt': [Match.stringLikeRegexp('^RestartRunNotificationsnotifyrunendedfn'), 'Arn'] },
+      Role: { 'Fn::GetAtt': [Match.stringLikeRegexp('^RunNotificationsnotifyrunendedfn'), 'Arn'] },
     });
   });
 
@@ -204,16 +206,19 @@ describe('run notifications', () => {
   });
 });
 
-describe('run notifications of their own', () => {
+describe('RunNotifications on its own', () => {
   it('posts to a Slack channel of its own without any approval channel, endpoint or signing secret', () => {
     // Arrange
     const stack = new Stack(newApp(), 'OwnChannels', { env });
     const botToken = secretsmanager.Secret.fromSecretCompleteArn(stack, 'Bot', ARN('slack-bot'));
+    const workflow = new NomadRestartWorkflow(stack, 'Restart', {
+      nomadAddress: 'https://nomad.internal:4646',
+    });
 
     // Act
-    new NomadRestartWorkflow(stack, 'Restart', {
-      nomadAddress: 'https://nomad.internal:4646',
-      runNotifications: { slack: { botTokenSecret: botToken, channelId: 'C0RUNS' } },
+    new RunNotifications(stack, 'RunEnds', {
+      workflow,
+      slack: { botTokenSecret: botToken, channelId: 'C0RUNS' },
     });
     const template = Template.fromStack(stack);
 
@@ -223,13 +228,9 @@ describe('run notifications of their own', () => {
     expect(JSON.stringify(template.toJSON())).not.toContain('approval-notifier');
   });
 
-  it('adds no rule and no function when none is configured', () => {
-    // Arrange
-    const stack = new Stack(newApp(), 'NoNotifications', { env });
-
+  it('is not part of a workflow or stack that does not ask for it', () => {
     // Act
-    new NomadRestartWorkflow(stack, 'Restart', { nomadAddress: 'https://nomad.internal:4646' });
-    const template = Template.fromStack(stack);
+    const { template } = synthStack();
 
     // Assert
     expect(JSON.stringify(template.toJSON())).not.toContain('notify-run-ended');
@@ -239,16 +240,15 @@ describe('run notifications of their own', () => {
   it('refuses notifications that name no channel', () => {
     // Arrange
     const stack = new Stack(newApp(), 'Empty', { env });
+    const workflow = new NomadRestartWorkflow(stack, 'Restart', {
+      nomadAddress: 'https://nomad.internal:4646',
+    });
 
     // Act
-    const act = () =>
-      new NomadRestartWorkflow(stack, 'Restart', {
-        nomadAddress: 'https://nomad.internal:4646',
-        runNotifications: {},
-      });
+    const act = () => new RunNotifications(stack, 'RunEnds', { workflow });
 
     // Assert
-    expect(act).toThrow('runNotifications names no channel: give slack, webhook or emailTopic');
+    expect(act).toThrow('RunNotifications names no channel: give slack, webhook or emailTopic');
   });
 
   it('refuses notifyRunEnded on a stack without approval channels', () => {
