@@ -5,6 +5,7 @@
  * publish on the topic, and nothing else; the channels can be the approval channels or a list
  * of their own; none means no rule and no function; cdk-nag has no unacknowledged finding.
  */
+import { readFileSync } from 'node:fs';
 import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -262,6 +263,33 @@ describe('RunNotifications on its own', () => {
 
     // Assert
     expect(act).toThrow('notifyRunEnded posts to the approval channels, and none is configured');
+  });
+});
+
+describe("the README's weekly example", () => {
+  it('e-mails the end of each of its runs, with the code the README shows', async () => {
+    // Arrange: bundling the Lambda code is not what this tests (the App reads this variable).
+    process.env['CDK_CONTEXT_JSON'] = JSON.stringify({ 'aws:cdk:bundling-stacks': [] });
+    const { stack } = await import('../../examples/weekly-restart');
+    delete process.env['CDK_CONTEXT_JSON'];
+    const source = readFileSync('examples/weekly-restart.ts', 'utf8');
+    const example = /\/\/ README: run notifications\n([\s\S]*?)\/\/ README: end/.exec(source)?.[1] ?? '';
+
+    // Act
+    const template = Template.fromStack(stack);
+
+    // Assert
+    expect(example).toContain('new RunNotifications(');
+    expect(readFileSync('README.md', 'utf8')).toContain(example.trim());
+    expect(functionEnvironment(template, 'notify-run-ended')).toMatchObject({
+      EMAIL_TOPIC_ARN: 'arn:aws:sns:eu-central-1:123456789012:ops-mail',
+    });
+    expect(roleStatements(template, ROLE)).toContainEqual(
+      expect.objectContaining({
+        Action: 'sns:Publish',
+        Resource: 'arn:aws:sns:eu-central-1:123456789012:ops-mail',
+      }),
+    );
   });
 });
 
