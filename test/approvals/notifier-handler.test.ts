@@ -10,13 +10,14 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { APPROVAL_ENV } from '../../lib/approvals/settings';
 import { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
 import { localStores } from '../../lib/stores/from-env';
+import { functionEnvironment } from '../infra/private/handler-resources';
+import { secretArn, slackApprovalReferences } from '../infra/private/synth';
 import { lambdaContext } from '../lambdas/private/fixtures';
 import { type FakeSlack, startFakeSlack } from './fake-slack';
 import { parkedQuestion } from './helpers';
-import { functionEnvironment } from './template-env';
 
 const BOT_TOKEN = 'xoxb-notifier-test-token';
-const ARN = (name: string) => `arn:aws:secretsmanager:us-east-1:123456789012:secret:${name}-AbCdEf`;
+const ARN = secretArn;
 const secrets = mockClient(SecretsManagerClient);
 type Handler = (event: unknown, context: unknown) => Promise<{ updated: number }>;
 
@@ -31,13 +32,7 @@ beforeAll(async () => {
   const stack = new NomadRestartStack(app, 'NotifierEnvTest', {
     env: { account: '123456789012', region: 'us-east-1' },
     nomadAddress: 'https://nomad.internal:4646',
-    slackApprovals: {
-      botTokenSecret: { completeArn: ARN('slack-bot') },
-      signingSecret: { completeArn: ARN('slack-signing') },
-      channelId: 'C123',
-      allowedUserIds: ['U1'],
-      slackApiUrl: slack.apiUrl,
-    },
+    slackApprovals: slackApprovalReferences({ slackApiUrl: slack.apiUrl }),
   });
   environment = functionEnvironment(Template.fromStack(stack), 'approval-notifier');
   secrets.on(GetSecretValueCommand, { SecretId: ARN('slack-bot') }).resolves({ SecretString: BOT_TOKEN });

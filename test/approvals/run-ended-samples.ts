@@ -7,6 +7,7 @@ import { validateExecutionInput } from '../../lib/restart/execution-input';
 import { type RunFacts, summarizeRun } from '../../lib/restart/run-summary';
 import type { EndedExecution } from '../../lib/workflow/ended-execution';
 import type { RunRecordView } from '../../lib/workflow/run-end';
+import { runFacts } from '../restart/run-facts';
 
 const START = Date.parse('2026-11-29T02:00:00.113Z');
 const STOP = Date.parse('2026-11-29T02:41:12.906Z');
@@ -20,26 +21,14 @@ const INPUT = JSON.stringify({ job: 'example', batchSize: '10%', onError: 'fail'
 const ERROR = 'Error restarting allocation "3b0c5a1e": Unexpected response code: 500 (Task not running)';
 const DENIED = 'Error restarting allocation "3b0c5a1e": Unexpected response code: 403 (Permission denied)';
 
-const facts = (over: Partial<RunFacts>): RunFacts => ({
-  outcome: 'succeeded',
-  jobId: 'example',
-  namespace: 'default',
-  reschedule: false,
-  planned: 10,
-  restarted: 10,
-  failed: 0,
-  skipped: {},
-  startedAt: START,
-  finishedAt: STOP,
-  errors: [],
-  omittedErrors: 0,
-  windowEnd: null,
-  windowReached: false,
-  lockedBy: null,
-  scheduleName: 'weekly-example',
-  scheduledTime: Date.parse(SCHEDULED.scheduledTime),
-  ...over,
-});
+const facts = (over: Partial<RunFacts>): RunFacts =>
+  runFacts({
+    startedAt: START,
+    finishedAt: STOP,
+    scheduleName: 'weekly-example',
+    scheduledTime: Date.parse(SCHEDULED.scheduledTime),
+    ...over,
+  });
 
 const succeeded = (over: Partial<RunFacts>): EndedExecution => ({
   executionArn: ARN,

@@ -13,11 +13,11 @@ import { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
 import { NomadRestartWorkflow } from '../../lib/constructs/nomad-restart-workflow';
 import { RunNotifications } from '../../lib/constructs/run-notifications';
 import { stackPropsFromContext } from '../../lib/constructs/stack-context';
-import { functionEnvironment } from '../approvals/template-env';
+import { actionsOf, functionEnvironment, roleStatements } from './private/handler-resources';
 import { awsSolutionsFindings } from './private/nag';
-import { synthStack } from './private/synth';
+import { secretArn, slackApprovalReferences, synthStack } from './private/synth';
 
-const ARN = (name: string) => `arn:aws:secretsmanager:us-east-1:123456789012:secret:${name}-AbCdEf`;
+const ARN = secretArn;
 const TOPIC = 'arn:aws:sns:us-east-1:123456789012:nomad-restart-runs';
 const KEY = 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 const ROLE = 'nomad-restart notify-run-ended handler';
@@ -29,12 +29,7 @@ function synthWithApprovalChannels() {
   const stack = new NomadRestartStack(app, 'RunNotificationsTest', {
     env,
     nomadAddress: 'https://nomad.internal:4646',
-    slackApprovals: {
-      botTokenSecret: { completeArn: ARN('slack-bot') },
-      signingSecret: { completeArn: ARN('slack-signing') },
-      channelId: 'C123',
-      allowedUserIds: ['U1'],
-    },
+    slackApprovals: slackApprovalReferences(),
     webhookApprovals: {
       url: 'https://chat.example.com/hook',
       secret: { completeArn: ARN('webhook') },
@@ -46,22 +41,6 @@ function synthWithApprovalChannels() {
   });
   return { app, template: Template.fromStack(stack) };
 }
-
-/** The statements of the role described as `description`. */
-function roleStatements(template: Template, description: string): Record<string, unknown>[] {
-  const roles = Object.keys(
-    template.findResources('AWS::IAM::Role', { Properties: { Description: description } }),
-  );
-  expect(roles).toHaveLength(1);
-  const policies = template.findResources('AWS::IAM::Policy', { Properties: { Roles: [{ Ref: roles[0] }] } });
-  return Object.values(policies).flatMap(
-    (p) =>
-      (p['Properties'] as { PolicyDocument: { Statement: Record<string, unknown>[] } }).PolicyDocument
-        .Statement,
-  );
-}
-
-const actionsOf = (s: Record<string, unknown>) => [s['Action']].flat() as string[];
 
 describe('run notifications', () => {
   const { app, template } = synthWithApprovalChannels();

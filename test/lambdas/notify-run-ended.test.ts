@@ -20,6 +20,7 @@ import { runKeyPrefix } from '../../lib/stores/plan-store';
 import { type FakeSlack, startFakeSlack } from '../approvals/fake-slack';
 import { type FakeWebhook, startFakeWebhook } from '../approvals/fake-webhook';
 import { TASK_TOKEN } from '../approvals/helpers';
+import { RUN_START, runFacts } from '../restart/run-facts';
 import { lambdaContext } from './private/fixtures';
 import { executionArn, type StatusChangeFacts, statusChangeEvent } from './private/status-change';
 
@@ -29,7 +30,7 @@ const BOT_TOKEN = 'xoxb-run-ended-bot-token';
 const WEBHOOK_SECRET = 'webhook-secret-run-ended';
 const SECRET = (name: string) => `arn:aws:secretsmanager:eu-west-1:123456789012:secret:${name}-AbCdEf`;
 const TOPIC = 'arn:aws:sns:eu-west-1:123456789012:nomad-restart-runs';
-const START = Date.parse('2026-11-29T02:00:00.000Z');
+const START = RUN_START;
 const STOP = START + 754_000;
 const CONSOLE =
   'https://eu-west-1.console.aws.amazon.com/states/home?region=eu-west-1#/v2/executions/details/';
@@ -113,26 +114,16 @@ function received(): Received {
 const notify = (facts: StatusChangeFacts) => handler(statusChangeEvent(facts), lambdaContext());
 
 const summary = (over: Partial<RunFacts>): RunSummary =>
-  summarizeRun({
-    outcome: 'succeeded',
-    jobId: 'web',
-    namespace: 'default',
-    reschedule: false,
-    planned: 6,
-    restarted: 6,
-    failed: 0,
-    skipped: { notRunning: 1 },
-    startedAt: START,
-    finishedAt: STOP,
-    errors: [],
-    omittedErrors: 0,
-    windowEnd: null,
-    windowReached: false,
-    lockedBy: null,
-    scheduleName: null,
-    scheduledTime: null,
-    ...over,
-  });
+  summarizeRun(
+    runFacts({
+      jobId: 'web',
+      planned: 6,
+      restarted: 6,
+      skipped: { notRunning: 1 },
+      finishedAt: STOP,
+      ...over,
+    }),
+  );
 
 const ended = (name: string, over: Partial<StatusChangeFacts>): StatusChangeFacts => ({
   executionArn: executionArn(name),

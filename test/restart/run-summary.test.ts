@@ -1,27 +1,8 @@
-import { countSkipped, type RunFacts, renderRunSummary, summarizeRun } from '../../lib/restart/run-summary';
+import { countSkipped, renderRunSummary, summarizeRun } from '../../lib/restart/run-summary';
+import { RUN_START, runFacts } from './run-facts';
 
-const START = Date.parse('2026-11-29T02:00:00Z');
-
-const facts = (over: Partial<RunFacts> = {}): RunFacts => ({
-  outcome: 'succeeded',
-  jobId: 'example',
-  namespace: 'default',
-  reschedule: false,
-  planned: 10,
-  restarted: 10,
-  failed: 0,
-  skipped: {},
-  startedAt: START,
-  finishedAt: START + 754_400,
-  errors: [],
-  omittedErrors: 0,
-  windowEnd: null,
-  windowReached: false,
-  lockedBy: null,
-  scheduleName: null,
-  scheduledTime: null,
-  ...over,
-});
+const START = RUN_START;
+const facts = runFacts;
 
 describe('run summary', () => {
   describe('countSkipped', () => {
