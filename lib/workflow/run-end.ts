@@ -4,7 +4,7 @@
  * is known (the job from the input, how the execution ended, the counts from the run's record).
  * An execution that handed over to a continue-as-new successor has not ended the run.
  */
-import { type RunOutcome, type RunSummary, renderRunSummary } from '../restart/run-summary';
+import type { RunOutcome, RunSummary } from '../restart/run-summary';
 import { ERROR_LIST_HEADER } from '../restart/text';
 import type { EndedExecution } from './ended-execution';
 import { type RunRecordView, runFactsOf, startedByOf } from './private/run-facts';
@@ -18,7 +18,7 @@ export interface RunEnd {
   readonly outcome: RunOutcome;
   readonly jobId: string;
   readonly namespace: string;
-  /** The summary's lines ({@link renderRunSummary}) without the error list. */
+  /** The summary's lines (`renderRunSummary`'s) without the error list. */
   readonly lines: readonly string[];
   /** Nomad's error list (spec §2.7), or `''`. */
   readonly errorText: string;
@@ -59,12 +59,14 @@ function parseJson(text: string | undefined): unknown {
   }
 }
 
-const isSummary = (value: unknown): value is RunSummary =>
+/** A Succeed state's output: the summary "Finish restart" made (its lines rendered then). */
+const isSummary = (value: unknown): value is Pick<RunSummary, 'outcome' | 'jobId' | 'namespace' | 'lines'> =>
   typeof value === 'object' &&
   value !== null &&
   typeof (value as RunSummary).outcome === 'string' &&
   typeof (value as RunSummary).jobId === 'string' &&
-  typeof (value as RunSummary).allocations === 'object';
+  typeof (value as RunSummary).namespace === 'string' &&
+  Array.isArray((value as RunSummary).lines);
 
 /**
  * How the run of `e` ended. `record` is the run's record from the plan store, when
@@ -85,8 +87,7 @@ export function endOfExecution(e: EndedExecution, record?: RunRecordView): Execu
       outcome,
       jobId: summary.jobId,
       namespace: summary.namespace,
-      lines: renderRunSummary({ ...summary, errorText: '' }),
-      errorText: summary.errorText,
+      ...splitErrorList(summary.lines),
       ...failure,
     };
   };
@@ -99,8 +100,7 @@ export function endOfExecution(e: EndedExecution, record?: RunRecordView): Execu
         outcome: output.outcome,
         jobId: output.jobId,
         namespace: output.namespace,
-        lines: renderRunSummary({ ...output, errorText: '' }),
-        errorText: output.errorText,
+        ...splitErrorList(output.lines),
       };
     }
     // "Continued in new execution" outputs the successor's ARN: the run goes on there.
