@@ -140,6 +140,12 @@ export function stackPropsFromContext(get: (key: string) => string | undefined):
   const tls = get('nomadTlsSecretArn');
   const key = get('nomadSecretsKmsKeyArn');
   const batches = get('batchesPerExecution');
+  const notify = get('notifyRunEnded');
+  if (notify !== undefined && notify !== 'true' && notify !== 'false') {
+    throw new StackContextError(
+      `Context "notifyRunEnded" is "${notify}"; give true or false, e.g. -c notifyRunEnded=true`,
+    );
+  }
   return {
     nomadAddress: nomadAddressFrom(get('nomadAddress')),
     ...(token === undefined ? {} : { nomadTokenSecret: secretFrom('nomadTokenSecretArn', token) }),
@@ -147,5 +153,6 @@ export function stackPropsFromContext(get: (key: string) => string | undefined):
     ...(key === undefined ? {} : { nomadSecretsKmsKeyArn: kmsKeyArnFrom(key) }),
     ...(batches === undefined ? {} : { batchesPerExecution: Number(batches) }),
     ...approvalsFromContext(get),
+    ...(notify === 'true' ? { notifyRunEnded: true } : {}),
   };
 }

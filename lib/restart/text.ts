@@ -40,6 +40,9 @@ export function trimSpace(text: string): string {
   return text.replace(/^[\s\u0085]+|[\s\u0085]+$/gu, '');
 }
 
+/** The first line {@link formatErrorList} writes: where the error list starts in a summary's text. */
+export const ERROR_LIST_HEADER = /^\d+ errors? occurred while restarting job:$/;
+
 /**
  * The error list of spec §2.7: `<n> error(s) occurred while restarting job:` then one
  * `* <error>` per error (trimmed; multi-line errors keep their breaks), every line after
