@@ -4,9 +4,6 @@
  */
 import { runDemo, runJobRestart } from '../lib/cli/index';
 
-/** Words that answer questions parked by an AWS execution: they come with chat-ops approvals. */
-const NOT_AVAILABLE_YET = new Set(['approve', 'deny']);
-
 async function main(argv: string[]): Promise<number> {
   const ctx = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
   const [first, ...rest] = argv;
@@ -19,11 +16,13 @@ async function main(argv: string[]): Promise<number> {
     const { runSimCommand } = await import('../lib/cli/sim-command');
     return runSimCommand(rest, ctx);
   }
-  if (first !== undefined && NOT_AVAILABLE_YET.has(first)) {
-    process.stderr.write(
-      `"nomad-restart ${first}" is not available yet: it answers questions of executions started with -engine=aws, and comes with chat-ops approvals\n`,
-    );
-    return 1;
+  if (first === 'questions') {
+    const { runQuestionsCommand } = await import('../lib/cli/questions-command');
+    return runQuestionsCommand(rest, ctx);
+  }
+  if (first === 'approve' || first === 'deny') {
+    const { runApproveCommand, runDenyCommand } = await import('../lib/cli/answer-command');
+    return (first === 'approve' ? runApproveCommand : runDenyCommand)(rest, ctx);
   }
   return runJobRestart(first === '--' ? rest : argv, ctx);
 }

@@ -1,13 +1,15 @@
 /**
  * EventBridge target for `Step Functions Execution Status Change` (FAILED, TIMED_OUT, ABORTED):
  * releases the lock of a run whose execution died outside a Catch (an abort, a timeout), marks
- * its plan-store documents as ended (they may expire now), and drops its pending questions. The run id is the first execution's ARN, or, for a continued
- * execution, the `runId` carried in its input.
+ * its plan-store documents as ended (they may expire now), and closes the questions it left open
+ * (chat's messages then say the run ended). The run id is the first execution's ARN, or, for a
+ * continued execution, the `runId` carried in its input.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
+import { recordRunEnded } from '../lib/approvals/timeouts';
 import { approvalStoreFromEnv, jobLockFromEnv, planStoreFromEnv } from '../lib/stores/from-env';
 import { runKeyPrefix } from '../lib/stores/plan-store';
 import { runIdOf } from '../lib/workflow/ended-execution';
@@ -25,11 +27,9 @@ const lambdaHandler = async (event: unknown): Promise<{ released: number }> => {
   const runId = runIdOf(executionArn, input);
   const released = await jobLockFromEnv().releaseByOwner(runId);
   await planStoreFromEnv().endRun(runKeyPrefix(runId));
-  const approvals = approvalStoreFromEnv();
-  for (const pending of await approvals.listByExecution(executionArn)) {
-    await approvals.delete(pending.approvalId);
-  }
-  logger.info('Stale lock cleanup', { executionArn, status, released });
+  // Closed, not deleted: chat's message says the run ended (its item expires with its TTL).
+  const closedQuestions = await recordRunEnded(approvalStoreFromEnv(), executionArn);
+  logger.info('Stale lock cleanup', { executionArn, status, released, closedQuestions });
   return { released };
 };
 

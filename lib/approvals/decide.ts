@@ -6,7 +6,7 @@
  * approvals store and a Step Functions client (plain AWS credentials do).
  */
 import { randomUUID } from 'node:crypto';
-import { SendTaskSuccessCommand, type SFNClient } from '@aws-sdk/client-sfn';
+import { SendTaskSuccessCommand } from '@aws-sdk/client-sfn';
 import { goQuote } from '../restart/go-quote';
 import { answerText, toQuestion } from '../restart/prompt-question';
 import { interpretAnswer } from '../restart/questions';
@@ -22,10 +22,15 @@ import { StoreItemNotFoundError } from '../stores/errors';
 import type { ApprovalAnswer } from '../workflow/payloads';
 import { ApprovalDeliveryError, ApprovalNotFoundError, InvalidApprovalAnswerError } from './errors';
 
+/** The one Step Functions call a decision makes; an `SFNClient` is one. */
+export interface TaskAnswerClient {
+  send(command: SendTaskSuccessCommand): Promise<unknown>;
+}
+
 /** What {@link decideQuestion} works with. */
 export interface DecideDeps {
   readonly approvals: ApprovalStore;
-  readonly sfn: SFNClient;
+  readonly sfn: TaskAnswerClient;
   /** Unix milliseconds. @default Date.now */
   readonly now?: () => number;
 }
@@ -37,7 +42,12 @@ export interface AnswerRequest {
   readonly reply: string;
   /** Who answered, for the record and for later answerers. */
   readonly answeredBy: string;
-  readonly via: Exclude<DecisionVia, 'timeout'>;
+  readonly via: Exclude<DecisionVia, 'timeout' | 'run-ended'>;
+  /**
+   * The same for every try of one answer: a try after a lost reply finds its own decision recorded
+   * and delivers it, instead of taking it for someone else's. @default - a new one
+   */
+  readonly decisionId?: string;
 }
 
 /** How an answer ended. */
@@ -61,7 +71,12 @@ const CLOSED_TASK_CODES = new Set(['TaskTimedOut', 'InvalidToken', 'TaskDoesNotE
 export async function decideQuestion(deps: DecideDeps, request: AnswerRequest): Promise<DecideOutcome> {
   const now = deps.now ?? Date.now;
   const approval = await readQuestion(deps.approvals, request.approvalId);
-  if (approval.decision !== undefined) return { kind: 'already-decided', decision: approval.decision };
+  const decisionId = request.decisionId ?? randomUUID();
+  const earlier = approval.decision;
+  if (earlier !== undefined) {
+    if (!isUndeliveredTry(earlier, decisionId)) return { kind: 'already-decided', decision: earlier };
+    return deliver(deps, approval, earlier);
+  }
   const answer = interpretAnswer(toQuestion(approval), request.reply);
   if (answer.kind === 'invalid') {
     const options = toQuestion(approval).options;
@@ -70,7 +85,7 @@ export async function decideQuestion(deps: DecideDeps, request: AnswerRequest): 
     );
   }
   const decision: ApprovalDecision = {
-    decisionId: randomUUID(),
+    decisionId,
     answer: answerText(answer),
     answeredBy: request.answeredBy,
     via: request.via,
@@ -81,7 +96,21 @@ export async function decideQuestion(deps: DecideDeps, request: AnswerRequest): 
     if (error instanceof StoreItemNotFoundError) throw new ApprovalNotFoundError(approval.approvalId);
     throw error;
   });
-  if (!result.won) return { kind: 'already-decided', decision: result.decision };
+  if (!result.won && !isUndeliveredTry(result.decision, decisionId))
+    return { kind: 'already-decided', decision: result.decision };
+  return deliver(deps, approval, decision);
+}
+
+/** Whether `decision` is this answer's own, recorded by an earlier try that never delivered it. */
+const isUndeliveredTry = (decision: ApprovalDecision, decisionId: string) =>
+  decision.decisionId === decisionId && decision.outcome === undefined;
+
+/** Sends the decision to the waiting execution and records what became of it. */
+async function deliver(
+  deps: DecideDeps,
+  approval: Approval,
+  decision: ApprovalDecision,
+): Promise<DecideOutcome> {
   const reply: ApprovalAnswer = { answer: decision.answer, answeredBy: decision.answeredBy };
   try {
     await deps.sfn.send(

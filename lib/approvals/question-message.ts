@@ -1,7 +1,8 @@
 /**
  * What chat shows for a parked question: the question in Nomad's own words, what the last batch
  * did, the job, namespace, region, who started the run, a link to the execution, and the answers
- * Nomad accepts there; once decided, who answered what and when (or that it timed out).
+ * Nomad accepts there; once decided, who answered what and when (or that it timed out, or that
+ * the run ended first).
  */
 import { goQuote } from '../restart/go-quote';
 import { toQuestion } from '../restart/prompt-question';
@@ -49,6 +50,9 @@ const utc = (seconds: number) =>
 export function decisionLine(decision: ApprovalDecision): string {
   if (decision.via === 'timeout') {
     return `Nobody answered in time: Nomad's default answer, "${decision.answer}", applied at ${utc(decision.decidedAt)}.`;
+  }
+  if (decision.via === 'run-ended') {
+    return `The run ended before anyone answered: the question was closed at ${utc(decision.decidedAt)}.`;
   }
   const who = `${decision.answeredBy} answered "${decision.answer}" at ${utc(decision.decidedAt)} (${decision.via})`;
   return decision.outcome === 'run-finished'

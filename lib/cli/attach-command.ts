@@ -11,6 +11,7 @@ import { CliUsageError, CommandArgumentError, HelpRequestedError } from './error
 import { parseGoFlags } from './go-flags';
 import { type InterruptSource, processInterrupts } from './interrupt';
 import type { OutputMode } from './job-restart-command';
+import { operatorName } from './operator';
 import type { RunContext } from './run-job-restart';
 import { eventWriter } from './run-local';
 import { createTerminal, type Terminal, useColor } from './terminal';
@@ -106,6 +107,7 @@ export async function runAttachCommand(
           return session.emit;
         },
         ask: session.ask,
+        answeredBy: operatorName(ctx.env),
         signal: session.signal,
         printError: session.printError,
         env: ctx.env,

@@ -17,6 +17,7 @@ import type { Formatter } from '../restart/format';
 import { heldOutput } from './held-output';
 import { handleInterrupts, type InterruptSource } from './interrupt';
 import type { JobRestartCommandLine } from './job-restart-command';
+import { operatorName } from './operator';
 import { eventWriter } from './run-local';
 import type { Terminal } from './terminal';
 import { TerminalDesk } from './terminal-desk';
@@ -83,6 +84,7 @@ export async function runOnAws(
       stateMachineArn: line.engine.stateMachineArn,
       emit: session.emit,
       ask: session.ask,
+      operator: operatorName(env),
       signal: session.signal,
       printError: session.printError,
       env,

@@ -191,7 +191,9 @@ Options beyond nomad job restart:
     'aws' starts an execution of -state-machine-arn and follows it. With
     'aws' the deployment reaches Nomad through its own connection, so -address,
     -token and the TLS options are refused (except with -dry-run, which plans
-    from here). 'nomad-restart attach <execution-arn>' follows a run again.
+    from here). 'nomad-restart attach <execution-arn>' follows a run again;
+    'nomad-restart questions', 'approve <id>' and 'deny <id>' answer its
+    questions from any terminal, as chat does (first answer wins).
 
   -max-errors=<n|n%>
     With '-yes', stop the restart once more than this many allocations (or

@@ -9,6 +9,7 @@ import type { Formatter } from '../restart/format';
 import { heldOutput } from './held-output';
 import { handleInterrupts, type InterruptSource } from './interrupt';
 import type { JobRestartCommandLine } from './job-restart-command';
+import { operatorName } from './operator';
 import { terminalPrompt } from './questions';
 import type { Terminal } from './terminal';
 import { TerminalDesk } from './terminal-desk';
@@ -46,7 +47,8 @@ export async function runLocal(
   (await import('zod')).config({ jitless: true });
   const output = heldOutput(eventWriter(line, formatter, terminal));
   const run = await runRestartLocally({
-    input: toRestartInput(line.options),
+    // Who started it, for the people its questions reach when they go to chat.
+    input: toRestartInput(line.options, operatorName()),
     nomad: line.general.nomad,
     emit: output.write,
     prompt: terminalPrompt(formatter, terminal),

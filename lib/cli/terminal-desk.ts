@@ -7,12 +7,14 @@
  * confirmed, answered with its default without being asked (that ends the run). Without a
  * terminal nobody here answers: the question is shown and left open for chat or the console.
  *
- * This is the one place that decides both, so another source of answers (chat) joins here.
+ * This is the one place that decides both. Chat is the other source of answers: a run's question
+ * answered there is withdrawn from the desk, whether it is on screen (the read is called off) or
+ * still waiting for its turn (it is never asked).
  */
 import type { AskQuestion } from '../engines/aws/question-bridge';
 import type { Formatter } from '../restart/format';
 import type { Answer, Question } from '../restart/questions';
-import { askAtTerminal } from './questions';
+import { askAtTerminal, askUnlessWithdrawn } from './questions';
 import type { Terminal } from './terminal';
 
 /** Serialises the questions of one command run at its terminal. */
@@ -44,19 +46,37 @@ export class TerminalDesk {
     return this.exclusive(() => askAtTerminal(question, this.formatter, this.terminal));
   }
 
-  /** A run's questions ({@link AskQuestion}): asked in turn, or answered by a confirmed stop. */
-  public readonly askForRun: AskQuestion = (question, canceled) =>
-    this.exclusive(async () => {
-      if (canceled.aborted) return question.defaultOnInterrupt;
-      if (this.terminal.interactive) return askAtTerminal(question, this.formatter, this.terminal);
-      this.terminal.write({
-        stream: 'stdout',
-        text: this.formatter.renderQuestion(question, Date.now()).trimEnd(),
-      });
-      this.terminal.write({
-        stream: 'stderr',
-        text: 'No terminal here to answer this question: it stays open for chat, the Step Functions console, or nomad-restart attach at a terminal',
-      });
-      return undefined;
-    });
+  /**
+   * A run's questions ({@link AskQuestion}): asked in turn, answered by a confirmed stop, or
+   * withdrawn (resolves `undefined` at once, even while waiting for its turn).
+   */
+  public readonly askForRun: AskQuestion = (question, canceled, withdrawn) =>
+    untilWithdrawn(
+      withdrawn,
+      this.exclusive(async () => {
+        if (withdrawn.aborted) return undefined;
+        if (canceled.aborted) return question.defaultOnInterrupt;
+        if (this.terminal.interactive)
+          return askUnlessWithdrawn(question, this.formatter, this.terminal, withdrawn);
+        this.terminal.write({
+          stream: 'stdout',
+          text: this.formatter.renderQuestion(question, Date.now()).trimEnd(),
+        });
+        this.terminal.write({
+          stream: 'stderr',
+          text: 'No terminal here to answer this question: it stays open for chat, the Step Functions console, or nomad-restart attach at a terminal',
+        });
+        return undefined;
+      }),
+    );
+}
+
+/** `answer`, or `undefined` as soon as `withdrawn` aborts. */
+function untilWithdrawn<T>(withdrawn: AbortSignal, answer: Promise<T>): Promise<T | undefined> {
+  if (withdrawn.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const gone = () => resolve(undefined);
+    withdrawn.addEventListener('abort', gone, { once: true });
+    answer.then(resolve, reject).finally(() => withdrawn.removeEventListener('abort', gone));
+  });
 }

@@ -6,15 +6,26 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { OutputLine } from '../restart/format';
 
-/** A line read for a question, or why none could be read. */
-export type ReadResult = { kind: 'line'; text: string } | { kind: 'eof' } | { kind: 'interrupted' };
+/**
+ * A line read for a question, or why none could be read. `withdrawn`: the question was settled
+ * elsewhere (a run on AWS answered in chat) and the read was called off.
+ */
+export type ReadResult =
+  | { kind: 'line'; text: string }
+  | { kind: 'eof' }
+  | { kind: 'interrupted' }
+  | { kind: 'withdrawn' };
 
 export interface Terminal {
   /** Both stdin and stdout are TTYs (Nomad's test for `ask`). */
   readonly interactive: boolean;
   write(line: OutputLine): void;
-  /** Prints `prompt` (which ends with its one space) and reads one line. */
-  read(prompt: string): Promise<ReadResult>;
+  /**
+   * Prints `prompt` (which ends with its one space) and reads one line. When `withdrawn` aborts
+   * first, the prompt's line is ended and the read resolves `withdrawn`; a line typed after that
+   * and before the next read is dropped, since it answered the question that was called off.
+   */
+  read(prompt: string, withdrawn?: AbortSignal): Promise<ReadResult>;
   /** Whether a read is in progress (SIGINT then belongs to the question, spec §2.8). */
   readonly reading: boolean;
   /** Ends a pending read as interrupted (SIGINT while a question is open). */
@@ -40,10 +51,14 @@ export function createTerminal(streams: TerminalStreams): Terminal {
   };
   // One interface for the whole run: lines typed ahead are kept for the next question.
   const lines: string[] = [];
+  let afterWithdrawal = false;
   const reader = () => {
     if (rl !== undefined) return rl;
     rl = createInterface({ input: streams.stdin, terminal: false });
-    rl.on('line', (line) => (pending ? settle({ kind: 'line', text: line }) : lines.push(line)));
+    rl.on('line', (line) => {
+      if (pending) settle({ kind: 'line', text: line });
+      else if (!afterWithdrawal) lines.push(line);
+    });
     rl.on('close', () => {
       ended = true;
       settle({ kind: 'eof' });
@@ -53,7 +68,9 @@ export function createTerminal(streams: TerminalStreams): Terminal {
   return {
     interactive: streams.stdin.isTTY === true && streams.stdout.isTTY === true,
     write: (line) => (line.stream === 'stdout' ? streams.stdout : streams.stderr).write(`${line.text}\n`),
-    read: (prompt) => {
+    read: (prompt, withdrawn) => {
+      if (withdrawn?.aborted) return Promise.resolve({ kind: 'withdrawn' });
+      afterWithdrawal = false;
       streams.stdout.write(prompt);
       reader();
       const typed = lines.shift();
@@ -61,6 +78,16 @@ export function createTerminal(streams: TerminalStreams): Terminal {
       if (ended) return Promise.resolve({ kind: 'eof' });
       return new Promise((resolve) => {
         pending = resolve;
+        withdrawn?.addEventListener(
+          'abort',
+          () => {
+            if (pending !== resolve) return;
+            streams.stdout.write('\n');
+            afterWithdrawal = true;
+            settle({ kind: 'withdrawn' });
+          },
+          { once: true },
+        );
       });
     },
     get reading() {

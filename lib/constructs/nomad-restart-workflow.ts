@@ -263,23 +263,22 @@ export class NomadRestartWorkflow extends Construct {
   }
 
   /**
-   * Lets `grantee` (an operator's role or user) run `nomad-restart -engine=aws` and `attach`:
-   * exactly the actions of the given uses (README, "Operating on AWS"), all four by default.
-   * `start`: `states:StartExecution`, `states:GetExecutionHistory`; `answer`:
-   * `states:SendTaskSuccess`, the approvals table's `dynamodb:Query` and `dynamodb:DeleteItem`;
-   * `interrupt`: `states:StopExecution`, `states:GetExecutionHistory`, the lock table's
-   * `dynamodb:UpdateItem`; `attach`: `states:GetExecutionHistory`.
+   * Lets `grantee` (an operator's role or user) run `nomad-restart -engine=aws`, `attach`,
+   * `questions`, `approve` and `deny`: exactly the actions of the given uses (README, "Operating
+   * on AWS"), all four by default. `start`: `states:StartExecution`,
+   * `states:GetExecutionHistory`; `answer`: `states:SendTaskSuccess`, the approvals table's
+   * `dynamodb:GetItem` and `dynamodb:UpdateItem`, `dynamodb:Query` on its execution and pending
+   * indexes and `dynamodb:Scan` on the pending one; `interrupt`: `states:StopExecution`,
+   * `states:GetExecutionHistory`, the lock table's `dynamodb:UpdateItem`; `attach`:
+   * `states:GetExecutionHistory`.
    */
   public grantOperate(grantee: iam.IGrantable, ...uses: OperatorUse[]): iam.Grant {
     return grantOperator(this, grantee, uses.length > 0 ? uses : OPERATOR_USES);
   }
 
-  /** Lets `grantee` list, read and answer pending questions (SendTaskSuccess/Failure). */
+  /** Lets `grantee` list and answer pending questions: `grantOperate(grantee, 'answer')`. */
   public grantAnswerQuestions(grantee: iam.IGrantable): iam.Grant {
-    // With "<table>/index/*" (questions by execution, or pending); UpdateItem records the decision.
-    const actions = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
-    this.approvalsTable.grant(grantee, ...actions);
-    return this.stateMachine.grantTaskResponse(grantee);
+    return this.grantOperate(grantee, 'answer');
   }
 
   private logicalIdOf(fn: lambda.IFunction): string {

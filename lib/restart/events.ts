@@ -99,6 +99,14 @@ export type ProgressEvent =
   | { type: 'window-ended'; time: number; windowEnd: number; done: number; left: number }
   /** Beyond Nomad: a scheduled run found the job locked by another run (`holder`) and did nothing. */
   | { type: 'skipped-job-locked'; time: number; jobId: string; holder: string }
+  /**
+   * Beyond Nomad, for a run on AWS followed at a terminal: the question the run waited on was
+   * answered (in chat, through the webhook or the console, or at another terminal); the workflow
+   * reads `answer` as Nomad reads a typed one. `answeredBy` is absent when the answer did not say.
+   */
+  | { type: 'question-answered'; time: number; answer: string; answeredBy?: string }
+  /** Beyond Nomad, as above: nobody answered within the approval timeout; Nomad's default (no) applies. */
+  | { type: 'question-timed-out'; time: number }
   /** `Job restart canceled` (after a "no" to the proceed question). */
   | { type: 'canceled'; time: number }
   /** `\nJob restart canceled.` (after a "no" to the multi-region question; exit 0). */

@@ -21,6 +21,7 @@ import {
   indentString,
   ordinal,
   plural,
+  questionEndText,
   TIMESTAMP_PREFIX_LENGTH,
 } from './text';
 
@@ -254,6 +255,9 @@ export function createFormatter(options: FormatterOptions): Formatter {
             ),
           ),
         ];
+      case 'question-answered':
+      case 'question-timed-out':
+        return [stdout(header(t, questionEndText(event)))];
       case 'canceled':
         return [stdout(header(t, 'Job restart canceled'))];
       case 'multiregion-declined':

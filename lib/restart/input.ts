@@ -19,6 +19,9 @@ import {
 import { type ValidationContext, validateRestartFields } from './validate';
 import { SCHEDULE_TRIGGER, validateWindowFields, WINDOW_FIELDS_ALLOWED, windowInputFields } from './window';
 
+/** The longest `startedBy` the input takes. */
+export const MAX_STARTED_BY_LENGTH = 200;
+
 /** What each field accepts, in words; used in the schema and in error messages. */
 const ALLOWED = {
   job: 'a job ID or ID prefix (non-empty string)',
@@ -40,7 +43,7 @@ const ALLOWED = {
   waitHealthy: 'true or false',
   minHealthyTime: 'a Go duration, e.g. "10s" (string); only with waitHealthy',
   healthyDeadline: 'a Go duration greater than zero, e.g. "5m" (string); only with waitHealthy',
-  startedBy: 'who or what started the run, shown with its questions in chat (string, at most 200 characters)',
+  startedBy: `who or what started the run, shown with its questions in chat (string, at most ${MAX_STARTED_BY_LENGTH} characters)`,
   ...WINDOW_FIELDS_ALLOWED,
 } as const;
 
@@ -83,7 +86,7 @@ export const restartInputSchema = z
       .optional()
       .describe(`${ALLOWED.healthyDeadline}. Default ${DEFAULT_HEALTHY_DEADLINE}`),
     // Not a flag of nomad job restart: a label for people (chat approvals), never checked.
-    startedBy: z.string().max(200).optional().describe(ALLOWED.startedBy),
+    startedBy: z.string().max(MAX_STARTED_BY_LENGTH).optional().describe(ALLOWED.startedBy),
     windowEnd: z.string().optional().describe(ALLOWED.windowEnd),
     windowDuration: z.string().optional().describe(ALLOWED.windowDuration),
     trigger: z.literal(SCHEDULE_TRIGGER).optional().describe(ALLOWED.trigger),
@@ -194,8 +197,9 @@ export function validateRestartInput(raw: unknown, ctx: ValidationContext): Rest
  * The execution input that validates back to `options`: what the CLI sends to the state
  * machine (locally or on AWS) after validating the flags itself. Only options travel; the
  * Nomad address, token and TLS material never do.
+ * @param startedBy who starts the run, for people (cut to {@link MAX_STARTED_BY_LENGTH})
  */
-export function toRestartInput(options: RestartOptions): RestartInput {
+export function toRestartInput(options: RestartOptions, startedBy?: string): RestartInput {
   const input: RestartInput = {
     job: options.job,
     batchSize: formatCount(options.batchSize),
@@ -221,5 +225,6 @@ export function toRestartInput(options: RestartOptions): RestartInput {
     input.minHealthyTime = formatGoDuration(options.waitHealthy.minHealthyTimeNs);
     input.healthyDeadline = formatGoDuration(options.waitHealthy.healthyDeadlineNs);
   }
+  if (startedBy !== undefined) input.startedBy = startedBy.slice(0, MAX_STARTED_BY_LENGTH);
   return { ...input, ...windowInputFields(options) };
 }

@@ -1,7 +1,9 @@
 /**
- * Small text helpers behind Nomad's output: plurals, ordinals, timestamps, indentation
- * and the error list. `format.ts` builds every printed line from these.
+ * Small text helpers behind Nomad's output: plurals, ordinals, timestamps, indentation, the
+ * error list, and how a question ended. `format.ts` builds every printed line from these.
  */
+import type { ProgressEvent } from './events';
+import { goQuote } from './go-quote';
 
 /**
  * Width of `==> ` + a 25-character timestamp + `: `. Continuation lines of questions and
@@ -105,4 +107,17 @@ export function formatTimestamp(timeMs: number, timeZone?: string): string {
   const zone = offset === '' || /^[+-]00:00$/.test(offset) ? 'Z' : offset;
   const year = (parts.year ?? '').padStart(4, '0');
   return `${year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${zone}`;
+}
+
+/**
+ * How a question of a run on AWS ended, when a terminal following the run did not answer it:
+ * who answered what (chat, the webhook, the console), or that nobody did in time (spec §2.8: the
+ * default of a read error applies).
+ */
+export function questionEndText(
+  event: Extract<ProgressEvent, { type: 'question-answered' | 'question-timed-out' }>,
+): string {
+  if (event.type === 'question-timed-out')
+    return 'Nobody answered the question in time: Nomad\'s default answer, "no", applies';
+  return `Question answered ${goQuote(event.answer)} by ${event.answeredBy ?? 'a caller who did not say who'}`;
 }

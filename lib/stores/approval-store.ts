@@ -7,14 +7,21 @@
 import { randomBytes } from 'node:crypto';
 import { StoreItemNotFoundError } from './errors';
 
-/** Where an answer came from. `timeout`: nobody answered in time, Nomad's default applied. */
-export type DecisionVia = 'slack' | 'webhook' | 'terminal' | 'timeout';
+/**
+ * Where an answer came from. `timeout`: nobody answered in time, Nomad's default applied;
+ * `run-ended`: the run ended (aborted, failed, timed out) while the question was open, which
+ * closed it.
+ */
+export type DecisionVia = 'slack' | 'webhook' | 'terminal' | 'timeout' | 'run-ended';
 
 /** The one decision a question gets: who answered what, when, and what became of it. */
 export interface ApprovalDecision {
   /** Random id of this decision: only its maker may record its outcome or take it back. */
   readonly decisionId: string;
-  /** The reply as the workflow reads it (`yes`, `no`, a Go duration); the default for a timeout. */
+  /**
+   * The reply as the workflow reads it (`yes`, `no`, a Go duration); the default for a timeout;
+   * empty when the run ended first.
+   */
   readonly answer: string;
   /** Who answered, for the record (a chat user, a webhook key id, `terminal`, `nobody`). */
   readonly answeredBy: string;
@@ -99,8 +106,11 @@ export interface ApprovalStore {
   get(approvalId: string): Promise<Approval>;
   /** Questions of one execution (decided ones included), oldest first. */
   listByExecution(executionId: string): Promise<Approval[]>;
-  /** Undecided questions, oldest first, without their task tokens. */
-  listPending(filter: PendingFilter): Promise<PendingApproval[]>;
+  /**
+   * Undecided questions, oldest first, without their task tokens; without a filter, every one in
+   * the store (on DynamoDB a scan of the sparse pending index, which holds nothing else).
+   */
+  listPending(filter?: PendingFilter): Promise<PendingApproval[]>;
   /**
    * Records `decision` unless the question already has one (a conditional write: of racing
    * answers exactly one wins). Throws `StoreItemNotFoundError` when the id is unknown.
@@ -145,10 +155,12 @@ export function toPending(approval: Approval): PendingApproval {
   return pending;
 }
 
-const matches = (filter: PendingFilter, a: Approval) =>
-  'executionId' in filter
-    ? a.executionId === filter.executionId
-    : a.stateMachineArn === filter.stateMachineArn;
+const matches = (filter: PendingFilter | undefined, a: Approval) =>
+  filter === undefined
+    ? true
+    : 'executionId' in filter
+      ? a.executionId === filter.executionId
+      : a.stateMachineArn === filter.stateMachineArn;
 
 /** A change to a stored question, as the table's stream reports it (keys only). */
 export type ApprovalChange = {
@@ -189,7 +201,7 @@ export class MemoryApprovalStore implements ApprovalStore {
       .map((a) => structuredClone(a));
   }
 
-  public async listPending(filter: PendingFilter): Promise<PendingApproval[]> {
+  public async listPending(filter?: PendingFilter): Promise<PendingApproval[]> {
     return [...this.items.values()]
       .filter((a) => a.decision === undefined && matches(filter, a))
       .sort((a, b) => a.createdAt - b.createdAt)

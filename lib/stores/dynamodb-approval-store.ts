@@ -9,6 +9,7 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  ScanCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { decodeApproval } from './approval-item';
@@ -98,28 +99,26 @@ export class DynamoDbApprovalStore implements ApprovalStore {
     return (out.Items ?? []).map(decodeApproval).sort((a, b) => a.createdAt - b.createdAt);
   }
 
-  public async listPending(filter: PendingFilter): Promise<PendingApproval[]> {
-    if ('executionId' in filter) {
+  public async listPending(filter?: PendingFilter): Promise<PendingApproval[]> {
+    if (filter !== undefined && 'executionId' in filter) {
       const all = await this.listByExecution(filter.executionId);
       return all.filter((a) => a.decision === undefined).map(toPending);
     }
-    const items: Record<string, unknown>[] = [];
-    let start: Record<string, unknown> | undefined;
-    do {
-      const out = await this.documents.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: APPROVALS_TABLE_SCHEMA.pendingIndex,
-          KeyConditionExpression: 'stateMachineArn = :m',
-          ExpressionAttributeValues: { ':m': filter.stateMachineArn },
-          ...(start === undefined ? {} : { ExclusiveStartKey: start }),
-        }),
-      );
-      items.push(...(out.Items ?? []));
-      start = out.LastEvaluatedKey;
-    } while (start !== undefined);
+    const index = { TableName: this.tableName, IndexName: APPROVALS_TABLE_SCHEMA.pendingIndex };
+    const items = await this.allPages((start) =>
+      filter === undefined
+        ? new ScanCommand({ ...index, ...start })
+        : new QueryCommand({
+            ...index,
+            KeyConditionExpression: 'stateMachineArn = :m',
+            ExpressionAttributeValues: { ':m': filter.stateMachineArn },
+            ...start,
+          }),
+    );
     // The index holds no task token: decode with a placeholder and drop it again.
-    return items.map((item) => toPending(decodeApproval({ ...item, taskToken: '' })));
+    const pending = items.map((item) => toPending(decodeApproval({ ...item, taskToken: '' })));
+    // A query is in creation order already; a scan is in no order.
+    return pending.sort((a, b) => a.createdAt - b.createdAt);
   }
 
   public async decide(approvalId: string, decision: ApprovalDecision): Promise<DecideResult> {
@@ -186,6 +185,20 @@ export class DynamoDbApprovalStore implements ApprovalStore {
 
   public async delete(approvalId: string): Promise<void> {
     await this.documents.send(new DeleteCommand({ TableName: this.tableName, Key: { approvalId } }));
+  }
+
+  /** Every item of a paginated read. */
+  private async allPages(
+    page: (start: { ExclusiveStartKey?: Record<string, unknown> }) => QueryCommand | ScanCommand,
+  ): Promise<Record<string, unknown>[]> {
+    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.documents.send(page(start === undefined ? {} : { ExclusiveStartKey: start }));
+      items.push(...(out.Items ?? []));
+      start = out.LastEvaluatedKey;
+    } while (start !== undefined);
+    return items;
   }
 
   /** An update applied only while `decisionId` is the recorded decision. */

@@ -9,6 +9,7 @@ import {
   type ChatMessage,
   executionConsoleUrl,
   questionMessage,
+  recordRunEnded,
   slackBlocks,
   syncQuestionMessages,
 } from '../../lib/approvals';
@@ -155,6 +156,27 @@ describe('syncQuestionMessages', () => {
     // Assert
     expect(slack.sent.map((s) => s.kind)).toEqual(['post', 'update']);
     expect(slack.sent[1]?.message.lines.at(-1)).toMatch(/^bob answered "yes"/);
+  });
+
+  it('updates the message once the run ended with the question open, saying it is closed', async () => {
+    // Arrange
+    const q = parkedQuestion();
+    const store = await storeWith(q);
+    const slack = recordingChannel('slack');
+    const deps = { approvals: store, channels: [slack.channel] };
+    await syncQuestionMessages(deps, q.approvalId);
+
+    // Act: the stale-lock rule closes it; the stream delivers the change (at least once).
+    await recordRunEnded(store, q.executionId, () => 1_700_000_000_000);
+    await syncQuestionMessages(deps, q.approvalId);
+    await syncQuestionMessages(deps, q.approvalId);
+
+    // Assert
+    expect(slack.sent.map((s) => s.kind)).toEqual(['post', 'update']);
+    expect(slack.sent[1]?.message.lines.at(-1)).toBe(
+      'The run ended before anyone answered: the question was closed at 2023-11-14 22:13:20 UTC.',
+    );
+    expect(slack.sent[1]?.message.answers).toBeUndefined();
   });
 
   it('still tells the other channels when one fails, then reports the failure for a retry', async () => {

@@ -36,9 +36,20 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   lambdas: ['lib/nomad', 'lib/restart', 'lib/stores', 'lib/workflow', 'lib/steps', 'lib/approvals'],
   'lib/constructs': ['lib/restart', 'lib/stores', 'lib/workflow', 'lib/approvals'],
   'lib/engines/local': ['lib/restart', 'lib/stores', 'lib/workflow', 'lib/steps'],
-  'lib/engines/aws': ['lib/restart', 'lib/stores', 'lib/workflow'],
-  // The dry run plans in-process; `demo` and `sim` serve the simulator.
-  'lib/cli': ['lib/nomad', 'lib/restart', 'lib/steps', 'lib/engines/local', 'lib/engines/aws', 'sim'],
+  // A terminal answers a question through the one decision function, as chat does.
+  'lib/engines/aws': ['lib/restart', 'lib/stores', 'lib/workflow', 'lib/approvals'],
+  // The dry run plans in-process; `demo` and `sim` serve the simulator; `questions`, `approve`
+  // and `deny` read the approvals table and answer through the one decision function.
+  'lib/cli': [
+    'lib/nomad',
+    'lib/restart',
+    'lib/stores',
+    'lib/steps',
+    'lib/engines/local',
+    'lib/engines/aws',
+    'lib/approvals',
+    'sim',
+  ],
   bin: ['lib/cli', 'lib/constructs'],
   sim: ['lib/nomad', 'lib/restart'],
 };

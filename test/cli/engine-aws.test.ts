@@ -1,10 +1,11 @@
 // Scenario: `nomad-restart -engine=aws` through the command's own front end (in-process, so
 // aws-sdk-client-mock can stand in for Step Functions): the execution's events come out as
 // Nomad's lines, a failed execution's cause is printed once on stderr, the exit code is Nomad's,
-// and the execution input carries the options and no token.
+// and the execution input carries the options and who started the run (user@host), and no token.
 import { GetExecutionHistoryCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
+import { operatorName } from '../../lib/cli/operator';
 import type { ProgressEvent } from '../../lib/restart/events';
 import { runCommand } from '../e2e/run-command';
 import { ev, FakeExecution } from '../engines/aws/fake-history';
@@ -65,7 +66,12 @@ describe('nomad-restart -engine=aws', () => {
     ]);
     expect(result.code).toBe(0);
     const input = sfn.commandCalls(StartExecutionCommand)[0]?.args[0].input;
-    expect(JSON.parse(input?.input ?? '{}')).toMatchObject({ job: 'example', yes: true });
+    expect(JSON.parse(input?.input ?? '{}')).toMatchObject({
+      job: 'example',
+      yes: true,
+      startedBy: operatorName(),
+    });
+    expect(operatorName()).toMatch(/^[^@\s]+@[^@\s]+$/);
     expect(input?.input).not.toContain('secret-token-7f3a');
   });
 

@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { RestartValidationError } from '../../lib/restart/errors';
-import { restartInputJsonSchema, validateRestartInput } from '../../lib/restart/input';
+import {
+  MAX_STARTED_BY_LENGTH,
+  restartInputJsonSchema,
+  toRestartInput,
+  validateRestartInput,
+} from '../../lib/restart/input';
 
 const headless = { interactive: false };
 
@@ -295,6 +300,28 @@ describe('input', () => {
           }
         }),
       );
+    });
+  });
+
+  describe('toRestartInput', () => {
+    it.each([
+      { name: 'leaves startedBy out when nobody is named', startedBy: undefined, expected: undefined },
+      { name: 'carries who started the run', startedBy: 'alice@laptop', expected: 'alice@laptop' },
+      {
+        name: 'cuts a long name to what the input takes',
+        startedBy: `${'a'.repeat(250)}@host`,
+        expected: 'a'.repeat(MAX_STARTED_BY_LENGTH),
+      },
+    ])('$name', ({ startedBy, expected }) => {
+      // Arrange
+      const options = validateRestartInput({ job: 'example' }, { interactive: true });
+
+      // Act
+      const input = toRestartInput(options, startedBy);
+
+      // Assert
+      expect(input.startedBy).toBe(expected);
+      expect(validateRestartInput(input, { interactive: true })).toEqual(options);
     });
   });
 

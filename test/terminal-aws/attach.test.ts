@@ -10,6 +10,7 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { runAttachCommand } from '../../lib/cli/attach-command';
+import { operatorName } from '../../lib/cli/operator';
 import { successorArnOf } from '../../lib/engines/aws';
 import type { ProgressEvent } from '../../lib/restart/events';
 import { ev } from '../engines/aws/fake-history';
@@ -126,7 +127,7 @@ describe('nomad-restart attach', () => {
     expect(fake.received('SendTaskSuccess')).toEqual([
       {
         taskToken: 'token-7',
-        output: JSON.stringify({ answer: 'yes', answeredBy: 'nomad-restart (terminal)' }),
+        output: JSON.stringify({ answer: 'yes', answeredBy: operatorName() }),
       },
     ]);
     expect(tty.output()).toContain(lines.rescheduling(3));
@@ -142,11 +143,12 @@ describe('nomad-restart attach', () => {
     // Act
     const { exitCode } = attach([FIRST], tty);
     await tty.waitFor('No terminal here to answer this question');
-    fake.append(SECOND, [...answered(), ...finishing()]);
+    fake.append(SECOND, [...answered({ answer: 'yes', answeredBy: 'alice (Slack U1)' }), ...finishing()]);
 
     // Assert
     expect(await exitCode).toBe(0);
     expect(tty.output()).toContain('==> <ts>: Proceed with the next batch? [Y/n/<wait duration>]\n');
+    expect(tty.output()).toContain('==> <ts>: Question answered "yes" by alice (Slack U1)\n');
     expect(fake.received('SendTaskSuccess')).toEqual([]);
   });
 

@@ -6,6 +6,7 @@
  */
 import { PassThrough } from 'node:stream';
 import { SFNClient } from '@aws-sdk/client-sfn';
+import type { AwsClientStub } from 'aws-sdk-client-mock';
 import { awsTerminalSession } from '../../lib/cli/aws-engine';
 import type { InterruptSource } from '../../lib/cli/interrupt';
 import { eventWriter } from '../../lib/cli/run-local';
@@ -17,8 +18,12 @@ import { validateRestartInput } from '../../lib/restart/input';
 import type { PendingQuestion } from '../../lib/workflow/payloads';
 import { normalise } from '../e2e/run-cli';
 import { type EventShape, ev } from '../engines/aws/fake-history';
+import { FakeStepFunctions } from './fake-step-functions';
+import { bindToSdkMock } from './sdk-binding';
 
 export const REGION = 'eu-west-1';
+/** Who runs the command in these tests (its `startedBy`, and who answers here). */
+export const OPERATOR = 'tester@laptop';
 export const MACHINE = `arn:aws:states:${REGION}:123456789012:stateMachine:NomadRestart-Restart`;
 export const execArn = (name: string) =>
   `arn:aws:states:${REGION}:123456789012:execution:NomadRestart-Restart:${name}`;
@@ -76,8 +81,11 @@ export const asking = (token: string, question: PendingQuestion = proceed): Even
   ev.askSubmitted(),
 ];
 
-/** The ask step returns and the answer is applied. */
-export const answered = (): EventShape[] => [ev.askExited([]), ev.step('Apply answer', [], { plan })];
+/** The ask step returns with `answer` (or its timeout) and the answer is applied. */
+export const answered = (answer?: Parameters<typeof ev.askExited>[1]): EventShape[] => [
+  ev.askExited([], answer),
+  ev.step('Apply answer', [], { plan }),
+];
 
 /** Finish, release, succeed (`outcome` as the workflow reports it). */
 export const finishing = (canceled = false): EventShape[] => [
@@ -173,6 +181,7 @@ export function startAtTerminal(
     clients: { sfn: new SFNClient({ region: REGION }) },
     emit: session.emit,
     ask: session.ask,
+    operator: OPERATOR,
     signal: session.signal,
     printError: session.printError,
     pollIntervalMs: 5,
@@ -180,4 +189,30 @@ export function startAtTerminal(
     retry: { retries: 3, minTimeoutMs: 1 },
     ...overrides,
   }).finally(() => session.close());
+}
+
+/**
+ * Starts a run at a new terminal and takes it to an open interrupt question (Ctrl-C after batch
+ * 1's line) with the run's proceed question parked behind it, on `token`.
+ */
+export async function interruptWhileTheRunAsks(sfn: AwsClientStub<SFNClient>, token = 'task-token-1') {
+  const fake = new FakeStepFunctions();
+  bindToSdkMock(sfn, fake);
+  let arn = '';
+  fake.onStart = (execution) => {
+    arn = execution.arn;
+    fake.append(arn, [...planned(), ...batchRestarted(1)]);
+  };
+  const tty = fakeTerminal();
+  const result = startAtTerminal(tty);
+  await tty.waitFor(lines.rescheduling(1));
+  tty.interrupt();
+  await tty.waitFor(lines.stopQuestion);
+  // Meanwhile in AWS: the batch settles and the run parks its question.
+  fake.append(arn, [...batchSettled(1), ...asking(token)]);
+  const readsBefore = fake.calls.length;
+  await until(() => fake.calls.length > readsBefore, 'the follower to read the parked question');
+  // Reading a question ends in handing it to the terminal; the follower then waits for its turn.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  return { fake, tty, result, arn: () => arn };
 }

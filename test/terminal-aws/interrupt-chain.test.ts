@@ -21,7 +21,7 @@ import type { ProgressEvent } from '../../lib/restart/events';
 import { CONTINUATION_NAME_HASH, continuationExecutionName } from '../../lib/workflow/continuation-name';
 import { type EventShape, ev } from '../engines/aws/fake-history';
 import { FakeStepFunctions } from './fake-step-functions';
-import { batchRestarted, MACHINE, options, planned, REGION } from './fixtures';
+import { batchRestarted, MACHINE, OPERATOR, options, planned, REGION } from './fixtures';
 import { bindToSdkMock } from './sdk-binding';
 
 const sfn = mockClient(SFNClient);
@@ -81,6 +81,7 @@ async function interruptAtFirstBatch(
       if (event.type === 'allocation-restarting') interrupt.abort();
     },
     ask: async (question) => question.defaultOnInterrupt,
+    operator: OPERATOR,
     signal: interrupt.signal,
     printError: (message) => errors.push(message),
     pollIntervalMs: 0,

@@ -10,45 +10,18 @@
  */
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
-import { FakeStepFunctions } from './fake-step-functions';
+import type { FakeStepFunctions } from './fake-step-functions';
 import {
   answered,
-  asking,
   batchRestarted,
   batchSettled,
-  fakeTerminal,
   finishing,
+  interruptWhileTheRunAsks,
   lines,
-  planned,
-  startAtTerminal,
   until,
 } from './fixtures';
-import { bindToSdkMock } from './sdk-binding';
 
 const sfn = mockClient(SFNClient);
-
-/** Starts the run and takes it to an open interrupt question with the proceed question parked behind it. */
-async function interruptWhileTheRunAsks() {
-  const fake = new FakeStepFunctions();
-  bindToSdkMock(sfn, fake);
-  let arn = '';
-  fake.onStart = (execution) => {
-    arn = execution.arn;
-    fake.append(arn, [...planned(), ...batchRestarted(1)]);
-  };
-  const tty = fakeTerminal();
-  const result = startAtTerminal(tty);
-  await tty.waitFor(lines.rescheduling(1));
-  tty.interrupt();
-  await tty.waitFor(lines.stopQuestion);
-  // Meanwhile in AWS: the batch settles and the run parks its question.
-  fake.append(arn, [...batchSettled(1), ...asking('task-token-1')]);
-  const readsBefore = fake.calls.length;
-  await until(() => fake.calls.length > readsBefore, 'the follower to read the parked question');
-  // Reading a question ends in handing it to the terminal; the follower then waits for its turn.
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  return { fake, tty, result, arn: () => arn };
-}
 
 const sentAnswers = (fake: FakeStepFunctions) =>
   fake
@@ -60,7 +33,7 @@ describe('the interrupt question and a run question on AWS', () => {
 
   it('lets a confirmed stop own the reply: the held lines print, the question is not asked, "y" is never sent', async () => {
     // Arrange
-    const { fake, tty, result, arn } = await interruptWhileTheRunAsks();
+    const { fake, tty, result, arn } = await interruptWhileTheRunAsks(sfn);
     fake.onAnswer = () => fake.append(arn(), [...answered(), ...finishing(true)]);
 
     // Act
@@ -79,7 +52,7 @@ describe('the interrupt question and a run question on AWS', () => {
 
   it('asks the run question after a declined stop, in its own words, and sends its answer', async () => {
     // Arrange
-    const { fake, tty, result, arn } = await interruptWhileTheRunAsks();
+    const { fake, tty, result, arn } = await interruptWhileTheRunAsks(sfn);
     fake.onAnswer = () =>
       fake.append(arn(), [
         ...answered(),
@@ -112,7 +85,7 @@ describe('the interrupt question and a run question on AWS', () => {
 
   it('still asks the interrupt question on a later Ctrl-C once the first was declined', async () => {
     // Arrange
-    const { fake, tty, result, arn } = await interruptWhileTheRunAsks();
+    const { fake, tty, result, arn } = await interruptWhileTheRunAsks(sfn);
     fake.onAnswer = () => fake.append(arn(), [...answered(), ...batchRestarted(2)]);
     tty.type('n');
     await tty.waitFor(lines.proceedQuestion);

@@ -74,6 +74,9 @@ describe('NomadRestartWorkflow.grantOperate', () => {
   const onMachine = (r: string) => r === `{"Ref":"${machine}"}`;
   const onExecutions = (r: string) => r.includes(':execution:') && r.endsWith(':*"]]}');
   const onTable = (table: string) => (r: string) => r.includes(`"${table}"`);
+  const onTableItself = (table: string) => (r: string) => r === `{"Fn::GetAtt":["${table}","Arn"]}`;
+  const onIndex = (table: string, index: string) => (r: string) =>
+    r.includes(`"${table}"`) && r.endsWith(`"/index/${index}"]]}`);
 
   it.each<{ role: string; expected: Record<string, (r: string) => boolean> }>([
     {
@@ -84,8 +87,11 @@ describe('NomadRestartWorkflow.grantOperate', () => {
       role: 'Answer',
       expected: {
         'states:SendTaskSuccess': onMachine,
-        'dynamodb:Query': onTable(approvals),
-        'dynamodb:DeleteItem': onTable(approvals),
+        'dynamodb:GetItem': onTableItself(approvals),
+        'dynamodb:UpdateItem': onTableItself(approvals),
+        'dynamodb:Query': (r) =>
+          onIndex(approvals, 'execution-index')(r) || onIndex(approvals, 'pending-index')(r),
+        'dynamodb:Scan': onIndex(approvals, 'pending-index'),
       },
     },
     {
@@ -111,21 +117,23 @@ describe('NomadRestartWorkflow.grantOperate', () => {
     }
   });
 
-  it('gives every use by default, and the queries reach the approvals table’s execution index', () => {
+  it('gives every use by default, and the queries reach only the approvals table’s two indexes', () => {
     // Act
     const granted = allowed('Everything');
 
     // Assert
     expect([...granted.keys()].sort()).toEqual([
-      'dynamodb:DeleteItem',
+      'dynamodb:GetItem',
       'dynamodb:Query',
+      'dynamodb:Scan',
       'dynamodb:UpdateItem',
       'states:GetExecutionHistory',
       'states:SendTaskSuccess',
       'states:StartExecution',
       'states:StopExecution',
     ]);
-    expect(granted.get('dynamodb:Query')?.some((r) => r.includes('/index/*'))).toBe(true);
+    expect(granted.get('dynamodb:Query')?.filter((r) => r.includes('/index/'))).toHaveLength(2);
+    expect(granted.get('dynamodb:Scan')?.every(onIndex(approvals, 'pending-index'))).toBe(true);
   });
 });
 
@@ -214,7 +222,7 @@ describe('AccessDenied at the terminal', () => {
     expect(exitCode).toBe(1);
   });
 
-  it('reads the question from the history when the approvals table may not be queried', async () => {
+  it('answers with the token from the history when the approvals table may not be queried', async () => {
     // Arrange
     const fake = runThatAsks();
     documents.on(QueryCommand).rejects(sdkErrorOf(denied('dynamodb:Query')));
@@ -231,7 +239,7 @@ describe('AccessDenied at the terminal', () => {
       'AccessDeniedException: User: arn:aws:sts::123456789012:assumed-role/ops/me is not authorized to perform: dynamodb:Query',
     );
     expect(tty.stderr()).toContain(
-      '; this needs the IAM action dynamodb:Query; reading questions from the execution history instead\n',
+      '; this needs the IAM action dynamodb:Query; answering with the task token from the execution history instead (chat does not learn who answered)\n',
     );
     expect(fake.received('SendTaskSuccess').map((i) => i['taskToken'])).toEqual(['token-h']);
     expect(documents.commandCalls(QueryCommand)).toHaveLength(1);

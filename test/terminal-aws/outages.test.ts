@@ -14,7 +14,16 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { type RunRestartOnAwsResult, runRestartOnAws } from '../../lib/engines/aws';
 import type { ProgressEvent } from '../../lib/restart/events';
 import { type FakeAwsError, FakeStepFunctions } from './fake-step-functions';
-import { batchRestarted, batchSettled, finishing, MACHINE, options, planned, REGION } from './fixtures';
+import {
+  batchRestarted,
+  batchSettled,
+  finishing,
+  MACHINE,
+  OPERATOR,
+  options,
+  planned,
+  REGION,
+} from './fixtures';
 import { bindToSdkMock } from './sdk-binding';
 
 const sfn = mockClient(SFNClient);
@@ -37,6 +46,7 @@ async function followThroughOutage(errors: OutageErrors) {
     clients: { sfn: new SFNClient({ region: REGION }) },
     emit: (event) => emitted.push(event),
     ask: async () => ({ kind: 'yes' }),
+    operator: OPERATOR,
     printError: (message) => printed.push(message),
     env: {},
   }).then((result) => {

@@ -17,7 +17,7 @@ import {
 import type { ProgressEvent } from '../../lib/restart/events';
 import { ev } from '../engines/aws/fake-history';
 import { FakeStepFunctions } from './fake-step-functions';
-import { execArn, finishing, MACHINE, options, planned, REGION } from './fixtures';
+import { execArn, finishing, MACHINE, OPERATOR, options, planned, REGION } from './fixtures';
 import { bindToSdkMock } from './sdk-binding';
 
 const sfn = mockClient(SFNClient);
@@ -32,6 +32,7 @@ async function start(fake: FakeStepFunctions) {
     clients: { sfn: new SFNClient({ region: REGION }) },
     emit: (event) => emitted.push(event),
     ask: async () => ({ kind: 'yes' }),
+    operator: OPERATOR,
     printError: (message) => errors.push(message),
     pollIntervalMs: 0,
     env: {},

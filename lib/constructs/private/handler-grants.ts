@@ -127,7 +127,9 @@ function grantTableAccess(r: HandlerResources): void {
   // A question that timed out is recorded as decided by its default (chat shows it).
   table('apply-answer', r.approvalsTable, ['dynamodb:GetItem', 'dynamodb:UpdateItem']);
   table('apply-answer', r.approvalsTable, ['dynamodb:Query'], APPROVALS_TABLE_SCHEMA.executionIndex);
-  table(STALE_LOCK_HANDLER_ID, r.approvalsTable, ['dynamodb:DeleteItem']);
+  // An ended run's open questions are closed with a decision of their own (chat shows it); the
+  // conditional write reads the item back when another decision came first.
+  table(STALE_LOCK_HANDLER_ID, r.approvalsTable, ['dynamodb:GetItem', 'dynamodb:UpdateItem']);
   table(STALE_LOCK_HANDLER_ID, r.approvalsTable, ['dynamodb:Query'], APPROVALS_TABLE_SCHEMA.executionIndex);
 }
 

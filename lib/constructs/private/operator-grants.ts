@@ -3,13 +3,15 @@
  * workflow, per use, and nothing more: the README's "Operating on AWS" table is this one.
  */
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import type * as iam from 'aws-cdk-lib/aws-iam';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { APPROVALS_TABLE_SCHEMA } from '../../stores/dynamodb-approval-store';
 
 /**
  * What an operator does from a terminal:
  * - `start`: start a restart and follow it (`-engine=aws`);
- * - `answer`: answer its questions at the terminal (`-batch-wait ask`, `-on-error ask`);
+ * - `answer`: answer its questions at the terminal (`-batch-wait ask`, `-on-error ask`), list them
+ *   and answer them by id (`questions`, `approve`, `deny`);
  * - `interrupt`: Ctrl-C, confirmed: a cancel at the next safe point through the lock table, or a
  *   stop of the execution and of its continue-as-new successors;
  * - `attach`: follow any run again (`nomad-restart attach <execution-arn>`).
@@ -25,8 +27,10 @@ export interface OperatorActions {
   readonly stateMachine: readonly string[];
   /** On the state machine's executions (every link of a continue-as-new chain is one). */
   readonly executions: readonly string[];
-  /** On the approvals table and its execution index (with `NOMAD_RESTART_APPROVALS_TABLE`). */
+  /** On the approvals table's items (with `NOMAD_RESTART_APPROVALS_TABLE`). */
   readonly approvalsTable: readonly string[];
+  /** On the approvals table's indexes, by index name. */
+  readonly approvalsIndexes: Readonly<Record<string, readonly string[]>>;
   /** On the lock table (with `NOMAD_RESTART_LOCK_TABLE`). */
   readonly lockTable: readonly string[];
 }
@@ -39,13 +43,20 @@ export const OPERATOR_ACTIONS: Readonly<Record<OperatorUse, OperatorActions>> = 
     stateMachine: ['states:StartExecution'],
     executions: ['states:GetExecutionHistory'],
     approvalsTable: none,
+    approvalsIndexes: {},
     lockTable: none,
   },
   answer: {
     stateMachine: ['states:SendTaskSuccess'],
     executions: none,
-    // The question is read by execution (the index) and removed once answered.
-    approvalsTable: ['dynamodb:Query', 'dynamodb:DeleteItem'],
+    // The one decision: the question read, then a conditional write records who answered what.
+    approvalsTable: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+    approvalsIndexes: {
+      // A terminal following a run finds its question by execution.
+      [APPROVALS_TABLE_SCHEMA.executionIndex]: ['dynamodb:Query'],
+      // `questions`: the pending ones, of one state machine (Query) or all (Scan); no task token.
+      [APPROVALS_TABLE_SCHEMA.pendingIndex]: ['dynamodb:Query', 'dynamodb:Scan'],
+    },
     lockTable: none,
   },
   interrupt: {
@@ -53,6 +64,7 @@ export const OPERATOR_ACTIONS: Readonly<Record<OperatorUse, OperatorActions>> = 
     // The history tells whether a stopped hand-over started a successor, which is stopped too.
     executions: ['states:StopExecution', 'states:GetExecutionHistory'],
     approvalsTable: none,
+    approvalsIndexes: {},
     lockTable: ['dynamodb:UpdateItem'],
   },
   attach: {
@@ -60,6 +72,7 @@ export const OPERATOR_ACTIONS: Readonly<Record<OperatorUse, OperatorActions>> = 
     // The oldest history event carries the input: no DescribeExecution is needed.
     executions: ['states:GetExecutionHistory'],
     approvalsTable: none,
+    approvalsIndexes: {},
     lockTable: none,
   },
 };
@@ -79,7 +92,8 @@ export function grantOperator(
   grantee: iam.IGrantable,
   uses: readonly OperatorUse[],
 ): iam.Grant {
-  const of = (key: keyof OperatorActions) => unique(uses.map((use) => OPERATOR_ACTIONS[use][key]));
+  const of = (key: Exclude<keyof OperatorActions, 'approvalsIndexes'>) =>
+    unique(uses.map((use) => OPERATOR_ACTIONS[use][key]));
   const grants: iam.Grant[] = [];
   const stateMachineActions = of('stateMachine');
   if (stateMachineActions.length > 0)
@@ -87,8 +101,16 @@ export function grantOperator(
   const executionActions = of('executions');
   if (executionActions.length > 0)
     grants.push(resources.stateMachine.grantExecution(grantee, ...executionActions));
+  const { tableArn } = resources.approvalsTable;
+  // The table's own ARN, and each index's: Table.grant() would add every index to every action.
   const approvalsActions = of('approvalsTable');
-  if (approvalsActions.length > 0) grants.push(resources.approvalsTable.grant(grantee, ...approvalsActions));
+  if (approvalsActions.length > 0)
+    grants.push(iam.Grant.addToPrincipal({ grantee, actions: approvalsActions, resourceArns: [tableArn] }));
+  const indexes = unique(uses.map((use) => Object.keys(OPERATOR_ACTIONS[use].approvalsIndexes)));
+  for (const index of indexes) {
+    const actions = unique(uses.map((use) => OPERATOR_ACTIONS[use].approvalsIndexes[index] ?? none));
+    grants.push(iam.Grant.addToPrincipal({ grantee, actions, resourceArns: [`${tableArn}/index/${index}`] }));
+  }
   const lockActions = of('lockTable');
   if (lockActions.length > 0) grants.push(resources.lockTable.grant(grantee, ...lockActions));
   return grants.reduce((all, grant) => all.combine(grant));

@@ -35,7 +35,10 @@ export function patient(retry: AwsRetryOptions = {}): AwsRetryOptions {
 
 /** What a call is, for its error message. */
 export interface AwsCallName {
-  /** The IAM action the call needs, e.g. `states:StartExecution` (named when access is denied). */
+  /**
+   * The IAM action the call needs, e.g. `states:StartExecution` (named when access is denied);
+   * for a call made of several requests, all of them (`dynamodb:GetItem and dynamodb:UpdateItem`).
+   */
   readonly action: string;
   /** What is being done: `starting an execution of "<arn>"`. */
   readonly what: string;
@@ -47,7 +50,37 @@ function messageOf(error: unknown): string {
 }
 
 /**
- * Runs `call`, retrying retryable failures.
+ * Runs `call`, retrying transient AWS failures (throttling, a service-side fault, the network) as
+ * `retry` says. Any other failure, or the last one, is thrown as it came.
+ */
+export async function retryTransient<T>(call: () => Promise<T>, retry: AwsRetryOptions = {}): Promise<T> {
+  return pRetry(
+    async () => {
+      try {
+        return await call();
+      } catch (error) {
+        // p-retry only retries Errors; anything else, and anything not retryable, ends here.
+        if (!(error instanceof Error) || !isTransientAwsError(error)) {
+          throw new AbortError(error instanceof Error ? error : new Error(String(error)));
+        }
+        throw error;
+      }
+    },
+    {
+      retries: retry.retries ?? 5,
+      minTimeout: retry.minTimeoutMs ?? 250,
+      maxTimeout: retry.maxTimeoutMs ?? 20_000,
+      factor: 2,
+      randomize: true,
+      onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
+        if (retriesLeft > 0) retry.onRetry?.(error, attemptNumber);
+      },
+    },
+  );
+}
+
+/**
+ * Runs `call`, retrying retryable failures ({@link retryTransient}).
  *
  * @throws AwsCallError `Error <what>: <code>: <AWS message>`, plus `; this needs the IAM action
  *   <action>` when access was denied
@@ -58,36 +91,22 @@ export async function awsCall<T>(
   retry: AwsRetryOptions = {},
 ): Promise<T> {
   try {
-    return await pRetry(
-      async () => {
-        try {
-          return await call();
-        } catch (error) {
-          // p-retry only retries Errors; anything else, and anything not retryable, ends here.
-          if (!(error instanceof Error) || !isTransientAwsError(error)) {
-            throw new AbortError(error instanceof Error ? error : new Error(String(error)));
-          }
-          throw error;
-        }
-      },
-      {
-        retries: retry.retries ?? 5,
-        minTimeout: retry.minTimeoutMs ?? 250,
-        maxTimeout: retry.maxTimeoutMs ?? 20_000,
-        factor: 2,
-        randomize: true,
-        onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
-          if (retriesLeft > 0) retry.onRetry?.(error, attemptNumber);
-        },
-      },
-    );
+    return await retryTransient(call, retry);
   } catch (error) {
-    const code = awsErrorCode(error);
-    const message = messageOf(error);
-    const detail = message === '' || message === code ? '' : `: ${message}`;
-    const missing = isAccessDeniedCode(code) ? `; this needs the IAM action ${name.action}` : '';
-    throw new AwsCallError(name.action, code, `Error ${name.what}: ${code}${detail}${missing}`, {
-      cause: error,
-    });
+    throw toAwsCallError(name, error);
   }
+}
+
+/**
+ * `error`, a failure of the call `name`, worded for the operator: `Error <what>: <code>: <AWS
+ * message>`, plus `; this needs the IAM action <action>` when access was denied.
+ */
+export function toAwsCallError(name: AwsCallName, error: unknown): AwsCallError {
+  const code = awsErrorCode(error);
+  const message = messageOf(error);
+  const detail = message === '' || message === code ? '' : `: ${message}`;
+  const missing = isAccessDeniedCode(code) ? `; this needs the IAM action ${name.action}` : '';
+  return new AwsCallError(name.action, code, `Error ${name.what}: ${code}${detail}${missing}`, {
+    cause: error,
+  });
 }

@@ -1,9 +1,9 @@
 /**
  * Reads one execution's history the way the restart state machine writes it (see
  * `lib/workflow/definition.ts` and `batch-loop.ts`): the progress events each step put in its
- * output, the question the ask step parked, the job it locked, the execution that continued
- * it (or may have: a hand-over cut short by a stop), and how it ended. Pure: it is fed history
- * events, oldest first, each once.
+ * output, the question the ask step parked and who answered it, the job it locked, the
+ * execution that continued it (or may have: a hand-over cut short by a stop), and how it ended.
+ * Pure: it is fed history events, oldest first, each once.
  */
 import type { HistoryEvent } from '@aws-sdk/client-sfn';
 import * as z from 'zod';
@@ -11,6 +11,7 @@ import type { ProgressEvent } from '../../restart/events';
 import type { LockKey } from '../../stores/job-lock';
 import type { PendingQuestion } from '../../workflow/payloads';
 import { ASK_STATE_NAME, TASK_STATE_HANDLERS, TaskStates } from '../../workflow/state-names';
+import { askOutcomeEvent } from './ask-outcome';
 import { type RunIdentity, runIdentityOf, successorArnOf } from './run-identity';
 
 /**
@@ -202,7 +203,9 @@ export class ExecutionTracker {
       this.askEnteredId = undefined;
       this.scheduled = undefined;
       this.submitted = false;
-      return [];
+      const time = event.timestamp?.getTime() ?? Date.now();
+      const outcome = askOutcomeEvent(parseJson(event.stateExitedEventDetails?.output), time);
+      return outcome === undefined ? [] : [outcome];
     }
     const isEventState = EVENT_STATES.has(name);
     if (!isEventState && name !== TaskStates.continueAsNew) return [];

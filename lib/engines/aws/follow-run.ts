@@ -9,6 +9,7 @@
 import type { ProgressEvent } from '../../restart/events';
 import { goQuote } from '../../restart/go-quote';
 import type { LockKey } from '../../stores/job-lock';
+import { AskedQuestion, isQuestionEnd } from './asked-question';
 import type { AwsSession } from './aws-session';
 import { type CancelRequest, findLateSuccessor, requestCancel, stopExecution } from './cancel';
 import { RemoteEngineError } from './errors';
@@ -31,6 +32,8 @@ export interface FollowRunRequest {
   readonly emit: (event: ProgressEvent) => void;
   /** Asks the run's questions (see {@link AskQuestion}). */
   readonly ask: AskQuestion;
+  /** Who answers the run's questions here, for the record and for chat (`user@host`). */
+  readonly answeredBy: string;
   /** Aborted when an interrupt is confirmed: the run is canceled (see `cancel.ts`). */
   readonly signal?: AbortSignal;
   /** Pause between history reads, in ms. @default 1000 */
@@ -81,9 +84,11 @@ async function followChain(request: FollowRunRequest, executionArns: string[]): 
     approvals: session.approvals,
     ask: request.ask,
     canceled,
+    answeredBy: request.answeredBy,
     printError: request.printError,
     retry: session.patientRetry,
   });
+  const question = new AskedQuestion(bridge);
   const cancelDeps = {
     calls,
     lock: session.lock,
@@ -102,10 +107,13 @@ async function followChain(request: FollowRunRequest, executionArns: string[]): 
     const fresh = await follower.poll();
     for (const historyEvent of fresh) {
       for (const event of tracker.apply(historyEvent)) {
+        // Answered elsewhere (or timed out): the read here is withdrawn, and the line says so.
+        if (isQuestionEnd(event) && !(await question.ended())) continue;
         // After a confirmed interrupt Nomad prints nothing more of the batch in flight.
         if (!canceled.aborted) request.emit(event);
       }
     }
+    question.throwIfFailed();
     if (canceled.aborted && cancel === undefined && tracker.end === undefined) {
       // The run's identity is its first execution, whichever one runs now.
       cancel = await requestCancel(cancelDeps, { runId: request.runId, executionArn }, tracker.lockedJob);
@@ -113,6 +121,7 @@ async function followChain(request: FollowRunRequest, executionArns: string[]): 
 
     const end = tracker.end;
     if (end !== undefined) {
+      await question.close();
       const successor = await successorOf(tracker, cancel, calls);
       if (successor === undefined) {
         const status = exitStatusOf(end, { executionArn, stoppedByUs: cancel === 'stopped' });
@@ -136,12 +145,14 @@ async function followChain(request: FollowRunRequest, executionArns: string[]): 
     // A stopped execution's question has no one left to answer it.
     if (pending !== undefined && !asked.has(askKey) && cancel !== 'stopped') {
       asked.add(askKey);
-      await bridge.answer(executionArn, pending);
-      interval = baseInterval;
-      continue;
+      question.start(executionArn, pending);
     }
 
-    await pause(interval, cancel === undefined ? signal : undefined);
+    // An answer typed here wakes the follower, so the run's next lines come at once.
+    const answeredHere = new AbortController();
+    void question.settling()?.then(() => answeredHere.abort());
+    const interrupt = cancel === undefined ? signal : undefined;
+    await pause(interval, AbortSignal.any([answeredHere.signal, ...(interrupt ? [interrupt] : [])]));
     interval = fresh.length > 0 ? baseInterval : Math.min(interval * 1.5, baseInterval * MAX_BACKOFF_FACTOR);
   }
 }

@@ -1,8 +1,21 @@
 export { awsErrorCode } from '../../stores/aws-errors';
 export { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from '../../stores/table-env';
 export { type AttachToRunRequest, attachToRun } from './attach-to-run';
-export { type AwsCallName, type AwsRetryOptions, awsCall, PATIENT_MAX_BACKOFF_MS, patient } from './aws-call';
-export { type AwsSession, type AwsSessionOptions, openAwsSession } from './aws-session';
+export {
+  type AwsCallName,
+  type AwsRetryOptions,
+  awsCall,
+  PATIENT_MAX_BACKOFF_MS,
+  patient,
+  retryTransient,
+  toAwsCallError,
+} from './aws-call';
+export {
+  type AwsSession,
+  type AwsSessionOptions,
+  openAwsSession,
+  silenceSdkNodeVersionWarning,
+} from './aws-session';
 export {
   type CancelRequest,
   findLateSuccessor,
@@ -18,14 +31,20 @@ export { type ExitStatus, exitStatusOf } from './exit-status';
 export { DEFAULT_POLL_INTERVAL_MS, type FollowResult, type FollowRunRequest, followRun } from './follow-run';
 export { FIRST_PAGE_SIZE, HistoryFollower, type HistoryPageSizes, WIDE_PAGE_SIZE } from './history-follower';
 export { NOTICE_AFTER_FAILED_ATTEMPTS, OutageNotice } from './outage-notice';
-export { ANSWERED_BY, type AskQuestion, answerText, QuestionBridge, toQuestion } from './question-bridge';
+export { type AskOutcome, type AskQuestion, QuestionBridge } from './question-bridge';
 export { type RunIdentity, runIdentityOf, successorArnOf } from './run-identity';
 export {
   type RunRestartOnAwsRequest,
   type RunRestartOnAwsResult,
   runRestartOnAws,
 } from './run-restart-on-aws';
-export { type HistoryPage, type HistoryPageRequest, type SfnCalls, sfnCalls } from './sfn-calls';
+export {
+  awsTaskAnswerClient,
+  type HistoryPage,
+  type HistoryPageRequest,
+  type SfnCalls,
+  sfnCalls,
+} from './sfn-calls';
 export {
   type ExecutionArn,
   executionArnOf,

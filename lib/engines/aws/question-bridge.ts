@@ -1,85 +1,151 @@
 /**
- * A question the execution waits on, asked at this terminal and answered with
- * `SendTaskSuccess`. The workflow words the question (`PendingQuestion.prompt`) and reads the
- * reply itself ("Apply answer", spec §2.8); this side turns the prompt back into the terminal's
- * `Question` (so it is printed and read exactly as the local engine does) and the terminal's
- * `Answer` into the reply text the workflow expects. Who asks it, and when, is the asker's
- * decision ({@link AskQuestion}): the command's side owns the terminal.
+ * A question the execution waits on, asked at this terminal and answered through the one
+ * decision function (`lib/approvals/decide.ts`): the conditional write on the question's approval
+ * item, then `SendTaskSuccess`. So chat and this terminal answer the same way: whichever answers
+ * first wins, the other changes nothing, and chat's message shows who decided. The workflow words
+ * the question (`PendingQuestion.prompt`, read from the ask step in history) and reads the reply
+ * itself ("Apply answer", spec §2.8); the terminal's side decides who asks it, and when
+ * ({@link AskQuestion}).
+ *
+ * Without the approvals table (`NOMAD_RESTART_APPROVALS_TABLE` unset, or its calls denied) the
+ * reply goes to the task token from history directly, as before chat existed: it still reaches
+ * the run, but nothing records it as the question's one decision.
  */
 
+import { randomUUID } from 'node:crypto';
+import { decideQuestion } from '../../approvals/decide';
+import { ApprovalNotFoundError } from '../../approvals/errors';
 import { goQuote } from '../../restart/go-quote';
 import { answerText, toQuestion } from '../../restart/prompt-question';
 import type { Answer, Question } from '../../restart/questions';
 import type { Approval, ApprovalStore } from '../../stores/approval-store';
-import type { ApprovalAnswer } from '../../workflow/payloads';
-import { type AwsRetryOptions, awsCall } from './aws-call';
-import { AwsCallError } from './errors';
+import { awsErrorCode } from '../../stores/aws-errors';
+import { type AwsRetryOptions, awsCall, retryTransient } from './aws-call';
+import { AwsCallError, isAccessDeniedCode } from './errors';
 import type { PendingAsk } from './execution-tracker';
 import type { SfnCalls } from './sfn-calls';
 
-/** Who the workflow records as having answered. */
-export const ANSWERED_BY = 'nomad-restart (terminal)';
-
 /** `SendTaskSuccess` codes meaning the question is no longer open (answered elsewhere, or timed out). */
-const CLOSED_QUESTION_CODES = new Set(['TaskTimedOut', 'TaskDoesNotExist']);
+const CLOSED_QUESTION_CODES = new Set(['TaskTimedOut', 'TaskDoesNotExist', 'InvalidToken']);
 
-// Shared with chat and the webhook, which read answers to the same parked questions.
-export { answerText, toQuestion };
+/** How a denied approvals-table call ends its message: what the terminal does instead. */
+const TOKEN_FALLBACK =
+  '; answering with the task token from the execution history instead (chat does not learn who answered)';
+
+/** Looks for the ask step's item this many times (the execution index is eventually consistent). */
+const APPROVAL_LOOKUPS = 5;
+const APPROVAL_LOOKUP_PAUSE_MS = 200;
 
 /**
  * Asks a question for the run. `canceled` is aborted once an interrupt was confirmed: from then
  * on (also for a question that was waiting for the terminal) the asker answers with the
- * question's `defaultOnInterrupt` without asking, which ends the run. Resolves `undefined` when
- * nobody can answer here (no terminal): the question stays open for chat or the console.
- * Never resolves `invalid` (it asks again itself).
+ * question's `defaultOnInterrupt` without asking, which ends the run. `withdrawn` is aborted when
+ * the question was settled elsewhere (chat, the console, a timeout): a pending read is called off.
+ * Resolves `undefined` when nobody here answered (no terminal, or withdrawn): the question stays
+ * open for chat or the console. Never resolves `invalid` (it asks again itself).
  */
-export type AskQuestion = (question: Question, canceled: AbortSignal) => Promise<Answer | undefined>;
+export type AskQuestion = (
+  question: Question,
+  canceled: AbortSignal,
+  withdrawn: AbortSignal,
+) => Promise<Answer | undefined>;
+
+/**
+ * How a question ended for this terminal: its answer decided it and the run took it, or not
+ * (nobody here answered, or someone else decided first): then history says who did.
+ */
+export type AskOutcome = 'answered-here' | 'not-answered-here';
 
 /** What a {@link QuestionBridge} needs. */
 export interface QuestionBridgeDeps {
   readonly calls: SfnCalls;
-  /** The approvals table, when known: the question is read from it and removed once answered. */
+  /** The approvals table, when known: answers are recorded there as the question's one decision. */
   readonly approvals: ApprovalStore | undefined;
   readonly ask: AskQuestion;
   /** Aborted once an interrupt was confirmed. */
   readonly canceled: AbortSignal;
-  /** Prints one line on stderr (the table's fallback is said once). */
+  /** Who answers here, for the record and for chat (`user@host`). */
+  readonly answeredBy: string;
+  /** Prints one line on stderr (a fallback is said once). */
   readonly printError: (message: string) => void;
-  /** Retries of the approvals table read (the engine's patient policy). */
+  /** Retries of the approvals table calls and of the decision (the engine's patient policy). */
   readonly retry?: AwsRetryOptions;
 }
 
-/**
- * Asks the questions an execution parks, and sends the replies. The approval store is consulted
- * first (the ask step's record, with its id); the ask step's parameters in history are the
- * fallback, since the store's execution index is eventually consistent, and the only source once
- * reading the table was denied.
- */
+/** Asks the questions an execution parks, and answers them. */
 export class QuestionBridge {
-  private tableReadable = true;
+  private tableUsable = true;
 
   public constructor(private readonly deps: QuestionBridgeDeps) {}
 
-  /** Asks the pending question of `executionArn`; `false` when it was left open (nobody here can answer). */
-  public async answer(executionArn: string, pending: PendingAsk): Promise<boolean> {
+  /** Asks the pending question of `executionArn` until it is answered here or `withdrawn`. */
+  public async answer(
+    executionArn: string,
+    pending: PendingAsk,
+    withdrawn: AbortSignal,
+  ): Promise<AskOutcome> {
     const { deps } = this;
-    const store = this.tableReadable ? deps.approvals : undefined;
-    const approval = store === undefined ? undefined : await this.findApproval(store, executionArn, pending);
-    const answer = await deps.ask(toQuestion(approval ?? pending.question), deps.canceled);
-    if (answer === undefined) return false;
-    const reply: ApprovalAnswer = { answer: answerText(answer), answeredBy: ANSWERED_BY };
+    const answer = await deps.ask(toQuestion(pending.question), deps.canceled, withdrawn);
+    if (answer === undefined) return 'not-answered-here';
+    const reply = answerText(answer);
+    const store = this.tableUsable ? deps.approvals : undefined;
+    // Looked up once there is a reply: by then the ask step's item has reached the index.
+    const approval = store && (await this.findApproval(store, executionArn, pending));
+    if (store !== undefined && approval !== undefined) {
+      const outcome = await this.decide(store, approval, reply, executionArn);
+      if (outcome !== undefined) return outcome;
+    }
+    return this.sendDirectly(executionArn, pending.taskToken, reply);
+  }
+
+  /** Records the reply as the question's decision and delivers it; `undefined`: use the token instead. */
+  private async decide(
+    store: ApprovalStore,
+    approval: Approval,
+    reply: string,
+    executionArn: string,
+  ): Promise<AskOutcome | undefined> {
+    const deps = { approvals: store, sfn: this.deps.calls.taskAnswerClient(executionArn) };
+    const request = {
+      approvalId: approval.approvalId,
+      reply,
+      answeredBy: this.deps.answeredBy,
+      via: 'terminal' as const,
+      // Every try is the same answer: one that finds its own decision recorded delivers it.
+      decisionId: randomUUID(),
+    };
     try {
-      await deps.calls.sendTaskSuccess(approval?.taskToken ?? pending.taskToken, reply, executionArn);
+      const outcome = await retryTransient(() => decideQuestion(deps, request), this.deps.retry);
+      return outcome.kind === 'decided' ? 'answered-here' : 'not-answered-here';
+    } catch (error) {
+      // Step Functions' own answer (the call names its action): there is no other way to answer.
+      if (error instanceof AwsCallError) throw error;
+      // Gone from the table (expired): the token still answers the run.
+      if (error instanceof ApprovalNotFoundError) return undefined;
+      if (!isAccessDeniedCode(awsErrorCode(error))) throw error;
+      this.tableUsable = false;
+      this.deps.printError(
+        `Error recording the answer to question ${goQuote(approval.approvalId)}: ${awsErrorCode(error)}: ${(error as Error).message}; ` +
+          `this needs the IAM actions dynamodb:GetItem and dynamodb:UpdateItem on the approvals table${TOKEN_FALLBACK}`,
+      );
+      return undefined;
+    }
+  }
+
+  private async sendDirectly(executionArn: string, taskToken: string, reply: string): Promise<AskOutcome> {
+    try {
+      await this.deps.calls.sendTaskSuccess(
+        taskToken,
+        { answer: reply, answeredBy: this.deps.answeredBy },
+        executionArn,
+      );
+      return 'answered-here';
     } catch (error) {
       // Someone answered first (chat, the console) or the question timed out: history says what
       // the workflow did with it, so following goes on.
-      if (!(error instanceof AwsCallError && CLOSED_QUESTION_CODES.has(error.code))) throw error;
+      if (error instanceof AwsCallError && CLOSED_QUESTION_CODES.has(error.code)) return 'not-answered-here';
+      throw error;
     }
-    if (store !== undefined && approval !== undefined) {
-      // Clean-up only: the item expires on its own, and a failed delete must not end the run.
-      await store.delete(approval.approvalId).catch(() => undefined);
-    }
-    return true;
   }
 
   private async findApproval(
@@ -88,19 +154,23 @@ export class QuestionBridge {
     pending: PendingAsk,
   ): Promise<Approval | undefined> {
     try {
-      const approvals = await awsCall(
-        {
-          action: 'dynamodb:Query',
-          what: `reading the pending questions of execution ${goQuote(executionArn)}`,
-        },
-        () => store.listByExecution(executionArn),
-        this.deps.retry,
-      );
-      return approvals.find((a) => a.taskToken === pending.taskToken);
+      for (let lookup = 1; ; lookup++) {
+        const approvals = await awsCall(
+          {
+            action: 'dynamodb:Query',
+            what: `reading the pending questions of execution ${goQuote(executionArn)}`,
+          },
+          () => store.listByExecution(executionArn),
+          this.deps.retry,
+        );
+        const approval = approvals.find((a) => a.taskToken === pending.taskToken);
+        if (approval !== undefined || lookup >= APPROVAL_LOOKUPS) return approval;
+        await new Promise((resolve) => setTimeout(resolve, APPROVAL_LOOKUP_PAUSE_MS));
+      }
     } catch (error) {
       if (!(error instanceof AwsCallError && error.accessDenied)) throw error;
-      this.tableReadable = false;
-      this.deps.printError(`${error.message}; reading questions from the execution history instead`);
+      this.tableUsable = false;
+      this.deps.printError(`${error.message}${TOKEN_FALLBACK}`);
       return undefined;
     }
   }

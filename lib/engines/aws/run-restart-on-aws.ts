@@ -28,6 +28,11 @@ export interface RunRestartOnAwsRequest extends Omit<AwsSessionOptions, 'region'
   readonly emit: (event: ProgressEvent) => void;
   /** Asks the run's questions (see {@link AskQuestion}). */
   readonly ask: AskQuestion;
+  /**
+   * Who runs this command (`user@host`, never a secret): the input's `startedBy`, shown with the
+   * run's questions in chat, and who answers them here.
+   */
+  readonly operator: string;
   /** Aborted when an interrupt is confirmed: the run is canceled (see `cancel.ts`). */
   readonly signal?: AbortSignal;
   /** Pause between history reads, in ms. @default 1000 */
@@ -53,7 +58,7 @@ export async function runRestartOnAws(request: RunRestartOnAwsRequest): Promise<
   let region: string;
   try {
     region = request.region ?? parseStateMachineArn(request.stateMachineArn).region;
-    input = toRestartInput(request.options);
+    input = toRestartInput(request.options, request.operator);
     // The state machine validates again; checking here means bad input starts nothing.
     validateRestartInput(input, { interactive: true });
   } catch (error) {
@@ -80,5 +85,5 @@ export async function runRestartOnAws(request: RunRestartOnAwsRequest): Promise<
     }
     return { exitCode: 1, status: 'NOT_STARTED', executionArns: [] };
   }
-  return followRun({ ...request, session, runId, printError });
+  return followRun({ ...request, session, runId, printError, answeredBy: request.operator });
 }

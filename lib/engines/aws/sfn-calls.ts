@@ -15,6 +15,7 @@ import {
   StartExecutionCommand,
   StopExecutionCommand,
 } from '@aws-sdk/client-sfn';
+import type { TaskAnswerClient } from '../../approvals/decide';
 import { goQuote } from '../../restart/go-quote';
 import { awsErrorCode } from '../../stores/aws-errors';
 import { type AwsRetryOptions, awsCall, patient } from './aws-call';
@@ -58,8 +59,28 @@ export interface SfnCalls {
   startInput(executionArn: string, bounded: boolean): Promise<unknown>;
   /** Answers a task-token wait; `output` is JSON-encoded. */
   sendTaskSuccess(taskToken: string, output: unknown, executionArn: string): Promise<void>;
+  /**
+   * The client the one decision function (`lib/approvals/decide.ts`) answers a question of
+   * `executionArn` through: each `SendTaskSuccess` made as {@link sendTaskSuccess} makes it.
+   */
+  taskAnswerClient(executionArn: string): TaskAnswerClient;
   /** Stops an execution at once (it ends `ABORTED`). */
   stopExecution(executionArn: string, error: string, cause: string): Promise<void>;
+}
+
+/**
+ * The client the one decision function (`lib/approvals/decide.ts`) sends `SendTaskSuccess`
+ * through: retried as `retry` says, its failures worded as {@link awsCall} words them.
+ * @param what what the answer is, for the error message (`answering question "<id>"`)
+ */
+export function awsTaskAnswerClient(
+  client: SFNClient,
+  what: string,
+  retry: AwsRetryOptions,
+): TaskAnswerClient {
+  return {
+    send: (command) => awsCall({ action: 'states:SendTaskSuccess', what }, () => client.send(command), retry),
+  };
 }
 
 /** Step Functions' answer to a start whose name was used before (by this invocation's lost first try). */
@@ -103,6 +124,8 @@ export function sfnCalls(
     return { events: out.events ?? [], nextToken: out.nextToken };
   };
   const historyPage = (request: HistoryPageRequest): Promise<HistoryPage> => readHistory(request);
+  const taskAnswerClient = (executionArn: string): TaskAnswerClient =>
+    awsTaskAnswerClient(client, `answering the question of execution ${goQuote(executionArn)}`, following);
   return {
     async startExecution(stateMachineArn, input, name) {
       const out = await awsCall(
@@ -153,15 +176,12 @@ export function sfnCalls(
     },
 
     async sendTaskSuccess(taskToken, output, executionArn) {
-      await awsCall(
-        {
-          action: 'states:SendTaskSuccess',
-          what: `answering the question of execution ${goQuote(executionArn)}`,
-        },
-        () => client.send(new SendTaskSuccessCommand({ taskToken, output: JSON.stringify(output) })),
-        following,
+      await taskAnswerClient(executionArn).send(
+        new SendTaskSuccessCommand({ taskToken, output: JSON.stringify(output) }),
       );
     },
+
+    taskAnswerClient,
 
     async stopExecution(executionArn, error, cause) {
       await awsCall(

@@ -6,7 +6,7 @@
  */
 import type { GetExecutionHistoryCommandInput, HistoryEvent } from '@aws-sdk/client-sfn';
 import type { ProgressEvent } from '../../../lib/restart/events';
-import type { PendingQuestion } from '../../../lib/workflow/payloads';
+import type { ApprovalAnswer, PendingQuestion, TaskFailure } from '../../../lib/workflow/payloads';
 
 /** A history event without its id; ids are given when the timeline is built. */
 export type EventShape = Omit<HistoryEvent, 'id' | 'timestamp'>;
@@ -51,10 +51,16 @@ export const ev = {
     type: 'TaskSubmitted',
     taskSubmittedEventDetails: { resourceType: 'lambda', resource: 'invoke.waitForTaskToken' },
   }),
-  /** The ask step's exit: its output repeats the previous step's events. */
-  askExited: (events: ProgressEvent[]): EventShape => ({
+  /**
+   * The ask step's exit: its output repeats the previous step's events, with what it was sent at
+   * `$.answer` (or, when nobody answered in time, its `States.Timeout` failure).
+   */
+  askExited: (
+    events: ProgressEvent[],
+    answer: ApprovalAnswer | TaskFailure = { answer: 'yes' },
+  ): EventShape => ({
     type: 'TaskStateExited',
-    stateExitedEventDetails: { name: 'Ask question', ...stateOutput({ events, answer: { answer: 'yes' } }) },
+    stateExitedEventDetails: { name: 'Ask question', ...stateOutput({ events, answer }) },
   }),
   continued: (executionArn: string, events: ProgressEvent[]): EventShape => ({
     type: 'TaskStateExited',

@@ -12,7 +12,13 @@ import {
   StopExecutionCommand,
   TaskTimedOut,
 } from '@aws-sdk/client-sfn';
-import { DeleteCommand, DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { type RunRestartOnAwsRequest, runRestartOnAws } from '../../../lib/engines/aws';
 import type { ProgressEvent } from '../../../lib/restart/events';
@@ -103,6 +109,7 @@ async function run(overrides: Partial<RunRestartOnAwsRequest> = {}, answers: Ans
       dynamodb: new DynamoDBClient({ region: 'eu-west-1' }),
     },
     emit: (event) => emitted.push(event),
+    operator: 'tester@laptop',
     // The asker's contract: once canceled, the question's default, without asking.
     ask: async (question, canceled) => {
       asked.push(question);
@@ -129,7 +136,7 @@ describe('runRestartOnAws', () => {
   });
 
   describe('starting', () => {
-    it('sends the restart options and no secret', async () => {
+    it('sends the restart options and who started it, and no secret', async () => {
       // Arrange
       const saved = process.env['NOMAD_TOKEN'];
       process.env['NOMAD_TOKEN'] = 'secret-token-0d4e';
@@ -147,7 +154,10 @@ describe('runRestartOnAws', () => {
       const input = sfn.commandCalls(StartExecutionCommand)[0]?.args[0].input;
       expect(input?.stateMachineArn).toBe(MACHINE);
       expect(input?.input).not.toContain('secret-token-0d4e');
-      expect(JSON.parse(input?.input ?? '')).toEqual(toRestartInput(options));
+      expect(JSON.parse(input?.input ?? '')).toEqual({
+        ...toRestartInput(options),
+        startedBy: 'tester@laptop',
+      });
       expect(restartInputSchema.safeParse(JSON.parse(input?.input ?? '')).success).toBe(true);
     });
 
@@ -354,54 +364,59 @@ describe('runRestartOnAws', () => {
       expect(sent).toEqual([
         {
           taskToken: 'task-token-1',
-          output: JSON.stringify({ answer: '10s', answeredBy: 'nomad-restart (terminal)' }),
+          output: JSON.stringify({ answer: '10s', answeredBy: 'tester@laptop' }),
         },
       ]);
       expect(result.exitCode).toBe(0);
       expect(emitted).toEqual([started, batch1, alloc1, finished]);
     });
 
-    it('reads the question from the approvals table and removes it once answered', async () => {
+    it('records the answer as the question’s one decision before sending it, and keeps the item', async () => {
       // Arrange
       serve({ [EXEC1]: new FakeExecution([planned(), [...firstBatch(), ...asking()], answeredChunk()]) });
       sfn.on(SendTaskSuccessCommand).resolves({});
-      documents.on(QueryCommand).resolves({
-        Items: [
-          {
-            approvalId: 'approval-7',
-            executionId: EXEC1,
-            taskToken: 'task-token-1',
-            kind: 'proceed',
-            prompt: 'Ignore the errors above and proceed with the next batch? [y/N]',
-            summary: '',
-            jobId: 'example',
-            namespace: 'default',
-            createdAt: 1,
-            expiresAt: 2,
-          },
-        ],
-      });
-      documents.on(DeleteCommand).resolves({});
+      const item = {
+        approvalId: 'kPQd6yB4yF0Qm1c1Q2W3eA',
+        executionId: EXEC1,
+        taskToken: 'task-token-1',
+        kind: 'proceed',
+        prompt: 'Proceed with the next batch? [Y/n/<wait duration>]',
+        summary: '',
+        jobId: 'example',
+        namespace: 'default',
+        createdAt: 1,
+        expiresAt: 2,
+      };
+      documents.on(QueryCommand).resolves({ Items: [item] });
+      documents.on(GetCommand).resolves({ Item: item });
+      documents
+        .on(UpdateCommand)
+        .callsFake((input: { ExpressionAttributeValues?: Record<string, unknown> }) => ({
+          Attributes: { ...item, decision: input.ExpressionAttributeValues?.[':d'] },
+        }));
 
       // Act
-      const { asked } = await run({ approvalsTable: 'approvals' }, [{ kind: 'no' }]);
+      const { asked, result } = await run({ approvalsTable: 'approvals' }, [{ kind: 'no' }]);
 
       // Assert
-      expect(asked.map((q) => q.lines)).toEqual([
-        ['Ignore the errors above and proceed with the next batch?'],
-      ]);
+      expect(asked.map((q) => q.lines)).toEqual([['Proceed with the next batch?']]);
       expect(documents.commandCalls(QueryCommand)[0]?.args[0].input).toMatchObject({
         TableName: 'approvals',
         ExpressionAttributeValues: { ':e': EXEC1 },
       });
-      expect(documents.commandCalls(DeleteCommand)[0]?.args[0].input).toEqual({
-        TableName: 'approvals',
-        Key: { approvalId: 'approval-7' },
+      const [decide, settle] = documents.commandCalls(UpdateCommand).map((c) => c.args[0].input);
+      expect(decide).toMatchObject({
+        Key: { approvalId: item.approvalId },
+        ConditionExpression: 'attribute_exists(approvalId) AND attribute_not_exists(decision)',
+        ExpressionAttributeValues: { ':d': { answer: 'no', answeredBy: 'tester@laptop', via: 'terminal' } },
       });
+      expect(settle).toMatchObject({ ExpressionAttributeValues: { ':o': 'delivered' } });
       expect(JSON.parse(sfn.commandCalls(SendTaskSuccessCommand)[0]?.args[0].input.output ?? '')).toEqual({
         answer: 'no',
-        answeredBy: 'nomad-restart (terminal)',
+        answeredBy: 'tester@laptop',
       });
+      expect(documents.commandCalls(DeleteCommand)).toEqual([]);
+      expect(result.exitCode).toBe(0);
     });
 
     it('goes on when the question was answered elsewhere first', async () => {
