@@ -6,11 +6,13 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { jobRunKey, recordRunHoldsJob } from '../lib/steps/earlier-run';
 import { LockHeldError } from '../lib/stores';
 import {
   DEFAULT_LOCK_TTL_SECONDS,
   ENV,
   jobLockFromEnv,
+  planStoreFromEnv,
   runStatusFromEnv,
   secondsFromEnv,
 } from '../lib/stores/from-env';
@@ -31,8 +33,19 @@ const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {
       `Job "${plan.jobId}" in namespace "${plan.namespace}" is already being restarted by execution "${holder}"`,
       { cause },
     );
+  // The job's record names the run holding it, so a run after one that never ended resumes it.
+  const holdsJob = () =>
+    plan.planKey === ''
+      ? Promise.resolve()
+      : recordRunHoldsJob(
+          planStoreFromEnv(),
+          jobRunKey(plan.namespace, plan.jobId),
+          state.run.runId,
+          plan.planKey,
+        );
   try {
     await lock.acquire(key, state.run.runId, ttl);
+    await holdsJob();
     logger.info('Job locked', { jobId: plan.jobId, namespace: plan.namespace });
     return { ...state, events: [] };
   } catch (err) {
@@ -46,6 +59,7 @@ const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {
       if (race instanceof LockHeldError) throw held(race.holder, race);
       throw race;
     }
+    await holdsJob();
     logger.info('Job lock taken over', { jobId: plan.jobId, previousStatus: status });
     return {
       ...state,

@@ -2,11 +2,13 @@
  * Tasks "Release lock" and "Release lock after error". Tolerates any state, because the
  * failure path can start before a plan exists; releasing a lock this run does not hold is a
  * no-op, so a `JobLocked` failure never frees the other run's lock. It also marks the run's
- * plan-store documents as ended, the only ones the bucket lets expire.
+ * plan-store documents as ended, the only ones the bucket lets expire, and the job's record of
+ * it ended: a run that ends through the workflow is never resumed (see earlier-run.ts).
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { jobRunKey, recordRunEnded } from '../lib/steps/earlier-run';
 import { jobLockFromEnv, planStoreFromEnv } from '../lib/stores/from-env';
 import { runKeyPrefix } from '../lib/stores/plan-store';
 import { logger } from './private/logger';
@@ -24,6 +26,8 @@ const lambdaHandler = async (event: unknown): Promise<unknown> => {
   let released = false;
   if (runId !== undefined && namespace !== undefined && jobId !== undefined) {
     released = await jobLockFromEnv().release({ namespace, jobId }, runId);
+    // Either way out of the workflow ends the run: the next one starts afresh, not resuming it.
+    await recordRunEnded(planStoreFromEnv(), jobRunKey(namespace, jobId), runId, Date.now());
   }
   // The run is over (this is the last step of every way out): its documents may expire now.
   if (runId !== undefined) await planStoreFromEnv().endRun(runKeyPrefix(runId));

@@ -32,6 +32,11 @@ export type ProgressEvent =
    * releasing it) and this run took it over.
    */
   | { type: 'lock-taken-over'; time: number; jobId: string; previousRun: string; previousStatus: string }
+  /**
+   * Beyond Nomad: an earlier run of the job never ended (its execution was aborted or timed out);
+   * this run leaves out the `skipped` allocations it already restarted, stopped or replaced.
+   */
+  | { type: 'earlier-run-resumed'; time: number; previousRun: string; skipped: number }
   /** Verbose `Skipping allocation ...` detail line. */
   | { type: 'allocation-skipped'; time: number; allocationId: string; reason: SkipReason }
   /** `==> <ts>: Restarting <ordinal> batch of <n> allocations` (only when the batch size is > 1). */

@@ -165,6 +165,15 @@ export function createFormatter(options: FormatterOptions): Formatter {
             ),
           ),
         ];
+      case 'earlier-run-resumed':
+        return [
+          warn(
+            header(
+              t,
+              `Resuming run "${event.previousRun}", which did not finish: skipping ${plural(event.skipped, 'allocation', 'allocations')} it already restarted or replaced`,
+            ),
+          ),
+        ];
       case 'allocation-skipped':
         return verbose ? [stdout(darkGray(detail(t, skipText(event.allocationId, event.reason))))] : [];
       case 'batch-started':

@@ -2,6 +2,7 @@ export * from './allocation-errors';
 export * from './batches';
 export * from './decide';
 export * from './duration';
+export * from './earlier-work';
 export * from './error-sample';
 export * from './errors';
 export * from './events';

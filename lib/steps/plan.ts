@@ -5,6 +5,7 @@
 import type { NomadClient } from '../nomad/client';
 import type { AllocListStub, Job } from '../nomad/types';
 import { cutBatches, resolveBatchSize, resolveMaxErrors } from '../restart/batches';
+import { type EarlierRunWork, withoutEarlierWork } from '../restart/earlier-work';
 import { NomadQueryError, RescheduleNotAllowedError } from '../restart/errors';
 import type { EmitProgress } from '../restart/events';
 import { filterAllocations, type PlannedAllocation, sortAllocations } from '../restart/filter';
@@ -28,6 +29,15 @@ export interface PlanDeps {
    * @default - not asked here; the caller checks `plan.job.multiregion` itself
    */
   readonly confirmMultiregion?: (jobId: string) => Promise<boolean>;
+  /**
+   * What the job's earlier run that never ended did, if there is one, given the job's
+   * allocations now: it is left out of this plan.
+   * @default - nothing is resumed (the dry run, Nomad's behaviour)
+   */
+  readonly earlierRun?: (
+    job: PlannedJob,
+    stubs: readonly AllocListStub[],
+  ) => Promise<EarlierRunWork | undefined>;
 }
 
 function plannedJob(resolved: ResolvedJob): PlannedJob {
@@ -92,14 +102,26 @@ export async function planRestart(
     throw new NomadQueryError('allocations', job.id, err);
   }
 
-  const { eligible, skipped } = filterAllocations(sortAllocations(stubs), versionMap, {
+  const filtered = filterAllocations(sortAllocations(stubs), versionMap, {
     groups: options.groups,
     tasks: options.tasks,
   });
+  const { skipped } = filtered;
   if (options.verbose) {
     for (const skip of skipped) {
       deps.emit({ type: 'allocation-skipped', time: deps.now(), allocationId: skip.id, reason: skip.reason });
     }
+  }
+  const resumed = await deps.earlierRun?.(job, stubs);
+  const eligible =
+    resumed === undefined ? filtered.eligible : withoutEarlierWork(filtered.eligible, stubs, resumed);
+  if (resumed !== undefined && eligible.length < filtered.eligible.length) {
+    deps.emit({
+      type: 'earlier-run-resumed',
+      time: deps.now(),
+      previousRun: resumed.runId,
+      skipped: filtered.eligible.length - eligible.length,
+    });
   }
   const counts: PlanCounts = { listed: stubs.length, eligible: eligible.length, skipped: skipped.length };
   if (eligible.length === 0) {
@@ -121,6 +143,7 @@ export async function planRestart(
     counts,
     ...(maxErrors === undefined ? {} : { maxErrors }),
     createdAt,
+    ...(resumed === undefined || resumed.restarted.length + resumed.stopped.length === 0 ? {} : { resumed }),
   };
 }
 

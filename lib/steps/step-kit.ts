@@ -17,8 +17,7 @@ import type { RestartOptions } from '../restart/options';
 import type { RestartPlan } from '../restart/plan';
 import type { Question } from '../restart/questions';
 import { TIMESTAMP_PREFIX_LENGTH } from '../restart/text';
-import { StoreItemNotFoundError } from '../stores/errors';
-import { runKeyPrefix } from '../stores/plan-store';
+import { getIfPresent, runKeyPrefix } from '../stores/plan-store';
 import {
   type BatchState,
   type Decision,
@@ -112,17 +111,9 @@ export interface StepKit extends Omit<RestartStepsDeps, 'nomad'> {
 export function createStepKit(deps: RestartStepsDeps): StepKit {
   const { nomad, planStore, onEvent, ...rest } = deps;
   const key = (runId: string, name: string) => `${runKeyPrefix(runId)}${name}`;
-  // "Missing" is NoSuchKey only: any other failure (a throttled or failing S3 read) fails the
-  // step so Step Functions retries it, instead of a retried batch forgetting its journal and
-  // restarting allocations again, or a run record losing the errors collected so far.
-  const tryGet = async <T>(k: string): Promise<T | undefined> => {
-    try {
-      return (await planStore.get(k)) as T;
-    } catch (error) {
-      if (error instanceof StoreItemNotFoundError) return undefined;
-      throw error;
-    }
-  };
+  // A failing read fails the step (Step Functions retries it), instead of a retried batch
+  // forgetting its journal and restarting allocations again, or a run record losing its errors.
+  const tryGet = <T>(k: string): Promise<T | undefined> => getIfPresent<T>(planStore, k);
   return {
     ...rest,
     planStore,

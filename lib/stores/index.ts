@@ -3,6 +3,6 @@ export { APPROVALS_TABLE_SCHEMA, DynamoDbApprovalStore } from './dynamodb-approv
 export { DynamoDbJobLock, LOCK_TABLE_SCHEMA } from './dynamodb-job-lock';
 export { LockHeldError, StoreDecodeError, StoreError, StoreItemNotFoundError } from './errors';
 export { type JobLock, type LockKey, lockKeyString, MemoryJobLock } from './job-lock';
-export { ENDED_RUN_TAG, MemoryPlanStore, type PlanStore, runKeyPrefix } from './plan-store';
+export { ENDED_RUN_TAG, getIfPresent, MemoryPlanStore, type PlanStore, runKeyPrefix } from './plan-store';
 export { LocalRuns, type RunStatus, type RunStatusSource, StepFunctionsRuns } from './run-status';
 export { S3PlanStore } from './s3-plan-store';

@@ -20,6 +20,20 @@ export interface PlanStore {
   endRun(prefix: string): Promise<void>;
 }
 
+/**
+ * The document at `key`, or `undefined` when there is none. "Missing" is `StoreItemNotFoundError`
+ * only: any other failure (a throttled or failing read) is thrown, so a step fails and is retried
+ * instead of going on as if the document had never been written.
+ */
+export async function getIfPresent<T>(store: PlanStore, key: string): Promise<T | undefined> {
+  try {
+    return (await store.get(key)) as T;
+  } catch (error) {
+    if (error instanceof StoreItemNotFoundError) return undefined;
+    throw error;
+  }
+}
+
 /** The object tag (and value) of an ended run's documents; the bucket's lifecycle expires only these. */
 export const ENDED_RUN_TAG = { key: 'nomad-restart-run', value: 'ended' } as const;
 

@@ -23,9 +23,10 @@ export interface HandlerResources {
   readonly stateMachineName: string;
 }
 
-/** Plan-bucket object actions per handler; each that reads may also list `runs/*`. */
+/** Plan-bucket object actions per handler on `runs/*`; each that reads may also list `runs/*`. */
 const PLAN_ACCESS: Readonly<Partial<Record<WorkflowFunctionId, readonly string[]>>> = {
-  plan: ['s3:PutObject'],
+  // Reads the plan and journals of an earlier run of the job that never ended (earlier-run.ts).
+  plan: ['s3:GetObject', 's3:PutObject'],
   'check-deployments': ['s3:GetObject', 's3:PutObject'],
   'restart-batch': ['s3:GetObject', 's3:PutObject'],
   'trigger-evaluations': ['s3:GetObject', 's3:PutObject'],
@@ -45,25 +46,46 @@ export function grantHandlerAccess(scope: Construct, r: HandlerResources): void 
   grantDescribeOwnExecutions(scope, r);
 }
 
+/**
+ * Actions per handler on `jobs/*`, each job's record of the run holding it (earlier-run.ts): Lock
+ * job names the run, Release lock marks it ended, Plan reads it to resume a run that never ended.
+ */
+const JOB_RECORD_ACCESS: Readonly<Partial<Record<WorkflowFunctionId, readonly string[]>>> = {
+  plan: ['s3:GetObject'],
+  'lock-job': ['s3:PutObject'],
+  'release-lock': ['s3:GetObject', 's3:PutObject'],
+};
+
 function grantPlanAccess(scope: Construct, r: HandlerResources): void {
-  const objects = r.planBucket.arnForObjects('runs/*');
+  grantPrefix(scope, r, 'runs', PLAN_ACCESS, 'Plan documents are per-run objects under runs/<run>/');
+  grantPrefix(scope, r, 'jobs', JOB_RECORD_ACCESS, 'Job records are per-job objects under jobs/<job>/');
+}
+
+function grantPrefix(
+  scope: Construct,
+  r: HandlerResources,
+  prefix: string,
+  access: Readonly<Partial<Record<WorkflowFunctionId, readonly string[]>>>,
+  why: string,
+): void {
+  const objects = r.planBucket.arnForObjects(`${prefix}/*`);
   const bucketId = Stack.of(scope).getLogicalId(r.planBucket.node.defaultChild as s3.CfnBucket);
-  for (const [handlerId, actions] of Object.entries(PLAN_ACCESS)) {
+  for (const [handlerId, actions] of Object.entries(access)) {
     const fn = r.functions[handlerId as WorkflowFunctionId];
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...actions], resources: [objects] }));
-    // Every reader may also list the run prefix: without it a missing key is a 403 AccessDenied,
-    // which the plan store cannot tell from a real failure, instead of NoSuchKey. Plan only writes.
-    if (handlerId !== 'plan')
+    // Every reader may also list the prefix: without it a missing key is a 403 AccessDenied,
+    // which the plan store cannot tell from a real failure, instead of NoSuchKey.
+    if (actions.includes('s3:GetObject'))
       fn.addToRolePolicy(
         new iam.PolicyStatement({
           actions: ['s3:ListBucket'],
           resources: [r.planBucket.bucketArn],
-          conditions: { StringLike: { 's3:prefix': ['runs/*'] } },
+          conditions: { StringLike: { 's3:prefix': [`${prefix}/*`] } },
         }),
       );
     Validations.of(fn.role ?? scope).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/runs/*]`,
-      reason: 'Plan documents are per-run objects under runs/<run>/; the keys are not known when deploying.',
+      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${prefix}/*]`,
+      reason: `${why}; the keys are not known when deploying.`,
     });
   }
 }

@@ -54,7 +54,12 @@ const READS_LOCK: ReadonlySet<WorkflowFunctionId> = new Set([
   'release-lock',
   STALE_LOCK_HANDLER_ID,
 ]);
-const TAGS_PLANS: ReadonlySet<WorkflowFunctionId> = new Set(['release-lock', STALE_LOCK_HANDLER_ID]);
+/** The handlers besides those that call Nomad that use the plan bucket (run ends, job records). */
+const USES_PLAN_BUCKET: ReadonlySet<WorkflowFunctionId> = new Set([
+  'lock-job',
+  'release-lock',
+  STALE_LOCK_HANDLER_ID,
+]);
 const READS_APPROVALS: ReadonlySet<WorkflowFunctionId> = new Set(['ask', STALE_LOCK_HANDLER_ID]);
 
 /** Creates every handler's function under `scope` (construct ids `<handler>-fn`). */
@@ -73,7 +78,7 @@ export function createTaskFunctions(
       if (props.nomadTlsSecret !== undefined)
         environment['NOMAD_TLS_SECRET_ARN'] = props.nomadTlsSecret.secretArn;
     }
-    if (nomad || TAGS_PLANS.has(handlerId)) environment['PLAN_BUCKET'] = props.planBucketName;
+    if (nomad || USES_PLAN_BUCKET.has(handlerId)) environment['PLAN_BUCKET'] = props.planBucketName;
     if (READS_LOCK.has(handlerId)) environment['LOCK_TABLE'] = props.lockTableName;
     if (READS_APPROVALS.has(handlerId)) environment['APPROVALS_TABLE'] = props.approvalsTableName;
     const fn = new TaskFunction(scope, `${handlerId}-fn`, {
