@@ -7,6 +7,7 @@
  * line rendered later from execution history still shows Nomad's timestamp.
  * Allocation, evaluation and deployment IDs are always full; the formatter shortens them.
  */
+import type { ReplacementCause } from './replacement-cause';
 
 /** Why an allocation was left out of the plan (spec §2.4, in rule order). */
 export type SkipReason =
@@ -45,8 +46,18 @@ export type ProgressEvent =
   | { type: 'allocation-restarting'; time: number; allocationId: string; group: string; mode: RestartMode }
   /** Beyond Nomad, visible in the console: the system-job evaluation that places a replacement. */
   | { type: 'evaluation-triggered'; time: number; allocationId: string; jobId: string; evaluationId: string }
-  /** `Allocation "<a>" replaced by "<b>", waiting for "<b>" to start running` */
-  | { type: 'allocation-replaced'; time: number; allocationId: string; replacementId: string }
+  /**
+   * `Allocation "<a>" replaced by "<b>", waiting for "<b>" to start running`. `cause` (beyond
+   * Nomad, in the JSON output and the execution history) says why Nomad placed `<b>`, as `<a>`
+   * looked when the link was seen (replacement-cause.ts); absent in older states.
+   */
+  | {
+      type: 'allocation-replaced';
+      time: number;
+      allocationId: string;
+      replacementId: string;
+      cause?: ReplacementCause;
+    }
   /**
    * `Allocation "<a>" is "<status>"`. `verbose` marks the intermediate statuses that only
    * `-verbose` prints; the final `"running"` line is always printed.

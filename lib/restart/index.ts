@@ -15,5 +15,6 @@ export * from './options';
 export * from './plan';
 export * from './prefix-matches';
 export * from './questions';
+export * from './replacement-cause';
 export * from './text';
 export * from './validate';

@@ -65,8 +65,10 @@ export function accountFor(
 ): Accounting {
   const sinceNs = startedAtMs * 1e6;
   const stops = new Map<string, number>();
+  const stopSent = new Set<string>();
   for (const entry of h.sim.control.requestLog()) {
     const id = STOP.exec(entry.path)?.[1];
+    if (id !== undefined) stopSent.add(id);
     if (id !== undefined && entry.status === 200) stops.set(id, (stops.get(id) ?? 0) + 1);
   }
   const fates = new Map<string, Fate>();
@@ -81,9 +83,11 @@ export function accountFor(
     for (const id of replacement.chain) replacements.add(id);
     const failed = run.errors.some((message) => message.includes(`"${original.ID.slice(0, 8)}"`));
     // An allocation reported failed that Nomad did restart or replace has two fates: a lie.
+    // Only a replacement this run asked for (it sent a stop, whatever the answer) is its doing:
+    // one Nomad placed for a disconnected or lost node is not a second fate.
     const found: Fate[] = [
       ...(signals > 0 ? (['restarted'] as const) : []),
-      ...(replacement.running ? (['rescheduled'] as const) : []),
+      ...(replacement.running && stopSent.has(original.ID) ? (['rescheduled'] as const) : []),
       ...(failed ? (['failed'] as const) : []),
     ];
     if (found.length > 1) ambiguous.push(original.ID);
