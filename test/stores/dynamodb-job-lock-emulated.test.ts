@@ -3,7 +3,11 @@
  * real conditional writes, not a mock's scripted answers, decide who holds a job.
  */
 import { DynamoDbJobLock, LockHeldError } from '../../lib/stores';
-import { type DynamoDbEmulator, startDynamoDbEmulator } from './helpers/dynamodb-emulator';
+import {
+  type DynamoDbEmulator,
+  EMULATOR_START_TIMEOUT_MS,
+  startDynamoDbEmulator,
+} from './helpers/dynamodb-emulator';
 
 const key = { namespace: 'default', jobId: 'web' };
 const run = (n: number) => `arn:aws:states:us-east-1:123456789012:execution:m:run-${n}`;
@@ -14,7 +18,7 @@ describe('DynamoDbJobLock on a DynamoDB emulator', () => {
 
   beforeAll(async () => {
     db = await startDynamoDbEmulator();
-  });
+  }, EMULATOR_START_TIMEOUT_MS);
   afterAll(async () => db.close());
   beforeEach(async () => {
     table = await db.createTable('LockTable');

@@ -63,8 +63,15 @@ function clientFor(endpoint: string): DynamoDBClient {
   });
 }
 
-/** Starts dynalite on a free loopback port; resolves once it accepts requests. */
+/** How long a `beforeAll` that starts the emulator may take: it synthesizes the stack once per file. */
+export const EMULATOR_START_TIMEOUT_MS = 120_000;
+
+/**
+ * Starts dynalite on a free loopback port and reads the stack's table definitions; resolves once
+ * it accepts requests. Call it in a `beforeAll` given {@link EMULATOR_START_TIMEOUT_MS}.
+ */
 export async function startDynamoDbEmulator(): Promise<DynamoDbEmulator> {
+  workflowTables();
   const child: ChildProcess = spawn(process.execPath, ['-e', LAUNCHER], {
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
