@@ -8,7 +8,11 @@ import { DescribeExecutionCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoDbJobLock } from '../../lib/stores';
 import { captureOutput, lambdaContext, plannedState } from '../lambdas/private/fixtures';
-import { type DynamoDbEmulator, startDynamoDbEmulator } from './helpers/dynamodb-emulator';
+import {
+  type DynamoDbEmulator,
+  EMULATOR_START_TIMEOUT_MS,
+  startDynamoDbEmulator,
+} from './helpers/dynamodb-emulator';
 
 const { handler: lockJob } = await import('../../lambdas/lock-job');
 const { handler: releaseLock } = await import('../../lambdas/release-lock');
@@ -32,7 +36,7 @@ beforeAll(async () => {
     AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
     POWERTOOLS_LOG_LEVEL: 'SILENT',
   });
-});
+}, EMULATOR_START_TIMEOUT_MS);
 afterAll(async () => {
   process.env = { ...envBefore };
   await db.close();
