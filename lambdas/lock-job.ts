@@ -1,17 +1,19 @@
 /**
  * Task "Lock job": one restart per job. A second run fails fast naming the holder, unless the
  * holder is no longer running (it ended without releasing the lock): then this run takes the
- * lock over and says so. The lease never decides on its own.
+ * lock over and says so. The lease never decides on its own, except for the job's shared lock in
+ * Nomad held by a run this engine cannot ask about (another laptop): only its holder or Nomad's
+ * TTL frees that one.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import type { ProgressEvent } from '../lib/restart/events';
 import { jobRunKey, recordRunHoldsJob } from '../lib/steps/earlier-run';
-import { LockHeldError } from '../lib/stores';
+import { type JobLock, LockHeldError, PairedJobLock, SharedLockHeldError } from '../lib/stores';
 import {
   DEFAULT_LOCK_TTL_SECONDS,
   ENV,
-  jobLockFromEnv,
   planStoreFromEnv,
   runStatusFromEnv,
   secondsFromEnv,
@@ -19,19 +21,36 @@ import {
 import { JobLockedError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';
+import { jobLockFor } from './private/job-lock';
 import { logger } from './private/logger';
+import { nomadClientMiddleware } from './private/nomad-client-middleware';
 import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
 
-const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {
+/** ` (started by alice on laptop-1 with the local engine, since ...)` for a shared lock's holder. */
+function holderText(err: LockHeldError): string {
+  if (!(err instanceof SharedLockHeldError) || err.details === undefined) return '';
+  const { who, host, engine, since } = err.details;
+  return ` (started by ${who} on ${host} with the ${engine} engine, since ${since})`;
+}
+
+/** The warning of a run that goes on without the job's shared lock (its token may not take it). */
+function sharedLockSkipped(lock: JobLock, jobId: string): ProgressEvent[] {
+  const denied = lock instanceof PairedJobLock ? lock.sharedDenied : undefined;
+  return denied === undefined
+    ? []
+    : [{ type: 'shared-lock-skipped', time: Date.now(), jobId, reason: denied.message }];
+}
+
+const lambdaHandler = async (event: unknown, context: Context): Promise<WorkflowState> => {
   const state = decodeWorkflowState(event);
   const { plan } = requirePlanned(state);
   const key = { namespace: plan.namespace, jobId: plan.jobId };
   const ttl = secondsFromEnv(ENV.lockTtlSeconds, DEFAULT_LOCK_TTL_SECONDS);
-  const lock = jobLockFromEnv();
-  const held = (holder: string, cause: unknown) =>
+  const lock = jobLockFor(context, 'take');
+  const held = (err: LockHeldError) =>
     new JobLockedError(
-      `Job "${plan.jobId}" in namespace "${plan.namespace}" is already being restarted by execution "${holder}"`,
-      { cause },
+      `Job "${plan.jobId}" in namespace "${plan.namespace}" is already being restarted by ${err instanceof SharedLockHeldError ? 'run' : 'execution'} "${err.holder}"${holderText(err)}`,
+      { cause: err },
     );
   // The job's record names the run holding it, so a run after one that never ended resumes it.
   const holdsJob = () =>
@@ -47,16 +66,17 @@ const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {
     await lock.acquire(key, state.run.runId, ttl);
     await holdsJob();
     logger.info('Job locked', { jobId: plan.jobId, namespace: plan.namespace });
-    return { ...state, events: [] };
+    return { ...state, events: sharedLockSkipped(lock, plan.jobId) };
   } catch (err) {
     if (!(err instanceof LockHeldError)) throw err;
+    if (err instanceof SharedLockHeldError && !err.askable) throw held(err);
     // A holder that cannot be asked about keeps its lock: failing safe means not restarting.
     const status = await runStatusFromEnv().status(err.holder);
-    if (status === 'RUNNING') throw held(err.holder, err);
+    if (status === 'RUNNING') throw held(err);
     try {
       await lock.takeOver(key, state.run.runId, err.holder, ttl);
     } catch (race) {
-      if (race instanceof LockHeldError) throw held(race.holder, race);
+      if (race instanceof LockHeldError) throw held(race);
       throw race;
     }
     await holdsJob();
@@ -64,6 +84,7 @@ const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {
     return {
       ...state,
       events: [
+        ...sharedLockSkipped(lock, plan.jobId),
         {
           type: 'lock-taken-over',
           time: Date.now(),
@@ -78,4 +99,5 @@ const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {
 
 export const handler = middy<unknown, WorkflowState, Error, Context>(lambdaHandler)
   .use(injectLambdaContext(logger))
+  .use(nomadClientMiddleware())
   .use(workflowErrorsMiddleware());

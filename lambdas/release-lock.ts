@@ -9,23 +9,25 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { jobRunKey, recordRunEnded } from '../lib/steps/earlier-run';
-import { jobLockFromEnv, planStoreFromEnv } from '../lib/stores/from-env';
+import { planStoreFromEnv } from '../lib/stores/from-env';
 import { runKeyPrefix } from '../lib/stores/plan-store';
+import { jobLockFor } from './private/job-lock';
 import { logger } from './private/logger';
+import { nomadClientMiddleware } from './private/nomad-client-middleware';
 import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const field = (v: unknown, k: string): unknown =>
   v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined;
 
-const lambdaHandler = async (event: unknown): Promise<unknown> => {
+const lambdaHandler = async (event: unknown, context: Context): Promise<unknown> => {
   const runId = str(field(field(event, 'run'), 'runId'));
   const plan = field(event, 'plan');
   const namespace = str(field(plan, 'namespace'));
   const jobId = str(field(plan, 'jobId'));
   let released = false;
   if (runId !== undefined && namespace !== undefined && jobId !== undefined) {
-    released = await jobLockFromEnv().release({ namespace, jobId }, runId);
+    released = await jobLockFor(context, 'release').release({ namespace, jobId }, runId);
     // Either way out of the workflow ends the run: the next one starts afresh, not resuming it.
     await recordRunEnded(planStoreFromEnv(), jobRunKey(namespace, jobId), runId, Date.now());
   }
@@ -37,4 +39,5 @@ const lambdaHandler = async (event: unknown): Promise<unknown> => {
 
 export const handler = middy<unknown, unknown, Error, Context>(lambdaHandler)
   .use(injectLambdaContext(logger))
+  .use(nomadClientMiddleware())
   .use(workflowErrorsMiddleware());

@@ -81,6 +81,14 @@ export interface NomadRestartWorkflowProps {
   readonly approvalNotifier?: lambda.IFunction;
   /** Days an ended run's plan documents are kept, counted from when each was written; a running run's never expire. @default 14 */
   readonly planExpirationDays?: number;
+  /**
+   * The job's lock shared with every `nomad-restart` process (a Nomad variable,
+   * `nomad-restart/locks/<job>`, Nomad 1.7 or later): `on` takes it when the token may (its
+   * policy needs `read` and `write` variables capabilities on `nomad-restart/locks/*`), else the
+   * run warns and goes on with the DynamoDB lock alone; `required` fails such a run; `off` never
+   * takes it (the DynamoDB lock keeps executions apart, not a terminal's run). @default 'on'
+   */
+  readonly variablesLock?: 'on' | 'required' | 'off';
 }
 
 /**

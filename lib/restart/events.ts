@@ -38,6 +38,11 @@ export type ProgressEvent =
    * this run leaves out the `skipped` allocations it already restarted, stopped or replaced.
    */
   | { type: 'earlier-run-resumed'; time: number; previousRun: string; skipped: number }
+  /**
+   * Beyond Nomad: the run goes on without the job's lock shared with other operators (a Nomad
+   * variable), because the token may not take it; `reason` says what to grant.
+   */
+  | { type: 'shared-lock-skipped'; time: number; jobId: string; reason: string }
   /** Verbose `Skipping allocation ...` detail line. */
   | { type: 'allocation-skipped'; time: number; allocationId: string; reason: SkipReason }
   /** `==> <ts>: Restarting <ordinal> batch of <n> allocations` (only when the batch size is > 1). */

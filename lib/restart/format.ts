@@ -174,6 +174,15 @@ export function createFormatter(options: FormatterOptions): Formatter {
             ),
           ),
         ];
+      case 'shared-lock-skipped':
+        return [
+          warn(
+            header(
+              t,
+              `Restarting job ${goQuote(event.jobId)} without the lock shared with other operators. ${event.reason}`,
+            ),
+          ),
+        ];
       case 'allocation-skipped':
         return verbose ? [stdout(darkGray(detail(t, skipText(event.allocationId, event.reason))))] : [];
       case 'batch-started':

@@ -361,16 +361,23 @@ describe('nomad-restart suggested acceptance scenarios', () => {
       beforeAll(async () => {
         // Arrange
         const caps = (...c: string[]) => ({ default: c });
+        // The job's shared lock is granted (as the help text asks): only evaluate-job is missing.
+        const variables = { default: { 'nomad-restart/locks/*': ['read', 'write'] } };
         h = await startHarness({
           nodes: [{ name: 'n1' }, { name: 'n2' }, { name: 'n3' }],
           jobs: [simpleJob(JOB, 'system', 1)],
           acl: {
             enabled: true,
             tokens: [
-              { secret: 'ops-secret', namespaces: caps('list-jobs', 'read-job', 'alloc-lifecycle') },
+              {
+                secret: 'ops-secret',
+                namespaces: caps('list-jobs', 'read-job', 'alloc-lifecycle'),
+                variables,
+              },
               {
                 secret: 'ops-eval-secret',
                 namespaces: caps('list-jobs', 'read-job', 'alloc-lifecycle', 'evaluate-job'),
+                variables,
               },
             ],
           },

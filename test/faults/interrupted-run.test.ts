@@ -8,6 +8,7 @@
 import { jest } from '@jest/globals';
 import { toRestartInput } from '../../lib/restart/input';
 import type { RestartOptions } from '../../lib/restart/options';
+import { sharedLockPath } from '../../lib/stores';
 import { localStores } from '../../lib/stores/from-env';
 import { runWorkflow } from '../engines/local/workflow-harness';
 import { captureOutput, lambdaContext } from '../lambdas/private/fixtures';
@@ -47,16 +48,29 @@ async function abortedRun(target: Harness, options: RestartOptions, pathSuffix: 
   return { run, executionArn };
 }
 
-/** The EventBridge event Step Functions sends for the aborted execution, to its real handler. */
-async function statusChange(executionArn: string, options: RestartOptions) {
+/**
+ * The EventBridge event Step Functions sends for the aborted execution, to its real handler, which
+ * reaches Nomad (the job's shared lock) through `NOMAD_ADDR` as on Lambda.
+ */
+async function statusChange(target: Harness, executionArn: string, options: RestartOptions) {
   const event = {
     'detail-type': 'Step Functions Execution Status Change',
     detail: { executionArn, status: 'ABORTED', input: JSON.stringify(toRestartInput(options)) },
   };
-  const { result, error } = await captureOutput(() => releaseStaleLock(event, lambdaContext()));
-  if (error !== undefined) throw error;
-  return result;
+  const before = process.env['NOMAD_ADDR'];
+  process.env['NOMAD_ADDR'] = target.sim.address;
+  try {
+    const { result, error } = await captureOutput(() => releaseStaleLock(event, lambdaContext()));
+    if (error !== undefined) throw error;
+    return result;
+  } finally {
+    if (before === undefined) delete process.env['NOMAD_ADDR'];
+    else process.env['NOMAD_ADDR'] = before;
+  }
 }
+
+/** The job's shared lock variable in the simulator. */
+const sharedLockOf = (target: Harness) => target.sim.control.state().variable('default', sharedLockPath(JOB));
 
 describe('an execution aborted mid-batch, then a new run for the same job', () => {
   it.each([
@@ -78,17 +92,21 @@ describe('an execution aborted mid-batch, then a new run for the same job', () =
       const aborted = await abortedRun(target, options, path, 3);
       expect(aborted.run.result.status).toBe('ABORTED');
       expect(localStores.lock.holder(KEY)).toBe(aborted.executionArn);
+      expect(sharedLockOf(target)?.lock).toBeDefined();
       if (reschedule) await waitAllRunning(target, JOB, COUNT);
       const doneByAborted = target.sim.control.requestLog().filter((e) => e.path.endsWith(path)).length;
       expect(doneByAborted).toBeGreaterThanOrEqual(3); // batch 1, and batch 2 begun
       expect(doneByAborted).toBeLessThan(COUNT);
 
       // Act
-      const released = await statusChange(aborted.executionArn, options);
+      const released = await statusChange(target, aborted.executionArn, options);
+      const sharedAfterRelease = sharedLockOf(target)?.lock;
       const run = await runWorkflow(target, options);
 
-      // Assert
+      // Assert: both locks freed by the status-change path, none taken over.
       expect(released).toEqual({ released: 1 });
+      expect(sharedAfterRelease).toBeUndefined();
+      expect(eventsOf(run.events, 'lock-taken-over')).toEqual([]);
       expect(run.exitCode).toBe(0);
       const accounting = accountFor(target, planned, run, startedAt);
       expect({ ...invariantsOf(accounting), summaryAgrees: true }).toEqual(CLEAN);

@@ -177,6 +177,42 @@ describe('NomadRestartStack', () => {
     });
   });
 
+  describe('the job’s shared lock', () => {
+    const environmentOf = (handlerId: string) => {
+      const functions = template.findResources('AWS::Lambda::Function');
+      const [fn] = Object.entries(functions).filter(([id]) =>
+        id.startsWith(`Restart${handlerId.replace(/-/g, '')}fn`),
+      );
+      return (fn?.[1] as { Properties: { Environment: { Variables: Record<string, unknown> } } } | undefined)
+        ?.Properties.Environment.Variables;
+    };
+
+    it.each(['lockjob', 'checkdeployments', 'releaselock', 'releasestalelock'])(
+      'gives %s Nomad’s address, its token and the lock’s mode (on by default)',
+      (handlerId) => {
+        // Act
+        const environment = environmentOf(handlerId);
+
+        // Assert
+        expect(environment).toMatchObject({
+          NOMAD_ADDR: 'https://nomad.internal:4646',
+          NOMAD_TOKEN_SECRET_ARN: expect.anything(),
+          NOMAD_RESTART_VARIABLES_LOCK: 'true',
+        });
+      },
+    );
+
+    it('leaves it to the lock holders: no other function reads the mode', () => {
+      // Act
+      const withMode = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([, fn]) =>
+        JSON.stringify(fn).includes('NOMAD_RESTART_VARIABLES_LOCK'),
+      );
+
+      // Assert
+      expect(withMode).toHaveLength(4);
+    });
+  });
+
   describe('IAM', () => {
     const statements = () =>
       Object.values(template.findResources('AWS::IAM::Policy')).flatMap(

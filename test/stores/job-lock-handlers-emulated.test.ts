@@ -35,6 +35,8 @@ beforeAll(async () => {
     AWS_SECRET_ACCESS_KEY: 'test',
     AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
     POWERTOOLS_LOG_LEVEL: 'SILENT',
+    // DynamoDB decides here; the job's shared lock in Nomad is tested against the simulator.
+    NOMAD_RESTART_VARIABLES_LOCK: 'false',
   });
 }, EMULATOR_START_TIMEOUT_MS);
 afterAll(async () => {

@@ -32,6 +32,8 @@ export interface TaskFunctionsProps {
   readonly batchSliceTimeout: Duration;
   readonly logRetention: logs.RetentionDays;
   readonly removalPolicy: RemovalPolicy;
+  /** The shared lock's mode (`NOMAD_RESTART_VARIABLES_LOCK` of the functions that hold the lock). */
+  readonly variablesLock?: 'on' | 'required' | 'off';
 }
 
 /** The handlers that call Nomad: they get its address, secrets, VPC and the plan bucket. */
@@ -44,6 +46,10 @@ const CALLS_NOMAD: ReadonlySet<WorkflowFunctionId> = new Set([
   'decide',
   'apply-answer',
   'finish',
+  // They take, renew and release the job's shared lock, a Nomad variable.
+  'lock-job',
+  'release-lock',
+  STALE_LOCK_HANDLER_ID,
 ]);
 /** The handlers that may run for a whole await slice (`batchSliceTimeout`). */
 const RUNS_A_SLICE: ReadonlySet<WorkflowFunctionId> = new Set(['restart-batch', 'await-batch']);
@@ -54,9 +60,10 @@ const READS_LOCK: ReadonlySet<WorkflowFunctionId> = new Set([
   'release-lock',
   STALE_LOCK_HANDLER_ID,
 ]);
-/** The handlers besides those that call Nomad that use the plan bucket (run ends, job records). */
-const USES_PLAN_BUCKET: ReadonlySet<WorkflowFunctionId> = new Set([
+/** The handlers that take, renew or release the job's shared lock in Nomad. */
+const HOLDS_SHARED_LOCK: ReadonlySet<WorkflowFunctionId> = new Set([
   'lock-job',
+  'check-deployments',
   'release-lock',
   STALE_LOCK_HANDLER_ID,
 ]);
@@ -78,8 +85,13 @@ export function createTaskFunctions(
       if (props.nomadTlsSecret !== undefined)
         environment['NOMAD_TLS_SECRET_ARN'] = props.nomadTlsSecret.secretArn;
     }
-    if (nomad || USES_PLAN_BUCKET.has(handlerId)) environment['PLAN_BUCKET'] = props.planBucketName;
+    if (nomad) environment['PLAN_BUCKET'] = props.planBucketName;
     if (READS_LOCK.has(handlerId)) environment['LOCK_TABLE'] = props.lockTableName;
+    if (HOLDS_SHARED_LOCK.has(handlerId)) {
+      const mode = props.variablesLock ?? 'on';
+      // The handlers read Go's booleans, and `required`.
+      environment['NOMAD_RESTART_VARIABLES_LOCK'] = mode === 'off' ? 'false' : mode === 'on' ? 'true' : mode;
+    }
     if (READS_APPROVALS.has(handlerId)) environment['APPROVALS_TABLE'] = props.approvalsTableName;
     const fn = new TaskFunction(scope, `${handlerId}-fn`, {
       handlerId,

@@ -10,6 +10,7 @@ import type { NomadClientConfig } from '../../nomad/config';
 import type { ProgressEvent } from '../../restart/events';
 import type { RestartInput } from '../../restart/input';
 import { type LocalInvocation, withLocalInvocation } from '../../steps/local-invocation';
+import { keepSharedLock, type SharedLockKeeper } from '../../steps/shared-lock-keeper';
 import type { ApprovalAnswer, AskEvent, WorkflowState } from '../../workflow/payloads';
 import { ASK_STATE_NAME, TASK_STATE_HANDLERS, TaskStates } from '../../workflow/state-names';
 import { withinFunctionTimeout } from './function-timeout';
@@ -105,11 +106,13 @@ function taskHandler(
   invocation: LocalInvocation,
   budgetMs: number,
   intercept: InvocationInterceptor,
+  prepare: (stateName: string) => Promise<void>,
 ): TaskHandler | undefined {
   const id = TASK_STATE_HANDLERS[stateName];
   if (id === undefined || stateName === ASK_STATE_NAME) return undefined;
   return async (payload) => {
     await gate.passed();
+    await prepare(stateName);
     const handler = await lambdaHandler(id);
     const invoke = () =>
       withinFunctionTimeout(
@@ -197,6 +200,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
   let runId: string | undefined;
   let runningRun: string | undefined;
   let cancelWanted = false;
+  let keeper: SharedLockKeeper | undefined;
   // A reply the workflow did not accept brings it straight back to the ask step: between a
   // valid reply and the next question some other Task always runs (see batch-loop.ts).
   let lastReply: string | undefined;
@@ -214,6 +218,11 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
           stateMachine.functionTimeoutsMs[state.functionLogicalId ?? ''] ??
           LOCAL_INVOCATION_BUDGET_MS,
         request.interceptInvocation ?? ((_state, invoke) => invoke()),
+        // No renewal may race the release (it would take the freed lock again).
+        async (name) => {
+          if (name === TaskStates.releaseLock || name === TaskStates.releaseLockAfterError)
+            await keeper?.stop();
+        },
       ),
     answerTaskToken: async (payload) => {
       await gate.passed();
@@ -251,12 +260,25 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
         // An interrupt confirmed before the job was known is honoured as soon as it is.
         if (cancelWanted) void localStores.lock.requestCancel(lockKey, runId);
       }
+      // Once the run holds the job, this process renews its shared lock in Nomad while it runs.
+      const took = (output as { error?: unknown } | null)?.error === undefined;
+      if (name === TaskStates.lockJob && took && lockKey !== undefined && runId !== undefined && !keeper) {
+        const key = lockKey;
+        const owner = runId;
+        keeper = keepSharedLock({
+          nomad: request.nomad,
+          key,
+          runId: owner,
+          onLost: () => void localStores.lock.requestCancel(key, owner),
+        });
+      }
       events.fromOutput(output);
       request.onStateExited?.(name, output);
     },
   });
-  const result = execution.result.finally(() => {
+  const result = execution.result.finally(async () => {
     if (runningRun !== undefined) localStores.runs.ended(runningRun);
+    await keeper?.stop();
   });
   return {
     result,

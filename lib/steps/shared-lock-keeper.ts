@@ -1,0 +1,77 @@
+/**
+ * Keeps a local run's shared job lock alive (lib/stores/nomad-variables-lock.ts): a terminal may
+ * wait on a question for hours, and no step runs meanwhile, so the process renews the lock itself
+ * every 0.7 of its TTL (the factor of Nomad's own `LockLeaser`). A laptop that dies or sleeps
+ * stops renewing, and Nomad frees the lock two TTLs and a LockDelay later (its server doubles the
+ * TTL). A lock that timed out meanwhile is taken again if it is free; one found held by another
+ * run after such a pause stops this run at its next safe point.
+ */
+import { NomadClient, type NomadClientConfig, resolveNomadConfig } from '../nomad';
+import {
+  LOCAL_SHARED_LOCK_TTL_MS,
+  type LockKey,
+  localLockIdentity,
+  NomadVariablesLock,
+  SharedLockHeldError,
+  sharedLockMode,
+} from '../stores';
+
+/** Renewals running for one run; `stop` ends them before the run's release step frees the lock. */
+export interface SharedLockKeeper {
+  stop(): Promise<void>;
+}
+
+/** What {@link keepSharedLock} needs. */
+export interface KeepSharedLockOptions {
+  /** The command's client configuration. @default - from this process's `NOMAD_*` variables */
+  readonly nomad?: NomadClientConfig | undefined;
+  readonly key: LockKey;
+  readonly runId: string;
+  /** Called once when the lock turns out to be another run's. */
+  readonly onLost: () => void;
+  /** @default 0.7 of the local TTL (Nomad's `LockLeaser` renews at that factor) */
+  readonly renewEveryMs?: number;
+}
+
+/** Renews `runId`'s shared lock on `key` until stopped; does nothing when the shared lock is off. */
+export function keepSharedLock(options: KeepSharedLockOptions): SharedLockKeeper {
+  if (sharedLockMode() === 'off') return { stop: async () => {} };
+  const client = NomadClient.create(options.nomad ?? resolveNomadConfig({}));
+  const lock = new NomadVariablesLock(client, {
+    identity: localLockIdentity(),
+    ttl: `${LOCAL_SHARED_LOCK_TTL_MS / 1000}s`,
+  });
+  let lost = false;
+  let stopped = false;
+  let inFlight: Promise<void> = Promise.resolve();
+  const renew = async () => {
+    if (lost || stopped) return;
+    try {
+      // Renews the lock, or takes it again if it timed out meanwhile and nobody took it.
+      await lock.acquire(options.key, options.runId);
+    } catch (err) {
+      // Another run holds it now: this one stops at its next safe point. Anything else (Nomad
+      // unreachable for a moment) is tried again at the next tick, well within the TTL.
+      if (!(err instanceof SharedLockHeldError)) return;
+      lost = true;
+      options.onLost();
+    }
+  };
+  const timer = setInterval(
+    () => {
+      inFlight = renew();
+    },
+    options.renewEveryMs ?? LOCAL_SHARED_LOCK_TTL_MS * 0.7,
+  );
+  timer.unref();
+  return {
+    // Idempotent; a renewal in flight ends first, so none lands after the run released the lock.
+    stop: async () => {
+      if (stopped) return inFlight;
+      stopped = true;
+      clearInterval(timer);
+      await inFlight;
+      await client.close();
+    },
+  };
+}
