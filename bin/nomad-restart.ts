@@ -11,6 +11,10 @@ async function main(argv: string[]): Promise<number> {
   const ctx = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
   const [first, ...rest] = argv;
   if (first === 'demo') return runDemo(ctx);
+  if (first === 'attach') {
+    const { runAttachCommand } = await import('../lib/cli/attach-command');
+    return runAttachCommand(rest, ctx);
+  }
   if (first === 'sim') {
     const { runSimCommand } = await import('../lib/cli/sim-command');
     return runSimCommand(rest, ctx);

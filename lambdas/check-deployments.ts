@@ -1,10 +1,13 @@
 /**
  * Task "Check deployments": the safe point before a batch. A pending cancel request wins (no
- * Nomad call); otherwise the lock's TTL is extended and the deployment guard runs.
+ * Nomad call), then the maintenance window's end (no batch starts after it); otherwise the
+ * lock's TTL is extended and the deployment guard runs.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { windowHasEnded } from '../lib/restart/window';
+import { clockOf } from '../lib/steps/local-invocation';
 import { DEFAULT_LOCK_TTL_SECONDS, ENV, secondsFromEnv } from '../lib/stores/from-env';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';
@@ -23,6 +26,15 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
     logger.info('Cancel requested', { jobId: key.jobId, batch: planned.progress.nextBatch });
     return { ...state, guard: { blocked: false, canceled: true }, events: [] };
   }
+  if (windowHasEnded(state.options, clockOf(context)())) {
+    const out = await stepsFor(context).stopAtWindowEnd({
+      options: state.options,
+      run: state.run,
+      ...planned,
+    });
+    logger.info('Window ended', { jobId: key.jobId, batch: planned.progress.nextBatch });
+    return { ...state, guard: { blocked: false, canceled: false, windowEnded: true }, events: out.events };
+  }
   await lock.acquire(key, state.run.runId, secondsFromEnv(ENV.lockTtlSeconds, DEFAULT_LOCK_TTL_SECONDS));
   const out = await stepsFor(context).checkDeployments({
     options: state.options,
@@ -32,7 +44,7 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
   logger.info('Deployment guard', { batch: planned.progress.nextBatch, blocked: out.blocked });
   return {
     ...state,
-    guard: { blocked: out.blocked, canceled: false },
+    guard: { blocked: out.blocked, canceled: false, windowEnded: false },
     progress: out.progress,
     events: out.events,
   };

@@ -1,5 +1,6 @@
 /**
- * Task "Lock job": one restart per job. A second run fails fast naming the holder, unless the
+ * Task "Lock job": one restart per job. A second run fails fast naming the holder (a scheduled
+ * run is skipped instead, with its own summary: it is not queued and pages no one), unless the
  * holder is no longer running (it ended without releasing the lock): then this run takes the
  * lock over and says so. The lease never decides on its own, except for the job's shared lock in
  * Nomad held by a run this engine cannot ask about (another laptop): only its holder or Nomad's
@@ -9,6 +10,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { ProgressEvent } from '../lib/restart/events';
+import { skipsWhenLocked } from '../lib/restart/window';
 import { jobRunKey, recordRunHoldsJob } from '../lib/steps/earlier-run';
 import { type JobLock, LockHeldError, PairedJobLock, SharedLockHeldError } from '../lib/stores';
 import {
@@ -24,6 +26,7 @@ import { decodeWorkflowState, requirePlanned } from './private/decode-state';
 import { jobLockFor } from './private/job-lock';
 import { logger } from './private/logger';
 import { nomadClientMiddleware } from './private/nomad-client-middleware';
+import { skippedForLock } from './private/skipped-for-lock';
 import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
 
 /** ` (started by alice on laptop-1 with the local engine, since ...)` for a shared lock's holder. */
@@ -69,10 +72,16 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
     return { ...state, events: sharedLockSkipped(lock, plan.jobId) };
   } catch (err) {
     if (!(err instanceof LockHeldError)) throw err;
-    if (err instanceof SharedLockHeldError && !err.askable) throw held(err);
+    // Another run keeps the job: this one fails, or, scheduled, is skipped.
+    const lockedOut = (by: LockHeldError): WorkflowState => {
+      if (!skipsWhenLocked(state.options)) throw held(by);
+      logger.info('Scheduled run skipped: job locked', { jobId: plan.jobId, holder: by.holder });
+      return skippedForLock(state, by.holder, Date.now());
+    };
+    if (err instanceof SharedLockHeldError && !err.askable) return lockedOut(err);
     // A holder that cannot be asked about keeps its lock: failing safe means not restarting.
     const status = await runStatusFromEnv().status(err.holder);
-    if (status === 'RUNNING') throw held(err);
+    if (status === 'RUNNING') return lockedOut(err);
     try {
       await lock.takeOver(key, state.run.runId, err.holder, ttl);
     } catch (race) {

@@ -3,7 +3,9 @@
  * failure path can start before a plan exists; releasing a lock this run does not hold is a
  * no-op, so a `JobLocked` failure never frees the other run's lock. It also marks the run's
  * plan-store documents as ended, the only ones the bucket lets expire, and the job's record of
- * it ended: a run that ends through the workflow is never resumed (see earlier-run.ts).
+ * it ended: a run that ends through the workflow is never resumed (see earlier-run.ts). It leaves
+ * the failure's cause readable for the Fail state that follows (Lambda's error JSON, trace
+ * included, becomes its message).
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
@@ -11,6 +13,7 @@ import type { Context } from 'aws-lambda';
 import { jobRunKey, recordRunEnded } from '../lib/steps/earlier-run';
 import { planStoreFromEnv } from '../lib/stores/from-env';
 import { runKeyPrefix } from '../lib/stores/plan-store';
+import { causeMessage } from '../lib/workflow/errors';
 import { jobLockFor } from './private/job-lock';
 import { logger } from './private/logger';
 import { nomadClientMiddleware } from './private/nomad-client-middleware';
@@ -34,7 +37,14 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<unknown>
   // The run is over (this is the last step of every way out): its documents may expire now.
   if (runId !== undefined) await planStoreFromEnv().endRun(runKeyPrefix(runId));
   logger.info('Lock release', { jobId: jobId ?? null, released });
-  return event !== null && typeof event === 'object' ? { ...event, events: [] } : event;
+  if (event === null || typeof event !== 'object') return event;
+  const error = field(event, 'error');
+  const cause = str(field(error, 'Cause'));
+  return {
+    ...event,
+    events: [],
+    ...(cause === undefined ? {} : { error: { ...(error as object), Cause: causeMessage(cause) } }),
+  };
 };
 
 export const handler = middy<unknown, unknown, Error, Context>(lambdaHandler)

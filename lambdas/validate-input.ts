@@ -6,7 +6,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { RestartValidationError, validateRestartInput } from '../lib/restart';
+import { RestartValidationError, resolveWindow, validateExecutionInput } from '../lib/restart';
 import { InvalidInputError, StepPayloadError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { logger } from './private/logger';
@@ -20,24 +20,19 @@ const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {
   const raw = (event as { input?: unknown }).input;
   let options: WorkflowState['options'];
   try {
-    // Interactive: in the workflow, questions are task-token waits that chat, the console or
-    // the CLI answer, so `ask` is allowed without `yes`.
-    options = validateRestartInput(raw, { interactive: true });
+    options = validateExecutionInput(raw);
   } catch (err) {
     if (err instanceof RestartValidationError) throw new InvalidInputError(err.message, { cause: err });
     throw err;
   }
-  if (options.dryRun) {
-    // The graph has no read-only path: a dry run is `nomad-restart -dry-run`, which plans
-    // with read-only calls and never starts an execution. Refuse rather than restart for real.
-    throw new InvalidInputError(
-      'Invalid input field "dryRun": got true, expected false (a dry run is made by "nomad-restart -dry-run", not by an execution)',
-    );
-  }
+  // The execution's start, not this invocation's clock: a retried Validate input must resolve a
+  // relative window to the same end.
+  const started = Date.parse(String((event as { startTime?: unknown }).startTime));
+  const startedAt = Number.isNaN(started) ? Date.now() : started;
   logger.info('Input valid', { job: options.job });
   return {
-    options,
-    run: { runId: executionId, executionId, executionNumber: 1 },
+    options: resolveWindow(options, startedAt),
+    run: { runId: executionId, executionId, executionNumber: 1, startedAt },
     plan: null,
     progress: null,
     decision: null,

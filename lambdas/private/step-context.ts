@@ -2,7 +2,7 @@
  * Builds the restart steps for one invocation from its Lambda context (client, deadline, live events).
  */
 import type { Context } from 'aws-lambda';
-import { liveEventsOf } from '../../lib/steps/local-invocation';
+import { clockOf, liveEventsOf } from '../../lib/steps/local-invocation';
 import { createRestartSteps } from '../../lib/steps/steps-factory';
 import { planStoreFromEnv } from '../../lib/stores/from-env';
 import type { RestartSteps } from '../../lib/workflow/steps';
@@ -15,7 +15,7 @@ export function stepsFor(context: Context): RestartSteps {
   return createRestartSteps({
     nomad: nomadClientOf(context),
     planStore: planStoreFromEnv(),
-    now: Date.now,
+    now: clockOf(context),
     signal: deadlineSignal(context),
     ...(onEvent === undefined ? {} : { onEvent }),
   });

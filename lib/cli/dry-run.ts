@@ -4,6 +4,7 @@
  */
 
 import type { Formatter } from '../restart/format';
+import { awsDryRunNomadLine } from './aws-engine-flags';
 import type { JobRestartCommandLine } from './job-restart-command';
 import { eventWriter } from './run-local';
 import type { Terminal } from './terminal';
@@ -22,6 +23,8 @@ export async function dryRun(
   const client = NomadClient.create(line.general.nomad);
   try {
     const write = eventWriter(line, formatter, terminal);
+    if (line.engine.kind === 'aws')
+      terminal.write(awsDryRunNomadLine(line.general.nomad, formatter, Date.now()));
     const planned = await planRestart(client, line.options, {
       // The plan printout explains every allocation itself; only "nothing to do" is said as is.
       emit: (event) => (event.type === 'nothing-to-restart' ? write(event) : undefined),

@@ -13,6 +13,7 @@ import {
   type RestartOptions,
 } from '../restart/options';
 import { validateRestartFields } from '../restart/validate';
+import { refuseNomadConnectionFlags } from './aws-engine-flags';
 import { CommandArgumentError, HelpRequestedError } from './errors';
 import { type GoFlagSpecs, parseGoFlags } from './go-flags';
 
@@ -158,6 +159,8 @@ export function parseJobRestartArgs(
     if (arn === undefined || arn === '')
       throw new CommandArgumentError('The -engine=aws option requires -state-machine-arn');
     engine = { kind: 'aws', stateMachineArn: arn };
+    if (!options.dryRun)
+      refuseNomadConnectionFlags((flag) => flags.strings.has(flag) || flags.bools.has(flag));
   } else if (engineName === 'local') {
     if (arn !== undefined) {
       throw new CommandArgumentError('The -state-machine-arn option can only be used with -engine=aws');

@@ -189,7 +189,10 @@ Options beyond nomad job restart:
 
   -engine=<local|aws>
     Where the state machine runs: 'local' (default) runs it in this process;
-    'aws' starts an execution of -state-machine-arn and follows it.
+    'aws' starts an execution of -state-machine-arn and follows it. With
+    'aws' the deployment reaches Nomad through its own connection, so -address,
+    -token and the TLS options are refused (except with -dry-run, which plans
+    from here). 'nomad-restart attach <execution-arn>' follows a run again.
 
   -max-errors=<n|n%>
     With '-yes', stop the restart once more than this many allocations (or

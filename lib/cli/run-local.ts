@@ -11,9 +11,14 @@ import { handleInterrupts, type InterruptSource } from './interrupt';
 import type { JobRestartCommandLine } from './job-restart-command';
 import { terminalPrompt } from './questions';
 import type { Terminal } from './terminal';
+import { TerminalDesk } from './terminal-desk';
 
 /** Prints progress events: Nomad's lines, or one JSON object per line with `-output=json`. */
-export function eventWriter(line: JobRestartCommandLine, formatter: Formatter, terminal: Terminal) {
+export function eventWriter(
+  line: Pick<JobRestartCommandLine, 'output'>,
+  formatter: Formatter,
+  terminal: Terminal,
+) {
   return (event: ProgressEvent) => {
     if (line.output === 'json') terminal.write({ stream: 'stdout', text: JSON.stringify(event) });
     else for (const out of formatter.render(event)) terminal.write(out);
@@ -42,7 +47,7 @@ export async function runLocal(
     emit: output.write,
     prompt: terminalPrompt(formatter, terminal),
   });
-  const stopListening = handleInterrupts(interrupts, formatter, terminal, {
+  const stopListening = handleInterrupts(interrupts, new TerminalDesk(formatter, terminal), {
     asking: () => {
       output.hold();
       run.pause();

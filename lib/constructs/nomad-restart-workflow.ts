@@ -22,8 +22,11 @@ import { ENDED_RUN_TAG } from '../stores/plan-store';
 import { restartDefinition } from '../workflow/definition';
 import { HANDLER_IDS, STALE_LOCK_HANDLER_ID } from '../workflow/state-names';
 import { grantHandlerAccess } from './private/handler-grants';
+import { grantOperator, OPERATOR_USES, type OperatorUse } from './private/operator-grants';
 import { createTaskFunctions, type WorkflowFunctionId } from './private/task-functions';
 import { resolveWorkflowSettings } from './private/workflow-settings';
+
+export type { OperatorUse } from './private/operator-grants';
 
 /** Props of {@link NomadRestartWorkflow}. */
 export interface NomadRestartWorkflowProps {
@@ -233,10 +236,16 @@ export class NomadRestartWorkflow extends Construct {
     }
   }
 
-  /** Lets `grantee` start restarts (and read executions to follow them). */
-  public grantStartRestart(grantee: iam.IGrantable): iam.Grant {
-    this.stateMachine.grantRead(grantee);
-    return this.stateMachine.grantStartExecution(grantee);
+  /**
+   * Lets `grantee` (an operator's role or user) run `nomad-restart -engine=aws` and `attach`:
+   * exactly the actions of the given uses (README, "Operating on AWS"), all four by default.
+   * `start`: `states:StartExecution`, `states:GetExecutionHistory`; `answer`:
+   * `states:SendTaskSuccess`, the approvals table's `dynamodb:Query` and `dynamodb:DeleteItem`;
+   * `interrupt`: `states:StopExecution`, `states:GetExecutionHistory`, the lock table's
+   * `dynamodb:UpdateItem`; `attach`: `states:GetExecutionHistory`.
+   */
+  public grantOperate(grantee: iam.IGrantable, ...uses: OperatorUse[]): iam.Grant {
+    return grantOperator(this, grantee, uses.length > 0 ? uses : OPERATOR_USES);
   }
 
   /** Lets `grantee` list, read and answer pending questions (SendTaskSuccess/Failure). */
@@ -244,11 +253,6 @@ export class NomadRestartWorkflow extends Construct {
     // Includes "<table>/index/*": answering looks questions up by execution (the GSI).
     this.approvalsTable.grant(grantee, 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:DeleteItem');
     return this.stateMachine.grantTaskResponse(grantee);
-  }
-
-  /** Lets `grantee` request a cancel at the next safe point (the lock item's cancel flag). */
-  public grantCancelRestart(grantee: iam.IGrantable): iam.Grant {
-    return this.lockTable.grant(grantee, 'dynamodb:UpdateItem');
   }
 
   private logicalIdOf(fn: lambda.IFunction): string {

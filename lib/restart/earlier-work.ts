@@ -1,10 +1,9 @@
 /**
- * What an earlier run of a job that never ended did, and a plan without it: a new run of the job
- * leaves out the allocations that run restarted or stopped, and the replacements of those it
- * stopped (lib/steps/earlier-run.ts finds them).
+ * What earlier runs of a restart did, as a plan skips it: the allocations an interrupted run of
+ * the job restarted or stopped (lib/steps/earlier-run.ts finds them), or a window's carry-over
+ * (lib/steps/carry-over.ts), each with its replacements.
  */
 import type { AllocListStub } from '../nomad/types';
-import type { PlannedAllocation } from './filter';
 
 /**
  * What an earlier run of the job that never ended did (lib/steps/earlier-run.ts): a plan that
@@ -19,22 +18,21 @@ export interface EarlierRunWork {
 }
 
 /**
- * `eligible` without what `work` covers: allocations restarted or stopped by the earlier run,
- * and the replacements of those it stopped (followed through `NextAllocation`: list stubs carry
- * no `PreviousAllocation`, so a replacement whose original was garbage-collected is not known).
+ * `ids` and the replacements of each (their `NextAllocation` chains): what earlier runs did,
+ * replacements included, as a plan skips it. List stubs carry no `PreviousAllocation`, so a
+ * replacement whose original was garbage-collected is not known.
  */
-export function withoutEarlierWork(
-  eligible: readonly PlannedAllocation[],
+export function withReplacements(
+  ids: Iterable<string>,
   stubs: readonly AllocListStub[],
-  work: EarlierRunWork,
-): PlannedAllocation[] {
-  const done = new Set([...work.restarted, ...work.stopped]);
+): ReadonlySet<string> {
+  const done = new Set(ids);
   const next = new Map(stubs.map((stub) => [stub.ID, stub.NextAllocation]));
-  for (const id of work.stopped) {
+  for (const id of [...done]) {
     for (let replacement = next.get(id); replacement && !done.has(replacement); ) {
       done.add(replacement);
       replacement = next.get(replacement);
     }
   }
-  return eligible.filter((allocation) => !done.has(allocation.id));
+  return done;
 }

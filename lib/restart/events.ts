@@ -14,7 +14,9 @@ export type SkipReason =
   | { kind: 'status'; desiredStatus: string; clientStatus: string }
   | { kind: 'replaced'; nextAllocationId: string }
   | { kind: 'group' }
-  | { kind: 'task' };
+  | { kind: 'task' }
+  /** Beyond Nomad: an earlier run of the same restart already restarted it (`resumeNextWindow`). */
+  | { kind: 'done' };
 
 /** How one allocation is handled (spec §2.6). */
 export type RestartMode =
@@ -89,6 +91,13 @@ export type ProgressEvent =
   | { type: 'new-batch-wait'; time: number; waitMs: number; waitNs?: number }
   /** `Waiting <d> before restarting the next batch` (`waitNs` as above). */
   | { type: 'waiting'; time: number; waitMs: number; waitNs?: number }
+  /**
+   * Beyond Nomad: the maintenance window's end came before the next batch; the run stops there,
+   * between batches. `done` allocations were restarted (or failed), `left` were not reached.
+   */
+  | { type: 'window-ended'; time: number; windowEnd: number; done: number; left: number }
+  /** Beyond Nomad: a scheduled run found the job locked by another run (`holder`) and did nothing. */
+  | { type: 'skipped-job-locked'; time: number; jobId: string; holder: string }
   /** `Job restart canceled` (after a "no" to the proceed question). */
   | { type: 'canceled'; time: number }
   /** `\nJob restart canceled.` (after a "no" to the multi-region question; exit 0). */

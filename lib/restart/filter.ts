@@ -61,6 +61,7 @@ function skipReason(
   job: Job | undefined,
   groups: ReadonlySet<string>,
   tasks: readonly string[],
+  done: ReadonlySet<string>,
 ): SkipReason | undefined {
   // 1. "Running" means client running OR desired run, so pending and stopping allocations count.
   if (stub.ClientStatus !== 'running' && stub.DesiredStatus !== 'run') {
@@ -70,6 +71,8 @@ function skipReason(
   if (stub.NextAllocation) return { kind: 'replaced', nextAllocationId: stub.NextAllocation };
   if (groups.size > 0 && !groups.has(stub.TaskGroup)) return { kind: 'group' };
   if (tasks.length > 0 && !tasks.some((t) => allocationHasTask(stub, job, t))) return { kind: 'task' };
+  // Beyond Nomad, after Nomad's rules: what an earlier run of the same restart already did.
+  if (done.has(stub.ID)) return { kind: 'done' };
   return undefined;
 }
 
@@ -77,20 +80,22 @@ function skipReason(
  * Splits stubs (already in processing order) into eligible and skipped allocations,
  * both in input order. `versions` maps job version numbers to definitions; a version that
  * is missing never crashes anything (seed fix), it only limits `-task` matching to
- * `TaskStates`.
+ * `TaskStates`. `opts.done` lists allocations an earlier run of the same restart already
+ * restarted (carried over between maintenance windows): they are skipped as `done`.
  */
 export function filterAllocations(
   stubs: readonly AllocListStub[],
   versions: ReadonlyMap<number, Job>,
-  opts: { groups: readonly string[]; tasks: readonly string[] },
+  opts: { groups: readonly string[]; tasks: readonly string[]; done?: ReadonlySet<string> },
 ): { eligible: PlannedAllocation[]; skipped: SkippedAllocation[] } {
   const groups = new Set(opts.groups);
   const tasks = [...new Set(opts.tasks)];
+  const done = opts.done ?? new Set<string>();
   const eligible: PlannedAllocation[] = [];
   const skipped: SkippedAllocation[] = [];
   for (const stub of stubs) {
     const job = stub.JobVersion === undefined ? undefined : versions.get(stub.JobVersion);
-    const reason = skipReason(stub, job, groups, tasks);
+    const reason = skipReason(stub, job, groups, tasks, done);
     if (reason !== undefined) {
       skipped.push({ id: stub.ID, reason });
       continue;

@@ -130,6 +130,8 @@ export function createFormatter(options: FormatterOptions): Formatter {
         return `Skipping allocation ${alloc} because it doesn't have any of requested groups`;
       case 'task':
         return `Skipping allocation ${alloc} because it doesn't have any of requested tasks`;
+      case 'done':
+        return `Skipping allocation ${alloc} because an earlier run of this restart already restarted it`;
     }
   };
 
@@ -241,6 +243,24 @@ export function createFormatter(options: FormatterOptions): Formatter {
         return [stdout(header(t, `Proceeding restarts with new wait time of ${waitText(event)}`))];
       case 'waiting':
         return [stdout(header(t, `Waiting ${waitText(event)} before restarting the next batch`))];
+      case 'window-ended':
+        return [
+          stdout(
+            header(
+              t,
+              `Stopping job restart: the maintenance window ended at ${ts(event.windowEnd)}; ${event.done} of ${plural(event.done + event.left, 'allocation', 'allocations')} done, ${event.left} left`,
+            ),
+          ),
+        ];
+      case 'skipped-job-locked':
+        return [
+          warn(
+            header(
+              t,
+              `Skipping scheduled restart: job ${goQuote(event.jobId)} is already being restarted by execution "${event.holder}"`,
+            ),
+          ),
+        ];
       case 'canceled':
         return [stdout(header(t, 'Job restart canceled'))];
       case 'multiregion-declined':

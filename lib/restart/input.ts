@@ -15,6 +15,7 @@ import {
   type RestartOptions,
 } from './options';
 import { type ValidationContext, validateRestartFields } from './validate';
+import { SCHEDULE_TRIGGER, validateWindowFields, WINDOW_FIELDS_ALLOWED, windowInputFields } from './window';
 
 /** What each field accepts, in words; used in the schema and in error messages. */
 const ALLOWED = {
@@ -34,6 +35,7 @@ const ALLOWED = {
   replacementTimeout: 'a Go duration greater than zero, e.g. "10m" (string)',
   maxErrors: 'n or n% (string or integer), e.g. "0" or "10%"',
   dryRun: 'true or false',
+  ...WINDOW_FIELDS_ALLOWED,
 } as const;
 
 type Field = keyof typeof ALLOWED;
@@ -62,6 +64,12 @@ export const restartInputSchema = z
     replacementTimeout: z.string().optional().describe(ALLOWED.replacementTimeout),
     maxErrors: z.union([z.string(), z.number()]).optional().describe(ALLOWED.maxErrors),
     dryRun: flag('dryRun'),
+    windowEnd: z.string().optional().describe(ALLOWED.windowEnd),
+    windowDuration: z.string().optional().describe(ALLOWED.windowDuration),
+    trigger: z.literal(SCHEDULE_TRIGGER).optional().describe(ALLOWED.trigger),
+    scheduleName: z.string().optional().describe(ALLOWED.scheduleName),
+    scheduledTime: z.string().optional().describe(ALLOWED.scheduledTime),
+    resumeNextWindow: z.boolean().optional().describe(ALLOWED.resumeNextWindow),
   })
   .strict()
   .describe('Input of a nomad-restart execution: the options of `nomad job restart`');
@@ -115,7 +123,7 @@ const countText = (value: string | number | undefined, fallback?: string) =>
 /**
  * Validates workflow input and returns `RestartOptions`: the schema first (types, unknown
  * fields), then an empty job, then Nomad's checks 3-9 of spec §1.3 in order with Nomad's
- * exact messages, then `replacementTimeout` and `maxErrors`.
+ * exact messages, then `replacementTimeout` and `maxErrors`, then the window and trigger fields.
  *
  * @param ctx.interactive whether someone can answer questions (a terminal, or an approval
  *   channel in the workflow); without it `ask` needs `yes`.
@@ -134,7 +142,7 @@ export function validateRestartInput(raw: unknown, ctx: ValidationContext): Rest
       { field: 'job' },
     );
   }
-  return validateRestartFields(
+  const options = validateRestartFields(
     {
       job: input.job,
       namespace: input.namespace,
@@ -155,6 +163,7 @@ export function validateRestartInput(raw: unknown, ctx: ValidationContext): Rest
     },
     ctx,
   );
+  return { ...options, ...validateWindowFields(input) };
 }
 
 /**
@@ -183,5 +192,5 @@ export function toRestartInput(options: RestartOptions): RestartInput {
     input.replacementTimeout = formatGoDuration(options.replacementTimeoutNs);
   }
   if (options.maxErrors !== undefined) input.maxErrors = formatCount(options.maxErrors);
-  return input;
+  return { ...input, ...windowInputFields(options) };
 }

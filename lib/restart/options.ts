@@ -54,6 +54,27 @@ export interface RestartOptions {
   maxErrors?: { value: number; percent: boolean };
   /** Beyond Nomad: plan only, no write to Nomad. */
   dryRun: boolean;
+  /**
+   * Beyond Nomad: the maintenance window's end (Unix ms). No batch starts at or after it; a run
+   * still going stops at the next safe point, between batches (see window.ts).
+   */
+  windowEnd?: number;
+  /**
+   * Beyond Nomad: the window's length in nanoseconds, from the scheduled time (else the run's
+   * start). "Validate input" turns it into `windowEnd`, so later steps see only the end.
+   */
+  windowDurationNs?: number;
+  /** Set by a schedule (`"schedule"`): a run that finds the job locked by another is skipped. */
+  trigger?: 'schedule';
+  /** The schedule that started the run, for its summary. */
+  scheduleName?: string;
+  /** When that schedule fired (Unix ms); a `windowDurationNs` counts from here. */
+  scheduledTime?: number;
+  /**
+   * A run stopped at its window's end leaves what it restarted to the schedule's next run, which
+   * restarts only the rest (one maintenance across windows); needs `scheduleName`.
+   */
+  resumeNextWindow?: boolean;
 }
 
 /** Default `-batch-size`. */

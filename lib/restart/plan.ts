@@ -5,6 +5,7 @@
  */
 import type { EarlierRunWork } from './earlier-work';
 import type { PlannedAllocation, SkippedAllocation } from './filter';
+import type { SkippedCounts } from './run-summary';
 
 /** The job a plan is for: what every later step needs, and nothing large. */
 export interface PlannedJob {
@@ -24,6 +25,8 @@ export interface PlanCounts {
   /** Allocations to restart. */
   readonly eligible: number;
   readonly skipped: number;
+  /** The skipped allocations by reason (the run's summary reports them). */
+  readonly skippedBy: SkippedCounts;
 }
 
 /**

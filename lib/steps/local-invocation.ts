@@ -20,6 +20,11 @@ export interface LocalInvocation {
   readonly liveEvents: LiveEventSink;
   /** @default - the handler resolves it from its environment, as on Lambda */
   readonly nomad?: NomadClientConfig;
+  /**
+   * The clock the steps read (Unix ms): tests run a maintenance window on simulated time.
+   * @default Date.now
+   */
+  readonly now?: () => number;
 }
 
 const LOCAL_INVOCATION = Symbol('nomad-restart.localInvocation');
@@ -33,6 +38,11 @@ export function withLocalInvocation(context: Context, invocation: LocalInvocatio
 /** The live event sink attached to this invocation's context, if any. */
 export function liveEventsOf(context: Context): LiveEventSink | undefined {
   return (context as WithLocalInvocation)[LOCAL_INVOCATION]?.liveEvents;
+}
+
+/** The clock attached to this invocation's context, else the machine's. */
+export function clockOf(context: Context): () => number {
+  return (context as WithLocalInvocation)[LOCAL_INVOCATION]?.now ?? Date.now;
 }
 
 /** The Nomad client configuration attached to this invocation's context, if any. */

@@ -6,6 +6,7 @@ import type { PlannedJob } from '../restart/plan';
 import { multiRegionQuestion } from '../restart/questions';
 import type { Progress } from '../workflow/payloads';
 import type { PlanOutput, StepInput } from '../workflow/steps';
+import { carryOverKey, loadCarryOver } from './carry-over';
 import { jobRunKey, readUnfinishedRun, workOf } from './earlier-run';
 import { planRestart } from './plan';
 import { rememberPlan } from './plan-cache';
@@ -16,10 +17,13 @@ export async function planStep(kit: StepKit, { options, run }: StepInput): Promi
   const nomad = kit.nomadFor(options);
   const { events, emit } = kit.recorder({ live: false });
   const namespaceOf = (job: PlannedJob) => job.namespace ?? options.namespace ?? 'default';
+  const carryKey = carryOverKey(options);
+  const done = carryKey === undefined ? undefined : await loadCarryOver(kit, carryKey);
   const planned = await planRestart(nomad, options, {
     emit,
     now,
     signal,
+    ...(done === undefined ? {} : { done }),
     earlierRun: async (job, stubs) => {
       const earlier = await readUnfinishedRun(planStore, jobRunKey(namespaceOf(job), job.id), run.runId);
       return earlier === undefined ? undefined : workOf(earlier, stubs);
@@ -64,6 +68,7 @@ export async function planStep(kit: StepKit, { options, run }: StepInput): Promi
       batchSize: plan?.batchSize ?? 0,
       batchCount: plan?.batches.length ?? 0,
       triggerEvaluations: options.reschedule && job.type === 'system',
+      ...('counts' in planned ? { skipped: planned.counts.skippedBy } : {}),
     },
   };
 }

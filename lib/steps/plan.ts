@@ -5,12 +5,13 @@
 import type { NomadClient } from '../nomad/client';
 import type { AllocListStub, Job } from '../nomad/types';
 import { cutBatches, resolveBatchSize, resolveMaxErrors } from '../restart/batches';
-import { type EarlierRunWork, withoutEarlierWork } from '../restart/earlier-work';
+import { type EarlierRunWork, withReplacements } from '../restart/earlier-work';
 import { NomadQueryError, RescheduleNotAllowedError } from '../restart/errors';
 import type { EmitProgress } from '../restart/events';
 import { filterAllocations, type PlannedAllocation, sortAllocations } from '../restart/filter';
 import type { RestartOptions } from '../restart/options';
 import type { PlanCounts, PlannedJob, PlanResult, RestartPlan } from '../restart/plan';
+import { countSkipped } from '../restart/run-summary';
 import { PlanBatchOutOfRangeError } from './errors';
 import { type ResolvedJob, resolveJob } from './resolve-job';
 
@@ -29,9 +30,11 @@ export interface PlanDeps {
    * @default - not asked here; the caller checks `plan.job.multiregion` itself
    */
   readonly confirmMultiregion?: (jobId: string) => Promise<boolean>;
+  /** Allocations an earlier run of the same restart already restarted: skipped. @default - none */
+  readonly done?: ReadonlySet<string>;
   /**
    * What the job's earlier run that never ended did, if there is one, given the job's
-   * allocations now: it is left out of this plan.
+   * allocations now: skipped like `done`.
    * @default - nothing is resumed (the dry run, Nomad's behaviour)
    */
   readonly earlierRun?: (
@@ -102,28 +105,35 @@ export async function planRestart(
     throw new NomadQueryError('allocations', job.id, err);
   }
 
-  const filtered = filterAllocations(sortAllocations(stubs), versionMap, {
+  // One way to skip what earlier runs did (a window's carry-over, an interrupted run's work):
+  // `done`, with the replacements of what they stopped, so a fresh replacement is not stopped again.
+  const resumed = await deps.earlierRun?.(job, stubs);
+  const earlier = [...(deps.done ?? []), ...(resumed?.restarted ?? []), ...(resumed?.stopped ?? [])];
+  const { eligible, skipped } = filterAllocations(sortAllocations(stubs), versionMap, {
     groups: options.groups,
     tasks: options.tasks,
+    ...(earlier.length === 0 ? {} : { done: withReplacements(earlier, stubs) }),
   });
-  const { skipped } = filtered;
+  const skippedAsDone = skipped.filter((skip) => skip.reason.kind === 'done').length;
+  if (resumed !== undefined && skippedAsDone > 0) {
+    deps.emit({
+      type: 'earlier-run-resumed',
+      time: deps.now(),
+      previousRun: resumed.runId,
+      skipped: skippedAsDone,
+    });
+  }
   if (options.verbose) {
     for (const skip of skipped) {
       deps.emit({ type: 'allocation-skipped', time: deps.now(), allocationId: skip.id, reason: skip.reason });
     }
   }
-  const resumed = await deps.earlierRun?.(job, stubs);
-  const eligible =
-    resumed === undefined ? filtered.eligible : withoutEarlierWork(filtered.eligible, stubs, resumed);
-  if (resumed !== undefined && eligible.length < filtered.eligible.length) {
-    deps.emit({
-      type: 'earlier-run-resumed',
-      time: deps.now(),
-      previousRun: resumed.runId,
-      skipped: filtered.eligible.length - eligible.length,
-    });
-  }
-  const counts: PlanCounts = { listed: stubs.length, eligible: eligible.length, skipped: skipped.length };
+  const counts: PlanCounts = {
+    listed: stubs.length,
+    eligible: eligible.length,
+    skipped: skipped.length,
+    skippedBy: countSkipped(skipped.map((skip) => skip.reason)),
+  };
   if (eligible.length === 0) {
     deps.emit({ type: 'nothing-to-restart', time: deps.now() });
     return { kind: 'nothing-to-restart', job, counts };

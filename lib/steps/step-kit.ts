@@ -40,7 +40,7 @@ export interface BatchResult {
 export interface RunRecord {
   readonly errors: BatchError[];
   readonly countedBatches: number[];
-  readonly stoppedOn?: 'error' | 'unrecoverable-error' | 'max-errors';
+  readonly stoppedOn?: 'error' | 'unrecoverable-error' | 'max-errors' | 'window-end';
 }
 
 export const EMPTY_RUN: RunRecord = { errors: [], countedBatches: [] };

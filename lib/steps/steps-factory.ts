@@ -12,6 +12,7 @@ import { planStep } from './plan-step';
 import { restartBatchStep } from './restart-batch-step';
 import { createStepKit } from './step-kit';
 import { triggerEvaluationsStep } from './trigger-evaluations-step';
+import { stopAtWindowEndStep } from './window-end-step';
 
 /** Builds the steps for one invocation (deps carry that invocation's deadline signal). */
 export function createRestartSteps(deps: RestartStepsDeps): RestartSteps {
@@ -25,5 +26,6 @@ export function createRestartSteps(deps: RestartStepsDeps): RestartSteps {
     decide: (input) => decideStep(kit, input),
     applyAnswer: (input) => applyAnswerStep(kit, input),
     finish: (input) => finishStep(kit, input),
+    stopAtWindowEnd: (input) => stopAtWindowEndStep(kit, input),
   };
 }

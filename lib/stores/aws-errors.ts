@@ -4,24 +4,45 @@
  * it as AwsTransientError) and for the terminal's own AWS calls.
  */
 
-/** Error codes that mean "slow down" or "try again", whatever the service. */
-const RETRYABLE_CODES = new Set([
+/** Error codes that mean "slow down", whatever the service. */
+const THROTTLING_CODES = new Set([
   'ThrottlingException',
   'Throttling',
   'TooManyRequestsException',
   'RequestLimitExceeded',
   'ProvisionedThroughputExceededException',
+]);
+
+/**
+ * Node's codes (and the SDK's names) for a request that never got an answer: DNS that does not
+ * resolve (yet), a network or host out of reach, a connection reset or refused, a timeout. Each
+ * can pass on its own (Wi-Fi back, VPN up), so none of them is an answer about the call.
+ */
+const NETWORK_CODES = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+]);
+
+/** Error codes that mean "try again", whatever the service. */
+const RETRYABLE_CODES = new Set([
+  ...THROTTLING_CODES,
+  ...NETWORK_CODES,
   'ServiceUnavailable',
   'ServiceUnavailableException',
   'InternalServerError',
   'InternalFailure',
-  'RequestTimeout',
-  'RequestTimeoutException',
-  'TimeoutError',
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ETIMEDOUT',
 ]);
 
 interface AwsErrorShape {
@@ -44,4 +65,15 @@ export function awsErrorCode(error: unknown): string {
 export function isTransientAwsError(error: unknown): boolean {
   const e = (error ?? {}) as AwsErrorShape;
   return RETRYABLE_CODES.has(awsErrorCode(error)) || e.$fault === 'server' || e.$retryable !== undefined;
+}
+
+/** Whether AWS asked this caller to slow down (as opposed to failing or being out of reach). */
+export function isAwsThrottlingError(error: unknown): boolean {
+  const retryable = (error as AwsErrorShape | null)?.$retryable as { throttling?: unknown } | undefined;
+  return THROTTLING_CODES.has(awsErrorCode(error)) || retryable?.throttling === true;
+}
+
+/** Whether the call never reached AWS or its answer never came back (DNS, routes, resets, timeouts). */
+export function isNetworkError(error: unknown): boolean {
+  return NETWORK_CODES.has(awsErrorCode(error));
 }

@@ -34,6 +34,12 @@ export async function getIfPresent<T>(store: PlanStore, key: string): Promise<T 
   }
 }
 
+/**
+ * Key prefix of the documents that outlive a run: what earlier runs of a restart already did
+ * (lib/steps/carry-over.ts). Outside every run's prefix, so they never expire with a run.
+ */
+export const CARRY_OVER_PREFIX = 'maintenance/';
+
 /** The object tag (and value) of an ended run's documents; the bucket's lifecycle expires only these. */
 export const ENDED_RUN_TAG = { key: 'nomad-restart-run', value: 'ended' } as const;
 

@@ -80,6 +80,13 @@ export class BatchLoop extends sfn.StateMachineFragment {
     checkDeployments.next(
       safeToRestart
         .when(sfn.Condition.booleanEquals('$.guard.canceled', true), props.onCancel)
+        .when(
+          sfn.Condition.and(
+            sfn.Condition.isPresent('$.guard.windowEnded'),
+            sfn.Condition.booleanEquals('$.guard.windowEnded', true),
+          ),
+          props.onFinish,
+        )
         .when(sfn.Condition.booleanEquals('$.guard.blocked', true), props.onFinish)
         .when(sfn.Condition.booleanEquals('$.plan.triggerEvaluations', true), stopAllocations)
         .otherwise(restartBatch),

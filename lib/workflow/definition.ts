@@ -8,6 +8,7 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import { BatchLoop } from './batch-loop';
+import { CONTINUATION_NAME_HASH } from './continuation-name';
 import { WORKFLOW_ERROR_NAMES } from './errors';
 import { lambdaStep, taskTimeoutFor } from './private/lambda-step';
 import {
@@ -63,8 +64,8 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
     payloadResponseOnly: true,
     retryOnServiceExceptions: false,
     taskTimeout: taskTimeoutFor(f['release-lock']),
-    // Keep the state (and its `error`) as it is: the release result is not needed.
-    resultPath: sfn.JsonPath.DISCARD,
+    // The state comes back with its `error`'s cause made readable (Lambda's JSON error, trace
+    // included, becomes its message): the Fail state after it shows that cause in the console.
   });
   releaseLockAfterError.addRetry(retryWithBackoff(['States.ALL']));
   releaseLockAfterError.addCatch(whichError, { errors: [sfn.Errors.ALL], resultPath: '$.releaseError' });
@@ -76,38 +77,49 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
     resultPath: ERROR_RESULT_PATH,
   }).next(onError);
 
-  // Success: finish, release, then succeed or fail by outcome.
+  // Success: finish, release, then succeed or fail by outcome. A failed run's cause is its
+  // readable summary (outcome, counts, Nomad's error list).
+  const summaryIs = (outcome: string) => sfn.Condition.stringEquals('$.summary.outcome', outcome);
   const finishedWithErrors = new sfn.Choice(scope, FlowStates.finishedWithErrors)
     .when(
-      sfn.Condition.stringEquals('$.summary.outcome', 'unrecoverable'),
+      summaryIs('unrecoverable'),
       new sfn.Fail(scope, FailStates.unrecoverableError, {
         error: FailStates.unrecoverableError,
-        causePath: '$.summary.errorText',
+        causePath: '$.summary.text',
       }),
     )
     .when(
-      sfn.Condition.stringEquals('$.summary.outcome', 'failed'),
+      summaryIs('failed'),
       new sfn.Fail(scope, FailStates.restartFailed, {
         error: FailStates.restartFailed,
-        causePath: '$.summary.errorText',
+        causePath: '$.summary.text',
       }),
     )
+    // Neither pages anyone: both are expected ends of an unattended run, and say so.
+    .when(
+      summaryIs('stopped-at-window-end'),
+      new sfn.Succeed(scope, FlowStates.stoppedAtWindowEnd, { outputPath: '$.summary' }),
+    )
+    .when(
+      summaryIs('skipped-job-locked'),
+      new sfn.Succeed(scope, FlowStates.skippedJobLocked, { outputPath: '$.summary' }),
+    )
     .otherwise(new sfn.Succeed(scope, FlowStates.restartFinished, { outputPath: '$.summary' }));
-  const finish = lambdaStep(scope, TaskStates.finish, { fn: f.finish, onError }).next(
-    lambdaStep(scope, TaskStates.releaseLock, { fn: f['release-lock'], onError: whichError }).next(
-      finishedWithErrors,
-    ),
-  );
+  const releaseLock = lambdaStep(scope, TaskStates.releaseLock, {
+    fn: f['release-lock'],
+    onError: whichError,
+  }).next(finishedWithErrors);
+  const finish = lambdaStep(scope, TaskStates.finish, { fn: f.finish, onError }).next(releaseLock);
 
   const continueAsNew = new tasks.StepFunctionsStartExecution(scope, TaskStates.continueAsNew, {
     stateMachine: props.self,
     input: sfn.TaskInput.fromObject({ continuation: sfn.JsonPath.entirePayload }),
     // The same name for the same hand-over, so a retried StartExecution cannot start a second
     // successor: the run's identity (hashed: any length fits the 80-character limit) and the
-    // number of the execution being started.
+    // number of the execution being started (`continuation-name.ts` computes the same name).
     name: sfn.JsonPath.format(
       '{}-{}',
-      sfn.JsonPath.hash(sfn.JsonPath.stringAt('$.run.runId'), 'SHA-1'),
+      sfn.JsonPath.hash(sfn.JsonPath.stringAt('$.run.runId'), CONTINUATION_NAME_HASH),
       sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt('$.run.executionNumber'), 1),
     ),
     // Lets the console and the CLI follow the chain from child to parent.
@@ -140,6 +152,7 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
     payload: sfn.TaskInput.fromObject({
       input: sfn.JsonPath.entirePayload,
       executionId: sfn.JsonPath.executionId,
+      startTime: sfn.JsonPath.executionStartTime,
     }),
     catches: [
       {
@@ -171,10 +184,16 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
       .otherwise(loop),
   );
 
+  // A scheduled run that finds the job locked comes back from "Lock job" with its summary:
+  // it ends there (its plan documents released), without touching the job. (IsPresent on a
+  // field, not IsNull: false, which aws-local-stepfunctions 3.0.0 evaluates as always false.)
+  const lockedByAnotherRun = new sfn.Choice(scope, FlowStates.lockedByAnotherRun)
+    .when(sfn.Condition.isPresent('$.summary.outcome'), releaseLock)
+    .otherwise(loop);
   validateInput
     .next(lambdaStep(scope, TaskStates.plan, { fn: f.plan, onError }))
     .next(lambdaStep(scope, TaskStates.lockJob, { fn: f['lock-job'], onError }))
-    .next(loop);
+    .next(lockedByAnotherRun);
 
   return new sfn.Choice(scope, FlowStates.isContinuation)
     .when(sfn.Condition.isPresent('$.continuation'), resumeRun)

@@ -15,6 +15,7 @@
  */
 import type { RestartOptions } from '../restart';
 import type { ProgressEvent } from '../restart/events';
+import type { RunOutcome, RunSummary, SkippedCounts } from '../restart/run-summary';
 
 /** An engine step emits at most this many events per call; past it, it summarises. */
 export const MAX_STEP_EVENTS = 500;
@@ -30,6 +31,8 @@ export interface RunRef {
   readonly executionId: string;
   /** 1 for the first execution, +1 per continue-as-new. */
   readonly executionNumber: number;
+  /** Unix ms when the run's first execution started (`$$.Execution.StartTime`); absent in older states. */
+  readonly startedAt?: number;
 }
 
 /** What Plan resolved and stored. Everything else about the plan is in the plan store. */
@@ -54,6 +57,8 @@ export interface PlanRef {
    * "Trigger evaluations" step, then awaits replacements.
    */
   readonly triggerEvaluations: boolean;
+  /** Allocations left out of the plan, by reason, for the run's summary; absent in older states. */
+  readonly skipped?: SkippedCounts;
 }
 
 /** Counters and loop position. Updated by guard, decide and apply-answer steps. */
@@ -140,21 +145,18 @@ export interface GuardState {
   readonly blocked: boolean;
   /** A cancel request was found at this safe point. */
   readonly canceled: boolean;
+  /** The maintenance window has ended: no batch starts; the run finishes here. Absent in older states. */
+  readonly windowEnded?: boolean;
 }
 
 /** How the run ended, as "Finished with errors?" routes it. */
-export type Outcome = 'succeeded' | 'canceled' | 'failed' | 'unrecoverable';
+export type Outcome = RunOutcome;
 
-/** The final output of a run (the `Restart finished` Succeed state outputs this). */
-export interface Summary {
-  readonly outcome: Outcome;
-  readonly jobId: string;
-  readonly namespace: string;
-  readonly restarted: number;
-  readonly failed: number;
-  /** The final error list exactly as spec §2.7 formats it (no indent); `''` when there are none. */
-  readonly errorText: string;
-}
+/**
+ * The final output of a run (the `Restart finished`, `StoppedAtWindowEnd` and `SkippedJobLocked`
+ * Succeed states output it; a failed run's `Cause` is its `text`): see lib/restart/run-summary.ts.
+ */
+export type Summary = RunSummary;
 
 /** What a caller sends with `SendTaskSuccess` to answer a question. */
 export interface ApprovalAnswer {
@@ -188,10 +190,12 @@ export interface WorkflowState {
   readonly error?: TaskFailure;
 }
 
-/** Payload of "Validate input": the raw execution input and the execution's ARN. */
+/** Payload of "Validate input": the raw execution input, the execution's ARN and start time. */
 export interface ValidateInputEvent {
   readonly input: unknown;
   readonly executionId: string;
+  /** `$$.Execution.StartTime` (RFC 3339): a relative maintenance window counts from here. */
+  readonly startTime: string;
 }
 
 /** Payload of "Resume run": the previous execution's state and the new execution's ARN. */

@@ -61,6 +61,11 @@ export const FlowStates = {
   whichError: 'Which error?',
   restartFinished: 'Restart finished',
   continued: 'Continued in new execution',
+  lockedByAnotherRun: 'Locked by another run?',
+  /** Succeed: the maintenance window ended; the output says how far the run got. */
+  stoppedAtWindowEnd: 'StoppedAtWindowEnd',
+  /** Succeed: a scheduled run found the job locked by another run and did nothing. */
+  skippedJobLocked: 'SkippedJobLocked',
 } as const;
 
 /** `Fail` state IDs; each is also the execution's `Error` when it ends there. */

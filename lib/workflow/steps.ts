@@ -184,6 +184,14 @@ export interface RestartSteps {
    * `succeeded`. May delete the run's plan-store objects (the bucket also expires them).
    */
   finish(input: FinishInput): Promise<FinishOutput>;
+
+  /**
+   * At "Check deployments", when the maintenance window (`options.windowEnd`) has ended: records
+   * that the run stops there (Finish then reports `stopped-at-window-end`) and emits
+   * `window-ended` with the allocations done and left. Makes no Nomad call. The graph then
+   * finishes: the batch in flight, if any, has already settled (this is a safe point).
+   */
+  stopAtWindowEnd(input: PlannedStepInput): Promise<StepEvents>;
 }
 
 /** What `createRestartSteps` receives; built per invocation by the handler layer. */

@@ -44,6 +44,10 @@ describe('a run whose errors are large', () => {
     expect(run.result.error).not.toBe('States.DataLimitExceeded');
     expect(run.result.stats.maxPayloadBytes).toBeLessThanOrEqual(STEP_FUNCTIONS_LIMITS.payloadBytes);
     expect(run.exitCode).toBe(1);
+    // The Fail state's cause is the run's summary, error sample included: under Step Functions' 32,768.
+    expect(run.result.error).toBe('RestartFailed');
+    expect(run.result.cause?.length ?? 0).toBeGreaterThan(20_000);
+    expect(run.result.cause?.length ?? 0).toBeLessThanOrEqual(32_768);
     expect(run.errors).toHaveLength(ALLOCATIONS);
     expect(run.errors.every((e) => e.endsWith(`Unexpected response code: 500 (${LONG_ERROR})`))).toBe(true);
   });

@@ -250,6 +250,23 @@ describe('release-lock handler', () => {
     // Assert
     expect(result).toEqual({ ...raw, events: [] });
   });
+
+  it("leaves only the message of Lambda's error JSON in the cause, without the trace", async () => {
+    // Arrange: on AWS a Catch writes a Lambda error as JSON, its stack trace included.
+    const message = 'No job(s) with prefix or ID "gone" found';
+    const cause = JSON.stringify({
+      errorType: 'JobNotFoundError',
+      errorMessage: message,
+      trace: ['at plan'],
+    });
+    const raw = { job: 'gone', error: { Error: 'JobNotFoundError', Cause: cause } };
+
+    // Act
+    const { result } = await captureOutput(() => releaseLock(raw, lambdaContext()));
+
+    // Assert
+    expect(result).toEqual({ job: 'gone', events: [], error: { Error: 'JobNotFoundError', Cause: message } });
+  });
 });
 
 describe('validate-input handler', () => {

@@ -262,6 +262,18 @@ describe('format', () => {
         [`==> ${ts}: Stopping job restart: 3 allocations failed, more than -max-errors=10%`],
       ],
       [
+        'a scheduled run skipped for the lock',
+        { type: 'skipped-job-locked', time: T0, jobId: 'web', holder: 'arn:x' },
+        [`==> ${ts}: Skipping scheduled restart: job "web" is already being restarted by execution "arn:x"`],
+      ],
+      [
+        'window ended',
+        { type: 'window-ended', time: T0, windowEnd: T0, done: 4, left: 6 },
+        [
+          `==> ${ts}: Stopping job restart: the maintenance window ended at ${ts}; 4 of 10 allocations done, 6 left`,
+        ],
+      ],
+      [
         'a µs wait',
         { type: 'waiting', time: T0, waitMs: 0.0015, waitNs: 1500 },
         [`==> ${ts}: Waiting 1.5µs before restarting the next batch`],
@@ -351,6 +363,11 @@ describe('format', () => {
         'task',
         { type: 'allocation-skipped', time: T0, allocationId: id, reason: { kind: 'task' } },
         `Skipping allocation "${id.slice(0, 36)}" because it doesn't have any of requested tasks`,
+      ],
+      [
+        'done',
+        { type: 'allocation-skipped', time: T0, allocationId: id, reason: { kind: 'done' } },
+        `Skipping allocation "${id.slice(0, 36)}" because an earlier run of this restart already restarted it`,
       ],
     ])('prints the %s skip line with a full ID', (_name, event, expected) => {
       // Arrange / Act

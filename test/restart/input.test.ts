@@ -121,7 +121,7 @@ describe('input', () => {
         name: 'unknown field',
         raw: { job: 'j', batch_size: '2' },
         expectedErr:
-          'Unknown input field "batch_size": allowed fields are job, namespace, region, batchSize, batchWait, onError, yes, groups, tasks, allTasks, reschedule, noShutdownDelay, verbose, replacementTimeout, maxErrors, dryRun',
+          'Unknown input field "batch_size": allowed fields are job, namespace, region, batchSize, batchWait, onError, yes, groups, tasks, allTasks, reschedule, noShutdownDelay, verbose, replacementTimeout, maxErrors, dryRun, windowEnd, windowDuration, trigger, scheduleName, scheduledTime, resumeNextWindow',
       },
       // Nomad's checks 3-9, in order, with Nomad's messages.
       {
@@ -256,6 +256,12 @@ describe('input', () => {
         'replacementTimeout',
         'maxErrors',
         'dryRun',
+        'windowEnd',
+        'windowDuration',
+        'trigger',
+        'scheduleName',
+        'scheduledTime',
+        'resumeNextWindow',
       ]);
       expect(properties.batchSize).toMatchObject({
         type: ['string', 'number'],

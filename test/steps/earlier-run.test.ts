@@ -4,8 +4,7 @@
  * replacements of those it stopped.
  */
 import type { AllocListStub, TaskState } from '../../lib/nomad/types';
-import { withoutEarlierWork } from '../../lib/restart/earlier-work';
-import type { PlannedAllocation } from '../../lib/restart/filter';
+import { withReplacements } from '../../lib/restart/earlier-work';
 import type { RestartPlan } from '../../lib/restart/plan';
 import {
   jobRunKey,
@@ -19,7 +18,7 @@ import type { BatchJournal } from '../../lib/steps/restart-batch';
 import { MemoryPlanStore } from '../../lib/stores/plan-store';
 
 const KEY = jobRunKey('default', 'web');
-const planned = (id: string): PlannedAllocation => ({ id, group: 'g', jobId: 'web', tasks: [] });
+const planned = (id: string) => ({ id, group: 'g', jobId: 'web', tasks: [] });
 const stub = (id: string, extra: Partial<AllocListStub> = {}): AllocListStub => ({
   ID: id,
   JobID: 'web',
@@ -36,7 +35,7 @@ const plan = (batches: string[][], resumed?: RestartPlan['resumed']): RestartPla
   batchSize: 2,
   batches: batches.map((b) => b.map(planned)),
   skipped: [],
-  counts: { listed: 4, eligible: 4, skipped: 0 },
+  counts: { listed: 4, eligible: 4, skipped: 0, skippedBy: {} },
   createdAt: 0,
   ...(resumed === undefined ? {} : { resumed }),
 });
@@ -134,8 +133,8 @@ describe('workOf', () => {
   });
 });
 
-describe('withoutEarlierWork', () => {
-  it('leaves out what the earlier run did and the whole replacement chain of what it stopped', () => {
+describe('withReplacements', () => {
+  it('adds the whole replacement chain of each allocation an earlier run stopped', () => {
     // Arrange: s1 was stopped, replaced by r1, itself replaced by r2.
     const stubs = [
       stub('s1', { DesiredStatus: 'stop', NextAllocation: 'r1' }),
@@ -144,12 +143,11 @@ describe('withoutEarlierWork', () => {
       stub('x1'),
       stub('x2'),
     ];
-    const eligible = ['r2', 'x1', 'x2'].map(planned);
 
     // Act
-    const left = withoutEarlierWork(eligible, stubs, { runId: 'run-a', restarted: ['x1'], stopped: ['s1'] });
+    const done = withReplacements(['s1', 'x1'], stubs);
 
     // Assert
-    expect(left.map((a) => a.id)).toEqual(['x2']);
+    expect([...done].sort()).toEqual(['r1', 'r2', 's1', 'x1']);
   });
 });

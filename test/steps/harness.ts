@@ -3,7 +3,7 @@
  * Nomad client, the T3/T4/T8 job fixtures of spec §5, and small readers of the result.
  */
 import { NomadClient } from '../../lib/nomad/index';
-import type { Allocation, Job, Task, TaskState } from '../../lib/nomad/types';
+import type { Allocation, Deployment, Job, Task, TaskState } from '../../lib/nomad/types';
 import type { ProgressEvent } from '../../lib/restart/events';
 import type { RestartOptions } from '../../lib/restart/options';
 import type { Answer, Question } from '../../lib/restart/questions';
@@ -179,6 +179,21 @@ export async function waitAllRunning(
         .length === count,
     5_000,
   );
+}
+
+/**
+ * Marks the job's deployment `running` again, as an operator's new deployment would be, and
+ * returns it. The registration's own deployment is let end first: its health timer would
+ * otherwise mark it successful behind the test's back while a slow machine starts the run.
+ */
+export async function holdDeploymentRunning(h: Harness, jobId: string): Promise<Deployment | undefined> {
+  await h.sim.control.waitFor(
+    (state) => state.deployments({ jobId }).every((d) => d.Status === 'successful'),
+    10_000,
+  );
+  const [deployment] = h.sim.control.state().deployments({ jobId });
+  h.sim.control.setDeploymentStatus(deployment?.ID ?? 'missing', 'running');
+  return deployment;
 }
 
 /** Events of one type, narrowed. */

@@ -11,7 +11,14 @@ import { createRestartSteps } from '../../lib/steps/steps-factory';
 import { MemoryPlanStore } from '../../lib/stores/plan-store';
 import type { ApprovalAnswer, BatchState, Decision, Summary } from '../../lib/workflow/payloads';
 import type { RestartSteps } from '../../lib/workflow/steps';
-import { type Harness, restartOptions, simpleJob, startHarness, waitAllRunning } from './harness';
+import {
+  type Harness,
+  holdDeploymentRunning,
+  restartOptions,
+  simpleJob,
+  startHarness,
+  waitAllRunning,
+} from './harness';
 
 const run = {
   runId: 'arn:aws:states:eu-west-1:1:execution:sm:run-1',
@@ -98,7 +105,7 @@ describe('createRestartSteps', () => {
     );
 
     // Assert
-    expect(summary).toEqual({
+    expect(summary).toMatchObject({
       outcome: 'succeeded',
       jobId: 'steps',
       namespace: 'default',
@@ -170,8 +177,7 @@ describe('createRestartSteps', () => {
     const job = { ...simpleJob('steps_deploy', 'service', 1), Update: { MaxParallel: 1 } };
     h = await startHarness({ jobs: [job] });
     await waitAllRunning(h, job.ID, 1);
-    const [deployment] = h.sim.control.state().deployments({ jobId: job.ID });
-    h.sim.control.setDeploymentStatus(deployment?.ID ?? '', 'running');
+    const deployment = await holdDeploymentRunning(h, job.ID);
 
     // Act
     const { summary } = await drive(steps(h), restartOptions(job.ID));

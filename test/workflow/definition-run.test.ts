@@ -5,6 +5,7 @@
 // that the lock is released on success and on failure, and how many states a batch costs.
 import { jest } from '@jest/globals';
 import type { ProgressEvent } from '../../lib/restart/events';
+import { summarizeRun } from '../../lib/restart/run-summary';
 import type { BatchState, Decision, PlanRef, Progress } from '../../lib/workflow/payloads';
 import type { RestartSteps, RestartStepsDeps } from '../../lib/workflow/steps';
 import { extractAsl, synthStack } from '../infra/private/synth';
@@ -99,15 +100,29 @@ function fakeSteps(opts: { system: boolean; failOnBatch?: number }): RestartStep
     applyAnswer: async () => {
       throw new Error('no questions in this scenario');
     },
+    stopAtWindowEnd: async () => {
+      throw new Error('no maintenance window in this scenario');
+    },
     finish: async (i) => ({
-      summary: {
+      summary: summarizeRun({
         outcome: 'succeeded',
         jobId: 'web',
         namespace: 'default',
+        reschedule: false,
+        planned: i.progress?.restarted ?? 0,
         restarted: i.progress?.restarted ?? 0,
         failed: 0,
-        errorText: '',
-      },
+        skipped: {},
+        startedAt: null,
+        finishedAt: 2,
+        errors: [],
+        omittedErrors: 0,
+        windowEnd: null,
+        windowReached: false,
+        lockedBy: null,
+        scheduleName: null,
+        scheduledTime: null,
+      }),
       events: ev({ type: 'finished', time: 2, errors: [], canceled: false }),
     }),
   };

@@ -10,6 +10,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { APPROVALS_TABLE_SCHEMA } from '../../stores/dynamodb-approval-store';
 import { LOCK_TABLE_SCHEMA } from '../../stores/dynamodb-job-lock';
+import { CARRY_OVER_PREFIX } from '../../stores/plan-store';
 import { STALE_LOCK_HANDLER_ID } from '../../workflow/state-names';
 import type { WorkflowFunctionId } from './task-functions';
 
@@ -56,9 +57,23 @@ const JOB_RECORD_ACCESS: Readonly<Partial<Record<WorkflowFunctionId, readonly st
   'release-lock': ['s3:GetObject', 's3:PutObject'],
 };
 
+/** Carry-over documents (a maintenance resumed in the next window): Plan reads, the window stop and Finish write. */
+const CARRY_OVER_ACCESS: Readonly<Partial<Record<WorkflowFunctionId, readonly string[]>>> = {
+  plan: ['s3:GetObject'],
+  'check-deployments': ['s3:GetObject', 's3:PutObject'],
+  finish: ['s3:PutObject'],
+};
+
 function grantPlanAccess(scope: Construct, r: HandlerResources): void {
-  grantPrefix(scope, r, 'runs', PLAN_ACCESS, 'Plan documents are per-run objects under runs/<run>/');
-  grantPrefix(scope, r, 'jobs', JOB_RECORD_ACCESS, 'Job records are per-job objects under jobs/<job>/');
+  grantPrefix(scope, r, 'runs/', PLAN_ACCESS, 'Plan documents are per-run objects under runs/<run>/');
+  grantPrefix(scope, r, 'jobs/', JOB_RECORD_ACCESS, 'Job records are per-job objects under jobs/<job>/');
+  grantPrefix(
+    scope,
+    r,
+    CARRY_OVER_PREFIX,
+    CARRY_OVER_ACCESS,
+    'Carry-over documents are one per schedule and job under maintenance/',
+  );
 }
 
 function grantPrefix(
@@ -68,7 +83,7 @@ function grantPrefix(
   access: Readonly<Partial<Record<WorkflowFunctionId, readonly string[]>>>,
   why: string,
 ): void {
-  const objects = r.planBucket.arnForObjects(`${prefix}/*`);
+  const objects = r.planBucket.arnForObjects(`${prefix}*`);
   const bucketId = Stack.of(scope).getLogicalId(r.planBucket.node.defaultChild as s3.CfnBucket);
   for (const [handlerId, actions] of Object.entries(access)) {
     const fn = r.functions[handlerId as WorkflowFunctionId];
@@ -80,11 +95,11 @@ function grantPrefix(
         new iam.PolicyStatement({
           actions: ['s3:ListBucket'],
           resources: [r.planBucket.bucketArn],
-          conditions: { StringLike: { 's3:prefix': [`${prefix}/*`] } },
+          conditions: { StringLike: { 's3:prefix': [`${prefix}*`] } },
         }),
       );
     Validations.of(fn.role ?? scope).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${prefix}/*]`,
+      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${prefix}*]`,
       reason: `${why}; the keys are not known when deploying.`,
     });
   }

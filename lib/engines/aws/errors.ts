@@ -21,21 +21,31 @@ export class RemoteInputError extends RemoteEngineError {
 }
 
 /**
- * An AWS call failed for good (after retries when the failure was throttling or a service
- * hiccup). `code` is the AWS error name, e.g. `AccessDeniedException`.
+ * An AWS call failed for good (after retries when the failure was throttling, a service hiccup
+ * or the network). `code` is the AWS error name, e.g. `AccessDeniedException`.
  */
 export class AwsCallError extends RemoteEngineError {
-  /** The API operation, e.g. `StartExecution`. */
-  public readonly operation: string;
+  /** The IAM action of the call, e.g. `states:StartExecution`. */
+  public readonly action: string;
   /** The AWS error name (`ExecutionDoesNotExist`, `AccessDeniedException`, ...). */
   public readonly code: string;
 
-  public constructor(operation: string, code: string, message: string, options?: ErrorOptions) {
+  public constructor(action: string, code: string, message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = 'AwsCallError';
-    this.operation = operation;
+    this.action = action;
     this.code = code;
   }
+
+  /** IAM refused the call: the caller lacks {@link action}. */
+  public get accessDenied(): boolean {
+    return isAccessDeniedCode(this.code);
+  }
+}
+
+/** Whether an AWS error code says IAM refused the call (`AccessDeniedException`, S3's `AccessDenied`). */
+export function isAccessDeniedCode(code: string): boolean {
+  return code === 'AccessDeniedException' || code === 'AccessDenied';
 }
 
 /** Execution history does not have the shape the restart state machine writes. */

@@ -2,7 +2,8 @@
  * Reads one execution's history the way the restart state machine writes it (see
  * `lib/workflow/definition.ts` and `batch-loop.ts`): the progress events each step put in its
  * output, the question the ask step parked, the job it locked, the execution that continued
- * it, and how it ended. Pure: it is fed history events, oldest first, each once.
+ * it (or may have: a hand-over cut short by a stop), and how it ended. Pure: it is fed history
+ * events, oldest first, each once.
  */
 import type { HistoryEvent } from '@aws-sdk/client-sfn';
 import { z } from 'zod';
@@ -10,6 +11,7 @@ import type { ProgressEvent } from '../../restart/events';
 import type { LockKey } from '../../stores/job-lock';
 import type { PendingQuestion } from '../../workflow/payloads';
 import { ASK_STATE_NAME, TASK_STATE_HANDLERS, TaskStates } from '../../workflow/state-names';
+import { type RunIdentity, runIdentityOf, successorArnOf } from './run-identity';
 
 /**
  * Task states whose result replaces the state, so their output's `events` are that step's own.
@@ -79,13 +81,19 @@ export class ExecutionTracker {
   private planKey: LockKey | undefined;
   private lockHeld = false;
   private continuedAs: string | undefined;
+  private handOverStarted = false;
+  private identity: RunIdentity | undefined;
   private ended: ExecutionEnd | undefined;
 
   /**
+   * @param executionArn the execution whose history this reads
    * @param inheritedLock the job locked by the execution this one continues: a continued
    *   execution runs under its run's lock from its first state on.
    */
-  public constructor(inheritedLock?: LockKey) {
+  public constructor(
+    private readonly executionArn: string,
+    inheritedLock?: LockKey,
+  ) {
     if (inheritedLock !== undefined) {
       this.planKey = inheritedLock;
       this.lockHeld = true;
@@ -95,7 +103,14 @@ export class ExecutionTracker {
   /** Applies one history event; returns the progress events it carries, in order. */
   public apply(event: HistoryEvent): ProgressEvent[] {
     switch (event.type) {
+      case 'ExecutionStarted':
+        this.identity = runIdentityOf(
+          this.executionArn,
+          parseJson(event.executionStartedEventDetails?.input),
+        );
+        return [];
       case 'TaskStateEntered':
+        if (event.stateEnteredEventDetails?.name === TaskStates.continueAsNew) this.handOverStarted = true;
         if (event.stateEnteredEventDetails?.name === ASK_STATE_NAME) {
           this.askEnteredId = event.id;
           this.scheduled = undefined;
@@ -148,9 +163,23 @@ export class ExecutionTracker {
     return this.ended;
   }
 
-  /** The execution this one continued as (continue-as-new), once it succeeded into it. */
+  /**
+   * The execution this one continued as (continue-as-new), once it succeeded into it. A hand-over
+   * whose retry found its successor already started ends without recording the ARN; the
+   * successor's name says which it is.
+   */
   public get successorArn(): string | undefined {
-    return this.ended?.status === 'SUCCEEDED' ? this.continuedAs : undefined;
+    if (this.ended?.status !== 'SUCCEEDED') return undefined;
+    return this.continuedAs ?? this.possibleSuccessorArn;
+  }
+
+  /**
+   * The execution the hand-over started or is starting, once "Continue as new execution" was
+   * entered: after a stop that cut the hand-over short it may exist all the same.
+   */
+  public get possibleSuccessorArn(): string | undefined {
+    if (!this.handOverStarted) return undefined;
+    return this.continuedAs ?? (this.identity && successorArnOf(this.executionArn, this.identity));
   }
 
   private scheduleAsk(event: HistoryEvent): void {

@@ -3,6 +3,7 @@
  * to print when no progress event has said it already. Same rules as the local engine.
  */
 import { goQuote } from '../../restart/go-quote';
+import { causeMessage } from '../../workflow/errors';
 import { FailStates } from '../../workflow/state-names';
 import type { ExecutionEnd } from './execution-tracker';
 
@@ -22,22 +23,6 @@ const PRINT_CAUSE = new Set<string>([
 ]);
 /** Fail states whose errors the `finished` event has already printed. */
 const REPORTED = new Set<string>([FailStates.unrecoverableError, FailStates.restartFailed]);
-
-/**
- * The message inside a `Cause`. A Lambda error caught by `Catch` arrives as Lambda's JSON
- * (`{"errorType", "errorMessage", "trace"}`): only `errorMessage` is for people; the trace is not.
- */
-export function causeMessage(cause: string): string {
-  try {
-    const parsed = JSON.parse(cause) as { errorMessage?: unknown } | null;
-    if (parsed !== null && typeof parsed === 'object' && typeof parsed.errorMessage === 'string') {
-      return parsed.errorMessage;
-    }
-  } catch {
-    // Not JSON: a Fail state's own cause, already plain text.
-  }
-  return cause;
-}
 
 const status = (exitCode: 0 | 1, message?: string): ExitStatus => ({ exitCode, message });
 

@@ -1,6 +1,11 @@
 /**
  * The Step Functions calls the AWS engine makes, each through {@link awsCall}: one place that
  * knows the SDK commands, so the rest of the engine reads like the workflow it follows.
+ *
+ * Two retry policies: starting (nothing runs yet, so the command may give up and say so) is
+ * retried a few times; every call made while the execution may still run is retried for as
+ * long as the failure is transient ({@link patient}), since giving up would leave a run going
+ * on unobserved and its questions unanswered.
  */
 import {
   GetExecutionHistoryCommand,
@@ -11,8 +16,10 @@ import {
   StopExecutionCommand,
 } from '@aws-sdk/client-sfn';
 import { goQuote } from '../../restart/go-quote';
-import { type AwsRetryOptions, awsCall } from './aws-call';
-import { ExecutionHistoryError } from './errors';
+import { awsErrorCode } from '../../stores/aws-errors';
+import { type AwsRetryOptions, awsCall, patient } from './aws-call';
+import { AwsCallError, ExecutionHistoryError } from './errors';
+import { executionArnOf, parseStateMachineArn } from './state-machine-arn';
 
 /** One page of execution history. */
 export interface HistoryPage {
@@ -20,73 +27,147 @@ export interface HistoryPage {
   readonly nextToken: string | undefined;
 }
 
+/** Which page of history to read. */
+export interface HistoryPageRequest {
+  readonly executionArn: string;
+  /** The token of the previous page of the same read; absent for the newest events. */
+  readonly nextToken?: string | undefined;
+  /** Events per page (Step Functions allows 1 to 1000). */
+  readonly pageSize: number;
+}
+
 /** The Step Functions API, as the engine uses it. */
 export interface SfnCalls {
-  /** Starts an execution with `input` (JSON-encoded) and returns its ARN. */
-  startExecution(stateMachineArn: string, input: unknown): Promise<string>;
+  /**
+   * Starts an execution named `name` with `input` (JSON-encoded) and returns its ARN. A retry
+   * after a lost answer is safe: the same name and input start nothing new.
+   */
+  startExecution(stateMachineArn: string, input: unknown, name: string): Promise<string>;
   /**
    * One page of history, newest first (see `history-follower.ts` for why), with execution data
    * (task outputs carry the progress events).
    */
-  historyPage(executionArn: string, nextToken: string | undefined, pageSize: number): Promise<HistoryPage>;
+  historyPage(request: HistoryPageRequest): Promise<HistoryPage>;
+  /** Whether the execution exists (one event of its history is read). */
+  executionExists(executionArn: string): Promise<boolean>;
+  /**
+   * The input the execution started with (its oldest history event carries it), decoded from
+   * JSON; `undefined` when it cannot be read as JSON.
+   * @param bounded give up after a few retries (when it is not known yet whether it exists)
+   */
+  startInput(executionArn: string, bounded: boolean): Promise<unknown>;
   /** Answers a task-token wait; `output` is JSON-encoded. */
   sendTaskSuccess(taskToken: string, output: unknown, executionArn: string): Promise<void>;
   /** Stops an execution at once (it ends `ABORTED`). */
   stopExecution(executionArn: string, error: string, cause: string): Promise<void>;
 }
 
-/** {@link SfnCalls} over an SDK client. */
-export function sfnCalls(client: SFNClient, retry: AwsRetryOptions = {}): SfnCalls {
+/** Step Functions' answer to a start whose name was used before (by this invocation's lost first try). */
+const EXECUTION_ALREADY_EXISTS = 'ExecutionAlreadyExists';
+
+/**
+ * {@link SfnCalls} over an SDK client.
+ * @param retry the retries of a start and of a bounded read; the other calls use {@link patient}
+ *   with the same backoff
+ * @param onOutage told of each failed attempt a patient call retries (the outage notice)
+ */
+export function sfnCalls(
+  client: SFNClient,
+  retry: AwsRetryOptions = {},
+  onOutage?: AwsRetryOptions['onRetry'],
+): SfnCalls {
+  const following = patient(onOutage === undefined ? retry : { ...retry, onRetry: onOutage });
+  // `bounded`: give up after a few retries, as a start does (it is not known yet whether the
+  // execution exists); otherwise transient failures are retried for as long as they last.
+  const readHistory = async (
+    request: HistoryPageRequest & { readonly bounded?: boolean; readonly oldestFirst?: boolean },
+  ) => {
+    const { executionArn, nextToken, pageSize } = request;
+    const out = await awsCall(
+      {
+        action: 'states:GetExecutionHistory',
+        what: `reading the history of execution ${goQuote(executionArn)}`,
+      },
+      () =>
+        client.send(
+          new GetExecutionHistoryCommand({
+            executionArn,
+            reverseOrder: request.oldestFirst !== true,
+            includeExecutionData: true,
+            maxResults: pageSize,
+            ...(nextToken === undefined ? {} : { nextToken }),
+          }),
+        ),
+      request.bounded === true ? retry : following,
+    );
+    return { events: out.events ?? [], nextToken: out.nextToken };
+  };
+  const historyPage = (request: HistoryPageRequest): Promise<HistoryPage> => readHistory(request);
   return {
-    async startExecution(stateMachineArn, input) {
+    async startExecution(stateMachineArn, input, name) {
       const out = await awsCall(
-        'StartExecution',
-        `starting an execution of ${goQuote(stateMachineArn)}`,
-        () => client.send(new StartExecutionCommand({ stateMachineArn, input: JSON.stringify(input) })),
+        { action: 'states:StartExecution', what: `starting an execution of ${goQuote(stateMachineArn)}` },
+        async () => {
+          try {
+            const started = await client.send(
+              new StartExecutionCommand({ stateMachineArn, name, input: JSON.stringify(input) }),
+            );
+            return started.executionArn;
+          } catch (error) {
+            // The name is this invocation's own: an execution under it is the one an earlier try
+            // started (and that has ended since, or Step Functions would have returned it).
+            if (awsErrorCode(error) !== EXECUTION_ALREADY_EXISTS) throw error;
+            return executionArnOf(parseStateMachineArn(stateMachineArn), name);
+          }
+        },
         retry,
       );
-      if (out.executionArn === undefined) {
+      if (out === undefined) {
         throw new ExecutionHistoryError(
           `StartExecution of ${goQuote(stateMachineArn)} returned no execution ARN`,
         );
       }
-      return out.executionArn;
+      return out;
     },
 
-    async historyPage(executionArn, nextToken, pageSize) {
-      const out = await awsCall(
-        'GetExecutionHistory',
-        `reading the history of execution ${goQuote(executionArn)}`,
-        () =>
-          client.send(
-            new GetExecutionHistoryCommand({
-              executionArn,
-              reverseOrder: true,
-              includeExecutionData: true,
-              maxResults: pageSize,
-              ...(nextToken === undefined ? {} : { nextToken }),
-            }),
-          ),
-        retry,
-      );
-      return { events: out.events ?? [], nextToken: out.nextToken };
+    historyPage,
+
+    async executionExists(executionArn) {
+      try {
+        await historyPage({ executionArn, pageSize: 1 });
+        return true;
+      } catch (error) {
+        if (error instanceof AwsCallError && error.code === 'ExecutionDoesNotExist') return false;
+        throw error;
+      }
+    },
+
+    async startInput(executionArn, bounded) {
+      const { events } = await readHistory({ executionArn, pageSize: 1, bounded, oldestFirst: true });
+      const text = events[0]?.executionStartedEventDetails?.input;
+      try {
+        return text === undefined ? undefined : JSON.parse(text);
+      } catch {
+        return undefined;
+      }
     },
 
     async sendTaskSuccess(taskToken, output, executionArn) {
       await awsCall(
-        'SendTaskSuccess',
-        `answering the question of execution ${goQuote(executionArn)}`,
+        {
+          action: 'states:SendTaskSuccess',
+          what: `answering the question of execution ${goQuote(executionArn)}`,
+        },
         () => client.send(new SendTaskSuccessCommand({ taskToken, output: JSON.stringify(output) })),
-        retry,
+        following,
       );
     },
 
     async stopExecution(executionArn, error, cause) {
       await awsCall(
-        'StopExecution',
-        `stopping execution ${goQuote(executionArn)}`,
+        { action: 'states:StopExecution', what: `stopping execution ${goQuote(executionArn)}` },
         () => client.send(new StopExecutionCommand({ executionArn, error, cause })),
-        retry,
+        following,
       );
     },
   };

@@ -64,6 +64,8 @@ export interface LocalRestartRequest {
   readonly interceptInvocation?: InvocationInterceptor;
   /** Milliseconds between the named states' `Retry` attempts instead of the definition's (tests). */
   readonly retryIntervalOverrides?: Readonly<Record<string, number>>;
+  /** The clock the steps read, Unix ms (tests: a maintenance window on simulated time). @default Date.now */
+  readonly now?: () => number;
 }
 
 function lambdaContext(functionName: string, budgetMs: number): Context {
@@ -213,7 +215,11 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
       taskHandler(
         state.stateName,
         gate,
-        { liveEvents: events.live, ...(request.nomad === undefined ? {} : { nomad: request.nomad }) },
+        {
+          liveEvents: events.live,
+          ...(request.nomad === undefined ? {} : { nomad: request.nomad }),
+          ...(request.now === undefined ? {} : { now: request.now }),
+        },
         request.invocationBudgetMs ??
           stateMachine.functionTimeoutsMs[state.functionLogicalId ?? ''] ??
           LOCAL_INVOCATION_BUDGET_MS,

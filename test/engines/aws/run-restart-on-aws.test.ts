@@ -92,6 +92,8 @@ function serve(executions: Record<string, FakeExecution>): void {
 async function run(overrides: Partial<RunRestartOnAwsRequest> = {}, answers: Answer[] = []) {
   const emitted: ProgressEvent[] = [];
   const asked: Question[] = [];
+  /** Whether the run had been canceled when each question was handed to the asker. */
+  const canceledWhenAsked: boolean[] = [];
   const errors: string[] = [];
   const result = await runRestartOnAws({
     options,
@@ -101,9 +103,11 @@ async function run(overrides: Partial<RunRestartOnAwsRequest> = {}, answers: Ans
       dynamodb: new DynamoDBClient({ region: 'eu-west-1' }),
     },
     emit: (event) => emitted.push(event),
-    ask: async (question) => {
+    // The asker's contract: once canceled, the question's default, without asking.
+    ask: async (question, canceled) => {
       asked.push(question);
-      return answers.shift() ?? { kind: 'yes' };
+      canceledWhenAsked.push(canceled.aborted);
+      return canceled.aborted ? question.defaultOnInterrupt : (answers.shift() ?? { kind: 'yes' });
     },
     printError: (message) => errors.push(message),
     pollIntervalMs: 0,
@@ -111,7 +115,7 @@ async function run(overrides: Partial<RunRestartOnAwsRequest> = {}, answers: Ans
     retry: { retries: 3, minTimeoutMs: 1 },
     ...overrides,
   });
-  return { result, emitted, asked, errors };
+  return { result, emitted, asked, canceledWhenAsked, errors };
 }
 
 const awsError = (name: string, message: string, extra: Record<string, unknown> = {}) =>
@@ -192,10 +196,11 @@ describe('runRestartOnAws', () => {
       serve({ [EXEC1]: execution });
 
       // Act
-      const { emitted } = await run({ historyPageSize: 4 });
+      const { emitted } = await run({ historyPageSizes: { first: 4, wide: 4 } });
 
-      // Assert: 10 events in pages of 4 → tokens "4" and "8" after the first read.
-      expect(execution.reads.map((r) => r.nextToken)).toEqual([undefined, '4', '8']);
+      // Assert: 10 new events: the small first page reaches none seen, so the read starts again
+      // in wide pages (here also 4) → tokens "4" and "8" after it.
+      expect(execution.reads.map((r) => r.nextToken)).toEqual([undefined, undefined, '4', '8']);
       expect(execution.reads.every((r) => r.reverseOrder === true && r.includeExecutionData === true)).toBe(
         true,
       );
@@ -471,7 +476,7 @@ describe('runRestartOnAws', () => {
       expect(errors).toEqual([]);
     });
 
-    it('answers a pending question "no" without asking once interrupted', async () => {
+    it('hands a pending question to the asker as canceled once interrupted, and sends its "no"', async () => {
       // Arrange
       const asking = [ev.askEntered(), ev.askScheduled('task-token-2', proceed), ev.askSubmitted()];
       serve({ [EXEC1]: new FakeExecution([[...planned(), ...asking], finishing()]) });
@@ -480,14 +485,14 @@ describe('runRestartOnAws', () => {
       const interrupt = new AbortController();
 
       // Act
-      const { asked } = await run({
+      const { canceledWhenAsked } = await run({
         lockTable: 'locks',
         signal: interrupt.signal,
         emit: () => interrupt.abort(),
       });
 
       // Assert
-      expect(asked).toEqual([]);
+      expect(canceledWhenAsked).toEqual([true]);
       expect(ddb.commandCalls(UpdateItemCommand)).toHaveLength(1);
       expect(JSON.parse(sfn.commandCalls(SendTaskSuccessCommand)[0]?.args[0].input.output ?? '').answer).toBe(
         'no',
@@ -508,7 +513,7 @@ describe('runRestartOnAws', () => {
       // Assert
       expect(result).toEqual({ exitCode: 1, status: 'NOT_STARTED', executionArns: [] });
       expect(errors).toEqual([
-        `Error starting an execution of "${MACHINE}": AccessDeniedException: ${denied}`,
+        `Error starting an execution of "${MACHINE}": AccessDeniedException: ${denied}; this needs the IAM action states:StartExecution`,
       ]);
       expect(sfn.commandCalls(StartExecutionCommand)).toHaveLength(1);
     });
@@ -524,7 +529,7 @@ describe('runRestartOnAws', () => {
       expect(result).toEqual({ exitCode: 1, status: 'UNKNOWN', executionArns: [EXEC1] });
       expect(errors).toEqual([
         `Error reading the history of execution "${EXEC1}": ExecutionDoesNotExist: Execution Does Not Exist: '${EXEC1}'`,
-        `Execution "${EXEC1}" may still be running in AWS Step Functions`,
+        `Execution "${EXEC1}" may still be running in AWS Step Functions; follow it again with: nomad-restart attach ${EXEC1}`,
       ]);
       expect(errors.join('\n')).not.toMatch(/\n\s+at /);
     });

@@ -1,6 +1,5 @@
 import {
   answerText,
-  causeMessage,
   type ExecutionEnd,
   exitStatusOf,
   parseStateMachineArn,
@@ -9,6 +8,7 @@ import {
 } from '../../../lib/engines/aws';
 import type { Answer } from '../../../lib/restart/questions';
 import { CANCELED_CAUSE } from '../../../lib/workflow/definition';
+import { causeMessage } from '../../../lib/workflow/errors';
 
 const EXEC = 'arn:aws:states:eu-west-1:123456789012:execution:m:e1';
 

@@ -11,6 +11,7 @@ import {
   allocationsOf,
   eventsOf,
   type Harness,
+  holdDeploymentRunning,
   restartOptions,
   simpleJob,
   startHarness,
@@ -48,13 +49,7 @@ describe('the workflow', () => {
     const job = { ...simpleJob('test_job_restart_deployment', 'service', 1), Update: { MaxParallel: 1 } };
     h = await startHarness({ jobs: [job] });
     await waitAllRunning(h, job.ID, 1);
-    // The registration's own deployment ends first (min_healthy_time), so it cannot end mid-run.
-    await h.sim.control.waitFor(
-      (s) => s.deployments({ jobId: job.ID }).every((d) => d.Status === 'successful'),
-      5_000,
-    );
-    const [deployment] = h.sim.control.state().deployments({ jobId: job.ID });
-    h.sim.control.setDeploymentStatus(deployment?.ID ?? 'missing', 'running');
+    const deployment = await holdDeploymentRunning(h, job.ID);
 
     // Act
     const run = await runWorkflow(h, restartOptions(job.ID, { yes: false, onError: 'fail', verbose: true }));

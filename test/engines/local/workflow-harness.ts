@@ -11,7 +11,7 @@ import type { LocalStateMachine } from '../../../lib/engines/local/local-definit
 import type { ExecutionResult } from '../../../lib/engines/local/types';
 import type { ProgressEvent } from '../../../lib/restart/events';
 import { createFormatter } from '../../../lib/restart/format';
-import { toRestartInput } from '../../../lib/restart/input';
+import { type RestartInput, toRestartInput } from '../../../lib/restart/input';
 import type { RestartOptions } from '../../../lib/restart/options';
 import { FlowStates, TASK_STATE_HANDLERS } from '../../../lib/workflow/state-names';
 import type { Harness } from '../../steps/harness';
@@ -44,6 +44,8 @@ export interface WorkflowRunOptions {
   readonly interceptInvocation?: InvocationInterceptor;
   /** Another synthesis of the stack to run. @default - the app's */
   readonly stateMachine?: LocalStateMachine;
+  /** The steps' clock (a maintenance window on simulated time). @default Date.now */
+  readonly now?: () => number;
 }
 
 /** The exit code's error line is not what these tests read; the error list is. */
@@ -65,12 +67,21 @@ export async function runWorkflow(
   options: RestartOptions,
   runOptions: WorkflowRunOptions = {},
 ): Promise<WorkflowRun> {
+  return runWorkflowInput(h, toRestartInput(options), runOptions);
+}
+
+/** Runs a raw execution input (as a console user or a schedule gives it) like {@link runWorkflow}. */
+export async function runWorkflowInput(
+  h: Harness,
+  input: RestartInput,
+  runOptions: WorkflowRunOptions = {},
+): Promise<WorkflowRun> {
   const events: ProgressEvent[] = [];
   const entered: string[] = [];
   const prompts: string[] = [];
   const replies = [...(runOptions.replies ?? [])];
   const local = await runRestartLocally({
-    input: toRestartInput(options),
+    input,
     nomad: {
       address: h.sim.address,
       ...(runOptions.token === undefined ? {} : { token: runOptions.token }),
@@ -84,6 +95,7 @@ export async function runWorkflow(
     onStateEntered: (name) => entered.push(name),
     waitTimeOverrides: { [FlowStates.waitBeforeNextBatch]: 0 },
     ...(runOptions.stateMachine === undefined ? {} : { stateMachine: runOptions.stateMachine }),
+    ...(runOptions.now === undefined ? {} : { now: runOptions.now }),
     ...(runOptions.invocationBudgetMs === undefined
       ? {}
       : { invocationBudgetMs: runOptions.invocationBudgetMs }),

@@ -95,6 +95,7 @@ export class FakeSteps {
       decide: record('decide'),
       applyAnswer: record('applyAnswer'),
       finish: record('finish'),
+      stopAtWindowEnd: record('stopAtWindowEnd'),
     };
   };
 }

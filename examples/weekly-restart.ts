@@ -1,0 +1,29 @@
+/**
+ * The README's weekly maintenance restart, as a CDK app: `npx cdk synth --app "npx tsx
+ * examples/weekly-restart.ts"`. Sundays at 03:00 Berlin time, 10% of the allocations at a time,
+ * stop at the first error, and no batch starts after 05:00. test/infra/schedule.test.ts
+ * synthesizes it and checks that the README shows this code.
+ */
+import { App, Duration } from 'aws-cdk-lib';
+import { NomadRestartSchedule } from '../lib/constructs/nomad-restart-schedule';
+import { NomadRestartStack } from '../lib/constructs/nomad-restart-stack';
+
+export const app = new App();
+export const stack = new NomadRestartStack(app, 'NomadRestart', {
+  nomadAddress: 'https://nomad.example.internal:4646',
+  nomadTokenSecret: { name: 'nomad-token' },
+});
+
+// README: weekly example
+new NomadRestartSchedule(stack, 'WeeklyExample', {
+  stateMachine: stack.workflow.stateMachine,
+  scheduleName: 'weekly-example',
+  schedule: 'cron(0 3 ? * SUN *)', // Sundays at 03:00 ...
+  timeZone: 'Europe/Berlin', // ... Berlin time, summer and winter
+  flexibleWindow: Duration.minutes(5), // Scheduler may start up to 5 minutes late
+  maintenanceWindow: Duration.hours(2), // from 03:00: no batch starts after 05:00
+  input: { job: 'example', batchSize: '10%', onError: 'fail', yes: true },
+});
+// README: end
+
+app.synth();

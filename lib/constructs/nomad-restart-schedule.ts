@@ -1,0 +1,177 @@
+/**
+ * The `NomadRestartSchedule` construct: an EventBridge Scheduler schedule that starts a restart
+ * on a cron or rate, in a time zone, with a fixed input checked at `cdk synth` against the same
+ * rules as every other entry point, through a role that may only start that one state machine.
+ */
+import { type Duration, Stack, TimeZone, ValidationError } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import * as targets from 'aws-cdk-lib/aws-scheduler-targets';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { formatGoDuration } from '../restart/duration';
+import { RestartValidationError } from '../restart/errors';
+import { validateExecutionInput } from '../restart/execution-input';
+import type { RestartInput } from '../restart/input';
+import { SCHEDULE_TRIGGER } from '../restart/window';
+import { isTimeZone, scheduleExpressionProblem } from './private/schedule-expression';
+
+/** The restart input a schedule sends, less the fields the schedule sets itself. */
+export type ScheduledRestartInput = Omit<RestartInput, 'trigger' | 'scheduleName' | 'scheduledTime'>;
+
+/** Props of {@link NomadRestartSchedule}. */
+export interface NomadRestartScheduleProps {
+  /** The restart state machine to start: `NomadRestartWorkflow.stateMachine`, or one imported. */
+  readonly stateMachine: sfn.IStateMachine;
+  /**
+   * The schedule's name: 1 to 64 letters, digits, `-`, `_` and `.`. Unique in its group; it is
+   * also in every run's input (`scheduleName`) and summary, and in every synth error about it.
+   */
+  readonly scheduleName: string;
+  /**
+   * When to start: `cron(minutes hours day-of-month month day-of-week year)` (EventBridge's six
+   * fields, one of the day fields `?`), `rate(value unit)` or `at(yyyy-mm-ddThh:mm:ss)`, e.g.
+   * `cron(0 3 ? * SUN *)` for Sundays at 03:00.
+   */
+  readonly schedule: string;
+  /** IANA time zone a cron or `at` expression is read in; daylight saving time follows it. @default 'UTC' */
+  readonly timeZone?: string;
+  /**
+   * Lets Scheduler start the run up to this long after the scheduled time (1 minute to 24
+   * hours), to spread load. The maintenance window still counts from the scheduled time.
+   * @default - the run starts at the scheduled time
+   */
+  readonly flexibleWindow?: Duration;
+  /**
+   * The restart: the execution input as the console takes it (`job`, `batchSize`,
+   * `batchWait`, ...). Checked at synth with Nomad's messages; the schedule adds `trigger`,
+   * `scheduleName` and `scheduledTime`. Unattended: `batchWait: "ask"` or the default `onError:
+   * "ask"` park questions in the approvals table until someone answers or they time out.
+   */
+  readonly input: ScheduledRestartInput;
+  /**
+   * The maintenance window, counted from the scheduled time: no batch starts after it, and a run
+   * still going stops at the next safe point (`StoppedAtWindowEnd`). Sets the input's
+   * `windowDuration` (give one or the other).
+   * @default - no window: the run goes on until it is done
+   */
+  readonly maintenanceWindow?: Duration;
+  /** @default - a description naming the job */
+  readonly description?: string;
+  /** Whether the schedule fires. @default true */
+  readonly enabled?: boolean;
+  /** @default - the account's `default` group */
+  readonly scheduleGroup?: scheduler.IScheduleGroup;
+  /**
+   * How often Scheduler retries a failed StartExecution (throttling, a service error). A retry
+   * that starts a second run meets the job lock and is skipped. @default 185
+   */
+  readonly retryAttempts?: number;
+}
+
+const NAME = /^[0-9A-Za-z_.-]{1,64}$/;
+const lit = (s: string) => s as ConstructorParameters<typeof ValidationError>[0];
+
+/**
+ * A scheduled maintenance restart: an EventBridge Scheduler schedule whose target starts the
+ * restart state machine with a fixed, synth-checked input. A run that finds the job locked by
+ * another run is skipped and says so (`SkippedJobLocked`), never queued.
+ */
+export class NomadRestartSchedule extends Construct {
+  /** The Scheduler schedule. */
+  public readonly schedule: scheduler.Schedule;
+  /** The role Scheduler assumes for this schedule only: `states:StartExecution` on the one state machine. */
+  public readonly role: iam.Role;
+  /** The execution input every run gets, as it is sent (with Scheduler's `<aws.scheduler.scheduled-time>`). */
+  public readonly executionInput: Readonly<Record<string, unknown>>;
+
+  public constructor(scope: Construct, id: string, props: NomadRestartScheduleProps) {
+    super(scope, id);
+    const name = props.scheduleName;
+    const fail = (code: string, reason: string): never => {
+      throw new ValidationError(lit(code), `Schedule ${JSON.stringify(name)}: ${reason}`, this);
+    };
+    if (!NAME.test(name)) {
+      fail('InvalidScheduleName', 'the name must be 1 to 64 letters, digits, "-", "_" or "."');
+    }
+    const expressionProblem = scheduleExpressionProblem(props.schedule);
+    if (expressionProblem !== undefined) {
+      fail(
+        'InvalidScheduleExpression',
+        `invalid schedule ${JSON.stringify(props.schedule)}: ${expressionProblem}`,
+      );
+    }
+    const timeZone = props.timeZone ?? 'UTC';
+    if (!isTimeZone(timeZone)) {
+      fail(
+        'InvalidScheduleTimeZone',
+        `unknown time zone ${JSON.stringify(timeZone)}: expected an IANA name such as "Europe/Berlin"`,
+      );
+    }
+    const flexible = props.flexibleWindow;
+    if (
+      flexible !== undefined &&
+      !flexible.isUnresolved() &&
+      (flexible.toMinutes({ integral: false }) < 1 || flexible.toMinutes({ integral: false }) > 1440)
+    ) {
+      fail(
+        'InvalidFlexibleWindow',
+        `flexibleWindow must be from 1 minute to 24 hours, got ${flexible.toHumanString()}`,
+      );
+    }
+
+    const input: Record<string, unknown> = { ...props.input };
+    if (props.maintenanceWindow !== undefined) {
+      if (input['windowDuration'] !== undefined) {
+        fail(
+          'InvalidMaintenanceWindow',
+          "give the window once: maintenanceWindow or the input's windowDuration",
+        );
+      }
+      input['windowDuration'] = formatGoDuration(props.maintenanceWindow.toSeconds() * 1e9);
+    }
+    Object.assign(input, { trigger: SCHEDULE_TRIGGER, scheduleName: name });
+    try {
+      validateExecutionInput(input);
+    } catch (err) {
+      if (!(err instanceof RestartValidationError)) throw err;
+      fail('InvalidScheduleInput', err.message);
+    }
+    // Scheduler writes the time it fired for, so the window counts from it even when the run
+    // starts late (flexible window, retries).
+    this.executionInput = { ...input, scheduledTime: scheduler.ContextAttribute.scheduledTime };
+
+    const stack = Stack.of(this);
+    const group = props.scheduleGroup?.scheduleGroupName ?? 'default';
+    this.role = new iam.Role(this, 'Role', {
+      description: `EventBridge Scheduler: starts restart ${name}`,
+      assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
+        conditions: {
+          StringEquals: {
+            'aws:SourceAccount': stack.account,
+            'aws:SourceArn': stack.formatArn({
+              service: 'scheduler',
+              resource: 'schedule',
+              resourceName: `${group}/${name}`,
+            }),
+          },
+        },
+      }),
+    });
+    this.schedule = new scheduler.Schedule(this, 'Schedule', {
+      scheduleName: name,
+      schedule: scheduler.ScheduleExpression.expression(props.schedule, TimeZone.of(timeZone)),
+      target: new targets.StepFunctionsStartExecution(props.stateMachine, {
+        role: this.role,
+        input: scheduler.ScheduleTargetInput.fromObject(this.executionInput),
+        ...(props.retryAttempts === undefined ? {} : { retryAttempts: props.retryAttempts }),
+      }),
+      description:
+        props.description ?? `nomad job restart ${String(props.input.job)} (${props.schedule} ${timeZone})`,
+      enabled: props.enabled ?? true,
+      timeWindow:
+        flexible === undefined ? scheduler.TimeWindow.off() : scheduler.TimeWindow.flexible(flexible),
+      ...(props.scheduleGroup === undefined ? {} : { scheduleGroup: props.scheduleGroup }),
+    });
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * What an operator's identity needs to run `nomad-restart -engine=aws` and `attach` against the
+ * workflow, per use, and nothing more: the README's "Operating on AWS" table is this one.
+ */
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as iam from 'aws-cdk-lib/aws-iam';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+
+/**
+ * What an operator does from a terminal:
+ * - `start`: start a restart and follow it (`-engine=aws`);
+ * - `answer`: answer its questions at the terminal (`-batch-wait ask`, `-on-error ask`);
+ * - `interrupt`: Ctrl-C, confirmed: a cancel at the next safe point through the lock table, or a
+ *   stop of the execution and of its continue-as-new successors;
+ * - `attach`: follow any run again (`nomad-restart attach <execution-arn>`).
+ */
+export type OperatorUse = 'start' | 'answer' | 'interrupt' | 'attach';
+
+/** Every use, in the order the README lists them. */
+export const OPERATOR_USES: readonly OperatorUse[] = ['start', 'answer', 'interrupt', 'attach'];
+
+/** The actions of one use, by the resource they apply to. */
+export interface OperatorActions {
+  /** On the state machine. */
+  readonly stateMachine: readonly string[];
+  /** On the state machine's executions (every link of a continue-as-new chain is one). */
+  readonly executions: readonly string[];
+  /** On the approvals table and its execution index (with `NOMAD_RESTART_APPROVALS_TABLE`). */
+  readonly approvalsTable: readonly string[];
+  /** On the lock table (with `NOMAD_RESTART_LOCK_TABLE`). */
+  readonly lockTable: readonly string[];
+}
+
+const none: readonly string[] = [];
+
+/** The IAM actions each use calls. */
+export const OPERATOR_ACTIONS: Readonly<Record<OperatorUse, OperatorActions>> = {
+  start: {
+    stateMachine: ['states:StartExecution'],
+    executions: ['states:GetExecutionHistory'],
+    approvalsTable: none,
+    lockTable: none,
+  },
+  answer: {
+    stateMachine: ['states:SendTaskSuccess'],
+    executions: none,
+    // The question is read by execution (the index) and removed once answered.
+    approvalsTable: ['dynamodb:Query', 'dynamodb:DeleteItem'],
+    lockTable: none,
+  },
+  interrupt: {
+    stateMachine: none,
+    // The history tells whether a stopped hand-over started a successor, which is stopped too.
+    executions: ['states:StopExecution', 'states:GetExecutionHistory'],
+    approvalsTable: none,
+    lockTable: ['dynamodb:UpdateItem'],
+  },
+  attach: {
+    stateMachine: none,
+    // The oldest history event carries the input: no DescribeExecution is needed.
+    executions: ['states:GetExecutionHistory'],
+    approvalsTable: none,
+    lockTable: none,
+  },
+};
+
+/** What the grants apply to. */
+export interface OperatorResources {
+  readonly stateMachine: sfn.StateMachine;
+  readonly approvalsTable: dynamodb.Table;
+  readonly lockTable: dynamodb.Table;
+}
+
+const unique = (lists: readonly (readonly string[])[]) => [...new Set(lists.flat())];
+
+/** Grants `grantee` exactly the actions of `uses`. */
+export function grantOperator(
+  resources: OperatorResources,
+  grantee: iam.IGrantable,
+  uses: readonly OperatorUse[],
+): iam.Grant {
+  const of = (key: keyof OperatorActions) => unique(uses.map((use) => OPERATOR_ACTIONS[use][key]));
+  const grants: iam.Grant[] = [];
+  const stateMachineActions = of('stateMachine');
+  if (stateMachineActions.length > 0)
+    grants.push(resources.stateMachine.grant(grantee, ...stateMachineActions));
+  const executionActions = of('executions');
+  if (executionActions.length > 0)
+    grants.push(resources.stateMachine.grantExecution(grantee, ...executionActions));
+  const approvalsActions = of('approvalsTable');
+  if (approvalsActions.length > 0) grants.push(resources.approvalsTable.grant(grantee, ...approvalsActions));
+  const lockActions = of('lockTable');
+  if (lockActions.length > 0) grants.push(resources.lockTable.grant(grantee, ...lockActions));
+  return grants.reduce((all, grant) => all.combine(grant));
+}

@@ -1,0 +1,321 @@
+/**
+ * Scenario: the README's weekly maintenance restart (examples/weekly-restart.ts: Sundays 03:00
+ * Europe/Berlin, 10% at a time, no batch after 05:00) synthesized with the stack, checked as a
+ * template: the schedule's expression, time zone, flexible window and input, its role (may only
+ * start this state machine, assumed only for this schedule), cdk-nag; a window-end input; and
+ * every bad value refused at synth with the schedule's name and the reason.
+ */
+import { readFileSync } from 'node:fs';
+import { App, Duration, Stack } from 'aws-cdk-lib';
+import { Capture, Match, Template } from 'aws-cdk-lib/assertions';
+import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import {
+  NomadRestartSchedule,
+  type NomadRestartScheduleProps,
+} from '../../lib/constructs/nomad-restart-schedule';
+import type { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
+import { awsSolutionsFindings } from './private/nag';
+
+let app: App;
+let stack: NomadRestartStack;
+let template: Template;
+
+beforeAll(async () => {
+  // Bundling the Lambda code is not what this file tests (the App reads this variable).
+  process.env['CDK_CONTEXT_JSON'] = JSON.stringify({ 'aws:cdk:bundling-stacks': [] });
+  ({ app, stack } = await import('../../examples/weekly-restart'));
+  delete process.env['CDK_CONTEXT_JSON'];
+  template = Template.fromStack(stack);
+});
+
+const stateMachineRef = () => {
+  const [logicalId] = Object.keys(template.findResources('AWS::StepFunctions::StateMachine'));
+  return { Ref: logicalId };
+};
+
+describe('NomadRestartSchedule', () => {
+  describe("the README's weekly example", () => {
+    it('is the code the README shows', () => {
+      // Arrange
+      const source = readFileSync('examples/weekly-restart.ts', 'utf8');
+      const readme = readFileSync('README.md', 'utf8');
+
+      // Act
+      const example = /\/\/ README: weekly example\n([\s\S]*?)\/\/ README: end/.exec(source)?.[1] ?? '';
+
+      // Assert
+      expect(example).toContain('new NomadRestartSchedule(');
+      expect(readme).toContain(example.trim());
+    });
+
+    it('fires Sundays at 03:00 Berlin time, up to 5 minutes late, starting this state machine', () => {
+      // Act
+      const schedules = template.findResources('AWS::Scheduler::Schedule');
+
+      // Assert
+      expect(Object.keys(schedules)).toHaveLength(1);
+      template.hasResourceProperties('AWS::Scheduler::Schedule', {
+        Name: 'weekly-example',
+        ScheduleExpression: 'cron(0 3 ? * SUN *)',
+        ScheduleExpressionTimezone: 'Europe/Berlin',
+        FlexibleTimeWindow: { Mode: 'FLEXIBLE', MaximumWindowInMinutes: 5 },
+        State: 'ENABLED',
+        Target: Match.objectLike({ Arn: stateMachineRef() }),
+      });
+    });
+
+    it('sends the restart input, the 2h window, the trigger and the scheduled time', () => {
+      // Arrange
+      const input = new Capture();
+      template.hasResourceProperties('AWS::Scheduler::Schedule', {
+        Target: Match.objectLike({ Input: input }),
+      });
+
+      // Act
+      const sent = JSON.parse(input.asString()) as Record<string, unknown>;
+
+      // Assert
+      expect(sent).toEqual({
+        job: 'example',
+        batchSize: '10%',
+        onError: 'fail',
+        yes: true,
+        windowDuration: '2h0m0s',
+        trigger: 'schedule',
+        scheduleName: 'weekly-example',
+        scheduledTime: '<aws.scheduler.scheduled-time>',
+      });
+    });
+
+    it('uses a role that only this schedule can assume and that may only start this state machine', () => {
+      // Arrange
+      const role = new Capture();
+      template.hasResourceProperties('AWS::Scheduler::Schedule', {
+        Target: Match.objectLike({ RoleArn: { 'Fn::GetAtt': [role, 'Arn'] } }),
+      });
+      const roles = template.findResources('AWS::IAM::Role');
+      const policies = Object.values(template.findResources('AWS::IAM::Policy')).filter((p) =>
+        JSON.stringify(p).includes(`"${role.asString()}"`),
+      );
+
+      // Act
+      const trust = roles[role.asString()]?.['Properties']?.['AssumeRolePolicyDocument'];
+      const statements = policies.flatMap(
+        (p) =>
+          (p as { Properties: { PolicyDocument: { Statement: unknown[] } } }).Properties.PolicyDocument
+            .Statement,
+      );
+
+      // Assert
+      expect(trust).toEqual({
+        Version: '2012-10-17',
+        Statement: [
+          {
+            Effect: 'Allow',
+            Action: 'sts:AssumeRole',
+            Principal: { Service: 'scheduler.amazonaws.com' },
+            Condition: {
+              StringEquals: {
+                'aws:SourceAccount': { Ref: 'AWS::AccountId' },
+                'aws:SourceArn': {
+                  'Fn::Join': [
+                    '',
+                    [
+                      'arn:',
+                      { Ref: 'AWS::Partition' },
+                      ':scheduler:',
+                      { Ref: 'AWS::Region' },
+                      ':',
+                      { Ref: 'AWS::AccountId' },
+                      ':schedule/default/weekly-example',
+                    ],
+                  ],
+                },
+              },
+            },
+          },
+        ],
+      });
+      expect(statements).toEqual([
+        { Effect: 'Allow', Action: 'states:StartExecution', Resource: stateMachineRef() },
+      ]);
+    });
+
+    it('leaves cdk-nag AwsSolutions nothing to report', () => {
+      // Act
+      const report = awsSolutionsFindings(app);
+
+      // Assert
+      expect(report).toEqual({ findings: [], success: true });
+    });
+  });
+
+  describe('the workflow it starts', () => {
+    it("describes the window and schedule fields in the stack's InputJsonSchema output", () => {
+      // Arrange
+      const outputs = template.findOutputs('InputJsonSchema');
+
+      // Act
+      const schema = JSON.parse(String(outputs['InputJsonSchema']?.['Value'])) as {
+        properties: Record<string, { description?: string }>;
+      };
+
+      // Assert
+      expect(Object.keys(schema.properties)).toEqual(
+        expect.arrayContaining([
+          'windowEnd',
+          'windowDuration',
+          'trigger',
+          'scheduleName',
+          'scheduledTime',
+          'resumeNextWindow',
+        ]),
+      );
+      expect(schema.properties['windowEnd']?.description).toContain('RFC 3339');
+    });
+
+    it('lets only Plan, Check deployments and Finish use the carry-over documents of resumeNextWindow', () => {
+      // Arrange
+      const policies = Object.values(template.findResources('AWS::IAM::Policy')) as Array<{
+        Properties: {
+          Roles: Array<{ Ref: string }>;
+          PolicyDocument: { Statement: Array<{ Action: string | string[]; Resource: unknown }> };
+        };
+      }>;
+
+      // Act
+      const access: Record<string, string[]> = {};
+      for (const policy of policies) {
+        const role = policy.Properties.Roles[0]?.Ref ?? '';
+        for (const statement of policy.Properties.PolicyDocument.Statement) {
+          if (!JSON.stringify(statement).includes('maintenance/*')) continue;
+          const handler = /^Restart(.+?)fnRole/.exec(role)?.[1] ?? role;
+          access[handler] = [...(access[handler] ?? []), ...[statement.Action].flat()].sort();
+        }
+      }
+
+      // Assert
+      expect(access).toEqual({
+        plan: ['s3:GetObject', 's3:ListBucket'],
+        checkdeployments: ['s3:GetObject', 's3:ListBucket', 's3:PutObject'],
+        finish: ['s3:PutObject'],
+      });
+    });
+  });
+
+  describe('a schedule with a window end', () => {
+    it('sends the absolute end as it was given, with no flexible window by default', () => {
+      // Arrange
+      const other = new Stack(new App(), 'Other', {
+        env: { account: '123456789012', region: 'eu-central-1' },
+      });
+      const machine = sfn.StateMachine.fromStateMachineName(other, 'Restart', 'NomadRestart-Restart');
+
+      // Act
+      new NomadRestartSchedule(other, 'Once', {
+        stateMachine: machine,
+        scheduleName: 'one-off',
+        schedule: 'at(2026-12-06T02:00:00)',
+        timeZone: 'Europe/Berlin',
+        input: { job: 'api', batchSize: 2, yes: true, windowEnd: '2026-12-06T04:00:00+01:00' },
+      });
+
+      // Assert
+      const input = new Capture();
+      Template.fromStack(other).hasResourceProperties('AWS::Scheduler::Schedule', {
+        ScheduleExpression: 'at(2026-12-06T02:00:00)',
+        FlexibleTimeWindow: { Mode: 'OFF' },
+        Target: Match.objectLike({ Input: input }),
+      });
+      expect(JSON.parse(input.asString())).toMatchObject({
+        job: 'api',
+        windowEnd: '2026-12-06T04:00:00+01:00',
+        trigger: 'schedule',
+      });
+    });
+  });
+
+  describe('bad values', () => {
+    const base: NomadRestartScheduleProps = {
+      stateMachine: sfn.StateMachine.fromStateMachineName(new Stack(), 'M', 'NomadRestart-Restart'),
+      scheduleName: 'weekly-web',
+      schedule: 'cron(0 3 ? * SUN *)',
+      timeZone: 'Europe/Berlin',
+      input: { job: 'web', yes: true },
+    };
+
+    it.each([
+      {
+        name: 'a cron with five fields',
+        over: { schedule: 'cron(0 3 * * SUN)' },
+        expectedErr:
+          'Schedule "weekly-web": invalid schedule "cron(0 3 * * SUN)": Expected 6 values, but got 5.',
+      },
+      {
+        name: 'a cron with both day fields set',
+        over: { schedule: 'cron(0 3 * * SUN *)' },
+        expectedErr:
+          'Schedule "weekly-web": invalid schedule "cron(0 3 * * SUN *)": Cannot specify both daysOfMonth and daysOfWeek field when mustHaveBlankDayField option is enabled.',
+      },
+      {
+        name: 'a rate with a plural unit for 1',
+        over: { schedule: 'rate(1 days)' },
+        expectedErr:
+          'Schedule "weekly-web": invalid schedule "rate(1 days)": the unit must be singular for 1',
+      },
+      {
+        name: 'something that is no expression',
+        over: { schedule: 'every sunday' },
+        expectedErr:
+          'Schedule "weekly-web": invalid schedule "every sunday": expected cron(minutes hours day-of-month month day-of-week year), rate(value unit) or at(yyyy-mm-ddThh:mm:ss)',
+      },
+      {
+        name: 'an unknown time zone',
+        over: { timeZone: 'Europe/Berlim' },
+        expectedErr:
+          'Schedule "weekly-web": unknown time zone "Europe/Berlim": expected an IANA name such as "Europe/Berlin"',
+      },
+      {
+        name: 'a restart input Nomad refuses',
+        over: { input: { job: 'web', batchWait: 'soon' } },
+        expectedErr: 'Schedule "weekly-web": Invalid -batch-wait value "soon": time: invalid duration "soon"',
+      },
+      {
+        name: 'an unknown input field',
+        over: { input: { job: 'web', batch_size: 2 } as unknown as NomadRestartScheduleProps['input'] },
+        expectedErr: 'Schedule "weekly-web": Unknown input field "batch_size": allowed fields are',
+      },
+      {
+        name: 'a dry run',
+        over: { input: { job: 'web', dryRun: true } },
+        expectedErr: 'Schedule "weekly-web": Invalid input field "dryRun": got true, expected false',
+      },
+      {
+        name: 'a window given twice',
+        over: { input: { job: 'web', windowDuration: '1h' }, maintenanceWindow: Duration.hours(2) },
+        expectedErr:
+          'Schedule "weekly-web": give the window once: maintenanceWindow or the input\'s windowDuration',
+      },
+      {
+        name: 'a flexible window over a day',
+        over: { flexibleWindow: Duration.hours(25) },
+        expectedErr:
+          'Schedule "weekly-web": flexibleWindow must be from 1 minute to 24 hours, got 1 day 1 hour',
+      },
+      {
+        name: 'a name Scheduler refuses',
+        over: { scheduleName: 'weekly web' },
+        expectedErr: 'Schedule "weekly web": the name must be 1 to 64 letters, digits, "-", "_" or "."',
+      },
+    ])('refuses $name at synth, naming the schedule', ({ over, expectedErr }) => {
+      // Arrange
+      const scope = new Stack(new App(), 'Bad');
+
+      // Act
+      const act = () => new NomadRestartSchedule(scope, 'Schedule', { ...base, ...over });
+
+      // Assert
+      expect(act).toThrow(expectedErr);
+    });
+  });
+});
