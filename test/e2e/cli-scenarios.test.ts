@@ -263,11 +263,14 @@ describe('nomad-restart suggested acceptance scenarios', () => {
         });
 
         // Act
-        [withStates, withoutStates, knownVersion] = (await runCliPool([
+        // The two runs of `mon` one after the other: at once, the second would find the job locked.
+        [withStates, knownVersion] = (await runCliPool([
           { args: ['-yes', '-task', 'task1', 'mon'], env: { NOMAD_ADDR: h.sim.address } },
-          { args: ['-yes', '-verbose', '-task', 'task1', 'mon'], env: { NOMAD_ADDR: proxy.address } },
           { args: ['-yes', '-task', 'task1', 'web'], env: { NOMAD_ADDR: proxy.address } },
-        ])) as [CliResult, CliResult, CliResult];
+        ])) as [CliResult, CliResult];
+        withoutStates = await runCli(['-yes', '-verbose', '-task', 'task1', 'mon'], {
+          NOMAD_ADDR: proxy.address,
+        });
         order = processingOrder(h, 'mon');
         h.sim.control.resetCounters();
         reschedule = await runCli(['-yes', '-reschedule', 'mon'], { NOMAD_ADDR: h.sim.address });
