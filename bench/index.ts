@@ -18,6 +18,7 @@ import { planRestart } from '../lib/steps/index';
 import { startSimulator } from '../sim/index';
 import { measureStartToExit } from './cli-start-to-exit';
 import { runEngineRequestsBench } from './engine-requests';
+import { measureHealthGate } from './health-gate';
 import { type LocalRunMeasure, measureLocalRun } from './local-engine';
 import { PRICES } from './prices';
 import { formatTable, machine, type ReportRow, scalingSvg, verdict } from './report';
@@ -33,6 +34,8 @@ export interface BenchSizes {
   readonly startRuns: number;
   /** Allocations of the worst-case run whose every restart fails with a long message. */
   readonly failingAllocations: number;
+  /** Allocations and batch size of the runs with and without `-wait-healthy`. */
+  readonly healthGate: { readonly allocations: number; readonly batchSize: number };
 }
 
 export const FULL: BenchSizes = {
@@ -44,6 +47,7 @@ export const FULL: BenchSizes = {
   latencyAllocations: 10,
   startRuns: 9,
   failingAllocations: 600,
+  healthGate: { allocations: 50, batchSize: 10 },
 };
 
 export const SMOKE: BenchSizes = {
@@ -55,6 +59,7 @@ export const SMOKE: BenchSizes = {
   latencyAllocations: 2,
   startRuns: 1,
   failingAllocations: 10,
+  healthGate: { allocations: 4, batchSize: 2 },
 };
 
 const FAST = 0.01;
@@ -143,6 +148,8 @@ export async function runBench(sizes: BenchSizes) {
       });
     }
   }
+
+  rows.push(...(await measureHealthGate(sizes.healthGate)));
 
   const latency = await measureLocalRun({
     allocations: sizes.latencyAllocations,

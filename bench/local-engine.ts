@@ -32,7 +32,17 @@ export interface LocalRunMeasure {
   readonly replacementLatencyMs?: number;
 }
 
-function scenario(allocations: number, type: string, nodes: number) {
+/** A Nomad `http` check on the group's service every `checkIntervalS` simulated seconds. */
+function checkedService(checkIntervalS: number) {
+  return {
+    Name: 'bench-web',
+    Provider: 'nomad',
+    PortLabel: 'http',
+    Checks: [{ Name: 'http', Type: 'http', Path: '/', Interval: checkIntervalS * 1e9, Timeout: 1e9 }],
+  };
+}
+
+function scenario(allocations: number, type: string, nodes: number, checkIntervalS?: number) {
   return {
     nodes: Array.from({ length: nodes }, (_, i) => ({ name: `node-${i}` })),
     jobs: [
@@ -40,10 +50,25 @@ function scenario(allocations: number, type: string, nodes: number) {
         ID: 'bench',
         Type: type,
         Datacenters: ['dc1'],
-        TaskGroups: [{ Name: 'web', Count: allocations, Tasks: [{ Name: 'main', Driver: 'mock_driver' }] }],
+        TaskGroups: [
+          {
+            Name: 'web',
+            Count: allocations,
+            Tasks: [{ Name: 'main', Driver: 'mock_driver' }],
+            ...(checkIntervalS === undefined ? {} : { Services: [checkedService(checkIntervalS)] }),
+          },
+        ],
       },
     ],
   };
+}
+
+/** `-wait-healthy` for a measured run, and the Nomad check its allocations get. */
+export interface HealthGateRun {
+  readonly minHealthyTime: string;
+  readonly healthyDeadline: string;
+  /** The check's interval, in simulated seconds. */
+  readonly checkIntervalS: number;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -57,18 +82,24 @@ export async function measureLocalRun(opts: {
   nodes?: number;
   /** Sets up faults before the run (a worst case); a run that then fails is measured, not refused. */
   faults?: (control: SimControl) => void;
+  /** Runs with `-wait-healthy`, the allocations behind a Nomad check. @default - no gate, no check */
+  health?: HealthGateRun;
 }): Promise<LocalRunMeasure> {
+  const gate = opts.health;
   const raw = {
     job: 'bench',
     batchSize: opts.batchSize,
     yes: true,
     reschedule: opts.reschedule,
     noShutdownDelay: opts.reschedule,
+    ...(gate === undefined
+      ? {}
+      : { waitHealthy: true, minHealthyTime: gate.minHealthyTime, healthyDeadline: gate.healthyDeadline }),
   };
   const options = validateRestartInput(raw, { interactive: false });
   const sim = await startSimulator({
     timeScale: opts.timeScale,
-    scenario: scenario(opts.allocations, 'service', opts.nodes ?? 100),
+    scenario: scenario(opts.allocations, 'service', opts.nodes ?? 100, gate?.checkIntervalS),
   });
   const entered: string[] = [];
   const taskEnteredAt = new Map<string, number>();

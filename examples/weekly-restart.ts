@@ -1,7 +1,7 @@
 /**
  * The README's weekly maintenance restart, as a CDK app: `npx cdk synth --app "npx tsx
  * examples/weekly-restart.ts"`. Sundays at 03:00 Berlin time, 10% of the allocations at a time,
- * stop at the first error, and no batch starts after 05:00. test/infra/schedule.test.ts
+ * each batch healthy again before the next, stop at the first error, and no batch starts after 05:00. test/infra/schedule.test.ts
  * synthesizes it and checks that the README shows this code.
  */
 import { App, Duration } from 'aws-cdk-lib';
@@ -22,7 +22,7 @@ new NomadRestartSchedule(stack, 'WeeklyExample', {
   timeZone: 'Europe/Berlin', // ... Berlin time, summer and winter
   flexibleWindow: Duration.minutes(5), // Scheduler may start up to 5 minutes late
   maintenanceWindow: Duration.hours(2), // from 03:00: no batch starts after 05:00
-  input: { job: 'example', batchSize: '10%', onError: 'fail', yes: true },
+  input: { job: 'example', batchSize: '10%', onError: 'fail', yes: true, waitHealthy: true },
 });
 // README: end
 

@@ -2,6 +2,8 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { recordTimeouts } from '../lib/approvals/timeouts';
+import { approvalStoreFromEnv } from '../lib/stores/from-env';
 import { StepPayloadError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';
@@ -24,6 +26,11 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
     decision: state.decision,
     answer: state.answer,
   });
+  if ('Error' in state.answer && state.answer.Error === 'States.Timeout') {
+    // Nobody answered in time: record it on the question, so chat shows Nomad's default applied.
+    const timedOut = await recordTimeouts(approvalStoreFromEnv(), state.run.executionId);
+    logger.info('Question timed out', { recorded: timedOut });
+  }
   logger.info('Answer applied', { next: out.decision.action });
   const { answer: _answered, ...rest } = state;
   return { ...rest, progress: out.progress, decision: out.decision, events: out.events };

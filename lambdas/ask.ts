@@ -8,7 +8,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { z } from 'zod';
-import { newApprovalId } from '../lib/stores';
+import { type Approval, newApprovalId, stateMachineArnOf } from '../lib/stores';
 import { approvalStoreFromEnv, ENV, secondsFromEnv } from '../lib/stores/from-env';
 import { StepPayloadError } from '../lib/workflow/errors';
 import type { AskResult } from '../lib/workflow/payloads';
@@ -25,7 +25,51 @@ const askEventSchema = z.object({
   jobId: z.string(),
   namespace: z.string(),
   question: z.object({ kind: z.enum(['multiregion', 'proceed']), prompt: z.string(), summary: z.string() }),
+  // For the people asked (chat); absent from older definitions.
+  options: z
+    .object({ region: z.string().optional(), scheduleName: z.string().optional() })
+    .loose()
+    .optional(),
+  run: z.object({ startedBy: z.string().optional() }).loose().optional(),
+  plan: z
+    .object({ allocationCount: z.number(), batchSize: z.number(), batchCount: z.number() })
+    .loose()
+    .optional(),
+  progress: z.object({ nextBatch: z.number(), restarted: z.number(), failed: z.number() }).loose().nullish(),
 });
+
+type AskEventInput = z.infer<typeof askEventSchema>;
+
+/** Who started the run: the input's `startedBy`, else the schedule that did. */
+function startedByOf(e: AskEventInput): { startedBy?: string } {
+  if (e.run?.startedBy !== undefined) return { startedBy: e.run.startedBy };
+  const schedule = e.options?.scheduleName;
+  return schedule === undefined ? {} : { startedBy: `schedule "${schedule}"` };
+}
+
+/** What the people asked are shown beside the question: region, who started the run, the last batch. */
+function runContext(e: AskEventInput): Partial<Approval> {
+  const stateMachineArn = stateMachineArnOf(e.executionId);
+  return {
+    ...(stateMachineArn === undefined ? {} : { stateMachineArn }),
+    ...(e.options?.region === undefined ? {} : { region: e.options.region }),
+    ...startedByOf(e),
+    ...(e.plan === undefined || e.progress == null || e.progress.nextBatch === 0
+      ? {}
+      : {
+          batch: {
+            // Decide has counted the batch just run: it is the nextBatch-th (1-based).
+            number: e.progress.nextBatch,
+            count: e.plan.batchCount,
+            size: Math.min(
+              e.plan.batchSize,
+              e.plan.allocationCount - (e.progress.nextBatch - 1) * e.plan.batchSize,
+            ),
+          },
+        }),
+    ...(e.progress == null ? {} : { totals: { restarted: e.progress.restarted, failed: e.progress.failed } }),
+  };
+}
 
 const lambdaHandler = async (event: unknown): Promise<AskResult> => {
   const parsed = askEventSchema.safeParse(event);
@@ -49,6 +93,7 @@ const lambdaHandler = async (event: unknown): Promise<AskResult> => {
     namespace: e.namespace,
     createdAt,
     expiresAt: createdAt + secondsFromEnv(ENV.approvalTtlSeconds, DEFAULT_APPROVAL_TTL_SECONDS),
+    ...runContext(e),
   });
   logger.info('Question parked', { approvalId, kind: e.question.kind, jobId: e.jobId });
   return { approvalId };

@@ -4,6 +4,7 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { StepPayloadError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
+import { slicesAfter } from './private/await-slices';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';
 import { logger } from './private/logger';
 import { nomadClientMiddleware } from './private/nomad-client-middleware';
@@ -21,7 +22,7 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
     batch: state.batch,
   });
   logger.info('Await slice ended', { batch: out.batch.index, done: out.done });
-  const slices = out.done ? 0 : (state.batch.slicesThisExecution ?? 0) + 1;
+  const slices = slicesAfter(state.batch, out.done);
   return {
     ...state,
     batch: { ...out.batch, done: out.done, cursor: out.cursor, slicesThisExecution: slices },

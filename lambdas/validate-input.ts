@@ -30,9 +30,16 @@ const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {
   const started = Date.parse(String((event as { startTime?: unknown }).startTime));
   const startedAt = Number.isNaN(started) ? Date.now() : started;
   logger.info('Input valid', { job: options.job });
+  const startedBy = (raw as { startedBy?: unknown }).startedBy;
   return {
     options: resolveWindow(options, startedAt),
-    run: { runId: executionId, executionId, executionNumber: 1, startedAt },
+    run: {
+      runId: executionId,
+      executionId,
+      executionNumber: 1,
+      startedAt,
+      ...(typeof startedBy === 'string' && startedBy !== '' ? { startedBy } : {}),
+    },
     plan: null,
     progress: null,
     decision: null,

@@ -5,11 +5,20 @@ import type { ApiRequest, ApiResponse } from './http/api';
 import { decodeControlJob } from './http/endpoints/jobs';
 import type { Faults } from './http/faults';
 import type { RequestStats } from './http/stats';
+import { checkHistory } from './model/checks';
 import type { Cluster } from './model/cluster';
 import { parseJsonBody } from './model/job-spec';
 import { renderAlloc, renderJob } from './model/render';
 import { decodeScenario } from './scenario';
-import type { Fault, Scenario, SimControl, SimStateView, StateFilter } from './types';
+import type {
+  Fault,
+  Scenario,
+  SimCheckBehaviour,
+  SimControl,
+  SimStateView,
+  SimTarget,
+  StateFilter,
+} from './types';
 
 function matches(filter: StateFilter | undefined, jobId: string, namespace: string | undefined): boolean {
   if (filter?.jobId !== undefined && filter.jobId !== jobId) return false;
@@ -51,6 +60,10 @@ export function createControl(cluster: Cluster, acl: Acl, faults: Faults, stats:
       structuredClone([...store.deployments.values()].filter((d) => matches(filter, d.JobID, d.Namespace))),
     nodes: () => structuredClone([...store.nodes.values()].map((r) => r.node)),
     heldQueries: () => store.heldQueries(),
+    checkRuns: (id) => {
+      const record = store.allocs.get(id);
+      return record ? structuredClone(checkHistory(record)) : {};
+    },
   });
 
   const control: SimControl = {
@@ -80,6 +93,11 @@ export function createControl(cluster: Cluster, acl: Acl, faults: Faults, stats:
     setDeploymentStatus: (id, status) => cluster.setDeploymentStatus(id, status),
     startPendingAllocation: (id) => cluster.startPendingAllocation(id),
     garbageCollect: (id) => cluster.garbageCollect(id),
+    setCheckBehaviour: (target, check, behaviour) => cluster.setCheckBehaviour(target, check, behaviour),
+    crashOnStart: (target, crash = {}) => {
+      const { task, ...rest } = crash;
+      cluster.crashOnStart(target, task, rest);
+    },
     injectFault: (fault: Fault) => faults.add(fault),
     onRequest: (trigger, action) => faults.addTrigger(trigger, action),
     clearFaults: () => faults.clear(),
@@ -117,6 +135,58 @@ function field(body: unknown, ...names: string[]): unknown {
   const record = body as Record<string, unknown>;
   for (const name of names) if (name in record) return record[name];
   return undefined;
+}
+
+function badField(name: string, value: unknown, expected: string): SimHttpError {
+  return new SimHttpError(400, `Invalid ${name} ${JSON.stringify(value)}: expected ${expected}`);
+}
+
+/** `{"allocationId": "..."}` or `{"jobId": "...", "namespace"?: "..."}`. */
+function targetFromBody(body: unknown): SimTarget {
+  const allocationId = field(body, 'allocationId');
+  const jobId = field(body, 'jobId');
+  const namespace = field(body, 'namespace');
+  if (typeof allocationId === 'string') return { allocationId };
+  if (typeof jobId !== 'string') throw badField('target', body, 'an "allocationId" or a "jobId" (string)');
+  if (namespace !== undefined && typeof namespace !== 'string')
+    throw badField('namespace', namespace, 'a string');
+  return namespace === undefined ? { jobId } : { jobId, namespace };
+}
+
+const CHECK_BEHAVIOURS = ['passing', 'failing-after-restart', 'flapping', 'never-passing'];
+
+function setCheckFromBody(c: SimControl, body: unknown): void {
+  const check = field(body, 'check');
+  const behaviour = field(body, 'behaviour');
+  const flaps = field(body, 'flaps');
+  if (typeof check !== 'string') throw badField('check', check, 'a check name (string)');
+  if (typeof behaviour !== 'string' || !CHECK_BEHAVIOURS.includes(behaviour))
+    throw badField('behaviour', behaviour, CHECK_BEHAVIOURS.map((b) => `"${b}"`).join(', '));
+  if (flaps !== undefined && (typeof flaps !== 'number' || !Number.isInteger(flaps) || flaps < 1))
+    throw badField('flaps', flaps, 'an integer of at least 1');
+  c.setCheckBehaviour(
+    targetFromBody(body),
+    check,
+    (behaviour === 'flapping' && typeof flaps === 'number'
+      ? { behaviour, flaps }
+      : { behaviour }) as SimCheckBehaviour,
+  );
+}
+
+function crashFromBody(c: SimControl, body: unknown): void {
+  const task = field(body, 'task');
+  const exitCode = field(body, 'exitCode');
+  const afterMs = field(body, 'afterMs');
+  if (task !== undefined && typeof task !== 'string') throw badField('task', task, 'a task name (string)');
+  if (exitCode !== undefined && (typeof exitCode !== 'number' || !Number.isInteger(exitCode)))
+    throw badField('exitCode', exitCode, 'an integer');
+  if (afterMs !== undefined && (typeof afterMs !== 'number' || afterMs < 0))
+    throw badField('afterMs', afterMs, 'a number of simulated ms, at least 0');
+  c.crashOnStart(targetFromBody(body), {
+    ...(task === undefined ? {} : { task }),
+    ...(exitCode === undefined ? {} : { exitCode }),
+    ...(afterMs === undefined ? {} : { afterMs }),
+  });
 }
 
 type ControlRoute = (control: SimControl, body: () => unknown, id: string) => ApiResponse | undefined;
@@ -174,6 +244,8 @@ const CONTROL_ROUTES: Array<[RegExp, ControlRoute]> = [
   ],
   [/^PUT \/allocation\/([^/]+)\/start$/, (c, _body, id) => void c.startPendingAllocation(id)],
   [/^PUT \/allocation\/([^/]+)\/gc$/, (c, _body, id) => void c.garbageCollect(id)],
+  [/^PUT \/checks$/, (c, body) => void setCheckFromBody(c, body())],
+  [/^PUT \/crash$/, (c, body) => void crashFromBody(c, body())],
   [/^POST \/faults$/, (c, body) => void c.injectFault(body() as Fault)],
   [/^DELETE \/faults$/, (c) => void c.clearFaults()],
   [/^GET \/counters$/, (c) => ({ status: 200, body: c.counters() })],

@@ -20,6 +20,7 @@ function timingOf(options: SimulatorOptions): Partial<SimTiming> {
   if (options.allocStartMs !== undefined) timing.allocStartMs = options.allocStartMs;
   if (options.taskKillMs !== undefined) timing.taskKillMs = options.taskKillMs;
   if (options.deploymentHealthyMs !== undefined) timing.deploymentHealthyMs = options.deploymentHealthyMs;
+  if (options.taskRestartMs !== undefined) timing.taskRestartMs = options.taskRestartMs;
   return timing;
 }
 

@@ -2,11 +2,15 @@
 import type { Allocation, Deployment, Evaluation, Job, Node } from '../lib/nomad/types';
 import type { AclSpec } from './acl';
 import type { SimClock } from './clock';
+import type { SimCheckBehaviour, SimCrash, SimTarget } from './model/behaviours';
+import type { SimCheckRun } from './model/checks';
 import type { NodeSpec } from './model/cluster';
 import type { SimTiming } from './model/context';
 
 export type { AclSpec, AclTokenSpec } from './acl';
 export type { SimClock } from './clock';
+export type { SimCheckBehaviour, SimCrash, SimTarget } from './model/behaviours';
+export type { SimCheckRun } from './model/checks';
 export type { NodeSpec } from './model/cluster';
 export type { SimTiming } from './model/context';
 
@@ -26,7 +30,8 @@ export interface Scenario {
 /**
  * Options of {@link startSimulator}. The timing knobs ({@link SimTiming}) are in simulated
  * milliseconds: `schedulerDelayMs` (100), `allocStartMs` (1000, pending → running),
- * `taskKillMs` (100, the kill part of a restart or stop), `deploymentHealthyMs` (10000).
+ * `taskKillMs` (100, the kill part of a restart or stop), `deploymentHealthyMs` (10000),
+ * `taskRestartMs` (0, a restarted task's way back to `running`).
  */
 export interface SimulatorOptions extends Partial<SimTiming> {
   /** Default 0 (an ephemeral port). The host is always 127.0.0.1. */
@@ -126,6 +131,12 @@ export interface SimStateView {
   ): { items: Record<string, string>; lock?: { id: string; ttl: string; lockDelay: string } } | undefined;
   /** Blocking queries currently held open. */
   heldQueries(): number;
+  /**
+   * Every result each Nomad service check of the allocation produced (its `pending` start
+   * included), by check name, oldest first, with the simulated Unix ms of each; purged checks
+   * included. Empty for an unknown allocation or one without Nomad checks.
+   */
+  checkRuns(allocationId: string): Record<string, SimCheckRun[]>;
 }
 
 /** Test and demo control of a running simulator; also served over HTTP under `/_sim`. */
@@ -149,6 +160,20 @@ export interface SimControl {
    * @throws SimControlError for an unknown allocation.
    */
   garbageCollect(allocationId: string): void;
+  /**
+   * How the Nomad service check named `check` answers from now on, in one allocation or in
+   * every allocation of a job (placed later too): `passing` (the default), `failing-after-restart`,
+   * `flapping` or `never-passing` (see {@link SimCheckBehaviour}).
+   * @throws SimControlError for an unknown allocation or job.
+   */
+  setCheckBehaviour(target: SimTarget, check: string, behaviour: SimCheckBehaviour): void;
+  /**
+   * Crash on start: from now on `task` (every task when omitted) of the target exits with an
+   * error as it starts, and its group's restart policy decides what follows (Nomad's restart
+   * tracker: restarts after `delay`, then the task and the allocation fail, or wait the interval).
+   * @throws SimControlError for an unknown allocation or job.
+   */
+  crashOnStart(target: SimTarget, crash?: SimCrash & { task?: string }): void;
   injectFault(fault: Fault): void;
   /**
    * Runs `action` once, when the trigger's request arrives: before any fault applies and

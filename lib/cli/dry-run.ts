@@ -15,7 +15,7 @@ export async function dryRun(
   formatter: Formatter,
   terminal: Terminal,
 ): Promise<number> {
-  const [{ NomadClient }, { planRestart }, { renderPlan }] = await Promise.all([
+  const [{ NomadClient }, { planRestart, checkPollMs }, { renderPlan }] = await Promise.all([
     import('../nomad/index'),
     import('../steps/index'),
     import('../restart/format-plan'),
@@ -32,8 +32,10 @@ export async function dryRun(
       // A preview touches nothing, so there is nothing to confirm for a multi-region job.
       confirmMultiregion: async () => true,
     });
+    const gate = line.options.waitHealthy;
+    const pollMs = gate === undefined ? 0 : checkPollMs(gate.minHealthyTimeNs);
     if (planned.kind === 'plan')
-      for (const out of renderPlan(planned, line.options, formatter)) terminal.write(out);
+      for (const out of renderPlan(planned, line.options, formatter, pollMs)) terminal.write(out);
     return 0;
   } finally {
     await client.close();

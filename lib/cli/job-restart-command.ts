@@ -82,6 +82,9 @@ const FLAGS: GoFlagSpecs = {
   'replacement-timeout': 'string',
   'dry-run': 'bool',
   output: 'string',
+  'wait-healthy': 'bool',
+  'min-healthy-time': 'string',
+  'healthy-deadline': 'string',
 };
 
 /** Like hashicorp/cli: a help flag anywhere before `--` shows the help, even after the job. */
@@ -144,6 +147,9 @@ export function parseJobRestartArgs(
         replacementTimeout: str('replacement-timeout'),
         maxErrors: str('max-errors'),
         dryRun: bool('dry-run'),
+        waitHealthy: bool('wait-healthy'),
+        minHealthyTime: str('min-healthy-time'),
+        healthyDeadline: str('healthy-deadline'),
       },
       { interactive: ctx.interactive },
     );

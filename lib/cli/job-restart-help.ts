@@ -187,6 +187,12 @@ Options beyond nomad job restart:
     Print the plan (batches, allocations and what would be done to each,
     skipped allocations and why) without changing anything.
 
+  -healthy-deadline=<duration>
+    With '-wait-healthy', an allocation that is not healthy this long after
+    the wait began counts as a failed allocation, handled by '-on-error',
+    '-yes' and '-max-errors' like any other. Defaults to 5m, as Nomad's
+    'update' block.
+
   -engine=<local|aws>
     Where the state machine runs: 'local' (default) runs it in this process;
     'aws' starts an execution of -state-machine-arn and follows it. With
@@ -198,6 +204,12 @@ Options beyond nomad job restart:
     With '-yes', stop the restart once more than this many allocations (or
     this percentage of the allocations to restart) have failed.
 
+  -min-healthy-time=<duration>
+    With '-wait-healthy', how long an allocation must stay healthy without a
+    break; a task that stops or a check that fails starts the count again.
+    Must be less than '-healthy-deadline'. Defaults to 10s, as Nomad's
+    'update' block.
+
   -output=<text|json>
     'text' (default) prints the lines of 'nomad job restart'; 'json' prints
     progress events as JSON lines.
@@ -208,6 +220,16 @@ Options beyond nomad job restart:
 
   -state-machine-arn=<arn>
     The state machine to run with -engine=aws.
+
+  -wait-healthy
+    After each batch, before the batch wait and the next batch, wait until
+    every allocation of the batch is healthy again: each restarted task
+    started again after the restart and running (with '-reschedule', the
+    replacement running), and every Nomad service check of the allocation
+    passing with a result newer than the task's start. Allocations without
+    Nomad service checks are judged on their tasks alone. A failed allocation
+    is reported at once. Off by default, as in Nomad; recommended for
+    unattended and scheduled restarts.
 `;
 
 /** The full help text, trimmed like Nomad's. */

@@ -2,12 +2,15 @@
  * The deployable stack: the workflow construct plus the Nomad address and secret ARNs it is given
  * through CDK context, and the outputs the terminal's `-engine=aws` reads.
  */
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Fn, Stack, type StackProps } from 'aws-cdk-lib';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
+import { APPROVAL_ROUTES } from '../approvals/endpoint';
 import { restartInputJsonSchema } from '../restart/input';
 import { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from '../stores/table-env';
+import type { ApprovalChannelsProps, SlackApprovalProps, WebhookApprovalProps } from './approval-channels';
 import { NomadRestartWorkflow, type NomadRestartWorkflowProps } from './nomad-restart-workflow';
 
 /**
@@ -19,10 +22,29 @@ export type SecretReference =
   | { readonly partialArn: string }
   | { readonly name: string };
 
+/** Slack approvals with their secrets given by reference. */
+export type SlackApprovalReferences = Omit<SlackApprovalProps, 'botTokenSecret' | 'signingSecret'> & {
+  readonly botTokenSecret: SecretReference;
+  readonly signingSecret: SecretReference;
+};
+
+/** Webhook approvals with its secret given by reference. */
+export type WebhookApprovalReferences = Omit<WebhookApprovalProps, 'secret'> & {
+  readonly secret: SecretReference;
+};
+
 /** Props of {@link NomadRestartStack}: the workflow's, with secrets and their key given by reference. */
 export interface NomadRestartStackProps
   extends StackProps,
-    Omit<NomadRestartWorkflowProps, 'nomadTokenSecret' | 'nomadTlsSecret' | 'nomadSecretsKey'> {
+    Omit<NomadRestartWorkflowProps, 'nomadTokenSecret' | 'nomadTlsSecret' | 'nomadSecretsKey' | 'approvals'> {
+  /** Slack approvals. @default - none */
+  readonly slackApprovals?: SlackApprovalReferences;
+  /** Webhook approvals. @default - none */
+  readonly webhookApprovals?: WebhookApprovalReferences;
+  /** ARN of the SNS topic questions are e-mailed through. @default - none */
+  readonly approvalEmailTopicArn?: string;
+  /** ARN of the customer-managed KMS key that encrypts the chat secrets. @default - the AWS managed key */
+  readonly approvalSecretsKmsKeyArn?: string;
   /** The secret holding the Nomad ACL token. @default - anonymous */
   readonly nomadTokenSecret?: SecretReference;
   /** The secret holding TLS PEMs. @default - system roots, no client certificate */
@@ -43,9 +65,44 @@ export class NomadRestartStack extends Stack {
 
   public constructor(scope: Construct, id: string, props: NomadRestartStackProps) {
     super(scope, id, props);
-    const { nomadTokenSecret, nomadTlsSecret, nomadSecretsKmsKeyArn, ...workflowProps } = props;
+    const {
+      nomadTokenSecret,
+      nomadTlsSecret,
+      nomadSecretsKmsKeyArn,
+      slackApprovals,
+      webhookApprovals,
+      approvalEmailTopicArn,
+      approvalSecretsKmsKeyArn,
+      ...workflowProps
+    } = props;
+    const approvals: ApprovalChannelsProps = {
+      ...(slackApprovals === undefined
+        ? {}
+        : {
+            slack: {
+              ...slackApprovals,
+              botTokenSecret: importSecret(this, 'SlackBotToken', slackApprovals.botTokenSecret),
+              signingSecret: importSecret(this, 'SlackSigningSecret', slackApprovals.signingSecret),
+            },
+          }),
+      ...(webhookApprovals === undefined
+        ? {}
+        : {
+            webhook: {
+              ...webhookApprovals,
+              secret: importSecret(this, 'WebhookSecret', webhookApprovals.secret),
+            },
+          }),
+      ...(approvalEmailTopicArn === undefined
+        ? {}
+        : { emailTopic: sns.Topic.fromTopicArn(this, 'ApprovalEmailTopic', approvalEmailTopicArn) }),
+      ...(approvalSecretsKmsKeyArn === undefined
+        ? {}
+        : { secretsKey: kms.Key.fromKeyArn(this, 'ApprovalSecretsKey', approvalSecretsKmsKeyArn) }),
+    };
     this.workflow = new NomadRestartWorkflow(this, 'Restart', {
       ...workflowProps,
+      approvals,
       ...(nomadTokenSecret === undefined
         ? {}
         : { nomadTokenSecret: importSecret(this, 'NomadToken', nomadTokenSecret) }),
@@ -70,6 +127,17 @@ export class NomadRestartStack extends Stack {
       value: this.workflow.lockTable.tableName,
       description: `For nomad-restart -engine=aws: export ${LOCK_TABLE_ENV}=<this>`,
     });
+    const endpointUrl = this.workflow.approvalChannels?.endpointUrl;
+    if (endpointUrl !== undefined) {
+      new CfnOutput(this, 'ApprovalEndpointUrl', {
+        value: endpointUrl.url,
+        description: `Answers to questions: Slack interactivity at <this>${APPROVAL_ROUTES.slack.slice(1)}, webhook answers at <this>${APPROVAL_ROUTES.webhook.slice(1)}`,
+      });
+      new CfnOutput(this, 'SlackInteractivityUrl', {
+        value: Fn.join('', [endpointUrl.url, APPROVAL_ROUTES.slack.slice(1)]),
+        description: "Paste into the Slack app's Interactivity & Shortcuts > Request URL",
+      });
+    }
     new CfnOutput(this, 'InputJsonSchema', {
       value: JSON.stringify(restartInputJsonSchema()),
       description: 'JSON Schema of the execution input (console, schedules)',

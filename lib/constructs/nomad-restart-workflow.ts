@@ -21,6 +21,7 @@ import { LOCK_TABLE_SCHEMA } from '../stores/dynamodb-job-lock';
 import { ENDED_RUN_TAG } from '../stores/plan-store';
 import { restartDefinition } from '../workflow/definition';
 import { HANDLER_IDS, STALE_LOCK_HANDLER_ID } from '../workflow/state-names';
+import { ApprovalChannels, type ApprovalChannelsProps, hasApprovalChannels } from './approval-channels';
 import { grantHandlerAccess } from './private/handler-grants';
 import { grantOperator, OPERATOR_USES, type OperatorUse } from './private/operator-grants';
 import { createTaskFunctions, type WorkflowFunctionId } from './private/task-functions';
@@ -82,6 +83,12 @@ export interface NomadRestartWorkflowProps {
    * it is granted read access to the table and may notify chat. @default - no notifier
    */
   readonly approvalNotifier?: lambda.IFunction;
+  /**
+   * Chat-ops approvals: Slack, a signed webhook and/or an SNS topic are told about each question,
+   * and Slack and webhook answers reach the execution through an endpoint (a Function URL).
+   * @default - no channel: questions are answered at a terminal (`-engine=aws`) only
+   */
+  readonly approvals?: ApprovalChannelsProps;
   /** Days an ended run's plan documents are kept, counted from when each was written; a running run's never expire. @default 14 */
   readonly planExpirationDays?: number;
   /**
@@ -108,6 +115,8 @@ export class NomadRestartWorkflow extends Construct {
   public readonly lockTable: dynamodb.Table;
   /** Pending questions by opaque approval id (task tokens inside: grant carefully). */
   public readonly approvalsTable: dynamodb.Table;
+  /** The chat-ops notifier and answer endpoint, when `approvals` names a channel. */
+  public readonly approvalChannels?: ApprovalChannels;
   /** The handler functions by handler id (plus `release-stale-lock`). */
   public readonly functions: Readonly<Record<WorkflowFunctionId, lambda.IFunction>>;
 
@@ -159,12 +168,23 @@ export class NomadRestartWorkflow extends Construct {
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       encryption: dynamodb.TableEncryption.AWS_MANAGED,
       removalPolicy,
-      ...(props.approvalNotifier === undefined ? {} : { stream: dynamodb.StreamViewType.KEYS_ONLY }),
+      // Keys only: a stream record never carries a task token.
+      ...(props.approvalNotifier === undefined && !hasApprovalChannels(props.approvals ?? {})
+        ? {}
+        : { stream: dynamodb.StreamViewType.KEYS_ONLY }),
     });
     this.approvalsTable.addGlobalSecondaryIndex({
       indexName: APPROVALS_TABLE_SCHEMA.executionIndex,
       partitionKey: { name: APPROVALS_TABLE_SCHEMA.executionAttribute, type: dynamodb.AttributeType.STRING },
       projectionType: dynamodb.ProjectionType.ALL,
+    });
+    // Questions still pending, per state machine (`nomad-restart questions`): never the task token.
+    this.approvalsTable.addGlobalSecondaryIndex({
+      indexName: APPROVALS_TABLE_SCHEMA.pendingIndex,
+      partitionKey: { name: APPROVALS_TABLE_SCHEMA.pendingAttribute, type: dynamodb.AttributeType.STRING },
+      sortKey: { name: APPROVALS_TABLE_SCHEMA.pendingSortAttribute, type: dynamodb.AttributeType.NUMBER },
+      projectionType: dynamodb.ProjectionType.INCLUDE,
+      nonKeyAttributes: [...APPROVALS_TABLE_SCHEMA.pendingProjection],
     });
 
     const fns = createTaskFunctions(this, {
@@ -234,6 +254,16 @@ export class NomadRestartWorkflow extends Construct {
       );
       this.approvalsTable.grantReadData(props.approvalNotifier);
     }
+    if (props.approvals !== undefined && hasApprovalChannels(props.approvals)) {
+      this.approvalChannels = new ApprovalChannels(this, 'Approvals', {
+        ...props.approvals,
+        approvalsTable: this.approvalsTable,
+        stateMachine: this.stateMachine,
+        logRetention,
+        removalPolicy,
+        timeout: Duration.seconds(30),
+      });
+    }
   }
 
   /**
@@ -250,8 +280,9 @@ export class NomadRestartWorkflow extends Construct {
 
   /** Lets `grantee` list, read and answer pending questions (SendTaskSuccess/Failure). */
   public grantAnswerQuestions(grantee: iam.IGrantable): iam.Grant {
-    // Includes "<table>/index/*": answering looks questions up by execution (the GSI).
-    this.approvalsTable.grant(grantee, 'dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:DeleteItem');
+    // With "<table>/index/*" (questions by execution, or pending); UpdateItem records the decision.
+    const actions = ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
+    this.approvalsTable.grant(grantee, ...actions);
     return this.stateMachine.grantTaskResponse(grantee);
   }
 

@@ -74,12 +74,64 @@ export function secretFrom(key: string, value: string): SecretReference {
 
 const KMS_KEY_ARN = /^arn:[^:]+:kms:[^:]+:\d{12}:key\/[0-9a-f-]+$/;
 
-/** `nomadSecretsKmsKeyArn`: the customer-managed key that encrypts the secrets. */
-export function kmsKeyArnFrom(value: string): string {
+/** `nomadSecretsKmsKeyArn` (or `key`): a customer-managed key that encrypts secrets. */
+export function kmsKeyArnFrom(value: string, key = 'nomadSecretsKmsKeyArn'): string {
   if (KMS_KEY_ARN.test(value)) return value;
   throw new StackContextError(
-    `Context "nomadSecretsKmsKeyArn" is "${value}", not a KMS key ARN; e.g. -c nomadSecretsKmsKeyArn=arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab`,
+    `Context "${key}" is "${value}", not a KMS key ARN; e.g. -c ${key}=arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab`,
   );
+}
+
+const ids = (value: string | undefined) =>
+  value
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+/**
+ * Chat-ops approvals from the context: Slack when `slackBotTokenSecretArn`, `slackSigningSecretArn`
+ * and `slackChannelId` are all set (with `slackAllowedUserIds` / `slackAllowedChannelIds` /
+ * `slackAllowedTeamIds`, comma-separated); the webhook when `webhookUrl`, `webhookSecretArn` and
+ * `webhookKeyId` are (`webhookAnswerKeyIds`); `approvalEmailTopicArn`.
+ */
+function approvalsFromContext(get: (key: string) => string | undefined): Partial<NomadRestartStackProps> {
+  const [token, signing, channelId] = [
+    'slackBotTokenSecretArn',
+    'slackSigningSecretArn',
+    'slackChannelId',
+  ].map(get);
+  const [url, secret, keyId] = ['webhookUrl', 'webhookSecretArn', 'webhookKeyId'].map(get);
+  const topic = get('approvalEmailTopicArn');
+  const key = get('approvalSecretsKmsKeyArn');
+  const optional = (key: string, list: string[] | undefined) => (list === undefined ? {} : { [key]: list });
+  return {
+    ...(token === undefined || signing === undefined || channelId === undefined
+      ? {}
+      : {
+          slackApprovals: {
+            botTokenSecret: secretFrom('slackBotTokenSecretArn', token),
+            signingSecret: secretFrom('slackSigningSecretArn', signing),
+            channelId,
+            ...optional('allowedUserIds', ids(get('slackAllowedUserIds'))),
+            ...optional('allowedChannelIds', ids(get('slackAllowedChannelIds'))),
+            ...optional('allowedTeamIds', ids(get('slackAllowedTeamIds'))),
+          },
+        }),
+    ...(url === undefined || secret === undefined || keyId === undefined
+      ? {}
+      : {
+          webhookApprovals: {
+            url,
+            secret: secretFrom('webhookSecretArn', secret),
+            keyId,
+            ...optional('answerKeyIds', ids(get('webhookAnswerKeyIds'))),
+          },
+        }),
+    ...(topic === undefined ? {} : { approvalEmailTopicArn: topic }),
+    ...(key === undefined
+      ? {}
+      : { approvalSecretsKmsKeyArn: kmsKeyArnFrom(key, 'approvalSecretsKmsKeyArn') }),
+  };
 }
 
 /** The stack's props from the app's context; `get` reads one key (`undefined` when unset or empty). */
@@ -94,5 +146,6 @@ export function stackPropsFromContext(get: (key: string) => string | undefined):
     ...(tls === undefined ? {} : { nomadTlsSecret: secretFrom('nomadTlsSecretArn', tls) }),
     ...(key === undefined ? {} : { nomadSecretsKmsKeyArn: kmsKeyArnFrom(key) }),
     ...(batches === undefined ? {} : { batchesPerExecution: Number(batches) }),
+    ...approvalsFromContext(get),
   };
 }

@@ -1,10 +1,10 @@
 /**
  * Allocation endpoints of the Nomad client (`client.allocations()`).
  */
-import { decodeAllocation, decodeAllocStopResponse } from './private/decode-alloc';
+import { decodeAllocation, decodeAllocChecks, decodeAllocStopResponse } from './private/decode-alloc';
 import type { Requester } from './private/requester';
 import type { QueryOptions, QueryResult, WriteOptions, WriteResult } from './query';
-import type { Allocation, AllocRestartRequest, AllocStopResponse } from './types';
+import type { Allocation, AllocCheckStatuses, AllocRestartRequest, AllocStopResponse } from './types';
 
 /** Allocation endpoints, reached as `client.allocations()`; mirrors Nomad's `api/allocations.go`. */
 export class Allocations {
@@ -14,6 +14,20 @@ export class Allocations {
   /** `GET /v1/allocation/:id`; with `q.index` a blocking watch. `Job` and `TaskStates` may be missing. */
   public info(allocId: string, q?: QueryOptions): Promise<QueryResult<Allocation>> {
     return this.http.query(`/v1/allocation/${encodeURIComponent(allocId)}`, {}, q, decodeAllocation);
+  }
+
+  /**
+   * `GET /v1/client/allocation/:id/checks`: the latest result of each Nomad service check of the
+   * allocation, as its client holds them. Not a blocking query (Nomad has none here), and the
+   * answer carries no index. Empty when the allocation has no Nomad checks or was killed.
+   */
+  public checks(allocId: string, q?: QueryOptions): Promise<QueryResult<AllocCheckStatuses>> {
+    return this.http.query(
+      `/v1/client/allocation/${encodeURIComponent(allocId)}/checks`,
+      {},
+      q,
+      decodeAllocChecks,
+    );
   }
 
   /**

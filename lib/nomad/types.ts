@@ -41,11 +41,44 @@ export interface TaskLifecycle {
   Sidecar?: boolean;
 }
 
+/** A service check (`api.ServiceCheck`); durations in nanoseconds. */
+export interface ServiceCheck {
+  Name: string;
+  /** `http`, `tcp`, ... */
+  Type: string;
+  Interval?: number;
+  Timeout?: number;
+  Path?: string;
+  PortLabel?: string;
+  /** `ignore` makes a Nomad check a readiness check, whose failures do not count against health. */
+  OnUpdate?: string;
+}
+
+/** A service of a group or task (`api.Service`); only `provider = "nomad"` checks are visible to the restart. */
+export interface Service {
+  Name: string;
+  /** `consul` (Nomad's default) or `nomad`. */
+  Provider?: string;
+  PortLabel?: string;
+  TaskName?: string;
+  Checks?: ServiceCheck[] | null;
+}
+
+/** A group's restart policy (`api.RestartPolicy`); durations in nanoseconds. */
+export interface RestartPolicy {
+  Attempts?: number;
+  Interval?: number;
+  Delay?: number;
+  /** `fail` or `delay`. */
+  Mode?: string;
+}
+
 export interface Task {
   Name: string;
   Driver?: string;
   Config?: Record<string, unknown>;
   Lifecycle?: TaskLifecycle | null;
+  Services?: Service[] | null;
   /** Nanoseconds. Only waited for when the allocation is stopped, never on restart (spec §4.5). */
   ShutdownDelay?: number;
   KillTimeout?: number;
@@ -90,6 +123,8 @@ export interface TaskGroup {
   MaxClientDisconnect?: number | null;
   Update?: UpdateStrategy | null;
   Constraints?: Constraint[] | null;
+  Services?: Service[] | null;
+  RestartPolicy?: RestartPolicy | null;
 }
 
 export interface MultiregionRegion {
@@ -341,6 +376,34 @@ export interface JobRegisterResponse {
 }
 
 /** Body of `PUT /v1/client/allocation/:id/restart`. */
+/**
+ * The latest result of one Nomad service check (`api.AllocCheckStatus`), from
+ * `GET /v1/client/allocation/:id/checks`. The client keeps it across task restarts, so a result
+ * older than the task's start says nothing about the new process.
+ */
+export interface AllocCheckStatus {
+  ID: string;
+  /** The check's name. */
+  Check: string;
+  /** The allocation's name, e.g. `web.api[1]`. */
+  Group?: string;
+  /** Set for checks of task-level services. */
+  Task?: string;
+  Service?: string;
+  /** `healthiness`, or `readiness` (`on_update = "ignore"`). */
+  Mode?: string;
+  /** `success`, `failure`, or `pending` before the first run. */
+  Status: string;
+  /** HTTP checks only; omitted when 0. */
+  StatusCode?: number;
+  Output?: string;
+  /** Unix seconds of the run. */
+  Timestamp: number;
+}
+
+/** Check results by check ID; empty when the allocation has no Nomad checks (or is gone from its client). */
+export type AllocCheckStatuses = Record<string, AllocCheckStatus>;
+
 export interface AllocRestartRequest {
   TaskName: string;
   AllTasks: boolean;

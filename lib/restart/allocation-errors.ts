@@ -124,6 +124,41 @@ export class ReplacementTimeoutError extends RestartError {
   }
 }
 
+/**
+ * Beyond Nomad (`-wait-healthy`): the allocation was not healthy by `-healthy-deadline`, e.g.
+ * `Allocation "1a2b3c4d" did not become healthy within 5m0s: check "http" is "failure": <output>`.
+ * Recoverable, like any single-allocation failure.
+ */
+export class HealthDeadlineError extends RestartError {
+  override readonly kind = 'health-deadline';
+  readonly allocationId: string;
+
+  constructor(props: { allocationId: string; deadlineText: string; reason: string } & IdDisplay) {
+    super(
+      `Allocation ${goQuote(displayId(props.allocationId, props))} did not become healthy within ${props.deadlineText}: ${props.reason}`,
+    );
+    this.name = 'HealthDeadlineError';
+    this.allocationId = props.allocationId;
+  }
+}
+
+/**
+ * Beyond Nomad (`-wait-healthy`): the allocation failed (or was stopped) while the run waited
+ * for it to be healthy; it is reported at once, not waited on. Recoverable.
+ */
+export class AllocationUnhealthyError extends RestartError {
+  override readonly kind = 'allocation-unhealthy';
+  readonly allocationId: string;
+
+  constructor(props: { allocationId: string; reason: string } & IdDisplay) {
+    super(
+      `Allocation ${goQuote(displayId(props.allocationId, props))} failed before it became healthy: ${props.reason}`,
+    );
+    this.name = 'AllocationUnhealthyError';
+    this.allocationId = props.allocationId;
+  }
+}
+
 /** `Error restarting allocation "<id>": <inner>`: the per-allocation wrapper of spec §2.6. */
 export class AllocationRestartError extends RestartError {
   override readonly kind = 'allocation-restart';

@@ -72,6 +72,28 @@ export type ProgressEvent =
   | { type: 'allocation-status'; time: number; allocationId: string; status: string; verbose: boolean }
   /** `Still waiting for allocation "<a>" to be replaced`, every 60 s per waiting allocation. */
   | { type: 'still-waiting'; time: number; allocationId: string }
+  /**
+   * Beyond Nomad (`-wait-healthy`): `==> <ts>: Waiting for <n> allocations to become healthy`, as a
+   * batch's health wait begins (its timings ride along for `-output=json` and chat).
+   */
+  | {
+      type: 'health-waiting';
+      time: number;
+      count: number;
+      minHealthyTimeNs: number;
+      healthyDeadlineNs: number;
+    }
+  /**
+   * `Allocation "<a>" is healthy` (the allocation judged: the replacement with `-reschedule`).
+   * `checks`: the Nomad service checks that passed; 0 means judged on its tasks alone.
+   */
+  | { type: 'allocation-healthy'; time: number; allocationId: string; checks: number }
+  /** Verbose: `Allocation "<a>" has no Nomad service checks, judged on its tasks alone`. */
+  | { type: 'health-no-checks'; time: number; allocationId: string }
+  /** Verbose: healthy, then not (`reason`): the `-min-healthy-time` count starts over. */
+  | { type: 'health-reset'; time: number; allocationId: string; reason: string }
+  /** `Still waiting for allocation "<a>" to become healthy: <reason>`, every 60 s per waiting allocation. */
+  | { type: 'health-still-waiting'; time: number; allocationId: string; reason: string }
   /** Per-batch error warning written to stderr before a question (31-space indent). */
   | {
       type: 'batch-errors';

@@ -4,6 +4,7 @@
  * dry run reads like the real run it previews.
  */
 
+import { formatGoDuration } from './duration';
 import type { RestartMode } from './events';
 import type { PlannedAllocation } from './filter';
 import type { Formatter, OutputLine } from './format';
@@ -36,8 +37,33 @@ function requestsOf(alloc: PlannedAllocation, mode: RestartMode, plan: RestartPl
   return [`PUT /v1/client/allocation/${alloc.id}/restart ${body}`];
 }
 
-/** Renders a dry run's plan: batches, allocations, skipped allocations, and the requests. */
-export function renderPlan(plan: RestartPlan, options: RestartOptions, formatter: Formatter): OutputLine[] {
+/** The reads a batch's health wait makes (`-wait-healthy`), after its restarts. */
+function healthRequestsOf(
+  batch: readonly PlannedAllocation[],
+  plan: RestartPlan,
+  options: RestartOptions,
+  pollMs: number,
+) {
+  const watched = (alloc: PlannedAllocation) => (options.reschedule ? '<replacement>' : alloc.id);
+  return [
+    `GET /v1/job/${encodeURIComponent(plan.job.id)}/allocations?index=<n> (blocking: task states)`,
+    ...batch.map(
+      (alloc) =>
+        `GET /v1/client/allocation/${watched(alloc)}/checks (at most every ${formatGoDuration(pollMs * 1e6)})`,
+    ),
+  ];
+}
+
+/**
+ * Renders a dry run's plan: batches, allocations, skipped allocations, and the requests.
+ * `checkPollMs` is how often the health gate may read one allocation's checks.
+ */
+export function renderPlan(
+  plan: RestartPlan,
+  options: RestartOptions,
+  formatter: Formatter,
+  checkPollMs = 0,
+): OutputLine[] {
   const time = plan.createdAt;
   const lines: OutputLine[] = [];
   const out = (text: string) => lines.push({ stream: 'stdout', text });
@@ -46,6 +72,12 @@ export function renderPlan(plan: RestartPlan, options: RestartOptions, formatter
     `==> ${formatter.timestamp(time)}: Dry run: would restart ${plural(eligible, 'allocation', 'allocations')} ` +
       `of job "${plan.job.id}" in ${plural(plan.batches.length, 'batch', 'batches')} of up to ${plan.batchSize}; nothing was changed`,
   );
+  const gate = options.waitHealthy;
+  if (gate !== undefined)
+    out(
+      `==> ${formatter.timestamp(time)}: Each batch then waits until its allocations are healthy: ` +
+        `-min-healthy-time ${formatGoDuration(gate.minHealthyTimeNs)}, -healthy-deadline ${formatGoDuration(gate.healthyDeadlineNs)}`,
+    );
   plan.batches.forEach((batch, index) => {
     out(`==> ${formatter.timestamp(time)}: ${ordinal(index + 1)} batch of ${batch.length} allocations`);
     out(`${REQUEST_INDENT}GET /v1/job/${encodeURIComponent(plan.job.id)}/deployments?all=true`);
@@ -63,6 +95,18 @@ export function renderPlan(plan: RestartPlan, options: RestartOptions, formatter
         for (const request of requestsOf(alloc, mode, plan, options)) out(`${REQUEST_INDENT}${request}`);
       }
     }
+    if (gate === undefined) return;
+    lines.push(
+      ...formatter.render({
+        type: 'health-waiting',
+        time,
+        count: batch.length,
+        minHealthyTimeNs: gate.minHealthyTimeNs,
+        healthyDeadlineNs: gate.healthyDeadlineNs,
+      }),
+    );
+    for (const request of healthRequestsOf(batch, plan, options, checkPollMs))
+      out(`${REQUEST_INDENT}${request}`);
   });
   if (plan.skipped.length > 0) {
     out(

@@ -6,6 +6,7 @@
  */
 import { formatGoDuration } from './duration';
 import type { ProgressEvent, RestartMode, SkipReason } from './events';
+import { healthLine } from './format-health';
 import { goQuote } from './go-quote';
 import { displayId } from './ids';
 import { formatPrefixMatches } from './prefix-matches';
@@ -217,6 +218,16 @@ export function createFormatter(options: FormatterOptions): Formatter {
         return [
           stdout(detail(t, `Still waiting for allocation ${goQuote(id(event.allocationId))} to be replaced`)),
         ];
+      case 'health-waiting':
+      case 'allocation-healthy':
+      case 'health-no-checks':
+      case 'health-reset':
+      case 'health-still-waiting': {
+        const line = healthLine(event, id);
+        if (line.verbose && !verbose) return [];
+        const text = line.header ? header(t, line.text) : detail(t, line.text);
+        return [stdout(line.verbose ? darkGray(text) : text)];
+      }
       case 'batch-errors':
         return [warn(header(t, formatErrorList(event.errors, TIMESTAMP_PREFIX_LENGTH, event.omittedErrors)))];
       case 'stopping':

@@ -15,6 +15,7 @@ export * from './input';
 export * from './options';
 export * from './plan';
 export * from './prefix-matches';
+export * from './prompt-question';
 export * from './questions';
 export * from './replacement-cause';
 export * from './run-summary';

@@ -10,6 +10,8 @@ import {
   ASK,
   DEFAULT_BATCH_SIZE,
   DEFAULT_BATCH_WAIT,
+  DEFAULT_HEALTHY_DEADLINE,
+  DEFAULT_MIN_HEALTHY_TIME,
   DEFAULT_ON_ERROR,
   formatCount,
   type RestartOptions,
@@ -35,6 +37,10 @@ const ALLOWED = {
   replacementTimeout: 'a Go duration greater than zero, e.g. "10m" (string)',
   maxErrors: 'n or n% (string or integer), e.g. "0" or "10%"',
   dryRun: 'true or false',
+  waitHealthy: 'true or false',
+  minHealthyTime: 'a Go duration, e.g. "10s" (string); only with waitHealthy',
+  healthyDeadline: 'a Go duration greater than zero, e.g. "5m" (string); only with waitHealthy',
+  startedBy: 'who or what started the run, shown with its questions in chat (string, at most 200 characters)',
   ...WINDOW_FIELDS_ALLOWED,
 } as const;
 
@@ -64,6 +70,20 @@ export const restartInputSchema = z
     replacementTimeout: z.string().optional().describe(ALLOWED.replacementTimeout),
     maxErrors: z.union([z.string(), z.number()]).optional().describe(ALLOWED.maxErrors),
     dryRun: flag('dryRun'),
+    waitHealthy: z
+      .boolean()
+      .optional()
+      .describe(`${ALLOWED.waitHealthy}: wait until each batch is healthy again before the next`),
+    minHealthyTime: z
+      .string()
+      .optional()
+      .describe(`${ALLOWED.minHealthyTime}. Default ${DEFAULT_MIN_HEALTHY_TIME}`),
+    healthyDeadline: z
+      .string()
+      .optional()
+      .describe(`${ALLOWED.healthyDeadline}. Default ${DEFAULT_HEALTHY_DEADLINE}`),
+    // Not a flag of nomad job restart: a label for people (chat approvals), never checked.
+    startedBy: z.string().max(200).optional().describe(ALLOWED.startedBy),
     windowEnd: z.string().optional().describe(ALLOWED.windowEnd),
     windowDuration: z.string().optional().describe(ALLOWED.windowDuration),
     trigger: z.literal(SCHEDULE_TRIGGER).optional().describe(ALLOWED.trigger),
@@ -123,7 +143,8 @@ const countText = (value: string | number | undefined, fallback?: string) =>
 /**
  * Validates workflow input and returns `RestartOptions`: the schema first (types, unknown
  * fields), then an empty job, then Nomad's checks 3-9 of spec §1.3 in order with Nomad's
- * exact messages, then `replacementTimeout` and `maxErrors`, then the window and trigger fields.
+ * exact messages, then `replacementTimeout`, `maxErrors` and the health gate, then the window
+ * and trigger fields.
  *
  * @param ctx.interactive whether someone can answer questions (a terminal, or an approval
  *   channel in the workflow); without it `ask` needs `yes`.
@@ -160,6 +181,9 @@ export function validateRestartInput(raw: unknown, ctx: ValidationContext): Rest
       replacementTimeout: input.replacementTimeout,
       maxErrors: countText(input.maxErrors),
       dryRun: input.dryRun ?? false,
+      waitHealthy: input.waitHealthy,
+      minHealthyTime: input.minHealthyTime,
+      healthyDeadline: input.healthyDeadline,
     },
     ctx,
   );
@@ -192,5 +216,10 @@ export function toRestartInput(options: RestartOptions): RestartInput {
     input.replacementTimeout = formatGoDuration(options.replacementTimeoutNs);
   }
   if (options.maxErrors !== undefined) input.maxErrors = formatCount(options.maxErrors);
+  if (options.waitHealthy !== undefined) {
+    input.waitHealthy = true;
+    input.minHealthyTime = formatGoDuration(options.waitHealthy.minHealthyTimeNs);
+    input.healthyDeadline = formatGoDuration(options.waitHealthy.healthyDeadlineNs);
+  }
   return { ...input, ...windowInputFields(options) };
 }

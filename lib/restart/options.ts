@@ -54,6 +54,8 @@ export interface RestartOptions {
   maxErrors?: { value: number; percent: boolean };
   /** Beyond Nomad: plan only, no write to Nomad. */
   dryRun: boolean;
+  /** Beyond Nomad (`-wait-healthy`): each batch waits until its allocations are healthy again. Absent: off. */
+  waitHealthy?: HealthGate;
   /**
    * Beyond Nomad: the maintenance window's end (Unix ms). No batch starts at or after it; a run
    * still going stops at the next safe point, between batches (see window.ts).
@@ -77,12 +79,25 @@ export interface RestartOptions {
   resumeNextWindow?: boolean;
 }
 
+/** The timings of the health gate (`-wait-healthy`), Nomad's `update` block names. */
+export interface HealthGate {
+  /** `-min-healthy-time`: healthy without a break this long (nanoseconds, ≥ 0). */
+  minHealthyTimeNs: number;
+  /** `-healthy-deadline`: an allocation not healthy this long after the wait began fails (nanoseconds, > 0). */
+  healthyDeadlineNs: number;
+}
+
 /** Default `-batch-size`. */
 export const DEFAULT_BATCH_SIZE = '1';
 /** Default `-batch-wait`. */
 export const DEFAULT_BATCH_WAIT = '0s';
 /** Default `-on-error` (which is why a non-interactive run needs `-yes` or `-on-error=fail`). */
 export const DEFAULT_ON_ERROR: OnError = ASK;
+
+/** Default `-min-healthy-time` (Nomad's `update` block default). */
+export const DEFAULT_MIN_HEALTHY_TIME = '10s';
+/** Default `-healthy-deadline` (Nomad's `update` block default). */
+export const DEFAULT_HEALTHY_DEADLINE = '5m';
 
 /** `10` or `10%`, as the user would type it (used in messages such as `-max-errors=<v>`). */
 export function formatCount(count: { value: number; percent: boolean }): string {

@@ -3,10 +3,18 @@
  * with Nomad's messages, plus our own options after them. Shared by the CLI (values are
  * flag strings) and by the workflow input (`input.ts`).
  */
-import { parseGoDuration } from './duration';
+import { formatGoDuration, parseGoDuration } from './duration';
 import { errorText, RestartValidationError } from './errors';
 import { goQuote } from './go-quote';
-import { ASK, FAIL, type OnError, type RestartOptions } from './options';
+import {
+  ASK,
+  DEFAULT_HEALTHY_DEADLINE,
+  DEFAULT_MIN_HEALTHY_TIME,
+  FAIL,
+  type HealthGate,
+  type OnError,
+  type RestartOptions,
+} from './options';
 
 /** Option values as typed, before validation. */
 export interface RawRestartFields {
@@ -26,6 +34,9 @@ export interface RawRestartFields {
   replacementTimeout?: string | undefined;
   maxErrors?: string | undefined;
   dryRun: boolean;
+  waitHealthy?: boolean | undefined;
+  minHealthyTime?: string | undefined;
+  healthyDeadline?: string | undefined;
 }
 
 /** Whether questions can be asked: at a terminal, both stdin and stdout are TTYs. */
@@ -146,7 +157,49 @@ export function validateRestartFields(raw: RawRestartFields, ctx: ValidationCont
   if (raw.maxErrors !== undefined) {
     options.maxErrors = parseCount('max-errors', 'maxErrors', raw.maxErrors, 'max errors');
   }
+  const gate = parseHealthGate(raw);
+  if (gate !== undefined) options.waitHealthy = gate;
   return options;
+}
+
+/**
+ * `-wait-healthy` with `-min-healthy-time` and `-healthy-deadline`: each duration checked as Go
+ * parses it, then the rules of Nomad's `update` block (no negative minimum, a deadline above
+ * zero and above the minimum). The timings mean nothing without the gate, so they are refused
+ * alone rather than silently ignored.
+ */
+function parseHealthGate(raw: RawRestartFields): HealthGate | undefined {
+  const minText = raw.minHealthyTime ?? DEFAULT_MIN_HEALTHY_TIME;
+  const deadlineText = raw.healthyDeadline ?? DEFAULT_HEALTHY_DEADLINE;
+  const minHealthyTimeNs = parseDuration('min-healthy-time', 'minHealthyTime', minText);
+  const healthyDeadlineNs = parseDuration('healthy-deadline', 'healthyDeadline', deadlineText);
+  if (raw.waitHealthy !== true) {
+    const alone =
+      raw.minHealthyTime !== undefined
+        ? 'min-healthy-time'
+        : raw.healthyDeadline !== undefined
+          ? 'healthy-deadline'
+          : undefined;
+    if (alone === undefined) return undefined;
+    throw new RestartValidationError(`The -${alone} option can only be used with -wait-healthy`, {
+      field: alone === 'min-healthy-time' ? 'minHealthyTime' : 'healthyDeadline',
+    });
+  }
+  if (minHealthyTimeNs < 0) {
+    throw invalid('min-healthy-time', minText, 'duration must not be negative', 'minHealthyTime');
+  }
+  if (healthyDeadlineNs <= 0) {
+    throw invalid('healthy-deadline', deadlineText, 'duration must be greater than zero', 'healthyDeadline');
+  }
+  if (minHealthyTimeNs >= healthyDeadlineNs) {
+    throw invalid(
+      'min-healthy-time',
+      minText,
+      `minimum healthy time ${formatGoDuration(minHealthyTimeNs)} must be less than -healthy-deadline ${formatGoDuration(healthyDeadlineNs)}`,
+      'minHealthyTime',
+    );
+  }
+  return { minHealthyTimeNs, healthyDeadlineNs };
 }
 
 function parseDuration(flag: string, field: string, text: string): number {

@@ -21,11 +21,7 @@ import { STILL_WAITING_INTERVAL_MS } from './await-cursor';
 import { AllocationVanishedError } from './errors';
 import { type AllocationOutcome, failedOutcome } from './outcomes';
 import { planBatch } from './plan';
-
-/** Time kept back before `deadlineMs` to abort the watch and return the cursor. */
-const RETURN_MARGIN_MS = 250;
-/** A query whose index did not move is not re-sent sooner than this (a server without `X-Nomad-Index` must not make us spin). */
-const STALL_BACKOFF_MS = 1_000;
+import { delay, RETURN_MARGIN_MS, type Settled, STALL_BACKOFF_MS, settle } from './watch-timing';
 
 /** Dependencies of {@link awaitBatch}. */
 export interface AwaitBatchDeps {
@@ -50,30 +46,11 @@ export interface AwaitBatchResult {
   readonly outcomes: AllocationOutcome[];
 }
 
-type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
 type Wake =
   | { kind: 'allocations'; result: Settled<QueryResult<AllocListStub[]>>; index: number }
   | { kind: 'evaluations'; result: Settled<QueryResult<Evaluation[]>>; index: number }
   | { kind: 'timer' }
   | { kind: 'aborted' };
-
-const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
-  promise.then(
-    (value) => ({ ok: true as const, value }),
-    (error: unknown) => ({ ok: false as const, error }),
-  );
-
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, Math.max(0, ms));
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 /**
  * Watches the replacements of one `-reschedule` batch (spec §2.6 step 4) with ONE watch per

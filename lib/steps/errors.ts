@@ -27,13 +27,14 @@ export class PlanBatchOutOfRangeError extends RestartEngineError {
 
 /**
  * `Allocation "<id>" disappeared while waiting for its replacement`: Nomad garbage-collected
- * an allocation of the chain mid-wait, so its replacement can no longer be followed.
+ * an allocation of the chain mid-wait, so its replacement can no longer be followed (or, with
+ * `-wait-healthy`, its health can no longer be judged).
  */
 export class AllocationVanishedError extends RestartEngineError {
   override readonly kind = 'allocation-vanished';
 
-  public constructor(displayedId: string) {
-    super(`Allocation "${displayedId}" disappeared while waiting for its replacement`);
+  public constructor(displayedId: string, waitingFor = 'its replacement') {
+    super(`Allocation "${displayedId}" disappeared while waiting for ${waitingFor}`);
     this.name = 'AllocationVanishedError';
   }
 }

@@ -4,7 +4,8 @@
  * - `plan.json`: the `RestartPlan` (ordered allocations cut into batches);
  * - `batch-<i>.json`: the batch journal (idempotent re-runs of "Restart batch");
  * - `cursor-<i>.json`: the await cursor (its size grows with the batch, so not in the state);
- * - `result-<i>.json`: the settled batch (errors, failed and restarted counts);
+ * - `result-<i>.json`: the settled batch (errors, failed and restarted counts, outcomes);
+ * - `health-<i>.json`: the health wait's cursor (`-wait-healthy`);
  * - `run.json`: the run's flat error list, the batches already counted, and why it stopped;
  * - `plan-events.json`: the plan's lines, held while the multi-region question is open.
  */
@@ -34,6 +35,8 @@ export interface BatchResult {
   readonly errors: BatchError[];
   readonly failed: number;
   readonly restarted: number;
+  /** Each allocation's outcome, which "Await health" starts from; absent in results stored before it. */
+  readonly outcomes?: AllocationOutcome[];
 }
 
 /** What the run has collected so far across batches (and executions). */
@@ -137,7 +140,12 @@ export function createStepKit(deps: RestartStepsDeps): StepKit {
     async settle(runId, batch, outcomes) {
       const errors = batchErrorsOf(outcomes);
       const failed = failedCountOf(outcomes);
-      const result: BatchResult = { errors, failed, restarted: outcomes.length - failed };
+      const result: BatchResult = {
+        errors,
+        failed,
+        restarted: outcomes.length - failed,
+        outcomes: [...outcomes],
+      };
       await planStore.put(key(runId, `result-${batch.index}.json`), result);
       return {
         ...batch,

@@ -5,6 +5,7 @@
 import type { RestartSteps, RestartStepsDeps } from '../workflow/steps';
 import { applyAnswerStep } from './apply-answer-step';
 import { awaitBatchStep } from './await-batch-step';
+import { awaitHealthStep } from './await-health-step';
 import { checkDeploymentsStep } from './check-deployments-step';
 import { decideStep } from './decide-step';
 import { finishStep } from './finish-step';
@@ -23,6 +24,7 @@ export function createRestartSteps(deps: RestartStepsDeps): RestartSteps {
     restartBatch: (input) => restartBatchStep(kit, input),
     triggerEvaluations: (input) => triggerEvaluationsStep(kit, input),
     awaitBatch: (input) => awaitBatchStep(kit, input),
+    awaitHealth: (input) => awaitHealthStep(kit, input),
     decide: (input) => decideStep(kit, input),
     applyAnswer: (input) => applyAnswerStep(kit, input),
     finish: (input) => finishStep(kit, input),

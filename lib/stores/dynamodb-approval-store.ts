@@ -1,5 +1,6 @@
 /**
- * The approval store on DynamoDB: one item per question, answered at most once (conditional write).
+ * The approval store on DynamoDB: one item per question, decided at most once (a conditional
+ * write), with a sparse index of the questions still pending per state machine.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
@@ -8,9 +9,22 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { Approval, ApprovalStore } from './approval-store';
-import { StoreDecodeError, StoreItemNotFoundError } from './errors';
+import { decodeApproval } from './approval-item';
+import {
+  type Approval,
+  type ApprovalDecision,
+  type ApprovalMessage,
+  type ApprovalStore,
+  type DecideResult,
+  type PendingApproval,
+  type PendingFilter,
+  stateMachineArnOf,
+  toPending,
+} from './approval-store';
+import { awsErrorCode } from './aws-errors';
+import { StoreItemNotFoundError } from './errors';
 
 /** Attribute and index names of the approvals table; the construct creates the table with these. */
 export const APPROVALS_TABLE_SCHEMA = {
@@ -18,36 +32,29 @@ export const APPROVALS_TABLE_SCHEMA = {
   executionIndex: 'execution-index',
   executionAttribute: 'executionId',
   ttlAttribute: 'expiresAt',
+  /** Sparse: only undecided questions carry `stateMachineArn`, so the index lists what is pending. */
+  pendingIndex: 'pending-index',
+  pendingAttribute: 'stateMachineArn',
+  pendingSortAttribute: 'createdAt',
+  /** What the pending index holds besides its keys: everything `listPending` returns, never the task token. */
+  pendingProjection: [
+    'executionId',
+    'kind',
+    'prompt',
+    'summary',
+    'jobId',
+    'namespace',
+    'expiresAt',
+    'region',
+    'startedBy',
+    'batch',
+    'totals',
+  ],
 } as const;
 
-const STRING_FIELDS = [
-  'approvalId',
-  'executionId',
-  'taskToken',
-  'kind',
-  'prompt',
-  'summary',
-  'jobId',
-  'namespace',
-] as const;
-const NUMBER_FIELDS = ['createdAt', 'expiresAt'] as const;
+const isConditionFailure = (error: unknown) => awsErrorCode(error) === 'ConditionalCheckFailedException';
 
-/** Checks an item read back (the document client has already turned attributes into values). */
-function decodeApproval(item: Record<string, unknown>): Approval {
-  for (const f of STRING_FIELDS) {
-    if (typeof item[f] !== 'string')
-      throw new StoreDecodeError(`Approval item lacks string attribute "${f}"`);
-  }
-  for (const f of NUMBER_FIELDS) {
-    if (typeof item[f] !== 'number' || !Number.isFinite(item[f])) {
-      throw new StoreDecodeError(`Approval item lacks number attribute "${f}"`);
-    }
-  }
-  const approval = Object.fromEntries([...STRING_FIELDS, ...NUMBER_FIELDS].map((f) => [f, item[f]]));
-  return approval as unknown as Approval;
-}
-
-/** Pending questions in DynamoDB, keyed by approval id, with a GSI on the execution. */
+/** Pending questions in DynamoDB, keyed by approval id, with GSIs on the execution and on pending ones. */
 export class DynamoDbApprovalStore implements ApprovalStore {
   private readonly documents: DynamoDBDocumentClient;
 
@@ -55,19 +62,27 @@ export class DynamoDbApprovalStore implements ApprovalStore {
     client: DynamoDBClient,
     private readonly tableName: string,
   ) {
-    this.documents = DynamoDBDocumentClient.from(client);
+    this.documents = DynamoDBDocumentClient.from(client, {
+      marshallOptions: { removeUndefinedValues: true },
+    });
   }
 
   public async put(approval: Approval): Promise<void> {
-    await this.documents.send(new PutCommand({ TableName: this.tableName, Item: { ...approval } }));
+    const stateMachineArn = approval.stateMachineArn ?? stateMachineArnOf(approval.executionId);
+    await this.documents.send(
+      new PutCommand({
+        TableName: this.tableName,
+        // `messages` starts empty so that each channel can add its own entry without a race.
+        Item: { messages: {}, ...approval, ...(stateMachineArn === undefined ? {} : { stateMachineArn }) },
+      }),
+    );
   }
 
   public async get(approvalId: string): Promise<Approval> {
     const out = await this.documents.send(
       new GetCommand({ TableName: this.tableName, Key: { approvalId }, ConsistentRead: true }),
     );
-    if (out.Item === undefined)
-      throw new StoreItemNotFoundError(`No pending question with id "${approvalId}"`);
+    if (out.Item === undefined) throw new StoreItemNotFoundError(`No question with id "${approvalId}"`);
     return decodeApproval(out.Item);
   }
 
@@ -83,7 +98,114 @@ export class DynamoDbApprovalStore implements ApprovalStore {
     return (out.Items ?? []).map(decodeApproval).sort((a, b) => a.createdAt - b.createdAt);
   }
 
+  public async listPending(filter: PendingFilter): Promise<PendingApproval[]> {
+    if ('executionId' in filter) {
+      const all = await this.listByExecution(filter.executionId);
+      return all.filter((a) => a.decision === undefined).map(toPending);
+    }
+    const items: Record<string, unknown>[] = [];
+    let start: Record<string, unknown> | undefined;
+    do {
+      const out = await this.documents.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: APPROVALS_TABLE_SCHEMA.pendingIndex,
+          KeyConditionExpression: 'stateMachineArn = :m',
+          ExpressionAttributeValues: { ':m': filter.stateMachineArn },
+          ...(start === undefined ? {} : { ExclusiveStartKey: start }),
+        }),
+      );
+      items.push(...(out.Items ?? []));
+      start = out.LastEvaluatedKey;
+    } while (start !== undefined);
+    // The index holds no task token: decode with a placeholder and drop it again.
+    return items.map((item) => toPending(decodeApproval({ ...item, taskToken: '' })));
+  }
+
+  public async decide(approvalId: string, decision: ApprovalDecision): Promise<DecideResult> {
+    try {
+      const out = await this.documents.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { approvalId },
+          UpdateExpression: 'SET decision = :d REMOVE stateMachineArn',
+          ConditionExpression: 'attribute_exists(approvalId) AND attribute_not_exists(decision)',
+          ExpressionAttributeValues: { ':d': decision },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return { won: true, approval: decodeApproval(out.Attributes ?? {}) };
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+    // Lost the race, or the id is unknown: the item says which (throws when there is none).
+    const current = await this.get(approvalId);
+    if (current.decision === undefined) {
+      throw new StoreItemNotFoundError(`Question "${approvalId}" changed while being decided; try again`);
+    }
+    return { won: false, decision: current.decision };
+  }
+
+  public async settleDecision(
+    approvalId: string,
+    decisionId: string,
+    outcome: 'delivered' | 'run-finished',
+  ): Promise<void> {
+    await this.ifDecisionIs(approvalId, decisionId, {
+      UpdateExpression: 'SET decision.outcome = :o',
+      ExpressionAttributeValues: { ':o': outcome },
+    });
+  }
+
+  public async withdrawDecision(approvalId: string, decisionId: string): Promise<void> {
+    const current = await this.get(approvalId).catch(() => undefined);
+    const stateMachineArn = current === undefined ? undefined : stateMachineArnOf(current.executionId);
+    await this.ifDecisionIs(approvalId, decisionId, {
+      UpdateExpression: `REMOVE decision${stateMachineArn === undefined ? '' : ' SET stateMachineArn = :m'}`,
+      ExpressionAttributeValues: stateMachineArn === undefined ? {} : { ':m': stateMachineArn },
+    });
+  }
+
+  public async recordMessage(approvalId: string, channel: string, message: ApprovalMessage): Promise<void> {
+    try {
+      await this.documents.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { approvalId },
+          UpdateExpression: 'SET messages.#c = :m',
+          ConditionExpression: 'attribute_exists(approvalId)',
+          ExpressionAttributeNames: { '#c': channel },
+          ExpressionAttributeValues: { ':m': message },
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) throw new StoreItemNotFoundError(`No question with id "${approvalId}"`);
+      throw error;
+    }
+  }
+
   public async delete(approvalId: string): Promise<void> {
     await this.documents.send(new DeleteCommand({ TableName: this.tableName, Key: { approvalId } }));
+  }
+
+  /** An update applied only while `decisionId` is the recorded decision. */
+  private async ifDecisionIs(
+    approvalId: string,
+    decisionId: string,
+    update: { UpdateExpression: string; ExpressionAttributeValues: Record<string, unknown> },
+  ): Promise<void> {
+    try {
+      await this.documents.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { approvalId },
+          UpdateExpression: update.UpdateExpression,
+          ConditionExpression: 'decision.decisionId = :id',
+          ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ':id': decisionId },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
   }
 }

@@ -11,6 +11,7 @@ import type { SFNClient } from '@aws-sdk/client-sfn';
 import { type ApprovalStore, MemoryApprovalStore } from './approval-store';
 import { type JobLock, MemoryJobLock } from './job-lock';
 import { MemoryPlanStore, type PlanStore } from './plan-store';
+import { MemoryReplayGuard, type ReplayGuard } from './replay-guard';
 import { LocalRuns, type RunStatusSource } from './run-status';
 
 /** Environment variables the construct sets on each function (only those it needs). */
@@ -36,6 +37,7 @@ const memory = {
   planStore: new MemoryPlanStore(),
   lock: new MemoryJobLock(),
   approvals: new MemoryApprovalStore(),
+  replays: new MemoryReplayGuard(),
   runs: new LocalRuns(),
 };
 
@@ -44,6 +46,8 @@ export const localStores: {
   readonly planStore: MemoryPlanStore;
   readonly lock: MemoryJobLock;
   readonly approvals: MemoryApprovalStore;
+  /** Signed chat and webhook requests already seen (the approval endpoint run in-process). */
+  readonly replays: MemoryReplayGuard;
   /** The local runs in progress: who may keep a lock. */
   readonly runs: LocalRuns;
 } = memory;
@@ -105,6 +109,16 @@ export function approvalStoreFromEnv(env: NodeJS.ProcessEnv = process.env): Appr
   return loadedOnFirstCall(async () => {
     const { DynamoDbApprovalStore } = await import('./dynamodb-approval-store');
     return new DynamoDbApprovalStore(await dynamoClient(), table);
+  });
+}
+
+/** Replays are remembered in the approvals table when `APPROVALS_TABLE` is set, else in memory. */
+export function replayGuardFromEnv(env: NodeJS.ProcessEnv = process.env): ReplayGuard {
+  const table = env[ENV.approvalsTable];
+  if (table === undefined || table === '') return memory.replays;
+  return loadedOnFirstCall(async () => {
+    const { DynamoDbReplayGuard } = await import('./replay-guard');
+    return new DynamoDbReplayGuard(await dynamoClient(), table);
   });
 }
 

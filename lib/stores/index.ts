@@ -1,4 +1,19 @@
-export { type Approval, type ApprovalStore, MemoryApprovalStore, newApprovalId } from './approval-store';
+export {
+  type Approval,
+  type ApprovalBatch,
+  type ApprovalChange,
+  type ApprovalDecision,
+  type ApprovalMessage,
+  type ApprovalStore,
+  type DecideResult,
+  type DecisionVia,
+  isApprovalId,
+  MemoryApprovalStore,
+  newApprovalId,
+  type PendingApproval,
+  type PendingFilter,
+  stateMachineArnOf,
+} from './approval-store';
 export { APPROVALS_TABLE_SCHEMA, DynamoDbApprovalStore } from './dynamodb-approval-store';
 export { DynamoDbJobLock, LOCK_TABLE_SCHEMA } from './dynamodb-job-lock';
 export {
@@ -25,5 +40,6 @@ export {
 } from './nomad-variables-lock';
 export { PairedJobLock } from './paired-job-lock';
 export { ENDED_RUN_TAG, getIfPresent, MemoryPlanStore, type PlanStore, runKeyPrefix } from './plan-store';
+export { DynamoDbReplayGuard, MemoryReplayGuard, type ReplayGuard } from './replay-guard';
 export { LocalRuns, type RunStatus, type RunStatusSource, StepFunctionsRuns } from './run-status';
 export { S3PlanStore } from './s3-plan-store';

@@ -1,5 +1,6 @@
 /**
- * The batch loop of the state machine: guard, restart, await, decide, ask or wait, and round again.
+ * The batch loop of the state machine: guard, restart, await, await health, decide, ask or wait,
+ * and round again.
  */
 import type { Duration } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -30,14 +31,32 @@ export interface BatchLoopProps {
   readonly approvalTimeout: Duration;
 }
 
+const batchDone = sfn.Condition.booleanEquals('$.batch.done', true);
+
+/**
+ * With `-wait-healthy` (the options carry its timings), a settled batch whose health has not been
+ * judged yet. Also read by the definition: a run continued between health slices resumes there.
+ */
+export const healthPending = sfn.Condition.and(
+  sfn.Condition.isPresent('$.options.waitHealthy'),
+  // Not `isNotPresent`: aws-local-stepfunctions 3 reads `IsPresent: false` as always false.
+  sfn.Condition.not(
+    sfn.Condition.and(
+      sfn.Condition.isPresent('$.batch.healthChecked'),
+      sfn.Condition.booleanEquals('$.batch.healthChecked', true),
+    ),
+  ),
+);
+
 /**
  * The batch loop of `nomad job restart` (spec §2.5), entered at "Next step?":
  * deployment guard → restart (or stop → trigger evaluations, for system jobs) → await until the
- * batch settles → decide → ask / wait / next. It leaves through the props' exits only.
+ * batch settles → with `-wait-healthy`, await its health → decide → ask / wait / next. It leaves
+ * through the props' exits only.
  */
 export class BatchLoop extends sfn.StateMachineFragment {
   public readonly startState: sfn.State;
-  /** Where a continued execution resumes a batch whose replacements are still awaited. */
+  /** Where a continued execution resumes a batch whose replacements (or health) are still awaited. */
   public readonly awaitEntry: sfn.State;
   public readonly endStates: sfn.INextable[] = [];
 
@@ -55,6 +74,7 @@ export class BatchLoop extends sfn.StateMachineFragment {
     const triggerEvaluations = step(TaskStates.triggerEvaluations, 'trigger-evaluations');
     const batchSettled = new sfn.Choice(this, FlowStates.batchSettled);
     const awaitBatch = step(TaskStates.awaitBatch, 'await-batch');
+    const awaitHealth = step(TaskStates.awaitHealth, 'await-health');
     const decide = step(TaskStates.decide, 'decide');
     const applyAnswer = step(TaskStates.applyAnswer, 'apply-answer');
     const ask = this.askStep(props, applyAnswer);
@@ -93,9 +113,10 @@ export class BatchLoop extends sfn.StateMachineFragment {
     );
     stopAllocations.next(triggerEvaluations);
     restartBatch.next(batchSettled);
-    triggerEvaluations.next(batchSettled);
+    // A stopped batch is never settled yet: straight to its replacements (one state less per batch).
+    triggerEvaluations.next(awaitBatch);
     batchSettled
-      .when(sfn.Condition.booleanEquals('$.batch.done', true), decide)
+      .when(sfn.Condition.and(batchDone, sfn.Condition.not(healthPending)), decide)
       // Between two slices the state is clean (the cursor is in the plan store): a wait that
       // never ends must not run the execution into Step Functions' history limit.
       .when(
@@ -105,8 +126,11 @@ export class BatchLoop extends sfn.StateMachineFragment {
         ),
         props.onContinueAsNew,
       )
+      // With -wait-healthy, a settled batch is awaited until healthy, in slices like its replacements.
+      .when(batchDone, awaitHealth)
       .otherwise(awaitBatch);
     awaitBatch.next(batchSettled);
+    awaitHealth.next(batchSettled);
 
     this.startState = nextStep;
     this.awaitEntry = batchSettled;
@@ -124,6 +148,11 @@ export class BatchLoop extends sfn.StateMachineFragment {
         jobId: sfn.JsonPath.stringAt('$.plan.jobId'),
         namespace: sfn.JsonPath.stringAt('$.plan.namespace'),
         question: sfn.JsonPath.objectAt('$.decision.question'),
+        // What chat shows with the question: region, who started the run, the last batch.
+        options: sfn.JsonPath.objectAt('$.options'),
+        run: sfn.JsonPath.objectAt('$.run'),
+        plan: sfn.JsonPath.objectAt('$.plan'),
+        progress: sfn.JsonPath.objectAt('$.progress'),
       }),
       retryOnServiceExceptions: false,
       resultPath: '$.answer',

@@ -7,7 +7,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
-import { BatchLoop } from './batch-loop';
+import { BatchLoop, healthPending } from './batch-loop';
 import { CONTINUATION_NAME_HASH } from './continuation-name';
 import { WORKFLOW_ERROR_NAMES } from './errors';
 import { lambdaStep, taskTimeoutFor } from './private/lambda-step';
@@ -157,10 +157,17 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
     catches: [
       {
         errors: [WORKFLOW_ERROR_NAMES.invalidInput],
-        next: new sfn.Fail(scope, FailStates.invalidInput, {
-          error: FailStates.invalidInput,
-          causePath: '$.error.Cause',
-        }),
+        // The cause of a Lambda error is the runtime's JSON with a stack trace; the console shows
+        // only its message, Nomad's words.
+        next: new sfn.Pass(scope, FlowStates.readInputError, {
+          parameters: { 'Cause.$': 'States.StringToJson($.error.Cause)' },
+          resultPath: ERROR_RESULT_PATH,
+        }).next(
+          new sfn.Fail(scope, FailStates.invalidInput, {
+            error: FailStates.invalidInput,
+            causePath: '$.error.Cause.errorMessage',
+          }),
+        ),
       },
     ],
   });
@@ -172,12 +179,13 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
       executionId: sfn.JsonPath.executionId,
     }),
   }).next(
-    // An execution continued between await slices goes back to awaiting that batch.
+    // An execution continued between await slices goes back to awaiting that batch (its
+    // replacements, or with -wait-healthy its health).
     new sfn.Choice(scope, FlowStates.resumeWhere)
       .when(
         sfn.Condition.and(
           sfn.Condition.isPresent('$.batch.done'),
-          sfn.Condition.booleanEquals('$.batch.done', false),
+          sfn.Condition.or(sfn.Condition.booleanEquals('$.batch.done', false), healthPending),
         ),
         loop.awaitEntry,
       )

@@ -31,6 +31,8 @@ export interface RunRef {
   readonly executionId: string;
   /** 1 for the first execution, +1 per continue-as-new. */
   readonly executionNumber: number;
+  /** Who or what started the run (the input's `startedBy`), shown with its questions in chat. */
+  readonly startedBy?: string;
   /** Unix ms when the run's first execution started (`$$.Execution.StartTime`); absent in older states. */
   readonly startedAt?: number;
 }
@@ -137,6 +139,11 @@ export interface BatchState {
    * between two slices (history events). Absent until the first slice.
    */
   readonly slicesThisExecution?: number;
+  /**
+   * With `-wait-healthy`: "Await health" has judged the settled batch (its result counts the
+   * allocations that failed the gate). Absent until then; the batch goes to "Decide" only after.
+   */
+  readonly healthChecked?: boolean;
 }
 
 /** Result of the deployment guard and the cancel check before a batch. */
@@ -217,6 +224,14 @@ export interface AskEvent {
   readonly jobId: string;
   readonly namespace: string;
   readonly question: PendingQuestion;
+  /** The run's options (its `region`), for the people asked. */
+  readonly options?: RestartOptions;
+  /** The run (who started it). */
+  readonly run?: RunRef;
+  /** The plan (batch count and size). */
+  readonly plan?: PlanRef;
+  /** Counters: the batch just run is `nextBatch` (1-based); none yet for the multi-region question. */
+  readonly progress?: Progress | null;
 }
 
 /** Output of the ask Lambda itself (the task's result is the later `SendTaskSuccess` output). */

@@ -15,6 +15,7 @@ export const HANDLER_IDS = [
   'restart-batch',
   'trigger-evaluations',
   'await-batch',
+  'await-health',
   'decide',
   'ask',
   'apply-answer',
@@ -39,6 +40,7 @@ export const TaskStates = {
   stopAllocations: 'Stop allocations',
   triggerEvaluations: 'Trigger evaluations',
   awaitBatch: 'Await batch',
+  awaitHealth: 'Await health',
   decide: 'Decide',
   ask: 'Ask question',
   applyAnswer: 'Apply answer',
@@ -51,6 +53,7 @@ export const TaskStates = {
 /** Choice, Wait, Pass and Succeed state IDs. */
 export const FlowStates = {
   isContinuation: 'Continuation?',
+  readInputError: 'Read input error',
   resumeWhere: 'Resume where?',
   nextStep: 'Next step?',
   safeToRestart: 'Safe to restart?',
@@ -110,6 +113,7 @@ export const TASK_STATE_HANDLERS: Readonly<Record<string, HandlerId>> = {
   [TaskStates.stopAllocations]: 'restart-batch',
   [TaskStates.triggerEvaluations]: 'trigger-evaluations',
   [TaskStates.awaitBatch]: 'await-batch',
+  [TaskStates.awaitHealth]: 'await-health',
   [TaskStates.decide]: 'decide',
   [TaskStates.ask]: 'ask',
   [TaskStates.applyAnswer]: 'apply-answer',

@@ -158,6 +158,18 @@ export interface RestartSteps {
   awaitBatch(input: BatchStepInput): Promise<AwaitOutput>;
 
   /**
+   * "Await health" (`-wait-healthy`, after the batch settled): one watch for the whole batch, a
+   * blocking query on the job's allocations for task states and each allocation's Nomad service
+   * checks read at most once per poll interval, until every restarted allocation (or running
+   * replacement) has been healthy for `-min-healthy-time`, has failed (reported at once), or has
+   * passed `-healthy-deadline` (a recoverable error naming the task or check). Returns
+   * `done: false` when `deps.signal` fires first; `done: true` with the batch result recounted.
+   * Emits `health-waiting`, `allocation-healthy`, `health-still-waiting`, and with `-verbose`
+   * `health-no-checks` and `health-reset`.
+   */
+  awaitHealth(input: BatchStepInput): Promise<AwaitOutput>;
+
+  /**
    * "Decide" after a batch (spec §2.5 step 5): adds the batch to the counters and advances
    * `nextBatch` and `batchesThisExecution`. Then, in order: `cancel` if `cancelRequested`;
    * `finish` after the last batch; `finish` on error with `-on-error=fail` (event `stopping`),

@@ -7,9 +7,12 @@
 import type { TaskState } from '../../lib/nomad/types';
 import { formatGoDuration } from '../duration';
 import { SimHttpError } from '../errors';
-import { nowNs, nowRfc3339, type SimContext } from './context';
+import { noteRestart, purgeChecks, startChecks } from './checks';
+import { clientWrite, connected, followTaskStates } from './client-write';
+import { nowRfc3339, type SimContext } from './context';
 import { isClientTerminal, isLive, isTerminal } from './status';
-import { type AllocRecord, jobKey } from './store';
+import type { AllocRecord } from './store';
+import { crashTask } from './task-crash';
 import {
   event,
   groupOf,
@@ -23,28 +26,7 @@ import {
   tasksOf,
 } from './tasks';
 
-/** Stamps an allocation as modified at `index` (and its job's summary). */
-export function touchAlloc(ctx: SimContext, record: AllocRecord, index: number): void {
-  record.alloc.ModifyIndex = index;
-  record.alloc.ModifyTime = nowNs(ctx);
-  const job = ctx.store.jobs.get(jobKey(record.alloc.Namespace ?? 'default', record.alloc.JobID));
-  if (job) job.summaryModifyIndex = index;
-}
-
-function connected(ctx: SimContext, record: AllocRecord): boolean {
-  const node = ctx.store.nodes.get(record.alloc.NodeID ?? '');
-  return node?.node.Status === 'ready';
-}
-
-/** A client-originated write; dropped when the node cannot reach the servers. */
-function clientWrite(ctx: SimContext, record: AllocRecord, fn: () => void): boolean {
-  if (!connected(ctx, record)) return false;
-  ctx.store.write(['allocs', 'job_summary'], (index) => {
-    fn();
-    touchAlloc(ctx, record, index);
-  });
-  return true;
-}
+export { touchAlloc } from './client-write';
 
 function states(record: AllocRecord): Record<string, TaskState> {
   record.alloc.TaskStates = record.alloc.TaskStates ?? {};
@@ -61,12 +43,37 @@ export function initialTaskStates(ctx: SimContext, record: AllocRecord): Record<
 function armRunFor(ctx: SimContext, record: AllocRecord, taskName: string, ms: number | undefined): void {
   record.runtime.taskTimers.get(taskName)?.();
   record.runtime.taskTimers.delete(taskName);
+  // A task set to crash exits as it starts instead of running its course.
+  const crash = ctx.behaviours.crashOf(record, taskName)?.value;
+  if (crash !== undefined) {
+    const cancel = ctx.timers.after(crash.afterMs ?? 0, () => {
+      record.runtime.taskTimers.delete(taskName);
+      crashTask(ctx, record, taskName, crash.exitCode ?? 1, () => startTaskAgain(ctx, record, taskName));
+    });
+    record.runtime.taskTimers.set(taskName, cancel);
+    return;
+  }
   if (ms === undefined) return;
   const cancel = ctx.timers.after(ms, () => {
     record.runtime.taskTimers.delete(taskName);
     taskExited(ctx, record, taskName);
   });
   record.runtime.taskTimers.set(taskName, cancel);
+}
+
+/** Starts a `pending` task of a live allocation again (after a restart's delay). */
+function startTaskAgain(ctx: SimContext, record: AllocRecord, taskName: string): void {
+  const task = tasksOf(record).find((t) => t.Name === taskName);
+  if (task === undefined || !isLive(record.alloc)) return;
+  let started = false;
+  clientWrite(ctx, record, () => {
+    const state = states(record)[taskName];
+    if (state?.State !== 'pending') return;
+    markStarted(ctx, state);
+    followTaskStates(record);
+    started = true;
+  });
+  if (started) armRunFor(ctx, record, taskName, runForMs(task));
 }
 
 function cancelTaskTimers(record: AllocRecord): void {
@@ -106,6 +113,7 @@ export function startPendingNow(ctx: SimContext, record: AllocRecord): boolean {
 function beginTasks(ctx: SimContext, record: AllocRecord, instant: boolean): void {
   if (!isLive(record.alloc) || record.alloc.ClientStatus !== 'pending') return;
   clientWrite(ctx, record, () => {
+    startChecks(ctx, record, instant);
     const taskStates = states(record);
     for (const task of tasksOf(record)) {
       const role = roleOf(task);
@@ -198,6 +206,8 @@ export function killAllocation(ctx: SimContext, record: AllocRecord): void {
   for (const cancel of record.runtime.cancels) cancel();
   record.runtime.cancels.clear();
   cancelTaskTimers(record);
+  // The checks hook's pre-kill purges the results before any task is signalled.
+  purgeChecks(record);
   if (isClientTerminal(record.alloc) || record.alloc.ClientStatus === 'unknown') return;
   const skip = record.alloc.DesiredTransition?.NoShutdownDelay === true;
   const groupDelayMs = skip ? 0 : (groupOf(record)?.ShutdownDelay ?? 0) / 1_000_000;
@@ -301,6 +311,7 @@ export async function restartAllocation(
       const state = taskStates[name];
       if (state) pushEvent(state, event(ctx, 'Restart Signaled', reason, { RestartReason: reason }));
     }
+    noteRestart(ctx, record);
   });
   // The group service hook waits the group-level delay; the task-level delay never applies.
   const wholeAlloc = taskName === '';
@@ -309,26 +320,21 @@ export async function restartAllocation(
   await ctx.timers.sleep(groupDelayMs + ctx.timing.taskKillMs);
   if (!isLive(record.alloc) && taskName === '') return;
 
-  clientWrite(ctx, record, () => {
-    const rerunPrestart =
-      allTasks && selected.some((n) => tasks.find((t) => t.Name === n && roleOf(t) === 'prestart'));
-    for (const name of selected) {
+  const rerunPrestart =
+    allTasks && selected.some((n) => tasks.find((t) => t.Name === n && roleOf(t) === 'prestart'));
+  // With all tasks, the lifecycle coordinator is reset: prestart runs before the rest.
+  const startNow = selected.filter((name) => {
+    const task = tasks.find((t) => t.Name === name);
+    const role = task === undefined ? 'main' : roleOf(task);
+    return (
+      !rerunPrestart || role === 'prestart' || (role === 'sidecar' && task?.Lifecycle?.Hook === 'prestart')
+    );
+  });
+  const start = () => {
+    for (const name of startNow) {
       const state = taskStates[name];
       const task = tasks.find((t) => t.Name === name);
-      if (!state || !task) continue;
-      pushEvent(state, killedByInterrupt(ctx));
-      pushEvent(state, event(ctx, 'Restarting', 'Task restarting in 0s', { Details: { start_delay: '0' } }));
-      state.State = 'pending';
-      state.Restarts = (state.Restarts ?? 0) + 1;
-      state.LastRestart = nowRfc3339(ctx);
-      const role = roleOf(task);
-      // With all tasks, the lifecycle coordinator is reset: prestart runs before the rest.
-      if (
-        rerunPrestart &&
-        role !== 'prestart' &&
-        !(role === 'sidecar' && task.Lifecycle?.Hook === 'prestart')
-      )
-        continue;
+      if (state?.State !== 'pending' || !task) continue;
       markStarted(ctx, state);
       armRunFor(ctx, record, name, runForMs(task));
     }
@@ -336,5 +342,27 @@ export async function restartAllocation(
       record.runtime.mainStarted = record.runtime.mainStarted ?? false;
       maybeStartMain(ctx, record);
     }
+    followTaskStates(record);
+  };
+  const comeBackMs = ctx.timing.taskRestartMs;
+  clientWrite(ctx, record, () => {
+    for (const name of selected) {
+      const state = taskStates[name];
+      if (!state || !tasks.some((t) => t.Name === name)) continue;
+      pushEvent(state, killedByInterrupt(ctx));
+      pushEvent(state, event(ctx, 'Restarting', 'Task restarting in 0s', { Details: { start_delay: '0' } }));
+      state.State = 'pending';
+      state.Restarts = (state.Restarts ?? 0) + 1;
+      state.LastRestart = nowRfc3339(ctx);
+    }
+    if (comeBackMs <= 0) start();
+    else followTaskStates(record);
   });
+  if (comeBackMs <= 0) return;
+  // The tasks take `taskRestartMs` to come back: the restart call has returned by then.
+  const cancel = ctx.timers.after(comeBackMs, () => {
+    record.runtime.cancels.delete(cancel);
+    if (isLive(record.alloc)) clientWrite(ctx, record, start);
+  });
+  record.runtime.cancels.add(cancel);
 }

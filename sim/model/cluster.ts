@@ -6,6 +6,7 @@
 import type { Job, JobRegisterResponse, Node } from '../../lib/nomad/types';
 import { type SimClock, TimerSet } from '../clock';
 import { SimControlError, SimHttpError } from '../errors';
+import { Behaviours, type SimCheckBehaviour, type SimCrash, type SimTarget } from './behaviours';
 import { restartAllocation, startPendingNow, touchAlloc } from './client';
 import { DEFAULT_TIMING, newId, nowNs, type SimContext, type SimTiming } from './context';
 import { createDeployment, setDeploymentStatus, watchDeploymentHealth } from './deployments';
@@ -51,6 +52,7 @@ export class Cluster {
         allocRunning: (record) => watchDeploymentHealth(this.ctx, record),
         capacityChanged: () => unblockEvaluations(this.ctx),
       },
+      behaviours: new Behaviours(),
     };
     this.variables = new VariableStore(this.ctx);
   }
@@ -64,6 +66,7 @@ export class Cluster {
       for (const cancel of record.runtime.taskTimers.values()) cancel();
     }
     this.ctx.store.clear();
+    this.ctx.behaviours.clear();
   }
 
   addNamespace(name: string): void {
@@ -243,6 +246,38 @@ export class Cluster {
   garbageCollect(id: string): void {
     if (!this.ctx.store.allocs.has(id)) throw new SimControlError(`Unknown allocation "${id}"`);
     this.ctx.store.write(['allocs'], () => this.ctx.store.allocs.delete(id));
+  }
+
+  /**
+   * How the Nomad service check `check` answers from its next run on, in the target's
+   * allocations (a job's: those placed later too).
+   * @throws SimControlError for an unknown allocation or job.
+   */
+  setCheckBehaviour(target: SimTarget, check: string, behaviour: SimCheckBehaviour): void {
+    this.requireTarget(target);
+    this.ctx.behaviours.setCheck(target, check, behaviour, this.ctx.clock.now());
+  }
+
+  /**
+   * Crash on start: from now on `task` (every task when undefined) of the target exits with an
+   * error as it starts, and its group's restart policy decides what follows.
+   * @throws SimControlError for an unknown allocation or job.
+   */
+  crashOnStart(target: SimTarget, task: string | undefined, crash: SimCrash): void {
+    this.requireTarget(target);
+    this.ctx.behaviours.setCrash(target, task, crash, this.ctx.clock.now());
+  }
+
+  private requireTarget(target: SimTarget): void {
+    const { store } = this.ctx;
+    if (target.allocationId !== undefined) {
+      if (!store.allocs.has(target.allocationId))
+        throw new SimControlError(`Unknown allocation "${target.allocationId}"`);
+    } else if (!store.jobs.has(jobKey(target.namespace ?? 'default', target.jobId))) {
+      throw new SimControlError(
+        `Unknown job "${target.jobId}" in namespace "${target.namespace ?? 'default'}"`,
+      );
+    }
   }
 
   setNodeStatus(nodeId: string, status: ControlNodeStatus): void {

@@ -1,6 +1,7 @@
 /** What every part of the model shares: state, time, randomness, timing knobs and hooks. */
 import type { SimClock, TimerSet } from '../clock';
 import { uuidFrom } from '../ids';
+import type { Behaviours } from './behaviours';
 import type { AllocRecord, Store } from './store';
 
 /**
@@ -15,14 +16,20 @@ export interface SimTiming {
   taskKillMs: number;
   /** Default `min_healthy_time` for deployments when the update block has none. */
   deploymentHealthyMs: number;
+  /** How long a task takes to start again after a user-requested restart killed it. */
+  taskRestartMs: number;
 }
 
-/** Defaults: eval 100 ms, pending→running 1 s, kill 100 ms, deployment healthy after 10 s (Nomad's `min_healthy_time`). */
+/**
+ * Defaults: eval 100 ms, pending→running 1 s, kill 100 ms, deployment healthy after 10 s (Nomad's
+ * `min_healthy_time`), a restarted task running again at once.
+ */
 export const DEFAULT_TIMING: SimTiming = {
   schedulerDelayMs: 100,
   allocStartMs: 1000,
   taskKillMs: 100,
   deploymentHealthyMs: 10_000,
+  taskRestartMs: 0,
 };
 
 /** Callbacks from the client model back to the scheduler and deployment watcher. */
@@ -40,6 +47,8 @@ export interface SimContext {
   random: () => number;
   timing: SimTiming;
   hooks: SimHooks;
+  /** Check behaviours and crashes switched on through the control API. */
+  behaviours: Behaviours;
 }
 
 /** A new UUID from the context's random source. */

@@ -33,6 +33,36 @@ const UPDATE: ObjectShape = {
   },
 };
 const STRINGS = { array: 'string' as const, go: '[]string' };
+const SERVICES = {
+  array: {
+    go: 'api.Service',
+    fields: {
+      Name: 'string',
+      Provider: 'string',
+      PortLabel: 'string',
+      TaskName: 'string',
+      Tags: STRINGS,
+      Checks: {
+        array: {
+          go: 'api.ServiceCheck',
+          fields: {
+            Name: 'string',
+            Type: 'string',
+            Interval: 'duration',
+            Timeout: 'duration',
+            Path: 'string',
+            Method: 'string',
+            Protocol: 'string',
+            PortLabel: 'string',
+            OnUpdate: 'string',
+          },
+        },
+        go: '[]api.ServiceCheck',
+      },
+    },
+  },
+  go: '[]*api.Service',
+} as const;
 const TASK: ObjectShape = {
   go: 'api.Task',
   fields: {
@@ -44,6 +74,7 @@ const TASK: ObjectShape = {
     ShutdownDelay: 'duration',
     KillTimeout: 'duration',
     Constraints: CONSTRAINTS,
+    Services: SERVICES,
   },
 };
 const GROUP: ObjectShape = {
@@ -61,6 +92,11 @@ const GROUP: ObjectShape = {
     Update: UPDATE,
     Constraints: CONSTRAINTS,
     Meta: { map: 'string', go: 'map[string]string' },
+    Services: SERVICES,
+    RestartPolicy: {
+      go: 'api.RestartPolicy',
+      fields: { Attempts: 'int', Interval: 'duration', Delay: 'duration', Mode: 'string' },
+    },
   },
 };
 const JOB: ObjectShape = {

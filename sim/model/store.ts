@@ -5,6 +5,7 @@
  * checks only that table's waiters, so 1,000 held queries cost a closure each, not a poll.
  */
 import type { Allocation, Deployment, Evaluation, Job, Node } from '../../lib/nomad/types';
+import type { SimCheck } from './checks';
 
 /** Tables with their own "last index", as in Nomad's state store. */
 export type Table =
@@ -43,6 +44,14 @@ export interface AllocRuntime {
   mainStarted?: boolean;
   /** Per-task timers (`run_for`), cancelled when the task restarts or is killed. */
   taskTimers: Map<string, () => void>;
+  /** The Nomad service checks the client runs, by check ID; unset before the start and after the kill. */
+  checks?: Map<string, SimCheck> | undefined;
+  /** The checks as they were when purged (their history stays readable for tests). */
+  purgedChecks?: Map<string, SimCheck>;
+  /** Simulated ms of the last user-requested restart. */
+  lastRestartAt?: number;
+  /** Per-task restart tracker of the group's restart policy: restarts counted in the current interval. */
+  restartTrackers?: Map<string, { count: number; intervalStart: number }>;
 }
 
 /** An allocation: the wire object (without `Job`) plus its job version and client runtime. */

@@ -32,8 +32,10 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   // The Retry fields name the Nomad client's transient error classes.
   'lib/workflow': ['lib/nomad', 'lib/restart', 'lib/stores'],
   'lib/steps': ['lib/nomad', 'lib/restart', 'lib/stores', 'lib/workflow'],
-  lambdas: ['lib/nomad', 'lib/restart', 'lib/stores', 'lib/workflow', 'lib/steps'],
-  'lib/constructs': ['lib/restart', 'lib/stores', 'lib/workflow'],
+  // Chat-ops approvals: notifiers, request verification, one decision per question.
+  'lib/approvals': ['lib/restart', 'lib/stores'],
+  lambdas: ['lib/nomad', 'lib/restart', 'lib/stores', 'lib/workflow', 'lib/steps', 'lib/approvals'],
+  'lib/constructs': ['lib/restart', 'lib/stores', 'lib/workflow', 'lib/approvals'],
   'lib/engines/local': ['lib/restart', 'lib/stores', 'lib/workflow', 'lib/steps'],
   'lib/engines/aws': ['lib/restart', 'lib/stores', 'lib/workflow'],
   // The dry run plans in-process; `demo` and `sim` serve the simulator.
@@ -45,6 +47,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
 const MAY_IMPORT_TYPES: Readonly<Record<string, readonly string[]>> = {
   'lib/restart': ['lib/nomad'],
   'lib/stores': ['lib/nomad'],
+  // The answer sent with SendTaskSuccess is the workflow's ApprovalAnswer.
+  'lib/approvals': ['lib/workflow'],
   'lib/engines/local': ['lib/nomad', 'lambdas'],
   'lib/engines/aws': ['lib/nomad'],
   'lib/cli': ['lib/workflow', 'lib/stores'],

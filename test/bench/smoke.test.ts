@@ -17,6 +17,9 @@ describe('benchmarks (smoke sizes)', () => {
     for (const metric of [
       'Nomad requests per in-place allocation, batch 10',
       'Nomad requests per reschedule allocation, batch 10',
+      'Nomad requests per in-place allocation, batch 2, without / with -wait-healthy',
+      'Nomad requests per reschedule allocation, batch 2, without / with -wait-healthy',
+      'state transitions per batch without / with -wait-healthy',
       'replacement detection latency',
       'orchestration overhead per batch',
       'wall time of that restart through the local engine',

@@ -174,6 +174,38 @@ describe('parseJobRestartArgs', () => {
         expectedErr: 'Invalid -replacement-timeout value "soon": time: invalid duration "soon"',
       },
       {
+        name: 'min healthy time syntax',
+        args: ['-yes', '-wait-healthy', '-min-healthy-time', '1d', 'j'],
+        expectedErr: 'Invalid -min-healthy-time value "1d": time: unknown unit "d" in duration "1d"',
+      },
+      {
+        name: 'healthy deadline syntax',
+        args: ['-yes', '-wait-healthy', '-healthy-deadline=soon', 'j'],
+        expectedErr: 'Invalid -healthy-deadline value "soon": time: invalid duration "soon"',
+      },
+      {
+        name: 'healthy deadline zero',
+        args: ['-yes', '-wait-healthy', '-min-healthy-time=0s', '-healthy-deadline=0s', 'j'],
+        expectedErr: 'Invalid -healthy-deadline value "0s": duration must be greater than zero',
+      },
+      {
+        name: 'min healthy time longer than the deadline, both values named',
+        args: ['-yes', '-wait-healthy', '-min-healthy-time=90s', '-healthy-deadline=1m', 'j'],
+        expectedErr:
+          'Invalid -min-healthy-time value "90s": minimum healthy time 1m30s must be less than -healthy-deadline 1m0s',
+      },
+      {
+        name: 'min healthy time longer than the default deadline',
+        args: ['-yes', '-wait-healthy', '-min-healthy-time=10m', 'j'],
+        expectedErr:
+          'Invalid -min-healthy-time value "10m": minimum healthy time 10m0s must be less than -healthy-deadline 5m0s',
+      },
+      {
+        name: 'min healthy time without the gate',
+        args: ['-yes', '-min-healthy-time=30s', 'j'],
+        expectedErr: 'The -min-healthy-time option can only be used with -wait-healthy',
+      },
+      {
         name: 'engine value',
         args: ['-yes', '-engine', 'lambda', 'j'],
         expectedErr: 'Invalid -engine value "lambda": valid options are "local" and "aws"',
@@ -429,6 +461,21 @@ describe('parseJobRestartArgs', () => {
       expect(parsed.options.dryRun).toBe(true);
     });
 
+    it("takes the health gate with its timings, and Nomad's update defaults without them", () => {
+      // Arrange / Act
+      const timed = parseJobRestartArgs(
+        ['-yes', '-wait-healthy', '-min-healthy-time=30s', '--healthy-deadline', '2m', 'j'],
+        notTty,
+      );
+      const defaults = parseJobRestartArgs(['-yes', '-wait-healthy', 'j'], notTty);
+      const off = parseJobRestartArgs(['-yes', '-wait-healthy=false', 'j'], notTty);
+
+      // Assert
+      expect(timed.options.waitHealthy).toEqual({ minHealthyTimeNs: 30e9, healthyDeadlineNs: 120e9 });
+      expect(defaults.options.waitHealthy).toEqual({ minHealthyTimeNs: 10e9, healthyDeadlineNs: 300e9 });
+      expect(off.options.waitHealthy).toBeUndefined();
+    });
+
     it.each([
       { name: 'a value error', args: ['-token', 's3cr3t', '-batch-size', 'x', 'j'] },
       { name: 'an argument count error', args: ['-token', 's3cr3t', 'a', 'b'] },
@@ -480,6 +527,9 @@ describe('jobRestartHelp', () => {
       'output',
       'replacement-timeout',
       'state-machine-arn',
+      'wait-healthy',
+      'min-healthy-time',
+      'healthy-deadline',
     ];
 
     // Act

@@ -304,6 +304,7 @@ const FOREVER = '1h';
  * A fixture job as the agent gets it. The simulator runs a `mock_driver` task without
  * `run_for` until it is stopped, while the real driver ends it at once, so it gets an hour;
  * tasks get the smallest resources and no log collection, so a few hundred fit on one agent.
+ * A raw_exec task with its own `command` (a server the health gate's checks can reach) is kept.
  */
 export function forAgent(job: Job, driver: 'mock_driver' | 'raw_exec' = 'mock_driver'): object {
   return {
@@ -312,18 +313,19 @@ export function forAgent(job: Job, driver: 'mock_driver' | 'raw_exec' = 'mock_dr
       ...group,
       EphemeralDisk: { SizeMB: 10 },
       Tasks: group.Tasks?.map((task) => {
+        const small = {
+          Resources: { CPU: 1, MemoryMB: 10 },
+          LogConfig: { Disabled: true, MaxFiles: 1, MaxFileSizeMB: 1 },
+        };
+        // A fixture written for a real client (a raw_exec command, e.g. an HTTP server) runs as it is.
+        if (task.Driver === 'raw_exec' && typeof task.Config?.['command'] === 'string')
+          return { ...task, ...small, Resources: { CPU: 20, MemoryMB: 32 } };
         const runFor = String(task.Config?.['run_for'] ?? FOREVER);
         const config =
           driver === 'mock_driver'
             ? { ...task.Config, run_for: runFor }
             : { command: 'sleep', args: [String((parseGoDuration(runFor) ?? 3_600_000) / 1000)] };
-        return {
-          ...task,
-          Driver: driver,
-          Config: config,
-          Resources: { CPU: 1, MemoryMB: 10 },
-          LogConfig: { Disabled: true, MaxFiles: 1, MaxFileSizeMB: 1 },
-        };
+        return { ...task, Driver: driver, Config: config, ...small };
       }),
     })),
   };

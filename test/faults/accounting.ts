@@ -1,7 +1,8 @@
 /**
  * The accounting check every fault case ends with: each planned allocation is in exactly one of
- * restarted, rescheduled (its replacement running), failed (its error reported), or not reached
- * (the run stopped before its batch, and said why); nothing was restarted or stopped twice and no
+ * restarted, rescheduled (its replacement running), failed (its error reported; with
+ * `-wait-healthy` also one restarted and then not healthy), or not reached (the run stopped
+ * before its batch, and said why); nothing was restarted or stopped twice and no
  * replacement was stopped, read from the simulator's state and request log; and the run's own
  * summary agrees with what the simulator saw.
  */
@@ -28,6 +29,8 @@ export interface Accounting {
 }
 
 const STOP = /^\/v1\/allocation\/([^/]+)\/stop$/;
+/** The health gate's errors (`-wait-healthy`): about the allocation after its restart. */
+const HEALTH_ERROR = /: Allocation "[^"]+" (did not become healthy within|failed before it became healthy)/;
 
 function restartSignals(allocation: Allocation | undefined, sinceNs: number): number {
   let most = 0;
@@ -81,13 +84,17 @@ export function accountFor(
     if (signals > 1) restartedTwice.push(original.ID);
     const replacement = runningReplacement(h, original.ID);
     for (const id of replacement.chain) replacements.add(id);
-    const failed = run.errors.some((message) => message.includes(`"${original.ID.slice(0, 8)}"`));
-    // An allocation reported failed that Nomad did restart or replace has two fates: a lie.
+    const errors = run.errors.filter((message) => message.includes(`"${original.ID.slice(0, 8)}"`));
+    const failed = errors.length > 0;
+    // With -wait-healthy an allocation restarted (or replaced) and then not healthy is failed, one
+    // fate: the restart happened and the error says what came after it.
+    const unhealthy = errors.length > 0 && errors.every((message) => HEALTH_ERROR.test(message));
+    // Any other allocation reported failed that Nomad did restart or replace has two fates: a lie.
     // Only a replacement this run asked for (it sent a stop, whatever the answer) is its doing:
     // one Nomad placed for a disconnected or lost node is not a second fate.
     const found: Fate[] = [
-      ...(signals > 0 ? (['restarted'] as const) : []),
-      ...(replacement.running && stopSent.has(original.ID) ? (['rescheduled'] as const) : []),
+      ...(signals > 0 && !unhealthy ? (['restarted'] as const) : []),
+      ...(replacement.running && stopSent.has(original.ID) && !unhealthy ? (['rescheduled'] as const) : []),
       ...(failed ? (['failed'] as const) : []),
     ];
     if (found.length > 1) ambiguous.push(original.ID);

@@ -80,6 +80,7 @@ describe('NomadRestartSchedule', () => {
         batchSize: '10%',
         onError: 'fail',
         yes: true,
+        waitHealthy: true,
         windowDuration: '2h0m0s',
         trigger: 'schedule',
         scheduleName: 'weekly-example',

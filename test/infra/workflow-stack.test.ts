@@ -86,7 +86,21 @@ describe('NomadRestartStack', () => {
       });
       template.hasResourceProperties(type, {
         KeySchema: [{ AttributeName: 'approvalId', KeyType: 'HASH' }],
-        GlobalSecondaryIndexes: [Match.objectLike({ IndexName: 'execution-index' })],
+        GlobalSecondaryIndexes: [
+          Match.objectLike({ IndexName: 'execution-index' }),
+          // Pending questions per state machine, for `questions`: the task token is not projected.
+          Match.objectLike({
+            IndexName: 'pending-index',
+            KeySchema: [
+              { AttributeName: 'stateMachineArn', KeyType: 'HASH' },
+              { AttributeName: 'createdAt', KeyType: 'RANGE' },
+            ],
+            Projection: {
+              ProjectionType: 'INCLUDE',
+              NonKeyAttributes: Match.not(Match.arrayWith(['taskToken'])),
+            },
+          }),
+        ],
       });
     });
 
@@ -276,7 +290,7 @@ describe('NomadRestartStack', () => {
       expect(choice.Choices[0]?.Next).toBe(TaskStates.resumeRun);
     });
 
-    it('ends bad input in InvalidInput straight from validation, without lock or Nomad', () => {
+    it('ends bad input in InvalidInput straight from validation, without lock or Nomad, showing only the message', () => {
       // Arrange
       const validate = states[TaskStates.validateInput] as unknown as {
         Catch: Array<{ ErrorEquals: string[]; Next: string }>;
@@ -289,12 +303,19 @@ describe('NomadRestartStack', () => {
       expect(first).toEqual({
         ErrorEquals: ['InvalidInputError'],
         ResultPath: '$.error',
+        Next: FlowStates.readInputError,
+      });
+      // A Lambda error's cause is the runtime's JSON with a stack trace: the console shows its message.
+      expect(states[FlowStates.readInputError]).toEqual({
+        Type: 'Pass',
+        Parameters: { 'Cause.$': 'States.StringToJson($.error.Cause)' },
+        ResultPath: '$.error',
         Next: FailStates.invalidInput,
       });
       expect(states[FailStates.invalidInput]).toEqual({
         Type: 'Fail',
         Error: 'InvalidInput',
-        CausePath: '$.error.Cause',
+        CausePath: '$.error.Cause.errorMessage',
       });
     });
 
@@ -313,7 +334,7 @@ describe('NomadRestartStack', () => {
       });
 
       // Assert
-      expect(tasks.length).toBe(16);
+      expect(tasks.length).toBe(17);
       expect(missing.map(([name]) => name)).toEqual([]);
     });
 
@@ -384,7 +405,8 @@ describe('NomadRestartStack', () => {
       // Assert
       expect(system?.['Next']).toBe(TaskStates.stopAllocations);
       expect(states[TaskStates.stopAllocations]?.['Next']).toBe(TaskStates.triggerEvaluations);
-      expect(states[TaskStates.triggerEvaluations]?.['Next']).toBe(FlowStates.batchSettled);
+      // A stopped batch is never settled yet: straight to its replacements.
+      expect(states[TaskStates.triggerEvaluations]?.['Next']).toBe(TaskStates.awaitBatch);
       expect(safe.Default).toBe(TaskStates.restartBatch);
     });
 
@@ -398,10 +420,45 @@ describe('NomadRestartStack', () => {
       // Act
       const done = settled.Choices[0];
 
-      // Assert
-      expect(done).toMatchObject({ Variable: '$.batch.done', BooleanEquals: true, Next: TaskStates.decide });
+      // Assert: settled and, with -wait-healthy, judged healthy (or not) before Decide.
+      expect(done).toMatchObject({
+        And: [
+          { Variable: '$.batch.done', BooleanEquals: true },
+          {
+            Not: {
+              And: [
+                { Variable: '$.options.waitHealthy', IsPresent: true },
+                {
+                  Not: {
+                    And: [
+                      { Variable: '$.batch.healthChecked', IsPresent: true },
+                      { Variable: '$.batch.healthChecked', BooleanEquals: true },
+                    ],
+                  },
+                },
+              ],
+            },
+          },
+        ],
+        Next: TaskStates.decide,
+      });
       expect(settled.Default).toBe(TaskStates.awaitBatch);
       expect(states[TaskStates.awaitBatch]?.['Next']).toBe(FlowStates.batchSettled);
+    });
+
+    it('loops Await health on a settled batch until it is judged', () => {
+      // Arrange
+      const settled = states[FlowStates.batchSettled] as unknown as {
+        Choices: Array<Record<string, unknown>>;
+      };
+
+      // Act
+      const health = settled.Choices.find((c) => c['Next'] === TaskStates.awaitHealth);
+
+      // Assert: after the continue-as-new check, like Await batch.
+      expect(health).toEqual({ Variable: '$.batch.done', BooleanEquals: true, Next: TaskStates.awaitHealth });
+      expect(settled.Choices.indexOf(health ?? {})).toBe(2);
+      expect(states[TaskStates.awaitHealth]?.['Next']).toBe(FlowStates.batchSettled);
     });
 
     it('continues as new after the configured number of batches', () => {

@@ -346,4 +346,56 @@ describe('ask handler', () => {
     expect(JSON.stringify(result)).not.toContain(taskToken);
     expect(output).not.toContain(taskToken);
   });
+
+  it('stores what chat shows with the question: region, who started the run, the batch just run', async () => {
+    // Arrange
+    const executionId = 'arn:aws:states:eu-west-1:123456789012:execution:NomadRestart-Restart:run-7';
+    const event = {
+      taskToken: 'token',
+      executionId,
+      runId: executionId,
+      jobId: 'web',
+      namespace: 'default',
+      question: { kind: 'proceed', prompt: 'Proceed with the next batch? [Y/n]', summary: '' },
+      options: { job: 'web', region: 'eu' },
+      run: { runId: executionId, executionId, executionNumber: 1, startedBy: 'alice' },
+      plan: { allocationCount: 5, batchSize: 2, batchCount: 3 },
+      progress: { nextBatch: 3, restarted: 4, failed: 1 },
+    };
+
+    // Act
+    const { result } = await captureOutput(() => ask(event, lambdaContext()));
+
+    // Assert
+    const stored = await localStores.approvals.get((result as { approvalId: string }).approvalId);
+    expect(stored).toMatchObject({
+      stateMachineArn: 'arn:aws:states:eu-west-1:123456789012:stateMachine:NomadRestart-Restart',
+      region: 'eu',
+      startedBy: 'alice',
+      // The third batch of 5 allocations by 2 holds the last one.
+      batch: { number: 3, count: 3, size: 1 },
+      totals: { restarted: 4, failed: 1 },
+    });
+  });
+
+  it('names the schedule as who started a run whose input has no startedBy', async () => {
+    // Arrange
+    const event = {
+      taskToken: 'token',
+      executionId: 'arn:exec:scheduled',
+      runId: 'arn:exec:scheduled',
+      jobId: 'web',
+      namespace: 'default',
+      question: { kind: 'proceed', prompt: 'Proceed with the next batch? [Y/n]', summary: '' },
+      options: { job: 'web', scheduleName: 'weekly-web' },
+      run: { runId: 'arn:exec:scheduled', executionId: 'arn:exec:scheduled', executionNumber: 1 },
+    };
+
+    // Act
+    const { result } = await captureOutput(() => ask(event, lambdaContext()));
+
+    // Assert
+    const stored = await localStores.approvals.get((result as { approvalId: string }).approvalId);
+    expect(stored.startedBy).toBe('schedule "weekly-web"');
+  });
 });

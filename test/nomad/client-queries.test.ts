@@ -284,6 +284,47 @@ describe('NomadClient reads', () => {
       expect(withoutType.value.Job?.ID).toBe('web');
       expect(withoutType.value.Job?.Type).toBeUndefined();
     });
+
+    it("reads an allocation's Nomad service checks in the agent's shape, null as none", async () => {
+      // Arrange: what a dev agent answered (nomad-traces), then its answer for a failed allocation.
+      const id = 'bec97b7ccb93b2cb2b9d547c1b83a28fe3271a77eaa098e4c4c08ac1dc8d9e12';
+      const traced = {
+        [id]: {
+          Check: 'alive',
+          Group: 'checked.web[1]',
+          ID: id,
+          Mode: 'healthiness',
+          Output: 'nomad: http ok',
+          Service: 'checked-web',
+          Status: 'success',
+          StatusCode: 200,
+          Timestamp: 1795490422,
+        },
+      };
+      nomad.enqueue({ body: traced }, { body: null });
+
+      // Act
+      const checks = await client.allocations().checks('a1');
+      const failed = await client.allocations().checks('a1');
+
+      // Assert
+      expect(nomad.requests[0]?.url).toBe('/v1/client/allocation/a1/checks');
+      expect(checks.value).toEqual(traced);
+      expect(failed.value).toEqual({});
+    });
+
+    it('refuses a check result without a Timestamp, naming the field', async () => {
+      // Arrange
+      nomad.enqueue({ body: { c1: { Check: 'alive', Status: 'success', Timestamp: '1795490422' } } });
+
+      // Act
+      const read = client.allocations().checks('a1');
+
+      // Assert
+      await expect(read).rejects.toThrow(
+        'Error decoding response of GET /v1/client/allocation/a1/checks: c1.Timestamp: expected number, got string',
+      );
+    });
   });
 
   describe('evaluations and nodes', () => {

@@ -298,6 +298,39 @@ describe('format', () => {
         { type: 'allocation-skipped', time: T0, allocationId: 'a', reason: { kind: 'group' } },
         [],
       ],
+      [
+        'the health wait of a batch',
+        { type: 'health-waiting', time: T0, count: 3, minHealthyTimeNs: 10e9, healthyDeadlineNs: 300e9 },
+        [`==> ${ts}: Waiting for 3 allocations to become healthy`],
+      ],
+      [
+        'the health wait of one allocation',
+        { type: 'health-waiting', time: T0, count: 1, minHealthyTimeNs: 10e9, healthyDeadlineNs: 300e9 },
+        [`==> ${ts}: Waiting for 1 allocation to become healthy`],
+      ],
+      [
+        'a healthy allocation',
+        { type: 'allocation-healthy', time: T0, allocationId: '12345678-aaaa', checks: 1 },
+        [`    ${ts}: Allocation "12345678" is healthy`],
+      ],
+      [
+        'a slow one, every 60 s',
+        {
+          type: 'health-still-waiting',
+          time: T0,
+          allocationId: '12345678-aaaa',
+          reason: 'check "http" is "failure": Internal Server Error',
+        },
+        [
+          `    ${ts}: Still waiting for allocation "12345678" to become healthy: check "http" is "failure": Internal Server Error`,
+        ],
+      ],
+      ['no checks (verbose only)', { type: 'health-no-checks', time: T0, allocationId: 'a' }, []],
+      [
+        'a flap (verbose only)',
+        { type: 'health-reset', time: T0, allocationId: 'a', reason: 'check "http" is "failure"' },
+        [],
+      ],
     ])('renders %s', (_name, event, expected) => {
       // Arrange / Act
       const lines = renderAll([event]);
@@ -319,6 +352,28 @@ describe('format', () => {
           text: `==> ${ts}: Resuming run "arn:x:run-1", which did not finish: skipping 4 allocations it already restarted or replaced`,
         },
       ]);
+    });
+
+    it("prints the health gate's verbose lines with -verbose, dark grey when coloured", () => {
+      // Arrange
+      const id = '12345678-aaaa-bbbb-cccc-dddddddddddd';
+      const events: ProgressEvent[] = [
+        { type: 'health-no-checks', time: T0, allocationId: id },
+        { type: 'health-reset', time: T1, allocationId: id, reason: 'check "http" is "failure": boom' },
+      ];
+
+      // Act
+      const plain = renderAll(events, true).map((l) => l.text);
+      const coloured = createFormatter({ verbose: true, color: true, timeZone: NY }).render(
+        events[0] as ProgressEvent,
+      );
+
+      // Assert
+      expect(plain).toEqual([
+        `    ${ts}: Allocation "${id}" has no Nomad service checks: judged on its tasks alone`,
+        `    2023-02-28T17:40:59-05:00: Allocation "${id}" is unhealthy again, -min-healthy-time starts over: check "http" is "failure": boom`,
+      ]);
+      expect(coloured[0]?.text.startsWith('\u001b[90m')).toBe(true);
     });
 
     it('prints errors after a cancel without the "finished with errors" line', () => {

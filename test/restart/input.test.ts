@@ -53,6 +53,9 @@ describe('input', () => {
         replacementTimeout: '10m',
         maxErrors: '10%',
         dryRun: true,
+        waitHealthy: true,
+        minHealthyTime: '30s',
+        healthyDeadline: '10m',
       };
 
       // Act
@@ -76,7 +79,24 @@ describe('input', () => {
         replacementTimeoutNs: 600e9,
         maxErrors: { value: 10, percent: true },
         dryRun: true,
+        waitHealthy: { minHealthyTimeNs: 30e9, healthyDeadlineNs: 600e9 },
       });
+    });
+
+    it("gives the health gate Nomad's update defaults: 10s healthy, a 5m deadline", () => {
+      // Arrange / Act
+      const options = validateRestartInput({ job: 'j', yes: true, waitHealthy: true }, headless);
+
+      // Assert
+      expect(options.waitHealthy).toEqual({ minHealthyTimeNs: 10e9, healthyDeadlineNs: 300e9 });
+    });
+
+    it('leaves the health gate off unless asked for', () => {
+      // Arrange / Act
+      const options = validateRestartInput({ job: 'j', yes: true, waitHealthy: false }, headless);
+
+      // Assert
+      expect(options.waitHealthy).toBeUndefined();
     });
 
     it.each([
@@ -121,7 +141,12 @@ describe('input', () => {
         name: 'unknown field',
         raw: { job: 'j', batch_size: '2' },
         expectedErr:
-          'Unknown input field "batch_size": allowed fields are job, namespace, region, batchSize, batchWait, onError, yes, groups, tasks, allTasks, reschedule, noShutdownDelay, verbose, replacementTimeout, maxErrors, dryRun, windowEnd, windowDuration, trigger, scheduleName, scheduledTime, resumeNextWindow',
+          'Unknown input field "batch_size": allowed fields are job, namespace, region, batchSize, batchWait, onError, yes, groups, tasks, allTasks, reschedule, noShutdownDelay, verbose, replacementTimeout, maxErrors, dryRun, waitHealthy, minHealthyTime, healthyDeadline, startedBy, windowEnd, windowDuration, trigger, scheduleName, scheduledTime, resumeNextWindow',
+      },
+      {
+        name: 'startedBy past 200 characters',
+        raw: { job: 'j', startedBy: 'x'.repeat(201) },
+        expectedErr: `Invalid input field "startedBy": got "${'x'.repeat(201)}", expected who or what started the run, shown with its questions in chat (string, at most 200 characters)`,
       },
       // Nomad's checks 3-9, in order, with Nomad's messages.
       {
@@ -178,6 +203,48 @@ describe('input', () => {
         name: 'bad max errors',
         raw: { job: 'j', maxErrors: '1.5', yes: true },
         expectedErr: 'Invalid -max-errors value "1.5": max errors must be an integer or a percentage',
+      },
+      {
+        name: 'string waitHealthy',
+        raw: { job: 'j', waitHealthy: 'yes', yes: true },
+        expectedErr: 'Invalid input field "waitHealthy": got "yes", expected true or false',
+      },
+      {
+        name: 'bad min healthy time',
+        raw: { job: 'j', waitHealthy: true, minHealthyTime: '10', yes: true },
+        expectedErr: 'Invalid -min-healthy-time value "10": time: missing unit in duration "10"',
+      },
+      {
+        name: 'bad healthy deadline',
+        raw: { job: 'j', waitHealthy: true, healthyDeadline: '5 m', yes: true },
+        expectedErr: 'Invalid -healthy-deadline value "5 m": time: unknown unit " m" in duration "5 m"',
+      },
+      {
+        name: 'negative min healthy time',
+        raw: { job: 'j', waitHealthy: true, minHealthyTime: '-1s', yes: true },
+        expectedErr: 'Invalid -min-healthy-time value "-1s": duration must not be negative',
+      },
+      {
+        name: 'zero healthy deadline',
+        raw: { job: 'j', waitHealthy: true, minHealthyTime: '0s', healthyDeadline: '0s', yes: true },
+        expectedErr: 'Invalid -healthy-deadline value "0s": duration must be greater than zero',
+      },
+      {
+        name: 'min healthy time past the deadline',
+        raw: { job: 'j', waitHealthy: true, minHealthyTime: '6m', yes: true },
+        expectedErr:
+          'Invalid -min-healthy-time value "6m": minimum healthy time 6m0s must be less than -healthy-deadline 5m0s',
+      },
+      {
+        name: 'min healthy time equal to the deadline',
+        raw: { job: 'j', waitHealthy: true, minHealthyTime: '60s', healthyDeadline: '1m', yes: true },
+        expectedErr:
+          'Invalid -min-healthy-time value "60s": minimum healthy time 1m0s must be less than -healthy-deadline 1m0s',
+      },
+      {
+        name: 'timings without the gate',
+        raw: { job: 'j', healthyDeadline: '1m', yes: true },
+        expectedErr: 'The -healthy-deadline option can only be used with -wait-healthy',
       },
     ])('fails: $name', ({ raw, expectedErr }) => {
       // Arrange / Act
@@ -256,6 +323,10 @@ describe('input', () => {
         'replacementTimeout',
         'maxErrors',
         'dryRun',
+        'waitHealthy',
+        'minHealthyTime',
+        'healthyDeadline',
+        'startedBy',
         'windowEnd',
         'windowDuration',
         'trigger',

@@ -44,7 +44,7 @@ describe('DynamoDbApprovalStore', () => {
       // Assert
       expect(ddb.commandCalls(PutCommand)[0]?.args[0].input).toEqual({
         TableName: 'approvals',
-        Item: item,
+        Item: { ...item, messages: {} },
       });
     });
   });
@@ -63,7 +63,7 @@ describe('DynamoDbApprovalStore', () => {
     });
 
     it.each([
-      { name: 'fails when the id is unknown', reply: {}, expectedErr: 'No pending question with id "id-1"' },
+      { name: 'fails when the id is unknown', reply: {}, expectedErr: 'No question with id "id-1"' },
       {
         name: 'fails when an attribute is missing',
         reply: { Item: { ...item, prompt: undefined } },

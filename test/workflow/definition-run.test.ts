@@ -4,6 +4,7 @@
 // the definition is runnable, in place and for a system-job reschedule (the eval-trigger path),
 // that the lock is released on success and on failure, and how many states a batch costs.
 import { jest } from '@jest/globals';
+import { TaskFailure } from '../../lib/engines/local/private/task-failures';
 import type { ProgressEvent } from '../../lib/restart/events';
 import { summarizeRun } from '../../lib/restart/run-summary';
 import type { BatchState, Decision, PlanRef, Progress } from '../../lib/workflow/payloads';
@@ -39,11 +40,13 @@ for (const id of new Set(Object.values(TASK_STATE_HANDLERS))) {
 
 const BATCHES = 3;
 const SIZE = 2;
+/** Slices of "Await health" run per batch index in the current scenario. */
+const healthCalls = new Map<number, number>();
 const lockKey = { namespace: 'default', jobId: 'web' };
 const ev = (e: ProgressEvent) => [e];
 
 /** A fake engine: 3 batches of 2; system reschedules go through stop → evaluate → await. */
-function fakeSteps(opts: { system: boolean; failOnBatch?: number }): RestartSteps {
+function fakeSteps(opts: { system: boolean; failOnBatch?: number; healthSlices?: number }): RestartSteps {
   const plan: PlanRef = {
     planKey: 'runs/x/plan.json',
     jobId: 'web',
@@ -86,6 +89,12 @@ function fakeSteps(opts: { system: boolean; failOnBatch?: number }): RestartStep
     },
     triggerEvaluations: async (i) => ({ batch: i.batch, events: [] }),
     awaitBatch: async (i) => ({ done: true, cursor: null, batch: i.batch, events: [] }),
+    awaitHealth: async (i) => {
+      // Each batch's health takes `healthSlices` slices (the Lambda returns before its timeout).
+      const slice = (healthCalls.get(i.batch.index) ?? 0) + 1;
+      healthCalls.set(i.batch.index, slice);
+      return { done: slice >= (opts.healthSlices ?? 1), cursor: null, batch: i.batch, events: [] };
+    },
     decide: async (i) => {
       const nextBatch = i.progress.nextBatch + 1;
       const progress = {
@@ -143,7 +152,14 @@ async function run(input: Record<string, string | boolean>, executionId: string)
       .filter(([state]) => state !== ASK_STATE_NAME)
       .map(([state, id]) => [
         state,
-        (event: unknown) => handlers[id]?.(event, lambdaContext()) as Promise<never>,
+        // A function's error reaches Catch as on AWS: the runtime's JSON as the cause.
+        async (event: unknown) => {
+          try {
+            return (await handlers[id]?.(event, lambdaContext())) as never;
+          } catch (error) {
+            throw TaskFailure.fromLambda(error);
+          }
+        },
       ]),
   );
   const machine = new StateMachine(asl as never, { validationOptions: { checkArn: true, checkPaths: true } });
@@ -231,6 +247,74 @@ describe('restart definition (aws-local-stepfunctions)', () => {
     });
   });
 
+  describe('with -wait-healthy', () => {
+    beforeEach(() => healthCalls.clear());
+
+    it.each([
+      { name: 'in place', system: false, input: {} },
+      { name: 'a system-job reschedule', system: true, input: { reschedule: true } },
+    ])(
+      "awaits each batch's health before Decide, within 10 states per batch: $name",
+      async ({ system, input }) => {
+        // Arrange
+        steps = fakeSteps({ system });
+
+        // Act
+        const { output, error, entered } = await run(
+          { job: 'web', batchSize: '2', yes: true, waitHealthy: true, ...input },
+          `arn:local:exec:health-${system}`,
+        );
+
+        // Assert
+        expect(error).toBeUndefined();
+        expect(output).toMatchObject({ outcome: 'succeeded' });
+        expect(entered.filter((s) => s === 'Await health')).toHaveLength(BATCHES);
+        for (const [i, state] of entered.entries())
+          if (state === 'Decide')
+            expect(entered.slice(0, i).lastIndexOf('Await health')).toBeGreaterThan(
+              entered.slice(0, i).lastIndexOf('Check deployments'),
+            );
+        // A batch: its "Check deployments" up to the next one's (the last batch: its closing "Next step?").
+        const perBatch =
+          entered.filter(
+            (_, i) => i >= entered.indexOf('Check deployments') && i < entered.indexOf('Finish restart'),
+          ).length / BATCHES;
+        expect(perBatch).toBeLessThanOrEqual(10);
+        console.info(
+          `${system ? 'system reschedule' : 'in place'} with the health gate: ${perBatch.toFixed(2)} states per batch`,
+        );
+      },
+    );
+
+    it('loops "Await health" while its slices return unfinished, like "Await batch"', async () => {
+      // Arrange
+      steps = fakeSteps({ system: false, healthSlices: 3 });
+
+      // Act
+      const { error, entered } = await run(
+        { job: 'web', batchSize: '2', yes: true, waitHealthy: true },
+        'arn:local:exec:health-slices',
+      );
+
+      // Assert
+      expect(error).toBeUndefined();
+      expect(entered.filter((s) => s === 'Await health')).toHaveLength(3 * BATCHES);
+      expect([...healthCalls.values()]).toEqual([3, 3, 3]);
+    });
+
+    it('never enters "Await health" without the gate', async () => {
+      // Arrange
+      steps = fakeSteps({ system: false });
+
+      // Act
+      const { entered } = await run({ job: 'web', batchSize: '2', yes: true }, 'arn:local:exec:no-health');
+
+      // Assert
+      expect(entered).toContain('Decide');
+      expect(entered).not.toContain('Await health');
+    });
+  });
+
   describe('failures', () => {
     it('releases the lock and ends in StepFailed when a batch step throws', async () => {
       // Arrange
@@ -257,7 +341,12 @@ describe('restart definition (aws-local-stepfunctions)', () => {
         name: 'InvalidInput',
         message: 'Invalid -batch-size value "1.5": batch size must be an integer or a percentage',
       });
-      expect(entered).toEqual([FlowStates.isContinuation, 'Validate input', 'InvalidInput']);
+      expect(entered).toEqual([
+        FlowStates.isContinuation,
+        'Validate input',
+        FlowStates.readInputError,
+        'InvalidInput',
+      ]);
     });
 
     it('fails a second run on a locked job with JobLocked and leaves the holder’s lock', async () => {

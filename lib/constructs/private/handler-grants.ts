@@ -32,6 +32,7 @@ const PLAN_ACCESS: Readonly<Partial<Record<WorkflowFunctionId, readonly string[]
   'restart-batch': ['s3:GetObject', 's3:PutObject'],
   'trigger-evaluations': ['s3:GetObject', 's3:PutObject'],
   'await-batch': ['s3:GetObject', 's3:PutObject'],
+  'await-health': ['s3:GetObject', 's3:PutObject'],
   decide: ['s3:GetObject', 's3:PutObject'],
   'apply-answer': ['s3:GetObject', 's3:PutObject'],
   finish: ['s3:GetObject', 's3:PutObject'],
@@ -123,6 +124,9 @@ function grantTableAccess(r: HandlerResources): void {
   table(STALE_LOCK_HANDLER_ID, r.lockTable, ['dynamodb:DeleteItem']);
   table(STALE_LOCK_HANDLER_ID, r.lockTable, ['dynamodb:Query'], LOCK_TABLE_SCHEMA.ownerIndex);
   table('ask', r.approvalsTable, ['dynamodb:PutItem']);
+  // A question that timed out is recorded as decided by its default (chat shows it).
+  table('apply-answer', r.approvalsTable, ['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+  table('apply-answer', r.approvalsTable, ['dynamodb:Query'], APPROVALS_TABLE_SCHEMA.executionIndex);
   table(STALE_LOCK_HANDLER_ID, r.approvalsTable, ['dynamodb:DeleteItem']);
   table(STALE_LOCK_HANDLER_ID, r.approvalsTable, ['dynamodb:Query'], APPROVALS_TABLE_SCHEMA.executionIndex);
 }

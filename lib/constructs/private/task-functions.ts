@@ -4,7 +4,7 @@
  */
 import { Duration, type RemovalPolicy, Stack } from 'aws-cdk-lib';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
-import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
@@ -12,6 +12,7 @@ import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { TaskFunction } from '../../workflow/private/task-function';
 import { HANDLER_IDS, type HandlerId, STALE_LOCK_HANDLER_ID } from '../../workflow/state-names';
+import { grantDecryptThroughSecretsManager } from './secrets-key-grant';
 
 /** Every function the workflow deploys, by handler id. */
 export type WorkflowFunctionId = HandlerId | typeof STALE_LOCK_HANDLER_ID;
@@ -43,6 +44,7 @@ const CALLS_NOMAD: ReadonlySet<WorkflowFunctionId> = new Set([
   'restart-batch',
   'trigger-evaluations',
   'await-batch',
+  'await-health',
   'decide',
   'apply-answer',
   'finish',
@@ -52,7 +54,11 @@ const CALLS_NOMAD: ReadonlySet<WorkflowFunctionId> = new Set([
   STALE_LOCK_HANDLER_ID,
 ]);
 /** The handlers that may run for a whole await slice (`batchSliceTimeout`). */
-const RUNS_A_SLICE: ReadonlySet<WorkflowFunctionId> = new Set(['restart-batch', 'await-batch']);
+const RUNS_A_SLICE: ReadonlySet<WorkflowFunctionId> = new Set([
+  'restart-batch',
+  'await-batch',
+  'await-health',
+]);
 const READS_LOCK: ReadonlySet<WorkflowFunctionId> = new Set([
   'lock-job',
   'check-deployments',
@@ -67,7 +73,11 @@ const HOLDS_SHARED_LOCK: ReadonlySet<WorkflowFunctionId> = new Set([
   'release-lock',
   STALE_LOCK_HANDLER_ID,
 ]);
-const READS_APPROVALS: ReadonlySet<WorkflowFunctionId> = new Set(['ask', STALE_LOCK_HANDLER_ID]);
+const READS_APPROVALS: ReadonlySet<WorkflowFunctionId> = new Set([
+  'ask',
+  'apply-answer',
+  STALE_LOCK_HANDLER_ID,
+]);
 
 /** Creates every handler's function under `scope` (construct ids `<handler>-fn`). */
 export function createTaskFunctions(
@@ -116,16 +126,6 @@ export function createTaskFunctions(
 function grantNomadSecrets(role: iam.IRole, props: TaskFunctionsProps): void {
   props.nomadTokenSecret?.grantRead(role);
   props.nomadTlsSecret?.grantRead(role);
-  // Stated here, not left to grantRead: for a secret imported by ARN it adds no KMS statement.
-  if (props.nomadSecretsKey !== undefined) {
-    role.addToPrincipalPolicy(
-      new iam.PolicyStatement({
-        actions: ['kms:Decrypt'],
-        resources: [props.nomadSecretsKey.keyArn],
-        conditions: {
-          StringEquals: { 'kms:ViaService': `secretsmanager.${Stack.of(role).region}.amazonaws.com` },
-        },
-      }),
-    );
-  }
+  if (props.nomadSecretsKey !== undefined)
+    grantDecryptThroughSecretsManager(role, props.nomadSecretsKey, Stack.of(role).region);
 }

@@ -7,12 +7,11 @@
  * decision ({@link AskQuestion}): the command's side owns the terminal.
  */
 
-import { formatGoDuration } from '../../restart/duration';
 import { goQuote } from '../../restart/go-quote';
+import { answerText, toQuestion } from '../../restart/prompt-question';
 import type { Answer, Question } from '../../restart/questions';
-import { TIMESTAMP_PREFIX_LENGTH } from '../../restart/text';
 import type { Approval, ApprovalStore } from '../../stores/approval-store';
-import type { ApprovalAnswer, PendingQuestion } from '../../workflow/payloads';
+import type { ApprovalAnswer } from '../../workflow/payloads';
 import { type AwsRetryOptions, awsCall } from './aws-call';
 import { AwsCallError } from './errors';
 import type { PendingAsk } from './execution-tracker';
@@ -24,38 +23,8 @@ export const ANSWERED_BY = 'nomad-restart (terminal)';
 /** `SendTaskSuccess` codes meaning the question is no longer open (answered elsewhere, or timed out). */
 const CLOSED_QUESTION_CODES = new Set(['TaskTimedOut', 'TaskDoesNotExist']);
 
-/**
- * The terminal question for a prompt the workflow worded: `<line>\n<31 spaces><line> [<options>]`.
- * An empty reply means yes only where the options put `Y` first (a batch without errors), and a
- * duration is accepted where the options offer `<wait duration>`, as `proceedQuestion` words them.
- */
-export function toQuestion(pending: Pick<PendingQuestion, 'prompt'> & { readonly kind: string }): Question {
-  const match = /^([\s\S]*) \[([^\]]*)\]$/.exec(pending.prompt);
-  const text = match?.[1] ?? pending.prompt;
-  const options = match?.[2] ?? '';
-  return {
-    kind: pending.kind === 'multiregion' ? 'multi-region' : 'proceed',
-    lines: text.split(`\n${' '.repeat(TIMESTAMP_PREFIX_LENGTH)}`),
-    options,
-    defaultOnInterrupt: { kind: 'no' },
-    noErrors: pending.kind === 'multiregion' || options.startsWith('Y/'),
-    batchWaitAsk: options.includes('<wait duration>'),
-  };
-}
-
-/** The reply text "Apply answer" reads back into the same answer. */
-export function answerText(answer: Answer): string {
-  switch (answer.kind) {
-    case 'yes':
-      return 'yes';
-    case 'no':
-      return 'no';
-    case 'wait':
-      return formatGoDuration(answer.ns);
-    case 'invalid':
-      return answer.text;
-  }
-}
+// Shared with chat and the webhook, which read answers to the same parked questions.
+export { answerText, toQuestion };
 
 /**
  * Asks a question for the run. `canceled` is aborted once an interrupt was confirmed: from then

@@ -16,7 +16,8 @@ import { ASK_STATE_NAME, TASK_STATE_HANDLERS, TaskStates } from '../../workflow/
 import { withinFunctionTimeout } from './function-timeout';
 import { type LocalStateMachine, loadLocalDefinition } from './local-definition';
 import { runLocalExecution } from './runner';
-import type { ExecutionResult, TaskHandler } from './types';
+import type { LocalTaskTokenCallbacks } from './task-token-callbacks';
+import type { ExecutionResult, TaskHandler, TaskTokenAnswerer } from './types';
 
 /**
  * How long each local "invocation" may run. An await slice returns its cursor before this
@@ -64,6 +65,13 @@ export interface LocalRestartRequest {
   readonly interceptInvocation?: InvocationInterceptor;
   /** Milliseconds between the named states' `Retry` attempts instead of the definition's (tests). */
   readonly retryIntervalOverrides?: Readonly<Record<string, number>>;
+  /**
+   * Questions answered from outside instead of through `prompt` (tests: chat approvals): the
+   * ask handler runs as on AWS, parking the question in the approvals store, and the state
+   * waits until its task token is completed here (`SendTaskSuccess`), or times out.
+   * @default - questions are asked through `prompt`
+   */
+  readonly taskTokenCallbacks?: LocalTaskTokenCallbacks;
   /** The clock the steps read, Unix ms (tests: a maintenance window on simulated time). @default Date.now */
   readonly now?: () => number;
 }
@@ -108,10 +116,11 @@ function taskHandler(
   invocation: LocalInvocation,
   budgetMs: number,
   intercept: InvocationInterceptor,
+  runAskHandler: boolean,
   prepare: (stateName: string) => Promise<void>,
 ): TaskHandler | undefined {
   const id = TASK_STATE_HANDLERS[stateName];
-  if (id === undefined || stateName === ASK_STATE_NAME) return undefined;
+  if (id === undefined || (stateName === ASK_STATE_NAME && !runAskHandler)) return undefined;
   return async (payload) => {
     await gate.passed();
     await prepare(stateName);
@@ -173,6 +182,12 @@ function eventSink(emit: (event: ProgressEvent) => void) {
   return { live, fromOutput };
 }
 
+/** Waits on the callbacks for a question's task token, when the run was given them. */
+function answerFromOutside(callbacks: LocalTaskTokenCallbacks | undefined): TaskTokenAnswerer | undefined {
+  if (callbacks === undefined) return undefined;
+  return (_question, taskToken, { signal }) => callbacks.wait(taskToken, signal);
+}
+
 /** A local run: its result, and a cancel request honoured at the next safe point (spec §2.9). */
 export interface LocalRestart {
   readonly result: Promise<ExecutionResult>;
@@ -224,25 +239,28 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
           stateMachine.functionTimeoutsMs[state.functionLogicalId ?? ''] ??
           LOCAL_INVOCATION_BUDGET_MS,
         request.interceptInvocation ?? ((_state, invoke) => invoke()),
+        request.taskTokenCallbacks !== undefined,
         // No renewal may race the release (it would take the freed lock again).
         async (name) => {
           if (name === TaskStates.releaseLock || name === TaskStates.releaseLockAfterError)
             await keeper?.stop();
         },
       ),
-    answerTaskToken: async (payload) => {
-      await gate.passed();
-      const ask = ((payload as { Payload?: AskEvent }).Payload ?? payload) as AskEvent;
-      const reply = await request.prompt(ask.question.prompt, lastReply);
-      if (reply.kind === 'read-error') {
-        lastReply = undefined;
-        // Same path as an unanswered question on AWS: the Catch on States.Timeout applies the default.
-        throw Object.assign(new Error(reply.text), { name: 'States.Timeout' });
-      }
-      lastReply = reply.text;
-      const answer: ApprovalAnswer = { answer: reply.text, answeredBy: 'terminal' };
-      return answer;
-    },
+    answerTaskToken:
+      answerFromOutside(request.taskTokenCallbacks) ??
+      (async (payload) => {
+        await gate.passed();
+        const ask = ((payload as { Payload?: AskEvent }).Payload ?? payload) as AskEvent;
+        const reply = await request.prompt(ask.question.prompt, lastReply);
+        if (reply.kind === 'read-error') {
+          lastReply = undefined;
+          // Same path as an unanswered question on AWS: the Catch on States.Timeout applies the default.
+          throw Object.assign(new Error(reply.text), { name: 'States.Timeout' });
+        }
+        lastReply = reply.text;
+        const answer: ApprovalAnswer = { answer: reply.text, answeredBy: 'terminal' };
+        return answer;
+      }),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
     ...(request.waitTimeOverrides === undefined ? {} : { waitTimeOverrides: request.waitTimeOverrides }),
     ...(request.retryIntervalOverrides === undefined

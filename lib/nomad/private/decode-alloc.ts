@@ -1,7 +1,7 @@
 /**
  * Checks Nomad's allocation answers against the fields the restart reads.
  */
-import type { Allocation, AllocListStub, AllocStopResponse } from '../types';
+import type { Allocation, AllocCheckStatuses, AllocListStub, AllocStopResponse } from '../types';
 import {
   type DecodeContext,
   type JsonObject,
@@ -95,4 +95,23 @@ export function decodeAllocStopResponse(
   optNumbers(ctx, body, '', 'Index');
   if (body['Index'] === undefined) body['Index'] = headerIndex;
   return body as unknown as AllocStopResponse;
+}
+
+/**
+ * `GET /v1/client/allocation/:id/checks`: a map by check ID. Nomad answers `null` for an
+ * allocation without Nomad checks and for one its client has killed; both decode as empty.
+ */
+export function decodeAllocChecks(ctx: DecodeContext, value: unknown): AllocCheckStatuses {
+  if (value === null) return {};
+  const map = object(ctx, value, '');
+  for (const id in map) {
+    const result = object(ctx, map[id], id);
+    reqString(ctx, result, 'Check', id);
+    reqString(ctx, result, 'Status', id);
+    reqNumber(ctx, result, 'Timestamp', id);
+    optStrings(ctx, result, id, 'ID', 'Group', 'Task', 'Service', 'Mode', 'Output');
+    optNumbers(ctx, result, id, 'StatusCode');
+    result['ID'] ??= id;
+  }
+  return map as unknown as AllocCheckStatuses;
 }

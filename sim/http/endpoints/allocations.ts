@@ -1,6 +1,7 @@
 /**
  * `/v1/allocation/:id`, `/v1/allocation/:id/stop`, `/v1/allocations` and the client
- * restart endpoint `/v1/client/allocation/:id/restart` (spec §3.2, §3.3, §4.2, §4.5).
+ * restart endpoint `/v1/client/allocation/:id/restart` (spec §3.2, §3.3, §4.2, §4.5); the checks
+ * endpoints are in checks.ts.
  */
 
 import { parseGoBool } from '../../../lib/nomad/config';
@@ -12,6 +13,7 @@ import type { ApiEnv, ApiRequest, ApiResponse, Route } from '../api';
 import { namespaceOf, notFound, ok, principalOf } from '../api';
 import { blockingQuery } from '../blocking';
 import { byId, recordRead } from '../reads';
+import { readChecks } from './checks';
 
 function readAlloc(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
   const { allocs } = env.cluster.ctx.store;
@@ -121,9 +123,15 @@ async function restartAlloc(env: ApiEnv, req: ApiRequest, id: string): Promise<A
   return { status: 200, body: { Index: 0 } };
 }
 
-/** `/v1/allocation/:id` and `/v1/allocation/:id/stop`. */
+/** `/v1/allocation/:id`, `/v1/allocation/:id/stop` and `/checks`. */
 export function allocationRoute(path: string): { route: Route; params: Record<string, string> } {
   const rest = path.slice('/v1/allocation/'.length);
+  if (rest.endsWith('/checks')) {
+    return {
+      route: byId('/v1/allocation/:id/checks', '*', readChecks),
+      params: { id: rest.slice(0, -'/checks'.length) },
+    };
+  }
   if (rest.endsWith('/stop')) {
     return {
       route: byId('/v1/allocation/:id/stop', ['PUT', 'POST'], stopAlloc),
@@ -133,11 +141,17 @@ export function allocationRoute(path: string): { route: Route; params: Record<st
   return { route: byId('/v1/allocation/:id', ['GET'], readAlloc), params: { id: rest } };
 }
 
-/** `/v1/client/allocation/:id/restart` (any method, as in Nomad). */
+/** `/v1/client/allocation/:id/restart` and `/checks` (any method, as in Nomad). */
 export function clientAllocationRoute(
   path: string,
 ): { route: Route; params: Record<string, string> } | undefined {
   const rest = path.slice('/v1/client/allocation/'.length);
+  if (rest.endsWith('/checks')) {
+    return {
+      route: byId('/v1/client/allocation/:id/checks', '*', readChecks),
+      params: { id: rest.slice(0, -'/checks'.length) },
+    };
+  }
   if (!rest.endsWith('/restart')) return undefined;
   return {
     route: byId('/v1/client/allocation/:id/restart', '*', restartAlloc),

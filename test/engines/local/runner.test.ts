@@ -177,10 +177,14 @@ describe('runLocalExecution', () => {
 
       // Assert
       expect(result.status).toBe('SUCCEEDED');
-      expect(result.output).toEqual({
-        job: 'example',
-        error: { Error: thrown, Cause: 'job "example" not found' },
-        route: expectedNext === 'Not found' ? 'not found' : 'anything else',
+      const output = result.output as { error: { Error: string; Cause: string }; route: string };
+      expect(output.route).toBe(expectedNext === 'Not found' ? 'not found' : 'anything else');
+      expect(output.error.Error).toBe(thrown);
+      // As on AWS, the cause is Lambda's JSON: the error's type and message, never its inner cause.
+      expect(JSON.parse(output.error.Cause)).toMatchObject({
+        errorType: thrown,
+        errorMessage: 'job "example" not found',
+        trace: expect.arrayContaining([expect.stringContaining('job "example" not found')]),
       });
       expect(result.stats.stateCounts[expectedNext]).toBe(1);
     });
@@ -200,7 +204,7 @@ describe('runLocalExecution', () => {
       expect(result.output).toBeUndefined();
     });
 
-    it("fails with an uncaught handler error's name and message, not its inner cause", async () => {
+    it("fails with an uncaught function error's name and Lambda's JSON cause, not its inner cause", async () => {
       // Arrange
       const definition = { StartAt: 'Plan', States: { Plan: lambdaTask('PlanFn', { End: true }) } };
       const plan: TaskHandler = async () => {
@@ -215,11 +219,12 @@ describe('runLocalExecution', () => {
       const result = await runLocalExecution(definition, { input: {}, taskHandlers: () => plan }).result;
 
       // Assert
-      expect(result).toMatchObject({
-        status: 'FAILED',
-        error: 'UnexpectedResponseError',
-        cause: 'Unexpected response code: 500 (boom)',
+      expect(result).toMatchObject({ status: 'FAILED', error: 'UnexpectedResponseError' });
+      expect(JSON.parse(result.cause ?? '')).toMatchObject({
+        errorType: 'UnexpectedResponseError',
+        errorMessage: 'Unexpected response code: 500 (boom)',
       });
+      expect(result.cause).not.toContain('socket');
     });
   });
 

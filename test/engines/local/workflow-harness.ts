@@ -49,7 +49,7 @@ export interface WorkflowRunOptions {
 }
 
 /** The exit code's error line is not what these tests read; the error list is. */
-const discardingTerminal: Terminal = {
+export const discardingTerminal: Terminal = {
   interactive: false,
   reading: false,
   write: () => {},

@@ -92,6 +92,7 @@ export class FakeSteps {
       restartBatch: record('restartBatch'),
       triggerEvaluations: record('triggerEvaluations'),
       awaitBatch: record('awaitBatch'),
+      awaitHealth: record('awaitHealth'),
       decide: record('decide'),
       applyAnswer: record('applyAnswer'),
       finish: record('finish'),

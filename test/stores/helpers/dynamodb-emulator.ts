@@ -12,7 +12,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { CreateTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
 import { synthesizeStack } from '../../aws-limits/synthesized-stack';
 
 /** The workflow's tables as the stack declares them, by their construct id. */
@@ -107,6 +107,9 @@ export async function startDynamoDbEmulator(): Promise<DynamoDbEmulator> {
           GlobalSecondaryIndexes: properties['GlobalSecondaryIndexes'],
         } as ConstructorParameters<typeof CreateTableCommand>[0]),
       );
+      // dynalite answers CreateTable while the table is still CREATING; on a loaded machine the
+      // next request can come before it is ACTIVE and fail with ResourceNotFoundException.
+      await waitUntilTableExists({ client, maxWaitTime: 30, minDelay: 1, maxDelay: 1 }, { TableName: name });
       return name;
     },
     close: async () => {

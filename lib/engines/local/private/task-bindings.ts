@@ -154,7 +154,11 @@ function engineHandler(task: BoundTask, deps: ExecutionDeps): EngineTaskHandler 
       if (timeout.fired) return engineTimeout();
       // Engine failures (continue-as-new misuse) keep their own retry/catch rules.
       if (error instanceof EngineRuntimeFailure) throw error;
-      throw TaskFailure.from(error);
+      // A task-token answer's failure is SendTaskFailure's own error and cause; anything else
+      // failed inside the function.
+      const answered = taskToken !== undefined && answer !== undefined;
+      const inFunction = info.integration === 'lambda-invoke' || info.integration === 'lambda-arn';
+      throw inFunction && !answered ? TaskFailure.fromLambda(error) : TaskFailure.from(error);
     } finally {
       timeout.clear();
     }

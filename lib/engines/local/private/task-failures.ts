@@ -19,6 +19,19 @@ export class TaskFailure extends Error {
     if (error instanceof Error) return new TaskFailure(error.name, error.message);
     return new TaskFailure('Error', String(error));
   }
+
+  /**
+   * A Lambda function's error as Step Functions reports it: the error is the function's
+   * `errorType`, and the cause is not the message but the runtime's JSON
+   * (`{"errorType","errorMessage","trace"}`), which is what a `Catch` hands on and a `Fail`
+   * state with `CausePath` would show. Locally as on AWS, so no state reads a cleaner cause here
+   * than it would get there.
+   */
+  static fromLambda(error: unknown): TaskFailure {
+    const { name, message } = TaskFailure.from(error);
+    const trace = error instanceof Error ? (error.stack?.split('\n') ?? []) : [];
+    return new TaskFailure(name, JSON.stringify({ errorType: name, errorMessage: message, trace }));
+  }
 }
 
 /**

@@ -1,0 +1,66 @@
+/**
+ * The approval endpoint (Lambda Function URL): Slack interactivity and signed webhook answers.
+ * Turns the URL's event into a raw request (signatures cover the raw body) and hands it to
+ * `handleApprovalRequest`, which verifies, refuses replays and answerers off the allow-list, and
+ * decides each question once. Logs carry ids, names and statuses only.
+ */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import middy from '@middy/core';
+import type { Context, LambdaFunctionURLEvent } from 'aws-lambda';
+import {
+  type ApprovalHttpResponse,
+  type EndpointDeps,
+  handleApprovalRequest,
+} from '../lib/approvals/endpoint';
+import { SlackChannel } from '../lib/approvals/slack-channel';
+import { approvalStoreFromEnv, replayGuardFromEnv } from '../lib/stores/from-env';
+import { approvalSettings } from './private/approval-wiring';
+import { logger } from './private/logger';
+
+let sfn: SFNClient | undefined;
+
+async function endpointDeps(): Promise<EndpointDeps> {
+  const settings = await approvalSettings();
+  sfn ??= new SFNClient({});
+  const { slack, webhook } = settings;
+  return {
+    decide: { approvals: approvalStoreFromEnv(), sfn },
+    replays: replayGuardFromEnv(),
+    log: logger,
+    now: Date.now,
+    ...(slack === undefined
+      ? {}
+      : {
+          slack: {
+            signingSecret: slack.signingSecret,
+            allow: slack.allow,
+            api: new SlackChannel({
+              botToken: slack.botToken,
+              channelId: slack.channelId,
+              ...(slack.apiUrl === undefined ? {} : { slackApiUrl: slack.apiUrl }),
+            }),
+          },
+        }),
+    ...(webhook === undefined
+      ? {}
+      : { webhook: { keys: webhook.keys, allowedKeyIds: webhook.answerKeyIds } }),
+  };
+}
+
+const lambdaHandler = async (event: LambdaFunctionURLEvent): Promise<ApprovalHttpResponse> => {
+  const raw = event.body ?? '';
+  const headers = Object.fromEntries(
+    Object.entries(event.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
+  );
+  return handleApprovalRequest(await endpointDeps(), {
+    method: event.requestContext.http.method,
+    path: event.rawPath,
+    headers,
+    body: event.isBase64Encoded ? Buffer.from(raw, 'base64').toString('utf8') : raw,
+  });
+};
+
+export const handler = middy<LambdaFunctionURLEvent, ApprovalHttpResponse, Error, Context>(lambdaHandler).use(
+  injectLambdaContext(logger),
+);

@@ -1,0 +1,51 @@
+/**
+ * Approvals table stream (INSERT, MODIFY; keys only): tells chat about each new question and
+ * updates the message once it is decided (answered anywhere, or timed out). The item is read
+ * back by key; the stream record never carries the task token.
+ */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { z } from 'zod';
+import { syncQuestionMessages } from '../lib/approvals/notify';
+import { isApprovalId } from '../lib/stores/approval-store';
+import { approvalStoreFromEnv } from '../lib/stores/from-env';
+import { StepPayloadError } from '../lib/workflow/errors';
+import { approvalSettings, chatChannels } from './private/approval-wiring';
+import { logger } from './private/logger';
+
+const streamEventSchema = z.object({
+  Records: z.array(
+    z.object({
+      eventName: z.string(),
+      dynamodb: z.object({ Keys: z.object({ approvalId: z.object({ S: z.string() }) }) }),
+    }),
+  ),
+});
+
+const lambdaHandler = async (event: unknown): Promise<{ updated: number }> => {
+  const parsed = streamEventSchema.safeParse(event);
+  if (!parsed.success)
+    throw new StepPayloadError('Event is not a DynamoDB stream event of the approvals table');
+  // Replay-guard items share the table; only questions are told about.
+  const ids = [
+    ...new Set(
+      parsed.data.Records.filter((r) => r.eventName === 'INSERT' || r.eventName === 'MODIFY')
+        .map((r) => r.dynamodb.Keys.approvalId.S)
+        .filter(isApprovalId),
+    ),
+  ];
+  if (ids.length === 0) return { updated: 0 };
+  const deps = { approvals: approvalStoreFromEnv(), channels: await chatChannels(await approvalSettings()) };
+  let updated = 0;
+  for (const approvalId of ids) {
+    const written = await syncQuestionMessages(deps, approvalId);
+    if (written.length > 0) logger.info('Question messages updated', { approvalId, channels: written });
+    updated += written.length;
+  }
+  return { updated };
+};
+
+export const handler = middy<unknown, { updated: number }, Error, Context>(lambdaHandler).use(
+  injectLambdaContext(logger),
+);

@@ -1,0 +1,58 @@
+/**
+ * A chat message as data, whatever the channel: a title, plain lines, an optional preformatted
+ * block (an error list), a link, and, for a question, the answers it accepts. Slack renders it as
+ * Block Kit, the webhook sends it as JSON, SNS as plain text. Run notifications reuse it without
+ * the answers.
+ */
+
+/** One answer offered as a button: `reply` is what the workflow receives. */
+export interface ChatChoice {
+  readonly label: string;
+  readonly reply: string;
+  readonly style?: 'primary' | 'danger';
+}
+
+/** The answers a question accepts, tied to its approval id. */
+export interface ChatAnswers {
+  readonly approvalId: string;
+  readonly choices: readonly ChatChoice[];
+  /** Offered when a typed answer is accepted too (a wait duration): what to ask for. */
+  readonly freeText?: { readonly label: string; readonly hint: string };
+}
+
+/** A message for people: channel-neutral. */
+export interface ChatMessage {
+  readonly title: string;
+  readonly lines: readonly string[];
+  /** Shown monospace as it is (an error list from the one formatter). */
+  readonly preformatted?: string;
+  readonly link?: { readonly text: string; readonly url: string };
+  readonly answers?: ChatAnswers;
+}
+
+/** Where a posted message is, so it can be updated: a Slack channel and ts, a webhook delivery id, ... */
+export interface MessageRef {
+  readonly channel: string;
+  readonly ts: string;
+}
+
+/** A place messages go (Slack, a webhook, an SNS topic). */
+export interface ChatChannel {
+  /** Stable name, the key of the message on the approval item (`slack`, `webhook`, `sns`). */
+  readonly name: string;
+  post(message: ChatMessage): Promise<MessageRef>;
+  /** Shows `message` instead of what `ref` showed (Slack: edits it; others send a follow-up). */
+  update(ref: MessageRef, message: ChatMessage): Promise<MessageRef>;
+}
+
+/** The message as plain text: e-mail bodies, Slack's notification fallback. */
+export function renderPlainText(message: ChatMessage): string {
+  const parts = [message.title, '', ...message.lines];
+  if (message.preformatted !== undefined && message.preformatted !== '') parts.push('', message.preformatted);
+  if (message.answers !== undefined) {
+    parts.push('', `Answers: ${message.answers.choices.map((c) => `${c.label} (${c.reply})`).join(', ')}`);
+    if (message.answers.freeText !== undefined) parts.push(message.answers.freeText.hint);
+  }
+  if (message.link !== undefined) parts.push('', `${message.link.text}: ${message.link.url}`);
+  return parts.join('\n');
+}

@@ -1,0 +1,132 @@
+/**
+ * The approval channels' settings as the construct passes them to the notifier and the endpoint:
+ * environment variables holding ids, URLs and secret ARNs (never a secret value), read back here
+ * with the secrets fetched through the caller's reader (Secrets Manager in a Lambda).
+ */
+import type { SlackAllowList } from './allow-list';
+import { ApprovalSettingsError } from './errors';
+
+/** The variables, by setting. Lists are comma-separated. */
+export const APPROVAL_ENV = {
+  slackBotTokenSecretArn: 'SLACK_BOT_TOKEN_SECRET_ARN',
+  slackSigningSecretArn: 'SLACK_SIGNING_SECRET_ARN',
+  slackChannelId: 'SLACK_CHANNEL_ID',
+  slackApiUrl: 'SLACK_API_URL',
+  slackAllowedUserIds: 'SLACK_ALLOWED_USER_IDS',
+  slackAllowedChannelIds: 'SLACK_ALLOWED_CHANNEL_IDS',
+  slackAllowedTeamIds: 'SLACK_ALLOWED_TEAM_IDS',
+  webhookUrl: 'WEBHOOK_URL',
+  webhookSecretArn: 'WEBHOOK_SECRET_ARN',
+  webhookKeyId: 'WEBHOOK_KEY_ID',
+  webhookAnswerKeyIds: 'WEBHOOK_ANSWER_KEY_IDS',
+  webhookAnswerUrl: 'WEBHOOK_ANSWER_URL',
+  emailTopicArn: 'EMAIL_TOPIC_ARN',
+} as const;
+
+/** Reads a secret's string value by ARN. */
+export type SecretReader = (arn: string) => Promise<string>;
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const value = (env: Env, name: string) => {
+  const v = env[name];
+  return v === undefined || v === '' ? undefined : v;
+};
+const list = (env: Env, name: string) =>
+  value(env, name)
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+/** Slack as configured: the bot token and signing secret fetched. */
+export interface SlackSettings {
+  readonly botToken: string;
+  readonly signingSecret: string;
+  readonly channelId: string;
+  readonly apiUrl?: string;
+  readonly allow: SlackAllowList;
+}
+
+/** The webhook as configured: its keys fetched. */
+export interface WebhookSettings {
+  readonly url: string;
+  /** Secrets by key id (the secret is JSON `{"<key id>": "<secret>", ...}`). */
+  readonly keys: Readonly<Record<string, string>>;
+  /** The key that signs deliveries. */
+  readonly keyId: string;
+  /** The keys that may answer. */
+  readonly answerKeyIds: readonly string[];
+  readonly answerUrl?: string;
+}
+
+/** Every configured channel; an absent one is off. */
+export interface ApprovalSettings {
+  readonly slack?: SlackSettings;
+  readonly webhook?: WebhookSettings;
+  readonly emailTopicArn?: string;
+}
+
+function decodeKeys(text: string, arn: string): Record<string, string> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ApprovalSettingsError(`Secret "${arn}" is not JSON`, { cause: error });
+  }
+  if (
+    typeof parsed !== 'object' ||
+    parsed === null ||
+    Array.isArray(parsed) ||
+    !Object.values(parsed).every((s) => typeof s === 'string' && s !== '')
+  ) {
+    throw new ApprovalSettingsError(`Secret "${arn}" must be a JSON object of key id to secret strings`);
+  }
+  return parsed as Record<string, string>;
+}
+
+/** Reads the settings the construct set; fetches only the secrets of configured channels. */
+export async function approvalSettingsFromEnv(env: Env, readSecret: SecretReader): Promise<ApprovalSettings> {
+  const E = APPROVAL_ENV;
+  const tokenArn = value(env, E.slackBotTokenSecretArn);
+  const signingArn = value(env, E.slackSigningSecretArn);
+  const channelId = value(env, E.slackChannelId);
+  const webhookUrl = value(env, E.webhookUrl);
+  const webhookArn = value(env, E.webhookSecretArn);
+  const keyId = value(env, E.webhookKeyId);
+  const topic = value(env, E.emailTopicArn);
+  const apiUrl = value(env, E.slackApiUrl);
+  const answerUrl = value(env, E.webhookAnswerUrl);
+  const slack: SlackSettings | undefined =
+    tokenArn === undefined || signingArn === undefined || channelId === undefined
+      ? undefined
+      : {
+          botToken: await readSecret(tokenArn),
+          signingSecret: await readSecret(signingArn),
+          channelId,
+          ...(apiUrl === undefined ? {} : { apiUrl }),
+          allow: {
+            ...optionalList('userIds', list(env, E.slackAllowedUserIds)),
+            ...optionalList('channelIds', list(env, E.slackAllowedChannelIds)),
+            ...optionalList('teamIds', list(env, E.slackAllowedTeamIds)),
+          },
+        };
+  const webhook: WebhookSettings | undefined =
+    webhookUrl === undefined || webhookArn === undefined || keyId === undefined
+      ? undefined
+      : {
+          url: webhookUrl,
+          keys: decodeKeys(await readSecret(webhookArn), webhookArn),
+          keyId,
+          answerKeyIds: list(env, E.webhookAnswerKeyIds) ?? [],
+          ...(answerUrl === undefined ? {} : { answerUrl }),
+        };
+  return {
+    ...(slack === undefined ? {} : { slack }),
+    ...(webhook === undefined ? {} : { webhook }),
+    ...(topic === undefined ? {} : { emailTopicArn: topic }),
+  };
+}
+
+function optionalList<K extends string>(key: K, values: string[] | undefined): Partial<Record<K, string[]>> {
+  return values === undefined ? {} : ({ [key]: values } as Record<K, string[]>);
+}

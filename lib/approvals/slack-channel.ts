@@ -1,0 +1,62 @@
+/**
+ * Slack through `@slack/web-api`: messages posted and updated with the bot token, answers told
+ * privately (ephemeral) to whoever pressed a button, and the typed-answer modal opened. The API
+ * base URL is configurable (`slackApiUrl`): that is how tests reach a fake Slack on 127.0.0.1.
+ */
+import { type ModalView, WebClient } from '@slack/web-api';
+import { type ChatChannel, type ChatMessage, type MessageRef, renderPlainText } from './message';
+import { slackBlocks } from './slack-blocks';
+
+/** Where and how to reach Slack. */
+export interface SlackChannelOptions {
+  /** The bot token (`xoxb-...`), read from Secrets Manager; never logged. */
+  readonly botToken: string;
+  /** Channel id (`C...`) questions are posted to. */
+  readonly channelId: string;
+  /** @default 'https://slack.com/api/' */
+  readonly slackApiUrl?: string;
+}
+
+/** Slack as a chat channel, plus the calls the approval endpoint makes. */
+export class SlackChannel implements ChatChannel {
+  public readonly name = 'slack';
+  private readonly client: WebClient;
+
+  public constructor(private readonly options: SlackChannelOptions) {
+    this.client = new WebClient(options.botToken, {
+      ...(options.slackApiUrl === undefined ? {} : { slackApiUrl: options.slackApiUrl }),
+      // A Lambda has minutes, not the half hour of the default policy; Step Functions waits anyway.
+      retryConfig: { retries: 2, minTimeout: 200, maxTimeout: 2000 },
+      timeout: 10_000,
+    });
+  }
+
+  public async post(message: ChatMessage): Promise<MessageRef> {
+    const out = await this.client.chat.postMessage({
+      channel: this.options.channelId,
+      text: renderPlainText(message),
+      blocks: slackBlocks(message),
+    });
+    return { channel: out.channel ?? this.options.channelId, ts: out.ts ?? '' };
+  }
+
+  public async update(ref: MessageRef, message: ChatMessage): Promise<MessageRef> {
+    await this.client.chat.update({
+      channel: ref.channel,
+      ts: ref.ts,
+      text: renderPlainText(message),
+      blocks: slackBlocks(message),
+    });
+    return ref;
+  }
+
+  /** A message only `userId` sees, in `channelId`. */
+  public async tellPrivately(channelId: string, userId: string, text: string): Promise<void> {
+    await this.client.chat.postEphemeral({ channel: channelId, user: userId, text });
+  }
+
+  /** Opens a modal for the user whose interaction carried `triggerId`. */
+  public async openModal(triggerId: string, view: ModalView): Promise<void> {
+    await this.client.views.open({ trigger_id: triggerId, view });
+  }
+}

@@ -1,0 +1,222 @@
+/**
+ * `ApprovalChannels`: chat-ops approvals for a `NomadRestartWorkflow`. A notifier on the approvals
+ * table's stream posts each question to the configured channels (Slack, a signed webhook, an SNS
+ * topic) and updates the message once decided; an endpoint behind a Lambda Function URL takes
+ * the answers (Slack interactivity, webhook answers). Secrets are referenced by ARN, never
+ * inlined; the endpoint may only answer this state machine's tasks and read and write its table.
+ */
+import { type Duration, type RemovalPolicy, Stack, ValidationError } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { APPROVAL_ROUTES } from '../approvals/endpoint';
+import { APPROVAL_ENV } from '../approvals/settings';
+import { ENV } from '../stores/from-env';
+import { TaskFunction } from '../workflow/private/task-function';
+import { grantDecryptThroughSecretsManager } from './private/secrets-key-grant';
+
+/** Slack: where questions are posted and who may answer them. */
+export interface SlackApprovalProps {
+  /** Secret holding the bot token (`xoxb-...`, scopes `chat:write`); read by the notifier and the endpoint. */
+  readonly botTokenSecret: secretsmanager.ISecret;
+  /** Secret holding the app's signing secret; read by the endpoint only, to verify requests. */
+  readonly signingSecret: secretsmanager.ISecret;
+  /** Channel id (`C...`) questions are posted to; the bot must be a member. */
+  readonly channelId: string;
+  /** Slack user ids (`U...`) that may answer. @default - any user in `allowedChannelIds` */
+  readonly allowedUserIds?: string[];
+  /** Channels questions may be answered from. @default - any channel, for `allowedUserIds` */
+  readonly allowedChannelIds?: string[];
+  /** Teams (workspaces, `T...`) answers may come from. @default - any team the app is installed in */
+  readonly allowedTeamIds?: string[];
+  /** Slack's Web API base URL. @default 'https://slack.com/api/' */
+  readonly slackApiUrl?: string;
+}
+
+/** A generic webhook for other chat systems: JSON, HMAC-SHA256-signed, timestamped. */
+export interface WebhookApprovalProps {
+  /** Where questions and decisions are POSTed (https). */
+  readonly url: string;
+  /** Secret holding JSON `{"<key id>": "<secret>", ...}`: deliveries are signed with `keyId`'s. */
+  readonly secret: secretsmanager.ISecret;
+  /** The key that signs deliveries (`x-nomad-restart-key-id`). */
+  readonly keyId: string;
+  /** Keys whose signed answers are accepted at the endpoint. @default - none: the webhook only notifies */
+  readonly answerKeyIds?: string[];
+}
+
+/** The channels; each is optional, and none at all means questions are answered at a terminal only. */
+export interface ApprovalChannelsProps {
+  /** @default - no Slack */
+  readonly slack?: SlackApprovalProps;
+  /** @default - no webhook */
+  readonly webhook?: WebhookApprovalProps;
+  /** SNS topic questions are published to (e-mail subscribers). @default - no topic */
+  readonly emailTopic?: sns.ITopic;
+  /**
+   * Customer-managed KMS key that encrypts the chat secrets: the notifier and the endpoint may
+   * `kms:Decrypt` with it only, through Secrets Manager.
+   * @default - the secrets use the AWS managed key, which needs no grant
+   */
+  readonly secretsKey?: kms.IKey;
+}
+
+/** What the channels attach to: the workflow's table and state machine, and its log settings. */
+export interface ApprovalChannelsResources extends ApprovalChannelsProps {
+  readonly approvalsTable: dynamodb.Table;
+  readonly stateMachine: sfn.IStateMachine;
+  readonly logRetention: logs.RetentionDays;
+  readonly removalPolicy: RemovalPolicy;
+  readonly timeout: Duration;
+}
+
+const lit = (s: string) => s as ConstructorParameters<typeof ValidationError>[0];
+
+/** Whether any channel is configured. */
+export function hasApprovalChannels(props: ApprovalChannelsProps): boolean {
+  return props.slack !== undefined || props.webhook !== undefined || props.emailTopic !== undefined;
+}
+
+/** The notifier, and the endpoint with its Function URL when a channel takes answers. */
+export class ApprovalChannels extends Construct {
+  /** Posts and updates the question messages (approvals table stream). */
+  public readonly notifier: lambda.IFunction;
+  /** Takes answers; absent when no channel takes any (SNS only, or a webhook without answer keys). */
+  public readonly endpoint?: lambda.IFunction;
+  /** The endpoint's URL (ends with `/`): Slack's interactivity URL is `<url>slack/interactions`. */
+  public readonly endpointUrl?: lambda.FunctionUrl;
+
+  public constructor(scope: Construct, id: string, props: ApprovalChannelsResources) {
+    super(scope, id);
+    this.validate(props);
+    const answers = props.slack !== undefined || (props.webhook?.answerKeyIds?.length ?? 0) > 0;
+    let answerUrl: string | undefined;
+    if (answers) {
+      const endpoint = this.fn('approval-endpoint', props, this.endpointEnvironment(props));
+      this.endpoint = endpoint;
+      // Slack and webhook senders cannot sign with SigV4: each request is verified by its own
+      // signature (Slack v0, webhook v1 HMAC) inside the function instead.
+      this.endpointUrl = endpoint.addFunctionUrl({ authType: lambda.FunctionUrlAuthType.NONE });
+      answerUrl = `${this.endpointUrl.url}${APPROVAL_ROUTES.webhook.slice(1)}`;
+      this.grantEndpoint(endpoint, props);
+    }
+    const notifier = this.fn('approval-notifier', props, {
+      ...this.channelEnvironment(props),
+      ...(answerUrl === undefined || props.webhook === undefined
+        ? {}
+        : { [APPROVAL_ENV.webhookAnswerUrl]: answerUrl }),
+    });
+    this.notifier = notifier;
+    notifier.addEventSource(
+      // exactOptionalPropertyTypes trips over CDK's own Table vs ITable optional fields.
+      new DynamoEventSource(props.approvalsTable as unknown as dynamodb.ITable, {
+        startingPosition: lambda.StartingPosition.LATEST,
+        filters: [{ pattern: JSON.stringify({ eventName: ['INSERT', 'MODIFY'] }) }],
+        retryAttempts: 5,
+        bisectBatchOnError: true,
+      }),
+    );
+    // Reads questions, records the messages that show them.
+    this.tableAccess(notifier, props, ['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+    props.slack?.botTokenSecret.grantRead(notifier);
+    props.webhook?.secret.grantRead(notifier);
+    props.emailTopic?.grantPublish(notifier);
+    if (props.secretsKey !== undefined)
+      grantDecryptThroughSecretsManager(notifier, props.secretsKey, Stack.of(this).region);
+  }
+
+  private validate(props: ApprovalChannelsProps): void {
+    const slack = props.slack;
+    if (slack === undefined) return;
+    if (slack.channelId.trim() === '') {
+      throw new ValidationError(
+        lit('InvalidSlackChannel'),
+        'slack.channelId must name a channel, got ""',
+        this,
+      );
+    }
+    if ((slack.allowedUserIds?.length ?? 0) === 0 && (slack.allowedChannelIds?.length ?? 0) === 0) {
+      throw new ValidationError(
+        lit('SlackAllowListMissing'),
+        'slack needs allowedUserIds or allowedChannelIds: the signing secret proves a request came through the app, not who may answer',
+        this,
+      );
+    }
+  }
+
+  private fn(handlerId: string, props: ApprovalChannelsResources, environment: Record<string, string>) {
+    return new TaskFunction(this, `${handlerId}-fn`, {
+      handlerId,
+      timeout: props.timeout,
+      environment: { ...environment, [ENV.approvalsTable]: props.approvalsTable.tableName },
+      logRetention: props.logRetention,
+      removalPolicy: props.removalPolicy,
+    }).function;
+  }
+
+  private channelEnvironment(props: ApprovalChannelsProps): Record<string, string> {
+    const E = APPROVAL_ENV;
+    const env: Record<string, string> = {};
+    if (props.slack !== undefined) {
+      env[E.slackBotTokenSecretArn] = props.slack.botTokenSecret.secretArn;
+      env[E.slackChannelId] = props.slack.channelId;
+      if (props.slack.slackApiUrl !== undefined) env[E.slackApiUrl] = props.slack.slackApiUrl;
+    }
+    if (props.webhook !== undefined) {
+      env[E.webhookUrl] = props.webhook.url;
+      env[E.webhookSecretArn] = props.webhook.secret.secretArn;
+      env[E.webhookKeyId] = props.webhook.keyId;
+    }
+    if (props.emailTopic !== undefined) env[E.emailTopicArn] = props.emailTopic.topicArn;
+    return env;
+  }
+
+  private endpointEnvironment(props: ApprovalChannelsProps): Record<string, string> {
+    const E = APPROVAL_ENV;
+    // The endpoint publishes nothing: it gets the Slack and webhook settings, not the topic.
+    const { [E.emailTopicArn]: _topic, ...env } = this.channelEnvironment(props);
+    const join = (ids: string[] | undefined) => (ids === undefined ? undefined : ids.join(','));
+    const slack = props.slack;
+    if (slack !== undefined) {
+      env[E.slackSigningSecretArn] = slack.signingSecret.secretArn;
+      for (const [name, ids] of [
+        [E.slackAllowedUserIds, join(slack.allowedUserIds)],
+        [E.slackAllowedChannelIds, join(slack.allowedChannelIds)],
+        [E.slackAllowedTeamIds, join(slack.allowedTeamIds)],
+      ] as const) {
+        if (ids !== undefined) env[name] = ids;
+      }
+    }
+    if (props.webhook?.answerKeyIds !== undefined)
+      env[E.webhookAnswerKeyIds] = props.webhook.answerKeyIds.join(',');
+    return env;
+  }
+
+  private grantEndpoint(endpoint: lambda.Function, props: ApprovalChannelsResources): void {
+    // Decide (GetItem, UpdateItem) and the replay guard (PutItem of seen:<signature> items).
+    this.tableAccess(endpoint, props, ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem']);
+    endpoint.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['states:SendTaskSuccess', 'states:SendTaskFailure'],
+        resources: [props.stateMachine.stateMachineArn],
+      }),
+    );
+    props.slack?.botTokenSecret.grantRead(endpoint);
+    props.slack?.signingSecret.grantRead(endpoint);
+    props.webhook?.secret.grantRead(endpoint);
+    if (props.secretsKey !== undefined)
+      grantDecryptThroughSecretsManager(endpoint, props.secretsKey, Stack.of(this).region);
+  }
+
+  /** The table's own ARN only: Table.grant() would add "<table>/index/*". */
+  private tableAccess(fn: lambda.Function, props: ApprovalChannelsResources, actions: string[]): void {
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions, resources: [props.approvalsTable.tableArn] }));
+  }
+}

@@ -1,0 +1,364 @@
+/**
+ * The approval endpoint (Slack interactivity and webhook answers): a valid answer makes exactly
+ * one SendTaskSuccess; a forged, stale, replayed, unauthorised, malformed or unknown one, or one
+ * for a run that has ended, changes nothing, makes no Step Functions call (beyond the one that
+ * finds the run ended), and is answered without a 5xx. No response or log line carries the task
+ * token or a secret.
+ */
+import { SendTaskSuccessCommand, SFNClient } from '@aws-sdk/client-sfn';
+import { mockClient } from 'aws-sdk-client-mock';
+import {
+  APPROVAL_ROUTES,
+  type ApprovalHttpRequest,
+  type EndpointDeps,
+  handleApprovalRequest,
+} from '../../lib/approvals';
+import { type MemoryApprovalStore, MemoryReplayGuard, newApprovalId } from '../../lib/stores';
+import {
+  buttonPress,
+  parkedQuestion,
+  SIGNING_SECRET,
+  slackBody,
+  slackHeaders,
+  storeWith,
+  TASK_TOKEN,
+  WEBHOOK_KEYS,
+  webhookHeaders,
+} from './helpers';
+
+const sfn = mockClient(SFNClient);
+const NOW_MS = 1_700_000_100_000;
+const NOW_S = NOW_MS / 1000;
+
+interface Setup {
+  deps: EndpointDeps;
+  store: MemoryApprovalStore;
+  logs: string[];
+  told: { channel: string; user: string; text: string }[];
+  modals: unknown[];
+}
+
+async function setup(store: MemoryApprovalStore): Promise<Setup> {
+  const logs: string[] = [];
+  const told: Setup['told'] = [];
+  const modals: unknown[] = [];
+  const log = (message: string, fields: Record<string, unknown>) =>
+    logs.push(JSON.stringify({ message, ...fields }));
+  return {
+    store,
+    logs,
+    told,
+    modals,
+    deps: {
+      decide: { approvals: store, sfn: new SFNClient({ region: 'eu-west-1' }), now: () => NOW_MS },
+      replays: new MemoryReplayGuard(() => NOW_S),
+      log: { info: log, warn: log },
+      now: () => NOW_MS,
+      slack: {
+        signingSecret: SIGNING_SECRET,
+        allow: { userIds: ['U1'], teamIds: ['T1'] },
+        api: {
+          tellPrivately: async (channel, user, text) => void told.push({ channel, user, text }),
+          openModal: async (_trigger, view) => void modals.push(view),
+        },
+      },
+      webhook: { keys: WEBHOOK_KEYS, allowedKeyIds: ['ops'] },
+    },
+  };
+}
+
+const slackRequest = (payload: unknown, at = NOW_S, secret = SIGNING_SECRET): ApprovalHttpRequest => {
+  const body = slackBody(payload);
+  return { method: 'POST', path: APPROVAL_ROUTES.slack, headers: slackHeaders(body, at, secret), body };
+};
+
+const webhookRequest = (answer: unknown, keyId = 'ops', at = NOW_S): ApprovalHttpRequest => {
+  const body = typeof answer === 'string' ? answer : JSON.stringify(answer);
+  const secret = WEBHOOK_KEYS[keyId as keyof typeof WEBHOOK_KEYS] ?? 'unknown';
+  return {
+    method: 'POST',
+    path: APPROVAL_ROUTES.webhook,
+    headers: webhookHeaders(body, at, keyId, secret),
+    body,
+  };
+};
+
+describe('handleApprovalRequest', () => {
+  afterEach(() => sfn.reset());
+
+  it('answers a Slack button press with exactly one SendTaskSuccess and records the decision', async () => {
+    // Arrange
+    sfn.on(SendTaskSuccessCommand).resolves({});
+    const q = parkedQuestion();
+    const s = await setup(await storeWith(q));
+
+    // Act
+    const response = await handleApprovalRequest(s.deps, slackRequest(buttonPress(q.approvalId, '10s')));
+
+    // Assert
+    expect(response.statusCode).toBe(200);
+    const calls = sfn.commandCalls(SendTaskSuccessCommand);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.args[0].input).toEqual({
+      taskToken: TASK_TOKEN,
+      output: JSON.stringify({ answer: '10s', answeredBy: 'alice (Slack U1)' }),
+    });
+    expect((await s.store.get(q.approvalId)).decision).toMatchObject({
+      answer: '10s',
+      answeredBy: 'alice (Slack U1)',
+      via: 'slack',
+      outcome: 'delivered',
+    });
+    expect(JSON.stringify([response, s.logs])).not.toContain(TASK_TOKEN);
+  });
+
+  it('answers a signed webhook answer the same way, reading the reply as Nomad does', async () => {
+    // Arrange
+    sfn.on(SendTaskSuccessCommand).resolves({});
+    const q = parkedQuestion();
+    const s = await setup(await storeWith(q));
+
+    // Act
+    const response = await handleApprovalRequest(
+      s.deps,
+      webhookRequest({ approvalId: q.approvalId, answer: ' Y ', answeredBy: 'bob' }),
+    );
+
+    // Assert
+    expect(response.statusCode).toBe(200);
+    expect(JSON.parse(response.body)).toMatchObject({ outcome: 'decided', decision: { answer: 'yes' } });
+    expect(sfn.commandCalls(SendTaskSuccessCommand)).toHaveLength(1);
+  });
+
+  const refused: {
+    name: string;
+    request: (id: string) => ApprovalHttpRequest;
+    status: number;
+    reason: string;
+  }[] = [
+    {
+      name: 'a Slack request signed with the wrong secret',
+      request: (id) => slackRequest(buttonPress(id, 'yes'), NOW_S, 'not-the-signing-secret'),
+      status: 401,
+      reason: 'ApprovalSignatureError',
+    },
+    {
+      name: 'a Slack request with a stale timestamp (6 minutes old)',
+      request: (id) => slackRequest(buttonPress(id, 'yes'), NOW_S - 6 * 60),
+      status: 401,
+      reason: 'ApprovalSignatureError',
+    },
+    {
+      name: 'a Slack user not on the allow-list',
+      request: (id) => slackRequest(buttonPress(id, 'yes', { user: 'U2', team: 'T1', channel: 'C1' })),
+      status: 403,
+      reason: 'AnswererNotAllowedError',
+    },
+    {
+      name: 'a Slack team not on the allow-list',
+      request: (id) => slackRequest(buttonPress(id, 'yes', { user: 'U1', team: 'T9', channel: 'C1' })),
+      status: 403,
+      reason: 'AnswererNotAllowedError',
+    },
+    {
+      name: 'a webhook key that may only receive',
+      request: (id) => webhookRequest({ approvalId: id, answer: 'yes', answeredBy: 'bob' }, 'notify'),
+      status: 403,
+      reason: 'AnswererNotAllowedError',
+    },
+    {
+      name: 'a webhook key nobody configured',
+      request: (id) => webhookRequest({ approvalId: id, answer: 'yes', answeredBy: 'bob' }, 'stranger'),
+      status: 401,
+      reason: 'ApprovalSignatureError',
+    },
+    {
+      name: 'a malformed Slack body (no payload field)',
+      request: () => {
+        const body = 'foo=bar';
+        return { method: 'POST', path: APPROVAL_ROUTES.slack, headers: slackHeaders(body, NOW_S), body };
+      },
+      status: 400,
+      reason: 'MalformedApprovalRequestError',
+    },
+    {
+      name: 'a malformed webhook body (not JSON)',
+      request: () => webhookRequest('{"approvalId":'),
+      status: 400,
+      reason: 'MalformedApprovalRequestError',
+    },
+    {
+      name: 'a webhook answer without answeredBy',
+      request: (id) => webhookRequest({ approvalId: id, answer: 'yes' }),
+      status: 400,
+      reason: 'MalformedApprovalRequestError',
+    },
+    {
+      name: 'an unknown approval id',
+      request: () => slackRequest(buttonPress(newApprovalId(), 'yes')),
+      status: 404,
+      reason: 'ApprovalNotFoundError',
+    },
+    {
+      name: 'an approval id that is not one (the replay guard prefix)',
+      request: () => webhookRequest({ approvalId: 'seen:slack:v0=abc', answer: 'yes', answeredBy: 'bob' }),
+      status: 404,
+      reason: 'ApprovalNotFoundError',
+    },
+    {
+      name: 'a reply Nomad would not accept',
+      request: (id) => webhookRequest({ approvalId: id, answer: 'maybe', answeredBy: 'bob' }),
+      status: 422,
+      reason: 'InvalidApprovalAnswerError',
+    },
+  ];
+
+  it.each(refused)('refuses $name: status $status, nothing changed, no Step Functions call', async (row) => {
+    // Arrange
+    const q = parkedQuestion();
+    const s = await setup(await storeWith(q));
+
+    // Act
+    const response = await handleApprovalRequest(s.deps, row.request(q.approvalId));
+
+    // Assert
+    expect(response.statusCode).toBe(row.status);
+    expect(JSON.parse(response.body)).toMatchObject({ error: row.reason });
+    expect(sfn.commandCalls(SendTaskSuccessCommand)).toHaveLength(0);
+    expect((await s.store.get(q.approvalId)).decision).toBeUndefined();
+    expect(s.logs).toEqual([
+      JSON.stringify({
+        message: 'Answer refused',
+        route: row.request(q.approvalId).path,
+        reason: row.reason,
+        status: row.status,
+      }),
+    ]);
+    const everything = JSON.stringify([response, s.logs]);
+    for (const secret of [TASK_TOKEN, SIGNING_SECRET, ...Object.values(WEBHOOK_KEYS)]) {
+      expect(everything).not.toContain(secret);
+    }
+  });
+
+  it('refuses a replayed Slack request: the first is answered, the copy changes nothing', async () => {
+    // Arrange
+    sfn.on(SendTaskSuccessCommand).resolves({});
+    const q = parkedQuestion();
+    const s = await setup(await storeWith(q));
+    const request = slackRequest(buttonPress(q.approvalId, 'yes'));
+
+    // Act
+    const first = await handleApprovalRequest(s.deps, request);
+    const replay = await handleApprovalRequest(s.deps, request);
+
+    // Assert
+    expect([first.statusCode, replay.statusCode]).toEqual([200, 409]);
+    expect(JSON.parse(replay.body)).toMatchObject({ error: 'ApprovalReplayError' });
+    expect(sfn.commandCalls(SendTaskSuccessCommand)).toHaveLength(1);
+  });
+
+  it('tells a later answerer who decided what and when, with no Step Functions call', async () => {
+    // Arrange
+    sfn.on(SendTaskSuccessCommand).resolves({});
+    const q = parkedQuestion();
+    const s = await setup(await storeWith(q));
+    await handleApprovalRequest(
+      s.deps,
+      webhookRequest({ approvalId: q.approvalId, answer: 'no', answeredBy: 'bob' }),
+    );
+    sfn.resetHistory();
+
+    // Act
+    const later = await handleApprovalRequest(s.deps, slackRequest(buttonPress(q.approvalId, 'yes')));
+
+    // Assert
+    expect(later.statusCode).toBe(200);
+    expect(sfn.commandCalls(SendTaskSuccessCommand)).toHaveLength(0);
+    expect(s.told).toEqual([
+      {
+        channel: 'C1',
+        user: 'U1',
+        text: 'Already decided: bob (webhook key ops) answered "no" at 2023-11-14 22:15:00 UTC (webhook).',
+      },
+    ]);
+  });
+
+  it.each(['TaskTimedOut', 'InvalidToken', 'TaskDoesNotExist'])(
+    'says "already finished" when Step Functions answers %s, never a 5xx',
+    async (code) => {
+      // Arrange
+      sfn.on(SendTaskSuccessCommand).rejects(Object.assign(new Error('closed'), { name: code }));
+      const q = parkedQuestion();
+      const s = await setup(await storeWith(q));
+
+      // Act
+      const response = await handleApprovalRequest(
+        s.deps,
+        webhookRequest({ approvalId: q.approvalId, answer: 'yes', answeredBy: 'bob' }),
+      );
+
+      // Assert
+      expect(response.statusCode).toBe(410);
+      expect(JSON.parse(response.body).message).toBe(
+        'bob (webhook key ops) answered "yes" at 2023-11-14 22:15:00 UTC (webhook), but the run had already finished: nothing changed.',
+      );
+      expect((await s.store.get(q.approvalId)).decision?.outcome).toBe('run-finished');
+    },
+  );
+
+  it('reopens the question when Step Functions is throttled, and says to answer again (503)', async () => {
+    // Arrange
+    sfn
+      .on(SendTaskSuccessCommand)
+      .rejects(Object.assign(new Error('slow down'), { name: 'ThrottlingException' }));
+    const q = parkedQuestion();
+    const s = await setup(await storeWith(q));
+
+    // Act
+    const response = await handleApprovalRequest(
+      s.deps,
+      webhookRequest({ approvalId: q.approvalId, answer: 'yes', answeredBy: 'bob' }),
+    );
+
+    // Assert
+    expect(response.statusCode).toBe(503);
+    expect((await s.store.get(q.approvalId)).decision).toBeUndefined();
+  });
+
+  it("opens the typed-answer modal and takes a typed wait, showing Nomad's refusal of junk in the modal", async () => {
+    // Arrange
+    sfn.on(SendTaskSuccessCommand).resolves({});
+    const q = parkedQuestion();
+    const s = await setup(await storeWith(q));
+    const open = {
+      ...buttonPress(q.approvalId, 'typed'),
+      actions: [{ action_id: 'answer-typed', block_id: `approval:${q.approvalId}`, value: 'typed' }],
+    };
+    const submit = (value: string) => ({
+      type: 'view_submission',
+      user: { id: 'U1', username: 'alice' },
+      team: { id: 'T1' },
+      view: {
+        callback_id: 'answer-typed',
+        private_metadata: JSON.stringify({ approvalId: q.approvalId, channelId: 'C1' }),
+        state: { values: { reply: { reply: { value } } } },
+      },
+    });
+
+    // Act
+    const opened = await handleApprovalRequest(s.deps, slackRequest(open));
+    const junk = await handleApprovalRequest(s.deps, slackRequest(submit('soon')));
+    const typed = await handleApprovalRequest(s.deps, slackRequest(submit('1m30s')));
+
+    // Assert
+    expect(opened.statusCode).toBe(200);
+    expect(s.modals).toHaveLength(1);
+    expect(JSON.parse(junk.body)).toEqual({
+      response_action: 'errors',
+      errors: { reply: 'Invalid answer "soon": the question takes Y/n/<wait duration>' },
+    });
+    expect(JSON.parse(typed.body)).toEqual({});
+    expect(sfn.commandCalls(SendTaskSuccessCommand)).toHaveLength(1);
+    expect((await s.store.get(q.approvalId)).decision?.answer).toBe('1m30s');
+  });
+});

@@ -1,0 +1,209 @@
+// Scenario: -wait-healthy through the synthesized workflow (local engine, real handlers) against
+// the simulator's Nomad service checks, read back from its request log and check history:
+// - in place, each batch's next restart request comes after the previous batch's check passed
+//   again and then stayed passing for -min-healthy-time, and no allocation's checks are read more
+//   than once per poll interval;
+// - a crash on start that keeps restarting ends an unattended -yes -max-errors 0 run with the
+//   deadline error before batch 2; one that fails its restart policy is reported failed at once;
+// - a flapping check restarts the -min-healthy-time count (the verbose line says so);
+// - with -reschedule, the replacement's checks are waited for.
+// Times: the simulator runs 100 simulated ms per real ms (harness); the gate's own clock is real.
+import { jest } from '@jest/globals';
+import { checkPollMs } from '../../../lib/steps/health-cursor';
+import {
+  allocationsOf,
+  eventsOf,
+  type Harness,
+  restartOptions,
+  startHarness,
+  TIME_SCALE,
+  waitAllRunning,
+} from '../../steps/harness';
+import { checkedJob, firstPassAfter } from '../../steps/health-fixtures';
+import { runWorkflow } from './workflow-harness';
+
+jest.setTimeout(60_000);
+
+const RESTART = /^\/v1\/client\/allocation\/([^/]+)\/restart$/;
+const CHECKS = /^\/v1\/client\/allocation\/([^/]+)\/checks$/;
+const short = (id: string) => id.slice(0, 8);
+/**
+ * Real ms as simulated ms, less 10 real ms for the two clocks' rounding (a loaded machine only
+ * makes the gate later, never earlier).
+ */
+const simMs = (realMs: number) => (realMs - 10) / TIME_SCALE;
+
+let h: Harness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+/** `{ time, id }` of each request to `route`, in order (simulated ms). */
+function requests(target: Harness, route: RegExp): { time: number; id: string }[] {
+  return target.sim.control.requestLog().flatMap((r) => {
+    const id = route.exec(r.path)?.[1];
+    return id === undefined || r.status !== 200 ? [] : [{ time: r.time, id }];
+  });
+}
+
+/** Simulated ms of the allocation's latest `Started` event of task `server`. */
+function lastStartMs(target: Harness, id: string): number {
+  const events = target.sim.control.state().allocation(id)?.TaskStates?.['server']?.Events ?? [];
+  return (events.findLast((e) => e.Type === 'Started')?.Time ?? 0) / 1e6;
+}
+
+describe('-wait-healthy through the workflow', () => {
+  it('starts each batch only after the previous one passed its checks for -min-healthy-time', async () => {
+    // Arrange: tasks take half a simulated second to come back and the check runs every minute
+    // (600 ms real, longer than -min-healthy-time), so the pre-restart success is still there,
+    // stale, when they are back (as traced): taking it would start the next batch too early.
+    const job = checkedJob('healthy', 3, { intervalS: 60 });
+    h = await startHarness({ jobs: [job] }, { taskRestartMs: 500 });
+    await waitAllRunning(h, job.ID, 3);
+    const gate = { minHealthyTimeNs: 300e6, healthyDeadlineNs: 20e9 };
+
+    // Act
+    const run = await runWorkflow(h, restartOptions(job.ID, { waitHealthy: gate }));
+
+    // Assert
+    expect(run.exitCode).toBe(0);
+    const restarts = requests(h, RESTART);
+    expect(restarts).toHaveLength(3);
+    for (const [i, restart] of restarts.slice(0, -1).entries()) {
+      const passed = firstPassAfter(h.sim.control, restart.id, lastStartMs(h, restart.id));
+      expect(passed).toBeDefined();
+      expect(restarts[i + 1]?.time).toBeGreaterThanOrEqual((passed ?? Infinity) + simMs(300));
+    }
+    expect(eventsOf(run.events, 'health-waiting').map((e) => e.count)).toEqual([1, 1, 1]);
+    expect(eventsOf(run.events, 'allocation-healthy').map((e) => e.allocationId)).toEqual(
+      restarts.map((r) => r.id),
+    );
+    // At most one checks read per allocation per poll interval (the endpoint has no blocking query);
+    // the log stamps answers, so one slow answer before a fast one may shorten a gap by its latency.
+    const reads = requests(h, CHECKS);
+    for (const { id } of restarts) {
+      const times = reads.filter((r) => r.id === id).map((r) => r.time);
+      expect(times.length).toBeGreaterThan(0);
+      for (let i = 1; i < times.length; i++)
+        expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(
+          simMs(checkPollMs(gate.minHealthyTimeNs) - 50),
+        );
+    }
+  });
+
+  it('stops an unattended -yes -max-errors 0 run before batch 2 when a batch crashes on start', async () => {
+    // Arrange: the restarted task exits 3 at every start and its policy keeps restarting it.
+    const job = checkedJob('crashing', 2, {
+      restartPolicy: { Attempts: 1000, Delay: 1e9, Interval: 1800e9, Mode: 'delay' },
+    });
+    h = await startHarness({ jobs: [job] });
+    await waitAllRunning(h, job.ID, 2);
+    h.sim.control.crashOnStart({ jobId: job.ID }, { task: 'server', exitCode: 3 });
+
+    // Act
+    const run = await runWorkflow(
+      h,
+      restartOptions(job.ID, {
+        maxErrors: { value: 0, percent: false },
+        waitHealthy: { minHealthyTimeNs: 100e6, healthyDeadlineNs: 1_500e6 },
+      }),
+    );
+
+    // Assert
+    const restarts = requests(h, RESTART);
+    expect(run.exitCode).toBe(1);
+    expect(restarts).toHaveLength(1);
+    const first = short(restarts[0]?.id ?? '');
+    expect(run.errors).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^Error restarting allocation "${first}": Allocation "${first}" did not become healthy within 1\\.5s: (task "server" (is "pending" \\(Restarting: Task restarting in [0-9.]+m?s\\)|has not started again since the restart)|check "http" (is "failure": nomad: Get "http://127\\.0\\.0\\.1:\\d+/": dial tcp 127\\.0\\.0\\.1:\\d+: connect: connection refused|has not run since the task started))$`,
+        ),
+      ),
+    ]);
+    expect(eventsOf(run.events, 'max-errors-exceeded')).toHaveLength(1);
+    const untouched = allocationsOf(h, job.ID).filter((a) => a.ID !== restarts[0]?.id);
+    expect(untouched.flatMap((a) => a.TaskStates?.['server']?.Events ?? []).map((e) => e.Type)).not.toContain(
+      'Restart Signaled',
+    );
+  });
+
+  it('reports an allocation whose restart policy gives up as failed at once, not at the deadline', async () => {
+    // Arrange: one attempt, then "Not Restarting" (the traced crash).
+    const job = checkedJob('failing', 1);
+    h = await startHarness({ jobs: [job] });
+    await waitAllRunning(h, job.ID, 1);
+    h.sim.control.crashOnStart({ jobId: job.ID }, { exitCode: 3 });
+    const [alloc] = allocationsOf(h, job.ID);
+
+    // Act
+    const started = Date.now();
+    const run = await runWorkflow(
+      h,
+      restartOptions(job.ID, { waitHealthy: { minHealthyTimeNs: 100e6, healthyDeadlineNs: 30e9 } }),
+    );
+
+    // Assert
+    const id = short(alloc?.ID ?? '');
+    expect(run.exitCode).toBe(1);
+    expect(run.errors).toEqual([
+      `Error restarting allocation "${id}": Allocation "${id}" failed before it became healthy: task "server" failed (Not Restarting: Exceeded allowed attempts 1 in interval 30m0s and mode is "fail")`,
+    ]);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
+  it('restarts the -min-healthy-time count when a check flaps', async () => {
+    // Arrange: after the restart the check passes, fails once, then passes; it runs every 600 ms
+    // (real), so the 250 ms polls see each run.
+    const job = checkedJob('flapping', 1, { intervalS: 60 });
+    h = await startHarness({ jobs: [job] });
+    await waitAllRunning(h, job.ID, 1);
+    h.sim.control.setCheckBehaviour({ jobId: job.ID }, 'http', { behaviour: 'flapping' });
+
+    // Act
+    const run = await runWorkflow(
+      h,
+      restartOptions(job.ID, {
+        verbose: true,
+        waitHealthy: { minHealthyTimeNs: 1_000e6, healthyDeadlineNs: 20e9 },
+      }),
+    );
+
+    // Assert
+    expect(run.exitCode).toBe(0);
+    const [reset] = eventsOf(run.events, 'health-reset');
+    const [healthy] = eventsOf(run.events, 'allocation-healthy');
+    expect(reset?.reason).toBe('check "http" is "failure": Internal Server Error');
+    expect((healthy?.time ?? 0) - (reset?.time ?? Infinity)).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it("waits for the replacement's checks with -reschedule", async () => {
+    // Arrange
+    const job = checkedJob('replaced', 1);
+    h = await startHarness({ jobs: [job] });
+    await waitAllRunning(h, job.ID, 1);
+    const [original] = allocationsOf(h, job.ID);
+
+    // Act
+    const run = await runWorkflow(
+      h,
+      restartOptions(job.ID, {
+        reschedule: true,
+        waitHealthy: { minHealthyTimeNs: 300e6, healthyDeadlineNs: 20e9 },
+      }),
+    );
+
+    // Assert
+    expect(run.exitCode).toBe(0);
+    const replacement = h.sim.control.state().allocation(original?.ID ?? '')?.NextAllocation ?? '';
+    expect(eventsOf(run.events, 'allocation-healthy')).toEqual([
+      expect.objectContaining({ allocationId: replacement, checks: 1 }),
+    ]);
+    const passed = firstPassAfter(h.sim.control, replacement, lastStartMs(h, replacement));
+    const reads = requests(h, CHECKS).filter((r) => r.id === replacement);
+    expect(passed).toBeDefined();
+    expect(reads.at(-1)?.time).toBeGreaterThanOrEqual((passed ?? Infinity) + simMs(300));
+    expect(requests(h, CHECKS).filter((r) => r.id === original?.ID)).toEqual([]);
+  });
+});

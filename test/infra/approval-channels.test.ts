@@ -1,0 +1,220 @@
+/**
+ * The stack with chat-ops approvals (Slack, a signed webhook, an SNS topic): the endpoint's role
+ * may only answer this state machine's tasks and read and write its table, secrets are referenced
+ * by ARN and never inlined, the notifier follows the table's stream, the interactivity URL is an
+ * output, and cdk-nag has no unacknowledged finding.
+ */
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
+import { stackPropsFromContext } from '../../lib/constructs/stack-context';
+
+const ARN = (name: string) => `arn:aws:secretsmanager:us-east-1:123456789012:secret:${name}-AbCdEf`;
+const TOPIC = 'arn:aws:sns:us-east-1:123456789012:nomad-restart-questions';
+
+const KEY = 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+
+function synth(slack: Record<string, unknown> = { allowedUserIds: ['U1'] }) {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new NomadRestartStack(app, 'ApprovalsTest', {
+    env: { account: '123456789012', region: 'us-east-1' },
+    nomadAddress: 'https://nomad.internal:4646',
+    slackApprovals: {
+      botTokenSecret: { completeArn: ARN('slack-bot') },
+      signingSecret: { completeArn: ARN('slack-signing') },
+      channelId: 'C123',
+      ...slack,
+    },
+    webhookApprovals: {
+      url: 'https://chat.example.com/hook',
+      secret: { completeArn: ARN('webhook') },
+      keyId: 'ops',
+      answerKeyIds: ['ops'],
+    },
+    approvalEmailTopicArn: TOPIC,
+    approvalSecretsKmsKeyArn: KEY,
+  });
+  return { app, template: Template.fromStack(stack) };
+}
+
+/** The statements of the role of the function whose handler env names `handlerId`. */
+function roleStatements(template: Template, description: string): Record<string, unknown>[] {
+  const roles = template.findResources('AWS::IAM::Role', { Properties: { Description: description } });
+  const roleIds = Object.keys(roles);
+  expect(roleIds).toHaveLength(1);
+  const policies = template.findResources('AWS::IAM::Policy', {
+    Properties: { Roles: [{ Ref: roleIds[0] }] },
+  });
+  return Object.values(policies).flatMap(
+    (p) =>
+      (p['Properties'] as { PolicyDocument: { Statement: Record<string, unknown>[] } }).PolicyDocument
+        .Statement,
+  );
+}
+
+const actionsOf = (s: Record<string, unknown>) => [s['Action']].flat() as string[];
+
+describe('NomadRestartStack with approvals', () => {
+  const { app, template } = synth();
+
+  it('lets the endpoint call only SendTaskSuccess and SendTaskFailure, on this state machine', () => {
+    // Act
+    const statements = roleStatements(template, 'nomad-restart approval-endpoint handler');
+
+    // Assert
+    const states = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('states:')));
+    expect(states).toEqual([
+      {
+        Action: ['states:SendTaskSuccess', 'states:SendTaskFailure'],
+        Effect: 'Allow',
+        Resource: { Ref: expect.stringMatching(/^RestartStateMachine/) },
+      },
+    ]);
+  });
+
+  it('lets the endpoint read and write its table only (no index, no scan, no delete)', () => {
+    // Act
+    const statements = roleStatements(template, 'nomad-restart approval-endpoint handler');
+
+    // Assert
+    const dynamo = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
+    expect(dynamo).toEqual([
+      {
+        Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
+        Effect: 'Allow',
+        Resource: { 'Fn::GetAtt': [expect.stringMatching(/^RestartApprovalsTable/), 'Arn'] },
+      },
+    ]);
+    const other = statements
+      .flatMap(actionsOf)
+      .filter((a) => !/^(states|dynamodb|secretsmanager|logs|xray):/.test(a) && a !== 'kms:Decrypt');
+    expect(other).toEqual([]);
+  });
+
+  it('references every secret by ARN and creates none, so no secret value is in the template', () => {
+    // Act
+    const text = JSON.stringify(template.toJSON());
+    const endpoint = template.findResources('AWS::Lambda::Function', {
+      Properties: { Environment: { Variables: { SLACK_SIGNING_SECRET_ARN: ARN('slack-signing') } } },
+    });
+
+    // Assert
+    expect(template.findResources('AWS::SecretsManager::Secret')).toEqual({});
+    expect(Object.keys(endpoint)).toHaveLength(1);
+    for (const name of ['slack-bot', 'slack-signing', 'webhook']) expect(text).toContain(ARN(name));
+  });
+
+  it.each(['approval-endpoint', 'approval-notifier'])(
+    'lets the %s decrypt the chat secrets with their key, through Secrets Manager only',
+    (handler) => {
+      // Act
+      const statements = roleStatements(template, `nomad-restart ${handler} handler`);
+
+      // Assert
+      expect(statements.filter((s) => actionsOf(s).includes('kms:Decrypt'))).toEqual([
+        {
+          Action: 'kms:Decrypt',
+          Effect: 'Allow',
+          Resource: KEY,
+          Condition: { StringEquals: { 'kms:ViaService': 'secretsmanager.us-east-1.amazonaws.com' } },
+        },
+      ]);
+    },
+  );
+
+  it('gives the notifier the stream (inserts and changes) and publish on the topic, not the signing secret', () => {
+    // Act
+    const statements = roleStatements(template, 'nomad-restart approval-notifier handler');
+
+    // Assert
+    template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT', 'MODIFY'] }) }] },
+    });
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      StreamSpecification: { StreamViewType: 'KEYS_ONLY' },
+    });
+    expect(statements).toContainEqual(expect.objectContaining({ Action: 'sns:Publish', Resource: TOPIC }));
+    expect(JSON.stringify(statements)).not.toContain('slack-signing');
+  });
+
+  it('serves the endpoint on a Function URL and outputs the Slack interactivity URL', () => {
+    // Assert
+    template.hasResourceProperties('AWS::Lambda::Url', { AuthType: 'NONE' });
+    template.hasOutput('SlackInteractivityUrl', {
+      Value: {
+        'Fn::Join': ['', [{ 'Fn::GetAtt': [Match.anyValue(), 'FunctionUrl'] }, 'slack/interactions']],
+      },
+    });
+  });
+
+  it('refuses Slack without an allow-list', () => {
+    // Act
+    const act = () => synth({});
+
+    // Assert
+    expect(act).toThrow(/slack needs allowedUserIds or allowedChannelIds/);
+  });
+
+  it('reports no unacknowledged cdk-nag finding', () => {
+    // Act
+    const report = new AwsSolutionsChecks(app).validateScope(app);
+
+    // Assert
+    expect(
+      report.violations.map(
+        (v) => `${v.ruleName}: ${v.violatingResources.map((r) => r.resourceLogicalId).join(', ')}`,
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('stackPropsFromContext with approvals', () => {
+  it('reads Slack, the webhook, the topic and the key from -c values', () => {
+    // Arrange
+    const context: Record<string, string> = {
+      nomadAddress: 'https://nomad.internal:4646',
+      slackBotTokenSecretArn: 'slack-bot',
+      slackSigningSecretArn: ARN('slack-signing'),
+      slackChannelId: 'C123',
+      slackAllowedUserIds: 'U1, U2',
+      webhookUrl: 'https://chat.example.com/hook',
+      webhookSecretArn: 'webhook',
+      webhookKeyId: 'ops',
+      webhookAnswerKeyIds: 'ops',
+      approvalEmailTopicArn: TOPIC,
+      approvalSecretsKmsKeyArn: KEY,
+    };
+
+    // Act
+    const props = stackPropsFromContext((key) => context[key]);
+
+    // Assert
+    expect(props).toMatchObject({
+      slackApprovals: {
+        botTokenSecret: { name: 'slack-bot' },
+        signingSecret: { completeArn: ARN('slack-signing') },
+        channelId: 'C123',
+        allowedUserIds: ['U1', 'U2'],
+      },
+      webhookApprovals: { secret: { name: 'webhook' }, keyId: 'ops', answerKeyIds: ['ops'] },
+      approvalEmailTopicArn: TOPIC,
+      approvalSecretsKmsKeyArn: KEY,
+    });
+  });
+
+  it('names the setting when the chat secrets key is not a KMS key ARN', () => {
+    // Act
+    const act = () =>
+      stackPropsFromContext((key) =>
+        key === 'nomadAddress'
+          ? 'https://nomad.internal:4646'
+          : key === 'approvalSecretsKmsKeyArn'
+            ? 'alias/x'
+            : undefined,
+      );
+
+    // Assert
+    expect(act).toThrow('Context "approvalSecretsKmsKeyArn" is "alias/x", not a KMS key ARN');
+  });
+});
