@@ -24,13 +24,13 @@ import { HANDLER_IDS, STALE_LOCK_HANDLER_ID } from '../workflow/state-names';
 import { ApprovalChannels, type ApprovalChannelsProps, hasApprovalChannels } from './approval-channels';
 import { grantHandlerAccess } from './private/handler-grants';
 import { grantOperator, OPERATOR_USES, type OperatorUse } from './private/operator-grants';
-import { createTaskFunctions, type WorkflowFunctionId } from './private/task-functions';
+import { createTaskFunctions, type SharedLockProps, type WorkflowFunctionId } from './private/task-functions';
 import { resolveWorkflowSettings } from './private/workflow-settings';
 
 export type { OperatorUse } from './private/operator-grants';
 
 /** Props of {@link NomadRestartWorkflow}. */
-export interface NomadRestartWorkflowProps {
+export interface NomadRestartWorkflowProps extends SharedLockProps {
   /** Address of the Nomad agent the Lambdas call, `http(s)://host:port`. */
   readonly nomadAddress: string;
   /**
@@ -91,14 +91,6 @@ export interface NomadRestartWorkflowProps {
   readonly approvals?: ApprovalChannelsProps;
   /** Days an ended run's plan documents are kept, counted from when each was written; a running run's never expire. @default 14 */
   readonly planExpirationDays?: number;
-  /**
-   * The job's lock shared with every `nomad-restart` process (a Nomad variable,
-   * `nomad-restart/locks/<job>`, Nomad 1.7 or later): `on` takes it when the token may (its
-   * policy needs `read` and `write` variables capabilities on `nomad-restart/locks/*`), else the
-   * run warns and goes on with the DynamoDB lock alone; `required` fails such a run; `off` never
-   * takes it (the DynamoDB lock keeps executions apart, not a terminal's run). @default 'on'
-   */
-  readonly variablesLock?: 'on' | 'required' | 'off';
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   SharedLockHeldError,
   sharedLockMode,
 } from '../stores';
+import { TaskStates } from '../workflow/state-names';
 
 /** Renewals running for one run; `stop` ends them before the run's release step frees the lock. */
 export interface SharedLockKeeper {
@@ -73,5 +74,33 @@ export function keepSharedLock(options: KeepSharedLockOptions): SharedLockKeeper
       await inFlight;
       await client.close();
     },
+  };
+}
+
+/** A local run's lease on its shared lock: kept from "Lock job" until the run releases the lock. */
+export interface LocalRunLease {
+  /** After each state: "Lock job" ending without an error means the run holds the job now. */
+  stateExited(name: string, output: unknown, key: LockKey | undefined, runId: string | undefined): void;
+  /** Before each Task: the release steps wait for renewals to stop (one after would take the freed lock). */
+  beforeTask(name: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The lease of one local run; `onLost` hears when another run holds the lock after all. */
+export function localRunLease(
+  nomad: NomadClientConfig | undefined,
+  onLost: (key: LockKey, runId: string) => void,
+): LocalRunLease {
+  let keeper: SharedLockKeeper | undefined;
+  return {
+    stateExited(name, output, key, runId) {
+      const took = (output as { error?: unknown } | null)?.error === undefined;
+      if (name !== TaskStates.lockJob || !took || key === undefined || runId === undefined || keeper) return;
+      keeper = keepSharedLock({ nomad, key, runId, onLost: () => onLost(key, runId) });
+    },
+    beforeTask: async (name) => {
+      if (name === TaskStates.releaseLock || name === TaskStates.releaseLockAfterError) await keeper?.stop();
+    },
+    stop: async () => keeper?.stop(),
   };
 }

@@ -17,8 +17,20 @@ import { grantDecryptThroughSecretsManager } from './secrets-key-grant';
 /** Every function the workflow deploys, by handler id. */
 export type WorkflowFunctionId = HandlerId | typeof STALE_LOCK_HANDLER_ID;
 
+/** How the workflow takes the job's lock shared with every `nomad-restart` process. */
+export interface SharedLockProps {
+  /**
+   * The job's lock shared with every `nomad-restart` process (a Nomad variable,
+   * `nomad-restart/locks/<job>`, Nomad 1.7 or later): `on` takes it when the token may (its
+   * policy needs `read` and `write` variables capabilities on `nomad-restart/locks/*`), else the
+   * run warns and goes on with the DynamoDB lock alone; `required` fails such a run; `off` never
+   * takes it (the DynamoDB lock keeps executions apart, not a terminal's run). @default 'on'
+   */
+  readonly variablesLock?: 'on' | 'required' | 'off';
+}
+
 /** What the functions need to know: where Nomad is, its secrets, the stores, and the limits. */
-export interface TaskFunctionsProps {
+export interface TaskFunctionsProps extends SharedLockProps {
   readonly nomadAddress: string;
   readonly nomadTokenSecret?: secretsmanager.ISecret;
   readonly nomadTlsSecret?: secretsmanager.ISecret;
@@ -33,8 +45,6 @@ export interface TaskFunctionsProps {
   readonly batchSliceTimeout: Duration;
   readonly logRetention: logs.RetentionDays;
   readonly removalPolicy: RemovalPolicy;
-  /** The shared lock's mode (`NOMAD_RESTART_VARIABLES_LOCK` of the functions that hold the lock). */
-  readonly variablesLock?: 'on' | 'required' | 'off';
 }
 
 /** The handlers that call Nomad: they get its address, secrets, VPC and the plan bucket. */

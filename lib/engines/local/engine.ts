@@ -10,10 +10,11 @@ import type { NomadClientConfig } from '../../nomad/config';
 import type { ProgressEvent } from '../../restart/events';
 import type { RestartInput } from '../../restart/input';
 import { type LocalInvocation, withLocalInvocation } from '../../steps/local-invocation';
-import { keepSharedLock, type SharedLockKeeper } from '../../steps/shared-lock-keeper';
+import { localRunLease } from '../../steps/shared-lock-keeper';
 import type { ApprovalAnswer, AskEvent, WorkflowState } from '../../workflow/payloads';
 import { ASK_STATE_NAME, TASK_STATE_HANDLERS, TaskStates } from '../../workflow/state-names';
 import { withinFunctionTimeout } from './function-timeout';
+import { lambdaContext } from './lambda-context';
 import { type LocalStateMachine, loadLocalDefinition } from './local-definition';
 import { runLocalExecution } from './runner';
 import type { LocalTaskTokenCallbacks } from './task-token-callbacks';
@@ -74,24 +75,6 @@ export interface LocalRestartRequest {
   readonly taskTokenCallbacks?: LocalTaskTokenCallbacks;
   /** The clock the steps read, Unix ms (tests: a maintenance window on simulated time). @default Date.now */
   readonly now?: () => number;
-}
-
-function lambdaContext(functionName: string, budgetMs: number): Context {
-  const deadline = Date.now() + budgetMs;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '256',
-    awsRequestId: crypto.randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
 }
 
 type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
@@ -217,7 +200,8 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
   let runId: string | undefined;
   let runningRun: string | undefined;
   let cancelWanted = false;
-  let keeper: SharedLockKeeper | undefined;
+  // Once the run holds the job, this process renews its shared lock in Nomad while it runs.
+  const lease = localRunLease(request.nomad, (key, owner) => void localStores.lock.requestCancel(key, owner));
   // A reply the workflow did not accept brings it straight back to the ask step: between a
   // valid reply and the next question some other Task always runs (see batch-loop.ts).
   let lastReply: string | undefined;
@@ -240,11 +224,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
           LOCAL_INVOCATION_BUDGET_MS,
         request.interceptInvocation ?? ((_state, invoke) => invoke()),
         request.taskTokenCallbacks !== undefined,
-        // No renewal may race the release (it would take the freed lock again).
-        async (name) => {
-          if (name === TaskStates.releaseLock || name === TaskStates.releaseLockAfterError)
-            await keeper?.stop();
-        },
+        lease.beforeTask,
       ),
     answerTaskToken:
       answerFromOutside(request.taskTokenCallbacks) ??
@@ -284,25 +264,14 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
         // An interrupt confirmed before the job was known is honoured as soon as it is.
         if (cancelWanted) void localStores.lock.requestCancel(lockKey, runId);
       }
-      // Once the run holds the job, this process renews its shared lock in Nomad while it runs.
-      const took = (output as { error?: unknown } | null)?.error === undefined;
-      if (name === TaskStates.lockJob && took && lockKey !== undefined && runId !== undefined && !keeper) {
-        const key = lockKey;
-        const owner = runId;
-        keeper = keepSharedLock({
-          nomad: request.nomad,
-          key,
-          runId: owner,
-          onLost: () => void localStores.lock.requestCancel(key, owner),
-        });
-      }
+      lease.stateExited(name, output, lockKey, runId);
       events.fromOutput(output);
       request.onStateExited?.(name, output);
     },
   });
   const result = execution.result.finally(async () => {
     if (runningRun !== undefined) localStores.runs.ended(runningRun);
-    await keeper?.stop();
+    await lease.stop();
   });
   return {
     result,
