@@ -6,16 +6,17 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { App } from 'aws-cdk-lib';
 import { NomadRestartStack } from '../lib/constructs/nomad-restart-stack';
-import { runRestartLocally } from '../lib/engines/local/engine';
 import { extractStateMachineDefinition } from '../lib/engines/local/index';
 import type { LocalStateMachine } from '../lib/engines/local/local-definition';
-import { toRestartInput, validateRestartInput } from '../lib/restart/input';
 import { type ReportRow, verdict } from './report';
 
-/** One scale run's figures. */
+/** One scale run's figures (bench/scale-run.ts prints them). */
 export interface ScaleMeasure {
   readonly allocations: number;
   readonly batchSize: number;
@@ -24,10 +25,8 @@ export interface ScaleMeasure {
   readonly executions: number;
   readonly maxPayloadBytes: number;
   readonly maxHistoryEvents: number;
-  /** Peak resident memory of this process (the engine, its handlers and client) during the run. */
+  /** Peak resident memory of the engine's process over the run. */
   readonly peakRssBytes: number;
-  /** Resident memory when the run started (what was loaded before it, the CDK synthesis included). */
-  readonly startRssBytes: number;
   readonly wallMs: number;
 }
 
@@ -43,75 +42,58 @@ export function stackContinuingEvery(batchesPerExecution: number): LocalStateMac
   return { definition, stateMachineArn, functionTimeoutsMs };
 }
 
-async function simulatorProcess(allocations: number) {
-  const child = spawn(
+/** Runs a bench script in a process of its own; resolves its first line of output, then `stop` ends it. */
+async function child(script: string, args: readonly string[]) {
+  const proc = spawn(
     process.execPath,
-    ['--import', 'tsx', new URL('./scale-sim.ts', import.meta.url).pathname, String(allocations)],
+    ['--import', 'tsx', new URL(script, import.meta.url).pathname, ...args],
     {
       stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     },
   );
-  if (child.stdout === null) throw new Error('scale simulator: no stdout');
-  const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
-  return { address: line.trim(), stop: () => child.disconnect() };
+  if (proc.stdout === null) throw new Error(`${script}: no stdout`);
+  const [line] = (await once(createInterface({ input: proc.stdout }), 'line')) as [string];
+  return { line: line.trim(), stop: () => proc.connected && proc.disconnect() };
 }
 
-/** Restarts a fresh job of `allocations` through `stateMachine`; the simulator runs apart. */
+/** Restarts a fresh job of `allocations` through `stateMachine`, engine and simulator each apart. */
 export async function measureScale(opts: {
   allocations: number;
   batchSize: number;
   reschedule: boolean;
   stateMachine: LocalStateMachine;
 }): Promise<ScaleMeasure> {
-  const sim = await simulatorProcess(opts.allocations);
-  const startRss = process.memoryUsage().rss;
-  let peak = startRss;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 50);
+  const dir = await mkdtemp(join(tmpdir(), 'nomad-restart-scale-'));
+  const machineFile = join(dir, 'state-machine.json');
+  await writeFile(machineFile, JSON.stringify(opts.stateMachine));
+  const sim = await child('./scale-sim.ts', [String(opts.allocations)]);
   try {
-    const options = validateRestartInput(
-      {
-        job: 'scale',
-        batchSize: String(opts.batchSize),
-        yes: true,
-        reschedule: opts.reschedule,
-        noShutdownDelay: opts.reschedule,
-      },
-      { interactive: false },
-    );
-    const started = performance.now();
-    const run = await runRestartLocally({
-      input: toRestartInput(options),
-      nomad: { address: sim.address },
-      emit: () => undefined,
-      prompt: async () => ({ kind: 'read-error', text: 'EOF' }),
-      stateMachine: opts.stateMachine,
-    });
-    const result = await run.result;
-    return {
-      allocations: opts.allocations,
-      batchSize: opts.batchSize,
-      reschedule: opts.reschedule,
-      status: result.status,
-      executions: result.stats.executions,
-      maxPayloadBytes: result.stats.maxPayloadBytes,
-      maxHistoryEvents: result.stats.maxHistoryEvents,
-      peakRssBytes: Math.max(peak, process.memoryUsage().rss),
-      startRssBytes: startRss,
-      wallMs: performance.now() - started,
-    };
+    const mode = opts.reschedule ? 'reschedule' : 'in-place';
+    const run = await child('./scale-run.ts', [
+      sim.line,
+      machineFile,
+      String(opts.allocations),
+      String(opts.batchSize),
+      mode,
+    ]);
+    run.stop();
+    return JSON.parse(run.line) as ScaleMeasure;
   } finally {
-    clearInterval(sampler);
     sim.stop();
+    await rm(dir, { recursive: true, force: true });
   }
 }
 
 /** The scale rows' sizes: each run restarts `allocations` at `batchSize`. */
 export interface ScaleSizes {
-  readonly inPlace: { readonly allocations: number; readonly batchSize: number };
-  readonly reschedule: { readonly allocations: number; readonly batchSize: number };
-  /** Continue-as-new every this many batches (the deployable default is 200). */
+  readonly inPlace: ScaleRun;
+  readonly reschedule: ScaleRun;
+}
+
+/** One scale restart: its size, batch size, and how often it continues as new (the default is 200). */
+export interface ScaleRun {
+  readonly allocations: number;
+  readonly batchSize: number;
   readonly batchesPerExecution: number;
 }
 
@@ -120,20 +102,18 @@ const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;
 
 /** Runs both scale restarts and reports payload, history, executions and the engine's memory. */
 export async function scaleRows(sizes: ScaleSizes): Promise<ReportRow[]> {
-  const stateMachine = stackContinuingEvery(sizes.batchesPerExecution);
   const rows: ReportRow[] = [];
   let peak = 0;
-  let start = 0;
   for (const [label, size, reschedule] of [
     ['in place', sizes.inPlace, false],
     ['-reschedule', sizes.reschedule, true],
   ] as const) {
+    const stateMachine = stackContinuingEvery(size.batchesPerExecution);
     const run = await measureScale({ ...size, reschedule, stateMachine });
     peak = Math.max(peak, run.peakRssBytes);
-    start = Math.max(start, run.startRssBytes);
     const within = run.maxPayloadBytes < 256 * 1024 && run.maxHistoryEvents < 25_000;
     rows.push({
-      metric: `${run.allocations} allocations ${label}, batch ${size.batchSize}, ${run.executions} executions (continue-as-new every ${sizes.batchesPerExecution} batches): largest state / most history events in one execution (${run.status}, ${(run.wallMs / 1000).toFixed(0)} s)`,
+      metric: `${run.allocations} allocations ${label}, batch ${size.batchSize}, ${run.executions} executions (continue-as-new every ${size.batchesPerExecution} batches): largest state / most history events in one execution (${run.status}, ${(run.wallMs / 1000).toFixed(0)} s)`,
       figure: `${kib(run.maxPayloadBytes)} / ${run.maxHistoryEvents}`,
       target: '< 256 KiB / < 25,000',
       nomadCli: '-',
@@ -141,7 +121,7 @@ export async function scaleRows(sizes: ScaleSizes): Promise<ReportRow[]> {
     });
   }
   rows.push({
-    metric: `local engine peak memory in those runs (simulator in its own process; ${mib(start)} before a run, CDK synthesis included)`,
+    metric: 'local engine peak memory in those runs (engine and simulator each in a process of its own)',
     figure: mib(peak),
     target: '< 1 GiB',
     nomadCli: '-',
