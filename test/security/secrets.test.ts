@@ -30,6 +30,19 @@ afterEach(async () => {
   jest.restoreAllMocks();
 });
 
+/** Four running allocations of `web` behind ACLs, reached with {@link TOKEN}. */
+async function tokenCluster(): Promise<Harness> {
+  const target = await startHarness(
+    {
+      jobs: [simpleJob('web', 'service', 4)],
+      acl: { enabled: true, tokens: [{ secret: TOKEN, management: true }] },
+    },
+    { token: TOKEN },
+  );
+  await waitAllRunning(target, 'web', 4);
+  return target;
+}
+
 /** Everything written to stdout, stderr and the console (handlers log through them) while it runs. */
 function captureWrites(): string[] {
   const written: string[] = [];
@@ -62,14 +75,7 @@ async function atDebug<T>(fn: () => Promise<T>): Promise<T> {
 describe('the ACL token', () => {
   it('appears in no input, state, result, event, log line or request log', async () => {
     // Arrange
-    h = await startHarness(
-      {
-        jobs: [simpleJob('web', 'service', 4)],
-        acl: { enabled: true, tokens: [{ secret: TOKEN, management: true }] },
-      },
-      { token: TOKEN },
-    );
-    await waitAllRunning(h, 'web', 4);
+    h = await tokenCluster();
     const written = captureWrites();
     const input = toRestartInput(restartOptions('web', { batchSize: { value: 2, percent: false } }));
     const outputs: unknown[] = [];
@@ -111,14 +117,7 @@ describe('the ACL token', () => {
 describe('the TLS client key and the task tokens', () => {
   it('appear in no input, state, result, event, log line or request log of a run over TLS that asks', async () => {
     // Arrange: Nomad behind TLS that takes the client certificate; a question between batches.
-    h = await startHarness(
-      {
-        jobs: [simpleJob('web', 'service', 4)],
-        acl: { enabled: true, tokens: [{ secret: TOKEN, management: true }] },
-      },
-      { token: TOKEN },
-    );
-    await waitAllRunning(h, 'web', 4);
+    h = await tokenCluster();
     front = await startTlsFront(h.sim.address);
     const keyPem = readFileSync(join(TLS_FIXTURES, 'client-key.pem'), 'utf8');
     const keyLines = keyPem.split('\n').filter((line) => line !== '' && !line.startsWith('-----'));

@@ -5,6 +5,7 @@
  * again at once; a lock not renewed stays held for its TTL and then its LockDelay; ACL checks.
  */
 import { createScaledClock, type RunningSimulator, startSimulator } from '../../sim/index';
+import { call as wire } from './helpers/http';
 
 const PATH = 'nomad-restart/locks/web';
 const TIME_SCALE = 0.01; // a simulated second in 10 ms
@@ -14,20 +15,15 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms * 
 let sim: RunningSimulator;
 afterEach(async () => sim.close());
 
+/** A call to the lock variable at `path`: status, and the JSON body or else the text. */
 async function call(method: string, query: string, body?: unknown, token?: string, path = PATH) {
-  const res = await fetch(`${sim.address}/v1/var/${path}${query}`, {
+  const res = await wire(sim.address, `/v1/var/${path}${query}`, {
     method,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    ...(token === undefined ? {} : { headers: { 'X-Nomad-Token': token } }),
+    ...(body === undefined ? {} : { body }),
+    ...(token === undefined ? {} : { token }),
   });
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = text;
-  }
-  return { status: res.status, body: json as Record<string, unknown> & { Lock?: { ID: string } } };
+  type Body = Record<string, unknown> & { Lock?: { ID: string } };
+  return { status: res.status, body: (res.json ?? res.text) as Body };
 }
 
 const acquire = (

@@ -28,21 +28,27 @@ afterEach(async () => {
 });
 
 const otherLock = () => new NomadVariablesLock(other, { identity: OTHER, ttl: '60s' });
+
+/** Keeps run-1's lock, renewing every `renewEveryMs`; `lost` counts the calls of `onLost`. */
+function keepRun1(renewEveryMs: number) {
+  const seen = { lost: 0 };
+  keeper = keepSharedLock({
+    nomad: { address: sim.address },
+    key: KEY,
+    runId: 'run-1',
+    onLost: () => {
+      seen.lost += 1;
+    },
+    renewEveryMs,
+  });
+  return seen;
+}
 const holder = () => sim.control.state().variable('default', sharedLockPath('web'))?.items['runId'];
 
 describe('keepSharedLock', () => {
   it('keeps the lock past twice its TTL and its LockDelay, so no other run can take it', async () => {
     // Arrange
-    let lost = 0;
-    keeper = keepSharedLock({
-      nomad: { address: sim.address },
-      key: KEY,
-      runId: 'run-1',
-      onLost: () => {
-        lost += 1;
-      },
-      renewEveryMs: 100,
-    });
+    const seen = keepRun1(100);
 
     // Act: 2 s is 200 simulated seconds, past 2 × 60 s + 15 s.
     await sleep(2_000);
@@ -53,44 +59,29 @@ describe('keepSharedLock', () => {
     // Assert
     expect(taken).toBeInstanceOf(SharedLockHeldError);
     expect(holder()).toBe('run-1');
-    expect(lost).toBe(0);
+    expect(seen.lost).toBe(0);
   });
 
   it('says once that another run holds the lock, and stops renewing', async () => {
     // Arrange
     await otherLock().acquire(KEY, 'run-2');
-    let lost = 0;
 
     // Act
-    keeper = keepSharedLock({
-      nomad: { address: sim.address },
-      key: KEY,
-      runId: 'run-1',
-      onLost: () => {
-        lost += 1;
-      },
-      renewEveryMs: 50,
-    });
+    const seen = keepRun1(50);
     await sleep(500);
 
     // Assert
-    expect(lost).toBe(1);
+    expect(seen.lost).toBe(1);
     expect(holder()).toBe('run-2');
   });
 
   it('sends nothing once stopped', async () => {
     // Arrange
-    keeper = keepSharedLock({
-      nomad: { address: sim.address },
-      key: KEY,
-      runId: 'run-1',
-      onLost: () => {},
-      renewEveryMs: 50,
-    });
+    keepRun1(50);
     await sleep(200);
 
     // Act
-    await keeper.stop();
+    await keeper?.stop();
     const sent = sim.control.requestLog().length;
     await sleep(300);
 
