@@ -8,6 +8,7 @@
  *   npm run bench -- smoke   tiny sizes (what the test suite runs)
  */
 import { writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
@@ -144,6 +145,8 @@ async function measurePlan(allocations: number) {
 }
 
 export async function runBench(sizes: BenchSizes) {
+  // Timings move with what else the machine runs: the report says how busy it was.
+  const loadBefore = loadavg().map((n) => n.toFixed(1));
   const rows: ReportRow[] = [...(await measureStartToExit(sizes.startRuns))];
   const engine = await runEngineRequestsBench({
     allocations: sizes.requestAllocations,
@@ -319,7 +322,8 @@ export async function runBench(sizes: BenchSizes) {
     verdict: verdict(failing.maxPayloadBytes < 256 * 1024 && failing.maxHistoryEvents < 25_000),
   });
   rows.push(...(await scaleRows(sizes.scale)));
-  return { machine: machine(), date: new Date().toISOString(), rows, scaling };
+  const busy = `load average ${loadBefore.join(' / ')} (1 / 5 / 15 min) before the run`;
+  return { machine: `${machine()}, ${busy}`, date: new Date().toISOString(), rows, scaling };
 }
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -6,12 +6,12 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { syncQuestionMessages } from '../lib/approvals/notify';
 import { isApprovalId } from '../lib/stores/approval-store';
 import { approvalStoreFromEnv } from '../lib/stores/from-env';
 import { StepPayloadError } from '../lib/workflow/errors';
-import { approvalSettings, chatChannels } from './private/approval-wiring';
+import { chatChannels, chatSettings } from './private/approval-wiring';
 import { logger } from './private/logger';
 
 const streamEventSchema = z.object({
@@ -36,7 +36,7 @@ const lambdaHandler = async (event: unknown): Promise<{ updated: number }> => {
     ),
   ];
   if (ids.length === 0) return { updated: 0 };
-  const deps = { approvals: approvalStoreFromEnv(), channels: await chatChannels(await approvalSettings()) };
+  const deps = { approvals: approvalStoreFromEnv(), channels: await chatChannels(await chatSettings()) };
   let updated = 0;
   for (const approvalId of ids) {
     const written = await syncQuestionMessages(deps, approvalId);

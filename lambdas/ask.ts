@@ -7,8 +7,8 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { z } from 'zod';
-import { type Approval, newApprovalId, stateMachineArnOf } from '../lib/stores';
+import * as z from 'zod';
+import { type Approval, newApprovalId, stateMachineArnOf } from '../lib/stores/approval-store';
 import { approvalStoreFromEnv, ENV, secondsFromEnv } from '../lib/stores/from-env';
 import { StepPayloadError } from '../lib/workflow/errors';
 import type { AskResult } from '../lib/workflow/payloads';

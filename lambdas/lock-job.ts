@@ -12,7 +12,7 @@ import type { Context } from 'aws-lambda';
 import type { ProgressEvent } from '../lib/restart/events';
 import { skipsWhenLocked } from '../lib/restart/window';
 import { jobRunKey, recordRunHoldsJob } from '../lib/steps/earlier-run';
-import { type JobLock, LockHeldError, PairedJobLock, SharedLockHeldError } from '../lib/stores';
+import { LockHeldError, SharedLockHeldError } from '../lib/stores/errors';
 import {
   DEFAULT_LOCK_TTL_SECONDS,
   ENV,
@@ -20,6 +20,8 @@ import {
   runStatusFromEnv,
   secondsFromEnv,
 } from '../lib/stores/from-env';
+import type { JobLock } from '../lib/stores/job-lock';
+import { PairedJobLock } from '../lib/stores/paired-job-lock';
 import { JobLockedError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';

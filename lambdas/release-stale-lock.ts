@@ -7,9 +7,10 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { approvalStoreFromEnv, planStoreFromEnv } from '../lib/stores/from-env';
 import { runKeyPrefix } from '../lib/stores/plan-store';
+import { runIdOf } from '../lib/workflow/ended-execution';
 import { StepPayloadError } from '../lib/workflow/errors';
 import { jobLockFor } from './private/job-lock';
 import { logger } from './private/logger';
@@ -18,19 +19,6 @@ import { nomadClientMiddleware } from './private/nomad-client-middleware';
 const statusChangeSchema = z.object({
   detail: z.object({ executionArn: z.string().min(1), status: z.string(), input: z.string().nullish() }),
 });
-
-/** The run id of an execution, from its ARN and its input (a JSON string, possibly absent). */
-export function runIdOf(executionArn: string, input: string | null | undefined): string {
-  try {
-    const parsed: unknown = JSON.parse(input ?? 'null');
-    const runId = (parsed as { continuation?: { run?: { runId?: unknown } } } | null)?.continuation?.run
-      ?.runId;
-    if (typeof runId === 'string' && runId !== '') return runId;
-  } catch {
-    // Not JSON: a first execution started with bad input; its run id is its own ARN.
-  }
-  return executionArn;
-}
 
 const lambdaHandler = async (event: unknown, context: Context): Promise<{ released: number }> => {
   const parsed = statusChangeSchema.safeParse(event);

@@ -2,11 +2,14 @@
  * The compiled form of `bin/nomad-restart.ts` the shim starts. Starting through tsx's loader
  * costs about 0.3 s on a 2-core machine (a loader thread, then one transform per file): more
  * than the whole budget for printing a validation error. So the command is bundled once by
- * esbuild into `.nomad-restart/cli/` (ES modules, one lazily loaded chunk per heavy part) and
- * reused while none of its source files (nor package-lock.json) changed. The npm packages are
- * bundled too: resolving and compiling a few hundred package files one by one cost more than
- * half of a job-not-found run; only the build tools and the CDK (used by `synth`, in its own
- * process) stay outside.
+ * esbuild into `.nomad-restart/cli/` and reused while none of its source files (nor
+ * package-lock.json) changed. The npm packages are bundled too: resolving and compiling a few
+ * hundred package files one by one cost more than half of a job-not-found run; only the build
+ * tools and the CDK (used by `synth`, in its own process) stay outside.
+ *
+ * The bundle is one CommonJS file, not ES module chunks, because Node 20 can keep V8's compiled
+ * code only for scripts (`run-bundle.js`): a module imported dynamically inside it is wrapped
+ * in a function that runs on first import, so what a run does not use is never executed.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -20,14 +23,14 @@ const ENTRY = 'bin/nomad-restart.ts';
 /** Older builds are removed after this long: a command started from one may still load its chunks. */
 const STALE_BUILD_MS = 60 * 60 * 1000;
 
-/** The cached entry module when every source file it was built from is unchanged, else undefined. */
+/** The cached bundle's path when every source file it was built from is unchanged, else undefined. */
 export function freshBundle() {
   try {
     const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8'));
     for (const [file, mtimeMs] of Object.entries(manifest.inputs)) {
       if (statSync(join(PROJECT_DIR, file)).mtimeMs !== mtimeMs) return undefined;
     }
-    return pathToFileURL(join(CACHE_DIR, manifest.entry)).href;
+    return join(CACHE_DIR, manifest.entry);
   } catch {
     return undefined;
   }
@@ -62,8 +65,7 @@ export class InvokeCommand { constructor() { unavailable(); } }
 export const fromCognitoIdentityPool = unavailable;
 `;
 const LAZY_ASL_VALIDATOR = `
-import { createRequire } from 'node:module';
-export default (...args) => createRequire(import.meta.url)('asl-validator')(...args);
+export default (...args) => require('asl-validator')(...args);
 `;
 const localEngineOnly = {
   name: 'local-engine-only',
@@ -71,11 +73,13 @@ const localEngineOnly = {
     build.onResolve({ filter: /^@aws-sdk\/(client-lambda|credential-providers)$/ }, ({ importer }) =>
       importer.includes('aws-local-stepfunctions') ? { path: 'no-lambda-sdk', namespace: 'stub' } : undefined,
     );
-    build.onResolve({ filter: /^asl-validator$/ }, ({ importer }) =>
-      importer.includes('aws-local-stepfunctions')
+    build.onResolve({ filter: /^asl-validator$/ }, ({ importer, namespace }) => {
+      // The stand-in's own require stays a require of the package, from node_modules.
+      if (namespace === 'stub') return { path: 'asl-validator', external: true };
+      return importer.includes('aws-local-stepfunctions')
         ? { path: 'lazy-asl-validator', namespace: 'stub' }
-        : undefined,
-    );
+        : undefined;
+    });
     build.onLoad({ filter: /.*/, namespace: 'stub' }, ({ path }) => ({
       contents: path === 'lazy-asl-validator' ? LAZY_ASL_VALIDATOR : NO_LAMBDA_SDK,
       loader: 'js',
@@ -90,19 +94,22 @@ export async function buildBundle() {
   const result = await build({
     entryPoints: [join(PROJECT_DIR, ENTRY)],
     absWorkingDir: PROJECT_DIR,
-    outdir: join(CACHE_DIR, name),
-    outExtension: { '.js': '.mjs' },
+    outfile: join(CACHE_DIR, name, 'nomad-restart.cjs'),
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    format: 'cjs',
+    // Every import() becomes a require: a script run from V8's kept code loses Node's dynamic
+    // import hook (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), see run-bundle.js.
+    supported: { 'dynamic-import': false },
     platform: 'node',
     target: 'node20',
     packages: 'bundle',
+    // No comments nor layout (a third less to read and parse at every start), names kept (for
+    // messages and stack traces), and nothing but ASCII, which run-bundle.js reads as latin1.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    keepNames: true,
+    charset: 'ascii',
     external: ['esbuild', 'tsx', 'tsx/*', 'aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'],
-    // Bundled CommonJS packages still `require` Node's built-in modules.
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-    },
     metafile: true,
     logLevel: 'silent',
     plugins: [keepModuleUrls, localEngineOnly],
@@ -121,7 +128,7 @@ export async function buildBundle() {
   writeFileSync(scratch, JSON.stringify({ entry: relativeEntry, inputs }));
   renameSync(scratch, MANIFEST);
   removeStaleBuilds(name);
-  return pathToFileURL(join(CACHE_DIR, relativeEntry)).href;
+  return join(CACHE_DIR, relativeEntry);
 }
 
 function removeStaleBuilds(current) {

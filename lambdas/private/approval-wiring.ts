@@ -4,7 +4,12 @@
  * senders. Secrets are read on first use and never logged.
  */
 import type { ChatChannel } from '../../lib/approvals/message';
-import { type ApprovalSettings, approvalSettingsFromEnv } from '../../lib/approvals/settings';
+import {
+  type ApprovalSettings,
+  approvalSettingsFromEnv,
+  type ChatSettings,
+  chatSettingsFromEnv,
+} from '../../lib/approvals/settings';
 import { SlackChannel } from '../../lib/approvals/slack-channel';
 import { SnsChannel } from '../../lib/approvals/sns-channel';
 import { WebhookChannel } from '../../lib/approvals/webhook-channel';
@@ -25,13 +30,18 @@ async function readSecret(arn: string): Promise<string> {
   return secret;
 }
 
-/** The configured channels' settings, secrets included. */
+/** The configured channels' settings as the endpoint verifies answers, secrets included. */
 export function approvalSettings(env: NodeJS.ProcessEnv = process.env): Promise<ApprovalSettings> {
   return approvalSettingsFromEnv(env, readSecret);
 }
 
+/** The configured channels' settings as a notifier posts to them (no signing secret). */
+export function chatSettings(env: NodeJS.ProcessEnv = process.env): Promise<ChatSettings> {
+  return chatSettingsFromEnv(env, readSecret);
+}
+
 /** A sender per configured channel. */
-export async function chatChannels(settings: ApprovalSettings): Promise<ChatChannel[]> {
+export async function chatChannels(settings: ChatSettings): Promise<ChatChannel[]> {
   const channels: ChatChannel[] = [];
   const { slack, webhook, emailTopicArn } = settings;
   if (slack !== undefined) {

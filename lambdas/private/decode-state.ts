@@ -2,7 +2,7 @@
  * Checks the state document a Task receives before a step reads it, so a hand-edited or stale
  * input fails with the field it got wrong instead of deep inside a step.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { StepPayloadError } from '../../lib/workflow/errors';
 import type { PlanRef, Progress, WorkflowState } from '../../lib/workflow/payloads';
 

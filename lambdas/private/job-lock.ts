@@ -6,17 +6,17 @@
  */
 import type { Context } from 'aws-lambda';
 import { liveEventsOf } from '../../lib/steps/local-invocation';
+import { jobLockFromEnv } from '../../lib/stores/from-env';
+import type { JobLock } from '../../lib/stores/job-lock';
 import {
   AWS_SHARED_LOCK_TTL,
   awsLockIdentity,
-  type JobLock,
   LOCAL_SHARED_LOCK_TTL_MS,
   localLockIdentity,
   NomadVariablesLock,
-  PairedJobLock,
   sharedLockMode,
-} from '../../lib/stores';
-import { jobLockFromEnv } from '../../lib/stores/from-env';
+} from '../../lib/stores/nomad-variables-lock';
+import { PairedJobLock } from '../../lib/stores/paired-job-lock';
 import { nomadClientOf } from './nomad-client-middleware';
 
 /**

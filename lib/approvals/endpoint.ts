@@ -5,7 +5,7 @@
  * allow-list, and only then answered through the one decision function. A refused request
  * changes nothing and makes no Step Functions call.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ReplayGuard } from '../stores/replay-guard';
 import { checkSlackActor, checkWebhookKey, type SlackAllowList } from './allow-list';
 import { type DecideDeps, type DecideOutcome, decideQuestion } from './decide';

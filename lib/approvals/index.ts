@@ -5,6 +5,7 @@ export * from './errors';
 export * from './message';
 export * from './notify';
 export * from './question-message';
+export * from './run-ended-message';
 export * from './settings';
 export * from './signatures';
 export * from './slack-blocks';

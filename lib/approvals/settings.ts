@@ -1,7 +1,9 @@
 /**
- * The approval channels' settings as the construct passes them to the notifier and the endpoint:
+ * The chat channels' settings as the construct passes them to the notifiers and the endpoint:
  * environment variables holding ids, URLs and secret ARNs (never a secret value), read back here
- * with the secrets fetched through the caller's reader (Secrets Manager in a Lambda).
+ * with the secrets fetched through the caller's reader (Secrets Manager in a Lambda). A notifier
+ * only posts: it gets neither the Slack signing secret nor the allow-lists, which only the
+ * endpoint needs.
  */
 import type { SlackAllowList } from './allow-list';
 import { ApprovalSettingsError } from './errors';
@@ -38,12 +40,16 @@ const list = (env: Env, name: string) =>
     .map((s) => s.trim())
     .filter((s) => s !== '');
 
-/** Slack as configured: the bot token and signing secret fetched. */
-export interface SlackSettings {
+/** Slack as a notifier needs it: the bot token fetched, and where to post. */
+export interface SlackPostSettings {
   readonly botToken: string;
-  readonly signingSecret: string;
   readonly channelId: string;
   readonly apiUrl?: string;
+}
+
+/** Slack as the endpoint needs it besides: the signing secret fetched, and who may answer. */
+export interface SlackSettings extends SlackPostSettings {
+  readonly signingSecret: string;
   readonly allow: SlackAllowList;
 }
 
@@ -59,11 +65,16 @@ export interface WebhookSettings {
   readonly answerUrl?: string;
 }
 
-/** Every configured channel; an absent one is off. */
-export interface ApprovalSettings {
-  readonly slack?: SlackSettings;
+/** Every configured channel as a notifier posts to it; an absent one is off. */
+export interface ChatSettings {
+  readonly slack?: SlackPostSettings;
   readonly webhook?: WebhookSettings;
   readonly emailTopicArn?: string;
+}
+
+/** Every configured channel as the endpoint verifies answers from it. */
+export interface ApprovalSettings extends ChatSettings {
+  readonly slack?: SlackSettings;
 }
 
 function decodeKeys(text: string, arn: string): Record<string, string> {
@@ -84,11 +95,14 @@ function decodeKeys(text: string, arn: string): Record<string, string> {
   return parsed as Record<string, string>;
 }
 
-/** Reads the settings the construct set; fetches only the secrets of configured channels. */
-export async function approvalSettingsFromEnv(env: Env, readSecret: SecretReader): Promise<ApprovalSettings> {
+/**
+ * Reads what a notifier needs to post (the question notifier, the run-end notifier): the Slack
+ * bot token and channel, the webhook and its keys, the topic. Fetches only the secrets of
+ * configured channels, and never the signing secret.
+ */
+export async function chatSettingsFromEnv(env: Env, readSecret: SecretReader): Promise<ChatSettings> {
   const E = APPROVAL_ENV;
   const tokenArn = value(env, E.slackBotTokenSecretArn);
-  const signingArn = value(env, E.slackSigningSecretArn);
   const channelId = value(env, E.slackChannelId);
   const webhookUrl = value(env, E.webhookUrl);
   const webhookArn = value(env, E.webhookSecretArn);
@@ -96,20 +110,10 @@ export async function approvalSettingsFromEnv(env: Env, readSecret: SecretReader
   const topic = value(env, E.emailTopicArn);
   const apiUrl = value(env, E.slackApiUrl);
   const answerUrl = value(env, E.webhookAnswerUrl);
-  const slack: SlackSettings | undefined =
-    tokenArn === undefined || signingArn === undefined || channelId === undefined
+  const slack: SlackPostSettings | undefined =
+    tokenArn === undefined || channelId === undefined
       ? undefined
-      : {
-          botToken: await readSecret(tokenArn),
-          signingSecret: await readSecret(signingArn),
-          channelId,
-          ...(apiUrl === undefined ? {} : { apiUrl }),
-          allow: {
-            ...optionalList('userIds', list(env, E.slackAllowedUserIds)),
-            ...optionalList('channelIds', list(env, E.slackAllowedChannelIds)),
-            ...optionalList('teamIds', list(env, E.slackAllowedTeamIds)),
-          },
-        };
+      : { botToken: await readSecret(tokenArn), channelId, ...(apiUrl === undefined ? {} : { apiUrl }) };
   const webhook: WebhookSettings | undefined =
     webhookUrl === undefined || webhookArn === undefined || keyId === undefined
       ? undefined
@@ -124,6 +128,36 @@ export async function approvalSettingsFromEnv(env: Env, readSecret: SecretReader
     ...(slack === undefined ? {} : { slack }),
     ...(webhook === undefined ? {} : { webhook }),
     ...(topic === undefined ? {} : { emailTopicArn: topic }),
+  };
+}
+
+/**
+ * Reads what the endpoint needs to verify answers: the channels, plus Slack's signing secret and
+ * allow-lists (Slack counts as configured only with its signing secret).
+ */
+export async function approvalSettingsFromEnv(env: Env, readSecret: SecretReader): Promise<ApprovalSettings> {
+  const E = APPROVAL_ENV;
+  const signingArn = value(env, E.slackSigningSecretArn);
+  // Without its signing secret Slack is off here, and its bot token is not even fetched.
+  const { slack, ...others } = await chatSettingsFromEnv(
+    signingArn === undefined ? { ...env, [E.slackBotTokenSecretArn]: undefined } : env,
+    readSecret,
+  );
+  return {
+    ...others,
+    ...(slack === undefined || signingArn === undefined
+      ? {}
+      : {
+          slack: {
+            ...slack,
+            signingSecret: await readSecret(signingArn),
+            allow: {
+              ...optionalList('userIds', list(env, E.slackAllowedUserIds)),
+              ...optionalList('channelIds', list(env, E.slackAllowedChannelIds)),
+              ...optionalList('teamIds', list(env, E.slackAllowedTeamIds)),
+            },
+          },
+        }),
   };
 }
 

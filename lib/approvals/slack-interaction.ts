@@ -3,7 +3,7 @@
  * endpoint acts on: an answer button, the button that opens the typed-answer modal, or the
  * modal's submission. Anything else is malformed.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MalformedApprovalRequestError } from './errors';
 import { ANSWER_ACTION, ANSWER_BLOCK_PREFIX, FREE_TEXT_ACTION, FREE_TEXT_VIEW } from './slack-blocks';
 

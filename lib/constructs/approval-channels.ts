@@ -20,6 +20,7 @@ import { APPROVAL_ROUTES } from '../approvals/endpoint';
 import { APPROVAL_ENV } from '../approvals/settings';
 import { ENV } from '../stores/from-env';
 import { TaskFunction } from '../workflow/private/task-function';
+import { grantPosting, postingEnvironment } from './private/chat-channel-grants';
 import { grantDecryptThroughSecretsManager } from './private/secrets-key-grant';
 
 /** Slack: where questions are posted and who may answer them. */
@@ -108,7 +109,7 @@ export class ApprovalChannels extends Construct {
       this.grantEndpoint(endpoint, props);
     }
     const notifier = this.fn('approval-notifier', props, {
-      ...this.channelEnvironment(props),
+      ...postingEnvironment(props),
       ...(answerUrl === undefined || props.webhook === undefined
         ? {}
         : { [APPROVAL_ENV.webhookAnswerUrl]: answerUrl }),
@@ -125,11 +126,7 @@ export class ApprovalChannels extends Construct {
     );
     // Reads questions, records the messages that show them.
     this.tableAccess(notifier, props, ['dynamodb:GetItem', 'dynamodb:UpdateItem']);
-    props.slack?.botTokenSecret.grantRead(notifier);
-    props.webhook?.secret.grantRead(notifier);
-    props.emailTopic?.grantPublish(notifier);
-    if (props.secretsKey !== undefined)
-      grantDecryptThroughSecretsManager(notifier, props.secretsKey, Stack.of(this).region);
+    grantPosting(notifier, props);
   }
 
   private validate(props: ApprovalChannelsProps): void {
@@ -161,27 +158,10 @@ export class ApprovalChannels extends Construct {
     }).function;
   }
 
-  private channelEnvironment(props: ApprovalChannelsProps): Record<string, string> {
-    const E = APPROVAL_ENV;
-    const env: Record<string, string> = {};
-    if (props.slack !== undefined) {
-      env[E.slackBotTokenSecretArn] = props.slack.botTokenSecret.secretArn;
-      env[E.slackChannelId] = props.slack.channelId;
-      if (props.slack.slackApiUrl !== undefined) env[E.slackApiUrl] = props.slack.slackApiUrl;
-    }
-    if (props.webhook !== undefined) {
-      env[E.webhookUrl] = props.webhook.url;
-      env[E.webhookSecretArn] = props.webhook.secret.secretArn;
-      env[E.webhookKeyId] = props.webhook.keyId;
-    }
-    if (props.emailTopic !== undefined) env[E.emailTopicArn] = props.emailTopic.topicArn;
-    return env;
-  }
-
   private endpointEnvironment(props: ApprovalChannelsProps): Record<string, string> {
     const E = APPROVAL_ENV;
     // The endpoint publishes nothing: it gets the Slack and webhook settings, not the topic.
-    const { [E.emailTopicArn]: _topic, ...env } = this.channelEnvironment(props);
+    const { [E.emailTopicArn]: _topic, ...env } = postingEnvironment(props);
     const join = (ids: string[] | undefined) => (ids === undefined ? undefined : ids.join(','));
     const slack = props.slack;
     if (slack !== undefined) {

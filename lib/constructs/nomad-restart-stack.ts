@@ -2,7 +2,7 @@
  * The deployable stack: the workflow construct plus the Nomad address and secret ARNs it is given
  * through CDK context, and the outputs the terminal's `-engine=aws` reads.
  */
-import { CfnOutput, Fn, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Fn, Stack, type StackProps, ValidationError } from 'aws-cdk-lib';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
@@ -10,8 +10,14 @@ import type { Construct } from 'constructs';
 import { APPROVAL_ROUTES } from '../approvals/endpoint';
 import { restartInputJsonSchema } from '../restart/input';
 import { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from '../stores/table-env';
-import type { ApprovalChannelsProps, SlackApprovalProps, WebhookApprovalProps } from './approval-channels';
+import {
+  type ApprovalChannelsProps,
+  hasApprovalChannels,
+  type SlackApprovalProps,
+  type WebhookApprovalProps,
+} from './approval-channels';
 import { NomadRestartWorkflow, type NomadRestartWorkflowProps } from './nomad-restart-workflow';
+import { RunNotifications } from './run-notifications';
 
 /**
  * A Secrets Manager secret as a user can name it. A complete ARN carries the 6-character suffix
@@ -45,6 +51,8 @@ export interface NomadRestartStackProps
   readonly approvalEmailTopicArn?: string;
   /** ARN of the customer-managed KMS key that encrypts the chat secrets. @default - the AWS managed key */
   readonly approvalSecretsKmsKeyArn?: string;
+  /** Post the end of every run to the approval channels above (at least one is needed). @default false */
+  readonly notifyRunEnded?: boolean;
   /** The secret holding the Nomad ACL token. @default - anonymous */
   readonly nomadTokenSecret?: SecretReference;
   /** The secret holding TLS PEMs. @default - system roots, no client certificate */
@@ -62,6 +70,8 @@ function importSecret(scope: Construct, id: string, ref: SecretReference): secre
 /** Deploys one {@link NomadRestartWorkflow} and exports what callers need to start a restart. */
 export class NomadRestartStack extends Stack {
   public readonly workflow: NomadRestartWorkflow;
+  /** The rule and function that post each run's end to the approval channels, with `notifyRunEnded`. */
+  public readonly runNotifications?: RunNotifications;
 
   public constructor(scope: Construct, id: string, props: NomadRestartStackProps) {
     super(scope, id, props);
@@ -73,6 +83,7 @@ export class NomadRestartStack extends Stack {
       webhookApprovals,
       approvalEmailTopicArn,
       approvalSecretsKmsKeyArn,
+      notifyRunEnded,
       ...workflowProps
     } = props;
     const approvals: ApprovalChannelsProps = {
@@ -100,6 +111,13 @@ export class NomadRestartStack extends Stack {
         ? {}
         : { secretsKey: kms.Key.fromKeyArn(this, 'ApprovalSecretsKey', approvalSecretsKmsKeyArn) }),
     };
+    if (notifyRunEnded === true && !hasApprovalChannels(approvals)) {
+      throw new ValidationError(
+        'NotifyRunEndedWithoutChannel' as ConstructorParameters<typeof ValidationError>[0],
+        'notifyRunEnded posts to the approval channels, and none is configured: give Slack, a webhook or an e-mail topic',
+        this,
+      );
+    }
     this.workflow = new NomadRestartWorkflow(this, 'Restart', {
       ...workflowProps,
       approvals,
@@ -113,6 +131,14 @@ export class NomadRestartStack extends Stack {
         ? {}
         : { nomadSecretsKey: kms.Key.fromKeyArn(this, 'NomadSecretsKey', nomadSecretsKmsKeyArn) }),
     });
+    if (notifyRunEnded === true) {
+      this.runNotifications = new RunNotifications(this, 'RunNotifications', {
+        ...approvals,
+        workflow: this.workflow,
+        ...(workflowProps.logRetention === undefined ? {} : { logRetention: workflowProps.logRetention }),
+        ...(workflowProps.removalPolicy === undefined ? {} : { removalPolicy: workflowProps.removalPolicy }),
+      });
+    }
     new CfnOutput(this, 'StateMachineArn', {
       value: this.workflow.stateMachine.stateMachineArn,
       description: 'Start a restart here: nomad-restart -engine=aws -state-machine-arn=<this>',

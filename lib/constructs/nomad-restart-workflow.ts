@@ -5,8 +5,6 @@
 import { type CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
-import * as events from 'aws-cdk-lib/aws-events';
-import * as targets from 'aws-cdk-lib/aws-events-targets';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -22,6 +20,7 @@ import { ENDED_RUN_TAG } from '../stores/plan-store';
 import { restartDefinition } from '../workflow/definition';
 import { HANDLER_IDS, STALE_LOCK_HANDLER_ID } from '../workflow/state-names';
 import { ApprovalChannels, type ApprovalChannelsProps, hasApprovalChannels } from './approval-channels';
+import { executionEndRule } from './private/execution-end-rule';
 import { grantHandlerAccess } from './private/handler-grants';
 import { grantOperator, OPERATOR_USES, type OperatorUse } from './private/operator-grants';
 import { createTaskFunctions, type SharedLockProps, type WorkflowFunctionId } from './private/task-functions';
@@ -235,7 +234,12 @@ export class NomadRestartWorkflow extends Construct {
       approvalsTable: this.approvalsTable,
       stateMachineName,
     });
-    this.addStaleLockRule(fns[STALE_LOCK_HANDLER_ID]);
+    executionEndRule(this, 'ReleaseStaleLock', {
+      description: 'Releases the job lock of a nomad-restart execution that failed, timed out or was aborted',
+      stateMachine: this.stateMachine,
+      statuses: ['FAILED', 'TIMED_OUT', 'ABORTED'],
+      target: fns[STALE_LOCK_HANDLER_ID],
+    });
     if (props.approvalNotifier !== undefined) {
       props.approvalNotifier.addEventSource(
         // exactOptionalPropertyTypes trips over CDK's own Table vs ITable optional fields.
@@ -280,20 +284,5 @@ export class NomadRestartWorkflow extends Construct {
 
   private logicalIdOf(fn: lambda.IFunction): string {
     return Stack.of(this).getLogicalId(fn.node.defaultChild as CfnElement);
-  }
-
-  private addStaleLockRule(target: lambda.IFunction): void {
-    new events.Rule(this, 'ReleaseStaleLock', {
-      description: 'Releases the job lock of a nomad-restart execution that failed, timed out or was aborted',
-      eventPattern: {
-        source: ['aws.states'],
-        detailType: ['Step Functions Execution Status Change'],
-        detail: {
-          status: ['FAILED', 'TIMED_OUT', 'ABORTED'],
-          stateMachineArn: [this.stateMachine.stateMachineArn],
-        },
-      },
-      targets: [new targets.LambdaFunction(target, { retryAttempts: 8, maxEventAge: Duration.hours(2) })],
-    });
   }
 }

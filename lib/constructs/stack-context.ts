@@ -153,6 +153,12 @@ export function stackPropsFromContext(get: (key: string) => string | undefined):
   const key = get('nomadSecretsKmsKeyArn');
   const batches = get('batchesPerExecution');
   const lock = get('variablesLock');
+  const notify = get('notifyRunEnded');
+  if (notify !== undefined && notify !== 'true' && notify !== 'false') {
+    throw new StackContextError(
+      `Context "notifyRunEnded" is "${notify}"; give true or false, e.g. -c notifyRunEnded=true`,
+    );
+  }
   return {
     nomadAddress: nomadAddressFrom(get('nomadAddress')),
     ...(token === undefined ? {} : { nomadTokenSecret: secretFrom('nomadTokenSecretArn', token) }),
@@ -161,5 +167,6 @@ export function stackPropsFromContext(get: (key: string) => string | undefined):
     ...(batches === undefined ? {} : { batchesPerExecution: Number(batches) }),
     ...(lock === undefined ? {} : { variablesLock: variablesLockFrom(lock) }),
     ...approvalsFromContext(get),
+    ...(notify === 'true' ? { notifyRunEnded: true } : {}),
   };
 }

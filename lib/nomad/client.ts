@@ -53,7 +53,7 @@ export class NomadClient {
 
   /**
    * Validates config (address URL, readable CA/cert files, NOMAD_HTTP_AUTH) and builds the
-   * undici Agent. Throws `NomadClientInitError` whose message is
+   * connection pool (Node's own HTTP agents). Throws `NomadClientInitError` whose message is
    * `Error initializing client: <reason>`. No request is made.
    */
   public static create(config: NomadClientConfig): NomadClient {

@@ -45,7 +45,7 @@ export class NomadConnectionError extends NomadError {
    * DNS failure), so even a write may be sent again; `true` whenever Nomad may have seen it.
    */
   public readonly sentRequest: boolean;
-  /** The system or undici error code, e.g. `ECONNREFUSED`, when one was given. */
+  /** The system error code, e.g. `ECONNREFUSED`, when one was given. */
   public readonly code: string | undefined;
 
   public constructor(

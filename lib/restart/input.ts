@@ -3,7 +3,7 @@
  * schedule: camelCase fields named after the `nomad job restart` flags. One zod schema
  * gives the TypeScript type, the runtime check and the JSON Schema.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatGoDuration } from './duration';
 import { RestartValidationError } from './errors';
 import {

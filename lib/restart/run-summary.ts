@@ -21,7 +21,15 @@ export type RunOutcome =
   /** The maintenance window ended: no batch started after it; the run stopped between batches. */
   | 'stopped-at-window-end'
   /** A scheduled run found the job locked by another run and did nothing. */
-  | 'skipped-job-locked';
+  | 'skipped-job-locked'
+  // The three below are never an execution's output: the run ended outside "Finish restart",
+  // and only its end notification (lib/workflow/run-end.ts) summarises it.
+  /** The execution was stopped (`StopExecution`, the console's Stop execution). */
+  | 'aborted'
+  /** The execution ran past its time limit. */
+  | 'timed-out'
+  /** The execution ended in a Fail state before a summary was made (`InvalidInput`, `JobNotFound`, ...). */
+  | 'error';
 
 /** Allocations left out of the plan, by reason (spec §2.4); only reasons that occurred appear. */
 export interface SkippedCounts {
@@ -185,6 +193,12 @@ function headline(s: Omit<RunSummary, 'lines' | 'text'>): string {
       return `stopped at the end of its maintenance window (${s.window?.end ?? 'unknown'})`;
     case 'skipped-job-locked':
       return `skipped, the job is already being restarted by execution ${goQuote(s.lockedBy ?? 'unknown')}`;
+    case 'aborted':
+      return 'aborted, the execution was stopped';
+    case 'timed-out':
+      return 'timed out, the execution ran out of time';
+    case 'error':
+      return 'stopped by an error';
   }
 }
 

@@ -10,7 +10,14 @@ import { proceedQuestion } from '../restart/questions';
 import { formatErrorList } from '../restart/text';
 import type { Progress } from '../workflow/payloads';
 import type { DecideInput, DecisionOutput } from '../workflow/steps';
-import { type BatchResult, batchWaitOf, decision, pendingQuestion, type StepKit } from './step-kit';
+import {
+  type BatchResult,
+  batchWaitOf,
+  decision,
+  pendingQuestion,
+  RUN_RECORD,
+  type StepKit,
+} from './step-kit';
 
 export async function decideStep(
   kit: StepKit,
@@ -24,13 +31,6 @@ export async function decideStep(
   let record = await kit.loadRun(run.runId);
   // A retried Decide must not count the batch twice.
   const counted = record.countedBatches.includes(batch.index);
-  if (!counted) {
-    record = {
-      ...record,
-      errors: [...record.errors, ...result.errors],
-      countedBatches: [...record.countedBatches, batch.index],
-    };
-  }
   const next: Progress = counted
     ? progress
     : {
@@ -41,6 +41,19 @@ export async function decideStep(
         failed: progress.failed + result.failed,
         errorCount: progress.errorCount + result.errors.length,
       };
+  if (!counted) {
+    record = {
+      ...record,
+      errors: [...record.errors, ...result.errors],
+      countedBatches: [...record.countedBatches, batch.index],
+      counts: {
+        planned: ref.allocationCount,
+        restarted: next.restarted,
+        failed: next.failed,
+        skipped: ref.skipped ?? {},
+      },
+    };
+  }
   const choice = decideAfterBatch({
     isLastBatch: batch.index >= ref.batchCount - 1,
     batchErrors: result.errors,
@@ -86,7 +99,7 @@ export async function decideStep(
     emit({ type: 'waiting', time: now(), waitMs: choice.ns / 1e6 });
     out = decision('wait', { waitSeconds: Math.ceil(choice.ns / 1e9) });
   }
-  await planStore.put(key(run.runId, 'run.json'), record);
+  await planStore.put(key(run.runId, RUN_RECORD), record);
   return { events, progress: next, decision: out };
 }
 

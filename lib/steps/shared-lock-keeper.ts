@@ -6,15 +6,16 @@
  * TTL). A lock that timed out meanwhile is taken again if it is free; one found held by another
  * run after such a pause stops this run at its next safe point.
  */
-import { NomadClient, type NomadClientConfig, resolveNomadConfig } from '../nomad';
+import { NomadClient } from '../nomad/client';
+import { type NomadClientConfig, resolveNomadConfig } from '../nomad/config';
+import { SharedLockHeldError } from '../stores/errors';
+import type { LockKey } from '../stores/job-lock';
 import {
   LOCAL_SHARED_LOCK_TTL_MS,
-  type LockKey,
   localLockIdentity,
   NomadVariablesLock,
-  SharedLockHeldError,
   sharedLockMode,
-} from '../stores';
+} from '../stores/nomad-variables-lock';
 import { TaskStates } from '../workflow/state-names';
 
 /** Renewals running for one run; `stop` ends them before the run's release step frees the lock. */

@@ -17,8 +17,9 @@ import type { ProgressEvent } from '../restart/events';
 import type { RestartOptions } from '../restart/options';
 import type { RestartPlan } from '../restart/plan';
 import type { Question } from '../restart/questions';
+import type { SkippedCounts } from '../restart/run-summary';
 import { TIMESTAMP_PREFIX_LENGTH } from '../restart/text';
-import { getIfPresent, runKeyPrefix } from '../stores/plan-store';
+import { getIfPresent, type PlanStore, runKeyPrefix } from '../stores/plan-store';
 import {
   type BatchState,
   type Decision,
@@ -39,14 +40,38 @@ export interface BatchResult {
   readonly outcomes?: AllocationOutcome[];
 }
 
+/** The run's allocation counts as of the last batch Decide counted. */
+export interface RunCounts {
+  readonly planned: number;
+  readonly restarted: number;
+  readonly failed: number;
+  readonly skipped: SkippedCounts;
+}
+
 /** What the run has collected so far across batches (and executions). */
 export interface RunRecord {
   readonly errors: BatchError[];
   readonly countedBatches: number[];
   readonly stoppedOn?: 'error' | 'unrecoverable-error' | 'max-errors' | 'window-end';
+  /**
+   * Kept by Decide with each batch it counts: what a run's end notification shows when the run
+   * ends outside "Finish restart" (aborted, timed out). Absent before the first batch is counted.
+   */
+  readonly counts?: RunCounts;
 }
 
 export const EMPTY_RUN: RunRecord = { errors: [], countedBatches: [] };
+
+/** Plan-store entry (under the run's prefix) of the {@link RunRecord}. */
+export const RUN_RECORD = 'run.json';
+
+/**
+ * The record of run `runId`, read from outside a step (the run-end notifier); `undefined` when
+ * the run has none (no batch settled yet).
+ */
+export function readRunRecord(planStore: PlanStore, runId: string): Promise<RunRecord | undefined> {
+  return getIfPresent<RunRecord>(planStore, `${runKeyPrefix(runId)}${RUN_RECORD}`);
+}
 
 /** Plan-store entry holding the plan's lines while the multi-region question is open. */
 export const HELD_EVENTS = 'plan-events.json';
@@ -136,7 +161,7 @@ export function createStepKit(deps: RestartStepsDeps): StepKit {
     },
     loadPlan: (planKey) => cachedPlan(planKey, async (k) => (await planStore.get(k)) as RestartPlan),
     tryGet,
-    loadRun: async (runId) => (await tryGet<RunRecord>(key(runId, 'run.json'))) ?? EMPTY_RUN,
+    loadRun: async (runId) => (await tryGet<RunRecord>(key(runId, RUN_RECORD))) ?? EMPTY_RUN,
     async settle(runId, batch, outcomes) {
       const errors = batchErrorsOf(outcomes);
       const failed = failedCountOf(outcomes);

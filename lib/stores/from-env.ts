@@ -117,7 +117,7 @@ export function replayGuardFromEnv(env: NodeJS.ProcessEnv = process.env): Replay
   const table = env[ENV.approvalsTable];
   if (table === undefined || table === '') return memory.replays;
   return loadedOnFirstCall(async () => {
-    const { DynamoDbReplayGuard } = await import('./replay-guard');
+    const { DynamoDbReplayGuard } = await import('./dynamodb-replay-guard');
     return new DynamoDbReplayGuard(await dynamoClient(), table);
   });
 }

@@ -16,6 +16,7 @@ export {
 } from './approval-store';
 export { APPROVALS_TABLE_SCHEMA, DynamoDbApprovalStore } from './dynamodb-approval-store';
 export { DynamoDbJobLock, LOCK_TABLE_SCHEMA } from './dynamodb-job-lock';
+export { DynamoDbReplayGuard } from './dynamodb-replay-guard';
 export {
   LockHeldError,
   SharedLockHeldError,
@@ -40,6 +41,6 @@ export {
 } from './nomad-variables-lock';
 export { PairedJobLock } from './paired-job-lock';
 export { ENDED_RUN_TAG, getIfPresent, MemoryPlanStore, type PlanStore, runKeyPrefix } from './plan-store';
-export { DynamoDbReplayGuard, MemoryReplayGuard, type ReplayGuard } from './replay-guard';
+export { MemoryReplayGuard, type ReplayGuard } from './replay-guard';
 export { LocalRuns, type RunStatus, type RunStatusSource, StepFunctionsRuns } from './run-status';
 export { S3PlanStore } from './s3-plan-store';

@@ -9,13 +9,10 @@
  */
 import { createHash } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
-import {
-  type NomadClient,
-  UnexpectedResponseError,
-  type Variable,
-  VariableLockConflictError,
-} from '../nomad';
+import type { NomadClient } from '../nomad/client';
 import { parseGoBool } from '../nomad/config';
+import { UnexpectedResponseError } from '../nomad/errors';
+import { type Variable, VariableLockConflictError } from '../nomad/variables';
 import { SharedLockHeldError, type SharedLockHolder, SharedLockPermissionError } from './errors';
 import { type LockKey, lockKeyString } from './job-lock';
 

@@ -1,10 +1,9 @@
 /**
  * Remembers signed requests already seen, so a captured answer cannot be sent again: the first
- * sighting of a key is recorded with a conditional write, any later one is refused.
+ * sighting of a key is recorded with a conditional write, any later one is refused. The
+ * DynamoDB guard is in its own module, like every AWS store: importing the memory one (every
+ * handler does, through from-env.ts) must not load the AWS SDK.
  */
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { awsErrorCode } from './aws-errors';
 
 /** Records request fingerprints (a signature, a request id) for as long as they could be replayed. */
 export interface ReplayGuard {
@@ -29,33 +28,5 @@ export class MemoryReplayGuard implements ReplayGuard {
     if (until !== undefined && until > this.nowSeconds()) return false;
     this.seen.set(key, expiresAt);
     return true;
-  }
-}
-
-/** Replay guard on the approvals table: `seen:<key>` items that expire through the table's TTL. */
-export class DynamoDbReplayGuard implements ReplayGuard {
-  private readonly documents: DynamoDBDocumentClient;
-
-  public constructor(
-    client: DynamoDBClient,
-    private readonly tableName: string,
-  ) {
-    this.documents = DynamoDBDocumentClient.from(client);
-  }
-
-  public async firstSighting(key: string, expiresAt: number): Promise<boolean> {
-    try {
-      await this.documents.send(
-        new PutCommand({
-          TableName: this.tableName,
-          Item: { approvalId: `${REPLAY_KEY_PREFIX}${key}`, expiresAt },
-          ConditionExpression: 'attribute_not_exists(approvalId)',
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (awsErrorCode(error) === 'ConditionalCheckFailedException') return false;
-      throw error;
-    }
   }
 }

@@ -9,6 +9,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
 import { stackPropsFromContext } from '../../lib/constructs/stack-context';
+import { actionsOf, roleStatements } from './private/handler-resources';
 
 const ARN = (name: string) => `arn:aws:secretsmanager:us-east-1:123456789012:secret:${name}-AbCdEf`;
 const TOPIC = 'arn:aws:sns:us-east-1:123456789012:nomad-restart-questions';
@@ -37,23 +38,6 @@ function synth(slack: Record<string, unknown> = { allowedUserIds: ['U1'] }) {
   });
   return { app, template: Template.fromStack(stack) };
 }
-
-/** The statements of the role of the function whose handler env names `handlerId`. */
-function roleStatements(template: Template, description: string): Record<string, unknown>[] {
-  const roles = template.findResources('AWS::IAM::Role', { Properties: { Description: description } });
-  const roleIds = Object.keys(roles);
-  expect(roleIds).toHaveLength(1);
-  const policies = template.findResources('AWS::IAM::Policy', {
-    Properties: { Roles: [{ Ref: roleIds[0] }] },
-  });
-  return Object.values(policies).flatMap(
-    (p) =>
-      (p['Properties'] as { PolicyDocument: { Statement: Record<string, unknown>[] } }).PolicyDocument
-        .Statement,
-  );
-}
-
-const actionsOf = (s: Record<string, unknown>) => [s['Action']].flat() as string[];
 
 describe('NomadRestartStack with approvals', () => {
   const { app, template } = synth();

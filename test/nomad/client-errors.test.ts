@@ -1,6 +1,9 @@
 // Scenario: failures against a stand-in Nomad on 127.0.0.1: Nomad's exact error texts,
 // read retries, aborts of held blocking queries, timeouts, malformed answers, and the
 // ACL token kept out of every error and every logged form of the client.
+
+import type { AddressInfo } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { inspect } from 'node:util';
 import {
   NomadAbortedError,
@@ -191,6 +194,55 @@ describe('NomadClient errors', () => {
       expect((err as Error).message).toBe(
         `GET ${nomad.address}/v1/job/web?index=5&wait=160ms: no response within 220 ms`,
       );
+    });
+  });
+
+  describe('connections', () => {
+    it('gives up on a connection whose TLS handshake never completes within connectMs', async () => {
+      // Arrange: a listener that accepts TCP and never says a word
+      const sockets: Socket[] = [];
+      const silent = createServer((socket) => sockets.push(socket));
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const { port } = silent.address() as AddressInfo;
+      const stalled = NomadClient.create({
+        address: `https://127.0.0.1:${port}`,
+        timeouts: { connectMs: 100 },
+        retry: { attempts: 1 },
+      });
+
+      // Act
+      const err = await caught(stalled.jobs().info('web'));
+      await stalled.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+
+      // Assert
+      expect(err).toBeInstanceOf(NomadTimeoutError);
+      expect((err as Error).message).toBe(
+        `GET https://127.0.0.1:${port}/v1/job/web: Connect Timeout Error (timeout: 100ms)`,
+      );
+    });
+
+    it('lets a request in flight finish before close resolves', async () => {
+      // Arrange
+      nomad.setHandler(() => ({ hold: true }));
+      const pending = client.jobs().info('web');
+      await waitFor(() => nomad.requests.length === 1);
+
+      // Act: close while the request is held, then answer it
+      let closed = false;
+      const closing = client.close().then(() => {
+        closed = true;
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const closedWhileHeld = closed;
+      nomad.answerHeld({ body: jobJson() });
+      const result = await pending;
+      await closing;
+
+      // Assert
+      expect(closedWhileHeld).toBe(false);
+      expect(result.value.ID).toBe('web');
     });
   });
 

@@ -3,7 +3,7 @@
  * count of the rest, and Nomad's error list wording with that count (never without it).
  */
 import { sampleErrors } from '../../lib/restart/error-sample';
-import { formatErrorList } from '../../lib/restart/text';
+import { ERROR_LIST_HEADER, formatErrorList } from '../../lib/restart/text';
 
 describe('sampleErrors', () => {
   it('keeps every error that fits the budget', () => {
@@ -53,4 +53,21 @@ describe('formatErrorList with errors left out', () => {
     // Assert
     expect(text).toBe('1 error occurred while restarting job:\n* only');
   });
+});
+
+describe('ERROR_LIST_HEADER', () => {
+  it.each([
+    { errors: ['one'], omitted: 0 },
+    { errors: ['one', 'two'], omitted: 0 },
+    { errors: ['one'], omitted: 4 },
+  ])(
+    'matches the first line of the list formatErrorList writes ($errors.length listed, $omitted left out), and none after it',
+    ({ errors, omitted }) => {
+      // Act
+      const lines = formatErrorList(errors, 0, omitted).split('\n');
+
+      // Assert
+      expect(lines.map((line) => ERROR_LIST_HEADER.test(line))).toEqual(lines.map((_, i) => i === 0));
+    },
+  );
 });

@@ -1,27 +1,8 @@
-import { countSkipped, type RunFacts, renderRunSummary, summarizeRun } from '../../lib/restart/run-summary';
+import { countSkipped, renderRunSummary, summarizeRun } from '../../lib/restart/run-summary';
+import { RUN_START, runFacts } from './run-facts';
 
-const START = Date.parse('2026-11-29T02:00:00Z');
-
-const facts = (over: Partial<RunFacts> = {}): RunFacts => ({
-  outcome: 'succeeded',
-  jobId: 'example',
-  namespace: 'default',
-  reschedule: false,
-  planned: 10,
-  restarted: 10,
-  failed: 0,
-  skipped: {},
-  startedAt: START,
-  finishedAt: START + 754_400,
-  errors: [],
-  omittedErrors: 0,
-  windowEnd: null,
-  windowReached: false,
-  lockedBy: null,
-  scheduleName: null,
-  scheduledTime: null,
-  ...over,
-});
+const START = RUN_START;
+const facts = runFacts;
 
 describe('run summary', () => {
   describe('countSkipped', () => {
@@ -160,6 +141,21 @@ describe('run summary', () => {
       expect(lines.slice(2)).toEqual([
         'Maintenance window: until 2026-11-29T04:00:00.000Z',
         'Finished 2026-11-29T02:12:34.400Z',
+      ]);
+    });
+
+    it.each([
+      { outcome: 'aborted', headline: 'aborted, the execution was stopped' },
+      { outcome: 'timed-out', headline: 'timed out, the execution ran out of time' },
+      { outcome: 'error', headline: 'stopped by an error' },
+    ] as const)('says how a run that made no summary ended ($outcome), for its notification', (c) => {
+      // Act
+      const lines = summarizeRun(facts({ outcome: c.outcome, restarted: 4 })).lines;
+
+      // Assert
+      expect(lines.slice(0, 2)).toEqual([
+        `Restart of job "example" in namespace "default": ${c.headline}`,
+        'Allocations: 10 planned, 4 restarted, 0 failed, 6 not reached',
       ]);
     });
   });

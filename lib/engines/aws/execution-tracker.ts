@@ -6,7 +6,7 @@
  * events, oldest first, each once.
  */
 import type { HistoryEvent } from '@aws-sdk/client-sfn';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ProgressEvent } from '../../restart/events';
 import type { LockKey } from '../../stores/job-lock';
 import type { PendingQuestion } from '../../workflow/payloads';

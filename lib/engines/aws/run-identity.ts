@@ -4,7 +4,7 @@
  * `{ continuation: <workflow state> }`, whose `run` names the run and the execution's number.
  * From there the name of the next execution of the chain is known before history records it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { continuationExecutionName } from '../../workflow/continuation-name';
 import { executionArnOf, parseExecutionArn } from './state-machine-arn';
 

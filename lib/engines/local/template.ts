@@ -2,7 +2,7 @@
  * Extracts the state machine definition from a synthesized CloudFormation template, with the
  * intrinsics it uses resolved to placeholders that name each resource's logical id.
  */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   StateMachineNotFoundError,
@@ -146,7 +146,9 @@ export async function loadSynthesizedTemplate(cdkOutDir: string, stackName: stri
   const path = join(cdkOutDir, `${stackName}.template.json`);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // Synchronous: the first asynchronous read of a run waits for the thread pool to start
+    // (~5 ms), and nothing else runs while the command waits for its definition anyway.
+    text = readFileSync(path, 'utf8');
   } catch (error) {
     throw new SynthesizedTemplateNotFoundError(`cannot read synthesized template ${path}`, { cause: error });
   }

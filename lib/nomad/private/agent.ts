@@ -1,15 +1,15 @@
 /**
- * Builds the undici connection pool from the client's config: address, TLS files and basic auth,
+ * Builds the connection pool from the client's config: address, TLS files and basic auth,
  * checked with Nomad's own error texts before any request.
  */
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';
-import { Agent } from 'undici';
 import type { NomadClientConfig, TlsConfig } from '../config';
 import { DEFAULT_NOMAD_ADDRESS } from '../config';
 import { NomadClientInitError } from '../errors';
 import { fileErrorText, messageOf } from './error-text';
+import { type ConnectionPool, createPool } from './http-exchange';
 
 /** Default time to open a connection (see `TimeoutOptions.connectMs`). */
 export const DEFAULT_CONNECT_MS = 10_000;
@@ -18,7 +18,7 @@ export const DEFAULT_CONNECT_MS = 10_000;
 export interface Connection {
   /** Scheme, host and port only: Nomad ignores any path or query in the address. */
   readonly origin: string;
-  readonly agent: Agent;
+  readonly pool: ConnectionPool;
   /** `Basic …` header value, when basic auth is configured. */
   readonly authorization: string | undefined;
 }
@@ -131,7 +131,7 @@ function tlsOptions(tls: TlsConfig | undefined): Record<string, unknown> {
   return options;
 }
 
-/** A header value with CR, LF or another control character would be refused by undici or split the header. */
+/** A header value with CR, LF or another control character would be refused by Node's HTTP client or split the header. */
 function hasControlCharacter(value: string): boolean {
   for (let i = 0; i < value.length; i++) {
     const code = value.charCodeAt(i);
@@ -169,12 +169,6 @@ export function buildConnection(config: NomadClientConfig): Connection {
   if (hasControlCharacter(config.token ?? '')) {
     throw new NomadClientInitError('invalid ACL token: it contains a control character');
   }
-  const agent = new Agent({
-    connect: { ...connect, timeout: config.timeouts?.connectMs ?? DEFAULT_CONNECT_MS },
-    // Our own per-request timer covers headers and body: undici's 300 s defaults would cut a
-    // blocking query that Nomad holds for 300 s plus jitter.
-    headersTimeout: 0,
-    bodyTimeout: 0,
-  });
-  return { origin: url.origin, agent, authorization };
+  const pool = createPool(url, connect, config.timeouts?.connectMs ?? DEFAULT_CONNECT_MS);
+  return { origin: url.origin, pool, authorization };
 }

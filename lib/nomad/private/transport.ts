@@ -1,10 +1,9 @@
 /**
- * One HTTP attempt to Nomad over undici's pooled agent: the token in its header, a time limit
+ * One HTTP attempt to Nomad over the pooled connections: the token in its header, a time limit
  * that covers a blocking query's hold, gzip bodies, and every failure mapped to a typed error.
  */
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { request } from 'undici';
 import {
   NomadAbortedError,
   NomadConnectionError,
@@ -15,6 +14,7 @@ import {
 } from '../errors';
 import type { Connection } from './agent';
 import { messageOf } from './error-text';
+import { CONNECT_TIMEOUT_CODE, closePool, exchange } from './http-exchange';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -67,11 +67,20 @@ function errorCode(err: unknown): string | undefined {
   return undefined;
 }
 
-/** Maps an undici/socket failure to the client's typed errors. `what` is `METHOD url`. */
+/**
+ * Node says `socket hang up` when the server closes the connection before answering; the client
+ * keeps saying `other side closed`, as it did before it spoke HTTP through Node's own agents.
+ */
+function reasonOf(err: unknown, code: string | undefined): string {
+  const reason = messageOf(err);
+  return code === 'ECONNRESET' && reason === 'socket hang up' ? 'other side closed' : reason;
+}
+
+/** Maps a socket, TLS or connect-timeout failure to the client's typed errors. `what` is `METHOD url`. */
 function classify(err: unknown, what: string): NomadError {
   const code = errorCode(err);
-  const reason = messageOf(err);
-  if (code === 'UND_ERR_CONNECT_TIMEOUT') {
+  const reason = reasonOf(err, code);
+  if (code === CONNECT_TIMEOUT_CODE) {
     return new NomadTimeoutError(`${what}: ${reason}`, { cause: err });
   }
   if (
@@ -86,11 +95,9 @@ function classify(err: unknown, what: string): NomadError {
 
 /**
  * The body as text. We send `Accept-Encoding: gzip` (as Nomad's client does) so large allocation
- * lists travel compressed. undici's `decompress` interceptor would do this, but it is
- * experimental and prints a process warning, which would land on the operator's terminal.
+ * lists travel compressed; Node's client leaves decoding to its caller.
  */
-async function readBody(body: { arrayBuffer(): Promise<ArrayBuffer> }, encoding: unknown): Promise<string> {
-  const raw = Buffer.from(await body.arrayBuffer());
+async function decodeBody(raw: Buffer, encoding: unknown): Promise<string> {
   if (encoding === 'gzip' && raw.length > 0) {
     return (await gunzipAsync(raw)).toString('utf8');
   }
@@ -107,7 +114,7 @@ export class Transport {
 
   /** Closes the pool; requests in flight are allowed to finish. */
   public close(): Promise<void> {
-    return this.connection.agent.close();
+    return closePool(this.connection.pool);
   }
 
   /** `METHOD url` for messages: the URL holds no secret (the token travels in a header). */
@@ -129,14 +136,14 @@ export class Transport {
     const timeout = AbortSignal.timeout(limitMs);
     const signal = req.signal === undefined ? timeout : AbortSignal.any([req.signal, timeout]);
     try {
-      const res = await request(this.url(req), {
+      const res = await exchange(this.connection.pool, {
         method: req.method,
+        url: this.url(req),
         headers: this.headers(),
-        body: req.body ?? null,
+        body: req.body,
         signal,
-        dispatcher: this.connection.agent,
       });
-      const body = await readBody(res.body, res.headers['content-encoding']);
+      const body = await decodeBody(res.body, res.headers['content-encoding']);
       if (res.statusCode !== 200) {
         throw new UnexpectedResponseError(res.statusCode, this.redact(body));
       }

@@ -1,10 +1,25 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { NomadRestartStack } from '../../../lib/constructs/nomad-restart-stack';
+import { NomadRestartStack, type SlackApprovalReferences } from '../../../lib/constructs/nomad-restart-stack';
 
 /** Secret ARNs used by the test stacks (fake, well-formed). */
 export const TOKEN_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:nomad-token-AbCdEf';
 export const TLS_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:nomad-tls-GhIjKl';
+
+/** The ARN of the secret `name` in the test account (complete, with Secrets Manager's suffix). */
+export const secretArn = (name: string) =>
+  `arn:aws:secretsmanager:us-east-1:123456789012:secret:${name}-AbCdEf`;
+
+/** Slack approvals as the stack takes them: bot token and signing secret by ARN, channel C123, U1 answers. */
+export const slackApprovalReferences = (
+  over: Partial<SlackApprovalReferences> = {},
+): SlackApprovalReferences => ({
+  botTokenSecret: { completeArn: secretArn('slack-bot') },
+  signingSecret: { completeArn: secretArn('slack-signing') },
+  channelId: 'C123',
+  allowedUserIds: ['U1'],
+  ...over,
+});
 
 /**
  * One app with the stack, synthesized once per test file. Bundling is skipped (the

@@ -47,6 +47,7 @@ export type Handler = (req: RecordedRequest) => Reply;
 export class FakeNomad {
   public readonly requests: RecordedRequest[] = [];
   private readonly queue: Reply[] = [];
+  private readonly held: ServerResponse[] = [];
   private handler: Handler = () => ({ status: 404, body: 'no reply configured' });
 
   private constructor(
@@ -81,6 +82,13 @@ export class FakeNomad {
     return this;
   }
 
+  /** Answers the oldest held request (one whose reply was `hold`) with `reply`. */
+  public answerHeld(reply: Reply): void {
+    const res = this.held.shift();
+    if (res === undefined) throw new Error('no request is held');
+    this.write(res, reply);
+  }
+
   /** Stops listening and drops every open connection (held requests included). */
   public async stop(): Promise<void> {
     this.server.closeAllConnections();
@@ -105,7 +113,14 @@ export class FakeNomad {
       req.socket.destroy();
       return;
     }
-    if (reply.hold === true) return;
+    if (reply.hold === true) {
+      this.held.push(res);
+      return;
+    }
+    this.write(res, reply);
+  }
+
+  private write(res: ServerResponse, reply: Reply): void {
     const text =
       typeof reply.body === 'string'
         ? reply.body

@@ -1,0 +1,130 @@
+/**
+ * `RunNotifications`: when any run of the restart state machine ends, its summary is posted to
+ * the chat channels with a link to the execution. An EventBridge rule on the state machine's
+ * `Step Functions Execution Status Change` events (SUCCEEDED, FAILED, TIMED_OUT, ABORTED)
+ * invokes the `notify-run-ended` handler, which may read this state machine's executions
+ * (`DescribeExecution`, for details left out of an event) and the runs' records in the plan
+ * bucket, read the secrets it posts with, and nothing else.
+ */
+import { ArnFormat, Duration, RemovalPolicy, Stack, Token, ValidationError, Validations } from 'aws-cdk-lib';
+import type * as events from 'aws-cdk-lib/aws-events';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import { Construct } from 'constructs';
+import { ENV } from '../stores/from-env';
+import { END_STATUSES } from '../workflow/ended-execution';
+import { TaskFunction } from '../workflow/private/task-function';
+import type { NomadRestartWorkflow } from './nomad-restart-workflow';
+import { grantPosting, type PostingChannels, postingEnvironment } from './private/chat-channel-grants';
+import { executionEndRule } from './private/execution-end-rule';
+
+/**
+ * Where run ends are posted: Slack (a bot token and a channel), a signed webhook, an SNS topic.
+ * The approval channels' props fit as they are (`{ ...approvals, workflow }` posts to the same
+ * channels); nothing here answers, so no signing secret or allow-list is needed.
+ */
+export interface RunNotificationsProps extends PostingChannels {
+  /** The workflow whose runs are told about: its state machine, and its plan bucket for the runs' records. */
+  readonly workflow: Pick<NomadRestartWorkflow, 'stateMachine' | 'planBucket'>;
+  /** Retention of the notifier's log group. @default logs.RetentionDays.ONE_MONTH */
+  readonly logRetention?: logs.RetentionDays;
+  /** What happens to the notifier's log group when removed. @default RemovalPolicy.RETAIN */
+  readonly removalPolicy?: RemovalPolicy;
+}
+
+const lit = (s: string) => s as ConstructorParameters<typeof ValidationError>[0];
+
+/** The rule and the function that post every run's end. */
+export class RunNotifications extends Construct {
+  /** Posts each run's end (`lambdas/notify-run-ended.ts`). */
+  public readonly notifier: lambda.IFunction;
+  /** Routes the state machine's ending status changes to the notifier. */
+  public readonly rule: events.Rule;
+
+  public constructor(scope: Construct, id: string, props: RunNotificationsProps) {
+    super(scope, id);
+    if (props.slack === undefined && props.webhook === undefined && props.emailTopic === undefined) {
+      throw new ValidationError(
+        lit('RunNotificationsWithoutChannel'),
+        'RunNotifications names no channel: give slack, webhook or emailTopic',
+        this,
+      );
+    }
+    if (props.slack?.channelId.trim() === '') {
+      throw new ValidationError(
+        lit('InvalidSlackChannel'),
+        'slack.channelId must name a channel, got ""',
+        this,
+      );
+    }
+    const fn = new TaskFunction(this, 'notify-run-ended-fn', {
+      handlerId: 'notify-run-ended',
+      timeout: Duration.seconds(30),
+      environment: { ...postingEnvironment(props), [ENV.planBucket]: props.workflow.planBucket.bucketName },
+      logRetention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
+      removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
+    }).function;
+    this.notifier = fn;
+    grantPosting(fn, props);
+    this.grantReadRuns(fn, props.workflow);
+    this.rule = executionEndRule(this, 'RunEnded', {
+      description: 'Posts the end of each nomad-restart run to its chat channels',
+      stateMachine: props.workflow.stateMachine,
+      statuses: END_STATUSES,
+      target: fn,
+    });
+  }
+
+  /** DescribeExecution on this state machine's executions, and the runs' records (read and list). */
+  private grantReadRuns(
+    fn: lambda.Function,
+    { stateMachine, planBucket }: RunNotificationsProps['workflow'],
+  ): void {
+    const stack = Stack.of(this);
+    const name = stateMachine.stateMachineName;
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['states:DescribeExecution'],
+        resources: [
+          stack.formatArn({
+            service: 'states',
+            resource: 'execution',
+            resourceName: `${name}:*`,
+            arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+          }),
+        ],
+      }),
+    );
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['s3:GetObject'],
+        resources: [planBucket.arnForObjects('runs/*')],
+      }),
+    );
+    // With the prefix listable a missing record reads as NoSuchKey, not as a 403.
+    fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['s3:ListBucket'],
+        resources: [planBucket.bucketArn],
+        conditions: { StringLike: { 's3:prefix': ['runs/*'] } },
+      }),
+    );
+    const named = (value: string, pseudo: string) => (Token.isUnresolved(value) ? `<${pseudo}>` : value);
+    const bucketId = stack.getLogicalId(planBucket.node.defaultChild as s3.CfnBucket);
+    for (const [finding, reason] of [
+      [
+        `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:${named(stack.region, 'AWS::Region')}:${named(stack.account, 'AWS::AccountId')}:execution:${named(name, `${stack.getLogicalId(stateMachine.node.defaultChild as sfn.CfnStateMachine)}.Name`)}:*]`,
+        'Any execution of this state machine can end; their names are not known when deploying.',
+      ],
+      [
+        `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/runs/*]`,
+        "A run's record is under runs/<run>/; the keys are not known when deploying.",
+      ],
+    ] as const) {
+      Validations.of(fn.role ?? this).acknowledge({ id: finding, reason });
+    }
+  }
+}

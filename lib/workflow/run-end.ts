@@ -1,0 +1,127 @@
+/**
+ * How a restart run ended, read from the end of one of its executions: its summary when it made
+ * one (a Succeed state's output, the cause of `RestartFailed` / `UnrecoverableError`), else what
+ * is known (the job from the input, how the execution ended, the counts from the run's record).
+ * An execution that handed over to a continue-as-new successor has not ended the run.
+ */
+import type { RunOutcome, RunSummary } from '../restart/run-summary';
+import { ERROR_LIST_HEADER } from '../restart/text';
+import type { EndedExecution } from './ended-execution';
+import { type RunRecordView, runFactsOf, startedByOf } from './private/run-facts';
+import { FailStates } from './state-names';
+
+export type { RunRecordView } from './private/run-facts';
+
+/** The run's end, as a notification tells it. */
+export interface RunEnd {
+  readonly executionArn: string;
+  readonly outcome: RunOutcome;
+  readonly jobId: string;
+  readonly namespace: string;
+  /** The summary's lines (`renderRunSummary`'s) without the error list. */
+  readonly lines: readonly string[];
+  /** Nomad's error list (spec §2.7), or `''`. */
+  readonly errorText: string;
+  /** The error and cause the execution ended with, when no summary says it already. */
+  readonly failure?: { readonly error: string; readonly cause: string };
+  /** The input's `startedBy`. */
+  readonly startedBy?: string;
+}
+
+/** What an ended execution means: the run goes on in a successor, or it ended. */
+export type ExecutionEnd = { readonly kind: 'continued' } | ({ readonly kind: 'ended' } & RunEnd);
+
+/** The Fail states whose cause is the run's summary text. */
+const SUMMARY_FAILS: Readonly<Record<string, RunOutcome>> = {
+  [FailStates.restartFailed]: 'failed',
+  [FailStates.unrecoverableError]: 'unrecoverable',
+};
+
+/** Whether telling the end needs the run's record (no summary was made). */
+export function needsRunRecord(e: EndedExecution): boolean {
+  if (e.status === 'SUCCEEDED') return false;
+  return !(e.status === 'FAILED' && e.error !== undefined && SUMMARY_FAILS[e.error] !== undefined);
+}
+
+/** The summary's lines without the error list, and the list apart (chat shows it as a block). */
+function splitErrorList(lines: readonly string[]): { lines: string[]; errorText: string } {
+  const at = lines.findIndex((line) => ERROR_LIST_HEADER.test(line));
+  return at < 0
+    ? { lines: [...lines], errorText: '' }
+    : { lines: lines.slice(0, at), errorText: lines.slice(at).join('\n') };
+}
+
+function parseJson(text: string | undefined): unknown {
+  try {
+    return JSON.parse(text ?? 'null') as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/** A Succeed state's output: the summary "Finish restart" made (its lines rendered then). */
+const isSummary = (value: unknown): value is Pick<RunSummary, 'outcome' | 'jobId' | 'namespace' | 'lines'> =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as RunSummary).outcome === 'string' &&
+  typeof (value as RunSummary).jobId === 'string' &&
+  typeof (value as RunSummary).namespace === 'string' &&
+  Array.isArray((value as RunSummary).lines);
+
+/**
+ * How the run of `e` ended. `record` is the run's record from the plan store, when
+ * {@link needsRunRecord} and the store has one.
+ */
+export function endOfExecution(e: EndedExecution, record?: RunRecordView): ExecutionEnd {
+  const startedBy = startedByOf(e);
+  const base = { executionArn: e.executionArn, ...(startedBy === undefined ? {} : { startedBy }) };
+  const fromFacts = (outcome: RunOutcome): ExecutionEnd => {
+    const summary = runFactsOf(e, outcome, record);
+    const failure =
+      e.error === undefined || outcome === 'canceled'
+        ? {}
+        : { failure: { error: e.error, cause: e.cause ?? '' } };
+    return {
+      kind: 'ended',
+      ...base,
+      outcome,
+      jobId: summary.jobId,
+      namespace: summary.namespace,
+      ...splitErrorList(summary.lines),
+      ...failure,
+    };
+  };
+  if (e.status === 'SUCCEEDED') {
+    const output = parseJson(e.output);
+    if (isSummary(output)) {
+      return {
+        kind: 'ended',
+        ...base,
+        outcome: output.outcome,
+        jobId: output.jobId,
+        namespace: output.namespace,
+        ...splitErrorList(output.lines),
+      };
+    }
+    // "Continued in new execution" outputs the successor's ARN: the run goes on there.
+    if (typeof (output as { executionArn?: unknown } | null)?.executionArn === 'string') {
+      return { kind: 'continued' };
+    }
+    return fromFacts('succeeded');
+  }
+  if (e.status === 'TIMED_OUT') return fromFacts('timed-out');
+  if (e.status === 'ABORTED') return fromFacts('aborted');
+  const summaryOutcome = e.error === undefined ? undefined : SUMMARY_FAILS[e.error];
+  if (summaryOutcome !== undefined && e.cause !== undefined && e.cause !== '') {
+    const facts = runFactsOf(e, summaryOutcome, undefined);
+    return {
+      kind: 'ended',
+      ...base,
+      outcome: summaryOutcome,
+      jobId: facts.jobId,
+      namespace: facts.namespace,
+      ...splitErrorList(e.cause.split('\n')),
+    };
+  }
+  return fromFacts(e.error === FailStates.canceled ? 'canceled' : 'error');
+}

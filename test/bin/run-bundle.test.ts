@@ -1,0 +1,176 @@
+/**
+ * Scenario: the shim's bundle runner (`bin/private/run-bundle.js`) in child processes, as the
+ * command starts: a CommonJS bundle runs exactly as Node would run it, V8's compiled code is
+ * kept beside it and used by the next run, a cache V8 refuses is replaced, a run that compiled
+ * less never replaces a fuller cache, and only the first few runs of a bundle spend time on it.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const RUNNER = pathToFileURL(
+  join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'private', 'run-bundle.js'),
+).href;
+
+/** A bundle that uses what Node gives a CommonJS module, and compiles much more with `big`. */
+const BUNDLE = `
+const { join } = require('node:path');
+module.exports = { ok: true };
+function big() {
+  ${Array.from({ length: 400 }, (_, i) => `const v${i} = [${i}, '${i}'].map((x) => String(x) + ${i});`).join('\n  ')}
+  return v399.length;
+}
+if (process.argv.includes('big')) big();
+const self = this;
+setImmediate(() => {
+  process.stdout.write(JSON.stringify({
+    file: __filename, dir: __dirname, joined: join('a', 'b'), exportsOk: module.exports.ok,
+    thisIsExports: self === exports, eol: require('node:os').EOL,
+  }) + '\\n');
+  process.exitCode = 3;
+});
+`;
+
+let dir: string;
+let bundle: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'run-bundle-'));
+  bundle = join(dir, 'nomad-restart.cjs');
+  writeFileSync(bundle, BUNDLE);
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the bundle through the runner; `cache` is what the runner said of the kept code. */
+function run(...args: string[]): { cache: string; out: Record<string, unknown>; code: number | null } {
+  return runWith({}, ...args);
+}
+
+function runWith(
+  env: NodeJS.ProcessEnv,
+  ...args: string[]
+): { cache: string; out: Record<string, unknown>; code: number | null } {
+  const script = `import { runBundle } from ${JSON.stringify(RUNNER)}; process.stderr.write(runBundle(process.argv[1]));`;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, bundle, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, NODE_OPTIONS: '', ...env },
+  });
+  if (child.stdout === '') throw new Error(child.stderr);
+  return {
+    cache: child.stderr,
+    out: JSON.parse(child.stdout) as Record<string, unknown>,
+    code: child.status,
+  };
+}
+
+/** The one cache file beside the bundle (runs here share Node's version and flags). */
+const cacheFile = () => {
+  const [file, ...others] = readdirSync(dir).filter((name) => name.endsWith('.v8-cache'));
+  if (file === undefined || others.length > 0)
+    throw new Error(`expected one cache file, found ${file} ${others}`);
+  return join(dir, file);
+};
+const makers = () => readFileSync(`${cacheFile()}.n`, 'utf8');
+
+describe('runBundle', () => {
+  it('runs a CommonJS bundle as Node runs its main module', () => {
+    // Act
+    const { out, code } = run();
+
+    // Assert
+    expect(out).toEqual({
+      file: bundle,
+      dir,
+      joined: join('a', 'b'),
+      exportsOk: true,
+      thisIsExports: true,
+      eol: '\n',
+    });
+    expect(code).toBe(3);
+  });
+
+  it('keeps the compiled code after the first run and uses it on the next', () => {
+    // Act
+    const first = run();
+    const kept = statSync(cacheFile()).size;
+    const second = run();
+
+    // Assert
+    expect(first.cache).toBe('none');
+    expect(kept).toBeGreaterThan(0);
+    expect(second.cache).toBe('used');
+    expect(second.out).toEqual(first.out);
+    expect(makers()).toBe('2');
+  });
+
+  it('replaces a cache V8 refuses', () => {
+    // Arrange
+    run();
+    writeFileSync(cacheFile(), Buffer.from('not V8 code at all'));
+
+    // Act
+    const refused = run();
+    const next = run();
+
+    // Assert
+    expect(refused.cache).toBe('refused');
+    expect(next.cache).toBe('used');
+  });
+
+  it('keeps one cache per flag set, so runs with other V8 flags do not replace each other', () => {
+    // Arrange
+    const bigHeap = { NODE_OPTIONS: '--max-old-space-size=512' };
+    run();
+    runWith(bigHeap);
+
+    // Act
+    const plain = run();
+    const withFlag = runWith(bigHeap);
+
+    // Assert
+    expect({ plain: plain.cache, withFlag: withFlag.cache }).toEqual({ plain: 'used', withFlag: 'used' });
+    expect(readdirSync(dir).filter((name) => name.endsWith('.v8-cache'))).toHaveLength(2);
+  });
+
+  it('keeps a fuller cache when a later run compiled less', () => {
+    // Arrange
+    run('big');
+    const full = readFileSync(cacheFile());
+
+    // Act
+    run();
+
+    // Assert
+    expect(readFileSync(cacheFile()).equals(full)).toBe(true);
+    expect(makers()).toBe('2');
+  });
+
+  it('lets a later run that went further replace the cache', () => {
+    // Arrange
+    run();
+    const small = statSync(cacheFile()).size;
+
+    // Act
+    run('big');
+
+    // Assert
+    expect(statSync(cacheFile()).size).toBeGreaterThan(small);
+  });
+
+  it('stops making the cache after the first three runs', () => {
+    // Arrange
+    run();
+    run();
+    run();
+    const made = readFileSync(cacheFile());
+
+    // Act
+    const later = run('big');
+
+    // Assert
+    expect(later.cache).toBe('used');
+    expect(makers()).toBe('3');
+    expect(readFileSync(cacheFile()).equals(made)).toBe(true);
+  });
+});
