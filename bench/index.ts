@@ -23,6 +23,7 @@ import { measureHealthGate } from './health-gate';
 import { type LocalRunMeasure, measureLocalRun } from './local-engine';
 import { PRICES } from './prices';
 import { formatTable, machine, type ReportRow, scalingSvg, verdict } from './report';
+import { type ScaleSizes, scaleRows } from './scale';
 
 export interface BenchSizes {
   readonly requestAllocations: number;
@@ -37,6 +38,8 @@ export interface BenchSizes {
   readonly failingAllocations: number;
   /** Allocations and batch size of the runs with and without `-wait-healthy`. */
   readonly healthGate: { readonly allocations: number; readonly batchSize: number };
+  /** The large restarts through continue-as-new (bench/scale.ts). */
+  readonly scale: ScaleSizes;
 }
 
 export const FULL: BenchSizes = {
@@ -49,6 +52,13 @@ export const FULL: BenchSizes = {
   startRuns: 9,
   failingAllocations: 600,
   healthGate: { allocations: 50, batchSize: 10 },
+  scale: {
+    // 500 batches: the deployable 200 per execution makes 3 executions.
+    inPlace: { allocations: 50_000, batchSize: 100, batchesPerExecution: 200 },
+    // 50,000 with -reschedule ran for over 30 minutes against the simulator: each wake of a
+    // batch's watch reads the whole job's allocation list (~50 MB at 50,000). README, Benchmarks.
+    reschedule: { allocations: 10_000, batchSize: 500, batchesPerExecution: 5 },
+  },
 };
 
 export const SMOKE: BenchSizes = {
@@ -61,6 +71,10 @@ export const SMOKE: BenchSizes = {
   startRuns: 1,
   failingAllocations: 10,
   healthGate: { allocations: 4, batchSize: 2 },
+  scale: {
+    inPlace: { allocations: 200, batchSize: 10, batchesPerExecution: 3 },
+    reschedule: { allocations: 100, batchSize: 20, batchesPerExecution: 3 },
+  },
 };
 
 const FAST = 0.01;
@@ -307,6 +321,7 @@ export async function runBench(sizes: BenchSizes) {
     nomadCli: '-',
     verdict: verdict(failing.maxPayloadBytes < 256 * 1024 && failing.maxHistoryEvents < 25_000),
   });
+  rows.push(...(await scaleRows(sizes.scale)));
   const busy = `load average ${loadBefore.join(' / ')} (1 / 5 / 15 min) before the run`;
   return { machine: `${machine()}, ${busy}`, date: new Date().toISOString(), rows, scaling };
 }

@@ -8,9 +8,10 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { windowHasEnded } from '../lib/restart/window';
 import { clockOf } from '../lib/steps/local-invocation';
-import { DEFAULT_LOCK_TTL_SECONDS, ENV, jobLockFromEnv, secondsFromEnv } from '../lib/stores/from-env';
+import { DEFAULT_LOCK_TTL_SECONDS, ENV, secondsFromEnv } from '../lib/stores/from-env';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';
+import { jobLockFor } from './private/job-lock';
 import { logger } from './private/logger';
 import { nomadClientMiddleware } from './private/nomad-client-middleware';
 import { stepsFor } from './private/step-context';
@@ -19,7 +20,7 @@ import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
 const lambdaHandler = async (event: unknown, context: Context): Promise<WorkflowState> => {
   const state = decodeWorkflowState(event);
   const planned = requirePlanned(state);
-  const lock = jobLockFromEnv();
+  const lock = jobLockFor(context, 'refresh');
   const key = { namespace: planned.plan.namespace, jobId: planned.plan.jobId };
   if (await lock.isCancelRequested(key, state.run.runId)) {
     logger.info('Cancel requested', { jobId: key.jobId, batch: planned.progress.nextBatch });

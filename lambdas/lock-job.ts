@@ -2,61 +2,100 @@
  * Task "Lock job": one restart per job. A second run fails fast naming the holder (a scheduled
  * run is skipped instead, with its own summary: it is not queued and pages no one), unless the
  * holder is no longer running (it ended without releasing the lock): then this run takes the
- * lock over and says so. The lease never decides on its own.
+ * lock over and says so. The lease never decides on its own, except for the job's shared lock in
+ * Nomad held by a run this engine cannot ask about (another laptop): only its holder or Nomad's
+ * TTL frees that one.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import type { ProgressEvent } from '../lib/restart/events';
 import { skipsWhenLocked } from '../lib/restart/window';
-import { LockHeldError } from '../lib/stores/errors';
+import { jobRunKey, recordRunHoldsJob } from '../lib/steps/earlier-run';
+import { LockHeldError, SharedLockHeldError } from '../lib/stores/errors';
 import {
   DEFAULT_LOCK_TTL_SECONDS,
   ENV,
-  jobLockFromEnv,
+  planStoreFromEnv,
   runStatusFromEnv,
   secondsFromEnv,
 } from '../lib/stores/from-env';
+import type { JobLock } from '../lib/stores/job-lock';
+import { PairedJobLock } from '../lib/stores/paired-job-lock';
 import { JobLockedError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';
+import { jobLockFor } from './private/job-lock';
 import { logger } from './private/logger';
+import { nomadClientMiddleware } from './private/nomad-client-middleware';
 import { skippedForLock } from './private/skipped-for-lock';
 import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
 
-const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {
+/** ` (started by alice on laptop-1 with the local engine, since ...)` for a shared lock's holder. */
+function holderText(err: LockHeldError): string {
+  if (!(err instanceof SharedLockHeldError) || err.details === undefined) return '';
+  const { who, host, engine, since } = err.details;
+  return ` (started by ${who} on ${host} with the ${engine} engine, since ${since})`;
+}
+
+/** The warning of a run that goes on without the job's shared lock (its token may not take it). */
+function sharedLockSkipped(lock: JobLock, jobId: string): ProgressEvent[] {
+  const denied = lock instanceof PairedJobLock ? lock.sharedDenied : undefined;
+  return denied === undefined
+    ? []
+    : [{ type: 'shared-lock-skipped', time: Date.now(), jobId, reason: denied.message }];
+}
+
+const lambdaHandler = async (event: unknown, context: Context): Promise<WorkflowState> => {
   const state = decodeWorkflowState(event);
   const { plan } = requirePlanned(state);
   const key = { namespace: plan.namespace, jobId: plan.jobId };
   const ttl = secondsFromEnv(ENV.lockTtlSeconds, DEFAULT_LOCK_TTL_SECONDS);
-  const lock = jobLockFromEnv();
-  const held = (holder: string, cause: unknown) =>
+  const lock = jobLockFor(context, 'take');
+  const held = (err: LockHeldError) =>
     new JobLockedError(
-      `Job "${plan.jobId}" in namespace "${plan.namespace}" is already being restarted by execution "${holder}"`,
-      { cause },
+      `Job "${plan.jobId}" in namespace "${plan.namespace}" is already being restarted by ${err instanceof SharedLockHeldError ? 'run' : 'execution'} "${err.holder}"${holderText(err)}`,
+      { cause: err },
     );
+  // The job's record names the run holding it, so a run after one that never ended resumes it.
+  const holdsJob = () =>
+    plan.planKey === ''
+      ? Promise.resolve()
+      : recordRunHoldsJob(
+          planStoreFromEnv(),
+          jobRunKey(plan.namespace, plan.jobId),
+          state.run.runId,
+          plan.planKey,
+        );
   try {
     await lock.acquire(key, state.run.runId, ttl);
+    await holdsJob();
     logger.info('Job locked', { jobId: plan.jobId, namespace: plan.namespace });
-    return { ...state, events: [] };
+    return { ...state, events: sharedLockSkipped(lock, plan.jobId) };
   } catch (err) {
     if (!(err instanceof LockHeldError)) throw err;
+    // Another run keeps the job: this one fails, or, scheduled, is skipped.
+    const lockedOut = (by: LockHeldError): WorkflowState => {
+      if (!skipsWhenLocked(state.options)) throw held(by);
+      logger.info('Scheduled run skipped: job locked', { jobId: plan.jobId, holder: by.holder });
+      return skippedForLock(state, by.holder, Date.now());
+    };
+    if (err instanceof SharedLockHeldError && !err.askable) return lockedOut(err);
     // A holder that cannot be asked about keeps its lock: failing safe means not restarting.
     const status = await runStatusFromEnv().status(err.holder);
-    if (status === 'RUNNING') {
-      if (!skipsWhenLocked(state.options)) throw held(err.holder, err);
-      logger.info('Scheduled run skipped: job locked', { jobId: plan.jobId, holder: err.holder });
-      return skippedForLock(state, err.holder, Date.now());
-    }
+    if (status === 'RUNNING') return lockedOut(err);
     try {
       await lock.takeOver(key, state.run.runId, err.holder, ttl);
     } catch (race) {
-      if (race instanceof LockHeldError) throw held(race.holder, race);
+      if (race instanceof LockHeldError) throw held(race);
       throw race;
     }
+    await holdsJob();
     logger.info('Job lock taken over', { jobId: plan.jobId, previousStatus: status });
     return {
       ...state,
       events: [
+        ...sharedLockSkipped(lock, plan.jobId),
         {
           type: 'lock-taken-over',
           time: Date.now(),
@@ -71,4 +110,5 @@ const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {
 
 export const handler = middy<unknown, WorkflowState, Error, Context>(lambdaHandler)
   .use(injectLambdaContext(logger))
+  .use(nomadClientMiddleware())
   .use(workflowErrorsMiddleware());

@@ -10,22 +10,24 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { recordRunEnded } from '../lib/approvals/timeouts';
-import { approvalStoreFromEnv, jobLockFromEnv, planStoreFromEnv } from '../lib/stores/from-env';
+import { approvalStoreFromEnv, planStoreFromEnv } from '../lib/stores/from-env';
 import { runKeyPrefix } from '../lib/stores/plan-store';
 import { runIdOf } from '../lib/workflow/ended-execution';
 import { StepPayloadError } from '../lib/workflow/errors';
+import { jobLockFor } from './private/job-lock';
 import { logger } from './private/logger';
+import { nomadClientMiddleware } from './private/nomad-client-middleware';
 
 const statusChangeSchema = z.object({
   detail: z.object({ executionArn: z.string().min(1), status: z.string(), input: z.string().nullish() }),
 });
 
-const lambdaHandler = async (event: unknown): Promise<{ released: number }> => {
+const lambdaHandler = async (event: unknown, context: Context): Promise<{ released: number }> => {
   const parsed = statusChangeSchema.safeParse(event);
   if (!parsed.success) throw new StepPayloadError('Event is not a Step Functions execution status change');
   const { executionArn, status, input } = parsed.data.detail;
   const runId = runIdOf(executionArn, input);
-  const released = await jobLockFromEnv().releaseByOwner(runId);
+  const released = await jobLockFor(context, 'release').releaseByOwner(runId);
   await planStoreFromEnv().endRun(runKeyPrefix(runId));
   // Closed, not deleted: chat's message says the run ended (its item expires with its TTL).
   const closedQuestions = await recordRunEnded(approvalStoreFromEnv(), executionArn);
@@ -33,6 +35,6 @@ const lambdaHandler = async (event: unknown): Promise<{ released: number }> => {
   return { released };
 };
 
-export const handler = middy<unknown, { released: number }, Error, Context>(lambdaHandler).use(
-  injectLambdaContext(logger),
-);
+export const handler = middy<unknown, { released: number }, Error, Context>(lambdaHandler)
+  .use(injectLambdaContext(logger))
+  .use(nomadClientMiddleware());

@@ -1,7 +1,8 @@
 /**
  * ACL model (spec §3.4): off by default; when on, a token's secret maps to capabilities per
- * namespace (`list-jobs`, `read-job`, `alloc-lifecycle`, `submit-job`, `evaluate-job`), or to
- * a management token that may do anything. No token means the anonymous policy.
+ * namespace (`list-jobs`, `read-job`, `alloc-lifecycle`, `submit-job`, `evaluate-job`) and
+ * variables capabilities per namespace and path, or to a management token that may do anything.
+ * No token means the anonymous policy.
  */
 import { SimHttpError } from './errors';
 
@@ -17,7 +18,19 @@ export interface AclTokenSpec {
   namespaces?: Record<string, string[]>;
   /** `node:read`, needed for `/v1/nodes` and `/v1/node/:id` when ACLs are on. */
   nodeRead?: boolean;
+  /**
+   * Variables capabilities (`read`, `write`, `list`) per namespace and path pattern (a trailing
+   * `*` matches any rest), e.g. `{ "default": { "nomad-restart/locks/*": ["read", "write"] } }`.
+   * As in Nomad, `write` does not imply `read`.
+   */
+  variables?: Record<string, Record<string, string[]>>;
 }
+
+/** Variables capabilities the simulator checks. */
+export type VariablesCapability = 'read' | 'write' | 'list';
+
+const pathMatches = (pattern: string, path: string): boolean =>
+  pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : pattern === path;
 
 /** The ACL part of a scenario. */
 export interface AclSpec {
@@ -71,6 +84,33 @@ export class Acl {
     if (!capabilities.some((c) => this.allowed(principal, namespace, c))) {
       throw new SimHttpError(403, PERMISSION_DENIED);
     }
+  }
+
+  /** Whether the principal has `capability` on the variable at `path` in `namespace`. */
+  allowedVariable(
+    principal: Principal,
+    namespace: string,
+    path: string,
+    capability: VariablesCapability,
+  ): boolean {
+    if (principal.kind === 'anyone' || principal.token.management) return true;
+    const grants = principal.token.variables ?? {};
+    return [grants[namespace], grants['*']].some((byPath) =>
+      Object.entries(byPath ?? {}).some(
+        ([pattern, caps]) => pathMatches(pattern, path) && caps.includes(capability),
+      ),
+    );
+  }
+
+  /** @throws SimHttpError 403 `Permission denied` unless the principal has `capability` on the variable. */
+  requireVariable(
+    principal: Principal,
+    namespace: string,
+    path: string,
+    capability: VariablesCapability,
+  ): void {
+    if (!this.allowedVariable(principal, namespace, path, capability))
+      throw new SimHttpError(403, PERMISSION_DENIED);
   }
 
   /** @throws SimHttpError 403 unless the principal may read nodes. */

@@ -45,6 +45,15 @@ export function createControl(cluster: Cluster, acl: Acl, faults: Faults, stats:
       const record = store.allocs.get(id);
       return record ? structuredClone(renderAlloc(record)) : undefined;
     },
+    variable: (namespace, path) => {
+      const record = cluster.variables.read(namespace, path);
+      if (record === undefined) return undefined;
+      const { lock } = record;
+      return {
+        items: { ...record.items },
+        ...(lock === undefined ? {} : { lock: { id: lock.id, ttl: lock.ttl, lockDelay: lock.delay } }),
+      };
+    },
     evaluations: (filter) =>
       structuredClone([...store.evals.values()].filter((e) => matches(filter, e.JobID, e.Namespace))),
     deployments: (filter) =>

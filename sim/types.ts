@@ -124,6 +124,11 @@ export interface SimStateView {
   evaluations(filter?: StateFilter): Evaluation[];
   deployments(filter?: StateFilter): Deployment[];
   nodes(): Node[];
+  /** A Nomad variable: its items, and its lock while one is held. */
+  variable(
+    namespace: string,
+    path: string,
+  ): { items: Record<string, string>; lock?: { id: string; ttl: string; lockDelay: string } } | undefined;
   /** Blocking queries currently held open. */
   heldQueries(): number;
   /**

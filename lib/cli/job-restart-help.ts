@@ -48,6 +48,13 @@ Usage: nomad-restart [options] <job>
   'submit-job' or 'evaluate-job' capability, to trigger the evaluation that
   places the replacements.
 
+  One run per job at a time, across terminals and AWS: each run holds the
+  job's lock, the Nomad variable 'nomad-restart/locks/<job>' in the job's
+  namespace (Nomad 1.7 or later), which needs the 'read' and 'write'
+  variables capabilities on 'nomad-restart/locks/*'. Without them the command
+  warns and restarts without that lock; NOMAD_RESTART_VARIABLES_LOCK=required
+  refuses to, and NOMAD_RESTART_VARIABLES_LOCK=false never takes it.
+
 General Options:
 
   -address=<addr>

@@ -39,6 +39,14 @@ async function checkClientConfig(config: NomadClientConfig): Promise<void> {
   await NomadClient.create(config).close();
 }
 
+/**
+ * Beyond Nomad, on stderr: `-tls-skip-verify` (or `NOMAD_SKIP_VERIFY`) lets anyone on the path to
+ * Nomad pose as it and read the token, so the command says so each time (verification is on by
+ * default).
+ */
+export const TLS_SKIP_VERIFY_WARNING =
+  "Warning: TLS verification is off (-tls-skip-verify or NOMAD_SKIP_VERIFY): the Nomad server's certificate is not checked, so anyone between here and Nomad can pose as it and read the ACL token";
+
 /** Runs the command and returns its exit code (Nomad's: 0 or 1). */
 export async function runJobRestart(args: readonly string[], ctx: RunContext): Promise<number> {
   const terminal = createTerminal(ctx);
@@ -59,6 +67,8 @@ export async function runJobRestart(args: readonly string[], ctx: RunContext): P
       terminal.write(formatter.renderError((error as Error).message));
       return 1;
     }
+    if (line.general.nomad.tls?.insecure === true)
+      terminal.write({ stream: 'stderr', text: TLS_SKIP_VERIFY_WARNING });
     const interrupts = ctx.onInterrupt ?? processInterrupts;
     if (line.options.dryRun) return await dryRun(line, formatter, terminal);
     if (line.engine.kind === 'aws')

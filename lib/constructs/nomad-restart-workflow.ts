@@ -23,13 +23,13 @@ import { ApprovalChannels, type ApprovalChannelsProps, hasApprovalChannels } fro
 import { executionEndRule } from './private/execution-end-rule';
 import { grantHandlerAccess } from './private/handler-grants';
 import { grantOperator, OPERATOR_USES, type OperatorUse } from './private/operator-grants';
-import { createTaskFunctions, type WorkflowFunctionId } from './private/task-functions';
+import { createTaskFunctions, type SharedLockProps, type WorkflowFunctionId } from './private/task-functions';
 import { resolveWorkflowSettings } from './private/workflow-settings';
 
 export type { OperatorUse } from './private/operator-grants';
 
 /** Props of {@link NomadRestartWorkflow}. */
-export interface NomadRestartWorkflowProps {
+export interface NomadRestartWorkflowProps extends SharedLockProps {
   /** Address of the Nomad agent the Lambdas call, `http(s)://host:port`. */
   readonly nomadAddress: string;
   /**

@@ -134,12 +134,25 @@ function approvalsFromContext(get: (key: string) => string | undefined): Partial
   };
 }
 
+const VARIABLES_LOCK_MODES = ['on', 'required', 'off'] as const;
+
+/** `variablesLock`: how runs take the job's lock shared with every `nomad-restart` process. */
+function variablesLockFrom(value: string): (typeof VARIABLES_LOCK_MODES)[number] {
+  const mode = VARIABLES_LOCK_MODES.find((m) => m === value);
+  if (mode === undefined)
+    throw new StackContextError(
+      `Context "variablesLock" is "${value}": expected "on", "required" or "off", e.g. -c variablesLock=required`,
+    );
+  return mode;
+}
+
 /** The stack's props from the app's context; `get` reads one key (`undefined` when unset or empty). */
 export function stackPropsFromContext(get: (key: string) => string | undefined): NomadRestartStackProps {
   const token = get('nomadTokenSecretArn');
   const tls = get('nomadTlsSecretArn');
   const key = get('nomadSecretsKmsKeyArn');
   const batches = get('batchesPerExecution');
+  const lock = get('variablesLock');
   const notify = get('notifyRunEnded');
   if (notify !== undefined && notify !== 'true' && notify !== 'false') {
     throw new StackContextError(
@@ -152,6 +165,7 @@ export function stackPropsFromContext(get: (key: string) => string | undefined):
     ...(tls === undefined ? {} : { nomadTlsSecret: secretFrom('nomadTlsSecretArn', tls) }),
     ...(key === undefined ? {} : { nomadSecretsKmsKeyArn: kmsKeyArnFrom(key) }),
     ...(batches === undefined ? {} : { batchesPerExecution: Number(batches) }),
+    ...(lock === undefined ? {} : { variablesLock: variablesLockFrom(lock) }),
     ...approvalsFromContext(get),
     ...(notify === 'true' ? { notifyRunEnded: true } : {}),
   };

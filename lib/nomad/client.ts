@@ -11,6 +11,7 @@ import { buildConnection } from './private/agent';
 import { Requester } from './private/requester';
 import { resolveBackoff } from './private/retry';
 import { DEFAULT_REQUEST_MS, Transport } from './private/transport';
+import { Variables } from './variables';
 
 const REDACTED = '<redacted>';
 
@@ -103,6 +104,11 @@ export class NomadClient {
   /** Node endpoints. */
   public nodes(): Nodes {
     return new Nodes(this.http);
+  }
+
+  /** Variables endpoints (the job lock of `nomad-restart`). */
+  public variables(): Variables {
+    return new Variables(this.http);
   }
 
   /** Closes the connection pool shared with every `withNamespace` client; in-flight requests finish first. */

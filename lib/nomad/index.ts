@@ -7,3 +7,4 @@ export * from './jobs';
 export * from './nodes';
 export * from './query';
 export type * from './types';
+export * from './variables';

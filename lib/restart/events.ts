@@ -7,6 +7,7 @@
  * line rendered later from execution history still shows Nomad's timestamp.
  * Allocation, evaluation and deployment IDs are always full; the formatter shortens them.
  */
+import type { ReplacementCause } from './replacement-cause';
 
 /** Why an allocation was left out of the plan (spec §2.4, in rule order). */
 export type SkipReason =
@@ -34,6 +35,16 @@ export type ProgressEvent =
    * releasing it) and this run took it over.
    */
   | { type: 'lock-taken-over'; time: number; jobId: string; previousRun: string; previousStatus: string }
+  /**
+   * Beyond Nomad: an earlier run of the job never ended (its execution was aborted or timed out);
+   * this run leaves out the `skipped` allocations it already restarted, stopped or replaced.
+   */
+  | { type: 'earlier-run-resumed'; time: number; previousRun: string; skipped: number }
+  /**
+   * Beyond Nomad: the run goes on without the job's lock shared with other operators (a Nomad
+   * variable), because the token may not take it; `reason` says what to grant.
+   */
+  | { type: 'shared-lock-skipped'; time: number; jobId: string; reason: string }
   /** Verbose `Skipping allocation ...` detail line. */
   | { type: 'allocation-skipped'; time: number; allocationId: string; reason: SkipReason }
   /** `==> <ts>: Restarting <ordinal> batch of <n> allocations` (only when the batch size is > 1). */
@@ -42,8 +53,18 @@ export type ProgressEvent =
   | { type: 'allocation-restarting'; time: number; allocationId: string; group: string; mode: RestartMode }
   /** Beyond Nomad, visible in the console: the system-job evaluation that places a replacement. */
   | { type: 'evaluation-triggered'; time: number; allocationId: string; jobId: string; evaluationId: string }
-  /** `Allocation "<a>" replaced by "<b>", waiting for "<b>" to start running` */
-  | { type: 'allocation-replaced'; time: number; allocationId: string; replacementId: string }
+  /**
+   * `Allocation "<a>" replaced by "<b>", waiting for "<b>" to start running`. `cause` (beyond
+   * Nomad, in the JSON output and the execution history) says why Nomad placed `<b>`, as `<a>`
+   * looked when the link was seen (replacement-cause.ts); absent in older states.
+   */
+  | {
+      type: 'allocation-replaced';
+      time: number;
+      allocationId: string;
+      replacementId: string;
+      cause?: ReplacementCause;
+    }
   /**
    * `Allocation "<a>" is "<status>"`. `verbose` marks the intermediate statuses that only
    * `-verbose` prints; the final `"running"` line is always printed.

@@ -9,6 +9,7 @@ import type { ProgressEvent, RestartMode, SkipReason } from './events';
 import { healthLine } from './format-health';
 import { goQuote } from './go-quote';
 import { displayId } from './ids';
+import { lockEventText } from './lock-lines';
 import { formatPrefixMatches } from './prefix-matches';
 
 export { formatPrefixMatches };
@@ -161,14 +162,9 @@ export function createFormatter(options: FormatterOptions): Formatter {
       case 'nothing-to-restart':
         return [stdout('No allocations to restart')];
       case 'lock-taken-over':
-        return [
-          warn(
-            header(
-              t,
-              `Took over the lock of job ${goQuote(event.jobId)} from run "${event.previousRun}", which is no longer running (${event.previousStatus})`,
-            ),
-          ),
-        ];
+      case 'earlier-run-resumed':
+      case 'shared-lock-skipped':
+        return [warn(header(t, lockEventText(event)))];
       case 'allocation-skipped':
         return verbose ? [stdout(darkGray(detail(t, skipText(event.allocationId, event.reason))))] : [];
       case 'batch-started':

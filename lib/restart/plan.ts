@@ -3,6 +3,7 @@
  * Plain JSON types, so the plan store, the dry run and every step share them (the plan is made
  * by lib/steps/plan.ts, which talks to Nomad).
  */
+import type { EarlierRunWork } from './earlier-work';
 import type { PlannedAllocation, SkippedAllocation } from './filter';
 import type { SkippedCounts } from './run-summary';
 
@@ -44,6 +45,8 @@ export interface RestartPlan {
   readonly maxErrors?: number;
   /** Unix ms when the plan was made. */
   readonly createdAt: number;
+  /** The unfinished earlier run this plan resumes, and what it (and any it resumed) did. */
+  readonly resumed?: EarlierRunWork;
 }
 
 /** The plan found nothing to restart (`No allocations to restart`, exit 0). */

@@ -15,6 +15,7 @@ import type { EmitProgress } from '../restart/events';
 import { displayId } from '../restart/ids';
 import type { RestartOptions } from '../restart/options';
 import type { RestartPlan } from '../restart/plan';
+import { replacementCause } from '../restart/replacement-cause';
 import type { AwaitCursor, WaitingAllocation } from './await-cursor';
 import { STILL_WAITING_INTERVAL_MS } from './await-cursor';
 import { AllocationVanishedError } from './errors';
@@ -232,6 +233,7 @@ class BatchWatch {
         time: now,
         allocationId: w.current,
         replacementId: next,
+        cause: replacementCause(stub),
       });
       w = {
         allocationId: w.allocationId,

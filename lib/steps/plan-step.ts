@@ -2,10 +2,12 @@
  * "Plan restart": resolves the job, plans and stores the batches, and chooses the first move
  * (nothing to do, the multi-region question, or the first batch). Makes no Nomad writes.
  */
+import type { PlannedJob } from '../restart/plan';
 import { multiRegionQuestion } from '../restart/questions';
 import type { Progress } from '../workflow/payloads';
 import type { PlanOutput, StepInput } from '../workflow/steps';
 import { carryOverKey, loadCarryOver } from './carry-over';
+import { jobRunKey, readUnfinishedRun, workOf } from './earlier-run';
 import { planRestart } from './plan';
 import { rememberPlan } from './plan-cache';
 import { decision, HELD_EVENTS, pendingQuestion, type StepKit } from './step-kit';
@@ -14,6 +16,7 @@ export async function planStep(kit: StepKit, { options, run }: StepInput): Promi
   const { planStore, now, signal, key } = kit;
   const nomad = kit.nomadFor(options);
   const { events, emit } = kit.recorder({ live: false });
+  const namespaceOf = (job: PlannedJob) => job.namespace ?? options.namespace ?? 'default';
   const carryKey = carryOverKey(options);
   const done = carryKey === undefined ? undefined : await loadCarryOver(kit, carryKey);
   const planned = await planRestart(nomad, options, {
@@ -21,6 +24,10 @@ export async function planStep(kit: StepKit, { options, run }: StepInput): Promi
     now,
     signal,
     ...(done === undefined ? {} : { done }),
+    earlierRun: async (job, stubs) => {
+      const earlier = await readUnfinishedRun(planStore, jobRunKey(namespaceOf(job), job.id), run.runId);
+      return earlier === undefined ? undefined : workOf(earlier, stubs);
+    },
   });
   const plan = planned.kind === 'plan' ? planned : undefined;
   const planKey = key(run.runId, 'plan.json');
@@ -55,7 +62,7 @@ export async function planStep(kit: StepKit, { options, run }: StepInput): Promi
     plan: {
       planKey: plan ? planKey : '',
       jobId: job.id,
-      namespace: job.namespace ?? options.namespace ?? 'default',
+      namespace: namespaceOf(job),
       jobType: job.type ?? '',
       allocationCount: plan?.counts.eligible ?? 0,
       batchSize: plan?.batchSize ?? 0,

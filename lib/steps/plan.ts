@@ -5,6 +5,7 @@
 import type { NomadClient } from '../nomad/client';
 import type { AllocListStub, Job } from '../nomad/types';
 import { cutBatches, resolveBatchSize, resolveMaxErrors } from '../restart/batches';
+import { type EarlierRunWork, withReplacements } from '../restart/earlier-work';
 import { NomadQueryError, RescheduleNotAllowedError } from '../restart/errors';
 import type { EmitProgress } from '../restart/events';
 import { filterAllocations, type PlannedAllocation, sortAllocations } from '../restart/filter';
@@ -31,6 +32,15 @@ export interface PlanDeps {
   readonly confirmMultiregion?: (jobId: string) => Promise<boolean>;
   /** Allocations an earlier run of the same restart already restarted: skipped. @default - none */
   readonly done?: ReadonlySet<string>;
+  /**
+   * What the job's earlier run that never ended did, if there is one, given the job's
+   * allocations now: skipped like `done`.
+   * @default - nothing is resumed (the dry run, Nomad's behaviour)
+   */
+  readonly earlierRun?: (
+    job: PlannedJob,
+    stubs: readonly AllocListStub[],
+  ) => Promise<EarlierRunWork | undefined>;
 }
 
 function plannedJob(resolved: ResolvedJob): PlannedJob {
@@ -95,11 +105,24 @@ export async function planRestart(
     throw new NomadQueryError('allocations', job.id, err);
   }
 
+  // One way to skip what earlier runs did (a window's carry-over, an interrupted run's work):
+  // `done`, with the replacements of what they stopped, so a fresh replacement is not stopped again.
+  const resumed = await deps.earlierRun?.(job, stubs);
+  const earlier = [...(deps.done ?? []), ...(resumed?.restarted ?? []), ...(resumed?.stopped ?? [])];
   const { eligible, skipped } = filterAllocations(sortAllocations(stubs), versionMap, {
     groups: options.groups,
     tasks: options.tasks,
-    ...(deps.done === undefined ? {} : { done: deps.done }),
+    ...(earlier.length === 0 ? {} : { done: withReplacements(earlier, stubs) }),
   });
+  const skippedAsDone = skipped.filter((skip) => skip.reason.kind === 'done').length;
+  if (resumed !== undefined && skippedAsDone > 0) {
+    deps.emit({
+      type: 'earlier-run-resumed',
+      time: deps.now(),
+      previousRun: resumed.runId,
+      skipped: skippedAsDone,
+    });
+  }
   if (options.verbose) {
     for (const skip of skipped) {
       deps.emit({ type: 'allocation-skipped', time: deps.now(), allocationId: skip.id, reason: skip.reason });
@@ -130,6 +153,7 @@ export async function planRestart(
     counts,
     ...(maxErrors === undefined ? {} : { maxErrors }),
     createdAt,
+    ...(resumed === undefined || resumed.restarted.length + resumed.stopped.length === 0 ? {} : { resumed }),
   };
 }
 

@@ -19,8 +19,7 @@ import type { RestartPlan } from '../restart/plan';
 import type { Question } from '../restart/questions';
 import type { SkippedCounts } from '../restart/run-summary';
 import { TIMESTAMP_PREFIX_LENGTH } from '../restart/text';
-import { StoreItemNotFoundError } from '../stores/errors';
-import { type PlanStore, runKeyPrefix } from '../stores/plan-store';
+import { getIfPresent, type PlanStore, runKeyPrefix } from '../stores/plan-store';
 import {
   type BatchState,
   type Decision,
@@ -70,13 +69,8 @@ export const RUN_RECORD = 'run.json';
  * The record of run `runId`, read from outside a step (the run-end notifier); `undefined` when
  * the run has none (no batch settled yet).
  */
-export async function readRunRecord(planStore: PlanStore, runId: string): Promise<RunRecord | undefined> {
-  try {
-    return (await planStore.get(`${runKeyPrefix(runId)}${RUN_RECORD}`)) as RunRecord;
-  } catch (error) {
-    if (error instanceof StoreItemNotFoundError) return undefined;
-    throw error;
-  }
+export function readRunRecord(planStore: PlanStore, runId: string): Promise<RunRecord | undefined> {
+  return getIfPresent<RunRecord>(planStore, `${runKeyPrefix(runId)}${RUN_RECORD}`);
 }
 
 /** Plan-store entry holding the plan's lines while the multi-region question is open. */
@@ -145,17 +139,9 @@ export interface StepKit extends Omit<RestartStepsDeps, 'nomad'> {
 export function createStepKit(deps: RestartStepsDeps): StepKit {
   const { nomad, planStore, onEvent, ...rest } = deps;
   const key = (runId: string, name: string) => `${runKeyPrefix(runId)}${name}`;
-  // "Missing" is NoSuchKey only: any other failure (a throttled or failing S3 read) fails the
-  // step so Step Functions retries it, instead of a retried batch forgetting its journal and
-  // restarting allocations again, or a run record losing the errors collected so far.
-  const tryGet = async <T>(k: string): Promise<T | undefined> => {
-    try {
-      return (await planStore.get(k)) as T;
-    } catch (error) {
-      if (error instanceof StoreItemNotFoundError) return undefined;
-      throw error;
-    }
-  };
+  // A failing read fails the step (Step Functions retries it), instead of a retried batch
+  // forgetting its journal and restarting allocations again, or a run record losing its errors.
+  const tryGet = <T>(k: string): Promise<T | undefined> => getIfPresent<T>(planStore, k);
   return {
     ...rest,
     planStore,

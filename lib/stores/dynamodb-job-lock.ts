@@ -2,6 +2,7 @@
  * The job lock on DynamoDB: one holder per job and namespace, with a lease and a cancel flag.
  */
 import {
+  type AttributeValue,
   ConditionalCheckFailedException,
   DeleteItemCommand,
   type DynamoDBClient,
@@ -72,10 +73,28 @@ export class DynamoDbJobLock implements JobLock {
       );
     } catch (err) {
       if (err instanceof ConditionalCheckFailedException) {
-        throw new LockHeldError(id, err.Item?.['owner']?.S ?? 'unknown', { cause: err });
+        const holder = err.Item?.['owner']?.S ?? (await this.holderOf(id));
+        throw new LockHeldError(id, holder ?? 'unknown', { cause: err });
       }
       throw err;
     }
+  }
+
+  /**
+   * The run holding `id` now, read back (consistently) when a failed condition came without the
+   * old item: `ReturnValuesOnConditionCheckFailure` is recent, and not every DynamoDB-compatible
+   * service or proxy honours it. `undefined` when the lock was released in between.
+   */
+  private async holderOf(id: string): Promise<string | undefined> {
+    return (await this.readItem(id))?.['owner']?.S;
+  }
+
+  /** The lock item of `id` as it is now (a consistent read), if any. */
+  private async readItem(id: string): Promise<Record<string, AttributeValue> | undefined> {
+    const out = await this.client.send(
+      new GetItemCommand({ TableName: this.tableName, Key: { lockKey: { S: id } }, ConsistentRead: true }),
+    );
+    return out.Item;
   }
 
   /**
@@ -164,13 +183,7 @@ export class DynamoDbJobLock implements JobLock {
   }
 
   public async isCancelRequested(key: LockKey, owner: string): Promise<boolean> {
-    const out = await this.client.send(
-      new GetItemCommand({
-        TableName: this.tableName,
-        Key: { lockKey: { S: lockKeyString(key) } },
-        ConsistentRead: true,
-      }),
-    );
-    return out.Item?.['owner']?.S === owner && out.Item['cancelRequestedAt'] !== undefined;
+    const item = await this.readItem(lockKeyString(key));
+    return item?.['owner']?.S === owner && item['cancelRequestedAt'] !== undefined;
   }
 }

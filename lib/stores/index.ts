@@ -17,9 +17,30 @@ export {
 export { APPROVALS_TABLE_SCHEMA, DynamoDbApprovalStore } from './dynamodb-approval-store';
 export { DynamoDbJobLock, LOCK_TABLE_SCHEMA } from './dynamodb-job-lock';
 export { DynamoDbReplayGuard } from './dynamodb-replay-guard';
-export { LockHeldError, StoreDecodeError, StoreError, StoreItemNotFoundError } from './errors';
+export {
+  LockHeldError,
+  SharedLockHeldError,
+  type SharedLockHolder,
+  SharedLockPermissionError,
+  StoreDecodeError,
+  StoreError,
+  StoreItemNotFoundError,
+} from './errors';
 export { type JobLock, type LockKey, lockKeyString, MemoryJobLock } from './job-lock';
-export { ENDED_RUN_TAG, MemoryPlanStore, type PlanStore, runKeyPrefix } from './plan-store';
+export {
+  AWS_SHARED_LOCK_TTL,
+  awsLockIdentity,
+  LOCAL_SHARED_LOCK_TTL_MS,
+  localLockIdentity,
+  NomadVariablesLock,
+  SHARED_LOCK_PREFIX,
+  type SharedLockOptions,
+  sharedLockMode,
+  sharedLockPath,
+  VARIABLES_LOCK_ENV,
+} from './nomad-variables-lock';
+export { PairedJobLock } from './paired-job-lock';
+export { ENDED_RUN_TAG, getIfPresent, MemoryPlanStore, type PlanStore, runKeyPrefix } from './plan-store';
 export { MemoryReplayGuard, type ReplayGuard } from './replay-guard';
 export { LocalRuns, type RunStatus, type RunStatusSource, StepFunctionsRuns } from './run-status';
 export { S3PlanStore } from './s3-plan-store';

@@ -21,6 +21,20 @@ export interface PlanStore {
 }
 
 /**
+ * The document at `key`, or `undefined` when there is none. "Missing" is `StoreItemNotFoundError`
+ * only: any other failure (a throttled or failing read) is thrown, so a step fails and is retried
+ * instead of going on as if the document had never been written.
+ */
+export async function getIfPresent<T>(store: PlanStore, key: string): Promise<T | undefined> {
+  try {
+    return (await store.get(key)) as T;
+  } catch (error) {
+    if (error instanceof StoreItemNotFoundError) return undefined;
+    throw error;
+  }
+}
+
+/**
  * Key prefix of the documents that outlive a run: what earlier runs of a restart already did
  * (lib/steps/carry-over.ts). Outside every run's prefix, so they never expire with a run.
  */

@@ -3,6 +3,7 @@ import type { Route } from './api';
 import { allocationRoute, allocationsRoute, clientAllocationRoute } from './endpoints/allocations';
 import { fixedRoutes, idRoutes } from './endpoints/cluster';
 import { jobRoute, jobsRoute } from './endpoints/jobs';
+import { variableMatch, variablesRoute } from './endpoints/variables';
 
 export interface Match {
   route: Route;
@@ -12,6 +13,7 @@ export interface Match {
 const FIXED = new Map<string, Route>([
   [jobsRoute.pattern, jobsRoute],
   [allocationsRoute.pattern, allocationsRoute],
+  [variablesRoute.pattern, variablesRoute],
   ...fixedRoutes.map((r) => [r.pattern, r] as const),
 ]);
 
@@ -23,6 +25,7 @@ export function matchRoute(path: string): Match | undefined {
   if (path.startsWith('/v1/allocation/') && path.length > '/v1/allocation/'.length)
     return allocationRoute(path);
   if (path.startsWith('/v1/client/allocation/')) return clientAllocationRoute(path);
+  if (path.startsWith('/v1/var/')) return variableMatch(path);
   for (const { prefix, suffix, route } of idRoutes) {
     if (!path.startsWith(prefix)) continue;
     const rest = path.slice(prefix.length);

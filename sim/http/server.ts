@@ -49,7 +49,8 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 function send(res: ServerResponse, response: ApiResponse): void {
   if (res.destroyed || res.headersSent) return;
-  const isText = response.status !== 200;
+  // Errors are text; a 409 that carries the conflicting object (a variable's lock) is JSON, as in Nomad.
+  const isText = response.status !== 200 && (typeof response.body !== 'object' || response.body === null);
   // Encoded once: a 50,000-allocation list is ~57 MB, and measuring then writing a string encodes it twice.
   const payload = Buffer.from(isText ? String(response.body ?? '') : JSON.stringify(response.body));
   res.writeHead(response.status, {

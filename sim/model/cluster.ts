@@ -15,6 +15,7 @@ import { canonicalizeJob, specOf, validateJob } from './job-spec';
 import { type ControlNodeStatus, setNodeEligibility, setNodeStatus } from './nodes';
 import { enqueueEvaluation, unblockEvaluations } from './scheduler';
 import { type AllocRecord, type JobRecord, jobKey, Store } from './store';
+import { VariableStore } from './variables';
 
 /** Nomad keeps this many versions of a job (`JobTrackedVersions`). */
 export const TRACKED_VERSIONS = 6;
@@ -36,6 +37,8 @@ export interface NodeSpec {
 
 export class Cluster {
   readonly ctx: SimContext;
+  /** Nomad Variables and their locks. */
+  readonly variables: VariableStore;
 
   constructor(clock: SimClock, random: () => number, timing: Partial<SimTiming>) {
     const store = new Store();
@@ -51,10 +54,12 @@ export class Cluster {
       },
       behaviours: new Behaviours(),
     };
+    this.variables = new VariableStore(this.ctx);
   }
 
   /** Empties the cluster and cancels every pending timer. */
   reset(): void {
+    this.variables.clear();
     this.ctx.timers.cancelAll();
     for (const record of this.ctx.store.allocs.values()) {
       for (const cancel of record.runtime.cancels) cancel();

@@ -22,10 +22,53 @@ interface Plan {
   queued: Record<string, number>;
 }
 
+/**
+ * The stop API's evaluations still waiting, per job. Nomad's eval broker runs one evaluation of a
+ * job at a time and cancels the older ones still waiting when it runs a newer one (they would
+ * plan the same state); a burst of stops (a `-reschedule` batch) is planned once, not once per
+ * stop, which also keeps a large job's simulation linear.
+ */
+const waitingStops = new WeakMap<SimContext, Map<string, string[]>>();
+
+function stopsOf(ctx: SimContext, evaluation: Evaluation): string[] {
+  let byJob = waitingStops.get(ctx);
+  if (byJob === undefined) {
+    byJob = new Map();
+    waitingStops.set(ctx, byJob);
+  }
+  const key = jobKey(evaluation.Namespace ?? 'default', evaluation.JobID);
+  let ids = byJob.get(key);
+  if (ids === undefined) {
+    ids = [];
+    byJob.set(key, ids);
+  }
+  return ids;
+}
+
 /** Queues `evaluation` for processing after the scheduler delay (0 with `instant`). */
 export function enqueueEvaluation(ctx: SimContext, evalId: string, instant = false): void {
+  const evaluation = ctx.store.evals.get(evalId);
+  if (evaluation?.TriggeredBy === 'alloc-stop' && evaluation.Status === 'pending') {
+    stopsOf(ctx, evaluation).push(evalId);
+  }
   if (instant) processEvaluation(ctx, evalId, true);
   else ctx.timers.after(ctx.timing.schedulerDelayMs, () => processEvaluation(ctx, evalId, false));
+}
+
+/**
+ * For a stop evaluation: the older ones of its job still waiting, to cancel as it runs, or
+ * `undefined` when a newer one waits (that one plans for all of them, when its own time comes).
+ */
+function olderStops(ctx: SimContext, evaluation: Evaluation): Evaluation[] | undefined {
+  if (evaluation.TriggeredBy !== 'alloc-stop') return [];
+  const ids = stopsOf(ctx, evaluation);
+  if (ids.at(-1) !== evaluation.ID) return undefined;
+  const older = ids.slice(0, -1).flatMap((id) => {
+    const e = ctx.store.evals.get(id);
+    return e?.Status === 'pending' ? [e] : [];
+  });
+  ids.length = 0;
+  return older;
 }
 
 /** Processes one evaluation: plan, apply in one write, then let the clients act. */
@@ -33,6 +76,8 @@ export function processEvaluation(ctx: SimContext, evalId: string, instant: bool
   const { store } = ctx;
   const evaluation = store.evals.get(evalId);
   if (!evaluation || (evaluation.Status !== 'pending' && evaluation.Status !== 'blocked')) return;
+  const superseded = olderStops(ctx, evaluation);
+  if (superseded === undefined) return;
   const record = store.jobs.get(jobKey(evaluation.Namespace ?? 'default', evaluation.JobID));
   const plan = store.write(['allocs', 'evals', 'job_summary', 'deployment'], (index) => {
     const p: Plan = { placed: [], stopped: [], failed: {}, queued: {} };
@@ -44,6 +89,12 @@ export function processEvaluation(ctx: SimContext, evalId: string, instant: bool
       }
     }
     finishEvaluation(ctx, record?.job, evaluation, index, p);
+    for (const older of superseded) {
+      older.Status = 'canceled';
+      older.StatusDescription = 'canceled after more recent eval was processed';
+      older.ModifyIndex = index;
+      older.ModifyTime = nowNs(ctx);
+    }
     return p;
   });
   for (const stopped of plan.stopped) killAllocation(ctx, stopped);

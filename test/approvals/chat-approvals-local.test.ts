@@ -147,11 +147,16 @@ const lines = (events: readonly ProgressEvent[]) => {
 const exitCode = (result: ExecutionResult) =>
   exitCodeOf(result, createFormatter({ verbose: false, color: false }), discardingTerminal);
 
-/** Every place a task token must never be. */
+/**
+ * Every place a secret must never be: the task token, the Slack signing secret and the bot token
+ * (which only ever rides in the Authorization header) in no chat message, log line or output.
+ */
 function expectNoTaskToken(token: string, ...more: unknown[]) {
   expect(token.length).toBeGreaterThan(20);
   const everything = JSON.stringify([slack.calls, written, ...more]);
   expect(everything).not.toContain(token);
+  expect(everything).not.toContain(SIGNING_SECRET);
+  expect(everything).not.toContain(BOT_TOKEN);
 }
 
 describe('chat-ops approvals through the local engine', () => {

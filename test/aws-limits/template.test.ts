@@ -229,6 +229,11 @@ describe('the app’s context', () => {
       expected:
         'Context "nomadTokenSecretArn" is "arn:aws:s3:::bucket", neither a Secrets Manager ARN nor a secret name',
     },
+    {
+      name: 'an unknown variablesLock mode',
+      values: { nomadAddress: ADDRESS, variablesLock: 'maybe' },
+      expected: 'Context "variablesLock" is "maybe": expected "on", "required" or "off"',
+    },
   ])('refuses $name with a message naming the setting and an example', ({ values, expected }) => {
     // Act
     const reading = () => stackPropsFromContext(context(values));
@@ -255,6 +260,16 @@ describe('the app’s context', () => {
 
     // Assert
     expect(props.nomadTokenSecret).toEqual(expected);
+  });
+
+  it('takes the shared lock’s mode, and leaves the default (on) when it is not given', () => {
+    // Act
+    const required = stackPropsFromContext(context({ nomadAddress: ADDRESS, variablesLock: 'required' }));
+    const unset = stackPropsFromContext(context({ nomadAddress: ADDRESS }));
+
+    // Assert
+    expect(required.variablesLock).toBe('required');
+    expect(unset).not.toHaveProperty('variablesLock');
   });
 
   it('makes `cdk synth` without nomadAddress exit non-zero, naming it', () => {

@@ -31,10 +31,17 @@ describe('benchmarks (smoke sizes)', () => {
       'of which the simulator serialising the list',
       'largest state payload / history events per execution',
       'largest state payload / most history events in one execution, every restart failing',
+      `${SMOKE.scale.inPlace.allocations} allocations in place, batch ${SMOKE.scale.inPlace.batchSize}`,
+      `${SMOKE.scale.reschedule.allocations} allocations -reschedule, batch ${SMOKE.scale.reschedule.batchSize}`,
+      'local engine peak memory in those runs',
     ]) {
       expect(metrics).toContain(metric);
     }
     expect(report.rows.every((row) => !row.figure.includes('NaN'))).toBe(true);
+    // Both scale runs went through continue-as-new and succeeded.
+    expect(
+      report.rows.filter((row) => row.metric.includes('continue-as-new every')).map((row) => row.verdict),
+    ).toEqual(['pass', 'pass']);
     expect(report.scaling.map((p) => p.allocations)).toEqual([...SMOKE.scalingSizes]);
     expect(formatTable(report.rows).split('\n')).toHaveLength(report.rows.length + 2);
   });

@@ -11,6 +11,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jest } from '@jest/globals';
+import { TLS_SKIP_VERIFY_WARNING } from '../../lib/cli/run-job-restart';
 import type { AclSpec } from '../../sim/index';
 import { runCommand } from '../e2e/run-command';
 import { type Harness, simpleJob, startHarness, waitAllRunning } from '../steps/harness';
@@ -171,6 +172,19 @@ const rows: Row[] = [
     expected: undefined,
     exitCode: 1,
     stderr: 'Error querying job prefix "web": Unexpected response code: 500 (No path to region)\n',
+  },
+  {
+    name: '-tls-skip-verify says on stderr that the server is not verified',
+    args: ['-tls-skip-verify'],
+    env: { NOMAD_CACERT: null },
+    expected: undefined,
+    stderr: `${TLS_SKIP_VERIFY_WARNING}\n`,
+  },
+  {
+    name: 'verification on (the default): no such warning',
+    args: [],
+    expected: undefined,
+    stderr: '',
   },
   {
     name: '-no-color wins over NOMAD_CLI_FORCE_COLOR',

@@ -263,11 +263,14 @@ describe('nomad-restart suggested acceptance scenarios', () => {
         });
 
         // Act
-        [withStates, withoutStates, knownVersion] = (await runCliPool([
+        // The two runs of `mon` one after the other: at once, the second would find the job locked.
+        [withStates, knownVersion] = (await runCliPool([
           { args: ['-yes', '-task', 'task1', 'mon'], env: { NOMAD_ADDR: h.sim.address } },
-          { args: ['-yes', '-verbose', '-task', 'task1', 'mon'], env: { NOMAD_ADDR: proxy.address } },
           { args: ['-yes', '-task', 'task1', 'web'], env: { NOMAD_ADDR: proxy.address } },
-        ])) as [CliResult, CliResult, CliResult];
+        ])) as [CliResult, CliResult];
+        withoutStates = await runCli(['-yes', '-verbose', '-task', 'task1', 'mon'], {
+          NOMAD_ADDR: proxy.address,
+        });
         order = processingOrder(h, 'mon');
         h.sim.control.resetCounters();
         reschedule = await runCli(['-yes', '-reschedule', 'mon'], { NOMAD_ADDR: h.sim.address });
@@ -361,16 +364,23 @@ describe('nomad-restart suggested acceptance scenarios', () => {
       beforeAll(async () => {
         // Arrange
         const caps = (...c: string[]) => ({ default: c });
+        // The job's shared lock is granted (as the help text asks): only evaluate-job is missing.
+        const variables = { default: { 'nomad-restart/locks/*': ['read', 'write'] } };
         h = await startHarness({
           nodes: [{ name: 'n1' }, { name: 'n2' }, { name: 'n3' }],
           jobs: [simpleJob(JOB, 'system', 1)],
           acl: {
             enabled: true,
             tokens: [
-              { secret: 'ops-secret', namespaces: caps('list-jobs', 'read-job', 'alloc-lifecycle') },
+              {
+                secret: 'ops-secret',
+                namespaces: caps('list-jobs', 'read-job', 'alloc-lifecycle'),
+                variables,
+              },
               {
                 secret: 'ops-eval-secret',
                 namespaces: caps('list-jobs', 'read-job', 'alloc-lifecycle', 'evaluate-job'),
+                variables,
               },
             ],
           },

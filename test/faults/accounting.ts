@@ -68,8 +68,10 @@ export function accountFor(
 ): Accounting {
   const sinceNs = startedAtMs * 1e6;
   const stops = new Map<string, number>();
+  const stopSent = new Set<string>();
   for (const entry of h.sim.control.requestLog()) {
     const id = STOP.exec(entry.path)?.[1];
+    if (id !== undefined) stopSent.add(id);
     if (id !== undefined && entry.status === 200) stops.set(id, (stops.get(id) ?? 0) + 1);
   }
   const fates = new Map<string, Fate>();
@@ -88,9 +90,11 @@ export function accountFor(
     // fate: the restart happened and the error says what came after it.
     const unhealthy = errors.length > 0 && errors.every((message) => HEALTH_ERROR.test(message));
     // Any other allocation reported failed that Nomad did restart or replace has two fates: a lie.
+    // Only a replacement this run asked for (it sent a stop, whatever the answer) is its doing:
+    // one Nomad placed for a disconnected or lost node is not a second fate.
     const found: Fate[] = [
       ...(signals > 0 && !unhealthy ? (['restarted'] as const) : []),
-      ...(replacement.running && !unhealthy ? (['rescheduled'] as const) : []),
+      ...(replacement.running && stopSent.has(original.ID) && !unhealthy ? (['rescheduled'] as const) : []),
       ...(failed ? (['failed'] as const) : []),
     ];
     if (found.length > 1) ambiguous.push(original.ID);

@@ -7,7 +7,9 @@ import { Capture, Match, type Template } from 'aws-cdk-lib/assertions';
 import { ASK_STATE_NAME, FailStates, FlowStates, TASK_STATE_HANDLERS, TaskStates } from '../../lib/workflow';
 import { HANDLER_IDS } from '../../lib/workflow/state-names';
 import { awsSolutionsFindings } from './private/nag';
-import { extractAsl, synthStack } from './private/synth';
+import { extractAsl, synthStack, TLS_SECRET_ARN, TOKEN_SECRET_ARN } from './private/synth';
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
 type AslState = Record<string, unknown> & { Type: string };
 type Validator = (
@@ -191,6 +193,42 @@ describe('NomadRestartStack', () => {
     });
   });
 
+  describe('the job’s shared lock', () => {
+    const environmentOf = (handlerId: string) => {
+      const functions = template.findResources('AWS::Lambda::Function');
+      const [fn] = Object.entries(functions).filter(([id]) =>
+        id.startsWith(`Restart${handlerId.replace(/-/g, '')}fn`),
+      );
+      return (fn?.[1] as { Properties: { Environment: { Variables: Record<string, unknown> } } } | undefined)
+        ?.Properties.Environment.Variables;
+    };
+
+    it.each(['lockjob', 'checkdeployments', 'releaselock', 'releasestalelock'])(
+      'gives %s Nomad’s address, its token and the lock’s mode (on by default)',
+      (handlerId) => {
+        // Act
+        const environment = environmentOf(handlerId);
+
+        // Assert
+        expect(environment).toMatchObject({
+          NOMAD_ADDR: 'https://nomad.internal:4646',
+          NOMAD_TOKEN_SECRET_ARN: expect.anything(),
+          NOMAD_RESTART_VARIABLES_LOCK: 'true',
+        });
+      },
+    );
+
+    it('leaves it to the lock holders: no other function reads the mode', () => {
+      // Act
+      const withMode = Object.entries(template.findResources('AWS::Lambda::Function')).filter(([, fn]) =>
+        JSON.stringify(fn).includes('NOMAD_RESTART_VARIABLES_LOCK'),
+      );
+
+      // Assert
+      expect(withMode).toHaveLength(4);
+    });
+  });
+
   describe('IAM', () => {
     const statements = () =>
       Object.values(template.findResources('AWS::IAM::Policy')).flatMap(
@@ -198,6 +236,54 @@ describe('NomadRestartStack', () => {
           (p as { Properties: { PolicyDocument: { Statement: Array<Record<string, unknown>> } } }).Properties
             .PolicyDocument.Statement,
       );
+
+    it('gives each function a role of its own that reaches only this stack’s resources and the given secrets', () => {
+      // Arrange
+      const resources = template.toJSON()['Resources'] as Record<
+        string,
+        { Type: string; Properties: Record<string, Json> }
+      >;
+      const fns = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::Lambda::Function');
+      const roleOf = (fn: { Properties: Record<string, Json> }) =>
+        JSON.stringify(fn.Properties['Role']).match(/"([A-Za-z0-9]+)","Arn"/)?.[1];
+      const policiesOf = (role: string) =>
+        Object.values(resources).filter(
+          (r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties['Roles']).includes(`"${role}"`),
+        );
+      const allowed = (fnId: string, action: string, resource: Json): boolean => {
+        if (resource === '*') return action.startsWith('xray:');
+        const text = JSON.stringify(resource);
+        if (typeof resource === 'string') return resource === TOKEN_SECRET_ARN || resource === TLS_SECRET_ARN;
+        if (text.includes(':states:')) return text.includes(':execution:NomadRestartTest-Restart:*');
+        const ids = [...text.matchAll(/"(?:Ref|Fn::GetAtt)":\s*\[?"([A-Za-z0-9]+)"/g)].map((m) => m[1] ?? '');
+        if (action.startsWith('logs:'))
+          return ids.every((id) => id.startsWith(`${fnId.replace(/Function[0-9A-F]{8}$/, '')}Logs`));
+        return ids.length > 0 && ids.every((id) => id === 'AWS::Partition' || id in resources);
+      };
+
+      // Act
+      const roles = fns.map(([, fn]) => roleOf(fn));
+      const strays = fns.flatMap(([fnId, fn]) =>
+        policiesOf(roleOf(fn) ?? '').flatMap((policy) =>
+          ((policy.Properties['PolicyDocument'] as { Statement: Json[] }).Statement as Json[]).flatMap(
+            (st) => {
+              const statement = st as { Action: string | string[]; Resource: Json };
+              return [statement.Action].flat().flatMap((action) =>
+                [statement.Resource]
+                  .flat()
+                  .filter((r) => !allowed(fnId, action, r))
+                  .map((r) => `${fnId}: ${action} on ${JSON.stringify(r)}`),
+              );
+            },
+          ),
+        ),
+      );
+
+      // Assert
+      expect(fns.length).toBe(HANDLER_IDS.length + 1);
+      expect(new Set(roles).size).toBe(fns.length);
+      expect(strays).toEqual([]);
+    });
 
     it('grants no wildcard action', () => {
       // Arrange

@@ -35,6 +35,8 @@ beforeEach(() => {
   process.env['NOMAD_ADDR'] = 'http://127.0.0.1:4646';
   process.env['NOMAD_TOKEN_SECRET_ARN'] = TOKEN_ARN;
   process.env['POWERTOOLS_LOG_LEVEL'] = 'DEBUG';
+  // These handlers' own locks only: the job's shared lock in Nomad is tested against the simulator.
+  process.env['NOMAD_RESTART_VARIABLES_LOCK'] = 'false';
   secrets
     .on(GetSecretValueCommand, { SecretId: TOKEN_ARN })
     .resolves({ SecretString: JSON.stringify({ token: TOKEN }) });

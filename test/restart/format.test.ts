@@ -339,6 +339,21 @@ describe('format', () => {
       expect(lines.map((l) => l.text)).toEqual(expected);
     });
 
+    it('warns on stderr that an earlier run that never finished is resumed, and how many allocations it skips', () => {
+      // Arrange / Act
+      const lines = renderAll([
+        { type: 'earlier-run-resumed', time: T0, previousRun: 'arn:x:run-1', skipped: 4 },
+      ]);
+
+      // Assert
+      expect(lines).toEqual([
+        {
+          stream: 'stderr',
+          text: `==> ${ts}: Resuming run "arn:x:run-1", which did not finish: skipping 4 allocations it already restarted or replaced`,
+        },
+      ]);
+    });
+
     it("prints the health gate's verbose lines with -verbose, dark grey when coloured", () => {
       // Arrange
       const id = '12345678-aaaa-bbbb-cccc-dddddddddddd';

@@ -21,6 +21,42 @@ describe('simulator', () => {
     (await get<AllocListStub[]>(target.address, `/v1/job/${jobId}/allocations?all=true`)).json;
 
   describe('PUT /v1/allocation/:id/stop', () => {
+    itSim(
+      'plans a burst of stops once, canceling the older waiting evaluations, as Nomad’s broker does',
+      async () => {
+        // Arrange: a scheduler delay long enough for the four stops to arrive within it.
+        const slow = await openTarget({ random: seededRandom(), schedulerDelayMs: 60_000 });
+        const control = simControl(slow);
+        control.seed({ nodes: nodes(2), jobs: [job('web', 'service', [group('g', 6, {})])] });
+        const listed = await get<AllocListStub[]>(slow.address, '/v1/job/web/allocations');
+        const originals = listed.json.slice(0, 4);
+
+        // Act
+        await Promise.all(originals.map((a) => put(slow.address, `/v1/allocation/${a.ID}/stop`)));
+        await control.waitFor(
+          (s) =>
+            originals.every((o) =>
+              s.allocations({ jobId: 'web' }).some((a) => a.PreviousAllocation === o.ID),
+            ),
+          10_000,
+        );
+        const stops = control
+          .state()
+          .evaluations({ jobId: 'web' })
+          .filter((e) => e.TriggeredBy === 'alloc-stop');
+        await slow.close();
+
+        // Assert
+        expect(stops).toHaveLength(4);
+        expect(stops.filter((e) => e.Status === 'complete')).toHaveLength(1);
+        expect(stops.filter((e) => e.Status === 'canceled')).toEqual(
+          Array.from({ length: 3 }, () =>
+            expect.objectContaining({ StatusDescription: 'canceled after more recent eval was processed' }),
+          ),
+        );
+      },
+    );
+
     itSimEach([{ type: 'service' }, { type: 'batch' }] as const)(
       'gives a $type allocation a linked replacement that goes pending then running',
       async ({ type }) => {

@@ -42,6 +42,50 @@ describe('DynamoDbJobLock on a DynamoDB emulator', () => {
     for (const reason of losers) expect(reason).toBeInstanceOf(LockHeldError);
   });
 
+  it('tells the loser who holds the job, read back when the failed condition carries no item', async () => {
+    // Arrange: the emulator, like some DynamoDB-compatible services, ignores ReturnValuesOnConditionCheckFailure.
+    await new DynamoDbJobLock(db.newClient(), table).acquire(key, run(1), 3600);
+
+    // Act
+    const lost = await new DynamoDbJobLock(db.newClient(), table).acquire(key, run(2), 3600).catch((e) => e);
+
+    // Assert
+    expect(lost).toBeInstanceOf(LockHeldError);
+    expect((lost as LockHeldError).holder).toBe(run(1));
+  });
+
+  it('keeps a cancel request across the holder refreshing its lease, and drops it on a takeover', async () => {
+    // Arrange
+    const lock = new DynamoDbJobLock(db.client, table);
+    await lock.acquire(key, run(1), 60);
+    await lock.requestCancel(key, run(1));
+
+    // Act
+    await lock.acquire(key, run(1), 3600);
+    const keptAfterRefresh = await lock.isCancelRequested(key, run(1));
+    await lock.takeOver(key, run(2), run(1), 3600);
+
+    // Assert
+    expect(keptAfterRefresh).toBe(true);
+    expect(await lock.isCancelRequested(key, run(2))).toBe(false);
+  });
+
+  it('takes a job over only from the run named as its previous holder', async () => {
+    // Arrange
+    const lock = new DynamoDbJobLock(db.client, table);
+    await lock.acquire(key, run(1), -60);
+
+    // Act
+    const fromWrongHolder = await lock.takeOver(key, run(3), run(2), 3600).catch((e) => e);
+    await lock.takeOver(key, run(2), run(1), 3600);
+
+    // Assert
+    expect(fromWrongHolder).toBeInstanceOf(LockHeldError);
+    expect((fromWrongHolder as LockHeldError).holder).toBe(run(1));
+    await expect(lock.release(key, run(1))).resolves.toBe(false);
+    await expect(lock.release(key, run(2))).resolves.toBe(true);
+  });
+
   it('never releases a lock for a run that does not hold it', async () => {
     // Arrange
     const lock = new DynamoDbJobLock(db.client, table);

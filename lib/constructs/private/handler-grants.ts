@@ -24,9 +24,10 @@ export interface HandlerResources {
   readonly stateMachineName: string;
 }
 
-/** Plan-bucket object actions per handler; each that reads may also list `runs/*`. */
+/** Plan-bucket object actions per handler on `runs/*`; each that reads may also list `runs/*`. */
 const PLAN_ACCESS: Readonly<Partial<Record<WorkflowFunctionId, readonly string[]>>> = {
-  plan: ['s3:PutObject'],
+  // Reads the plan and journals of an earlier run of the job that never ended (earlier-run.ts).
+  plan: ['s3:GetObject', 's3:PutObject'],
   'check-deployments': ['s3:GetObject', 's3:PutObject'],
   'restart-batch': ['s3:GetObject', 's3:PutObject'],
   'trigger-evaluations': ['s3:GetObject', 's3:PutObject'],
@@ -43,33 +44,19 @@ const PLAN_ACCESS: Readonly<Partial<Record<WorkflowFunctionId, readonly string[]
 /** Grants every handler what its step needs, and acknowledges the wildcards that cannot be avoided. */
 export function grantHandlerAccess(scope: Construct, r: HandlerResources): void {
   grantPlanAccess(scope, r);
-  grantCarryOverAccess(scope, r);
   grantTableAccess(r);
   grantDescribeOwnExecutions(scope, r);
 }
 
-function grantPlanAccess(scope: Construct, r: HandlerResources): void {
-  const objects = r.planBucket.arnForObjects('runs/*');
-  const bucketId = Stack.of(scope).getLogicalId(r.planBucket.node.defaultChild as s3.CfnBucket);
-  for (const [handlerId, actions] of Object.entries(PLAN_ACCESS)) {
-    const fn = r.functions[handlerId as WorkflowFunctionId];
-    fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...actions], resources: [objects] }));
-    // Every reader may also list the run prefix: without it a missing key is a 403 AccessDenied,
-    // which the plan store cannot tell from a real failure, instead of NoSuchKey. Plan only writes.
-    if (handlerId !== 'plan')
-      fn.addToRolePolicy(
-        new iam.PolicyStatement({
-          actions: ['s3:ListBucket'],
-          resources: [r.planBucket.bucketArn],
-          conditions: { StringLike: { 's3:prefix': ['runs/*'] } },
-        }),
-      );
-    Validations.of(fn.role ?? scope).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/runs/*]`,
-      reason: 'Plan documents are per-run objects under runs/<run>/; the keys are not known when deploying.',
-    });
-  }
-}
+/**
+ * Actions per handler on `jobs/*`, each job's record of the run holding it (earlier-run.ts): Lock
+ * job names the run, Release lock marks it ended, Plan reads it to resume a run that never ended.
+ */
+const JOB_RECORD_ACCESS: Readonly<Partial<Record<WorkflowFunctionId, readonly string[]>>> = {
+  plan: ['s3:GetObject'],
+  'lock-job': ['s3:PutObject'],
+  'release-lock': ['s3:GetObject', 's3:PutObject'],
+};
 
 /** Carry-over documents (a maintenance resumed in the next window): Plan reads, the window stop and Finish write. */
 const CARRY_OVER_ACCESS: Readonly<Partial<Record<WorkflowFunctionId, readonly string[]>>> = {
@@ -78,30 +65,43 @@ const CARRY_OVER_ACCESS: Readonly<Partial<Record<WorkflowFunctionId, readonly st
   finish: ['s3:PutObject'],
 };
 
-function grantCarryOverAccess(scope: Construct, r: HandlerResources): void {
+function grantPlanAccess(scope: Construct, r: HandlerResources): void {
+  grantPrefix(scope, r, 'runs/', PLAN_ACCESS, 'Plan documents are per-run objects under runs/<run>/');
+  grantPrefix(scope, r, 'jobs/', JOB_RECORD_ACCESS, 'Job records are per-job objects under jobs/<job>/');
+  grantPrefix(
+    scope,
+    r,
+    CARRY_OVER_PREFIX,
+    CARRY_OVER_ACCESS,
+    'Carry-over documents are one per schedule and job under maintenance/',
+  );
+}
+
+function grantPrefix(
+  scope: Construct,
+  r: HandlerResources,
+  prefix: string,
+  access: Readonly<Partial<Record<WorkflowFunctionId, readonly string[]>>>,
+  why: string,
+): void {
+  const objects = r.planBucket.arnForObjects(`${prefix}*`);
   const bucketId = Stack.of(scope).getLogicalId(r.planBucket.node.defaultChild as s3.CfnBucket);
-  for (const [handlerId, actions] of Object.entries(CARRY_OVER_ACCESS)) {
+  for (const [handlerId, actions] of Object.entries(access)) {
     const fn = r.functions[handlerId as WorkflowFunctionId];
-    fn.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: [...actions],
-        resources: [r.planBucket.arnForObjects(`${CARRY_OVER_PREFIX}*`)],
-      }),
-    );
-    // As for runs/: a reader that may list the prefix sees a missing document as NoSuchKey.
-    if (actions.includes('s3:GetObject')) {
+    fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...actions], resources: [objects] }));
+    // Every reader may also list the prefix: without it a missing key is a 403 AccessDenied,
+    // which the plan store cannot tell from a real failure, instead of NoSuchKey.
+    if (actions.includes('s3:GetObject'))
       fn.addToRolePolicy(
         new iam.PolicyStatement({
           actions: ['s3:ListBucket'],
           resources: [r.planBucket.bucketArn],
-          conditions: { StringLike: { 's3:prefix': [`${CARRY_OVER_PREFIX}*`] } },
+          conditions: { StringLike: { 's3:prefix': [`${prefix}*`] } },
         }),
       );
-    }
     Validations.of(fn.role ?? scope).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${CARRY_OVER_PREFIX}*]`,
-      reason:
-        'Carry-over documents are one per schedule and job under maintenance/; the keys are not known when deploying.',
+      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${prefix}*]`,
+      reason: `${why}; the keys are not known when deploying.`,
     });
   }
 }

@@ -17,8 +17,20 @@ import { grantDecryptThroughSecretsManager } from './secrets-key-grant';
 /** Every function the workflow deploys, by handler id. */
 export type WorkflowFunctionId = HandlerId | typeof STALE_LOCK_HANDLER_ID;
 
+/** How the workflow takes the job's lock shared with every `nomad-restart` process. */
+export interface SharedLockProps {
+  /**
+   * The job's lock shared with every `nomad-restart` process (a Nomad variable,
+   * `nomad-restart/locks/<job>`, Nomad 1.7 or later): `on` takes it when the token may (its
+   * policy needs `read` and `write` variables capabilities on `nomad-restart/locks/*`), else the
+   * run warns and goes on with the DynamoDB lock alone; `required` fails such a run; `off` never
+   * takes it (the DynamoDB lock keeps executions apart, not a terminal's run). @default 'on'
+   */
+  readonly variablesLock?: 'on' | 'required' | 'off';
+}
+
 /** What the functions need to know: where Nomad is, its secrets, the stores, and the limits. */
-export interface TaskFunctionsProps {
+export interface TaskFunctionsProps extends SharedLockProps {
   readonly nomadAddress: string;
   readonly nomadTokenSecret?: secretsmanager.ISecret;
   readonly nomadTlsSecret?: secretsmanager.ISecret;
@@ -46,6 +58,10 @@ const CALLS_NOMAD: ReadonlySet<WorkflowFunctionId> = new Set([
   'decide',
   'apply-answer',
   'finish',
+  // They take, renew and release the job's shared lock, a Nomad variable.
+  'lock-job',
+  'release-lock',
+  STALE_LOCK_HANDLER_ID,
 ]);
 /** The handlers that may run for a whole await slice (`batchSliceTimeout`). */
 const RUNS_A_SLICE: ReadonlySet<WorkflowFunctionId> = new Set([
@@ -60,7 +76,13 @@ const READS_LOCK: ReadonlySet<WorkflowFunctionId> = new Set([
   'release-lock',
   STALE_LOCK_HANDLER_ID,
 ]);
-const TAGS_PLANS: ReadonlySet<WorkflowFunctionId> = new Set(['release-lock', STALE_LOCK_HANDLER_ID]);
+/** The handlers that take, renew or release the job's shared lock in Nomad. */
+const HOLDS_SHARED_LOCK: ReadonlySet<WorkflowFunctionId> = new Set([
+  'lock-job',
+  'check-deployments',
+  'release-lock',
+  STALE_LOCK_HANDLER_ID,
+]);
 const READS_APPROVALS: ReadonlySet<WorkflowFunctionId> = new Set([
   'ask',
   'apply-answer',
@@ -83,8 +105,13 @@ export function createTaskFunctions(
       if (props.nomadTlsSecret !== undefined)
         environment['NOMAD_TLS_SECRET_ARN'] = props.nomadTlsSecret.secretArn;
     }
-    if (nomad || TAGS_PLANS.has(handlerId)) environment['PLAN_BUCKET'] = props.planBucketName;
+    if (nomad) environment['PLAN_BUCKET'] = props.planBucketName;
     if (READS_LOCK.has(handlerId)) environment['LOCK_TABLE'] = props.lockTableName;
+    if (HOLDS_SHARED_LOCK.has(handlerId)) {
+      const mode = props.variablesLock ?? 'on';
+      // The handlers read Go's booleans, and `required`.
+      environment['NOMAD_RESTART_VARIABLES_LOCK'] = mode === 'off' ? 'false' : mode === 'on' ? 'true' : mode;
+    }
     if (READS_APPROVALS.has(handlerId)) environment['APPROVALS_TABLE'] = props.approvalsTableName;
     const fn = new TaskFunction(scope, `${handlerId}-fn`, {
       handlerId,

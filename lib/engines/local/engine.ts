@@ -10,9 +10,11 @@ import type { NomadClientConfig } from '../../nomad/config';
 import type { ProgressEvent } from '../../restart/events';
 import type { RestartInput } from '../../restart/input';
 import { type LocalInvocation, withLocalInvocation } from '../../steps/local-invocation';
+import { localRunLease } from '../../steps/shared-lock-keeper';
 import type { ApprovalAnswer, AskEvent, WorkflowState } from '../../workflow/payloads';
 import { ASK_STATE_NAME, TASK_STATE_HANDLERS, TaskStates } from '../../workflow/state-names';
 import { withinFunctionTimeout } from './function-timeout';
+import { lambdaContext } from './lambda-context';
 import { type LocalStateMachine, loadLocalDefinition } from './local-definition';
 import { runLocalExecution } from './runner';
 import type { LocalTaskTokenCallbacks } from './task-token-callbacks';
@@ -75,24 +77,6 @@ export interface LocalRestartRequest {
   readonly now?: () => number;
 }
 
-function lambdaContext(functionName: string, budgetMs: number): Context {
-  const deadline = Date.now() + budgetMs;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: '256',
-    awsRequestId: crypto.randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
-
 type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
 const handlerCache = new Map<string, Promise<LambdaHandler>>();
 
@@ -116,11 +100,13 @@ function taskHandler(
   budgetMs: number,
   intercept: InvocationInterceptor,
   runAskHandler: boolean,
+  prepare: (stateName: string) => Promise<void>,
 ): TaskHandler | undefined {
   const id = TASK_STATE_HANDLERS[stateName];
   if (id === undefined || (stateName === ASK_STATE_NAME && !runAskHandler)) return undefined;
   return async (payload) => {
     await gate.passed();
+    await prepare(stateName);
     const handler = await lambdaHandler(id);
     const invoke = () =>
       withinFunctionTimeout(
@@ -214,6 +200,8 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
   let runId: string | undefined;
   let runningRun: string | undefined;
   let cancelWanted = false;
+  // Once the run holds the job, this process renews its shared lock in Nomad while it runs.
+  const lease = localRunLease(request.nomad, (key, owner) => void localStores.lock.requestCancel(key, owner));
   // A reply the workflow did not accept brings it straight back to the ask step: between a
   // valid reply and the next question some other Task always runs (see batch-loop.ts).
   let lastReply: string | undefined;
@@ -236,6 +224,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
           LOCAL_INVOCATION_BUDGET_MS,
         request.interceptInvocation ?? ((_state, invoke) => invoke()),
         request.taskTokenCallbacks !== undefined,
+        lease.beforeTask,
       ),
     answerTaskToken:
       answerFromOutside(request.taskTokenCallbacks) ??
@@ -275,12 +264,14 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
         // An interrupt confirmed before the job was known is honoured as soon as it is.
         if (cancelWanted) void localStores.lock.requestCancel(lockKey, runId);
       }
+      lease.stateExited(name, output, lockKey, runId);
       events.fromOutput(output);
       request.onStateExited?.(name, output);
     },
   });
-  const result = execution.result.finally(() => {
+  const result = execution.result.finally(async () => {
     if (runningRun !== undefined) localStores.runs.ended(runningRun);
+    await lease.stop();
   });
   return {
     result,

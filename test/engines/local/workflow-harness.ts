@@ -38,6 +38,8 @@ export interface WorkflowRunOptions {
   readonly replies?: readonly string[];
   /** How long one local invocation may run (short await slices). @default 15 minutes */
   readonly invocationBudgetMs?: number;
+  /** Aborts the run (an execution stopped from the console: no Catch, no lock release). */
+  readonly signal?: AbortSignal;
   /** Wraps every handler invocation (a Lambda that dies after it acted). */
   readonly interceptInvocation?: InvocationInterceptor;
   /** Another synthesis of the stack to run. @default - the app's */
@@ -97,6 +99,7 @@ export async function runWorkflowInput(
     ...(runOptions.invocationBudgetMs === undefined
       ? {}
       : { invocationBudgetMs: runOptions.invocationBudgetMs }),
+    ...(runOptions.signal === undefined ? {} : { signal: runOptions.signal }),
     ...(runOptions.interceptInvocation === undefined
       ? {}
       : { interceptInvocation: runOptions.interceptInvocation }),

@@ -1,0 +1,41 @@
+/**
+ * The job lock a handler holds: the engine's own lock (in-process, or DynamoDB on AWS) paired with
+ * the job's shared lock in Nomad (a variable under `nomad-restart/locks/`), so one run per job
+ * holds across laptops and AWS. `NOMAD_RESTART_VARIABLES_LOCK` says how (`sharedLockMode`):
+ * `false` leaves it out (a Nomad older than 1.7), `required` fails a run whose token may not take it.
+ */
+import type { Context } from 'aws-lambda';
+import { liveEventsOf } from '../../lib/steps/local-invocation';
+import { jobLockFromEnv } from '../../lib/stores/from-env';
+import type { JobLock } from '../../lib/stores/job-lock';
+import {
+  AWS_SHARED_LOCK_TTL,
+  awsLockIdentity,
+  LOCAL_SHARED_LOCK_TTL_MS,
+  localLockIdentity,
+  NomadVariablesLock,
+  sharedLockMode,
+} from '../../lib/stores/nomad-variables-lock';
+import { PairedJobLock } from '../../lib/stores/paired-job-lock';
+import { nomadClientOf } from './nomad-client-middleware';
+
+/**
+ * The lock for this invocation. A local run's process renews its shared lock itself (the engine's
+ * keeper), so a local `refresh` (before each batch) touches the engine's own lock only.
+ */
+export function jobLockFor(context: Context, use: 'take' | 'refresh' | 'release'): JobLock {
+  const own = jobLockFromEnv();
+  const mode = sharedLockMode();
+  if (mode === 'off') return own;
+  const local = liveEventsOf(context) !== undefined;
+  const shared = new NomadVariablesLock(
+    nomadClientOf(context),
+    local
+      ? { identity: localLockIdentity(), ttl: `${LOCAL_SHARED_LOCK_TTL_MS / 1000}s` }
+      : { identity: awsLockIdentity(), ttl: AWS_SHARED_LOCK_TTL },
+  );
+  return new PairedJobLock(own, shared, {
+    required: mode === 'required',
+    renewShared: !(local && use === 'refresh'),
+  });
+}

@@ -1,0 +1,136 @@
+/**
+ * Variables endpoints of the Nomad client (`client.variables()`): reading a variable and the lock
+ * API of Nomad ≥ 1.7 (`PUT /v1/var/:path?lock-acquire|lock-renew|lock-release`), as Nomad's
+ * `api/variables.go` and `api/locks.go` call it. A 409 means the lock is someone else's: Nomad's
+ * client turns it into `ErrLockConflict`, this one into {@link VariableLockConflictError}.
+ */
+import { UnexpectedResponseError } from './errors';
+import {
+  array,
+  type DecodeContext,
+  type JsonObject,
+  object,
+  optObject,
+  optStrings,
+  reqString,
+} from './private/decode';
+import type { Requester } from './private/requester';
+import type { QueryOptions, WriteOptions } from './query';
+
+/** A variable's lock (`api.VariableLock`): durations as Go strings (`"30s"`). */
+export interface VariableLock {
+  /** Set by Nomad at acquire; whoever holds it may renew and release (and anyone who may read the variable sees it). */
+  ID?: string;
+  TTL?: string;
+  LockDelay?: string;
+}
+
+/** A variable (`api.Variable`): its items are strings, its lock present while held. */
+export interface Variable {
+  Namespace?: string;
+  Path: string;
+  Items?: Record<string, string>;
+  Lock?: VariableLock;
+  CreateIndex?: number;
+  ModifyIndex?: number;
+}
+
+/** The lock is another holder's (HTTP 409): acquire on a held lock, renew or release with a wrong ID. */
+export class VariableLockConflictError extends UnexpectedResponseError {
+  public constructor(cause: UnexpectedResponseError) {
+    super(cause.statusCode, cause.body, { cause });
+    this.name = 'VariableLockConflictError';
+  }
+}
+
+function decodeVariable(ctx: DecodeContext, value: unknown): Variable {
+  const o: JsonObject = object(ctx, value, '');
+  reqString(ctx, o, 'Path', '');
+  optStrings(ctx, o, '', 'Namespace');
+  optObject(ctx, o, 'Items', '', (c, items, at) => {
+    for (const key of Object.keys(items)) reqString(c, items, key, at);
+  });
+  optObject(ctx, o, 'Lock', '', (c, lock, at) => optStrings(c, lock, at, 'ID', 'TTL', 'LockDelay'));
+  return o as unknown as Variable;
+}
+
+const conflictOr = (err: unknown): unknown =>
+  err instanceof UnexpectedResponseError && err.statusCode === 409 ? new VariableLockConflictError(err) : err;
+
+/** Variables endpoints, reached as `client.variables()`. */
+export class Variables {
+  /** @internal built by `NomadClient`. */
+  public constructor(private readonly http: Requester) {}
+
+  /** `GET /v1/var/:path`; `undefined` when there is no such variable (404). */
+  public async read(path: string, q?: QueryOptions): Promise<Variable | undefined> {
+    try {
+      return (await this.http.query(`/v1/var/${path}`, {}, q, decodeVariable)).value;
+    } catch (err) {
+      if (err instanceof UnexpectedResponseError && err.statusCode === 404) return undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * `GET /v1/vars?prefix=`: the variables under `prefix`, without their items (metadata only;
+   * `namespace: '*'` lists every namespace the token may read).
+   */
+  public async list(prefix: string, q?: QueryOptions): Promise<Variable[]> {
+    const decode = (ctx: DecodeContext, value: unknown): Variable[] =>
+      array(ctx, value, '').map((entry) => decodeVariable(ctx, entry));
+    return (await this.http.query('/v1/vars', { prefix }, q, decode)).value;
+  }
+
+  /**
+   * `PUT /v1/var/:path?lock-acquire`: writes `items` (the whole variable: Nomad overwrites it) and
+   * locks it for `lock.TTL`; the answer carries the lock's `ID`.
+   * @throws VariableLockConflictError when the variable is locked by another holder.
+   */
+  public acquireLock(
+    path: string,
+    items: Record<string, string>,
+    lock: Omit<VariableLock, 'ID'>,
+    w?: WriteOptions,
+  ): Promise<Variable> {
+    return this.lockOperation('lock-acquire', { Path: path, Items: items, Lock: lock }, w);
+  }
+
+  /**
+   * `PUT /v1/var/:path?lock-renew`: starts the lock's TTL again.
+   * @throws VariableLockConflictError when `lockId` does not hold it (any more).
+   */
+  public async renewLock(path: string, lockId: string, w?: WriteOptions): Promise<void> {
+    try {
+      await this.http.writeIgnoringBody(
+        `/v1/var/${path}`,
+        { 'lock-renew': '' },
+        { Path: path, Lock: { ID: lockId } },
+        w,
+      );
+    } catch (err) {
+      throw conflictOr(err);
+    }
+  }
+
+  /**
+   * `PUT /v1/var/:path?lock-release`: frees the lock at once (the items stay).
+   * @throws VariableLockConflictError when `lockId` does not hold it.
+   */
+  public async releaseLock(path: string, lockId: string, w?: WriteOptions): Promise<void> {
+    await this.lockOperation('lock-release', { Path: path, Lock: { ID: lockId } }, w);
+  }
+
+  private async lockOperation(
+    operation: string,
+    body: Variable,
+    w: WriteOptions | undefined,
+  ): Promise<Variable> {
+    try {
+      return (await this.http.write(`/v1/var/${body.Path}`, { [operation]: '' }, body, w, decodeVariable))
+        .value;
+    } catch (err) {
+      throw conflictOr(err);
+    }
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * `/v1/var/:path` (read, and the lock operations `?lock-acquire`, `?lock-renew`, `?lock-release`)
+ * and `/v1/vars` (list), with Nomad's ACL checks (`read` to read or list, `write` for a lock
+ * operation) and answers: the variable with its lock on a read and to the lock holder; a 409 with
+ * the path and zero indexes, no holder, when the lock is someone else's. Like the agent with ACLs
+ * off (checked against Nomad 2.0.6-dev), a list shows each variable's lock, its ID included.
+ */
+import { SimHttpError } from '../../errors';
+import { parseJsonBody } from '../../model/job-spec';
+import type { LockRequest, VariableRecord } from '../../model/variables';
+import type { ApiEnv, ApiRequest, ApiResponse, Route } from '../api';
+import { namespaceOf, notFound, ok, principalOf } from '../api';
+
+const LOCK_OPERATIONS = ['lock-acquire', 'lock-renew', 'lock-release'] as const;
+
+/** The variable's metadata, with its lock when `withLock`, and its items when given. */
+function render(record: VariableRecord, withLock: boolean, items?: Record<string, string>): unknown {
+  return {
+    Namespace: record.namespace,
+    Path: record.path,
+    CreateIndex: record.createIndex,
+    ModifyIndex: record.modifyIndex,
+    CreateTime: record.createTime,
+    ModifyTime: record.modifyTime,
+    ...(items === undefined ? {} : { Items: items }),
+    ...(withLock && record.lock !== undefined
+      ? { Lock: { ID: record.lock.id, TTL: record.lock.ttl, LockDelay: record.lock.delay } }
+      : {}),
+  };
+}
+
+/** Nomad's conflict body: the path, zero indexes, nothing about the holder. */
+function conflict(namespace: string, path: string): ApiResponse {
+  return {
+    status: 409,
+    body: { Namespace: namespace, Path: path, CreateIndex: 0, ModifyIndex: 0, CreateTime: 0, ModifyTime: 0 },
+  };
+}
+
+interface LockBody {
+  Items?: Record<string, string>;
+  Lock?: LockRequest;
+}
+
+function lockBody(req: ApiRequest): LockBody {
+  const parsed = req.body.trim() === '' ? {} : parseJsonBody(req.body);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new SimHttpError(400, 'json: cannot unmarshal into Go value of type structs.VariableDecrypted');
+  return parsed as LockBody;
+}
+
+function readVariable(env: ApiEnv, req: ApiRequest, path: string): ApiResponse {
+  const namespace = namespaceOf(req);
+  env.acl.requireVariable(principalOf(env, req), namespace, path, 'read');
+  const record = env.cluster.variables.read(namespace, path);
+  if (record === undefined) throw notFound('variable not found');
+  return ok(render(record, true, record.items), record.modifyIndex);
+}
+
+function lockOperation(env: ApiEnv, req: ApiRequest, path: string): ApiResponse {
+  const operations = LOCK_OPERATIONS.filter((op) => req.query.has(op));
+  if (operations.length !== 1)
+    throw new SimHttpError(operations.length === 0 ? 400 : 500, 'multiple lock operations');
+  const namespace = namespaceOf(req);
+  env.acl.requireVariable(principalOf(env, req), namespace, path, 'write');
+  const body = lockBody(req);
+  const variables = env.cluster.variables;
+  switch (operations[0]) {
+    case 'lock-acquire': {
+      const record = variables.acquire(namespace, path, body.Items ?? {}, body.Lock ?? {});
+      if (record === undefined) return conflict(namespace, path);
+      return ok(render(record, true, record.items), record.modifyIndex);
+    }
+    case 'lock-renew': {
+      const record = variables.renew(namespace, path, body.Lock?.ID ?? '');
+      return ok(render(record, true), record.modifyIndex);
+    }
+    default: {
+      const id = body.Lock?.ID;
+      if (id === undefined || id === '') throw new SimHttpError(400, 'missing lock information');
+      if (!variables.release(namespace, path, id)) return conflict(namespace, path);
+      const record = variables.read(namespace, path) as VariableRecord;
+      return ok(render(record, false), record.modifyIndex);
+    }
+  }
+}
+
+function listVariables(env: ApiEnv, req: ApiRequest): ApiResponse {
+  const principal = principalOf(env, req);
+  const namespace = namespaceOf(req);
+  const prefix = req.query.get('prefix') ?? '';
+  const visible = env.cluster.variables
+    .list(namespace, prefix)
+    .filter((v) => env.acl.allowedVariable(principal, v.namespace, v.path, 'read'));
+  return ok(
+    visible.map((v) => render(v, true)),
+    Math.max(1, ...visible.map((v) => v.modifyIndex)),
+  );
+}
+
+/** `GET /v1/vars`. */
+export const variablesRoute: Route = {
+  pattern: '/v1/vars',
+  methods: ['GET'],
+  handler: (env, req) => listVariables(env, req),
+};
+
+const variableRoute: Route = {
+  pattern: '/v1/var/:path',
+  methods: ['GET', 'PUT'],
+  handler: (env, req, params) => {
+    const path = params['path'] ?? '';
+    return req.method === 'GET' ? readVariable(env, req, path) : lockOperation(env, req, path);
+  },
+};
+
+/** The route of `/v1/var/<path>` (the path may hold slashes). */
+export function variableMatch(path: string): { route: Route; params: Record<string, string> } | undefined {
+  const rest = path.slice('/v1/var/'.length);
+  return rest === '' ? undefined : { route: variableRoute, params: { path: rest } };
+}

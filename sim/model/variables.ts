@@ -1,0 +1,178 @@
+/**
+ * Nomad Variables and their locks, as the real agent answered (../shared/nomad-traces, Nomad's
+ * `nomad/state/state_store_variables.go` and `nomad/variables_endpoint.go`): acquire writes the
+ * whole variable and locks it with a new ID for `TTL` (10 s to 24 h, 15 s by default); a lock is
+ * held until released or, without a renewal, until its TTL and then its `LockDelay` (15 s by
+ * default) have passed; renew and release need the lock's ID. An explicit release frees it at
+ * once (no delay). Conflicts carry no holder information.
+ */
+import { formatGoDuration, parseGoDuration } from '../duration';
+import { SimHttpError } from '../errors';
+import type { SimContext } from './context';
+import { newId, nowNs } from './context';
+
+const MIN_TTL_MS = 10_000;
+const MAX_TTL_MS = 24 * 60 * 60 * 1000;
+const DEFAULT_TTL_MS = 15_000;
+const DEFAULT_DELAY_MS = 15_000;
+
+interface HeldLock {
+  id: string;
+  ttl: string;
+  delay: string;
+  ttlMs: number;
+  delayMs: number;
+  /** Past its TTL without a renewal: it cannot be renewed, and frees itself after the delay. */
+  expired: boolean;
+  cancel: () => void;
+}
+
+/** One variable: its items, its lock while held, and Nomad's indexes. */
+export interface VariableRecord {
+  namespace: string;
+  path: string;
+  items: Record<string, string>;
+  lock: HeldLock | undefined;
+  createIndex: number;
+  modifyIndex: number;
+  createTime: number;
+  modifyTime: number;
+}
+
+/** What a lock operation was asked: Go durations, and the ID for renew and release. */
+export interface LockRequest {
+  ID?: string;
+  TTL?: string;
+  LockDelay?: string;
+}
+
+const key = (namespace: string, path: string) => `${namespace}\u0000${path}`;
+
+/** A lock field's Go duration in ms (`fallback` when empty). @throws SimHttpError 400 as Nomad's decoder. */
+function durationMs(text: string | undefined, fallback: number): number {
+  if (text === undefined || text === '') return fallback;
+  const ms = parseGoDuration(text);
+  if (ms === undefined) throw new SimHttpError(400, `time: invalid duration "${text}"`);
+  return ms;
+}
+
+/** The variables of one simulated cluster. */
+export class VariableStore {
+  private readonly byKey = new Map<string, VariableRecord>();
+
+  public constructor(private readonly ctx: SimContext) {}
+
+  public read(namespace: string, path: string): VariableRecord | undefined {
+    return this.byKey.get(key(namespace, path));
+  }
+
+  /** Variables under `prefix` in `namespace` (`*`: every namespace). */
+  public list(namespace: string, prefix: string): VariableRecord[] {
+    return [...this.byKey.values()].filter(
+      (v) => (namespace === '*' || v.namespace === namespace) && v.path.startsWith(prefix),
+    );
+  }
+
+  /** Writes the variable and locks it; `undefined` when another holder's lock is on it (409). */
+  public acquire(
+    namespace: string,
+    path: string,
+    items: Record<string, string>,
+    request: LockRequest,
+  ): VariableRecord | undefined {
+    const ttlMs = durationMs(request.TTL, DEFAULT_TTL_MS);
+    const delayMs = durationMs(request.LockDelay, DEFAULT_DELAY_MS);
+    if (ttlMs < MIN_TTL_MS || ttlMs > MAX_TTL_MS)
+      throw new SimHttpError(
+        400,
+        'RPC Error:: 400,1 error occurred:\n\t* TTL must be between 10 seconds and 24 hours\n\n',
+      );
+    const existing = this.read(namespace, path);
+    if (existing?.lock !== undefined && existing.lock.id !== request.ID) return undefined;
+    existing?.lock?.cancel();
+    return this.ctx.store.write([], (index) => {
+      const now = nowNs(this.ctx);
+      const record: VariableRecord = existing ?? {
+        namespace,
+        path,
+        items: {},
+        lock: undefined,
+        createIndex: index,
+        modifyIndex: index,
+        createTime: now,
+        modifyTime: now,
+      };
+      record.items = { ...items };
+      record.modifyIndex = index;
+      record.modifyTime = now;
+      const lock: HeldLock = {
+        id: request.ID || newId(this.ctx),
+        ttl: formatGoDuration(ttlMs),
+        delay: formatGoDuration(delayMs),
+        ttlMs,
+        delayMs,
+        expired: false,
+        cancel: () => {},
+      };
+      record.lock = lock;
+      this.startTtl(record, lock);
+      this.byKey.set(key(namespace, path), record);
+      return record;
+    });
+  }
+
+  /** Starts the lock's TTL again. @throws SimHttpError 404/409 as Nomad answers. */
+  public renew(namespace: string, path: string, id: string | undefined): VariableRecord {
+    const record = this.held(namespace, path, id, 'attempting to modify locked variable');
+    const lock = record.lock as HeldLock;
+    if (lock.expired) throw new SimHttpError(409, 'attempting to modify locked variable');
+    lock.cancel();
+    this.startTtl(record, lock);
+    return record;
+  }
+
+  /** Frees the lock at once; `false` for a wrong ID (409 with the path only). @throws SimHttpError 404/409. */
+  public release(namespace: string, path: string, id: string): boolean {
+    const record = this.held(namespace, path, undefined, '');
+    if (record.lock?.id !== id) return false;
+    this.free(record);
+    return true;
+  }
+
+  /** Forgets every variable and its timers. */
+  public clear(): void {
+    for (const record of this.byKey.values()) record.lock?.cancel();
+    this.byKey.clear();
+  }
+
+  private held(namespace: string, path: string, id: string | undefined, mismatch: string): VariableRecord {
+    const record = this.read(namespace, path);
+    if (record === undefined) throw new SimHttpError(404, 'variable not found');
+    if (record.lock === undefined) throw new SimHttpError(409, "variable doesn't hold a lock");
+    if (id !== undefined && record.lock.id !== id) throw new SimHttpError(409, mismatch);
+    return record;
+  }
+
+  /**
+   * Twice the TTL (Nomad's server doubles it: "a variable lock is not expired before the TTL
+   * expires, but there is no explicit promise about the upper bound", nomad/locks.go), then the
+   * delay, then the lock is gone (the variable stays). A renewal before the doubled TTL counts.
+   */
+  private startTtl(record: VariableRecord, lock: HeldLock): void {
+    lock.cancel = this.ctx.timers.after(2 * lock.ttlMs, () => {
+      lock.expired = true;
+      lock.cancel = this.ctx.timers.after(lock.delayMs, () => {
+        if (record.lock === lock) this.free(record);
+      });
+    });
+  }
+
+  private free(record: VariableRecord): void {
+    record.lock?.cancel();
+    this.ctx.store.write([], (index) => {
+      record.lock = undefined;
+      record.modifyIndex = index;
+      record.modifyTime = nowNs(this.ctx);
+    });
+  }
+}

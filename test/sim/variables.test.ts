@@ -1,0 +1,162 @@
+/**
+ * The simulator's Variables lock API, over HTTP, against what a real Nomad agent answered
+ * (../shared/nomad-traces/README.md): acquire, a second holder's 409 without holder information,
+ * the lock ID on a read, renew without items, release with a wrong ID (409), release, acquire
+ * again at once; a lock not renewed stays held for its TTL and then its LockDelay; ACL checks.
+ */
+import { createScaledClock, type RunningSimulator, startSimulator } from '../../sim/index';
+import { call as wire } from './helpers/http';
+
+const PATH = 'nomad-restart/locks/web';
+const TIME_SCALE = 0.01; // a simulated second in 10 ms
+/** Waits `ms` simulated milliseconds. */
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms * TIME_SCALE));
+
+let sim: RunningSimulator;
+afterEach(async () => sim.close());
+
+/** A call to the lock variable at `path`: status, and the JSON body or else the text. */
+async function call(method: string, query: string, body?: unknown, token?: string, path = PATH) {
+  const res = await wire(sim.address, `/v1/var/${path}${query}`, {
+    method,
+    ...(body === undefined ? {} : { body }),
+    ...(token === undefined ? {} : { token }),
+  });
+  type Body = Record<string, unknown> & { Lock?: { ID: string } };
+  return { status: res.status, body: (res.json ?? res.text) as Body };
+}
+
+const acquire = (
+  owner: string,
+  lock: Record<string, string> = { TTL: '30s', LockDelay: '5s' },
+  token?: string,
+  path = PATH,
+) => call('PUT', '?lock-acquire', { Items: { owner }, Lock: lock }, token, path);
+const OTHER = 'nomad-restart/locks/other';
+
+describe('the simulator’s Variables locks', () => {
+  beforeEach(async () => {
+    sim = await startSimulator({ clock: createScaledClock(TIME_SCALE), scenario: { nodes: [], jobs: [] } });
+  });
+
+  it('answers each lock call as the real agent did', async () => {
+    // Act
+    const first = await acquire('run-1');
+    const second = await acquire('run-2');
+    const read = await call('GET', '');
+    const id = first.body.Lock?.ID ?? '';
+    const renewed = await call('PUT', '?lock-renew', { Path: PATH, Lock: { ID: id } });
+    const wrongRelease = await call('PUT', '?lock-release', { Path: PATH, Lock: { ID: 'not-the-id' } });
+    const released = await call('PUT', '?lock-release', { Path: PATH, Lock: { ID: id } });
+    const again = await acquire('run-2', {});
+
+    // Assert
+    expect(first).toMatchObject({
+      status: 200,
+      body: { Items: { owner: 'run-1' }, Lock: { TTL: '30s', LockDelay: '5s' } },
+    });
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second.status).toBe(409);
+    expect(second.body).toEqual(expect.objectContaining({ Path: PATH, CreateIndex: 0, ModifyIndex: 0 }));
+    expect(second.body).not.toHaveProperty('Items');
+    expect(second.body).not.toHaveProperty('Lock');
+    expect(read).toMatchObject({ status: 200, body: { Items: { owner: 'run-1' }, Lock: { ID: id } } });
+    expect(renewed.status).toBe(200);
+    expect(renewed.body).not.toHaveProperty('Items');
+    expect(wrongRelease.status).toBe(409);
+    expect(released.status).toBe(200);
+    expect(again).toMatchObject({
+      status: 200,
+      body: { Items: { owner: 'run-2' }, Lock: { TTL: '15s', LockDelay: '15s' } },
+    });
+    expect(again.body.Lock?.ID).not.toBe(id);
+  });
+
+  it('keeps a lock nobody renews for twice its TTL and its LockDelay, then frees it', async () => {
+    // Arrange: TTL 10 s, delay 30 s (simulated); Nomad's server doubles the TTL.
+    const first = await acquire('run-1', { TTL: '10s', LockDelay: '30s' });
+    const id = first.body.Lock?.ID ?? '';
+    const other = await acquire('run-9', { TTL: '10s', LockDelay: '30s' }, undefined, OTHER);
+    const otherId = other.body.Lock?.ID ?? '';
+
+    // Act
+    await sleep(12_000);
+    const renewedPastTtl = await call(
+      'PUT',
+      '?lock-renew',
+      { Path: OTHER, Lock: { ID: otherId } },
+      undefined,
+      OTHER,
+    );
+    await sleep(10_000);
+    const lateRenewal = await call('PUT', '?lock-renew', { Path: PATH, Lock: { ID: id } });
+    const duringDelay = await acquire('run-2');
+    await sleep(35_000);
+    const afterDelay = await acquire('run-2');
+
+    // Assert
+    expect(renewedPastTtl.status).toBe(200);
+    expect(lateRenewal.status).toBe(409);
+    expect(duringDelay.status).toBe(409);
+    expect(afterDelay.status).toBe(200);
+  });
+
+  it('refuses a TTL outside Nomad’s 10 s to 24 h', async () => {
+    // Act
+    const short = await acquire('run-1', { TTL: '5s' });
+
+    // Assert
+    expect(short).toEqual({
+      status: 400,
+      body: 'RPC Error:: 400,1 error occurred:\n\t* TTL must be between 10 seconds and 24 hours\n\n',
+    });
+  });
+
+  it('lists the variables under a prefix in every namespace, with their locks but not their items', async () => {
+    // Arrange
+    await acquire('run-1');
+
+    // Act
+    const res = await fetch(`${sim.address}/v1/vars?prefix=nomad-restart/&namespace=*`);
+
+    // Assert
+    const listed = (await res.json()) as Record<string, unknown>[];
+    expect(listed).toEqual([
+      expect.objectContaining({ Namespace: 'default', Path: PATH, Lock: expect.anything() }),
+    ]);
+    expect(listed[0]).not.toHaveProperty('Items');
+  });
+});
+
+describe('the simulator’s Variables ACL', () => {
+  beforeEach(async () => {
+    sim = await startSimulator({
+      scenario: {
+        nodes: [],
+        jobs: [],
+        acl: {
+          enabled: true,
+          tokens: [
+            { secret: 'jobs-only', namespaces: { default: ['read-job', 'alloc-lifecycle'] } },
+            { secret: 'write-only', variables: { default: { 'nomad-restart/locks/*': ['write'] } } },
+            { secret: 'locks', variables: { default: { 'nomad-restart/locks/*': ['read', 'write'] } } },
+          ],
+        },
+      },
+    });
+  });
+
+  it('needs write for a lock operation and read to read, as Nomad (write does not imply read)', async () => {
+    // Act
+    const denied = await acquire('run-1', undefined, 'jobs-only');
+    const written = await acquire('run-1', undefined, 'write-only');
+    const unreadable = await call('GET', '', undefined, 'write-only');
+    const read = await call('GET', '', undefined, 'locks');
+
+    // Assert
+    expect(denied).toEqual({ status: 403, body: 'Permission denied' });
+    expect(written.status).toBe(200);
+    expect(unreadable.status).toBe(403);
+    expect(read.status).toBe(200);
+  });
+});

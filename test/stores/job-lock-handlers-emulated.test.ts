@@ -1,0 +1,132 @@
+/**
+ * The "Lock job" and "Release lock" handlers as Lambda runs them (LOCK_TABLE set, the real
+ * DynamoDB client) against a DynamoDB emulator on 127.0.0.1: real conditional writes decide
+ * which of two concurrent runs holds a job, and whether a run whose lease ran out loses it.
+ * Step Functions' `DescribeExecution` (who is still running) is the one faked edge.
+ */
+import { DescribeExecutionCommand, SFNClient } from '@aws-sdk/client-sfn';
+import { mockClient } from 'aws-sdk-client-mock';
+import { DynamoDbJobLock } from '../../lib/stores';
+import { captureOutput, lambdaContext, plannedState } from '../lambdas/private/fixtures';
+import {
+  type DynamoDbEmulator,
+  EMULATOR_START_TIMEOUT_MS,
+  startDynamoDbEmulator,
+} from './helpers/dynamodb-emulator';
+
+const { handler: lockJob } = await import('../../lambdas/lock-job');
+const { handler: releaseLock } = await import('../../lambdas/release-lock');
+
+const KEY = { namespace: 'default', jobId: 'web' };
+const execution = (name: string) => `arn:aws:states:us-east-1:123456789012:execution:NomadRestart:${name}`;
+const stateOf = (name: string) =>
+  plannedState({ run: { runId: execution(name), executionId: execution(name), executionNumber: 1 } });
+
+const sfn = mockClient(SFNClient);
+const envBefore = { ...process.env };
+let db: DynamoDbEmulator;
+let table: string;
+
+beforeAll(async () => {
+  db = await startDynamoDbEmulator();
+  Object.assign(process.env, {
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'test',
+    AWS_SECRET_ACCESS_KEY: 'test',
+    AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
+    POWERTOOLS_LOG_LEVEL: 'SILENT',
+    // DynamoDB decides here; the job's shared lock in Nomad is tested against the simulator.
+    NOMAD_RESTART_VARIABLES_LOCK: 'false',
+  });
+}, EMULATOR_START_TIMEOUT_MS);
+afterAll(async () => {
+  process.env = { ...envBefore };
+  await db.close();
+});
+beforeEach(async () => {
+  table = await db.createTable('LockTable');
+  process.env['LOCK_TABLE'] = table;
+});
+afterEach(() => sfn.reset());
+
+/** Answers `DescribeExecution` with `status` for every execution named in `statuses`. */
+function executionsAre(statuses: Record<string, 'RUNNING' | 'SUCCEEDED' | 'ABORTED'>): void {
+  for (const [name, status] of Object.entries(statuses)) {
+    sfn.on(DescribeExecutionCommand, { executionArn: execution(name) }).resolves({ status });
+  }
+}
+
+describe('Lock job on a DynamoDB emulator', () => {
+  it('lets exactly one of two concurrent runs hold the job; the other names the winner', async () => {
+    // Arrange
+    executionsAre({ first: 'RUNNING', second: 'RUNNING' });
+
+    // Act
+    const [a, b] = await Promise.all(
+      ['first', 'second'].map((name) => captureOutput(() => lockJob(stateOf(name), lambdaContext()))),
+    );
+
+    // Assert
+    const outcomes = [a, b].map((o) => (o?.error === undefined ? 'won' : 'lost'));
+    expect(outcomes.sort()).toEqual(['lost', 'won']);
+    const winner = a?.error === undefined ? 'first' : 'second';
+    const loser = [a, b].find((o) => o?.error !== undefined);
+    expect(loser?.error).toMatchObject({
+      name: 'JobLockedError',
+      message: `Job "web" in namespace "default" is already being restarted by execution "${execution(winner)}"`,
+    });
+    const holder = new DynamoDbJobLock(db.client, table);
+    await expect(holder.release(KEY, execution(winner))).resolves.toBe(true);
+  });
+
+  it('keeps a job whose holder is still running, even with its lease long run out', async () => {
+    // Arrange
+    await new DynamoDbJobLock(db.client, table).acquire(KEY, execution('slow'), -3600);
+    executionsAre({ slow: 'RUNNING' });
+
+    // Act
+    const { error } = await captureOutput(() => lockJob(stateOf('next'), lambdaContext()));
+
+    // Assert
+    expect(error).toMatchObject({ name: 'JobLockedError' });
+    expect(String((error as Error).message)).toContain(execution('slow'));
+    await expect(new DynamoDbJobLock(db.client, table).release(KEY, execution('slow'))).resolves.toBe(true);
+  });
+
+  it('takes a job over from a holder found not running, once, when two runs race for it', async () => {
+    // Arrange: the holder was aborted without its lock being released.
+    await new DynamoDbJobLock(db.client, table).acquire(KEY, execution('aborted'), 3600);
+    executionsAre({ aborted: 'ABORTED', one: 'RUNNING', two: 'RUNNING' });
+
+    // Act
+    const results = await Promise.all(
+      ['one', 'two'].map((name) => captureOutput(() => lockJob(stateOf(name), lambdaContext()))),
+    );
+
+    // Assert
+    const won = results.filter((r) => r.error === undefined);
+    expect(won).toHaveLength(1);
+    expect((won[0]?.result as { events: unknown[] } | undefined)?.events).toEqual([
+      expect.objectContaining({ type: 'lock-taken-over', previousRun: execution('aborted') }),
+    ]);
+    expect(results.find((r) => r.error !== undefined)?.error).toMatchObject({ name: 'JobLockedError' });
+  });
+
+  it('lets the holder release the job and a late release of the run it took over from change nothing', async () => {
+    // Arrange
+    await new DynamoDbJobLock(db.client, table).acquire(KEY, execution('aborted'), 3600);
+    executionsAre({ aborted: 'ABORTED', next: 'RUNNING' });
+    await captureOutput(() => lockJob(stateOf('next'), lambdaContext()));
+
+    // Act
+    await captureOutput(() => releaseLock(stateOf('aborted'), lambdaContext()));
+    const afterLateRelease = await captureOutput(() => lockJob(stateOf('third'), lambdaContext()));
+    await captureOutput(() => releaseLock(stateOf('next'), lambdaContext()));
+    const afterRelease = await captureOutput(() => lockJob(stateOf('third'), lambdaContext()));
+
+    // Assert
+    expect(afterLateRelease.error).toMatchObject({ name: 'JobLockedError' });
+    expect(String((afterLateRelease.error as Error).message)).toContain(execution('next'));
+    expect(afterRelease.error).toBeUndefined();
+  });
+});
