@@ -29,6 +29,14 @@ export interface WorkflowRun {
   readonly entered: readonly string[];
   /** Every question's prompt, in order. */
   readonly prompts: readonly string[];
+  /** Every state exited, with its output, in order: what the execution's history would hold. */
+  readonly exits: readonly StateExit[];
+}
+
+/** A state's exit, as the history's `*StateExited` event records it. */
+export interface StateExit {
+  readonly name: string;
+  readonly output: unknown;
 }
 
 export interface WorkflowRunOptions {
@@ -79,6 +87,7 @@ export async function runWorkflowInput(
   const events: ProgressEvent[] = [];
   const entered: string[] = [];
   const prompts: string[] = [];
+  const exits: StateExit[] = [];
   const replies = [...(runOptions.replies ?? [])];
   const local = await runRestartLocally({
     input,
@@ -93,6 +102,7 @@ export async function runWorkflowInput(
       return text === undefined ? { kind: 'read-error', text: 'EOF' } : { kind: 'answer', text };
     },
     onStateEntered: (name) => entered.push(name),
+    onStateExited: (name, output) => exits.push({ name, output }),
     waitTimeOverrides: { [FlowStates.waitBeforeNextBatch]: 0 },
     ...(runOptions.stateMachine === undefined ? {} : { stateMachine: runOptions.stateMachine }),
     ...(runOptions.now === undefined ? {} : { now: runOptions.now }),
@@ -112,5 +122,5 @@ export async function runWorkflowInput(
     (e): e is Extract<ProgressEvent, { type: 'finished' }> => e.type === 'finished',
   );
   const errors = finished?.errors ?? (result.cause === undefined ? [] : [result.cause]);
-  return { result, exitCode, errors, events, entered, prompts };
+  return { result, exitCode, errors, events, entered, prompts, exits };
 }
