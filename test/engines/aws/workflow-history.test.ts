@@ -10,9 +10,8 @@ import { jest } from '@jest/globals';
 import { ExecutionTracker, exitStatusOf } from '../../../lib/engines/aws';
 import type { ProgressEvent } from '../../../lib/restart/events';
 import { createFormatter } from '../../../lib/restart/format';
-import { localStores } from '../../../lib/stores/from-env';
 import { type Harness, simpleJob, startHarness, waitAllRunning } from '../../steps/harness';
-import { runWorkflowInput, type WorkflowRun } from '../local/workflow-harness';
+import { freeJob, holdJob, runWorkflowInput, type WorkflowRun } from '../local/workflow-harness';
 import { type EventShape, ev } from './fake-history';
 
 jest.setTimeout(60_000);
@@ -25,8 +24,7 @@ let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();
   h = undefined;
-  await localStores.lock.release(KEY, HOLDER);
-  localStores.runs.ended(HOLDER);
+  await freeJob(KEY, HOLDER);
 });
 
 const formatter = createFormatter({ verbose: true, color: false, timeZone: 'UTC' });
@@ -85,8 +83,7 @@ describe('the workflow history, read by -engine=aws', () => {
   it('shows a run refused the job none of its plan, only the refusal naming the holder', async () => {
     // Arrange: another execution holds the job and is running.
     const target = await cluster();
-    await localStores.lock.acquire(KEY, HOLDER, 3600);
-    localStores.runs.started(HOLDER);
+    await holdJob(KEY, HOLDER);
 
     // Act
     const run = await runWorkflowInput(target, { job: 'web', yes: true });

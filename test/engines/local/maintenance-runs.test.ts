@@ -20,7 +20,7 @@ import {
   startHarness,
   waitAllRunning,
 } from '../../steps/harness';
-import { runWorkflowInput } from './workflow-harness';
+import { freeJob, holdJob, runWorkflowInput } from './workflow-harness';
 
 jest.setTimeout(60_000);
 
@@ -33,8 +33,7 @@ let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();
   h = undefined;
-  await localStores.lock.release(KEY, HOLDER);
-  localStores.runs.ended(HOLDER);
+  await freeJob(KEY, HOLDER);
 });
 
 async function cluster(count: number): Promise<Harness> {
@@ -187,8 +186,7 @@ describe('overlap', () => {
   it('skips a scheduled run while another run holds the lock, naming it, and touches nothing', async () => {
     // Arrange
     const target = await cluster(2);
-    await localStores.lock.acquire(KEY, HOLDER, 3600);
-    localStores.runs.started(HOLDER);
+    await holdJob(KEY, HOLDER);
 
     // Act
     const run = await runWorkflowInput(target, scheduledInput());
@@ -218,8 +216,7 @@ describe('overlap', () => {
   it('still fails a run without the schedule trigger as JobLocked', async () => {
     // Arrange
     const target = await cluster(2);
-    await localStores.lock.acquire(KEY, HOLDER, 3600);
-    localStores.runs.started(HOLDER);
+    await holdJob(KEY, HOLDER);
 
     // Act
     const run = await runWorkflowInput(target, { job: 'web', yes: true });

@@ -13,6 +13,8 @@ import type { ProgressEvent } from '../../../lib/restart/events';
 import { createFormatter } from '../../../lib/restart/format';
 import { type RestartInput, toRestartInput } from '../../../lib/restart/input';
 import type { RestartOptions } from '../../../lib/restart/options';
+import { localStores } from '../../../lib/stores/from-env';
+import type { LockKey } from '../../../lib/stores/job-lock';
 import { FlowStates, TASK_STATE_HANDLERS } from '../../../lib/workflow/state-names';
 import type { Harness } from '../../steps/harness';
 
@@ -123,4 +125,16 @@ export async function runWorkflowInput(
   );
   const errors = finished?.errors ?? (result.cause === undefined ? [] : [result.cause]);
   return { result, exitCode, errors, events, entered, prompts, exits };
+}
+
+/** Another run, still running, holds the job: the lock a second run finds taken (this process's). */
+export async function holdJob(key: LockKey, holder: string): Promise<void> {
+  await localStores.lock.acquire(key, holder, 3600);
+  localStores.runs.started(holder);
+}
+
+/** Ends {@link holdJob}'s run and frees its lock, whatever the test did. */
+export async function freeJob(key: LockKey, holder: string): Promise<void> {
+  await localStores.lock.release(key, holder);
+  localStores.runs.ended(holder);
 }
