@@ -4,7 +4,8 @@
  * holder is no longer running (it ended without releasing the lock): then this run takes the
  * lock over and says so. The lease never decides on its own, except for the job's shared lock in
  * Nomad held by a run this engine cannot ask about (another laptop): only its holder or Nomad's
- * TTL frees that one.
+ * TTL frees that one. Plan's lines come out here, once the job is this run's: a refused run
+ * shows none of them.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
@@ -47,7 +48,8 @@ function sharedLockSkipped(lock: JobLock, jobId: string): ProgressEvent[] {
 }
 
 const lambdaHandler = async (event: unknown, context: Context): Promise<WorkflowState> => {
-  const state = decodeWorkflowState(event);
+  // Plan's lines are shown only once the job is this run's; a refused or skipped run drops them.
+  const { planEvents = [], ...state } = decodeWorkflowState(event);
   const { plan } = requirePlanned(state);
   const key = { namespace: plan.namespace, jobId: plan.jobId };
   const ttl = secondsFromEnv(ENV.lockTtlSeconds, DEFAULT_LOCK_TTL_SECONDS);
@@ -71,7 +73,7 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
     await lock.acquire(key, state.run.runId, ttl);
     await holdsJob();
     logger.info('Job locked', { jobId: plan.jobId, namespace: plan.namespace });
-    return { ...state, events: sharedLockSkipped(lock, plan.jobId) };
+    return { ...state, events: [...planEvents, ...sharedLockSkipped(lock, plan.jobId)] };
   } catch (err) {
     if (!(err instanceof LockHeldError)) throw err;
     // Another run keeps the job: this one fails, or, scheduled, is skipped.
@@ -95,6 +97,7 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
     return {
       ...state,
       events: [
+        ...planEvents,
         ...sharedLockSkipped(lock, plan.jobId),
         {
           type: 'lock-taken-over',

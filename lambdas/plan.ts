@@ -1,4 +1,7 @@
-/** Task "Plan restart": resolves the job and stores the batch plan (no lock, no Nomad writes). */
+/**
+ * Task "Plan restart": resolves the job and stores the batch plan (no lock, no Nomad writes). Its
+ * events ride in `planEvents`, shown by "Lock job" once the job is this run's.
+ */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
@@ -19,7 +22,15 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
     batches: out.plan.batchCount,
     next: out.decision.action,
   });
-  return { ...state, plan: out.plan, progress: out.progress, decision: out.decision, events: out.events };
+  // Its lines wait for "Lock job": a run refused the job must not say it is restarting it.
+  return {
+    ...state,
+    plan: out.plan,
+    progress: out.progress,
+    decision: out.decision,
+    events: [],
+    planEvents: out.events,
+  };
 };
 
 export const handler = middy<unknown, WorkflowState, Error, Context>(lambdaHandler)

@@ -191,6 +191,11 @@ export interface WorkflowState {
   readonly summary: Summary | null;
   /** Progress events of the step that produced this state (replaced by every step). */
   readonly events: ProgressEvent[];
+  /**
+   * Plan's events, held until "Lock job" has taken the job: that step shows them before its own,
+   * so a run refused the job shows none of a plan it will not carry out. Absent after "Lock job".
+   */
+  readonly planEvents?: ProgressEvent[];
   /** Written by the ask step: the answer, or the timeout failure. Absent otherwise. */
   readonly answer?: ApprovalAnswer | TaskFailure;
   /** Written by `Catch` on the way to "Release lock after error". */

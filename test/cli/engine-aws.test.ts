@@ -42,7 +42,7 @@ describe('nomad-restart -engine=aws', () => {
     // Arrange
     serve(
       new FakeExecution([
-        [ev.step('Plan restart', [started], { plan })],
+        [ev.step('Plan restart', [], { plan }), ev.step('Lock job', [started], { plan })],
         [
           ev.step('Restart batch', [restarting], { plan }),
           ev.step('Finish restart', [finished], { plan }),
@@ -82,7 +82,13 @@ describe('nomad-restart -engine=aws', () => {
       errorMessage: 'Unexpected response code: 500 (boom)',
     });
     serve(
-      new FakeExecution([[ev.step('Plan restart', [started], { plan }), ev.failed('StepFailed', cause)]]),
+      new FakeExecution([
+        [
+          ev.step('Plan restart', [], { plan }),
+          ev.step('Lock job', [started], { plan }),
+          ev.failed('StepFailed', cause),
+        ],
+      ]),
     );
 
     // Act

@@ -47,7 +47,7 @@ afterEach(() => {
 });
 
 describe('plan handler', () => {
-  it('builds the Nomad client from the secret and merges the plan into the state', async () => {
+  it('builds the Nomad client from the secret and merges the plan into the state, its lines held for "Lock job"', async () => {
     // Arrange
     const planned = plannedState();
     fake = new FakeSteps({
@@ -69,7 +69,8 @@ describe('plan handler', () => {
       plan: planned.plan,
       progress: planned.progress,
       decision: planned.decision,
-      events: [{ type: 'restart-started', time: 1, count: 6 }],
+      events: [],
+      planEvents: [{ type: 'restart-started', time: 1, count: 6 }],
     });
     expect(fake.calls).toEqual([{ method: 'plan', input: { options: input.options, run: input.run } }]);
     expect(fake.deps[0]?.nomad.config.token).toBe(TOKEN);
@@ -189,6 +190,23 @@ describe('decide handler', () => {
 });
 
 describe('lock-job handler', () => {
+  it("shows the plan's held lines once it holds the job, and carries them no further", async () => {
+    // Arrange
+    const planned = plannedState({
+      run: { runId: 'arn:exec:alone', executionId: 'arn:exec:alone', executionNumber: 1 },
+      events: [],
+      planEvents: [{ type: 'restart-started', time: 1, count: 6 }],
+    });
+
+    // Act
+    const { result } = await captureOutput(() => lockJob(planned, lambdaContext()));
+
+    // Assert
+    expect(result).toMatchObject({ events: [{ type: 'restart-started', time: 1, count: 6 }] });
+    expect(result).not.toHaveProperty('planEvents');
+    await releaseLock(planned, lambdaContext());
+  });
+
   it('fails a second run fast with JobLockedError naming the holder', async () => {
     // Arrange
     const first = plannedState({
@@ -220,14 +238,16 @@ describe('lock-job handler', () => {
     });
     const second = plannedState({
       run: { runId: 'arn:exec:next', executionId: 'arn:exec:next', executionNumber: 1 },
+      planEvents: [{ type: 'restart-started', time: 1, count: 6 }],
     });
     await lockJob(first, lambdaContext());
 
     // Act
     const { result } = await captureOutput(() => lockJob(second, lambdaContext()));
 
-    // Assert
+    // Assert: the plan's line first, as a run that took the lock at once shows it.
     expect((result as { events: unknown[] }).events).toEqual([
+      { type: 'restart-started', time: 1, count: 6 },
       expect.objectContaining({
         type: 'lock-taken-over',
         previousRun: 'arn:exec:gone',

@@ -43,11 +43,11 @@ export const proceed: PendingQuestion = {
   summary: '',
 };
 
-/** Validate, plan (its line) and lock. */
+/** Validate, plan and lock (the plan's line, shown once the job is locked). */
 export const planned = (): EventShape[] => [
   ev.step('Validate input', []),
-  ev.step('Plan restart', [{ type: 'restart-started', time: T, count: 3 }], { plan }),
-  ev.step('Lock job', [], { plan }),
+  ev.step('Plan restart', [], { plan }),
+  ev.step('Lock job', [{ type: 'restart-started', time: T, count: 3 }], { plan }),
 ];
 
 /** Batch `n` stops its allocation (its "Rescheduling" line). */

@@ -54,11 +54,11 @@ const proceed = {
   summary: '',
 };
 
-/** Validate, plan (with its line), lock: the first chunk of every run here. */
+/** Validate, plan, lock (with the plan's line): the first chunk of every run here. */
 const planned = () => [
   ev.step('Validate input', []),
-  ev.step('Plan restart', [started], { plan }),
-  ev.step('Lock job', [], { plan }),
+  ev.step('Plan restart', [], { plan }),
+  ev.step('Lock job', [started], { plan }),
 ];
 const firstBatch = () => [
   ev.step('Check deployments', [], { plan }),

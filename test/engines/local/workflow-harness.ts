@@ -13,6 +13,8 @@ import type { ProgressEvent } from '../../../lib/restart/events';
 import { createFormatter } from '../../../lib/restart/format';
 import { type RestartInput, toRestartInput } from '../../../lib/restart/input';
 import type { RestartOptions } from '../../../lib/restart/options';
+import { localStores } from '../../../lib/stores/from-env';
+import type { LockKey } from '../../../lib/stores/job-lock';
 import { FlowStates, TASK_STATE_HANDLERS } from '../../../lib/workflow/state-names';
 import type { Harness } from '../../steps/harness';
 
@@ -29,6 +31,14 @@ export interface WorkflowRun {
   readonly entered: readonly string[];
   /** Every question's prompt, in order. */
   readonly prompts: readonly string[];
+  /** Every state exited, with its output, in order: what the execution's history would hold. */
+  readonly exits: readonly StateExit[];
+}
+
+/** A state's exit, as the history's `*StateExited` event records it. */
+export interface StateExit {
+  readonly name: string;
+  readonly output: unknown;
 }
 
 export interface WorkflowRunOptions {
@@ -79,6 +89,7 @@ export async function runWorkflowInput(
   const events: ProgressEvent[] = [];
   const entered: string[] = [];
   const prompts: string[] = [];
+  const exits: StateExit[] = [];
   const replies = [...(runOptions.replies ?? [])];
   const local = await runRestartLocally({
     input,
@@ -93,6 +104,7 @@ export async function runWorkflowInput(
       return text === undefined ? { kind: 'read-error', text: 'EOF' } : { kind: 'answer', text };
     },
     onStateEntered: (name) => entered.push(name),
+    onStateExited: (name, output) => exits.push({ name, output }),
     waitTimeOverrides: { [FlowStates.waitBeforeNextBatch]: 0 },
     ...(runOptions.stateMachine === undefined ? {} : { stateMachine: runOptions.stateMachine }),
     ...(runOptions.now === undefined ? {} : { now: runOptions.now }),
@@ -112,5 +124,17 @@ export async function runWorkflowInput(
     (e): e is Extract<ProgressEvent, { type: 'finished' }> => e.type === 'finished',
   );
   const errors = finished?.errors ?? (result.cause === undefined ? [] : [result.cause]);
-  return { result, exitCode, errors, events, entered, prompts };
+  return { result, exitCode, errors, events, entered, prompts, exits };
+}
+
+/** Another run, still running, holds the job: the lock a second run finds taken (this process's). */
+export async function holdJob(key: LockKey, holder: string): Promise<void> {
+  await localStores.lock.acquire(key, holder, 3600);
+  localStores.runs.started(holder);
+}
+
+/** Ends {@link holdJob}'s run and frees its lock, whatever the test did. */
+export async function freeJob(key: LockKey, holder: string): Promise<void> {
+  await localStores.lock.release(key, holder);
+  localStores.runs.ended(holder);
 }
