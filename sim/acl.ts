@@ -19,15 +19,15 @@ export interface AclTokenSpec {
   /** `node:read`, needed for `/v1/nodes` and `/v1/node/:id` when ACLs are on. */
   nodeRead?: boolean;
   /**
-   * Variables capabilities (`read`, `write`, `list`) per namespace and path pattern (a trailing
-   * `*` matches any rest), e.g. `{ "default": { "nomad-restart/locks/*": ["read", "write"] } }`.
-   * As in Nomad, `write` does not imply `read`.
+   * Variables capabilities (`read`, `write`, `list`, `destroy`) per namespace and path pattern (a
+   * trailing `*` matches any rest), e.g. `{ "default": { "nomad-restart/locks/*": ["read", "write"] } }`.
+   * As in Nomad, `write` implies neither `read` nor `destroy`.
    */
   variables?: Record<string, Record<string, string[]>>;
 }
 
 /** Variables capabilities the simulator checks. */
-export type VariablesCapability = 'read' | 'write' | 'list';
+export type VariablesCapability = 'read' | 'write' | 'list' | 'destroy';
 
 const pathMatches = (pattern: string, path: string): boolean =>
   pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : pattern === path;

@@ -17,6 +17,7 @@ import {
   sharedLockMode,
 } from '../../lib/stores/nomad-variables-lock';
 import { PairedJobLock } from '../../lib/stores/paired-job-lock';
+import { logger } from './logger';
 import { nomadClientOf } from './nomad-client-middleware';
 
 /**
@@ -31,8 +32,8 @@ export function jobLockFor(context: Context, use: 'take' | 'refresh' | 'release'
   const shared = new NomadVariablesLock(
     nomadClientOf(context),
     local
-      ? { identity: localLockIdentity(), ttl: `${LOCAL_SHARED_LOCK_TTL_MS / 1000}s` }
-      : { identity: awsLockIdentity(), ttl: AWS_SHARED_LOCK_TTL },
+      ? { identity: localLockIdentity(), ttl: `${LOCAL_SHARED_LOCK_TTL_MS / 1000}s`, log: logger }
+      : { identity: awsLockIdentity(), ttl: AWS_SHARED_LOCK_TTL, log: logger },
   );
   return new PairedJobLock(own, shared, {
     required: mode === 'required',

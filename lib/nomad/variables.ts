@@ -1,8 +1,9 @@
 /**
- * Variables endpoints of the Nomad client (`client.variables()`): reading a variable and the lock
- * API of Nomad ≥ 1.7 (`PUT /v1/var/:path?lock-acquire|lock-renew|lock-release`), as Nomad's
- * `api/variables.go` and `api/locks.go` call it. A 409 means the lock is someone else's: Nomad's
- * client turns it into `ErrLockConflict`, this one into {@link VariableLockConflictError}.
+ * Variables endpoints of the Nomad client (`client.variables()`): reading, listing and a checked
+ * delete of a variable, and the lock API of Nomad ≥ 1.7 (`PUT /v1/var/:path?lock-acquire|
+ * lock-renew|lock-release`), as Nomad's `api/variables.go` and `api/locks.go` call it. A 409 on a
+ * lock operation means the lock is someone else's: Nomad's client turns it into `ErrLockConflict`,
+ * this one into {@link VariableLockConflictError}.
  */
 import { UnexpectedResponseError } from './errors';
 import {
@@ -10,6 +11,7 @@ import {
   type DecodeContext,
   type JsonObject,
   object,
+  optNumbers,
   optObject,
   optStrings,
   reqString,
@@ -47,6 +49,7 @@ function decodeVariable(ctx: DecodeContext, value: unknown): Variable {
   const o: JsonObject = object(ctx, value, '');
   reqString(ctx, o, 'Path', '');
   optStrings(ctx, o, '', 'Namespace');
+  optNumbers(ctx, o, '', 'CreateIndex', 'ModifyIndex');
   optObject(ctx, o, 'Items', '', (c, items, at) => {
     for (const key of Object.keys(items)) reqString(c, items, key, at);
   });
@@ -114,11 +117,28 @@ export class Variables {
   }
 
   /**
-   * `PUT /v1/var/:path?lock-release`: frees the lock at once (the items stay).
+   * `PUT /v1/var/:path?lock-release`: frees the lock at once. The variable stays, items and all;
+   * the answer is its metadata with the `ModifyIndex` the release wrote (for {@link checkedDelete}).
    * @throws VariableLockConflictError when `lockId` does not hold it.
    */
-  public async releaseLock(path: string, lockId: string, w?: WriteOptions): Promise<void> {
-    await this.lockOperation('lock-release', { Path: path, Lock: { ID: lockId } }, w);
+  public releaseLock(path: string, lockId: string, w?: WriteOptions): Promise<Variable> {
+    return this.lockOperation('lock-release', { Path: path, Lock: { ID: lockId } }, w);
+  }
+
+  /**
+   * `DELETE /v1/var/:path?cas=<checkIndex>` (Nomad's `CheckedDelete`): deletes the variable only if
+   * its `ModifyIndex` is still `checkIndex` and no lock is on it. Resolves `false` when Nomad
+   * answers 409 instead (its `ErrCASConflict`: the variable changed, is locked, or is gone).
+   * Deleting needs the `destroy` variables capability; a 403 throws.
+   */
+  public async checkedDelete(path: string, checkIndex: number, w?: WriteOptions): Promise<boolean> {
+    try {
+      await this.http.delete(`/v1/var/${path}`, { cas: String(checkIndex) }, w);
+      return true;
+    } catch (err) {
+      if (err instanceof UnexpectedResponseError && err.statusCode === 409) return false;
+      throw err;
+    }
   }
 
   private async lockOperation(

@@ -5,7 +5,8 @@
  * holder writes who it is into the variable's items (Nomad's 409 says nothing about the holder),
  * and anyone who may read the variable reads them back. Nomad frees a lock that is not renewed
  * within its TTL (then its LockDelay); renew, release and a takeover use the lock's ID, which
- * Nomad shows to every reader of the variable.
+ * Nomad shows to every reader of the variable. A released lock's variable is deleted (a namespace
+ * holding a variable cannot be deleted), when the token has the `destroy` capability.
  */
 import { createHash } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
@@ -16,7 +17,10 @@ import { type Variable, VariableLockConflictError } from '../nomad/variables';
 import { SharedLockHeldError, type SharedLockHolder, SharedLockPermissionError } from './errors';
 import { type LockKey, lockKeyString } from './job-lock';
 
-/** Where every job's lock variable lives (a token needs `read` and `write` on `<prefix>*`). */
+/**
+ * Where every job's lock variable lives (a token needs `read` and `write` on `<prefix>*`, and
+ * `destroy` to delete the variable of a released lock).
+ */
 export const SHARED_LOCK_PREFIX = 'nomad-restart/locks/';
 
 /** Nomad's limit on a variable path. */
@@ -40,6 +44,12 @@ export function sharedLockPath(jobId: string): string {
   return `${SHARED_LOCK_PREFIX}${encoded.slice(0, room - hash.length - 1)}~${hash}`;
 }
 
+/** Structured log lines of the lock: names and statuses only, never a token. */
+export interface SharedLockLog {
+  debug(message: string, fields: Record<string, unknown>): void;
+  warn(message: string, fields: Record<string, unknown>): void;
+}
+
 /** This run's side of the lock: who it is, and the lease it asks Nomad for. */
 export interface SharedLockOptions {
   /** Written into the variable for the next run to read (`runId` and `since` are added). */
@@ -50,6 +60,8 @@ export interface SharedLockOptions {
   readonly lockDelay?: string;
   /** Unix ms. @default Date.now */
   readonly now?: () => number;
+  /** Where a lock variable left behind is reported. @default - not reported */
+  readonly log?: SharedLockLog;
 }
 
 /** The switch for the shared lock: `true` (the default), `required`, or `false`. */
@@ -203,15 +215,39 @@ export class NomadVariablesLock {
   }
 
   private async releaseAt(namespace: string, path: string, lockId: string): Promise<boolean> {
+    let released: Variable;
     try {
-      await this.guard({ namespace, jobId: path }, () =>
+      released = await this.guard({ namespace, jobId: path }, () =>
         this.nomad.variables().releaseLock(path, lockId, { namespace }),
       );
-      return true;
     } catch (err) {
       // Someone released or took it meanwhile (its TTL ran out): not ours to release any more.
       if (err instanceof VariableLockConflictError) return false;
       throw err;
+    }
+    await this.deleteReleased(namespace, path, released.ModifyIndex);
+    return true;
+  }
+
+  /**
+   * Deletes the variable of a lock just released, so none is left per restarted job, checked
+   * against the index the release wrote: a run that took the lock meanwhile changed that index,
+   * and Nomad's 409 leaves its variable alone. Best effort: the lock is released either way, and a
+   * variable left (a token without `destroy`) is harmless, taken again by the job's next run.
+   */
+  private async deleteReleased(
+    namespace: string,
+    path: string,
+    releasedAt: number | undefined,
+  ): Promise<void> {
+    if (releasedAt === undefined) return;
+    try {
+      await this.nomad.variables().checkedDelete(path, releasedAt, { namespace });
+    } catch (err) {
+      const fields = { namespace, path, error: err instanceof Error ? err.message : String(err) };
+      if (err instanceof UnexpectedResponseError && err.statusCode === 403)
+        this.options.log?.debug('Lock variable left: the token lacks the "destroy" capability', fields);
+      else this.options.log?.warn('Lock variable left: Nomad did not delete it', fields);
     }
   }
 

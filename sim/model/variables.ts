@@ -4,7 +4,8 @@
  * whole variable and locks it with a new ID for `TTL` (10 s to 24 h, 15 s by default); a lock is
  * held until released or, without a renewal, until its TTL and then its `LockDelay` (15 s by
  * default) have passed; renew and release need the lock's ID. An explicit release frees it at
- * once (no delay). Conflicts carry no holder information.
+ * once (no delay). Conflicts carry no holder information. A delete (`cas` optional) never removes
+ * a locked variable (the HTTP delete carries no lock ID).
  */
 import { formatGoDuration, parseGoDuration } from '../duration';
 import { SimHttpError } from '../errors';
@@ -45,6 +46,15 @@ export interface LockRequest {
   TTL?: string;
   LockDelay?: string;
 }
+
+/**
+ * What a delete did: `deleted` (also when there was nothing to delete), or Nomad's 409 with the
+ * variable whose index did not match, or `locked`/`missing` (Nomad answers those with a zero value).
+ */
+export type DeleteOutcome =
+  | { kind: 'deleted'; index: number }
+  | { kind: 'changed'; current: VariableRecord }
+  | { kind: 'locked' | 'missing' };
 
 const key = (namespace: string, path: string) => `${namespace}\u0000${path}`;
 
@@ -137,6 +147,22 @@ export class VariableStore {
     if (record.lock?.id !== id) return false;
     this.free(record);
     return true;
+  }
+
+  /**
+   * Deletes the variable, as `nomad/state/state_store_variables.go` does: with `cas`, only if its
+   * ModifyIndex is `cas` (0: only if there is none); never while a lock is on it.
+   */
+  public delete(namespace: string, path: string, cas: number | undefined): DeleteOutcome {
+    const record = this.read(namespace, path);
+    if (cas !== undefined && cas !== 0 && record === undefined) return { kind: 'missing' };
+    if (cas !== undefined && record !== undefined && record.modifyIndex !== cas)
+      return { kind: 'changed', current: record };
+    if (record?.lock !== undefined) return { kind: 'locked' };
+    return this.ctx.store.write([], (index) => {
+      this.byKey.delete(key(namespace, path));
+      return { kind: 'deleted', index };
+    });
   }
 
   /** Forgets every variable and its timers. */

@@ -10,12 +10,16 @@
  * `e2e-<run>-<n>-<name>` for a fixture namespace `<name>`), reached through `env` and
  * `namespace()`: a job the agent already runs (a `web`, say) is never updated, restarted,
  * counted or purged, and two runs of the suite on one agent never see each other's jobs. What a
- * target registers is purged, and its namespaces deleted, when it closes (`afterEach`/`finally`).
+ * target registers is purged, any job lock variable left in its namespaces deleted (Nomad keeps
+ * a namespace that holds a variable), and its namespaces deleted, when it closes
+ * (`afterEach`/`finally`).
  */
 import { randomBytes } from 'node:crypto';
+import type { Variable } from '../../lib/nomad';
 import type { AllocListStub, Deployment, Evaluation, Job, NodeListStub } from '../../lib/nomad/types';
+import { SHARED_LOCK_PREFIX } from '../../lib/stores/nomad-variables-lock';
 import { parseGoDuration } from '../../sim/duration';
-import type { NodeSpec, RunningSimulator } from '../../sim/index';
+import { createScaledClock, type NodeSpec, type RunningSimulator } from '../../sim/index';
 import { call, eventually, get, put } from '../sim/helpers/http';
 import { E2E_ADDR } from '../sim/helpers/target';
 import { type Harness, startHarness, taskRestartSignaled, waitAllRunning } from '../steps/harness';
@@ -27,6 +31,11 @@ export interface E2eSetup {
   readonly nodes?: NodeSpec[];
   readonly namespaces?: string[];
   readonly jobs?: Job[];
+  /**
+   * Simulator only: run its clock in real time, not 100 times faster (a Nomad lock's TTL is then
+   * seconds long, as a real agent's, and outlives a run that renews it).
+   */
+  readonly realTime?: boolean;
 }
 
 /** One target of the suite: a simulator, or the real agent at `NOMAD_E2E_ADDR`. */
@@ -72,13 +81,16 @@ const OVER = new Set(['successful', 'failed', 'cancelled']);
 
 /** How long an agent gets to place and start a job, or to report task events. */
 const AGENT_WAIT_MS = 60_000;
+/** How long a closing target waits for Nomad to let each of its namespaces go (all wait at once). */
+const NAMESPACE_WAIT_MS = 30_000;
 /** The simulator answers with its task events at once; only simulated delays (a kill) take time. */
 const SIM_WAIT_MS = 5_000;
 
 /** Opens the target for one test group. */
 export async function openE2e(setup: E2eSetup = {}): Promise<E2eTarget> {
   if (E2E_ADDR) return openAgent(E2E_ADDR, setup);
-  return fromHarness(await startHarness(setup));
+  const { realTime, ...scenario } = setup;
+  return fromHarness(await startHarness(scenario, realTime ? { clock: createScaledClock(1) } : {}));
 }
 
 /**
@@ -195,17 +207,23 @@ async function openAgent(address: string, setup: E2eSetup): Promise<E2eTarget> {
         await call(address, `/v1/job/${encodeURIComponent(id)}?purge=true&namespace=${namespace}`, {
           method: 'DELETE',
         });
-      // A namespace goes once its purged jobs' allocations are gone from the servers' view.
-      for (const name of created)
-        await eventually(
-          async () =>
-            (await call(address, `/v1/namespace/${encodeURIComponent(name)}`, { method: 'DELETE' }))
-              .status === 200
-              ? true
-              : undefined,
-          AGENT_WAIT_MS,
-          500,
-        ).catch(() => console.log(`namespace ${name} left on ${address}: it still holds something`));
+      // Nomad refuses to delete a namespace that holds a variable: a run killed mid-way leaves its
+      // job's lock variable. A namespace goes once that is gone and its purged jobs' allocations
+      // are gone from the servers' view; all at once, well within the hooks' time.
+      await Promise.all(
+        created.map(async (name) => {
+          await deleteLockVariables(address, name);
+          await eventually(
+            async () =>
+              (await call(address, `/v1/namespace/${encodeURIComponent(name)}`, { method: 'DELETE' }))
+                .status === 200
+                ? true
+                : undefined,
+            NAMESPACE_WAIT_MS,
+            500,
+          ).catch(() => console.log(`namespace ${name} left on ${address}: it still holds something`));
+        }),
+      );
     },
   };
 
@@ -218,6 +236,18 @@ async function openAgent(address: string, setup: E2eSetup): Promise<E2eTarget> {
     throw error;
   }
   return target;
+}
+
+/** Deletes every `nomad-restart/locks/` variable in `namespace`, releasing a lock still held first. */
+async function deleteLockVariables(address: string, namespace: string): Promise<void> {
+  const ns = `namespace=${encodeURIComponent(namespace)}`;
+  const left = await get<Variable[]>(address, `/v1/vars?prefix=${SHARED_LOCK_PREFIX}&${ns}`);
+  for (const { Path } of left.status === 200 ? left.json : []) {
+    const lockId = (await get<Variable>(address, `/v1/var/${Path}?${ns}`)).json?.Lock?.ID;
+    if (lockId !== undefined)
+      await put(address, `/v1/var/${Path}?lock-release&${ns}`, { Path, Lock: { ID: lockId } });
+    await call(address, `/v1/var/${Path}?${ns}`, { method: 'DELETE' });
+  }
 }
 
 /** Reads the allocations until `done` holds for them, or returns the last read after `timeoutMs`. */

@@ -1,24 +1,42 @@
 /**
  * Two `nomad-restart` processes on the same job, as two operators on two laptops: the job's lock
  * lives in Nomad (a variable), so the second process learns which run holds the job, who started
- * it, where and since when, and exits 1 without touching an allocation, while the first finishes.
- * A token without the variables capability gets the capability named and the way out.
+ * it, where and since when, and exits 1 without touching an allocation, while the first finishes
+ * and leaves no lock variable behind. Against the simulator, or the agent at NOMAD_E2E_ADDR.
+ * A token without the variables capability gets the capability named and the way out; one
+ * without `destroy` restarts as usual, quietly leaving the released variable (simulator ACLs).
  * The simulator runs in real time here: the lock's TTL is Nomad's, in seconds.
  */
 
 import { hostname, userInfo } from 'node:os';
 import { jest } from '@jest/globals';
-import { sharedLockPath } from '../../lib/stores';
+import type { Variable } from '../../lib/nomad';
+import type { AllocListStub } from '../../lib/nomad/types';
+import { SHARED_LOCK_PREFIX, sharedLockPath } from '../../lib/stores';
 import { type AclSpec, type RunningSimulator, startSimulator } from '../../sim/index';
+import { eventually, get } from '../sim/helpers/http';
 import { simpleJob } from '../steps/harness';
+import { type E2eTarget, openE2e } from './e2e-target';
 import { runCli } from './run-cli';
 
 jest.setTimeout(120_000);
 
 const RESTART = 'PUT /v1/client/allocation/:id/restart';
 
-let sim: RunningSimulator;
-afterEach(async () => sim.close());
+let sim: RunningSimulator | undefined;
+let target: E2eTarget | undefined;
+afterEach(async () => {
+  await sim?.close();
+  await target?.close();
+  sim = undefined;
+  target = undefined;
+});
+
+/** The lock variables left under `nomad-restart/locks/` in `namespace`, through the API. */
+async function lockVariables(address: string, namespace: string): Promise<Variable[]> {
+  const query = `prefix=${encodeURIComponent(SHARED_LOCK_PREFIX)}&namespace=${encodeURIComponent(namespace)}`;
+  return (await get<Variable[]>(address, `/v1/vars?${query}`)).json;
+}
 
 async function cluster(acl?: AclSpec): Promise<RunningSimulator> {
   sim = await startSimulator({
@@ -34,18 +52,24 @@ async function cluster(acl?: AclSpec): Promise<RunningSimulator> {
 describe('two nomad-restart processes on the same job', () => {
   it('lets the second name the run that holds the job and exit 1 without touching anything', async () => {
     // Arrange: the first waits 5 s between its two batches, holding the job.
-    const target = await cluster();
-    const env = { NOMAD_ADDR: target.address };
-    const first = runCli(['-batch-size', '1', '-batch-wait', '5s', '-yes', 'web'], env);
-    await target.control.waitFor(
-      (s) => s.variable('default', sharedLockPath('web'))?.lock !== undefined,
-      30_000,
-    );
-    const holder = target.control.state().variable('default', sharedLockPath('web'))?.items['runId'] ?? '';
+    target = await openE2e({
+      nodes: [{ name: 'n1' }],
+      jobs: [simpleJob('web', 'service', 2)],
+      realTime: true,
+    });
+    const t = target;
+    await t.waitRunning('web', 2);
+    const namespace = t.namespace('default');
+    const lockPath = `/v1/var/${sharedLockPath('web')}?namespace=${encodeURIComponent(namespace)}`;
+    const first = runCli(['-batch-size', '1', '-batch-wait', '5s', '-yes', 'web'], t.env);
+    const holder = await eventually(async () => {
+      const held = (await get<Variable>(t.address, lockPath)).json;
+      return held?.Lock?.ID === undefined ? undefined : (held.Items?.['runId'] ?? '');
+    }, 30_000);
 
     // Act
-    const second = await runCli(['-yes', 'web'], env);
-    const restartsWhileHeld = target.control.counters()[RESTART];
+    const second = await runCli(['-yes', 'web'], t.env);
+    const restartsWhileHeld = t.sim?.control.counters()[RESTART];
     const done = await first;
 
     // Assert
@@ -54,15 +78,25 @@ describe('two nomad-restart processes on the same job', () => {
     // none of its plan (no `Restarting 2 allocations` it will not do).
     expect(second.stdout).toBe('');
     expect(second.stderr).toBe(
-      `Job "web" in namespace "default" is already being restarted by run "${holder}" ` +
+      `Job "web" in namespace "${namespace}" is already being restarted by run "${holder}" ` +
         `(started by ${userInfo().username} on ${hostname()} with the local engine, since <ts>)\n`,
     );
-    expect(restartsWhileHeld).toBe(1);
+    if (t.sim) expect(restartsWhileHeld).toBe(1);
     expect(done.code).toBe(0);
-    expect(target.control.counters()[RESTART]).toBe(2);
-    expect(target.control.state().variable('default', sharedLockPath('web'))?.lock).toBeUndefined();
+    // Each allocation restarted once, by the first: the second touched none.
+    const restarts = (await t.allocationsWhen('web', (all) => all.every(restartedOnce))).map(restartedOnce);
+    expect(restarts).toEqual([true, true]);
+    expect(await lockVariables(t.address, namespace)).toEqual([]);
   });
 });
+
+/** Whether the allocation's tasks got exactly one `Restart Signaled` event between them. */
+function restartedOnce(allocation: AllocListStub): boolean {
+  const signals = Object.values(allocation.TaskStates ?? {}).flatMap((state) =>
+    (state.Events ?? []).filter((event) => event.Type === 'Restart Signaled'),
+  );
+  return signals.length === 1;
+}
 
 describe('a token without the variables capability', () => {
   const acl: AclSpec = {
@@ -102,5 +136,36 @@ describe('a token without the variables capability', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(NAMED);
     expect(target.control.counters()[RESTART]).toBeUndefined();
+  });
+});
+
+describe('a token with the lock capabilities but not destroy', () => {
+  const acl: AclSpec = {
+    enabled: true,
+    tokens: [
+      {
+        secret: 'ops',
+        namespaces: { default: ['read-job', 'alloc-lifecycle'] },
+        variables: { default: { 'nomad-restart/locks/*': ['read', 'write'] } },
+      },
+    ],
+  };
+
+  it('restarts under the shared lock as usual and says nothing of the variable it leaves', async () => {
+    // Arrange
+    const held = await cluster(acl);
+
+    // Act
+    const result = await runCli(['-yes', 'web'], { NOMAD_ADDR: held.address, NOMAD_TOKEN: 'ops' });
+
+    // Assert
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(held.control.counters()[RESTART]).toBe(2);
+    expect(held.control.counters()['DELETE /v1/var/:path']).toBe(1);
+    expect(held.control.state().variable('default', sharedLockPath('web'))).toMatchObject({
+      items: { engine: 'local' },
+    });
+    expect(held.control.state().variable('default', sharedLockPath('web'))?.lock).toBeUndefined();
   });
 });

@@ -2,7 +2,8 @@
  * The simulator's Variables lock API, over HTTP, against what a real Nomad agent answered
  * (../shared/nomad-traces/README.md): acquire, a second holder's 409 without holder information,
  * the lock ID on a read, renew without items, release with a wrong ID (409), release, acquire
- * again at once; a lock not renewed stays held for its TTL and then its LockDelay; ACL checks.
+ * again at once; a lock not renewed stays held for its TTL and then its LockDelay; a checked
+ * delete (`?cas=`) as the agent answered it; ACL checks (`destroy` to delete).
  */
 import { createScaledClock, type RunningSimulator, startSimulator } from '../../sim/index';
 import { call as wire } from './helpers/http';
@@ -22,7 +23,7 @@ async function call(method: string, query: string, body?: unknown, token?: strin
     ...(body === undefined ? {} : { body }),
     ...(token === undefined ? {} : { token }),
   });
-  type Body = Record<string, unknown> & { Lock?: { ID: string } };
+  type Body = Record<string, unknown> & { Lock?: { ID: string }; ModifyIndex?: number };
   return { status: res.status, body: (res.json ?? res.text) as Body };
 }
 
@@ -101,6 +102,61 @@ describe('the simulator’s Variables locks', () => {
     expect(afterDelay.status).toBe(200);
   });
 
+  it('deletes with cas as the real agent did: never a locked variable, nor one changed since', async () => {
+    // Arrange
+    const first = await acquire('run-1');
+    const id = first.body.Lock?.ID ?? '';
+    const index = Number(first.body.ModifyIndex);
+
+    // Act
+    const whileLocked = await call('DELETE', `?cas=${index}`);
+    const released = await call('PUT', '?lock-release', { Path: PATH, Lock: { ID: id } });
+    const releasedAt = Number(released.body.ModifyIndex);
+    const stale = await call('DELETE', `?cas=${index}`);
+    const deleted = await call('DELETE', `?cas=${releasedAt}`);
+    const afterDelete = await call('GET', '');
+    const again = await call('DELETE', `?cas=${releasedAt}`);
+    const unchecked = await call('DELETE', '');
+    const badCas = await call('DELETE', '?cas=abc');
+
+    // Assert
+    const zeroValue = { Namespace: 'default', Path: PATH, CreateIndex: 0, ModifyIndex: 0 };
+    expect(whileLocked.status).toBe(409);
+    expect(whileLocked.body).toEqual(expect.objectContaining(zeroValue));
+    expect(whileLocked.body).not.toHaveProperty('Items');
+    expect(released).toMatchObject({ status: 200, body: { Path: PATH } });
+    expect(releasedAt).toBeGreaterThan(index);
+    expect(released.body).not.toHaveProperty('Lock');
+    expect(stale).toMatchObject({
+      status: 409,
+      body: { ModifyIndex: releasedAt, Items: { owner: 'run-1' } },
+    });
+    expect(deleted).toEqual({ status: 204, body: '' });
+    expect(afterDelete.status).toBe(404);
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual(expect.objectContaining(zeroValue));
+    expect(unchecked).toEqual({ status: 204, body: '' });
+    expect(badCas).toEqual({
+      status: 400,
+      body: 'can not parse cas: strconv.ParseUint: parsing "abc": invalid syntax',
+    });
+  });
+
+  it('never deletes a variable whose lock another run took after the release', async () => {
+    // Arrange
+    const first = await acquire('run-1');
+    const released = await call('PUT', '?lock-release', { Path: PATH, Lock: { ID: first.body.Lock?.ID } });
+    await acquire('run-2');
+
+    // Act
+    const late = await call('DELETE', `?cas=${Number(released.body.ModifyIndex)}`);
+
+    // Assert
+    expect(late.status).toBe(409);
+    expect(late.body).toMatchObject({ Items: { owner: 'run-2' }, Lock: expect.anything() });
+    expect(await call('GET', '')).toMatchObject({ status: 200, body: { Items: { owner: 'run-2' } } });
+  });
+
   it('refuses a TTL outside Nomad’s 10 s to 24 h', async () => {
     // Act
     const short = await acquire('run-1', { TTL: '5s' });
@@ -140,6 +196,11 @@ describe('the simulator’s Variables ACL', () => {
             { secret: 'jobs-only', namespaces: { default: ['read-job', 'alloc-lifecycle'] } },
             { secret: 'write-only', variables: { default: { 'nomad-restart/locks/*': ['write'] } } },
             { secret: 'locks', variables: { default: { 'nomad-restart/locks/*': ['read', 'write'] } } },
+            {
+              secret: 'locks-destroy',
+              variables: { default: { 'nomad-restart/locks/*': ['read', 'write', 'destroy'] } },
+            },
+            { secret: 'destroy-only', variables: { default: { 'nomad-restart/locks/*': ['destroy'] } } },
           ],
         },
       },
@@ -158,5 +219,24 @@ describe('the simulator’s Variables ACL', () => {
     expect(written.status).toBe(200);
     expect(unreadable.status).toBe(403);
     expect(read.status).toBe(200);
+  });
+
+  it('needs destroy to delete (write does not imply it); a conflict shows items to a reader only', async () => {
+    // Arrange
+    const first = await acquire('run-1', undefined, 'locks');
+    await call('PUT', '?lock-release', { Path: PATH, Lock: { ID: first.body.Lock?.ID } }, 'locks');
+
+    // Act
+    const denied = await call('DELETE', '?cas=1', undefined, 'locks');
+    const redacted = await call('DELETE', '?cas=1', undefined, 'destroy-only');
+    const shown = await call('DELETE', '?cas=1', undefined, 'locks-destroy');
+    const deleted = await call('DELETE', '', undefined, 'destroy-only');
+
+    // Assert
+    expect(denied).toEqual({ status: 403, body: 'Permission denied' });
+    expect(redacted.status).toBe(409);
+    expect(redacted.body).not.toHaveProperty('Items');
+    expect(shown).toMatchObject({ status: 409, body: { Items: { owner: 'run-1' } } });
+    expect(deleted.status).toBe(204);
   });
 });

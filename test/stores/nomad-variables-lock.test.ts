@@ -2,9 +2,12 @@
  * The job's shared lock (a Nomad variable) against the simulator over HTTP: one holder, who it
  * is read back after Nomad's 409, a refresh by the holder, a takeover only from the run named,
  * release by the holder only, the status-change path's release by owner in any namespace, the
- * message for a token that may not, and the pair with the engine's own lock.
+ * message for a token that may not, and the pair with the engine's own lock. A released lock
+ * leaves no variable behind (checked against the release's index, so a run that took the lock
+ * meanwhile keeps its own), or, for a token without `destroy`, leaves it quietly.
  */
-import { NomadClient } from '../../lib/nomad';
+import { jest } from '@jest/globals';
+import { NomadClient, Variables } from '../../lib/nomad';
 import {
   MemoryJobLock,
   NomadVariablesLock,
@@ -40,14 +43,35 @@ const running = (): RunningSimulator => {
   return sim;
 };
 
+/** What the lock logged, by level. */
+const logged = { debug: [] as string[], warn: [] as string[] };
+afterEach(() => {
+  logged.debug = [];
+  logged.warn = [];
+  jest.restoreAllMocks();
+});
+const log = {
+  debug: (message: string) => logged.debug.push(message),
+  warn: (message: string) => logged.warn.push(message),
+};
+
 function lockAs(identity: typeof HERE, token?: string): NomadVariablesLock {
   const client = NomadClient.create({
     address: running().address,
     ...(token === undefined ? {} : { token }),
   });
   clients.push(client);
-  return new NomadVariablesLock(client, { identity, ttl: '60s', now: () => Date.UTC(2026, 10, 25, 15) });
+  return new NomadVariablesLock(client, {
+    identity,
+    ttl: '60s',
+    now: () => Date.UTC(2026, 10, 25, 15),
+    log,
+  });
 }
+
+/** The job's lock variable as the simulator holds it. */
+const lockVariable = (namespace = 'default', jobId = 'web') =>
+  running().control.state().variable(namespace, sharedLockPath(jobId));
 
 describe('sharedLockPath', () => {
   it.each([
@@ -159,7 +183,7 @@ describe('NomadVariablesLock on the simulator', () => {
     expect(running().control.state().variable('default', sharedLockPath('web'))?.lock).toBeUndefined();
   });
 
-  it('releases every job lock of a dead run, in any namespace, and no other run’s', async () => {
+  it('releases (and deletes) every job lock of a dead run, in any namespace, and no other run’s', async () => {
     // Arrange
     const lock = lockAs(HERE);
     await lock.acquire(KEY, 'run-dead');
@@ -171,8 +195,9 @@ describe('NomadVariablesLock on the simulator', () => {
 
     // Assert
     expect(released).toBe(2);
-    expect(running().control.state().variable('ops', sharedLockPath('db'))?.lock).toBeDefined();
-    expect(running().control.state().variable('ops', sharedLockPath('api'))?.lock).toBeUndefined();
+    expect(lockVariable('ops', 'db')?.lock).toBeDefined();
+    expect(lockVariable('ops', 'api')).toBeUndefined();
+    expect(lockVariable()).toBeUndefined();
   });
 });
 
@@ -236,5 +261,120 @@ describe('PairedJobLock', () => {
     // Assert
     expect(lost).toBeInstanceOf(SharedLockHeldError);
     expect(own.holder(KEY)).toBeUndefined();
+  });
+});
+
+describe('NomadVariablesLock leaves no variable behind', () => {
+  beforeEach(() => simulator());
+
+  it('deletes the variable when its holder releases the lock', async () => {
+    // Arrange
+    const lock = lockAs(HERE);
+    await lock.acquire(KEY, 'run-1');
+
+    // Act
+    const released = await lock.release(KEY, 'run-1');
+
+    // Assert
+    expect(released).toBe(true);
+    expect(lockVariable()).toBeUndefined();
+    expect(running().control.counters()['DELETE /v1/var/:path']).toBe(1);
+    expect(logged).toEqual({ debug: [], warn: [] });
+  });
+
+  it('never deletes the lock of a run that took it between the release and the delete', async () => {
+    // Arrange: the other run's acquire lands after the release answered, before the delete.
+    await lockAs(HERE).acquire(KEY, 'run-1');
+    const other = lockAs(ELSEWHERE);
+    const checkedDelete = Variables.prototype.checkedDelete;
+    let releasedAt: unknown;
+    jest.spyOn(Variables.prototype, 'checkedDelete').mockImplementationOnce(async function (
+      this: Variables,
+      ...args
+    ) {
+      releasedAt = (await this.read(args[0], { namespace: 'default' }))?.ModifyIndex;
+      await other.acquire(KEY, 'run-2');
+      return checkedDelete.apply(this, args);
+    });
+
+    // Act
+    const released = await lockAs(HERE).release(KEY, 'run-1');
+
+    // Assert
+    expect(released).toBe(true);
+    const deletes = running()
+      .control.requestLog()
+      .filter((r) => r.method === 'DELETE');
+    expect(deletes).toEqual([
+      expect.objectContaining({ query: `cas=${releasedAt}&namespace=default`, status: 409 }),
+    ]);
+    expect(lockVariable()?.items['runId']).toBe('run-2');
+    expect(lockVariable()?.lock).toBeDefined();
+    expect(logged).toEqual({ debug: [], warn: [] });
+  });
+
+  it('counts the lock released when Nomad fails the delete, and logs the variable left as a warning', async () => {
+    // Arrange
+    const lock = lockAs(HERE);
+    await lock.acquire(KEY, 'run-1');
+    running().control.injectFault({ pathSuffix: sharedLockPath('web'), method: 'DELETE', status: 500 });
+
+    // Act
+    const released = await lock.release(KEY, 'run-1');
+
+    // Assert
+    expect(released).toBe(true);
+    expect(lockVariable()?.lock).toBeUndefined();
+    expect(logged).toEqual({ debug: [], warn: ['Lock variable left: Nomad did not delete it'] });
+  });
+
+  it('deletes a dead run’s variable on takeover before taking the lock afresh', async () => {
+    // Arrange
+    await lockAs(ELSEWHERE).acquire(KEY, 'run-dead');
+    const before = lockVariable()?.lock?.id;
+
+    // Act
+    await lockAs(HERE).takeOver(KEY, 'run-2', 'run-dead');
+
+    // Assert
+    expect(running().control.counters()['DELETE /v1/var/:path']).toBe(1);
+    expect(lockVariable()?.items['runId']).toBe('run-2');
+    expect(lockVariable()?.lock?.id).not.toBe(before);
+  });
+});
+
+describe('NomadVariablesLock with a token without destroy', () => {
+  beforeEach(() =>
+    simulator({
+      enabled: true,
+      tokens: [{ secret: 'locks', variables: { '*': { 'nomad-restart/locks/*': ['read', 'write'] } } }],
+    }),
+  );
+
+  it('releases the lock and leaves the variable, with a debug line only', async () => {
+    // Arrange
+    const stderr = jest.spyOn(process.stderr, 'write');
+    const lock = lockAs(HERE, 'locks');
+    await lock.acquire(KEY, 'run-1');
+    await lock.acquire({ namespace: 'ops', jobId: 'api' }, 'run-1');
+
+    // Act
+    const released = await lock.release(KEY, 'run-1');
+    const byOwner = await lock.releaseByOwner('run-1');
+
+    // Assert
+    expect([released, byOwner]).toEqual([true, 1]);
+    expect(lockVariable()).toMatchObject({ items: { runId: 'run-1' } });
+    expect(lockVariable()?.lock).toBeUndefined();
+    expect(lockVariable('ops', 'api')?.lock).toBeUndefined();
+    expect(logged).toEqual({
+      debug: [
+        'Lock variable left: the token lacks the "destroy" capability',
+        'Lock variable left: the token lacks the "destroy" capability',
+      ],
+      warn: [],
+    });
+    expect(stderr).not.toHaveBeenCalled();
+    await expect(lockAs(ELSEWHERE, 'locks').acquire(KEY, 'run-2')).resolves.toBeUndefined();
   });
 });

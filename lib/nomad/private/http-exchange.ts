@@ -46,7 +46,7 @@ export interface Exchange {
 
 /** What to send. */
 export interface ExchangeRequest {
-  readonly method: 'GET' | 'PUT';
+  readonly method: 'GET' | 'PUT' | 'DELETE';
   readonly url: string;
   readonly headers: Record<string, string>;
   readonly body?: string | undefined;

@@ -97,7 +97,7 @@ export class Requester {
     w: WriteOptions | undefined,
     decode: (ctx: DecodeContext, value: unknown, index: number) => T,
   ): Promise<WriteResult<T>> {
-    const res = await this.put(path, extra, body, w);
+    const res = await this.send('PUT', path, extra, body, w);
     const ctx = { endpoint: `PUT ${path}` };
     const index = uintHeader(res.headers, 'x-nomad-index');
     return { value: decode(ctx, parseJson(ctx, res.body), index), index };
@@ -110,18 +110,29 @@ export class Requester {
     body: unknown,
     w: WriteOptions | undefined,
   ): Promise<number> {
-    const res = await this.put(path, extra, body, w);
+    const res = await this.send('PUT', path, extra, body, w);
     return uintHeader(res.headers, 'x-nomad-index');
   }
 
-  private put(
+  /** A DELETE (its answer carries no body); resolves to the index, 0 if absent. Retried as a write is. */
+  public async delete(
+    path: string,
+    extra: Record<string, string>,
+    w: WriteOptions | undefined,
+  ): Promise<number> {
+    const res = await this.send('DELETE', path, extra, undefined, w);
+    return uintHeader(res.headers, 'x-nomad-index');
+  }
+
+  private send(
+    method: 'PUT' | 'DELETE',
     path: string,
     extra: Record<string, string>,
     body: unknown,
     w: WriteOptions | undefined,
   ): Promise<RawResponse> {
     const req: RawRequest = {
-      method: 'PUT',
+      method,
       path,
       params: this.params(extra, w),
       signal: w?.signal,

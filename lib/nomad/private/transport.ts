@@ -23,7 +23,7 @@ export const DEFAULT_REQUEST_MS = 60_000;
 
 /** One HTTP attempt. */
 export interface RawRequest {
-  readonly method: 'GET' | 'PUT';
+  readonly method: 'GET' | 'PUT' | 'DELETE';
   /** Path with already-escaped segments, e.g. `/v1/job/a%2Fb`. */
   readonly path: string;
   readonly params: URLSearchParams;
@@ -33,7 +33,7 @@ export interface RawRequest {
   readonly holdMs: number;
 }
 
-/** A 200 answer. */
+/** A 200 answer (or a DELETE's 204). */
 export interface RawResponse {
   readonly headers: Record<string, string | string[] | undefined>;
   readonly body: string;
@@ -127,7 +127,7 @@ export class Transport {
     return `${this.connection.origin}${req.path}${query === '' ? '' : `?${query}`}`;
   }
 
-  /** One attempt: resolves on 200, throws a typed {@link NomadError} otherwise. */
+  /** One attempt: resolves on 200 (a DELETE on 204 too), throws a typed {@link NomadError} otherwise. */
   public async send(req: RawRequest): Promise<RawResponse> {
     const what = this.describe(req);
     if (req.signal?.aborted) throw new NomadAbortedError(`${what}: request aborted`);
@@ -144,7 +144,8 @@ export class Transport {
         signal,
       });
       const body = await decodeBody(res.body, res.headers['content-encoding']);
-      if (res.statusCode !== 200) {
+      // Nomad answers a deleted variable with 204 No Content (its client accepts it for DELETE only).
+      if (res.statusCode !== 200 && !(req.method === 'DELETE' && res.statusCode === 204)) {
         throw new UnexpectedResponseError(res.statusCode, this.redact(body));
       }
       return { headers: res.headers, body };

@@ -1,15 +1,18 @@
 /**
- * `/v1/var/:path` (read, and the lock operations `?lock-acquire`, `?lock-renew`, `?lock-release`)
- * and `/v1/vars` (list), with Nomad's ACL checks (`read` to read or list, `write` for a lock
- * operation) and answers: the variable with its lock on a read and to the lock holder; a 409 with
- * the path and zero indexes, no holder, when the lock is someone else's. Like the agent with ACLs
- * off (checked against Nomad 2.0.6-dev), a list shows each variable's lock, its ID included.
+ * `/v1/var/:path` (read, the lock operations `?lock-acquire`, `?lock-renew`, `?lock-release`, and
+ * delete with an optional `?cas=`) and `/v1/vars` (list), with Nomad's ACL checks (`read` to read
+ * or list, `write` for a lock operation, `destroy` to delete) and answers: the variable with its
+ * lock on a read and to the lock holder; a 409 with the path and zero indexes, no holder, when
+ * the lock is someone else's, and for a delete of a locked or (with `cas`) missing variable; a
+ * delete whose `cas` is not the variable's index gets 409 with the variable (its items only for
+ * a reader); a delete done, 204. Like the agent with ACLs off (checked against Nomad 2.0.6-dev),
+ * a list shows each variable's lock, its ID included.
  */
 import { SimHttpError } from '../../errors';
 import { parseJsonBody } from '../../model/job-spec';
 import type { LockRequest, VariableRecord } from '../../model/variables';
 import type { ApiEnv, ApiRequest, ApiResponse, Route } from '../api';
-import { namespaceOf, notFound, ok, principalOf } from '../api';
+import { indexHeaders, namespaceOf, notFound, ok, principalOf } from '../api';
 
 const LOCK_OPERATIONS = ['lock-acquire', 'lock-renew', 'lock-release'] as const;
 
@@ -85,6 +88,32 @@ function lockOperation(env: ApiEnv, req: ApiRequest, path: string): ApiResponse 
   }
 }
 
+/** `DELETE /v1/var/:path[?cas=<index>]`, as Nomad's `variableDelete`. */
+function deleteVariable(env: ApiEnv, req: ApiRequest, path: string): ApiResponse {
+  const namespace = namespaceOf(req);
+  const principal = principalOf(env, req);
+  const casText = req.query.get('cas') ?? '';
+  if (casText !== '' && !/^\d+$/.test(casText))
+    throw new SimHttpError(400, `can not parse cas: strconv.ParseUint: parsing "${casText}": invalid syntax`);
+  env.acl.requireVariable(principal, namespace, path, 'destroy');
+  const outcome = env.cluster.variables.delete(namespace, path, casText === '' ? undefined : Number(casText));
+  switch (outcome.kind) {
+    case 'deleted':
+      return { status: 204, body: '', headers: indexHeaders(outcome.index) };
+    case 'changed': {
+      const current = outcome.current;
+      const readable = env.acl.allowedVariable(principal, namespace, path, 'read');
+      return {
+        status: 409,
+        body: render(current, true, readable ? current.items : undefined),
+        headers: indexHeaders(current.modifyIndex),
+      };
+    }
+    default:
+      return conflict(namespace, path);
+  }
+}
+
 function listVariables(env: ApiEnv, req: ApiRequest): ApiResponse {
   const principal = principalOf(env, req);
   const namespace = namespaceOf(req);
@@ -107,10 +136,11 @@ export const variablesRoute: Route = {
 
 const variableRoute: Route = {
   pattern: '/v1/var/:path',
-  methods: ['GET', 'PUT'],
+  methods: ['GET', 'PUT', 'DELETE'],
   handler: (env, req, params) => {
     const path = params['path'] ?? '';
-    return req.method === 'GET' ? readVariable(env, req, path) : lockOperation(env, req, path);
+    if (req.method === 'GET') return readVariable(env, req, path);
+    return req.method === 'DELETE' ? deleteVariable(env, req, path) : lockOperation(env, req, path);
   },
 };
 
