@@ -133,9 +133,15 @@ export interface ApprovalStore {
   delete(approvalId: string): Promise<void>;
 }
 
-/** A new opaque approval id: 128 random bits, URL-safe. */
+/**
+ * A new opaque approval id: 128 random bits, URL-safe, never starting with `-` (an operator types
+ * it after `nomad-restart approve`, where a leading `-` reads as a flag: 1 id in 64 did).
+ */
 export function newApprovalId(): string {
-  return randomBytes(16).toString('base64url');
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
 }
 
 /** Whether `text` has the shape of an approval id (22 URL-safe characters), before any lookup. */
