@@ -72,11 +72,16 @@ describe('awaitHealth', () => {
     const id = outcomes[0]?.allocationId ?? '';
     expect(result.done).toBe(true);
     const lines = eventsOf(events, 'health-still-waiting');
-    expect(lines.length).toBeGreaterThanOrEqual(3);
+    // One line per 100 ms of a 450 ms deadline; a busy machine may stall the loop past one.
+    expect(lines.length).toBeGreaterThanOrEqual(2);
     expect(lines.length).toBeLessThanOrEqual(4);
-    expect(new Set(lines.map((e) => `${e.allocationId} ${e.reason}`))).toEqual(
-      new Set([`${id} check "http" is "failure": Internal Server Error`]),
-    );
+    // Before the check's first run since the restart the reason says so (seen under load), then
+    // the failure; nothing else.
+    const failing = `${id} check "http" is "failure": Internal Server Error`;
+    const notRunYet = `${id} check "http" has not run since the task started`;
+    const reasons = lines.map((e) => `${e.allocationId} ${e.reason}`);
+    expect(reasons.at(-1)).toBe(failing);
+    expect(reasons.filter((r) => r !== failing && r !== notRunYet)).toEqual([]);
     expect(failedMessages(healthOutcomes(result.cursor))).toEqual([
       `Error restarting allocation "${id.slice(0, 8)}": Allocation "${id.slice(0, 8)}" did not become healthy within 450ms: check "http" is "failure": Internal Server Error`,
     ]);
