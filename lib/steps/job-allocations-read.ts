@@ -26,7 +26,7 @@ export function jobIdFilter(jobId: string): string | undefined {
 }
 
 /** The job's allocations: filtered without task states when `withoutTaskStates` and the ID allows it. */
-export function readJobAllocations(
+export async function readJobAllocations(
   client: NomadClient,
   jobId: string,
   withoutTaskStates: boolean,
@@ -34,7 +34,10 @@ export function readJobAllocations(
 ): Promise<QueryResult<AllocListStub[]>> {
   const filter = withoutTaskStates ? jobIdFilter(jobId) : undefined;
   if (filter === undefined) return client.jobs().allocations(jobId, q);
-  return client.allocations().list({ filter, taskStates: false }, q);
+  const listed = await client.allocations().list({ filter, taskStates: false }, q);
+  // A Nomad too old to know `filter` ignores it and lists the whole namespace: another job's
+  // allocation must never be planned, so the job is selected here too.
+  return { ...listed, value: listed.value.filter((stub) => stub.JobID === jobId) };
 }
 
 /**

@@ -5,9 +5,17 @@
  * stopped allocation to its running replacement, the plan still plans every allocation), unless
  * `-task` needs the task states; a smaller job through the job's own list.
  */
+
+import { NomadClient } from '../../lib/nomad/index';
 import type { RestartPlan } from '../../lib/restart/plan';
 import { awaitBatch, createAwaitCursor, planRestart, restartBatch } from '../../lib/steps/index';
-import { FILTERED_READ_MIN_ALLOCATIONS, jobIdFilter } from '../../lib/steps/job-allocations-read';
+import {
+  FILTERED_READ_MIN_ALLOCATIONS,
+  jobIdFilter,
+  readJobAllocations,
+} from '../../lib/steps/job-allocations-read';
+import { FakeNomad } from '../nomad/helpers/fake-nomad';
+import { allocJson } from '../nomad/helpers/wire';
 import {
   allocationsOf,
   type Harness,
@@ -160,5 +168,28 @@ describe('the batch watch’s read', () => {
     { jobId: 'a\\b', filter: undefined },
   ])('writes the filter of job $jobId as $filter', ({ jobId, filter }) => {
     expect(jobIdFilter(jobId)).toBe(filter);
+  });
+
+  it('keeps only the job’s allocations when a Nomad too old for filter lists the whole namespace', async () => {
+    // Arrange: the answer of a Nomad that ignores `filter`.
+    const nomad = await FakeNomad.start();
+    const client = NomadClient.create({ address: nomad.address });
+    nomad.enqueue({
+      body: [
+        allocJson({ ID: 'a1', JobID: 'web', TaskStates: null }),
+        allocJson({ ID: 'b1', JobID: 'web-canary', TaskStates: null }),
+      ],
+    });
+    try {
+      // Act
+      const listed = await readJobAllocations(client, 'web', true, {});
+
+      // Assert
+      expect(nomad.requests[0]?.query.get('filter')).toBe('JobID == "web"');
+      expect(listed.value.map((stub) => stub.ID)).toEqual(['a1']);
+    } finally {
+      await client.close();
+      await nomad.stop();
+    }
   });
 });
