@@ -1,15 +1,41 @@
 /**
  * Allocation endpoints of the Nomad client (`client.allocations()`).
  */
-import { decodeAllocation, decodeAllocChecks, decodeAllocStopResponse } from './private/decode-alloc';
+import {
+  decodeAllocation,
+  decodeAllocChecks,
+  decodeAllocStopResponse,
+  decodeAllocStubs,
+} from './private/decode-alloc';
 import type { Requester } from './private/requester';
 import type { QueryOptions, QueryResult, WriteOptions, WriteResult } from './query';
-import type { Allocation, AllocCheckStatuses, AllocRestartRequest, AllocStopResponse } from './types';
+import type {
+  Allocation,
+  AllocCheckStatuses,
+  AllocListStub,
+  AllocRestartRequest,
+  AllocStopResponse,
+} from './types';
 
 /** Allocation endpoints, reached as `client.allocations()`; mirrors Nomad's `api/allocations.go`. */
 export class Allocations {
   /** @internal built by `NomadClient`. */
   public constructor(private readonly http: Requester) {}
+
+  /**
+   * `GET /v1/allocations?filter=<expr>&task_states=false`: the namespace's allocations that pass
+   * `filter` (a go-bexpr expression Nomad evaluates on each allocation), without `TaskStates`
+   * when `taskStates` is false. With `q.index` a blocking watch on the whole allocations table.
+   */
+  public list(
+    opts: { filter?: string; taskStates?: boolean },
+    q?: QueryOptions,
+  ): Promise<QueryResult<AllocListStub[]>> {
+    const params: Record<string, string> = {};
+    if (opts.filter !== undefined && opts.filter !== '') params['filter'] = opts.filter;
+    if (opts.taskStates !== undefined) params['task_states'] = String(opts.taskStates);
+    return this.http.query('/v1/allocations', params, q, decodeAllocStubs);
+  }
 
   /** `GET /v1/allocation/:id`; with `q.index` a blocking watch. `Job` and `TaskStates` may be missing. */
   public info(allocId: string, q?: QueryOptions): Promise<QueryResult<Allocation>> {

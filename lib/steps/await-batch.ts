@@ -19,6 +19,7 @@ import { replacementCause } from '../restart/replacement-cause';
 import type { AwaitCursor, WaitingAllocation } from './await-cursor';
 import { STILL_WAITING_INTERVAL_MS } from './await-cursor';
 import { AllocationVanishedError } from './errors';
+import { readWatchedAllocations } from './job-allocations-read';
 import { type AllocationOutcome, failedOutcome } from './outcomes';
 import { planBatch } from './plan';
 import { delay, RETURN_MARGIN_MS, type Settled, STALL_BACKOFF_MS, settle } from './watch-timing';
@@ -56,8 +57,10 @@ type Wake =
  * Watches the replacements of one `-reschedule` batch (spec §2.6 step 4) with ONE watch per
  * batch instead of Nomad's two per allocation:
  *
- * - a blocking `GET /v1/job/:id/allocations?index=N` follows every stopped allocation's
- *   `NextAllocation` chain (any length) until a replacement is seen `running`;
+ * - a blocking read of the job's allocations (`GET /v1/job/:id/allocations?index=N`, or for
+ *   a large job the filtered list without task states, see `job-allocations-read.ts`) follows
+ *   every stopped allocation's `NextAllocation` chain (any length) until a replacement is seen
+ *   `running`;
  * - only while some watched allocation is stopped on the server with no replacement (the
  *   only state in which a placement can have failed), a blocking
  *   `GET /v1/job/:id/evaluations?index=N` looks for a `blocked` evaluation created at or
@@ -107,7 +110,7 @@ export async function awaitBatch(
       if (allocations === undefined && now >= allocationsNotBefore) {
         const index = watch.allocationsIndex;
         allocations = settle(
-          client.jobs().allocations(plan.job.id, { ...query, index, ...(index > 0 ? { waitMs } : {}) }),
+          readWatchedAllocations(client, plan, { ...query, index, ...(index > 0 ? { waitMs } : {}) }),
         ).then((result) => ({ kind: 'allocations', result, index }));
       }
       if (evaluations === undefined && watch.anyStuck() && now >= evaluationsNotBefore) {

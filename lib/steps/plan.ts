@@ -13,6 +13,7 @@ import type { RestartOptions } from '../restart/options';
 import type { PlanCounts, PlannedJob, PlanResult, RestartPlan } from '../restart/plan';
 import { countSkipped } from '../restart/run-summary';
 import { PlanBatchOutOfRangeError } from './errors';
+import { readAllocationsToPlan } from './job-allocations-read';
 import { type ResolvedJob, resolveJob } from './resolve-job';
 
 /** Job types `-reschedule` accepts; sysbatch and unknown types are never replaced (spec §2.2 step 6). */
@@ -100,7 +101,9 @@ export async function planRestart(
 
   let stubs: AllocListStub[];
   try {
-    stubs = (await client.jobs().allocations(job.id, query)).value;
+    stubs = (
+      await readAllocationsToPlan(client, { id: job.id, definition: resolved.job }, options.tasks, query)
+    ).value;
   } catch (err) {
     throw new NomadQueryError('allocations', job.id, err);
   }

@@ -245,7 +245,7 @@ export class Cluster {
   /** Removes an allocation from the state, as Nomad's garbage collector does. */
   garbageCollect(id: string): void {
     if (!this.ctx.store.allocs.has(id)) throw new SimControlError(`Unknown allocation "${id}"`);
-    this.ctx.store.write(['allocs'], () => this.ctx.store.allocs.delete(id));
+    this.ctx.store.write(['allocs'], () => this.ctx.store.removeAlloc(id));
   }
 
   /**

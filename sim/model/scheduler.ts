@@ -12,7 +12,7 @@ import { newId, nowNs, type SimContext } from './context';
 import { canaryGate, noteCanaryPlaced } from './deployments';
 import { createEvaluation } from './evaluations';
 import { feasibleNodes, NodePicker, SlotTracker } from './placement';
-import { isLive, isServerTerminal, nameIndex } from './status';
+import { isLive, isServerTerminal, slotOf } from './status';
 import { type AllocRecord, type JobRecord, jobKey, type NodeRecord } from './store';
 
 interface Plan {
@@ -187,37 +187,40 @@ function reconcileGeneric(
   const allocs = groupAllocs(ctx, jobRecord, group);
   const linkFor = new Map<string, AllocRecord>();
   const gate = canaryGate(ctx, job, group);
-  for (const a of allocs) {
-    if (!isLive(a.alloc)) continue;
-    const name = a.alloc.Name ?? '';
-    if (a.alloc.DesiredTransition?.Migrate && a.alloc.ClientStatus !== 'unknown' && nodeReady(ctx, a)) {
-      stop(ctx, a, 'alloc is being migrated', index, plan);
-      linkFor.set(name, a);
-    } else if (
-      !gate.holdOldVersions &&
-      (a.alloc.JobVersion ?? 0) < (job.Version ?? 0) &&
-      groupSpec(a.job, group.Name) !== groupSpec(job, group.Name)
-    ) {
-      stop(ctx, a, 'alloc is being updated due to job update', index, plan);
-      linkFor.set(name, a);
-    }
-  }
-  for (const a of allocs) {
-    const name = a.alloc.Name ?? '';
-    if (a.runtime.awaitingReplacement && !a.alloc.NextAllocation && !linkFor.has(name)) linkFor.set(name, a);
-    a.runtime.awaitingReplacement = false;
-  }
   const replaceUnknown = replaceOnDisconnect(group);
-  const covering = allocs.filter(
-    (a) =>
-      (isLive(a.alloc) && !(a.alloc.ClientStatus === 'unknown' && replaceUnknown)) ||
-      (job.Type === 'batch' && a.alloc.ClientStatus === 'complete' && !isServerTerminal(a.alloc)),
-  );
   const covered = new Set<number>();
-  for (const a of covering.sort((x, y) => nameIndex(x.alloc.Name) - nameIndex(y.alloc.Name))) {
-    const i = nameIndex(a.alloc.Name);
-    if (i >= count && isLive(a.alloc)) stop(ctx, a, 'alloc not needed due to job update', index, plan);
+  const excess: { a: AllocRecord; i: number }[] = [];
+  // One pass over the group: a burst of stops plans a 50,000-allocation job many times.
+  for (const a of allocs) {
+    const name = a.alloc.Name ?? '';
+    if (isLive(a.alloc)) {
+      if (a.alloc.DesiredTransition?.Migrate && a.alloc.ClientStatus !== 'unknown' && nodeReady(ctx, a)) {
+        stop(ctx, a, 'alloc is being migrated', index, plan);
+        linkFor.set(name, a);
+      } else if (
+        !gate.holdOldVersions &&
+        (a.alloc.JobVersion ?? 0) < (job.Version ?? 0) &&
+        groupSpec(a.job, group.Name) !== groupSpec(job, group.Name)
+      ) {
+        stop(ctx, a, 'alloc is being updated due to job update', index, plan);
+        linkFor.set(name, a);
+      }
+    }
+    if (a.runtime.awaitingReplacement) {
+      // A stopped allocation of the same name keeps the link, whichever of the two comes first.
+      if (!a.alloc.NextAllocation && !linkFor.has(name)) linkFor.set(name, a);
+      a.runtime.awaitingReplacement = false;
+    }
+    const covering =
+      (isLive(a.alloc) && !(a.alloc.ClientStatus === 'unknown' && replaceUnknown)) ||
+      (job.Type === 'batch' && a.alloc.ClientStatus === 'complete' && !isServerTerminal(a.alloc));
+    if (!covering) continue;
+    const i = slotOf(a);
+    if (i >= count && isLive(a.alloc)) excess.push({ a, i });
     else covered.add(i);
+  }
+  for (const { a } of excess.sort((x, y) => x.i - y.i)) {
+    stop(ctx, a, 'alloc not needed due to job update', index, plan);
   }
   const wanted: number[] = [];
   for (let i = 0; i < count; i++) if (!covered.has(i)) wanted.push(i);

@@ -1,5 +1,6 @@
 /** Allocation status predicates shared by the scheduler, the client model and the endpoints. */
 import type { AllocListStub } from '../../lib/nomad/types';
+import type { AllocRecord } from './store';
 
 const CLIENT_TERMINAL = new Set(['complete', 'failed', 'lost']);
 
@@ -27,4 +28,10 @@ export function isTerminal(alloc: AllocListStub): boolean {
 export function nameIndex(name: string | undefined): number {
   const match = /\[(\d+)\]$/.exec(name ?? '');
   return match?.[1] !== undefined ? Number(match[1]) : 0;
+}
+
+/** {@link nameIndex} of a record's name, parsed once: the name never changes. */
+export function slotOf(record: AllocRecord): number {
+  record.runtime.nameIndex ??= nameIndex(record.alloc.Name);
+  return record.runtime.nameIndex;
 }

@@ -266,6 +266,26 @@ describe('NomadClient reads', () => {
   });
 
   describe('allocations', () => {
+    it('lists allocations by filter without task states, in the namespace asked for', async () => {
+      // Arrange
+      nomad.enqueue({ body: [allocJson({ TaskStates: null })], headers: { 'X-Nomad-Index': '90' } });
+
+      // Act
+      const result = await client
+        .allocations()
+        .list({ filter: 'JobID == "web"', taskStates: false }, { namespace: 'prod', index: 80 });
+
+      // Assert
+      const sent = nomad.requests[0];
+      expect(sent?.path).toBe('/v1/allocations');
+      expect(sent?.query.get('filter')).toBe('JobID == "web"');
+      expect(sent?.query.get('task_states')).toBe('false');
+      expect(sent?.query.get('namespace')).toBe('prod');
+      expect(sent?.query.get('index')).toBe('80');
+      expect(result.index).toBe(90);
+      expect(result.value.map((stub) => [stub.JobID, stub.TaskStates])).toEqual([['web', undefined]]);
+    });
+
     it('decodes an allocation missing Job, Job.Type and TaskStates', async () => {
       // Arrange
       const { Type: _t, ...jobWithoutType } = jobJson();

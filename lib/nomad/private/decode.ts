@@ -65,11 +65,13 @@ export function reqNumber(ctx: DecodeContext, o: JsonObject, key: string, at: st
   if (typeof o[key] !== 'number') fail(ctx, join(at, key), 'number', o[key]);
 }
 
-/** Removes `o[key]` when it is `null`; returns whether a value is left to check. */
+/** Turns `o[key]` into `undefined` when it is `null`; returns whether a value is left to check. */
 function present(o: JsonObject, key: string): boolean {
   const value = o[key];
   if (value === null) {
-    delete o[key];
+    // Assigned, not deleted: a `delete` turns the object into a slow dictionary-mode one. Over
+    // 100,000 allocation stubs with `TaskStates: null` that was +136 MB live and +0.28 s.
+    o[key] = undefined;
     return false;
   }
   return value !== undefined;

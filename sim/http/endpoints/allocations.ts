@@ -13,6 +13,7 @@ import type { ApiEnv, ApiRequest, ApiResponse, Route } from '../api';
 import { namespaceOf, notFound, ok, principalOf } from '../api';
 import { blockingQuery } from '../blocking';
 import { byId, recordRead } from '../reads';
+import { jobIdOfFilter } from './alloc-filter';
 import { readChecks } from './checks';
 
 function readAlloc(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
@@ -29,10 +30,10 @@ function readAlloc(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiRespons
   });
 }
 
-/** Go's `strconv.ParseBool` with the stop endpoint's error text. */
-function boolParam(req: ApiRequest, name: string): boolean {
+/** Go's `strconv.ParseBool` with Nomad's error text; `fallback` when the parameter is absent. */
+function boolParam(req: ApiRequest, name: string, fallback = false): boolean {
   const raw = req.query.get(name);
-  if (raw === null || raw === '') return false;
+  if (raw === null || raw === '') return fallback;
   const value = parseGoBool(raw);
   if (value === undefined) {
     throw new SimHttpError(
@@ -63,14 +64,22 @@ function listAllocs(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
     env.acl.allowed(principal, r.alloc.Namespace ?? 'default', 'read-job');
   if (namespace !== '*') env.acl.require(principal, namespace, 'read-job');
   const prefix = req.query.get('prefix') ?? '';
+  const taskStates = boolParam(req, 'task_states', true);
+  const jobId = jobIdOfFilter(req.query.get('filter'));
+  // Filtered to a job in one namespace: that job's records, not a scan of the whole table.
+  const candidates = (): Iterable<AllocRecord> =>
+    jobId !== undefined && namespace !== '*' ? store.allocsOfJob(namespace, jobId) : store.allocs.values();
   return blockingQuery(env, req, {
     tables: ['allocs'],
     resourceIndex: () => store.last('allocs'),
     render: () =>
       ok(
-        [...store.allocs.values()]
-          .filter((r) => visible(r) && r.alloc.ID.startsWith(prefix))
-          .map((r) => renderAllocStub(r)),
+        [...candidates()]
+          .filter(
+            (r) =>
+              visible(r) && r.alloc.ID.startsWith(prefix) && (jobId === undefined || r.alloc.JobID === jobId),
+          )
+          .map((r) => renderAllocStub(r, taskStates)),
       ),
   });
 }

@@ -114,11 +114,12 @@ function versions(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse
 
 function allocations(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
   const { store } = env.cluster.ctx;
-  const taskStates = req.query.get('task_states') !== 'false';
+  // Nomad's job endpoint has no `task_states` parameter (only `/v1/allocations` does): stubs
+  // here always carry their task states.
   return namespaceRead(env, req, (namespace) => ({
     tables: ['allocs'],
     resourceIndex: () => store.last('allocs'),
-    render: () => ok(store.allocsOfJob(namespace, id).map((r) => renderAllocStub(r, taskStates))),
+    render: () => ok(store.allocsOfJob(namespace, id).map((r) => renderAllocStub(r))),
   }));
 }
 
