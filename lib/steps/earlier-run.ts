@@ -6,7 +6,7 @@
  * left its plan and batch journals behind, and the next run of the job resumes it: it skips the
  * allocations that run restarted in place, those it stopped, and their replacements.
  */
-import type { AllocListStub } from '../nomad/types';
+import type { Allocation, AllocListStub } from '../nomad/types';
 import type { EarlierRunWork } from '../restart/earlier-work';
 import type { RestartPlan } from '../restart/plan';
 import { getIfPresent, type PlanStore } from '../stores/plan-store';
@@ -74,25 +74,38 @@ export async function readUnfinishedRun(
   return { runId: record.runId, plan, journals };
 }
 
+/** Reads one allocation whole, task states included. */
+export type WholeAllocationReader = (allocationId: string) => Promise<Allocation>;
+
 /**
  * What `earlier` did, checked against the job's allocations now: the outcomes its journals
  * recorded, plus those it had in flight when it stopped that Nomad shows restarted (a
  * `Restart Signaled` since the batch started) or stopped (`DesiredTransition.Migrate`, or a
- * replacement linked). Carries forward what `earlier` itself resumed from.
+ * replacement linked). Carries forward what `earlier` itself resumed from. A large job's stubs
+ * come without task states (`job-allocations-read.ts`): an in-flight allocation's restart is then
+ * looked for in the allocation read whole (at most a batch of reads), never assumed not to be.
  */
-export function workOf(earlier: UnfinishedRun, stubs: readonly AllocListStub[]): EarlierRunWork {
+export async function workOf(
+  earlier: UnfinishedRun,
+  stubs: readonly AllocListStub[],
+  readWhole: WholeAllocationReader,
+): Promise<EarlierRunWork> {
   const restarted = new Set(earlier.plan.resumed?.restarted);
   const stopped = new Set(earlier.plan.resumed?.stopped);
   const byId = new Map(stubs.map((stub) => [stub.ID, stub]));
-  earlier.journals.forEach((journal, index) => {
+  for (const [index, journal] of earlier.journals.entries()) {
     for (const allocation of earlier.plan.batches[index] ?? []) {
       const status = journal.outcomes[allocation.id]?.status;
-      const now = byId.get(allocation.id);
-      if (status === 'restarted' || (now !== undefined && allocationRestartedSince(now, journal.startedAt)))
-        restarted.add(allocation.id);
-      else if (status === 'stopped' || status === 'replaced' || (now !== undefined && alreadyStopped(now)))
-        stopped.add(allocation.id);
+      if (status === 'restarted') restarted.add(allocation.id);
+      else if (status === 'stopped' || status === 'replaced') stopped.add(allocation.id);
+      else {
+        const stub = byId.get(allocation.id);
+        if (stub === undefined) continue;
+        const now = stub.TaskStates == null ? await readWhole(allocation.id) : stub;
+        if (allocationRestartedSince(now, journal.startedAt)) restarted.add(allocation.id);
+        else if (alreadyStopped(now)) stopped.add(allocation.id);
+      }
     }
-  });
+  }
   return { runId: earlier.runId, restarted: [...restarted], stopped: [...stopped] };
 }

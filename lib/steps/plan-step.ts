@@ -26,7 +26,13 @@ export async function planStep(kit: StepKit, { options, run }: StepInput): Promi
     ...(done === undefined ? {} : { done }),
     earlierRun: async (job, stubs) => {
       const earlier = await readUnfinishedRun(planStore, jobRunKey(namespaceOf(job), job.id), run.runId);
-      return earlier === undefined ? undefined : workOf(earlier, stubs);
+      if (earlier === undefined) return undefined;
+      const namespace = namespaceOf(job);
+      return workOf(
+        earlier,
+        stubs,
+        async (id) => (await nomad.allocations().info(id, { namespace, signal })).value,
+      );
     },
   });
   const plan = planned.kind === 'plan' ? planned : undefined;

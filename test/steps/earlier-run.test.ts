@@ -3,7 +3,8 @@
  * the earlier plan and journals, what Nomad shows of the allocations it had in flight, and the
  * replacements of those it stopped.
  */
-import type { AllocListStub, TaskState } from '../../lib/nomad/types';
+import { jest } from '@jest/globals';
+import type { Allocation, AllocListStub, TaskState } from '../../lib/nomad/types';
 import { withReplacements } from '../../lib/restart/earlier-work';
 import type { RestartPlan } from '../../lib/restart/plan';
 import {
@@ -99,7 +100,7 @@ describe('readUnfinishedRun', () => {
 });
 
 describe('workOf', () => {
-  it('counts journaled outcomes, and in-flight allocations Nomad shows restarted or stopped, but not failures', () => {
+  it('counts journaled outcomes, and in-flight allocations Nomad shows restarted or stopped, but not failures', async () => {
     // Arrange: batch 0 settled (a1 restarted, a2 failed), batch 1 in flight when the run died.
     const earlier: UnfinishedRun = {
       runId: 'run-a',
@@ -121,15 +122,42 @@ describe('workOf', () => {
     const signaled = { State: 'running', Events: [{ Type: 'Restart Signaled', Time: 10_500 * 1e6 }] };
     const stubs = [
       stub('a3', { TaskStates: { t: signaled } as Record<string, TaskState> }),
-      stub('a4', { DesiredTransition: { Migrate: true } }),
-      stub('a5'),
+      stub('a4', { DesiredTransition: { Migrate: true }, TaskStates: {} }),
+      stub('a5', { TaskStates: {} }),
     ];
+    const readWhole = jest.fn(async (id: string): Promise<Allocation> => {
+      throw new Error(`${id} read whole, though its stub has its task states`);
+    });
 
     // Act
-    const work = workOf(earlier, stubs);
+    const work = await workOf(earlier, stubs, readWhole);
 
     // Assert
     expect(work).toEqual({ runId: 'run-a', restarted: ['z1', 'a1', 'a3'], stopped: ['z2', 'a4'] });
+    expect(readWhole).not.toHaveBeenCalled();
+  });
+
+  it('reads an in-flight allocation whole when its stub came without task states (a large job)', async () => {
+    // Arrange: batch 0 in flight; the list was read with task_states=false, so no stub has them.
+    const earlier: UnfinishedRun = {
+      runId: 'run-a',
+      plan: plan([['a1', 'a2', 'a3']]),
+      journals: [journal(0, { a1: { allocationId: 'a1', group: 'g', status: 'restarted' } }, 10_000)],
+    };
+    const signaled = { State: 'running', Events: [{ Type: 'Restart Signaled', Time: 10_500 * 1e6 }] };
+    const stubs = [stub('a1'), stub('a2'), stub('a3')];
+    const whole: Record<string, Allocation> = {
+      a2: { ...stub('a2'), TaskStates: { t: signaled } } as unknown as Allocation,
+      a3: { ...stub('a3'), TaskStates: { t: { State: 'running', Events: [] } } } as unknown as Allocation,
+    };
+    const readWhole = jest.fn(async (id: string) => whole[id] as Allocation);
+
+    // Act
+    const work = await workOf(earlier, stubs, readWhole);
+
+    // Assert: a2's restart is found, a3 was not reached, a1's journal needed no read.
+    expect(work).toEqual({ runId: 'run-a', restarted: ['a1', 'a2'], stopped: [] });
+    expect(readWhole.mock.calls.map(([id]) => id)).toEqual(['a2', 'a3']);
   });
 });
 
