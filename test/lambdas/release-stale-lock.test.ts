@@ -9,6 +9,7 @@ import { decideQuestion } from '../../lib/approvals/decide';
 import { questionMessage } from '../../lib/approvals/question-message';
 import { recordRunEnded } from '../../lib/approvals/timeouts';
 import { MemoryApprovalStore } from '../../lib/stores';
+import { VARIABLES_LOCK_ENV } from '../../lib/stores/nomad-variables-lock';
 import { EXECUTION, parkedQuestion } from '../approvals/helpers';
 import { lambdaContext } from './private/fixtures';
 
@@ -18,6 +19,18 @@ const { localStores } = await import('../../lib/stores/from-env');
 const OTHER = 'arn:aws:states:eu-west-1:123456789012:execution:NomadRestart-Restart:run-2';
 
 describe('release-stale-lock handler', () => {
+  // The questions are this file's subject; the job's shared lock in Nomad, which the handler also
+  // releases, is left out here (no Nomad runs beside this test) and tested with the simulator in
+  // test/faults/interrupted-run.test.ts.
+  const lockMode = process.env[VARIABLES_LOCK_ENV];
+  beforeAll(() => {
+    process.env[VARIABLES_LOCK_ENV] = 'false';
+  });
+  afterAll(() => {
+    if (lockMode === undefined) delete process.env[VARIABLES_LOCK_ENV];
+    else process.env[VARIABLES_LOCK_ENV] = lockMode;
+  });
+
   it('closes the aborted execution’s open question, and keeps it for chat to show', async () => {
     // Arrange
     const open = parkedQuestion();
