@@ -7,25 +7,14 @@ import { SendTaskSuccessCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { decideQuestion } from '../../lib/approvals';
 import { DynamoDbApprovalStore } from '../../lib/stores';
-import {
-  type DynamoDbEmulator,
-  EMULATOR_START_TIMEOUT_MS,
-  startDynamoDbEmulator,
-} from '../stores/helpers/dynamodb-emulator';
+import { emulatedTable } from '../stores/helpers/dynamodb-emulator';
 import { parkedQuestion, TASK_TOKEN } from './helpers';
 
 const sfn = mockClient(SFNClient);
 
 describe('decideQuestion on a DynamoDB emulator', () => {
-  let db: DynamoDbEmulator;
-  let table: string;
-
-  beforeAll(async () => {
-    db = await startDynamoDbEmulator();
-  }, EMULATOR_START_TIMEOUT_MS);
-  afterAll(async () => db.close());
-  beforeEach(async () => {
-    table = await db.createTable('ApprovalsTable');
+  const emulated = emulatedTable('ApprovalsTable');
+  beforeEach(() => {
     sfn.reset();
     sfn.on(SendTaskSuccessCommand).resolves({});
   });
@@ -33,11 +22,11 @@ describe('decideQuestion on a DynamoDB emulator', () => {
   it('sends exactly one SendTaskSuccess when chat and a terminal answer at once; the other is told who decided', async () => {
     // Arrange: each answerer with a DynamoDB client of its own, as the endpoint and a terminal would.
     const q = parkedQuestion();
-    await new DynamoDbApprovalStore(db.client, table).put(q);
+    await new DynamoDbApprovalStore(emulated.db.client, emulated.table).put(q);
     const answer = (who: string, reply: string, via: 'slack' | 'terminal') =>
       decideQuestion(
         {
-          approvals: new DynamoDbApprovalStore(db.newClient(), table),
+          approvals: new DynamoDbApprovalStore(emulated.db.newClient(), emulated.table),
           sfn: new SFNClient({ region: 'eu-west-1' }),
         },
         { approvalId: q.approvalId, reply, answeredBy: who, via },
@@ -60,8 +49,9 @@ describe('decideQuestion on a DynamoDB emulator', () => {
       answer: decided[0]?.decision.answer,
       answeredBy: decided[0]?.decision.answeredBy,
     });
-    expect((await new DynamoDbApprovalStore(db.client, table).get(q.approvalId)).decision?.outcome).toBe(
-      'delivered',
-    );
+    expect(
+      (await new DynamoDbApprovalStore(emulated.db.client, emulated.table).get(q.approvalId)).decision
+        ?.outcome,
+    ).toBe('delivered');
   });
 });

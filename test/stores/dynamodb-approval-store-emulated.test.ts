@@ -12,11 +12,7 @@ import {
   StoreItemNotFoundError,
 } from '../../lib/stores';
 import { parkedQuestion } from '../approvals/helpers';
-import {
-  type DynamoDbEmulator,
-  EMULATOR_START_TIMEOUT_MS,
-  startDynamoDbEmulator,
-} from './helpers/dynamodb-emulator';
+import { emulatedTable } from './helpers/dynamodb-emulator';
 
 const MACHINE = 'arn:aws:states:us-east-1:123456789012:stateMachine:NomadRestart-Restart';
 const execution = (n: number) =>
@@ -34,25 +30,17 @@ const decision = (who: string, answer = 'yes'): ApprovalDecision => ({
   decidedAt: 2000,
 });
 
+/** One emulator for the file; each test gets a fresh approvals table. */
+const emulated = emulatedTable('ApprovalsTable');
+
 describe('DynamoDbApprovalStore on a DynamoDB emulator', () => {
-  let db: DynamoDbEmulator;
-  let table: string;
-
-  beforeAll(async () => {
-    db = await startDynamoDbEmulator();
-  }, EMULATOR_START_TIMEOUT_MS);
-  afterAll(async () => db.close());
-  beforeEach(async () => {
-    table = await db.createTable('ApprovalsTable');
-  });
-
   it('lets exactly one of many racing answers decide a question; the others read who did', async () => {
     // Arrange: one client per answerer, as separate endpoint invocations would have.
     const q = question(1);
-    await new DynamoDbApprovalStore(db.client, table).put(q);
+    await new DynamoDbApprovalStore(emulated.db.client, emulated.table).put(q);
     const answerers = Array.from({ length: 6 }, (_, i) => ({
       who: `user-${i}`,
-      store: new DynamoDbApprovalStore(db.newClient(), table),
+      store: new DynamoDbApprovalStore(emulated.db.newClient(), emulated.table),
     }));
 
     // Act
@@ -65,14 +53,15 @@ describe('DynamoDbApprovalStore on a DynamoDB emulator', () => {
     for (const lost of results.filter((r) => !r.won)) {
       expect(lost).toEqual({ won: false, decision: expect.objectContaining({ answeredBy: winner }) });
     }
-    expect((await new DynamoDbApprovalStore(db.client, table).get(q.approvalId)).decision?.answeredBy).toBe(
-      winner,
-    );
+    expect(
+      (await new DynamoDbApprovalStore(emulated.db.client, emulated.table).get(q.approvalId)).decision
+        ?.answeredBy,
+    ).toBe(winner);
   });
 
   it('refuses a decision for an unknown id', async () => {
     // Arrange
-    const store = new DynamoDbApprovalStore(db.client, table);
+    const store = new DynamoDbApprovalStore(emulated.db.client, emulated.table);
 
     // Act
     const result = store.decide(newApprovalId(), decision('alice'));
@@ -83,7 +72,7 @@ describe('DynamoDbApprovalStore on a DynamoDB emulator', () => {
 
   it('lists only undecided questions of a state machine, oldest first, without task tokens', async () => {
     // Arrange
-    const store = new DynamoDbApprovalStore(db.client, table);
+    const store = new DynamoDbApprovalStore(emulated.db.client, emulated.table);
     const [a, b, c] = [question(3), question(1), question(2)];
     for (const q of [a, b, c]) await store.put(q);
     await store.decide(c.approvalId, decision('bob'));
@@ -101,7 +90,7 @@ describe('DynamoDbApprovalStore on a DynamoDB emulator', () => {
 
   it('reopens a withdrawn decision and settles only its own', async () => {
     // Arrange
-    const store = new DynamoDbApprovalStore(db.client, table);
+    const store = new DynamoDbApprovalStore(emulated.db.client, emulated.table);
     const q = question(1);
     await store.put(q);
     await store.decide(q.approvalId, decision('alice'));
@@ -126,7 +115,7 @@ describe('DynamoDbApprovalStore on a DynamoDB emulator', () => {
 
   it('records one message per channel without losing another', async () => {
     // Arrange
-    const store = new DynamoDbApprovalStore(db.client, table);
+    const store = new DynamoDbApprovalStore(emulated.db.client, emulated.table);
     const q = question(1);
     await store.put(q);
 
@@ -148,20 +137,11 @@ describe('DynamoDbApprovalStore on a DynamoDB emulator', () => {
 });
 
 describe('DynamoDbReplayGuard on a DynamoDB emulator', () => {
-  let db: DynamoDbEmulator;
-  let table: string;
-
-  beforeAll(async () => {
-    db = await startDynamoDbEmulator();
-    table = await db.createTable('ApprovalsTable');
-  }, EMULATOR_START_TIMEOUT_MS);
-  afterAll(async () => db.close());
-
   it('lets one of two racing copies of a request through', async () => {
     // Arrange
     const guards = [
-      new DynamoDbReplayGuard(db.newClient(), table),
-      new DynamoDbReplayGuard(db.newClient(), table),
+      new DynamoDbReplayGuard(emulated.db.newClient(), emulated.table),
+      new DynamoDbReplayGuard(emulated.db.newClient(), emulated.table),
     ];
 
     // Act

@@ -3,32 +3,19 @@
  * real conditional writes, not a mock's scripted answers, decide who holds a job.
  */
 import { DynamoDbJobLock, LockHeldError } from '../../lib/stores';
-import {
-  type DynamoDbEmulator,
-  EMULATOR_START_TIMEOUT_MS,
-  startDynamoDbEmulator,
-} from './helpers/dynamodb-emulator';
+import { emulatedTable } from './helpers/dynamodb-emulator';
 
 const key = { namespace: 'default', jobId: 'web' };
 const run = (n: number) => `arn:aws:states:us-east-1:123456789012:execution:m:run-${n}`;
 
 describe('DynamoDbJobLock on a DynamoDB emulator', () => {
-  let db: DynamoDbEmulator;
-  let table: string;
-
-  beforeAll(async () => {
-    db = await startDynamoDbEmulator();
-  }, EMULATOR_START_TIMEOUT_MS);
-  afterAll(async () => db.close());
-  beforeEach(async () => {
-    table = await db.createTable('LockTable');
-  });
+  const emulated = emulatedTable('LockTable');
 
   it('lets exactly one of many runs racing for a free job take it', async () => {
     // Arrange: each run with a client of its own, as separate Lambdas would be.
     const runs = Array.from({ length: 8 }, (_, i) => ({
       owner: run(i),
-      lock: new DynamoDbJobLock(db.newClient(), table),
+      lock: new DynamoDbJobLock(emulated.db.newClient(), emulated.table),
     }));
 
     // Act
@@ -44,10 +31,12 @@ describe('DynamoDbJobLock on a DynamoDB emulator', () => {
 
   it('tells the loser who holds the job, read back when the failed condition carries no item', async () => {
     // Arrange: the emulator, like some DynamoDB-compatible services, ignores ReturnValuesOnConditionCheckFailure.
-    await new DynamoDbJobLock(db.newClient(), table).acquire(key, run(1), 3600);
+    await new DynamoDbJobLock(emulated.db.newClient(), emulated.table).acquire(key, run(1), 3600);
 
     // Act
-    const lost = await new DynamoDbJobLock(db.newClient(), table).acquire(key, run(2), 3600).catch((e) => e);
+    const lost = await new DynamoDbJobLock(emulated.db.newClient(), emulated.table)
+      .acquire(key, run(2), 3600)
+      .catch((e) => e);
 
     // Assert
     expect(lost).toBeInstanceOf(LockHeldError);
@@ -56,7 +45,7 @@ describe('DynamoDbJobLock on a DynamoDB emulator', () => {
 
   it('keeps a cancel request across the holder refreshing its lease, and drops it on a takeover', async () => {
     // Arrange
-    const lock = new DynamoDbJobLock(db.client, table);
+    const lock = new DynamoDbJobLock(emulated.db.client, emulated.table);
     await lock.acquire(key, run(1), 60);
     await lock.requestCancel(key, run(1));
 
@@ -72,7 +61,7 @@ describe('DynamoDbJobLock on a DynamoDB emulator', () => {
 
   it('takes a job over only from the run named as its previous holder', async () => {
     // Arrange
-    const lock = new DynamoDbJobLock(db.client, table);
+    const lock = new DynamoDbJobLock(emulated.db.client, emulated.table);
     await lock.acquire(key, run(1), -60);
 
     // Act
@@ -88,7 +77,7 @@ describe('DynamoDbJobLock on a DynamoDB emulator', () => {
 
   it('never releases a lock for a run that does not hold it', async () => {
     // Arrange
-    const lock = new DynamoDbJobLock(db.client, table);
+    const lock = new DynamoDbJobLock(emulated.db.client, emulated.table);
     await lock.acquire(key, run(1), 3600);
 
     // Act

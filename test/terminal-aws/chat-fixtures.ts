@@ -13,11 +13,7 @@ import {
   MemoryReplayGuard,
 } from '../../lib/stores';
 import { buttonPress, parkedQuestion, SIGNING_SECRET, slackBody, slackHeaders } from '../approvals/helpers';
-import {
-  type DynamoDbEmulator,
-  EMULATOR_START_TIMEOUT_MS,
-  startDynamoDbEmulator,
-} from '../stores/helpers/dynamodb-emulator';
+import { type EmulatedTable, emulatedTable } from '../stores/helpers/dynamodb-emulator';
 import { REGION } from './fixtures';
 
 /** Slack's answer to the press, and what the presser was told privately (an "already decided" note). */
@@ -78,10 +74,7 @@ export function parkedOn(
 }
 
 /** The approvals table of a test, on the emulator. */
-export interface EmulatedApprovalsTable {
-  readonly db: DynamoDbEmulator;
-  /** This test's table (the deployed keys and indexes), empty at its start. */
-  readonly table: string;
+export interface EmulatedApprovalsTable extends EmulatedTable {
   /** The table through the emulator's own client (what the ask step and the test write). */
   readonly store: DynamoDbApprovalStore;
 }
@@ -91,33 +84,17 @@ export interface EmulatedApprovalsTable {
  * approvals table. Read the fields inside tests and hooks only.
  */
 export function emulatedApprovalsTable(): EmulatedApprovalsTable {
-  let db: DynamoDbEmulator | undefined;
-  let current: { table: string; store: DynamoDbApprovalStore } | undefined;
-  const started = () => {
-    if (db === undefined) throw new Error('the emulator is started in beforeAll');
-    return db;
-  };
-  beforeAll(async () => {
-    db = await startDynamoDbEmulator();
-  }, EMULATOR_START_TIMEOUT_MS);
-  afterAll(() => db?.close());
-  beforeEach(async () => {
-    const table = await started().createTable('ApprovalsTable');
-    current = { table, store: new DynamoDbApprovalStore(started().client, table) };
-  });
-  const now = () => {
-    if (current === undefined) throw new Error('the table is made in beforeEach');
-    return current;
-  };
+  const emulated = emulatedTable('ApprovalsTable');
   return {
     get db() {
-      return started();
+      return emulated.db;
     },
     get table() {
-      return now().table;
+      return emulated.table;
     },
     get store() {
-      return now().store;
+      // A thin view of this test's table: nothing in it to keep between reads.
+      return new DynamoDbApprovalStore(emulated.db.client, emulated.table);
     },
   };
 }

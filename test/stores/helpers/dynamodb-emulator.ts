@@ -121,3 +121,39 @@ export async function startDynamoDbEmulator(): Promise<DynamoDbEmulator> {
     },
   };
 }
+
+/** The emulator of a test file and the table of the test running now. */
+export interface EmulatedTable {
+  readonly db: DynamoDbEmulator;
+  /** This test's table (the deployed keys and indexes), empty at its start. */
+  readonly table: string;
+}
+
+/**
+ * Starts the emulator for the test file (or `describe` block) calling this, once, and gives each
+ * test a fresh `id` table. Read the fields inside tests and hooks only.
+ */
+export function emulatedTable(id: WorkflowTableId): EmulatedTable {
+  let db: DynamoDbEmulator | undefined;
+  let table: string | undefined;
+  beforeAll(async () => {
+    db = await startDynamoDbEmulator();
+  }, EMULATOR_START_TIMEOUT_MS);
+  afterAll(() => db?.close());
+  beforeEach(async () => {
+    table = await started().createTable(id);
+  });
+  function started(): DynamoDbEmulator {
+    if (db === undefined) throw new Error('the emulator is started in beforeAll');
+    return db;
+  }
+  return {
+    get db() {
+      return started();
+    },
+    get table() {
+      if (table === undefined) throw new Error('the table is made in beforeEach');
+      return table;
+    },
+  };
+}
