@@ -35,12 +35,12 @@ async function runOnce(startAt: string, failing: string, error: string, input: o
   const machine = new StateMachine({ ...asl, StartAt: startAt } as never, {
     validationOptions: { noValidate: true },
   });
-  const execution = machine.run(input, {
+  const execution = machine.run(input as never, {
     context: {
       Execution: { Id: 'arn:aws:states:us-east-1:123456789012:execution:NomadRestartTest-Restart:run' },
     },
     overrides: {
-      taskResourceLocalHandlers: Object.fromEntries(tasks.map(([name]) => [name, handler(name)])),
+      taskResourceLocalHandlers: Object.fromEntries(tasks.map(([name]) => [name, handler(name)])) as never,
       retryIntervalOverrides: Object.fromEntries(tasks.map(([name]) => [name, 0])),
     },
   });
