@@ -21,6 +21,7 @@ import { APPROVAL_ENV } from '../approvals/settings';
 import { ENV } from '../stores/from-env';
 import { TaskFunction } from '../workflow/private/task-function';
 import { grantPosting, postingEnvironment } from './private/chat-channel-grants';
+import { grantDescribeExecutions } from './private/describe-executions-grant';
 import { grantDecryptThroughSecretsManager } from './private/secrets-key-grant';
 
 /** Slack: where questions are posted and who may answer them. */
@@ -72,7 +73,7 @@ export interface ApprovalChannelsProps {
 /** What the channels attach to: the workflow's table and state machine, and its log settings. */
 export interface ApprovalChannelsResources extends ApprovalChannelsProps {
   readonly approvalsTable: dynamodb.Table;
-  readonly stateMachine: sfn.IStateMachine;
+  readonly stateMachine: sfn.StateMachine;
   readonly logRetention: logs.RetentionDays;
   readonly removalPolicy: RemovalPolicy;
   readonly timeout: Duration;
@@ -187,6 +188,11 @@ export class ApprovalChannels extends Construct {
         actions: ['states:SendTaskSuccess', 'states:SendTaskFailure'],
         resources: [props.stateMachine.stateMachineArn],
       }),
+    );
+    grantDescribeExecutions(
+      endpoint,
+      props.stateMachine,
+      'An answer whose SendTaskSuccess reply was lost asks whether its execution took it; any execution of this state machine can ask, their names are not known when deploying.',
     );
     props.slack?.botTokenSecret.grantRead(endpoint);
     props.slack?.signingSecret.grantRead(endpoint);
