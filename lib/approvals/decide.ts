@@ -20,7 +20,12 @@ import {
 import { awsErrorCode, isTransientAwsError } from '../stores/aws-errors';
 import { StoreItemNotFoundError } from '../stores/errors';
 import type { ApprovalAnswer } from '../workflow/payloads';
-import { ApprovalDeliveryError, ApprovalNotFoundError, InvalidApprovalAnswerError } from './errors';
+import {
+  ApprovalDeliveryError,
+  ApprovalExpiredError,
+  ApprovalNotFoundError,
+  InvalidApprovalAnswerError,
+} from './errors';
 
 /**
  * The Step Functions calls a decision makes (`SendTaskSuccess`, and `DescribeExecution` when the
@@ -72,7 +77,8 @@ const CLOSED_TASK_CODES = new Set(['TaskTimedOut', 'InvalidToken', 'TaskDoesNotE
 const TASK_CLOSED = 'TaskTimedOut';
 
 /**
- * Answers one question. Throws `ApprovalNotFoundError` (unknown id), `InvalidApprovalAnswerError`
+ * Answers one question. Throws `ApprovalNotFoundError` (unknown id), `ApprovalExpiredError` (an
+ * undecided question past its timeout), `InvalidApprovalAnswerError`
  * (a reply Nomad would not accept: nothing is recorded, the question stays open) and
  * `ApprovalDeliveryError` (Step Functions failed for a transient reason: the decision is taken
  * back so the answer can be given again).
@@ -86,6 +92,9 @@ export async function decideQuestion(deps: DecideDeps, request: AnswerRequest): 
     if (!isUndeliveredTry(earlier, decisionId)) return { kind: 'already-decided', decision: earlier };
     return deliver(deps, approval, earlier);
   }
+  // Past its timeout the run has applied (or is applying) Nomad's default: too late to answer.
+  if (approval.timesOutAt !== undefined && now() / 1000 >= approval.timesOutAt)
+    throw new ApprovalExpiredError(approval.approvalId);
   const answer = interpretAnswer(toQuestion(approval), request.reply);
   if (answer.kind === 'invalid') {
     const options = toQuestion(approval).options;
@@ -113,6 +122,26 @@ export async function decideQuestion(deps: DecideDeps, request: AnswerRequest): 
 /** Whether `decision` is this answer's own, recorded by an earlier try that never delivered it. */
 const isUndeliveredTry = (decision: ApprovalDecision, decisionId: string) =>
   decision.decisionId === decisionId && decision.outcome === undefined;
+
+/**
+ * Whether the question can still take the answer `decisionId`: undecided, or decided by an
+ * earlier try of that same answer that was never delivered. An unknown id counts as open: the
+ * decision then says it is unknown.
+ */
+export async function isOpenFor(
+  approvals: ApprovalStore,
+  approvalId: string,
+  decisionId: string,
+): Promise<boolean> {
+  if (!isApprovalId(approvalId)) return true;
+  try {
+    const { decision } = await approvals.get(approvalId);
+    return decision === undefined || isUndeliveredTry(decision, decisionId);
+  } catch (error) {
+    if (error instanceof StoreItemNotFoundError) return true;
+    throw error;
+  }
+}
 
 /** Sends the decision to the waiting execution and records what became of it. */
 async function deliver(

@@ -7,7 +7,7 @@
 import { DescribeExecutionCommand, SendTaskSuccessCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { decideQuestion } from '../../lib/approvals';
-import { ApprovalDeliveryError } from '../../lib/approvals/errors';
+import { ApprovalDeliveryError, ApprovalExpiredError } from '../../lib/approvals/errors';
 import { EXECUTION, parkedQuestion, storeWith } from './helpers';
 
 const sfn = mockClient(SFNClient);
@@ -26,22 +26,11 @@ function lostReplyThenClosed() {
 
 describe('decideQuestion after a lost SendTaskSuccess reply', () => {
   it.each([
-    {
-      name: 'still running, before the timeout',
-      status: 'RUNNING',
-      timesOutAt: 1_700_086_400,
-      kind: 'decided',
-    },
-    { name: 'ended', status: 'SUCCEEDED', timesOutAt: 1_700_086_400, kind: 'run-finished' },
-    {
-      name: 'still running, past the timeout',
-      status: 'RUNNING',
-      timesOutAt: 1_700_000_050,
-      kind: 'run-finished',
-    },
-  ])('says $kind when the execution is $name', async ({ status, timesOutAt, kind }) => {
+    { name: 'still running', status: 'RUNNING', kind: 'decided', outcome: 'delivered' },
+    { name: 'ended', status: 'SUCCEEDED', kind: 'run-finished', outcome: 'run-finished' },
+  ])('says $kind when the execution is $name', async ({ status, kind, outcome }) => {
     // Arrange
-    const q = parkedQuestion({ timesOutAt });
+    const q = parkedQuestion({ timesOutAt: 1_700_086_400 });
     const store = await storeWith(q);
     const deps = { approvals: store, sfn: new SFNClient({ region: 'eu-west-1' }), now: () => NOW_MS };
     lostReplyThenClosed();
@@ -51,15 +40,31 @@ describe('decideQuestion after a lost SendTaskSuccess reply', () => {
     );
 
     // Act: answer again, as told.
-    const outcome = await decideQuestion(deps, { approvalId: q.approvalId, ...answer });
+    const result = await decideQuestion(deps, { approvalId: q.approvalId, ...answer });
 
     // Assert
-    expect(outcome.kind).toBe(kind);
-    expect((await store.get(q.approvalId)).decision?.outcome).toBe(
-      kind === 'decided' ? 'delivered' : 'run-finished',
+    expect(result.kind).toBe(kind);
+    expect((await store.get(q.approvalId)).decision?.outcome).toBe(outcome);
+    expect(sfn.commandCalls(DescribeExecutionCommand)).toHaveLength(1);
+  });
+
+  it('says the question expired when the answer comes again past its timeout', async () => {
+    // Arrange
+    let nowMs = NOW_MS;
+    const q = parkedQuestion({ timesOutAt: NOW_MS / 1000 + 60 });
+    const store = await storeWith(q);
+    const deps = { approvals: store, sfn: new SFNClient({ region: 'eu-west-1' }), now: () => nowMs };
+    lostReplyThenClosed();
+    await expect(decideQuestion(deps, { approvalId: q.approvalId, ...answer })).rejects.toThrow(
+      ApprovalDeliveryError,
     );
-    expect(sfn.commandCalls(DescribeExecutionCommand)).toHaveLength(
-      status === 'RUNNING' && kind === 'run-finished' ? 0 : 1,
-    );
+    nowMs += 120_000;
+
+    // Act
+    const again = decideQuestion(deps, { approvalId: q.approvalId, ...answer });
+
+    // Assert
+    await expect(again).rejects.toThrow(ApprovalExpiredError);
+    expect(sfn.commandCalls(SendTaskSuccessCommand)).toHaveLength(1);
   });
 });
