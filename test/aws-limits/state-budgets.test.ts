@@ -22,6 +22,8 @@ import { HISTORY_EVENT_BUDGET, HISTORY_EVENT_LIMIT } from '../../lib/workflow/hi
 import type { BatchState, PlanRef, Progress, WorkflowState } from '../../lib/workflow/payloads';
 import type { EventsElsewhere } from '../../lib/workflow/state-bytes';
 import type { RestartSteps, RestartStepsDeps } from '../../lib/workflow/steps';
+import { plannedState } from '../lambdas/private/fixtures';
+import { runFacts } from '../restart/run-facts';
 import { synthesizeStack } from './synthesized-stack';
 
 jest.setTimeout(120_000);
@@ -62,16 +64,14 @@ function longEvents(): ProgressEvent[] {
 /** The restart engine behind the handlers: one job, planned and run as the scenario says. */
 function fakeSteps(): RestartSteps {
   const { batches, batchSize } = scenario;
-  const plan: PlanRef = {
-    planKey: 'runs/worst/plan.json',
-    jobId: 'web',
-    namespace: 'default',
-    jobType: 'service',
+  const base = plannedState();
+  const plan = {
+    ...(base.plan as PlanRef),
     allocationCount: batches * batchSize,
     batchSize,
     batchCount: batches,
-    triggerEvaluations: false,
   };
+  const progress = base.progress as Progress;
   const batch = (index: number): BatchState => ({
     index,
     size: batchSize,
@@ -82,16 +82,6 @@ function fakeSteps(): RestartSteps {
     errorCount: 0,
     unrecoverable: false,
   });
-  const progress: Progress = {
-    nextBatch: 0,
-    batchesThisExecution: 0,
-    restarted: 0,
-    failed: 0,
-    errorCount: 0,
-    askBetweenBatches: false,
-    batchWaitMs: 0,
-    canceled: false,
-  };
   return {
     plan: async () => ({
       plan,
@@ -134,25 +124,9 @@ function fakeSteps(): RestartSteps {
       throw new Error('no maintenance window in this scenario');
     },
     finish: async (i) => ({
-      summary: summarizeRun({
-        outcome: 'succeeded',
-        jobId: 'web',
-        namespace: 'default',
-        reschedule: false,
-        planned: batches * batchSize,
-        restarted: i.progress?.restarted ?? 0,
-        failed: 0,
-        skipped: {},
-        startedAt: null,
-        finishedAt: 2,
-        errors: [],
-        omittedErrors: 0,
-        windowEnd: null,
-        windowReached: false,
-        lockedBy: null,
-        scheduleName: null,
-        scheduledTime: null,
-      }),
+      summary: summarizeRun(
+        runFacts({ jobId: 'web', planned: batches * batchSize, restarted: i.progress?.restarted ?? 0 }),
+      ),
       events: [],
     }),
   };

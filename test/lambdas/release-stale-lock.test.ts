@@ -56,17 +56,6 @@ describe('release-stale-lock handler', () => {
     expect(await localStores.approvals.listPending({ executionId: EXECUTION })).toEqual([]);
     expect((await localStores.approvals.get(elsewhere.approvalId)).decision).toBeUndefined();
   });
-});
-
-describe('release-stale-lock handler, a large continued execution', () => {
-  const lockMode = process.env[VARIABLES_LOCK_ENV];
-  beforeAll(() => {
-    process.env[VARIABLES_LOCK_ENV] = 'false';
-  });
-  afterAll(() => {
-    if (lockMode === undefined) delete process.env[VARIABLES_LOCK_ENV];
-    else process.env[VARIABLES_LOCK_ENV] = lockMode;
-  });
 
   it('reads the run id with DescribeExecution when EventBridge left the input out, and frees its lock', async () => {
     // Arrange: the run's lock is held by its first execution; its third one was aborted.
