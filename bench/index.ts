@@ -62,8 +62,9 @@ export const FULL: BenchSizes = {
     // 100 batches, 25 per execution: 4 executions. README, Benchmarks, has how long it takes.
     reschedule: { allocations: 50_000, batchSize: 500, batchesPerExecution: 25 },
   },
-  // About 40,000 history events: each phase stays under the 1,000 slices per execution.
-  worstMix: { batches: 3, awaitSlices: 950, healthSlices: 950 },
+  // About 40,000 history events: each phase stays under the 1,000 slices per execution (a
+  // health wait runs a few dozen slices past the check's turn, more on a loaded machine).
+  worstMix: { batches: 3, awaitSlices: 950, healthSlices: 850 },
 };
 
 export const SMOKE: BenchSizes = {
