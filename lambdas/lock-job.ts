@@ -13,7 +13,7 @@ import type { Context } from 'aws-lambda';
 import type { ProgressEvent } from '../lib/restart/events';
 import { skipsWhenLocked } from '../lib/restart/window';
 import { jobRunKey, recordRunHoldsJob } from '../lib/steps/earlier-run';
-import { LockHeldError, SharedLockHeldError } from '../lib/stores/errors';
+import { describeHolder, LockHeldError, SharedLockHeldError } from '../lib/stores/errors';
 import {
   DEFAULT_LOCK_TTL_SECONDS,
   ENV,
@@ -21,8 +21,7 @@ import {
   runStatusFromEnv,
   secondsFromEnv,
 } from '../lib/stores/from-env';
-import type { JobLock } from '../lib/stores/job-lock';
-import { PairedJobLock } from '../lib/stores/paired-job-lock';
+import type { PairedJobLock } from '../lib/stores/paired-job-lock';
 import { JobLockedError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';
@@ -34,17 +33,15 @@ import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
 
 /** ` (started by alice on laptop-1 with the local engine, since ...)` for a shared lock's holder. */
 function holderText(err: LockHeldError): string {
-  if (!(err instanceof SharedLockHeldError) || err.details === undefined) return '';
-  const { who, host, engine, since } = err.details;
-  return ` (started by ${who} on ${host} with the ${engine} engine, since ${since})`;
+  return err instanceof SharedLockHeldError && err.details !== undefined ? describeHolder(err.details) : '';
 }
 
-/** The warning of a run that goes on without the job's shared lock (its token may not take it). */
-function sharedLockSkipped(lock: JobLock, jobId: string): ProgressEvent[] {
-  const denied = lock instanceof PairedJobLock ? lock.sharedDenied : undefined;
-  return denied === undefined
+/** The warning of a run that goes on without the job's shared lock (out of reach, and optional). */
+function sharedLockSkipped(lock: PairedJobLock, jobId: string): ProgressEvent[] {
+  const skipped = lock.sharedSkipped;
+  return skipped === undefined
     ? []
-    : [{ type: 'shared-lock-skipped', time: Date.now(), jobId, reason: denied.message }];
+    : [{ type: 'shared-lock-skipped', time: Date.now(), jobId, reason: skipped.message }];
 }
 
 const lambdaHandler = async (event: unknown, context: Context): Promise<WorkflowState> => {
@@ -53,7 +50,7 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
   const { plan } = requirePlanned(state);
   const key = { namespace: plan.namespace, jobId: plan.jobId };
   const ttl = secondsFromEnv(ENV.lockTtlSeconds, DEFAULT_LOCK_TTL_SECONDS);
-  const lock = jobLockFor(context, 'take');
+  const lock = jobLockFor(context);
   const held = (err: LockHeldError) =>
     new JobLockedError(
       `Job "${plan.jobId}" in namespace "${plan.namespace}" is already being restarted by ${err instanceof SharedLockHeldError ? 'run' : 'execution'} "${err.holder}"${holderText(err)}`,
@@ -70,7 +67,7 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
           plan.planKey,
         );
   try {
-    await lock.acquire(key, state.run.runId, ttl);
+    await lock.take(key, state.run.runId, ttl);
     await holdsJob();
     logger.info('Job locked', { jobId: plan.jobId, namespace: plan.namespace });
     return { ...state, events: [...planEvents, ...sharedLockSkipped(lock, plan.jobId)] };

@@ -27,7 +27,7 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<{ releas
   if (!parsed.success) throw new StepPayloadError('Event is not a Step Functions execution status change');
   const { executionArn, status, input } = parsed.data.detail;
   const runId = runIdOf(executionArn, input);
-  const released = await jobLockFor(context, 'release').releaseByOwner(runId);
+  const released = await jobLockFor(context).releaseByOwner(runId);
   await planStoreFromEnv().endRun(runKeyPrefix(runId));
   // Closed, not deleted: chat's message says the run ended (its item expires with its TTL).
   const closedQuestions = await recordRunEnded(approvalStoreFromEnv(), executionArn);

@@ -7,7 +7,6 @@
 import type { Context } from 'aws-lambda';
 import { liveEventsOf } from '../../lib/steps/local-invocation';
 import { jobLockFromEnv } from '../../lib/stores/from-env';
-import type { JobLock } from '../../lib/stores/job-lock';
 import {
   AWS_SHARED_LOCK_TTL,
   awsLockIdentity,
@@ -21,13 +20,13 @@ import { logger } from './logger';
 import { nomadClientOf } from './nomad-client-middleware';
 
 /**
- * The lock for this invocation. A local run's process renews its shared lock itself (the engine's
- * keeper), so a local `refresh` (before each batch) touches the engine's own lock only.
+ * The lock for this invocation: both locks, the shared one renewed at every safe point (a local
+ * run's process also renews it between them: see `lib/steps/shared-lock-keeper.ts`).
  */
-export function jobLockFor(context: Context, use: 'take' | 'refresh' | 'release'): JobLock {
+export function jobLockFor(context: Context): PairedJobLock {
   const own = jobLockFromEnv();
   const mode = sharedLockMode();
-  if (mode === 'off') return own;
+  if (mode === 'off') return new PairedJobLock(own, undefined, { required: false });
   const local = liveEventsOf(context) !== undefined;
   const shared = new NomadVariablesLock(
     nomadClientOf(context),
@@ -35,8 +34,5 @@ export function jobLockFor(context: Context, use: 'take' | 'refresh' | 'release'
       ? { identity: localLockIdentity(), ttl: `${LOCAL_SHARED_LOCK_TTL_MS / 1000}s`, log: logger }
       : { identity: awsLockIdentity(), ttl: AWS_SHARED_LOCK_TTL, log: logger },
   );
-  return new PairedJobLock(own, shared, {
-    required: mode === 'required',
-    renewShared: !(local && use === 'refresh'),
-  });
+  return new PairedJobLock(own, shared, { required: mode === 'required' });
 }

@@ -18,15 +18,19 @@ export { APPROVALS_TABLE_SCHEMA, DynamoDbApprovalStore } from './dynamodb-approv
 export { DynamoDbJobLock, LOCK_TABLE_SCHEMA } from './dynamodb-job-lock';
 export { DynamoDbReplayGuard } from './dynamodb-replay-guard';
 export {
+  describeHolder,
+  JobLockLostError,
   LockHeldError,
   SharedLockHeldError,
   type SharedLockHolder,
   SharedLockPermissionError,
+  SharedLockUnavailableError,
+  SharedLockUnsupportedError,
   StoreDecodeError,
   StoreError,
   StoreItemNotFoundError,
 } from './errors';
-export { type JobLock, type LockKey, lockKeyString, MemoryJobLock } from './job-lock';
+export { type HeldLock, type JobLock, type LockKey, lockKeyString, MemoryJobLock } from './job-lock';
 export {
   AWS_SHARED_LOCK_TTL,
   awsLockIdentity,

@@ -9,6 +9,7 @@
  */
 import { formatGoDuration, parseGoDuration } from '../duration';
 import { SimHttpError } from '../errors';
+import type { VariablesApi } from '../types';
 import type { SimContext } from './context';
 import { newId, nowNs } from './context';
 
@@ -69,6 +70,8 @@ function durationMs(text: string | undefined, fallback: number): number {
 /** The variables of one simulated cluster. */
 export class VariableStore {
   private readonly byKey = new Map<string, VariableRecord>();
+  /** The Nomad generation whose variables API is spoken (the HTTP layer reads it). */
+  public api: VariablesApi = 'locks';
 
   public constructor(private readonly ctx: SimContext) {}
 
@@ -81,6 +84,29 @@ export class VariableStore {
     return [...this.byKey.values()].filter(
       (v) => (namespace === '*' || v.namespace === namespace) && v.path.startsWith(prefix),
     );
+  }
+
+  /** Writes the variable's items without a lock, as a Nomad before 1.7 answers a lock-acquire. */
+  public set(namespace: string, path: string, items: Record<string, string>): VariableRecord {
+    const existing = this.read(namespace, path);
+    return this.ctx.store.write([], (index) => {
+      const now = nowNs(this.ctx);
+      const record: VariableRecord = existing ?? {
+        namespace,
+        path,
+        items: {},
+        lock: undefined,
+        createIndex: index,
+        modifyIndex: index,
+        createTime: now,
+        modifyTime: now,
+      };
+      record.items = { ...items };
+      record.modifyIndex = index;
+      record.modifyTime = now;
+      this.byKey.set(key(namespace, path), record);
+      return record;
+    });
   }
 
   /** Writes the variable and locks it; `undefined` when another holder's lock is on it (409). */
@@ -98,42 +124,35 @@ export class VariableStore {
         'RPC Error:: 400,1 error occurred:\n\t* TTL must be between 10 seconds and 24 hours\n\n',
       );
     const existing = this.read(namespace, path);
-    if (existing?.lock !== undefined && existing.lock.id !== request.ID) return undefined;
-    existing?.lock?.cancel();
-    return this.ctx.store.write([], (index) => {
-      const now = nowNs(this.ctx);
-      const record: VariableRecord = existing ?? {
-        namespace,
-        path,
-        items: {},
-        lock: undefined,
-        createIndex: index,
-        modifyIndex: index,
-        createTime: now,
-        modifyTime: now,
-      };
-      record.items = { ...items };
-      record.modifyIndex = index;
-      record.modifyTime = now;
-      const lock: HeldLock = {
-        id: request.ID || newId(this.ctx),
-        ttl: formatGoDuration(ttlMs),
-        delay: formatGoDuration(delayMs),
-        ttlMs,
-        delayMs,
-        expired: false,
-        cancel: () => {},
-      };
-      record.lock = lock;
-      this.startTtl(record, lock);
-      this.byKey.set(key(namespace, path), record);
+    const held = existing?.lock;
+    if (held !== undefined && held.id !== request.ID) return undefined;
+    if (held !== undefined && existing !== undefined) {
+      // The holder acquiring again: items and settings are rewritten, but the lock's timer is not
+      // started again (`CreateVariableLockTTLTimer` keeps an existing one, nomad/variables_endpoint.go).
+      const record = this.set(namespace, path, items);
+      record.lock = { ...held, ttl: formatGoDuration(ttlMs), delay: formatGoDuration(delayMs) };
       return record;
-    });
+    }
+    // One write, as Nomad's: the items and the lock carry the same index.
+    const record = this.set(namespace, path, items);
+    const lock: HeldLock = {
+      id: request.ID || newId(this.ctx),
+      ttl: formatGoDuration(ttlMs),
+      delay: formatGoDuration(delayMs),
+      ttlMs,
+      delayMs,
+      expired: false,
+      cancel: () => {},
+    };
+    record.lock = lock;
+    this.startTtl(record, lock);
+    return record;
   }
 
   /** Starts the lock's TTL again. @throws SimHttpError 404/409 as Nomad answers. */
   public renew(namespace: string, path: string, id: string | undefined): VariableRecord {
-    const record = this.held(namespace, path, id, 'attempting to modify locked variable');
+    const record = this.held(namespace, path, 404, 409);
+    if (record.lock?.id !== id) throw new SimHttpError(409, 'attempting to modify locked variable');
     const lock = record.lock as HeldLock;
     if (lock.expired) throw new SimHttpError(409, 'attempting to modify locked variable');
     lock.cancel();
@@ -141,9 +160,13 @@ export class VariableStore {
     return record;
   }
 
-  /** Frees the lock at once; `false` for a wrong ID (409 with the path only). @throws SimHttpError 404/409. */
+  /**
+   * Frees the lock at once; `false` for a wrong ID (409 with the path only). A variable that is
+   * gone or holds no lock is a 500, as Nomad's state store answers it (`VarLockRelease`).
+   * @throws SimHttpError 500.
+   */
   public release(namespace: string, path: string, id: string): boolean {
-    const record = this.held(namespace, path, undefined, '');
+    const record = this.held(namespace, path, 500, 500);
     if (record.lock?.id !== id) return false;
     this.free(record);
     return true;
@@ -171,11 +194,11 @@ export class VariableStore {
     this.byKey.clear();
   }
 
-  private held(namespace: string, path: string, id: string | undefined, mismatch: string): VariableRecord {
+  /** The variable and its lock, or Nomad's errors (with the status each operation answers them with). */
+  private held(namespace: string, path: string, missing: number, unlocked: number): VariableRecord {
     const record = this.read(namespace, path);
-    if (record === undefined) throw new SimHttpError(404, 'variable not found');
-    if (record.lock === undefined) throw new SimHttpError(409, "variable doesn't hold a lock");
-    if (id !== undefined && record.lock.id !== id) throw new SimHttpError(409, mismatch);
+    if (record === undefined) throw new SimHttpError(missing, "variable doesn't exist");
+    if (record.lock === undefined) throw new SimHttpError(unlocked, "variable doesn't hold a lock");
     return record;
   }
 

@@ -76,7 +76,7 @@ describe('Lock job on a DynamoDB emulator', () => {
       message: `Job "web" in namespace "default" is already being restarted by execution "${execution(winner)}"`,
     });
     const holder = new DynamoDbJobLock(db.client, table);
-    await expect(holder.release(KEY, execution(winner))).resolves.toBe(true);
+    await expect(holder.release(KEY, execution(winner))).resolves.toEqual({ key: KEY });
   });
 
   it('keeps a job whose holder is still running, even with its lease long run out', async () => {
@@ -90,7 +90,9 @@ describe('Lock job on a DynamoDB emulator', () => {
     // Assert
     expect(error).toMatchObject({ name: 'JobLockedError' });
     expect(String((error as Error).message)).toContain(execution('slow'));
-    await expect(new DynamoDbJobLock(db.client, table).release(KEY, execution('slow'))).resolves.toBe(true);
+    await expect(new DynamoDbJobLock(db.client, table).release(KEY, execution('slow'))).resolves.toEqual({
+      key: KEY,
+    });
   });
 
   it('takes a job over from a holder found not running, once, when two runs race for it', async () => {
