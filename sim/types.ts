@@ -45,6 +45,12 @@ export interface SimulatorOptions extends Partial<SimTiming> {
   timeScale?: number;
   /** Overrides the scaled wall clock built from `timeScale`. */
   clock?: SimClock;
+  /**
+   * The clock of variable locks' TTLs and lock delays. A client renews its lease by its own clock,
+   * which a simulator running faster than real time cannot speed up, so leases keep real time
+   * whatever `timeScale` says. Default: real time.
+   */
+  leaseClock?: SimClock;
   /** Random source for IDs, placement ties and blocking-query jitter. Default `Math.random`. */
   random?: () => number;
   /** The agent's region; a request for any other answers 500 `No path to region`. Default `global`. */

@@ -7,6 +7,8 @@
  * once (no delay). Conflicts carry no holder information. A delete (`cas` optional) never removes
  * a locked variable (the HTTP delete carries no lock ID).
  */
+
+import type { TimerSet } from '../clock';
 import { formatGoDuration, parseGoDuration } from '../duration';
 import { SimHttpError } from '../errors';
 import type { VariablesApi } from '../types';
@@ -73,7 +75,11 @@ export class VariableStore {
   /** The Nomad generation whose variables API is spoken (the HTTP layer reads it). */
   public api: VariablesApi = 'locks';
 
-  public constructor(private readonly ctx: SimContext) {}
+  /** @param leases the timers of lock TTLs and delays (they keep real time in a scaled simulator). */
+  public constructor(
+    private readonly ctx: SimContext,
+    private readonly leases: TimerSet,
+  ) {}
 
   public read(namespace: string, path: string): VariableRecord | undefined {
     return this.byKey.get(key(namespace, path));
@@ -129,9 +135,9 @@ export class VariableStore {
     if (held !== undefined && existing !== undefined) {
       // The holder acquiring again: items and settings are rewritten, but the lock's timer is not
       // started again (`CreateVariableLockTTLTimer` keeps an existing one, nomad/variables_endpoint.go).
-      const record = this.set(namespace, path, items);
-      record.lock = { ...held, ttl: formatGoDuration(ttlMs), delay: formatGoDuration(delayMs) };
-      return record;
+      held.ttl = formatGoDuration(ttlMs);
+      held.delay = formatGoDuration(delayMs);
+      return this.set(namespace, path, items);
     }
     // One write, as Nomad's: the items and the lock carry the same index.
     const record = this.set(namespace, path, items);
@@ -208,9 +214,9 @@ export class VariableStore {
    * delay, then the lock is gone (the variable stays). A renewal before the doubled TTL counts.
    */
   private startTtl(record: VariableRecord, lock: HeldLock): void {
-    lock.cancel = this.ctx.timers.after(2 * lock.ttlMs, () => {
+    lock.cancel = this.leases.after(2 * lock.ttlMs, () => {
       lock.expired = true;
-      lock.cancel = this.ctx.timers.after(lock.delayMs, () => {
+      lock.cancel = this.leases.after(lock.delayMs, () => {
         if (record.lock === lock) this.free(record);
       });
     });

@@ -3,8 +3,8 @@
  * terminal may wait for hours): it renews, with the ID its engine's own lock kept, before Nomad
  * would free the lock; it stops renewing a lock Nomad refuses (lost: the run's next safe point
  * meets the same refusal); it renews nothing for a run without the shared lock, and sends nothing
- * once stopped. ACLs on, the README's policy. The simulator runs 100 times faster than the
- * clock, so a 60 s TTL passes in 0.6 s.
+ * once stopped. ACLs on, the README's policy. The simulator's leases run 100 times faster than
+ * the clock, so a 60 s TTL passes in 0.6 s.
  */
 import { NomadClient } from '../../lib/nomad';
 import { keepSharedLock, type SharedLockKeeper } from '../../lib/steps/shared-lock-keeper';
@@ -31,7 +31,7 @@ let client: NomadClient;
 let own: MemoryJobLock;
 beforeEach(async () => {
   sim = await startSimulator({
-    clock: createScaledClock(0.01),
+    leaseClock: createScaledClock(0.01),
     scenario: { nodes: [], jobs: [], acl: readmePolicyAcl() },
   });
   client = NomadClient.create({ address: sim.address, token: OPERATOR_TOKEN });
