@@ -31,9 +31,12 @@ import { nomadClientMiddleware } from './private/nomad-client-middleware';
 import { skippedForLock } from './private/skipped-for-lock';
 import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
 
-/** ` (started by alice on laptop-1 with the local engine, since ...)` for a shared lock's holder. */
-function holderText(err: LockHeldError): string {
-  return err instanceof SharedLockHeldError && err.details !== undefined ? describeHolder(err.details) : '';
+/** Who holds the job: an execution, or a run named by the shared lock's variable. */
+function holderName(err: LockHeldError): string {
+  if (!(err instanceof SharedLockHeldError)) return `execution "${err.holder}"`;
+  // The holder is written into the variable's items: a token without "read" cannot see them.
+  if (err.details === undefined) return 'another run (its lock in Nomad does not say which to this token)';
+  return `run "${err.holder}"${describeHolder(err.details)}`;
 }
 
 /** The warning of a run that goes on without the job's shared lock (out of reach, and optional). */
@@ -53,8 +56,10 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
   const lock = jobLockFor(context);
   const held = (err: LockHeldError) =>
     new JobLockedError(
-      `Job "${plan.jobId}" in namespace "${plan.namespace}" is already being restarted by ${err instanceof SharedLockHeldError ? 'run' : 'execution'} "${err.holder}"${holderText(err)}`,
-      { cause: err },
+      `Job "${plan.jobId}" in namespace "${plan.namespace}" is already being restarted by ${holderName(err)}`,
+      {
+        cause: err,
+      },
     );
   // The job's record names the run holding it, so a run after one that never ended resumes it.
   const holdsJob = () =>

@@ -12,9 +12,17 @@ import { NomadClient } from '../../../lib/nomad';
 import { NomadVariablesLock, sharedLockPath } from '../../../lib/stores';
 import type { RunningSimulator } from '../../../sim/index';
 import { runCli } from '../../e2e/run-cli';
+import { accountFor, CLEAN, invariantsOf } from '../../faults/accounting';
 import { MANAGEMENT_TOKEN, OPERATOR_TOKEN, readmePolicyAcl } from '../../fixtures/readme-policy';
 import { get, put } from '../../sim/helpers/http';
-import { type Harness, restartOptions, simpleJob, startHarness, waitAllRunning } from '../../steps/harness';
+import {
+  allocationsOf,
+  type Harness,
+  restartOptions,
+  simpleJob,
+  startHarness,
+  waitAllRunning,
+} from '../../steps/harness';
 import {
   type DynamoDbEmulator,
   EMULATOR_START_TIMEOUT_MS,
@@ -109,6 +117,8 @@ describe('a run that loses the job’s lock', () => {
     it('ends the execution failed, the loss in its summary, with one allocation restarted of three', async () => {
       // Arrange
       const harness = await cluster();
+      const planned = allocationsOf(harness, 'web');
+      const startedAt = harness.now();
       let guards = 0;
 
       // Act: the job is taken between the first batch and the second's safe point.
@@ -132,6 +142,9 @@ describe('a run that loses the job’s lock', () => {
       expect(run.events.map((e) => e.type)).toContain('lock-lost');
       expect(harness.sim.control.counters()[RESTART]).toBe(1);
       expect(harness.sim.control.state().variable('default', PATH)?.items['runId']).toBe('run-bob');
+      const accounting = accountFor(harness, planned, run, startedAt);
+      expect(invariantsOf(accounting)).toEqual(CLEAN);
+      expect([accounting.count('restarted'), accounting.count('not reached')]).toEqual([1, 2]);
     });
   });
 });
