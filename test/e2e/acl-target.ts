@@ -1,16 +1,11 @@
 /**
- * Where the ACL cases of the end-to-end suite run: a simulator with ACLs on, or, with
- * `NOMAD_E2E_ACL_ADDR` and `NOMAD_E2E_ACL_TOKEN` (a management token of an ACL-enabled agent,
- * e.g. a `nomad agent -dev` with `acl { enabled = true }`, bootstrapped), that agent. Either way
- * the command holds exactly the README's policy (read from the README), or that policy less one
- * lock capability. On an agent the target makes a namespace of its own, the policies (the
- * README's with its namespace's name), a client token for each, and a 3-allocation raw_exec job,
- * and deletes all of it on close. A dev agent without ACLs treats every token as management and
- * would hide nothing, which is why these cases need one with ACLs.
+ * Where the lock's ACL cases of the end-to-end suite run: a simulator with ACLs on, or the
+ * ACL-enabled agent the suite was pointed at (acl-agent.ts). Either way the command holds exactly
+ * the README's policy (read from the README), or that policy less one lock capability; on the
+ * agent in a namespace of the suite's own, with a 3-allocation raw_exec job.
  */
-import { randomBytes } from 'node:crypto';
-import type { Allocation, AllocListStub } from '../../lib/nomad/types';
-import { SHARED_LOCK_PREFIX, sharedLockPath } from '../../lib/stores/nomad-variables-lock';
+import type { Allocation } from '../../lib/nomad/types';
+import { sharedLockPath } from '../../lib/stores/nomad-variables-lock';
 import { createScaledClock, type RunningSimulator, startSimulator } from '../../sim/index';
 import {
   type LockCapability,
@@ -18,11 +13,10 @@ import {
   readmePolicyAcl,
   readmePolicyHcl,
 } from '../fixtures/readme-policy';
-import { call, eventually, get, put } from '../sim/helpers/http';
 import { simpleJob } from '../steps/harness';
+import { AclAgent, onAclAgent, rawExecJob } from './acl-agent';
 
-export const ACL_ADDR = process.env['NOMAD_E2E_ACL_ADDR'];
-const ACL_MANAGEMENT = process.env['NOMAD_E2E_ACL_TOKEN'];
+export { ACL_ADDR } from './acl-agent';
 
 /** Which token a case runs the command with: the README's policy, or it less one capability. */
 export type PolicyVariant = 'readme' | `without-${LockCapability}`;
@@ -73,9 +67,7 @@ const variantOf = (variant: PolicyVariant): LockCapability | undefined =>
 
 /** Opens the simulator (one per variant: its token is the variant's) or the ACL agent. */
 export async function openAclTarget(variant: PolicyVariant = 'readme'): Promise<AclTarget> {
-  return ACL_ADDR === undefined || ACL_MANAGEMENT === undefined
-    ? simulatorTarget(variant)
-    : agentTarget(ACL_ADDR, ACL_MANAGEMENT);
+  return onAclAgent() ? agentTarget() : simulatorTarget(variant);
 }
 
 function restartSignals(allocation: Allocation, sinceMs: number): number {
@@ -127,33 +119,6 @@ async function simulatorTarget(variant: PolicyVariant): Promise<AclTarget> {
   };
 }
 
-/** The raw_exec job of the agent's cases: it sleeps, and restarts in place in a moment. */
-function rawExecJob(namespace: string) {
-  return {
-    Job: {
-      ID: JOB,
-      Name: JOB,
-      Namespace: namespace,
-      Type: 'service',
-      Datacenters: ['*'],
-      TaskGroups: [
-        {
-          Name: JOB,
-          Count: ALLOCATIONS,
-          Tasks: [
-            {
-              Name: 'sleep',
-              Driver: 'raw_exec',
-              Config: { command: '/bin/sleep', args: ['100000'] },
-              Resources: { CPU: 20, MemoryMB: 16 },
-            },
-          ],
-        },
-      ],
-    },
-  };
-}
-
 /** The policy with `capability` taken out of the lock path's list (and nowhere else). */
 function withoutCapability(policy: string, capability: LockCapability): string {
   return policy.replace(
@@ -168,97 +133,44 @@ function withoutCapability(policy: string, capability: LockCapability): string {
   );
 }
 
-async function agentTarget(address: string, management: string): Promise<AclTarget> {
-  const namespace = `e2e-acl-${randomBytes(4).toString('hex')}`;
-  const made: Array<() => Promise<unknown>> = [];
-  const must = async <T>(what: string, answer: Promise<{ status: number; text: string; json: T }>) => {
-    const res = await answer;
-    if (res.status !== 200) throw new Error(`${what}: ${res.status} ${res.text}`);
-    return res.json;
-  };
-  await must('namespace', put(address, `/v1/namespace/${namespace}`, { Name: namespace }, management));
-  made.push(() => call(address, `/v1/namespace/${namespace}`, { method: 'DELETE', token: management }));
-  const readme = readmePolicyHcl().replace('namespace "default"', `namespace "${namespace}"`);
+async function agentTarget(): Promise<AclTarget> {
+  const agent = await AclAgent.open();
+  const readme = readmePolicyHcl().replace('namespace "default"', 'namespace "NAMESPACE"');
   const tokens = new Map<PolicyVariant, string>();
   for (const variant of ['readme', 'without-read', 'without-write', 'without-destroy'] as const) {
     const without = variantOf(variant);
-    const rules = without === undefined ? readme : withoutCapability(readme, without);
-    const name = `${namespace}-${variant}`;
-    await must('policy', put(address, `/v1/acl/policy/${name}`, { Name: name, Rules: rules }, management));
-    made.push(() => call(address, `/v1/acl/policy/${name}`, { method: 'DELETE', token: management }));
-    const token = await must<{ SecretID: string; AccessorID: string }>(
-      'token',
-      put(address, '/v1/acl/token', { Name: name, Type: 'client', Policies: [name] }, management),
+    tokens.set(
+      variant,
+      await agent.token(without === undefined ? readme : withoutCapability(readme, without)),
     );
-    made.push(() =>
-      call(address, `/v1/acl/token/${token.AccessorID}`, { method: 'DELETE', token: management }),
-    );
-    tokens.set(variant, token.SecretID);
   }
-  await must('job', put(address, '/v1/jobs', rawExecJob(namespace), management));
-  const ns = `namespace=${namespace}`;
-  const allocations = async () =>
-    (await get<AllocListStub[]>(address, `/v1/job/${JOB}/allocations?${ns}`, management)).json ?? [];
-  await eventually(
-    async () =>
-      (await allocations()).filter((a) => a.ClientStatus === 'running').length === ALLOCATIONS
-        ? true
-        : undefined,
-    60_000,
-  );
-  // A restart during the job's first deployment is refused (Nomad's deployment guard): wait it out.
-  await eventually(async () => {
-    const deployments =
-      (await get<Array<{ Status: string }>>(address, `/v1/job/${JOB}/deployments?${ns}`, management)).json ??
-      [];
-    return deployments.every((d) => ['successful', 'failed', 'cancelled'].includes(d.Status))
-      ? true
-      : undefined;
-  }, 60_000);
+  await agent.register(rawExecJob(JOB, 'service', ALLOCATIONS, agent.namespace), ALLOCATIONS);
   return {
     sim: undefined,
     now: Date.now,
     env: (variant = 'readme') => ({
-      NOMAD_ADDR: address,
+      NOMAD_ADDR: agent.address,
       NOMAD_TOKEN: tokens.get(variant) ?? '',
-      NOMAD_NAMESPACE: namespace,
+      NOMAD_NAMESPACE: agent.namespace,
     }),
     lockVariable: async () => {
-      const res = await get<{ Items: Record<string, string>; Lock?: unknown }>(
-        address,
-        `/v1/var/${sharedLockPath(JOB)}?${ns}`,
-        management,
+      const res = await agent.get<{ Items: Record<string, string>; Lock?: unknown }>(
+        `/v1/var/${sharedLockPath(JOB)}`,
       );
       return res.status === 404 ? undefined : { items: res.json.Items, locked: res.json.Lock !== undefined };
     },
     restartedSince: (sinceMs, expected) =>
       settled(async () => {
-        const running = (await allocations()).filter((a) => a.DesiredStatus === 'run');
-        const full = await Promise.all(
-          running.map(
-            async (a) => (await get<Allocation>(address, `/v1/allocation/${a.ID}?${ns}`, management)).json,
-          ),
+        const running = (await agent.allocations(JOB)).filter((a) => a.DesiredStatus === 'run');
+        const signals = (await Promise.all(running.map((a) => agent.allocation(a.ID)))).map((a) =>
+          restartSignals(a, sinceMs),
         );
-        const signals = full.map((a) => restartSignals(a, sinceMs));
         return {
           restarted: signals.filter((n) => n > 0).length,
           signals: signals.reduce((a, b) => a + b, 0),
         };
       }, expected),
     renewals: () => undefined,
-    close: async () => {
-      await call(address, `/v1/job/${JOB}?purge=true&${ns}`, { method: 'DELETE', token: management });
-      const left =
-        (
-          await get<Array<{ Path: string }>>(
-            address,
-            `/v1/vars?prefix=${SHARED_LOCK_PREFIX}&${ns}`,
-            management,
-          )
-        ).json ?? [];
-      for (const v of left)
-        await call(address, `/v1/var/${v.Path}?${ns}`, { method: 'DELETE', token: management });
-      for (const undo of made.reverse()) await undo();
-    },
+    close: () => agent.close(),
   };
 }
