@@ -39,7 +39,8 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
   }
   const input = { options: state.options, run: state.run, ...planned };
   try {
-    await lock.refresh(key, state.run.runId, secondsFromEnv(ENV.lockTtlSeconds, DEFAULT_LOCK_TTL_SECONDS));
+    const ttl = secondsFromEnv(ENV.lockTtlSeconds, DEFAULT_LOCK_TTL_SECONDS);
+    await lock.refresh(key, state.run.runId, ttl, state.run.executionId);
   } catch (err) {
     if (!(err instanceof JobLockLostError)) throw err;
     logger.warn('Job lock lost', { jobId: key.jobId, batch: planned.progress.nextBatch });

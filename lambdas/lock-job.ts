@@ -22,6 +22,7 @@ import {
   secondsFromEnv,
 } from '../lib/stores/from-env';
 import type { PairedJobLock } from '../lib/stores/paired-job-lock';
+import type { RunStatus } from '../lib/stores/run-status';
 import { JobLockedError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';
@@ -46,6 +47,14 @@ function sharedLockSkipped(lock: PairedJobLock, jobId: string): ProgressEvent[] 
     ? []
     : [{ type: 'shared-lock-skipped', time: Date.now(), jobId, reason: skipped.message }];
 }
+
+/**
+ * Whether the run holding the lock still runs, from the status of the execution the lock names as
+ * running it. `SUCCEEDED` with the lock still held means it continued as new: every other way out
+ * of an execution releases the lock first ("Release lock"), and the successor names itself in the
+ * lock as it starts ("Resume run"), so the chain, not its first link, decides.
+ */
+const stillRuns = (status: RunStatus): boolean => status === 'RUNNING' || status === 'SUCCEEDED';
 
 const lambdaHandler = async (event: unknown, context: Context): Promise<WorkflowState> => {
   // Plan's lines are shown only once the job is this run's; a refused or skipped run drops them.
@@ -72,7 +81,7 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
           plan.planKey,
         );
   try {
-    await lock.take(key, state.run.runId, ttl);
+    await lock.take(key, state.run.runId, ttl, state.run.executionId);
     await holdsJob();
     logger.info('Job locked', { jobId: plan.jobId, namespace: plan.namespace });
     return { ...state, events: [...planEvents, ...sharedLockSkipped(lock, plan.jobId)] };
@@ -86,10 +95,10 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
     };
     if (err instanceof SharedLockHeldError && !err.askable) return lockedOut(err);
     // A holder that cannot be asked about keeps its lock: failing safe means not restarting.
-    const status = await runStatusFromEnv().status(err.holder);
-    if (status === 'RUNNING') return lockedOut(err);
+    const status = await runStatusFromEnv().status(err.holderExecution ?? err.holder);
+    if (stillRuns(status)) return lockedOut(err);
     try {
-      await lock.takeOver(key, state.run.runId, err.holder, ttl);
+      await lock.takeOver(key, state.run.runId, err.holder, ttl, state.run.executionId);
     } catch (race) {
       if (race instanceof LockHeldError) throw held(race);
       throw race;

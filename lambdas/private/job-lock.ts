@@ -7,15 +7,15 @@
 import type { Context } from 'aws-lambda';
 import { liveEventsOf } from '../../lib/steps/local-invocation';
 import { jobLockFromEnv } from '../../lib/stores/from-env';
+import { NomadVariablesLock } from '../../lib/stores/nomad-variables-lock';
+import { PairedJobLock } from '../../lib/stores/paired-job-lock';
 import {
   AWS_SHARED_LOCK_TTL,
   awsLockIdentity,
   LOCAL_SHARED_LOCK_TTL_MS,
   localLockIdentity,
-  NomadVariablesLock,
   sharedLockMode,
-} from '../../lib/stores/nomad-variables-lock';
-import { PairedJobLock } from '../../lib/stores/paired-job-lock';
+} from '../../lib/stores/shared-lock-settings';
 import { logger } from './logger';
 import { nomadClientOf } from './nomad-client-middleware';
 

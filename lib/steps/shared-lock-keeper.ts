@@ -11,12 +11,8 @@ import { NomadClient } from '../nomad/client';
 import { type NomadClientConfig, resolveNomadConfig } from '../nomad/config';
 import { JobLockLostError } from '../stores/errors';
 import type { JobLock, LockKey } from '../stores/job-lock';
-import {
-  LOCAL_SHARED_LOCK_TTL_MS,
-  localLockIdentity,
-  NomadVariablesLock,
-  sharedLockMode,
-} from '../stores/nomad-variables-lock';
+import { NomadVariablesLock } from '../stores/nomad-variables-lock';
+import { LOCAL_SHARED_LOCK_TTL_MS, localLockIdentity, sharedLockMode } from '../stores/shared-lock-settings';
 import { TaskStates } from '../workflow/state-names';
 
 /** Renewals running for one run; `stop` ends them before the run's release step frees the lock. */

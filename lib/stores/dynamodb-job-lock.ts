@@ -46,14 +46,19 @@ export class DynamoDbJobLock implements JobLock {
     private readonly now: () => number = Date.now,
   ) {}
 
-  public async acquire(key: LockKey, owner: string, ttlSeconds: number): Promise<HeldLock> {
+  public async acquire(
+    key: LockKey,
+    owner: string,
+    ttlSeconds: number,
+    execution?: string,
+  ): Promise<HeldLock> {
     const id = lockKeyString(key);
     const nowSeconds = Math.floor(this.now() / 1000);
-    const refreshed = await this.refresh(id, owner, nowSeconds + ttlSeconds);
+    const refreshed = await this.refresh(id, owner, nowSeconds + ttlSeconds, execution);
     if (refreshed !== undefined) return heldLockOf(refreshed);
     // Free or ours already (a retried take). Never another run's, whatever its lease says:
     // that takes a holder found not running (takeOver).
-    await this.take(id, owner, ttlSeconds, owner);
+    await this.take(id, owner, ttlSeconds, owner, execution);
     return { key };
   }
 
@@ -62,15 +67,21 @@ export class DynamoDbJobLock implements JobLock {
     owner: string,
     previousOwner: string,
     ttlSeconds: number,
+    execution?: string,
   ): Promise<HeldLock | undefined> {
     // Still the dead run's (or gone): a new item, without its cancel flag or shared lock.
-    const previous = await this.take(lockKeyString(key), owner, ttlSeconds, previousOwner);
+    const previous = await this.take(lockKeyString(key), owner, ttlSeconds, previousOwner, execution);
     return previous === undefined ? undefined : heldLockOf(previous);
   }
 
-  public async extend(key: LockKey, owner: string, ttlSeconds: number): Promise<HeldLock | undefined> {
+  public async extend(
+    key: LockKey,
+    owner: string,
+    ttlSeconds: number,
+    execution?: string,
+  ): Promise<HeldLock | undefined> {
     const nowSeconds = Math.floor(this.now() / 1000);
-    const refreshed = await this.refresh(lockKeyString(key), owner, nowSeconds + ttlSeconds);
+    const refreshed = await this.refresh(lockKeyString(key), owner, nowSeconds + ttlSeconds, execution);
     return refreshed === undefined ? undefined : heldLockOf(refreshed);
   }
 
@@ -100,8 +111,7 @@ export class DynamoDbJobLock implements JobLock {
         }),
       );
     } catch (err) {
-      if (err instanceof ConditionalCheckFailedException)
-        throw new LockHeldError(id, (await this.holderOf(id)) ?? 'nobody', { cause: err });
+      if (err instanceof ConditionalCheckFailedException) throw await this.heldError(id, undefined, err);
       throw err;
     }
   }
@@ -115,6 +125,7 @@ export class DynamoDbJobLock implements JobLock {
     owner: string,
     ttlSeconds: number,
     allowedHolder: string,
+    execution: string | undefined,
   ): Promise<Record<string, AttributeValue> | undefined> {
     const nowSeconds = Math.floor(this.now() / 1000);
     try {
@@ -126,6 +137,7 @@ export class DynamoDbJobLock implements JobLock {
             owner: { S: owner },
             acquiredAt: { N: String(nowSeconds) },
             expiresAt: { N: String(nowSeconds + ttlSeconds) },
+            ...(execution === undefined ? {} : { execution: { S: execution } }),
           },
           ConditionExpression: 'attribute_not_exists(lockKey) OR #owner = :holder',
           ExpressionAttributeNames: { '#owner': 'owner' },
@@ -136,21 +148,27 @@ export class DynamoDbJobLock implements JobLock {
       );
       return out.Attributes;
     } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) {
-        const holder = err.Item?.['owner']?.S ?? (await this.holderOf(id));
-        throw new LockHeldError(id, holder ?? 'unknown', { cause: err });
-      }
+      if (err instanceof ConditionalCheckFailedException) throw await this.heldError(id, err.Item, err);
       throw err;
     }
   }
 
   /**
-   * The run holding `id` now, read back (consistently) when a failed condition came without the
-   * old item: `ReturnValuesOnConditionCheckFailure` is recent, and not every DynamoDB-compatible
-   * service or proxy honours it. `undefined` when the lock was released in between.
+   * The error naming the run holding `id` and the execution running it now, from the item a failed
+   * condition returned, or read back (consistently) when it came without one:
+   * `ReturnValuesOnConditionCheckFailure` is recent, and not every DynamoDB-compatible service or
+   * proxy honours it.
    */
-  private async holderOf(id: string): Promise<string | undefined> {
-    return (await this.readItem(id))?.['owner']?.S;
+  private async heldError(
+    id: string,
+    item: Record<string, AttributeValue> | undefined,
+    cause: unknown,
+  ): Promise<LockHeldError> {
+    const holder = item ?? (await this.readItem(id));
+    return new LockHeldError(id, holder?.['owner']?.S ?? 'unknown', {
+      cause,
+      holderExecution: holder?.['execution']?.S,
+    });
   }
 
   /** The lock item of `id` as it is now (a consistent read), if any. */
@@ -170,16 +188,21 @@ export class DynamoDbJobLock implements JobLock {
     id: string,
     owner: string,
     expiresAt: number,
+    execution: string | undefined,
   ): Promise<Record<string, AttributeValue> | undefined> {
     try {
       const out = await this.client.send(
         new UpdateItemCommand({
           TableName: this.tableName,
           Key: { lockKey: { S: id } },
-          UpdateExpression: 'SET expiresAt = :expires',
+          UpdateExpression: `SET expiresAt = :expires${execution === undefined ? '' : ', execution = :execution'}`,
           ConditionExpression: '#owner = :owner',
           ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':owner': { S: owner }, ':expires': { N: String(expiresAt) } },
+          ExpressionAttributeValues: {
+            ':owner': { S: owner },
+            ':expires': { N: String(expiresAt) },
+            ...(execution === undefined ? {} : { ':execution': { S: execution } }),
+          },
           ReturnValues: 'ALL_NEW',
         }),
       );

@@ -27,14 +27,24 @@ export class StoreDecodeError extends StoreError {
   }
 }
 
-/** The job lock is held by another run. `holder` is that run's id (an execution ARN). */
+/**
+ * The job lock is held by another run. `holder` is that run's id (its first execution's ARN);
+ * `holderExecution` the execution running that run now, when the lock knows it (a run that
+ * continued as new is its last execution's, not its first's).
+ */
 export class LockHeldError extends StoreError {
   public readonly holder: string;
+  public readonly holderExecution: string | undefined;
 
-  public constructor(key: string, holder: string, options?: ErrorOptions) {
+  public constructor(
+    key: string,
+    holder: string,
+    options?: ErrorOptions & { holderExecution?: string | undefined },
+  ) {
     super(`Job "${key}" is being restarted by execution "${holder}"`, options);
     this.name = 'LockHeldError';
     this.holder = holder;
+    this.holderExecution = options?.holderExecution;
   }
 }
 

@@ -29,6 +29,11 @@ export interface HeldLock {
   readonly sharedLockId?: string;
 }
 
+/**
+ * Every write that takes or extends a lock may name `execution`, the execution running the run
+ * now (a run that continues as new runs on in another execution): a takeover asks whether that one
+ * still runs, and a refused run's `LockHeldError.holderExecution` names it.
+ */
 export interface JobLock {
   /**
    * Takes (or refreshes, when `owner` already holds it) the lock until `now + ttlSeconds`.
@@ -36,7 +41,7 @@ export interface JobLock {
    * another run holds is never taken here, whatever its lease says: `LockHeldError` names the
    * holder, and only {@link takeOver}, after the holder was found not running, takes it.
    */
-  acquire(key: LockKey, owner: string, ttlSeconds: number): Promise<HeldLock>;
+  acquire(key: LockKey, owner: string, ttlSeconds: number, execution?: string): Promise<HeldLock>;
   /**
    * Takes the lock from `previousOwner`, a run found no longer running, for `owner`; answers what
    * the previous holder held (its shared lock's ID, to free it), if its lock was still there.
@@ -47,13 +52,14 @@ export interface JobLock {
     owner: string,
     previousOwner: string,
     ttlSeconds: number,
+    execution?: string,
   ): Promise<HeldLock | undefined>;
   /**
    * Extends the lease of a lock `owner` holds, keeping its other attributes, and answers it;
    * `undefined` when `owner` does not hold it any more (its lease ran out, or it was taken over).
    * Never takes a lock: a run between its batches must still hold the lock it took.
    */
-  extend(key: LockKey, owner: string, ttlSeconds: number): Promise<HeldLock | undefined>;
+  extend(key: LockKey, owner: string, ttlSeconds: number, execution?: string): Promise<HeldLock | undefined>;
   /** The lock `owner` holds on `key` (a consistent read), if it does. */
   held(key: LockKey, owner: string): Promise<HeldLock | undefined>;
   /**
@@ -77,6 +83,7 @@ export interface JobLock {
 interface MemoryLockItem {
   key: LockKey;
   owner: string;
+  execution?: string | undefined;
   expiresAtMs: number;
   cancelRequested: boolean;
   sharedLockId?: string;
@@ -86,18 +93,28 @@ interface MemoryLockItem {
 const heldLockOf = (item: MemoryLockItem): HeldLock =>
   item.sharedLockId === undefined ? { key: item.key } : { key: item.key, sharedLockId: item.sharedLockId };
 
+/** The error for a lock `held` by another run, naming its run and the execution running it now. */
+const heldBy = (id: string, held: MemoryLockItem): LockHeldError =>
+  new LockHeldError(id, held.owner, { holderExecution: held.execution });
+
 /** In-process lock for local runs and tests; same semantics as the DynamoDB lock. */
 export class MemoryJobLock implements JobLock {
   private readonly items = new Map<string, MemoryLockItem>();
 
   public constructor(private readonly now: () => number = Date.now) {}
 
-  public async acquire(key: LockKey, owner: string, ttlSeconds: number): Promise<HeldLock> {
+  public async acquire(
+    key: LockKey,
+    owner: string,
+    ttlSeconds: number,
+    execution?: string,
+  ): Promise<HeldLock> {
     const id = lockKeyString(key);
     const held = this.items.get(id);
-    if (held !== undefined && held.owner !== owner) throw new LockHeldError(id, held.owner);
+    if (held !== undefined && held.owner !== owner) throw heldBy(id, held);
     const item: MemoryLockItem = held ?? { key, owner, expiresAtMs: 0, cancelRequested: false };
     item.expiresAtMs = this.now() + ttlSeconds * 1000;
+    if (execution !== undefined) item.execution = execution;
     this.items.set(id, item);
     return heldLockOf(item);
   }
@@ -107,18 +124,26 @@ export class MemoryJobLock implements JobLock {
     owner: string,
     previousOwner: string,
     ttlSeconds: number,
+    execution?: string,
   ): Promise<HeldLock | undefined> {
     const id = lockKeyString(key);
     const held = this.items.get(id);
-    if (held !== undefined && held.owner !== previousOwner) throw new LockHeldError(id, held.owner);
-    this.items.set(id, { key, owner, expiresAtMs: this.now() + ttlSeconds * 1000, cancelRequested: false });
+    if (held !== undefined && held.owner !== previousOwner) throw heldBy(id, held);
+    const expiresAtMs = this.now() + ttlSeconds * 1000;
+    this.items.set(id, { key, owner, execution, expiresAtMs, cancelRequested: false });
     return held === undefined ? undefined : heldLockOf(held);
   }
 
-  public async extend(key: LockKey, owner: string, ttlSeconds: number): Promise<HeldLock | undefined> {
+  public async extend(
+    key: LockKey,
+    owner: string,
+    ttlSeconds: number,
+    execution?: string,
+  ): Promise<HeldLock | undefined> {
     const held = this.items.get(lockKeyString(key));
     if (held?.owner !== owner) return undefined;
     held.expiresAtMs = this.now() + ttlSeconds * 1000;
+    if (execution !== undefined) held.execution = execution;
     return heldLockOf(held);
   }
 

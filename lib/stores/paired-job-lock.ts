@@ -38,10 +38,11 @@ export class PairedJobLock {
    * "Lock job": takes the engine's lock, then the shared one under an ID kept beside the first.
    * A retried take finds that ID and acquires again with it, then renews (Nomad does not start a
    * held lock's TTL again on a second acquire).
+   * `execution` is the execution running the run now (see `JobLock`).
    * @throws LockHeldError (SharedLockHeldError for the shared lock) naming the holder.
    */
-  public async take(key: LockKey, owner: string, ttlSeconds: number): Promise<void> {
-    const held = await this.own.acquire(key, owner, ttlSeconds);
+  public async take(key: LockKey, owner: string, ttlSeconds: number, execution?: string): Promise<void> {
+    const held = await this.own.acquire(key, owner, ttlSeconds, execution);
     await this.takeShared(key, owner, held.sharedLockId, async (shared, id) => {
       await shared.take(key, owner, id);
       if (held.sharedLockId !== undefined) await shared.renew(key, owner, id);
@@ -57,8 +58,9 @@ export class PairedJobLock {
     owner: string,
     previousOwner: string,
     ttlSeconds: number,
+    execution?: string,
   ): Promise<void> {
-    const previous = await this.own.takeOver(key, owner, previousOwner, ttlSeconds);
+    const previous = await this.own.takeOver(key, owner, previousOwner, ttlSeconds, execution);
     await this.takeShared(key, owner, undefined, (shared, id) =>
       shared.takeOver(key, owner, previous?.sharedLockId, id),
     );
@@ -69,8 +71,8 @@ export class PairedJobLock {
    * lease and renews the shared lock.
    * @throws JobLockLostError when the run holds the job no more: no restart may follow.
    */
-  public async refresh(key: LockKey, owner: string, ttlSeconds: number): Promise<void> {
-    const held = await this.own.extend(key, owner, ttlSeconds);
+  public async refresh(key: LockKey, owner: string, ttlSeconds: number, execution?: string): Promise<void> {
+    const held = await this.own.extend(key, owner, ttlSeconds, execution);
     if (held === undefined)
       throw new JobLockLostError(
         "The job's lock was lost: this run's lease on it ran out or another run took it over",

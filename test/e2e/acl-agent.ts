@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Allocation, AllocListStub } from '../../lib/nomad/types';
-import { SHARED_LOCK_PREFIX } from '../../lib/stores/nomad-variables-lock';
+import { SHARED_LOCK_PREFIX } from '../../lib/stores/shared-lock-settings';
 import { call, eventually, get, put, type WireResponse } from '../sim/helpers/http';
 
 export const ACL_ADDR = process.env['NOMAD_E2E_ACL_ADDR'];

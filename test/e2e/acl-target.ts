@@ -5,7 +5,7 @@
  * agent in a namespace of the suite's own, with a 3-allocation raw_exec job.
  */
 import type { Allocation } from '../../lib/nomad/types';
-import { sharedLockPath } from '../../lib/stores/nomad-variables-lock';
+import { sharedLockPath } from '../../lib/stores/shared-lock-settings';
 import { createScaledClock, type RunningSimulator, startSimulator } from '../../sim/index';
 import {
   type LockCapability,

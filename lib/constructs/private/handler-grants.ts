@@ -116,11 +116,14 @@ function grantTableAccess(r: HandlerResources): void {
       }),
     );
   };
-  // UpdateItem refreshes a lease in place (keeping a cancel flag); PutItem takes a lock.
-  table('lock-job', r.lockTable, ['dynamodb:PutItem', 'dynamodb:UpdateItem']);
+  // UpdateItem refreshes a lease in place (keeping a cancel flag, and names the execution running
+  // the run: "Resume run" does that for a continued one); PutItem takes a lock; GetItem reads a
+  // holder back where a failed condition returned none, and the shared lock's ID before a release.
+  table('lock-job', r.lockTable, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
+  table('resume-run', r.lockTable, ['dynamodb:UpdateItem']);
   table('check-deployments', r.lockTable, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
   table('decide', r.lockTable, ['dynamodb:GetItem']);
-  table('release-lock', r.lockTable, ['dynamodb:DeleteItem']);
+  table('release-lock', r.lockTable, ['dynamodb:GetItem', 'dynamodb:DeleteItem']);
   table(STALE_LOCK_HANDLER_ID, r.lockTable, ['dynamodb:DeleteItem']);
   table(STALE_LOCK_HANDLER_ID, r.lockTable, ['dynamodb:Query'], LOCK_TABLE_SCHEMA.ownerIndex);
   table('ask', r.approvalsTable, ['dynamodb:PutItem']);

@@ -71,6 +71,7 @@ const RUNS_A_SLICE: ReadonlySet<WorkflowFunctionId> = new Set([
 ]);
 const READS_LOCK: ReadonlySet<WorkflowFunctionId> = new Set([
   'lock-job',
+  'resume-run',
   'check-deployments',
   'decide',
   'release-lock',
