@@ -80,7 +80,10 @@ const lit = (s: string) => s as ConstructorParameters<typeof ValidationError>[0]
 export class NomadRestartSchedule extends Construct {
   /** The Scheduler schedule. */
   public readonly schedule: scheduler.Schedule;
-  /** The role Scheduler assumes for this schedule only: `states:StartExecution` on the one state machine. */
+  /**
+   * The role Scheduler assumes for this schedule: `states:StartExecution` on the one state
+   * machine, assumable by Scheduler for the schedule's group in this account only.
+   */
   public readonly role: iam.Role;
   /** The execution input every run gets, as it is sent (with Scheduler's `<aws.scheduler.scheduled-time>`). */
   public readonly executionInput: Readonly<Record<string, unknown>>;
@@ -142,18 +145,19 @@ export class NomadRestartSchedule extends Construct {
     this.executionInput = { ...input, scheduledTime: scheduler.ContextAttribute.scheduledTime };
 
     const stack = Stack.of(this);
-    const group = props.scheduleGroup?.scheduleGroupName ?? 'default';
     this.role = new iam.Role(this, 'Role', {
       description: `EventBridge Scheduler: starts restart ${name}`,
+      // Scheduler assumes a target's role with the schedule GROUP's ARN as aws:SourceArn, never
+      // the schedule's ("Confused deputy prevention", EventBridge Scheduler User Guide:
+      // https://docs.aws.amazon.com/scheduler/latest/UserGuide/cross-service-confused-deputy-prevention.html).
+      // A condition on the schedule's own ARN is never met: every firing would be dropped.
       assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
         conditions: {
           StringEquals: {
             'aws:SourceAccount': stack.account,
-            'aws:SourceArn': stack.formatArn({
-              service: 'scheduler',
-              resource: 'schedule',
-              resourceName: `${group}/${name}`,
-            }),
+            'aws:SourceArn':
+              props.scheduleGroup?.scheduleGroupArn ??
+              stack.formatArn({ service: 'scheduler', resource: 'schedule-group', resourceName: 'default' }),
           },
         },
       }),

@@ -2,7 +2,7 @@
  * Scenario: the README's weekly maintenance restart (examples/weekly-restart.ts: Sundays 03:00
  * Europe/Berlin, 10% at a time, no batch after 05:00) synthesized with the stack, checked as a
  * template: the schedule's expression, time zone, flexible window and input, its role (may only
- * start this state machine, assumed only for this schedule), cdk-nag; a window-end input; and
+ * start this state machine, assumed by Scheduler for the schedule's group), cdk-nag; a window-end input; and
  * every bad value refused at synth with the schedule's name and the reason.
  */
 import { readFileSync } from 'node:fs';
@@ -88,7 +88,7 @@ describe('NomadRestartSchedule', () => {
       });
     });
 
-    it('uses a role that only this schedule can assume and that may only start this state machine', () => {
+    it("uses a role that Scheduler assumes for the schedule's group (the ARN it sends) and that may only start this state machine", () => {
       // Arrange
       const role = new Capture();
       template.hasResourceProperties('AWS::Scheduler::Schedule', {
@@ -128,7 +128,7 @@ describe('NomadRestartSchedule', () => {
                       { Ref: 'AWS::Region' },
                       ':',
                       { Ref: 'AWS::AccountId' },
-                      ':schedule/default/weekly-example',
+                      ':schedule-group/default',
                     ],
                   ],
                 },
