@@ -16,9 +16,12 @@
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
+import { LOCK_TABLE_SCHEMA } from '../../lib/stores/dynamodb-job-lock';
 import { ENV } from '../../lib/stores/from-env';
+import { type LockKey, lockKeyString } from '../../lib/stores/job-lock';
 import {
   type DynamoDbEmulator,
   EMULATOR_START_TIMEOUT_MS,
@@ -37,6 +40,8 @@ export interface EmulatedAws {
   readonly ledger: IamLedger;
   /** The IAM check (tests evaluate a call directly). */
   readonly check: IamCheck;
+  /** The run holding `key`'s lock in the lock table, if any (read outside any function). */
+  lockHolder(key: LockKey): Promise<string | undefined>;
 }
 
 const CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
@@ -130,6 +135,8 @@ export function useEmulatedAws(): EmulatedAws {
 
   afterAll(async () => {
     uninstall();
+    // A file that enforced IAM but saw no call ran its handlers on the in-memory stores.
+    if (ledger.calls.length === 0) throw new Error('useEmulatedAws: no AWS call was checked in this file');
     await close();
     for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
     Object.assign(process.env, savedEnv);
@@ -154,6 +161,20 @@ export function useEmulatedAws(): EmulatedAws {
       return approvalsTable;
     },
     ledger,
+    lockHolder: async (key) => {
+      const dynamodb = new DynamoDBClient({});
+      try {
+        const out = await dynamodb.send(
+          new GetItemCommand({
+            TableName: lockTable,
+            Key: { [LOCK_TABLE_SCHEMA.partitionKey]: { S: lockKeyString(key) } },
+          }),
+        );
+        return out.Item?.[LOCK_TABLE_SCHEMA.ownerAttribute]?.S;
+      } finally {
+        dynamodb.destroy();
+      }
+    },
     get check() {
       if (check === undefined) throw new Error('the IAM check is installed in beforeEach');
       return check;

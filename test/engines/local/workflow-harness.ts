@@ -16,6 +16,7 @@ import type { RestartOptions } from '../../../lib/restart/options';
 import { localStores } from '../../../lib/stores/from-env';
 import type { LockKey } from '../../../lib/stores/job-lock';
 import { FlowStates, TASK_STATE_HANDLERS } from '../../../lib/workflow/state-names';
+import { asFunction } from '../../iam/iam-check';
 import type { Harness } from '../../steps/harness';
 
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
@@ -56,6 +57,17 @@ export interface WorkflowRunOptions {
   readonly stateMachine?: LocalStateMachine;
   /** The steps' clock (a maintenance window on simulated time). @default Date.now */
   readonly now?: () => number;
+}
+
+/**
+ * Each invocation runs as its function (test/iam/iam-check.ts): where a test file enforces IAM
+ * on the AWS stores, the calls a handler makes are checked against that function's role.
+ */
+function asInvokedFunction(
+  intercept: InvocationInterceptor = (_state, invoke) => invoke(),
+): InvocationInterceptor {
+  return (stateName, invoke) =>
+    intercept(stateName, () => asFunction(TASK_STATE_HANDLERS[stateName] ?? stateName, invoke));
 }
 
 /** The exit code's error line is not what these tests read; the error list is. */
@@ -112,9 +124,7 @@ export async function runWorkflowInput(
       ? {}
       : { invocationBudgetMs: runOptions.invocationBudgetMs }),
     ...(runOptions.signal === undefined ? {} : { signal: runOptions.signal }),
-    ...(runOptions.interceptInvocation === undefined
-      ? {}
-      : { interceptInvocation: runOptions.interceptInvocation }),
+    interceptInvocation: asInvokedFunction(runOptions.interceptInvocation),
     // Step Functions' retry backoff (2 s, 4 s, ...) in real time would only slow the tests down.
     retryIntervalOverrides: Object.fromEntries(Object.keys(TASK_STATE_HANDLERS).map((name) => [name, 0])),
   });
