@@ -67,7 +67,19 @@ export interface ApprovalChannelsProps {
    * @default - the secrets use the AWS managed key, which needs no grant
    */
   readonly secretsKey?: kms.IKey;
+  /**
+   * Concurrent executions reserved for the answer endpoint, which is also its cap. Its Function
+   * URL is public (auth NONE: requests are verified by their signatures inside the function), so
+   * without a cap a flood of unsigned requests could take the account's whole concurrency and
+   * throttle the workflow's own functions until runs fail; with it, a flood only throttles the
+   * endpoint (answers are retried by Slack, or again by the person). A whole number from 1 to 100.
+   * @default 10
+   */
+  readonly endpointReservedConcurrency?: number;
 }
+
+/** Default of {@link ApprovalChannelsProps.endpointReservedConcurrency}: a few people answering at once, with room. */
+export const DEFAULT_ENDPOINT_RESERVED_CONCURRENCY = 10;
 
 /** What the channels attach to: the workflow's table and state machine, and its log settings. */
 export interface ApprovalChannelsResources extends ApprovalChannelsProps {
@@ -100,7 +112,10 @@ export class ApprovalChannels extends Construct {
     const answers = props.slack !== undefined || (props.webhook?.answerKeyIds?.length ?? 0) > 0;
     let answerUrl: string | undefined;
     if (answers) {
-      const endpoint = this.fn('approval-endpoint', props, this.endpointEnvironment(props));
+      const endpoint = this.fn('approval-endpoint', props, this.endpointEnvironment(props), {
+        reservedConcurrentExecutions:
+          props.endpointReservedConcurrency ?? DEFAULT_ENDPOINT_RESERVED_CONCURRENCY,
+      });
       this.endpoint = endpoint;
       // Slack and webhook senders cannot sign with SigV4: each request is verified by its own
       // signature (Slack v0, webhook v1 HMAC) inside the function instead.
@@ -130,6 +145,14 @@ export class ApprovalChannels extends Construct {
   }
 
   private validate(props: ApprovalChannelsProps): void {
+    const reserved = props.endpointReservedConcurrency;
+    if (reserved !== undefined && !(Number.isInteger(reserved) && reserved >= 1 && reserved <= 100)) {
+      throw new ValidationError(
+        lit('InvalidEndpointReservedConcurrency'),
+        `endpointReservedConcurrency must be a whole number from 1 to 100, got ${String(reserved)}`,
+        this,
+      );
+    }
     const slack = props.slack;
     if (slack === undefined) return;
     if (slack.channelId.trim() === '') {
@@ -148,8 +171,14 @@ export class ApprovalChannels extends Construct {
     }
   }
 
-  private fn(handlerId: string, props: ApprovalChannelsResources, environment: Record<string, string>) {
+  private fn(
+    handlerId: string,
+    props: ApprovalChannelsResources,
+    environment: Record<string, string>,
+    limits: { readonly reservedConcurrentExecutions?: number } = {},
+  ) {
     return new TaskFunction(this, `${handlerId}-fn`, {
+      ...limits,
       handlerId,
       timeout: props.timeout,
       environment: { ...environment, [ENV.approvalsTable]: props.approvalsTable.tableName },

@@ -34,7 +34,9 @@ async function cluster(count: number): Promise<Harness> {
 /** The functions that made calls in this test, each with the IAM actions it used. */
 function actionsByFunction(from: number): Record<string, string[]> {
   const used: Record<string, Set<string>> = {};
-  for (const c of aws.ledger.calls.slice(from)) (used[c.functionName] ??= new Set()).add(c.request.action);
+  for (const c of aws.ledger.calls.slice(from)) {
+    used[c.functionName] = (used[c.functionName] ?? new Set()).add(c.request.action);
+  }
   return Object.fromEntries(Object.entries(used).map(([fn, actions]) => [fn, [...actions].sort()]));
 }
 

@@ -2,12 +2,15 @@
  * The stack with chat-ops approvals (Slack, a signed webhook, an SNS topic): the endpoint's role
  * may only answer this state machine's tasks and read and write its table, secrets are referenced
  * by ARN and never inlined, the notifier follows the table's stream, the interactivity URL is an
- * output, and cdk-nag has no unacknowledged finding.
+ * output, the endpoint's public URL cannot take the account's whole concurrency, and cdk-nag has no
+ * unacknowledged finding.
  */
-import { App } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
+import { NomadRestartWorkflow } from '../../lib/constructs/nomad-restart-workflow';
 import { stackPropsFromContext } from '../../lib/constructs/stack-context';
 import { actionsOf, roleStatements } from './private/handler-resources';
 
@@ -129,6 +132,53 @@ describe('NomadRestartStack with approvals', () => {
       Value: {
         'Fn::Join': ['', [{ 'Fn::GetAtt': [Match.anyValue(), 'FunctionUrl'] }, 'slack/interactions']],
       },
+    });
+  });
+
+  it("caps the public endpoint's concurrency at 10 by default, and no other function's", () => {
+    // Act
+    const functions = template.findResources('AWS::Lambda::Function');
+    const capped = Object.entries(functions)
+      .filter(([, f]) => f['Properties']['ReservedConcurrentExecutions'] !== undefined)
+      .map(([id, f]) => [id, f['Properties']['ReservedConcurrentExecutions']]);
+
+    // Assert
+    expect(capped).toEqual([[expect.stringMatching(/approvalendpointfnFunction/), 10]]);
+  });
+
+  it.each([
+    { reserved: 3, expectedErr: undefined },
+    { reserved: 0, expectedErr: 'endpointReservedConcurrency must be a whole number from 1 to 100, got 0' },
+    {
+      reserved: 2.5,
+      expectedErr: 'endpointReservedConcurrency must be a whole number from 1 to 100, got 2.5',
+    },
+  ])('takes endpointReservedConcurrency $reserved', ({ reserved, expectedErr }) => {
+    // Arrange
+    const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Reserved');
+    const secret = (name: string) => secretsmanager.Secret.fromSecretCompleteArn(stack, name, ARN(name));
+    const build = () =>
+      new NomadRestartWorkflow(stack, 'Restart', {
+        nomadAddress: 'https://nomad.internal:4646',
+        approvals: {
+          slack: {
+            botTokenSecret: secret('bot'),
+            signingSecret: secret('signing'),
+            channelId: 'C1',
+            allowedUserIds: ['U1'],
+          },
+          endpointReservedConcurrency: reserved,
+        },
+      });
+
+    // Act / Assert
+    if (expectedErr !== undefined) {
+      expect(build).toThrow(expectedErr);
+      return;
+    }
+    build();
+    Template.fromStack(stack).hasResourceProperties('AWS::Lambda::Function', {
+      ReservedConcurrentExecutions: reserved,
     });
   });
 
