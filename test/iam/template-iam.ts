@@ -122,8 +122,11 @@ export class TemplateIam {
     if ('Ref' in v) return this.ref(String(v['Ref']));
     if ('Fn::GetAtt' in v) {
       const [id, attribute] = v['Fn::GetAtt'] as [string, string];
-      if (attribute !== 'Arn') throw new Error(`Cannot resolve Fn::GetAtt ${id}.${attribute}`);
-      return this.arnOf(id);
+      if (attribute === 'Arn') return this.arnOf(id);
+      // A table's stream: its label is only known once deployed.
+      if (attribute === 'StreamArn') return `${this.arnOf(id)}/stream/*`;
+      if (attribute === 'Name') return this.nameOf(id);
+      throw new Error(`Cannot resolve Fn::GetAtt ${id}.${attribute}`);
     }
     if ('Fn::Join' in v) {
       const [sep, parts] = v['Fn::Join'] as [string, unknown[]];
