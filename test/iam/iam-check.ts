@@ -8,9 +8,9 @@
  * service's own exception class, `AccessDenied` / `AccessDeniedException`, a 4xx, AWS's sentence,
  * then the evaluator's explanation. Calls outside any function (a test creating its tables) pass.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { S3Client } from '@aws-sdk/client-s3';
 import { evaluateIdentityRequest, type IamDecision } from './iam-evaluator';
+import { invokingFunction } from './invoking-function';
 import { type IamRequest, iamRequestFor, type PartitionKeys, serviceOfClient } from './sdk-iam-actions';
 import { DEPLOYED, type TemplateIam, workflowFunctionPattern } from './template-iam';
 
@@ -21,12 +21,7 @@ export interface CheckedCall {
   readonly decision: IamDecision;
 }
 
-const currentFunction = new AsyncLocalStorage<string>();
-
-/** Runs `work` as an invocation of the function of handler `functionName` (`release-lock`): its SDK calls are checked against that function's role. */
-export function asFunction<T>(functionName: string, work: () => T): T {
-  return currentFunction.run(functionName, work);
-}
+export { asFunction } from './invoking-function';
 
 /** The error each service answers a denied call with (its API reference, "Common Errors"). */
 const DENIAL: Readonly<Record<string, { name: string; status: number; module: string; exception: string }>> =
@@ -191,7 +186,7 @@ const MIDDLEWARE_NAME = 'iamCheckMiddleware';
 
 function iamCheckMiddleware(checkNow: () => IamCheck): Middleware {
   return (next, context) => async (args) => {
-    const functionName = currentFunction.getStore();
+    const functionName = invokingFunction();
     if (functionName === undefined) return next(args);
     const check = checkNow();
     const service = serviceOfClient(context.clientName ?? '');

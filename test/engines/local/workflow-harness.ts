@@ -16,7 +16,7 @@ import type { RestartOptions } from '../../../lib/restart/options';
 import { localStores } from '../../../lib/stores/from-env';
 import type { LockKey } from '../../../lib/stores/job-lock';
 import { FlowStates, TASK_STATE_HANDLERS } from '../../../lib/workflow/state-names';
-import { asFunction } from '../../iam/iam-check';
+import { asFunction } from '../../iam/invoking-function';
 import type { Harness } from '../../steps/harness';
 
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
