@@ -10,7 +10,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
@@ -18,9 +18,12 @@ import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { APPROVAL_ROUTES } from '../approvals/endpoint';
 import { APPROVAL_ENV } from '../approvals/settings';
+import { APPROVALS_TABLE_SCHEMA } from '../stores/dynamodb-approval-store';
 import { ENV } from '../stores/from-env';
 import { TaskFunction } from '../workflow/private/task-function';
+import { questionRecordPatterns } from './private/approvals-stream-filter';
 import { grantPosting, postingEnvironment } from './private/chat-channel-grants';
+import { DeadLetterQueue } from './private/dead-letter-queue';
 import { grantDecryptThroughSecretsManager } from './private/secrets-key-grant';
 
 /** Slack: where questions are posted and who may answer them. */
@@ -105,6 +108,8 @@ export class ApprovalChannels extends Construct {
   public readonly endpoint?: lambda.IFunction;
   /** The endpoint's URL (ends with `/`): Slack's interactivity URL is `<url>slack/interactions`. */
   public readonly endpointUrl?: lambda.FunctionUrl;
+  /** Stream batches the notifier still failed on after its retries (their shard and sequence numbers), with an alarm. */
+  public readonly notifierDeadLetters: DeadLetterQueue;
 
   public constructor(scope: Construct, id: string, props: ApprovalChannelsResources) {
     super(scope, id);
@@ -130,13 +135,22 @@ export class ApprovalChannels extends Construct {
         : { [APPROVAL_ENV.webhookAnswerUrl]: answerUrl }),
     });
     this.notifier = notifier;
+    this.notifierDeadLetters = new DeadLetterQueue(this, 'NotifierDeadLetters', {
+      holds:
+        'Questions or decisions the approval notifier failed to post (stream records, by shard and sequence number)',
+    });
     notifier.addEventSource(
       // exactOptionalPropertyTypes trips over CDK's own Table vs ITable optional fields.
       new DynamoEventSource(props.approvalsTable as unknown as dynamodb.ITable, {
         startingPosition: lambda.StartingPosition.LATEST,
-        filters: [{ pattern: JSON.stringify({ eventName: ['INSERT', 'MODIFY'] }) }],
+        // New questions and their decisions; never the replay guard's inserts.
+        filters: questionRecordPatterns(APPROVALS_TABLE_SCHEMA.partitionKey, ['INSERT', 'MODIFY']).map(
+          (pattern) => ({ pattern }),
+        ),
         retryAttempts: 5,
         bisectBatchOnError: true,
+        // A batch still failing after that is recorded there, not dropped (the grant comes with it).
+        onFailure: new SqsDlq(this.notifierDeadLetters.queue),
       }),
     );
     // Reads questions, records the messages that show them.
