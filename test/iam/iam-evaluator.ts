@@ -45,7 +45,7 @@ function describeRequest(request: IamRequest): string {
 
 /** Why a statement that names the action did not allow the request. */
 function whyNot(s: StatementAnalysis): string {
-  const where = `statement ${JSON.stringify(s.statement)} of ${s.policyId ?? 'the trust policy'}`;
+  const where = `statement ${JSON.stringify(s.statement)} of ${s.policyId ?? "the resource's policy"}`;
   if (s.explain.resourceMatch === false) return `${where} names the action but not this resource`;
   const failed = (s.explain.conditions ?? [])
     .filter((c) => (c as { matches?: boolean }).matches === false)
@@ -116,27 +116,26 @@ export async function evaluateIdentityRequest(
 }
 
 /**
- * Evaluates `sts:AssumeRole` by `servicePrincipal` against a role's trust policy, with the
- * context the service sends (`aws:SourceArn`, `aws:SourceAccount`).
+ * Evaluates `request` by `servicePrincipal` (a service acting for one of its resources, not with a
+ * role) against the resource's policy, with the context the service sends (`aws:SourceArn`,
+ * `aws:SourceAccount`): a role's trust policy, a queue's policy.
  */
-export async function evaluateAssumeRole(
-  roleArn: string,
-  trustPolicy: PolicyDocument,
+export async function evaluateServiceRequest(
   servicePrincipal: string,
-  context: Readonly<Record<string, string>>,
+  request: IamRequest,
+  resourcePolicy: PolicyDocument,
 ): Promise<IamDecision> {
-  const request: IamRequest = { action: 'sts:AssumeRole', resource: roleArn, context };
   const response = await runSimulation(
     {
       identityPolicies: [],
       serviceControlPolicies: [],
       resourceControlPolicies: [],
-      resourcePolicy: trustPolicy,
+      resourcePolicy,
       request: {
         action: request.action,
         principal: servicePrincipal,
-        resource: { accountId: DEPLOYED.account, resource: roleArn },
-        contextVariables: { ...CALLER_CONTEXT, ...context },
+        resource: { accountId: DEPLOYED.account, resource: request.resource },
+        contextVariables: { ...CALLER_CONTEXT, ...request.context },
       },
     } as unknown as Simulation,
     {},
@@ -150,11 +149,29 @@ export async function evaluateAssumeRole(
   if (overall === 'Allowed') return { allowed: true, result: overall, explanation: '' };
   const analysis = (response as unknown as { result: { analysis?: Record<string, unknown> } }).result
     .analysis;
-  const trust = analysis?.['resourceAnalysis'] as { unmatchedStatements?: StatementAnalysis[] } | undefined;
-  const near = (trust?.unmatchedStatements ?? []).map(whyNot);
+  const policy = analysis?.['resourceAnalysis'] as { unmatchedStatements?: StatementAnalysis[] } | undefined;
+  const near = (policy?.unmatchedStatements ?? []).map(whyNot);
   return {
     allowed: false,
     result: overall,
-    explanation: near.length === 0 ? 'no trust statement names the service' : near.join('; '),
+    explanation:
+      near.length === 0 ? `no statement of the resource's policy names ${servicePrincipal}` : near.join('; '),
   };
+}
+
+/**
+ * Evaluates `sts:AssumeRole` by `servicePrincipal` against a role's trust policy, with the
+ * context the service sends (`aws:SourceArn`, `aws:SourceAccount`).
+ */
+export function evaluateAssumeRole(
+  roleArn: string,
+  trustPolicy: PolicyDocument,
+  servicePrincipal: string,
+  context: Readonly<Record<string, string>>,
+): Promise<IamDecision> {
+  return evaluateServiceRequest(
+    servicePrincipal,
+    { action: 'sts:AssumeRole', resource: roleArn, context },
+    trustPolicy,
+  );
 }
