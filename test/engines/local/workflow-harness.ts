@@ -8,6 +8,7 @@ import { exitCodeOf } from '../../../lib/cli/exit-code';
 import type { Terminal } from '../../../lib/cli/terminal';
 import { type InvocationInterceptor, runRestartLocally } from '../../../lib/engines/local/engine';
 import type { LocalStateMachine } from '../../../lib/engines/local/local-definition';
+import type { LocalTaskTokenCallbacks } from '../../../lib/engines/local/task-token-callbacks';
 import type { ExecutionResult } from '../../../lib/engines/local/types';
 import type { ProgressEvent } from '../../../lib/restart/events';
 import { createFormatter } from '../../../lib/restart/format';
@@ -57,6 +58,11 @@ export interface WorkflowRunOptions {
   readonly stateMachine?: LocalStateMachine;
   /** The steps' clock (a maintenance window on simulated time). @default Date.now */
   readonly now?: () => number;
+  /**
+   * Runs the ask handler, which parks each question in the approvals store, and waits for its
+   * task token to be completed here, as on AWS. @default - questions are answered by `replies`
+   */
+  readonly taskTokenCallbacks?: LocalTaskTokenCallbacks;
 }
 
 /**
@@ -120,6 +126,9 @@ export async function runWorkflowInput(
     waitTimeOverrides: { [FlowStates.waitBeforeNextBatch]: 0 },
     ...(runOptions.stateMachine === undefined ? {} : { stateMachine: runOptions.stateMachine }),
     ...(runOptions.now === undefined ? {} : { now: runOptions.now }),
+    ...(runOptions.taskTokenCallbacks === undefined
+      ? {}
+      : { taskTokenCallbacks: runOptions.taskTokenCallbacks }),
     ...(runOptions.invocationBudgetMs === undefined
       ? {}
       : { invocationBudgetMs: runOptions.invocationBudgetMs }),
