@@ -67,6 +67,38 @@ export function allowingStatement(request: IamRequest): Record<string, unknown> 
   };
 }
 
+/** The evaluator's verdict on `request` by `principal`, and its analysis (read when denied). */
+async function simulate(
+  principal: string,
+  request: IamRequest,
+  identityPolicies: readonly NamedPolicy[],
+  resourcePolicy: PolicyDocument | undefined,
+): Promise<{ overall: string; analysis: Record<string, unknown> | undefined }> {
+  const response = await runSimulation(
+    {
+      identityPolicies: identityPolicies.map((p) => ({ name: p.name, policy: p.policy })),
+      serviceControlPolicies: [],
+      resourceControlPolicies: [],
+      ...(resourcePolicy === undefined ? {} : { resourcePolicy }),
+      request: {
+        action: request.action,
+        principal,
+        resource: { accountId: DEPLOYED.account, resource: request.resource },
+        contextVariables: { ...CALLER_CONTEXT, ...request.context },
+      },
+    } as unknown as Simulation,
+    {},
+  );
+  if (response.resultType === 'error') {
+    throw new Error(
+      `The IAM evaluator refused ${describeRequest(request)}: ${JSON.stringify(response.errors)}`,
+    );
+  }
+  const analysis = (response as unknown as { result: { analysis?: Record<string, unknown> } }).result
+    .analysis;
+  return { overall: String(response.overallResult), analysis };
+}
+
 /**
  * Evaluates `request` by `principalArn` holding `policies`, with `resourcePolicy` (a bucket
  * policy) when the resource has one.
@@ -77,28 +109,8 @@ export async function evaluateIdentityRequest(
   request: IamRequest,
   resourcePolicy?: PolicyDocument,
 ): Promise<IamDecision> {
-  const simulation = {
-    identityPolicies: policies.map((p) => ({ name: p.name, policy: p.policy })),
-    serviceControlPolicies: [],
-    resourceControlPolicies: [],
-    ...(resourcePolicy === undefined ? {} : { resourcePolicy }),
-    request: {
-      action: request.action,
-      principal: principalArn,
-      resource: { accountId: DEPLOYED.account, resource: request.resource },
-      contextVariables: { ...CALLER_CONTEXT, ...request.context },
-    },
-  } as unknown as Simulation;
-  const response = await runSimulation(simulation, {});
-  if (response.resultType === 'error') {
-    throw new Error(
-      `The IAM evaluator refused ${describeRequest(request)}: ${JSON.stringify(response.errors)}`,
-    );
-  }
-  const overall = String(response.overallResult);
+  const { overall, analysis } = await simulate(principalArn, request, policies, resourcePolicy);
   if (overall === 'Allowed') return { allowed: true, result: overall, explanation: '' };
-  const analysis = (response as unknown as { result: { analysis?: Record<string, unknown> } }).result
-    .analysis;
   const identity = analysis?.['identityAnalysis'] as
     | { denyStatements: StatementAnalysis[]; unmatchedStatements: StatementAnalysis[] }
     | undefined;
@@ -125,30 +137,8 @@ export async function evaluateServiceRequest(
   request: IamRequest,
   resourcePolicy: PolicyDocument,
 ): Promise<IamDecision> {
-  const response = await runSimulation(
-    {
-      identityPolicies: [],
-      serviceControlPolicies: [],
-      resourceControlPolicies: [],
-      resourcePolicy,
-      request: {
-        action: request.action,
-        principal: servicePrincipal,
-        resource: { accountId: DEPLOYED.account, resource: request.resource },
-        contextVariables: { ...CALLER_CONTEXT, ...request.context },
-      },
-    } as unknown as Simulation,
-    {},
-  );
-  if (response.resultType === 'error') {
-    throw new Error(
-      `The IAM evaluator refused ${describeRequest(request)}: ${JSON.stringify(response.errors)}`,
-    );
-  }
-  const overall = String(response.overallResult);
+  const { overall, analysis } = await simulate(servicePrincipal, request, [], resourcePolicy);
   if (overall === 'Allowed') return { allowed: true, result: overall, explanation: '' };
-  const analysis = (response as unknown as { result: { analysis?: Record<string, unknown> } }).result
-    .analysis;
   const policy = analysis?.['resourceAnalysis'] as { unmatchedStatements?: StatementAnalysis[] } | undefined;
   const near = (policy?.unmatchedStatements ?? []).map(whyNot);
   return {
