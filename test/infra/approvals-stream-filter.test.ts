@@ -2,9 +2,13 @@
  * The approvals stream's filters, read as Lambda reads them (a record passes when any filter
  * matches; a `prefix` rule matches a string starting with it): every approval id gets through,
  * whatever it starts with, and no replay-guard key does; each pattern stays within Lambda's
- * limits (5 filters, 4,096 characters each).
+ * limits (5 filters, 4,096 characters each); a notifier of the user's own gets them too.
  */
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import fc from 'fast-check';
+import { NomadRestartWorkflow } from '../../lib/constructs/nomad-restart-workflow';
 import {
   prefixesNotStartingWith,
   questionRecordPatterns,
@@ -72,5 +76,28 @@ describe('the approvals stream filters', () => {
       ['b', 'c'],
       ['aa', 'ac'],
     ]);
+  });
+
+  it("keep the replay guard's inserts from a notifier of your own too (approvalNotifier)", () => {
+    // Arrange
+    const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'OwnNotifier');
+    const notifier = new lambda.Function(stack, 'Mine', {
+      runtime: lambda.Runtime.NODEJS_22_X,
+      handler: 'index.handler',
+      code: lambda.Code.fromInline('exports.handler = async () => {}'),
+    });
+
+    // Act
+    new NomadRestartWorkflow(stack, 'Restart', {
+      nomadAddress: 'https://nomad.internal:4646',
+      approvalNotifier: notifier,
+    });
+
+    // Assert
+    Template.fromStack(stack).hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      FilterCriteria: {
+        Filters: questionRecordPatterns('approvalId', ['INSERT']).map((Pattern) => ({ Pattern })),
+      },
+    });
   });
 });
