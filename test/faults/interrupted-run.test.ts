@@ -9,8 +9,9 @@ import { jest } from '@jest/globals';
 import { toRestartInput } from '../../lib/restart/input';
 import type { RestartOptions } from '../../lib/restart/options';
 import { sharedLockPath } from '../../lib/stores';
-import { localStores } from '../../lib/stores/from-env';
 import { runWorkflow } from '../engines/local/workflow-harness';
+import { useEmulatedAws } from '../iam/emulated-aws';
+import { asFunction } from '../iam/iam-check';
 import { captureOutput, lambdaContext } from '../lambdas/private/fixtures';
 import {
   allocationsOf,
@@ -24,6 +25,9 @@ import {
 import { accountFor, CLEAN, invariantsOf } from './accounting';
 
 jest.setTimeout(60_000);
+
+// The handlers' AWS stores on emulators, every call checked against its function's role.
+const aws = useEmulatedAws();
 
 const { handler: releaseStaleLock } = await import('../../lambdas/release-stale-lock');
 
@@ -60,7 +64,9 @@ async function statusChange(target: Harness, executionArn: string, options: Rest
   const before = process.env['NOMAD_ADDR'];
   process.env['NOMAD_ADDR'] = target.sim.address;
   try {
-    const { result, error } = await captureOutput(() => releaseStaleLock(event, lambdaContext()));
+    const { result, error } = await captureOutput(() =>
+      asFunction('release-stale-lock', () => releaseStaleLock(event, lambdaContext())),
+    );
     if (error !== undefined) throw error;
     return result;
   } finally {
@@ -91,7 +97,7 @@ describe('an execution aborted mid-batch, then a new run for the same job', () =
       const options = restartOptions(JOB, { reschedule, batchSize: { value: 2, percent: false } });
       const aborted = await abortedRun(target, options, path, 3);
       expect(aborted.run.result.status).toBe('ABORTED');
-      expect(localStores.lock.holder(KEY)).toBe(aborted.executionArn);
+      expect(await aws.lockHolder(KEY)).toBe(aborted.executionArn);
       expect(sharedLockOf(target)?.lock).toBeDefined();
       if (reschedule) await waitAllRunning(target, JOB, COUNT);
       const doneByAborted = target.sim.control.requestLog().filter((e) => e.path.endsWith(path)).length;
@@ -117,7 +123,7 @@ describe('an execution aborted mid-batch, then a new run for the same job', () =
       expect(eventsOf(run.events, 'earlier-run-resumed')).toEqual([
         expect.objectContaining({ previousRun: aborted.executionArn, skipped: doneByAborted }),
       ]);
-      expect(localStores.lock.holder(KEY)).toBeUndefined();
+      expect(await aws.lockHolder(KEY)).toBeUndefined();
     },
   );
 });

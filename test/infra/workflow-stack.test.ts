@@ -6,6 +6,7 @@ import type { App } from 'aws-cdk-lib';
 import { Capture, Match, type Template } from 'aws-cdk-lib/assertions';
 import { ASK_STATE_NAME, FailStates, FlowStates, TASK_STATE_HANDLERS, TaskStates } from '../../lib/workflow';
 import { HANDLER_IDS } from '../../lib/workflow/state-names';
+import { expectWatchedDeadLetterQueue, queueArn, queueIdOf } from './private/dead-letters';
 import { awsSolutionsFindings } from './private/nag';
 import { extractAsl, synthStack, TLS_SECRET_ARN, TOKEN_SECRET_ARN } from './private/synth';
 
@@ -159,6 +160,30 @@ describe('NomadRestartStack', () => {
           detail: Match.objectLike({ status: ['FAILED', 'TIMED_OUT', 'ABORTED'] }),
         }),
       });
+    });
+
+    it('sends a dead execution’s end it could not deliver or handle to a watched dead-letter queue', () => {
+      // Arrange
+      const rule = Object.values(template.findResources('AWS::Events::Rule'))[0];
+      const target = rule?.['Properties']['Targets'][0];
+      const queueId = queueIdOf(target['DeadLetterConfig']['Arn']);
+
+      // Act
+      const asyncConfigs = Object.values(template.findResources('AWS::Lambda::EventInvokeConfig')).map(
+        (c) => c['Properties'],
+      );
+
+      // Assert
+      expect(target['RetryPolicy']).toEqual({ MaximumEventAgeInSeconds: 7200, MaximumRetryAttempts: 8 });
+      expectWatchedDeadLetterQueue(template, queueId);
+      expect(asyncConfigs).toEqual([
+        {
+          FunctionName: { Ref: expect.stringMatching(/^Restartreleasestalelockfn/) },
+          Qualifier: '$LATEST',
+          MaximumRetryAttempts: 2,
+          DestinationConfig: { OnFailure: { Destination: queueArn(queueId) } },
+        },
+      ]);
     });
 
     it('exports the state machine ARN and the input JSON Schema', () => {

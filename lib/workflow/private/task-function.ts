@@ -26,6 +26,8 @@ export interface TaskFunctionProps {
   readonly vpc?: ec2.IVpc;
   readonly vpcSubnets?: ec2.SubnetSelection;
   readonly securityGroups?: ec2.ISecurityGroup[];
+  /** Concurrent executions reserved for (and capping) the function. @default - none: the account's unreserved pool */
+  readonly reservedConcurrentExecutions?: number;
 }
 
 /**
@@ -56,6 +58,9 @@ export class TaskFunction extends Construct {
     this.function = new nodejs.NodejsFunction(this, 'Function', {
       entry,
       handler: 'handler',
+      ...(props.reservedConcurrentExecutions === undefined
+        ? {}
+        : { reservedConcurrentExecutions: props.reservedConcurrentExecutions }),
       projectRoot: PROJECT_ROOT,
       depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
       runtime: lambda.Runtime.NODEJS_22_X,
