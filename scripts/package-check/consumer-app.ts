@@ -1,0 +1,26 @@
+// A CDK app as a user writes it against the installed package (README, "Install"): the stack,
+// Slack approvals (the stack's ApprovalChannels) and a weekly restart. No type annotations: the
+// package check also runs it as plain CommonJS JavaScript, its imports turned into require().
+import { App, Duration } from 'aws-cdk-lib';
+import { NomadRestartSchedule, NomadRestartStack } from 'nomad-restart';
+
+const app = new App();
+const stack = new NomadRestartStack(app, 'NomadRestart', {
+  nomadAddress: 'https://nomad.example.internal:4646',
+  nomadTokenSecret: { name: 'nomad-token' },
+  slackApprovals: {
+    botTokenSecret: { name: 'slack-bot-token' },
+    signingSecret: { name: 'slack-signing-secret' },
+    channelId: 'C0123456789',
+    allowedUserIds: ['U0AAAAAAA'],
+  },
+});
+new NomadRestartSchedule(stack, 'Weekly', {
+  stateMachine: stack.workflow.stateMachine,
+  scheduleName: 'weekly-example',
+  schedule: 'cron(0 3 ? * SUN *)',
+  timeZone: 'Europe/Berlin',
+  maintenanceWindow: Duration.hours(2),
+  input: { job: 'example', batchSize: '10%', yes: true },
+});
+app.synth();
