@@ -73,6 +73,10 @@ stop_sim
 step "npx nomad-restart -batch-size 2 -yes example, against nomad-restart sim"
 
 # 3. A CDK user's app against the installed constructs, and the same app in this repository.
+node -e "const fs = require('fs'); const app = fs.readFileSync(process.argv[1], 'utf8');
+  if (!fs.readFileSync(process.argv[2], 'utf8').includes(app.slice(app.indexOf('\nimport ') + 1))) {
+    console.error('README, Install, does not show scripts/package-check/consumer-app.ts'); process.exit(1);
+  }" "$ROOT/scripts/package-check/consumer-app.ts" "$ROOT/README.md"
 mkdir "$WORK/cdk-app" && cd "$WORK/cdk-app"
 npm init -y >/dev/null
 quiet npm install "${CACHE_FIRST[@]}" "$TARBALL" "aws-cdk-lib@$(cd "$ROOT" && version_of aws-cdk-lib)" \

@@ -1,7 +1,8 @@
 // A CDK app as a user writes it against the installed package (README, "Install"): the stack,
 // Slack approvals (the stack's ApprovalChannels) and a weekly restart. No type annotations: the
-// package check also runs it as plain CommonJS JavaScript, its imports turned into require().
-import { App, Duration } from 'aws-cdk-lib';
+// package check also runs it as plain CommonJS JavaScript, its imports turned into require(),
+// and checks that the README shows it from its first import on.
+import { App } from 'aws-cdk-lib';
 import { NomadRestartSchedule, NomadRestartStack } from 'nomad-restart';
 
 const app = new App();
@@ -19,8 +20,6 @@ new NomadRestartSchedule(stack, 'Weekly', {
   stateMachine: stack.workflow.stateMachine,
   scheduleName: 'weekly-example',
   schedule: 'cron(0 3 ? * SUN *)',
-  timeZone: 'Europe/Berlin',
-  maintenanceWindow: Duration.hours(2),
   input: { job: 'example', batchSize: '10%', yes: true },
 });
 app.synth();
