@@ -22,6 +22,7 @@ import { commandBundleOptions, moduleUrls, packagedFileUrl } from '../bin/privat
 import { SHIPPED_DEFINITION_FILE, synthesizeLocalStateMachine } from '../lib/engines/local/local-definition';
 import { HANDLER_BUNDLE, HANDLER_BUNDLE_FILE } from '../lib/workflow/private/handler-bundle';
 import { prebuiltHandlerDir } from '../lib/workflow/private/task-function';
+import { expandInferredTypes } from './expand-inferred-types';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
@@ -96,6 +97,7 @@ async function buildConstructs(): Promise<void> {
       stdio: 'inherit',
     },
   );
+  expandInferredTypes(ROOT, join(DIST, 'types'), ['lib/restart/input.ts']);
 }
 
 async function buildLocalDefinition(): Promise<void> {

@@ -86,6 +86,19 @@ cp "$ROOT/scripts/package-check/consumer-app.ts" app.ts
 sed -E "s/^import \{ (.*) \} from '(.*)';$/const { \1 } = require('\2');/" app.ts >app.cjs
 quiet env CDK_OUTDIR="$WORK/out-ts" npx tsx app.ts
 step "synthesized the TypeScript app (tsx)"
+# Its types, as a CDK app's tsconfig checks them (NodeNext; skipLibCheck, as aws-cdk-lib needs),
+# with an input the declarations must refuse.
+cat >tsconfig.json <<'JSON'
+{ "compilerOptions": { "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext",
+  "strict": true, "skipLibCheck": true, "noEmit": true, "types": [] }, "files": ["app.ts", "wrong.ts"] }
+JSON
+cat >wrong.ts <<'TS'
+import type { NomadRestartScheduleProps } from 'nomad-restart';
+// @ts-expect-error: a job is named by a string
+export const wrong: NomadRestartScheduleProps['input'] = { job: 1 };
+TS
+quiet node "$ROOT/node_modules/typescript/bin/tsc" -p .
+step "type-checked it against the declarations (tsc, NodeNext)"
 quiet env CDK_OUTDIR="$WORK/out-js" node app.cjs
 step "synthesized the same app as CommonJS JavaScript"
 mkdir -p "$ROOT/.nomad-restart/package-check"
