@@ -19,17 +19,12 @@ cleanup() {
 trap cleanup EXIT
 export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
 export CDK_DISABLE_CLI_TELEMETRY=true XDG_CACHE_HOME="$WORK/cache"
-# The command's installs may not reach the network at all: the tarball has no dependencies. The
-# CDK app's may ask the registry for what `npm ci` left out of the cache: the package documents
-# (npm ci fetches tarballs by the lock file's URLs), never a tarball the cache holds.
 OFFLINE=(--offline --no-audit --no-fund)
-CACHE_FIRST=(--prefer-offline --no-audit --no-fund)
 
 started=$(date +%s%N)
 step() { printf '%6.1f s  %s\n' "$(( ($(date +%s%N) - started) / 1000000 ))e-3" "$*"; }
 # Runs a command with its output kept aside, shown only when it fails.
 quiet() { "$@" >"$WORK/step.log" 2>&1 || { cat "$WORK/step.log"; exit 1; }; }
-version_of() { node -p "require('./package.json').devDependencies['$1']"; }
 
 # A simulator on a free port; sets SIM_PID and NOMAD_ADDR.
 start_sim() {
@@ -79,9 +74,11 @@ node -e "const fs = require('fs'); const app = fs.readFileSync(process.argv[1], 
   }" "$ROOT/scripts/package-check/consumer-app.ts" "$ROOT/README.md"
 mkdir "$WORK/cdk-app" && cd "$WORK/cdk-app"
 npm init -y >/dev/null
-quiet npm install "${CACHE_FIRST[@]}" "$TARBALL" "aws-cdk-lib@$(cd "$ROOT" && version_of aws-cdk-lib)" \
-  "constructs@$(cd "$ROOT" && version_of constructs)" "tsx@$(cd "$ROOT" && version_of tsx)"
-step "installed the package with aws-cdk-lib, constructs and tsx into a CDK app"
+quiet npm install "${OFFLINE[@]}" "$TARBALL"
+# The CDK and tsx at the versions this repository locks, through a lock file (see lock-from-repo.mjs).
+node "$ROOT/scripts/package-check/lock-from-repo.mjs" "$ROOT/package-lock.json" aws-cdk-lib constructs tsx
+quiet npm ci "${OFFLINE[@]}"
+step "installed the package, aws-cdk-lib, constructs and tsx into a CDK app from the npm cache"
 cp "$ROOT/scripts/package-check/consumer-app.ts" app.ts
 sed -E "s/^import \{ (.*) \} from '(.*)';$/const { \1 } = require('\2');/" app.ts >app.cjs
 quiet env CDK_OUTDIR="$WORK/out-ts" npx tsx app.ts
