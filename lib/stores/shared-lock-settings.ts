@@ -79,6 +79,14 @@ export const LOCAL_SHARED_LOCK_TTL_MS = 60_000;
  */
 export const AWS_SHARED_LOCK_TTL = '24h';
 
+/**
+ * The longest one wait of an execution may last (a batch wait, a question): nothing runs during it
+ * to renew the job's locks (the engine's 24 h lease, the shared lock's 24 h TTL), so the renewal just
+ * before it must outlast it, the steps around it included (an hour under the TTL). A terminal
+ * renews its lock itself and has no such bound.
+ */
+export const AWS_LONGEST_WAIT_SECONDS = 23 * 60 * 60;
+
 /** Who a `nomad-restart` process is: the user and host it runs as, and its pid. */
 export function localLockIdentity(): SharedLockOptions['identity'] {
   let who = 'unknown';

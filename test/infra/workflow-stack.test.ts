@@ -228,7 +228,18 @@ describe('NomadRestartStack', () => {
         ?.Properties.Environment.Variables;
     };
 
-    it.each(['lockjob', 'checkdeployments', 'releaselock', 'releasestalelock'])(
+    // Taken, renewed at every safe point, after every await slice and before a wait, released.
+    const HOLDERS = [
+      'lockjob',
+      'checkdeployments',
+      'awaitbatch',
+      'awaithealth',
+      'decide',
+      'releaselock',
+      'releasestalelock',
+    ];
+
+    it.each(HOLDERS)(
       'gives %s Nomad’s address, its token and the lock’s mode (on by default)',
       (handlerId) => {
         // Act
@@ -250,7 +261,7 @@ describe('NomadRestartStack', () => {
       );
 
       // Assert
-      expect(withMode).toHaveLength(4);
+      expect(withMode).toHaveLength(HOLDERS.length);
     });
   });
 

@@ -131,7 +131,10 @@ function grantTableAccess(r: HandlerResources): void {
   table('lock-job', r.lockTable, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
   table('resume-run', r.lockTable, ['dynamodb:UpdateItem']);
   table('check-deployments', r.lockTable, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
-  table('decide', r.lockTable, ['dynamodb:GetItem']);
+  // Decide and the await slices keep the lease alive between safe points (a wait, a question).
+  table('decide', r.lockTable, ['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+  table('await-batch', r.lockTable, ['dynamodb:UpdateItem']);
+  table('await-health', r.lockTable, ['dynamodb:UpdateItem']);
   table('release-lock', r.lockTable, ['dynamodb:GetItem', 'dynamodb:DeleteItem']);
   table(STALE_LOCK_HANDLER_ID, r.lockTable, ['dynamodb:DeleteItem']);
   table(STALE_LOCK_HANDLER_ID, r.lockTable, ['dynamodb:Query'], LOCK_TABLE_SCHEMA.ownerIndex);
