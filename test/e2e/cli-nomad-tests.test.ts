@@ -133,7 +133,7 @@ describe('nomad-restart Nomad tests', () => {
 
   describeSim(
     'ACL (T11)',
-    'needs an agent with ACLs on and its test tokens, which the simulator sets up',
+    'runs on an ACL-enabled agent in acl-agent-nomad-tests.test.ts (NOMAD_E2E_ACL_ADDR, NOMAD_E2E_ACL_TOKEN)',
     () => {
       const JOB = 'test_job_restart_acl';
       const CASES = [
