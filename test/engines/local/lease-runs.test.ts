@@ -1,46 +1,32 @@
 /**
- * Scenario: a run outlives its lock's lease and keeps its job. The engine's lock is in DynamoDB
- * (an emulator) with a 150 s lease, and a sweeper deletes every lock item whose `expiresAt` has
+ * Scenario: a run outlives its lock's lease and keeps its job. The run's stores are AWS's (on
+ * emulators, every call checked against its function's role); the engine's lock has a 150 s lease, and a sweeper deletes every lock item whose `expiresAt` has
  * passed on the simulator's clock before each step, as DynamoDB's TTL may at any moment. The
  * first batch's replacement takes 500 simulated seconds to start, watched in slices of about 80:
  * the await outlasts the lease three times over. Every slice renews the lease, so the item is
  * never swept, the run restarts both batches and exits 0 — where a lease renewed only before each
  * batch would be swept mid-await and the run stopped at its next safe point, the job lost.
  */
-import { DeleteItemCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
+import { DeleteItemCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { jest } from '@jest/globals';
 import { DEFAULT_SAFETY_MARGIN_MS } from '../../../lambdas/private/deadline';
+import { useEmulatedAws } from '../../iam/emulated-aws';
 import { type Harness, restartOptions, simpleJob, startHarness, waitAllRunning } from '../../steps/harness';
-import {
-  type DynamoDbEmulator,
-  EMULATOR_START_TIMEOUT_MS,
-  startDynamoDbEmulator,
-} from '../../stores/helpers/dynamodb-emulator';
 import { runWorkflow } from './workflow-harness';
 
 jest.setTimeout(60_000);
 
 const LEASE_SECONDS = 150;
-const envBefore = { ...process.env };
-let db: DynamoDbEmulator;
-let table: string;
+const aws = useEmulatedAws();
+const envBefore = process.env['LOCK_TTL_SECONDS'];
 let h: Harness | undefined;
 
-beforeAll(async () => {
-  db = await startDynamoDbEmulator();
-  table = await db.createTable('LockTable');
-  Object.assign(process.env, {
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'test',
-    AWS_SECRET_ACCESS_KEY: 'test',
-    AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
-    LOCK_TABLE: table,
-    LOCK_TTL_SECONDS: String(LEASE_SECONDS),
-  });
-}, EMULATOR_START_TIMEOUT_MS);
-afterAll(async () => {
-  process.env = { ...envBefore };
-  await db.close();
+beforeAll(() => {
+  process.env['LOCK_TTL_SECONDS'] = String(LEASE_SECONDS);
+});
+afterAll(() => {
+  if (envBefore === undefined) delete process.env['LOCK_TTL_SECONDS'];
+  else process.env['LOCK_TTL_SECONDS'] = envBefore;
 });
 afterEach(async () => {
   await h?.close();
@@ -49,15 +35,21 @@ afterEach(async () => {
 
 /** Deletes the lock items whose lease ended by `nowMs`, as DynamoDB's TTL would; answers how many. */
 async function sweepExpired(nowMs: number): Promise<number> {
-  const { Items = [] } = await db.client.send(new ScanCommand({ TableName: table, ConsistentRead: true }));
-  const expired = Items.filter(
-    (item) => Number(item['expiresAt']?.N ?? Number.POSITIVE_INFINITY) * 1000 < nowMs,
-  );
-  for (const item of expired)
-    await db.client.send(
-      new DeleteItemCommand({ TableName: table, Key: { lockKey: item['lockKey'] ?? { S: '' } } }),
+  const dynamodb = new DynamoDBClient({});
+  try {
+    const table = aws.lockTable;
+    const { Items = [] } = await dynamodb.send(new ScanCommand({ TableName: table, ConsistentRead: true }));
+    const expired = Items.filter(
+      (item) => Number(item['expiresAt']?.N ?? Number.POSITIVE_INFINITY) * 1000 < nowMs,
     );
-  return expired.length;
+    for (const item of expired)
+      await dynamodb.send(
+        new DeleteItemCommand({ TableName: table, Key: { lockKey: item['lockKey'] ?? { S: '' } } }),
+      );
+    return expired.length;
+  } finally {
+    dynamodb.destroy();
+  }
 }
 
 describe('a run that outlives its lease', () => {

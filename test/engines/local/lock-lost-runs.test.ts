@@ -3,9 +3,9 @@
  * run's first restart, a management token frees the run's lock in Nomad and another run takes
  * the job. The run restarts nothing more: it says the lock was lost and to whom, and ends with
  * Nomad's "Job restart finished with errors" and exit 1. Through the real command at a terminal
- * (its process keeps the lock), and through the synthesized workflow with the engine's lock in
- * DynamoDB (an emulator) as an AWS execution keeps it: the execution fails `RestartFailed`, the
- * reason in its summary.
+ * (its process keeps the lock), and through the synthesized workflow on AWS's stores (S3 and
+ * DynamoDB emulators, every call checked against its function's role) as an execution keeps it:
+ * the execution fails `RestartFailed`, the reason in its summary.
  */
 import { jest } from '@jest/globals';
 import { NomadClient } from '../../../lib/nomad';
@@ -14,6 +14,7 @@ import type { RunningSimulator } from '../../../sim/index';
 import { runCli } from '../../e2e/run-cli';
 import { accountFor, CLEAN, invariantsOf } from '../../faults/accounting';
 import { MANAGEMENT_TOKEN, OPERATOR_TOKEN, readmePolicyAcl } from '../../fixtures/readme-policy';
+import { useEmulatedAws } from '../../iam/emulated-aws';
 import { get, put } from '../../sim/helpers/http';
 import {
   allocationsOf,
@@ -23,11 +24,6 @@ import {
   startHarness,
   waitAllRunning,
 } from '../../steps/harness';
-import {
-  type DynamoDbEmulator,
-  EMULATOR_START_TIMEOUT_MS,
-  startDynamoDbEmulator,
-} from '../../stores/helpers/dynamodb-emulator';
 import { runWorkflow } from './workflow-harness';
 
 jest.setTimeout(60_000);
@@ -96,23 +92,8 @@ describe('a run that loses the job’s lock', () => {
     expect(sim.control.state().variable('default', PATH)?.lock).toBeDefined();
   });
 
-  describe('with the engine’s lock in DynamoDB, as on AWS', () => {
-    const envBefore = { ...process.env };
-    let db: DynamoDbEmulator;
-    beforeAll(async () => {
-      db = await startDynamoDbEmulator();
-      Object.assign(process.env, {
-        AWS_REGION: 'us-east-1',
-        AWS_ACCESS_KEY_ID: 'test',
-        AWS_SECRET_ACCESS_KEY: 'test',
-        AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
-        LOCK_TABLE: await db.createTable('LockTable'),
-      });
-    }, EMULATOR_START_TIMEOUT_MS);
-    afterAll(async () => {
-      process.env = { ...envBefore };
-      await db.close();
-    });
+  describe('with the stores of AWS (emulators, every call checked against its role)', () => {
+    useEmulatedAws();
 
     it('ends the execution failed, the loss in its summary, with one allocation restarted of three', async () => {
       // Arrange
