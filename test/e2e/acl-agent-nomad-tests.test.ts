@@ -7,6 +7,7 @@
  */
 import { jest } from '@jest/globals';
 import { readmePolicyHcl } from '../fixtures/readme-policy';
+import { T11_CASES, T11_JOB, T11_TOKENS } from '../fixtures/t11-cases';
 import { AclAgent, onAclAgent, rawExecJob } from './acl-agent';
 import { type CliResult, runCli } from './run-cli';
 
@@ -26,44 +27,16 @@ if (!onAclAgent()) {
   });
 } else {
   describe('ACL (T11) on an agent with ACLs on', () => {
-    const JOB = 'test_job_restart_acl';
-    const CASES = [
-      {
-        name: '11.1 no token',
-        token: undefined,
-        job: JOB,
-        code: 1,
-        err: `Error querying job "${JOB}": Unexpected response code: 403 (Permission denied)`,
-      },
-      {
-        name: '11.2 alloc-lifecycle not enough',
-        token: 'lifecycle',
-        job: JOB,
-        code: 1,
-        err: 'Permission denied',
-      },
-      { name: '11.3 read-job not enough', token: 'read', job: JOB, code: 1, err: 'Permission denied' },
-      { name: '11.4 alloc-lifecycle and read-job allowed', token: 'both', job: JOB, code: 0, err: '' },
-      {
-        name: '11.5 job prefix requires list-jobs',
-        token: 'both',
-        job: 'tes',
-        code: 1,
-        err: 'Error querying job "tes": Unexpected response code: 404 (job not found)',
-      },
-      { name: '11.6 job prefix works with list-jobs', token: 'list', job: 'tes', code: 0, err: '' },
-    ] as const;
+    const JOB = T11_JOB;
+    const CASES = T11_CASES;
     let agent: AclAgent;
     const results: CliResult[] = [];
     beforeAll(async () => {
       agent = await AclAgent.open();
       await agent.register(rawExecJob(JOB, 'batch', 1, agent.namespace), 1);
-      const tokens: Record<string, string> = {
-        lifecycle: await agent.token(namespacePolicy('alloc-lifecycle')),
-        read: await agent.token(namespacePolicy('read-job')),
-        both: await agent.token(namespacePolicy('alloc-lifecycle', 'read-job')),
-        list: await agent.token(namespacePolicy('list-jobs', 'alloc-lifecycle', 'read-job')),
-      };
+      const tokens: Record<string, string> = {};
+      for (const [name, capabilities] of Object.entries(T11_TOKENS))
+        tokens[name] = await agent.token(namespacePolicy(...capabilities));
       for (const c of CASES) {
         const token = c.token === undefined ? {} : { NOMAD_TOKEN: tokens[c.token] ?? '' };
         results.push(
