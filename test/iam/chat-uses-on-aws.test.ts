@@ -38,6 +38,7 @@ import { type FakeSns, startFakeSns } from './fake-sns';
 import { FULL_STACK_NAME } from './full-stack';
 import { asFunction } from './iam-check';
 import { DEPLOYED } from './template-iam';
+import { withEnvironment } from './with-environment';
 
 jest.setTimeout(60_000);
 
@@ -145,18 +146,11 @@ async function pressThroughEndpoint(
   const channel = env[APPROVAL_ENV.slackChannelId] ?? '';
   const body = slackBody(buttonPress(approvalId, reply, { user: 'U1', team: 'T1', channel }));
   const headers = slackHeaders(body, Math.floor(Date.now() / 1000));
-  const saved = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
-  Object.assign(process.env, env);
-  try {
-    return (await asFunction('approval-endpoint', () =>
+  return (await withEnvironment(env, () =>
+    asFunction('approval-endpoint', () =>
       answerEndpoint(functionUrlEvent(APPROVAL_ROUTES.slack, headers, body), lambdaContext()),
-    )) as HttpResponse;
-  } finally {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  }
+    ),
+  )) as HttpResponse;
 }
 
 describe('the chat uses, on the AWS stores with IAM enforced', () => {
