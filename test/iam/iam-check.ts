@@ -126,6 +126,7 @@ export class IamLedger {
 /** Evaluates calls against the roles of one synthesized template. */
 export class IamCheck {
   private readonly partitionKeys: PartitionKeys;
+  private readonly taskTokenIssuers = new Map<string, string>();
 
   public constructor(
     private readonly template: TemplateIam,
@@ -138,6 +139,28 @@ export class IamCheck {
       if (hash !== undefined) keys[template.nameOf(id)] = hash.AttributeName;
     }
     this.partitionKeys = keys;
+  }
+
+  /**
+   * Records that an execution of `stateMachineArn` issued `taskToken`: Step Functions authorizes
+   * an answer to it on that state machine (sdk-iam-actions.ts, `TASK_TOKEN_ACTIONS`).
+   */
+  public taskTokenIssuedBy(taskToken: string, stateMachineArn: string): void {
+    this.taskTokenIssuers.set(taskToken, stateMachineArn);
+  }
+
+  /** The ARN of the template's one state machine. */
+  public stateMachineArn(): string {
+    const [id, ...others] = this.template.logicalIdsOf('AWS::StepFunctions::StateMachine');
+    if (id === undefined || others.length > 0) throw new Error('Expected one state machine in the template');
+    return this.template.arnOf(id);
+  }
+
+  /** The environment the template gives the function of handler `functionName`, resolved. */
+  public functionEnvironment(functionName: string): Record<string, string> {
+    const id = this.template.functionNamed(workflowFunctionPattern(functionName));
+    const environment = this.template.properties(id)['Environment'] as { Variables?: unknown } | undefined;
+    return this.template.resolve(environment?.Variables ?? {}) as Record<string, string>;
   }
 
   /** The role name of the function of handler `functionName`. */
@@ -156,7 +179,10 @@ export class IamCheck {
     operation: string,
     input: Readonly<Record<string, unknown>>,
   ): Promise<CheckedCall> {
-    const request = iamRequestFor(service, operation, input, this.partitionKeys);
+    const request = iamRequestFor(service, operation, input, {
+      partitionKeys: this.partitionKeys,
+      taskTokenIssuers: this.taskTokenIssuers,
+    });
     const roleId = this.roleIdOf(functionName);
     const bucket = service === 'S3' ? this.template.bucketPolicy(String(input['Bucket'])) : undefined;
     const decision = await evaluateIdentityRequest(

@@ -5,8 +5,8 @@
  * reviewer needs it: which statement came closest and why it did not apply, and the statement
  * that would allow the call.
  */
-import { runSimulation, type Simulation } from '@cloud-copilot/iam-simulate';
-import type { IamRequest } from './sdk-iam-actions';
+import { runSimulation, runUnsafeSimulation, type Simulation } from '@cloud-copilot/iam-simulate';
+import { type IamRequest, TASK_TOKEN_ACTIONS } from './sdk-iam-actions';
 import { DEPLOYED, type NamedPolicy, type PolicyDocument } from './template-iam';
 
 /** The outcome of one evaluation. */
@@ -67,6 +67,27 @@ export function allowingStatement(request: IamRequest): Record<string, unknown> 
   };
 }
 
+/** The evaluator's input: `request` by `principal` holding `identityPolicies`, against `resourcePolicy`. */
+function simulationOf(
+  principal: string,
+  request: IamRequest,
+  identityPolicies: readonly NamedPolicy[],
+  resourcePolicy: PolicyDocument | undefined,
+): Simulation {
+  return {
+    identityPolicies: identityPolicies.map((p) => ({ name: p.name, policy: p.policy })),
+    serviceControlPolicies: [],
+    resourceControlPolicies: [],
+    ...(resourcePolicy === undefined ? {} : { resourcePolicy }),
+    request: {
+      action: request.action,
+      principal,
+      resource: { accountId: DEPLOYED.account, resource: request.resource },
+      contextVariables: { ...CALLER_CONTEXT, ...request.context },
+    },
+  } as unknown as Simulation;
+}
+
 /** The evaluator's verdict on `request` by `principal`, and its analysis (read when denied). */
 async function simulate(
   principal: string,
@@ -75,18 +96,7 @@ async function simulate(
   resourcePolicy: PolicyDocument | undefined,
 ): Promise<{ overall: string; analysis: Record<string, unknown> | undefined }> {
   const response = await runSimulation(
-    {
-      identityPolicies: identityPolicies.map((p) => ({ name: p.name, policy: p.policy })),
-      serviceControlPolicies: [],
-      resourceControlPolicies: [],
-      ...(resourcePolicy === undefined ? {} : { resourcePolicy }),
-      request: {
-        action: request.action,
-        principal,
-        resource: { accountId: DEPLOYED.account, resource: request.resource },
-        contextVariables: { ...CALLER_CONTEXT, ...request.context },
-      },
-    } as unknown as Simulation,
+    simulationOf(principal, request, identityPolicies, resourcePolicy),
     {},
   );
   if (response.resultType === 'error') {
@@ -109,6 +119,8 @@ export async function evaluateIdentityRequest(
   request: IamRequest,
   resourcePolicy?: PolicyDocument,
 ): Promise<IamDecision> {
+  if (TASK_TOKEN_ACTIONS.has(request.action))
+    return evaluateOnIssuingStateMachine(principalArn, policies, request);
   const { overall, analysis } = await simulate(principalArn, request, policies, resourcePolicy);
   if (overall === 'Allowed') return { allowed: true, result: overall, explanation: '' };
   const identity = analysis?.['identityAnalysis'] as
@@ -124,6 +136,45 @@ export async function evaluateIdentityRequest(
     allowed: false,
     result: overall,
     explanation: `${reasons.join('; ')}. It would be allowed by ${JSON.stringify(allowingStatement(request))}`,
+  };
+}
+
+/**
+ * A task token answer (sdk-iam-actions.ts, `TASK_TOKEN_ACTIONS`) as AWS authorizes it: on the
+ * state machine that issued the token. The evaluator's validated entry point refuses any resource
+ * but "*" for these actions (it follows the Service Authorization Reference), so its engine runs
+ * without that validation (`runUnsafeSimulation`: the same policy evaluation, on the ARN given).
+ * When denied, the statements that allow the action on some other resource are named.
+ */
+function evaluateOnIssuingStateMachine(
+  principal: string,
+  policies: readonly NamedPolicy[],
+  request: IamRequest,
+): IamDecision {
+  const verdict = (held: readonly NamedPolicy[], on: IamRequest) =>
+    String(runUnsafeSimulation(simulationOf(principal, on, held, undefined), {}));
+  const overall = verdict(policies, request);
+  if (overall === 'Allowed') return { allowed: true, result: overall, explanation: '' };
+  // Each statement on its own: the Deny statements that deny this request, the Allow statements
+  // that would allow the action on any resource (so name another one).
+  const alone = (statement: Record<string, unknown>, on: IamRequest) =>
+    verdict([{ name: 'one statement', policy: { Version: '2012-10-17', Statement: [statement] } }], on);
+  const anywhere = ({ NotResource: _, ...statement }: Record<string, unknown>) =>
+    alone({ ...statement, Resource: '*' }, { ...request, resource: '*' }) === 'Allowed';
+  const reasons = policies.flatMap(({ name, policy }) =>
+    policy.Statement.flatMap((statement) => {
+      const text = `statement ${JSON.stringify(statement)} of ${name}`;
+      if (overall === 'ExplicitlyDenied')
+        return alone(statement, request) === 'ExplicitlyDenied' ? [`denied by ${text}`] : [];
+      return statement['Effect'] === 'Allow' && anywhere(statement)
+        ? [`${text} names the action but not the state machine that issued the task token`]
+        : [];
+    }),
+  );
+  return {
+    allowed: false,
+    result: overall,
+    explanation: `${reasons.length === 0 ? 'no statement of the role allows the action' : reasons.join('; ')}. It would be allowed by ${JSON.stringify(allowingStatement(request))}`,
   };
 }
 

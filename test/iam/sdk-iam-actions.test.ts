@@ -33,7 +33,9 @@ function operationsSentByHandlers(): string[] {
 const BUCKET = 'plans';
 const TABLE = 'locks';
 const TABLE_ARN = `arn:aws:dynamodb:us-east-1:123456789012:table/${TABLE}`;
-const KEYS = { [TABLE]: 'lockKey' };
+const STATE_MACHINE = 'arn:aws:states:us-east-1:123456789012:stateMachine:M';
+/** What the check knows besides each call's input: the table's key, the token's state machine. */
+const FACTS = { partitionKeys: { [TABLE]: 'lockKey' }, taskTokenIssuers: new Map([['t', STATE_MACHINE]]) };
 const key = { lockKey: { S: 'default/web' } };
 
 const ROWS = [
@@ -118,14 +120,14 @@ const ROWS = [
     op: 'SFN:SendTaskSuccess',
     input: { taskToken: 't' },
     action: 'states:SendTaskSuccess',
-    resource: '*',
+    resource: STATE_MACHINE,
     context: {},
   },
   {
     op: 'SFN:SendTaskFailure',
     input: { taskToken: 't' },
     action: 'states:SendTaskFailure',
-    resource: '*',
+    resource: STATE_MACHINE,
     context: {},
   },
   {
@@ -150,7 +152,7 @@ describe('iamRequestFor', () => {
     const [service, operation] = op.split(':') as [string, string];
 
     // Act
-    const request = iamRequestFor(service, operation, input, KEYS);
+    const request = iamRequestFor(service, operation, input, FACTS);
 
     // Assert
     expect(request).toEqual({ action, resource, context });
@@ -170,6 +172,14 @@ describe('iamRequestFor', () => {
 
     // Assert
     expect(unmapped).toEqual([]);
+  });
+
+  it('refuses a task token whose state machine it was not told', () => {
+    // Act
+    const act = () => iamRequestFor('SFN', 'SendTaskSuccess', { taskToken: 'other' }, FACTS);
+
+    // Assert
+    expect(act).toThrow('does not know which state machine issued this task token');
   });
 
   it('refuses an operation it does not map, naming where to add it', () => {

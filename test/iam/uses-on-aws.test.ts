@@ -5,6 +5,11 @@
  * a scheduled maintenance run whose window ends between batches (its carry-over document is
  * written for the next window, then read by the next run, which finishes the job). A call AWS
  * would deny fails the test with the evaluator's explanation (emulated-aws.ts).
+ *
+ * One more terminal restart runs on an ACL-enabled agent with the handlers given no Nomad
+ * settings: each resolves them from the environment the template gives it, reading the token
+ * through the real Secrets Manager client (served on 127.0.0.1, fake-json-services.ts), each read
+ * checked against its role.
  */
 import { jest } from '@jest/globals';
 import type { InvocationInterceptor } from '../../lib/engines/local/engine';
@@ -12,6 +17,8 @@ import { FlowStates, TaskStates } from '../../lib/workflow/state-names';
 import { runWorkflow, runWorkflowInput } from '../engines/local/workflow-harness';
 import { type Harness, restartOptions, simpleJob, startHarness, waitAllRunning } from '../steps/harness';
 import { useEmulatedAws } from './emulated-aws';
+import { secretsManagerServing, startFakeJsonServices } from './fake-json-services';
+import { withEnvironment } from './with-environment';
 
 jest.setTimeout(60_000);
 
@@ -115,5 +122,44 @@ describe('each use, on the AWS stores with IAM enforced', () => {
     expect(carryOver).toEqual(
       expect.arrayContaining(['check-deployments s3:PutObject', 'plan s3:GetObject']),
     );
+  });
+
+  it('a terminal restart on an ACL-enabled agent, each handler reading its Nomad token from Secrets Manager', async () => {
+    // Arrange: the agent answers only the token the secret holds; the handlers get no Nomad
+    // settings but their function's environment (the agent's address for the template's).
+    const token = 'nomad-acl-token-from-the-secret';
+    h = await startHarness(
+      {
+        jobs: [simpleJob('web', 'service', 2)],
+        acl: { enabled: true, tokens: [{ secret: token, management: true }] },
+      },
+      { token },
+    );
+    await waitAllRunning(h, 'web', 2);
+    const tokenArn = aws.check.functionEnvironment('plan')['NOMAD_TOKEN_SECRET_ARN'];
+    if (tokenArn === undefined) throw new Error('the template gives Plan no NOMAD_TOKEN_SECRET_ARN');
+    const secrets = await startFakeJsonServices(secretsManagerServing({ [tokenArn]: token }));
+    const env = {
+      NOMAD_ADDR: h.sim.address,
+      NOMAD_TOKEN_SECRET_ARN: tokenArn,
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.url,
+    };
+    const from = aws.ledger.calls.length;
+
+    // Act
+    const run = await withEnvironment(env, () =>
+      runWorkflow(h as Harness, restartOptions('web'), { nomadFromEnvironment: true }),
+    ).finally(() => secrets.close());
+
+    // Assert: the run needed the token; each function read it once, on the secret's ARN.
+    expect(run.exitCode).toBe(0);
+    const reads = aws.ledger.calls
+      .slice(from)
+      .filter((c) => c.request.action === 'secretsmanager:GetSecretValue');
+    expect(reads.map((c) => c.request.resource)).toEqual(reads.map(() => tokenArn));
+    const readers = reads.map((c) => c.functionName);
+    expect(new Set(readers).size).toBe(readers.length);
+    expect(readers).toEqual(expect.arrayContaining(['plan', 'lock-job', 'restart-batch']));
+    expect(secrets.called).toHaveLength(readers.length);
   });
 });

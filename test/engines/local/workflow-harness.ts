@@ -63,6 +63,12 @@ export interface WorkflowRunOptions {
    * task token to be completed here, as on AWS. @default - questions are answered by `replies`
    */
   readonly taskTokenCallbacks?: LocalTaskTokenCallbacks;
+  /**
+   * Hands the handlers no Nomad settings, so each resolves them from its environment as on
+   * Lambda (`NOMAD_ADDR`, the token from `NOMAD_TOKEN_SECRET_ARN` through Secrets Manager), which
+   * the test sets. @default false: the simulator's address (and `token`) ride on each invocation
+   */
+  readonly nomadFromEnvironment?: boolean;
 }
 
 /**
@@ -111,10 +117,14 @@ export async function runWorkflowInput(
   const replies = [...(runOptions.replies ?? [])];
   const local = await runRestartLocally({
     input,
-    nomad: {
-      address: h.sim.address,
-      ...(runOptions.token === undefined ? {} : { token: runOptions.token }),
-    },
+    ...(runOptions.nomadFromEnvironment === true
+      ? {}
+      : {
+          nomad: {
+            address: h.sim.address,
+            ...(runOptions.token === undefined ? {} : { token: runOptions.token }),
+          },
+        }),
     emit: (event) => events.push(event),
     prompt: async (prompt) => {
       prompts.push(prompt);
