@@ -10,6 +10,7 @@ import { toRestartInput } from '../../lib/restart/input';
 import type { RestartOptions } from '../../lib/restart/options';
 import { sharedLockPath } from '../../lib/stores';
 import { runWorkflow } from '../engines/local/workflow-harness';
+import { OPERATOR_TOKEN, readmePolicyAcl } from '../fixtures/readme-policy';
 import { useEmulatedAws } from '../iam/emulated-aws';
 import { asFunction } from '../iam/iam-check';
 import { captureOutput, lambdaContext } from '../lambdas/private/fixtures';
@@ -45,7 +46,7 @@ afterEach(async () => {
 async function abortedRun(target: Harness, options: RestartOptions, pathSuffix: string, nth: number) {
   const controller = new AbortController();
   target.sim.control.onRequest({ pathSuffix, method: 'PUT', nth }, () => controller.abort());
-  const run = await runWorkflow(target, options, { signal: controller.signal });
+  const run = await runWorkflow(target, options, { signal: controller.signal, token: OPERATOR_TOKEN });
   const executionArn = run.result.executions?.[0]?.executionArn ?? '';
   // Let the batch step the abort left running finish, as a Lambda does after its execution stops.
   await new Promise((resolve) => setTimeout(resolve, 200));
@@ -61,8 +62,8 @@ async function statusChange(target: Harness, executionArn: string, options: Rest
     'detail-type': 'Step Functions Execution Status Change',
     detail: { executionArn, status: 'ABORTED', input: JSON.stringify(toRestartInput(options)) },
   };
-  const before = process.env['NOMAD_ADDR'];
-  process.env['NOMAD_ADDR'] = target.sim.address;
+  const before = { addr: process.env['NOMAD_ADDR'], token: process.env['NOMAD_TOKEN'] };
+  Object.assign(process.env, { NOMAD_ADDR: target.sim.address, NOMAD_TOKEN: OPERATOR_TOKEN });
   try {
     const { result, error } = await captureOutput(() =>
       asFunction('release-stale-lock', () => releaseStaleLock(event, lambdaContext())),
@@ -70,8 +71,13 @@ async function statusChange(target: Harness, executionArn: string, options: Rest
     if (error !== undefined) throw error;
     return result;
   } finally {
-    if (before === undefined) delete process.env['NOMAD_ADDR'];
-    else process.env['NOMAD_ADDR'] = before;
+    for (const [name, value] of [
+      ['NOMAD_ADDR', before.addr],
+      ['NOMAD_TOKEN', before.token],
+    ] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
   }
 }
 
@@ -86,10 +92,16 @@ describe('an execution aborted mid-batch, then a new run for the same job', () =
     '$mode: the new run skips what the aborted run did and does the rest, once',
     async ({ reschedule, path, fate }) => {
       // Arrange: batches of 2; the abort comes with the first request of batch 2.
-      h = await startHarness({
-        nodes: [{ name: 'n1' }, { name: 'n2' }],
-        jobs: [simpleJob(JOB, 'service', COUNT)],
-      });
+      // ACLs on, the README's policy: the shared lock's ID is Nomad's to its holder alone, so the
+      // status-change path frees it with the ID the lock table kept.
+      h = await startHarness(
+        {
+          nodes: [{ name: 'n1' }, { name: 'n2' }],
+          jobs: [simpleJob(JOB, 'service', COUNT)],
+          acl: readmePolicyAcl(),
+        },
+        { token: OPERATOR_TOKEN },
+      );
       const target = h;
       await waitAllRunning(target, JOB, COUNT);
       const planned = allocationsOf(target, JOB);
@@ -107,7 +119,7 @@ describe('an execution aborted mid-batch, then a new run for the same job', () =
       // Act
       const released = await statusChange(target, aborted.executionArn, options);
       const sharedAfterRelease = sharedLockOf(target)?.lock;
-      const run = await runWorkflow(target, options);
+      const run = await runWorkflow(target, options, { token: OPERATOR_TOKEN });
 
       // Assert: both locks freed by the status-change path, none taken over.
       expect(released).toEqual({ released: 1 });
