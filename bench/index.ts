@@ -22,6 +22,7 @@ import { measureStartToExit } from './cli-start-to-exit';
 import { runEngineRequestsBench } from './engine-requests';
 import { measureHealthGate } from './health-gate';
 import { measureWorstMix, type WorstMixSizes } from './history-worst-mix';
+import { installPackage } from './installed-package';
 import { type LocalRunMeasure, measureLocalRun } from './local-engine';
 import { PRICES } from './prices';
 import { formatTable, machine, type ReportRow, scalingSvg, verdict } from './report';
@@ -36,6 +37,8 @@ export interface BenchSizes {
   readonly latencyAllocations: number;
   /** Runs of each start-to-exit row (a subprocess each). */
   readonly startRuns: number;
+  /** Whether the start-to-exit rows are measured from a packed and installed package too (a build). */
+  readonly installedPackage: boolean;
   /** Allocations of the worst-case run whose every restart fails with a long message. */
   readonly failingAllocations: number;
   /** Allocations and batch size of the runs with and without `-wait-healthy`. */
@@ -54,6 +57,7 @@ export const FULL: BenchSizes = {
   scalingSizes: [100, 1000, 10_000],
   latencyAllocations: 10,
   startRuns: 9,
+  installedPackage: true,
   failingAllocations: 600,
   healthGate: { allocations: 50, batchSize: 10 },
   scale: {
@@ -75,6 +79,7 @@ export const SMOKE: BenchSizes = {
   scalingSizes: [10, 20],
   latencyAllocations: 2,
   startRuns: 1,
+  installedPackage: false,
   failingAllocations: 10,
   healthGate: { allocations: 4, batchSize: 2 },
   scale: {
@@ -156,7 +161,13 @@ async function measurePlan(allocations: number) {
 export async function runBench(sizes: BenchSizes) {
   // Timings move with what else the machine runs: the report says how busy it was.
   const loadBefore = loadavg().map((n) => n.toFixed(1));
-  const rows: ReportRow[] = [...(await measureStartToExit(sizes.startRuns))];
+  const installed = sizes.installedPackage ? await installPackage() : undefined;
+  const rows: ReportRow[] = [];
+  try {
+    rows.push(...(await measureStartToExit(sizes.startRuns, installed)));
+  } finally {
+    await installed?.close();
+  }
   const engine = await runEngineRequestsBench({
     allocations: sizes.requestAllocations,
     batchSizes: [1, 10, 100],

@@ -1,17 +1,16 @@
 #!/usr/bin/env node
-// `npx nomad-restart`: runs bin/nomad-restart.ts from its cached esbuild bundle (built on the
-// first run and after a source change; see private/cli-bundle.js) with V8's compiled code kept
-// beside it (private/run-bundle.js), or through tsx's loader when no bundle can be built (a
-// read-only checkout, no esbuild).
-import { buildBundle, freshBundle } from './private/cli-bundle.js';
-import { runBundle } from './private/run-bundle.js';
+// `npx nomad-restart`: checks the Node version, then starts the command (private/launch.js).
+// Only syntax any Node parses comes before the check, so an old Node prints one line naming the
+// version needed (no top-level await, no `node:` imports here).
+// biome-ignore lint/style/useNodejsImportProtocol: Node before 14.18 has no `node:` imports, and this check is for old Nodes
+import { readFileSync } from 'fs';
+import { unsupportedNodeMessage } from './private/node-version.js';
 
-let entry = freshBundle();
-if (entry === undefined) entry = await buildBundle().catch(() => undefined);
-if (entry === undefined) {
-  const { register } = await import('tsx/esm/api');
-  register();
-  await import('./nomad-restart.ts');
+const { engines } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const unsupported = unsupportedNodeMessage(engines.node, process.version);
+if (unsupported === undefined) {
+  import('./private/launch.js');
 } else {
-  runBundle(entry);
+  process.stderr.write(`${unsupported}\n`);
+  process.exitCode = 1;
 }

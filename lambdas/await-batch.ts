@@ -6,6 +6,7 @@ import { StepPayloadError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { slicesAfter } from './private/await-slices';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';
+import { keepLease } from './private/job-lock';
 import { logger } from './private/logger';
 import { nomadClientMiddleware } from './private/nomad-client-middleware';
 import { stateBudgetMiddleware } from './private/state-budget-middleware';
@@ -16,12 +17,15 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
   const state = decodeWorkflowState(event);
   if (state.batch === null)
     throw new StepPayloadError('Task input has no batch: "Await batch" runs after a batch started');
+  const planned = requirePlanned(state);
   const out = await stepsFor(context).awaitBatch({
     options: state.options,
     run: state.run,
-    ...requirePlanned(state),
+    ...planned,
     batch: state.batch,
   });
+  const key = { namespace: planned.plan.namespace, jobId: planned.plan.jobId };
+  await keepLease(context, key, state.run.runId, state.run.executionId);
   logger.info('Await slice ended', { batch: out.batch.index, done: out.done });
   const slices = slicesAfter(state.batch, out.done);
   return {

@@ -1,13 +1,15 @@
 /**
  * Task "Check deployments": the safe point before a batch. A pending cancel request wins (no
  * Nomad call), then the maintenance window's end (no batch starts after it); otherwise the
- * lock's TTL is extended and the deployment guard runs.
+ * job's locks are renewed (a run that lost them stops here, failed, restarting nothing more) and
+ * the deployment guard runs.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { windowHasEnded } from '../lib/restart/window';
 import { clockOf } from '../lib/steps/local-invocation';
+import { JobLockLostError } from '../lib/stores/errors';
 import { DEFAULT_LOCK_TTL_SECONDS, ENV, secondsFromEnv } from '../lib/stores/from-env';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';
@@ -21,7 +23,7 @@ import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
 const lambdaHandler = async (event: unknown, context: Context): Promise<WorkflowState> => {
   const state = decodeWorkflowState(event);
   const planned = requirePlanned(state);
-  const lock = jobLockFor(context, 'refresh');
+  const lock = jobLockFor(context);
   const key = { namespace: planned.plan.namespace, jobId: planned.plan.jobId };
   if (await lock.isCancelRequested(key, state.run.runId)) {
     logger.info('Cancel requested', { jobId: key.jobId, batch: planned.progress.nextBatch });
@@ -36,12 +38,17 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
     logger.info('Window ended', { jobId: key.jobId, batch: planned.progress.nextBatch });
     return { ...state, guard: { blocked: false, canceled: false, windowEnded: true }, events: out.events };
   }
-  await lock.acquire(key, state.run.runId, secondsFromEnv(ENV.lockTtlSeconds, DEFAULT_LOCK_TTL_SECONDS));
-  const out = await stepsFor(context).checkDeployments({
-    options: state.options,
-    run: state.run,
-    ...planned,
-  });
+  const input = { options: state.options, run: state.run, ...planned };
+  try {
+    const ttl = secondsFromEnv(ENV.lockTtlSeconds, DEFAULT_LOCK_TTL_SECONDS);
+    await lock.refresh(key, state.run.runId, ttl, state.run.executionId);
+  } catch (err) {
+    if (!(err instanceof JobLockLostError)) throw err;
+    logger.warn('Job lock lost', { jobId: key.jobId, batch: planned.progress.nextBatch });
+    const out = await stepsFor(context).stopForLostLock(input, err.message);
+    return { ...state, guard: { blocked: true, canceled: false, windowEnded: false }, ...out };
+  }
+  const out = await stepsFor(context).checkDeployments(input);
   logger.info('Deployment guard', { batch: planned.progress.nextBatch, blocked: out.blocked });
   return {
     ...state,

@@ -6,6 +6,7 @@ import { jobLockFromEnv } from '../lib/stores/from-env';
 import { StepPayloadError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';
+import { keepLease } from './private/job-lock';
 import { logger } from './private/logger';
 import { nomadClientMiddleware } from './private/nomad-client-middleware';
 import { stateBudgetMiddleware } from './private/state-budget-middleware';
@@ -17,10 +18,8 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
   const planned = requirePlanned(state);
   if (state.batch === null)
     throw new StepPayloadError('Task input has no batch: "Decide" runs after a batch');
-  const cancelRequested = await jobLockFromEnv().isCancelRequested(
-    { namespace: planned.plan.namespace, jobId: planned.plan.jobId },
-    state.run.runId,
-  );
+  const key = { namespace: planned.plan.namespace, jobId: planned.plan.jobId };
+  const cancelRequested = await jobLockFromEnv().isCancelRequested(key, state.run.runId);
   const out = await stepsFor(context).decide({
     options: state.options,
     run: state.run,
@@ -28,6 +27,8 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
     batch: state.batch,
     cancelRequested,
   });
+  // The last step before a batch wait or a question: the leases must outlast either.
+  await keepLease(context, key, state.run.runId, state.run.executionId);
   logger.info('Decided', { batch: state.batch.index, next: out.decision.action });
   // The batch is done: drop it so the state stays small across the loop.
   return { ...state, progress: out.progress, decision: out.decision, batch: null, events: out.events };

@@ -13,7 +13,7 @@ import type { Context } from 'aws-lambda';
 import type { ProgressEvent } from '../lib/restart/events';
 import { skipsWhenLocked } from '../lib/restart/window';
 import { jobRunKey, recordRunHoldsJob } from '../lib/steps/earlier-run';
-import { LockHeldError, SharedLockHeldError } from '../lib/stores/errors';
+import { describeHolder, LockHeldError, SharedLockHeldError } from '../lib/stores/errors';
 import {
   DEFAULT_LOCK_TTL_SECONDS,
   ENV,
@@ -21,8 +21,8 @@ import {
   runStatusFromEnv,
   secondsFromEnv,
 } from '../lib/stores/from-env';
-import type { JobLock } from '../lib/stores/job-lock';
-import { PairedJobLock } from '../lib/stores/paired-job-lock';
+import type { PairedJobLock } from '../lib/stores/paired-job-lock';
+import type { RunStatus } from '../lib/stores/run-status';
 import { JobLockedError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';
@@ -32,20 +32,29 @@ import { nomadClientMiddleware } from './private/nomad-client-middleware';
 import { skippedForLock } from './private/skipped-for-lock';
 import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
 
-/** ` (started by alice on laptop-1 with the local engine, since ...)` for a shared lock's holder. */
-function holderText(err: LockHeldError): string {
-  if (!(err instanceof SharedLockHeldError) || err.details === undefined) return '';
-  const { who, host, engine, since } = err.details;
-  return ` (started by ${who} on ${host} with the ${engine} engine, since ${since})`;
+/** Who holds the job: an execution, or a run named by the shared lock's variable. */
+function holderName(err: LockHeldError): string {
+  if (!(err instanceof SharedLockHeldError)) return `execution "${err.holder}"`;
+  // The holder is written into the variable's items: a token without "read" cannot see them.
+  if (err.details === undefined) return 'another run (its lock in Nomad does not say which to this token)';
+  return `run "${err.holder}"${describeHolder(err.details)}`;
 }
 
-/** The warning of a run that goes on without the job's shared lock (its token may not take it). */
-function sharedLockSkipped(lock: JobLock, jobId: string): ProgressEvent[] {
-  const denied = lock instanceof PairedJobLock ? lock.sharedDenied : undefined;
-  return denied === undefined
+/** The warning of a run that goes on without the job's shared lock (out of reach, and optional). */
+function sharedLockSkipped(lock: PairedJobLock, jobId: string): ProgressEvent[] {
+  const skipped = lock.sharedSkipped;
+  return skipped === undefined
     ? []
-    : [{ type: 'shared-lock-skipped', time: Date.now(), jobId, reason: denied.message }];
+    : [{ type: 'shared-lock-skipped', time: Date.now(), jobId, reason: skipped.message }];
 }
+
+/**
+ * Whether the run holding the lock still runs, from the status of the execution the lock names as
+ * running it. `SUCCEEDED` with the lock still held means it continued as new: every other way out
+ * of an execution releases the lock first ("Release lock"), and the successor names itself in the
+ * lock as it starts ("Resume run"), so the chain, not its first link, decides.
+ */
+const stillRuns = (status: RunStatus): boolean => status === 'RUNNING' || status === 'SUCCEEDED';
 
 const lambdaHandler = async (event: unknown, context: Context): Promise<WorkflowState> => {
   // Plan's lines are shown only once the job is this run's; a refused or skipped run drops them.
@@ -53,11 +62,13 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
   const { plan } = requirePlanned(state);
   const key = { namespace: plan.namespace, jobId: plan.jobId };
   const ttl = secondsFromEnv(ENV.lockTtlSeconds, DEFAULT_LOCK_TTL_SECONDS);
-  const lock = jobLockFor(context, 'take');
+  const lock = jobLockFor(context);
   const held = (err: LockHeldError) =>
     new JobLockedError(
-      `Job "${plan.jobId}" in namespace "${plan.namespace}" is already being restarted by ${err instanceof SharedLockHeldError ? 'run' : 'execution'} "${err.holder}"${holderText(err)}`,
-      { cause: err },
+      `Job "${plan.jobId}" in namespace "${plan.namespace}" is already being restarted by ${holderName(err)}`,
+      {
+        cause: err,
+      },
     );
   // The job's record names the run holding it, so a run after one that never ended resumes it.
   const holdsJob = () =>
@@ -70,7 +81,7 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
           plan.planKey,
         );
   try {
-    await lock.acquire(key, state.run.runId, ttl);
+    await lock.take(key, state.run.runId, ttl, state.run.executionId);
     await holdsJob();
     logger.info('Job locked', { jobId: plan.jobId, namespace: plan.namespace });
     return { ...state, events: [...planEvents, ...sharedLockSkipped(lock, plan.jobId)] };
@@ -84,10 +95,10 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
     };
     if (err instanceof SharedLockHeldError && !err.askable) return lockedOut(err);
     // A holder that cannot be asked about keeps its lock: failing safe means not restarting.
-    const status = await runStatusFromEnv().status(err.holder);
-    if (status === 'RUNNING') return lockedOut(err);
+    const status = await runStatusFromEnv().status(err.holderExecution ?? err.holder);
+    if (stillRuns(status)) return lockedOut(err);
     try {
-      await lock.takeOver(key, state.run.runId, err.holder, ttl);
+      await lock.takeOver(key, state.run.runId, err.holder, ttl, state.run.executionId);
     } catch (race) {
       if (race instanceof LockHeldError) throw held(race);
       throw race;

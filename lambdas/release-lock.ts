@@ -30,7 +30,7 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<unknown>
   const jobId = str(field(plan, 'jobId'));
   let released = false;
   if (runId !== undefined && namespace !== undefined && jobId !== undefined) {
-    released = await jobLockFor(context, 'release').release({ namespace, jobId }, runId);
+    released = await jobLockFor(context).release({ namespace, jobId }, runId);
     // Either way out of the workflow ends the run: the next one starts afresh, not resuming it.
     await recordRunEnded(planStoreFromEnv(), jobRunKey(namespace, jobId), runId, Date.now());
   }

@@ -30,7 +30,7 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<{ releas
   const { executionArn, status, input } = parsed.data.detail;
   // A continued execution's run id is in its input, which the event leaves out when it is large.
   const runId = runIdOf(executionArn, await inputOf(executionArn, input));
-  const released = await jobLockFor(context, 'release').releaseByOwner(runId);
+  const released = await jobLockFor(context).releaseByOwner(runId);
   await planStoreFromEnv().endRun(runKeyPrefix(runId));
   // Closed, not deleted: chat's message says the run ended (its item expires with its TTL).
   const closedQuestions = await recordRunEnded(approvalStoreFromEnv(), executionArn);

@@ -1,11 +1,13 @@
 /**
  * Task "Resume run": the first state of a continued execution. Takes the previous execution's
  * state, counts this execution, and restarts the per-execution batch counter; the run id (lock
- * owner, plan-store prefix) stays the first execution's.
+ * owner, plan-store prefix) stays the first execution's. The job's lock is told that this
+ * execution runs the run now, so that a run asking whether its holder still runs asks this one.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
+import { DEFAULT_LOCK_TTL_SECONDS, ENV, jobLockFromEnv, secondsFromEnv } from '../lib/stores/from-env';
 import { StepPayloadError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';
@@ -19,8 +21,16 @@ const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {
     throw new StepPayloadError('Task input has no "executionId": the state machine passes $$.Execution.Id');
   }
   const state = decodeWorkflowState((event as { continuation?: unknown }).continuation);
-  const { progress } = requirePlanned(state);
+  const { plan, progress } = requirePlanned(state);
   const run = { ...state.run, executionId, executionNumber: state.run.executionNumber + 1 };
+  // A lock lost meanwhile is found at the next safe point, which stops the run there.
+  const ttl = secondsFromEnv(ENV.lockTtlSeconds, DEFAULT_LOCK_TTL_SECONDS);
+  await jobLockFromEnv().extend(
+    { namespace: plan.namespace, jobId: plan.jobId },
+    run.runId,
+    ttl,
+    executionId,
+  );
   logger.info('Run resumed', {
     runId: run.runId,
     executionNumber: run.executionNumber,

@@ -7,12 +7,35 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { RestartValidationError, resolveWindow, validateExecutionInput } from '../lib/restart';
+import { formatGoDuration } from '../lib/restart/duration';
+import { goQuote } from '../lib/restart/go-quote';
+import { liveEventsOf } from '../lib/steps/local-invocation';
+import { AWS_LONGEST_WAIT_SECONDS, AWS_SHARED_LOCK_TTL } from '../lib/stores/shared-lock-settings';
 import { InvalidInputError, StepPayloadError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { logger } from './private/logger';
 import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
 
-const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {
+/**
+ * On AWS nothing runs during a batch wait to renew the job's locks: the renewal just before it must
+ * outlast it (a terminal renews its own lock while it waits, and may wait longer).
+ */
+function refuseWaitBeyondLease(options: WorkflowState['options'], given: unknown, context: Context): void {
+  const onAws = liveEventsOf(context) === undefined;
+  if (
+    !onAws ||
+    options.batchWait.kind !== 'duration' ||
+    options.batchWait.ns <= AWS_LONGEST_WAIT_SECONDS * 1e9
+  )
+    return;
+  const value = typeof given === 'string' ? given : formatGoDuration(options.batchWait.ns);
+  throw new InvalidInputError(
+    `Invalid -batch-wait value ${goQuote(value)}: a run on AWS waits at most ${AWS_LONGEST_WAIT_SECONDS / 3600}h ` +
+      `at a time, since the job's lock it renews before the wait lasts ${AWS_SHARED_LOCK_TTL}; use "ask" or a shorter wait`,
+  );
+}
+
+const lambdaHandler = async (event: unknown, context: Context): Promise<WorkflowState> => {
   const executionId = (event as { executionId?: unknown } | null)?.executionId;
   if (typeof executionId !== 'string' || executionId === '') {
     throw new StepPayloadError('Task input has no "executionId": the state machine passes $$.Execution.Id');
@@ -25,6 +48,7 @@ const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {
     if (err instanceof RestartValidationError) throw new InvalidInputError(err.message, { cause: err });
     throw err;
   }
+  refuseWaitBeyondLease(options, (raw as { batchWait?: unknown } | null)?.batchWait, context);
   // The execution's start, not this invocation's clock: a retried Validate input must resolve a
   // relative window to the same end.
   const started = Date.parse(String((event as { startTime?: unknown }).startTime));

@@ -86,6 +86,14 @@ export class Acl {
     }
   }
 
+  /**
+   * Whether the principal counts as a management token: with ACLs off every request does (so a
+   * variable's lock shows to every reader there, and to management tokens only with ACLs on).
+   */
+  isManagement(principal: Principal): boolean {
+    return principal.kind === 'anyone' || principal.token.management === true;
+  }
+
   /** Whether the principal has `capability` on the variable at `path` in `namespace`. */
   allowedVariable(
     principal: Principal,
@@ -95,10 +103,11 @@ export class Acl {
   ): boolean {
     if (principal.kind === 'anyone' || principal.token.management) return true;
     const grants = principal.token.variables ?? {};
+    // As Nomad's `expandVariablesCapabilities`: `read` brings `list` with it.
+    const granting = (caps: string[]) =>
+      caps.includes(capability) || (capability === 'list' && caps.includes('read'));
     return [grants[namespace], grants['*']].some((byPath) =>
-      Object.entries(byPath ?? {}).some(
-        ([pattern, caps]) => pathMatches(pattern, path) && caps.includes(capability),
-      ),
+      Object.entries(byPath ?? {}).some(([pattern, caps]) => pathMatches(pattern, path) && granting(caps)),
     );
   }
 

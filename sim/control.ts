@@ -98,6 +98,9 @@ export function createControl(cluster: Cluster, acl: Acl, faults: Faults, stats:
       const { task, ...rest } = crash;
       cluster.crashOnStart(target, task, rest);
     },
+    setVariablesApi: (api) => {
+      cluster.variables.api = api;
+    },
     injectFault: (fault: Fault) => faults.add(fault),
     onRequest: (trigger, action) => faults.addTrigger(trigger, action),
     clearFaults: () => faults.clear(),

@@ -25,4 +25,5 @@ export type {
   SimulatorOptions,
   StateFilter,
   StatusFault,
+  VariablesApi,
 } from './types';

@@ -34,7 +34,7 @@ function timingOf(options: SimulatorOptions): Partial<SimTiming> {
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const random = options.random ?? Math.random;
   const clock = options.clock ?? createScaledClock(options.timeScale ?? 1);
-  const cluster = new Cluster(clock, random, timingOf(options));
+  const cluster = new Cluster(clock, random, timingOf(options), options.leaseClock ?? createScaledClock(1));
   const acl = new Acl();
   const faults = new Faults();
   const stats = new RequestStats();

@@ -18,6 +18,9 @@ export type { SimTiming } from './model/context';
  * A cluster to start from, JSON-serialisable (scenario files are this shape). Jobs are
  * registered and placed at once, their allocations already `running`.
  */
+/** Which Nomad's variables API the simulator speaks (see {@link SimControl.setVariablesApi}). */
+export type VariablesApi = 'locks' | 'no-locks' | 'absent';
+
 export interface Scenario {
   /** Namespaces besides `default`. */
   namespaces?: string[];
@@ -42,6 +45,12 @@ export interface SimulatorOptions extends Partial<SimTiming> {
   timeScale?: number;
   /** Overrides the scaled wall clock built from `timeScale`. */
   clock?: SimClock;
+  /**
+   * The clock of variable locks' TTLs and lock delays. A client renews its lease by its own clock,
+   * which a simulator running faster than real time cannot speed up, so leases keep real time
+   * whatever `timeScale` says. Default: real time.
+   */
+  leaseClock?: SimClock;
   /** Random source for IDs, placement ties and blocking-query jitter. Default `Math.random`. */
   random?: () => number;
   /** The agent's region; a request for any other answers 500 `No path to region`. Default `global`. */
@@ -174,6 +183,12 @@ export interface SimControl {
    * @throws SimControlError for an unknown allocation or job.
    */
   crashOnStart(target: SimTarget, crash?: SimCrash & { task?: string }): void;
+  /**
+   * Which Nomad's variables API the agent speaks: `locks` (1.7 and later, the default),
+   * `no-locks` (1.4 to 1.6: a lock operation is a plain write, answered without a `Lock`), or
+   * `absent` (before 1.4: every `/v1/var` and `/v1/vars` request is a 404 with an empty body).
+   */
+  setVariablesApi(api: VariablesApi): void;
   injectFault(fault: Fault): void;
   /**
    * Runs `action` once, when the trigger's request arrives: before any fault applies and

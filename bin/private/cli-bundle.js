@@ -10,10 +10,11 @@
  * The bundle is one CommonJS file, not ES module chunks, because Node 20 can keep V8's compiled
  * code only for scripts (`run-bundle.js`): a module imported dynamically inside it is wrapped
  * in a function that runs on first import, so what a run does not use is never executed.
+ * `npm run build` (scripts/build.ts) makes the package's bundle with the same options.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const PROJECT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -38,17 +39,32 @@ export function freshBundle() {
 
 /**
  * A bundled module keeps the `import.meta.url` of its source file, so paths computed from it
- * (the project root, the demo scenario) stay what they are when run through tsx.
+ * (the project root, the demo scenario) stay what they are when run through tsx. `urlOf(path)`
+ * gives the JavaScript expression that stands for it.
  */
-const keepModuleUrls = {
-  name: 'keep-module-urls',
+export const moduleUrls = (urlOf) => ({
+  name: 'module-urls',
   setup(build) {
     build.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
       const source = await readFile(path, 'utf8');
-      const url = JSON.stringify(pathToFileURL(path).href);
-      return { contents: source.replaceAll('import.meta.url', url), loader: 'ts' };
+      return { contents: source.replaceAll('import.meta.url', urlOf(path)), loader: 'ts' };
     });
   },
+});
+
+/** In the checkout: the source file's own URL, fixed at build time. */
+const sourceFileUrl = (path) => JSON.stringify(pathToFileURL(path).href);
+
+/**
+ * In the package: the URL the source file would have in the installed package, computed at run
+ * time from the bundle's own folder (`__dirname`, two levels below the package root), so the
+ * files a module reads beside it (sim/scenarios/demo.json) are found wherever npm put the package.
+ * @param projectDir the checkout the package is built from
+ * @param outDir the bundle's folder, relative to the package root
+ */
+export const packagedFileUrl = (projectDir, outDir) => (path) => {
+  const fromBundle = relative(join(projectDir, outDir), path).split(sep).join('/');
+  return `require("node:url").pathToFileURL(require("node:path").join(__dirname, ${JSON.stringify(fromBundle)})).href`;
 };
 
 /**
@@ -87,14 +103,15 @@ const localEngineOnly = {
   },
 };
 
-/** Bundles the command into a new build folder and points the manifest at it (atomically). */
-export async function buildBundle() {
-  const { build } = await import('esbuild');
-  const name = `build-${Date.now()}-${process.pid}`;
-  const result = await build({
-    entryPoints: [join(PROJECT_DIR, ENTRY)],
-    absWorkingDir: PROJECT_DIR,
-    outfile: join(CACHE_DIR, name, 'nomad-restart.cjs'),
+/**
+ * esbuild's options for the command's bundle: one CommonJS file with the npm packages in it.
+ * @param moduleUrl what `import.meta.url` becomes (`sourceFileUrl`, `packagedFileUrl(...)`)
+ */
+export function commandBundleOptions({ projectDir, outfile, moduleUrl = sourceFileUrl }) {
+  return {
+    entryPoints: [join(projectDir, ENTRY)],
+    absWorkingDir: projectDir,
+    outfile,
     bundle: true,
     format: 'cjs',
     // Every import() becomes a require: a script run from V8's kept code loses Node's dynamic
@@ -112,8 +129,17 @@ export async function buildBundle() {
     external: ['esbuild', 'tsx', 'tsx/*', 'aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'],
     metafile: true,
     logLevel: 'silent',
-    plugins: [keepModuleUrls, localEngineOnly],
-  });
+    plugins: [moduleUrls(moduleUrl), localEngineOnly],
+  };
+}
+
+/** Bundles the command into a new build folder and points the manifest at it (atomically). */
+export async function buildBundle() {
+  const { build } = await import('esbuild');
+  const name = `build-${Date.now()}-${process.pid}`;
+  const result = await build(
+    commandBundleOptions({ projectDir: PROJECT_DIR, outfile: join(CACHE_DIR, name, 'nomad-restart.cjs') }),
+  );
   // The project's own sources, and the lock file for the bundled packages (a few hundred
   // files whose stat on every start would cost more than it saves).
   const inputs = {};

@@ -12,9 +12,9 @@
  * milliseconds at exit, so the runs after those leave it alone.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
 /** The function Node wraps every CommonJS module in. */
@@ -34,11 +34,13 @@ function readCache(path) {
 /**
  * `<bundle>.<key>.v8-cache` holds the code, `<...>.v8-cache.n` how many runs made it. One per Node
  * version and flag set: V8 refuses code made under other flags (`--max-old-space-size`, say), and
- * runs started with different flags would otherwise keep replacing each other's.
+ * runs started with different flags would otherwise keep replacing each other's. Kept in `cacheDir`
+ * (as `<bundleId>.<key>.v8-cache`) when given, else beside the bundle.
  */
-function cachePathFor(path) {
+function cachePathFor(path, cacheDir, bundleId) {
   const flags = [process.version, ...process.execArgv, process.env['NODE_OPTIONS'] ?? ''].join('\0');
-  return `${path}.${createHash('sha256').update(flags).digest('hex').slice(0, 12)}.v8-cache`;
+  const key = createHash('sha256').update(flags).digest('hex').slice(0, 12);
+  return cacheDir === undefined ? `${path}.${key}.v8-cache` : join(cacheDir, `${bundleId}.${key}.v8-cache`);
 }
 
 function cacheMakers(path) {
@@ -53,22 +55,27 @@ function cacheMakers(path) {
 function replaceFile(path, data) {
   const scratch = `${path}.${process.pid}`;
   try {
+    mkdirSync(dirname(path), { recursive: true });
     writeFileSync(scratch, data);
     renameSync(scratch, path);
   } catch {
-    // A read-only checkout, a full disk: the next run compiles again, nothing worse.
+    // A read-only checkout or cache, a full disk: the next run compiles again, nothing worse.
     rmSync(scratch, { force: true });
   }
 }
 
 /**
- * Loads and runs the bundle at `path` as Node runs a CommonJS main module. The cache sits beside
- * it in the build's own folder: a bundle is never rewritten in place, which matters because V8
- * checks a cache against the source's length, not its text.
+ * Loads and runs the bundle at `path` as Node runs a CommonJS main module. V8 checks a cache
+ * against the source's length, not its text, so a cache must never outlive its bundle: in the
+ * checkout it sits beside the bundle in the build's own folder (a bundle is never rewritten in
+ * place); an installed package names it by the bundle's content (`bundleId`, written by its build)
+ * in the user's cache folder, since the package's own folder is no place to write.
+ * @param options.cacheDir where to keep the compiled code; beside the bundle when not given
+ * @param options.bundleId what names the bundle's cache in `cacheDir` (a hash of its content)
  * @returns what became of the kept code: `none` (there was none yet), `used`, or `refused` by V8
  */
-export function runBundle(path) {
-  const cachePath = cachePathFor(path);
+export function runBundle(path, { cacheDir, bundleId } = {}) {
+  const cachePath = cachePathFor(path, cacheDir, bundleId);
   const cachedData = readCache(cachePath);
   // The bundle is ASCII only (cli-bundle.js), so latin1 reads it exactly, and ~4x faster than a
   // UTF-8 decode of its 2 MB. No `importModuleDynamically`: a script compiled from kept code

@@ -5,29 +5,30 @@
  * `false` leaves it out (a Nomad older than 1.7), `required` fails a run whose token may not take it.
  */
 import type { Context } from 'aws-lambda';
-import { liveEventsOf } from '../../lib/steps/local-invocation';
-import { jobLockFromEnv } from '../../lib/stores/from-env';
-import type { JobLock } from '../../lib/stores/job-lock';
+import { clockOf, liveEventsOf } from '../../lib/steps/local-invocation';
+import { JobLockLostError } from '../../lib/stores/errors';
+import { DEFAULT_LOCK_TTL_SECONDS, ENV, jobLockFromEnv, secondsFromEnv } from '../../lib/stores/from-env';
+import type { LockKey } from '../../lib/stores/job-lock';
+import { NomadVariablesLock } from '../../lib/stores/nomad-variables-lock';
+import { PairedJobLock } from '../../lib/stores/paired-job-lock';
 import {
   AWS_SHARED_LOCK_TTL,
   awsLockIdentity,
   LOCAL_SHARED_LOCK_TTL_MS,
   localLockIdentity,
-  NomadVariablesLock,
   sharedLockMode,
-} from '../../lib/stores/nomad-variables-lock';
-import { PairedJobLock } from '../../lib/stores/paired-job-lock';
+} from '../../lib/stores/shared-lock-settings';
 import { logger } from './logger';
 import { nomadClientOf } from './nomad-client-middleware';
 
 /**
- * The lock for this invocation. A local run's process renews its shared lock itself (the engine's
- * keeper), so a local `refresh` (before each batch) touches the engine's own lock only.
+ * The lock for this invocation: both locks, the shared one renewed at every safe point (a local
+ * run's process also renews it between them: see `lib/steps/shared-lock-keeper.ts`).
  */
-export function jobLockFor(context: Context, use: 'take' | 'refresh' | 'release'): JobLock {
-  const own = jobLockFromEnv();
+export function jobLockFor(context: Context): PairedJobLock {
+  const own = jobLockFromEnv(process.env, clockOf(context));
   const mode = sharedLockMode();
-  if (mode === 'off') return own;
+  if (mode === 'off') return new PairedJobLock(own, undefined, { required: false });
   const local = liveEventsOf(context) !== undefined;
   const shared = new NomadVariablesLock(
     nomadClientOf(context),
@@ -35,8 +36,34 @@ export function jobLockFor(context: Context, use: 'take' | 'refresh' | 'release'
       ? { identity: localLockIdentity(), ttl: `${LOCAL_SHARED_LOCK_TTL_MS / 1000}s`, log: logger }
       : { identity: awsLockIdentity(), ttl: AWS_SHARED_LOCK_TTL, log: logger },
   );
-  return new PairedJobLock(own, shared, {
-    required: mode === 'required',
-    renewShared: !(local && use === 'refresh'),
-  });
+  return new PairedJobLock(own, shared, { required: mode === 'required' });
+}
+
+/**
+ * Keeps the run's job locks alive between safe points: after every await slice and at "Decide",
+ * the last step before a batch wait or a question, both leases are extended (the engine's names
+ * the execution running the run). Between two such steps the run waits at most one batch wait or
+ * one question, which the workflow keeps under the shared lock's TTL (lib/restart/lease.ts), so a
+ * live run's lease never lapses. A lock found lost is left to the next safe point, which stops the
+ * run there; a renewal that fails now (Nomad unreachable for a moment) is logged, not fatal.
+ */
+export async function keepLease(
+  context: Context,
+  key: LockKey,
+  runId: string,
+  execution: string,
+): Promise<void> {
+  try {
+    await jobLockFor(context).refresh(
+      key,
+      runId,
+      secondsFromEnv(ENV.lockTtlSeconds, DEFAULT_LOCK_TTL_SECONDS),
+      execution,
+    );
+  } catch (err) {
+    const fields = { jobId: key.jobId, error: err instanceof Error ? err.message : String(err) };
+    if (err instanceof JobLockLostError)
+      logger.warn('Job lock lost; the next safe point stops the run', fields);
+    else logger.warn('Lease not renewed; the next step tries again', fields);
+  }
 }

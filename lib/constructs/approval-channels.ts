@@ -10,7 +10,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
@@ -18,9 +18,12 @@ import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { APPROVAL_ROUTES } from '../approvals/endpoint';
 import { APPROVAL_ENV } from '../approvals/settings';
+import { APPROVALS_TABLE_SCHEMA } from '../stores/dynamodb-approval-store';
 import { ENV } from '../stores/from-env';
 import { TaskFunction } from '../workflow/private/task-function';
+import { questionRecordPatterns } from './private/approvals-stream-filter';
 import { grantPosting, postingEnvironment } from './private/chat-channel-grants';
+import { DeadLetterQueue } from './private/dead-letter-queue';
 import { grantDescribeExecutions } from './private/describe-executions-grant';
 import { grantDecryptThroughSecretsManager } from './private/secrets-key-grant';
 
@@ -68,7 +71,19 @@ export interface ApprovalChannelsProps {
    * @default - the secrets use the AWS managed key, which needs no grant
    */
   readonly secretsKey?: kms.IKey;
+  /**
+   * Concurrent executions reserved for the answer endpoint, which is also its cap. Its Function
+   * URL is public (auth NONE: requests are verified by their signatures inside the function), so
+   * without a cap a flood of unsigned requests could take the account's whole concurrency and
+   * throttle the workflow's own functions until runs fail; with it, a flood only throttles the
+   * endpoint (answers are retried by Slack, or again by the person). A whole number from 1 to 100.
+   * @default 10
+   */
+  readonly endpointReservedConcurrency?: number;
 }
+
+/** Default of {@link ApprovalChannelsProps.endpointReservedConcurrency}: a few people answering at once, with room. */
+export const DEFAULT_ENDPOINT_RESERVED_CONCURRENCY = 10;
 
 /** What the channels attach to: the workflow's table and state machine, and its log settings. */
 export interface ApprovalChannelsResources extends ApprovalChannelsProps {
@@ -94,6 +109,8 @@ export class ApprovalChannels extends Construct {
   public readonly endpoint?: lambda.IFunction;
   /** The endpoint's URL (ends with `/`): Slack's interactivity URL is `<url>slack/interactions`. */
   public readonly endpointUrl?: lambda.FunctionUrl;
+  /** Stream batches the notifier still failed on after its retries (their shard and sequence numbers), with an alarm. */
+  public readonly notifierDeadLetters: DeadLetterQueue;
 
   public constructor(scope: Construct, id: string, props: ApprovalChannelsResources) {
     super(scope, id);
@@ -101,7 +118,10 @@ export class ApprovalChannels extends Construct {
     const answers = props.slack !== undefined || (props.webhook?.answerKeyIds?.length ?? 0) > 0;
     let answerUrl: string | undefined;
     if (answers) {
-      const endpoint = this.fn('approval-endpoint', props, this.endpointEnvironment(props));
+      const endpoint = this.fn('approval-endpoint', props, this.endpointEnvironment(props), {
+        reservedConcurrentExecutions:
+          props.endpointReservedConcurrency ?? DEFAULT_ENDPOINT_RESERVED_CONCURRENCY,
+      });
       this.endpoint = endpoint;
       // Slack and webhook senders cannot sign with SigV4: each request is verified by its own
       // signature (Slack v0, webhook v1 HMAC) inside the function instead.
@@ -116,13 +136,22 @@ export class ApprovalChannels extends Construct {
         : { [APPROVAL_ENV.webhookAnswerUrl]: answerUrl }),
     });
     this.notifier = notifier;
+    this.notifierDeadLetters = new DeadLetterQueue(this, 'NotifierDeadLetters', {
+      holds:
+        'Questions or decisions the approval notifier failed to post (stream records, by shard and sequence number)',
+    });
     notifier.addEventSource(
       // exactOptionalPropertyTypes trips over CDK's own Table vs ITable optional fields.
       new DynamoEventSource(props.approvalsTable as unknown as dynamodb.ITable, {
         startingPosition: lambda.StartingPosition.LATEST,
-        filters: [{ pattern: JSON.stringify({ eventName: ['INSERT', 'MODIFY'] }) }],
+        // New questions and their decisions; never the replay guard's inserts.
+        filters: questionRecordPatterns(APPROVALS_TABLE_SCHEMA.partitionKey, ['INSERT', 'MODIFY']).map(
+          (pattern) => ({ pattern }),
+        ),
         retryAttempts: 5,
         bisectBatchOnError: true,
+        // A batch still failing after that is recorded there, not dropped (the grant comes with it).
+        onFailure: new SqsDlq(this.notifierDeadLetters.queue),
       }),
     );
     // Reads questions, records the messages that show them.
@@ -131,6 +160,14 @@ export class ApprovalChannels extends Construct {
   }
 
   private validate(props: ApprovalChannelsProps): void {
+    const reserved = props.endpointReservedConcurrency;
+    if (reserved !== undefined && !(Number.isInteger(reserved) && reserved >= 1 && reserved <= 100)) {
+      throw new ValidationError(
+        lit('InvalidEndpointReservedConcurrency'),
+        `endpointReservedConcurrency must be a whole number from 1 to 100, got ${String(reserved)}`,
+        this,
+      );
+    }
     const slack = props.slack;
     if (slack === undefined) return;
     if (slack.channelId.trim() === '') {
@@ -149,8 +186,14 @@ export class ApprovalChannels extends Construct {
     }
   }
 
-  private fn(handlerId: string, props: ApprovalChannelsResources, environment: Record<string, string>) {
+  private fn(
+    handlerId: string,
+    props: ApprovalChannelsResources,
+    environment: Record<string, string>,
+    limits: { readonly reservedConcurrentExecutions?: number } = {},
+  ) {
     return new TaskFunction(this, `${handlerId}-fn`, {
+      ...limits,
       handlerId,
       timeout: props.timeout,
       environment: { ...environment, [ENV.approvalsTable]: props.approvalsTable.tableName },

@@ -3,7 +3,7 @@
  * on a cron or rate, in a time zone, with a fixed input checked at `cdk synth` against the same
  * rules as every other entry point, through a role that may only start that one state machine.
  */
-import { type Duration, Stack, TimeZone, ValidationError } from 'aws-cdk-lib';
+import { Duration, Stack, TimeZone, ValidationError } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as targets from 'aws-cdk-lib/aws-scheduler-targets';
@@ -14,6 +14,7 @@ import { RestartValidationError } from '../restart/errors';
 import { validateExecutionInput } from '../restart/execution-input';
 import type { RestartInput } from '../restart/input';
 import { SCHEDULE_TRIGGER } from '../restart/window';
+import { DeadLetterQueue } from './private/dead-letter-queue';
 import { isTimeZone, scheduleExpressionProblem } from './private/schedule-expression';
 
 /** The restart input a schedule sends, less the fields the schedule sets itself. */
@@ -69,6 +70,8 @@ export interface NomadRestartScheduleProps {
   readonly retryAttempts?: number;
 }
 
+/** Scheduler's own default and maximum: with 24 hours of event age, retries span the whole day. */
+const DEFAULT_RETRY_ATTEMPTS = 185;
 const NAME = /^[0-9A-Za-z_.-]{1,64}$/;
 const lit = (s: string) => s as ConstructorParameters<typeof ValidationError>[0];
 
@@ -80,8 +83,16 @@ const lit = (s: string) => s as ConstructorParameters<typeof ValidationError>[0]
 export class NomadRestartSchedule extends Construct {
   /** The Scheduler schedule. */
   public readonly schedule: scheduler.Schedule;
-  /** The role Scheduler assumes for this schedule only: `states:StartExecution` on the one state machine. */
+  /**
+   * The role Scheduler assumes for this schedule: `states:StartExecution` on the one state
+   * machine, assumable by Scheduler for the schedule's group in this account only.
+   */
   public readonly role: iam.Role;
+  /**
+   * Firings Scheduler could not start (a denied or failed StartExecution after its retries), with
+   * an alarm: without it they would be dropped, silently.
+   */
+  public readonly deadLetters: DeadLetterQueue;
   /** The execution input every run gets, as it is sent (with Scheduler's `<aws.scheduler.scheduled-time>`). */
   public readonly executionInput: Readonly<Record<string, unknown>>;
 
@@ -142,21 +153,26 @@ export class NomadRestartSchedule extends Construct {
     this.executionInput = { ...input, scheduledTime: scheduler.ContextAttribute.scheduledTime };
 
     const stack = Stack.of(this);
-    const group = props.scheduleGroup?.scheduleGroupName ?? 'default';
     this.role = new iam.Role(this, 'Role', {
       description: `EventBridge Scheduler: starts restart ${name}`,
+      // Scheduler assumes a target's role with the schedule GROUP's ARN as aws:SourceArn, never
+      // the schedule's ("Confused deputy prevention", EventBridge Scheduler User Guide:
+      // https://docs.aws.amazon.com/scheduler/latest/UserGuide/cross-service-confused-deputy-prevention.html).
+      // A condition on the schedule's own ARN is never met: every firing would be dropped.
       assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
         conditions: {
           StringEquals: {
             'aws:SourceAccount': stack.account,
-            'aws:SourceArn': stack.formatArn({
-              service: 'scheduler',
-              resource: 'schedule',
-              resourceName: `${group}/${name}`,
-            }),
+            'aws:SourceArn':
+              props.scheduleGroup?.scheduleGroupArn ??
+              stack.formatArn({ service: 'scheduler', resource: 'schedule-group', resourceName: 'default' }),
           },
         },
       }),
+    });
+    // Scheduler sends to it with the target's role (CDK grants the role sqs:SendMessage on it).
+    this.deadLetters = new DeadLetterQueue(this, 'DeadLetters', {
+      holds: `Scheduled restarts ${name} that EventBridge Scheduler could not start`,
     });
     this.schedule = new scheduler.Schedule(this, 'Schedule', {
       scheduleName: name,
@@ -164,7 +180,10 @@ export class NomadRestartSchedule extends Construct {
       target: new targets.StepFunctionsStartExecution(props.stateMachine, {
         role: this.role,
         input: scheduler.ScheduleTargetInput.fromObject(this.executionInput),
-        ...(props.retryAttempts === undefined ? {} : { retryAttempts: props.retryAttempts }),
+        retryAttempts: props.retryAttempts ?? DEFAULT_RETRY_ATTEMPTS,
+        // Scheduler's longest: a firing is retried for a day before it goes to the queue.
+        maxEventAge: Duration.hours(24),
+        deadLetterQueue: this.deadLetters.queue,
       }),
       description:
         props.description ?? `nomad job restart ${String(props.input.job)} (${props.schedule} ${timeZone})`,

@@ -51,6 +51,12 @@ export interface NomadRestartStackProps
   readonly approvalEmailTopicArn?: string;
   /** ARN of the customer-managed KMS key that encrypts the chat secrets. @default - the AWS managed key */
   readonly approvalSecretsKmsKeyArn?: string;
+  /**
+   * Concurrent executions reserved for (and capping) the public answer endpoint, when Slack or
+   * webhook answers create one: `ApprovalChannelsProps.endpointReservedConcurrency`. 1 to 100.
+   * @default 10
+   */
+  readonly approvalEndpointReservedConcurrency?: number;
   /** Post the end of every run to the approval channels above (at least one is needed). @default false */
   readonly notifyRunEnded?: boolean;
   /** The secret holding the Nomad ACL token. @default - anonymous */
@@ -83,6 +89,7 @@ export class NomadRestartStack extends Stack {
       webhookApprovals,
       approvalEmailTopicArn,
       approvalSecretsKmsKeyArn,
+      approvalEndpointReservedConcurrency,
       notifyRunEnded,
       ...workflowProps
     } = props;
@@ -110,6 +117,9 @@ export class NomadRestartStack extends Stack {
       ...(approvalSecretsKmsKeyArn === undefined
         ? {}
         : { secretsKey: kms.Key.fromKeyArn(this, 'ApprovalSecretsKey', approvalSecretsKmsKeyArn) }),
+      ...(approvalEndpointReservedConcurrency === undefined
+        ? {}
+        : { endpointReservedConcurrency: approvalEndpointReservedConcurrency }),
     };
     if (notifyRunEnded === true && !hasApprovalChannels(approvals)) {
       throw new ValidationError(

@@ -20,6 +20,8 @@ import { ENDED_RUN_TAG } from '../stores/plan-store';
 import { restartDefinition } from '../workflow/definition';
 import { HANDLER_IDS, STALE_LOCK_HANDLER_ID } from '../workflow/state-names';
 import { ApprovalChannels, type ApprovalChannelsProps, hasApprovalChannels } from './approval-channels';
+import { questionRecordPatterns } from './private/approvals-stream-filter';
+import type { DeadLetterQueue } from './private/dead-letter-queue';
 import { executionEndRule } from './private/execution-end-rule';
 import { grantHandlerAccess } from './private/handler-grants';
 import { grantOperator, OPERATOR_USES, type OperatorUse } from './private/operator-grants';
@@ -114,6 +116,11 @@ export class NomadRestartWorkflow extends Construct {
   public readonly approvalsTable: dynamodb.Table;
   /** The chat-ops notifier and answer endpoint, when `approvals` names a channel. */
   public readonly approvalChannels?: ApprovalChannels;
+  /**
+   * Where the ends of dead executions go when their lock could not be released (the rule could not
+   * deliver them, or `release-stale-lock` kept failing), with an alarm.
+   */
+  public readonly staleLockDeadLetters: DeadLetterQueue;
   /** The handler functions by handler id (plus `release-stale-lock`). */
   public readonly functions: Readonly<Record<WorkflowFunctionId, lambda.IFunction>>;
 
@@ -240,18 +247,23 @@ export class NomadRestartWorkflow extends Construct {
       approvalsTable: this.approvalsTable,
       stateMachineName,
     });
-    executionEndRule(this, 'ReleaseStaleLock', {
+    this.staleLockDeadLetters = executionEndRule(this, 'ReleaseStaleLock', {
       description: 'Releases the job lock of a nomad-restart execution that failed, timed out or was aborted',
       stateMachine: this.stateMachine,
       statuses: ['FAILED', 'TIMED_OUT', 'ABORTED'],
       target: fns[STALE_LOCK_HANDLER_ID],
-    });
+      undelivered:
+        'Ends of failed, timed-out or aborted runs whose job lock was not released (it expires with its TTL)',
+    }).deadLetterQueue;
     if (props.approvalNotifier !== undefined) {
       props.approvalNotifier.addEventSource(
         // exactOptionalPropertyTypes trips over CDK's own Table vs ITable optional fields.
         new DynamoEventSource(this.approvalsTable as unknown as dynamodb.ITable, {
           startingPosition: lambda.StartingPosition.LATEST,
-          filters: [{ pattern: JSON.stringify({ eventName: ['INSERT'] }) }],
+          // New questions only, never the replay guard's inserts.
+          filters: questionRecordPatterns(APPROVALS_TABLE_SCHEMA.partitionKey, ['INSERT']).map((pattern) => ({
+            pattern,
+          })),
         }),
       );
       this.approvalsTable.grantReadData(props.approvalNotifier);

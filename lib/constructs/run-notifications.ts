@@ -18,6 +18,7 @@ import { END_STATUSES } from '../workflow/ended-execution';
 import { TaskFunction } from '../workflow/private/task-function';
 import type { NomadRestartWorkflow } from './nomad-restart-workflow';
 import { grantPosting, type PostingChannels, postingEnvironment } from './private/chat-channel-grants';
+import type { DeadLetterQueue } from './private/dead-letter-queue';
 import { grantDescribeExecutions } from './private/describe-executions-grant';
 import { executionEndRule } from './private/execution-end-rule';
 
@@ -43,6 +44,8 @@ export class RunNotifications extends Construct {
   public readonly notifier: lambda.IFunction;
   /** Routes the state machine's ending status changes to the notifier. */
   public readonly rule: events.Rule;
+  /** Run ends the rule could not deliver or the notifier kept failing on, with an alarm. */
+  public readonly deadLetters: DeadLetterQueue;
 
   public constructor(scope: Construct, id: string, props: RunNotificationsProps) {
     super(scope, id);
@@ -70,12 +73,15 @@ export class RunNotifications extends Construct {
     this.notifier = fn;
     grantPosting(fn, props);
     this.grantReadRuns(fn, props.workflow);
-    this.rule = executionEndRule(this, 'RunEnded', {
+    const { rule, deadLetterQueue } = executionEndRule(this, 'RunEnded', {
       description: 'Posts the end of each nomad-restart run to its chat channels',
       stateMachine: props.workflow.stateMachine,
       statuses: END_STATUSES,
       target: fn,
+      undelivered: 'Run ends that were never posted to the chat channels',
     });
+    this.rule = rule;
+    this.deadLetters = deadLetterQueue;
   }
 
   /** DescribeExecution on this state machine's executions, and the runs' records (read and list). */

@@ -92,7 +92,8 @@ const ids = (value: string | undefined) =>
  * Chat-ops approvals from the context: Slack when `slackBotTokenSecretArn`, `slackSigningSecretArn`
  * and `slackChannelId` are all set (with `slackAllowedUserIds` / `slackAllowedChannelIds` /
  * `slackAllowedTeamIds`, comma-separated); the webhook when `webhookUrl`, `webhookSecretArn` and
- * `webhookKeyId` are (`webhookAnswerKeyIds`); `approvalEmailTopicArn`.
+ * `webhookKeyId` are (`webhookAnswerKeyIds`); `approvalEmailTopicArn`; `approvalSecretsKmsKeyArn`;
+ * `approvalEndpointReservedConcurrency`.
  */
 function approvalsFromContext(get: (key: string) => string | undefined): Partial<NomadRestartStackProps> {
   const [token, signing, channelId] = [
@@ -103,6 +104,7 @@ function approvalsFromContext(get: (key: string) => string | undefined): Partial
   const [url, secret, keyId] = ['webhookUrl', 'webhookSecretArn', 'webhookKeyId'].map(get);
   const topic = get('approvalEmailTopicArn');
   const key = get('approvalSecretsKmsKeyArn');
+  const reserved = get('approvalEndpointReservedConcurrency');
   const optional = (key: string, list: string[] | undefined) => (list === undefined ? {} : { [key]: list });
   return {
     ...(token === undefined || signing === undefined || channelId === undefined
@@ -131,7 +133,19 @@ function approvalsFromContext(get: (key: string) => string | undefined): Partial
     ...(key === undefined
       ? {}
       : { approvalSecretsKmsKeyArn: kmsKeyArnFrom(key, 'approvalSecretsKmsKeyArn') }),
+    ...(reserved === undefined
+      ? {}
+      : { approvalEndpointReservedConcurrency: reservedConcurrencyFrom(reserved) }),
   };
+}
+
+/** `approvalEndpointReservedConcurrency`: a whole number from 1 to 100. */
+function reservedConcurrencyFrom(value: string): number {
+  const n = Number(value);
+  if (/^\d+$/.test(value) && n >= 1 && n <= 100) return n;
+  throw new StackContextError(
+    `Context "approvalEndpointReservedConcurrency" is "${value}": expected a whole number from 1 to 100, e.g. -c approvalEndpointReservedConcurrency=10`,
+  );
 }
 
 const VARIABLES_LOCK_MODES = ['on', 'required', 'off'] as const;

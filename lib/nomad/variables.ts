@@ -21,7 +21,10 @@ import type { QueryOptions, WriteOptions } from './query';
 
 /** A variable's lock (`api.VariableLock`): durations as Go strings (`"30s"`). */
 export interface VariableLock {
-  /** Set by Nomad at acquire; whoever holds it may renew and release (and anyone who may read the variable sees it). */
+  /**
+   * The holder's key to renew and release. Nomad makes one at acquire unless the request names one;
+   * with ACLs on it shows it only to the acquire's caller and to management tokens.
+   */
   ID?: string;
   TTL?: string;
   LockDelay?: string;
@@ -87,13 +90,14 @@ export class Variables {
 
   /**
    * `PUT /v1/var/:path?lock-acquire`: writes `items` (the whole variable: Nomad overwrites it) and
-   * locks it for `lock.TTL`; the answer carries the lock's `ID`.
+   * locks it for `lock.TTL`, under `lock.ID` when given (the holder of that ID may acquire again);
+   * the answer carries the lock's `ID`.
    * @throws VariableLockConflictError when the variable is locked by another holder.
    */
   public acquireLock(
     path: string,
     items: Record<string, string>,
-    lock: Omit<VariableLock, 'ID'>,
+    lock: VariableLock,
     w?: WriteOptions,
   ): Promise<Variable> {
     return this.lockOperation('lock-acquire', { Path: path, Items: items, Lock: lock }, w);

@@ -45,6 +45,12 @@ export type ProgressEvent =
    * variable), because the token may not take it; `reason` says what to grant.
    */
   | { type: 'shared-lock-skipped'; time: number; jobId: string; reason: string }
+  /**
+   * Beyond Nomad: the run lost the job's lock (Nomad refused its renewal, or another run took it
+   * over) and stops at this safe point, before another batch; `reason` says how and to whom,
+   * `left` allocations are not restarted. The run ends with the reason among its errors.
+   */
+  | { type: 'lock-lost'; time: number; jobId: string; reason: string; left: number }
   /** Verbose `Skipping allocation ...` detail line. */
   | { type: 'allocation-skipped'; time: number; allocationId: string; reason: SkipReason }
   /** `==> <ts>: Restarting <ordinal> batch of <n> allocations` (only when the batch size is > 1). */

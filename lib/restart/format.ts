@@ -164,6 +164,7 @@ export function createFormatter(options: FormatterOptions): Formatter {
       case 'lock-taken-over':
       case 'earlier-run-resumed':
       case 'shared-lock-skipped':
+      case 'lock-lost':
         return [warn(header(t, lockEventText(event)))];
       case 'allocation-skipped':
         return verbose ? [stdout(darkGray(detail(t, skipText(event.allocationId, event.reason))))] : [];

@@ -71,6 +71,13 @@ function parseCount(
 const notInteractive = (flag: string) =>
   `Invalid -${flag} value ${goQuote(ASK)}: ${goQuote(ASK)} cannot be used when terminal is not interactive`;
 
+/**
+ * Whether an `ask` can be answered: at a terminal, or never needed (`-yes`; a dry run, which asks
+ * nothing, beyond Nomad, which has no dry run).
+ */
+const canAsk = (raw: RawRestartFields, ctx: ValidationContext): boolean =>
+  ctx.interactive || raw.yes || raw.dryRun;
+
 function dedupe(values: readonly string[]): string[] {
   return [...new Set(values)];
 }
@@ -90,7 +97,7 @@ export function validateRestartFields(raw: RawRestartFields, ctx: ValidationCont
   // 6. -batch-wait: `ask` in any case, or a Go duration.
   let batchWait: RestartOptions['batchWait'];
   if (raw.batchWait.toLowerCase() === ASK) {
-    if (!ctx.interactive && !raw.yes) {
+    if (!canAsk(raw, ctx)) {
       throw new RestartValidationError(notInteractive('batch-wait'), { field: 'batchWait' });
     }
     batchWait = { kind: 'ask' };
@@ -100,7 +107,7 @@ export function validateRestartFields(raw: RawRestartFields, ctx: ValidationCont
 
   // 7. -on-error: exact match only.
   if (raw.onError === ASK) {
-    if (!ctx.interactive && !raw.yes) {
+    if (!canAsk(raw, ctx)) {
       throw new RestartValidationError(notInteractive('on-error'), { field: 'onError' });
     }
   } else if (raw.onError !== FAIL) {

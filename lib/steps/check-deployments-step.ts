@@ -16,7 +16,5 @@ export async function checkDeploymentsStep(
     signal: kit.signal,
   });
   if (error === null) return { events: [], blocked: false, progress };
-  const record = await kit.loadRun(run.runId);
-  await kit.planStore.put(kit.key(run.runId, 'run.json'), { ...record, errors: [...record.errors, error] });
-  return { events: [], blocked: true, progress: { ...progress, errorCount: progress.errorCount + 1 } };
+  return kit.stopWithError(run.runId, error, progress);
 }

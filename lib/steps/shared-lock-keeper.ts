@@ -1,21 +1,18 @@
 /**
  * Keeps a local run's shared job lock alive (lib/stores/nomad-variables-lock.ts): a terminal may
  * wait on a question for hours, and no step runs meanwhile, so the process renews the lock itself
- * every 0.7 of its TTL (the factor of Nomad's own `LockLeaser`). A laptop that dies or sleeps
- * stops renewing, and Nomad frees the lock two TTLs and a LockDelay later (its server doubles the
- * TTL). A lock that timed out meanwhile is taken again if it is free; one found held by another
- * run after such a pause stops this run at its next safe point.
+ * every 0.7 of its TTL (the factor of Nomad's own `LockLeaser`), with the lock ID its engine's own
+ * lock keeps. A laptop that dies or sleeps stops renewing, and Nomad frees the lock two TTLs and a
+ * LockDelay later (its server doubles the TTL). A renewal Nomad refuses means the lock is lost:
+ * renewing stops, and the run's next safe point, which renews the lock too, meets the same refusal
+ * and ends the run failed before another batch (lambdas/check-deployments.ts).
  */
 import { NomadClient } from '../nomad/client';
 import { type NomadClientConfig, resolveNomadConfig } from '../nomad/config';
-import { SharedLockHeldError } from '../stores/errors';
-import type { LockKey } from '../stores/job-lock';
-import {
-  LOCAL_SHARED_LOCK_TTL_MS,
-  localLockIdentity,
-  NomadVariablesLock,
-  sharedLockMode,
-} from '../stores/nomad-variables-lock';
+import { JobLockLostError } from '../stores/errors';
+import type { JobLock, LockKey } from '../stores/job-lock';
+import { NomadVariablesLock } from '../stores/nomad-variables-lock';
+import { LOCAL_SHARED_LOCK_TTL_MS, localLockIdentity, sharedLockMode } from '../stores/shared-lock-settings';
 import { TaskStates } from '../workflow/state-names';
 
 /** Renewals running for one run; `stop` ends them before the run's release step frees the lock. */
@@ -27,10 +24,10 @@ export interface SharedLockKeeper {
 export interface KeepSharedLockOptions {
   /** The command's client configuration. @default - from this process's `NOMAD_*` variables */
   readonly nomad?: NomadClientConfig | undefined;
+  /** The engine's own lock: it keeps the shared lock's ID, which only the acquire answer gave. */
+  readonly own: JobLock;
   readonly key: LockKey;
   readonly runId: string;
-  /** Called once when the lock turns out to be another run's. */
-  readonly onLost: () => void;
   /** @default 0.7 of the local TTL (Nomad's `LockLeaser` renews at that factor) */
   readonly renewEveryMs?: number;
 }
@@ -48,15 +45,15 @@ export function keepSharedLock(options: KeepSharedLockOptions): SharedLockKeeper
   let inFlight: Promise<void> = Promise.resolve();
   const renew = async () => {
     if (lost || stopped) return;
+    // A run without the shared lock (a token that may not take it) has nothing to renew.
+    const sharedLockId = (await options.own.held(options.key, options.runId))?.sharedLockId;
+    if (sharedLockId === undefined) return;
     try {
-      // Renews the lock, or takes it again if it timed out meanwhile and nobody took it.
-      await lock.acquire(options.key, options.runId);
+      await lock.renew(options.key, options.runId, sharedLockId);
     } catch (err) {
-      // Another run holds it now: this one stops at its next safe point. Anything else (Nomad
-      // unreachable for a moment) is tried again at the next tick, well within the TTL.
-      if (!(err instanceof SharedLockHeldError)) return;
-      lost = true;
-      options.onLost();
+      // Refused: lost for good. Anything else (Nomad unreachable for a moment) is tried again at
+      // the next tick; the safe point's own renewal has the last word either way.
+      if (err instanceof JobLockLostError) lost = true;
     }
   };
   const timer = setInterval(
@@ -87,17 +84,14 @@ export interface LocalRunLease {
   stop(): Promise<void>;
 }
 
-/** The lease of one local run; `onLost` hears when another run holds the lock after all. */
-export function localRunLease(
-  nomad: NomadClientConfig | undefined,
-  onLost: (key: LockKey, runId: string) => void,
-): LocalRunLease {
+/** The lease of one local run, renewed with the shared lock's ID kept in `own`. */
+export function localRunLease(nomad: NomadClientConfig | undefined, own: JobLock): LocalRunLease {
   let keeper: SharedLockKeeper | undefined;
   return {
     stateExited(name, output, key, runId) {
       const took = (output as { error?: unknown } | null)?.error === undefined;
       if (name !== TaskStates.lockJob || !took || key === undefined || runId === undefined || keeper) return;
-      keeper = keepSharedLock({ nomad, key, runId, onLost: () => onLost(key, runId) });
+      keeper = keepSharedLock({ nomad, own, key, runId });
     },
     beforeTask: async (name) => {
       if (name === TaskStates.releaseLock || name === TaskStates.releaseLockAfterError) await keeper?.stop();

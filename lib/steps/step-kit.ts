@@ -27,7 +27,7 @@ import {
   type PendingQuestion,
   type Progress,
 } from '../workflow/payloads';
-import type { RestartStepsDeps } from '../workflow/steps';
+import type { GuardOutput, RestartStepsDeps } from '../workflow/steps';
 import { type AllocationOutcome, batchErrorsOf, failedCountOf } from './outcomes';
 import { cachedPlan } from './plan-cache';
 
@@ -127,6 +127,11 @@ export interface StepKit extends Omit<RestartStepsDeps, 'nomad'> {
   tryGet<T>(key: string): Promise<T | undefined>;
   /** The run record, empty before the first batch settles. */
   loadRun(runId: string): Promise<RunRecord>;
+  /**
+   * Adds an error found at the safe point before a batch (an active deployment, a lost lock) to
+   * the run record, for Finish to report; answers the guard's output that stops the run there.
+   */
+  stopWithError(runId: string, error: BatchError, progress: Progress): Promise<GuardOutput>;
   /** Settles a batch: its result for Decide, and the state the graph carries. */
   settle(
     runId: string,
@@ -162,6 +167,11 @@ export function createStepKit(deps: RestartStepsDeps): StepKit {
     loadPlan: (planKey) => cachedPlan(planKey, async (k) => (await planStore.get(k)) as RestartPlan),
     tryGet,
     loadRun: async (runId) => (await tryGet<RunRecord>(key(runId, RUN_RECORD))) ?? EMPTY_RUN,
+    async stopWithError(runId, error, progress) {
+      const record = (await tryGet<RunRecord>(key(runId, RUN_RECORD))) ?? EMPTY_RUN;
+      await planStore.put(key(runId, RUN_RECORD), { ...record, errors: [...record.errors, error] });
+      return { events: [], blocked: true, progress: { ...progress, errorCount: progress.errorCount + 1 } };
+    },
     async settle(runId, batch, outcomes) {
       const errors = batchErrorsOf(outcomes);
       const failed = failedCountOf(outcomes);

@@ -9,6 +9,7 @@ import { awaitHealthStep } from './await-health-step';
 import { checkDeploymentsStep } from './check-deployments-step';
 import { decideStep } from './decide-step';
 import { finishStep } from './finish-step';
+import { stopForLostLockStep } from './lock-lost-step';
 import { planStep } from './plan-step';
 import { restartBatchStep } from './restart-batch-step';
 import { createStepKit } from './step-kit';
@@ -29,5 +30,6 @@ export function createRestartSteps(deps: RestartStepsDeps): RestartSteps {
     applyAnswer: (input) => applyAnswerStep(kit, input),
     finish: (input) => finishStep(kit, input),
     stopAtWindowEnd: (input) => stopAtWindowEndStep(kit, input),
+    stopForLostLock: (input, reason) => stopForLostLockStep(kit, input, reason),
   };
 }

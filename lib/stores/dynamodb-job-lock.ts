@@ -12,7 +12,7 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { LockHeldError } from './errors';
-import { type JobLock, type LockKey, lockKeyString } from './job-lock';
+import { type HeldLock, type JobLock, type LockKey, lockKeyString } from './job-lock';
 
 /** Attribute and index names of the lock table; the construct creates the table with these. */
 export const LOCK_TABLE_SCHEMA = {
@@ -21,6 +21,19 @@ export const LOCK_TABLE_SCHEMA = {
   ownerAttribute: 'owner',
   ttlAttribute: 'expiresAt',
 } as const;
+
+/** The lock key an item holds: `<namespace>/<jobId>` (a namespace never holds a `/`). */
+function keyOf(id: string): LockKey {
+  const slash = id.indexOf('/');
+  return { namespace: id.slice(0, slash), jobId: id.slice(slash + 1) };
+}
+
+/** What an item held, as its holder knows it (the shared lock's ID, once kept). */
+function heldLockOf(item: Record<string, AttributeValue>): HeldLock {
+  const key = keyOf(item['lockKey']?.S ?? '/');
+  const sharedLockId = item['sharedLockId']?.S;
+  return sharedLockId === undefined ? { key } : { key, sharedLockId };
+}
 
 /**
  * The job lock as a DynamoDB item per job. Every write is conditional, so two executions racing
@@ -33,13 +46,20 @@ export class DynamoDbJobLock implements JobLock {
     private readonly now: () => number = Date.now,
   ) {}
 
-  public async acquire(key: LockKey, owner: string, ttlSeconds: number): Promise<void> {
+  public async acquire(
+    key: LockKey,
+    owner: string,
+    ttlSeconds: number,
+    execution?: string,
+  ): Promise<HeldLock> {
     const id = lockKeyString(key);
     const nowSeconds = Math.floor(this.now() / 1000);
-    if (await this.refresh(id, owner, nowSeconds + ttlSeconds)) return;
+    const refreshed = await this.refresh(id, owner, nowSeconds + ttlSeconds, execution);
+    if (refreshed !== undefined) return heldLockOf(refreshed);
     // Free or ours already (a retried take). Never another run's, whatever its lease says:
     // that takes a holder found not running (takeOver).
-    await this.take(id, owner, ttlSeconds, owner);
+    await this.take(id, owner, ttlSeconds, owner, execution);
+    return { key };
   }
 
   public async takeOver(
@@ -47,16 +67,69 @@ export class DynamoDbJobLock implements JobLock {
     owner: string,
     previousOwner: string,
     ttlSeconds: number,
-  ): Promise<void> {
-    // Still the dead run's (or gone): a new item, without its cancel flag.
-    await this.take(lockKeyString(key), owner, ttlSeconds, previousOwner);
+    execution?: string,
+  ): Promise<HeldLock | undefined> {
+    // Still the dead run's (or gone): a new item, without its cancel flag or shared lock.
+    const previous = await this.take(lockKeyString(key), owner, ttlSeconds, previousOwner, execution);
+    return previous === undefined ? undefined : heldLockOf(previous);
   }
 
-  /** Writes a fresh lock item for `owner`, if the job's lock is free or held by `allowedHolder`. */
-  private async take(id: string, owner: string, ttlSeconds: number, allowedHolder: string): Promise<void> {
+  public async extend(
+    key: LockKey,
+    owner: string,
+    ttlSeconds: number,
+    execution?: string,
+  ): Promise<HeldLock | undefined> {
     const nowSeconds = Math.floor(this.now() / 1000);
+    const refreshed = await this.refresh(lockKeyString(key), owner, nowSeconds + ttlSeconds, execution);
+    return refreshed === undefined ? undefined : heldLockOf(refreshed);
+  }
+
+  public async held(key: LockKey, owner: string): Promise<HeldLock | undefined> {
+    const item = await this.readItem(lockKeyString(key));
+    return item?.['owner']?.S === owner ? heldLockOf(item) : undefined;
+  }
+
+  public async keepSharedLockId(
+    key: LockKey,
+    owner: string,
+    sharedLockId: string | undefined,
+  ): Promise<void> {
+    const id = lockKeyString(key);
     try {
       await this.client.send(
+        new UpdateItemCommand({
+          TableName: this.tableName,
+          Key: { lockKey: { S: id } },
+          UpdateExpression: sharedLockId === undefined ? 'REMOVE sharedLockId' : 'SET sharedLockId = :shared',
+          ConditionExpression: '#owner = :owner',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: {
+            ':owner': { S: owner },
+            ...(sharedLockId === undefined ? {} : { ':shared': { S: sharedLockId } }),
+          },
+        }),
+      );
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) throw await this.heldError(id, undefined, err);
+      throw err;
+    }
+  }
+
+  /**
+   * Writes a fresh lock item for `owner`, if the job's lock is free or held by `allowedHolder`;
+   * answers the item it replaced, if any.
+   */
+  private async take(
+    id: string,
+    owner: string,
+    ttlSeconds: number,
+    allowedHolder: string,
+    execution: string | undefined,
+  ): Promise<Record<string, AttributeValue> | undefined> {
+    const nowSeconds = Math.floor(this.now() / 1000);
+    try {
+      const out = await this.client.send(
         new PutItemCommand({
           TableName: this.tableName,
           Item: {
@@ -64,29 +137,38 @@ export class DynamoDbJobLock implements JobLock {
             owner: { S: owner },
             acquiredAt: { N: String(nowSeconds) },
             expiresAt: { N: String(nowSeconds + ttlSeconds) },
+            ...(execution === undefined ? {} : { execution: { S: execution } }),
           },
           ConditionExpression: 'attribute_not_exists(lockKey) OR #owner = :holder',
           ExpressionAttributeNames: { '#owner': 'owner' },
           ExpressionAttributeValues: { ':holder': { S: allowedHolder } },
+          ReturnValues: 'ALL_OLD',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       );
+      return out.Attributes;
     } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) {
-        const holder = err.Item?.['owner']?.S ?? (await this.holderOf(id));
-        throw new LockHeldError(id, holder ?? 'unknown', { cause: err });
-      }
+      if (err instanceof ConditionalCheckFailedException) throw await this.heldError(id, err.Item, err);
       throw err;
     }
   }
 
   /**
-   * The run holding `id` now, read back (consistently) when a failed condition came without the
-   * old item: `ReturnValuesOnConditionCheckFailure` is recent, and not every DynamoDB-compatible
-   * service or proxy honours it. `undefined` when the lock was released in between.
+   * The error naming the run holding `id` and the execution running it now, from the item a failed
+   * condition returned, or read back (consistently) when it came without one:
+   * `ReturnValuesOnConditionCheckFailure` is recent, and not every DynamoDB-compatible service or
+   * proxy honours it.
    */
-  private async holderOf(id: string): Promise<string | undefined> {
-    return (await this.readItem(id))?.['owner']?.S;
+  private async heldError(
+    id: string,
+    item: Record<string, AttributeValue> | undefined,
+    cause: unknown,
+  ): Promise<LockHeldError> {
+    const holder = item ?? (await this.readItem(id));
+    return new LockHeldError(id, holder?.['owner']?.S ?? 'unknown', {
+      cause,
+      holderExecution: holder?.['execution']?.S,
+    });
   }
 
   /** The lock item of `id` as it is now (a consistent read), if any. */
@@ -99,46 +181,58 @@ export class DynamoDbJobLock implements JobLock {
 
   /**
    * Extends the lease of a lock `owner` holds, keeping its other attributes: a PutItem would drop
-   * a cancel flag written between the flag's read and this refresh. `false` when not ours.
+   * a cancel flag written between the flag's read and this refresh. Answers the item as it is
+   * now; `undefined` when not ours.
    */
-  private async refresh(id: string, owner: string, expiresAt: number): Promise<boolean> {
+  private async refresh(
+    id: string,
+    owner: string,
+    expiresAt: number,
+    execution: string | undefined,
+  ): Promise<Record<string, AttributeValue> | undefined> {
     try {
-      await this.client.send(
+      const out = await this.client.send(
         new UpdateItemCommand({
           TableName: this.tableName,
           Key: { lockKey: { S: id } },
-          UpdateExpression: 'SET expiresAt = :expires',
+          UpdateExpression: `SET expiresAt = :expires${execution === undefined ? '' : ', execution = :execution'}`,
           ConditionExpression: '#owner = :owner',
           ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: { ':owner': { S: owner }, ':expires': { N: String(expiresAt) } },
+          ExpressionAttributeValues: {
+            ':owner': { S: owner },
+            ':expires': { N: String(expiresAt) },
+            ...(execution === undefined ? {} : { ':execution': { S: execution } }),
+          },
+          ReturnValues: 'ALL_NEW',
         }),
       );
-      return true;
+      return out.Attributes ?? { lockKey: { S: id } };
     } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return false;
+      if (err instanceof ConditionalCheckFailedException) return undefined;
       throw err;
     }
   }
 
-  public async release(key: LockKey, owner: string): Promise<boolean> {
+  public async release(key: LockKey, owner: string): Promise<HeldLock | undefined> {
     try {
-      await this.client.send(
+      const out = await this.client.send(
         new DeleteItemCommand({
           TableName: this.tableName,
           Key: { lockKey: { S: lockKeyString(key) } },
           ConditionExpression: '#owner = :owner',
           ExpressionAttributeNames: { '#owner': 'owner' },
           ExpressionAttributeValues: { ':owner': { S: owner } },
+          ReturnValues: 'ALL_OLD',
         }),
       );
-      return true;
+      return out.Attributes === undefined ? { key } : heldLockOf(out.Attributes);
     } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return false;
+      if (err instanceof ConditionalCheckFailedException) return undefined;
       throw err;
     }
   }
 
-  public async releaseByOwner(owner: string): Promise<number> {
+  public async releaseByOwner(owner: string): Promise<HeldLock[]> {
     const out = await this.client.send(
       new QueryCommand({
         TableName: this.tableName,
@@ -148,13 +242,12 @@ export class DynamoDbJobLock implements JobLock {
         ExpressionAttributeValues: { ':owner': { S: owner } },
       }),
     );
-    let released = 0;
+    const released: HeldLock[] = [];
     for (const item of out.Items ?? []) {
       const id = item['lockKey']?.S;
       if (id === undefined) continue;
-      const slash = id.indexOf('/');
-      const done = await this.release({ namespace: id.slice(0, slash), jobId: id.slice(slash + 1) }, owner);
-      if (done) released += 1;
+      const held = await this.release(keyOf(id), owner);
+      if (held !== undefined) released.push(held);
     }
     return released;
   }

@@ -27,14 +27,24 @@ export class StoreDecodeError extends StoreError {
   }
 }
 
-/** The job lock is held by another run. `holder` is that run's id (an execution ARN). */
+/**
+ * The job lock is held by another run. `holder` is that run's id (its first execution's ARN);
+ * `holderExecution` the execution running that run now, when the lock knows it (a run that
+ * continued as new is its last execution's, not its first's).
+ */
 export class LockHeldError extends StoreError {
   public readonly holder: string;
+  public readonly holderExecution: string | undefined;
 
-  public constructor(key: string, holder: string, options?: ErrorOptions) {
+  public constructor(
+    key: string,
+    holder: string,
+    options?: ErrorOptions & { holderExecution?: string | undefined },
+  ) {
     super(`Job "${key}" is being restarted by execution "${holder}"`, options);
     this.name = 'LockHeldError';
     this.holder = holder;
+    this.holderExecution = options?.holderExecution;
   }
 }
 
@@ -51,6 +61,11 @@ export interface SharedLockHolder {
   readonly pid?: string;
   /** When it took the lock (RFC 3339). */
   readonly since: string;
+}
+
+/** ` (started by alice on laptop-1 with the local engine, since …)`: where a holder's run comes from. */
+export function describeHolder(holder: SharedLockHolder): string {
+  return ` (started by ${holder.who} on ${holder.host} with the ${holder.engine} engine, since ${holder.since})`;
 }
 
 /**
@@ -75,10 +90,48 @@ export class SharedLockHeldError extends LockHeldError {
   }
 }
 
+/**
+ * The job's shared lock cannot be had here at all (not held by anyone): a run with the lock
+ * optional warns with this message and goes on with its engine's lock alone; with the lock
+ * `required` it fails with it.
+ */
+export class SharedLockUnavailableError extends StoreError {
+  public constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'SharedLockUnavailableError';
+  }
+}
+
 /** The Nomad token may not write (or read) the job's lock variable; the message says what to grant. */
-export class SharedLockPermissionError extends StoreError {
+export class SharedLockPermissionError extends SharedLockUnavailableError {
   public constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = 'SharedLockPermissionError';
+  }
+}
+
+/**
+ * This Nomad has no lock API: no variables at all before 1.4 (404 on `/v1/var`), or variables
+ * without locks before 1.7 (a lock-acquire answered as a plain write, without a `Lock`).
+ */
+export class SharedLockUnsupportedError extends SharedLockUnavailableError {
+  public constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'SharedLockUnsupportedError';
+  }
+}
+
+/**
+ * The run held the job's lock and does not any more: Nomad refused its renewal (the lock timed out
+ * and was freed or taken, or its variable was deleted), or the engine's own lock was taken over.
+ * The run must not restart anything more. `holder` is the run that holds the job now, when known.
+ */
+export class JobLockLostError extends StoreError {
+  public readonly holder: SharedLockHolder | undefined;
+
+  public constructor(message: string, holder: SharedLockHolder | undefined, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'JobLockLostError';
+    this.holder = holder;
   }
 }

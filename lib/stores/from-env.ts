@@ -92,13 +92,16 @@ export function planStoreFromEnv(env: NodeJS.ProcessEnv = process.env): PlanStor
   });
 }
 
-/** DynamoDB when `LOCK_TABLE` is set, else the process-wide in-memory lock. */
-export function jobLockFromEnv(env: NodeJS.ProcessEnv = process.env): JobLock {
+/**
+ * DynamoDB when `LOCK_TABLE` is set, else the process-wide in-memory lock. `now` (Unix ms) dates
+ * the leases: the steps' clock, simulated in tests.
+ */
+export function jobLockFromEnv(env: NodeJS.ProcessEnv = process.env, now: () => number = Date.now): JobLock {
   const table = env[ENV.lockTable];
   if (table === undefined || table === '') return memory.lock;
   return loadedOnFirstCall(async () => {
     const { DynamoDbJobLock } = await import('./dynamodb-job-lock');
-    return new DynamoDbJobLock(await dynamoClient(), table);
+    return new DynamoDbJobLock(await dynamoClient(), table, now);
   });
 }
 

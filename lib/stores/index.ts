@@ -18,29 +18,34 @@ export { APPROVALS_TABLE_SCHEMA, DynamoDbApprovalStore } from './dynamodb-approv
 export { DynamoDbJobLock, LOCK_TABLE_SCHEMA } from './dynamodb-job-lock';
 export { DynamoDbReplayGuard } from './dynamodb-replay-guard';
 export {
+  describeHolder,
+  JobLockLostError,
   LockHeldError,
   SharedLockHeldError,
   type SharedLockHolder,
   SharedLockPermissionError,
+  SharedLockUnavailableError,
+  SharedLockUnsupportedError,
   StoreDecodeError,
   StoreError,
   StoreItemNotFoundError,
 } from './errors';
-export { type JobLock, type LockKey, lockKeyString, MemoryJobLock } from './job-lock';
-export {
-  AWS_SHARED_LOCK_TTL,
-  awsLockIdentity,
-  LOCAL_SHARED_LOCK_TTL_MS,
-  localLockIdentity,
-  NomadVariablesLock,
-  SHARED_LOCK_PREFIX,
-  type SharedLockOptions,
-  sharedLockMode,
-  sharedLockPath,
-  VARIABLES_LOCK_ENV,
-} from './nomad-variables-lock';
+export { type HeldLock, type JobLock, type LockKey, lockKeyString, MemoryJobLock } from './job-lock';
+export { NomadVariablesLock } from './nomad-variables-lock';
 export { PairedJobLock } from './paired-job-lock';
 export { ENDED_RUN_TAG, getIfPresent, MemoryPlanStore, type PlanStore, runKeyPrefix } from './plan-store';
 export { MemoryReplayGuard, type ReplayGuard } from './replay-guard';
 export { LocalRuns, type RunStatus, type RunStatusSource, StepFunctionsRuns } from './run-status';
 export { S3PlanStore } from './s3-plan-store';
+export {
+  AWS_SHARED_LOCK_TTL,
+  awsLockIdentity,
+  LOCAL_SHARED_LOCK_TTL_MS,
+  localLockIdentity,
+  SHARED_LOCK_PREFIX,
+  type SharedLockLog,
+  type SharedLockOptions,
+  sharedLockMode,
+  sharedLockPath,
+  VARIABLES_LOCK_ENV,
+} from './shared-lock-settings';

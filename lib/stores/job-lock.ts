@@ -17,23 +17,60 @@ export function lockKeyString(key: LockKey): string {
   return `${key.namespace}/${key.jobId}`;
 }
 
+/**
+ * A job lock as its holder knows it. The engine's own lock also keeps the ID of the job's shared
+ * lock in Nomad for its holder: Nomad shows that ID only in the answer to the lock-acquire and to
+ * management tokens (`nomad/variables_endpoint.go`, `Read`), so the run that took it must keep it
+ * where its later steps (and the cleanup of a dead run) can read it, and nobody else can.
+ */
+export interface HeldLock {
+  readonly key: LockKey;
+  /** The ID of the job's shared lock in Nomad, once the holder took that lock. */
+  readonly sharedLockId?: string;
+}
+
+/**
+ * Every write that takes or extends a lock may name `execution`, the execution running the run
+ * now (a run that continues as new runs on in another execution): a takeover asks whether that one
+ * still runs, and a refused run's `LockHeldError.holderExecution` names it.
+ */
 export interface JobLock {
   /**
    * Takes (or refreshes, when `owner` already holds it) the lock until `now + ttlSeconds`.
-   * A refresh keeps the lock's other attributes (a cancel flag written meanwhile stays). A lock
+   * A refresh keeps the lock's other attributes (a cancel flag, the shared lock's ID). A lock
    * another run holds is never taken here, whatever its lease says: `LockHeldError` names the
    * holder, and only {@link takeOver}, after the holder was found not running, takes it.
    */
-  acquire(key: LockKey, owner: string, ttlSeconds: number): Promise<void>;
+  acquire(key: LockKey, owner: string, ttlSeconds: number, execution?: string): Promise<HeldLock>;
   /**
-   * Takes the lock from `previousOwner`, a run found no longer running, for `owner`. Throws
-   * `LockHeldError` when someone else holds it by now (another run took it over first).
+   * Takes the lock from `previousOwner`, a run found no longer running, for `owner`; answers what
+   * the previous holder held (its shared lock's ID, to free it), if its lock was still there.
+   * Throws `LockHeldError` when someone else holds it by now (another run took it over first).
    */
-  takeOver(key: LockKey, owner: string, previousOwner: string, ttlSeconds: number): Promise<void>;
-  /** Releases the lock if `owner` holds it; `false` when it did not (nothing changed). */
-  release(key: LockKey, owner: string): Promise<boolean>;
-  /** Releases every lock `owner` holds (cleanup after a dead execution); returns how many. */
-  releaseByOwner(owner: string): Promise<number>;
+  takeOver(
+    key: LockKey,
+    owner: string,
+    previousOwner: string,
+    ttlSeconds: number,
+    execution?: string,
+  ): Promise<HeldLock | undefined>;
+  /**
+   * Extends the lease of a lock `owner` holds, keeping its other attributes, and answers it;
+   * `undefined` when `owner` does not hold it any more (its lease ran out, or it was taken over).
+   * Never takes a lock: a run between its batches must still hold the lock it took.
+   */
+  extend(key: LockKey, owner: string, ttlSeconds: number, execution?: string): Promise<HeldLock | undefined>;
+  /** The lock `owner` holds on `key` (a consistent read), if it does. */
+  held(key: LockKey, owner: string): Promise<HeldLock | undefined>;
+  /**
+   * Keeps the ID of the shared lock `owner` takes beside its own lock (`undefined` forgets it).
+   * @throws LockHeldError when not its lock.
+   */
+  keepSharedLockId(key: LockKey, owner: string, sharedLockId: string | undefined): Promise<void>;
+  /** Releases the lock if `owner` holds it, answering what it held; `undefined` when it did not. */
+  release(key: LockKey, owner: string): Promise<HeldLock | undefined>;
+  /** Releases every lock `owner` holds (cleanup after a dead execution), answering what they held. */
+  releaseByOwner(owner: string): Promise<HeldLock[]>;
   /**
    * Flags a cancel request for run `owner` on the job's lock; `false` when that run does not
    * hold it (finished, or the job is another run's now: a late cancel never touches it).
@@ -44,10 +81,21 @@ export interface JobLock {
 }
 
 interface MemoryLockItem {
+  key: LockKey;
   owner: string;
+  execution?: string | undefined;
   expiresAtMs: number;
   cancelRequested: boolean;
+  sharedLockId?: string;
 }
+
+/** What a lock item held, as its holder knows it. */
+const heldLockOf = (item: MemoryLockItem): HeldLock =>
+  item.sharedLockId === undefined ? { key: item.key } : { key: item.key, sharedLockId: item.sharedLockId };
+
+/** The error for a lock `held` by another run, naming its run and the execution running it now. */
+const heldBy = (id: string, held: MemoryLockItem): LockHeldError =>
+  new LockHeldError(id, held.owner, { holderExecution: held.execution });
 
 /** In-process lock for local runs and tests; same semantics as the DynamoDB lock. */
 export class MemoryJobLock implements JobLock {
@@ -55,12 +103,20 @@ export class MemoryJobLock implements JobLock {
 
   public constructor(private readonly now: () => number = Date.now) {}
 
-  public async acquire(key: LockKey, owner: string, ttlSeconds: number): Promise<void> {
+  public async acquire(
+    key: LockKey,
+    owner: string,
+    ttlSeconds: number,
+    execution?: string,
+  ): Promise<HeldLock> {
     const id = lockKeyString(key);
     const held = this.items.get(id);
-    if (held !== undefined && held.owner !== owner) throw new LockHeldError(id, held.owner);
-    const cancelRequested = held?.cancelRequested === true;
-    this.items.set(id, { owner, expiresAtMs: this.now() + ttlSeconds * 1000, cancelRequested });
+    if (held !== undefined && held.owner !== owner) throw heldBy(id, held);
+    const item: MemoryLockItem = held ?? { key, owner, expiresAtMs: 0, cancelRequested: false };
+    item.expiresAtMs = this.now() + ttlSeconds * 1000;
+    if (execution !== undefined) item.execution = execution;
+    this.items.set(id, item);
+    return heldLockOf(item);
   }
 
   public async takeOver(
@@ -68,26 +124,60 @@ export class MemoryJobLock implements JobLock {
     owner: string,
     previousOwner: string,
     ttlSeconds: number,
+    execution?: string,
+  ): Promise<HeldLock | undefined> {
+    const id = lockKeyString(key);
+    const held = this.items.get(id);
+    if (held !== undefined && held.owner !== previousOwner) throw heldBy(id, held);
+    const expiresAtMs = this.now() + ttlSeconds * 1000;
+    this.items.set(id, { key, owner, execution, expiresAtMs, cancelRequested: false });
+    return held === undefined ? undefined : heldLockOf(held);
+  }
+
+  public async extend(
+    key: LockKey,
+    owner: string,
+    ttlSeconds: number,
+    execution?: string,
+  ): Promise<HeldLock | undefined> {
+    const held = this.items.get(lockKeyString(key));
+    if (held?.owner !== owner) return undefined;
+    held.expiresAtMs = this.now() + ttlSeconds * 1000;
+    if (execution !== undefined) held.execution = execution;
+    return heldLockOf(held);
+  }
+
+  public async held(key: LockKey, owner: string): Promise<HeldLock | undefined> {
+    const held = this.items.get(lockKeyString(key));
+    return held?.owner === owner ? heldLockOf(held) : undefined;
+  }
+
+  public async keepSharedLockId(
+    key: LockKey,
+    owner: string,
+    sharedLockId: string | undefined,
   ): Promise<void> {
     const id = lockKeyString(key);
     const held = this.items.get(id);
-    if (held !== undefined && held.owner !== previousOwner) throw new LockHeldError(id, held.owner);
-    this.items.set(id, { owner, expiresAtMs: this.now() + ttlSeconds * 1000, cancelRequested: false });
+    if (held?.owner !== owner) throw new LockHeldError(id, held?.owner ?? 'nobody');
+    if (sharedLockId === undefined) delete held.sharedLockId;
+    else held.sharedLockId = sharedLockId;
   }
 
-  public async release(key: LockKey, owner: string): Promise<boolean> {
+  public async release(key: LockKey, owner: string): Promise<HeldLock | undefined> {
     const id = lockKeyString(key);
-    if (this.items.get(id)?.owner !== owner) return false;
+    const held = this.items.get(id);
+    if (held?.owner !== owner) return undefined;
     this.items.delete(id);
-    return true;
+    return heldLockOf(held);
   }
 
-  public async releaseByOwner(owner: string): Promise<number> {
-    let released = 0;
+  public async releaseByOwner(owner: string): Promise<HeldLock[]> {
+    const released: HeldLock[] = [];
     for (const [id, item] of [...this.items]) {
       if (item.owner === owner) {
         this.items.delete(id);
-        released += 1;
+        released.push(heldLockOf(item));
       }
     }
     return released;

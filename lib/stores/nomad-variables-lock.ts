@@ -4,105 +4,32 @@
  * `nomad-restart` process and every AWS execution restarting that job takes the same lock. The
  * holder writes who it is into the variable's items (Nomad's 409 says nothing about the holder),
  * and anyone who may read the variable reads them back. Nomad frees a lock that is not renewed
- * within its TTL (then its LockDelay); renew, release and a takeover use the lock's ID, which
- * Nomad shows to every reader of the variable. A released lock's variable is deleted (a namespace
- * holding a variable cannot be deleted), when the token has the `destroy` capability.
+ * within its TTL (then its LockDelay).
+ *
+ * Renew and release take the lock's ID, which Nomad gives its holder once, in the answer to the
+ * lock-acquire: with ACLs on, a read shows the lock to management tokens only
+ * (`nomad/variables_endpoint.go`, `Read`), so the ID is never read back; the engine's own lock keeps
+ * it (`HeldLock.sharedLockId`). A released lock's variable is deleted (a namespace holding a
+ * variable cannot be deleted), when the token has the `destroy` capability.
  */
-import { createHash } from 'node:crypto';
-import { hostname, userInfo } from 'node:os';
 import type { NomadClient } from '../nomad/client';
-import { parseGoBool } from '../nomad/config';
 import { UnexpectedResponseError } from '../nomad/errors';
 import { type Variable, VariableLockConflictError } from '../nomad/variables';
-import { SharedLockHeldError, type SharedLockHolder, SharedLockPermissionError } from './errors';
+import {
+  describeHolder,
+  JobLockLostError,
+  SharedLockHeldError,
+  type SharedLockHolder,
+  SharedLockPermissionError,
+  SharedLockUnsupportedError,
+} from './errors';
 import { type LockKey, lockKeyString } from './job-lock';
-
-/**
- * Where every job's lock variable lives (a token needs `read` and `write` on `<prefix>*`, and
- * `destroy` to delete the variable of a released lock).
- */
-export const SHARED_LOCK_PREFIX = 'nomad-restart/locks/';
-
-/** Nomad's limit on a variable path. */
-const MAX_PATH = 128;
-
-/**
- * The lock variable's path for `jobId`. Variable paths allow `[A-Za-z0-9-_~/]` only, so every
- * other character (and `~`, `/`) is written `~XX` (its UTF-8 bytes in hex); a path past Nomad's
- * 128 characters keeps its start and ends in a hash of the whole ID.
- */
-export function sharedLockPath(jobId: string): string {
-  const encoded = [...Buffer.from(jobId, 'utf8')]
-    .map((byte) => {
-      const c = String.fromCharCode(byte);
-      return /[A-Za-z0-9_-]/.test(c) ? c : `~${byte.toString(16).padStart(2, '0')}`;
-    })
-    .join('');
-  const room = MAX_PATH - SHARED_LOCK_PREFIX.length;
-  if (encoded.length <= room) return `${SHARED_LOCK_PREFIX}${encoded}`;
-  const hash = createHash('sha256').update(jobId).digest('hex').slice(0, 40);
-  return `${SHARED_LOCK_PREFIX}${encoded.slice(0, room - hash.length - 1)}~${hash}`;
-}
-
-/** Structured log lines of the lock: names and statuses only, never a token. */
-export interface SharedLockLog {
-  debug(message: string, fields: Record<string, unknown>): void;
-  warn(message: string, fields: Record<string, unknown>): void;
-}
-
-/** This run's side of the lock: who it is, and the lease it asks Nomad for. */
-export interface SharedLockOptions {
-  /** Written into the variable for the next run to read (`runId` and `since` are added). */
-  readonly identity: Omit<SharedLockHolder, 'runId' | 'since'>;
-  /** Go duration, 10s to 24h (Nomad's bounds). */
-  readonly ttl: string;
-  /** Go duration a lock that timed out stays held. @default - Nomad's 15s */
-  readonly lockDelay?: string;
-  /** Unix ms. @default Date.now */
-  readonly now?: () => number;
-  /** Where a lock variable left behind is reported. @default - not reported */
-  readonly log?: SharedLockLog;
-}
-
-/** The switch for the shared lock: `true` (the default), `required`, or `false`. */
-export const VARIABLES_LOCK_ENV = 'NOMAD_RESTART_VARIABLES_LOCK';
-
-/**
- * How runs treat the job's shared lock in Nomad, from `NOMAD_RESTART_VARIABLES_LOCK`: `on` takes
- * it when the token may (a token without the variables capability gets a warning and the run goes
- * on with its engine's lock alone: `nomad job restart` needs no such capability); `required` fails
- * the run instead; `off` (Go's false: `false`, `0`, ...) never takes it.
- */
-export function sharedLockMode(env: NodeJS.ProcessEnv = process.env): 'on' | 'required' | 'off' {
-  const value = env[VARIABLES_LOCK_ENV] ?? 'true';
-  if (value === 'required') return 'required';
-  return parseGoBool(value) === false ? 'off' : 'on';
-}
-
-/** How long a local process's lock lives without a renewal (its keeper renews it well before). */
-export const LOCAL_SHARED_LOCK_TTL_MS = 60_000;
-
-/**
- * An execution's lock: Nomad's longest TTL, renewed before every batch. An execution that dies
- * has it released by the status-change path; no process lives on between its steps to renew it.
- */
-export const AWS_SHARED_LOCK_TTL = '24h';
-
-/** Who a `nomad-restart` process is: the user and host it runs as, and its pid. */
-export function localLockIdentity(): SharedLockOptions['identity'] {
-  let who = 'unknown';
-  try {
-    who = userInfo().username;
-  } catch {
-    // A user without a passwd entry (a container): the host and pid still say where.
-  }
-  return { engine: 'local', who, host: hostname(), pid: String(process.pid) };
-}
-
-/** Who an execution is: Step Functions, in its region. */
-export function awsLockIdentity(env: NodeJS.ProcessEnv = process.env): SharedLockOptions['identity'] {
-  return { engine: 'aws', who: 'AWS Step Functions', host: `aws:${env['AWS_REGION'] ?? 'unknown'}` };
-}
+import {
+  SHARED_LOCK_PREFIX,
+  type SharedLockOptions,
+  sharedLockPath,
+  VARIABLES_LOCK_ENV,
+} from './shared-lock-settings';
 
 /** The written holder of a lock variable, if its items carry one. */
 function holderOf(variable: Variable | undefined): SharedLockHolder | undefined {
@@ -118,6 +45,20 @@ function holderOf(variable: Variable | undefined): SharedLockHolder | undefined 
   };
 }
 
+/**
+ * Nomad's answers to a release of a lock `lockId` does not hold: 409 (another ID holds it), and
+ * 500 `variable doesn't hold a lock` / `variable doesn't exist` (`VarLockRelease` in
+ * `nomad/state/state_store_variables.go`).
+ */
+function isNotHeld(err: unknown): boolean {
+  if (!(err instanceof UnexpectedResponseError)) return false;
+  if (err.statusCode === 409 || err.statusCode === 404) return true;
+  return err.statusCode === 500 && /variable doesn't (hold a lock|exist)/.test(err.body);
+}
+
+/** The variables capability each lock operation needs. */
+type Capability = 'read' | 'write' | 'destroy';
+
 /** The job's lock as a Nomad variable (see the file comment). */
 export class NomadVariablesLock {
   public constructor(
@@ -126,123 +67,130 @@ export class NomadVariablesLock {
   ) {}
 
   /**
-   * Takes the lock for `owner`, or renews it when `owner` holds it already.
-   * @throws SharedLockHeldError naming the holder; SharedLockPermissionError for a token that may not.
+   * Takes the lock for `owner` under `lockId`, the ID renew and release need. The caller chooses
+   * it (a fresh random one, kept where no one else reads it: no later read shows it) and keeps it
+   * before calling: Nomad lets the holder of an ID acquire again (`isLocked` in
+   * `nomad/state/state_store_variables.go`), so a take retried after its answer was lost succeeds.
+   * @throws SharedLockHeldError naming the holder; SharedLockPermissionError for a token that may
+   *   not; SharedLockUnsupportedError for a Nomad without the lock API.
    */
-  public async acquire(key: LockKey, owner: string): Promise<void> {
+  public async take(key: LockKey, owner: string, lockId: string): Promise<void> {
     const path = sharedLockPath(key.jobId);
-    const held = await this.guard(key, () => this.tryAcquire(key, owner));
-    if (held === undefined) return;
-    const current = await this.read(key);
-    const lockId = current?.Lock?.ID;
-    if (lockId !== undefined && holderOf(current)?.runId === owner) {
-      await this.guard(key, () =>
-        this.nomad.variables().renewLock(path, lockId, { namespace: key.namespace }),
-      );
-      return;
+    let taken: Variable;
+    try {
+      taken = await this.guard(key, 'write', () => this.acquireLock(key, owner, lockId));
+    } catch (err) {
+      if (err instanceof VariableLockConflictError) throw this.heldError(key, await this.read(key), err);
+      // Before 1.4 Nomad has no `/v1/var` at all and answers 404 with an empty body.
+      if (err instanceof UnexpectedResponseError && err.statusCode === 404)
+        throw this.unsupported(
+          key,
+          `Nomad answered the lock request for "${path}" with 404: it has no variables (Nomad before 1.4)`,
+          err,
+        );
+      throw err;
     }
-    throw this.heldError(key, current, held);
+    if (taken.Lock?.ID === lockId) return;
+    // Nomad 1.4 to 1.6 has variables without locks: `?lock-acquire` was a plain write. Nothing
+    // is locked, so a second run would believe it holds the job too: take the write back.
+    await this.deleteWritten(key.namespace, path, taken.ModifyIndex);
+    throw this.unsupported(
+      key,
+      `Nomad answered the lock request for "${path}" without a lock: its variables have no locks (Nomad 1.4 to 1.6)`,
+    );
   }
 
   /**
-   * Takes the lock from `previousOwner`, a run found no longer running: its lock is released
-   * with the ID anyone may read, then taken. @throws SharedLockHeldError when another run holds it.
+   * Starts the lock's TTL again.
+   * @throws JobLockLostError when Nomad refuses: the lock timed out, was taken, or its variable deleted.
    */
-  public async takeOver(key: LockKey, owner: string, previousOwner: string): Promise<void> {
-    const current = await this.read(key);
-    const holder = holderOf(current)?.runId;
-    const lockId = current?.Lock?.ID;
-    if (lockId !== undefined && holder === previousOwner) await this.releaseId(key, lockId);
-    await this.acquire(key, owner);
-  }
-
-  /** Releases the lock if `owner` holds it; `false` when it did not. */
-  public async release(key: LockKey, owner: string): Promise<boolean> {
-    const current = await this.read(key);
-    const lockId = current?.Lock?.ID;
-    if (lockId === undefined || holderOf(current)?.runId !== owner) return false;
-    return this.releaseId(key, lockId);
-  }
-
-  /** Releases every job lock `owner` holds, in any namespace the token may read; returns how many. */
-  public async releaseByOwner(owner: string): Promise<number> {
-    const variables = await this.guard({ namespace: '*', jobId: '' }, () =>
-      this.nomad.variables().list(SHARED_LOCK_PREFIX, { namespace: '*' }),
-    );
-    let released = 0;
-    for (const variable of variables) {
-      const namespace = variable.Namespace ?? 'default';
-      const current = await this.nomad.variables().read(variable.Path, { namespace });
-      const lockId = current?.Lock?.ID;
-      if (lockId === undefined || holderOf(current)?.runId !== owner) continue;
-      if (await this.releaseAt(namespace, variable.Path, lockId)) released += 1;
+  public async renew(key: LockKey, owner: string, lockId: string): Promise<void> {
+    try {
+      await this.nomad.variables().renewLock(sharedLockPath(key.jobId), lockId, { namespace: key.namespace });
+    } catch (err) {
+      const refused = err instanceof UnexpectedResponseError && [403, 404, 409].includes(err.statusCode);
+      if (!refused) throw err;
+      throw await this.lostError(key, owner, err);
     }
-    return released;
   }
 
-  private async tryAcquire(key: LockKey, owner: string): Promise<VariableLockConflictError | undefined> {
+  /**
+   * Frees `previousLockId` (the lock of a run found no longer running, as its engine kept it; a
+   * lock whose ID is lost to everyone frees only by its TTL), then takes the lock for `owner`.
+   * @throws SharedLockHeldError when another run holds it.
+   */
+  public async takeOver(
+    key: LockKey,
+    owner: string,
+    previousLockId: string | undefined,
+    lockId: string,
+  ): Promise<void> {
+    if (previousLockId !== undefined) await this.release(key, previousLockId);
+    await this.take(key, owner, lockId);
+  }
+
+  /**
+   * Releases the lock `lockId` and deletes its variable; `false` when `lockId` does not hold it
+   * (any more: its TTL ran out, or someone took it meanwhile, and it is not ours to release).
+   */
+  public async release(key: LockKey, lockId: string): Promise<boolean> {
+    const path = sharedLockPath(key.jobId);
+    let released: Variable;
+    try {
+      released = await this.guard(key, 'write', () =>
+        this.nomad.variables().releaseLock(path, lockId, { namespace: key.namespace }),
+      );
+    } catch (err) {
+      if (isNotHeld(err)) return false;
+      throw err;
+    }
+    await this.deleteWritten(key.namespace, path, released.ModifyIndex);
+    return true;
+  }
+
+  private acquireLock(key: LockKey, owner: string, lockId: string): Promise<Variable> {
     const now = this.options.now ?? Date.now;
     const items: Record<string, string> = {
       ...Object.fromEntries(Object.entries(this.options.identity).filter(([, v]) => v !== undefined)),
       runId: owner,
       since: new Date(now()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
     };
-    try {
-      await this.nomad.variables().acquireLock(
-        sharedLockPath(key.jobId),
-        items,
-        {
-          TTL: this.options.ttl,
-          ...(this.options.lockDelay === undefined ? {} : { LockDelay: this.options.lockDelay }),
-        },
-        { namespace: key.namespace },
-      );
-      return undefined;
-    } catch (err) {
-      if (err instanceof VariableLockConflictError) return err;
-      throw err;
-    }
-  }
-
-  private read(key: LockKey): Promise<Variable | undefined> {
-    return this.guard(key, () =>
-      this.nomad.variables().read(sharedLockPath(key.jobId), { namespace: key.namespace }),
+    return this.nomad.variables().acquireLock(
+      sharedLockPath(key.jobId),
+      items,
+      {
+        ID: lockId,
+        TTL: this.options.ttl,
+        ...(this.options.lockDelay === undefined ? {} : { LockDelay: this.options.lockDelay }),
+      },
+      { namespace: key.namespace },
     );
   }
 
-  private releaseId(key: LockKey, lockId: string): Promise<boolean> {
-    return this.releaseAt(key.namespace, sharedLockPath(key.jobId), lockId);
-  }
-
-  private async releaseAt(namespace: string, path: string, lockId: string): Promise<boolean> {
-    let released: Variable;
+  /** The lock variable's items, to name its holder; `undefined` when gone or unreadable. */
+  private async read(key: LockKey): Promise<Variable | undefined> {
     try {
-      released = await this.guard({ namespace, jobId: path }, () =>
-        this.nomad.variables().releaseLock(path, lockId, { namespace }),
-      );
+      return await this.nomad.variables().read(sharedLockPath(key.jobId), { namespace: key.namespace });
     } catch (err) {
-      // Someone released or took it meanwhile (its TTL ran out): not ours to release any more.
-      if (err instanceof VariableLockConflictError) return false;
+      // A token without `read` may still hold and free the lock; only the holder's name is lost.
+      if (err instanceof UnexpectedResponseError && err.statusCode === 403) {
+        this.options.log?.warn(this.permissionText(key, 'read'), { jobId: key.jobId });
+        return undefined;
+      }
       throw err;
     }
-    await this.deleteReleased(namespace, path, released.ModifyIndex);
-    return true;
   }
 
   /**
-   * Deletes the variable of a lock just released, so none is left per restarted job, checked
-   * against the index the release wrote: a run that took the lock meanwhile changed that index,
-   * and Nomad's 409 leaves its variable alone. Best effort: the lock is released either way, and a
-   * variable left (a token without `destroy`) is harmless, taken again by the job's next run.
+   * Deletes the variable written at `writtenAt` (a lock just released, a lock-acquire that locked
+   * nothing), so none is left per restarted job, checked against that index: a run that took the
+   * lock meanwhile changed it, and Nomad's 409 leaves its variable alone. Best effort: a variable
+   * left (a token without `destroy`) is harmless, taken again by the job's next run.
    */
-  private async deleteReleased(
-    namespace: string,
-    path: string,
-    releasedAt: number | undefined,
-  ): Promise<void> {
-    if (releasedAt === undefined) return;
+  private async deleteWritten(namespace: string, path: string, writtenAt: number | undefined): Promise<void> {
+    if (writtenAt === undefined) return;
     try {
-      await this.nomad.variables().checkedDelete(path, releasedAt, { namespace });
+      await this.nomad.variables().checkedDelete(path, writtenAt, { namespace });
     } catch (err) {
       const fields = { namespace, path, error: err instanceof Error ? err.message : String(err) };
       if (err instanceof UnexpectedResponseError && err.statusCode === 403)
@@ -261,17 +209,51 @@ export class NomadVariablesLock {
     return new SharedLockHeldError(lockKeyString(key), holder, askable, { cause });
   }
 
+  /** Why Nomad refused a renewal, naming the run that holds the job now when the variable says. */
+  private async lostError(
+    key: LockKey,
+    owner: string,
+    cause: UnexpectedResponseError,
+  ): Promise<JobLockLostError> {
+    const current = await this.read(key).catch(() => undefined);
+    const holder = holderOf(current);
+    let why: string;
+    if (cause.statusCode === 403) why = `Nomad refused its renewal: ${this.permissionText(key, 'write')}`;
+    else if (holder !== undefined && holder.runId !== owner)
+      why = `it is held by run "${holder.runId}"${describeHolder(holder)} now`;
+    else if (current === undefined) why = 'its variable was deleted';
+    else why = 'Nomad freed it (it was not renewed within its TTL)';
+    return new JobLockLostError(
+      `The job's lock in Nomad was lost: ${why}`,
+      holder !== undefined && holder.runId !== owner ? holder : undefined,
+      { cause },
+    );
+  }
+
+  private unsupported(key: LockKey, what: string, cause?: unknown): SharedLockUnsupportedError {
+    return new SharedLockUnsupportedError(
+      `${what}. The job's shared lock needs Nomad 1.7 or later; set ${VARIABLES_LOCK_ENV}=false to restart ` +
+        `without it (namespace "${key.namespace}")`,
+      cause === undefined ? undefined : { cause },
+    );
+  }
+
+  private permissionText(key: LockKey, capability: Capability): string {
+    const { namespace } = key;
+    return (
+      `the token needs the variables capability "${capability}" on path "${SHARED_LOCK_PREFIX}*" in namespace "${namespace}" ` +
+      `(namespace "${namespace}" { variables { path "${SHARED_LOCK_PREFIX}*" { capabilities = ["read", "write", "destroy"] } } })`
+    );
+  }
+
   /** Runs a Nomad call; a 403 becomes the message that says what the token needs, and the ways out. */
-  private async guard<T>(key: LockKey, call: () => Promise<T>): Promise<T> {
+  private async guard<T>(key: LockKey, capability: Capability, call: () => Promise<T>): Promise<T> {
     try {
       return await call();
     } catch (err) {
       if (!(err instanceof UnexpectedResponseError) || err.statusCode !== 403) throw err;
-      const namespace = key.namespace === '*' ? '<namespace>' : key.namespace;
       throw new SharedLockPermissionError(
-        `Nomad denied the job's shared lock: the token needs the variables capabilities "read" and "write" ` +
-          `on path "${SHARED_LOCK_PREFIX}*" in namespace "${namespace}" ` +
-          `(namespace "${namespace}" { variables { path "${SHARED_LOCK_PREFIX}*" { capabilities = ["read", "write"] } } }), ` +
+        `Nomad denied the job's shared lock: ${this.permissionText(key, capability)}, ` +
           `or set ${VARIABLES_LOCK_ENV}=false to restart without it`,
         { cause: err },
       );

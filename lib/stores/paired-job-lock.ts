@@ -2,72 +2,102 @@
  * The job lock a run holds: its engine's own lock (in-process, or DynamoDB on AWS: cancel flags,
  * the lookup by owner, takeover from a dead execution) paired with the job's shared lock in Nomad
  * (one run per job across laptops and AWS). A run holds both, or its own alone when the shared
- * lock is optional and the Nomad token may not take it (then {@link PairedJobLock.sharedDenied}
- * says why, for the run to warn).
+ * lock is off, or optional and out of reach (a token that may not take it, a Nomad without the
+ * lock API: then {@link PairedJobLock.sharedSkipped} says why, for the run to warn).
+ *
+ * The engine's own lock keeps the shared lock's ID (`HeldLock.sharedLockId`): Nomad gives it to
+ * its holder once, at the lock-acquire, and every later renewal and release needs it.
  */
-import { SharedLockPermissionError } from './errors';
-import type { JobLock, LockKey } from './job-lock';
+import { randomUUID } from 'node:crypto';
+import { JobLockLostError, SharedLockUnavailableError } from './errors';
+import type { HeldLock, JobLock, LockKey } from './job-lock';
 import type { NomadVariablesLock } from './nomad-variables-lock';
 
 /** How the pair treats the shared lock. */
 export interface PairedJobLockOptions {
-  /** A token that may not take the shared lock fails the run (else the run goes on without it). */
+  /** A shared lock out of reach fails the run (else the run goes on without it). */
   readonly required: boolean;
-  /** `false` leaves the shared lock's renewal to a keeper (a local process renews it itself). */
-  readonly renewShared: boolean;
 }
 
-/** A token that may not touch the shared lock never held it: nothing of it to release. */
-async function deniedAs<T>(call: () => Promise<T>, nothing: T): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    if (err instanceof SharedLockPermissionError) return nothing;
-    throw err;
-  }
-}
+export class PairedJobLock {
+  private skipped: SharedLockUnavailableError | undefined;
 
-export class PairedJobLock implements JobLock {
-  private denied: SharedLockPermissionError | undefined;
-
+  /** @param shared `undefined` when the shared lock is off. */
   public constructor(
     private readonly own: JobLock,
-    private readonly shared: NomadVariablesLock,
+    private readonly shared: NomadVariablesLock | undefined,
     private readonly options: PairedJobLockOptions,
   ) {}
 
-  /** Why the shared lock was left out (an optional shared lock the token may not take). */
-  public get sharedDenied(): SharedLockPermissionError | undefined {
-    return this.denied;
+  /** Why the shared lock was left out (optional, and out of reach). */
+  public get sharedSkipped(): SharedLockUnavailableError | undefined {
+    return this.skipped;
   }
 
-  public async acquire(key: LockKey, owner: string, ttlSeconds: number): Promise<void> {
-    await this.own.acquire(key, owner, ttlSeconds);
-    if (!this.options.renewShared) return;
-    await this.withOwnReleasedOnFailure(key, owner, () => this.shared.acquire(key, owner));
+  /**
+   * "Lock job": takes the engine's lock, then the shared one under an ID kept beside the first.
+   * A retried take finds that ID and acquires again with it, then renews (Nomad does not start a
+   * held lock's TTL again on a second acquire).
+   * `execution` is the execution running the run now (see `JobLock`).
+   * @throws LockHeldError (SharedLockHeldError for the shared lock) naming the holder.
+   */
+  public async take(key: LockKey, owner: string, ttlSeconds: number, execution?: string): Promise<void> {
+    const held = await this.own.acquire(key, owner, ttlSeconds, execution);
+    await this.takeShared(key, owner, held.sharedLockId, async (shared, id) => {
+      await shared.take(key, owner, id);
+      if (held.sharedLockId !== undefined) await shared.renew(key, owner, id);
+    });
   }
 
+  /**
+   * Takes the lock from `previousOwner`, a run found no longer running: its shared lock is freed
+   * with the ID its engine's lock kept, then taken.
+   */
   public async takeOver(
     key: LockKey,
     owner: string,
     previousOwner: string,
     ttlSeconds: number,
+    execution?: string,
   ): Promise<void> {
-    await this.own.takeOver(key, owner, previousOwner, ttlSeconds);
-    await this.withOwnReleasedOnFailure(key, owner, () => this.shared.takeOver(key, owner, previousOwner));
+    const previous = await this.own.takeOver(key, owner, previousOwner, ttlSeconds, execution);
+    await this.takeShared(key, owner, undefined, (shared, id) =>
+      shared.takeOver(key, owner, previous?.sharedLockId, id),
+    );
   }
 
+  /**
+   * The safe point before a batch (and a terminal's keeper between them): extends the engine's
+   * lease and renews the shared lock.
+   * @throws JobLockLostError when the run holds the job no more: no restart may follow.
+   */
+  public async refresh(key: LockKey, owner: string, ttlSeconds: number, execution?: string): Promise<void> {
+    const held = await this.own.extend(key, owner, ttlSeconds, execution);
+    if (held === undefined)
+      throw new JobLockLostError(
+        "The job's lock was lost: this run's lease on it ran out or another run took it over",
+        undefined,
+      );
+    if (held.sharedLockId !== undefined) await this.shared?.renew(key, owner, held.sharedLockId);
+  }
+
+  /**
+   * Releases both locks if `owner` holds them; `false` when it held neither. The shared lock goes
+   * first: should Nomad not answer now, the engine's lock still keeps its ID for a retry (or for
+   * the next run's takeover) instead of leaving it to the TTL.
+   */
   public async release(key: LockKey, owner: string): Promise<boolean> {
-    // The engine's own lock first: it must be freed even when Nomad cannot be reached now.
-    const own = await this.own.release(key, owner);
-    const shared = await deniedAs(() => this.shared.release(key, owner), false);
-    return own || shared;
+    const held = await this.own.held(key, owner);
+    if (held === undefined) return false;
+    await this.releaseShared(held);
+    return (await this.own.release(key, owner)) !== undefined;
   }
 
+  /** Releases every lock `owner` holds, shared ones included; returns how many jobs. */
   public async releaseByOwner(owner: string): Promise<number> {
-    const own = await this.own.releaseByOwner(owner);
-    const shared = await deniedAs(() => this.shared.releaseByOwner(owner), 0);
-    return Math.max(own, shared);
+    const released = await this.own.releaseByOwner(owner);
+    for (const held of released) await this.releaseShared(held);
+    return released.length;
   }
 
   public requestCancel(key: LockKey, owner: string): Promise<boolean> {
@@ -78,28 +108,36 @@ export class PairedJobLock implements JobLock {
     return this.own.isCancelRequested(key, owner);
   }
 
-  /** A run that cannot take the shared lock gives its own back, so it blocks nobody. */
-  private async withOwnReleasedOnFailure(
-    key: LockKey,
-    owner: string,
-    take: () => Promise<void>,
-  ): Promise<void> {
-    try {
-      await this.unlessDenied(take, undefined);
-    } catch (err) {
-      await this.own.release(key, owner);
-      throw err;
-    }
+  private async releaseShared(held: HeldLock): Promise<void> {
+    if (held.sharedLockId === undefined || this.shared === undefined) return;
+    await this.shared.release(held.key, held.sharedLockId);
   }
 
-  /** Runs a shared-lock call; a token that may not is `fallback` when the shared lock is optional. */
-  private async unlessDenied<T>(call: () => Promise<T>, fallback: T): Promise<T> {
+  /**
+   * Takes the shared lock with `take` under `keptId` or a fresh random ID, kept first (so that a
+   * take whose answer was lost can be retried). A run left without it forgets the ID; one that
+   * cannot take it gives its own lock back (it blocks nobody).
+   */
+  private async takeShared(
+    key: LockKey,
+    owner: string,
+    keptId: string | undefined,
+    take: (shared: NomadVariablesLock, lockId: string) => Promise<void>,
+  ): Promise<void> {
+    const shared = this.shared;
+    if (shared === undefined) return;
+    const lockId = keptId ?? randomUUID();
+    if (keptId === undefined) await this.own.keepSharedLockId(key, owner, lockId);
     try {
-      return await call();
+      await take(shared, lockId);
     } catch (err) {
-      if (!(err instanceof SharedLockPermissionError) || this.options.required) throw err;
-      this.denied = err;
-      return fallback;
+      if (err instanceof SharedLockUnavailableError && !this.options.required) {
+        this.skipped = err;
+        await this.own.keepSharedLockId(key, owner, undefined);
+        return;
+      }
+      await this.own.release(key, owner);
+      throw err;
     }
   }
 }

@@ -204,6 +204,13 @@ export interface RestartSteps {
    * finishes: the batch in flight, if any, has already settled (this is a safe point).
    */
   stopAtWindowEnd(input: PlannedStepInput): Promise<StepEvents>;
+
+  /**
+   * At "Check deployments", when the run lost the job's lock (`reason`, from `JobLockLostError`):
+   * records it as a run error (Finish then reports `failed`, Nomad's "finished with errors") and
+   * emits `lock-lost`. Makes no Nomad call; the graph finishes without another batch.
+   */
+  stopForLostLock(input: PlannedStepInput, reason: string): Promise<GuardOutput>;
 }
 
 /** What `createRestartSteps` receives; built per invocation by the handler layer. */

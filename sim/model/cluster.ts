@@ -40,7 +40,13 @@ export class Cluster {
   /** Nomad Variables and their locks. */
   readonly variables: VariableStore;
 
-  constructor(clock: SimClock, random: () => number, timing: Partial<SimTiming>) {
+  /** @param leaseClock the clock of variable locks' TTLs (see `SimulatorOptions.leaseClock`). */
+  constructor(
+    clock: SimClock,
+    random: () => number,
+    timing: Partial<SimTiming>,
+    leaseClock: SimClock = clock,
+  ) {
     const store = new Store();
     this.ctx = {
       store,
@@ -54,7 +60,7 @@ export class Cluster {
       },
       behaviours: new Behaviours(),
     };
-    this.variables = new VariableStore(this.ctx);
+    this.variables = new VariableStore(this.ctx, new TimerSet(leaseClock));
   }
 
   /** Empties the cluster and cancels every pending timer. */

@@ -7,8 +7,11 @@
  * once (no delay). Conflicts carry no holder information. A delete (`cas` optional) never removes
  * a locked variable (the HTTP delete carries no lock ID).
  */
+
+import type { TimerSet } from '../clock';
 import { formatGoDuration, parseGoDuration } from '../duration';
 import { SimHttpError } from '../errors';
+import type { VariablesApi } from '../types';
 import type { SimContext } from './context';
 import { newId, nowNs } from './context';
 
@@ -69,8 +72,14 @@ function durationMs(text: string | undefined, fallback: number): number {
 /** The variables of one simulated cluster. */
 export class VariableStore {
   private readonly byKey = new Map<string, VariableRecord>();
+  /** The Nomad generation whose variables API is spoken (the HTTP layer reads it). */
+  public api: VariablesApi = 'locks';
 
-  public constructor(private readonly ctx: SimContext) {}
+  /** @param leases the timers of lock TTLs and delays (they keep real time in a scaled simulator). */
+  public constructor(
+    private readonly ctx: SimContext,
+    private readonly leases: TimerSet,
+  ) {}
 
   public read(namespace: string, path: string): VariableRecord | undefined {
     return this.byKey.get(key(namespace, path));
@@ -81,6 +90,29 @@ export class VariableStore {
     return [...this.byKey.values()].filter(
       (v) => (namespace === '*' || v.namespace === namespace) && v.path.startsWith(prefix),
     );
+  }
+
+  /** Writes the variable's items without a lock, as a Nomad before 1.7 answers a lock-acquire. */
+  public set(namespace: string, path: string, items: Record<string, string>): VariableRecord {
+    const existing = this.read(namespace, path);
+    return this.ctx.store.write([], (index) => {
+      const now = nowNs(this.ctx);
+      const record: VariableRecord = existing ?? {
+        namespace,
+        path,
+        items: {},
+        lock: undefined,
+        createIndex: index,
+        modifyIndex: index,
+        createTime: now,
+        modifyTime: now,
+      };
+      record.items = { ...items };
+      record.modifyIndex = index;
+      record.modifyTime = now;
+      this.byKey.set(key(namespace, path), record);
+      return record;
+    });
   }
 
   /** Writes the variable and locks it; `undefined` when another holder's lock is on it (409). */
@@ -98,42 +130,35 @@ export class VariableStore {
         'RPC Error:: 400,1 error occurred:\n\t* TTL must be between 10 seconds and 24 hours\n\n',
       );
     const existing = this.read(namespace, path);
-    if (existing?.lock !== undefined && existing.lock.id !== request.ID) return undefined;
-    existing?.lock?.cancel();
-    return this.ctx.store.write([], (index) => {
-      const now = nowNs(this.ctx);
-      const record: VariableRecord = existing ?? {
-        namespace,
-        path,
-        items: {},
-        lock: undefined,
-        createIndex: index,
-        modifyIndex: index,
-        createTime: now,
-        modifyTime: now,
-      };
-      record.items = { ...items };
-      record.modifyIndex = index;
-      record.modifyTime = now;
-      const lock: HeldLock = {
-        id: request.ID || newId(this.ctx),
-        ttl: formatGoDuration(ttlMs),
-        delay: formatGoDuration(delayMs),
-        ttlMs,
-        delayMs,
-        expired: false,
-        cancel: () => {},
-      };
-      record.lock = lock;
-      this.startTtl(record, lock);
-      this.byKey.set(key(namespace, path), record);
-      return record;
-    });
+    const held = existing?.lock;
+    if (held !== undefined && held.id !== request.ID) return undefined;
+    if (held !== undefined && existing !== undefined) {
+      // The holder acquiring again: items and settings are rewritten, but the lock's timer is not
+      // started again (`CreateVariableLockTTLTimer` keeps an existing one, nomad/variables_endpoint.go).
+      held.ttl = formatGoDuration(ttlMs);
+      held.delay = formatGoDuration(delayMs);
+      return this.set(namespace, path, items);
+    }
+    // One write, as Nomad's: the items and the lock carry the same index.
+    const record = this.set(namespace, path, items);
+    const lock: HeldLock = {
+      id: request.ID || newId(this.ctx),
+      ttl: formatGoDuration(ttlMs),
+      delay: formatGoDuration(delayMs),
+      ttlMs,
+      delayMs,
+      expired: false,
+      cancel: () => {},
+    };
+    record.lock = lock;
+    this.startTtl(record, lock);
+    return record;
   }
 
   /** Starts the lock's TTL again. @throws SimHttpError 404/409 as Nomad answers. */
   public renew(namespace: string, path: string, id: string | undefined): VariableRecord {
-    const record = this.held(namespace, path, id, 'attempting to modify locked variable');
+    const record = this.held(namespace, path, 404, 409);
+    if (record.lock?.id !== id) throw new SimHttpError(409, 'attempting to modify locked variable');
     const lock = record.lock as HeldLock;
     if (lock.expired) throw new SimHttpError(409, 'attempting to modify locked variable');
     lock.cancel();
@@ -141,9 +166,13 @@ export class VariableStore {
     return record;
   }
 
-  /** Frees the lock at once; `false` for a wrong ID (409 with the path only). @throws SimHttpError 404/409. */
+  /**
+   * Frees the lock at once; `false` for a wrong ID (409 with the path only). A variable that is
+   * gone or holds no lock is a 500, as Nomad's state store answers it (`VarLockRelease`).
+   * @throws SimHttpError 500.
+   */
   public release(namespace: string, path: string, id: string): boolean {
-    const record = this.held(namespace, path, undefined, '');
+    const record = this.held(namespace, path, 500, 500);
     if (record.lock?.id !== id) return false;
     this.free(record);
     return true;
@@ -171,11 +200,11 @@ export class VariableStore {
     this.byKey.clear();
   }
 
-  private held(namespace: string, path: string, id: string | undefined, mismatch: string): VariableRecord {
+  /** The variable and its lock, or Nomad's errors (with the status each operation answers them with). */
+  private held(namespace: string, path: string, missing: number, unlocked: number): VariableRecord {
     const record = this.read(namespace, path);
-    if (record === undefined) throw new SimHttpError(404, 'variable not found');
-    if (record.lock === undefined) throw new SimHttpError(409, "variable doesn't hold a lock");
-    if (id !== undefined && record.lock.id !== id) throw new SimHttpError(409, mismatch);
+    if (record === undefined) throw new SimHttpError(missing, "variable doesn't exist");
+    if (record.lock === undefined) throw new SimHttpError(unlocked, "variable doesn't hold a lock");
     return record;
   }
 
@@ -185,9 +214,9 @@ export class VariableStore {
    * delay, then the lock is gone (the variable stays). A renewal before the doubled TTL counts.
    */
   private startTtl(record: VariableRecord, lock: HeldLock): void {
-    lock.cancel = this.ctx.timers.after(2 * lock.ttlMs, () => {
+    lock.cancel = this.leases.after(2 * lock.ttlMs, () => {
       lock.expired = true;
-      lock.cancel = this.ctx.timers.after(lock.delayMs, () => {
+      lock.cancel = this.leases.after(lock.delayMs, () => {
         if (record.lock === lock) this.free(record);
       });
     });

@@ -6,6 +6,7 @@
 import { jest } from '@jest/globals';
 import { localStores } from '../../lib/stores/from-env';
 import { runWorkflow } from '../engines/local/workflow-harness';
+import { OPERATOR_TOKEN, readmePolicyAcl } from '../fixtures/readme-policy';
 import { type Harness, restartOptions, simpleJob, startHarness, waitAllRunning } from '../steps/harness';
 
 jest.setTimeout(60_000);
@@ -24,7 +25,11 @@ afterEach(async () => {
 });
 
 async function cluster() {
-  h = await startHarness({ jobs: [simpleJob('web', 'service', 2)] });
+  // ACLs on, the README's policy: a takeover frees the dead run's shared lock with the ID kept for it.
+  h = await startHarness(
+    { jobs: [simpleJob('web', 'service', 2)], acl: readmePolicyAcl() },
+    { token: OPERATOR_TOKEN },
+  );
   await waitAllRunning(h, 'web', 2);
   return h;
 }
@@ -36,7 +41,7 @@ describe('a job lock left behind', () => {
     await localStores.lock.acquire(KEY, GONE, 86_400);
 
     // Act
-    const run = await runWorkflow(target, restartOptions('web'));
+    const run = await runWorkflow(target, restartOptions('web'), { token: OPERATOR_TOKEN });
 
     // Assert
     expect(run.exitCode).toBe(0);
@@ -59,7 +64,7 @@ describe('a job lock left behind', () => {
     localStores.runs.started(WAITING);
 
     // Act
-    const run = await runWorkflow(target, restartOptions('web'));
+    const run = await runWorkflow(target, restartOptions('web'), { token: OPERATOR_TOKEN });
 
     // Assert
     expect(run.result).toMatchObject({ status: 'FAILED', error: 'JobLocked' });

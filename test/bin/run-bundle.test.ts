@@ -3,6 +3,7 @@
  * command starts: a CommonJS bundle runs exactly as Node would run it, V8's compiled code is
  * kept beside it and used by the next run, a cache V8 refuses is replaced, a run that compiled
  * less never replaces a fuller cache, and only the first few runs of a bundle spend time on it.
+ * Installed, the cache goes to the user's cache folder, named by the bundle's id, never beside it.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -51,7 +52,10 @@ function runWith(
   env: NodeJS.ProcessEnv,
   ...args: string[]
 ): { cache: string; out: Record<string, unknown>; code: number | null } {
-  const script = `import { runBundle } from ${JSON.stringify(RUNNER)}; process.stderr.write(runBundle(process.argv[1]));`;
+  // RUN_BUNDLE_CACHE_DIR stands for an installed package: the cache in that folder, named `bundle-1`.
+  const script = `import { runBundle } from ${JSON.stringify(RUNNER)};
+    const cacheDir = process.env.RUN_BUNDLE_CACHE_DIR;
+    process.stderr.write(runBundle(process.argv[1], cacheDir ? { cacheDir, bundleId: 'bundle-1' } : undefined));`;
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, bundle, ...args], {
     encoding: 'utf8',
     env: { ...process.env, NODE_OPTIONS: '', ...env },
@@ -172,5 +176,22 @@ describe('runBundle', () => {
     expect(later.cache).toBe('used');
     expect(makers()).toBe('3');
     expect(readFileSync(cacheFile()).equals(made)).toBe(true);
+  });
+
+  it('keeps the compiled code in the cache folder it is given, named by the bundle id, and nothing beside the bundle', () => {
+    // Arrange
+    const cacheDir = join(dir, 'user-cache', 'nomad-restart');
+    const installed = { RUN_BUNDLE_CACHE_DIR: cacheDir };
+
+    // Act
+    const first = runWith(installed);
+    const second = runWith(installed);
+
+    // Assert
+    expect({ first: first.cache, second: second.cache }).toEqual({ first: 'none', second: 'used' });
+    expect(readdirSync(cacheDir).filter((name) => name.endsWith('.v8-cache'))).toEqual([
+      expect.stringMatching(/^bundle-1\.[0-9a-f]{12}\.v8-cache$/),
+    ]);
+    expect(readdirSync(dir).sort()).toEqual(['nomad-restart.cjs', 'user-cache']);
   });
 });

@@ -5,8 +5,10 @@
 // stubs, served in place of the job's own by a reverse proxy in front of the target, and the
 // run is a -dry-run, so the printed plan says which allocations survive the filter. What the
 // command did is read back through the API: task events and stopped allocations.
+
 import { jest } from '@jest/globals';
 import type { AllocListStub, Job } from '../../lib/nomad/types';
+import { T11_CASES, T11_JOB, T11_TOKENS } from '../fixtures/t11-cases';
 import { type Harness, simpleJob, startHarness, waitAllRunning } from '../steps/harness';
 import { describeSim, type E2eTarget, openE2e, wasRestarted } from './e2e-target';
 import { type CliResult, runCli, runCliPool } from './run-cli';
@@ -133,47 +135,10 @@ describe('nomad-restart Nomad tests', () => {
 
   describeSim(
     'ACL (T11)',
-    'needs an agent with ACLs on and its test tokens, which the simulator sets up',
+    'runs on an ACL-enabled agent in acl-agent-nomad-tests.test.ts (NOMAD_E2E_ACL_ADDR, NOMAD_E2E_ACL_TOKEN)',
     () => {
-      const JOB = 'test_job_restart_acl';
-      const CASES = [
-        {
-          name: '11.1 no token',
-          token: undefined,
-          job: JOB,
-          code: 1,
-          err: `Error querying job "${JOB}": Unexpected response code: 403 (Permission denied)`,
-        },
-        {
-          name: '11.2 alloc-lifecycle not enough',
-          token: 'lifecycle-secret',
-          job: JOB,
-          code: 1,
-          err: 'Permission denied',
-        },
-        {
-          name: '11.3 read-job not enough',
-          token: 'read-secret',
-          job: JOB,
-          code: 1,
-          err: 'Permission denied',
-        },
-        {
-          name: '11.4 alloc-lifecycle and read-job allowed',
-          token: 'both-secret',
-          job: JOB,
-          code: 0,
-          err: '',
-        },
-        {
-          name: '11.5 job prefix requires list-jobs',
-          token: 'both-secret',
-          job: 'tes',
-          code: 1,
-          err: 'Error querying job "tes": Unexpected response code: 404 (job not found)',
-        },
-        { name: '11.6 job prefix works with list-jobs', token: 'list-secret', job: 'tes', code: 0, err: '' },
-      ];
+      const JOB = T11_JOB;
+      const CASES = T11_CASES;
       let h: Harness;
       let results: CliResult[];
       beforeAll(async () => {
@@ -184,16 +149,16 @@ describe('nomad-restart Nomad tests', () => {
             enabled: true,
             tokens: [
               { secret: 'root-secret', management: true },
-              { secret: 'lifecycle-secret', namespaces: caps('alloc-lifecycle') },
-              { secret: 'read-secret', namespaces: caps('read-job') },
-              { secret: 'both-secret', namespaces: caps('alloc-lifecycle', 'read-job') },
-              { secret: 'list-secret', namespaces: caps('list-jobs', 'alloc-lifecycle', 'read-job') },
+              ...Object.entries(T11_TOKENS).map(([name, c]) => ({
+                secret: `${name}-secret`,
+                namespaces: caps(...c),
+              })),
             ],
           },
         });
         await waitAllRunning(h, JOB, 1);
         const runs = CASES.map((c) => ({
-          args: ['-yes', ...(c.token === undefined ? [] : ['-token', c.token]), c.job],
+          args: ['-yes', ...(c.token === undefined ? [] : ['-token', `${c.token}-secret`]), c.job],
           env: { NOMAD_ADDR: h.sim.address },
         }));
         results = await runCliPool(runs);
@@ -208,7 +173,7 @@ describe('nomad-restart Nomad tests', () => {
         expect(result.code).toBe(code);
         if (err !== '') expect(result.stderr).toContain(err);
         else expect(result.stdout).toContain('Job restarted successfully!');
-        if (token !== undefined) expect(result.stdout + result.stderr).not.toContain(token);
+        if (token !== undefined) expect(result.stdout + result.stderr).not.toContain(`${token}-secret`);
       });
     },
   );

@@ -353,7 +353,12 @@ describe('nomad-restart suggested acceptance scenarios', () => {
     });
 
   const SCENARIO_8 = '-reschedule of a system job without submit-job or evaluate-job (scenario 8)';
-  if (!notOnAgent(SCENARIO_8, 'needs an agent with ACLs on and its test tokens, which the simulator sets up'))
+  if (
+    !notOnAgent(
+      SCENARIO_8,
+      'runs on an ACL-enabled agent in acl-agent-nomad-tests.test.ts (NOMAD_E2E_ACL_ADDR, NOMAD_E2E_ACL_TOKEN)',
+    )
+  )
     describe(SCENARIO_8, () => {
       const JOB = 'node-monitor';
       let h: Harness;

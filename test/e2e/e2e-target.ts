@@ -17,7 +17,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Variable } from '../../lib/nomad';
 import type { AllocListStub, Deployment, Evaluation, Job, NodeListStub } from '../../lib/nomad/types';
-import { SHARED_LOCK_PREFIX } from '../../lib/stores/nomad-variables-lock';
+import { SHARED_LOCK_PREFIX } from '../../lib/stores/shared-lock-settings';
 import { parseGoDuration } from '../../sim/duration';
 import { createScaledClock, type NodeSpec, type RunningSimulator } from '../../sim/index';
 import { call, eventually, get, put } from '../sim/helpers/http';

@@ -3,8 +3,8 @@
  * lives in Nomad (a variable), so the second process learns which run holds the job, who started
  * it, where and since when, and exits 1 without touching an allocation, while the first finishes
  * and leaves no lock variable behind. Against the simulator, or the agent at NOMAD_E2E_ADDR.
- * A token without the variables capability gets the capability named and the way out; one
- * without `destroy` restarts as usual, quietly leaving the released variable (simulator ACLs).
+ * The README's policy without `write` gets the capability named and the way out; without
+ * `destroy` the run restarts as usual, quietly leaving the released variable (simulator ACLs).
  * The simulator runs in real time here: the lock's TTL is Nomad's, in seconds.
  */
 
@@ -14,6 +14,7 @@ import type { Variable } from '../../lib/nomad';
 import type { AllocListStub } from '../../lib/nomad/types';
 import { SHARED_LOCK_PREFIX, sharedLockPath } from '../../lib/stores';
 import { type AclSpec, type RunningSimulator, startSimulator } from '../../sim/index';
+import { OPERATOR_TOKEN, readmePolicyAcl } from '../fixtures/readme-policy';
 import { eventually, get } from '../sim/helpers/http';
 import { simpleJob } from '../steps/harness';
 import { type E2eTarget, openE2e } from './e2e-target';
@@ -98,20 +99,16 @@ function restartedOnce(allocation: AllocListStub): boolean {
   return signals.length === 1;
 }
 
-describe('a token without the variables capability', () => {
-  const acl: AclSpec = {
-    enabled: true,
-    tokens: [{ secret: 'ops', namespaces: { default: ['read-job', 'alloc-lifecycle'] } }],
-  };
-  const NAMED =
-    'the token needs the variables capabilities "read" and "write" on path "nomad-restart/locks/*"';
+describe('the README’s policy without "write" on the lock path', () => {
+  const acl = readmePolicyAcl(['default'], 'write');
+  const NAMED = 'the token needs the variables capability "write" on path "nomad-restart/locks/*"';
 
   it('warns, names the capability and restarts without the shared lock (nomad job restart needs none)', async () => {
     // Arrange
     const target = await cluster(acl);
 
     // Act
-    const result = await runCli(['-yes', 'web'], { NOMAD_ADDR: target.address, NOMAD_TOKEN: 'ops' });
+    const result = await runCli(['-yes', 'web'], { NOMAD_ADDR: target.address, NOMAD_TOKEN: OPERATOR_TOKEN });
 
     // Assert
     expect(result.code).toBe(0);
@@ -128,7 +125,7 @@ describe('a token without the variables capability', () => {
     // Act
     const result = await runCli(['-yes', 'web'], {
       NOMAD_ADDR: target.address,
-      NOMAD_TOKEN: 'ops',
+      NOMAD_TOKEN: OPERATOR_TOKEN,
       NOMAD_RESTART_VARIABLES_LOCK: 'required',
     });
 
@@ -139,24 +136,15 @@ describe('a token without the variables capability', () => {
   });
 });
 
-describe('a token with the lock capabilities but not destroy', () => {
-  const acl: AclSpec = {
-    enabled: true,
-    tokens: [
-      {
-        secret: 'ops',
-        namespaces: { default: ['read-job', 'alloc-lifecycle'] },
-        variables: { default: { 'nomad-restart/locks/*': ['read', 'write'] } },
-      },
-    ],
-  };
+describe('the README’s policy without "destroy"', () => {
+  const acl = readmePolicyAcl(['default'], 'destroy');
 
   it('restarts under the shared lock as usual and says nothing of the variable it leaves', async () => {
     // Arrange
     const held = await cluster(acl);
 
     // Act
-    const result = await runCli(['-yes', 'web'], { NOMAD_ADDR: held.address, NOMAD_TOKEN: 'ops' });
+    const result = await runCli(['-yes', 'web'], { NOMAD_ADDR: held.address, NOMAD_TOKEN: OPERATOR_TOKEN });
 
     // Assert
     expect(result.code).toBe(0);

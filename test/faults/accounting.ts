@@ -3,8 +3,10 @@
  * restarted, rescheduled (its replacement running), failed (its error reported; with
  * `-wait-healthy` also one restarted and then not healthy), or not reached (the run stopped
  * before its batch, and said why); nothing was restarted or stopped twice and no
- * replacement was stopped, read from the simulator's state and request log; and the run's own
- * summary agrees with what the simulator saw.
+ * replacement was stopped, read from the simulator's state and request log; the run's own
+ * summary agrees with what the simulator saw; and a run that exits 0 left no planned allocation
+ * unreached unless it said why (its window ended, or an answer stopped it): an unattended run
+ * must never report success with work it planned left undone.
  */
 import type { Allocation } from '../../lib/nomad/types';
 import type { WorkflowRun } from '../engines/local/workflow-harness';
@@ -23,6 +25,8 @@ export interface Accounting {
   readonly stoppedTwice: readonly string[];
   /** Replacements (of any planned allocation) that a stop request reached. */
   readonly replacementsStopped: readonly string[];
+  /** Allocations not reached by a run that exited 0 without saying why it stopped (must be empty). */
+  readonly silentlyLeft: readonly string[];
   /** What the run's summary (or final error list) says, against the simulator's count. */
   readonly summary: { readonly reported: number; readonly seen: number };
   count(fate: Fate): number;
@@ -108,12 +112,16 @@ export function accountFor(
   const reportedFailed = [...announced].filter((id) =>
     run.errors.some((message) => message.includes(`"${id.slice(0, 8)}"`)),
   ).length;
+  const saidWhy = run.events.some((e) => e.type === 'window-ended' || (e.type === 'finished' && e.canceled));
+  const silentlyLeft =
+    run.exitCode === 0 && !saidWhy ? [...fates].filter(([, f]) => f === 'not reached').map(([id]) => id) : [];
   const output = run.result.output as { restarted?: number } | undefined;
   const done = count('restarted') + count('rescheduled');
   return {
     fates,
     ambiguous,
     restartedTwice,
+    silentlyLeft,
     stoppedTwice: [...stops].filter(([, n]) => n > 1).map(([id]) => id),
     replacementsStopped: [...stops.keys()].filter((id) => replacements.has(id)),
     summary: {
@@ -132,6 +140,7 @@ export function invariantsOf(accounting: Accounting) {
     restartedTwice: accounting.restartedTwice,
     stoppedTwice: accounting.stoppedTwice,
     replacementsStopped: accounting.replacementsStopped,
+    silentlyLeft: accounting.silentlyLeft,
     summaryAgrees: accounting.summary.reported === accounting.summary.seen,
   };
 }
@@ -141,5 +150,6 @@ export const CLEAN = {
   restartedTwice: [],
   stoppedTwice: [],
   replacementsStopped: [],
+  silentlyLeft: [],
   summaryAgrees: true,
 };

@@ -9,8 +9,10 @@ import { jest } from '@jest/globals';
 import { toRestartInput } from '../../lib/restart/input';
 import type { RestartOptions } from '../../lib/restart/options';
 import { sharedLockPath } from '../../lib/stores';
-import { localStores } from '../../lib/stores/from-env';
 import { runWorkflow } from '../engines/local/workflow-harness';
+import { OPERATOR_TOKEN, readmePolicyAcl } from '../fixtures/readme-policy';
+import { useEmulatedAws } from '../iam/emulated-aws';
+import { asFunction } from '../iam/iam-check';
 import { captureOutput, lambdaContext } from '../lambdas/private/fixtures';
 import {
   allocationsOf,
@@ -24,6 +26,9 @@ import {
 import { accountFor, CLEAN, invariantsOf } from './accounting';
 
 jest.setTimeout(60_000);
+
+// The handlers' AWS stores on emulators, every call checked against its function's role.
+const aws = useEmulatedAws();
 
 const { handler: releaseStaleLock } = await import('../../lambdas/release-stale-lock');
 
@@ -41,7 +46,7 @@ afterEach(async () => {
 async function abortedRun(target: Harness, options: RestartOptions, pathSuffix: string, nth: number) {
   const controller = new AbortController();
   target.sim.control.onRequest({ pathSuffix, method: 'PUT', nth }, () => controller.abort());
-  const run = await runWorkflow(target, options, { signal: controller.signal });
+  const run = await runWorkflow(target, options, { signal: controller.signal, token: OPERATOR_TOKEN });
   const executionArn = run.result.executions?.[0]?.executionArn ?? '';
   // Let the batch step the abort left running finish, as a Lambda does after its execution stops.
   await new Promise((resolve) => setTimeout(resolve, 200));
@@ -57,15 +62,22 @@ async function statusChange(target: Harness, executionArn: string, options: Rest
     'detail-type': 'Step Functions Execution Status Change',
     detail: { executionArn, status: 'ABORTED', input: JSON.stringify(toRestartInput(options)) },
   };
-  const before = process.env['NOMAD_ADDR'];
-  process.env['NOMAD_ADDR'] = target.sim.address;
+  const before = { addr: process.env['NOMAD_ADDR'], token: process.env['NOMAD_TOKEN'] };
+  Object.assign(process.env, { NOMAD_ADDR: target.sim.address, NOMAD_TOKEN: OPERATOR_TOKEN });
   try {
-    const { result, error } = await captureOutput(() => releaseStaleLock(event, lambdaContext()));
+    const { result, error } = await captureOutput(() =>
+      asFunction('release-stale-lock', () => releaseStaleLock(event, lambdaContext())),
+    );
     if (error !== undefined) throw error;
     return result;
   } finally {
-    if (before === undefined) delete process.env['NOMAD_ADDR'];
-    else process.env['NOMAD_ADDR'] = before;
+    for (const [name, value] of [
+      ['NOMAD_ADDR', before.addr],
+      ['NOMAD_TOKEN', before.token],
+    ] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
   }
 }
 
@@ -80,10 +92,16 @@ describe('an execution aborted mid-batch, then a new run for the same job', () =
     '$mode: the new run skips what the aborted run did and does the rest, once',
     async ({ reschedule, path, fate }) => {
       // Arrange: batches of 2; the abort comes with the first request of batch 2.
-      h = await startHarness({
-        nodes: [{ name: 'n1' }, { name: 'n2' }],
-        jobs: [simpleJob(JOB, 'service', COUNT)],
-      });
+      // ACLs on, the README's policy: the shared lock's ID is Nomad's to its holder alone, so the
+      // status-change path frees it with the ID the lock table kept.
+      h = await startHarness(
+        {
+          nodes: [{ name: 'n1' }, { name: 'n2' }],
+          jobs: [simpleJob(JOB, 'service', COUNT)],
+          acl: readmePolicyAcl(),
+        },
+        { token: OPERATOR_TOKEN },
+      );
       const target = h;
       await waitAllRunning(target, JOB, COUNT);
       const planned = allocationsOf(target, JOB);
@@ -91,7 +109,7 @@ describe('an execution aborted mid-batch, then a new run for the same job', () =
       const options = restartOptions(JOB, { reschedule, batchSize: { value: 2, percent: false } });
       const aborted = await abortedRun(target, options, path, 3);
       expect(aborted.run.result.status).toBe('ABORTED');
-      expect(localStores.lock.holder(KEY)).toBe(aborted.executionArn);
+      expect(await aws.lockHolder(KEY)).toBe(aborted.executionArn);
       expect(sharedLockOf(target)?.lock).toBeDefined();
       if (reschedule) await waitAllRunning(target, JOB, COUNT);
       const doneByAborted = target.sim.control.requestLog().filter((e) => e.path.endsWith(path)).length;
@@ -101,7 +119,7 @@ describe('an execution aborted mid-batch, then a new run for the same job', () =
       // Act
       const released = await statusChange(target, aborted.executionArn, options);
       const sharedAfterRelease = sharedLockOf(target)?.lock;
-      const run = await runWorkflow(target, options);
+      const run = await runWorkflow(target, options, { token: OPERATOR_TOKEN });
 
       // Assert: both locks freed by the status-change path, none taken over.
       expect(released).toEqual({ released: 1 });
@@ -117,7 +135,7 @@ describe('an execution aborted mid-batch, then a new run for the same job', () =
       expect(eventsOf(run.events, 'earlier-run-resumed')).toEqual([
         expect.objectContaining({ previousRun: aborted.executionArn, skipped: doneByAborted }),
       ]);
-      expect(localStores.lock.holder(KEY)).toBeUndefined();
+      expect(await aws.lockHolder(KEY)).toBeUndefined();
     },
   );
 });

@@ -16,6 +16,7 @@ import { jest } from '@jest/globals';
 import type { Allocation, DisconnectStrategy } from '../../lib/nomad/types';
 import type { RestartOptions } from '../../lib/restart/options';
 import { runWorkflow } from '../engines/local/workflow-harness';
+import { useEmulatedAws } from '../iam/emulated-aws';
 import {
   allocationsOf,
   eventsOf,
@@ -29,6 +30,9 @@ import {
 import { accountFor, CLEAN, invariantsOf } from './accounting';
 
 jest.setTimeout(60_000);
+
+// The handlers' AWS stores on emulators, every call checked against its function's role.
+useEmulatedAws();
 
 const JOB = 'web';
 const COUNT = 6;

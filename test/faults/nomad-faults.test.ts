@@ -10,6 +10,7 @@ import { jest } from '@jest/globals';
 import type { Allocation } from '../../lib/nomad/types';
 import type { RestartOptions } from '../../lib/restart/options';
 import { runWorkflow, type WorkflowRunOptions } from '../engines/local/workflow-harness';
+import { useEmulatedAws } from '../iam/emulated-aws';
 import {
   allocationsOf,
   type Harness,
@@ -22,6 +23,9 @@ import {
 import { accountFor, CLEAN, invariantsOf } from './accounting';
 
 jest.setTimeout(60_000);
+
+// The handlers' AWS stores on emulators, every call checked against its function's role.
+useEmulatedAws();
 
 const JOB = 'web';
 const COUNT = 6;

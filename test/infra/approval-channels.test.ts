@@ -2,13 +2,18 @@
  * The stack with chat-ops approvals (Slack, a signed webhook, an SNS topic): the endpoint's role
  * may only answer this state machine's tasks and read and write its table, secrets are referenced
  * by ARN and never inlined, the notifier follows the table's stream, the interactivity URL is an
- * output, and cdk-nag has no unacknowledged finding.
+ * output, the endpoint's public URL cannot take the account's whole concurrency, and cdk-nag has no
+ * unacknowledged finding.
  */
-import { App } from 'aws-cdk-lib';
+import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
+import { NomadRestartWorkflow } from '../../lib/constructs/nomad-restart-workflow';
+import { questionRecordPatterns } from '../../lib/constructs/private/approvals-stream-filter';
 import { stackPropsFromContext } from '../../lib/constructs/stack-context';
+import { expectWatchedDeadLetterQueue, queueArn, queueIdOf } from './private/dead-letters';
 import { actionsOf, roleStatements } from './private/handler-resources';
 
 const ARN = (name: string) => `arn:aws:secretsmanager:us-east-1:123456789012:secret:${name}-AbCdEf`;
@@ -124,19 +129,38 @@ describe('NomadRestartStack with approvals', () => {
     },
   );
 
-  it('gives the notifier the stream (inserts and changes) and publish on the topic, not the signing secret', () => {
+  it('gives the notifier the stream (inserts and changes of questions) and publish on the topic, not the signing secret', () => {
     // Act
     const statements = roleStatements(template, 'nomad-restart approval-notifier handler');
 
     // Assert
     template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
-      FilterCriteria: { Filters: [{ Pattern: JSON.stringify({ eventName: ['INSERT', 'MODIFY'] }) }] },
+      FilterCriteria: {
+        Filters: questionRecordPatterns('approvalId', ['INSERT', 'MODIFY']).map((Pattern) => ({ Pattern })),
+      },
     });
     template.hasResourceProperties('AWS::DynamoDB::Table', {
       StreamSpecification: { StreamViewType: 'KEYS_ONLY' },
     });
     expect(statements).toContainEqual(expect.objectContaining({ Action: 'sns:Publish', Resource: TOPIC }));
     expect(JSON.stringify(statements)).not.toContain('slack-signing');
+  });
+
+  it('retries a failing stream batch 5 times, halving it, then records it in a watched dead-letter queue', () => {
+    // Act
+    const mappings = Object.values(template.findResources('AWS::Lambda::EventSourceMapping'));
+    const props = mappings[0]?.['Properties'];
+    const queueId = queueIdOf(props['DestinationConfig']['OnFailure']['Destination']);
+
+    // Assert
+    expect(mappings).toHaveLength(1);
+    expect(props).toMatchObject({ MaximumRetryAttempts: 5, BisectBatchOnFunctionError: true });
+    expectWatchedDeadLetterQueue(template, queueId);
+    expect(
+      roleStatements(template, 'nomad-restart approval-notifier handler').filter((s) =>
+        actionsOf(s).includes('sqs:SendMessage'),
+      ),
+    ).toEqual([expect.objectContaining({ Resource: queueArn(queueId) })]);
   });
 
   it('serves the endpoint on a Function URL and outputs the Slack interactivity URL', () => {
@@ -146,6 +170,53 @@ describe('NomadRestartStack with approvals', () => {
       Value: {
         'Fn::Join': ['', [{ 'Fn::GetAtt': [Match.anyValue(), 'FunctionUrl'] }, 'slack/interactions']],
       },
+    });
+  });
+
+  it("caps the public endpoint's concurrency at 10 by default, and no other function's", () => {
+    // Act
+    const functions = template.findResources('AWS::Lambda::Function');
+    const capped = Object.entries(functions)
+      .filter(([, f]) => f['Properties']['ReservedConcurrentExecutions'] !== undefined)
+      .map(([id, f]) => [id, f['Properties']['ReservedConcurrentExecutions']]);
+
+    // Assert
+    expect(capped).toEqual([[expect.stringMatching(/approvalendpointfnFunction/), 10]]);
+  });
+
+  it.each([
+    { reserved: 3, expectedErr: undefined },
+    { reserved: 0, expectedErr: 'endpointReservedConcurrency must be a whole number from 1 to 100, got 0' },
+    {
+      reserved: 2.5,
+      expectedErr: 'endpointReservedConcurrency must be a whole number from 1 to 100, got 2.5',
+    },
+  ])('takes endpointReservedConcurrency $reserved', ({ reserved, expectedErr }) => {
+    // Arrange
+    const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Reserved');
+    const secret = (name: string) => secretsmanager.Secret.fromSecretCompleteArn(stack, name, ARN(name));
+    const build = () =>
+      new NomadRestartWorkflow(stack, 'Restart', {
+        nomadAddress: 'https://nomad.internal:4646',
+        approvals: {
+          slack: {
+            botTokenSecret: secret('bot'),
+            signingSecret: secret('signing'),
+            channelId: 'C1',
+            allowedUserIds: ['U1'],
+          },
+          endpointReservedConcurrency: reserved,
+        },
+      });
+
+    // Act / Assert
+    if (expectedErr !== undefined) {
+      expect(build).toThrow(expectedErr);
+      return;
+    }
+    build();
+    Template.fromStack(stack).hasResourceProperties('AWS::Lambda::Function', {
+      ReservedConcurrentExecutions: reserved,
     });
   });
 
@@ -201,6 +272,50 @@ describe('stackPropsFromContext with approvals', () => {
       webhookApprovals: { secret: { name: 'webhook' }, keyId: 'ops', answerKeyIds: ['ops'] },
       approvalEmailTopicArn: TOPIC,
       approvalSecretsKmsKeyArn: KEY,
+    });
+  });
+
+  it.each([
+    { value: '25', expected: 25, expectedErr: undefined },
+    { value: '0', expected: undefined, expectedErr: '"0": expected a whole number from 1 to 100' },
+    { value: '2.5', expected: undefined, expectedErr: '"2.5": expected a whole number from 1 to 100' },
+    { value: 'ten', expected: undefined, expectedErr: '"ten": expected a whole number from 1 to 100' },
+  ])('reads -c approvalEndpointReservedConcurrency=$value', ({ value, expected, expectedErr }) => {
+    // Act
+    const act = () =>
+      stackPropsFromContext(
+        (key) =>
+          ({ nomadAddress: 'https://nomad.internal:4646', approvalEndpointReservedConcurrency: value })[key],
+      );
+
+    // Assert
+    if (expectedErr !== undefined) {
+      expect(act).toThrow(`Context "approvalEndpointReservedConcurrency" is ${expectedErr}`);
+      return;
+    }
+    expect(act().approvalEndpointReservedConcurrency).toBe(expected);
+  });
+
+  it("gives the stack's approvalEndpointReservedConcurrency to the answer endpoint", () => {
+    // Arrange
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+
+    // Act
+    const stack = new NomadRestartStack(app, 'Reserved', {
+      nomadAddress: 'https://nomad.internal:4646',
+      slackApprovals: {
+        botTokenSecret: { completeArn: ARN('slack-bot') },
+        signingSecret: { completeArn: ARN('slack-signing') },
+        channelId: 'C123',
+        allowedUserIds: ['U1'],
+      },
+      approvalEndpointReservedConcurrency: 4,
+    });
+
+    // Assert
+    Template.fromStack(stack).hasResourceProperties('AWS::Lambda::Function', {
+      Role: { 'Fn::GetAtt': [Match.stringLikeRegexp('approvalendpointfn'), 'Arn'] },
+      ReservedConcurrentExecutions: 4,
     });
   });
 

@@ -13,6 +13,7 @@ import { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
 import { NomadRestartWorkflow } from '../../lib/constructs/nomad-restart-workflow';
 import { RunNotifications } from '../../lib/constructs/run-notifications';
 import { stackPropsFromContext } from '../../lib/constructs/stack-context';
+import { expectWatchedDeadLetterQueue, queueArn, queueIdOf } from './private/dead-letters';
 import { actionsOf, functionEnvironment, roleStatements } from './private/handler-resources';
 import { awsSolutionsFindings } from './private/nag';
 import { secretArn, slackApprovalReferences, synthStack } from './private/synth';
@@ -73,10 +74,58 @@ describe('run notifications', () => {
               },
               Id: 'Target0',
               RetryPolicy: { MaximumEventAgeInSeconds: 7200, MaximumRetryAttempts: 8 },
+              DeadLetterConfig: {
+                Arn: { 'Fn::GetAtt': [expect.stringMatching(/^RunNotificationsRunEndedDeadLetters/), 'Arn'] },
+              },
             },
           ],
         },
       },
+    ]);
+  });
+
+  it('sends what it could not deliver, and what the notifier kept failing on, to one watched dead-letter queue', () => {
+    // Arrange
+    const rule = Object.values(
+      template.findResources('AWS::Events::Rule', {
+        Properties: { Description: 'Posts the end of each nomad-restart run to its chat channels' },
+      }),
+    )[0];
+    const queueId = queueIdOf(rule?.['Properties']['Targets'][0]['DeadLetterConfig']['Arn']);
+
+    // Act
+    const asyncConfigs = Object.values(template.findResources('AWS::Lambda::EventInvokeConfig')).map(
+      (c) => c['Properties'],
+    );
+
+    // Assert
+    expectWatchedDeadLetterQueue(template, queueId);
+    expect(asyncConfigs).toContainEqual({
+      FunctionName: { Ref: expect.stringMatching(/^RunNotificationsnotifyrunendedfn/) },
+      Qualifier: '$LATEST',
+      MaximumRetryAttempts: 2,
+      DestinationConfig: { OnFailure: { Destination: queueArn(queueId) } },
+    });
+    template.hasResourceProperties('AWS::SQS::QueuePolicy', {
+      Queues: [{ Ref: queueId }],
+      PolicyDocument: Match.objectLike({
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Action: 'sqs:SendMessage',
+            Principal: { Service: 'events.amazonaws.com' },
+            Condition: {
+              ArnEquals: {
+                'aws:SourceArn': {
+                  'Fn::GetAtt': [Match.stringLikeRegexp('^RunNotificationsRunEnded'), 'Arn'],
+                },
+              },
+            },
+          }),
+        ]),
+      }),
+    });
+    expect(roleStatements(template, ROLE).filter((s) => actionsOf(s).includes('sqs:SendMessage'))).toEqual([
+      expect.objectContaining({ Resource: queueArn(queueId) }),
     ]);
   });
 
@@ -131,7 +180,7 @@ describe('run notifications', () => {
       .flatMap(actionsOf)
       .filter(
         (a) =>
-          !/^(states|s3|secretsmanager|logs|xray):/.test(a) && a !== 'kms:Decrypt' && a !== 'sns:Publish',
+          !/^(states|s3|secretsmanager|logs|xray|sqs):/.test(a) && a !== 'kms:Decrypt' && a !== 'sns:Publish',
       );
     expect(other).toEqual([]);
   });

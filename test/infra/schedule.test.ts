@@ -2,7 +2,8 @@
  * Scenario: the README's weekly maintenance restart (examples/weekly-restart.ts: Sundays 03:00
  * Europe/Berlin, 10% at a time, no batch after 05:00) synthesized with the stack, checked as a
  * template: the schedule's expression, time zone, flexible window and input, its role (may only
- * start this state machine, assumed only for this schedule), cdk-nag; a window-end input; and
+ * start this state machine, assumed by Scheduler for the schedule's group), its retries and
+ * watched dead-letter queue, cdk-nag; a window-end input; and
  * every bad value refused at synth with the schedule's name and the reason.
  */
 import { readFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import {
   type NomadRestartScheduleProps,
 } from '../../lib/constructs/nomad-restart-schedule';
 import type { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
+import { expectWatchedDeadLetterQueue, queueArn, queueIdOf } from './private/dead-letters';
 import { awsSolutionsFindings } from './private/nag';
 
 let app: App;
@@ -88,7 +90,7 @@ describe('NomadRestartSchedule', () => {
       });
     });
 
-    it('uses a role that only this schedule can assume and that may only start this state machine', () => {
+    it("uses a role that Scheduler assumes for the schedule's group (the ARN it sends) and that may only start this state machine", () => {
       // Arrange
       const role = new Capture();
       template.hasResourceProperties('AWS::Scheduler::Schedule', {
@@ -128,7 +130,7 @@ describe('NomadRestartSchedule', () => {
                       { Ref: 'AWS::Region' },
                       ':',
                       { Ref: 'AWS::AccountId' },
-                      ':schedule/default/weekly-example',
+                      ':schedule-group/default',
                     ],
                   ],
                 },
@@ -139,7 +141,24 @@ describe('NomadRestartSchedule', () => {
       });
       expect(statements).toEqual([
         { Effect: 'Allow', Action: 'states:StartExecution', Resource: stateMachineRef() },
+        // Scheduler sends a firing it gave up on to the dead-letter queue with this role.
+        {
+          Effect: 'Allow',
+          Action: 'sqs:SendMessage',
+          Resource: queueArn(expect.stringMatching(/^WeeklyExampleDeadLettersQueue/)),
+        },
       ]);
+    });
+
+    it('retries a failed start for a day, then puts the firing in a watched dead-letter queue', () => {
+      // Act
+      const target = Object.values(template.findResources('AWS::Scheduler::Schedule'))[0]?.['Properties'][
+        'Target'
+      ];
+
+      // Assert
+      expect(target['RetryPolicy']).toEqual({ MaximumEventAgeInSeconds: 86400, MaximumRetryAttempts: 185 });
+      expectWatchedDeadLetterQueue(template, queueIdOf(target['DeadLetterConfig']['Arn']));
     });
 
     it('leaves cdk-nag AwsSolutions nothing to report', () => {

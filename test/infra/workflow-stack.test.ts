@@ -6,6 +6,7 @@ import type { App } from 'aws-cdk-lib';
 import { Capture, Match, type Template } from 'aws-cdk-lib/assertions';
 import { ASK_STATE_NAME, FailStates, FlowStates, TASK_STATE_HANDLERS, TaskStates } from '../../lib/workflow';
 import { HANDLER_IDS } from '../../lib/workflow/state-names';
+import { expectWatchedDeadLetterQueue, queueArn, queueIdOf } from './private/dead-letters';
 import { awsSolutionsFindings } from './private/nag';
 import { extractAsl, synthStack, TLS_SECRET_ARN, TOKEN_SECRET_ARN } from './private/synth';
 
@@ -161,6 +162,30 @@ describe('NomadRestartStack', () => {
       });
     });
 
+    it('sends a dead execution’s end it could not deliver or handle to a watched dead-letter queue', () => {
+      // Arrange
+      const rule = Object.values(template.findResources('AWS::Events::Rule'))[0];
+      const target = rule?.['Properties']['Targets'][0];
+      const queueId = queueIdOf(target['DeadLetterConfig']['Arn']);
+
+      // Act
+      const asyncConfigs = Object.values(template.findResources('AWS::Lambda::EventInvokeConfig')).map(
+        (c) => c['Properties'],
+      );
+
+      // Assert
+      expect(target['RetryPolicy']).toEqual({ MaximumEventAgeInSeconds: 7200, MaximumRetryAttempts: 8 });
+      expectWatchedDeadLetterQueue(template, queueId);
+      expect(asyncConfigs).toEqual([
+        {
+          FunctionName: { Ref: expect.stringMatching(/^Restartreleasestalelockfn/) },
+          Qualifier: '$LATEST',
+          MaximumRetryAttempts: 2,
+          DestinationConfig: { OnFailure: { Destination: queueArn(queueId) } },
+        },
+      ]);
+    });
+
     it('exports the state machine ARN and the input JSON Schema', () => {
       // Arrange
       const outputs = template.findOutputs('*');
@@ -203,7 +228,18 @@ describe('NomadRestartStack', () => {
         ?.Properties.Environment.Variables;
     };
 
-    it.each(['lockjob', 'checkdeployments', 'releaselock', 'releasestalelock'])(
+    // Taken, renewed at every safe point, after every await slice and before a wait, released.
+    const HOLDERS = [
+      'lockjob',
+      'checkdeployments',
+      'awaitbatch',
+      'awaithealth',
+      'decide',
+      'releaselock',
+      'releasestalelock',
+    ];
+
+    it.each(HOLDERS)(
       'gives %s Nomad’s address, its token and the lock’s mode (on by default)',
       (handlerId) => {
         // Act
@@ -225,7 +261,7 @@ describe('NomadRestartStack', () => {
       );
 
       // Assert
-      expect(withMode).toHaveLength(4);
+      expect(withMode).toHaveLength(HOLDERS.length);
     });
   });
 

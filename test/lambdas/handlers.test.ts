@@ -25,6 +25,7 @@ const { handler: awaitBatch } = await import('../../lambdas/await-batch');
 const { handler: decide } = await import('../../lambdas/decide');
 const { handler: lockJob } = await import('../../lambdas/lock-job');
 const { handler: validateInput } = await import('../../lambdas/validate-input');
+const { withLocalInvocation } = await import('../../lib/steps/local-invocation');
 const { handler: ask } = await import('../../lambdas/ask');
 const { handler: releaseLock } = await import('../../lambdas/release-lock');
 const { localStores } = await import('../../lib/stores/from-env');
@@ -303,6 +304,12 @@ describe('validate-input handler', () => {
       expectedErr: 'Invalid -on-error value "maybe": valid options are "ask" and "fail"',
     },
     {
+      name: 'refuses a batch wait the job’s lock, renewed just before it, would not outlast on AWS',
+      input: { job: 'web', batchWait: '24h', yes: true },
+      expectedErr:
+        'Invalid -batch-wait value "24h": a run on AWS waits at most 23h at a time, since the job\'s lock it renews before the wait lasts 24h; use "ask" or a shorter wait',
+    },
+    {
       name: 'refuses a dry run, which only the command line makes (read-only)',
       input: { job: 'web', dryRun: true, yes: true },
       expectedErr:
@@ -317,6 +324,19 @@ describe('validate-input handler', () => {
 
     // Assert
     expect(error).toMatchObject({ name: 'InvalidInputError', message: expectedErr });
+  });
+
+  it('lets a terminal wait longer between batches: its process renews the lock meanwhile', async () => {
+    // Arrange
+    const event = { input: { job: 'web', batchWait: '48h', yes: true }, executionId: 'arn:exec:v' };
+    const local = withLocalInvocation(lambdaContext(), { liveEvents: () => {} });
+
+    // Act
+    const { result, error } = await captureOutput(() => validateInput(event, local));
+
+    // Assert
+    expect(error).toBeUndefined();
+    expect(result).toMatchObject({ options: { batchWait: { kind: 'duration', ns: 48 * 3600e9 } } });
   });
 
   it('starts the run with the execution as run id and empty slots', async () => {

@@ -11,7 +11,7 @@ import { decideQuestion } from '../../lib/approvals/decide';
 import { questionMessage } from '../../lib/approvals/question-message';
 import { recordRunEnded } from '../../lib/approvals/timeouts';
 import { MemoryApprovalStore } from '../../lib/stores';
-import { VARIABLES_LOCK_ENV } from '../../lib/stores/nomad-variables-lock';
+import { VARIABLES_LOCK_ENV } from '../../lib/stores/shared-lock-settings';
 import { EXECUTION, parkedQuestion } from '../approvals/helpers';
 import { lambdaContext } from './private/fixtures';
 

@@ -37,7 +37,10 @@ const OTHER = 'nomad-restart/locks/other';
 
 describe('the simulator’s Variables locks', () => {
   beforeEach(async () => {
-    sim = await startSimulator({ clock: createScaledClock(TIME_SCALE), scenario: { nodes: [], jobs: [] } });
+    sim = await startSimulator({
+      leaseClock: createScaledClock(TIME_SCALE),
+      scenario: { nodes: [], jobs: [] },
+    });
   });
 
   it('answers each lock call as the real agent did', async () => {
@@ -201,6 +204,7 @@ describe('the simulator’s Variables ACL', () => {
               variables: { default: { 'nomad-restart/locks/*': ['read', 'write', 'destroy'] } },
             },
             { secret: 'destroy-only', variables: { default: { 'nomad-restart/locks/*': ['destroy'] } } },
+            { secret: 'management', management: true },
           ],
         },
       },
@@ -238,5 +242,87 @@ describe('the simulator’s Variables ACL', () => {
     expect(redacted.body).not.toHaveProperty('Items');
     expect(shown).toMatchObject({ status: 409, body: { Items: { owner: 'run-1' } } });
     expect(deleted.status).toBe(204);
+  });
+
+  it('shows a lock to its acquirer and to management only: a read or a list by anyone else leaves it out', async () => {
+    // Arrange
+    const taken = await acquire('run-1', undefined, 'locks');
+
+    // Act
+    const byHolderToken = await call('GET', '', undefined, 'locks');
+    const byManagement = await call('GET', '', undefined, 'management');
+    const listed = await wire<Array<Record<string, unknown>>>(sim.address, '/v1/vars?prefix=nomad-restart', {
+      token: 'locks',
+    });
+
+    // Assert
+    expect(taken.body.Lock?.ID).toMatch(/^[0-9a-f-]{36}$/);
+    expect(byHolderToken.body).toMatchObject({ Items: { owner: 'run-1' } });
+    expect(byHolderToken.body).not.toHaveProperty('Lock');
+    expect(byManagement.body.Lock?.ID).toBe(taken.body.Lock?.ID);
+    expect(listed.json).toHaveLength(1);
+    expect(listed.json[0]).not.toHaveProperty('Lock');
+  });
+});
+
+describe('the simulator’s answers where the agent checked with ACLs was precise', () => {
+  beforeEach(async () => {
+    sim = await startSimulator({
+      leaseClock: createScaledClock(TIME_SCALE),
+      scenario: { nodes: [], jobs: [] },
+    });
+  });
+
+  it('lets a lock be acquired under an ID the caller names, and again by that ID without restarting its timer', async () => {
+    // Arrange
+    const mine = { ID: 'my-own-lock-id', TTL: '10s', LockDelay: '1s' };
+    await acquire('run-1', mine);
+
+    // Act: 15 s later the holder acquires again; the first 2 × 10 s still count.
+    await sleep(15_000);
+    const again = await acquire('run-1', mine);
+    await sleep(8_000);
+    const byOther = await acquire('run-2', {});
+
+    // Assert
+    expect(again).toMatchObject({ status: 200, body: { Lock: { ID: 'my-own-lock-id' } } });
+    expect(byOther.status).toBe(200);
+  });
+
+  it('answers a release of a lock that is gone with a 500, and a renewal with 409 or 404', async () => {
+    // Arrange
+    const { body } = await acquire('run-1');
+    const lock = { Path: PATH, Lock: { ID: body.Lock?.ID } };
+    await call('PUT', '?lock-release', lock);
+
+    // Act
+    const releaseAgain = await call('PUT', '?lock-release', lock);
+    const renewUnlocked = await call('PUT', '?lock-renew', lock);
+    await call('DELETE', '');
+    const releaseDeleted = await call('PUT', '?lock-release', lock);
+    const renewDeleted = await call('PUT', '?lock-renew', lock);
+
+    // Assert
+    expect(releaseAgain).toEqual({ status: 500, body: "variable doesn't hold a lock" });
+    expect(renewUnlocked).toEqual({ status: 409, body: "variable doesn't hold a lock" });
+    expect(releaseDeleted).toEqual({ status: 500, body: "variable doesn't exist" });
+    expect(renewDeleted).toEqual({ status: 404, body: "variable doesn't exist" });
+  });
+
+  it.each([
+    { api: 'absent' as const, status: 404, lock: false },
+    { api: 'no-locks' as const, status: 200, lock: false },
+  ])('speaks the variables API of an older Nomad ($api)', async ({ api, status, lock }) => {
+    // Arrange
+    sim.control.setVariablesApi(api);
+
+    // Act
+    const acquired = await acquire('run-1');
+    const read = await call('GET', '');
+
+    // Assert
+    expect(acquired.status).toBe(status);
+    expect(typeof acquired.body === 'object' && acquired.body.Lock !== undefined).toBe(lock);
+    expect(read.status).toBe(api === 'absent' ? 404 : 200);
   });
 });

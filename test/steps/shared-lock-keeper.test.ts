@@ -1,83 +1,127 @@
 /**
  * A local run's process keeps its shared job lock alive while the run runs (a question at the
- * terminal may wait for hours): it renews before Nomad would free the lock, takes it again if it
- * timed out and nobody took it, says once when another run holds it, and stops cleanly.
- * The simulator runs 100 times faster than the clock, so a 60 s TTL passes in 0.6 s.
+ * terminal may wait for hours): it renews, with the ID its engine's own lock kept, before Nomad
+ * would free the lock; it stops renewing a lock Nomad refuses (lost: the run's next safe point
+ * meets the same refusal); it renews nothing for a run without the shared lock, and sends nothing
+ * once stopped. ACLs on, the README's policy. The simulator's leases run 100 times faster than
+ * the clock, so a 60 s TTL passes in 0.6 s.
  */
 import { NomadClient } from '../../lib/nomad';
 import { keepSharedLock, type SharedLockKeeper } from '../../lib/steps/shared-lock-keeper';
-import { NomadVariablesLock, SharedLockHeldError, sharedLockPath } from '../../lib/stores';
+import {
+  LOCAL_SHARED_LOCK_TTL_MS,
+  MemoryJobLock,
+  NomadVariablesLock,
+  PairedJobLock,
+  SharedLockHeldError,
+  sharedLockPath,
+} from '../../lib/stores';
 import { createScaledClock, type RunningSimulator, startSimulator } from '../../sim/index';
+import { MANAGEMENT_TOKEN, OPERATOR_TOKEN, readmePolicyAcl } from '../fixtures/readme-policy';
+import { put } from '../sim/helpers/http';
 
 const KEY = { namespace: 'default', jobId: 'web' };
+const HERE = { engine: 'local', who: 'alice', host: 'laptop-1', pid: '1' };
 const OTHER = { engine: 'local', who: 'bob', host: 'laptop-2', pid: '2' };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 let sim: RunningSimulator;
 let keeper: SharedLockKeeper | undefined;
-let other: NomadClient;
+let client: NomadClient;
+let own: MemoryJobLock;
 beforeEach(async () => {
-  sim = await startSimulator({ clock: createScaledClock(0.01), scenario: { nodes: [], jobs: [] } });
-  other = NomadClient.create({ address: sim.address });
+  sim = await startSimulator({
+    leaseClock: createScaledClock(0.01),
+    scenario: { nodes: [], jobs: [], acl: readmePolicyAcl() },
+  });
+  client = NomadClient.create({ address: sim.address, token: OPERATOR_TOKEN });
+  own = new MemoryJobLock();
 });
 afterEach(async () => {
   await keeper?.stop();
   keeper = undefined;
-  await other.close();
+  await client.close();
   await sim.close();
 });
 
-const otherLock = () => new NomadVariablesLock(other, { identity: OTHER, ttl: '60s' });
+const lockAs = (identity: typeof HERE) =>
+  new NomadVariablesLock(client, { identity, ttl: `${LOCAL_SHARED_LOCK_TTL_MS / 1000}s` });
 
-/** Keeps run-1's lock, renewing every `renewEveryMs`; `lost` counts the calls of `onLost`. */
-function keepRun1(renewEveryMs: number) {
-  const seen = { lost: 0 };
+/** Run-1 takes the job as "Lock job" does (its ID kept in `own`), then keeps it every `renewEveryMs`. */
+async function takeAndKeepRun1(renewEveryMs: number) {
+  await new PairedJobLock(own, lockAs(HERE), { required: false }).take(KEY, 'run-1', 60);
   keeper = keepSharedLock({
-    nomad: { address: sim.address },
+    nomad: { address: sim.address, token: OPERATOR_TOKEN },
+    own,
     key: KEY,
     runId: 'run-1',
-    onLost: () => {
-      seen.lost += 1;
-    },
     renewEveryMs,
   });
-  return seen;
 }
+const renewals = () => sim.control.requestLog().filter((r) => r.query.includes('lock-renew')).length;
 const holder = () => sim.control.state().variable('default', sharedLockPath('web'))?.items['runId'];
 
 describe('keepSharedLock', () => {
   it('keeps the lock past twice its TTL and its LockDelay, so no other run can take it', async () => {
     // Arrange
-    const seen = keepRun1(100);
+    await takeAndKeepRun1(100);
 
     // Act: 2 s is 200 simulated seconds, past 2 × 60 s + 15 s.
     await sleep(2_000);
-    const taken = await otherLock()
-      .acquire(KEY, 'run-2')
+    const taken = await lockAs(OTHER)
+      .take(KEY, 'run-2', '22222222-2222-4222-8222-222222222222')
       .catch((e: unknown) => e);
 
     // Assert
     expect(taken).toBeInstanceOf(SharedLockHeldError);
     expect(holder()).toBe('run-1');
-    expect(seen.lost).toBe(0);
+    expect(renewals()).toBeGreaterThan(0);
   });
 
-  it('says once that another run holds the lock, and stops renewing', async () => {
+  it('stops renewing a lock Nomad refuses, leaving it to the run that holds it now', async () => {
     // Arrange
-    await otherLock().acquire(KEY, 'run-2');
+    await takeAndKeepRun1(50);
+    const id = (await own.held(KEY, 'run-1'))?.sharedLockId;
+    await put(
+      sim.address,
+      `/v1/var/${sharedLockPath('web')}?lock-release`,
+      { Path: sharedLockPath('web'), Lock: { ID: id } },
+      MANAGEMENT_TOKEN,
+    );
+    await lockAs(OTHER).take(KEY, 'run-2', '22222222-2222-4222-8222-222222222222');
 
     // Act
-    const seen = keepRun1(50);
-    await sleep(500);
+    await sleep(300);
+    const refused = renewals();
+    await sleep(300);
 
     // Assert
-    expect(seen.lost).toBe(1);
+    expect(refused).toBeGreaterThan(0);
+    expect(renewals()).toBe(refused);
     expect(holder()).toBe('run-2');
+  });
+
+  it('renews nothing for a run that goes on without the shared lock', async () => {
+    // Arrange
+    await own.acquire(KEY, 'run-1', 60);
+    keeper = keepSharedLock({
+      nomad: { address: sim.address, token: OPERATOR_TOKEN },
+      own,
+      key: KEY,
+      runId: 'run-1',
+      renewEveryMs: 50,
+    });
+
+    // Act
+    await sleep(300);
+
+    // Assert
+    expect(sim.control.requestLog()).toHaveLength(0);
   });
 
   it('sends nothing once stopped', async () => {
     // Arrange
-    keepRun1(50);
+    await takeAndKeepRun1(50);
     await sleep(200);
 
     // Act
@@ -86,7 +130,7 @@ describe('keepSharedLock', () => {
     await sleep(300);
 
     // Assert
-    expect(sent).toBeGreaterThan(0);
+    expect(renewals()).toBeGreaterThan(0);
     expect(sim.control.requestLog()).toHaveLength(sent);
   });
 });

@@ -71,8 +71,8 @@ describe('DynamoDbJobLock on a DynamoDB emulator', () => {
     // Assert
     expect(fromWrongHolder).toBeInstanceOf(LockHeldError);
     expect((fromWrongHolder as LockHeldError).holder).toBe(run(1));
-    await expect(lock.release(key, run(1))).resolves.toBe(false);
-    await expect(lock.release(key, run(2))).resolves.toBe(true);
+    await expect(lock.release(key, run(1))).resolves.toBeUndefined();
+    await expect(lock.release(key, run(2))).resolves.toEqual({ key });
   });
 
   it('never releases a lock for a run that does not hold it', async () => {
@@ -85,8 +85,50 @@ describe('DynamoDbJobLock on a DynamoDB emulator', () => {
     const releasedByOwner = await lock.release(key, run(1));
 
     // Assert
-    expect(releasedByOther).toBe(false);
-    expect(releasedByOwner).toBe(true);
-    await expect(lock.acquire(key, run(2), 3600)).resolves.toBeUndefined();
+    expect(releasedByOther).toBeUndefined();
+    expect(releasedByOwner).toEqual({ key });
+    await expect(lock.acquire(key, run(2), 3600)).resolves.toEqual({ key });
+  });
+
+  it('keeps the shared lock’s ID for its holder: read back, refreshed, released and taken over with it', async () => {
+    // Arrange
+    const lock = new DynamoDbJobLock(emulated.db.client, emulated.table);
+    await lock.acquire(key, run(1), 3600);
+
+    // Act
+    const byOther = await lock.keepSharedLockId(key, run(2), 'id-2').catch((e: unknown) => e);
+    await lock.keepSharedLockId(key, run(1), 'id-1');
+    const refreshed = await lock.acquire(key, run(1), 3600);
+    const extended = await lock.extend(key, run(1), 3600);
+    const notHeld = await lock.extend(key, run(2), 3600);
+    const previous = await lock.takeOver(key, run(2), run(1), 3600);
+    await lock.keepSharedLockId(key, run(2), 'id-2');
+    await lock.keepSharedLockId(key, run(2), undefined);
+    const released = await lock.release(key, run(2));
+
+    // Assert
+    expect(byOther).toBeInstanceOf(LockHeldError);
+    expect(refreshed).toEqual({ key, sharedLockId: 'id-1' });
+    expect(extended).toEqual({ key, sharedLockId: 'id-1' });
+    expect(notHeld).toBeUndefined();
+    expect(previous).toEqual({ key, sharedLockId: 'id-1' });
+    expect(released).toEqual({ key });
+  });
+
+  it('answers the shared lock IDs of every lock a dead run held, found through the owner index', async () => {
+    // Arrange
+    const lock = new DynamoDbJobLock(emulated.db.client, emulated.table);
+    const api = { namespace: 'prod', jobId: 'api' };
+    await lock.acquire(key, run(1), 3600);
+    await lock.acquire(api, run(1), 3600);
+    await lock.keepSharedLockId(api, run(1), 'id-api');
+
+    // Act
+    const released = await lock.releaseByOwner(run(1));
+
+    // Assert
+    expect(released).toEqual(expect.arrayContaining([{ key }, { key: api, sharedLockId: 'id-api' }]));
+    expect(released).toHaveLength(2);
+    await expect(lock.held(key, run(1))).resolves.toBeUndefined();
   });
 });

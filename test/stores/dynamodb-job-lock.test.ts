@@ -89,8 +89,8 @@ describe('DynamoDbJobLock', () => {
 
   describe('release', () => {
     it.each([
-      { name: 'deletes the lock this run holds', reply: 'ok', expected: true },
-      { name: 'leaves another run’s lock alone', reply: 'condition', expected: false },
+      { name: 'deletes the lock this run holds', reply: 'ok', expected: { key } },
+      { name: 'leaves another run’s lock alone', reply: 'condition', expected: undefined },
     ])('$name', async ({ reply, expected }) => {
       // Arrange
       if (reply === 'ok') ddb.on(DeleteItemCommand).resolves({});
@@ -101,7 +101,7 @@ describe('DynamoDbJobLock', () => {
       const released = await lock.release(key, owner);
 
       // Assert
-      expect(released).toBe(expected);
+      expect(released).toEqual(expected);
       expect(ddb.commandCalls(DeleteItemCommand)[0]?.args[0].input).toMatchObject({
         Key: { lockKey: { S: 'default/web' } },
         ConditionExpression: '#owner = :owner',
@@ -122,7 +122,7 @@ describe('DynamoDbJobLock', () => {
       const released = await lock.releaseByOwner(owner);
 
       // Assert
-      expect(released).toBe(2);
+      expect(released).toHaveLength(2);
       expect(ddb.commandCalls(QueryCommand)[0]?.args[0].input.IndexName).toBe('owner-index');
       expect(ddb.commandCalls(DeleteItemCommand).map((c) => c.args[0].input.Key?.['lockKey']?.S)).toEqual([
         'prod/api',

@@ -16,6 +16,7 @@ import {
 
 const { handler: lockJob } = await import('../../lambdas/lock-job');
 const { handler: releaseLock } = await import('../../lambdas/release-lock');
+const { handler: resumeRun } = await import('../../lambdas/resume-run');
 
 const KEY = { namespace: 'default', jobId: 'web' };
 const execution = (name: string) => `arn:aws:states:us-east-1:123456789012:execution:NomadRestart:${name}`;
@@ -76,7 +77,7 @@ describe('Lock job on a DynamoDB emulator', () => {
       message: `Job "web" in namespace "default" is already being restarted by execution "${execution(winner)}"`,
     });
     const holder = new DynamoDbJobLock(db.client, table);
-    await expect(holder.release(KEY, execution(winner))).resolves.toBe(true);
+    await expect(holder.release(KEY, execution(winner))).resolves.toEqual({ key: KEY });
   });
 
   it('keeps a job whose holder is still running, even with its lease long run out', async () => {
@@ -90,7 +91,9 @@ describe('Lock job on a DynamoDB emulator', () => {
     // Assert
     expect(error).toMatchObject({ name: 'JobLockedError' });
     expect(String((error as Error).message)).toContain(execution('slow'));
-    await expect(new DynamoDbJobLock(db.client, table).release(KEY, execution('slow'))).resolves.toBe(true);
+    await expect(new DynamoDbJobLock(db.client, table).release(KEY, execution('slow'))).resolves.toEqual({
+      key: KEY,
+    });
   });
 
   it('takes a job over from a holder found not running, once, when two runs race for it', async () => {
@@ -128,5 +131,47 @@ describe('Lock job on a DynamoDB emulator', () => {
     expect(afterLateRelease.error).toMatchObject({ name: 'JobLockedError' });
     expect(String((afterLateRelease.error as Error).message)).toContain(execution('next'));
     expect(afterRelease.error).toBeUndefined();
+  });
+
+  it('keeps a run that continued as new: refused while its chain runs, taken over once it died', async () => {
+    // Arrange: run A took the job in its first execution, which continued as new (SUCCEEDED) in
+    // a second one ("a-2"), that names itself in the lock as it starts.
+    const runA = stateOf('a-1');
+    await captureOutput(() => lockJob(runA, lambdaContext()));
+    await captureOutput(() =>
+      resumeRun({ continuation: runA, executionId: execution('a-2') }, lambdaContext()),
+    );
+    executionsAre({ 'a-1': 'SUCCEEDED', 'a-2': 'RUNNING', 'b-1': 'RUNNING', 'b-2': 'RUNNING' });
+
+    // Act
+    const duringA = await captureOutput(() => lockJob(stateOf('b-1'), lambdaContext()));
+    executionsAre({ 'a-2': 'ABORTED' });
+    const afterA = await captureOutput(() => lockJob(stateOf('b-2'), lambdaContext()));
+
+    // Assert
+    expect(duringA.error).toMatchObject({
+      name: 'JobLockedError',
+      message: `Job "web" in namespace "default" is already being restarted by execution "${execution('a-1')}"`,
+    });
+    expect(afterA.error).toBeUndefined();
+    expect((afterA.result as { events: unknown[] } | undefined)?.events).toEqual([
+      expect.objectContaining({
+        type: 'lock-taken-over',
+        previousRun: execution('a-1'),
+        previousStatus: 'ABORTED',
+      }),
+    ]);
+  });
+
+  it('keeps a run whose first execution handed over before the next one named itself', async () => {
+    // Arrange: A's first execution SUCCEEDED by continuing as new; "Resume run" has not run yet.
+    await captureOutput(() => lockJob(stateOf('a-1'), lambdaContext()));
+    executionsAre({ 'a-1': 'SUCCEEDED', 'b-1': 'RUNNING' });
+
+    // Act
+    const { error } = await captureOutput(() => lockJob(stateOf('b-1'), lambdaContext()));
+
+    // Assert
+    expect(error).toMatchObject({ name: 'JobLockedError' });
   });
 });

@@ -46,7 +46,7 @@ describe('MemoryJobLock', () => {
       const byHolder = await lock.release(key, 'run-1');
 
       // Assert
-      expect([byOther, byHolder]).toEqual([false, true]);
+      expect([byOther, byHolder]).toEqual([undefined, { key }]);
       expect(lock.holder(key)).toBeUndefined();
     });
   });

@@ -1,51 +1,50 @@
 /**
- * The job's shared lock (a Nomad variable) against the simulator over HTTP: one holder, who it
- * is read back after Nomad's 409, a refresh by the holder, a takeover only from the run named,
- * release by the holder only, the status-change path's release by owner in any namespace, the
- * message for a token that may not, and the pair with the engine's own lock. A released lock
- * leaves no variable behind (checked against the release's index, so a run that took the lock
- * meanwhile keeps its own), or, for a token without `destroy`, leaves it quietly.
+ * The job's shared lock (a Nomad variable) against the simulator over HTTP with ACLs on, as every
+ * production cluster runs, and a token holding exactly the README's policy (a management token
+ * only sets things up and looks behind the scenes). Nomad shows a variable's lock to management
+ * tokens only, so the lock is renewed and released with the ID its taker chose and kept, never
+ * read back. One holder; who holds it is read from the items after Nomad's 409; a renewal Nomad
+ * refuses is a lost lock naming who holds the job now; each capability of the policy taken away
+ * in turn gives its documented answer; a Nomad without the lock API is found out and leaves no
+ * variable behind; the pair with the engine's own lock keeps the ID where only the run reads it.
  */
 import { jest } from '@jest/globals';
 import { NomadClient, Variables } from '../../lib/nomad';
 import {
+  JobLockLostError,
   MemoryJobLock,
   NomadVariablesLock,
   PairedJobLock,
   SharedLockHeldError,
   SharedLockPermissionError,
+  SharedLockUnsupportedError,
   sharedLockPath,
 } from '../../lib/stores';
-import { type AclSpec, type RunningSimulator, startSimulator } from '../../sim/index';
+import { type RunningSimulator, startSimulator, type VariablesApi } from '../../sim/index';
+import {
+  type LockCapability,
+  MANAGEMENT_TOKEN,
+  OPERATOR_TOKEN,
+  readmePolicyAcl,
+} from '../fixtures/readme-policy';
+import { get, put } from '../sim/helpers/http';
 
 const KEY = { namespace: 'default', jobId: 'web' };
+const PATH = sharedLockPath('web');
 const HERE = { engine: 'local', who: 'alice', host: 'laptop-1', pid: '100' };
 const ELSEWHERE = { engine: 'local', who: 'bob', host: 'laptop-2', pid: '200' };
+const ID_1 = '11111111-1111-4111-8111-111111111111';
+const ID_2 = '22222222-2222-4222-8222-222222222222';
 
 let sim: RunningSimulator | undefined;
 let clients: NomadClient[] = [];
+/** What the lock logged, by level. */
+const logged = { debug: [] as string[], warn: [] as string[] };
 afterEach(async () => {
   await Promise.all(clients.map((c) => c.close()));
   clients = [];
   await sim?.close();
   sim = undefined;
-});
-
-async function simulator(acl?: AclSpec) {
-  sim = await startSimulator({
-    scenario: { nodes: [], jobs: [], namespaces: ['ops'], ...(acl === undefined ? {} : { acl }) },
-  });
-}
-
-/** The running simulator (each describe below starts one). */
-const running = (): RunningSimulator => {
-  if (sim === undefined) throw new Error('no simulator');
-  return sim;
-};
-
-/** What the lock logged, by level. */
-const logged = { debug: [] as string[], warn: [] as string[] };
-afterEach(() => {
   logged.debug = [];
   logged.warn = [];
   jest.restoreAllMocks();
@@ -55,23 +54,44 @@ const log = {
   warn: (message: string) => logged.warn.push(message),
 };
 
-function lockAs(identity: typeof HERE, token?: string): NomadVariablesLock {
-  const client = NomadClient.create({
-    address: running().address,
-    ...(token === undefined ? {} : { token }),
+/** A simulator with ACLs on: the README's policy (less `without`) in `default` and `ops`. */
+async function simulator(options: { without?: LockCapability; api?: VariablesApi } = {}) {
+  sim = await startSimulator({
+    scenario: {
+      nodes: [],
+      jobs: [],
+      namespaces: ['ops'],
+      acl: readmePolicyAcl(['default', 'ops'], options.without),
+    },
   });
+  if (options.api !== undefined) sim.control.setVariablesApi(options.api);
+}
+
+const running = (): RunningSimulator => {
+  if (sim === undefined) throw new Error('no simulator');
+  return sim;
+};
+
+/** A lock of the process `identity`, through the README's token. */
+function lockAs(identity: typeof HERE): NomadVariablesLock {
+  const client = NomadClient.create({ address: running().address, token: OPERATOR_TOKEN });
   clients.push(client);
-  return new NomadVariablesLock(client, {
-    identity,
-    ttl: '60s',
-    now: () => Date.UTC(2026, 10, 25, 15),
-    log,
-  });
+  return new NomadVariablesLock(client, { identity, ttl: '60s', now: () => Date.UTC(2026, 10, 25, 15), log });
 }
 
 /** The job's lock variable as the simulator holds it. */
 const lockVariable = (namespace = 'default', jobId = 'web') =>
   running().control.state().variable(namespace, sharedLockPath(jobId));
+
+/** What a management token does behind the run's back: frees the lock at once. */
+const releaseBehindTheRun = (id: string) =>
+  put(running().address, `/v1/var/${PATH}?lock-release`, { Path: PATH, Lock: { ID: id } }, MANAGEMENT_TOKEN);
+
+const caught = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
 
 describe('sharedLockPath', () => {
   it.each([
@@ -95,21 +115,39 @@ describe('sharedLockPath', () => {
   });
 });
 
-describe('NomadVariablesLock on the simulator', () => {
+describe('NomadVariablesLock with the README’s policy', () => {
   beforeEach(() => simulator());
 
-  it('lets one run hold the job and tells the next who holds it, since when, from where', async () => {
-    // Arrange
-    await lockAs(HERE).acquire(KEY, 'run-1');
-
+  it('takes the lock under the ID it chose; a reader sees the holder, and only management the ID', async () => {
     // Act
-    const lost = await lockAs(ELSEWHERE)
-      .acquire(KEY, 'run-2')
-      .catch((e: unknown) => e);
+    await lockAs(HERE).take(KEY, 'run-1', ID_1);
 
     // Assert
-    expect(lost).toBeInstanceOf(SharedLockHeldError);
-    expect(lost).toMatchObject({
+    const asOperator = await get<{ Items: Record<string, string>; Lock?: unknown }>(
+      running().address,
+      `/v1/var/${PATH}`,
+      OPERATOR_TOKEN,
+    );
+    const asManagement = await get<{ Lock?: { ID: string } }>(
+      running().address,
+      `/v1/var/${PATH}`,
+      MANAGEMENT_TOKEN,
+    );
+    expect(asOperator.json.Items['runId']).toBe('run-1');
+    expect(asOperator.json.Lock).toBeUndefined();
+    expect(asManagement.json.Lock?.ID).toBe(ID_1);
+  });
+
+  it('tells the next run who holds the job, since when, from where', async () => {
+    // Arrange
+    await lockAs(HERE).take(KEY, 'run-1', ID_1);
+
+    // Act
+    const held = await caught(lockAs(ELSEWHERE).take(KEY, 'run-2', ID_2));
+
+    // Assert
+    expect(held).toBeInstanceOf(SharedLockHeldError);
+    expect(held).toMatchObject({
       holder: 'run-1',
       askable: false,
       details: {
@@ -120,261 +158,381 @@ describe('NomadVariablesLock on the simulator', () => {
         since: '2026-11-25T15:00:00Z',
       },
     });
-    expect(running().control.state().variable('default', sharedLockPath('web'))?.items['runId']).toBe(
-      'run-1',
-    );
+    expect(lockVariable()?.lock?.id).toBe(ID_1);
   });
 
-  it('renews the lock for its holder, keeping the lock ID', async () => {
+  it('calls a holder of this same process askable', async () => {
     // Arrange
-    const lock = lockAs(HERE);
-    await lock.acquire(KEY, 'run-1');
-    const before = running().control.state().variable('default', sharedLockPath('web'))?.lock?.id;
+    await lockAs(HERE).take(KEY, 'run-1', ID_1);
 
     // Act
-    await lock.acquire(KEY, 'run-1');
-
-    // Assert
-    expect(running().control.state().variable('default', sharedLockPath('web'))?.lock?.id).toBe(before);
-    expect(running().control.counters()['PUT /v1/var/:path']).toBe(3); // acquire, acquire (409), renew
-  });
-
-  it('calls a holder of this same process askable, one elsewhere not', async () => {
-    // Arrange
-    await lockAs(HERE).acquire(KEY, 'run-1');
-
-    // Act
-    const sameProcess = await lockAs(HERE)
-      .acquire(KEY, 'run-2')
-      .catch((e: unknown) => e);
+    const sameProcess = await caught(lockAs(HERE).take(KEY, 'run-2', ID_2));
 
     // Assert
     expect(sameProcess).toMatchObject({ name: 'SharedLockHeldError', askable: true });
   });
 
-  it('takes the lock over only from the run named as the one no longer running', async () => {
+  it('takes again under the ID it kept, as a take retried after its answer was lost', async () => {
     // Arrange
-    await lockAs(HERE).acquire(KEY, 'run-dead');
+    await lockAs(HERE).take(KEY, 'run-1', ID_1);
 
     // Act
-    const fromWrongRun = await lockAs(HERE)
-      .takeOver(KEY, 'run-3', 'run-other')
-      .catch((e: unknown) => e);
-    await lockAs(HERE).takeOver(KEY, 'run-2', 'run-dead');
+    await lockAs(HERE).take(KEY, 'run-1', ID_1);
 
     // Assert
-    expect(fromWrongRun).toBeInstanceOf(SharedLockHeldError);
-    expect(running().control.state().variable('default', sharedLockPath('web'))?.items['runId']).toBe(
-      'run-2',
-    );
+    expect(lockVariable()?.lock?.id).toBe(ID_1);
   });
 
-  it('is released by its holder only', async () => {
-    // Arrange
-    await lockAs(HERE).acquire(KEY, 'run-1');
-
-    // Act
-    const byOther = await lockAs(ELSEWHERE).release(KEY, 'run-2');
-    const byHolder = await lockAs(HERE).release(KEY, 'run-1');
-    const again = await lockAs(HERE).release(KEY, 'run-1');
-
-    // Assert
-    expect([byOther, byHolder, again]).toEqual([false, true, false]);
-    expect(running().control.state().variable('default', sharedLockPath('web'))?.lock).toBeUndefined();
-  });
-
-  it('releases (and deletes) every job lock of a dead run, in any namespace, and no other run’s', async () => {
+  it('renews with the ID it kept, without reading the variable', async () => {
     // Arrange
     const lock = lockAs(HERE);
-    await lock.acquire(KEY, 'run-dead');
-    await lock.acquire({ namespace: 'ops', jobId: 'api' }, 'run-dead');
-    await lock.acquire({ namespace: 'ops', jobId: 'db' }, 'run-alive');
+    await lock.take(KEY, 'run-1', ID_1);
+    running().control.resetCounters();
 
     // Act
-    const released = await lock.releaseByOwner('run-dead');
+    await lock.renew(KEY, 'run-1', ID_1);
 
     // Assert
-    expect(released).toBe(2);
-    expect(lockVariable('ops', 'db')?.lock).toBeDefined();
-    expect(lockVariable('ops', 'api')).toBeUndefined();
-    expect(lockVariable()).toBeUndefined();
-  });
-});
-
-describe('NomadVariablesLock with a token that may not', () => {
-  beforeEach(() =>
-    simulator({ enabled: true, tokens: [{ secret: 'jobs-only', namespaces: { default: ['read-job'] } }] }),
-  );
-
-  it('names the capability, the path and the policy, and the way out', async () => {
-    // Act
-    const denied = await lockAs(HERE, 'jobs-only')
-      .acquire(KEY, 'run-1')
-      .catch((e: unknown) => e);
-
-    // Assert
-    expect(denied).toBeInstanceOf(SharedLockPermissionError);
-    expect((denied as Error).message).toBe(
-      'Nomad denied the job\'s shared lock: the token needs the variables capabilities "read" and "write" on path ' +
-        '"nomad-restart/locks/*" in namespace "default" (namespace "default" { variables { path ' +
-        '"nomad-restart/locks/*" { capabilities = ["read", "write"] } } }), or set ' +
-        'NOMAD_RESTART_VARIABLES_LOCK=false to restart without it',
-    );
+    expect(running().control.counters()).toEqual({ 'PUT /v1/var/:path': 1, total: 1 });
+    expect(lockVariable()?.lock?.id).toBe(ID_1);
   });
 
-  it('leaves the run its own lock, and says why, when the shared lock is optional; refuses when required', async () => {
-    // Arrange
-    const own = new MemoryJobLock();
-    const optional = new PairedJobLock(own, lockAs(HERE, 'jobs-only'), {
-      required: false,
-      renewShared: true,
-    });
-    const required = new PairedJobLock(new MemoryJobLock(), lockAs(HERE, 'jobs-only'), {
-      required: true,
-      renewShared: true,
-    });
-
-    // Act
-    await optional.acquire(KEY, 'run-1', 60);
-    const refused = await required.acquire(KEY, 'run-2', 60).catch((e: unknown) => e);
-
-    // Assert
-    expect(own.holder(KEY)).toBe('run-1');
-    expect(optional.sharedDenied).toBeInstanceOf(SharedLockPermissionError);
-    expect(refused).toBeInstanceOf(SharedLockPermissionError);
-    await expect(optional.release(KEY, 'run-1')).resolves.toBe(true);
-  });
-});
-
-describe('PairedJobLock', () => {
-  beforeEach(() => simulator());
-
-  it('gives its own lock back when another run holds the shared one, so it blocks nobody', async () => {
-    // Arrange
-    await lockAs(ELSEWHERE).acquire(KEY, 'run-elsewhere');
-    const own = new MemoryJobLock();
-    const pair = new PairedJobLock(own, lockAs(HERE), { required: false, renewShared: true });
-
-    // Act
-    const lost = await pair.acquire(KEY, 'run-here', 60).catch((e: unknown) => e);
-
-    // Assert
-    expect(lost).toBeInstanceOf(SharedLockHeldError);
-    expect(own.holder(KEY)).toBeUndefined();
-  });
-});
-
-describe('NomadVariablesLock leaves no variable behind', () => {
-  beforeEach(() => simulator());
-
-  it('deletes the variable when its holder releases the lock', async () => {
+  it.each([
+    {
+      name: 'taken by another run',
+      meanwhile: async () => {
+        await releaseBehindTheRun(ID_1);
+        await lockAs(ELSEWHERE).take(KEY, 'run-2', ID_2);
+      },
+      message:
+        'The job\'s lock in Nomad was lost: it is held by run "run-2" (started by bob on laptop-2 with the local engine, since 2026-11-25T15:00:00Z) now',
+      holder: 'run-2',
+    },
+    {
+      name: 'freed without a renewal',
+      meanwhile: () => releaseBehindTheRun(ID_1),
+      message: "The job's lock in Nomad was lost: Nomad freed it (it was not renewed within its TTL)",
+      holder: undefined,
+    },
+    {
+      name: 'its variable deleted',
+      meanwhile: async () => {
+        await releaseBehindTheRun(ID_1);
+        await running().control.state();
+        await fetch(`${running().address}/v1/var/${PATH}`, {
+          method: 'DELETE',
+          headers: { 'X-Nomad-Token': MANAGEMENT_TOKEN },
+        });
+      },
+      message: "The job's lock in Nomad was lost: its variable was deleted",
+      holder: undefined,
+    },
+  ])('calls the lock lost when Nomad refuses its renewal: $name', async ({ meanwhile, message, holder }) => {
     // Arrange
     const lock = lockAs(HERE);
-    await lock.acquire(KEY, 'run-1');
+    await lock.take(KEY, 'run-1', ID_1);
+    await meanwhile();
 
     // Act
-    const released = await lock.release(KEY, 'run-1');
+    const lost = await caught(lock.renew(KEY, 'run-1', ID_1));
 
     // Assert
-    expect(released).toBe(true);
+    expect(lost).toBeInstanceOf(JobLockLostError);
+    expect((lost as JobLockLostError).message).toBe(message);
+    expect((lost as JobLockLostError).holder?.runId).toBe(holder);
+  });
+
+  it('is released only under its ID, and leaves no variable behind', async () => {
+    // Arrange
+    await lockAs(HERE).take(KEY, 'run-1', ID_1);
+
+    // Act
+    const wrong = await lockAs(ELSEWHERE).release(KEY, ID_2);
+    const right = await lockAs(HERE).release(KEY, ID_1);
+    const again = await lockAs(HERE).release(KEY, ID_1);
+
+    // Assert
+    expect([wrong, right, again]).toEqual([false, true, false]);
     expect(lockVariable()).toBeUndefined();
-    expect(running().control.counters()['DELETE /v1/var/:path']).toBe(1);
     expect(logged).toEqual({ debug: [], warn: [] });
+  });
+
+  it('takes over from a dead run with the ID its engine kept', async () => {
+    // Arrange
+    await lockAs(ELSEWHERE).take(KEY, 'run-dead', ID_1);
+
+    // Act
+    await lockAs(HERE).takeOver(KEY, 'run-2', ID_1, ID_2);
+
+    // Assert
+    expect(lockVariable()?.items['runId']).toBe('run-2');
+    expect(lockVariable()?.lock?.id).toBe(ID_2);
   });
 
   it('never deletes the lock of a run that took it between the release and the delete', async () => {
     // Arrange: the other run's acquire lands after the release answered, before the delete.
-    await lockAs(HERE).acquire(KEY, 'run-1');
+    await lockAs(HERE).take(KEY, 'run-1', ID_1);
     const other = lockAs(ELSEWHERE);
     const checkedDelete = Variables.prototype.checkedDelete;
-    let releasedAt: unknown;
     jest.spyOn(Variables.prototype, 'checkedDelete').mockImplementationOnce(async function (
       this: Variables,
       ...args
     ) {
-      releasedAt = (await this.read(args[0], { namespace: 'default' }))?.ModifyIndex;
-      await other.acquire(KEY, 'run-2');
+      await other.take(KEY, 'run-2', ID_2);
       return checkedDelete.apply(this, args);
     });
 
     // Act
-    const released = await lockAs(HERE).release(KEY, 'run-1');
+    const released = await lockAs(HERE).release(KEY, ID_1);
 
     // Assert
     expect(released).toBe(true);
-    const deletes = running()
-      .control.requestLog()
-      .filter((r) => r.method === 'DELETE');
-    expect(deletes).toEqual([
-      expect.objectContaining({ query: `cas=${releasedAt}&namespace=default`, status: 409 }),
-    ]);
     expect(lockVariable()?.items['runId']).toBe('run-2');
-    expect(lockVariable()?.lock).toBeDefined();
+    expect(lockVariable()?.lock?.id).toBe(ID_2);
     expect(logged).toEqual({ debug: [], warn: [] });
   });
 
   it('counts the lock released when Nomad fails the delete, and logs the variable left as a warning', async () => {
     // Arrange
     const lock = lockAs(HERE);
-    await lock.acquire(KEY, 'run-1');
-    running().control.injectFault({ pathSuffix: sharedLockPath('web'), method: 'DELETE', status: 500 });
+    await lock.take(KEY, 'run-1', ID_1);
+    running().control.injectFault({ pathSuffix: PATH, method: 'DELETE', status: 500 });
 
     // Act
-    const released = await lock.release(KEY, 'run-1');
+    const released = await lock.release(KEY, ID_1);
 
     // Assert
     expect(released).toBe(true);
     expect(lockVariable()?.lock).toBeUndefined();
     expect(logged).toEqual({ debug: [], warn: ['Lock variable left: Nomad did not delete it'] });
   });
-
-  it('deletes a dead run’s variable on takeover before taking the lock afresh', async () => {
-    // Arrange
-    await lockAs(ELSEWHERE).acquire(KEY, 'run-dead');
-    const before = lockVariable()?.lock?.id;
-
-    // Act
-    await lockAs(HERE).takeOver(KEY, 'run-2', 'run-dead');
-
-    // Assert
-    expect(running().control.counters()['DELETE /v1/var/:path']).toBe(1);
-    expect(lockVariable()?.items['runId']).toBe('run-2');
-    expect(lockVariable()?.lock?.id).not.toBe(before);
-  });
 });
 
-describe('NomadVariablesLock with a token without destroy', () => {
-  beforeEach(() =>
-    simulator({
-      enabled: true,
-      tokens: [{ secret: 'locks', variables: { '*': { 'nomad-restart/locks/*': ['read', 'write'] } } }],
-    }),
-  );
-
-  it('releases the lock and leaves the variable, with a debug line only', async () => {
+describe('the README’s policy with one lock capability taken away', () => {
+  it('without "write": refused, naming the capability, the path, the policy and the way out', async () => {
     // Arrange
-    const stderr = jest.spyOn(process.stderr, 'write');
-    const lock = lockAs(HERE, 'locks');
-    await lock.acquire(KEY, 'run-1');
-    await lock.acquire({ namespace: 'ops', jobId: 'api' }, 'run-1');
+    await simulator({ without: 'write' });
 
     // Act
-    const released = await lock.release(KEY, 'run-1');
-    const byOwner = await lock.releaseByOwner('run-1');
+    const denied = await caught(lockAs(HERE).take(KEY, 'run-1', ID_1));
 
     // Assert
-    expect([released, byOwner]).toEqual([true, 1]);
+    expect(denied).toBeInstanceOf(SharedLockPermissionError);
+    expect((denied as Error).message).toBe(
+      'Nomad denied the job\'s shared lock: the token needs the variables capability "write" on path ' +
+        '"nomad-restart/locks/*" in namespace "default" (namespace "default" { variables { path ' +
+        '"nomad-restart/locks/*" { capabilities = ["read", "write", "destroy"] } } }), or set ' +
+        'NOMAD_RESTART_VARIABLES_LOCK=false to restart without it',
+    );
+    expect(lockVariable()).toBeUndefined();
+  });
+
+  it('without "read": the lock holds, and the next run is refused with the capability that would name the holder', async () => {
+    // Arrange
+    await simulator({ without: 'read' });
+    await lockAs(HERE).take(KEY, 'run-1', ID_1);
+
+    // Act
+    const held = await caught(lockAs(ELSEWHERE).take(KEY, 'run-2', ID_2));
+
+    // Assert
+    expect(held).toBeInstanceOf(SharedLockHeldError);
+    expect(held).toMatchObject({ holder: 'unknown', details: undefined });
+    expect(logged.warn).toEqual([expect.stringContaining('the token needs the variables capability "read"')]);
+    await expect(lockAs(HERE).release(KEY, ID_1)).resolves.toBe(true);
+  });
+
+  it('without "destroy": releases the lock and leaves the variable, with a debug line only', async () => {
+    // Arrange
+    await simulator({ without: 'destroy' });
+    const stderr = jest.spyOn(process.stderr, 'write');
+    await lockAs(HERE).take(KEY, 'run-1', ID_1);
+
+    // Act
+    const released = await lockAs(HERE).release(KEY, ID_1);
+
+    // Assert
+    expect(released).toBe(true);
     expect(lockVariable()).toMatchObject({ items: { runId: 'run-1' } });
     expect(lockVariable()?.lock).toBeUndefined();
-    expect(lockVariable('ops', 'api')?.lock).toBeUndefined();
     expect(logged).toEqual({
-      debug: [
-        'Lock variable left: the token lacks the "destroy" capability',
-        'Lock variable left: the token lacks the "destroy" capability',
-      ],
+      debug: ['Lock variable left: the token lacks the "destroy" capability'],
       warn: [],
     });
     expect(stderr).not.toHaveBeenCalled();
-    await expect(lockAs(ELSEWHERE, 'locks').acquire(KEY, 'run-2')).resolves.toBeUndefined();
+    await expect(lockAs(ELSEWHERE).take(KEY, 'run-2', ID_2)).resolves.toBeUndefined();
   });
+});
+
+describe('a Nomad without the lock API', () => {
+  it.each([
+    {
+      api: 'absent' as const,
+      what: 'Nomad answered the lock request for "nomad-restart/locks/web" with 404: it has no variables (Nomad before 1.4)',
+    },
+    {
+      api: 'no-locks' as const,
+      what: 'Nomad answered the lock request for "nomad-restart/locks/web" without a lock: its variables have no locks (Nomad 1.4 to 1.6)',
+    },
+  ])(
+    '($api) is named, with the switch that restarts without it, and keeps no variable',
+    async ({ api, what }) => {
+      // Arrange
+      await simulator({ api });
+
+      // Act
+      const unsupported = await caught(lockAs(HERE).take(KEY, 'run-1', ID_1));
+
+      // Assert
+      expect(unsupported).toBeInstanceOf(SharedLockUnsupportedError);
+      expect((unsupported as Error).message).toBe(
+        `${what}. The job's shared lock needs Nomad 1.7 or later; set NOMAD_RESTART_VARIABLES_LOCK=false to restart without it (namespace "default")`,
+      );
+      expect(lockVariable()).toBeUndefined();
+    },
+  );
+});
+
+describe('PairedJobLock with the README’s policy', () => {
+  beforeEach(() => simulator());
+
+  const pairAs = (identity: typeof HERE, own = new MemoryJobLock(), required = false) => ({
+    own,
+    pair: new PairedJobLock(own, lockAs(identity), { required }),
+  });
+
+  it('keeps the shared lock’s ID beside its own lock, renews and releases with it', async () => {
+    // Arrange
+    const { own, pair } = pairAs(HERE);
+
+    // Act
+    await pair.take(KEY, 'run-1', 60);
+    const kept = (await own.held(KEY, 'run-1'))?.sharedLockId;
+    await pair.refresh(KEY, 'run-1', 60);
+    const released = await pair.release(KEY, 'run-1');
+
+    // Assert
+    expect(kept).toMatch(/^[0-9a-f-]{36}$/);
+    expect(released).toBe(true);
+    expect(own.holder(KEY)).toBeUndefined();
+    expect(lockVariable()).toBeUndefined();
+  });
+
+  it('takes again under the kept ID when a take is retried', async () => {
+    // Arrange
+    const { own, pair } = pairAs(HERE);
+    await pair.take(KEY, 'run-1', 60);
+    const kept = (await own.held(KEY, 'run-1'))?.sharedLockId;
+
+    // Act
+    await pair.take(KEY, 'run-1', 60);
+
+    // Assert
+    expect(lockVariable()?.lock?.id).toBe(kept);
+  });
+
+  it('says the run lost the job when the shared lock was taken meanwhile', async () => {
+    // Arrange
+    const { own, pair } = pairAs(HERE);
+    await pair.take(KEY, 'run-1', 60);
+    await releaseBehindTheRun((await own.held(KEY, 'run-1'))?.sharedLockId ?? '');
+    await lockAs(ELSEWHERE).take(KEY, 'run-2', ID_2);
+
+    // Act
+    const lost = await caught(pair.refresh(KEY, 'run-1', 60));
+
+    // Assert
+    expect(lost).toBeInstanceOf(JobLockLostError);
+    expect((lost as Error).message).toContain('it is held by run "run-2"');
+  });
+
+  it('says the run lost the job when its own lock is another run’s', async () => {
+    // Arrange
+    const { own, pair } = pairAs(HERE);
+    await pair.take(KEY, 'run-1', 60);
+    await own.takeOver(KEY, 'run-2', 'run-1', 60);
+
+    // Act
+    const lost = await caught(pair.refresh(KEY, 'run-1', 60));
+
+    // Assert
+    expect(lost).toBeInstanceOf(JobLockLostError);
+  });
+
+  it('gives its own lock back when another run holds the shared one, so it blocks nobody', async () => {
+    // Arrange
+    await lockAs(ELSEWHERE).take(KEY, 'run-elsewhere', ID_2);
+    const { own, pair } = pairAs(HERE);
+
+    // Act
+    const held = await caught(pair.take(KEY, 'run-here', 60));
+
+    // Assert
+    expect(held).toBeInstanceOf(SharedLockHeldError);
+    expect(own.holder(KEY)).toBeUndefined();
+  });
+
+  it('frees a dead run’s shared locks in every namespace with the IDs its engine kept', async () => {
+    // Arrange
+    const own = new MemoryJobLock();
+    const { pair } = pairAs(HERE, own);
+    await pair.take(KEY, 'run-dead', 60);
+    await pair.take({ namespace: 'ops', jobId: 'api' }, 'run-dead', 60);
+    await pair.take({ namespace: 'ops', jobId: 'db' }, 'run-alive', 60);
+
+    // Act
+    const released = await pair.releaseByOwner('run-dead');
+
+    // Assert
+    expect(released).toBe(2);
+    expect(lockVariable()).toBeUndefined();
+    expect(lockVariable('ops', 'api')).toBeUndefined();
+    expect(lockVariable('ops', 'db')?.lock).toBeDefined();
+  });
+
+  it('takes over from a dead run, freeing its shared lock with the ID kept for it', async () => {
+    // Arrange
+    const own = new MemoryJobLock();
+    await pairAs(ELSEWHERE, own).pair.take(KEY, 'run-dead', 60);
+
+    // Act
+    await pairAs(HERE, own).pair.takeOver(KEY, 'run-2', 'run-dead', 60);
+
+    // Assert
+    expect(own.holder(KEY)).toBe('run-2');
+    expect(lockVariable()?.items['runId']).toBe('run-2');
+  });
+});
+
+describe('PairedJobLock when the shared lock is out of reach', () => {
+  it.each([
+    {
+      name: 'a token without "write"',
+      setup: { without: 'write' as const },
+      error: SharedLockPermissionError,
+    },
+    { name: 'a Nomad before 1.7', setup: { api: 'no-locks' as const }, error: SharedLockUnsupportedError },
+  ])(
+    'goes on with its own lock and says why when optional, refuses when required: $name',
+    async ({ setup, error }) => {
+      // Arrange
+      await simulator(setup);
+      const own = new MemoryJobLock();
+      const optional = new PairedJobLock(own, lockAs(HERE), { required: false });
+      const required = new PairedJobLock(new MemoryJobLock(), lockAs(HERE), { required: true });
+
+      // Act
+      await optional.take(KEY, 'run-1', 60);
+      const refused = await caught(required.take(KEY, 'run-2', 60));
+      await optional.refresh(KEY, 'run-1', 60);
+
+      // Assert
+      expect(own.holder(KEY)).toBe('run-1');
+      expect((await own.held(KEY, 'run-1'))?.sharedLockId).toBeUndefined();
+      expect(optional.sharedSkipped).toBeInstanceOf(error);
+      expect(refused).toBeInstanceOf(error);
+      await expect(optional.release(KEY, 'run-1')).resolves.toBe(true);
+      expect(lockVariable()).toBeUndefined();
+    },
+  );
 });

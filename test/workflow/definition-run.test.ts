@@ -112,6 +112,9 @@ function fakeSteps(opts: { system: boolean; failOnBatch?: number; healthSlices?:
     stopAtWindowEnd: async () => {
       throw new Error('no maintenance window in this scenario');
     },
+    stopForLostLock: async () => {
+      throw new Error('no lock is lost in this scenario');
+    },
     finish: async (i) => ({
       summary: summarizeRun({
         outcome: 'succeeded',

@@ -24,7 +24,7 @@ export interface HandlerResources {
   readonly stateMachineName: string;
 }
 
-/** Plan-bucket object actions per handler on `runs/*`; each that reads may also list `runs/*`. */
+/** Plan-bucket object actions per handler on `runs/*`; each that reads or tags may also list `runs/*`. */
 const PLAN_ACCESS: Readonly<Partial<Record<WorkflowFunctionId, readonly string[]>>> = {
   // Reads the plan and journals of an earlier run of the job that never ended (earlier-run.ts).
   plan: ['s3:GetObject', 's3:PutObject'],
@@ -36,7 +36,7 @@ const PLAN_ACCESS: Readonly<Partial<Record<WorkflowFunctionId, readonly string[]
   decide: ['s3:GetObject', 's3:PutObject'],
   'apply-answer': ['s3:GetObject', 's3:PutObject'],
   finish: ['s3:GetObject', 's3:PutObject'],
-  // They end runs: tag the run's documents so they may expire.
+  // They end runs: list the run's documents and tag each so they may expire.
   'release-lock': ['s3:PutObjectTagging'],
   [STALE_LOCK_HANDLER_ID]: ['s3:PutObjectTagging'],
 };
@@ -77,6 +77,17 @@ function grantPlanAccess(scope: Construct, r: HandlerResources): void {
   );
 }
 
+/**
+ * Whether a handler with these object actions must also list the prefix (`s3:ListBucket` with
+ * `s3:prefix`): every reader, since without it a missing key is a 403 AccessDenied, which the
+ * plan store cannot tell from a real failure, instead of NoSuchKey; and every handler that ends
+ * runs, since `S3PlanStore.endRun` lists `runs/<run>/` (ListObjectsV2 is authorized as
+ * `s3:ListBucket` on the bucket) to tag each document the run wrote, whichever step wrote it.
+ */
+function listsPrefix(actions: readonly string[]): boolean {
+  return actions.includes('s3:GetObject') || actions.includes('s3:PutObjectTagging');
+}
+
 function grantPrefix(
   scope: Construct,
   r: HandlerResources,
@@ -89,9 +100,7 @@ function grantPrefix(
   for (const [handlerId, actions] of Object.entries(access)) {
     const fn = r.functions[handlerId as WorkflowFunctionId];
     fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...actions], resources: [objects] }));
-    // Every reader may also list the prefix: without it a missing key is a 403 AccessDenied,
-    // which the plan store cannot tell from a real failure, instead of NoSuchKey.
-    if (actions.includes('s3:GetObject'))
+    if (listsPrefix(actions))
       fn.addToRolePolicy(
         new iam.PolicyStatement({
           actions: ['s3:ListBucket'],
@@ -116,11 +125,17 @@ function grantTableAccess(r: HandlerResources): void {
       }),
     );
   };
-  // UpdateItem refreshes a lease in place (keeping a cancel flag); PutItem takes a lock.
-  table('lock-job', r.lockTable, ['dynamodb:PutItem', 'dynamodb:UpdateItem']);
+  // UpdateItem refreshes a lease in place (keeping a cancel flag, and names the execution running
+  // the run: "Resume run" does that for a continued one); PutItem takes a lock; GetItem reads a
+  // holder back where a failed condition returned none, and the shared lock's ID before a release.
+  table('lock-job', r.lockTable, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
+  table('resume-run', r.lockTable, ['dynamodb:UpdateItem']);
   table('check-deployments', r.lockTable, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
-  table('decide', r.lockTable, ['dynamodb:GetItem']);
-  table('release-lock', r.lockTable, ['dynamodb:DeleteItem']);
+  // Decide and the await slices keep the lease alive between safe points (a wait, a question).
+  table('decide', r.lockTable, ['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+  table('await-batch', r.lockTable, ['dynamodb:UpdateItem']);
+  table('await-health', r.lockTable, ['dynamodb:UpdateItem']);
+  table('release-lock', r.lockTable, ['dynamodb:GetItem', 'dynamodb:DeleteItem']);
   table(STALE_LOCK_HANDLER_ID, r.lockTable, ['dynamodb:DeleteItem']);
   table(STALE_LOCK_HANDLER_ID, r.lockTable, ['dynamodb:Query'], LOCK_TABLE_SCHEMA.ownerIndex);
   table('ask', r.approvalsTable, ['dynamodb:PutItem']);

@@ -71,6 +71,9 @@ const RUNS_A_SLICE: ReadonlySet<WorkflowFunctionId> = new Set([
 ]);
 const READS_LOCK: ReadonlySet<WorkflowFunctionId> = new Set([
   'lock-job',
+  'resume-run',
+  'await-batch',
+  'await-health',
   'check-deployments',
   'decide',
   'release-lock',
@@ -80,6 +83,9 @@ const READS_LOCK: ReadonlySet<WorkflowFunctionId> = new Set([
 const HOLDS_SHARED_LOCK: ReadonlySet<WorkflowFunctionId> = new Set([
   'lock-job',
   'check-deployments',
+  'await-batch',
+  'await-health',
+  'decide',
   'release-lock',
   STALE_LOCK_HANDLER_ID,
 ]);

@@ -203,7 +203,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
   let runningRun: string | undefined;
   let cancelWanted = false;
   // Once the run holds the job, this process renews its shared lock in Nomad while it runs.
-  const lease = localRunLease(request.nomad, (key, owner) => void localStores.lock.requestCancel(key, owner));
+  const lease = localRunLease(request.nomad, localStores.lock);
   // A reply the workflow did not accept brings it straight back to the ask step: between a
   // valid reply and the next question some other Task always runs (see batch-loop.ts).
   let lastReply: string | undefined;

@@ -1,16 +1,24 @@
 /**
  * The state machine the local engine runs: the app's own stack, synthesized in a child process
- * with bundling off (the handlers are bound by state name, so no Lambda asset is needed), cached
- * until a source changes, and read out of the template with its ARN.
+ * with bundling off (the handlers are bound by state name, so no Lambda asset is needed), and
+ * read out of the template with its ARN. In this repository it is synthesized again whenever a
+ * source changed; the installed package has no CDK app to synthesize, so `npm run build` does it
+ * once and ships the result (`dist/local-definition.json`).
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SynthesisFailedError } from './errors';
+import { SynthesisFailedError, SynthesizedTemplateNotFoundError } from './errors';
 import { ensureSynthesized } from './synth';
-import { type ExtractedStateMachine, extractStateMachineDefinition } from './template';
+import {
+  type ExtractedStateMachine,
+  extractStateMachineDefinition,
+  loadSynthesizedTemplate,
+} from './template';
 
 /** What the local engine runs: the definition, its ARN, and its functions' timeouts. */
 export type LocalStateMachine = Pick<
@@ -21,7 +29,7 @@ export type LocalStateMachine = Pick<
 const PROJECT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const STACK_NAME = 'NomadRestart';
 /** Where the local synth lives: apart from `cdk.out`, whose template carries bundled assets. */
-const LOCAL_SYNTH_DIR = join(PROJECT_DIR, '.nomad-restart', 'synth');
+const LOCAL_SYNTH_DIR = join('.nomad-restart', 'synth');
 /** `nomadAddress` for the local synth: a reserved name (RFC 6761 `.invalid`) nobody can reach. */
 const LOCAL_SYNTH_NOMAD_ADDRESS = 'https://nomad.local-engine.invalid:4646';
 
@@ -77,21 +85,85 @@ function runCdkApp(projectDir: string, outDir: string): Promise<void> {
   });
 }
 
-/** The synthesized definition, read from the local synth cache when it is fresh. */
-export async function loadLocalDefinition(): Promise<{
+/** The part of a template the local engine keeps. The ARN too: continue-as-new starts this same state machine, by ARN. */
+function localStateMachineOf(template: unknown): LocalStateMachine {
+  const { definition, stateMachineArn, functionTimeoutsMs } = extractStateMachineDefinition(template);
+  return { definition, stateMachineArn, functionTimeoutsMs };
+}
+
+/** Where the package carries the definition `npm run build` synthesized, relative to its root. */
+export const SHIPPED_DEFINITION_FILE = join('dist', 'local-definition.json');
+
+/**
+ * Synthesizes the project's stack as a local run reads it, without caching it: what
+ * `npm run build` ships as `SHIPPED_DEFINITION_FILE`.
+ */
+export async function synthesizeLocalStateMachine(
+  projectDir: string = PROJECT_DIR,
+): Promise<LocalStateMachine> {
+  const outDir = await mkdtemp(join(tmpdir(), 'nomad-restart-synth-'));
+  try {
+    await synthesizeForLocalRun(projectDir, outDir);
+    return localStateMachineOf(await loadSynthesizedTemplate(outDir, STACK_NAME));
+  } finally {
+    await rm(outDir, { recursive: true, force: true });
+  }
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Reads the definition the package shipped, refusing a file that is not one. */
+function readShippedDefinition(path: string): LocalStateMachine {
+  let shipped: unknown;
+  try {
+    shipped = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new SynthesizedTemplateNotFoundError(`cannot read the shipped definition ${path}`, {
+      cause: error,
+    });
+  }
+  const timeouts = isRecord(shipped) ? shipped['functionTimeoutsMs'] : undefined;
+  if (
+    !isRecord(shipped) ||
+    !isRecord(shipped['definition']) ||
+    typeof shipped['stateMachineArn'] !== 'string' ||
+    !isRecord(timeouts) ||
+    !Object.values(timeouts).every((ms) => typeof ms === 'number')
+  ) {
+    throw new SynthesizedTemplateNotFoundError(
+      `${path} is not a shipped definition: want {definition, stateMachineArn, functionTimeoutsMs}; reinstall the package`,
+    );
+  }
+  return {
+    definition: shipped['definition'],
+    stateMachineArn: shipped['stateMachineArn'],
+    functionTimeoutsMs: timeouts as Record<string, number>,
+  };
+}
+
+/**
+ * The definition a local run executes: in this repository (where `bin/app.ts` is) the local
+ * synth cache, synthesized again when a source changed; in the installed package, the one its
+ * build shipped. `synthesized` says whether it is fresh from the CDK app (then the engine
+ * validates it once more).
+ * @param projectDir the repository or package root
+ */
+export async function loadLocalDefinition(projectDir: string = PROJECT_DIR): Promise<{
   stateMachine: LocalStateMachine;
   synthesized: boolean;
 }> {
+  if (!existsSync(join(projectDir, 'bin', 'app.ts'))) {
+    return {
+      stateMachine: readShippedDefinition(join(projectDir, SHIPPED_DEFINITION_FILE)),
+      synthesized: false,
+    };
+  }
   const synth = await ensureSynthesized({
-    projectDir: PROJECT_DIR,
+    projectDir,
     stackName: STACK_NAME,
-    cdkOutDir: LOCAL_SYNTH_DIR,
+    cdkOutDir: join(projectDir, LOCAL_SYNTH_DIR),
     synthesize: synthesizeForLocalRun,
   });
-  // The ARN too: continue-as-new starts this same state machine, by ARN.
-  const { definition, stateMachineArn, functionTimeoutsMs } = extractStateMachineDefinition(synth.template);
-  return {
-    stateMachine: { definition, stateMachineArn, functionTimeoutsMs },
-    synthesized: synth.synthesized,
-  };
+  return { stateMachine: localStateMachineOf(synth.template), synthesized: synth.synthesized };
 }

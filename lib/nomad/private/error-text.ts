@@ -38,3 +38,35 @@ export function fileErrorText(err: unknown, path: string): string {
   }
   return messageOf(err);
 }
+
+/** Go's texts for the dial errors a client meets most (`syscall.Errno` as `net.OpError` prints it). */
+const GO_DIAL_TEXT: Readonly<Record<string, string>> = {
+  ECONNREFUSED: 'connection refused',
+  EHOSTUNREACH: 'no route to host',
+  ENETUNREACH: 'network is unreachable',
+};
+
+/** The first error of an `AggregateError` (Node dialling IPv6 and IPv4 in turn), else `err`. */
+function firstOf(err: unknown): unknown {
+  if (typeof err === 'object' && err !== null && 'errors' in err && Array.isArray(err.errors))
+    return err.errors[0] ?? err;
+  return err;
+}
+
+/**
+ * A failed dial in the words of Go's `net/http`, as Nomad's CLI prints it:
+ * `Get "http://127.0.0.1:1/v1/jobs?prefix=web": dial tcp 127.0.0.1:1: connect: connection refused`
+ * (`url.Error` quotes the URL after the method in Go's case; `net.OpError` names the address).
+ * `undefined` for other errors, which keep Node's words.
+ */
+export function goDialErrorText(err: unknown, method: string, url: string): string | undefined {
+  const first = firstOf(err) as { code?: unknown; address?: unknown; port?: unknown; hostname?: unknown };
+  const op = `${method.charAt(0)}${method.slice(1).toLowerCase()} "${url}"`;
+  if (first.code === 'ENOTFOUND' && typeof first.hostname === 'string')
+    return `${op}: dial tcp: lookup ${first.hostname}: no such host`;
+  const text = typeof first.code === 'string' ? GO_DIAL_TEXT[first.code] : undefined;
+  if (text === undefined || typeof first.address !== 'string' || typeof first.port !== 'number')
+    return undefined;
+  const host = first.address.includes(':') ? `[${first.address}]` : first.address;
+  return `${op}: dial tcp ${host}:${first.port}: connect: ${text}`;
+}

@@ -13,7 +13,7 @@ import {
   UnexpectedResponseError,
 } from '../errors';
 import type { Connection } from './agent';
-import { messageOf } from './error-text';
+import { goDialErrorText, messageOf } from './error-text';
 import { CONNECT_TIMEOUT_CODE, closePool, exchange } from './http-exchange';
 
 const gunzipAsync = promisify(gunzip);
@@ -76,8 +76,11 @@ function reasonOf(err: unknown, code: string | undefined): string {
   return code === 'ECONNRESET' && reason === 'socket hang up' ? 'other side closed' : reason;
 }
 
-/** Maps a socket, TLS or connect-timeout failure to the client's typed errors. `what` is `METHOD url`. */
-function classify(err: unknown, what: string): NomadError {
+/**
+ * Maps a socket, TLS or connect-timeout failure to the client's typed errors. `what` is
+ * `METHOD url`; a failed dial reads as Go's (Nomad's CLI prints Go's words).
+ */
+function classify(err: unknown, what: string, method: string, url: string): NomadError {
   const code = errorCode(err);
   const reason = reasonOf(err, code);
   if (code === CONNECT_TIMEOUT_CODE) {
@@ -90,7 +93,8 @@ function classify(err: unknown, what: string): NomadError {
     return new NomadTlsError(`${what}: TLS handshake failed: ${reason}`, { cause: err });
   }
   const neverSent = code !== undefined && NEVER_SENT_CODES.has(code);
-  return new NomadConnectionError(`${what}: ${reason}`, !neverSent, code, { cause: err });
+  const message = goDialErrorText(err, method, url) ?? `${what}: ${reason}`;
+  return new NomadConnectionError(message, !neverSent, code, { cause: err });
 }
 
 /**
@@ -123,7 +127,10 @@ export class Transport {
   }
 
   private url(req: Pick<RawRequest, 'path' | 'params'>): string {
-    const query = req.params.toString();
+    // Sorted by key, as Go's `url.Values.Encode` writes Nomad's (it shows in error messages).
+    const params = new URLSearchParams(req.params);
+    params.sort();
+    const query = params.toString();
     return `${this.connection.origin}${req.path}${query === '' ? '' : `?${query}`}`;
   }
 
@@ -154,7 +161,7 @@ export class Transport {
       if (req.signal?.aborted) throw new NomadAbortedError(`${what}: request aborted`, { cause: err });
       if (timeout.aborted)
         throw new NomadTimeoutError(`${what}: no response within ${limitMs} ms`, { cause: err });
-      throw classify(err, what);
+      throw classify(err, what, req.method, this.url(req));
     }
   }
 

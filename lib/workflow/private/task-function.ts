@@ -11,8 +11,9 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { HANDLER_BUNDLE, HANDLER_BUNDLE_FILE, HANDLER_BUNDLE_HANDLER } from './handler-bundle';
 
-/** The repository root (where package-lock.json is), found from this file. */
+/** The repository root, or the installed package's, found from this file. */
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
 /** Options of one handler's Lambda function. */
@@ -26,22 +27,35 @@ export interface TaskFunctionProps {
   readonly vpc?: ec2.IVpc;
   readonly vpcSubnets?: ec2.SubnetSelection;
   readonly securityGroups?: ec2.ISecurityGroup[];
+  /** Concurrent executions reserved for (and capping) the function. @default - none: the account's unreserved pool */
+  readonly reservedConcurrentExecutions?: number;
+}
+
+/** Where `npm run build` puts a handler's bundle (`<dir>/index.mjs`) for the package. */
+export function prebuiltHandlerDir(projectRoot: string, handlerId: string): string {
+  return join(projectRoot, 'dist', 'lambdas', handlerId);
 }
 
 /**
- * One handler as a Lambda function: bundled by the local esbuild (never Docker), Node.js 22 on
- * ARM64, X-Ray active, its own log group with retention, and its own role that starts with
- * nothing but writing to that log group; callers grant the rest.
+ * One handler as a Lambda function: Node.js 22 on ARM64, X-Ray active, its own log group with
+ * retention, and its own role that starts with nothing but writing to that log group; callers
+ * grant the rest. In this repository the handler is bundled from `lambdas/<id>.ts` by the local
+ * esbuild (never Docker), so a deploy always carries the sources as they are; the installed
+ * package ships no sources, only the bundles `npm run build` made with the same options.
  */
 export class TaskFunction extends Construct {
-  public readonly function: nodejs.NodejsFunction;
+  public readonly function: lambda.Function;
   public readonly role: iam.Role;
 
   public constructor(scope: Construct, id: string, props: TaskFunctionProps) {
     super(scope, id);
     const entry = join(PROJECT_ROOT, 'lambdas', `${props.handlerId}.ts`);
-    if (!existsSync(entry)) {
-      throw new Error(`Handler module not found: ${entry}`);
+    const prebuilt = prebuiltHandlerDir(PROJECT_ROOT, props.handlerId);
+    const fromSource = existsSync(entry);
+    if (!fromSource && !existsSync(join(prebuilt, HANDLER_BUNDLE_FILE))) {
+      throw new Error(
+        `Handler module not found: neither ${entry} nor ${join(prebuilt, HANDLER_BUNDLE_FILE)}`,
+      );
     }
     const logGroup = new logs.LogGroup(this, 'Logs', {
       retention: props.logRetention,
@@ -53,11 +67,10 @@ export class TaskFunction extends Construct {
     });
     // Only its own log group: no AWSLambdaBasicExecutionRole (logs:* on every group).
     logGroup.grantWrite(this.role);
-    this.function = new nodejs.NodejsFunction(this, 'Function', {
-      entry,
-      handler: 'handler',
-      projectRoot: PROJECT_ROOT,
-      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+    const functionProps = {
+      ...(props.reservedConcurrentExecutions === undefined
+        ? {}
+        : { reservedConcurrentExecutions: props.reservedConcurrentExecutions }),
       runtime: lambda.Runtime.NODEJS_22_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: 256,
@@ -73,19 +86,27 @@ export class TaskFunction extends Construct {
       ...(props.vpc === undefined ? {} : { vpc: props.vpc }),
       ...(props.vpcSubnets === undefined ? {} : { vpcSubnets: props.vpcSubnets }),
       ...(props.securityGroups === undefined ? {} : { securityGroups: props.securityGroups }),
-      bundling: {
-        forceDockerBundling: false,
-        format: nodejs.OutputFormat.ESM,
-        target: 'node22',
-        minify: true,
-        sourceMap: true,
-        // The Node.js 22 runtime ships AWS SDK v3; bundling it again only grows the package.
-        externalModules: ['@aws-sdk/*'],
-        // Bundled CommonJS dependencies call require(); give the ESM bundle one.
-        banner: "import { createRequire } from 'module'; const require = createRequire(import.meta.url);",
-        mainFields: ['module', 'main'],
-      },
-    });
+    } satisfies Partial<lambda.FunctionProps>;
+    this.function = fromSource
+      ? new nodejs.NodejsFunction(this, 'Function', {
+          ...functionProps,
+          entry,
+          handler: 'handler',
+          projectRoot: PROJECT_ROOT,
+          depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+          bundling: {
+            ...HANDLER_BUNDLE,
+            externalModules: [...HANDLER_BUNDLE.externalModules],
+            mainFields: [...HANDLER_BUNDLE.mainFields],
+            format: nodejs.OutputFormat.ESM,
+            forceDockerBundling: false,
+          },
+        })
+      : new lambda.Function(this, 'Function', {
+          ...functionProps,
+          code: lambda.Code.fromAsset(prebuilt),
+          handler: HANDLER_BUNDLE_HANDLER,
+        });
     // X-Ray's PutTraceSegments/PutTelemetryRecords have no resource-level permissions.
     Validations.of(this.role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::*]`,

@@ -2,11 +2,12 @@
  * `/v1/var/:path` (read, the lock operations `?lock-acquire`, `?lock-renew`, `?lock-release`, and
  * delete with an optional `?cas=`) and `/v1/vars` (list), with Nomad's ACL checks (`read` to read
  * or list, `write` for a lock operation, `destroy` to delete) and answers: the variable with its
- * lock on a read and to the lock holder; a 409 with the path and zero indexes, no holder, when
- * the lock is someone else's, and for a delete of a locked or (with `cas`) missing variable; a
- * delete whose `cas` is not the variable's index gets 409 with the variable (its items only for
- * a reader); a delete done, 204. Like the agent with ACLs off (checked against Nomad 2.0.6-dev),
- * a list shows each variable's lock, its ID included.
+ * lock to the lock-acquire's caller; on a read or a list, the lock only to a management token
+ * (with ACLs off every request is one), as `nomad/variables_endpoint.go` does (`Read`, `List`:
+ * `if !aclObj.IsManagement() { ov.Lock = nil }`); a 409 with the path and zero indexes, no
+ * holder, when the lock is someone else's, and for a delete of a locked or (with `cas`) missing
+ * variable; a delete whose `cas` is not the variable's index gets 409 with the variable (its
+ * items only for a reader); a delete done, 204.
  */
 import { SimHttpError } from '../../errors';
 import { parseJsonBody } from '../../model/job-spec';
@@ -54,13 +55,15 @@ function lockBody(req: ApiRequest): LockBody {
 
 function readVariable(env: ApiEnv, req: ApiRequest, path: string): ApiResponse {
   const namespace = namespaceOf(req);
-  env.acl.requireVariable(principalOf(env, req), namespace, path, 'read');
+  const principal = principalOf(env, req);
+  env.acl.requireVariable(principal, namespace, path, 'read');
   const record = env.cluster.variables.read(namespace, path);
   if (record === undefined) throw notFound('variable not found');
-  return ok(render(record, true, record.items), record.modifyIndex);
+  return ok(render(record, env.acl.isManagement(principal), record.items), record.modifyIndex);
 }
 
 function lockOperation(env: ApiEnv, req: ApiRequest, path: string): ApiResponse {
+  if (env.cluster.variables.api === 'no-locks') return plainWrite(env, req, path);
   const operations = LOCK_OPERATIONS.filter((op) => req.query.has(op));
   if (operations.length !== 1)
     throw new SimHttpError(operations.length === 0 ? 400 : 500, 'multiple lock operations');
@@ -86,6 +89,14 @@ function lockOperation(env: ApiEnv, req: ApiRequest, path: string): ApiResponse 
       return ok(render(record, false), record.modifyIndex);
     }
   }
+}
+
+/** A Nomad 1.4 to 1.6 knows no lock operation: the query is ignored, the body's items written. */
+function plainWrite(env: ApiEnv, req: ApiRequest, path: string): ApiResponse {
+  const namespace = namespaceOf(req);
+  env.acl.requireVariable(principalOf(env, req), namespace, path, 'write');
+  const record = env.cluster.variables.set(namespace, path, lockBody(req).Items ?? {});
+  return ok(render(record, false, record.items), record.modifyIndex);
 }
 
 /** `DELETE /v1/var/:path[?cas=<index>]`, as Nomad's `variableDelete`. */
@@ -120,9 +131,9 @@ function listVariables(env: ApiEnv, req: ApiRequest): ApiResponse {
   const prefix = req.query.get('prefix') ?? '';
   const visible = env.cluster.variables
     .list(namespace, prefix)
-    .filter((v) => env.acl.allowedVariable(principal, v.namespace, v.path, 'read'));
+    .filter((v) => env.acl.allowedVariable(principal, v.namespace, v.path, 'list'));
   return ok(
-    visible.map((v) => render(v, true)),
+    visible.map((v) => render(v, env.acl.isManagement(principal))),
     Math.max(1, ...visible.map((v) => v.modifyIndex)),
   );
 }
@@ -131,17 +142,23 @@ function listVariables(env: ApiEnv, req: ApiRequest): ApiResponse {
 export const variablesRoute: Route = {
   pattern: '/v1/vars',
   methods: ['GET'],
-  handler: (env, req) => listVariables(env, req),
+  handler: (env, req) => withVariablesApi(env, () => listVariables(env, req)),
 };
+
+/** Before 1.4 Nomad has no variables routes: a 404 with an empty body. */
+function withVariablesApi(env: ApiEnv, answer: () => ApiResponse): ApiResponse {
+  return env.cluster.variables.api === 'absent' ? { status: 404, body: '' } : answer();
+}
 
 const variableRoute: Route = {
   pattern: '/v1/var/:path',
   methods: ['GET', 'PUT', 'DELETE'],
-  handler: (env, req, params) => {
-    const path = params['path'] ?? '';
-    if (req.method === 'GET') return readVariable(env, req, path);
-    return req.method === 'DELETE' ? deleteVariable(env, req, path) : lockOperation(env, req, path);
-  },
+  handler: (env, req, params) =>
+    withVariablesApi(env, () => {
+      const path = params['path'] ?? '';
+      if (req.method === 'GET') return readVariable(env, req, path);
+      return req.method === 'DELETE' ? deleteVariable(env, req, path) : lockOperation(env, req, path);
+    }),
 };
 
 /** The route of `/v1/var/<path>` (the path may hold slashes). */

@@ -8,6 +8,7 @@ import { exitCodeOf } from '../../../lib/cli/exit-code';
 import type { Terminal } from '../../../lib/cli/terminal';
 import { type InvocationInterceptor, runRestartLocally } from '../../../lib/engines/local/engine';
 import type { LocalStateMachine } from '../../../lib/engines/local/local-definition';
+import type { LocalTaskTokenCallbacks } from '../../../lib/engines/local/task-token-callbacks';
 import type { ExecutionResult } from '../../../lib/engines/local/types';
 import type { ProgressEvent } from '../../../lib/restart/events';
 import { createFormatter } from '../../../lib/restart/format';
@@ -16,6 +17,7 @@ import type { RestartOptions } from '../../../lib/restart/options';
 import { localStores } from '../../../lib/stores/from-env';
 import type { LockKey } from '../../../lib/stores/job-lock';
 import { FlowStates, TASK_STATE_HANDLERS } from '../../../lib/workflow/state-names';
+import { asFunction } from '../../iam/invoking-function';
 import type { Harness } from '../../steps/harness';
 
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
@@ -56,6 +58,28 @@ export interface WorkflowRunOptions {
   readonly stateMachine?: LocalStateMachine;
   /** The steps' clock (a maintenance window on simulated time). @default Date.now */
   readonly now?: () => number;
+  /**
+   * Runs the ask handler, which parks each question in the approvals store, and waits for its
+   * task token to be completed here, as on AWS. @default - questions are answered by `replies`
+   */
+  readonly taskTokenCallbacks?: LocalTaskTokenCallbacks;
+  /**
+   * Hands the handlers no Nomad settings, so each resolves them from its environment as on
+   * Lambda (`NOMAD_ADDR`, the token from `NOMAD_TOKEN_SECRET_ARN` through Secrets Manager), which
+   * the test sets. @default false: the simulator's address (and `token`) ride on each invocation
+   */
+  readonly nomadFromEnvironment?: boolean;
+}
+
+/**
+ * Each invocation runs as its function (test/iam/iam-check.ts): where a test file enforces IAM
+ * on the AWS stores, the calls a handler makes are checked against that function's role.
+ */
+function asInvokedFunction(
+  intercept: InvocationInterceptor = (_state, invoke) => invoke(),
+): InvocationInterceptor {
+  return (stateName, invoke) =>
+    intercept(stateName, () => asFunction(TASK_STATE_HANDLERS[stateName] ?? stateName, invoke));
 }
 
 /** The exit code's error line is not what these tests read; the error list is. */
@@ -93,10 +117,14 @@ export async function runWorkflowInput(
   const replies = [...(runOptions.replies ?? [])];
   const local = await runRestartLocally({
     input,
-    nomad: {
-      address: h.sim.address,
-      ...(runOptions.token === undefined ? {} : { token: runOptions.token }),
-    },
+    ...(runOptions.nomadFromEnvironment === true
+      ? {}
+      : {
+          nomad: {
+            address: h.sim.address,
+            ...(runOptions.token === undefined ? {} : { token: runOptions.token }),
+          },
+        }),
     emit: (event) => events.push(event),
     prompt: async (prompt) => {
       prompts.push(prompt);
@@ -108,13 +136,14 @@ export async function runWorkflowInput(
     waitTimeOverrides: { [FlowStates.waitBeforeNextBatch]: 0 },
     ...(runOptions.stateMachine === undefined ? {} : { stateMachine: runOptions.stateMachine }),
     ...(runOptions.now === undefined ? {} : { now: runOptions.now }),
+    ...(runOptions.taskTokenCallbacks === undefined
+      ? {}
+      : { taskTokenCallbacks: runOptions.taskTokenCallbacks }),
     ...(runOptions.invocationBudgetMs === undefined
       ? {}
       : { invocationBudgetMs: runOptions.invocationBudgetMs }),
     ...(runOptions.signal === undefined ? {} : { signal: runOptions.signal }),
-    ...(runOptions.interceptInvocation === undefined
-      ? {}
-      : { interceptInvocation: runOptions.interceptInvocation }),
+    interceptInvocation: asInvokedFunction(runOptions.interceptInvocation),
     // Step Functions' retry backoff (2 s, 4 s, ...) in real time would only slow the tests down.
     retryIntervalOverrides: Object.fromEntries(Object.keys(TASK_STATE_HANDLERS).map((name) => [name, 0])),
   });

@@ -97,6 +97,7 @@ export class FakeSteps {
       applyAnswer: record('applyAnswer'),
       finish: record('finish'),
       stopAtWindowEnd: record('stopAtWindowEnd'),
+      stopForLostLock: record('stopForLostLock'),
     };
   };
 }

@@ -1,0 +1,29 @@
+/**
+ * Starts the command. Installed from the package, it runs the bundle `npm run build` made
+ * (dist/cli/), keeping V8's compiled code in the user's cache folder (user-cache.js). In this
+ * repository it runs bin/nomad-restart.ts from its cached esbuild bundle (built on the first run
+ * and after a source change; see cli-bundle.js) with V8's compiled code kept beside it
+ * (run-bundle.js), or through tsx's loader when no bundle can be built (a read-only checkout, no
+ * esbuild). The package ships no TypeScript, so the source beside the shim tells the two apart.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { runBundle } from './run-bundle.js';
+
+if (existsSync(new URL('../nomad-restart.ts', import.meta.url))) {
+  const { buildBundle, freshBundle } = await import('./cli-bundle.js');
+  let entry = freshBundle();
+  if (entry === undefined) entry = await buildBundle().catch(() => undefined);
+  if (entry === undefined) {
+    const { register } = await import('tsx/esm/api');
+    register();
+    await import('../nomad-restart.ts');
+  } else {
+    runBundle(entry);
+  }
+} else {
+  const { userCacheDir } = await import('./user-cache.js');
+  const bundle = fileURLToPath(new URL('../../dist/cli/nomad-restart.cjs', import.meta.url));
+  const bundleId = readFileSync(new URL('../../dist/cli/bundle-id', import.meta.url), 'utf8').trim();
+  runBundle(bundle, { cacheDir: userCacheDir(), bundleId });
+}

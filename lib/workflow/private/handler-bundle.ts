@@ -1,0 +1,26 @@
+/**
+ * How every handler is bundled for Lambda. One description, read twice: by `NodejsFunction` when
+ * the stack is synthesized in this repository (handlers bundled from `lambdas/*.ts` on the spot),
+ * and by `npm run build` (scripts/build.ts) for the package, whose handlers come prebundled so a
+ * user's `cdk synth` needs neither esbuild nor Docker.
+ */
+
+/** The bundle's options, in `NodejsFunction`'s `bundling` vocabulary. */
+export const HANDLER_BUNDLE = {
+  target: 'node22',
+  minify: true,
+  sourceMap: true,
+  // Stack traces need only the mappings (NODE_OPTIONS=--enable-source-maps); the sources' text
+  // would be five sixths of every package.
+  sourcesContent: false,
+  // The Node.js 22 runtime ships AWS SDK v3; bundling it again only grows the package.
+  externalModules: ['@aws-sdk/*'],
+  // Bundled CommonJS dependencies call require(); give the ESM bundle one. Spelled in two pieces
+  // so that the package build's rewrite of `import.meta.url` (bin/private/cli-bundle.js) skips it.
+  banner: `import { createRequire } from 'module'; const require = createRequire(${'import.meta'}.url);`,
+  mainFields: ['module', 'main'],
+} as const;
+
+/** The file an ESM bundle is written to (`NodejsFunction` names it so), and the handler in it. */
+export const HANDLER_BUNDLE_FILE = 'index.mjs';
+export const HANDLER_BUNDLE_HANDLER = 'index.handler';

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# The package as a user meets it (run by .ci/run, after `npm ci`): pack it; install the tarball
+# into an empty folder from the npm cache alone (no network); there run `-help`, `demo` and a real
+# restart against `nomad-restart sim`; synthesize a user's CDK app (TypeScript through tsx, and
+# the same code as CommonJS JavaScript) against the installed constructs and compare its template
+# with the same app run in this repository; install it globally into a temporary prefix made
+# read-only and run it from elsewhere, checking nothing is written into the package and its
+# cache lands under XDG_CACHE_HOME. Prints the tarball's size and file count and each step's time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/nomad-restart-package.XXXXXX")
+SIM_PID=
+cleanup() {
+  if [ -n "$SIM_PID" ]; then kill "$SIM_PID" 2>/dev/null || true; fi
+  chmod -R u+w "$WORK" 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
+export CDK_DISABLE_CLI_TELEMETRY=true XDG_CACHE_HOME="$WORK/cache"
+OFFLINE=(--offline --no-audit --no-fund)
+
+started=$(date +%s%N)
+step() { printf '%6.1f s  %s\n' "$(( ($(date +%s%N) - started) / 1000000 ))e-3" "$*"; }
+# Runs a command with its output kept aside, shown only when it fails.
+quiet() { "$@" >"$WORK/step.log" 2>&1 || { cat "$WORK/step.log"; exit 1; }; }
+
+# A simulator on a free port; sets SIM_PID and NOMAD_ADDR.
+start_sim() {
+  "$@" sim -port 0 >"$WORK/sim.log" 2>&1 &
+  SIM_PID=$!
+  for _ in $(seq 100); do
+    NOMAD_ADDR=$(sed -n 's/^Nomad simulator listening on //p' "$WORK/sim.log")
+    [ -n "$NOMAD_ADDR" ] && export NOMAD_ADDR && return
+    sleep 0.1
+  done
+  cat "$WORK/sim.log"
+  exit 1
+}
+stop_sim() { kill "$SIM_PID" && wait "$SIM_PID" 2>/dev/null || true; SIM_PID=; }
+
+# 1. Pack: `prepack` builds dist/.
+quiet npm pack --pack-destination "$WORK"
+TARBALL=$(echo "$WORK"/nomad-restart-*.tgz)
+step "packed $(basename "$TARBALL"): $(du -k "$TARBALL" | cut -f1) KB, $(tar tzf "$TARBALL" | grep -vc '/$') files"
+if tar tzf "$TARBALL" | grep -E '^package/(test|bench|lambdas|lib|scripts)/|[^.][^d]\.ts$'; then
+  echo 'the tarball carries sources or tests (above)' >&2
+  exit 1
+fi
+
+# 2. An operator's install into an empty folder.
+mkdir "$WORK/operator" && cd "$WORK/operator"
+npm init -y >/dev/null
+quiet npm install "${OFFLINE[@]}" "$TARBALL"
+step "installed into an empty folder from the npm cache"
+quiet npx nomad-restart -help
+grep -q '^Usage: nomad-restart' "$WORK/step.log"
+step "npx nomad-restart -help"
+quiet npx nomad-restart demo
+grep -q 'Job restarted successfully!' "$WORK/step.log"
+step "npx nomad-restart demo"
+# The simulator through the installed bin itself, so that its pid is the one to stop.
+start_sim node_modules/.bin/nomad-restart
+quiet npx nomad-restart -batch-size 2 -yes example
+grep -q 'Job restarted successfully!' "$WORK/step.log"
+stop_sim
+step "npx nomad-restart -batch-size 2 -yes example, against nomad-restart sim"
+
+# 3. A CDK user's app against the installed constructs, and the same app in this repository.
+node -e "const fs = require('fs'); const app = fs.readFileSync(process.argv[1], 'utf8');
+  if (!fs.readFileSync(process.argv[2], 'utf8').includes(app.slice(app.indexOf('\nimport ') + 1))) {
+    console.error('README, Install, does not show scripts/package-check/consumer-app.ts'); process.exit(1);
+  }" "$ROOT/scripts/package-check/consumer-app.ts" "$ROOT/README.md"
+mkdir "$WORK/cdk-app" && cd "$WORK/cdk-app"
+npm init -y >/dev/null
+quiet npm install "${OFFLINE[@]}" "$TARBALL"
+# The CDK and tsx at the versions this repository locks, through a lock file (see lock-from-repo.mjs).
+node "$ROOT/scripts/package-check/lock-from-repo.mjs" "$ROOT/package-lock.json" aws-cdk-lib constructs tsx
+quiet npm ci "${OFFLINE[@]}"
+step "installed the package, aws-cdk-lib, constructs and tsx into a CDK app from the npm cache"
+cp "$ROOT/scripts/package-check/consumer-app.ts" app.ts
+sed -E "s/^import \{ (.*) \} from '(.*)';$/const { \1 } = require('\2');/" app.ts >app.cjs
+quiet env CDK_OUTDIR="$WORK/out-ts" npx tsx app.ts
+step "synthesized the TypeScript app (tsx)"
+# Its types, as a CDK app's tsconfig checks them (NodeNext; skipLibCheck, as aws-cdk-lib needs),
+# with an input the declarations must refuse.
+cat >tsconfig.json <<'JSON'
+{ "compilerOptions": { "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext",
+  "strict": true, "skipLibCheck": true, "noEmit": true, "types": [] }, "files": ["app.ts", "wrong.ts"] }
+JSON
+cat >wrong.ts <<'TS'
+import type { NomadRestartScheduleProps } from 'nomad-restart';
+// @ts-expect-error: a job is named by a string
+export const wrong: NomadRestartScheduleProps['input'] = { job: 1 };
+TS
+quiet node "$ROOT/node_modules/typescript/bin/tsc" -p .
+step "type-checked it against the declarations (tsc, NodeNext)"
+quiet env CDK_OUTDIR="$WORK/out-js" node app.cjs
+step "synthesized the same app as CommonJS JavaScript"
+mkdir -p "$ROOT/.nomad-restart/package-check"
+IN_REPO="$ROOT/.nomad-restart/package-check/app.ts"
+sed "s#from 'nomad-restart'#from '$ROOT/lib/constructs/index'#" app.ts >"$IN_REPO"
+(cd "$ROOT" && quiet env CDK_OUTDIR="$WORK/out-repo" npx tsx "$IN_REPO")
+step "synthesized the same app in the repository (handlers bundled by NodejsFunction)"
+node "$ROOT/scripts/package-check/compare-templates.mjs" "$WORK/out-repo" "$WORK/out-ts" "$WORK/out-js"
+
+# 4. A global install into a prefix the command then cannot write to, run from another folder.
+quiet npm install -g "${OFFLINE[@]}" --prefix "$WORK/global" "$TARBALL"
+PACKAGE_DIR="$WORK/global/lib/node_modules/nomad-restart"
+chmod -R a-w "$PACKAGE_DIR"
+listing() { (cd "$PACKAGE_DIR" && find . -printf '%p %s %T@\n' | sort); }
+listing >"$WORK/before.txt"
+step "installed globally into a temporary prefix, made read-only"
+mkdir "$WORK/elsewhere" && cd "$WORK/elsewhere"
+rm -rf "$XDG_CACHE_HOME"
+quiet "$WORK/global/bin/nomad-restart" -help
+start_sim "$WORK/global/bin/nomad-restart"
+quiet "$WORK/global/bin/nomad-restart" -yes example
+grep -q 'Job restarted successfully!' "$WORK/step.log"
+stop_sim
+listing >"$WORK/after.txt"
+diff "$WORK/before.txt" "$WORK/after.txt" || { echo 'the command wrote into its install folder (above)' >&2; exit 1; }
+ls "$XDG_CACHE_HOME"/nomad-restart/*.v8-cache >/dev/null
+step "ran from $(basename "$PWD")/ as $(id -un): nothing written into the package, its cache under XDG_CACHE_HOME"

@@ -1,0 +1,78 @@
+/**
+ * Scenario: the state machine an installed package runs locally. `npm run build` synthesizes it
+ * once (`synthesizeLocalStateMachine`, the CDK app in a child process) and ships it as JSON; it
+ * must be the definition the CDK app renders, and an installed package (no `bin/app.ts`) must run
+ * that file, never a synth, and refuse a file that is not one.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { jest } from '@jest/globals';
+import {
+  loadLocalDefinition,
+  SHIPPED_DEFINITION_FILE,
+  synthesizeLocalStateMachine,
+} from '../../../lib/engines/local/local-definition';
+import { synthesizeStack } from '../../aws-limits/synthesized-stack';
+
+jest.setTimeout(120_000);
+
+describe('synthesizeLocalStateMachine', () => {
+  it('renders the definition, ARN and timeouts the CDK app synthesizes', async () => {
+    // Arrange
+    const rendered = synthesizeStack().stateMachine;
+
+    // Act
+    const shipped = await synthesizeLocalStateMachine();
+
+    // Assert
+    expect(shipped).toEqual(rendered);
+    expect(Object.keys(shipped.functionTimeoutsMs).length).toBeGreaterThan(10);
+  });
+});
+
+describe('loadLocalDefinition', () => {
+  let packageDir: string;
+  beforeEach(() => {
+    packageDir = mkdtempSync(join(tmpdir(), 'shipped-definition-'));
+    mkdirSync(dirname(join(packageDir, SHIPPED_DEFINITION_FILE)), { recursive: true });
+  });
+  afterEach(() => rmSync(packageDir, { recursive: true, force: true }));
+
+  it('reads the shipped definition in an installed package, without a synth', async () => {
+    // Arrange
+    const shipped = {
+      definition: { StartAt: 'Done', States: { Done: { Type: 'Succeed' } } },
+      stateMachineArn: 'arn:aws:states:local:000000000000:stateMachine:NomadRestart',
+      functionTimeoutsMs: { PlanFunction: 30_000 },
+    };
+    writeFileSync(join(packageDir, SHIPPED_DEFINITION_FILE), JSON.stringify(shipped));
+
+    // Act
+    const loaded = await loadLocalDefinition(packageDir);
+
+    // Assert
+    expect(loaded).toEqual({ stateMachine: shipped, synthesized: false });
+  });
+
+  it.each([
+    { name: 'a missing file', content: undefined, expectedErr: /cannot read the shipped definition/ },
+    { name: 'not JSON', content: '{', expectedErr: /cannot read the shipped definition/ },
+    {
+      name: 'a template instead',
+      content: JSON.stringify({ Resources: {} }),
+      expectedErr: /is not a shipped definition: want \{definition, stateMachineArn, functionTimeoutsMs\}/,
+    },
+    {
+      name: 'a timeout that is not a number',
+      content: JSON.stringify({ definition: {}, stateMachineArn: 'arn', functionTimeoutsMs: { Fn: '3s' } }),
+      expectedErr: /is not a shipped definition/,
+    },
+  ])('refuses $name', async ({ content, expectedErr }) => {
+    // Arrange
+    if (content !== undefined) writeFileSync(join(packageDir, SHIPPED_DEFINITION_FILE), content);
+
+    // Act / Assert
+    await expect(loadLocalDefinition(packageDir)).rejects.toThrow(expectedErr);
+  });
+});

@@ -1,0 +1,15 @@
+/** The part of s3rver's API the tests use (it ships no types). */
+declare module 's3rver' {
+  interface S3rverOptions {
+    readonly address: string;
+    readonly port: number;
+    readonly silent: boolean;
+    readonly directory: string;
+  }
+  export default class S3rver {
+    public constructor(options: S3rverOptions);
+    /** Starts listening; resolves with the bound address. */
+    public run(): Promise<{ address: string; port: number }>;
+    public close(): Promise<void>;
+  }
+}
