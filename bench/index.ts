@@ -21,6 +21,7 @@ import { startSimulator } from '../sim/index';
 import { measureStartToExit } from './cli-start-to-exit';
 import { runEngineRequestsBench } from './engine-requests';
 import { measureHealthGate } from './health-gate';
+import { measureWorstMix, type WorstMixSizes } from './history-worst-mix';
 import { installPackage } from './installed-package';
 import { type LocalRunMeasure, measureLocalRun } from './local-engine';
 import { PRICES } from './prices';
@@ -44,6 +45,8 @@ export interface BenchSizes {
   readonly healthGate: { readonly allocations: number; readonly batchSize: number };
   /** The large restarts through continue-as-new (bench/scale.ts). */
   readonly scale: ScaleSizes;
+  /** The worst mix for the history limit (bench/history-worst-mix.ts). */
+  readonly worstMix: WorstMixSizes;
 }
 
 export const FULL: BenchSizes = {
@@ -63,6 +66,9 @@ export const FULL: BenchSizes = {
     // 100 batches, 25 per execution: 4 executions. README, Benchmarks, has how long it takes.
     reschedule: { allocations: 50_000, batchSize: 500, batchesPerExecution: 25 },
   },
+  // About 40,000 history events: each phase stays under the 1,000 slices per execution (a
+  // health wait runs a few dozen slices past the check's turn, more on a loaded machine).
+  worstMix: { batches: 3, awaitSlices: 950, healthSlices: 850 },
 };
 
 export const SMOKE: BenchSizes = {
@@ -80,6 +86,7 @@ export const SMOKE: BenchSizes = {
     inPlace: { allocations: 200, batchSize: 10, batchesPerExecution: 3 },
     reschedule: { allocations: 100, batchSize: 20, batchesPerExecution: 3 },
   },
+  worstMix: { batches: 1, awaitSlices: 5, healthSlices: 5 },
 };
 
 const FAST = 0.01;
@@ -335,6 +342,7 @@ export async function runBench(sizes: BenchSizes) {
     verdict: verdict(failing.maxPayloadBytes < 256 * 1024 && failing.maxHistoryEvents < 25_000),
   });
   rows.push(...(await scaleRows(sizes.scale)));
+  rows.push(await measureWorstMix(sizes.worstMix));
   const busy = `load average ${loadBefore.join(' / ')} (1 / 5 / 15 min) before the run`;
   return { machine: `${machine()}, ${busy}`, date: new Date().toISOString(), rows, scaling };
 }

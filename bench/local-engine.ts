@@ -33,7 +33,7 @@ export interface LocalRunMeasure {
 }
 
 /** A Nomad `http` check on the group's service every `checkIntervalS` simulated seconds. */
-function checkedService(checkIntervalS: number) {
+export function checkedService(checkIntervalS: number) {
   return {
     Name: 'bench-web',
     Provider: 'nomad',

@@ -22,7 +22,12 @@ let sfn: SFNClient | undefined;
 
 async function endpointDeps(): Promise<EndpointDeps> {
   const settings = await approvalSettings();
-  sfn ??= new SFNClient({});
+  // Before Slack's 3-second acknowledgement: short attempts (the decision reopens the question
+  // and says to answer again when Step Functions cannot be told in time).
+  sfn ??= new SFNClient({
+    maxAttempts: 2,
+    requestHandler: { connectionTimeout: 500, requestTimeout: 1_000 },
+  });
   const { slack, webhook } = settings;
   return {
     decide: { approvals: approvalStoreFromEnv(), sfn },
@@ -38,6 +43,7 @@ async function endpointDeps(): Promise<EndpointDeps> {
             api: new SlackChannel({
               botToken: slack.botToken,
               channelId: slack.channelId,
+              prompt: true,
               ...(slack.apiUrl === undefined ? {} : { slackApiUrl: slack.apiUrl }),
             }),
           },

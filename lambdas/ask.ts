@@ -8,6 +8,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
+import { questionLife } from '../lib/approvals/question-life';
 import { type Approval, newApprovalId, stateMachineArnOf } from '../lib/stores/approval-store';
 import { approvalStoreFromEnv, ENV, secondsFromEnv } from '../lib/stores/from-env';
 import { StepPayloadError } from '../lib/workflow/errors';
@@ -15,7 +16,7 @@ import type { AskResult } from '../lib/workflow/payloads';
 import { logger } from './private/logger';
 import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
 
-/** Default life of an approval item: a week, longer than any approval timeout we allow. */
+/** Life of an approval item whose question came without its timeout (an older definition): a week. */
 export const DEFAULT_APPROVAL_TTL_SECONDS = 7 * 24 * 60 * 60;
 
 const askEventSchema = z.object({
@@ -25,6 +26,7 @@ const askEventSchema = z.object({
   jobId: z.string(),
   namespace: z.string(),
   question: z.object({ kind: z.enum(['multiregion', 'proceed']), prompt: z.string(), summary: z.string() }),
+  timeoutSeconds: z.number().int().positive().optional(),
   // For the people asked (chat); absent from older definitions.
   options: z
     .object({ region: z.string().optional(), scheduleName: z.string().optional() })
@@ -92,7 +94,12 @@ const lambdaHandler = async (event: unknown): Promise<AskResult> => {
     jobId: e.jobId,
     namespace: e.namespace,
     createdAt,
-    expiresAt: createdAt + secondsFromEnv(ENV.approvalTtlSeconds, DEFAULT_APPROVAL_TTL_SECONDS),
+    // As long as the question can be answered, and a little longer: a late answer gets a reason.
+    ...questionLife(
+      createdAt,
+      e.timeoutSeconds,
+      secondsFromEnv(ENV.approvalTtlSeconds, DEFAULT_APPROVAL_TTL_SECONDS),
+    ),
     ...runContext(e),
   });
   logger.info('Question parked', { approvalId, kind: e.question.kind, jobId: e.jobId });

@@ -6,6 +6,7 @@ import type { WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState } from './private/decode-state';
 import { logger } from './private/logger';
 import { nomadClientMiddleware } from './private/nomad-client-middleware';
+import { stateBudgetMiddleware } from './private/state-budget-middleware';
 import { stepsFor } from './private/step-context';
 import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
 
@@ -24,4 +25,5 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
 export const handler = middy<unknown, WorkflowState, Error, Context>(lambdaHandler)
   .use(injectLambdaContext(logger))
   .use(nomadClientMiddleware())
-  .use(workflowErrorsMiddleware());
+  .use(workflowErrorsMiddleware())
+  .use(stateBudgetMiddleware('finish'));

@@ -3,7 +3,8 @@
  * releases the lock of a run whose execution died outside a Catch (an abort, a timeout), marks
  * its plan-store documents as ended (they may expire now), and closes the questions it left open
  * (chat's messages then say the run ended). The run id is the first execution's ARN, or, for a
- * continued execution, the `runId` carried in its input.
+ * continued execution, the `runId` carried in its input (read back with `DescribeExecution` when
+ * the event left it out).
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
@@ -17,6 +18,7 @@ import { StepPayloadError } from '../lib/workflow/errors';
 import { jobLockFor } from './private/job-lock';
 import { logger } from './private/logger';
 import { nomadClientMiddleware } from './private/nomad-client-middleware';
+import { inputOf } from './private/run-end-wiring';
 
 const statusChangeSchema = z.object({
   detail: z.object({ executionArn: z.string().min(1), status: z.string(), input: z.string().nullish() }),
@@ -26,7 +28,8 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<{ releas
   const parsed = statusChangeSchema.safeParse(event);
   if (!parsed.success) throw new StepPayloadError('Event is not a Step Functions execution status change');
   const { executionArn, status, input } = parsed.data.detail;
-  const runId = runIdOf(executionArn, input);
+  // A continued execution's run id is in its input, which the event leaves out when it is large.
+  const runId = runIdOf(executionArn, await inputOf(executionArn, input));
   const released = await jobLockFor(context).releaseByOwner(runId);
   await planStoreFromEnv().endRun(runKeyPrefix(runId));
   // Closed, not deleted: chat's message says the run ended (its item expires with its TTL).

@@ -12,6 +12,7 @@ import { StepPayloadError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';
 import { logger } from './private/logger';
+import { stateBudgetMiddleware } from './private/state-budget-middleware';
 import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
 
 const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {
@@ -42,4 +43,5 @@ const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {
 
 export const handler = middy<unknown, WorkflowState, Error, Context>(lambdaHandler)
   .use(injectLambdaContext(logger))
-  .use(workflowErrorsMiddleware());
+  .use(workflowErrorsMiddleware())
+  .use(stateBudgetMiddleware('resume-run', { fresh: true }));

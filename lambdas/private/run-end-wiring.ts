@@ -1,7 +1,8 @@
 /**
- * What the run-end notifier reads besides its event: the execution's details Step Functions left
- * out of the event (`DescribeExecution`, this state machine's executions only), and the run's
- * record in the plan store (the counts of a run that ended without a summary).
+ * What the run-end notifier and the stale-lock handler read besides their event: the execution's
+ * details Step Functions left out of the event (`DescribeExecution`, this state machine's
+ * executions only), and the run's record in the plan store (the counts of a run that ended
+ * without a summary).
  */
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import { readRunRecord } from '../../lib/steps/step-kit';
@@ -12,11 +13,28 @@ import { logger } from './logger';
 
 let sfn: SFNClient | undefined;
 
-/** `e` with what the event left out (too large for it) read back with `DescribeExecution`. */
-export async function withDescribedDetails(e: EndedExecution): Promise<EndedExecution> {
+/** `DescribeExecution` of one of this state machine's executions. */
+async function describeExecution(executionArn: string) {
   const { SFNClient, DescribeExecutionCommand } = await import('@aws-sdk/client-sfn');
   sfn ??= new SFNClient({});
-  const out = await sfn.send(new DescribeExecutionCommand({ executionArn: e.executionArn }));
+  return sfn.send(new DescribeExecutionCommand({ executionArn }));
+}
+
+/**
+ * The execution's input when its status-change event left it out (EventBridge does above about
+ * 248 KB), read back with `DescribeExecution`; the event's own when it has one.
+ */
+export async function inputOf(
+  executionArn: string,
+  fromEvent: string | null | undefined,
+): Promise<string | undefined> {
+  if (fromEvent !== null && fromEvent !== undefined) return fromEvent;
+  return (await describeExecution(executionArn)).input;
+}
+
+/** `e` with what the event left out (too large for it) read back with `DescribeExecution`. */
+export async function withDescribedDetails(e: EndedExecution): Promise<EndedExecution> {
+  const out = await describeExecution(e.executionArn);
   const fill = (mine: string | undefined, theirs: string | undefined) => mine ?? theirs;
   const input = fill(e.input, out.input);
   const output = fill(e.output, out.output);

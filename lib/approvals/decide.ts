@@ -6,7 +6,7 @@
  * approvals store and a Step Functions client (plain AWS credentials do).
  */
 import { randomUUID } from 'node:crypto';
-import { SendTaskSuccessCommand } from '@aws-sdk/client-sfn';
+import { DescribeExecutionCommand, SendTaskSuccessCommand } from '@aws-sdk/client-sfn';
 import { goQuote } from '../restart/go-quote';
 import { answerText, toQuestion } from '../restart/prompt-question';
 import { interpretAnswer } from '../restart/questions';
@@ -20,11 +20,19 @@ import {
 import { awsErrorCode, isTransientAwsError } from '../stores/aws-errors';
 import { StoreItemNotFoundError } from '../stores/errors';
 import type { ApprovalAnswer } from '../workflow/payloads';
-import { ApprovalDeliveryError, ApprovalNotFoundError, InvalidApprovalAnswerError } from './errors';
+import {
+  ApprovalDeliveryError,
+  ApprovalExpiredError,
+  ApprovalNotFoundError,
+  InvalidApprovalAnswerError,
+} from './errors';
 
-/** The one Step Functions call a decision makes; an `SFNClient` is one. */
+/**
+ * The Step Functions calls a decision makes (`SendTaskSuccess`, and `DescribeExecution` when the
+ * answer's fate is unclear); an `SFNClient` is one.
+ */
 export interface TaskAnswerClient {
-  send(command: SendTaskSuccessCommand): Promise<unknown>;
+  send(command: SendTaskSuccessCommand | DescribeExecutionCommand): Promise<unknown>;
 }
 
 /** What {@link decideQuestion} works with. */
@@ -63,7 +71,14 @@ export type DecideOutcome =
 const CLOSED_TASK_CODES = new Set(['TaskTimedOut', 'InvalidToken', 'TaskDoesNotExist']);
 
 /**
- * Answers one question. Throws `ApprovalNotFoundError` (unknown id), `InvalidApprovalAnswerError`
+ * What `SendTaskSuccess` answers for a token whose task has closed, by timing out or by taking an
+ * answer (https://docs.aws.amazon.com/step-functions/latest/apireference/API_SendTaskSuccess.html).
+ */
+const TASK_CLOSED = 'TaskTimedOut';
+
+/**
+ * Answers one question. Throws `ApprovalNotFoundError` (unknown id), `ApprovalExpiredError` (an
+ * undecided question past its timeout), `InvalidApprovalAnswerError`
  * (a reply Nomad would not accept: nothing is recorded, the question stays open) and
  * `ApprovalDeliveryError` (Step Functions failed for a transient reason: the decision is taken
  * back so the answer can be given again).
@@ -77,6 +92,9 @@ export async function decideQuestion(deps: DecideDeps, request: AnswerRequest): 
     if (!isUndeliveredTry(earlier, decisionId)) return { kind: 'already-decided', decision: earlier };
     return deliver(deps, approval, earlier);
   }
+  // Past its timeout the run has applied (or is applying) Nomad's default: too late to answer.
+  if (approval.timesOutAt !== undefined && now() / 1000 >= approval.timesOutAt)
+    throw new ApprovalExpiredError(approval.approvalId);
   const answer = interpretAnswer(toQuestion(approval), request.reply);
   if (answer.kind === 'invalid') {
     const options = toQuestion(approval).options;
@@ -105,6 +123,26 @@ export async function decideQuestion(deps: DecideDeps, request: AnswerRequest): 
 const isUndeliveredTry = (decision: ApprovalDecision, decisionId: string) =>
   decision.decisionId === decisionId && decision.outcome === undefined;
 
+/**
+ * Whether the question can still take the answer `decisionId`: undecided, or decided by an
+ * earlier try of that same answer that was never delivered. An unknown id counts as open: the
+ * decision then says it is unknown.
+ */
+export async function isOpenFor(
+  approvals: ApprovalStore,
+  approvalId: string,
+  decisionId: string,
+): Promise<boolean> {
+  if (!isApprovalId(approvalId)) return true;
+  try {
+    const { decision } = await approvals.get(approvalId);
+    return decision === undefined || isUndeliveredTry(decision, decisionId);
+  } catch (error) {
+    if (error instanceof StoreItemNotFoundError) return true;
+    throw error;
+  }
+}
+
 /** Sends the decision to the waiting execution and records what became of it. */
 async function deliver(
   deps: DecideDeps,
@@ -117,7 +155,12 @@ async function deliver(
       new SendTaskSuccessCommand({ taskToken: approval.taskToken, output: JSON.stringify(reply) }),
     );
   } catch (error) {
-    if (CLOSED_TASK_CODES.has(awsErrorCode(error))) {
+    const code = awsErrorCode(error);
+    if (code === TASK_CLOSED && (await tookAnAnswer(deps, approval))) {
+      await deps.approvals.settleDecision(approval.approvalId, decision.decisionId, 'delivered');
+      return { kind: 'decided', approval, decision: { ...decision, outcome: 'delivered' } };
+    }
+    if (CLOSED_TASK_CODES.has(code)) {
       await deps.approvals.settleDecision(approval.approvalId, decision.decisionId, 'run-finished');
       return { kind: 'run-finished', approval, decision: { ...decision, outcome: 'run-finished' } };
     }
@@ -133,6 +176,25 @@ async function deliver(
   }
   await deps.approvals.settleDecision(approval.approvalId, decision.decisionId, 'delivered');
   return { kind: 'decided', approval, decision: { ...decision, outcome: 'delivered' } };
+}
+
+/**
+ * Whether the question's task closed by taking an answer: the execution still runs and the
+ * question had not timed out. Our decision won the question, so that answer was this one,
+ * delivered by an earlier try whose response was lost (it then reopened the question and asked
+ * to answer again). When the execution cannot be read, the answer is not claimed.
+ */
+async function tookAnAnswer(deps: DecideDeps, approval: Approval): Promise<boolean> {
+  const now = (deps.now ?? Date.now)() / 1000;
+  if (approval.timesOutAt !== undefined && now >= approval.timesOutAt) return false;
+  try {
+    const execution = (await deps.sfn.send(
+      new DescribeExecutionCommand({ executionArn: approval.executionId }),
+    )) as { status?: string } | undefined;
+    return execution?.status === 'RUNNING';
+  } catch {
+    return false;
+  }
 }
 
 async function readQuestion(approvals: ApprovalStore, approvalId: string): Promise<Approval> {

@@ -1,15 +1,26 @@
 /**
  * The approval endpoint's logic, behind one Lambda Function URL: Slack interactivity
  * (`POST /slack/interactions`) and webhook answers (`POST /webhook/answers`). Each request is
- * verified (signature, timestamp window), refused if seen before, read, checked against the
- * allow-list, and only then answered through the one decision function. A refused request
- * changes nothing and makes no Step Functions call.
+ * verified (signature, timestamp window), read, refused if seen before while its question is
+ * closed, checked against the allow-list, and only then answered through the one decision
+ * function. A refused request changes nothing and makes no Step Functions call; a refused Slack
+ * user is told why in a private message. Slack wants its answer within 3 seconds
+ * (https://api.slack.com/interactivity/handling#acknowledgment_response): every call made before
+ * it is short and never waits out a rate limit (the deps' clients are built so).
  */
+import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import type { ReplayGuard } from '../stores/replay-guard';
 import { checkSlackActor, checkWebhookKey, type SlackAllowList } from './allow-list';
-import { type DecideDeps, type DecideOutcome, decideQuestion } from './decide';
-import { ApprovalError, ApprovalReplayError, MalformedApprovalRequestError } from './errors';
+import { type DecideDeps, type DecideOutcome, decideQuestion, isOpenFor } from './decide';
+import {
+  AnswererNotAllowedError,
+  ApprovalError,
+  ApprovalExpiredError,
+  ApprovalNotFoundError,
+  ApprovalReplayError,
+  MalformedApprovalRequestError,
+} from './errors';
 import { decisionLine, TYPED_WAIT_HINT } from './question-message';
 import { SIGNATURE_WINDOW_SECONDS, verifySlackSignature, verifyWebhookSignature } from './signatures';
 import { FREE_TEXT_VIEW, typedAnswerView } from './slack-blocks';
@@ -88,10 +99,40 @@ export async function handleApprovalRequest(
   }
 }
 
-async function refuseReplay(deps: EndpointDeps, key: string, timestamp: number): Promise<void> {
+/**
+ * The decision id of one signed request: the same for each copy of it, so a sender that retries
+ * it (after a 503 "answer again", or a reply it never got) gives the same answer again, which
+ * the one decision delivers at most once.
+ */
+const decisionIdOf = (signature: string) =>
+  `sig-${createHash('sha256').update(signature).digest('hex').slice(0, 32)}`;
+
+/**
+ * Refuses a copy of a request seen before, unless its question is still open to it: a retried
+ * answer is accepted until the question is decided, and never counts twice.
+ */
+async function refuseReplay(
+  deps: EndpointDeps,
+  seen: { readonly signature: string; readonly timestamp: number; readonly channel: string },
+  approvalId: string,
+): Promise<void> {
   // Past the window the timestamp check refuses it anyway; a little longer covers clock skew.
-  const remembered = await deps.replays.firstSighting(key, timestamp + 2 * SIGNATURE_WINDOW_SECONDS);
-  if (!remembered) throw new ApprovalReplayError();
+  const first = await deps.replays.firstSighting(
+    `${seen.channel}:${seen.signature}`,
+    seen.timestamp + 2 * SIGNATURE_WINDOW_SECONDS,
+  );
+  if (!first && !(await isOpenFor(deps.decide.approvals, approvalId, decisionIdOf(seen.signature))))
+    throw new ApprovalReplayError();
+}
+
+/** The one sentence a refused Slack user is told privately, or `undefined` for other errors. */
+function refusalSentence(error: unknown): string | undefined {
+  if (error instanceof AnswererNotAllowedError)
+    return 'You are not allowed to answer nomad-restart questions.';
+  if (error instanceof ApprovalExpiredError || error instanceof ApprovalNotFoundError)
+    return 'This question has expired and can no longer be answered.';
+  if (error instanceof ApprovalReplayError) return 'This question is closed: it was already answered.';
+  return undefined;
 }
 
 function outcomeText(outcome: DecideOutcome): string {
@@ -109,9 +150,48 @@ async function handleSlack(deps: EndpointDeps, request: ApprovalHttpRequest): Pr
     slack.signingSecret,
     deps.now(),
   );
-  await refuseReplay(deps, `slack:${signature}`, timestamp);
   const interaction: SlackInteraction = parseSlackInteraction(request.body);
-  checkSlackActor(slack.allow, interaction.actor);
+  try {
+    await refuseReplay(deps, { signature, timestamp, channel: 'slack' }, interaction.approvalId);
+    checkSlackActor(slack.allow, interaction.actor);
+    return await answerSlack(deps, slack, interaction, decisionIdOf(signature));
+  } catch (error) {
+    const why = refusalSentence(error);
+    if (why === undefined) throw error;
+    // Slack shows its own generic error for anything but a 200: the user is told why instead.
+    if (error instanceof ApprovalError)
+      deps.log.warn('Answer refused', {
+        route: APPROVAL_ROUTES.slack,
+        reason: error.name,
+        status: error.status,
+      });
+    if (interaction.kind === 'typed')
+      return json(200, { response_action: 'errors', errors: { [FREE_TEXT_VIEW.blockId]: why } });
+    await tellSafely(deps, slack, interaction.actor, why);
+    return json(200, {});
+  }
+}
+
+/** A private message that must not undo the answer when Slack cannot take it: logged instead. */
+async function tellSafely(
+  deps: EndpointDeps,
+  slack: NonNullable<EndpointDeps['slack']>,
+  actor: SlackInteraction['actor'],
+  text: string,
+): Promise<void> {
+  try {
+    await slack.api.tellPrivately(actor.channelId, actor.userId, text);
+  } catch (error) {
+    deps.log.warn('Private message not sent', { reason: error instanceof Error ? error.name : 'unknown' });
+  }
+}
+
+async function answerSlack(
+  deps: EndpointDeps,
+  slack: NonNullable<EndpointDeps['slack']>,
+  interaction: SlackInteraction,
+  decisionId: string,
+): Promise<ApprovalHttpResponse> {
   const { actor } = interaction;
   if (interaction.kind === 'open-typed') {
     await slack.api.openModal(
@@ -128,6 +208,7 @@ async function handleSlack(deps: EndpointDeps, request: ApprovalHttpRequest): Pr
       reply: interaction.reply,
       answeredBy,
       via: 'slack',
+      decisionId,
     });
   } catch (error) {
     // A typed answer Nomad would not take: say so in the modal, which stays open.
@@ -148,7 +229,7 @@ async function handleSlack(deps: EndpointDeps, request: ApprovalHttpRequest): Pr
       errors: { [FREE_TEXT_VIEW.blockId]: outcomeText(outcome) },
     });
   }
-  await slack.api.tellPrivately(actor.channelId, actor.userId, outcomeText(outcome));
+  await tellSafely(deps, slack, actor, outcomeText(outcome));
   return json(200, {});
 }
 
@@ -170,7 +251,6 @@ async function handleWebhook(
     webhook.keys,
     deps.now(),
   );
-  await refuseReplay(deps, `webhook:${signature}`, timestamp);
   let body: unknown;
   try {
     body = JSON.parse(request.body) as unknown;
@@ -183,12 +263,14 @@ async function handleWebhook(
       'Webhook answer must be {"approvalId": string, "answer": string, "answeredBy": string}',
     );
   }
+  await refuseReplay(deps, { signature, timestamp, channel: 'webhook' }, parsed.data.approvalId);
   checkWebhookKey(webhook.allowedKeyIds, keyId);
   const outcome = await decideQuestion(deps.decide, {
     approvalId: parsed.data.approvalId,
     reply: parsed.data.answer,
     answeredBy: `${parsed.data.answeredBy} (webhook key ${keyId})`,
     via: 'webhook',
+    decisionId: decisionIdOf(signature),
   });
   deps.log.info('Answer handled', {
     approvalId: parsed.data.approvalId,

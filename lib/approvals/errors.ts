@@ -47,7 +47,15 @@ export class ApprovalNotFoundError extends ApprovalError {
   }
 }
 
-/** The same signed request was seen before. */
+/** The question timed out (Nomad's default answer applies): it can no longer be answered. */
+export class ApprovalExpiredError extends ApprovalError {
+  public constructor(approvalId: string, options?: ErrorOptions) {
+    super(`Question "${approvalId}" has expired and can no longer be answered`, 410, options);
+    this.name = 'ApprovalExpiredError';
+  }
+}
+
+/** The same signed request was seen before, and the question it answers is closed. */
 export class ApprovalReplayError extends ApprovalError {
   public constructor(options?: ErrorOptions) {
     super('This request was already received; a signed request is accepted once', 409, options);

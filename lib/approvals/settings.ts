@@ -110,16 +110,23 @@ export async function chatSettingsFromEnv(env: Env, readSecret: SecretReader): P
   const topic = value(env, E.emailTopicArn);
   const apiUrl = value(env, E.slackApiUrl);
   const answerUrl = value(env, E.webhookAnswerUrl);
+  const withSlack = tokenArn !== undefined && channelId !== undefined;
+  const withWebhook = webhookUrl !== undefined && webhookArn !== undefined && keyId !== undefined;
+  // In parallel: a cold start must not wait for one secret after another.
+  const [botToken, webhookKeys] = await Promise.all([
+    withSlack ? readSecret(tokenArn) : undefined,
+    withWebhook ? readSecret(webhookArn) : undefined,
+  ]);
   const slack: SlackPostSettings | undefined =
-    tokenArn === undefined || channelId === undefined
+    !withSlack || botToken === undefined
       ? undefined
-      : { botToken: await readSecret(tokenArn), channelId, ...(apiUrl === undefined ? {} : { apiUrl }) };
+      : { botToken, channelId, ...(apiUrl === undefined ? {} : { apiUrl }) };
   const webhook: WebhookSettings | undefined =
-    webhookUrl === undefined || webhookArn === undefined || keyId === undefined
+    !withWebhook || webhookKeys === undefined
       ? undefined
       : {
           url: webhookUrl,
-          keys: decodeKeys(await readSecret(webhookArn), webhookArn),
+          keys: decodeKeys(webhookKeys, webhookArn),
           keyId,
           answerKeyIds: list(env, E.webhookAnswerKeyIds) ?? [],
           ...(answerUrl === undefined ? {} : { answerUrl }),
@@ -138,19 +145,27 @@ export async function chatSettingsFromEnv(env: Env, readSecret: SecretReader): P
 export async function approvalSettingsFromEnv(env: Env, readSecret: SecretReader): Promise<ApprovalSettings> {
   const E = APPROVAL_ENV;
   const signingArn = value(env, E.slackSigningSecretArn);
-  // Without its signing secret Slack is off here, and its bot token is not even fetched.
-  const { slack, ...others } = await chatSettingsFromEnv(
-    signingArn === undefined ? { ...env, [E.slackBotTokenSecretArn]: undefined } : env,
-    readSecret,
-  );
+  // Without its signing secret Slack is off here, and its bot token is not even fetched. The
+  // signing secret is read alongside the others.
+  const [{ slack, ...others }, signingSecret] = await Promise.all([
+    chatSettingsFromEnv(
+      signingArn === undefined ? { ...env, [E.slackBotTokenSecretArn]: undefined } : env,
+      readSecret,
+    ),
+    signingArn === undefined ||
+    value(env, E.slackBotTokenSecretArn) === undefined ||
+    value(env, E.slackChannelId) === undefined
+      ? undefined
+      : readSecret(signingArn),
+  ]);
   return {
     ...others,
-    ...(slack === undefined || signingArn === undefined
+    ...(slack === undefined || signingSecret === undefined
       ? {}
       : {
           slack: {
             ...slack,
-            signingSecret: await readSecret(signingArn),
+            signingSecret,
             allow: {
               ...optionalList('userIds', list(env, E.slackAllowedUserIds)),
               ...optionalList('channelIds', list(env, E.slackAllowedChannelIds)),

@@ -15,7 +15,18 @@ export interface SlackChannelOptions {
   readonly channelId: string;
   /** @default 'https://slack.com/api/' */
   readonly slackApiUrl?: string;
+  /**
+   * For calls made before answering Slack, which wants its answer within 3 seconds: one try of
+   * at most 1.5 s, and a rate limit (429) fails the call instead of being waited out.
+   * @default false: retries (2) and 10 s per call, for notifiers, which have minutes
+   */
+  readonly prompt?: boolean;
 }
+
+/** A notifier's patience: a Lambda has minutes, not the half hour of the default policy. */
+const PATIENT = { retryConfig: { retries: 2, minTimeout: 200, maxTimeout: 2000 }, timeout: 10_000 };
+/** Before Slack's 3-second acknowledgement (https://api.slack.com/interactivity/handling#acknowledgment_response). */
+const PROMPT = { retryConfig: { retries: 0 }, timeout: 1_500, rejectRateLimitedCalls: true };
 
 /** Slack as a chat channel, plus the calls the approval endpoint makes. */
 export class SlackChannel implements ChatChannel {
@@ -25,9 +36,7 @@ export class SlackChannel implements ChatChannel {
   public constructor(private readonly options: SlackChannelOptions) {
     this.client = new WebClient(options.botToken, {
       ...(options.slackApiUrl === undefined ? {} : { slackApiUrl: options.slackApiUrl }),
-      // A Lambda has minutes, not the half hour of the default policy; Step Functions waits anyway.
-      retryConfig: { retries: 2, minTimeout: 200, maxTimeout: 2000 },
-      timeout: 10_000,
+      ...(options.prompt === true ? PROMPT : PATIENT),
     });
   }
 

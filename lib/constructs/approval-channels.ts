@@ -24,6 +24,7 @@ import { TaskFunction } from '../workflow/private/task-function';
 import { questionRecordPatterns } from './private/approvals-stream-filter';
 import { grantPosting, postingEnvironment } from './private/chat-channel-grants';
 import { DeadLetterQueue } from './private/dead-letter-queue';
+import { grantDescribeExecutions } from './private/describe-executions-grant';
 import { grantDecryptThroughSecretsManager } from './private/secrets-key-grant';
 
 /** Slack: where questions are posted and who may answer them. */
@@ -87,7 +88,7 @@ export const DEFAULT_ENDPOINT_RESERVED_CONCURRENCY = 10;
 /** What the channels attach to: the workflow's table and state machine, and its log settings. */
 export interface ApprovalChannelsResources extends ApprovalChannelsProps {
   readonly approvalsTable: dynamodb.Table;
-  readonly stateMachine: sfn.IStateMachine;
+  readonly stateMachine: sfn.StateMachine;
   readonly logRetention: logs.RetentionDays;
   readonly removalPolicy: RemovalPolicy;
   readonly timeout: Duration;
@@ -230,6 +231,11 @@ export class ApprovalChannels extends Construct {
         actions: ['states:SendTaskSuccess', 'states:SendTaskFailure'],
         resources: [props.stateMachine.stateMachineArn],
       }),
+    );
+    grantDescribeExecutions(
+      endpoint,
+      props.stateMachine,
+      'An answer whose SendTaskSuccess reply was lost asks whether its execution took it; any execution of this state machine can ask, their names are not known when deploying.',
     );
     props.slack?.botTokenSecret.grantRead(endpoint);
     props.slack?.signingSecret.grantRead(endpoint);

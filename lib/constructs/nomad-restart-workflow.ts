@@ -58,8 +58,10 @@ export interface NomadRestartWorkflowProps extends SharedLockProps {
   /** Security groups for the functions in `vpc`. @default - one created per function, all egress */
   readonly securityGroups?: ec2.ISecurityGroup[];
   /**
-   * Batches one execution runs before it starts a fresh execution of itself with the cursor, so
-   * history stays far below 25,000 events. Between 1 and 1000. @default 200
+   * Batches one execution runs before it starts a fresh execution of itself with the cursor. An
+   * execution also continues as new once its estimated history reaches 20,000 events, whatever
+   * the mix of batches, await slices and questions; so at most 869 (the lightest batch writes 23
+   * events), and refused at synth above that. @default 200
    */
   readonly batchesPerExecution?: number;
   /**
@@ -68,7 +70,11 @@ export interface NomadRestartWorkflowProps extends SharedLockProps {
    * execution into the 25,000-event history limit. Between 1 and 2000. @default 1000
    */
   readonly awaitSlicesPerExecution?: number;
-  /** How long a question waits before Nomad's default answer ("no") applies. At least 1 minute. @default Duration.hours(24) */
+  /**
+   * How long a question waits before Nomad's default answer ("no") applies; its item (and so its
+   * chat buttons) lives as long, plus a day. From 1 minute to 365 days (a Standard execution's
+   * longest life), refused at synth otherwise. @default Duration.hours(24)
+   */
   readonly approvalTimeout?: Duration;
   /**
    * Timeout of the restart-batch and await-batch functions: one await slice (the state machine

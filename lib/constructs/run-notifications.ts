@@ -6,13 +6,12 @@
  * (`DescribeExecution`, for details left out of an event) and the runs' records in the plan
  * bucket, read the secrets it posts with, and nothing else.
  */
-import { ArnFormat, Duration, RemovalPolicy, Stack, Token, ValidationError, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, ValidationError, Validations } from 'aws-cdk-lib';
 import type * as events from 'aws-cdk-lib/aws-events';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
-import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { ENV } from '../stores/from-env';
 import { END_STATUSES } from '../workflow/ended-execution';
@@ -20,6 +19,7 @@ import { TaskFunction } from '../workflow/private/task-function';
 import type { NomadRestartWorkflow } from './nomad-restart-workflow';
 import { grantPosting, type PostingChannels, postingEnvironment } from './private/chat-channel-grants';
 import type { DeadLetterQueue } from './private/dead-letter-queue';
+import { grantDescribeExecutions } from './private/describe-executions-grant';
 import { executionEndRule } from './private/execution-end-rule';
 
 /**
@@ -90,19 +90,10 @@ export class RunNotifications extends Construct {
     { stateMachine, planBucket }: RunNotificationsProps['workflow'],
   ): void {
     const stack = Stack.of(this);
-    const name = stateMachine.stateMachineName;
-    fn.addToRolePolicy(
-      new iam.PolicyStatement({
-        actions: ['states:DescribeExecution'],
-        resources: [
-          stack.formatArn({
-            service: 'states',
-            resource: 'execution',
-            resourceName: `${name}:*`,
-            arnFormat: ArnFormat.COLON_RESOURCE_NAME,
-          }),
-        ],
-      }),
+    grantDescribeExecutions(
+      fn,
+      stateMachine,
+      'Any execution of this state machine can end; their names are not known when deploying.',
     );
     fn.addToRolePolicy(
       new iam.PolicyStatement({
@@ -118,19 +109,10 @@ export class RunNotifications extends Construct {
         conditions: { StringLike: { 's3:prefix': ['runs/*'] } },
       }),
     );
-    const named = (value: string, pseudo: string) => (Token.isUnresolved(value) ? `<${pseudo}>` : value);
     const bucketId = stack.getLogicalId(planBucket.node.defaultChild as s3.CfnBucket);
-    for (const [finding, reason] of [
-      [
-        `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:${named(stack.region, 'AWS::Region')}:${named(stack.account, 'AWS::AccountId')}:execution:${named(name, `${stack.getLogicalId(stateMachine.node.defaultChild as sfn.CfnStateMachine)}.Name`)}:*]`,
-        'Any execution of this state machine can end; their names are not known when deploying.',
-      ],
-      [
-        `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/runs/*]`,
-        "A run's record is under runs/<run>/; the keys are not known when deploying.",
-      ],
-    ] as const) {
-      Validations.of(fn.role ?? this).acknowledge({ id: finding, reason });
-    }
+    Validations.of(fn.role ?? this).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/runs/*]`,
+      reason: "A run's record is under runs/<run>/; the keys are not known when deploying.",
+    });
   }
 }

@@ -18,6 +18,7 @@ const STRING_FIELDS = [
 ] as const;
 const NUMBER_FIELDS = ['createdAt', 'expiresAt'] as const;
 const OPTIONAL_STRINGS = ['stateMachineArn', 'region', 'startedBy'] as const;
+const OPTIONAL_NUMBERS = ['timesOutAt'] as const;
 
 type Shape = Readonly<Record<string, 'string' | 'number'>>;
 const OPTIONAL_OBJECTS: Readonly<Record<string, Shape>> = {
@@ -61,6 +62,12 @@ export function decodeApproval(item: Record<string, unknown>): Approval {
     if (item[f] === undefined) continue;
     if (typeof item[f] !== 'string')
       throw new StoreDecodeError(`Approval item attribute "${f}" is not a string`);
+    out[f] = item[f];
+  }
+  for (const f of OPTIONAL_NUMBERS) {
+    if (item[f] === undefined) continue;
+    if (typeof item[f] !== 'number' || !Number.isFinite(item[f]))
+      throw new StoreDecodeError(`Approval item attribute "${f}" is not a number`);
     out[f] = item[f];
   }
   for (const [f, shape] of Object.entries(OPTIONAL_OBJECTS)) {

@@ -72,6 +72,8 @@ export interface Approval {
   readonly createdAt: number;
   /** Unix seconds after which the item may be deleted (the task token has expired by then). */
   readonly expiresAt: number;
+  /** Unix seconds when the question times out (Nomad's default answer applies); absent in older items. */
+  readonly timesOutAt?: number;
   /** ARN of the state machine, while the question is pending (what `listPending` finds it by). */
   readonly stateMachineArn?: string;
   /** The run's `-region`, when it named one. */

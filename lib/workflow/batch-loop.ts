@@ -7,6 +7,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
+import { HISTORY_EVENT_BUDGET } from './history-budget';
 import { lambdaStep } from './private/lambda-step';
 import { ERROR_RESULT_PATH, LAMBDA_RETRY_ERRORS, retryWithBackoff } from './private/retry-catch';
 import { FlowStates, type HandlerId, TaskStates } from './state-names';
@@ -32,6 +33,16 @@ export interface BatchLoopProps {
 }
 
 const batchDone = sfn.Condition.booleanEquals('$.batch.done', true);
+
+/**
+ * The execution's history has reached its budget of events (history-budget.ts): continue as new
+ * at the next clean point. IsPresent first: a numeric comparison of a missing field is a runtime
+ * error, and states from before the estimate have none.
+ */
+const historyBudgetSpent = sfn.Condition.and(
+  sfn.Condition.isPresent('$.progress.historyEvents'),
+  sfn.Condition.numberGreaterThanEquals('$.progress.historyEvents', HISTORY_EVENT_BUDGET),
+);
 
 /**
  * With `-wait-healthy` (the options carry its timings), a settled batch whose health has not been
@@ -85,8 +96,10 @@ export class BatchLoop extends sfn.StateMachineFragment {
     nextStep
       .when(sfn.Condition.stringEquals('$.decision.action', 'finish'), props.onFinish)
       .when(sfn.Condition.stringEquals('$.decision.action', 'cancel'), props.onCancel)
+      // Continue as new only between batches, so a continued execution starts clean; on a spent
+      // history budget before a question too (the continued execution asks it).
+      .when(historyBudgetSpent, props.onContinueAsNew)
       .when(sfn.Condition.stringEquals('$.decision.action', 'ask'), ask)
-      // Continue as new only between batches, so a continued execution starts clean.
       .when(
         sfn.Condition.numberGreaterThanEquals('$.progress.batchesThisExecution', props.batchesPerExecution),
         props.onContinueAsNew,
@@ -120,9 +133,15 @@ export class BatchLoop extends sfn.StateMachineFragment {
       // Between two slices the state is clean (the cursor is in the plan store): a wait that
       // never ends must not run the execution into Step Functions' history limit.
       .when(
-        sfn.Condition.and(
-          sfn.Condition.isPresent('$.batch.slicesThisExecution'),
-          sfn.Condition.numberGreaterThanEquals('$.batch.slicesThisExecution', props.awaitSlicesPerExecution),
+        sfn.Condition.or(
+          historyBudgetSpent,
+          sfn.Condition.and(
+            sfn.Condition.isPresent('$.batch.slicesThisExecution'),
+            sfn.Condition.numberGreaterThanEquals(
+              '$.batch.slicesThisExecution',
+              props.awaitSlicesPerExecution,
+            ),
+          ),
         ),
         props.onContinueAsNew,
       )
@@ -148,6 +167,8 @@ export class BatchLoop extends sfn.StateMachineFragment {
         jobId: sfn.JsonPath.stringAt('$.plan.jobId'),
         namespace: sfn.JsonPath.stringAt('$.plan.namespace'),
         question: sfn.JsonPath.objectAt('$.decision.question'),
+        // How long the question waits: its item lives as long, plus a margin (lambdas/ask.ts).
+        timeoutSeconds: props.approvalTimeout.toSeconds(),
         // What chat shows with the question: region, who started the run, the last batch.
         options: sfn.JsonPath.objectAt('$.options'),
         run: sfn.JsonPath.objectAt('$.run'),

@@ -130,7 +130,7 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
   continueAsNew.addRetry(retryWithBackoff(START_EXECUTION_RETRY_ERRORS));
   const continued = new sfn.Succeed(scope, FlowStates.continued, { outputPath: '$.continuedAs' });
   // A retry after a lost answer finds the successor already started under that name.
-  continueAsNew.addCatch(continued, { errors: [EXECUTION_ALREADY_EXISTS], resultPath: '$.continuedAs' });
+  continueAsNew.addCatch(continued, { errors: [...EXECUTION_ALREADY_EXISTS], resultPath: '$.continuedAs' });
   continueAsNew.addCatch(onError, { errors: [sfn.Errors.ALL], resultPath: ERROR_RESULT_PATH });
   continueAsNew.next(continued);
 

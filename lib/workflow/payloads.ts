@@ -16,6 +16,7 @@
 import type { RestartOptions } from '../restart';
 import type { ProgressEvent } from '../restart/events';
 import type { RunOutcome, RunSummary, SkippedCounts } from '../restart/run-summary';
+import type { EventsElsewhere } from './state-bytes';
 
 /** An engine step emits at most this many events per call; past it, it summarises. */
 export const MAX_STEP_EVENTS = 500;
@@ -81,6 +82,12 @@ export interface Progress {
   readonly batchWaitMs: number;
   /** A "no" answer ended the run (spec §2.8): finish prints no success line. */
   readonly canceled: boolean;
+  /**
+   * History events this execution has written so far, as estimated by the steps
+   * (`history-budget.ts`): the graph continues as new once it reaches the budget. Absent in
+   * older states.
+   */
+  readonly historyEvents?: number;
 }
 
 /** A question parked on a task token. The engine words it; the ask step stores it. */
@@ -196,6 +203,11 @@ export interface WorkflowState {
    * so a run refused the job shows none of a plan it will not carry out. Absent after "Lock job".
    */
   readonly planEvents?: ProgressEvent[];
+  /**
+   * The step's lists that passed their byte budget (state-bytes.ts): whole in the plan store under
+   * these keys, by field (`events`, `planEvents`). Absent when everything fit.
+   */
+  readonly eventsElsewhere?: Readonly<Partial<Record<'events' | 'planEvents', EventsElsewhere>>>;
   /** Written by the ask step: the answer, or the timeout failure. Absent otherwise. */
   readonly answer?: ApprovalAnswer | TaskFailure;
   /** Written by `Catch` on the way to "Release lock after error". */
@@ -229,6 +241,8 @@ export interface AskEvent {
   readonly jobId: string;
   readonly namespace: string;
   readonly question: PendingQuestion;
+  /** Seconds the question waits for an answer (the ask step's `TimeoutSeconds`); absent in older definitions. */
+  readonly timeoutSeconds?: number;
   /** The run's options (its `region`), for the people asked. */
   readonly options?: RestartOptions;
   /** The run (who started it). */

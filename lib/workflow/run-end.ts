@@ -7,6 +7,7 @@
 import type { RunOutcome, RunSummary } from '../restart/run-summary';
 import { ERROR_LIST_HEADER } from '../restart/text';
 import type { EndedExecution } from './ended-execution';
+import { EXECUTION_ALREADY_EXISTS } from './private/retry-catch';
 import { type RunRecordView, runFactsOf, startedByOf } from './private/run-facts';
 import { FailStates } from './state-names';
 
@@ -69,6 +70,19 @@ const isSummary = (value: unknown): value is Pick<RunSummary, 'outcome' | 'jobId
   Array.isArray((value as RunSummary).lines);
 
 /**
+ * "Continued in new execution" outputs the successor's ARN, or, when a retried start found the
+ * successor already started, the `ExecutionAlreadyExists` failure its Catch wrote: either way
+ * the run goes on there.
+ */
+function isHandOver(output: unknown): boolean {
+  const handedOver = output as { executionArn?: unknown; Error?: unknown } | null;
+  return (
+    typeof handedOver?.executionArn === 'string' ||
+    (typeof handedOver?.Error === 'string' && EXECUTION_ALREADY_EXISTS.includes(handedOver.Error))
+  );
+}
+
+/**
  * How the run of `e` ended. `record` is the run's record from the plan store, when
  * {@link needsRunRecord} and the store has one.
  */
@@ -103,10 +117,7 @@ export function endOfExecution(e: EndedExecution, record?: RunRecordView): Execu
         ...splitErrorList(output.lines),
       };
     }
-    // "Continued in new execution" outputs the successor's ARN: the run goes on there.
-    if (typeof (output as { executionArn?: unknown } | null)?.executionArn === 'string') {
-      return { kind: 'continued' };
-    }
+    if (isHandOver(output)) return { kind: 'continued' };
     return fromFacts('succeeded');
   }
   if (e.status === 'TIMED_OUT') return fromFacts('timed-out');

@@ -1,7 +1,7 @@
 /**
  * The endpoint's Lambda handler as its Function URL calls it: a base64-encoded body (as Lambda
  * delivers form posts) is verified against the raw text Slack signed, header names are matched
- * whatever their case, and a route nobody configured is a 404.
+ * whatever their case, and a route nobody configured is a 404. Slack is a fake on 127.0.0.1.
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SendTaskSuccessCommand, SFNClient } from '@aws-sdk/client-sfn';
@@ -9,6 +9,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { APPROVAL_ENV } from '../../lib/approvals/settings';
 import { newApprovalId } from '../../lib/stores';
 import { lambdaContext } from '../lambdas/private/fixtures';
+import { type FakeSlack, startFakeSlack } from './fake-slack';
 import { buttonPress, SIGNING_SECRET, slackBody, slackHeaders } from './helpers';
 import { functionUrlEvent } from './local-loop';
 
@@ -19,9 +20,12 @@ type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: numbe
 
 describe('approval-endpoint handler', () => {
   let handler: Handler;
+  let slack: FakeSlack;
 
   beforeAll(async () => {
+    slack = await startFakeSlack('xoxb-token');
     Object.assign(process.env, {
+      [APPROVAL_ENV.slackApiUrl]: slack.apiUrl,
       [APPROVAL_ENV.slackBotTokenSecretArn]: ARN,
       [APPROVAL_ENV.slackSigningSecretArn]: `${ARN}-signing`,
       [APPROVAL_ENV.slackChannelId]: 'C1',
@@ -33,14 +37,15 @@ describe('approval-endpoint handler', () => {
       .resolves({ SecretString: SIGNING_SECRET });
     handler = (await import('../../lambdas/approval-endpoint')).handler as unknown as Handler;
   });
-  afterAll(() => {
+  afterAll(async () => {
     for (const name of Object.values(APPROVAL_ENV)) delete process.env[name];
     secrets.restore();
     sfn.restore();
+    await slack.close();
   });
 
   it('verifies a base64-encoded body against the text Slack signed, whatever the header case', async () => {
-    // Arrange: an unknown question, so a verified request ends in a 404 (a forged one in a 401).
+    // Arrange: an unknown question, so a verified request ends in a private "expired" (a forged one in a 401).
     const body = slackBody(buttonPress(newApprovalId(), 'yes'));
     const headers = Object.fromEntries(
       Object.entries(slackHeaders(body, Math.floor(Date.now() / 1000))).map(([k, v]) => [k.toUpperCase(), v]),
@@ -55,8 +60,14 @@ describe('approval-endpoint handler', () => {
     const response = await handler(event, lambdaContext());
 
     // Assert
-    expect(response.statusCode).toBe(404);
+    expect(response.statusCode).toBe(200);
     expect(sfn.commandCalls(SendTaskSuccessCommand)).toHaveLength(0);
+    expect(slack.calls).toEqual([
+      {
+        method: 'chat.postEphemeral',
+        args: { channel: 'C1', user: 'U1', text: 'This question has expired and can no longer be answered.' },
+      },
+    ]);
   });
 
   it('answers 404 on the webhook route when no webhook is configured', async () => {

@@ -149,18 +149,6 @@ describe('handleApprovalRequest', () => {
       reason: 'ApprovalSignatureError',
     },
     {
-      name: 'a Slack user not on the allow-list',
-      request: (id) => slackRequest(buttonPress(id, 'yes', { user: 'U2', team: 'T1', channel: 'C1' })),
-      status: 403,
-      reason: 'AnswererNotAllowedError',
-    },
-    {
-      name: 'a Slack team not on the allow-list',
-      request: (id) => slackRequest(buttonPress(id, 'yes', { user: 'U1', team: 'T9', channel: 'C1' })),
-      status: 403,
-      reason: 'AnswererNotAllowedError',
-    },
-    {
       name: 'a webhook key that may only receive',
       request: (id) => webhookRequest({ approvalId: id, answer: 'yes', answeredBy: 'bob' }, 'notify'),
       status: 403,
@@ -195,7 +183,7 @@ describe('handleApprovalRequest', () => {
     },
     {
       name: 'an unknown approval id',
-      request: () => slackRequest(buttonPress(newApprovalId(), 'yes')),
+      request: () => webhookRequest({ approvalId: newApprovalId(), answer: 'yes', answeredBy: 'bob' }),
       status: 404,
       reason: 'ApprovalNotFoundError',
     },
@@ -240,7 +228,7 @@ describe('handleApprovalRequest', () => {
     }
   });
 
-  it('refuses a replayed Slack request: the first is answered, the copy changes nothing', async () => {
+  it('refuses a replayed Slack request once its question is closed: the copy changes nothing', async () => {
     // Arrange
     sfn.on(SendTaskSuccessCommand).resolves({});
     const q = parkedQuestion();
@@ -252,9 +240,127 @@ describe('handleApprovalRequest', () => {
     const replay = await handleApprovalRequest(s.deps, request);
 
     // Assert
+    expect([first.statusCode, replay.statusCode]).toEqual([200, 200]);
+    expect(s.told.at(-1)).toEqual({
+      channel: 'C1',
+      user: 'U1',
+      text: 'This question is closed: it was already answered.',
+    });
+    expect(sfn.commandCalls(SendTaskSuccessCommand)).toHaveLength(1);
+  });
+
+  it('refuses a replayed webhook answer once its question is closed (409)', async () => {
+    // Arrange
+    sfn.on(SendTaskSuccessCommand).resolves({});
+    const q = parkedQuestion();
+    const s = await setup(await storeWith(q));
+    const request = webhookRequest({ approvalId: q.approvalId, answer: 'yes', answeredBy: 'bob' });
+
+    // Act
+    const first = await handleApprovalRequest(s.deps, request);
+    const replay = await handleApprovalRequest(s.deps, request);
+
+    // Assert
     expect([first.statusCode, replay.statusCode]).toEqual([200, 409]);
     expect(JSON.parse(replay.body)).toMatchObject({ error: 'ApprovalReplayError' });
     expect(sfn.commandCalls(SendTaskSuccessCommand)).toHaveLength(1);
+  });
+
+  it('accepts the same signed webhook answer again after a 503 "answer again", while the question is open', async () => {
+    // Arrange: Step Functions is throttled once, so the first try reopens the question.
+    sfn
+      .on(SendTaskSuccessCommand)
+      .rejectsOnce(Object.assign(new Error('slow down'), { name: 'ThrottlingException' }))
+      .resolves({});
+    const q = parkedQuestion();
+    const s = await setup(await storeWith(q));
+    const request = webhookRequest({ approvalId: q.approvalId, answer: 'yes', answeredBy: 'bob' });
+
+    // Act: the sender retries the identical request, signature and all.
+    const first = await handleApprovalRequest(s.deps, request);
+    const retried = await handleApprovalRequest(s.deps, request);
+
+    // Assert
+    expect([first.statusCode, retried.statusCode]).toEqual([503, 200]);
+    expect(JSON.parse(retried.body)).toMatchObject({ outcome: 'decided' });
+    expect(sfn.commandCalls(SendTaskSuccessCommand)).toHaveLength(2);
+    expect((await s.store.get(q.approvalId)).decision).toMatchObject({ answer: 'yes', outcome: 'delivered' });
+  });
+
+  it.each([
+    {
+      name: 'a user not on the allow-list',
+      who: { user: 'U2', team: 'T1', channel: 'C1' },
+      over: {},
+      text: 'You are not allowed to answer nomad-restart questions.',
+    },
+    {
+      name: 'a team not on the allow-list',
+      who: { user: 'U1', team: 'T9', channel: 'C1' },
+      over: {},
+      text: 'You are not allowed to answer nomad-restart questions.',
+    },
+    {
+      name: 'a question past its timeout',
+      who: { user: 'U1', team: 'T1', channel: 'C1' },
+      over: { timesOutAt: NOW_S - 60 },
+      text: 'This question has expired and can no longer be answered.',
+    },
+    {
+      name: 'a question whose item is gone',
+      who: { user: 'U1', team: 'T1', channel: 'C1' },
+      over: { approvalId: newApprovalId() },
+      text: 'This question has expired and can no longer be answered.',
+    },
+  ])('tells a refused Slack user privately why ($name), nothing changed', async ({ who, over, text }) => {
+    // Arrange
+    const q = parkedQuestion(over.timesOutAt === undefined ? {} : { timesOutAt: over.timesOutAt });
+    const s = await setup(await storeWith(q));
+
+    // Act
+    const response = await handleApprovalRequest(
+      s.deps,
+      slackRequest(buttonPress(over.approvalId ?? q.approvalId, 'yes', who)),
+    );
+
+    // Assert
+    expect(response.statusCode).toBe(200);
+    expect(s.told).toEqual([{ channel: 'C1', user: who.user, text }]);
+    expect(sfn.commandCalls(SendTaskSuccessCommand)).toHaveLength(0);
+    expect((await s.store.get(q.approvalId)).decision).toBeUndefined();
+  });
+
+  it('keeps an answer taken when Slack cannot take the private message, and logs it', async () => {
+    // Arrange: someone decided first; telling this user fails (Slack rate-limits it).
+    sfn.on(SendTaskSuccessCommand).resolves({});
+    const q = parkedQuestion();
+    const s = await setup(await storeWith(q));
+    await handleApprovalRequest(
+      s.deps,
+      webhookRequest({ approvalId: q.approvalId, answer: 'no', answeredBy: 'bob' }),
+    );
+    const deps = {
+      ...s.deps,
+      slack: {
+        ...(s.deps.slack as NonNullable<EndpointDeps['slack']>),
+        api: {
+          tellPrivately: async () => {
+            throw Object.assign(new Error('rate limited'), { name: 'RateLimitedError' });
+          },
+          openModal: async () => undefined,
+        },
+      },
+    };
+
+    // Act
+    const response = await handleApprovalRequest(deps, slackRequest(buttonPress(q.approvalId, 'yes')));
+
+    // Assert
+    expect(response.statusCode).toBe(200);
+    expect(s.logs.at(-1)).toBe(
+      JSON.stringify({ message: 'Private message not sent', reason: 'RateLimitedError' }),
+    );
+    expect((await s.store.get(q.approvalId)).decision).toMatchObject({ answer: 'no', outcome: 'delivered' });
   });
 
   it('tells a later answerer who decided what and when, with no Step Functions call', async () => {

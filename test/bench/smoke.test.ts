@@ -34,6 +34,7 @@ describe('benchmarks (smoke sizes)', () => {
       `${SMOKE.scale.inPlace.allocations} allocations in place, batch ${SMOKE.scale.inPlace.batchSize}`,
       `${SMOKE.scale.reschedule.allocations} allocations -reschedule, batch ${SMOKE.scale.reschedule.batchSize}`,
       'local engine peak memory in those runs',
+      'worst mix: 1 batches, -reschedule -wait-healthy, 5 await + 5 health slices each (',
     ]) {
       expect(metrics).toContain(metric);
     }

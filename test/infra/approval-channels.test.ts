@@ -47,7 +47,7 @@ function synth(slack: Record<string, unknown> = { allowedUserIds: ['U1'] }) {
 describe('NomadRestartStack with approvals', () => {
   const { app, template } = synth();
 
-  it('lets the endpoint call only SendTaskSuccess and SendTaskFailure, on this state machine', () => {
+  it('lets the endpoint answer on this state machine and describe only its executions', () => {
     // Act
     const statements = roleStatements(template, 'nomad-restart approval-endpoint handler');
 
@@ -58,6 +58,23 @@ describe('NomadRestartStack with approvals', () => {
         Action: ['states:SendTaskSuccess', 'states:SendTaskFailure'],
         Effect: 'Allow',
         Resource: { Ref: expect.stringMatching(/^RestartStateMachine/) },
+      },
+      // An answer whose reply was lost: did the execution take it? (lib/approvals/decide.ts)
+      {
+        Action: 'states:DescribeExecution',
+        Effect: 'Allow',
+        Resource: {
+          'Fn::Join': [
+            '',
+            [
+              'arn:',
+              { Ref: 'AWS::Partition' },
+              ':states:us-east-1:123456789012:execution:',
+              { 'Fn::GetAtt': [expect.stringMatching(/^RestartStateMachine/), 'Name'] },
+              ':*',
+            ],
+          ],
+        },
       },
     ]);
   });

@@ -552,13 +552,23 @@ describe('NomadRestartStack', () => {
       const next = states[FlowStates.nextStep] as unknown as { Choices: Array<Record<string, unknown>> };
 
       // Act
-      const rule = next.Choices.find((c) => c['Next'] === TaskStates.continueAsNew);
+      const rules = next.Choices.filter((c) => c['Next'] === TaskStates.continueAsNew);
 
-      // Assert
-      expect(rule).toMatchObject({
-        Variable: '$.progress.batchesThisExecution',
-        NumericGreaterThanEquals: 50,
-      });
+      // Assert: on the history budget (history-budget.ts), or after the configured batches.
+      expect(rules).toEqual([
+        {
+          And: [
+            { Variable: '$.progress.historyEvents', IsPresent: true },
+            { Variable: '$.progress.historyEvents', NumericGreaterThanEquals: 20_000 },
+          ],
+          Next: TaskStates.continueAsNew,
+        },
+        {
+          Variable: '$.progress.batchesThisExecution',
+          NumericGreaterThanEquals: 50,
+          Next: TaskStates.continueAsNew,
+        },
+      ]);
       expect(states[TaskStates.continueAsNew]).toMatchObject({
         Resource: 'arn:aws:states:::states:startExecution',
         Parameters: {

@@ -68,7 +68,8 @@ describe('plan handler', () => {
     expect(result).toEqual({
       ...input,
       plan: planned.plan,
-      progress: planned.progress,
+      // The history estimate starts with the execution's first states (history-budget.ts).
+      progress: { ...planned.progress, historyEvents: 24 },
       decision: planned.decision,
       events: [],
       planEvents: [{ type: 'restart-started', time: 1, count: 6 }],
@@ -437,5 +438,27 @@ describe('ask handler', () => {
     // Assert
     const stored = await localStores.approvals.get((result as { approvalId: string }).approvalId);
     expect(stored.startedBy).toBe('schedule "weekly-web"');
+  });
+
+  it('keeps the question as long as it can be answered: its timeout, plus a day', async () => {
+    // Arrange: a 30-day approvalTimeout, past the week items used to live whatever the timeout.
+    const timeoutSeconds = 30 * 86_400;
+    const event = {
+      taskToken: 'token',
+      executionId: 'arn:exec:long-question',
+      runId: 'arn:exec:long-question',
+      jobId: 'web',
+      namespace: 'default',
+      question: { kind: 'proceed', prompt: 'Proceed with the next batch? [Y/n]', summary: '' },
+      timeoutSeconds,
+    };
+
+    // Act
+    const { result } = await captureOutput(() => ask(event, lambdaContext()));
+
+    // Assert
+    const stored = await localStores.approvals.get((result as { approvalId: string }).approvalId);
+    expect(stored.timesOutAt).toBe(stored.createdAt + timeoutSeconds);
+    expect(stored.expiresAt).toBe(stored.createdAt + timeoutSeconds + 86_400);
   });
 });

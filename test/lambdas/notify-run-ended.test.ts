@@ -446,6 +446,22 @@ describe('notify-run-ended handler', () => {
     expect(sns.commandCalls(PublishCommand)).toEqual([]);
   });
 
+  it.each(['StepFunctions.ExecutionAlreadyExistsException', 'StepFunctions.ExecutionAlreadyExists'])(
+    'posts nothing for a hand-over whose retried start found the successor already there (%s)',
+    async (error) => {
+      // Arrange: "Continued in new execution" outputs what the Catch wrote.
+      const output = { Error: error, Cause: `Execution Already Exists: '${executionArn('run-2')}'` };
+
+      // Act
+      const result = await notify(ended('run-1', { output }));
+
+      // Assert
+      expect(result).toEqual({ outcome: null, posted: [] });
+      expect(slack.calls).toEqual([]);
+      expect(webhook.requests).toEqual([]);
+    },
+  );
+
   it('reads an output left out of the event with DescribeExecution', async () => {
     // Arrange
     const output = summary({});

@@ -5,6 +5,8 @@
  * loses its buttons; a later answer is told the question is closed), leaves the pending list, and
  * expires with its TTL. Other executions' questions and questions already decided are left alone.
  */
+import { DescribeExecutionCommand, SFNClient } from '@aws-sdk/client-sfn';
+import { mockClient } from 'aws-sdk-client-mock';
 import { decideQuestion } from '../../lib/approvals/decide';
 import { questionMessage } from '../../lib/approvals/question-message';
 import { recordRunEnded } from '../../lib/approvals/timeouts';
@@ -17,6 +19,8 @@ const { handler } = await import('../../lambdas/release-stale-lock');
 const { localStores } = await import('../../lib/stores/from-env');
 
 const OTHER = 'arn:aws:states:eu-west-1:123456789012:execution:NomadRestart-Restart:run-2';
+const sfn = mockClient(SFNClient);
+afterEach(() => sfn.reset());
 
 describe('release-stale-lock handler', () => {
   // The questions are this file's subject; the job's shared lock in Nomad, which the handler also
@@ -51,6 +55,28 @@ describe('release-stale-lock handler', () => {
     expect(questionMessage(closed).answers).toBeUndefined();
     expect(await localStores.approvals.listPending({ executionId: EXECUTION })).toEqual([]);
     expect((await localStores.approvals.get(elsewhere.approvalId)).decision).toBeUndefined();
+  });
+
+  it('reads the run id with DescribeExecution when EventBridge left the input out, and frees its lock', async () => {
+    // Arrange: the run's lock is held by its first execution; its third one was aborted.
+    const key = { namespace: 'default', jobId: 'big-job' };
+    const third = `${OTHER}-3`;
+    await localStores.lock.acquire(key, OTHER, 3600);
+    sfn.on(DescribeExecutionCommand, { executionArn: third }).resolves({
+      status: 'ABORTED',
+      input: JSON.stringify({
+        continuation: { run: { runId: OTHER, executionId: third, executionNumber: 3 } },
+      }),
+    });
+    const event = { detail: { executionArn: third, status: 'ABORTED', input: null } };
+
+    // Act
+    const result = await handler(event, lambdaContext());
+
+    // Assert
+    expect(result).toEqual({ released: 1 });
+    expect(localStores.lock.holder(key)).toBeUndefined();
+    expect(sfn.commandCalls(DescribeExecutionCommand)).toHaveLength(1);
   });
 });
 

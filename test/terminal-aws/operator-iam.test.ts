@@ -87,6 +87,8 @@ describe('NomadRestartWorkflow.grantOperate', () => {
       role: 'Answer',
       expected: {
         'states:SendTaskSuccess': onMachine,
+        // An answer whose SendTaskSuccess reply was lost: did the execution take it?
+        'states:DescribeExecution': onExecutions,
         'dynamodb:GetItem': onTableItself(approvals),
         'dynamodb:UpdateItem': onTableItself(approvals),
         'dynamodb:Query': (r) =>
@@ -127,6 +129,7 @@ describe('NomadRestartWorkflow.grantOperate', () => {
       'dynamodb:Query',
       'dynamodb:Scan',
       'dynamodb:UpdateItem',
+      'states:DescribeExecution',
       'states:GetExecutionHistory',
       'states:SendTaskSuccess',
       'states:StartExecution',

@@ -149,20 +149,25 @@ function grantTableAccess(r: HandlerResources): void {
 }
 
 /**
- * Lock job asks whether a lock's holder still runs before taking the lock over: only this
- * state machine's executions can hold one.
+ * Lock job asks whether a lock's holder still runs before taking the lock over, and the
+ * stale-lock handler reads the input EventBridge left out of a large execution's event: only
+ * this state machine's executions.
  */
 function grantDescribeOwnExecutions(scope: Construct, r: HandlerResources): void {
-  const lockJob = r.functions['lock-job'];
+  for (const id of ['lock-job', STALE_LOCK_HANDLER_ID] as const) grantDescribeTo(scope, r, id);
+}
+
+function grantDescribeTo(scope: Construct, r: HandlerResources, id: WorkflowFunctionId): void {
+  const fn = r.functions[id];
   // cdk-nag names an unresolved region or account by its pseudo parameter.
   const { region, account } = Stack.of(scope);
   const named = (value: string, pseudo: string) => (Token.isUnresolved(value) ? `<${pseudo}>` : value);
-  Validations.of(lockJob.role ?? scope).acknowledge({
+  Validations.of(fn.role ?? scope).acknowledge({
     id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:states:${named(region, 'AWS::Region')}:${named(account, 'AWS::AccountId')}:execution:${r.stateMachineName}:*]`,
     reason:
-      "A lock's holder is any execution of this state machine; their names are not known when deploying.",
+      'A lock holder (or an ended run) is any execution of this state machine; their names are not known when deploying.',
   });
-  lockJob.addToRolePolicy(
+  fn.addToRolePolicy(
     new iam.PolicyStatement({
       actions: ['states:DescribeExecution'],
       resources: [

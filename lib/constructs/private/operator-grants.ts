@@ -48,7 +48,8 @@ export const OPERATOR_ACTIONS: Readonly<Record<OperatorUse, OperatorActions>> = 
   },
   answer: {
     stateMachine: ['states:SendTaskSuccess'],
-    executions: none,
+    // An answer whose SendTaskSuccess response was lost: did the execution take it?
+    executions: ['states:DescribeExecution'],
     // The one decision: the question read, then a conditional write records who answered what.
     approvalsTable: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
     approvalsIndexes: {

@@ -4,6 +4,12 @@
  */
 import { Duration, ValidationError } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { MAX_APPROVAL_TIMEOUT_SECONDS } from '../../approvals/question-life';
+import {
+  HISTORY_EVENT_BUDGET,
+  LIGHTEST_BATCH_EVENTS,
+  MAX_BATCHES_PER_EXECUTION,
+} from '../../workflow/history-budget';
 
 /** The props {@link resolveWorkflowSettings} reads; every one optional, with its default. */
 export interface WorkflowSettingsProps {
@@ -25,11 +31,18 @@ export interface WorkflowSettings {
 
 const lit = (s: string) => s as ConstructorParameters<typeof ValidationError>[0];
 
-function integerIn(scope: Construct, name: string, value: number, min: number, max: number): number {
+function integerIn(
+  scope: Construct,
+  name: string,
+  value: number,
+  min: number,
+  max: number,
+  why = '',
+): number {
   if (!Number.isInteger(value) || value < min || value > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? 'a positive integer' : `an integer from ${min} to ${max}`;
     const code = `Invalid${name[0]?.toUpperCase() ?? ''}${name.slice(1)}`;
-    throw new ValidationError(lit(code), `${name} must be ${range}, got ${value}`, scope);
+    throw new ValidationError(lit(code), `${name} must be ${range}${why}, got ${value}`, scope);
   }
   return value;
 }
@@ -37,10 +50,13 @@ function integerIn(scope: Construct, name: string, value: number, min: number, m
 /** Defaults every setting and refuses a value out of range, naming the prop. */
 export function resolveWorkflowSettings(scope: Construct, props: WorkflowSettingsProps): WorkflowSettings {
   const approvalTimeout = props.approvalTimeout ?? Duration.hours(24);
-  if (!approvalTimeout.isUnresolved() && approvalTimeout.toSeconds() < 60) {
+  if (
+    !approvalTimeout.isUnresolved() &&
+    (approvalTimeout.toSeconds() < 60 || approvalTimeout.toSeconds() > MAX_APPROVAL_TIMEOUT_SECONDS)
+  ) {
     throw new ValidationError(
       lit('InvalidApprovalTimeout'),
-      `approvalTimeout must be at least 1 minute, got ${approvalTimeout.toHumanString()}`,
+      `approvalTimeout must be from 1 minute to ${Duration.seconds(MAX_APPROVAL_TIMEOUT_SECONDS).toDays()} days (a Standard execution's longest life), got ${approvalTimeout.toHumanString()}`,
       scope,
     );
   }
@@ -56,7 +72,14 @@ export function resolveWorkflowSettings(scope: Construct, props: WorkflowSetting
     );
   }
   return {
-    batchesPerExecution: integerIn(scope, 'batchesPerExecution', props.batchesPerExecution ?? 200, 1, 1000),
+    batchesPerExecution: integerIn(
+      scope,
+      'batchesPerExecution',
+      props.batchesPerExecution ?? 200,
+      1,
+      MAX_BATCHES_PER_EXECUTION,
+      ` (the lightest batch writes ${LIGHTEST_BATCH_EVENTS} history events; one execution's budget is ${HISTORY_EVENT_BUDGET})`,
+    ),
     awaitSlicesPerExecution: integerIn(
       scope,
       'awaitSlicesPerExecution',

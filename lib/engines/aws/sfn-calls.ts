@@ -8,6 +8,7 @@
  * on unobserved and its questions unanswered.
  */
 import {
+  DescribeExecutionCommand,
   GetExecutionHistoryCommand,
   type HistoryEvent,
   SendTaskSuccessCommand,
@@ -79,7 +80,10 @@ export function awsTaskAnswerClient(
   retry: AwsRetryOptions,
 ): TaskAnswerClient {
   return {
-    send: (command) => awsCall({ action: 'states:SendTaskSuccess', what }, () => client.send(command), retry),
+    send: (command) =>
+      command instanceof DescribeExecutionCommand
+        ? awsCall({ action: 'states:DescribeExecution', what }, () => client.send(command), retry)
+        : awsCall({ action: 'states:SendTaskSuccess', what }, () => client.send(command), retry),
   };
 }
 

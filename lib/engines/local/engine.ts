@@ -62,6 +62,8 @@ export interface LocalRestartRequest {
    * @default each function's own `Timeout` from the template, as on Lambda
    */
   readonly invocationBudgetMs?: number;
+  /** How long one invocation of the named Task states may run, before `invocationBudgetMs` (benchmarks: short await slices only). */
+  readonly invocationBudgetsMs?: Readonly<Record<string, number>>;
   /** Wraps every handler invocation (tests: a Lambda that dies after it acted, before it returned). */
   readonly interceptInvocation?: InvocationInterceptor;
   /** Milliseconds between the named states' `Retry` attempts instead of the definition's (tests). */
@@ -219,7 +221,8 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
           ...(request.nomad === undefined ? {} : { nomad: request.nomad }),
           ...(request.now === undefined ? {} : { now: request.now }),
         },
-        request.invocationBudgetMs ??
+        request.invocationBudgetsMs?.[state.stateName] ??
+          request.invocationBudgetMs ??
           stateMachine.functionTimeoutsMs[state.functionLogicalId ?? ''] ??
           LOCAL_INVOCATION_BUDGET_MS,
         request.interceptInvocation ?? ((_state, invoke) => invoke()),

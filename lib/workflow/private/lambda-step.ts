@@ -6,7 +6,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
-import { ERROR_RESULT_PATH, LAMBDA_RETRY_ERRORS, retryWithBackoff } from './retry-catch';
+import { ERROR_RESULT_PATH, IDEMPOTENT_STEP_RETRY_ERRORS, retryWithBackoff } from './retry-catch';
 
 /** Options of one Lambda Task state of the restart graph. */
 export interface LambdaStepOptions {
@@ -53,7 +53,7 @@ export function lambdaStep(scope: Construct, id: string, options: LambdaStepOpti
     taskTimeout: taskTimeoutFor(options.fn),
     ...(options.payload === undefined ? {} : { payload: options.payload }),
   });
-  task.addRetry(retryWithBackoff(LAMBDA_RETRY_ERRORS));
+  task.addRetry(retryWithBackoff(IDEMPOTENT_STEP_RETRY_ERRORS));
   for (const c of options.catches ?? []) {
     task.addCatch(c.next, { errors: c.errors, resultPath: ERROR_RESULT_PATH });
   }

@@ -26,19 +26,49 @@ export const LAMBDA_RETRY_ERRORS: readonly string[] = [
 ];
 
 /**
+ * What a step's function reports when it ends without an answer: Lambda's own timeout
+ * (`Sandbox.Timedout`, the local engine raises the same) and a runtime process that exited
+ * (`Runtime.ExitError`: killed, out of memory). Only for the idempotent Lambda steps, whose
+ * journal makes a second run redo only what the first did not finish; never for the question,
+ * whose retry would park and announce it a second time.
+ * (https://docs.aws.amazon.com/lambda/latest/dg/invocation-retries.html)
+ */
+export const FUNCTION_END_RETRY_ERRORS: readonly string[] = ['Sandbox.Timedout', 'Runtime.ExitError'];
+
+/** Errors an idempotent Lambda step retries: {@link LAMBDA_RETRY_ERRORS} and {@link FUNCTION_END_RETRY_ERRORS}. */
+export const IDEMPOTENT_STEP_RETRY_ERRORS: readonly string[] = [
+  ...LAMBDA_RETRY_ERRORS,
+  ...FUNCTION_END_RETRY_ERRORS,
+];
+
+/**
  * Errors worth retrying when starting the continued execution: the account's limit of running
- * executions (others finish), and throttling of the API or of the KMS key that encrypts
- * executions. The rest of what `StartExecution` raises (invalid input, a deleted state machine)
- * would only fail again; `ExecutionAlreadyExists` means the hand-over already happened.
+ * executions (others finish), throttling of the API or of the KMS key that encrypts executions,
+ * and the integration's generic service and client errors. The limit is named both ways: AWS's
+ * page for the optimized integration spells it `StepFunctions.ExecutionLimitExceeded`, the API's
+ * exception is `ExecutionLimitExceededException`, and ASL matches names exactly
+ * (https://docs.aws.amazon.com/step-functions/latest/dg/connect-stepfunctions.html). Retrying
+ * is safe: the start is idempotent for the same name and input. The rest of what
+ * `StartExecution` raises (invalid input, a deleted state machine) would only fail again;
+ * `ExecutionAlreadyExists` means the hand-over already happened.
  */
 export const START_EXECUTION_RETRY_ERRORS: readonly string[] = [
+  'StepFunctions.ExecutionLimitExceeded',
   'StepFunctions.ExecutionLimitExceededException',
   'StepFunctions.ThrottlingException',
   'StepFunctions.KmsThrottlingException',
+  'StepFunctions.AWSStepFunctionsException',
+  'StepFunctions.SdkClientException',
 ];
 
-/** What `StartExecution` raises when an execution of that name exists: the hand-over happened. */
-export const EXECUTION_ALREADY_EXISTS = 'StepFunctions.ExecutionAlreadyExistsException';
+/**
+ * What `StartExecution` raises when an execution of that name exists: the hand-over happened.
+ * Both spellings, as for the execution limit above.
+ */
+export const EXECUTION_ALREADY_EXISTS: readonly string[] = [
+  'StepFunctions.ExecutionAlreadyExists',
+  'StepFunctions.ExecutionAlreadyExistsException',
+];
 
 /**
  * Exponential backoff with full jitter (2 s, 4 s, 8 s … capped at 60 s, 6 attempts): concurrent
