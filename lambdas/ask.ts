@@ -10,7 +10,13 @@ import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { questionLife } from '../lib/approvals/question-life';
 import { type Approval, newApprovalId, stateMachineArnOf } from '../lib/stores/approval-store';
-import { approvalStoreFromEnv, ENV, secondsFromEnv } from '../lib/stores/from-env';
+import {
+  approvalStoreFromEnv,
+  DEFAULT_LOCK_TTL_SECONDS,
+  ENV,
+  jobLockFromEnv,
+  secondsFromEnv,
+} from '../lib/stores/from-env';
 import { StepPayloadError } from '../lib/workflow/errors';
 import type { AskResult } from '../lib/workflow/payloads';
 import { logger } from './private/logger';
@@ -102,6 +108,12 @@ const lambdaHandler = async (event: unknown): Promise<AskResult> => {
     ),
     ...runContext(e),
   });
+  // The last step before the wait for an answer: the run's lease must outlast the question.
+  const lease = Math.max(
+    secondsFromEnv(ENV.lockTtlSeconds, DEFAULT_LOCK_TTL_SECONDS),
+    (e.timeoutSeconds ?? 0) + 3600,
+  );
+  await jobLockFromEnv().extend({ namespace: e.namespace, jobId: e.jobId }, e.runId, lease, e.executionId);
   logger.info('Question parked', { approvalId, kind: e.question.kind, jobId: e.jobId });
   return { approvalId };
 };

@@ -73,7 +73,9 @@ export interface NomadRestartWorkflowProps extends SharedLockProps {
   /**
    * How long a question waits before Nomad's default answer ("no") applies; its item (and so its
    * chat buttons) lives as long, plus a day. From 1 minute to 365 days (a Standard execution's
-   * longest life), refused at synth otherwise. @default Duration.hours(24)
+   * longest life), refused at synth otherwise; at most 23 hours unless `variablesLock` is `off`
+   * (nothing renews the job's lock in Nomad during a question, and its TTL is 24 hours).
+   * @default Duration.hours(23)
    */
   readonly approvalTimeout?: Duration;
   /**

@@ -1,7 +1,8 @@
 /**
  * Props the workflow's budgets cannot honour are refused at synth, naming the prop, the value
  * received and the limit (#28): more batches per execution than one execution's history budget
- * holds, and a question longer than a Standard execution can wait.
+ * holds, a question longer than a Standard execution can wait, and, while executions hold the
+ * job's lock in Nomad, a question longer than that lock lives without a renewal.
  */
 import { Duration } from 'aws-cdk-lib';
 import { MAX_APPROVAL_TIMEOUT_SECONDS } from '../../lib/approvals/question-life';
@@ -18,9 +19,15 @@ describe('NomadRestartWorkflow budgets', () => {
     },
     {
       name: 'approvalTimeout longer than an execution lives',
-      props: { approvalTimeout: Duration.days(400) },
+      props: { approvalTimeout: Duration.days(400), variablesLock: 'off' as const },
       expectedErr:
         "approvalTimeout must be from 1 minute to 365 days (a Standard execution's longest life), got 400 days",
+    },
+    {
+      name: 'approvalTimeout longer than the job’s lock in Nomad lives between renewals',
+      props: { approvalTimeout: Duration.hours(24) },
+      expectedErr:
+        'approvalTimeout must be at most 23 hours while executions hold the job\'s lock in Nomad (its TTL is 24h, renewed just before a question), got 1 day; set variablesLock to "off" for longer questions',
     },
     {
       name: 'approvalTimeout under a minute',
@@ -38,13 +45,16 @@ describe('NomadRestartWorkflow budgets', () => {
 
   it('accepts the limits themselves', () => {
     // Act
-    const synth = () =>
+    const withoutSharedLock = () =>
       synthesizeStack({
         batchesPerExecution: MAX_BATCHES_PER_EXECUTION,
         approvalTimeout: Duration.seconds(MAX_APPROVAL_TIMEOUT_SECONDS),
+        variablesLock: 'off',
       });
+    const withSharedLock = () => synthesizeStack({ approvalTimeout: Duration.hours(23) });
 
     // Assert
-    expect(synth).not.toThrow();
+    expect(withoutSharedLock).not.toThrow();
+    expect(withSharedLock).not.toThrow();
   });
 });

@@ -135,6 +135,8 @@ function grantTableAccess(r: HandlerResources): void {
   table('decide', r.lockTable, ['dynamodb:GetItem', 'dynamodb:UpdateItem']);
   table('await-batch', r.lockTable, ['dynamodb:UpdateItem']);
   table('await-health', r.lockTable, ['dynamodb:UpdateItem']);
+  // Ask, the last step before a question, makes the lease outlast it.
+  table('ask', r.lockTable, ['dynamodb:UpdateItem']);
   table('release-lock', r.lockTable, ['dynamodb:GetItem', 'dynamodb:DeleteItem']);
   table(STALE_LOCK_HANDLER_ID, r.lockTable, ['dynamodb:DeleteItem']);
   table(STALE_LOCK_HANDLER_ID, r.lockTable, ['dynamodb:Query'], LOCK_TABLE_SCHEMA.ownerIndex);

@@ -72,6 +72,7 @@ const RUNS_A_SLICE: ReadonlySet<WorkflowFunctionId> = new Set([
 const READS_LOCK: ReadonlySet<WorkflowFunctionId> = new Set([
   'lock-job',
   'resume-run',
+  'ask',
   'await-batch',
   'await-health',
   'check-deployments',

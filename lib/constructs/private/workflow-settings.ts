@@ -5,6 +5,7 @@
 import { Duration, ValidationError } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { MAX_APPROVAL_TIMEOUT_SECONDS } from '../../approvals/question-life';
+import { AWS_LONGEST_WAIT_SECONDS, AWS_SHARED_LOCK_TTL } from '../../stores/shared-lock-settings';
 import {
   HISTORY_EVENT_BUDGET,
   LIGHTEST_BATCH_EVENTS,
@@ -18,6 +19,8 @@ export interface WorkflowSettingsProps {
   readonly approvalTimeout?: Duration;
   readonly batchSliceTimeout?: Duration;
   readonly planExpirationDays?: number;
+  /** Whether executions hold the job's shared lock in Nomad (its TTL bounds a question). */
+  readonly variablesLock?: 'on' | 'required' | 'off';
 }
 
 /** The same settings, defaulted and valid. */
@@ -49,7 +52,7 @@ function integerIn(
 
 /** Defaults every setting and refuses a value out of range, naming the prop. */
 export function resolveWorkflowSettings(scope: Construct, props: WorkflowSettingsProps): WorkflowSettings {
-  const approvalTimeout = props.approvalTimeout ?? Duration.hours(24);
+  const approvalTimeout = props.approvalTimeout ?? Duration.seconds(AWS_LONGEST_WAIT_SECONDS);
   if (
     !approvalTimeout.isUnresolved() &&
     (approvalTimeout.toSeconds() < 60 || approvalTimeout.toSeconds() > MAX_APPROVAL_TIMEOUT_SECONDS)
@@ -57,6 +60,18 @@ export function resolveWorkflowSettings(scope: Construct, props: WorkflowSetting
     throw new ValidationError(
       lit('InvalidApprovalTimeout'),
       `approvalTimeout must be from 1 minute to ${Duration.seconds(MAX_APPROVAL_TIMEOUT_SECONDS).toDays()} days (a Standard execution's longest life), got ${approvalTimeout.toHumanString()}`,
+      scope,
+    );
+  }
+  // Nothing runs during a question to renew the job's lock in Nomad: its TTL must outlast it.
+  if (
+    !approvalTimeout.isUnresolved() &&
+    (props.variablesLock ?? 'on') !== 'off' &&
+    approvalTimeout.toSeconds() > AWS_LONGEST_WAIT_SECONDS
+  ) {
+    throw new ValidationError(
+      lit('InvalidApprovalTimeout'),
+      `approvalTimeout must be at most ${AWS_LONGEST_WAIT_SECONDS / 3600} hours while executions hold the job's lock in Nomad (its TTL is ${AWS_SHARED_LOCK_TTL}, renewed just before a question), got ${approvalTimeout.toHumanString()}; set variablesLock to "off" for longer questions`,
       scope,
     );
   }
