@@ -3,20 +3,18 @@
  * the lock and approvals tables and the least-privilege grants between them.
  */
 import { type CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
-import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
-import * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { APPROVALS_TABLE_SCHEMA } from '../stores/dynamodb-approval-store';
-import { LOCK_TABLE_SCHEMA } from '../stores/dynamodb-job-lock';
-import { ENDED_RUN_TAG } from '../stores/plan-store';
 import { restartDefinition } from '../workflow/definition';
 import { HANDLER_IDS, STALE_LOCK_HANDLER_ID } from '../workflow/state-names';
 import { ApprovalChannels, type ApprovalChannelsProps, hasApprovalChannels } from './approval-channels';
@@ -27,6 +25,7 @@ import { grantHandlerAccess } from './private/handler-grants';
 import { grantOperator, OPERATOR_USES, type OperatorUse } from './private/operator-grants';
 import { createTaskFunctions, type SharedLockProps, type WorkflowFunctionId } from './private/task-functions';
 import { resolveWorkflowSettings } from './private/workflow-settings';
+import { createWorkflowStorage } from './private/workflow-storage';
 
 export type { OperatorUse } from './private/operator-grants';
 
@@ -132,66 +131,14 @@ export class NomadRestartWorkflow extends Construct {
     const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
     const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
 
-    this.planBucket = new s3.Bucket(this, 'PlanBucket', {
-      encryption: s3.BucketEncryption.S3_MANAGED,
-      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
-      enforceSSL: true,
-      lifecycleRules: [
-        // Only an ended run's documents expire (Release lock tags them): nothing a running
-        // restart needs can, however long the run lasts.
-        {
-          expiration: Duration.days(settings.planExpirationDays),
-          tagFilters: { [ENDED_RUN_TAG.key]: ENDED_RUN_TAG.value },
-        },
-        { abortIncompleteMultipartUploadAfter: Duration.days(1) },
-      ],
+    const storage = createWorkflowStorage(this, {
+      planExpirationDays: settings.planExpirationDays,
       removalPolicy,
+      approvalsStream: props.approvalNotifier !== undefined || hasApprovalChannels(props.approvals ?? {}),
     });
-    Validations.of(this.planBucket).acknowledge({
-      id: 'AwsSolutions-S1',
-      reason:
-        "The bucket holds short-lived plan documents written and read only by this workflow's roles; access is audited through CloudTrail, and server access logs would need a second bucket for no added signal.",
-    });
-
-    this.lockTable = new dynamodb.Table(this, 'LockTable', {
-      partitionKey: { name: LOCK_TABLE_SCHEMA.partitionKey, type: dynamodb.AttributeType.STRING },
-      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      timeToLiveAttribute: LOCK_TABLE_SCHEMA.ttlAttribute,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      encryption: dynamodb.TableEncryption.AWS_MANAGED,
-      removalPolicy,
-    });
-    this.lockTable.addGlobalSecondaryIndex({
-      indexName: LOCK_TABLE_SCHEMA.ownerIndex,
-      partitionKey: { name: LOCK_TABLE_SCHEMA.ownerAttribute, type: dynamodb.AttributeType.STRING },
-      projectionType: dynamodb.ProjectionType.KEYS_ONLY,
-    });
-
-    this.approvalsTable = new dynamodb.Table(this, 'ApprovalsTable', {
-      partitionKey: { name: APPROVALS_TABLE_SCHEMA.partitionKey, type: dynamodb.AttributeType.STRING },
-      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      timeToLiveAttribute: APPROVALS_TABLE_SCHEMA.ttlAttribute,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-      encryption: dynamodb.TableEncryption.AWS_MANAGED,
-      removalPolicy,
-      // Keys only: a stream record never carries a task token.
-      ...(props.approvalNotifier === undefined && !hasApprovalChannels(props.approvals ?? {})
-        ? {}
-        : { stream: dynamodb.StreamViewType.KEYS_ONLY }),
-    });
-    this.approvalsTable.addGlobalSecondaryIndex({
-      indexName: APPROVALS_TABLE_SCHEMA.executionIndex,
-      partitionKey: { name: APPROVALS_TABLE_SCHEMA.executionAttribute, type: dynamodb.AttributeType.STRING },
-      projectionType: dynamodb.ProjectionType.ALL,
-    });
-    // Questions still pending, per state machine (`nomad-restart questions`): never the task token.
-    this.approvalsTable.addGlobalSecondaryIndex({
-      indexName: APPROVALS_TABLE_SCHEMA.pendingIndex,
-      partitionKey: { name: APPROVALS_TABLE_SCHEMA.pendingAttribute, type: dynamodb.AttributeType.STRING },
-      sortKey: { name: APPROVALS_TABLE_SCHEMA.pendingSortAttribute, type: dynamodb.AttributeType.NUMBER },
-      projectionType: dynamodb.ProjectionType.INCLUDE,
-      nonKeyAttributes: [...APPROVALS_TABLE_SCHEMA.pendingProjection],
-    });
+    this.planBucket = storage.planBucket;
+    this.lockTable = storage.lockTable;
+    this.approvalsTable = storage.approvalsTable;
 
     const fns = createTaskFunctions(this, {
       ...props,
