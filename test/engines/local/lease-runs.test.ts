@@ -1,8 +1,10 @@
 /**
  * Scenario: a run outlives its lock's lease and keeps its job. The run's stores are AWS's (on
- * emulators, every call checked against its function's role); the engine's lock has a 150 s lease, and a sweeper deletes every lock item whose `expiresAt` has
- * passed on the simulator's clock before each step, as DynamoDB's TTL may at any moment. The
- * first batch's replacement takes 500 simulated seconds to start, watched in slices of about 80:
+ * emulators, every call checked against its function's role); the engine's lock has a 300 s
+ * lease, and a sweeper deletes every lock item whose `expiresAt` has passed on the simulator's
+ * clock before each step, as DynamoDB's TTL may at any moment. The
+ * first batch's replacement takes 1,000 simulated seconds to start, watched in slices of about 80
+ * (a slice is far shorter than the lease, as on AWS, so a loaded machine's delays do not matter):
  * the await outlasts the lease three times over. Every slice renews the lease, so the item is
  * never swept, the run restarts both batches and exits 0 — where a lease renewed only before each
  * batch would be swept mid-await and the run stopped at its next safe point, the job lost.
@@ -16,7 +18,7 @@ import { runWorkflow } from './workflow-harness';
 
 jest.setTimeout(60_000);
 
-const LEASE_SECONDS = 150;
+const LEASE_SECONDS = 300;
 const aws = useEmulatedAws();
 const envBefore = process.env['LOCK_TTL_SECONDS'];
 let h: Harness | undefined;
@@ -55,7 +57,7 @@ async function sweepExpired(nowMs: number): Promise<number> {
 describe('a run that outlives its lease', () => {
   it('keeps its job through an await three times the lease: every slice renews it', async () => {
     // Arrange: replacements start 200 simulated seconds after they are placed.
-    h = await startHarness({ jobs: [simpleJob('web', 'service', 2)] }, { allocStartMs: 500_000 });
+    h = await startHarness({ jobs: [simpleJob('web', 'service', 2)] }, { allocStartMs: 1_000_000 });
     const harness = h;
     await waitAllRunning(harness, 'web', 2);
     const startedAt = harness.now();
