@@ -6,7 +6,10 @@ export interface ReportRow {
   /** The measured figure, formatted with its unit. */
   readonly figure: string;
   readonly target: string;
-  /** Nomad's CLI figure where one exists, derived from its request pattern (spec §2.6, §3.2). */
+  /**
+   * Nomad's CLI figure where one exists, derived from its request pattern (`command/job_restart.go`
+   * `handleAlloc`).
+   */
   readonly nomadCli: string;
   /** `pass`, `MISS`, or `info` for rows without a target. */
   readonly verdict: 'pass' | 'MISS' | 'info';

@@ -1,4 +1,7 @@
-/** Task "Apply answer": reads the reply to the pending question (spec §2.8). */
+/**
+ * Task "Apply answer": reads the reply to the pending question (Nomad's `command/job_restart.go`
+ * `shouldProceed`).
+ */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';

@@ -1,4 +1,4 @@
-/** Task "Finish restart": the final output (spec §2.10) as a summary. */
+/** Task "Finish restart": the final output (Nomad's `command/job_restart.go` `Run`) as a summary. */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';

@@ -1,7 +1,8 @@
 /**
  * Task "Validate input": the console/schedule input through the domain's schema and Nomad's
- * checks (spec §1.3). Bad input ends the execution in `InvalidInput` with Nomad's message,
- * before the lock is taken or any Nomad request is made: this handler has no Nomad client.
+ * checks (Nomad's `command/job_restart.go` `parseAndValidate`). Bad input ends the execution in
+ * `InvalidInput` with Nomad's message, before the lock is taken or any Nomad request is made: this
+ * handler has no Nomad client.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';

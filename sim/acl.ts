@@ -1,5 +1,5 @@
 /**
- * ACL model (spec §3.4): off by default; when on, a token's secret maps to capabilities per
+ * ACL model (`nomad job restart -help`): off by default; when on, a token's secret maps to capabilities per
  * namespace (`list-jobs`, `read-job`, `alloc-lifecycle`, `submit-job`, `evaluate-job`) and
  * variables capabilities per namespace and path, or to a management token that may do anything.
  * No token means the anonymous policy.

@@ -1,6 +1,7 @@
 /**
  * Errors raised by the Nomad API simulator. Everything the simulator refuses over HTTP is a
- * {@link SimHttpError} carrying Nomad's status code and exact text/plain body (spec §3.3).
+ * {@link SimHttpError} carrying Nomad's status code and exact text/plain body
+ * (`command/agent/http.go` `HTTPServer.wrap`).
  */
 
 /** Base class of every simulator error. */

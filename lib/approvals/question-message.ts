@@ -16,7 +16,10 @@ export const OFFERED_WAITS = ['10s', '1m', '5m'] as const;
 /** What a typed answer must be, shown beside the field that takes it. */
 export const TYPED_WAIT_HINT = 'A Go duration, read as nomad job restart reads it: 30s, 1m30s, 2h';
 
-/** The answers a question accepts (spec §2.8): yes, no, and a wait while the batch wait is `ask`. */
+/**
+ * The answers a question accepts (Nomad's `command/job_restart.go` `shouldProceed`): yes, no, and a
+ * wait while the batch wait is `ask`.
+ */
 export function answerChoices(approval: Pick<Approval, 'approvalId' | 'kind' | 'prompt'>): ChatAnswers {
   const question = toQuestion(approval);
   const choices: ChatChoice[] = [

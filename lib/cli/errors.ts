@@ -28,7 +28,8 @@ export class CliUsageError extends Error {
 
 /**
  * Go `flag` package failure, e.g. `flag provided but not defined: -foo`: the message on
- * stderr, then the help text on stdout, exit 1, no additional-help line (spec §1.3 step 1).
+ * stderr, then the help text on stdout, exit 1, no additional-help line (Nomad's
+ * `command/job_restart.go` `parseAndValidate`, flag parsing).
  */
 export class GoFlagError extends CliUsageError {
   constructor(message: string) {
@@ -46,8 +47,8 @@ export class HelpRequestedError extends CliUsageError {
 }
 
 /**
- * Wrong argument count or a bad option value (spec §1.3 steps 2-9 and our own options):
- * the message, then the additional-help line, both on stderr; exit 1.
+ * Wrong argument count or a bad option value (Nomad's `command/job_restart.go` `parseAndValidate`
+ * and our own options): the message, then the additional-help line, both on stderr; exit 1.
  */
 export class CommandArgumentError extends CliUsageError {
   constructor(message: string, options?: { cause?: unknown }) {

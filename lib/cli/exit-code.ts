@@ -1,5 +1,5 @@
 /**
- * Nomad's exit code (spec §1.4, §2.10) for how an execution ended, printing the cause of a
+ * Nomad's exit code (`command/job_restart.go` `Run`) for how an execution ended, printing the cause of a
  * failure that no progress event has already reported.
  */
 

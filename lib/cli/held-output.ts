@@ -1,8 +1,9 @@
 /**
- * Progress lines around Nomad's interrupt question (spec §2.9): held back while the question is
- * open, printed when it is declined, dropped for good once it is confirmed (Nomad exits at once
- * and prints nothing more of the batch in flight). On AWS, where the run went on meanwhile, the
- * held lines are released before the output is silenced (`aws-engine.ts`).
+ * Progress lines around Nomad's interrupt question (`command/job_restart.go` `shouldExit`): held
+ * back while the question is open, printed when it is declined, dropped for good once it is
+ * confirmed (Nomad exits at once and prints nothing more of the batch in flight). On AWS, where the
+ * run went on meanwhile, the held lines are released before the output is silenced
+ * (`aws-engine.ts`).
  */
 import type { ProgressEvent } from '../restart/events';
 

@@ -1,8 +1,9 @@
 /**
- * SIGINT (spec §2.9). While a question is open the interrupt belongs to it (its read ends and
- * its default applies); otherwise Nomad's interrupt question is asked, in its turn at the
- * terminal (`TerminalDesk`: no other question can take the reply meant for it), and a
- * confirmation prints `\nCanceling job restart process` before the run is told to stop.
+ * SIGINT (Nomad's `command/job_restart.go` `handleSignal`). While a question is open the interrupt
+ * belongs to it (its read ends and its default applies); otherwise Nomad's interrupt question is
+ * asked, in its turn at the terminal (`TerminalDesk`: no other question can take the reply meant
+ * for it), and a confirmation prints `\nCanceling job restart process` before the run is told to
+ * stop.
  */
 import { interruptQuestion } from '../restart/questions';
 import { askAtTerminal } from './questions';

@@ -1,7 +1,8 @@
 /**
  * The command line of `nomad-restart [options] <job>`: exactly the flags of `nomad job
- * restart` (spec §1.1-§1.2) and Nomad's general options, parsed with Go's `flag` rules and
- * validated in Nomad's order with Nomad's messages, plus our own options.
+ * restart` (Nomad's `command/job_restart.go` `Help`, `parseAndValidate`) and Nomad's general
+ * options, parsed with Go's `flag` rules and validated in Nomad's order with Nomad's messages, plus
+ * our own options.
  */
 import { type NomadClientConfig, type NomadConfigFlags, resolveNomadConfig } from '../nomad/config';
 import { RestartValidationError } from '../restart/errors';
@@ -19,7 +20,7 @@ import { type GoFlagSpecs, parseGoFlags } from './go-flags';
 
 /** Nomad's default agent address. */
 
-/** Nomad's general options (spec §1.1). */
+/** Nomad's general options (`command/meta.go` `Meta.FlagSet`). */
 export interface GeneralOptions {
   /**
    * The Nomad client's configuration: the flags over the `NOMAD_*` variables, resolved once here

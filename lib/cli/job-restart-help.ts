@@ -1,8 +1,8 @@
 /**
  * Help text of `nomad-restart [options] <job>`, modelled on `nomad job restart -help`
- * with DESIGN.md's fixes: every ACL capability is listed (including `submit-job` or
- * `evaluate-job` for `-reschedule` on system jobs), `-reschedule` is described as what it
- * does (stop the allocation and let the scheduler place a replacement), and
+ * with our fixes (README, "Differences from nomad job restart"): every ACL capability is listed
+ * (including `submit-job` or `evaluate-job` for `-reschedule` on system jobs), `-reschedule` is
+ * described as what it does (stop the allocation and let the scheduler place a replacement), and
  * `-no-shutdown-delay` is said to work only with `-reschedule`.
  */
 import { DEFAULT_NOMAD_ADDRESS } from '../nomad/config';

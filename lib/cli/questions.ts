@@ -1,8 +1,9 @@
 /**
- * Questions at the terminal (spec §2.8): the prompt and one space, one trimmed line read,
- * `Invalid answer "<text>"` and the question again for a reply that is not understood, and a
- * read error (EOF, SIGINT while reading) printed and answered with the question's default. A run
- * on AWS can also be answered elsewhere (chat): then the pending read is withdrawn.
+ * Questions at the terminal (Nomad's `command/job_restart.go` `askQuestion`): the prompt and one
+ * space, one trimmed line read, `Invalid answer "<text>"` and the question again for a reply that
+ * is not understood, and a read error (EOF, SIGINT while reading) printed and answered with the
+ * question's default. A run on AWS can also be answered elsewhere (chat): then the pending read is
+ * withdrawn.
  */
 
 import type { PromptReply } from '../engines/local/engine';

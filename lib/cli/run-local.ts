@@ -1,6 +1,7 @@
 /**
  * A restart through the local engine, at this terminal: progress lines as the workflow's
- * steps report them, its questions asked here, and SIGINT handled as Nomad does (§2.9).
+ * steps report them, its questions asked here, and SIGINT handled as Nomad's
+ * `command/job_restart.go` `handleSignal` does.
  */
 
 import type { ExecutionResult } from '../engines/local/types';

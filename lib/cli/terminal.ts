@@ -1,7 +1,7 @@
 /**
  * The command's terminal: where lines go, whether questions can be asked, and how one line
- * is read for an answer (spec §2.8: prompt, one space, one trimmed line; EOF and interrupts
- * are read errors whose default the caller applies).
+ * is read for an answer (Nomad's `command/job_restart.go` `askQuestion`: prompt, one space, one
+ * trimmed line; EOF and interrupts are read errors whose default the caller applies).
  */
 import { createInterface, type Interface } from 'node:readline';
 import type { OutputLine } from '../restart/format';
@@ -26,7 +26,10 @@ export interface Terminal {
    * and before the next read is dropped, since it answered the question that was called off.
    */
   read(prompt: string, withdrawn?: AbortSignal): Promise<ReadResult>;
-  /** Whether a read is in progress (SIGINT then belongs to the question, spec §2.8). */
+  /**
+   * Whether a read is in progress (SIGINT then belongs to the question, Nomad's
+   * `command/job_restart.go` `askQuestion`).
+   */
   readonly reading: boolean;
   /** Ends a pending read as interrupted (SIGINT while a question is open). */
   interruptRead(): void;

@@ -17,10 +17,13 @@ export type AllocDesiredStatus = 'run' | 'stop' | 'evict';
 /** `Allocation.ClientStatus` values. */
 export type AllocClientStatus = 'pending' | 'running' | 'complete' | 'failed' | 'lost' | 'unknown';
 
-/** `Evaluation.Status` values (spec §4.4). */
+/** `Evaluation.Status` values (Nomad's `nomad/structs/eval.go` `EvalStatus*`). */
 export type EvalStatus = 'pending' | 'complete' | 'failed' | 'blocked' | 'canceled';
 
-/** `Deployment.Status` values; only `failed`, `successful` and `cancelled` are terminal (spec §4.9). */
+/**
+ * `Deployment.Status` values; only `failed`, `successful` and `cancelled` are terminal (Nomad's
+ * `command/job_restart.go` `ensureNoActiveDeployment`).
+ */
 export type DeploymentStatus =
   | 'running'
   | 'paused'
@@ -79,7 +82,10 @@ export interface Task {
   Config?: Record<string, unknown>;
   Lifecycle?: TaskLifecycle | null;
   Services?: Service[] | null;
-  /** Nanoseconds. Only waited for when the allocation is stopped, never on restart (spec §4.5). */
+  /**
+   * Nanoseconds. Only waited for when the allocation is stopped, never on restart (Nomad's
+   * `client/allocrunner/taskrunner/task_runner.go` `TaskRunner.handleKill`).
+   */
   ShutdownDelay?: number;
   KillTimeout?: number;
   Env?: Record<string, string>;
@@ -116,7 +122,10 @@ export interface TaskGroup {
   Name: string;
   Count?: number;
   Tasks?: Task[];
-  /** Nanoseconds; the group-level delay, waited for by whole-allocation restarts (spec §4.5). */
+  /**
+   * Nanoseconds; the group-level delay, waited for by whole-allocation restarts (Nomad's
+   * `client/allocrunner/group_service_hook.go` `PreTaskRestart`).
+   */
   ShutdownDelay?: number | null;
   Disconnect?: DisconnectStrategy | null;
   /** Legacy form of `Disconnect.LostAfter`, nanoseconds. */
@@ -185,7 +194,10 @@ export interface JobListStub {
   Stop?: boolean;
   Status?: string;
   StatusDescription?: string;
-  /** The CLI reads the job's namespace from here (spec §2.3 step 7); it may be missing. */
+  /**
+   * The CLI reads the job's namespace from here (Nomad's `command/meta.go` `Meta.JobByPrefix`); it
+   * may be missing.
+   */
   JobSummary?: JobSummary | null;
   CreateIndex?: number;
   ModifyIndex?: number;
@@ -293,7 +305,10 @@ export interface DeploymentGroupState {
   UnhealthyAllocs?: number;
 }
 
-/** Scheduler metrics for one task group's failed placement (spec §2.6 placement error fields). */
+/**
+ * Scheduler metrics for one task group's failed placement (Nomad's `command/monitor.go`
+ * `formatAllocMetrics`).
+ */
 export interface AllocationMetric {
   NodesEvaluated?: number;
   NodesFiltered?: number;
@@ -409,7 +424,10 @@ export interface AllocRestartRequest {
   AllTasks: boolean;
 }
 
-/** Body of `PUT /v1/job/:id/evaluate`, exactly as Nomad's CLI sends it (spec §2.6 step 3). */
+/**
+ * Body of `PUT /v1/job/:id/evaluate`, exactly as Nomad's CLI sends it (`command/job_restart.go`
+ * `stopAlloc`).
+ */
 export interface JobEvaluateRequest {
   JobID: string;
   EvalOptions: { ForceReschedule: boolean };

@@ -42,8 +42,9 @@ export function formatAllocMetrics(metric: AllocationMetric, prefix = '    '): s
 }
 
 /**
- * A blocked evaluation created after the stop could not place the group: spec §2.6.
- * Unrecoverable: the next batch would fail the same way.
+ * A blocked evaluation created after the stop could not place the group: Nomad's
+ * `command/job_restart.go` `monitorPlacementFailures`. Unrecoverable: the next batch would fail the
+ * same way.
  */
 export class PlacementFailureError extends RestartError {
   override readonly kind = 'placement-failure';
@@ -74,7 +75,7 @@ export class TaskRestartError extends RestartError {
   }
 }
 
-/** The Nomad call of spec §2.6 that failed while handling one allocation. */
+/** The Nomad call of `command/job_restart.go` `handleAlloc` that failed while handling one allocation. */
 export type AllocationStep = 'restart' | 'stop' | 'evaluate' | 'evaluations' | 'allocation';
 
 /**
@@ -159,7 +160,10 @@ export class AllocationUnhealthyError extends RestartError {
   }
 }
 
-/** `Error restarting allocation "<id>": <inner>`: the per-allocation wrapper of spec §2.6. */
+/**
+ * `Error restarting allocation "<id>": <inner>`: the per-allocation wrapper of Nomad's
+ * `command/job_restart.go` `handleAlloc`.
+ */
 export class AllocationRestartError extends RestartError {
   override readonly kind = 'allocation-restart';
   readonly allocationId: string;
@@ -214,9 +218,9 @@ export function toBatchError(err: unknown): BatchError {
 export const PERMISSION_DENIED = 'Permission denied';
 
 /**
- * Spec §2.8: a batch is unrecoverable when any error is a placement failure, or when the
- * batch's error text contains `Permission denied` (kept as a string rule on purpose: that
- * is how upstream defines it, and a 403 reaches us only as text).
+ * Nomad's `command/job_restart.go` `isErrorRecoverable`: a batch is unrecoverable when any error is
+ * a placement failure, or when the batch's error text contains `Permission denied` (kept as a
+ * string rule on purpose: that is how upstream defines it, and a 403 reaches us only as text).
  */
 export function isBatchUnrecoverable(errors: readonly BatchError[]): boolean {
   return (

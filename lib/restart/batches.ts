@@ -1,4 +1,4 @@
-/** Batch arithmetic of spec §2.2 step 12 and §2.5. */
+/** Batch arithmetic of Nomad's `command/job_restart.go` `Run`. */
 
 /**
  * The absolute batch size. A percentage is taken of the **eligible** allocations and

@@ -1,11 +1,14 @@
 /**
- * What happens after a batch (spec §2.5 step 5), as a pure function the engine and the
- * state machine's "Decide" step share.
+ * What happens after a batch (Nomad's `command/job_restart.go` `Run`, end of a batch), as a pure
+ * function the engine and the state machine's "Decide" step share.
  */
 import { type BatchError, isBatchUnrecoverable } from './allocation-errors';
 import { ASK, type BatchWait, FAIL, type OnError } from './options';
 
-/** How the batch went, as the proceed question words it (spec §2.8). */
+/**
+ * How the batch went, as the proceed question words it (Nomad's `command/job_restart.go`
+ * `shouldProceed`).
+ */
 export type BatchOutcome = 'ok' | 'recoverable' | 'unrecoverable';
 
 export interface DecideInput {

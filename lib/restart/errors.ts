@@ -36,8 +36,9 @@ export class GoDurationError extends RestartError {
 }
 
 /**
- * Invalid restart options. The message is exactly Nomad's (spec §1.3), without the
- * additional-help line, e.g. `Invalid -batch-size value "0": number value must be greater than zero`.
+ * Invalid restart options. The message is exactly Nomad's (`command/job_restart.go`
+ * `parseAndValidate`), without the additional-help line, e.g. `Invalid -batch-size value "0":
+ * number value must be greater than zero`.
  */
 export class RestartValidationError extends RestartError {
   override readonly kind = 'validation';
@@ -81,7 +82,10 @@ export class MultipleJobsMatchedError extends RestartError {
   }
 }
 
-/** What a Nomad query error message starts with, one per call of spec §2.2/§2.3. */
+/**
+ * What a Nomad query error message starts with, one per call of `command/job_restart.go` `Run` and
+ * `command/meta.go` `Meta.JobByPrefix`.
+ */
 export type NomadQueryStep = 'job-prefix' | 'job' | 'versions' | 'allocations' | 'deployments';
 
 const QUERY_PREFIX: Record<NomadQueryStep, (id: string) => string> = {

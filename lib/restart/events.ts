@@ -9,7 +9,10 @@
  */
 import type { ReplacementCause } from './replacement-cause';
 
-/** Why an allocation was left out of the plan (spec §2.4, in rule order). */
+/**
+ * Why an allocation was left out of the plan (Nomad's `command/job_restart.go` `filterAllocs`, in
+ * rule order).
+ */
 export type SkipReason =
   | { kind: 'status'; desiredStatus: string; clientStatus: string }
   | { kind: 'replaced'; nextAllocationId: string }
@@ -18,7 +21,7 @@ export type SkipReason =
   /** Beyond Nomad: an earlier run of the same restart already restarted it (`resumeNextWindow`). */
   | { kind: 'done' };
 
-/** How one allocation is handled (spec §2.6). */
+/** How one allocation is handled (Nomad's `command/job_restart.go` `handleAlloc`). */
 export type RestartMode =
   | { kind: 'running-tasks' }
   | { kind: 'all-tasks' }
@@ -140,7 +143,8 @@ export type ProgressEvent =
   | { type: 'multiregion-declined'; time: number }
   /**
    * The end of a run: `Job restart finished` + success line, or `... finished with errors` +
-   * the error list on stderr. `canceled` runs print only the errors, if any (spec §2.10).
+   * the error list on stderr. `canceled` runs print only the errors, if any (Nomad's
+   * `command/job_restart.go` `Run`).
    */
   | {
       type: 'finished';

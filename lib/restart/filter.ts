@@ -1,6 +1,6 @@
 /**
- * Which allocations a restart touches (spec §2.2 step 9 and §2.4). Pure: the engine
- * fetches the stubs and the job versions, this decides.
+ * Which allocations a restart touches (Nomad's `command/job_restart.go` `Run`, `filterAllocs`).
+ * Pure: the engine fetches the stubs and the job versions, this decides.
  */
 import type { AllocListStub, Job } from '../nomad/types';
 import type { SkipReason } from './events';
@@ -14,7 +14,8 @@ export interface PlannedAllocation {
   jobVersion?: number;
   /**
    * `Type` of the allocation's own job version; `undefined` when that version was pruned
-   * or has no type (the engine then falls back to the job's type, see DESIGN.md).
+   * or has no type (the engine then falls back to the job's type, see README, "Differences from
+   * nomad job restart").
    */
   jobType?: string;
   /** In `-task` mode, the requested tasks this allocation has, in request order; else empty. */
@@ -55,7 +56,10 @@ function plan(stub: AllocListStub, job: Job | undefined, tasks: string[]): Plann
   return planned;
 }
 
-/** Why `stub` is skipped, by the first matching rule of spec §2.4, or `undefined` to keep it. */
+/**
+ * Why `stub` is skipped, by the first matching rule of Nomad's `command/job_restart.go`
+ * `filterAllocs`, or `undefined` to keep it.
+ */
 function skipReason(
   stub: AllocListStub,
   job: Job | undefined,

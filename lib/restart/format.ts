@@ -1,8 +1,8 @@
 /**
  * The one formatter: every line `nomad-restart` prints comes from here, built from
  * progress events (`events.ts`) and questions (`questions.ts`) exactly as `nomad job
- * restart` prints them (spec §2.1, §2.5-§2.11), with DESIGN.md's fix to the verbose
- * status-skip line.
+ * restart` prints them (Nomad's `command/job_restart.go` `Run`), with our fix (README, "Differences
+ * from nomad job restart") to the verbose status-skip line.
  */
 import { formatGoDuration } from './duration';
 import type { ProgressEvent, RestartMode, SkipReason } from './events';
@@ -89,7 +89,7 @@ export interface Formatter {
   renderError(message: string): OutputLine;
   /** A usage error: the message, then the additional-help line, both on stderr. */
   renderUsageError(message: string): OutputLine[];
-  /** The multiple-match job table (spec §2.3), with timestamps in this formatter's zone. */
+  /** The multiple-match job table (Nomad's `Meta.JobByPrefix`), with timestamps in this formatter's zone. */
   formatPrefixMatches(
     jobs: Parameters<typeof formatPrefixMatches>[0],
     opts: { allNamespaces: boolean; truncated: boolean },
@@ -125,7 +125,7 @@ export function createFormatter(options: FormatterOptions): Formatter {
     const alloc = goQuote(id(allocationId));
     switch (reason.kind) {
       case 'status':
-        // DESIGN.md fix: upstream swaps these two values; we print each in its own slot.
+        // Upstream swaps these two values; we print each in its own slot (README, "Differences").
         return `Skipping allocation ${alloc} because desired status is ${goQuote(reason.desiredStatus)} and client status is ${goQuote(reason.clientStatus)}`;
       case 'replaced':
         return `Skipping allocation ${alloc} because it has already been replaced by ${goQuote(id(reason.nextAllocationId))}`;

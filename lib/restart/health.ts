@@ -7,7 +7,8 @@
  * in place: the restart must show in the task states (the servers hear of it a moment after
  * the client did it), a task we restarted must have started again after our signal, and a check result
  * counts only when it is newer than the latest task start, because the client keeps the last
- * result across a restart (shared/nomad-traces). Pure: the step reads Nomad and keeps the clock.
+ * result across a restart (observed on a Nomad agent; the results come from the client's
+ * `client/allocrunner/checks_hook.go`). Pure: the step reads Nomad and keeps the clock.
  */
 import type { Allocation, AllocCheckStatuses, AllocListStub, TaskGroup, TaskState } from '../nomad/types';
 import { goQuote } from './go-quote';

@@ -145,9 +145,9 @@ const countText = (value: string | number | undefined, fallback?: string) =>
 
 /**
  * Validates workflow input and returns `RestartOptions`: the schema first (types, unknown
- * fields), then an empty job, then Nomad's checks 3-9 of spec §1.3 in order with Nomad's
- * exact messages, then `replacementTimeout`, `maxErrors` and the health gate, then the window
- * and trigger fields.
+ * fields), then an empty job, then Nomad's checks 3-9 of `command/job_restart.go`
+ * `parseAndValidate` in order with Nomad's exact messages, then `replacementTimeout`, `maxErrors`
+ * and the health gate, then the window and trigger fields.
  *
  * @param ctx.interactive whether someone can answer questions (a terminal, or an approval
  *   channel in the workflow); without it `ask` needs `yes`.

@@ -25,7 +25,7 @@ export interface BatchSize {
 /** Between batches: ask, or wait a Go duration (nanoseconds; ≤ 0 means no wait). */
 export type BatchWait = { kind: 'ask' } | { kind: 'duration'; ns: number };
 
-/** Validated options; see spec §1.2 for each flag. */
+/** Validated options; see Nomad's `command/job_restart.go` `Help` for each flag. */
 export interface RestartOptions {
   /** Job ID or ID prefix, trimmed. */
   job: string;

@@ -14,7 +14,10 @@ export interface PlannedJob {
   readonly namespace?: string;
   /** The job's type from the job info call; used when an allocation's own job version was pruned. */
   readonly type?: string;
-  /** Whether `Multiregion.Regions` is non-empty (the single-region question, spec §2.2 step 7). */
+  /**
+   * Whether `Multiregion.Regions` is non-empty (the question of Nomad's `command/job_restart.go`
+   * `shouldRestartMultiregion`).
+   */
   readonly multiregion: boolean;
 }
 

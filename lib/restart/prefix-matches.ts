@@ -1,6 +1,6 @@
 /**
- * The table of jobs printed when a prefix matches several jobs (spec §2.3 step 6),
- * laid out like Nomad's `formatList` (the `columnize` library).
+ * The table of jobs printed when a prefix matches several jobs (Nomad's `command/meta.go`
+ * `Meta.JobByPrefix`), laid out like Nomad's `formatList` (the `columnize` library).
  */
 import type { JobListStub } from '../nomad/types';
 import { formatTimestamp } from './text';

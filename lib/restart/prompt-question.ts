@@ -3,7 +3,7 @@
  * approval item carries it) turned back into the `Question` it came from, and an `Answer` into
  * the reply text the workflow reads back into the same answer. The terminal, chat and the
  * webhook all read answers to a parked question through these, so each accepts exactly what
- * Nomad would (spec §2.8).
+ * Nomad would (`command/job_restart.go` `askQuestion`).
  */
 import { formatGoDuration } from './duration';
 import type { Answer, Question } from './questions';

@@ -1,6 +1,7 @@
 /**
- * The three questions of `nomad job restart` (spec §2.8) as data: their text, their
- * options and how an answer is read. The terminal, chat and the console all use these.
+ * The three questions of `nomad job restart` (Nomad's `command/job_restart.go`
+ * `shouldRestartMultiregion`, `shouldProceed`, `shouldExit`) as data: their text, their options
+ * and how an answer is read. The terminal, chat and the console all use these.
  */
 
 import type { BatchOutcome } from './decide';

@@ -1,10 +1,10 @@
 /**
- * Why Nomad placed a replacement, in its own vocabulary (DESIGN.md, the scheduler's docs):
- * a **migration** moves an allocation that was asked to move (what `-reschedule`'s stop does:
- * it sets `DesiredTransition.Migrate`, as a node drain does); a **replacement** stands in for an
- * allocation whose node was lost or disconnected (`lost`, or `unknown` with
- * `disconnect.replace = true`), which no restart asked for; a **reschedule** follows an
- * allocation that failed.
+ * Why Nomad placed a replacement, in its own vocabulary (`scheduler/reconciler/filters.go` and the
+ * scheduler's docs): a **migration** moves an allocation that was asked to move (what
+ * `-reschedule`'s stop does: it sets `DesiredTransition.Migrate`, as a node drain does); a
+ * **replacement** stands in for an allocation whose node was lost or disconnected (`lost`, or
+ * `unknown` with `disconnect.replace = true`), which no restart asked for; a **reschedule** follows
+ * an allocation that failed.
  */
 import type { AllocListStub } from '../nomad/types';
 

@@ -14,9 +14,15 @@ export type RunOutcome =
   | 'succeeded'
   /** A "no" to a question ended the run; no errors. */
   | 'canceled'
-  /** Errors were collected (spec §2.7); the execution fails as `RestartFailed`. */
+  /**
+   * Errors were collected (Nomad's `command/job_restart.go` `errorFormat`); the execution fails as
+   * `RestartFailed`.
+   */
   | 'failed'
-  /** An unrecoverable error stopped the run (spec §2.8); the execution fails as `UnrecoverableError`. */
+  /**
+   * An unrecoverable error stopped the run (Nomad's `command/job_restart.go` `isErrorRecoverable`);
+   * the execution fails as `UnrecoverableError`.
+   */
   | 'unrecoverable'
   /** The maintenance window ended: no batch started after it; the run stopped between batches. */
   | 'stopped-at-window-end'
@@ -31,7 +37,10 @@ export type RunOutcome =
   /** The execution ended in a Fail state before a summary was made (`InvalidInput`, `JobNotFound`, ...). */
   | 'error';
 
-/** Allocations left out of the plan, by reason (spec §2.4); only reasons that occurred appear. */
+/**
+ * Allocations left out of the plan, by reason (Nomad's `command/job_restart.go` `filterAllocs`);
+ * only reasons that occurred appear.
+ */
 export interface SkippedCounts {
   /** Desired status not `run` or client status not `running`. */
   readonly notRunning?: number;
@@ -130,7 +139,7 @@ export interface RunSummary {
   /** The execution holding the job's lock, when this scheduled run was skipped for it. */
   readonly lockedBy: string | null;
   readonly schedule: { readonly name: string | null; readonly scheduledTime: string | null } | null;
-  /** Nomad's error list (spec §2.7, no indent); `''` when there are none. */
+  /** Nomad's error list (`command/job_restart.go` `errorFormat`, no indent); `''` when there are none. */
   readonly errorText: string;
   /** {@link renderRunSummary} of this summary: what to read first. */
   readonly lines: string[];

@@ -44,9 +44,9 @@ export function trimSpace(text: string): string {
 export const ERROR_LIST_HEADER = /^\d+ errors? occurred while restarting job:$/;
 
 /**
- * The error list of spec §2.7: `<n> error(s) occurred while restarting job:` then one
- * `* <error>` per error (trimmed; multi-line errors keep their breaks), every line after
- * the first indented by `indent`.
+ * The error list of Nomad's `command/job_restart.go` `errorFormat`: `<n> error(s) occurred while
+ * restarting job:` then one `* <error>` per error (trimmed; multi-line errors keep their breaks),
+ * every line after the first indented by `indent`.
  */
 export function formatErrorList(errors: readonly string[], indent: number, omitted = 0): string {
   const points = errors.map((e) => `* ${trimSpace(e)}`);
@@ -111,8 +111,8 @@ export function formatTimestamp(timeMs: number, timeZone?: string): string {
 
 /**
  * How a question of a run on AWS ended, when a terminal following the run did not answer it:
- * who answered what (chat, the webhook, the console), or that nobody did in time (spec §2.8: the
- * default of a read error applies).
+ * who answered what (chat, the webhook, the console), or that nobody did in time (Nomad's
+ * `command/job_restart.go` `askQuestion`: the default of a read error applies).
  */
 export function questionEndText(
   event: Extract<ProgressEvent, { type: 'question-answered' | 'question-timed-out' }>,

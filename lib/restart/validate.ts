@@ -1,7 +1,7 @@
 /**
- * The value checks of `nomad job restart` (spec §1.3, checks 3 to 9) in Nomad's order
- * with Nomad's messages, plus our own options after them. Shared by the CLI (values are
- * flag strings) and by the workflow input (`input.ts`).
+ * The value checks of `nomad job restart` (Nomad's `command/job_restart.go` `parseAndValidate`,
+ * checks 3 to 9) in Nomad's order with Nomad's messages, plus our own options after them. Shared by
+ * the CLI (values are flag strings) and by the workflow input (`input.ts`).
  */
 import { formatGoDuration, parseGoDuration } from './duration';
 import { errorText, RestartValidationError } from './errors';

@@ -54,8 +54,8 @@ type Wake =
   | { kind: 'aborted' };
 
 /**
- * Watches the replacements of one `-reschedule` batch (spec §2.6 step 4) with ONE watch per
- * batch instead of Nomad's two per allocation:
+ * Watches the replacements of one `-reschedule` batch (Nomad's `command/job_restart.go`
+ * `monitorReplacementAlloc`) with ONE watch per batch instead of Nomad's two per allocation:
  *
  * - a blocking read of the job's allocations (`GET /v1/job/:id/allocations?index=N`, or for
  *   a large job the filtered list without task states, see `job-allocations-read.ts`) follows
@@ -286,7 +286,10 @@ class BatchWatch {
     this.replace(start, { ...w, stuck: stub.DesiredStatus !== 'run' });
   }
 
-  /** Blocked evaluations created after a stop that could not place the group (spec §2.6). */
+  /**
+   * Blocked evaluations created after a stop that could not place the group (Nomad's
+   * `command/job_restart.go` `monitorPlacementFailures`).
+   */
   public onEvaluations(evaluations: readonly Evaluation[], index: number): void {
     this.evaluationsIndex = Math.max(index, 1);
     const blocked = evaluations.filter((evaluation) => evaluation.Status === 'blocked');

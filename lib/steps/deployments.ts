@@ -1,5 +1,6 @@
 /**
- * The deployment guard before each batch: an active deployment of the job stops the run (spec §4.9).
+ * The deployment guard before each batch: an active deployment of the job stops the run (Nomad's
+ * `command/job_restart.go` `ensureNoActiveDeployment`).
  */
 import type { NomadClient } from '../nomad/client';
 import type { Deployment } from '../nomad/types';
@@ -7,7 +8,10 @@ import type { BatchError } from '../restart/allocation-errors';
 import { DeploymentActiveError, NomadQueryError } from '../restart/errors';
 import type { PlannedJob } from '../restart/plan';
 
-/** Deployment statuses Nomad's CLI treats as over; anything else, unknown ones included, is active (spec §4.9). */
+/**
+ * Deployment statuses Nomad's CLI treats as over; anything else, unknown ones included, is active
+ * (`command/job_restart.go` `ensureNoActiveDeployment`).
+ */
 const TERMINAL_DEPLOYMENT_STATUSES: ReadonlySet<string> = new Set(['failed', 'successful', 'cancelled']);
 
 /** Options of {@link checkDeployments}. */
@@ -18,13 +22,15 @@ export interface CheckDeploymentsOptions {
 }
 
 /**
- * The active-deployment guard (spec §2.5 step 2): `Deployment "<id>" is "<status>"` when
- * any deployment of the job is not terminal, `Error retrieving deployments for job ...`
- * when the check itself fails, `null` when the batch may start. Either error stops the run.
+ * The active-deployment guard (Nomad's `command/job_restart.go` `ensureNoActiveDeployment`):
+ * `Deployment "<id>" is "<status>"` when any deployment of the job is not terminal, `Error
+ * retrieving deployments for job ...` when the check itself fails, `null` when the batch may start.
+ * Either error stops the run.
  *
  * Nomad checks before every allocation; we check once before each batch, which costs one
  * request per batch. A deployment that appears during a batch is found before the next
- * one, after the batch's allocations have been collected and reported (DESIGN.md).
+ * one, after the batch's allocations have been collected and reported (README, "Differences from
+ * nomad job restart").
  */
 export async function checkDeployments(
   client: NomadClient,

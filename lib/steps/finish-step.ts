@@ -16,7 +16,7 @@ export async function finishStep(
   const record = plan === null ? EMPTY_RUN : await kit.loadRun(run.runId);
   const messages = record.errors.map((e) => e.message);
   const canceled = progress?.canceled ?? false;
-  // "No allocations to restart" is Nomad's whole output for an empty plan (spec §2.2 step 11).
+  // "No allocations to restart" is Nomad's whole output for an empty plan (`command/job_restart.go` `Run`).
   const nothingPlanned = plan !== null && plan.planKey === '' && messages.length === 0;
   const sample = sampleErrors(messages);
   const time = kit.now();

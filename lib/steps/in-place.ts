@@ -19,7 +19,10 @@ import { type AllocationOutcome, allocationError, failedOutcome } from './outcom
  */
 export const CLOCK_SKEW_ALLOWANCE_MS = 5_000;
 
-/** The event type Nomad appends to a task when a restart is requested (spec §4.5). */
+/**
+ * The event type Nomad appends to a task when a restart is requested
+ * (`client/client.go` `Client.RestartAllocation`).
+ */
 const RESTART_SIGNALED = 'Restart Signaled';
 
 /** Dependencies of one in-place restart. */
@@ -57,9 +60,9 @@ function modeOf(options: RestartOptions): RestartMode {
 }
 
 /**
- * Restarts one allocation in place (spec §2.6): all tasks, running tasks, or each requested
- * task concurrently. The restart call blocks until the old processes are killed; the
- * allocation is then done.
+ * Restarts one allocation in place (Nomad's `command/job_restart.go` `restartAlloc`): all tasks,
+ * running tasks, or each requested task concurrently. The restart call blocks until the old
+ * processes are killed; the allocation is then done.
  *
  * `alreadyRestarted` is the idempotency check of a re-run (see `restart-batch.ts`): a
  * whole-allocation restart already seen is not repeated, and in `-task` mode only the

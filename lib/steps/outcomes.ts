@@ -27,9 +27,15 @@ export type AllocationOutcome =
 
 /** Options for wrapping an error under its allocation. */
 export interface WrapOptions {
-  /** Full IDs in messages with `-verbose`, 8 characters otherwise (spec §2.1). */
+  /**
+   * Full IDs in messages with `-verbose`, 8 characters otherwise (Nomad's `limit(id, c.length)` in
+   * `command/job_restart.go`).
+   */
   readonly verbose: boolean;
-  /** Placement failures are unrecoverable (spec §2.8); everything else is decided by text. */
+  /**
+   * Placement failures are unrecoverable (Nomad's `command/job_restart.go` `isErrorRecoverable`);
+   * everything else is decided by text.
+   */
   readonly unrecoverable?: boolean;
 }
 
@@ -53,7 +59,10 @@ export function failedOutcome(
   };
 }
 
-/** Every error of a batch's outcomes, flat, in outcome order (spec §2.7). */
+/**
+ * Every error of a batch's outcomes, flat, in outcome order (Nomad's `command/job_restart.go`
+ * `errorFormat`).
+ */
 export function batchErrorsOf(outcomes: readonly AllocationOutcome[]): BatchError[] {
   return outcomes.flatMap((outcome) => (outcome.status === 'failed' ? outcome.errors : []));
 }

@@ -1,6 +1,6 @@
 /**
  * Makes the restart plan: resolves the job, reads its versions and allocations, filters, sorts and
- * cuts them into batches as Nomad's command does (spec §2.2).
+ * cuts them into batches as Nomad's command does (`command/job_restart.go` `Run`).
  */
 import type { NomadClient } from '../nomad/client';
 import type { AllocListStub, Job } from '../nomad/types';
@@ -16,7 +16,10 @@ import { PlanBatchOutOfRangeError } from './errors';
 import { readAllocationsToPlan } from './job-allocations-read';
 import { type ResolvedJob, resolveJob } from './resolve-job';
 
-/** Job types `-reschedule` accepts; sysbatch and unknown types are never replaced (spec §2.2 step 6). */
+/**
+ * Job types `-reschedule` accepts; sysbatch and unknown types are never replaced (Nomad's
+ * `command/job_restart.go` `Run`).
+ */
 const RESCHEDULABLE_TYPES: ReadonlySet<string> = new Set(['batch', 'service', 'system']);
 
 /** Dependencies of {@link planRestart}. */
@@ -55,9 +58,9 @@ function plannedJob(resolved: ResolvedJob): PlannedJob {
 }
 
 /**
- * Plans a restart (spec §2.2 steps 3–13): resolves the job, refuses `-reschedule` for job
- * types that are never replaced before anything is touched, reads versions and
- * allocations, filters and sorts them with the domain rules, and cuts batches.
+ * Plans a restart (Nomad's `command/job_restart.go` `Run`, up to the batch loop): resolves the job,
+ * refuses `-reschedule` for job types that are never replaced before anything is touched, reads
+ * versions and allocations, filters and sorts them with the domain rules, and cuts batches.
  *
  * Emits `allocation-skipped` (verbose only), then `nothing-to-restart` or `restart-started`.
  * Read-only: the only Nomad calls are GETs.
@@ -169,7 +172,10 @@ export function planBatch(plan: RestartPlan, batchIndex: number): PlannedAllocat
   return batch;
 }
 
-/** Whether `batchIndex` is the plan's last batch (no question or wait follows it, spec §2.5). */
+/**
+ * Whether `batchIndex` is the plan's last batch (no question or wait follows it, Nomad's
+ * `command/job_restart.go` `Run`).
+ */
 export function isLastBatch(plan: RestartPlan, batchIndex: number): boolean {
   return batchIndex >= plan.batches.length - 1;
 }

@@ -35,9 +35,9 @@ export function alreadyStopped(allocation: Allocation): boolean {
 }
 
 /**
- * Stops one allocation so the scheduler places a replacement (spec §2.6 reschedule steps
- * 1–2), with `no_shutdown_delay` when asked. The stop's index bounds the placement-failure
- * watch. Does not evaluate: {@link triggerEvaluations} is a separate step.
+ * Stops one allocation so the scheduler places a replacement (Nomad's `command/job_restart.go`
+ * `stopAlloc`, steps 1–2), with `no_shutdown_delay` when asked. The stop's index bounds the
+ * placement-failure watch. Does not evaluate: {@link triggerEvaluations} is a separate step.
  */
 export async function stopAllocation(
   client: NomadClient,
@@ -78,18 +78,19 @@ export async function stopAllocation(
 /**
  * The job type that decides whether a stopped allocation needs an evaluation: its own job
  * version's type, or, when that version was pruned, the job's type from the job info call.
- * Nomad's CLI skips the evaluation for a pruned version and then waits forever (DESIGN.md).
+ * Nomad's CLI skips the evaluation for a pruned version and then waits forever; we do not (README,
+ * "Differences from nomad job restart").
  */
 export function effectiveJobType(plan: RestartPlan, allocation: PlannedAllocation): string | undefined {
   return allocation.jobType ?? plan.job.type;
 }
 
 /**
- * The system-job step of `-reschedule` (spec §2.6 step 3): for every allocation of the
- * batch that was stopped and belongs to a system job, `PUT /v1/job/:id/evaluate` with
- * `ForceReschedule`, because the system scheduler's stop evaluation never places a
- * replacement by itself. Other outcomes pass through unchanged; a failed evaluation turns
- * that allocation's outcome into `Failed evaluate job: <err>` (the stop has happened).
+ * The system-job step of `-reschedule` (Nomad's `command/job_restart.go` `stopAlloc`): for every
+ * allocation of the batch that was stopped and belongs to a system job, `PUT /v1/job/:id/evaluate`
+ * with `ForceReschedule`, because the system scheduler's stop evaluation never places a replacement
+ * by itself. Other outcomes pass through unchanged; a failed evaluation turns that allocation's
+ * outcome into `Failed evaluate job: <err>` (the stop has happened).
  *
  * Safe to repeat: a second evaluation of a job places nothing twice.
  */

@@ -31,11 +31,11 @@ const byId = (a: JobListStub, b: JobListStub): number => (a.ID < b.ID ? -1 : a.I
 
 /**
  * Resolves a job argument (exact ID or prefix) the way Nomad's `Meta.JobByPrefix` does
- * (spec §2.3), then reads the job.
+ * (`command/meta.go`), then reads the job.
  *
  * Without `list-jobs` the prefix list is refused with `Permission denied`; the argument is
  * then taken as the exact ID. Unlike Nomad, the configured namespace is kept in that
- * fallback (DESIGN.md "Where we differ"), so a restart in `prod` does not silently move
+ * fallback (README, "Differences from nomad job restart"), so a restart in `prod` does not silently move
  * to `default`.
  *
  * @throws NomadQueryError (`job-prefix`, `job`), JobNotFoundError, MultipleJobsMatchedError

@@ -59,7 +59,7 @@ function journalWriter(
 /**
  * Restarts (or, with `-reschedule`, stops) every allocation of one batch concurrently and
  * returns one outcome per planned allocation, in plan order. Emits the batch header (when
- * the batch size is above 1) and the §2.6 detail lines.
+ * the batch size is above 1) and the detail lines of Nomad's `handleAlloc`.
  *
  * Idempotency rule: re-running a batch never restarts an allocation twice and never stops
  * a replacement.

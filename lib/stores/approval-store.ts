@@ -60,7 +60,10 @@ export interface Approval {
   /** ARN (or local id) of the execution that waits. */
   readonly executionId: string;
   readonly taskToken: string;
-  /** `multiregion` or `proceed` (spec §2.8). */
+  /**
+   * `multiregion` or `proceed` (Nomad's `command/job_restart.go` `shouldRestartMultiregion`,
+   * `shouldProceed`).
+   */
   readonly kind: string;
   /** The question exactly as Nomad asks it, options included. */
   readonly prompt: string;

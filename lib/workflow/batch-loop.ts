@@ -60,7 +60,7 @@ export const healthPending = sfn.Condition.and(
 );
 
 /**
- * The batch loop of `nomad job restart` (spec §2.5), entered at "Next step?":
+ * The batch loop of `nomad job restart` (Nomad's `command/job_restart.go` `Run`), entered at "Next step?":
  * deployment guard → restart (or stop → trigger evaluations, for system jobs) → await until the
  * batch settles → with `-wait-healthy`, await its health → decide → ask / wait / next. It leaves
  * through the props' exits only.

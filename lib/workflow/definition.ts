@@ -33,7 +33,10 @@ export interface RestartDefinitionProps {
   readonly approvalTimeout: Duration;
 }
 
-/** Message of the `Canceled` Fail state, as Nomad prints it when an interrupt is confirmed (spec §2.9). */
+/**
+ * Message of the `Canceled` Fail state, as Nomad prints it when an interrupt is confirmed
+ * (`command/job_restart.go` `handleSignal`).
+ */
 export const CANCELED_CAUSE = 'Canceling job restart process';
 
 /**

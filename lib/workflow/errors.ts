@@ -14,7 +14,10 @@ export class WorkflowError extends Error {
   }
 }
 
-/** The execution input failed the schema or Nomad's validation (spec §1.3). Ends in `InvalidInput`. */
+/**
+ * The execution input failed the schema or Nomad's validation (`command/job_restart.go`
+ * `parseAndValidate`). Ends in `InvalidInput`.
+ */
 export class InvalidInputError extends WorkflowError {
   public constructor(message: string, options?: ErrorOptions) {
     super(message, options);

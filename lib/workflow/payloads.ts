@@ -42,22 +42,22 @@ export interface RunRef {
 export interface PlanRef {
   /** Plan-store key of the stored plan (ordered allocations cut into batches). */
   readonly planKey: string;
-  /** Full job ID, after prefix resolution (spec §2.3). */
+  /** Full job ID, after prefix resolution (Nomad's `command/meta.go` `Meta.JobByPrefix`). */
   readonly jobId: string;
-  /** The job's namespace, used for every later request (spec §2.2 step 4). */
+  /** The job's namespace, used for every later request (Nomad's `command/job_restart.go` `Run`). */
   readonly namespace: string;
   /** `Job.Type` as Nomad reported it; `''` when missing. */
   readonly jobType: string;
-  /** Eligible allocations after filtering (spec §2.4). */
+  /** Eligible allocations after filtering (Nomad's `command/job_restart.go` `filterAllocs`). */
   readonly allocationCount: number;
-  /** Batch size after resolving `n%` against `allocationCount` (spec §2.2 step 12). */
+  /** Batch size after resolving `n%` against `allocationCount` (Nomad's `command/job_restart.go` `Run`). */
   readonly batchSize: number;
   /** `ceil(allocationCount / batchSize)`; 0 when there is nothing to restart. */
   readonly batchCount: number;
   /**
    * `true` for `-reschedule` on a **system** job (from the job info call, so a pruned version
-   * still counts, DESIGN.md): the graph stops the batch, then runs the explicit
-   * "Trigger evaluations" step, then awaits replacements.
+   * still counts, unlike Nomad; README, "Differences from nomad job restart"): the graph stops the
+   * batch, then runs the explicit "Trigger evaluations" step, then awaits replacements.
    */
   readonly triggerEvaluations: boolean;
   /** Allocations left out of the plan, by reason, for the run's summary; absent in older states. */
@@ -74,13 +74,19 @@ export interface Progress {
   readonly restarted: number;
   /** Allocations that failed so far (what `-max-errors` counts). */
   readonly failed: number;
-  /** Entries in the run's flat error list (spec §2.7); the texts are in the plan store. */
+  /**
+   * Entries in the run's flat error list (Nomad's `command/job_restart.go` `errorFormat`); the
+   * texts are in the plan store.
+   */
   readonly errorCount: number;
   /** Whether the proceed question is asked between batches (`-batch-wait ask`, until a `<duration>` answer). */
   readonly askBetweenBatches: boolean;
   /** Wait between batches in ms, from `-batch-wait` or a `<duration>` answer; ≤ 0 means none. */
   readonly batchWaitMs: number;
-  /** A "no" answer ended the run (spec §2.8): finish prints no success line. */
+  /**
+   * A "no" answer ended the run (Nomad's `command/job_restart.go` `shouldProceed`): finish prints
+   * no success line.
+   */
   readonly canceled: boolean;
   /**
    * History events this execution has written so far, as estimated by the steps
@@ -92,7 +98,7 @@ export interface Progress {
 
 /** A question parked on a task token. The engine words it; the ask step stores it. */
 export interface PendingQuestion {
-  /** Which §2.8 question: decides how apply-answer reads the reply and its default. */
+  /** Which question (multi-region or proceed): decides how apply-answer reads the reply and its default. */
   readonly kind: 'multiregion' | 'proceed';
   /** The prompt exactly as Nomad prints it, options included, e.g. `Proceed with the next batch? [Y/n]`. */
   readonly prompt: string;
@@ -110,7 +116,8 @@ export interface Decision {
    * - `wait`: sleep `waitSeconds` (Wait state), then run the next batch;
    * - `ask`: park `question` on a task token, then apply the answer;
    * - `finish`: leave the loop and print the final output (also after a "no");
-   * - `cancel`: an interrupt was confirmed (spec §2.9): fail as `Canceled` without a summary.
+   * - `cancel`: an interrupt was confirmed (Nomad's `command/job_restart.go` `handleSignal`): fail
+   *   as `Canceled` without a summary.
    */
   readonly action: NextAction;
   /** Seconds for the Wait state when `action` is `wait`; 0 otherwise. Whole seconds, rounded up. */
@@ -127,7 +134,10 @@ export interface BatchState {
   readonly size: number;
   /** Unix ms when the batch started; retries compare `LastRestart` against it (idempotency). */
   readonly startedAt: number;
-  /** Nomad index before the first stop, for placement-failure detection (spec §2.6). `0` for in-place restarts. */
+  /**
+   * Nomad index before the first stop, for placement-failure detection (`command/job_restart.go`
+   * `monitorPlacementFailures`). `0` for in-place restarts.
+   */
   readonly stopIndex: number;
   /** Whether every allocation of the batch has settled (restarted, running replacement, or failed). */
   readonly done: boolean;
@@ -137,9 +147,15 @@ export interface BatchState {
    * anything bigger in the plan store.
    */
   readonly cursor: unknown;
-  /** Errors of this batch so far (spec §2.5 `batchErr`); their texts are in the plan store. */
+  /**
+   * Errors of this batch so far (`batchErr` in Nomad's `command/job_restart.go` `Run`); their texts
+   * are in the plan store.
+   */
   readonly errorCount: number;
-  /** Any error of this batch is unrecoverable (placement failure or `Permission denied`, spec §2.8). */
+  /**
+   * Any error of this batch is unrecoverable (placement failure or `Permission denied`, Nomad's
+   * `command/job_restart.go` `isErrorRecoverable`).
+   */
   readonly unrecoverable: boolean;
   /**
    * Await slices this execution ran for the batch: past the budget the run continues as new

@@ -21,7 +21,7 @@ export interface RunEnd {
   readonly namespace: string;
   /** The summary's lines (`renderRunSummary`'s) without the error list. */
   readonly lines: readonly string[];
-  /** Nomad's error list (spec §2.7), or `''`. */
+  /** Nomad's error list (`command/job_restart.go` `errorFormat`), or `''`. */
   readonly errorText: string;
   /** The error and cause the execution ended with, when no summary says it already. */
   readonly failure?: { readonly error: string; readonly cause: string };

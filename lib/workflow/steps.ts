@@ -82,7 +82,10 @@ export interface AwaitOutput extends StepEvents {
 }
 
 export interface DecideInput extends BatchStepInput {
-  /** An interrupt (cancel request) is pending: this is a safe point, honour it (spec §2.9). */
+  /**
+   * An interrupt (cancel request) is pending: this is a safe point, honour it (Nomad's
+   * `command/job_restart.go` `handleSignal`).
+   */
   readonly cancelRequested: boolean;
 }
 
@@ -111,32 +114,35 @@ export interface FinishOutput extends StepEvents {
 /** One method per Task state. */
 export interface RestartSteps {
   /**
-   * "Plan restart" (spec §2.2 steps 3–13). Resolves the job prefix (`JobNotFoundError` /
-   * `MultipleJobsMatchedError` with Nomad's message when none or several match), refuses `-reschedule` on other types than
-   * batch/service/system (`RescheduleNotAllowedError`, nothing touched), fetches versions and
-   * allocations, filters (§2.4, skipping allocations with `NextAllocation`), resolves `n%` from
-   * the eligible count, cuts batches and stores the plan under a key prefixed by `run.runId`.
-   * Returns the initial progress (from options) and the first decision:
-   * `finish` when nothing is eligible (event `nothing-to-restart`), `ask` with the multi-region
-   * question when the job is multi-region and `-yes` is off, else `batch` (event
-   * `restart-started`). Does not take the lock: "Lock job" runs next. Makes no Nomad writes.
+   * "Plan restart" (Nomad's `command/job_restart.go` `Run`, up to the batch loop). Resolves the job
+   * prefix (`JobNotFoundError` / `MultipleJobsMatchedError` with Nomad's message when none or
+   * several match), refuses `-reschedule` on other types than batch/service/system
+   * (`RescheduleNotAllowedError`, nothing touched), fetches versions and allocations, filters
+   * (`filterAllocs`, skipping allocations with `NextAllocation`), resolves `n%` from the eligible count, cuts
+   * batches and stores the plan under a key prefixed by `run.runId`. Returns the initial progress
+   * (from options) and the first decision: `finish` when nothing is eligible (event
+   * `nothing-to-restart`), `ask` with the multi-region question when the job is multi-region and
+   * `-yes` is off, else `batch` (event `restart-started`). Does not take the lock: "Lock job" runs
+   * next. Makes no Nomad writes.
    */
   plan(input: StepInput): Promise<PlanOutput>;
 
   /**
-   * "Check deployments": the deployment guard before batch `progress.nextBatch` (spec §2.5
-   * step 2, once per batch). An active deployment or a failed lookup is recorded as a run
-   * error (`Deployment "<id>" is "<status>"`) and returns `blocked: true`; the graph then
-   * finishes. The cancel check at this safe point is done by the handler, not here.
+   * "Check deployments": the deployment guard before batch `progress.nextBatch` (Nomad's
+   * `command/job_restart.go` `ensureNoActiveDeployment`, once per batch). An active
+   * deployment or a failed lookup is recorded as a run error (`Deployment "<id>" is "<status>"`)
+   * and returns `blocked: true`; the graph then finishes. The cancel check at this safe point is
+   * done by the handler, not here.
    */
   checkDeployments(input: PlannedStepInput): Promise<GuardOutput>;
 
   /**
    * "Restart batch" and, for system-job reschedules, "Stop allocations": starts every
-   * allocation of batch `progress.nextBatch` concurrently (spec §2.6): in-place restart, or
-   * stop (with `no_shutdown_delay` when asked). Emits `batch-started` (when batch size > 1)
-   * and `allocation-restarting`. In-place restarts usually settle here (`done: true`);
-   * reschedules return `done: false` and a cursor for "Await batch". Records failures.
+   * allocation of batch `progress.nextBatch` concurrently (Nomad's `command/job_restart.go`
+   * `handleAlloc`): in-place restart, or stop (with `no_shutdown_delay` when asked). Emits
+   * `batch-started` (when batch size > 1) and `allocation-restarting`. In-place restarts usually
+   * settle here (`done: true`); reschedules return `done: false` and a cursor for "Await batch".
+   * Records failures.
    */
   restartBatch(input: PlannedStepInput): Promise<BatchOutput>;
 
@@ -170,30 +176,32 @@ export interface RestartSteps {
   awaitHealth(input: BatchStepInput): Promise<AwaitOutput>;
 
   /**
-   * "Decide" after a batch (spec §2.5 step 5): adds the batch to the counters and advances
-   * `nextBatch` and `batchesThisExecution`. Then, in order: `cancel` if `cancelRequested`;
-   * `finish` after the last batch; `finish` on error with `-on-error=fail` (event `stopping`),
-   * with `-yes` and an unrecoverable error, or past `-max-errors` (`max-errors-exceeded`);
-   * `ask` (with `batch-errors` first when the batch failed) when the rules say so; `wait` with
-   * the wait in whole seconds (event `waiting`) when `batchWaitMs > 0`; else `batch`.
+   * "Decide" after a batch (Nomad's `command/job_restart.go` `Run`, end of a batch): adds the batch
+   * to the counters and advances `nextBatch` and `batchesThisExecution`. Then, in order: `cancel`
+   * if `cancelRequested`; `finish` after the last batch; `finish` on error with `-on-error=fail`
+   * (event `stopping`), with `-yes` and an unrecoverable error, or past `-max-errors`
+   * (`max-errors-exceeded`); `ask` (with `batch-errors` first when the batch failed) when the rules
+   * say so; `wait` with the wait in whole seconds (event `waiting`) when `batchWaitMs > 0`; else
+   * `batch`.
    */
   decide(input: DecideInput): Promise<DecisionOutput>;
 
   /**
-   * "Apply answer": reads the reply to `decision.question` as spec §2.8 does. A timeout is a
-   * read error: the question's default applies (no). Multi-region: yes → `batch`, no →
-   * `finish` with `canceled`. Proceed: yes → `wait`/`batch`; no → `finish` with `canceled`
-   * (event `canceled`); `<duration>` (only while asking between batches) sets `batchWaitMs`,
-   * clears `askBetweenBatches` (event `new-batch-wait`) and proceeds; an invalid reply asks
-   * again (`ask` with the same question).
+   * "Apply answer": reads the reply to `decision.question` as Nomad's `command/job_restart.go`
+   * `shouldProceed` does. A timeout is a read error: the question's default applies (no).
+   * Multi-region: yes → `batch`, no → `finish` with `canceled`. Proceed: yes → `wait`/`batch`; no →
+   * `finish` with `canceled` (event `canceled`); `<duration>` (only while asking between batches)
+   * sets `batchWaitMs`, clears `askBetweenBatches` (event `new-batch-wait`) and proceeds; an
+   * invalid reply asks again (`ask` with the same question).
    */
   applyAnswer(input: AnswerInput): Promise<DecisionOutput>;
 
   /**
-   * "Finish restart" (spec §2.10): reads the run's errors from the plan store and emits
-   * `finished`. Outcome: `unrecoverable` when the run stopped on an unrecoverable error,
-   * `failed` when errors were collected, `canceled` after a "no" without errors, else
-   * `succeeded`. May delete the run's plan-store objects (the bucket also expires them).
+   * "Finish restart" (Nomad's `command/job_restart.go` `Run`, final output): reads the run's errors
+   * from the plan store and emits `finished`. Outcome: `unrecoverable` when the run stopped on an
+   * unrecoverable error, `failed` when errors were collected, `canceled` after a "no" without
+   * errors, else `succeeded`. May delete the run's plan-store objects (the bucket also expires
+   * them).
    */
   finish(input: FinishInput): Promise<FinishOutput>;
 

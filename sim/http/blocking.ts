@@ -1,7 +1,7 @@
 /**
- * Blocking queries (spec §3.1): `index=N` holds the request until the endpoint's resource
- * index passes N, or until `wait` (default and maximum 300 s, plus jitter up to wait/16)
- * runs out; then the current data is returned with the current index.
+ * Blocking queries (Nomad's `command/agent/http.go` `parseWait`): `index=N` holds the request until
+ * the endpoint's resource index passes N, or until `wait` (default and maximum 300 s, plus jitter
+ * up to wait/16) runs out; then the current data is returned with the current index.
  */
 
 import { parseGoBool } from '../../lib/nomad/config';

@@ -1,8 +1,9 @@
 /**
  * The client side: what a Nomad client does with the allocations placed on its node. Starts
  * tasks in lifecycle order, ends `run_for` tasks, kills stopped allocations (with shutdown
- * delays), and performs in-place restarts (spec §4.5). Updates from a node that is not
- * `ready` are dropped, as the server cannot hear from it.
+ * delays), and performs in-place restarts (Nomad's `client/alloc_endpoint.go`
+ * `Allocations.Restart`). Updates from a node that is not `ready` are dropped, as the server cannot
+ * hear from it.
  */
 import type { TaskState } from '../../lib/nomad/types';
 import { formatGoDuration } from '../duration';
@@ -273,7 +274,7 @@ const REASONS = {
  * `PUT /v1/client/allocation/:id/restart` on the client: validates the mode, signals the
  * tasks, waits the group `shutdown_delay` in whole-allocation modes (unless
  * `NoShutdownDelay`), kills and starts them again. Resolves once the kill is done.
- * @throws SimHttpError with Nomad's status and text (spec §3.3).
+ * @throws SimHttpError with Nomad's status and text (`command/agent/http.go` `HTTPServer.wrap`).
  */
 export async function restartAllocation(
   ctx: SimContext,

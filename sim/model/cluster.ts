@@ -171,8 +171,9 @@ export class Cluster {
   }
 
   /**
-   * `PUT /v1/allocation/:id/stop` (spec §4.2): one write merges the desired transition and
-   * creates the `alloc-stop` evaluation; the scheduler acts on it after its delay.
+   * `PUT /v1/allocation/:id/stop` (Nomad's `nomad/alloc_endpoint.go` `Alloc.Stop`): one write
+   * merges the desired transition and creates the `alloc-stop` evaluation; the scheduler acts on it
+   * after its delay.
    */
   stopAllocation(
     record: AllocRecord,
@@ -198,8 +199,9 @@ export class Cluster {
   }
 
   /**
-   * `PUT /v1/job/:id/evaluate` (spec §4.3). With `forceReschedule`, failed allocations without
-   * a replacement are marked `ForceReschedule` in the same write.
+   * `PUT /v1/job/:id/evaluate` (Nomad's `nomad/job_endpoint.go` `Job.Evaluate`). With
+   * `forceReschedule`, failed allocations without a replacement are marked `ForceReschedule` in the
+   * same write.
    * @throws SimHttpError 500 for periodic and parameterized parents.
    */
   evaluateJob(record: JobRecord, forceReschedule: boolean) {
@@ -228,7 +230,10 @@ export class Cluster {
     return result;
   }
 
-  /** In-place restart on the client (spec §4.5); resolves after the kill. */
+  /**
+   * In-place restart on the client (Nomad's `client/alloc_endpoint.go` `Allocations.Restart`);
+   * resolves after the kill.
+   */
   restartAllocation(record: AllocRecord, taskName: string, allTasks: boolean): Promise<void> {
     return restartAllocation(this.ctx, record, taskName, allTasks);
   }

@@ -1,9 +1,9 @@
 /**
- * Deployments for service jobs with an `update` block (spec §4.9): created when a job
- * version is registered, `running` until the version's allocations have run for
- * `min_healthy_time`, then `successful`. A destructive update with canaries and no
- * auto-promotion places the canaries and waits in `running` ("requires manual promotion")
- * until the control API promotes it (status `successful`) or fails it.
+ * Deployments for service jobs with an `update` block (Nomad's `nomad/deploymentwatcher/`): created
+ * when a job version is registered, `running` until the version's allocations have run for
+ * `min_healthy_time`, then `successful`. A destructive update with canaries and no auto-promotion
+ * places the canaries and waits in `running` ("requires manual promotion") until the control API
+ * promotes it (status `successful`) or fails it.
  */
 import type { Deployment, Job, TaskGroup, UpdateStrategy } from '../../lib/nomad/types';
 import { newId, type SimContext } from './context';

@@ -2,7 +2,10 @@
 import type { Evaluation, Job } from '../../lib/nomad/types';
 import { newId, nowNs, type SimContext } from './context';
 
-/** A new `pending` evaluation for `job`, stamped at `index` and stored (spec §4.2, §4.3). */
+/**
+ * A new `pending` evaluation for `job`, stamped at `index` and stored (Nomad's
+ * `nomad/alloc_endpoint.go` `Alloc.Stop`, `nomad/job_endpoint.go` `Job.Evaluate`).
+ */
 export function createEvaluation(
   ctx: SimContext,
   index: number,

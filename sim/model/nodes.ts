@@ -1,9 +1,9 @@
 /**
- * Node status and eligibility changes and what they do to allocations (spec §4.7):
- * `disconnected` turns allocations with a `disconnect` block `unknown` (and, with
- * `replace = true`, gets them a linked replacement); `down` marks them `lost` and places
- * replacements; reconnecting keeps the original or the replacement according to
- * `disconnect.reconcile` and stops the other.
+ * Node status and eligibility changes and what they do to allocations (Nomad's
+ * `nomad/node_endpoint.go` `Node.UpdateStatus`): `disconnected` turns allocations with a
+ * `disconnect` block `unknown` (and, with `replace = true`, gets them a linked replacement); `down`
+ * marks them `lost` and places replacements; reconnecting keeps the original or the replacement
+ * according to `disconnect.reconcile` and stops the other.
  */
 import type { Job } from '../../lib/nomad/types';
 import { SimControlError } from '../errors';

@@ -2,7 +2,7 @@
  * Feasibility and node choice. Resources are modelled as allocation slots per node
  * (`capacity`, unlimited by default); drivers, datacenters, node class and simple
  * constraints filter nodes. The metrics follow Nomad's `AllocationMetric` so the CLI's
- * placement-failure text (spec §2.6) comes out the same.
+ * placement-failure text (Nomad's `command/monitor.go` `formatAllocMetrics`) comes out the same.
  */
 import type { AllocationMetric, Constraint, Job, TaskGroup } from '../../lib/nomad/types';
 import { isLive } from './status';

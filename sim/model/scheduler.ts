@@ -1,10 +1,10 @@
 /**
  * The scheduler: processes an evaluation in one plan write, like Nomad's generic (service,
- * batch) and system (system, sysbatch) schedulers, in the vocabulary of DESIGN.md:
+ * batch) and system (system, sysbatch) schedulers, in Nomad's vocabulary (`scheduler/reconciler/filters.go`):
  * a **migration** (stop API, `Migrate=true`) stops the allocation and places a linked
  * replacement; a **replacement** follows a lost node; a stopped system allocation is only
  * re-placed by a later evaluation; sysbatch is never re-placed. Placements that cannot be
- * made leave a **blocked** evaluation with `FailedTGAllocs` (spec §4.2).
+ * made leave a **blocked** evaluation with `FailedTGAllocs` (Nomad's `scheduler/generic_sched.go`).
  */
 import type { AllocationMetric, Evaluation, Job, TaskGroup } from '../../lib/nomad/types';
 import { initialTaskStates, killAllocation, startAllocation, touchAlloc } from './client';
@@ -270,7 +270,8 @@ function reconcileSystem(
     const onNode = allocs.filter((a) => a.alloc.NodeID === node.node.ID);
     const live = onNode.filter((a) => isLive(a.alloc));
     // The slot counts as filled for this whole pass if anything lived here at its start,
-    // which is why a stop alone never brings a system allocation back (spec §4.2).
+    // which is why a stop alone never brings a system allocation back (Nomad's
+    // `scheduler/scheduler_system.go`).
     const occupied =
       live.length > 0 || (sysbatch && onNode.some((a) => (a.alloc.JobVersion ?? 0) === (job.Version ?? 0)));
     let destructive: AllocRecord | undefined;

@@ -1,8 +1,9 @@
 /**
  * The simulator's state store: the raft-like global index, per-table indexes, the objects,
- * and the waiter lists that make blocking queries cheap (spec §4.1). A blocked query
- * registers one waiter on the tables its resource index depends on; a write to a table
- * checks only that table's waiters, so 1,000 held queries cost a closure each, not a poll.
+ * and the waiter lists that make blocking queries cheap (Nomad's `command/agent/http.go`
+ * `parseWait`). A blocked query registers one waiter on the tables its resource index depends on; a
+ * write to a table checks only that table's waiters, so 1,000 held queries cost a closure each, not
+ * a poll.
  */
 import type { Allocation, Deployment, Evaluation, Job, Node } from '../../lib/nomad/types';
 import type { SimCheck } from './checks';

@@ -1,4 +1,7 @@
-/** Task-level helpers: lifecycle roles, `run_for`, task states and events (spec §4.5). */
+/**
+ * Task-level helpers: lifecycle roles, `run_for`, task states and events (Nomad's
+ * `client/allocrunner/alloc_runner.go` `restartTasks`).
+ */
 import type { Task, TaskEvent, TaskGroup, TaskState } from '../../lib/nomad/types';
 import { parseGoDuration } from '../duration';
 import { nowNs, nowRfc3339, type SimContext, ZERO_TIME } from './context';

@@ -1,5 +1,5 @@
 /**
- * Nomad Variables and their locks, as the real agent answered (../shared/nomad-traces, Nomad's
+ * Nomad Variables and their locks, as the real agent answered (docs/reliability.md, guarantee 4; Nomad's
  * `nomad/state/state_store_variables.go` and `nomad/variables_endpoint.go`): acquire writes the
  * whole variable and locks it with a new ID for `TTL` (10 s to 24 h, 15 s by default); a lock is
  * held until released or, without a renewal, until its TTL and then its `LockDelay` (15 s by

@@ -4,10 +4,11 @@
  * it to a fake Slack API on 127.0.0.1; a signed Slack interactivity request for a button goes to
  * the real endpoint handler, whose SendTaskSuccess (the SFN client faked) completes the local
  * engine's task token; the run then goes on with Nomad's semantics, and the Slack message is
- * updated in place. Scenarios: "Proceed, then wait 10s" (spec §2.8: the new wait, no more
- * questions); `onError: ask` answered Cancel (Nomad's exit semantics: canceled, errors, exit 1);
- * a question nobody answers in time (the default, "no"; the message says so; a late press
- * changes nothing). The task token appears in no Slack call, log line, output or response.
+ * updated in place. Scenarios: "Proceed, then wait 10s" (Nomad's `command/job_restart.go`
+ * `shouldProceed`: the new wait, no more questions); `onError: ask` answered Cancel (Nomad's exit
+ * semantics: canceled, errors, exit 1); a question nobody answers in time (the default, "no"; the
+ * message says so; a late press changes nothing). The task token appears in no Slack call, log
+ * line, output or response.
  */
 
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';

@@ -1,7 +1,7 @@
 /**
- * What chat shows: the answers each question accepts (spec §2.8), the message before and after
- * the decision, its Block Kit rendering, and the notifier keeping each channel's message in step
- * with the item, once per change.
+ * What chat shows: the answers each question accepts (Nomad's `command/job_restart.go`
+ * `shouldProceed`), the message before and after the decision, its Block Kit rendering, and the
+ * notifier keeping each channel's message in step with the item, once per change.
  */
 import {
   answerChoices,

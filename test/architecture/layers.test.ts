@@ -27,7 +27,7 @@ function partOf(file: string): string {
 const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'lib/nomad': [],
   'lib/restart': [],
-  // The shared job lock is a Nomad variable (DESIGN.md: stores have Nomad Variables implementations).
+  // The shared job lock is a Nomad variable (stores have Nomad Variables implementations).
   'lib/stores': ['lib/restart', 'lib/nomad'],
   // The Retry fields name the Nomad client's transient error classes.
   'lib/workflow': ['lib/nomad', 'lib/restart', 'lib/stores'],

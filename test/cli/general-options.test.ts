@@ -1,11 +1,11 @@
 /**
- * Scenario: every general option of `nomad job restart` (spec §1.1), given as a flag, as its
- * `NOMAD_*` variable, and as both (the flag wins), through the real command (the synthesized
- * workflow, local engine) against the simulator behind an HTTPS front on 127.0.0.1 that records
- * what each request carried: `region` and `namespace` on every request, the token header, basic
- * auth, the TLS server name and the client certificate actually presented, colour on or off.
- * The `-region` flag case is the safety bug this test was written for: it once restarted the
- * job in the agent's own region.
+ * Scenario: every general option of `nomad job restart` (Nomad's `command/meta.go` `Meta.FlagSet`),
+ * given as a flag, as its `NOMAD_*` variable, and as both (the flag wins), through the real command
+ * (the synthesized workflow, local engine) against the simulator behind an HTTPS front on 127.0.0.1
+ * that records what each request carried: `region` and `namespace` on every request, the token
+ * header, basic auth, the TLS server name and the client certificate actually presented, colour on
+ * or off. The `-region` flag case is the safety bug this test was written for: it once restarted
+ * the job in the agent's own region.
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -21,7 +21,7 @@ function harnessArgs(args: string[], prependYes: boolean): string[] {
 }
 
 describe('parseJobRestartArgs', () => {
-  describe('spec §5 T2 error cases (no TTY)', () => {
+  describe('TestJobRestartCommand_parseAndValidate error cases (no TTY)', () => {
     it.each(T2_ERROR_CASES)('fails: $name', ({ args, expectedErr }) => {
       // Arrange / Act
       const act = () => parseJobRestartArgs(args, notTty);
@@ -32,7 +32,7 @@ describe('parseJobRestartArgs', () => {
     });
   });
 
-  describe('spec §5 T2 success cases (no TTY)', () => {
+  describe('TestJobRestartCommand_parseAndValidate success cases (no TTY)', () => {
     const defaults: RestartOptions = {
       job: 'my-job',
       batchSize: { value: 1, percent: false },
@@ -110,7 +110,7 @@ describe('parseJobRestartArgs', () => {
     });
   });
 
-  describe('validation order and values (spec §1.3)', () => {
+  describe('validation order and values (parseAndValidate)', () => {
     it.each([
       {
         name: 'argument count before any value check',

@@ -1,4 +1,4 @@
-// Scenario: spec §5 suggested scenarios 2 and 4 at a real terminal (node-pty). 4: SIGINT
+// Scenario: acceptance scenarios 2 (`-on-error ask`) and 4 (SIGINT) at a real terminal (node-pty). 4: SIGINT
 // during a run asks Nomad's interrupt question; `y` prints "Canceling job restart process",
 // nothing after it, exits 0 and restarts no further batch; `n` carries on to success.
 // 2: -on-error ask after a failed batch asks the recoverable-error question; an empty answer

@@ -1,10 +1,10 @@
-// Scenario: spec §5 T6 (job prefix and namespace), T8 (placement failure on reschedule), T11
-// (ACL), T13 (allocation filtering) and -output=json, each through the real command (a
-// subprocess) against one simulator per test group over HTTP, or against the agent at
-// NOMAD_E2E_ADDR (all but T11, which needs ACL tokens). T13's allocations are the upstream
-// stubs, served in place of the job's own by a reverse proxy in front of the target, and the
-// run is a -dry-run, so the printed plan says which allocations survive the filter. What the
-// command did is read back through the API: task events and stopped allocations.
+// Scenario: Nomad's `command/job_restart_test.go` T6 (job prefix and namespace), T8 (placement
+// failure on reschedule), T11 (ACL), T13 (allocation filtering) and -output=json, each through the
+// real command (a subprocess) against one simulator per test group over HTTP, or against the agent
+// at NOMAD_E2E_ADDR (all but T11, which needs ACL tokens). T13's allocations are the upstream
+// stubs, served in place of the job's own by a reverse proxy in front of the target, and the run is
+// a -dry-run, so the printed plan says which allocations survive the filter. What the command did
+// is read back through the API: task events and stopped allocations.
 
 import { jest } from '@jest/globals';
 import type { AllocListStub, Job } from '../../lib/nomad/types';

@@ -1,4 +1,4 @@
-// Scenario: spec §5 suggested scenario 1, at a real terminal (node-pty): `-batch-wait ask`
+// Scenario: acceptance scenario 1, at a real terminal (node-pty): `-batch-wait ask`
 // with 5 allocations and `-batch-size 2`. The command asks Nomad's proceed question between
 // batches; `xyz` is refused and asked again, `y` goes on, `1s` sets the wait and stops the
 // questions, `n` cancels with exit 0. Answers go through the workflow's task-token step.

@@ -1,10 +1,10 @@
 // Scenario: the real `nomad-restart` command (a subprocess running the synthesized state
 // machine through the local engine) against the simulator over HTTP on 127.0.0.1, or against
-// the agent at NOMAD_E2E_ADDR, replaying Nomad's own job restart tests (spec §5: T4, T5, T7,
-// T10, T12, T14; T3 has its own file) plus -dry-run and the demo.
-// What Nomad was asked to do is read back through the API (task events, stopped and replaced
-// allocations); against the simulator its request counters are checked as well. One file, run
-// in order, so the definition is synthesized once.
+// the agent at NOMAD_E2E_ADDR, replaying Nomad's own job restart tests
+// (`command/job_restart_test.go`: T4, T5, T7, T10, T12, T14; T3 has its own file) plus -dry-run and
+// the demo. What Nomad was asked to do is read back through the API (task events, stopped and
+// replaced allocations); against the simulator its request counters are checked as well. One file,
+// run in order, so the definition is synthesized once.
 
 import { jest } from '@jest/globals';
 import type { AllocListStub } from '../../lib/nomad/types';

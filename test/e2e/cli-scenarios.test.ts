@@ -1,15 +1,15 @@
-// Scenario: spec §5 suggested acceptance scenarios 5–9 through the real command (a subprocess;
+// Scenario: acceptance scenarios 5–9 beyond Nomad's own tests, through the real command (a subprocess;
 // scenario 5 at a pseudo-terminal), each output compared line by line (timestamps normalised):
 // 5. [TIMING] a -reschedule whose replacement stays pending for over 60 s prints `Still waiting
 //    for allocation "<orig>" to be replaced` 60 s after the watch began, while it waits (the
 //    step streams its lines), not when the step ends; the replacement then starts through the
 //    simulator's control API and the run finishes. One real minute: jest runs this file
 //    alongside the others;
-// 6. a deployment starts while the 1st batch is in flight: as DESIGN.md says we differ, the
+// 6. a deployment starts while the 1st batch is in flight: as the README says we differ, the
 //    batch's allocations are collected and reported, then the check before the next batch
 //    stops the run with Nomad's `Deployment "<id>" is "running"` (Nomad stops at once);
 // 7. allocations whose job version was pruned: `-task` matches through TaskStates only, and
-//    a system job's -reschedule still gets its evaluation (DESIGN.md; Nomad skips it and waits
+//    a system job's -reschedule still gets its evaluation (README; Nomad skips it and waits
 //    forever);
 // 8. -reschedule of a system job with a token lacking submit-job/evaluate-job: the stop
 //    happens, the evaluation gets 403, and the error is unrecoverable;
@@ -17,8 +17,8 @@
 //    1 with the errors at the end; `500 (Task not running)` for a task that has ended runs
 //    against the simulator or the agent at NOMAD_E2E_ADDR, `404 (No path to node)` for
 //    allocations on a disconnected node on the simulator only, like 5–8.
-// Allocations are handled newest first, ties by ID (spec §2.2 step 9: a stable order), which
-// is how the expected lines are built from the target's state.
+// Allocations are handled newest first, ties by ID (Nomad's `command/job_restart.go` `Run`: a
+// stable order), which is how the expected lines are built from the target's state.
 import { jest } from '@jest/globals';
 import type { Allocation, AllocListStub, Job } from '../../lib/nomad/types';
 import { allocationsOf, type Harness, simpleJob, startHarness, task, waitAllRunning } from '../steps/harness';
@@ -325,7 +325,7 @@ describe('nomad-restart suggested acceptance scenarios', () => {
         expect(knownVersion.stdout.match(/Restarting task "task1" in allocation/g)).toHaveLength(2);
       });
 
-      it('evaluates a system job after each stop though the version is gone, so -reschedule ends (DESIGN.md)', () => {
+      it('evaluates a system job after each stop though the version is gone, so -reschedule ends (unlike Nomad)', () => {
         // Arrange
         const state = h.sim.control.state();
         const next = order.map((a) => state.allocation(a.ID)?.NextAllocation ?? '');

@@ -1,12 +1,13 @@
-// Scenario: spec §5 T2's nine success cases (3, 4, 6, 7, 15, 17, 19, 20, 22) through the real
-// command, against the simulator or the agent at NOMAD_E2E_ADDR. Nomad's test reads the parsed
-// values; they are never printed, so each case shows its value black-box: with -dry-run against
-// a job that has the named groups and tasks (the plan shows the batches and the request each
-// allocation would get), or with a real run read back through the API (task events, replaced
-// or untouched allocations). As in the upstream harness, -yes is prepended unless the case sets
-// -on-error. One target serves every case: the dry runs use `my-job` in the default namespace,
-// each real run its own `my-job` in a namespace of its own (NOMAD_NAMESPACE), so the case
-// arguments stay exactly Nomad's. 17's failing restart comes from a proxy in front, as in T14.
+// Scenario: T2's (`TestJobRestartCommand_parseAndValidate`) nine success cases (3, 4, 6, 7, 15, 17,
+// 19, 20, 22) through the real command, against the simulator or the agent at NOMAD_E2E_ADDR.
+// Nomad's test reads the parsed values; they are never printed, so each case shows its value
+// black-box: with -dry-run against a job that has the named groups and tasks (the plan shows the
+// batches and the request each allocation would get), or with a real run read back through the API
+// (task events, replaced or untouched allocations). As in the upstream harness, -yes is prepended
+// unless the case sets -on-error. One target serves every case: the dry runs use `my-job` in the
+// default namespace, each real run its own `my-job` in a namespace of its own (NOMAD_NAMESPACE), so
+// the case arguments stay exactly Nomad's. 17's failing restart comes from a proxy in front, as in
+// T14.
 import { jest } from '@jest/globals';
 import type { AllocListStub, Job, TaskGroup } from '../../lib/nomad/types';
 import { TIME_SCALE, task } from '../steps/harness';

@@ -1,4 +1,4 @@
-// Scenario: spec §5 T3, the 14 cases of Nomad's TestJobRestartCommand_Run for a service and
+// Scenario: T3, the 14 cases of Nomad's TestJobRestartCommand_Run for a service and
 // a batch job, each through the real command (a subprocess) against ONE simulator holding a
 // fresh copy of the T3 job per case (group single_task: 3 × main; group multiple_tasks: 2 ×
 // a dead prestart task, a poststart sidecar and main), or against the agent at

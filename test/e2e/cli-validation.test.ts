@@ -1,6 +1,7 @@
-// Scenario: spec §5 T2 through the real command line (a subprocess, no terminal): every bad
-// flag is refused with Go's or Nomad's exact words and exit 1 before anything is touched —
-// NOMAD_ADDR points at a closed port, so any request would show up as a connection error.
+// Scenario: Nomad's `TestJobRestartCommand_parseAndValidate` (T2) through the real command line (a
+// subprocess, no terminal): every bad flag is refused with Go's or Nomad's exact words and exit 1
+// before anything is touched — NOMAD_ADDR points at a closed port, so any request would show up as
+// a connection error.
 import { T2_ERROR_CASES } from '../fixtures/t2-cases';
 import { runCli } from './run-cli';
 

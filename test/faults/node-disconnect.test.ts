@@ -66,7 +66,10 @@ async function cluster(disconnect: DisconnectStrategy): Promise<Harness> {
   return h;
 }
 
-/** The allocations in the order the run handles them (newest first, ties by ID: spec §2.2). */
+/**
+ * The allocations in the order the run handles them (newest first, ties by ID: Nomad's
+ * `command/job_restart.go` `Run`).
+ */
 function processingOrder(target: Harness): Allocation[] {
   return allocationsOf(target, JOB).sort((a, b) => b.CreateIndex - a.CreateIndex || (a.ID < b.ID ? -1 : 1));
 }

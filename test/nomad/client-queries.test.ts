@@ -306,7 +306,8 @@ describe('NomadClient reads', () => {
     });
 
     it("reads an allocation's Nomad service checks in the agent's shape, null as none", async () => {
-      // Arrange: what a dev agent answered (nomad-traces), then its answer for a failed allocation.
+      // Arrange: what a dev agent answered (`command/agent/alloc_endpoint.go` `allocChecks`), then its
+      // answer for a failed allocation.
       const id = 'bec97b7ccb93b2cb2b9d547c1b83a28fe3271a77eaa098e4c4c08ac1dc8d9e12';
       const traced = {
         [id]: {

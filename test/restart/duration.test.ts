@@ -80,7 +80,8 @@ describe('duration', () => {
   });
 
   describe('formatGoDuration', () => {
-    // Cases from Go's time_test.go durationTests plus the spec's examples.
+    // Cases from Go's time_test.go durationTests plus the examples of Nomad's
+    // `TestJobRestartCommand_parseAndValidate`.
     it.each([
       { ns: 0, text: '0s' },
       { ns: 1, text: '1ns' },

@@ -1,8 +1,8 @@
 import type { AllocListStub, Job } from '../../lib/nomad/types';
 import { filterAllocations, sortAllocations } from '../../lib/restart/filter';
 
-// Spec §5 T13 fixture: job "example", version 1 with group_1[task_1], group_2[task_1, task_2],
-// group_3[task_3]; version 2 with group_1[task_1], group_2[task_2].
+// `TestJobRestartCommand_filterAllocs` fixture: job "example", version 1 with group_1[task_1],
+// group_2[task_1, task_2], group_3[task_3]; version 2 with group_1[task_1], group_2[task_2].
 const versions = new Map<number, Job>([
   [
     1,
@@ -71,7 +71,7 @@ const three = (version: number, group: string) =>
   ['run_running', 'run_complete', 'stop_running'].map((s) => `job_v${version}_${group}_${s}`);
 
 describe('filter', () => {
-  describe('filterAllocations: spec §5 T13', () => {
+  describe('filterAllocations: TestJobRestartCommand_filterAllocs', () => {
     it.each([
       {
         name: '13.1 skip by group',
@@ -125,7 +125,7 @@ describe('filter', () => {
       }
     });
 
-    it('skips by the first matching rule, in the spec order', () => {
+    it('skips by the first matching rule, in the order of filterAllocs', () => {
       // Arrange
       const input = [
         stub('complete-and-replaced', 1, 'group_1', 'stop', 'complete', 'n1'),

@@ -4,7 +4,7 @@ import { createFormatter, type OutputLine } from '../../lib/restart/format';
 import { interruptQuestion, multiRegionQuestion, proceedQuestion } from '../../lib/restart/questions';
 import { formatTimestamp, ordinal, plural } from '../../lib/restart/text';
 
-// 2023-02-28T17:40:58-05:00, the time of spec §2.11's transcripts.
+// 2023-02-28T17:40:58-05:00, a fixed time in a −05:00 zone (the `±hh:mm` form of Nomad's timestamps).
 const T0 = Date.UTC(2023, 1, 28, 22, 40, 58);
 const T1 = T0 + 1000;
 const NY = 'America/New_York';
@@ -21,7 +21,7 @@ function renderAll(events: ProgressEvent[], verbose = false): OutputLine[] {
 }
 
 describe('format', () => {
-  describe('createFormatter().render: spec §2.11 transcripts', () => {
+  describe('createFormatter().render: Nomad transcripts', () => {
     it('reproduces the default in-place restart with -batch-size=2 byte for byte', () => {
       // Arrange
       const events: ProgressEvent[] = [
@@ -385,7 +385,7 @@ describe('format', () => {
     });
   });
 
-  describe('createFormatter().render: verbose skip lines (T13, DESIGN.md fix)', () => {
+  describe('createFormatter().render: verbose skip lines (T13, our fix)', () => {
     const id = 'job_v1_group_1_stop_complete-0000-0000-0000-00000000';
 
     it.each<[string, ProgressEvent, string]>([

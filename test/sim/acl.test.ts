@@ -1,6 +1,7 @@
-// Scenario: ACLs on (spec §3.4, T11): tokens with partial grants fail exactly where
-// Nomad's do, including the `Unknown allocation "<id>"` 500 quirk, the 403 of the prefix
-// list without list-jobs, and evaluate needing submit-job or evaluate-job.
+// Scenario: ACLs on (Nomad's `command/job_restart.go` `Help`; `TestJobRestartCommand_ACL`): tokens
+// with partial grants fail exactly where Nomad's do, including the `Unknown allocation "<id>"` 500
+// quirk, the 403 of the prefix list without list-jobs, and evaluate needing submit-job or
+// evaluate-job.
 import type { AllocListStub } from '../../lib/nomad/types';
 import type { Scenario } from '../../sim/index';
 import { group, job, nodes } from './helpers/fixtures';

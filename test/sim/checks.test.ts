@@ -1,9 +1,10 @@
 // Scenario: Nomad service checks and crash on start in the simulator, against what a dev agent
-// answered (shared/nomad-traces): the checks endpoint's shape (a map by check ID, Timestamp in Unix
-// seconds, `pending` then `success`, no index header), a result that survives a restart with its
-// old Timestamp until the next run, tasks that take their time to come back, the control API's
-// check behaviours (fails after restart, flaps, never passes) and a crash on start that the group's
-// restart policy turns into a failed allocation, whose checks then answer `null`.
+// answered (Nomad's `command/agent/alloc_endpoint.go` `allocChecks`): the checks endpoint's shape
+// (a map by check ID, Timestamp in Unix seconds, `pending` then `success`, no index header), a
+// result that survives a restart with its old Timestamp until the next run, tasks that take their
+// time to come back, the control API's check behaviours (fails after restart, flaps, never passes)
+// and a crash on start that the group's restart policy turns into a failed allocation, whose checks
+// then answer `null`.
 import type { Allocation, AllocCheckStatuses, Job, TaskGroup } from '../../lib/nomad/types';
 import { createScaledClock, type RunningSimulator, startSimulator } from '../../sim/index';
 import { job, nodes, seconds, seededRandom } from './helpers/fixtures';

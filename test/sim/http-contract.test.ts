@@ -1,8 +1,8 @@
-// Scenario: the HTTP contract of spec §3 that any Nomad must honour: error texts for
-// missing objects, Nomad's 400 texts for bad input, 404 and 405, query-meta headers,
-// blocking-query holds, and the job list (prefix, namespaces, pagination). The tests
-// written with plain `it` only use the Nomad API, so they also run against a real agent
-// with NOMAD_E2E_ADDR set.
+// Scenario: the HTTP contract of Nomad's `api/` (`api/jobs.go`, `api/allocations.go`) that any
+// Nomad must honour: error texts for missing objects, Nomad's 400 texts for bad input, 404 and 405,
+// query-meta headers, blocking-query holds, and the job list (prefix, namespaces, pagination). The
+// tests written with plain `it` only use the Nomad API, so they also run against a real agent with
+// NOMAD_E2E_ADDR set.
 import type { Allocation, AllocListStub, Job, JobListStub } from '../../lib/nomad/types';
 import { group, job, nodes, seededRandom, sleepJob } from './helpers/fixtures';
 import { call, eventually, get, put } from './helpers/http';

@@ -1,8 +1,8 @@
-// Scenario: node failures (spec §4.7) and deployments (spec §4.9). A node marked
-// disconnected turns allocations with a `disconnect` block `unknown` and, with
-// `replace = true`, gets them linked replacements; on reconnect `disconnect.reconcile`
-// decides which one keeps running. A down node loses its allocations and replaces them.
-// Service jobs with an update block get a deployment that the control API can steer.
+// Scenario: node failures (Nomad's `nomad/node_endpoint.go`) and deployments
+// (`nomad/deploymentwatcher/`). A node marked disconnected turns allocations with a `disconnect`
+// block `unknown` and, with `replace = true`, gets them linked replacements; on reconnect
+// `disconnect.reconcile` decides which one keeps running. A down node loses its allocations and
+// replaces them. Service jobs with an update block get a deployment that the control API can steer.
 import type { Allocation, Deployment } from '../../lib/nomad/types';
 import { group, job, nodes, seconds, seededRandom } from './helpers/fixtures';
 import { get, put } from './helpers/http';

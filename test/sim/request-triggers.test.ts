@@ -1,7 +1,7 @@
 // Scenario: the simulator's request triggers (control API, in process): an action armed for
 // the Nth request to a path suffix runs exactly once, when that request arrives and before
-// it is handled, so a test can change the cluster between two requests of one batch (spec §5
-// suggested scenario 6: a deployment that starts in the middle of a batch).
+// it is handled, so a test can change the cluster between two requests of one batch (as in
+// test/e2e/cli-scenarios.test.ts: a deployment that starts in the middle of a batch).
 import type { AllocListStub, Deployment } from '../../lib/nomad/types';
 import { group, job, nodes } from './helpers/fixtures';
 import { get, put } from './helpers/http';

@@ -1,7 +1,8 @@
-// Scenario: the client restart endpoint (spec §4.5) on T3's job: `single_task` ×3 and
-// `multiple_tasks` ×2 with a dead prestart task and a poststart sidecar. Checks which tasks
-// each mode restarts, the events and counters it leaves, the group shutdown delay, and
-// every error of spec §3.3 with its exact status and text/plain body.
+// Scenario: the client restart endpoint (Nomad's `client/alloc_endpoint.go`) on T3's job:
+// `single_task` ×3 and `multiple_tasks` ×2 with a dead prestart task and a poststart sidecar.
+// Checks which tasks each mode restarts, the events and counters it leaves, the group shutdown
+// delay, and every error of Nomad's `command/agent/http.go` `HTTPServer.wrap` with its exact status
+// and text/plain body.
 import type { AllocListStub, TaskState } from '../../lib/nomad/types';
 import { group, job, nodes, seconds, seededRandom, t3Job } from './helpers/fixtures';
 import { call, get, put } from './helpers/http';

@@ -1,7 +1,7 @@
 // Scenario: the control API starts a pending allocation at once. With a long `allocStartMs` a
 // newly placed allocation (a replacement, say) stays `pending`, as one whose client is slow to
 // start it; `startPendingAllocation` (`PUT /_sim/allocation/:id/start`) lets it run when the
-// test says so (spec §5 suggested scenario 5: a replacement pending for over 60 s).
+// test says so (a replacement pending for over 60 s, as in test/e2e/cli-scenarios.test.ts).
 import type { Allocation } from '../../lib/nomad/types';
 import { group, job, nodes } from './helpers/fixtures';
 import { call } from './helpers/http';

@@ -1,8 +1,8 @@
-// Scenario: the stop endpoint and the evaluate endpoint (spec §4.2, §4.3), over HTTP.
-// Service and batch allocations get a linked, running replacement from a stop alone;
-// a system allocation gets none until `PUT /v1/job/:id/evaluate` with ForceReschedule,
-// which places it on the same node; sysbatch is never replaced; an ineligible node
-// produces a blocked evaluation with placement metrics.
+// Scenario: the stop endpoint and the evaluate endpoint (Nomad's `Alloc.Stop`, `Job.Evaluate` in
+// `nomad/`), over HTTP. Service and batch allocations get a linked, running replacement from a stop
+// alone; a system allocation gets none until `PUT /v1/job/:id/evaluate` with ForceReschedule, which
+// places it on the same node; sysbatch is never replaced; an ineligible node produces a blocked
+// evaluation with placement metrics.
 import type { Allocation, AllocListStub, Evaluation, JobEvaluateResponse } from '../../lib/nomad/types';
 import { group, job, nodes, seconds, seededRandom } from './helpers/fixtures';
 import { get, put } from './helpers/http';

@@ -1,9 +1,9 @@
 /**
  * The simulator's Variables lock API, over HTTP, against what a real Nomad agent answered
- * (../shared/nomad-traces/README.md): acquire, a second holder's 409 without holder information,
- * the lock ID on a read, renew without items, release with a wrong ID (409), release, acquire
- * again at once; a lock not renewed stays held for its TTL and then its LockDelay; a checked
- * delete (`?cas=`) as the agent answered it; ACL checks (`destroy` to delete).
+ * (observed on a Nomad agent, see docs/reliability.md): acquire, a second holder's 409 without
+ * holder information, the lock ID on a read, renew without items, release with a wrong ID (409),
+ * release, acquire again at once; a lock not renewed stays held for its TTL and then its LockDelay;
+ * a checked delete (`?cas=`) as the agent answered it; ACL checks (`destroy` to delete).
  */
 import { createScaledClock, type RunningSimulator, startSimulator } from '../../sim/index';
 import { call as wire } from './helpers/http';

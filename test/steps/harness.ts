@@ -1,6 +1,7 @@
 /**
  * Test harness for the engine: a simulator on 127.0.0.1 driven over real HTTP by the real
- * Nomad client, the T3/T4/T8 job fixtures of spec §5, and small readers of the result.
+ * Nomad client, the T3/T4/T8 job fixtures of Nomad's `command/job_restart_test.go`, and small
+ * readers of the result.
  */
 import { NomadClient } from '../../lib/nomad/index';
 import type { Allocation, Deployment, Job, Task, TaskState } from '../../lib/nomad/types';
@@ -102,7 +103,7 @@ export function task(name: string, extra: Partial<Task> = {}): Task {
 }
 
 /**
- * T3's job (spec §5): group `single_task` (3 × `main`) and group `multiple_tasks` (2 ×
+ * T3's job (`TestJobRestartCommand_Run`): group `single_task` (3 × `main`) and group `multiple_tasks` (2 ×
  * a finished prestart task, a poststart sidecar and `main`): 5 running allocations.
  */
 export function t3Job(type: 'batch' | 'service'): Job {

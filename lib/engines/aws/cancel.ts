@@ -1,11 +1,11 @@
 /**
- * A confirmed interrupt (spec §2.9) on AWS. The workflow honours a cancel flag on the job's
- * lock item at its safe points (before each batch, after each batch) and then fails as
- * `Canceled`: that is what this asks for, when the lock table is known and the run holds the
- * lock. The flag belongs to the run, so a continue-as-new successor honours it too. Otherwise
- * it stops the execution with `StopExecution`: immediate, not at a safe point (a batch in
- * flight is cut short; the stack's stale-lock rule frees the lock). Before the lock is taken
- * nothing has been written to Nomad, so stopping then loses nothing.
+ * A confirmed interrupt (Nomad's `command/job_restart.go` `handleSignal`) on AWS. The workflow
+ * honours a cancel flag on the job's lock item at its safe points (before each batch, after each
+ * batch) and then fails as `Canceled`: that is what this asks for, when the lock table is known and
+ * the run holds the lock. The flag belongs to the run, so a continue-as-new successor honours it
+ * too. Otherwise it stops the execution with `StopExecution`: immediate, not at a safe point (a
+ * batch in flight is cut short; the stack's stale-lock rule frees the lock). Before the lock is
+ * taken nothing has been written to Nomad, so stopping then loses nothing.
  *
  * A stop ends one execution, not the run: the follow loop stops each successor the chain
  * hands over to as well, including one a hand-over cut short by the stop may still start

@@ -1,5 +1,5 @@
 /**
- * Nomad's exit code (spec §1.4, §2.10) for how an execution chain ended, and the one error line
+ * Nomad's exit code (`command/job_restart.go` `Run`) for how an execution chain ended, and the one error line
  * to print when no progress event has said it already. Same rules as the local engine.
  */
 import { goQuote } from '../../restart/go-quote';

@@ -4,8 +4,8 @@
  * item, then `SendTaskSuccess`. So chat and this terminal answer the same way: whichever answers
  * first wins, the other changes nothing, and chat's message shows who decided. The workflow words
  * the question (`PendingQuestion.prompt`, read from the ask step in history) and reads the reply
- * itself ("Apply answer", spec §2.8); the terminal's side decides who asks it, and when
- * ({@link AskQuestion}).
+ * itself ("Apply answer", Nomad's `command/job_restart.go` `shouldProceed`); the terminal's side
+ * decides who asks it, and when ({@link AskQuestion}).
  *
  * Without the approvals table (`NOMAD_RESTART_APPROVALS_TABLE` unset, or its calls denied) the
  * reply goes to the task token from history directly, as before chat existed: it still reaches

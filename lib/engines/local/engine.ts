@@ -173,7 +173,10 @@ function answerFromOutside(callbacks: LocalTaskTokenCallbacks | undefined): Task
   return (_question, taskToken, { signal }) => callbacks.wait(taskToken, signal);
 }
 
-/** A local run: its result, and a cancel request honoured at the next safe point (spec §2.9). */
+/**
+ * A local run: its result, and a cancel request honoured at the next safe point (Nomad's
+ * `command/job_restart.go` `handleSignal`).
+ */
 export interface LocalRestart {
   readonly result: Promise<ExecutionResult>;
   /** Flags a cancel on the job's lock; the workflow checks it before and after each batch. */
@@ -186,7 +189,7 @@ export interface LocalRestart {
 /**
  * Runs one restart through the synthesized state machine. Questions (`.waitForTaskToken` in
  * the ASL) are answered through `request.prompt`; a read error ends the wait like a timeout,
- * so the question's default applies (spec §2.8).
+ * so the question's default applies (Nomad's `command/job_restart.go` `askQuestion`).
  */
 export async function runRestartLocally(request: LocalRestartRequest): Promise<LocalRestart> {
   process.env['POWERTOOLS_LOG_LEVEL'] ??= 'SILENT';

@@ -1,7 +1,7 @@
 /**
  * `/v1/allocation/:id`, `/v1/allocation/:id/stop`, `/v1/allocations` and the client
- * restart endpoint `/v1/client/allocation/:id/restart` (spec §3.2, §3.3, §4.2, §4.5); the checks
- * endpoints are in checks.ts.
+ * restart endpoint `/v1/client/allocation/:id/restart` (Nomad's `api/allocations.go`,
+ * `command/agent/alloc_endpoint.go`); the checks endpoints are in checks.ts.
  */
 
 import { parseGoBool } from '../../../lib/nomad/config';

@@ -1,6 +1,7 @@
 /**
  * `/v1/jobs` and `/v1/job/:id[/...]`: list, register, read, versions, allocations,
- * evaluations, deployments, summary, evaluate, deregister (spec §3.2, §3.3).
+ * evaluations, deployments, summary, evaluate, deregister (Nomad's `api/jobs.go`,
+ * `command/agent/job_endpoint.go`).
  */
 import type { Job } from '../../../lib/nomad/types';
 import { SimHttpError } from '../../errors';

@@ -1,8 +1,8 @@
 /**
- * Scenario: spec §5 T3 (`TestJobRestartCommand_Run`), in-place cases 3.1–3.12, for a batch
- * and a service job. A simulator holds the T3 job (5 running allocations: 3 × single_task,
- * 2 × multiple_tasks with a finished prestart task and a sidecar); the synthesized workflow runs
- * the whole restart through the local engine with `-yes`; we check which tasks got
+ * Scenario: Nomad's `command/job_restart_test.go` `TestJobRestartCommand_Run`, in-place cases
+ * 3.1–3.12, for a batch and a service job. A simulator holds the T3 job (5 running allocations: 3 ×
+ * single_task, 2 × multiple_tasks with a finished prestart task and a sidecar); the synthesized
+ * workflow runs the whole restart through the local engine with `-yes`; we check which tasks got
  * `Restart Signaled`, the batches and the waits.
  */
 

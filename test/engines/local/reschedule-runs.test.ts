@@ -4,7 +4,7 @@
  * batch jobs in batches), T4 (system job: stop AND evaluate per allocation, replacements on
  * the same node), T8 (ineligible node: placement failure is unrecoverable, the third
  * allocation is never touched), and a system job whose allocations' job version was pruned
- * (DESIGN.md: it still gets its evaluation, from the job's own type).
+ * (README, "Differences from nomad job restart": it still gets its evaluation, from the job's own type).
  */
 
 import { jest } from '@jest/globals';

@@ -1,4 +1,7 @@
-/** Jobs and scenarios shared by the simulator tests, modelled on Nomad's upstream fixtures (spec §5). */
+/**
+ * Jobs and scenarios shared by the simulator tests, modelled on Nomad's upstream fixtures
+ * (`command/job_restart_test.go`).
+ */
 import type { Job, TaskGroup } from '../../../lib/nomad/types';
 import type { Scenario } from '../../../sim/index';
 
