@@ -12,9 +12,9 @@ import { questionLife } from '../lib/approvals/question-life';
 import { type Approval, newApprovalId, stateMachineArnOf } from '../lib/stores/approval-store';
 import {
   approvalStoreFromEnv,
-  DEFAULT_LOCK_TTL_SECONDS,
   ENV,
   jobLockFromEnv,
+  lockLeaseSeconds,
   secondsFromEnv,
 } from '../lib/stores/from-env';
 import { StepPayloadError } from '../lib/workflow/errors';
@@ -109,10 +109,7 @@ const lambdaHandler = async (event: unknown): Promise<AskResult> => {
     ...runContext(e),
   });
   // The last step before the wait for an answer: the run's lease must outlast the question.
-  const lease = Math.max(
-    secondsFromEnv(ENV.lockTtlSeconds, DEFAULT_LOCK_TTL_SECONDS),
-    (e.timeoutSeconds ?? 0) + 3600,
-  );
+  const lease = Math.max(lockLeaseSeconds(), (e.timeoutSeconds ?? 0) + 3600);
   await jobLockFromEnv().extend({ namespace: e.namespace, jobId: e.jobId }, e.runId, lease, e.executionId);
   logger.info('Question parked', { approvalId, kind: e.question.kind, jobId: e.jobId });
   return { approvalId };

@@ -10,7 +10,7 @@ import type { Context } from 'aws-lambda';
 import { windowHasEnded } from '../lib/restart/window';
 import { clockOf } from '../lib/steps/local-invocation';
 import { JobLockLostError } from '../lib/stores/errors';
-import { DEFAULT_LOCK_TTL_SECONDS, ENV, secondsFromEnv } from '../lib/stores/from-env';
+import { lockLeaseSeconds } from '../lib/stores/from-env';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';
 import { jobLockFor } from './private/job-lock';
@@ -40,8 +40,7 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
   }
   const input = { options: state.options, run: state.run, ...planned };
   try {
-    const ttl = secondsFromEnv(ENV.lockTtlSeconds, DEFAULT_LOCK_TTL_SECONDS);
-    await lock.refresh(key, state.run.runId, ttl, state.run.executionId);
+    await lock.refresh(key, state.run.runId, lockLeaseSeconds(), state.run.executionId);
   } catch (err) {
     if (!(err instanceof JobLockLostError)) throw err;
     logger.warn('Job lock lost', { jobId: key.jobId, batch: planned.progress.nextBatch });

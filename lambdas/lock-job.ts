@@ -14,13 +14,7 @@ import type { ProgressEvent } from '../lib/restart/events';
 import { skipsWhenLocked } from '../lib/restart/window';
 import { jobRunKey, recordRunHoldsJob } from '../lib/steps/earlier-run';
 import { describeHolder, LockHeldError, SharedLockHeldError } from '../lib/stores/errors';
-import {
-  DEFAULT_LOCK_TTL_SECONDS,
-  ENV,
-  planStoreFromEnv,
-  runStatusFromEnv,
-  secondsFromEnv,
-} from '../lib/stores/from-env';
+import { lockLeaseSeconds, planStoreFromEnv, runStatusFromEnv } from '../lib/stores/from-env';
 import type { PairedJobLock } from '../lib/stores/paired-job-lock';
 import type { RunStatus } from '../lib/stores/run-status';
 import { JobLockedError } from '../lib/workflow/errors';
@@ -61,7 +55,7 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
   const { planEvents = [], ...state } = decodeWorkflowState(event);
   const { plan } = requirePlanned(state);
   const key = { namespace: plan.namespace, jobId: plan.jobId };
-  const ttl = secondsFromEnv(ENV.lockTtlSeconds, DEFAULT_LOCK_TTL_SECONDS);
+  const ttl = lockLeaseSeconds();
   const lock = jobLockFor(context);
   const held = (err: LockHeldError) =>
     new JobLockedError(

@@ -7,7 +7,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { DEFAULT_LOCK_TTL_SECONDS, ENV, jobLockFromEnv, secondsFromEnv } from '../lib/stores/from-env';
+import { jobLockFromEnv, lockLeaseSeconds } from '../lib/stores/from-env';
 import { StepPayloadError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';
@@ -24,7 +24,7 @@ const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {
   const { plan, progress } = requirePlanned(state);
   const run = { ...state.run, executionId, executionNumber: state.run.executionNumber + 1 };
   // A lock lost meanwhile is found at the next safe point, which stops the run there.
-  const ttl = secondsFromEnv(ENV.lockTtlSeconds, DEFAULT_LOCK_TTL_SECONDS);
+  const ttl = lockLeaseSeconds();
   await jobLockFromEnv().extend(
     { namespace: plan.namespace, jobId: plan.jobId },
     run.runId,

@@ -7,7 +7,7 @@
 import type { Context } from 'aws-lambda';
 import { clockOf, liveEventsOf } from '../../lib/steps/local-invocation';
 import { JobLockLostError } from '../../lib/stores/errors';
-import { DEFAULT_LOCK_TTL_SECONDS, ENV, jobLockFromEnv, secondsFromEnv } from '../../lib/stores/from-env';
+import { jobLockFromEnv, lockLeaseSeconds } from '../../lib/stores/from-env';
 import type { LockKey } from '../../lib/stores/job-lock';
 import { NomadVariablesLock } from '../../lib/stores/nomad-variables-lock';
 import { PairedJobLock } from '../../lib/stores/paired-job-lock';
@@ -43,7 +43,8 @@ export function jobLockFor(context: Context): PairedJobLock {
  * Keeps the run's job locks alive between safe points: after every await slice and at "Decide",
  * the last step before a batch wait or a question, both leases are extended (the engine's names
  * the execution running the run). Between two such steps the run waits at most one batch wait or
- * one question, which the workflow keeps under the shared lock's TTL (lib/restart/lease.ts), so a
+ * one question, which the workflow keeps under the shared lock's TTL (`AWS_LONGEST_WAIT_SECONDS`
+ * in lib/stores/shared-lock-settings.ts), so a
  * live run's lease never lapses. A lock found lost is left to the next safe point, which stops the
  * run there; a renewal that fails now (Nomad unreachable for a moment) is logged, not fatal.
  */
@@ -54,12 +55,7 @@ export async function keepLease(
   execution: string,
 ): Promise<void> {
   try {
-    await jobLockFor(context).refresh(
-      key,
-      runId,
-      secondsFromEnv(ENV.lockTtlSeconds, DEFAULT_LOCK_TTL_SECONDS),
-      execution,
-    );
+    await jobLockFor(context).refresh(key, runId, lockLeaseSeconds(), execution);
   } catch (err) {
     const fields = { jobId: key.jobId, error: err instanceof Error ? err.message : String(err) };
     if (err instanceof JobLockLostError)

@@ -28,6 +28,11 @@ export const ENV = {
 /** Default lock TTL: a safety net far longer than any batch, refreshed before each one. */
 export const DEFAULT_LOCK_TTL_SECONDS = 24 * 60 * 60;
 
+/** The lease a job lock is taken or extended for: `LOCK_TTL_SECONDS`, else the default. */
+export function lockLeaseSeconds(env: NodeJS.ProcessEnv = process.env): number {
+  return secondsFromEnv(ENV.lockTtlSeconds, DEFAULT_LOCK_TTL_SECONDS, env);
+}
+
 // Created once per container: SDK clients and in-memory twins are reused across invocations,
 // which is also what makes the local (in-process) run share one lock and one plan store.
 let dynamo: DynamoDBClient | undefined;

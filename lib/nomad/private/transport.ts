@@ -77,10 +77,11 @@ function reasonOf(err: unknown, code: string | undefined): string {
 }
 
 /**
- * Maps a socket, TLS or connect-timeout failure to the client's typed errors. `what` is
- * `METHOD url`; a failed dial reads as Go's (Nomad's CLI prints Go's words).
+ * Maps a socket, TLS or connect-timeout failure to the client's typed errors, named `METHOD url`;
+ * a failed dial reads as Go's (Nomad's CLI prints Go's words).
  */
-function classify(err: unknown, what: string, method: string, url: string): NomadError {
+function classify(err: unknown, method: string, url: string): NomadError {
+  const what = `${method} ${url}`;
   const code = errorCode(err);
   const reason = reasonOf(err, code);
   if (code === CONNECT_TIMEOUT_CODE) {
@@ -136,7 +137,8 @@ export class Transport {
 
   /** One attempt: resolves on 200 (a DELETE on 204 too), throws a typed {@link NomadError} otherwise. */
   public async send(req: RawRequest): Promise<RawResponse> {
-    const what = this.describe(req);
+    const url = this.url(req);
+    const what = `${req.method} ${url}`;
     if (req.signal?.aborted) throw new NomadAbortedError(`${what}: request aborted`);
 
     const limitMs = this.requestMs + req.holdMs;
@@ -145,7 +147,7 @@ export class Transport {
     try {
       const res = await exchange(this.connection.pool, {
         method: req.method,
-        url: this.url(req),
+        url,
         headers: this.headers(),
         body: req.body,
         signal,
@@ -161,7 +163,7 @@ export class Transport {
       if (req.signal?.aborted) throw new NomadAbortedError(`${what}: request aborted`, { cause: err });
       if (timeout.aborted)
         throw new NomadTimeoutError(`${what}: no response within ${limitMs} ms`, { cause: err });
-      throw classify(err, what, req.method, this.url(req));
+      throw classify(err, req.method, url);
     }
   }
 
