@@ -45,13 +45,17 @@ export function createWorkflowStorage(
       "The bucket holds short-lived plan documents written and read only by this workflow's roles; access is audited through CloudTrail, and server access logs would need a second bucket for no added signal.",
   });
 
-  const lockTable = new dynamodb.Table(scope, 'LockTable', {
-    partitionKey: { name: LOCK_TABLE_SCHEMA.partitionKey, type: dynamodb.AttributeType.STRING },
+  // Both tables: on demand, recoverable to any point in 35 days, encrypted, kept as the stack says.
+  const tableDefaults = {
     billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-    timeToLiveAttribute: LOCK_TABLE_SCHEMA.ttlAttribute,
     pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
     encryption: dynamodb.TableEncryption.AWS_MANAGED,
     removalPolicy: props.removalPolicy,
+  };
+  const lockTable = new dynamodb.Table(scope, 'LockTable', {
+    partitionKey: { name: LOCK_TABLE_SCHEMA.partitionKey, type: dynamodb.AttributeType.STRING },
+    timeToLiveAttribute: LOCK_TABLE_SCHEMA.ttlAttribute,
+    ...tableDefaults,
   });
   lockTable.addGlobalSecondaryIndex({
     indexName: LOCK_TABLE_SCHEMA.ownerIndex,
@@ -61,11 +65,8 @@ export function createWorkflowStorage(
 
   const approvalsTable = new dynamodb.Table(scope, 'ApprovalsTable', {
     partitionKey: { name: APPROVALS_TABLE_SCHEMA.partitionKey, type: dynamodb.AttributeType.STRING },
-    billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
     timeToLiveAttribute: APPROVALS_TABLE_SCHEMA.ttlAttribute,
-    pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
-    encryption: dynamodb.TableEncryption.AWS_MANAGED,
-    removalPolicy: props.removalPolicy,
+    ...tableDefaults,
     // Keys only: a stream record never carries a task token.
     ...(props.approvalsStream ? { stream: dynamodb.StreamViewType.KEYS_ONLY } : {}),
   });
