@@ -101,22 +101,26 @@ describe('faults in replacements', () => {
   });
 
   it('8a. the stopped original garbage-collected while its replacement starts: the replacement is still found', async () => {
-    // Arrange: the replacement is slow to start; the stopped original is collected meanwhile.
+    // Arrange: the replacement is slow to start; the stopped original is collected meanwhile:
+    // once the watch has read the job's allocations after the stop (and so seen the link), before
+    // its next read. A wall-clock delay here raced the watch's first read on a loaded machine.
     const job = simpleJob('collected', 'service', 1);
     h = await startHarness({ jobs: [job] }, { allocStartMs: 60_000 });
     const target = h;
     await waitAllRunning(target, job.ID, 1);
     const [original] = allocationsOf(target, job.ID);
-    target.sim.control.onRequest({ pathSuffix: '/stop' }, () => {
-      setTimeout(() => target.sim.control.garbageCollect(original?.ID ?? ''), 50);
-    });
+    target.sim.control.onRequest({ pathSuffix: '/stop' }, () =>
+      target.sim.control.onRequest({ pathSuffix: `/job/${job.ID}/allocations`, nth: 2 }, () =>
+        target.sim.control.garbageCollect(original?.ID ?? ''),
+      ),
+    );
 
     // Act
     const { run } = await restart(target, job.ID, {});
 
     // Assert: the job's allocation list links the replacement to it (PreviousAllocation).
     expect(target.sim.control.state().allocation(original?.ID ?? '')).toBeUndefined();
-    expect(run.exitCode).toBe(0);
+    expect({ code: run.exitCode, errors: run.errors }).toEqual({ code: 0, errors: [] });
     const replaced = run.events.find((e) => e.type === 'allocation-replaced');
     expect(replaced).toMatchObject({ allocationId: original?.ID });
   });
