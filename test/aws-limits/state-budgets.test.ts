@@ -135,7 +135,7 @@ function fakeSteps(): RestartSteps {
   };
 }
 
-jest.unstable_mockModule('../../lib/steps/steps-factory', () => ({
+jest.unstable_mockModule('../../lib/steps/kit/steps-factory', () => ({
   createRestartSteps: (_deps: RestartStepsDeps) => fakeSteps(),
 }));
 const { runRestartLocally } = await import('../../lib/engines/local/engine');

@@ -1,0 +1,40 @@
+/**
+ * Errors of the restart engine itself. Every Nomad failure a restart reports has its
+ * message class in the domain (`../errors`: `NomadQueryError`, `AllocationStepError`,
+ * `AllocationRestartError`...); these cover what only the engine can get wrong.
+ */
+import { RestartError } from '../../restart/errors';
+
+/** Base class of the engine's own errors. */
+export class RestartEngineError extends RestartError {
+  override readonly kind: string = 'engine';
+
+  public constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'RestartEngineError';
+  }
+}
+
+/** A batch index outside the stored plan: the state machine's cursor and the plan disagree. */
+export class PlanBatchOutOfRangeError extends RestartEngineError {
+  override readonly kind = 'plan-batch-out-of-range';
+
+  public constructor(batchIndex: number, batchCount: number) {
+    super(`Batch index ${batchIndex} is outside the plan, which has ${batchCount} batches`);
+    this.name = 'PlanBatchOutOfRangeError';
+  }
+}
+
+/**
+ * `Allocation "<id>" disappeared while waiting for its replacement`: Nomad garbage-collected
+ * an allocation of the chain mid-wait, so its replacement can no longer be followed (or, with
+ * `-wait-healthy`, its health can no longer be judged).
+ */
+export class AllocationVanishedError extends RestartEngineError {
+  override readonly kind = 'allocation-vanished';
+
+  public constructor(displayedId: string, waitingFor = 'its replacement') {
+    super(`Allocation "${displayedId}" disappeared while waiting for ${waitingFor}`);
+    this.name = 'AllocationVanishedError';
+  }
+}
