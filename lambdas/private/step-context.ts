@@ -5,7 +5,7 @@ import type { Context } from 'aws-lambda';
 import { clockOf, liveEventsOf } from '../../lib/steps/kit/local-invocation';
 import { createRestartSteps } from '../../lib/steps/kit/steps-factory';
 import { planStoreFromEnv } from '../../lib/stores/from-env';
-import type { RestartSteps } from '../../lib/workflow/steps';
+import type { RestartSteps } from '../../lib/workflow/restart-steps';
 import { deadlineSignal } from './deadline';
 import { nomadClientOf } from './nomad-client-middleware';
 

@@ -8,7 +8,7 @@ import { jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { NomadConnectionError } from '../../lib/nomad/errors';
 import type { Decision, PlanRef, Progress } from '../../lib/workflow/payloads';
-import type { RestartStepsDeps } from '../../lib/workflow/steps';
+import type { RestartStepsDeps } from '../../lib/workflow/restart-steps';
 import { captureOutput, FakeSteps, lambdaContext, plannedState } from './private/fixtures';
 
 let fake = new FakeSteps({});

@@ -8,7 +8,7 @@ import { TaskFailure } from '../../lib/engines/local/private/task-failures';
 import type { ProgressEvent } from '../../lib/restart/events';
 import { summarizeRun } from '../../lib/restart/run-summary';
 import type { BatchState, Decision, PlanRef, Progress } from '../../lib/workflow/payloads';
-import type { RestartSteps, RestartStepsDeps } from '../../lib/workflow/steps';
+import type { RestartSteps, RestartStepsDeps } from '../../lib/workflow/restart-steps';
 import { extractAsl, synthStack } from '../constructs/private/synth';
 import { lambdaContext } from '../lambdas/private/fixtures';
 

@@ -2,7 +2,7 @@
  * "Await batch": one time slice of waiting for the batch's replacements; the graph loops on it
  * until the batch is done, so no Lambda outlives its timeout.
  */
-import type { AwaitOutput, BatchStepInput } from '../../workflow/steps';
+import type { AwaitOutput, BatchStepInput } from '../../workflow/restart-steps';
 import type { StepKit } from '../kit/step-kit';
 import { awaitBatch } from './await-batch';
 import type { AwaitCursor } from './await-cursor';

@@ -2,7 +2,7 @@
  * "Check deployments": the deployment guard, once before each batch. An active deployment is
  * recorded as a run error and blocks the next batch; the graph then finishes.
  */
-import type { GuardOutput, PlannedStepInput } from '../../workflow/steps';
+import type { GuardOutput, PlannedStepInput } from '../../workflow/restart-steps';
 import type { StepKit } from '../kit/step-kit';
 import { checkDeployments } from './deployments';
 

@@ -3,7 +3,7 @@
  * journal so a retried task restarts nothing twice. In place, the batch settles here; with
  * `-reschedule` it leaves an await cursor for "Await batch".
  */
-import type { BatchOutput, PlannedStepInput } from '../../workflow/steps';
+import type { BatchOutput, PlannedStepInput } from '../../workflow/restart-steps';
 import { createAwaitCursor } from '../await/await-cursor';
 import type { StepKit } from '../kit/step-kit';
 import { type BatchJournal, restartBatch } from './restart-batch';

@@ -2,7 +2,7 @@
  * "Trigger evaluations": for `-reschedule` on a system job, one evaluation with
  * `ForceReschedule` per stopped allocation's job, without which no replacement appears.
  */
-import type { BatchOutput, BatchStepInput } from '../../workflow/steps';
+import type { BatchOutput, BatchStepInput } from '../../workflow/restart-steps';
 import { type AwaitCursor, createAwaitCursor } from '../await/await-cursor';
 import type { AllocationOutcome } from '../kit/outcomes';
 import type { StepKit } from '../kit/step-kit';

@@ -2,7 +2,7 @@
  * The maintenance window's end, met at the safe point before a batch: the run stops there, never
  * in the middle of a batch, and says how far it got.
  */
-import type { PlannedStepInput, StepEvents } from '../../workflow/steps';
+import type { PlannedStepInput, StepEvents } from '../../workflow/restart-steps';
 import type { StepKit } from '../kit/step-kit';
 import { addToCarryOver, carryOverKey, restartedByRun } from '../plan/carry-over';
 

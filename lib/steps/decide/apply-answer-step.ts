@@ -5,7 +5,7 @@
 import { batchOutcome, waitOrNext } from '../../restart/decide';
 import type { ProgressEvent } from '../../restart/events';
 import { interpretAnswer, multiRegionQuestion, proceedQuestion } from '../../restart/questions';
-import type { AnswerInput, DecisionOutput } from '../../workflow/steps';
+import type { AnswerInput, DecisionOutput } from '../../workflow/restart-steps';
 import { type BatchResult, batchWaitOf, decision, HELD_EVENTS, type StepKit } from '../kit/step-kit';
 
 export async function applyAnswerStep(

@@ -9,7 +9,7 @@ import type { RestartPlan } from '../../restart/plan';
 import { proceedQuestion } from '../../restart/questions';
 import { formatErrorList } from '../../restart/text';
 import type { Progress } from '../../workflow/payloads';
-import type { DecideInput, DecisionOutput } from '../../workflow/steps';
+import type { DecideInput, DecisionOutput } from '../../workflow/restart-steps';
 import {
   type BatchResult,
   batchWaitOf,

@@ -4,7 +4,7 @@
  */
 import { sampleErrors } from '../../restart/error-sample';
 import { type RunOutcome, summarizeRun } from '../../restart/run-summary';
-import type { FinishInput, FinishOutput } from '../../workflow/steps';
+import type { FinishInput, FinishOutput } from '../../workflow/restart-steps';
 import { EMPTY_RUN, type RunRecord, type StepKit } from '../kit/step-kit';
 import { carryOverKey, clearCarryOver } from '../plan/carry-over';
 

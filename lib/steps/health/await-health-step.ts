@@ -3,7 +3,7 @@
  * until every allocation of the batch is healthy, has failed or is past `-healthy-deadline`, and
  * the batch's result then counts those that failed the gate.
  */
-import type { AwaitOutput, BatchStepInput } from '../../workflow/steps';
+import type { AwaitOutput, BatchStepInput } from '../../workflow/restart-steps';
 import { CLOCK_SKEW_ALLOWANCE_MS } from '../batch/in-place';
 import type { BatchResult, StepKit } from '../kit/step-kit';
 import { awaitHealth } from './await-health';

@@ -1,22 +1,22 @@
 /**
- * Errors of the restart engine itself. Every Nomad failure a restart reports has its
+ * Errors of the restart steps themselves. Every Nomad failure a restart reports has its
  * message class in the domain (`../errors`: `NomadQueryError`, `AllocationStepError`,
  * `AllocationRestartError`...); these cover what only the engine can get wrong.
  */
 import { RestartError } from '../../restart/errors';
 
 /** Base class of the engine's own errors. */
-export class RestartEngineError extends RestartError {
+export class RestartStepError extends RestartError {
   override readonly kind: string = 'engine';
 
   public constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = 'RestartEngineError';
+    this.name = 'RestartStepError';
   }
 }
 
 /** A batch index outside the stored plan: the state machine's cursor and the plan disagree. */
-export class PlanBatchOutOfRangeError extends RestartEngineError {
+export class PlanBatchOutOfRangeError extends RestartStepError {
   override readonly kind = 'plan-batch-out-of-range';
 
   public constructor(batchIndex: number, batchCount: number) {
@@ -30,7 +30,7 @@ export class PlanBatchOutOfRangeError extends RestartEngineError {
  * an allocation of the chain mid-wait, so its replacement can no longer be followed (or, with
  * `-wait-healthy`, its health can no longer be judged).
  */
-export class AllocationVanishedError extends RestartEngineError {
+export class AllocationVanishedError extends RestartStepError {
   override readonly kind = 'allocation-vanished';
 
   public constructor(displayedId: string, waitingFor = 'its replacement') {

@@ -27,7 +27,7 @@ import {
   type PendingQuestion,
   type Progress,
 } from '../../workflow/payloads';
-import type { GuardOutput, RestartStepsDeps } from '../../workflow/steps';
+import type { GuardOutput, RestartStepsDeps } from '../../workflow/restart-steps';
 import { type AllocationOutcome, batchErrorsOf, failedCountOf } from './outcomes';
 import { cachedPlan } from './plan-cache';
 

@@ -2,7 +2,7 @@
  * The one place the handlers get their `RestartSteps` from: each method is one step's file
  * (`<step>-step.ts`), run with the kit built from this invocation's deps.
  */
-import type { RestartSteps, RestartStepsDeps } from '../../workflow/steps';
+import type { RestartSteps, RestartStepsDeps } from '../../workflow/restart-steps';
 import { awaitBatchStep } from '../await/await-batch-step';
 import { checkDeploymentsStep } from '../batch/check-deployments-step';
 import { restartBatchStep } from '../batch/restart-batch-step';

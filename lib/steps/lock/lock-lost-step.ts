@@ -4,7 +4,7 @@
  * errors (exit 1 at a terminal, a failed execution on AWS), never as a success with work left.
  */
 import { lockLostText } from '../../restart/lock-lines';
-import type { GuardOutput, PlannedStepInput } from '../../workflow/steps';
+import type { GuardOutput, PlannedStepInput } from '../../workflow/restart-steps';
 import type { StepKit } from '../kit/step-kit';
 
 export async function stopForLostLockStep(

@@ -5,7 +5,7 @@
 import type { PlannedJob } from '../../restart/plan';
 import { multiRegionQuestion } from '../../restart/questions';
 import type { Progress } from '../../workflow/payloads';
-import type { PlanOutput, StepInput } from '../../workflow/steps';
+import type { PlanOutput, StepInput } from '../../workflow/restart-steps';
 import { rememberPlan } from '../kit/plan-cache';
 import { decision, HELD_EVENTS, pendingQuestion, type StepKit } from '../kit/step-kit';
 import { carryOverKey, loadCarryOver } from './carry-over';

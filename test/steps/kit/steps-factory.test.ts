@@ -10,7 +10,7 @@ import type { RestartOptions } from '../../../lib/restart/options';
 import { createRestartSteps } from '../../../lib/steps/kit/steps-factory';
 import { MemoryPlanStore } from '../../../lib/stores/plan-store';
 import type { ApprovalAnswer, BatchState, Decision, Summary } from '../../../lib/workflow/payloads';
-import type { RestartSteps } from '../../../lib/workflow/steps';
+import type { RestartSteps } from '../../../lib/workflow/restart-steps';
 import {
   type Harness,
   holdDeploymentRunning,

@@ -1,5 +1,5 @@
 /**
- * The boundary between the state machine's task handlers and the restart engine. Each method
+ * The boundary between the state machine's task handlers and the restart steps. Each method
  * serves one Task state; its handler (`lambdas/<state>.ts`) decodes the state, calls the method,
  * and builds the next state from the result. `lib/steps/` implements this interface from these
  * docs (`createRestartSteps`), one file per step.
