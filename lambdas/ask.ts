@@ -4,9 +4,6 @@
  * execution, and returns at once; the execution resumes when someone answers that id. The task
  * token is never logged or returned.
  */
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import middy from '@middy/core';
-import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { questionLife } from '../lib/approvals/question-life';
 import { type Approval, newApprovalId, stateMachineArnOf } from '../lib/stores/approval-store';
@@ -20,7 +17,7 @@ import {
 import { StepPayloadError } from '../lib/workflow/errors';
 import type { AskResult } from '../lib/workflow/payloads';
 import { logger } from './private/logger';
-import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
+import { stepHandler } from './private/step-handler';
 
 /** Life of an approval item whose question came without its timeout (an older definition): a week. */
 export const DEFAULT_APPROVAL_TTL_SECONDS = 7 * 24 * 60 * 60;
@@ -79,7 +76,7 @@ function runContext(e: AskEventInput): Partial<Approval> {
   };
 }
 
-const lambdaHandler = async (event: unknown): Promise<AskResult> => {
+const parkQuestion = async (event: unknown): Promise<AskResult> => {
   const parsed = askEventSchema.safeParse(event);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -115,6 +112,4 @@ const lambdaHandler = async (event: unknown): Promise<AskResult> => {
   return { approvalId };
 };
 
-export const handler = middy<unknown, AskResult, Error, Context>(lambdaHandler)
-  .use(injectLambdaContext(logger))
-  .use(workflowErrorsMiddleware());
+export const handler = stepHandler(parkQuestion);

@@ -109,12 +109,6 @@ function fakeSteps(opts: { system: boolean; failOnBatch?: number; healthSlices?:
     applyAnswer: async () => {
       throw new Error('no questions in this scenario');
     },
-    stopAtWindowEnd: async () => {
-      throw new Error('no maintenance window in this scenario');
-    },
-    stopForLostLock: async () => {
-      throw new Error('no lock is lost in this scenario');
-    },
     finish: async (i) => ({
       summary: summarizeRun({
         outcome: 'succeeded',

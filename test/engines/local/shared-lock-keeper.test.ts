@@ -6,8 +6,9 @@
  * once stopped. ACLs on, the README's policy. The simulator's leases run 100 times faster than
  * the clock, so a 60 s TTL passes in 0.6 s.
  */
+
+import { keepSharedLock, type SharedLockKeeper } from '../../../lib/engines/local/shared-lock-keeper';
 import { NomadClient } from '../../../lib/nomad';
-import { keepSharedLock, type SharedLockKeeper } from '../../../lib/steps/lock/shared-lock-keeper';
 import {
   LOCAL_SHARED_LOCK_TTL_MS,
   MemoryJobLock,

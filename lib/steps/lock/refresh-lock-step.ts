@@ -1,0 +1,46 @@
+/**
+ * Renewing the run's job locks between its safe points: after every await slice and at "Decide",
+ * the last step before a batch wait or a question, both leases are extended (the engine's names
+ * the execution running the run). Between two such steps the run waits at most one batch wait or
+ * one question, which the workflow keeps under the shared lock's TTL (`AWS_LONGEST_WAIT_SECONDS`
+ * in lib/stores/shared-lock-settings.ts), so a live run's lease never lapses.
+ */
+import { JobLockLostError } from '../../stores/errors';
+import type { PlannedStepInput } from '../../workflow/restart-steps';
+import type { JobLocks } from './job-locks';
+
+/** How a renewal between safe points went: a lost lock is left to the next safe point. */
+export type LeaseKept =
+  | { readonly renewed: true }
+  | { readonly renewed: false; readonly lost: boolean; readonly reason: string };
+
+/**
+ * Extends both leases of the run's lock.
+ * @throws JobLockLostError when the run holds the job no more: no restart may follow.
+ */
+export function refreshLockStep(
+  { lock, leaseSeconds }: JobLocks,
+  { run, plan }: PlannedStepInput,
+): Promise<void> {
+  return lock.refresh(
+    { namespace: plan.namespace, jobId: plan.jobId },
+    run.runId,
+    leaseSeconds,
+    run.executionId,
+  );
+}
+
+/**
+ * {@link refreshLockStep}, answering instead of throwing: a lock found lost is left to the next
+ * safe point, which stops the run there; a renewal that fails now (Nomad unreachable for a moment)
+ * is tried again at the next step.
+ */
+export async function keepLeaseStep(locks: JobLocks, input: PlannedStepInput): Promise<LeaseKept> {
+  try {
+    await refreshLockStep(locks, input);
+    return { renewed: true };
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    return { renewed: false, lost: err instanceof JobLockLostError, reason };
+  }
+}
