@@ -1,22 +1,18 @@
 /** Task "Await batch": one slice of the blocking-query watch; the graph loops until `done`. */
 import type { Context } from 'aws-lambda';
 import type { WorkflowState } from '../lib/workflow/payloads';
-import { slicesAfter } from './private/await-slices';
-import { batchInput, decodeWorkflowState } from './private/decode-state';
+import { awaitSlice } from './private/await-slices';
 import { logger } from './private/logger';
-import { stepsFor } from './private/step-context';
 import { stepHandler } from './private/step-handler';
 
 const awaitBatch = async (event: unknown, context: Context): Promise<WorkflowState> => {
-  const state = decodeWorkflowState(event);
-  const input = batchInput(state, '"Await batch" runs after a batch started');
-  const out = await stepsFor(context).awaitBatch(input);
-  logger.info('Await slice ended', { batch: out.batch.index, done: out.done });
-  const slicesThisExecution = slicesAfter(input.batch, out.done);
+  const slice = await awaitSlice(event, context, 'awaitBatch', '"Await batch" runs after a batch started');
+  const { done, cursor, batch, events } = slice.out;
+  logger.info('Await slice ended', { batch: batch.index, done });
   return {
-    ...state,
-    batch: { ...out.batch, done: out.done, cursor: out.cursor, slicesThisExecution },
-    events: out.events,
+    ...slice.state,
+    batch: { ...batch, done, cursor, slicesThisExecution: slice.slicesThisExecution },
+    events,
   };
 };
 
