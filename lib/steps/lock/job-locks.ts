@@ -6,7 +6,7 @@ import type { RunStatusSource } from '../../stores/run-status';
 
 /** The job's locks as one invocation holds them. */
 export interface JobLocks {
-  /** The engine's own lock, paired with the job's shared lock in Nomad. */
+  /** The run's own lock (memory or DynamoDB), paired with the job's shared lock in Nomad. */
   readonly lock: PairedJobLock;
   /** Whether a lock's holder still runs: Step Functions on AWS, this process's runs locally. */
   readonly runs: RunStatusSource;
