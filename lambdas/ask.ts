@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import { questionLife } from '../lib/approvals/question-life';
+import { questionLeaseSeconds } from '../lib/steps/lock/refresh-lock-step';
 import { type Approval, newApprovalId, stateMachineArnOf } from '../lib/stores/approval-store';
 import {
   approvalStoreFromEnv,
@@ -105,8 +106,7 @@ const parkQuestion = async (event: unknown): Promise<AskResult> => {
     ),
     ...runContext(e),
   });
-  // The last step before the wait for an answer: the run's lease must outlast the question.
-  const lease = Math.max(lockLeaseSeconds(), (e.timeoutSeconds ?? 0) + 3600);
+  const lease = questionLeaseSeconds(lockLeaseSeconds(), e.timeoutSeconds);
   await jobLockFromEnv().extend({ namespace: e.namespace, jobId: e.jobId }, e.runId, lease, e.executionId);
   logger.info('Question parked', { approvalId, kind: e.question.kind, jobId: e.jobId });
   return { approvalId };

@@ -44,3 +44,15 @@ export async function keepLeaseStep(locks: JobLocks, input: PlannedStepInput): P
     return { renewed: false, lost: err instanceof JobLockLostError, reason };
   }
 }
+
+/** How much longer than its question a run's lease lasts: the answer's arrival and the next step. */
+const QUESTION_LEASE_MARGIN_SECONDS = 3600;
+
+/**
+ * The lease a run takes on its own lock as it parks a question ("Ask question", the last step
+ * before the wait for an answer): it must outlast the question's timeout, which may exceed the
+ * usual lease; the shared lock was renewed by "Decide" just before.
+ */
+export function questionLeaseSeconds(leaseSeconds: number, timeoutSeconds: number | undefined): number {
+  return Math.max(leaseSeconds, (timeoutSeconds ?? 0) + QUESTION_LEASE_MARGIN_SECONDS);
+}
