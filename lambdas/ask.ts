@@ -107,7 +107,8 @@ const parkQuestion = async (event: unknown): Promise<AskResult> => {
     ...runContext(e),
   });
   const lease = questionLeaseSeconds(lockLeaseSeconds(), e.timeoutSeconds);
-  await jobLockFromEnv().extend({ namespace: e.namespace, jobId: e.jobId }, e.runId, lease, e.executionId);
+  const key = { namespace: e.namespace, jobId: e.jobId };
+  await jobLockFromEnv().extend(key, { owner: e.runId, ttlSeconds: lease, execution: e.executionId });
   logger.info('Question parked', { approvalId, kind: e.question.kind, jobId: e.jobId });
   return { approvalId };
 };

@@ -4,6 +4,7 @@
  * owner, plan-store prefix) stays the first execution's. The job's lock is told that this
  * execution runs the run now, so that a run asking whether its holder still runs asks this one.
  */
+import { leaseOf, lockKeyOf } from '../lib/steps/lock/job-locks';
 import { jobLockFromEnv, lockLeaseSeconds } from '../lib/stores/from-env';
 import { StepPayloadError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
@@ -20,13 +21,7 @@ const resumeRun = async (event: unknown): Promise<WorkflowState> => {
   const { plan, progress } = requirePlanned(state);
   const run = { ...state.run, executionId, executionNumber: state.run.executionNumber + 1 };
   // A lock lost meanwhile is found at the next safe point, which stops the run there.
-  const ttl = lockLeaseSeconds();
-  await jobLockFromEnv().extend(
-    { namespace: plan.namespace, jobId: plan.jobId },
-    run.runId,
-    ttl,
-    executionId,
-  );
+  await jobLockFromEnv().extend(lockKeyOf(plan), leaseOf(run, lockLeaseSeconds()));
   logger.info('Run resumed', {
     runId: run.runId,
     executionNumber: run.executionNumber,

@@ -349,7 +349,7 @@ describe('restart definition (aws-local-stepfunctions)', () => {
     it('fails a second run on a locked job with JobLocked and leaves the holder’s lock', async () => {
       // Arrange
       steps = fakeSteps({ system: false });
-      await localStores.lock.acquire(lockKey, 'arn:local:exec:holder', 60);
+      await localStores.lock.acquire(lockKey, { owner: 'arn:local:exec:holder', ttlSeconds: 60 });
       localStores.runs.started('arn:local:exec:holder');
 
       // Act

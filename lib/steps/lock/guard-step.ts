@@ -10,7 +10,7 @@ import type { GuardState, Progress } from '../../workflow/payloads';
 import type { PlannedStepInput, StepEvents } from '../../workflow/restart-steps';
 import { stopAtWindowEndStep } from '../batch/window-end-step';
 import type { StepKit } from '../kit/step-kit';
-import type { JobLocks } from './job-locks';
+import { type JobLocks, lockKeyOf } from './job-locks';
 import { stopForLostLockStep } from './lock-lost-step';
 import { refreshLockStep } from './refresh-lock-step';
 
@@ -28,7 +28,7 @@ export async function guardStep(
   input: PlannedStepInput,
 ): Promise<GuardStop | undefined> {
   const { run, plan } = input;
-  if (await locks.lock.isCancelRequested({ namespace: plan.namespace, jobId: plan.jobId }, run.runId)) {
+  if (await locks.lock.isCancelRequested(lockKeyOf(plan), run.runId)) {
     return { guard: { blocked: false, canceled: true }, events: [] };
   }
   if (windowHasEnded(input.options, kit.now())) {

@@ -9,7 +9,7 @@ import type { LockKey } from '../../stores/job-lock';
 import type { PlannedStepInput, RestartStepsDeps } from '../../workflow/restart-steps';
 import { createStepKit } from '../kit/step-kit';
 import { type GuardStop, guardStep } from './guard-step';
-import type { JobLocks } from './job-locks';
+import { type JobLocks, lockKeyOf } from './job-locks';
 import { keepLeaseStep, type LeaseKept } from './refresh-lock-step';
 import { releaseLockStep, releaseStaleLockStep } from './release-lock-step';
 import { type TakeLockOutput, takeLockStep } from './take-lock-step';
@@ -61,8 +61,7 @@ export function createLockSteps(deps: LockStepsDeps): LockSteps {
     take: (input) => takeLockStep(kit, locks, input),
     guard: (input) => guardStep(kit, locks, input),
     keepLease: (input) => keepLeaseStep(locks, input),
-    cancelRequested: ({ run, plan }) =>
-      lock.isCancelRequested({ namespace: plan.namespace, jobId: plan.jobId }, run.runId),
+    cancelRequested: ({ run, plan }) => lock.isCancelRequested(lockKeyOf(plan), run.runId),
     release: (runId, key) => releaseLockStep(kit, lock, runId, key),
     releaseStale: (runId) => releaseStaleLockStep(kit, lock, runId),
   };

@@ -7,7 +7,7 @@
  */
 import { JobLockLostError } from '../../stores/errors';
 import type { PlannedStepInput } from '../../workflow/restart-steps';
-import type { JobLocks } from './job-locks';
+import { type JobLocks, leaseOf, lockKeyOf } from './job-locks';
 
 /** How a renewal between safe points went: a lost lock is left to the next safe point. */
 export type LeaseKept =
@@ -22,12 +22,7 @@ export function refreshLockStep(
   { lock, leaseSeconds }: JobLocks,
   { run, plan }: PlannedStepInput,
 ): Promise<void> {
-  return lock.refresh(
-    { namespace: plan.namespace, jobId: plan.jobId },
-    run.runId,
-    leaseSeconds,
-    run.executionId,
-  );
+  return lock.refresh(lockKeyOf(plan), leaseOf(run, leaseSeconds));
 }
 
 /**

@@ -15,7 +15,7 @@ import type { Summary } from '../../workflow/payloads';
 import type { PlannedStepInput, StepEvents } from '../../workflow/restart-steps';
 import type { StepKit } from '../kit/step-kit';
 import { jobRunKey, recordRunHoldsJob } from '../plan/earlier-run';
-import type { JobLocks } from './job-locks';
+import { type JobLocks, leaseOf, lockKeyOf } from './job-locks';
 
 /** What "Lock job" came to. */
 export interface TakeLockOutput extends StepEvents {
@@ -71,7 +71,8 @@ export async function takeLockStep(
   input: PlannedStepInput,
 ): Promise<TakeLockOutput> {
   const { run, plan } = input;
-  const key = { namespace: plan.namespace, jobId: plan.jobId };
+  const key = lockKeyOf(plan);
+  const lease = leaseOf(run, leaseSeconds);
   // Not shown live: the plan's lines, held until now, come first (the handler puts them there).
   const { events, emit } = kit.recorder({ live: false });
   const held = (err: LockHeldError) =>
@@ -95,7 +96,7 @@ export async function takeLockStep(
     return { outcome: 'skipped', summary: skippedSummary(input, by.holder, now), events };
   };
   try {
-    await lock.take(key, run.runId, leaseSeconds, run.executionId);
+    await lock.take(key, lease);
     await holdsJob();
     return { outcome: 'taken', summary: null, events };
   } catch (err) {
@@ -105,7 +106,7 @@ export async function takeLockStep(
     const status = await runs.status(err.holderExecution ?? err.holder);
     if (stillRuns(status)) return lockedOut(err);
     try {
-      await lock.takeOver(key, run.runId, err.holder, leaseSeconds, run.executionId);
+      await lock.takeOver(key, lease, err.holder);
     } catch (race) {
       if (race instanceof LockHeldError) throw held(race);
       throw race;

@@ -49,7 +49,7 @@ describe('LockSteps', () => {
     it('takes over the lock of a run no longer running, dated by the kit clock', async () => {
       // Arrange
       const own = new MemoryJobLock();
-      await own.acquire(KEY, 'run-gone', 60);
+      await own.acquire(KEY, { owner: 'run-gone', ttlSeconds: 60 });
 
       // Act
       const out = await lockSteps(own, 'ABORTED').take(input('run-next'));
@@ -74,7 +74,7 @@ describe('LockSteps', () => {
     it('skips a scheduled run while the holder still runs, its summary finished at the kit clock', async () => {
       // Arrange
       const own = new MemoryJobLock();
-      await own.acquire(KEY, 'run-busy', 60);
+      await own.acquire(KEY, { owner: 'run-busy', ttlSeconds: 60 });
       const scheduled = input('run-late', restartOptions('web', { trigger: SCHEDULE_TRIGGER }));
 
       // Act
@@ -96,7 +96,7 @@ describe('LockSteps', () => {
     it('fails a run started by hand while the holder still runs, naming the holder', async () => {
       // Arrange
       const own = new MemoryJobLock();
-      await own.acquire(KEY, 'run-busy', 60);
+      await own.acquire(KEY, { owner: 'run-busy', ttlSeconds: 60 });
 
       // Act
       const taking = lockSteps(own, 'RUNNING').take(input('run-second'));
@@ -127,7 +127,7 @@ describe('LockSteps', () => {
     it('stops a run that lost the job, the loss counted as an error', async () => {
       // Arrange
       const own = new MemoryJobLock();
-      await own.acquire(KEY, 'run-other', 60);
+      await own.acquire(KEY, { owner: 'run-other', ttlSeconds: 60 });
 
       // Act
       const stop = await lockSteps(own).guard(input('run-1'));
@@ -143,7 +143,7 @@ describe('LockSteps', () => {
     it('lets a run that holds the job go on, with its cancel request winning first', async () => {
       // Arrange
       const own = new MemoryJobLock();
-      await own.acquire(KEY, 'run-1', 60);
+      await own.acquire(KEY, { owner: 'run-1', ttlSeconds: 60 });
       const steps = lockSteps(own);
 
       // Act
@@ -161,7 +161,7 @@ describe('LockSteps', () => {
     it('answers a lost lock instead of throwing: the next safe point stops the run', async () => {
       // Arrange
       const own = new MemoryJobLock();
-      await own.acquire(KEY, 'run-other', 60);
+      await own.acquire(KEY, { owner: 'run-other', ttlSeconds: 60 });
 
       // Act
       const kept = await lockSteps(own).keepLease(input('run-1'));
@@ -175,7 +175,7 @@ describe('LockSteps', () => {
     it("frees only the run's own lock", async () => {
       // Arrange
       const own = new MemoryJobLock();
-      await own.acquire(KEY, 'run-1', 60);
+      await own.acquire(KEY, { owner: 'run-1', ttlSeconds: 60 });
       const steps = lockSteps(own);
 
       // Act
