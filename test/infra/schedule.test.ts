@@ -1,10 +1,10 @@
 /**
- * Scenario: the weekly maintenance restart of docs/schedules.md (examples/weekly-restart.ts: Sundays 03:00
- * Europe/Berlin, 10% at a time, no batch after 05:00) synthesized with the stack, checked as a
- * template: the schedule's expression, time zone, flexible window and input, its role (may only
- * start this state machine, assumed by Scheduler for the schedule's group), its retries and
- * watched dead-letter queue, cdk-nag; a window-end input; and
- * every bad value refused at synth with the schedule's name and the reason.
+ * Scenario: the weekly maintenance restart of docs/schedules.md (examples/weekly-restart.ts:
+ * Sundays 03:00 Europe/Berlin, 10% at a time, no batch after 05:00) synthesized with the stack,
+ * checked as a template: the schedule's expression, time zone, flexible window and input, its
+ * role (may only start this state machine, assumed by Scheduler for the schedule's group), its
+ * retries and watched dead-letter queue, cdk-nag; a window-end input; and every bad value refused
+ * at synth with the schedule's name and the reason.
  */
 import { readFileSync } from 'node:fs';
 import { App, Duration, Stack } from 'aws-cdk-lib';
