@@ -1,5 +1,5 @@
 /**
- * The layout's rules, checked on the import graph (README, "Layout"): each part imports only
+ * The layout's rules, checked on the import graph (docs/layout.md): each part imports only
  * the parts below it, the restart domain stays pure (Nomad's types, never its client), nothing
  * in lib/, lambdas/ or sim/ forms an import cycle, a part's `private/` folder is its own, steps are
  * named as steps, and the size limits that keep files and folders readable.
