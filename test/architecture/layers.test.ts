@@ -57,7 +57,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'lib/approvals': ['lib/restart', 'lib/stores'],
   lambdas: ['lib/nomad', 'lib/restart', 'lib/stores', 'lib/workflow', 'lib/steps', 'lib/approvals'],
   'lib/constructs': ['lib/restart', 'lib/stores', 'lib/workflow', 'lib/approvals'],
-  'lib/engines/local': ['lib/restart', 'lib/stores', 'lib/workflow', 'lib/steps'],
+  // A terminal's process renews its shared lock in Nomad between steps (shared-lock-keeper.ts).
+  'lib/engines/local': ['lib/nomad', 'lib/restart', 'lib/stores', 'lib/workflow', 'lib/steps'],
   // A terminal answers a question through the one decision function, as chat does.
   'lib/engines/aws': ['lib/restart', 'lib/stores', 'lib/workflow', 'lib/approvals'],
   // The dry run plans in-process; `demo` and `sim` serve the simulator; `questions`, `approve`
@@ -81,7 +82,7 @@ const MAY_IMPORT_TYPES: Readonly<Record<string, readonly string[]>> = {
   'lib/stores': ['lib/nomad'],
   // The answer sent with SendTaskSuccess is the workflow's ApprovalAnswer.
   'lib/approvals': ['lib/workflow'],
-  'lib/engines/local': ['lib/nomad', 'lambdas'],
+  'lib/engines/local': ['lambdas'],
   'lib/engines/aws': ['lib/nomad'],
   'lib/cli': ['lib/workflow', 'lib/stores'],
 };
