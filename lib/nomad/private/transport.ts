@@ -4,6 +4,8 @@
  */
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
+import { goDialErrorText, messageOf } from '../../http/error-text';
+import { CONNECT_TIMEOUT_CODE, closePool, exchange } from '../../http/exchange';
 import {
   NomadAbortedError,
   NomadConnectionError,
@@ -13,8 +15,6 @@ import {
   UnexpectedResponseError,
 } from '../errors';
 import type { Connection } from './agent';
-import { goDialErrorText, messageOf } from './error-text';
-import { CONNECT_TIMEOUT_CODE, closePool, exchange } from './http-exchange';
 
 const gunzipAsync = promisify(gunzip);
 
