@@ -58,12 +58,17 @@ export function serfHealth(node: string, index: number): ConsulHealthCheck {
 export class ConsulCatalog {
   private readonly services = new Map<string, CatalogService>();
   private readonly byAllocation = new Map<string, Set<string>>();
+  /** Per service name, the index of its last change: a blocking read wakes on its own service only. */
+  private readonly changedAt = new Map<string, number>();
 
   public constructor(private readonly store: Store) {}
 
-  /** Consul's index for health reads (the `consul` table's). */
-  public index(): number {
-    return this.store.last('consul');
+  /**
+   * The index of the last change to a service's instances or checks: the `X-Consul-Index` of its health
+   * reads, which wake on that service's changes only (as Consul's watch sets on the service's checks do).
+   */
+  public index(name: string): number {
+    return this.changedAt.get(name) ?? 1;
   }
 
   /** Every registered instance of `name`. */
@@ -80,8 +85,9 @@ export class ConsulCatalog {
   public register(build: (index: number) => CatalogService): CatalogService {
     return this.store.write(['consul'], (index) => {
       const service = build(index);
-      this.drop(service.id);
+      this.drop(service.id, index);
       this.services.set(service.id, service);
+      this.changedAt.set(service.name, index);
       let ids = this.byAllocation.get(service.allocationId);
       if (ids === undefined) {
         ids = new Set();
@@ -95,8 +101,8 @@ export class ConsulCatalog {
   /** Removes instances (their check runs stop) in one write. */
   public deregister(ids: readonly string[]): void {
     if (ids.length === 0) return;
-    this.store.write(['consul'], () => {
-      for (const id of ids) this.drop(id);
+    this.store.write(['consul'], (index) => {
+      for (const id of ids) this.drop(id, index);
     });
   }
 
@@ -105,17 +111,21 @@ export class ConsulCatalog {
     if (check.wire.Status === status && check.wire.Output === output) return;
     this.store.write(['consul'], (index) => {
       Object.assign(check.wire, { Status: status, Output: output, ModifyIndex: index });
+      this.changedAt.set(check.wire.ServiceName, index);
     });
   }
 
   /** Forgets everything without writing (the simulator's reset). */
   public clear(): void {
-    for (const id of [...this.services.keys()]) this.drop(id);
+    for (const id of [...this.services.keys()]) this.drop(id, undefined);
+    this.changedAt.clear();
   }
 
-  private drop(id: string): void {
+  /** Forgets an instance; `index` (unless clearing) marks its service changed. */
+  private drop(id: string, index: number | undefined): void {
     const service = this.services.get(id);
     if (service === undefined) return;
+    if (index !== undefined) this.changedAt.set(service.name, index);
     for (const check of service.checks) check.cancel?.();
     this.services.delete(id);
     this.byAllocation.get(service.allocationId)?.delete(id);

@@ -30,12 +30,13 @@ function healthRead(
   return (env: ApiEnv, req: ApiRequest, params: Record<string, string>): Promise<ApiResponse> => {
     const reader = acl.resolve(req.token);
     const catalog = env.cluster.ctx.consul;
+    const service = params['service'] ?? '';
     return blockingQuery(env, req, {
       tables: ['consul'],
-      resourceIndex: () => catalog.index(),
+      resourceIndex: () => catalog.index(service),
       indexHeaders: consulIndexHeaders,
       render: () => {
-        const { body, filtered } = render(catalog.instancesOf(params['service'] ?? ''), reader);
+        const { body, filtered } = render(catalog.instancesOf(service), reader);
         return {
           status: 200,
           body,

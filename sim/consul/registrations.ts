@@ -15,7 +15,7 @@ import { isLive } from '../model/status';
 import type { AllocRecord } from '../model/store';
 import { groupOf } from '../model/tasks';
 import type { CatalogCheck, CatalogService } from './catalog';
-import { startCheckRuns } from './check-runs';
+import { outputOf, startCheckRuns } from './check-runs';
 
 /** A Consul service the allocation should have registered now, and which run of its task asks for it. */
 interface Wanted {
@@ -86,7 +86,7 @@ function buildService(ctx: SimContext, record: AllocRecord, wanted: Wanted, inde
         CheckID: checkId(wanted.id, spec),
         Name: spec.Name,
         Status: wanted.settled ? 'passing' : initial,
-        Output: '',
+        Output: wanted.settled ? outputOf(spec, portOf(record), 'passing', true) : '',
         ServiceID: wanted.id,
         ServiceName: wanted.service.Name,
         Type: spec.Type,
