@@ -8,10 +8,21 @@ import type { ConsulCheckStatus, ConsulHealthCheck } from '../../lib/consul/type
 import type { ServiceCheck } from '../../lib/nomad/types';
 import type { Store } from '../model/store';
 
+/** A check as Consul's health API answers it (`api.HealthCheck`): what the client reads, and the rest. */
+export interface SimConsulCheckWire extends ConsulHealthCheck {
+  Notes: string;
+  ServiceTags: string[];
+  /** A Go duration (`2s`); `''` for a node check or a `ttl` (Nomad's script checks). */
+  Interval: string;
+  Timeout: string;
+  ExposedPort: number;
+  Definition: Record<string, never>;
+}
+
 /** One check of a registered service instance, with what the simulated Consul agent needs to run it. */
 export interface CatalogCheck {
   /** What Consul's health API answers (copied out on every read). */
-  readonly wire: ConsulHealthCheck;
+  readonly wire: SimConsulCheckWire;
   readonly spec: ServiceCheck;
   /** Stops the check's runs (deregistration). */
   cancel: (() => void) | undefined;
@@ -39,16 +50,22 @@ export interface CatalogService {
 }
 
 /** Consul's agent-wide node check, which `/v1/health/service` lists beside a service's own. */
-export function serfHealth(node: string, index: number): ConsulHealthCheck {
+export function serfHealth(node: string, index: number): SimConsulCheckWire {
   return {
     Node: node,
     CheckID: 'serfHealth',
     Name: 'Serf Health Status',
     Status: 'passing',
+    Notes: '',
     Output: 'Agent alive and reachable',
     ServiceID: '',
     ServiceName: '',
+    ServiceTags: [],
     Type: '',
+    Interval: '',
+    Timeout: '',
+    ExposedPort: 0,
+    Definition: {},
     CreateIndex: index,
     ModifyIndex: index,
   };
@@ -58,17 +75,15 @@ export function serfHealth(node: string, index: number): ConsulHealthCheck {
 export class ConsulCatalog {
   private readonly services = new Map<string, CatalogService>();
   private readonly byAllocation = new Map<string, Set<string>>();
-  /** Per service name, the index of its last change: a blocking read wakes on its own service only. */
-  private readonly changedAt = new Map<string, number>();
 
   public constructor(private readonly store: Store) {}
 
   /**
-   * The index of the last change to a service's instances or checks: the `X-Consul-Index` of its health
-   * reads, which wake on that service's changes only (as Consul's watch sets on the service's checks do).
+   * Consul's index for health reads: the whole catalog's, as a real agent answers (a blocking read of
+   * one service also wakes on another's change, with its own answer unchanged).
    */
-  public index(name: string): number {
-    return this.changedAt.get(name) ?? 1;
+  public index(): number {
+    return this.store.last('consul');
   }
 
   /** Every registered instance of `name`. */
@@ -81,19 +96,22 @@ export class ConsulCatalog {
     return [...(this.byAllocation.get(allocationId) ?? [])].flatMap((id) => this.services.get(id) ?? []);
   }
 
-  /** Adds (or replaces) an instance and its checks at a new index; `build` receives that index. */
-  public register(build: (index: number) => CatalogService): CatalogService {
+  /**
+   * Adds the instance `id`, or registers it again in place (Nomad re-registers under the same ID: the
+   * `CreateIndex` stays, the checks start over). `build` gets the write's index and the instance's
+   * `CreateIndex`.
+   */
+  public register(id: string, build: (index: number, createIndex: number) => CatalogService): CatalogService {
     return this.store.write(['consul'], (index) => {
-      const service = build(index);
-      this.drop(service.id, index);
-      this.services.set(service.id, service);
-      this.changedAt.set(service.name, index);
+      const service = build(index, this.services.get(id)?.createIndex ?? index);
+      this.drop(id);
+      this.services.set(id, service);
       let ids = this.byAllocation.get(service.allocationId);
       if (ids === undefined) {
         ids = new Set();
         this.byAllocation.set(service.allocationId, ids);
       }
-      ids.add(service.id);
+      ids.add(id);
       return service;
     });
   }
@@ -101,31 +119,31 @@ export class ConsulCatalog {
   /** Removes instances (their check runs stop) in one write. */
   public deregister(ids: readonly string[]): void {
     if (ids.length === 0) return;
-    this.store.write(['consul'], (index) => {
-      for (const id of ids) this.drop(id, index);
+    this.store.write(['consul'], () => {
+      for (const id of ids) this.drop(id);
     });
   }
 
-  /** A check run's result; written (and blocking queries woken) only when status or output changed. */
+  /**
+   * A check run's result. Only a new status reaches the catalog at once; the agent defers an output
+   * change under the same status (`check_update_interval`, 5 minutes), which is not modelled: such a
+   * change is never shown.
+   */
   public update(check: CatalogCheck, status: ConsulCheckStatus, output: string): void {
-    if (check.wire.Status === status && check.wire.Output === output) return;
+    if (check.wire.Status === status) return;
     this.store.write(['consul'], (index) => {
       Object.assign(check.wire, { Status: status, Output: output, ModifyIndex: index });
-      this.changedAt.set(check.wire.ServiceName, index);
     });
   }
 
   /** Forgets everything without writing (the simulator's reset). */
   public clear(): void {
-    for (const id of [...this.services.keys()]) this.drop(id, undefined);
-    this.changedAt.clear();
+    for (const id of [...this.services.keys()]) this.drop(id);
   }
 
-  /** Forgets an instance; `index` (unless clearing) marks its service changed. */
-  private drop(id: string, index: number | undefined): void {
+  private drop(id: string): void {
     const service = this.services.get(id);
     if (service === undefined) return;
-    if (index !== undefined) this.changedAt.set(service.name, index);
     for (const check of service.checks) check.cancel?.();
     this.services.delete(id);
     this.byAllocation.get(service.allocationId)?.delete(id);

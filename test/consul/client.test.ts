@@ -115,6 +115,17 @@ describe('ConsulClient', () => {
       expect(answer.filteredByAcls).toBe(true);
     });
 
+    it('gets an unflagged empty answer without a token, as Consul masks the flag from anonymous reads', async () => {
+      // Arrange
+      sim.consul.control.configureAcl(ACL);
+
+      // Act
+      const answer = await client().serviceChecks('web');
+
+      // Assert
+      expect(answer).toEqual({ checks: [], index: expect.stringMatching(/^\d+$/), filteredByAcls: false });
+    });
+
     it('retries a 500 and fails with ConsulError once the attempts run out', async () => {
       // Arrange
       sim.consul.control.injectFault({ pathSuffix: '/web', nth: 1, status: 500, body: 'rpc error: EOF' });
