@@ -9,12 +9,12 @@
 import type { ProgressEvent } from '../../restart/events';
 import { goQuote } from '../../restart/go-quote';
 import type { LockKey } from '../../stores/job-lock';
+import { exitStatusOf } from '../../workflow/exit-status';
 import { AskedQuestion, isQuestionEnd } from './asked-question';
 import type { AwsSession } from './aws-session';
 import { type CancelRequest, findLateSuccessor, requestCancel, stopExecution } from './cancel';
 import { RemoteEngineError } from './errors';
 import { ExecutionTracker } from './execution-tracker';
-import { exitStatusOf } from './exit-status';
 import { HistoryFollower, type HistoryPageSizes } from './history-follower';
 import { type AskQuestion, QuestionBridge } from './question-bridge';
 
