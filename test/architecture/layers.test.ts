@@ -67,10 +67,19 @@ const MAY_IMPORT_TYPES: Readonly<Record<string, readonly string[]>> = {
   'lib/cli': ['lib/workflow', 'lib/stores'],
 };
 
+/**
+ * Single files a part may import at run time though their part is out of reach: Nomad's error
+ * texts (`api.PermissionDeniedErrorContent`), which the restart domain's recoverability rule reads.
+ */
+const MAY_IMPORT_FILES: Readonly<Record<string, readonly string[]>> = {
+  'lib/restart': ['lib/nomad/errors.ts'],
+};
+
 function allowed(edge: ImportEdge): boolean {
   const from = partOf(edge.from);
   const to = partOf(edge.to);
   if (from === to) return true;
+  if ((MAY_IMPORT_FILES[from] ?? []).includes(edge.to)) return true;
   if ((MAY_IMPORT[from] ?? []).includes(to)) return true;
   return edge.typeOnly && (MAY_IMPORT_TYPES[from] ?? []).includes(to);
 }
@@ -101,11 +110,19 @@ describe('the layout', () => {
   it('keeps the restart domain free of the Nomad client at run time', () => {
     // Act
     const runtime = edges.filter(
-      (e) => partOf(e.from) === 'lib/restart' && partOf(e.to) !== 'lib/restart' && !e.typeOnly,
+      (e) =>
+        partOf(e.from) === 'lib/restart' &&
+        partOf(e.to) !== 'lib/restart' &&
+        !e.typeOnly &&
+        !(MAY_IMPORT_FILES['lib/restart'] ?? []).includes(e.to),
+    );
+    const throughAllowedFiles = edges.filter(
+      (e) => (MAY_IMPORT_FILES['lib/restart'] ?? []).includes(e.from) && !e.typeOnly,
     );
 
     // Assert
     expect(runtime.map(describeEdge)).toEqual([]);
+    expect(throughAllowedFiles.map(describeEdge)).toEqual([]);
   });
 
   it('has no import cycle in lib/ or lambdas/, type-only imports included', () => {
