@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DescribeExecutionCommand, SendTaskSuccessCommand } from '@aws-sdk/client-sfn';
-import { goQuote } from '../restart/go-quote';
+import { goQuote } from '../go/quote';
 import { answerText, toQuestion } from '../restart/prompt-question';
 import { interpretAnswer } from '../restart/questions';
 import {

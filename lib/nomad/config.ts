@@ -3,6 +3,7 @@
  * `clientConfig` over `api.DefaultConfig`): a flag that was given and is not empty wins,
  * then a non-empty `NOMAD_*` variable, then the default.
  */
+import { parseGoBool } from '../go/strconv';
 
 /** Nomad's default agent address. */
 export const DEFAULT_NOMAD_ADDRESS = 'http://127.0.0.1:4646';
@@ -77,28 +78,6 @@ export interface NomadConfigFlags {
   tlsServerName?: string | undefined;
   /** `-tls-skip-verify` (or its alias `-insecure`). */
   tlsSkipVerify?: boolean | undefined;
-}
-
-/** Go's `strconv.ParseBool`: `undefined` for anything it would reject. */
-export function parseGoBool(value: string): boolean | undefined {
-  switch (value) {
-    case '1':
-    case 't':
-    case 'T':
-    case 'TRUE':
-    case 'true':
-    case 'True':
-      return true;
-    case '0':
-    case 'f':
-    case 'F':
-    case 'FALSE':
-    case 'false':
-    case 'False':
-      return false;
-    default:
-      return undefined;
-  }
 }
 
 /** `NOMAD_HTTP_AUTH` as Nomad splits it: at the first `:`, or all username. Validated by `NomadClient.create`. */

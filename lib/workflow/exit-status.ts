@@ -4,7 +4,7 @@
  * the local engine and a run on AWS print the same line for the same end, worded as Nomad words
  * a failure (`Error retrieving versions of job %q: %s`: what failed, a colon, the cause).
  */
-import { goQuote } from '../restart/go-quote';
+import { goQuote } from '../go/quote';
 import { causeMessage } from './errors';
 import { FailStates } from './state-names';
 

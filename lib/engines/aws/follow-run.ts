@@ -6,8 +6,9 @@
  * as long as it lasts); only an answer about the call itself does (access denied, no such
  * execution), and then the command says the run may still be going on and how to attach to it.
  */
+
+import { goQuote } from '../../go/quote';
 import type { ProgressEvent } from '../../restart/events';
-import { goQuote } from '../../restart/go-quote';
 import type { LockKey } from '../../stores/job-lock';
 import { exitStatusOf } from '../../workflow/exit-status';
 import { AskedQuestion, isQuestionEnd } from './asked-question';

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import { isClosedTaskCode } from '../../approvals/closed-task';
 import { decideQuestion } from '../../approvals/decide';
 import { ApprovalNotFoundError } from '../../approvals/errors';
-import { goQuote } from '../../restart/go-quote';
+import { goQuote } from '../../go/quote';
 import { answerText, toQuestion } from '../../restart/prompt-question';
 import type { Answer, Question } from '../../restart/questions';
 import type { Approval, ApprovalStore } from '../../stores/approval-store';

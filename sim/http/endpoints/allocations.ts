@@ -4,7 +4,7 @@
  * `command/agent/alloc_endpoint.go`); the checks endpoints are in checks.ts.
  */
 
-import { parseGoBool } from '../../../lib/nomad/config';
+import { parseGoBool } from '../../../lib/go/strconv';
 import { SimHttpError } from '../../errors';
 import { parseJsonBody } from '../../model/job-spec';
 import { renderAlloc, renderAllocStub } from '../../model/render';
