@@ -12,7 +12,7 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { jobRunKey, recordRunEnded } from '../lib/steps/plan/earlier-run';
 import { planStoreFromEnv } from '../lib/stores/from-env';
-import { runKeyPrefix } from '../lib/stores/plan-store';
+import { runKeyPrefix } from '../lib/stores/plan-keys';
 import { causeMessage } from '../lib/workflow/errors';
 import { jobLockFor } from './private/job-lock';
 import { logger } from './private/logger';

@@ -12,7 +12,7 @@ import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { recordRunEnded } from '../lib/approvals/timeouts';
 import { approvalStoreFromEnv, planStoreFromEnv } from '../lib/stores/from-env';
-import { runKeyPrefix } from '../lib/stores/plan-store';
+import { runKeyPrefix } from '../lib/stores/plan-keys';
 import { runIdOf } from '../lib/workflow/ended-execution';
 import { StepPayloadError } from '../lib/workflow/errors';
 import { jobLockFor } from './private/job-lock';

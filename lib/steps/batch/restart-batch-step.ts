@@ -3,6 +3,8 @@
  * journal so a retried task restarts nothing twice. In place, the batch settles here; with
  * `-reschedule` it leaves an await cursor for "Await batch".
  */
+
+import { planKeys } from '../../stores/plan-keys';
 import type { BatchOutput, PlannedStepInput } from '../../workflow/restart-steps';
 import { createAwaitCursor } from '../await/await-cursor';
 import type { StepKit } from '../kit/step-kit';
@@ -12,12 +14,12 @@ export async function restartBatchStep(
   kit: StepKit,
   { options, run, plan: ref, progress }: PlannedStepInput,
 ): Promise<BatchOutput> {
-  const { planStore, now, signal, key } = kit;
+  const { planStore, now, signal } = kit;
   const nomad = kit.nomadFor(options);
   const { events, emit } = kit.recorder();
   const plan = await kit.loadPlan(ref.planKey);
   const index = progress.nextBatch;
-  const journalKey = key(run.runId, `batch-${index}.json`);
+  const journalKey = planKeys.batchJournal(run.runId, index);
   const journal = await kit.tryGet<BatchJournal>(journalKey);
   const outcomes = await restartBatch(nomad, plan, index, options, {
     emit,
@@ -29,7 +31,7 @@ export async function restartBatchStep(
   const batch = { index, size: outcomes.length, startedAt: journal?.startedAt ?? now() };
   if (!options.reschedule) return { events, batch: await kit.settle(run.runId, batch, outcomes) };
   const cursor = createAwaitCursor(index, outcomes, { now });
-  await planStore.put(key(run.runId, `cursor-${index}.json`), cursor);
+  await planStore.put(planKeys.awaitCursor(run.runId, index), cursor);
   const stopIndexes = outcomes.flatMap((o) => (o.status === 'stopped' ? [o.stopIndex] : []));
   return {
     events,

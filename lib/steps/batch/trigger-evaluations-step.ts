@@ -2,6 +2,8 @@
  * "Trigger evaluations": for `-reschedule` on a system job, one evaluation with
  * `ForceReschedule` per stopped allocation's job, without which no replacement appears.
  */
+
+import { planKeys } from '../../stores/plan-keys';
 import type { BatchOutput, BatchStepInput } from '../../workflow/restart-steps';
 import { type AwaitCursor, createAwaitCursor } from '../await/await-cursor';
 import type { AllocationOutcome } from '../kit/outcomes';
@@ -12,11 +14,11 @@ export async function triggerEvaluationsStep(
   kit: StepKit,
   { options, run, plan: ref, batch }: BatchStepInput,
 ): Promise<BatchOutput> {
-  const { planStore, now, signal, key } = kit;
+  const { planStore, now, signal } = kit;
   const nomad = kit.nomadFor(options);
   const { events, emit } = kit.recorder();
   const plan = await kit.loadPlan(ref.planKey);
-  const cursorKey = key(run.runId, `cursor-${batch.index}.json`);
+  const cursorKey = planKeys.awaitCursor(run.runId, batch.index);
   const cursor = (await planStore.get(cursorKey)) as AwaitCursor;
   const stopped: AllocationOutcome[] = cursor.waiting.map((w) => ({
     allocationId: w.allocationId,
