@@ -3,24 +3,20 @@
  * until the batch is done, so no Lambda outlives its timeout.
  */
 
-import { planKeys } from '../../stores/plan-keys';
 import type { AwaitOutput, BatchStepInput } from '../../workflow/restart-steps';
 import type { StepKit } from '../kit/step-kit';
 import { awaitBatch } from './await-batch';
-import type { AwaitCursor } from './await-cursor';
+import { readAwaitCursor, writeAwaitCursor } from './await-cursor';
 
 export async function awaitBatchStep(
   kit: StepKit,
   { options, run, plan: ref, batch }: BatchStepInput,
 ): Promise<AwaitOutput> {
-  const { planStore, now, signal } = kit;
-  const nomad = kit.nomadFor(options);
-  const { events, emit } = kit.recorder();
-  const plan = await kit.loadPlan(ref.planKey);
-  const cursorKey = planKeys.awaitCursor(run.runId, batch.index);
-  const cursor = (await planStore.get(cursorKey)) as AwaitCursor;
+  const { now, signal } = kit;
+  const { nomad, events, emit, plan } = await kit.openPlan(options, ref.planKey);
+  const cursor = await readAwaitCursor(kit.planStore, run.runId, batch.index);
   const result = await awaitBatch(nomad, plan, batch.index, cursor, options, { emit, now, signal });
-  await planStore.put(cursorKey, result.cursor);
+  await writeAwaitCursor(kit.planStore, run.runId, batch.index, result.cursor);
   if (!result.done) return { events, done: false, cursor: null, batch };
   return { events, done: true, cursor: null, batch: await kit.settle(run.runId, batch, result.outcomes) };
 }

@@ -6,7 +6,7 @@
 
 import { planKeys } from '../../stores/plan-keys';
 import type { BatchOutput, PlannedStepInput } from '../../workflow/restart-steps';
-import { createAwaitCursor } from '../await/await-cursor';
+import { createAwaitCursor, writeAwaitCursor } from '../await/await-cursor';
 import type { StepKit } from '../kit/step-kit';
 import { type BatchJournal, restartBatch } from './restart-batch';
 
@@ -15,9 +15,7 @@ export async function restartBatchStep(
   { options, run, plan: ref, progress }: PlannedStepInput,
 ): Promise<BatchOutput> {
   const { planStore, now, signal } = kit;
-  const nomad = kit.nomadFor(options);
-  const { events, emit } = kit.recorder();
-  const plan = await kit.loadPlan(ref.planKey);
+  const { nomad, events, emit, plan } = await kit.openPlan(options, ref.planKey);
   const index = progress.nextBatch;
   const journalKey = planKeys.batchJournal(run.runId, index);
   const journal = await kit.tryGet<BatchJournal>(journalKey);
@@ -31,7 +29,7 @@ export async function restartBatchStep(
   const batch = { index, size: outcomes.length, startedAt: journal?.startedAt ?? now() };
   if (!options.reschedule) return { events, batch: await kit.settle(run.runId, batch, outcomes) };
   const cursor = createAwaitCursor(index, outcomes, { now });
-  await planStore.put(planKeys.awaitCursor(run.runId, index), cursor);
+  await writeAwaitCursor(planStore, run.runId, index, cursor);
   const stopIndexes = outcomes.flatMap((o) => (o.status === 'stopped' ? [o.stopIndex] : []));
   return {
     events,

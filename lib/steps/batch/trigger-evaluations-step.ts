@@ -3,9 +3,8 @@
  * `ForceReschedule` per stopped allocation's job, without which no replacement appears.
  */
 
-import { planKeys } from '../../stores/plan-keys';
 import type { BatchOutput, BatchStepInput } from '../../workflow/restart-steps';
-import { type AwaitCursor, createAwaitCursor } from '../await/await-cursor';
+import { createAwaitCursor, readAwaitCursor, writeAwaitCursor } from '../await/await-cursor';
 import type { AllocationOutcome } from '../kit/outcomes';
 import type { StepKit } from '../kit/step-kit';
 import { triggerEvaluations } from './reschedule';
@@ -14,12 +13,9 @@ export async function triggerEvaluationsStep(
   kit: StepKit,
   { options, run, plan: ref, batch }: BatchStepInput,
 ): Promise<BatchOutput> {
-  const { planStore, now, signal } = kit;
-  const nomad = kit.nomadFor(options);
-  const { events, emit } = kit.recorder();
-  const plan = await kit.loadPlan(ref.planKey);
-  const cursorKey = planKeys.awaitCursor(run.runId, batch.index);
-  const cursor = (await planStore.get(cursorKey)) as AwaitCursor;
+  const { now, signal } = kit;
+  const { nomad, events, emit, plan } = await kit.openPlan(options, ref.planKey);
+  const cursor = await readAwaitCursor(kit.planStore, run.runId, batch.index);
   const stopped: AllocationOutcome[] = cursor.waiting.map((w) => ({
     allocationId: w.allocationId,
     group: w.group,
@@ -32,6 +28,6 @@ export async function triggerEvaluationsStep(
     signal,
   });
   const next = createAwaitCursor(batch.index, [...Object.values(cursor.settled), ...evaluated], { now });
-  await planStore.put(cursorKey, { ...next, startedAt: cursor.startedAt });
+  await writeAwaitCursor(kit.planStore, run.runId, batch.index, { ...next, startedAt: cursor.startedAt });
   return { events, batch };
 }

@@ -18,8 +18,7 @@ export async function awaitHealthStep(
   const gate = options.waitHealthy;
   if (gate === undefined) return { events: [], done: true, cursor: null, batch };
   const { planStore, now, signal } = kit;
-  const { events, emit } = kit.recorder();
-  const plan = await kit.loadPlan(ref.planKey);
+  const { nomad, events, emit, plan } = await kit.openPlan(options, ref.planKey);
   const cursorKey = planKeys.healthCursor(run.runId, batch.index);
   let cursor = await kit.tryGet<HealthCursor>(cursorKey);
   if (cursor === undefined) {
@@ -38,7 +37,7 @@ export async function awaitHealthStep(
         healthyDeadlineNs: gate.healthyDeadlineNs,
       });
   }
-  const result = await awaitHealth(kit.nomadFor(options), plan, cursor, gate, options.verbose, {
+  const result = await awaitHealth(nomad, plan, cursor, gate, options.verbose, {
     emit,
     now,
     signal,

@@ -88,6 +88,22 @@ export function pendingQuestion(question: Question, summary: string): PendingQue
   };
 }
 
+/** A step's events: kept for its result, and shown live as they happen. */
+export interface StepRecorder {
+  readonly events: ProgressEvent[];
+  /**
+   * Shows `event` live and keeps it for the step's result; `kept` replaces it there (an event
+   * whose error list was cut to a sample to keep the state small, see error-sample.ts).
+   */
+  readonly emit: (event: ProgressEvent, kept?: ProgressEvent) => void;
+}
+
+/** What a step on the planned batches works with: the run's Nomad client, its recorder, the plan. */
+export interface PlanWork extends StepRecorder {
+  readonly nomad: NomadClient;
+  readonly plan: RestartPlan;
+}
+
 /** The deps of one invocation plus the helpers built on them; each step takes one of these. */
 export interface StepKit extends Omit<RestartStepsDeps, 'nomad'> {
   /**
@@ -99,16 +115,11 @@ export interface StepKit extends Omit<RestartStepsDeps, 'nomad'> {
    * Collects a step's events for its result and shows each to the live sink at once. The plan
    * step passes `live: false`: its lines must wait behind the multi-region question.
    */
-  recorder(options?: { live: boolean }): {
-    events: ProgressEvent[];
-    /**
-     * Shows `event` live and keeps it for the step's result; `kept` replaces it there (an event
-     * whose error list was cut to a sample to keep the state small, see error-sample.ts).
-     */
-    emit: (event: ProgressEvent, kept?: ProgressEvent) => void;
-  };
+  recorder(options?: { live: boolean }): StepRecorder;
   /** The run's plan, decoded once per process. */
   loadPlan(planKey: string): Promise<RestartPlan>;
+  /** Starts a step on the planned batches: {@link nomadFor}, a live {@link recorder}, {@link loadPlan}. */
+  openPlan(options: RestartOptions, planKey: string): Promise<PlanWork>;
   /** An object of the plan store, or undefined when it does not exist yet. */
   tryGet<T>(key: string): Promise<T | undefined>;
   /** The run record, empty before the first batch settles. */
@@ -132,23 +143,33 @@ export function createStepKit(deps: RestartStepsDeps): StepKit {
   // A failing read fails the step (Step Functions retries it), instead of a retried batch
   // forgetting its journal and restarting allocations again, or a run record losing its errors.
   const tryGet = <T>(k: string): Promise<T | undefined> => getIfPresent<T>(planStore, k);
+  const nomadFor = (options: RestartOptions) =>
+    options.region === undefined ? nomad : nomad.withRegion(options.region);
+  const recorder = ({ live } = { live: true }): StepRecorder => {
+    const events: ProgressEvent[] = [];
+    const seen = live ? onEvent : undefined;
+    return {
+      events,
+      emit: (event: ProgressEvent, kept: ProgressEvent = event) => {
+        seen?.(event);
+        // Past the cap a step keeps its first events; the counters still say what happened.
+        if (events.length < MAX_STEP_EVENTS) events.push(kept);
+      },
+    };
+  };
+  const loadPlan = (planKey: string) =>
+    cachedPlan(planKey, async (k) => (await planStore.get(k)) as RestartPlan);
   return {
     ...rest,
     planStore,
-    nomadFor: (options) => (options.region === undefined ? nomad : nomad.withRegion(options.region)),
-    recorder: ({ live } = { live: true }) => {
-      const events: ProgressEvent[] = [];
-      const seen = live ? onEvent : undefined;
-      return {
-        events,
-        emit: (event: ProgressEvent, kept: ProgressEvent = event) => {
-          seen?.(event);
-          // Past the cap a step keeps its first events; the counters still say what happened.
-          if (events.length < MAX_STEP_EVENTS) events.push(kept);
-        },
-      };
-    },
-    loadPlan: (planKey) => cachedPlan(planKey, async (k) => (await planStore.get(k)) as RestartPlan),
+    nomadFor,
+    recorder,
+    loadPlan,
+    openPlan: async (options, planKey) => ({
+      nomad: nomadFor(options),
+      ...recorder(),
+      plan: await loadPlan(planKey),
+    }),
     tryGet,
     loadRun: async (runId) => (await tryGet<RunRecord>(planKeys.runRecord(runId))) ?? EMPTY_RUN,
     async stopWithError(runId, error, progress) {
