@@ -31,15 +31,37 @@ export interface SharedLockProps {
   readonly variablesLock?: 'on' | 'required' | 'off';
 }
 
-/** What the functions need to know: where Nomad is, its secrets, the stores, and the limits. */
-export interface TaskFunctionsProps extends SharedLockProps {
+/** Where the functions that call Nomad find it: its address, its secrets, and the network. */
+export interface NomadConnectionProps {
+  /** Address of the Nomad agent the Lambdas call, `http(s)://host:port`. */
   readonly nomadAddress: string;
+  /**
+   * Secret holding the Nomad ACL token (plain string, or JSON `{"token": "..."}`). Only the
+   * functions that call Nomad can read it; the token never enters execution input or logs.
+   * @default - no token: anonymous requests (Nomad without ACLs)
+   */
   readonly nomadTokenSecret?: secretsmanager.ISecret;
+  /**
+   * Secret holding TLS material as JSON `{ caCert?, clientCert?, clientKey?, serverName? }` (PEMs).
+   * @default - system CA roots, no client certificate
+   */
   readonly nomadTlsSecret?: secretsmanager.ISecret;
+  /**
+   * Customer-managed KMS key that encrypts those secrets: the functions that read them may
+   * `kms:Decrypt` with this key only, and only through Secrets Manager.
+   * @default - the secrets use the AWS managed key, which needs no grant
+   */
   readonly nomadSecretsKey?: kms.IKey;
+  /** VPC to place the Nomad-calling functions in (Nomad is usually private). @default - not in a VPC */
   readonly vpc?: ec2.IVpc;
+  /** Subnets within `vpc`. @default - the VPC's private subnets with egress */
   readonly vpcSubnets?: ec2.SubnetSelection;
+  /** Security groups for the functions in `vpc`. @default - one created per function, all egress */
   readonly securityGroups?: ec2.ISecurityGroup[];
+}
+
+/** What the functions need to know: where Nomad is, its secrets, the stores, and the limits. */
+export interface TaskFunctionsProps extends SharedLockProps, NomadConnectionProps {
   readonly planBucketName: string;
   readonly lockTableName: string;
   readonly approvalsTableName: string;
