@@ -1,5 +1,5 @@
 /**
- * Go durations in the simulator's milliseconds. The rules are lib/restart/duration's (Go's
+ * Go durations in the simulator's milliseconds. The rules are lib/go/duration's (Go's
  * `time.ParseDuration` and `Duration.String`); this only converts units and turns Go's
  * parse error into `undefined`, which the simulator answers as Nomad does (400, or "forever").
  */
