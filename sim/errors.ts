@@ -4,11 +4,11 @@
  * (`command/agent/http.go` `HTTPServer.wrap`).
  */
 
-/** Base class of every simulator error. */
+/** Base class of every simulator error. Its `name` is the class's own (`new.target`), for every subclass. */
 export class SimError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = 'SimError';
+    this.name = new.target.name;
   }
 }
 
@@ -17,31 +17,15 @@ export class SimHttpError extends SimError {
   readonly status: number;
   constructor(status: number, message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = 'SimHttpError';
     this.status = status;
   }
 }
 
 /** A scenario (file or object) that cannot be loaded; the message names the field and the value. */
-export class SimScenarioError extends SimError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'SimScenarioError';
-  }
-}
+export class SimScenarioError extends SimError {}
 
 /** A control-API call that names something the simulator does not have. */
-export class SimControlError extends SimError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'SimControlError';
-  }
-}
+export class SimControlError extends SimError {}
 
 /** `waitFor` gave up before its predicate held. */
-export class SimWaitTimeoutError extends SimError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'SimWaitTimeoutError';
-  }
-}
+export class SimWaitTimeoutError extends SimError {}

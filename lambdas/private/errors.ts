@@ -7,22 +7,12 @@
 export class HandlerError extends Error {
   public constructor(message: string, options?: ErrorOptions) {
     super(message, options);
-    this.name = 'HandlerError';
+    this.name = new.target.name;
   }
 }
 
 /** A middleware option or an environment variable is missing or invalid. */
-export class HandlerConfigError extends HandlerError {
-  public constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'HandlerConfigError';
-  }
-}
+export class HandlerConfigError extends HandlerError {}
 
 /** A secret could not be read or does not have the expected shape. */
-export class NomadSecretError extends HandlerError {
-  public constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'NomadSecretError';
-  }
-}
+export class NomadSecretError extends HandlerError {}

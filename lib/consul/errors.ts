@@ -1,14 +1,15 @@
 /**
- * Errors of the Consul client. Each class sets a stable `name`. None of them is a health verdict:
+ * Errors of the Consul client. Each class has a stable `name`, its class name. None of them is a health verdict:
  * the health gate stops the run on any of them rather than count an allocation unhealthy. No
  * message ever holds the Consul token: they are built from the URL (which never carries it) and
  * Consul's answer.
  */
 
 /**
- * Base class of every error the Consul client throws. When Consul answered with a status other
- * than 200, `statusCode` and `body` hold the answer and the message is Consul's API client's
- * (`api.StatusError`): `Unexpected response code: <code> (<body>)`, after the request it answered.
+ * Base class of every error the Consul client throws; its `name` is the class's own (`new.target`).
+ * When Consul answered with a status other than 200, `statusCode` and `body` hold the answer and
+ * the message is Consul's API client's (`api.StatusError`): `Unexpected response code: <code>
+ * (<body>)`, after the request it answered.
  */
 export class ConsulError extends Error {
   /** HTTP status Consul answered with, when it answered. */
@@ -18,7 +19,7 @@ export class ConsulError extends Error {
 
   public constructor(message: string, answer?: { statusCode: number; body: string }, options?: ErrorOptions) {
     super(message, options);
-    this.name = 'ConsulError';
+    this.name = new.target.name;
     this.statusCode = answer?.statusCode;
     this.body = answer?.body;
   }
@@ -35,7 +36,6 @@ export class ConsulConfigError extends ConsulError {
 
   public constructor(reason: string, options?: ErrorOptions) {
     super(`Error connecting to Consul agent: ${reason}`, undefined, options);
-    this.name = 'ConsulConfigError';
     this.reason = reason;
   }
 }
@@ -47,7 +47,6 @@ export class ConsulUnreachableError extends ConsulError {
 
   public constructor(address: string, detail: string, options?: ErrorOptions) {
     super(`Consul at ${address} is unreachable: ${detail}`, undefined, options);
-    this.name = 'ConsulUnreachableError';
     this.address = address;
   }
 }
@@ -60,7 +59,6 @@ export class ConsulTokenRefusedError extends ConsulError {
       { statusCode: 403, body },
       options,
     );
-    this.name = 'ConsulTokenRefusedError';
   }
 }
 
@@ -68,7 +66,6 @@ export class ConsulTokenRefusedError extends ConsulError {
 export class ConsulAbortedError extends ConsulError {
   public constructor(what: string, options?: ErrorOptions) {
     super(`${what}: request aborted`, undefined, options);
-    this.name = 'ConsulAbortedError';
   }
 }
 

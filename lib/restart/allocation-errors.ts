@@ -58,7 +58,6 @@ export class PlacementFailureError extends RestartError {
     super(
       `Evaluation ${goQuote(displayId(props.evalId, props))} has placement failures for group ${goQuote(props.group)}:\n${formatAllocMetrics(props.metric)}`,
     );
-    this.name = 'PlacementFailureError';
     this.evalId = props.evalId;
     this.group = props.group;
     this.metric = props.metric;
@@ -72,7 +71,6 @@ export class TaskRestartError extends RestartError {
 
   constructor(task: string, cause: unknown) {
     super(`Failed to restart task ${goQuote(task)}: ${errorText(cause)}`, { cause });
-    this.name = 'TaskRestartError';
     this.task = task;
   }
 }
@@ -103,7 +101,6 @@ export class AllocationStepError extends RestartError {
         `Failed to retrieve allocation ${goQuote(displayId(props.allocationId ?? '', props))}: ${err}`,
     };
     super(text[props.step](), { cause: props.cause });
-    this.name = 'AllocationStepError';
     this.step = props.step;
   }
 }
@@ -121,7 +118,6 @@ export class ReplacementTimeoutError extends RestartError {
     super(
       `Allocation ${goQuote(displayId(props.allocationId, props))} was not replaced within -replacement-timeout=${props.timeoutText}`,
     );
-    this.name = 'ReplacementTimeoutError';
     this.allocationId = props.allocationId;
     this.timeoutNs = props.timeoutNs;
   }
@@ -140,7 +136,6 @@ export class HealthDeadlineError extends RestartError {
     super(
       `Allocation ${goQuote(displayId(props.allocationId, props))} did not become healthy within ${props.deadlineText}: ${props.reason}`,
     );
-    this.name = 'HealthDeadlineError';
     this.allocationId = props.allocationId;
   }
 }
@@ -157,7 +152,6 @@ export class AllocationUnhealthyError extends RestartError {
     super(
       `Allocation ${goQuote(displayId(props.allocationId, props))} failed before it became healthy: ${props.reason}`,
     );
-    this.name = 'AllocationUnhealthyError';
     this.allocationId = props.allocationId;
   }
 }
@@ -175,7 +169,6 @@ export class AllocationRestartError extends RestartError {
       `Error restarting allocation ${goQuote(displayId(props.allocationId, props))}: ${errorText(props.cause)}`,
       { cause: props.cause },
     );
-    this.name = 'AllocationRestartError';
     this.allocationId = props.allocationId;
   }
 

@@ -19,7 +19,7 @@ export class CliUsageError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
-    this.name = 'CliUsageError';
+    this.name = new.target.name;
     this.exitCode = props.exitCode;
     this.showHelp = props.showHelp;
     this.additionalHelp = props.additionalHelp;
@@ -34,7 +34,6 @@ export class CliUsageError extends Error {
 export class GoFlagError extends CliUsageError {
   constructor(message: string) {
     super(message, { exitCode: 1, showHelp: true, additionalHelp: false });
-    this.name = 'GoFlagError';
   }
 }
 
@@ -42,7 +41,6 @@ export class GoFlagError extends CliUsageError {
 export class HelpRequestedError extends CliUsageError {
   constructor() {
     super('', { exitCode: 0, showHelp: true, additionalHelp: false });
-    this.name = 'HelpRequestedError';
   }
 }
 
@@ -53,6 +51,5 @@ export class HelpRequestedError extends CliUsageError {
 export class CommandArgumentError extends CliUsageError {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, { exitCode: 1, showHelp: false, additionalHelp: true }, options);
-    this.name = 'CommandArgumentError';
   }
 }
