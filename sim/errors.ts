@@ -3,14 +3,10 @@
  * {@link SimHttpError} carrying Nomad's status code and exact text/plain body
  * (`command/agent/http.go` `HTTPServer.wrap`).
  */
+import { NamedError } from '../lib/errors/named-error';
 
-/** Base class of every simulator error. Its `name` is the class's own (`new.target`), for every subclass. */
-export class SimError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
+/** Base class of every simulator error. */
+export class SimError extends NamedError {}
 
 /** An answer Nomad would give as a non-200 status with a plain-text body. */
 export class SimHttpError extends SimError {

@@ -1,17 +1,17 @@
 /**
- * Errors of the Consul client. Each class has a stable `name`, its class name. None of them is a health verdict:
- * the health gate stops the run on any of them rather than count an allocation unhealthy. No
- * message ever holds the Consul token: they are built from the URL (which never carries it) and
- * Consul's answer.
+ * Errors of the Consul client. Each class has a stable `name`, its class name. None of them is a
+ * health verdict: the health gate stops the run on any of them rather than count an allocation
+ * unhealthy. No message ever holds the Consul token: they are built from the URL (which never
+ * carries it) and Consul's answer.
  */
+import { NamedError } from '../errors/named-error';
 
 /**
- * Base class of every error the Consul client throws; its `name` is the class's own (`new.target`).
- * When Consul answered with a status other than 200, `statusCode` and `body` hold the answer and
- * the message is Consul's API client's (`api.StatusError`): `Unexpected response code: <code>
- * (<body>)`, after the request it answered.
+ * Base class of every error the Consul client throws. When Consul answered with a status other
+ * than 200, `statusCode` and `body` hold the answer and the message is Consul's API client's
+ * (`api.StatusError`): `Unexpected response code: <code> (<body>)`, after the request it answered.
  */
-export class ConsulError extends Error {
+export class ConsulError extends NamedError {
   /** HTTP status Consul answered with, when it answered. */
   public readonly statusCode: number | undefined;
   /** Consul's answer, trimmed, when it answered. */
@@ -19,7 +19,6 @@ export class ConsulError extends Error {
 
   public constructor(message: string, answer?: { statusCode: number; body: string }, options?: ErrorOptions) {
     super(message, options);
-    this.name = new.target.name;
     this.statusCode = answer?.statusCode;
     this.body = answer?.body;
   }

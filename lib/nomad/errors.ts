@@ -4,14 +4,10 @@
  * token or basic-auth password: messages are built from the method, the URL (which never
  * carries a secret) and the server's answer.
  */
+import { NamedError } from '../errors/named-error';
 
-/** Base class of every error the Nomad client throws. Its `name` is the class's own (`new.target`), for every subclass. */
-export class NomadError extends Error {
-  public constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
+/** Base class of every error the Nomad client throws. */
+export class NomadError extends NamedError {}
 
 /**
  * Nomad (or a proxy in front of it) answered with a status other than 200. The message is

@@ -106,53 +106,51 @@ export class AllocationStepError extends RestartError {
 }
 
 /**
- * Beyond Nomad (`-replacement-timeout`): the replacement of an allocation was not seen
- * running in time. Recoverable, like any single-allocation failure.
+ * Beyond Nomad: one allocation that was not replaced, or not healthy, in time. The message opens
+ * with the allocation (`Allocation "1a2b3c4d" ...`); each subclass says what befell it.
+ * Recoverable, like any single-allocation failure.
  */
-export class ReplacementTimeoutError extends RestartError {
-  override readonly kind = 'replacement-timeout';
+export abstract class AllocationWaitError extends RestartError {
   readonly allocationId: string;
+
+  constructor(props: { allocationId: string } & IdDisplay, what: string) {
+    super(`Allocation ${goQuote(displayId(props.allocationId, props))} ${what}`);
+    this.allocationId = props.allocationId;
+  }
+}
+
+/** `-replacement-timeout`: the replacement of an allocation was not seen running in time. */
+export class ReplacementTimeoutError extends AllocationWaitError {
+  override readonly kind = 'replacement-timeout';
   readonly timeoutNs: number;
 
   constructor(props: { allocationId: string; timeoutNs: number; timeoutText: string } & IdDisplay) {
-    super(
-      `Allocation ${goQuote(displayId(props.allocationId, props))} was not replaced within -replacement-timeout=${props.timeoutText}`,
-    );
-    this.allocationId = props.allocationId;
+    super(props, `was not replaced within -replacement-timeout=${props.timeoutText}`);
     this.timeoutNs = props.timeoutNs;
   }
 }
 
 /**
- * Beyond Nomad (`-wait-healthy`): the allocation was not healthy by `-healthy-deadline`, e.g.
- * `Allocation "1a2b3c4d" did not become healthy within 5m0s: check "http" is "failure": <output>`.
- * Recoverable, like any single-allocation failure.
+ * `-wait-healthy`: the allocation was not healthy by `-healthy-deadline`, e.g. `Allocation
+ * "1a2b3c4d" did not become healthy within 5m0s: check "http" is "failure": <output>`.
  */
-export class HealthDeadlineError extends RestartError {
+export class HealthDeadlineError extends AllocationWaitError {
   override readonly kind = 'health-deadline';
-  readonly allocationId: string;
 
   constructor(props: { allocationId: string; deadlineText: string; reason: string } & IdDisplay) {
-    super(
-      `Allocation ${goQuote(displayId(props.allocationId, props))} did not become healthy within ${props.deadlineText}: ${props.reason}`,
-    );
-    this.allocationId = props.allocationId;
+    super(props, `did not become healthy within ${props.deadlineText}: ${props.reason}`);
   }
 }
 
 /**
- * Beyond Nomad (`-wait-healthy`): the allocation failed (or was stopped) while the run waited
- * for it to be healthy; it is reported at once, not waited on. Recoverable.
+ * `-wait-healthy`: the allocation failed (or was stopped) while the run waited for it to be
+ * healthy; it is reported at once, not waited on.
  */
-export class AllocationUnhealthyError extends RestartError {
+export class AllocationUnhealthyError extends AllocationWaitError {
   override readonly kind = 'allocation-unhealthy';
-  readonly allocationId: string;
 
   constructor(props: { allocationId: string; reason: string } & IdDisplay) {
-    super(
-      `Allocation ${goQuote(displayId(props.allocationId, props))} failed before it became healthy: ${props.reason}`,
-    );
-    this.allocationId = props.allocationId;
+    super(props, `failed before it became healthy: ${props.reason}`);
   }
 }
 

@@ -5,17 +5,17 @@
  * are Nomad's, word for word, because they are printed as they are. Errors of one allocation
  * are in allocation-errors.ts.
  */
+import { NamedError } from '../errors/named-error';
 import { goQuote } from '../go/quote';
 import { displayId, type IdDisplay } from './ids';
 
 /** Base class of every restart-domain error. */
-export class RestartError extends Error {
+export class RestartError extends NamedError {
   /** A stable, machine-readable kind; subclasses narrow it. */
   readonly kind: string = 'restart';
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = new.target.name;
   }
 }
 

@@ -2,14 +2,10 @@
  * Errors of the AWS-backed stores (plan store, job lock, approvals). Each class has a stable
  * `name`, its class name; messages name the key involved but never a task token or a Nomad token.
  */
+import { NamedError } from '../errors/named-error';
 
-/** Base class of every error the stores throw. Its `name` is the class's own (`new.target`), for every subclass. */
-export class StoreError extends Error {
-  public constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
+/** Base class of every error the stores throw. */
+export class StoreError extends NamedError {}
 
 /** A key that should exist does not (an expired plan, an answered approval). */
 export class StoreItemNotFoundError extends StoreError {}

@@ -5,14 +5,10 @@
  * ({@link WORKFLOW_ERROR_NAMES}). Messages are Nomad's wording; they become the `Cause` of the
  * named `Fail` state, so they never contain the Nomad token.
  */
+import { NamedError } from '../errors/named-error';
 
 /** Base class of every error a task handler throws on purpose. */
-export class WorkflowError extends Error {
-  public constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
+export class WorkflowError extends NamedError {}
 
 /**
  * The execution input failed the schema or Nomad's validation (`command/job_restart.go`

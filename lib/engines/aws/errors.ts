@@ -3,14 +3,10 @@
  * words an operator can act on (the AWS error code and its message), never a task token or a
  * Nomad token, and never a stack trace: the CLI prints `message` as is.
  */
+import { NamedError } from '../../errors/named-error';
 
-/** Base class of every error the AWS engine throws on purpose. Its `name` is the class's own (`new.target`), for every subclass. */
-export class RemoteEngineError extends Error {
-  public constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
+/** Base class of every error the AWS engine throws on purpose. */
+export class RemoteEngineError extends NamedError {}
 
 /** The request cannot be sent: a bad state machine ARN, or options that do not validate. */
 export class RemoteInputError extends RemoteEngineError {}

@@ -3,14 +3,10 @@
  * bindings the caller supplied, never the workflow's own failures: those come back in
  * `ExecutionResult` with their ASL names (`States.TaskFailed`, a Fail state's `Error`).
  */
+import { NamedError } from '../../errors/named-error';
 
-/** Base class for every error the local engine throws. Its `name` is the class's own (`new.target`), for every subclass. */
-export class LocalEngineError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = new.target.name;
-  }
-}
+/** Base class for every error the local engine throws. */
+export class LocalEngineError extends NamedError {}
 
 /** The template has no (or more than one matching) `AWS::StepFunctions::StateMachine`. */
 export class StateMachineNotFoundError extends LocalEngineError {}
