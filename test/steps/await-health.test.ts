@@ -7,6 +7,7 @@
  */
 import type { RestartOptions } from '../../lib/restart/options';
 import type { RestartPlan } from '../../lib/restart/plan';
+import { checkPollMs } from '../../lib/steps/health-cursor';
 import {
   type AllocationOutcome,
   awaitHealth,
@@ -176,5 +177,52 @@ describe('awaitHealth', () => {
     expect(failedMessages(healthOutcomes(result.cursor))).toEqual([
       `Error restarting allocation "${id.slice(0, 8)}": Allocation "${id.slice(0, 8)}" disappeared while waiting for it to become healthy`,
     ]);
+  });
+
+  it("reads an allocation's checks at most once per poll interval of its own clock", async () => {
+    // Arrange: a check that never passes, so the gate keeps polling until its deadline, on a
+    // clock that moves 50 ms each time it is read and never on its own: when the checks requests
+    // arrive at the simulator, the gate's clock still reads what it read when it sent them, so the
+    // spacing below is the gate's decision, whatever the machine's load.
+    const job = checkedJob('polled', 1);
+    h = await startHarness({ jobs: [job] });
+    await waitAllRunning(h, job.ID, 1);
+    h.sim.control.setCheckBehaviour({ jobId: job.ID }, 'http', { behaviour: 'never-passing' });
+    const gate = { minHealthyTimeNs: 300e6, healthyDeadlineNs: 2_000e6 };
+    const options = restartOptions(job.ID, { waitHealthy: gate });
+    const { plan, outcomes } = await restarted(h, options);
+    let clock = Date.now();
+    const now = () => {
+      clock += 50;
+      return clock;
+    };
+    const readAt: number[] = [];
+    // Each trigger fires once; the next one, armed while this request is matched, counts it as its
+    // first and fires on the request after.
+    const recordReads = (target: Harness, nth: number) =>
+      target.sim.control.onRequest({ pathSuffix: '/checks', nth }, () => {
+        readAt.push(clock);
+        recordReads(target, 2);
+      });
+    recordReads(h, 1);
+
+    // Act
+    const result = await awaitHealth(
+      h.client,
+      plan,
+      createHealthCursor(0, outcomes, { now: now() }),
+      gate,
+      false,
+      {
+        emit: () => {},
+        now,
+      },
+    );
+
+    // Assert
+    expect(result.done).toBe(true);
+    expect(readAt.length).toBeGreaterThanOrEqual(3);
+    const gaps = readAt.slice(1).map((at, i) => at - (readAt[i] ?? 0));
+    expect(gaps.filter((gap) => gap < checkPollMs(gate.minHealthyTimeNs))).toEqual([]);
   });
 });
