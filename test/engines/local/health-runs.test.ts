@@ -17,7 +17,7 @@ import {
   TIME_SCALE,
   waitAllRunning,
 } from '../../steps/harness';
-import { checkedJob, firstPassAfter } from '../../steps/health-fixtures';
+import { checkedJob, firstPassAfter } from '../../steps/health/health-fixtures';
 import { runWorkflow } from './workflow-harness';
 
 jest.setTimeout(60_000);
