@@ -1,6 +1,6 @@
 /**
  * The run ends the README shows a message for, one per way a run ends, as an ended execution
- * (and the run's record, where the message reads it). run-ended-readme.test.ts renders each with
+ * (and the run's record, where the message reads it). run-ended-readme.unit.test.ts renders each with
  * the real message builder and checks that the README shows exactly that.
  */
 import { validateExecutionInput } from '../../lib/restart/execution-input';
