@@ -221,18 +221,10 @@ describe('awaitHealth', () => {
       });
     recordReads(h, 1);
 
+    const cursor = createHealthCursor(0, outcomes, { now: clock.now() });
+
     // Act
-    const result = await awaitHealth(
-      h.client,
-      plan,
-      createHealthCursor(0, outcomes, { now: clock.now() }),
-      gate,
-      false,
-      {
-        emit: () => {},
-        now: clock.now,
-      },
-    );
+    const result = await awaitHealth(h.client, plan, cursor, gate, false, { emit: () => {}, now: clock.now });
 
     // Assert
     expect(result.done).toBe(true);
