@@ -2,8 +2,9 @@
  * "Trigger evaluations": for `-reschedule` on a system job, one evaluation with
  * `ForceReschedule` per stopped allocation's job, without which no replacement appears.
  */
+
 import type { BatchOutput, BatchStepInput } from '../../workflow/restart-steps';
-import { type AwaitCursor, createAwaitCursor } from '../await/await-cursor';
+import { createAwaitCursor, readAwaitCursor, writeAwaitCursor } from '../await/await-cursor';
 import type { AllocationOutcome } from '../kit/outcomes';
 import type { StepKit } from '../kit/step-kit';
 import { triggerEvaluations } from './reschedule';
@@ -12,24 +13,18 @@ export async function triggerEvaluationsStep(
   kit: StepKit,
   { options, run, plan: ref, batch }: BatchStepInput,
 ): Promise<BatchOutput> {
-  const { planStore, now, signal, key } = kit;
-  const nomad = kit.nomadFor(options);
-  const { events, emit } = kit.recorder();
-  const plan = await kit.loadPlan(ref.planKey);
-  const cursorKey = key(run.runId, `cursor-${batch.index}.json`);
-  const cursor = (await planStore.get(cursorKey)) as AwaitCursor;
+  const cursor = await readAwaitCursor(kit.planStore, run.runId, batch.index);
   const stopped: AllocationOutcome[] = cursor.waiting.map((w) => ({
     allocationId: w.allocationId,
     group: w.group,
     status: 'stopped',
     stopIndex: w.stopIndex,
   }));
-  const evaluated = await triggerEvaluations(nomad, plan, batch.index, stopped, options, {
-    emit,
-    now,
-    signal,
+  const { nomad, plan, events, watch } = await kit.planWork(options, ref.planKey);
+  const evaluated = await triggerEvaluations(nomad, plan, batch.index, stopped, options, watch);
+  const next = createAwaitCursor(batch.index, [...Object.values(cursor.settled), ...evaluated], {
+    now: kit.now,
   });
-  const next = createAwaitCursor(batch.index, [...Object.values(cursor.settled), ...evaluated], { now });
-  await planStore.put(cursorKey, { ...next, startedAt: cursor.startedAt });
+  await writeAwaitCursor(kit.planStore, run.runId, batch.index, { ...next, startedAt: cursor.startedAt });
   return { events, batch };
 }
