@@ -1,6 +1,6 @@
 /**
  * The run ends docs/notifications.md shows a message for, one per way a run ends, as an ended
- * execution (and the run's record, where the message reads it). run-ended-doc.test.ts renders
+ * execution (and the run's record, where the message reads it). run-ended-doc.unit.test.ts renders
  * each with the real message builder and checks that the doc shows exactly that.
  */
 import { validateExecutionInput } from '../../lib/restart/execution-input';

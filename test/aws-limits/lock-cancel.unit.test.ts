@@ -1,6 +1,6 @@
 /**
  * #19 item 11, on the in-memory lock the local engine uses (the DynamoDB lock's requests are
- * checked in test/stores/dynamodb-job-lock.test.ts): a lease refresh keeps a cancel written
+ * checked in test/stores/dynamodb-job-lock.unit.test.ts): a lease refresh keeps a cancel written
  * after the flag was read, and a cancel names its run, so a late one never stops the next run.
  */
 import { MemoryJobLock } from '../../lib/stores';
