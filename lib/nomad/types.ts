@@ -53,7 +53,10 @@ export interface ServiceCheck {
   Timeout?: number;
   Path?: string;
   PortLabel?: string;
-  /** `ignore` makes a Nomad check a readiness check, whose failures do not count against health. */
+  /**
+   * `ignore` makes a check a readiness check, whose failures do not count against health;
+   * `ignore_warnings` lets a Consul check's `warning` count as healthy. Empty: the service's.
+   */
   OnUpdate?: string;
 }
 
@@ -64,6 +67,8 @@ export interface Service {
   Provider?: string;
   PortLabel?: string;
   TaskName?: string;
+  /** `require_healthy` (default), `ignore_warnings` or `ignore`: what its checks' statuses mean to deployments. */
+  OnUpdate?: string;
   Checks?: ServiceCheck[] | null;
 }
 
