@@ -25,6 +25,15 @@ export interface ConsulCheckState {
   readonly Output: string;
 }
 
+/** What the gate reads Consul with: `lib/consul`'s `ConsulClient`, structurally (its address names it in errors). */
+export interface ConsulChecksReader {
+  readonly address: string;
+  serviceChecks(
+    service: string,
+    opts?: { index?: string; wait?: string; signal?: AbortSignal },
+  ): Promise<{ checks: readonly ConsulCheckState[]; index: string; filteredByAcls: boolean }>;
+}
+
 /** One Consul check the gate waits for, declared on a service of the allocation's job version. */
 export interface DeclaredConsulCheck {
   /** The Consul service name (what `/v1/health/checks/<service>` is read by). */

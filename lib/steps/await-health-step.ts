@@ -40,6 +40,7 @@ export async function awaitHealthStep(
     emit,
     now,
     signal,
+    consul: kit.consul,
   });
   await planStore.put(cursorKey, result.cursor);
   if (!result.done) return { events, done: false, cursor: null, batch };

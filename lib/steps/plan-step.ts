@@ -7,6 +7,7 @@ import { multiRegionQuestion } from '../restart/questions';
 import type { Progress } from '../workflow/payloads';
 import type { PlanOutput, StepInput } from '../workflow/steps';
 import { carryOverKey, loadCarryOver } from './carry-over';
+import { checkConsulBeforeFirstBatch } from './consul-checks-watch';
 import { jobRunKey, readUnfinishedRun, workOf } from './earlier-run';
 import { planRestart } from './plan';
 import { rememberPlan } from './plan-cache';
@@ -36,6 +37,7 @@ export async function planStep(kit: StepKit, { options, run }: StepInput): Promi
     },
   });
   const plan = planned.kind === 'plan' ? planned : undefined;
+  await checkConsulBeforeFirstBatch(kit.consul, plan?.consulServices ?? [], signal);
   const planKey = key(run.runId, 'plan.json');
   if (plan) {
     await planStore.put(planKey, plan);
