@@ -4,6 +4,7 @@
  * after validation, so a bad flag is reported before anything is loaded or touched.
  */
 
+import { ConsulConfigError } from '../consul/errors';
 import type { NomadClientConfig } from '../nomad/config';
 import { ADDITIONAL_HELP_LINE, createFormatter } from '../restart/format';
 import { runOnAws } from './aws-engine';
@@ -56,6 +57,11 @@ export async function runJobRestart(args: readonly string[], ctx: RunContext): P
       line = parseJobRestartArgs(args, { interactive: terminal.interactive, env: ctx.env });
     } catch (error) {
       if (error instanceof CliUsageError) return reportUsage(error, terminal);
+      // Consul's CLI's own wording (`Error connecting to Consul agent: ...`), before anything is touched.
+      if (error instanceof ConsulConfigError) {
+        terminal.write({ stream: 'stderr', text: error.message });
+        return 1;
+      }
       throw error;
     }
     const color = useColor(ctx.stdout.isTTY === true, line.general);

@@ -25,9 +25,8 @@ export interface ConsulCheckState {
   readonly Output: string;
 }
 
-/** What the gate reads Consul with: `lib/consul`'s `ConsulClient`, structurally (its address names it in errors). */
+/** What the gate reads Consul with: `lib/consul`'s `ConsulClient`, structurally (its errors name its address). */
 export interface ConsulChecksReader {
-  readonly address: string;
   serviceChecks(
     service: string,
     opts?: { index?: string; wait?: string; signal?: AbortSignal },

@@ -114,7 +114,6 @@ function consulWatch(plan: RestartPlan, cursor: HealthCursor, deps: AwaitHealthD
   const services = plan.consulServices ?? [];
   if (services.length === 0) return undefined;
   const reader = deps.consul ?? {
-    address: '',
     serviceChecks: () => Promise.reject(new ConsulGateError('no Consul client is configured')),
   };
   return new ConsulChecksWatch(reader, services, cursor.consulIndexes ?? {}, deps.now);

@@ -8,16 +8,20 @@
  * slice's remaining time, 5 minutes at most) runs out. It does not grow with the batch: a
  * service's answer holds every allocation's checks (bench/health-gate.ts measures it).
  */
+import { ConsulAbortedError, ConsulError } from '../consul/errors';
 import { MAX_BLOCKING_HOLD_MS } from '../nomad/query';
 import type { ConsulCheckState, ConsulChecksReader } from '../restart/consul-health';
 import { ConsulGateError, errorText } from '../restart/errors';
 import { STALL_BACKOFF_MS } from './watch-timing';
 
 /**
- * Errors that are no health verdict: Consul out of reach, or the token refused. They stop the run
- * (`lib/consul/errors.ts` names them; matched by name, as Step Functions matches errors).
+ * Consul's errors are no health verdict (lib/consul/errors.ts): out of reach, the token refused,
+ * or an answer that stayed an error after the client's retries stop the run. A read given up by
+ * the slice's end is no error at all.
  */
-const STOPPING = new Set(['ConsulUnreachableError', 'ConsulTokenRefusedError', 'ConsulGateError']);
+const stopsTheRun = (error: unknown): boolean =>
+  error instanceof ConsulGateError ||
+  (error instanceof ConsulError && !(error instanceof ConsulAbortedError));
 
 interface Answer {
   readonly checks: readonly ConsulCheckState[];
@@ -118,11 +122,12 @@ export class ConsulChecksWatch {
       this.indexes[service] = answer.index;
     } catch (error) {
       if (signal.aborted) return;
-      if (error instanceof Error && STOPPING.has(error.name)) {
+      if (stopsTheRun(error)) {
         this.stopError ??= error instanceof ConsulGateError ? error : new ConsulGateError(error);
         return;
       }
-      // Anything else (a 500, say) is not healthy for now; the deadline bounds the wait.
+      // Anything else (an answer Consul's decoder refused, say) is not healthy for now; the
+      // deadline bounds the wait.
       this.failures.set(service, errorText(error));
       this.notBefore.set(service, this.now() + STALL_BACKOFF_MS);
     }

@@ -73,7 +73,7 @@ const MAY_IMPORT_TYPES: Readonly<Record<string, readonly string[]>> = {
   'lib/stores': ['lib/nomad'],
   // The answer sent with SendTaskSuccess is the workflow's ApprovalAnswer.
   'lib/approvals': ['lib/workflow'],
-  'lib/engines/local': ['lib/nomad', 'lambdas'],
+  'lib/engines/local': ['lib/nomad', 'lib/consul', 'lambdas'],
   'lib/engines/aws': ['lib/nomad'],
   'lib/cli': ['lib/workflow', 'lib/stores'],
 };
