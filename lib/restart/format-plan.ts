@@ -117,6 +117,7 @@ export function renderPlan(
         count: batch.length,
         minHealthyTimeNs: gate.minHealthyTimeNs,
         healthyDeadlineNs: gate.healthyDeadlineNs,
+        ...(plan.consulServices === undefined ? {} : { consulServices: plan.consulServices }),
       }),
     );
     for (const request of healthRequestsOf(batch, plan, options, checkPollMs))

@@ -34,6 +34,7 @@ export async function awaitHealthStep(
         count: cursor.watching.length,
         minHealthyTimeNs: gate.minHealthyTimeNs,
         healthyDeadlineNs: gate.healthyDeadlineNs,
+        ...(plan.consulServices === undefined ? {} : { consulServices: plan.consulServices }),
       });
   }
   const result = await awaitHealth(kit.nomadFor(options), plan, cursor, gate, options.verbose, {
