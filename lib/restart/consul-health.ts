@@ -11,7 +11,7 @@
  * One rule comes from restarting in place: Nomad registers a restarted task's services again with
  * the check's initial status, and a one-task restart leaves group services as they were, so a
  * `passing` counts only once the check ran since the restart: one check interval after the tasks
- * started again, or once Consul showed it in another status since the restart began.
+ * were seen started again, or once Consul showed it in another status since the restart began.
  * Pure: the step reads Consul and keeps the clock.
  */
 import type { Service, ServiceCheck, TaskGroup } from '../nomad/types';
@@ -113,7 +113,10 @@ export interface ConsulView {
   readonly declared: readonly DeclaredConsulCheck[];
   /** Consul's latest answers for the services of `declared`, in any order. */
   readonly checks: readonly ConsulCheckState[];
-  /** Unix ms of the tasks' latest start (the restarted process's start). */
+  /**
+   * Unix ms (the judge's clock) when the tasks were first seen started again: Consul's and Nomad's
+   * clocks are not ours, and a start seen late only makes the wait a little longer.
+   */
   readonly tasksStartedMs: number;
   readonly now: number;
   /** Checks (by key) Consul showed not healthy since the restart: their next `passing` is fresh. */

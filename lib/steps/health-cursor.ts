@@ -39,6 +39,8 @@ export interface WatchedAllocation {
   readonly nextStillWaitingAt: number;
   /** Its Consul checks (by key) seen not healthy since the restart: their next `passing` is fresh. */
   readonly consulSeenNotHealthy?: readonly string[];
+  /** Its tasks' latest start (Unix ns, Nomad's) and when this process first saw it (Unix ms, ours). */
+  readonly consulStartSeen?: { readonly startNs: number; readonly at: number };
 }
 
 /** Where a batch's health wait stands. JSON-serialisable; its size grows with the batch, not the job. */

@@ -231,7 +231,7 @@ export class HealthWatch {
       this.onHealth(w, health, now);
       return;
     }
-    const consulHealth = this.judgeConsul(w, view.allocation, health.latestStartNs / 1e6, now);
+    const consulHealth = this.judgeConsul(w, view.allocation, health.latestStartNs, now);
     if (consulHealth === undefined) return;
     this.onHealth(
       w,
@@ -249,7 +249,7 @@ export class HealthWatch {
   private judgeConsul(
     w: WatchedAllocation,
     stub: Pick<AllocListStub, 'JobVersion' | 'TaskGroup'>,
-    tasksStartedMs: number,
+    latestStartNs: number,
     now: number,
   ): { kind: 'passing'; checks: number } | { kind: 'unhealthy'; reason: string } | undefined {
     const consul = this.deps.consul;
@@ -268,15 +268,21 @@ export class HealthWatch {
       this.stopAll(ConsulGateError.filtered(hidden.service));
       return undefined;
     }
+    // A start not seen before (the restart's, or a task that started again since): what Consul
+    // showed before it says nothing about the new process.
+    const sameStart = w.consulStartSeen?.startNs === latestStartNs;
+    const startSeen =
+      sameStart && w.consulStartSeen !== undefined ? w.consulStartSeen : { startNs: latestStartNs, at: now };
+    const tasksStartedMs = startSeen.at;
     const verdict = judgeConsulChecks({
       allocationId: w.watchedId,
       declared,
       checks: answers.checks,
       tasksStartedMs,
       now,
-      seenNotHealthy: w.consulSeenNotHealthy ?? [],
+      seenNotHealthy: sameStart ? (w.consulSeenNotHealthy ?? []) : [],
     });
-    this.update(w, { consulSeenNotHealthy: verdict.seenNotHealthy });
+    this.update(w, { consulSeenNotHealthy: verdict.seenNotHealthy, consulStartSeen: startSeen });
     const freshAt = Math.min(...declared.map((c) => tasksStartedMs + c.intervalMs).filter((at) => at > now));
     if (Number.isFinite(freshAt)) this.consulFreshAt.set(w.allocationId, freshAt);
     else this.consulFreshAt.delete(w.allocationId);
