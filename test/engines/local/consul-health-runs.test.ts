@@ -1,7 +1,8 @@
 // Scenario: -wait-healthy on jobs with Consul services, through the synthesized workflow (local
 // engine, real handlers, the command's Consul settings on each invocation) against the
-// simulator's Nomad and Consul, read back from their request logs. The gate's clock is the
-// simulator's, so event times and request times compare:
+// simulator's Nomad and Consul, read back from their request logs and the run's events. The
+// simulator runs 100 simulated ms per real ms; the gate's clock is real, so a check interval
+// (simulated, from the job) is waited for in real ms, as the gate's own longer wait:
 // - each next batch starts only after the previous batch's Consul check passed, fresh, for
 //   -min-healthy-time: the group service keeps its pre-restart `passing` (stale) across a task
 //   restart, and the gate waits a check interval for it;
@@ -13,9 +14,9 @@
 //   any restart; without -wait-healthy, or without a Consul service, Consul is never contacted.
 import { jest } from '@jest/globals';
 import type { ConsulClientConfig } from '../../../lib/consul/config';
+import { consulJob, consulReads } from '../../steps/consul-fixtures';
 import { eventsOf, type Harness, restartOptions, startHarness, waitAllRunning } from '../../steps/harness';
 import { checkedJob } from '../../steps/health-fixtures';
-import { consulJob, consulReads } from '../../steps/consul-fixtures';
 import { runWorkflow, type WorkflowRun } from './workflow-harness';
 
 jest.setTimeout(60_000);
@@ -57,7 +58,7 @@ async function gatedRun(
       maxErrors: { value: 0, percent: false },
       verbose: extra.verbose ?? false,
     }),
-    { now: target.now, consul: extra.consul ?? consulOf(target, extra.token) },
+    { consul: extra.consul ?? consulOf(target, extra.token) },
   );
 }
 
@@ -71,19 +72,23 @@ describe('-wait-healthy with Consul checks', () => {
     const passingBefore = h.sim.consul.control.checks(service).map((c) => c.Status);
 
     // Act
-    const run = await gatedRun(h, job.ID, { minHealthyTimeNs: 300e6, healthyDeadlineNs: 60e9 });
+    const run = await gatedRun(h, job.ID, { minHealthyTimeNs: 300e6, healthyDeadlineNs: 20e9 });
 
     // Assert
     expect(passingBefore).toEqual(['passing', 'passing']);
     expect(run.exitCode).toBe(0);
     const [first, second] = restarts(h);
+    const waiting = eventsOf(run.events, 'health-waiting');
     const healthy = eventsOf(run.events, 'allocation-healthy');
+    const restarting = eventsOf(run.events, 'allocation-restarting');
     expect(healthy.map((e) => e.allocationId)).toEqual([first?.id, second?.id]);
-    expect(healthy[0]?.checks).toBe(1);
-    // A check interval (1 s) after the restart, then -min-healthy-time: the stale passing, there
-    // all along, would have let it through after 300 ms.
-    expect((healthy[0]?.time ?? 0) - (first?.time ?? 0)).toBeGreaterThanOrEqual(1_000 + 300);
-    expect(second?.time).toBeGreaterThanOrEqual(healthy[0]?.time ?? Infinity);
+    expect(healthy.map((e) => e.checks)).toEqual([1, 1]);
+    expect(waiting.map((e) => e.consulServices)).toEqual([[service], [service]]);
+    // A check interval (1 s) after the tasks were seen started again, then -min-healthy-time:
+    // the stale passing, there all along, would have let each through after 300 ms.
+    for (const [i, done] of healthy.entries())
+      expect(done.time - (waiting[i]?.time ?? Infinity)).toBeGreaterThanOrEqual(1_000 + 300);
+    expect(restarting[1]?.time).toBeGreaterThanOrEqual(healthy[0]?.time ?? Infinity);
     // Consul was read before the first restart, and then with blocking queries.
     const reads = consulReads(h.sim.consul.control.requestLog(), service);
     expect(reads[0]?.time).toBeLessThanOrEqual(first?.time ?? 0);
@@ -91,17 +96,18 @@ describe('-wait-healthy with Consul checks', () => {
   });
 
   it('starts -min-healthy-time over when the check flaps', async () => {
-    // Arrange: after the restart, runs go passing, critical, passing.
+    // Arrange: after the restart, runs (one a simulated second, 10 real ms) go passing, critical,
+    // passing, ... for 150 criticals (3 real seconds), then passing.
     const job = consulJob('flappy', 1, { intervalS: 1 });
     h = await startHarness({ jobs: [job] });
     await waitAllRunning(h, job.ID, 1);
-    h.sim.consul.control.setCheck({ jobId: job.ID }, 'http', { status: 'flapping', flaps: 1 });
+    h.sim.consul.control.setCheck({ jobId: job.ID }, 'http', { status: 'flapping', flaps: 150 });
 
     // Act
     const run = await gatedRun(
       h,
       job.ID,
-      { minHealthyTimeNs: 1_500e6, healthyDeadlineNs: 60e9 },
+      { minHealthyTimeNs: 500e6, healthyDeadlineNs: 20e9 },
       { verbose: true },
     );
 
@@ -113,7 +119,7 @@ describe('-wait-healthy with Consul checks', () => {
     );
     const healthy = eventsOf(run.events, 'allocation-healthy');
     expect(healthy).toHaveLength(1);
-    expect((healthy[0]?.time ?? 0) - (resets.at(-1)?.time ?? Infinity)).toBeGreaterThanOrEqual(1_500);
+    expect((healthy[0]?.time ?? 0) - (resets.at(-1)?.time ?? Infinity)).toBeGreaterThanOrEqual(500);
   });
 
   it('fails the batch at the deadline on a critical check, naming it with its output', async () => {
@@ -127,7 +133,7 @@ describe('-wait-healthy with Consul checks', () => {
     });
 
     // Act
-    const run = await gatedRun(h, job.ID, { minHealthyTimeNs: 100e6, healthyDeadlineNs: 3e9 });
+    const run = await gatedRun(h, job.ID, { minHealthyTimeNs: 100e6, healthyDeadlineNs: 1.5e9 });
 
     // Assert: the second allocation is never restarted.
     expect(run.exitCode).toBe(1);
@@ -135,7 +141,7 @@ describe('-wait-healthy with Consul checks', () => {
     expect(all).toHaveLength(1);
     const id = short(all[0]?.id ?? '');
     expect(run.errors).toEqual([
-      `Error restarting allocation "${id}": Allocation "${id}" did not become healthy within 3s: Consul check "http" of service "broken-web" is "critical": HTTP GET http://127.0.0.1/: 503 Service Unavailable`,
+      `Error restarting allocation "${id}": Allocation "${id}" did not become healthy within 1.5s: Consul check "http" of service "broken-web" is "critical": HTTP GET http://127.0.0.1/: 503 Service Unavailable`,
     ]);
   });
 
@@ -150,7 +156,7 @@ describe('-wait-healthy with Consul checks', () => {
     h.sim.consul.control.setCheck({ jobId: job.ID }, 'http', { status: 'warning' });
 
     // Act
-    const run = await gatedRun(h, job.ID, { minHealthyTimeNs: 100e6, healthyDeadlineNs: 3e9 });
+    const run = await gatedRun(h, job.ID, { minHealthyTimeNs: 100e6, healthyDeadlineNs: 1.5e9 });
 
     // Assert
     expect(run.exitCode).toBe(exitCode);
@@ -189,7 +195,7 @@ describe('-wait-healthy with Consul checks', () => {
     else h.sim.consul.control.setCheck({ jobId: job.ID }, 'http', { status: 'critical' });
 
     // Act
-    const run = await gatedRun(h, job.ID, { minHealthyTimeNs: 100e6, healthyDeadlineNs: 3e9 });
+    const run = await gatedRun(h, job.ID, { minHealthyTimeNs: 100e6, healthyDeadlineNs: 1.5e9 });
 
     // Assert
     expect(run.exitCode).toBe(1);
@@ -222,7 +228,7 @@ describe('-wait-healthy with Consul checks', () => {
       const run = await gatedRun(
         h,
         job.ID,
-        { minHealthyTimeNs: 100e6, healthyDeadlineNs: 3e9 },
+        { minHealthyTimeNs: 100e6, healthyDeadlineNs: 1.5e9 },
         { consul: { address, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 5 } } },
       );
 
@@ -240,7 +246,12 @@ describe('-wait-healthy with Consul checks', () => {
       h.sim.consul.control.configureAcl({ enabled: true, tokens: [{ secret: 'good', management: true }] });
 
       // Act
-      const run = await gatedRun(h, job.ID, { minHealthyTimeNs: 100e6, healthyDeadlineNs: 3e9 }, { token: 'bad' });
+      const run = await gatedRun(
+        h,
+        job.ID,
+        { minHealthyTimeNs: 100e6, healthyDeadlineNs: 1.5e9 },
+        { token: 'bad' },
+      );
 
       // Assert
       expect(run.exitCode).toBe(1);
@@ -263,7 +274,7 @@ describe('-wait-healthy with Consul checks', () => {
       const run = await gatedRun(
         h,
         job.ID,
-        { minHealthyTimeNs: 100e6, healthyDeadlineNs: 3e9 },
+        { minHealthyTimeNs: 100e6, healthyDeadlineNs: 1.5e9 },
         { token: 'narrow' },
       );
 
