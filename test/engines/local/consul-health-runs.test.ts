@@ -14,9 +14,9 @@
 //   any restart; without -wait-healthy, or without a Consul service, Consul is never contacted.
 import { jest } from '@jest/globals';
 import type { ConsulClientConfig } from '../../../lib/consul/config';
-import { consulJob, consulReads } from '../../steps/consul-fixtures';
 import { eventsOf, type Harness, restartOptions, startHarness, waitAllRunning } from '../../steps/harness';
-import { checkedJob } from '../../steps/health-fixtures';
+import { consulJob, consulReads } from '../../steps/health/consul-fixtures';
+import { checkedJob } from '../../steps/health/health-fixtures';
 import { runWorkflow, type WorkflowRun } from './workflow-harness';
 
 jest.setTimeout(60_000);
