@@ -10,9 +10,19 @@
  */
 import { ConsulAbortedError, ConsulError } from '../../consul/errors';
 import { MAX_BLOCKING_HOLD_MS } from '../../nomad/query';
-import type { ConsulCheckState, ConsulChecksReader } from '../../restart/consul-health';
+import {
+  type ConsulCheckState,
+  type ConsulChecksReader,
+  consulServiceId,
+  type DeclaredConsulCheck,
+  judgeConsulChecks,
+} from '../../restart/consul-health';
 import { ConsulGateError, errorText } from '../../restart/errors';
 import { STALL_BACKOFF_MS } from '../kit/watch-timing';
+import type { WatchedAllocation } from './health-cursor';
+
+/** What an allocation's watch remembers of its Consul checks between looks (kept in the cursor). */
+type ConsulMemory = Pick<WatchedAllocation, 'consulSeenNotHealthy' | 'consulStartSeen'>;
 
 /**
  * Consul's errors are no health verdict (lib/consul/errors.ts): out of reach, the token refused,
@@ -104,6 +114,54 @@ export class ConsulChecksWatch {
       if (answer.filteredByAcls) filtered.add(service);
     }
     return { checks, filtered };
+  }
+
+  /**
+   * One allocation's Consul checks now (see consul-health.ts), with the memory its watch keeps
+   * for the next look and when a `passing` too recent to count would count. A check hidden by
+   * ACLs sets {@link stopError}: the token cannot read the service.
+   */
+  public judge(
+    w: ConsulMemory & { readonly watchedId: string },
+    declared: readonly DeclaredConsulCheck[],
+    latestStartNs: number,
+    now: number,
+  ): {
+    health: { kind: 'passing'; checks: number } | { kind: 'unhealthy'; reason: string };
+    memory: ConsulMemory;
+    freshAt?: number;
+  } {
+    if (declared.length === 0) return { health: { kind: 'passing', checks: 0 }, memory: {} };
+    const answers = this.checksOf(declared.map((c) => c.service));
+    if ('unknown' in answers) return { health: { kind: 'unhealthy', reason: answers.unknown }, memory: {} };
+    const hidden = declared.find(
+      (c) =>
+        answers.filtered.has(c.service) &&
+        !answers.checks.some((s) => s.ServiceID === consulServiceId(w.watchedId, c) && s.Name === c.name),
+    );
+    if (hidden !== undefined) {
+      this.stopError ??= ConsulGateError.filtered(hidden.service);
+      return { health: { kind: 'unhealthy', reason: this.stopError.message }, memory: {} };
+    }
+    // A start not seen before (the restart's, or a task that started again since): what Consul
+    // showed before it says nothing about the new process.
+    const sameStart = w.consulStartSeen?.startNs === latestStartNs && w.consulStartSeen !== undefined;
+    const startSeen =
+      sameStart && w.consulStartSeen ? w.consulStartSeen : { startNs: latestStartNs, at: now };
+    const verdict = judgeConsulChecks({
+      allocationId: w.watchedId,
+      declared,
+      checks: answers.checks,
+      tasksStartedMs: startSeen.at,
+      now,
+      seenNotHealthy: sameStart ? (w.consulSeenNotHealthy ?? []) : [],
+    });
+    const freshAt = Math.min(...declared.map((c) => startSeen.at + c.intervalMs).filter((at) => at > now));
+    return {
+      health: verdict.health,
+      memory: { consulSeenNotHealthy: verdict.seenNotHealthy, consulStartSeen: startSeen },
+      ...(Number.isFinite(freshAt) ? { freshAt } : {}),
+    };
   }
 
   private async readService(service: string, signal: AbortSignal, wait?: string): Promise<void> {

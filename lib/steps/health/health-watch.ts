@@ -10,14 +10,9 @@ import {
   AllocationUnhealthyError,
   HealthDeadlineError,
 } from '../../restart/allocation-errors';
-import {
-  consulServiceId,
-  type DeclaredConsulCheck,
-  declaredConsulChecks,
-  judgeConsulChecks,
-} from '../../restart/consul-health';
+import { type DeclaredConsulCheck, declaredConsulChecks } from '../../restart/consul-health';
 import { formatGoDuration } from '../../restart/duration';
-import { ConsulGateError, errorText } from '../../restart/errors';
+import { type ConsulGateError, errorText } from '../../restart/errors';
 import type { EmitProgress } from '../../restart/events';
 import { allocationGroup, allocationRoles, type Health, judgeHealth } from '../../restart/health';
 import { displayId } from '../../restart/ids';
@@ -256,37 +251,15 @@ export class HealthWatch {
     if (consul === undefined) return { kind: 'passing', checks: 0 };
     const declared = this.consulChecks[rolesKey(stub as AllocListStub)];
     if (declared === undefined) return undefined;
-    if (declared.length === 0) return { kind: 'passing', checks: 0 };
-    const answers = consul.checksOf(declared.map((c) => c.service));
-    if ('unknown' in answers) return { kind: 'unhealthy', reason: answers.unknown };
-    const hidden = declared.find(
-      (c) =>
-        answers.filtered.has(c.service) &&
-        !answers.checks.some((s) => s.ServiceID === consulServiceId(w.watchedId, c) && s.Name === c.name),
-    );
-    if (hidden !== undefined) {
-      this.stopAll(ConsulGateError.filtered(hidden.service));
+    const judged = consul.judge(w, declared, latestStartNs, now);
+    if (consul.stopError !== undefined) {
+      this.stopAll(consul.stopError);
       return undefined;
     }
-    // A start not seen before (the restart's, or a task that started again since): what Consul
-    // showed before it says nothing about the new process.
-    const sameStart = w.consulStartSeen?.startNs === latestStartNs;
-    const startSeen =
-      sameStart && w.consulStartSeen !== undefined ? w.consulStartSeen : { startNs: latestStartNs, at: now };
-    const tasksStartedMs = startSeen.at;
-    const verdict = judgeConsulChecks({
-      allocationId: w.watchedId,
-      declared,
-      checks: answers.checks,
-      tasksStartedMs,
-      now,
-      seenNotHealthy: sameStart ? (w.consulSeenNotHealthy ?? []) : [],
-    });
-    this.update(w, { consulSeenNotHealthy: verdict.seenNotHealthy, consulStartSeen: startSeen });
-    const freshAt = Math.min(...declared.map((c) => tasksStartedMs + c.intervalMs).filter((at) => at > now));
-    if (Number.isFinite(freshAt)) this.consulFreshAt.set(w.allocationId, freshAt);
-    else this.consulFreshAt.delete(w.allocationId);
-    return verdict.health;
+    this.update(w, judged.memory);
+    if (judged.freshAt === undefined) this.consulFreshAt.delete(w.allocationId);
+    else this.consulFreshAt.set(w.allocationId, judged.freshAt);
+    return judged.health;
   }
 
   /** Consul cannot be asked: every allocation still awaited fails, and the run stops before the next batch. */
