@@ -1,9 +1,11 @@
 /** Public types of the simulator: options, scenarios, faults and the control API. */
+
+import type { ConsulHealthCheck } from '../lib/consul/types';
 import type { Allocation, Deployment, Evaluation, Job, Node } from '../lib/nomad/types';
 import type { AclSpec } from './acl';
 import type { SimClock } from './clock';
-import type { SimConsulControl } from './consul/control';
-import type { SimCheckBehaviour, SimCrash, SimTarget } from './model/behaviours';
+import type { SimConsulAclSpec } from './consul/acl';
+import type { SimCheckBehaviour, SimConsulCheckScript, SimCrash, SimTarget } from './model/behaviours';
 import type { SimTiming } from './model/context';
 import type { NodeSpec } from './model/nodes';
 import type { SimCheckRun } from './model/store';
@@ -11,7 +13,6 @@ import type { SimCheckRun } from './model/store';
 export type { AclSpec, AclTokenSpec } from './acl';
 export type { SimClock } from './clock';
 export type { SimConsulAclSpec, SimConsulTokenSpec } from './consul/acl';
-export type { SimConsulControl } from './consul/control';
 export type { SimCheckBehaviour, SimConsulCheckScript, SimCrash, SimTarget } from './model/behaviours';
 export type { SimTiming } from './model/context';
 export type { NodeSpec } from './model/nodes';
@@ -216,6 +217,26 @@ export interface SimControl {
   state(): SimStateView;
   /** Resolves once `predicate(state())` holds (checked after every write), rejects after `timeoutMs` real ms. */
   waitFor(predicate: (state: SimStateView) => boolean, timeoutMs?: number): Promise<void>;
+}
+
+/** Control of the simulated Consul. */
+export interface SimConsulControl {
+  /**
+   * How the Consul check named `check` answers from its next run, in one allocation or in every
+   * allocation of a job (see {@link SimConsulCheckScript}).
+   * @throws SimControlError for an unknown allocation or job.
+   */
+  setCheck(target: SimTarget, check: string, script: SimConsulCheckScript): void;
+  /** Turns Consul's ACLs on with these tokens, or off (`undefined`, the default). */
+  configureAcl(spec: SimConsulAclSpec | undefined): void;
+  /** What `GET /v1/health/checks/<service>` shows now, ACLs aside (copies). */
+  checks(service: string): ConsulHealthCheck[];
+  /** Consul requests per `'METHOD /v1/route/pattern'`, plus `total`, `total:blocking` and `total:errors`. */
+  counters(): Record<string, number>;
+  requestLog(): RequestLogEntry[];
+  resetCounters(): void;
+  injectFault(fault: Fault): void;
+  clearFaults(): void;
 }
 
 export interface RunningSimulator {

@@ -98,13 +98,18 @@ function serverNameOf(value: string): string {
   return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 }
 
-/** `CONSUL_HTTP_TOKEN_FILE` as `NewClient` reads it: trimmed, and used only if not empty. */
+/**
+ * `CONSUL_HTTP_TOKEN_FILE` as `NewClient` reads it: trimmed, and used only if not empty. The error is
+ * Consul's (v1.22: `Error loading token file <path> : <Go's error>`, the space before the colon its own).
+ */
 function readTokenFile(path: string): string | undefined {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new ConsulConfigError(`Error loading token file: ${fileErrorText(err, path)}`, { cause: err });
+    throw new ConsulConfigError(`Error loading token file ${path} : ${fileErrorText(err, path)}`, {
+      cause: err,
+    });
   }
   const token = text.trim();
   return token === '' ? undefined : token;

@@ -8,13 +8,19 @@ import { join } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { fileErrorText, messageOf } from './error-text';
 
-/** TLS file settings (paths) and flags, as both HashiCorp CLIs name them. */
+/** TLS settings, as both HashiCorp CLIs take them. Every file setting is a path, read once when the client is created. */
 export interface TlsFiles {
+  /** PEM CA bundle that signs the server's certificate (`NOMAD_CACERT`, `CONSUL_CACERT`). @default - the system roots */
   caCert?: string;
+  /** Directory of PEM CA files (`NOMAD_CAPATH`, `CONSUL_CAPATH`); all are trusted. @default - none */
   caPath?: string;
+  /** PEM client certificate, for servers that require one (`NOMAD_CLIENT_CERT`, `CONSUL_CLIENT_CERT`). Needs `clientKey`. */
   clientCert?: string;
+  /** PEM key of `clientCert` (`NOMAD_CLIENT_KEY`, `CONSUL_CLIENT_KEY`). */
   clientKey?: string;
+  /** Name checked against the server certificate and sent as SNI (`NOMAD_TLS_SERVER_NAME`, `CONSUL_TLS_SERVER_NAME`). @default - the address's host */
   serverName?: string;
+  /** Skip server certificate verification (`NOMAD_SKIP_VERIFY`, `CONSUL_HTTP_SSL_VERIFY=false`). Unsafe. @default false */
   insecure?: boolean;
 }
 

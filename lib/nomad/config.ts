@@ -6,6 +6,7 @@
 
 import { parseGoBool } from '../http/go-bool';
 import type { RetryOptions } from '../http/retry';
+import type { TlsFiles } from '../http/tls';
 
 export { parseGoBool } from '../http/go-bool';
 export type { RetryOptions } from '../http/retry';
@@ -13,21 +14,8 @@ export type { RetryOptions } from '../http/retry';
 /** Nomad's default agent address. */
 export const DEFAULT_NOMAD_ADDRESS = 'http://127.0.0.1:4646';
 
-/** TLS settings. Every file setting is a path, read once when the client is created. */
-export interface TlsConfig {
-  /** PEM CA bundle that signs Nomad's certificate (`-ca-cert`, `NOMAD_CACERT`). @default - the system roots */
-  caCert?: string;
-  /** Directory of PEM CA files (`-ca-path`, `NOMAD_CAPATH`); all are trusted. @default - none */
-  caPath?: string;
-  /** PEM client certificate, for servers that require one (`-client-cert`, `NOMAD_CLIENT_CERT`). Needs `clientKey`. */
-  clientCert?: string;
-  /** PEM key of `clientCert` (`-client-key`, `NOMAD_CLIENT_KEY`). */
-  clientKey?: string;
-  /** Name checked against the server certificate and sent as SNI (`-tls-server-name`, `NOMAD_TLS_SERVER_NAME`). @default - the address's host */
-  serverName?: string;
-  /** Skip server certificate verification (`-tls-skip-verify`, `NOMAD_SKIP_VERIFY`). Unsafe. @default false */
-  insecure?: boolean;
-}
+/** TLS settings (`-ca-cert`, `-ca-path`, `-client-cert`, `-client-key`, `-tls-server-name`, `-tls-skip-verify` and their `NOMAD_*` variables). */
+export type TlsConfig = TlsFiles;
 
 /** Time limits of one HTTP attempt. */
 export interface TimeoutOptions {

@@ -27,20 +27,27 @@ export interface SimConsulAclSpec {
 /** What a request may read. */
 export interface ConsulReader {
   canRead(node: string, service: string): boolean;
+  /**
+   * Whether a filtered answer says so (`X-Consul-Results-Filtered-By-ACLs`): never to an anonymous
+   * request (Consul's `agent/consul/rpc.go` `maskResultsFilteredByACLs`), so to a request without a
+   * token "filtered" looks like "not registered".
+   */
+  readonly saysFiltered: boolean;
 }
 
 const readsName = (prefixes: readonly string[] | undefined, name: string) =>
   (prefixes ?? []).some((prefix) => name.startsWith(prefix));
 
-function readerOf(token: Omit<SimConsulTokenSpec, 'secret'>): ConsulReader {
+function readerOf(token: Omit<SimConsulTokenSpec, 'secret'>, saysFiltered: boolean): ConsulReader {
   return {
+    saysFiltered,
     canRead: (node, service) =>
       token.management === true ||
       (readsName(token.nodeRead, node) && (service === '' || readsName(token.serviceRead, service))),
   };
 }
 
-const ANYONE: ConsulReader = { canRead: () => true };
+const ANYONE: ConsulReader = { canRead: () => true, saysFiltered: true };
 
 /** The configured tokens. */
 export class ConsulAcl {
@@ -51,13 +58,18 @@ export class ConsulAcl {
     this.spec = spec?.enabled === true ? structuredClone(spec) : undefined;
   }
 
+  /** The ACL default policy Consul reports (`X-Consul-Default-Acl-Policy`), when ACLs are on. */
+  public defaultPolicy(): string | undefined {
+    return this.spec === undefined ? undefined : 'deny';
+  }
+
   /** Resolves the request's token. @throws SimHttpError 403 `ACL not found` for an unknown token. */
   public resolve(secret: string | undefined): ConsulReader {
     const spec = this.spec;
     if (spec === undefined) return ANYONE;
-    if (secret === undefined) return readerOf(spec.anonymous ?? {});
+    if (secret === undefined) return readerOf(spec.anonymous ?? {}, false);
     const token = spec.tokens.find((t) => t.secret === secret);
     if (token === undefined) throw new SimHttpError(403, 'ACL not found');
-    return readerOf(token);
+    return readerOf(token, true);
   }
 }

@@ -8,10 +8,21 @@ import type { ConsulCheckStatus, ConsulHealthCheck } from '../../lib/consul/type
 import type { ServiceCheck } from '../../lib/nomad/types';
 import type { Store } from '../model/store';
 
+/** A check as Consul's health API answers it (`api.HealthCheck`): what the client reads, and the rest. */
+export interface SimConsulCheckWire extends ConsulHealthCheck {
+  Notes: string;
+  ServiceTags: string[];
+  /** A Go duration (`2s`); `''` for a node check or a `ttl` (Nomad's script checks). */
+  Interval: string;
+  Timeout: string;
+  ExposedPort: number;
+  Definition: Record<string, never>;
+}
+
 /** One check of a registered service instance, with what the simulated Consul agent needs to run it. */
 export interface CatalogCheck {
   /** What Consul's health API answers (copied out on every read). */
-  readonly wire: ConsulHealthCheck;
+  readonly wire: SimConsulCheckWire;
   readonly spec: ServiceCheck;
   /** Stops the check's runs (deregistration). */
   cancel: (() => void) | undefined;
@@ -39,16 +50,22 @@ export interface CatalogService {
 }
 
 /** Consul's agent-wide node check, which `/v1/health/service` lists beside a service's own. */
-export function serfHealth(node: string, index: number): ConsulHealthCheck {
+export function serfHealth(node: string, index: number): SimConsulCheckWire {
   return {
     Node: node,
     CheckID: 'serfHealth',
     Name: 'Serf Health Status',
     Status: 'passing',
+    Notes: '',
     Output: 'Agent alive and reachable',
     ServiceID: '',
     ServiceName: '',
+    ServiceTags: [],
     Type: '',
+    Interval: '',
+    Timeout: '',
+    ExposedPort: 0,
+    Definition: {},
     CreateIndex: index,
     ModifyIndex: index,
   };
@@ -61,7 +78,10 @@ export class ConsulCatalog {
 
   public constructor(private readonly store: Store) {}
 
-  /** Consul's index for health reads (the `consul` table's). */
+  /**
+   * Consul's index for health reads: the whole catalog's, as a real agent answers (a blocking read of
+   * one service also wakes on another's change, with its own answer unchanged).
+   */
   public index(): number {
     return this.store.last('consul');
   }
@@ -76,18 +96,22 @@ export class ConsulCatalog {
     return [...(this.byAllocation.get(allocationId) ?? [])].flatMap((id) => this.services.get(id) ?? []);
   }
 
-  /** Adds (or replaces) an instance and its checks at a new index; `build` receives that index. */
-  public register(build: (index: number) => CatalogService): CatalogService {
+  /**
+   * Adds the instance `id`, or registers it again in place (Nomad re-registers under the same ID: the
+   * `CreateIndex` stays, the checks start over). `build` gets the write's index and the instance's
+   * `CreateIndex`.
+   */
+  public register(id: string, build: (index: number, createIndex: number) => CatalogService): CatalogService {
     return this.store.write(['consul'], (index) => {
-      const service = build(index);
-      this.drop(service.id);
-      this.services.set(service.id, service);
+      const service = build(index, this.services.get(id)?.createIndex ?? index);
+      this.drop(id);
+      this.services.set(id, service);
       let ids = this.byAllocation.get(service.allocationId);
       if (ids === undefined) {
         ids = new Set();
         this.byAllocation.set(service.allocationId, ids);
       }
-      ids.add(service.id);
+      ids.add(id);
       return service;
     });
   }
@@ -100,9 +124,13 @@ export class ConsulCatalog {
     });
   }
 
-  /** A check run's result; written (and blocking queries woken) only when status or output changed. */
+  /**
+   * A check run's result. Only a new status reaches the catalog at once; the agent defers an output
+   * change under the same status (`check_update_interval`, 5 minutes), which is not modelled: such a
+   * change is never shown.
+   */
   public update(check: CatalogCheck, status: ConsulCheckStatus, output: string): void {
-    if (check.wire.Status === status && check.wire.Output === output) return;
+    if (check.wire.Status === status) return;
     this.store.write(['consul'], (index) => {
       Object.assign(check.wire, { Status: status, Output: output, ModifyIndex: index });
     });

@@ -6,6 +6,7 @@
  * `connection refused` text while it is not.
  */
 import type { ConsulCheckStatus } from '../../lib/consul/types';
+import type { ServiceCheck } from '../../lib/nomad/types';
 import { portOf, serving } from '../model/checks';
 import type { SimContext } from '../model/context';
 import type { AllocRecord } from '../model/store';
@@ -21,12 +22,13 @@ export function intervalMs(check: CatalogCheck): number {
 }
 
 /** Consul's output for a run, as its HTTP and TCP checks word it. */
-function outputOf(check: CatalogCheck, port: number, status: ConsulCheckStatus, up: boolean): string {
+export function outputOf(spec: ServiceCheck, port: number, status: ConsulCheckStatus, up: boolean): string {
+  // Nomad runs a script check and passes on what it printed: the fixtures' scripts print nothing.
+  if (spec.Type === 'script') return '';
   const address = `127.0.0.1:${port}`;
   const refused = `dial tcp ${address}: connect: connection refused`;
-  if (check.spec.Type !== 'http')
-    return up && status === 'passing' ? `TCP connect ${address}: Success` : refused;
-  const url = `http://${address}${check.spec.Path ?? '/'}`;
+  if (spec.Type !== 'http') return up && status === 'passing' ? `TCP connect ${address}: Success` : refused;
+  const url = `http://${address}${spec.Path ?? '/'}`;
   if (!up) return `Get "${url}": ${refused}`;
   const code = { passing: '200 OK', warning: '429 Too Many Requests', critical: '500 Internal Server Error' };
   return `HTTP GET ${url}: ${code[status as keyof typeof code]} Output: ${status === 'passing' ? 'ok' : 'unhealthy'}`;
@@ -41,8 +43,8 @@ function runResult(
 ): { status: ConsulCheckStatus; output: string } {
   const up = serving(record, service.task);
   const port = portOf(record);
-  if (!up) return { status: 'critical', output: outputOf(check, port, 'critical', false) };
-  const rule = ctx.behaviours.consulCheckOf(record, check.spec.Name);
+  if (!up) return { status: 'critical', output: outputOf(check.spec, port, 'critical', false) };
+  const rule = ctx.behaviours.consulCheckOf(record, check.wire.Name);
   const script = rule?.value ?? { status: 'passing' };
   const countFrom = Math.max(rule?.setAt ?? 0, record.runtime.lastRestartAt ?? 0, service.registeredAt);
   if (check.countFrom !== countFrom) {
@@ -56,7 +58,7 @@ function runResult(
     const n = check.upRuns;
     status = n % 2 === 0 && n / 2 <= (script.flaps ?? 1) ? 'critical' : 'passing';
   } else status = script.status;
-  return { status, output: script.output ?? outputOf(check, port, status, true) };
+  return { status, output: script.output ?? outputOf(check.spec, port, status, true) };
 }
 
 /** Starts the runs of every check of a newly registered instance. */
@@ -74,6 +76,7 @@ export function startCheckRuns(
         schedule(intervalMs(check));
       });
     };
-    schedule(ctx.random() * intervalMs(check));
+    // Nomad runs a script check at once; Consul staggers its own checks' first run.
+    schedule(check.spec.Type === 'script' ? 0 : ctx.random() * intervalMs(check));
   }
 }

@@ -2,37 +2,16 @@
  * The simulated Consul's side of the control API: check scripts, ACL tokens, counters and the request
  * log, in process (`sim.consul`) and over HTTP under `/_sim` on the Consul port.
  */
-import type { ConsulHealthCheck } from '../../lib/consul/types';
-import { badField, field, targetFromBody } from '../control';
+import { badField, field, targetFromBody } from '../control-body';
 import { SimControlError } from '../errors';
 import type { ApiRequest, ApiResponse } from '../http/api';
 import type { Faults } from '../http/faults';
 import type { RequestStats } from '../http/stats';
-import type { SimConsulCheckScript, SimTarget } from '../model/behaviours';
+import type { SimConsulCheckScript } from '../model/behaviours';
 import type { Cluster } from '../model/cluster';
 import { parseJsonBody } from '../model/job-spec';
-import type { Fault, RequestLogEntry } from '../types';
+import type { SimConsulControl } from '../types';
 import type { ConsulAcl, SimConsulAclSpec } from './acl';
-
-/** Control of the simulated Consul. */
-export interface SimConsulControl {
-  /**
-   * How the Consul check named `check` answers from its next run, in one allocation or in every
-   * allocation of a job (see {@link SimConsulCheckScript}).
-   * @throws SimControlError for an unknown allocation or job.
-   */
-  setCheck(target: SimTarget, check: string, script: SimConsulCheckScript): void;
-  /** Turns Consul's ACLs on with these tokens, or off (`undefined`, the default). */
-  configureAcl(spec: SimConsulAclSpec | undefined): void;
-  /** What `GET /v1/health/checks/<service>` shows now, ACLs aside (copies). */
-  checks(service: string): ConsulHealthCheck[];
-  /** Consul requests per `'METHOD /v1/route/pattern'`, plus `total`, `total:blocking` and `total:errors`. */
-  counters(): Record<string, number>;
-  requestLog(): RequestLogEntry[];
-  resetCounters(): void;
-  injectFault(fault: Fault): void;
-  clearFaults(): void;
-}
 
 /** Builds the Consul control over the cluster's catalog. */
 export function createConsulControl(

@@ -3,24 +3,30 @@
  * and `GET /v1/health/service/:service`), blocking on `index`/`wait` with `X-Consul-Index`, and
  * filtered by its ACLs.
  */
-import type { ConsulHealthCheck } from '../../lib/consul/types';
 import type { ApiEnv, ApiRequest, ApiResponse, Route } from '../http/api';
 import { blockingQuery } from '../http/blocking';
 import type { Match } from '../http/router';
 import type { ServedApi } from '../http/server';
 import type { ConsulAcl, ConsulReader } from './acl';
-import { type CatalogService, serfHealth } from './catalog';
+import { type CatalogService, type SimConsulCheckWire, serfHealth } from './catalog';
 
-/** Consul's query-meta headers. */
-function consulIndexHeaders(index: number): Record<string, string> {
-  return {
+/** Consul's query-meta headers, as a real agent's read answers them (Go spells them so on the wire). */
+function consulIndexHeaders(acl: ConsulAcl): (index: number) => Record<string, string> {
+  const policy = acl.defaultPolicy();
+  return (index) => ({
     'X-Consul-Index': String(Math.max(1, index)),
-    'X-Consul-KnownLeader': 'true',
-    'X-Consul-LastContact': '0',
-  };
+    'X-Consul-Knownleader': 'true',
+    'X-Consul-Lastcontact': '0',
+    'X-Consul-Effective-Consistency': 'leader',
+    'X-Consul-Query-Backend': 'blocking-query',
+    ...(policy === undefined ? {} : { 'X-Consul-Default-Acl-Policy': policy }),
+  });
 }
 
-const copy = (check: ConsulHealthCheck): ConsulHealthCheck => ({ ...check });
+const copy = (check: SimConsulCheckWire): SimConsulCheckWire => ({
+  ...check,
+  ServiceTags: [...check.ServiceTags],
+});
 
 /** A read of one service's instances, kept to what the token may see, held while nothing changed. */
 function healthRead(
@@ -30,16 +36,17 @@ function healthRead(
   return (env: ApiEnv, req: ApiRequest, params: Record<string, string>): Promise<ApiResponse> => {
     const reader = acl.resolve(req.token);
     const catalog = env.cluster.ctx.consul;
+    const service = params['service'] ?? '';
     return blockingQuery(env, req, {
       tables: ['consul'],
       resourceIndex: () => catalog.index(),
-      indexHeaders: consulIndexHeaders,
+      indexHeaders: consulIndexHeaders(acl),
       render: () => {
-        const { body, filtered } = render(catalog.instancesOf(params['service'] ?? ''), reader);
+        const { body, filtered } = render(catalog.instancesOf(service), reader);
         return {
           status: 200,
           body,
-          headers: filtered ? { 'X-Consul-Results-Filtered-By-ACLs': 'true' } : {},
+          headers: filtered && reader.saysFiltered ? { 'X-Consul-Results-Filtered-By-Acls': 'true' } : {},
         };
       },
     });

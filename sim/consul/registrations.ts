@@ -9,21 +9,23 @@
 import { createHash } from 'node:crypto';
 import type { ConsulCheckStatus } from '../../lib/consul/types';
 import type { Service, ServiceCheck } from '../../lib/nomad/types';
+import { formatGoDuration } from '../duration';
 import { portOf } from '../model/checks';
 import type { SimContext } from '../model/context';
 import { isLive } from '../model/status';
 import type { AllocRecord } from '../model/store';
 import { groupOf } from '../model/tasks';
-import type { CatalogCheck, CatalogService } from './catalog';
-import { startCheckRuns } from './check-runs';
+import type { CatalogCheck } from './catalog';
+import { outputOf, startCheckRuns } from './check-runs';
 
 /** A Consul service the allocation should have registered now, and which run of its task asks for it. */
 interface Wanted {
   readonly id: string;
   readonly service: Service;
   readonly task: string | undefined;
-  readonly run: string;
-  /** A seeded allocation has been running a while: its checks already pass. */
+  /** The run that registers it; `undefined` keeps what is registered (a task between its kill and its restart). */
+  readonly run: string | undefined;
+  /** A seeded allocation's first run has been going a while: its checks already pass. */
   readonly settled: boolean;
 }
 
@@ -34,10 +36,15 @@ export function allocServiceId(allocationId: string, taskName: string, service: 
   return `_nomad-task-${allocationId}-${taskName}-${service.Name}-${service.PortLabel ?? ''}`;
 }
 
-/** Nomad's `MakeCheckID`: `_nomad-check-` and a SHA-1 over the service ID and the check's definition. */
+/** Nomad's `MakeCheckID`: `_nomad-check-` and a hash of the service ID and the check's definition. */
 function checkId(serviceId: string, check: ServiceCheck): string {
   const parts = [serviceId, check.Name, check.Type, String(check.Interval ?? 0), check.Path ?? ''];
-  return `_nomad-check-${createHash('sha1').update(parts.join('\u0000')).digest('hex')}`;
+  return `_nomad-check-${createHash('sha256').update(parts.join('\u0000')).digest('hex')}`;
+}
+
+/** A check's name in Consul: its own, or the one Nomad gives an unnamed check. */
+function checkName(spec: ServiceCheck, service: Service): string {
+  return spec.Name || `service: "${service.Name}" check`;
 }
 
 function wantedServices(record: AllocRecord): Wanted[] {
@@ -45,23 +52,26 @@ function wantedServices(record: AllocRecord): Wanted[] {
   if (!isLive(alloc) || runtime.mainStarted !== true) return [];
   const group = groupOf(record);
   const seeded = runtime.seeded === true;
+  const groupRun = runtime.groupServiceRuns ?? 0;
   const out: Wanted[] = (group?.Services ?? []).filter(isConsul).map((service) => ({
     id: allocServiceId(alloc.ID, `group-${alloc.TaskGroup}`, service),
     service,
     task: undefined,
-    run: 'group',
-    settled: seeded,
+    run: `group:${groupRun}`,
+    settled: seeded && groupRun === 0,
   }));
   for (const task of group?.Tasks ?? []) {
     const state = alloc.TaskStates?.[task.Name];
-    if (state?.State !== 'running') continue;
+    const restarts = state?.Restarts ?? 0;
+    const restarting = state?.State === 'pending' && restarts > 0;
+    if (state?.State !== 'running' && !restarting) continue;
     for (const service of (task.Services ?? []).filter(isConsul)) {
       out.push({
         id: allocServiceId(alloc.ID, task.Name, service),
         service,
         task: task.Name,
-        run: `${state.Restarts ?? 0}:${state.StartedAt ?? ''}`,
-        settled: seeded && (state.Restarts ?? 0) === 0,
+        run: restarting ? undefined : `${restarts}:${state?.StartedAt ?? ''}`,
+        settled: seeded && restarts === 0,
       });
     }
   }
@@ -72,54 +82,70 @@ function nodeName(ctx: SimContext, record: AllocRecord): string {
   return ctx.store.nodes.get(record.alloc.NodeID ?? '')?.node.Name ?? record.alloc.NodeID ?? '';
 }
 
-function buildService(ctx: SimContext, record: AllocRecord, wanted: Wanted, index: number): CatalogService {
-  const node = nodeName(ctx, record);
-  const checks = (wanted.service.Checks ?? []).map((spec): CatalogCheck => {
-    const initial = (spec.InitialStatus || 'critical') as ConsulCheckStatus;
-    return {
-      spec,
-      cancel: undefined,
-      upRuns: 0,
-      countFrom: 0,
-      wire: {
-        Node: node,
-        CheckID: checkId(wanted.id, spec),
-        Name: spec.Name,
-        Status: wanted.settled ? 'passing' : initial,
-        Output: '',
-        ServiceID: wanted.id,
-        ServiceName: wanted.service.Name,
-        Type: spec.Type,
-        CreateIndex: index,
-        ModifyIndex: index,
-      },
-    };
-  });
+const goDuration = (ns: number | undefined) =>
+  ns === undefined || ns <= 0 ? '' : formatGoDuration(ns / 1e6);
+
+function buildCheck(
+  record: AllocRecord,
+  wanted: Wanted,
+  spec: ServiceCheck,
+  indexes: { index: number; createIndex: number },
+  node: string,
+): CatalogCheck {
+  // Consul knows a script check only as a TTL that Nomad updates: no interval of its own.
+  const ttl = spec.Type === 'script';
+  const status = wanted.settled ? 'passing' : ((spec.InitialStatus || 'critical') as ConsulCheckStatus);
   return {
-    id: wanted.id,
-    name: wanted.service.Name,
-    allocationId: record.alloc.ID,
-    task: wanted.task,
-    node,
-    port: portOf(record),
-    run: wanted.run,
-    registeredAt: ctx.clock.now(),
-    createIndex: index,
-    checks,
+    spec,
+    cancel: undefined,
+    upRuns: 0,
+    countFrom: 0,
+    wire: {
+      Node: node,
+      CheckID: checkId(wanted.id, spec),
+      Name: checkName(spec, wanted.service),
+      Status: status,
+      Notes: '',
+      Output: wanted.settled && !ttl ? outputOf(spec, portOf(record), 'passing', true) : '',
+      ServiceID: wanted.id,
+      ServiceName: wanted.service.Name,
+      ServiceTags: [],
+      Type: ttl ? 'ttl' : spec.Type,
+      Interval: ttl ? '' : goDuration(spec.Interval ?? 10e9),
+      Timeout: goDuration(spec.Timeout),
+      ExposedPort: 0,
+      Definition: {},
+      CreateIndex: indexes.createIndex,
+      ModifyIndex: indexes.index,
+    },
   };
 }
 
-/** Registers and deregisters the allocation's Consul services to match its tasks now. */
+/** Registers, registers again and deregisters the allocation's Consul services to match its tasks now. */
 export function syncConsulServices(ctx: SimContext, record: AllocRecord): void {
   const { consul } = ctx;
   const wanted = wantedServices(record);
-  const current = consul.ofAllocation(record.alloc.ID);
-  const keep = new Set(wanted.map((w) => `${w.id}\u0000${w.run}`));
-  consul.deregister(current.filter((s) => !keep.has(`${s.id}\u0000${s.run}`)).map((s) => s.id));
-  const registered = new Set(current.map((s) => `${s.id}\u0000${s.run}`));
+  const current = new Map(consul.ofAllocation(record.alloc.ID).map((s) => [s.id, s]));
+  const wantedIds = new Set(wanted.map((w) => w.id));
+  consul.deregister([...current.keys()].filter((id) => !wantedIds.has(id)));
   for (const w of wanted) {
-    if (registered.has(`${w.id}\u0000${w.run}`)) continue;
-    const service = consul.register((index) => buildService(ctx, record, w, index));
+    const run = w.run;
+    if (run === undefined || current.get(w.id)?.run === run) continue;
+    const node = nodeName(ctx, record);
+    const service = consul.register(w.id, (index, createIndex) => ({
+      id: w.id,
+      name: w.service.Name,
+      allocationId: record.alloc.ID,
+      task: w.task,
+      node,
+      port: portOf(record),
+      run,
+      registeredAt: ctx.clock.now(),
+      createIndex,
+      checks: (w.service.Checks ?? []).map((spec) =>
+        buildCheck(record, w, spec, { index, createIndex }, node),
+      ),
+    }));
     startCheckRuns(ctx, consul, record, service);
   }
 }

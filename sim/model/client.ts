@@ -316,6 +316,9 @@ export async function restartAllocation(
       if (state) pushEvent(state, event(ctx, 'Restart Signaled', reason, { RestartReason: reason }));
     }
     noteRestart(ctx, record);
+    // The group service hook's PreTaskRestart registers the group's services again, before any kill
+    // (`client/allocrunner/alloc_runner.go` `restartTasks`); a one-task restart leaves them be.
+    if (taskName === '') record.runtime.groupServiceRuns = (record.runtime.groupServiceRuns ?? 0) + 1;
   });
   // The group service hook waits the group-level delay; the task-level delay never applies.
   const wholeAlloc = taskName === '';

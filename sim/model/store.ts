@@ -70,6 +70,8 @@ export interface AllocRuntime {
   awaitingReplacement?: boolean;
   /** Simulated ms when the allocation was first seen running (for `longest_running`). */
   runningSince?: number;
+  /** Restarts of all the allocation's tasks at once: each registers its group's Consul services again. */
+  groupServiceRuns?: number;
   /** Placed by scenario seeding: running a while already (its Consul checks have passed). */
   seeded?: boolean;
   /** The main tasks were started (prestart tasks are done). */

@@ -173,13 +173,13 @@ describe('consulConfigFromEnv', () => {
       name: 'a missing token file',
       env: { CONSUL_HTTP_TOKEN_FILE: join(dir, 'missing') },
       flags: {},
-      expectedErr: `Error connecting to Consul agent: Error loading token file: open ${join(dir, 'missing')}: no such file or directory`,
+      expectedErr: `Error connecting to Consul agent: Error loading token file ${join(dir, 'missing')} : open ${join(dir, 'missing')}: no such file or directory`,
     },
     {
       name: 'a token file that is a directory',
       env: { CONSUL_HTTP_TOKEN_FILE: dir },
       flags: {},
-      expectedErr: `Error connecting to Consul agent: Error loading token file: read ${dir}: is a directory`,
+      expectedErr: `Error connecting to Consul agent: Error loading token file ${dir} : read ${dir}: is a directory`,
     },
     {
       name: 'CONSUL_HTTP_SSL that is not a boolean',

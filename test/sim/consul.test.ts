@@ -57,7 +57,7 @@ describe('simulator Consul', () => {
         ServiceID: `_nomad-task-${alloc.ID}-group-web-web-http`,
         ServiceName: 'web',
         Type: 'http',
-        CheckID: expect.stringMatching(/^_nomad-check-[0-9a-f]{40}$/),
+        CheckID: expect.stringMatching(/^_nomad-check-[0-9a-f]{64}$/),
       }),
     ]);
     expect(api.checks).toEqual([
@@ -94,10 +94,34 @@ describe('simulator Consul', () => {
     expect(restarted.status).toBe(200);
     expect(apiAfter?.Status).toBe('critical');
     expect(apiAfter?.Output).toBe('');
-    expect(apiAfter?.CreateIndex).toBeGreaterThan(apiBefore?.CreateIndex ?? Number.POSITIVE_INFINITY);
+    expect(apiAfter?.CreateIndex).toBe(apiBefore?.CreateIndex);
+    expect(apiAfter?.ModifyIndex).toBeGreaterThan(apiBefore?.ModifyIndex ?? Number.POSITIVE_INFINITY);
     expect(webAfter).toEqual(webBefore);
     expect(apiRun?.Status).toBe('passing');
     expect(apiRun?.Output).toMatch(/^TCP connect 127\.0\.0\.1:\d+: Success$/);
+  });
+
+  it("registers the group's services again, critical, when all the tasks restart", async () => {
+    // Arrange
+    const alloc = seed();
+    const webBefore = await check('web', 'alive');
+
+    // Act
+    const restarting = put(sim.address, `/v1/client/allocation/${alloc.ID}/restart`, {});
+    await sim.control.waitFor((s) =>
+      (s.allocation(alloc.ID)?.TaskStates?.['logger']?.Events ?? []).some(
+        (e) => e.Type === 'Restart Signaled',
+      ),
+    );
+    const webAtSignal = await check('web', 'alive');
+    clock.advance(100);
+    await restarting;
+
+    // Assert
+    expect(webBefore?.Status).toBe('passing');
+    expect(webAtSignal).toEqual(
+      expect.objectContaining({ Status: 'critical', Output: '', CreateIndex: webBefore?.CreateIndex }),
+    );
   });
 
   it('reports a scripted status with its output from the next run, and flapping as scripted', async () => {
