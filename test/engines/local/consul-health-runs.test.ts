@@ -285,6 +285,36 @@ describe('-wait-healthy with Consul checks', () => {
     });
   });
 
+  it('stops before the next batch when Consul refuses the token mid-run', async () => {
+    // Arrange: the token is revoked as the first batch's health wait begins.
+    const job = consulJob('revoked', 2);
+    h = await startHarness({ jobs: [job] });
+    await waitAllRunning(h, job.ID, 2);
+    const target = h;
+    target.sim.consul.control.configureAcl({ enabled: true, tokens: [{ secret: 'good', management: true }] });
+    const revokeBeforeHealth = (state: string, invoke: () => Promise<unknown>) => {
+      if (state === 'Await health')
+        target.sim.consul.control.configureAcl({
+          enabled: true,
+          tokens: [{ secret: 'other', management: true }],
+        });
+      return invoke();
+    };
+
+    // Act
+    const run = await runWorkflow(
+      target,
+      restartOptions(job.ID, { waitHealthy: { minHealthyTimeNs: 100e6, healthyDeadlineNs: 20e9 } }),
+      { consul: consulOf(target, 'good'), interceptInvocation: revokeBeforeHealth },
+    );
+
+    // Assert: the first batch fails on Consul's refusal, not a health verdict; no second restart.
+    expect(run.exitCode).toBe(1);
+    expect(restarts(target)).toHaveLength(1);
+    expect(run.errors.join('\n')).toContain('ACL not found');
+    expect(eventsOf(run.events, 'allocation-healthy')).toEqual([]);
+  });
+
   it.each([
     { name: 'without -wait-healthy', job: consulJob('ungated', 1), gated: false },
     { name: 'for a job without Consul services', job: checkedJob('nomadonly', 1), gated: true },
