@@ -7,6 +7,7 @@
  * Consul registers a check without a status.
  */
 import { createHash } from 'node:crypto';
+import { consulCheckName, groupServiceId, taskServiceId } from '../../lib/consul/service-ids';
 import type { ConsulCheckStatus } from '../../lib/consul/types';
 import type { Service, ServiceCheck } from '../../lib/nomad/types';
 import { formatGoDuration } from '../duration';
@@ -31,20 +32,10 @@ interface Wanted {
 
 const isConsul = (service: Service) => service.Provider !== 'nomad';
 
-/** Nomad's `MakeAllocServiceID`; a group service's task name is `group-<group>`. */
-export function allocServiceId(allocationId: string, taskName: string, service: Service): string {
-  return `_nomad-task-${allocationId}-${taskName}-${service.Name}-${service.PortLabel ?? ''}`;
-}
-
 /** Nomad's `MakeCheckID`: `_nomad-check-` and a hash of the service ID and the check's definition. */
 function checkId(serviceId: string, check: ServiceCheck): string {
   const parts = [serviceId, check.Name, check.Type, String(check.Interval ?? 0), check.Path ?? ''];
   return `_nomad-check-${createHash('sha256').update(parts.join('\u0000')).digest('hex')}`;
-}
-
-/** A check's name in Consul: its own, or the one Nomad gives an unnamed check. */
-function checkName(spec: ServiceCheck, service: Service): string {
-  return spec.Name || `service: "${service.Name}" check`;
 }
 
 function wantedServices(record: AllocRecord): Wanted[] {
@@ -54,7 +45,7 @@ function wantedServices(record: AllocRecord): Wanted[] {
   const seeded = runtime.seeded === true;
   const groupRun = runtime.groupServiceRuns ?? 0;
   const out: Wanted[] = (group?.Services ?? []).filter(isConsul).map((service) => ({
-    id: allocServiceId(alloc.ID, `group-${alloc.TaskGroup}`, service),
+    id: groupServiceId(alloc.ID, alloc.TaskGroup, service.Name, service.PortLabel ?? ''),
     service,
     task: undefined,
     run: `group:${groupRun}`,
@@ -67,7 +58,7 @@ function wantedServices(record: AllocRecord): Wanted[] {
     if (state?.State !== 'running' && !restarting) continue;
     for (const service of (task.Services ?? []).filter(isConsul)) {
       out.push({
-        id: allocServiceId(alloc.ID, task.Name, service),
+        id: taskServiceId(alloc.ID, task.Name, service.Name, service.PortLabel ?? ''),
         service,
         task: task.Name,
         run: restarting ? undefined : `${restarts}:${state?.StartedAt ?? ''}`,
@@ -103,7 +94,7 @@ function buildCheck(
     wire: {
       Node: node,
       CheckID: checkId(wanted.id, spec),
-      Name: checkName(spec, wanted.service),
+      Name: consulCheckName(spec.Name, wanted.service.Name),
       Status: status,
       Notes: '',
       Output: wanted.settled && !ttl ? outputOf(spec, portOf(record), 'passing', true) : '',

@@ -1,5 +1,5 @@
 /**
- * The layout's rules, checked on the import graph (README, "Layout"): each part imports only
+ * The layout's rules, checked on the import graph (docs/layout.md): each part imports only
  * the parts below it, the restart domain stays pure (Nomad's types, never its client), nothing
  * in lib/, lambdas/ or sim/ forms an import cycle, a part's `private/` folder is its own, steps are
  * named as steps, and the size limits that keep files and folders readable.
@@ -69,7 +69,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'lib/approvals',
   ],
   'lib/constructs': ['lib/restart', 'lib/stores', 'lib/workflow', 'lib/approvals'],
-  'lib/engines/local': ['lib/restart', 'lib/stores', 'lib/workflow', 'lib/steps'],
+  // A terminal's process renews its shared lock in Nomad between steps (shared-lock-keeper.ts).
+  'lib/engines/local': ['lib/nomad', 'lib/restart', 'lib/stores', 'lib/workflow', 'lib/steps'],
   // A terminal answers a question through the one decision function, as chat does.
   'lib/engines/aws': ['lib/restart', 'lib/stores', 'lib/workflow', 'lib/approvals'],
   // The dry run plans in-process; `demo` and `sim` serve the simulator; `questions`, `approve`
@@ -94,7 +95,7 @@ const MAY_IMPORT_TYPES: Readonly<Record<string, readonly string[]>> = {
   'lib/stores': ['lib/nomad'],
   // The answer sent with SendTaskSuccess is the workflow's ApprovalAnswer.
   'lib/approvals': ['lib/workflow'],
-  'lib/engines/local': ['lib/nomad', 'lib/consul', 'lambdas'],
+  'lib/engines/local': ['lambdas'],
   'lib/engines/aws': ['lib/nomad'],
   'lib/cli': ['lib/workflow', 'lib/stores'],
 };

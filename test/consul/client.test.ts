@@ -87,7 +87,7 @@ describe('ConsulClient', () => {
       expect(inspect(consul)).not.toContain('reader-secret');
     });
 
-    it('fails with ConsulTokenRefusedError on a token Consul does not know', async () => {
+    it('fails with ConsulTokenRefusedError, without retrying, on a token Consul does not know', async () => {
       // Arrange
       sim.consul.control.configureAcl(ACL);
       const consul = client('unknown-secret');
@@ -141,6 +141,18 @@ describe('ConsulClient', () => {
       await expect(failure).rejects.toThrow(ConsulError);
       await expect(failure).rejects.toMatchObject({ statusCode: 500, body: 'No cluster leader' });
       expect(sim.consul.control.counters()['total']).toBe(5);
+    });
+
+    it('retries a connection reset', async () => {
+      // Arrange
+      sim.consul.control.injectFault({ kind: 'reset', pathSuffix: '/web', nth: 1 });
+
+      // Act
+      const recovered = await client().serviceChecks('web');
+
+      // Assert
+      expect(recovered.checks).toHaveLength(1);
+      expect(sim.consul.control.requestLog().map((r) => r.status)).toEqual([0, 200]);
     });
 
     it('fails with ConsulUnreachableError naming the address when nothing listens', async () => {
