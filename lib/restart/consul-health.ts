@@ -2,11 +2,10 @@
  * Whether an allocation's Consul service checks are healthy again after a restart
  * (`-wait-healthy`), judged as Nomad's deployment health tracker judges them
  * (`client/allochealth/tracker.go` `evaluateConsulChecks`): every declared check registered,
- * `passing`, or `warning` when its `on_update` is `ignore_warnings`; `critical` never. Checks with
- * `on_update = "ignore"` are not waited for. Nomad registers each service under the ID of
- * `client/serviceregistration/id.go` `MakeAllocServiceID` (group services under the task name
- * `group-<group>`, `client/allocrunner/taskrunner/check_restart_hook.go`), so Consul's answer is
- * matched by service ID and check name; node checks (`serfHealth`) have no service ID and never match.
+ * `passing`, or `warning` when its `on_update` is `ignore_warnings`; `critical` never (which checks
+ * are declared, minus `on_update = "ignore"`: lib/steps/health/consul-declared.ts). Consul's answer
+ * is matched by the service ID Nomad registered and the check's name; node checks (`serfHealth`)
+ * have no service ID and never match.
  *
  * One rule comes from restarting in place: Nomad registers a restarted task's services again with
  * the check's initial status, and a one-task restart leaves group services as they were, so a
@@ -14,7 +13,6 @@
  * were seen started again, or once Consul showed it in another status since the restart began.
  * Pure: the step reads Consul and keeps the clock.
  */
-import type { Service, ServiceCheck, TaskGroup } from '../nomad/types';
 import { goQuote } from './go-quote';
 
 /** The part of Consul's `/v1/health/checks/<service>` entries the judgement reads. */
@@ -37,8 +35,8 @@ export interface ConsulChecksReader {
 export interface DeclaredConsulCheck {
   /** The Consul service name (what `/v1/health/checks/<service>` is read by). */
   readonly service: string;
-  /** The service ID's task part: the task's name, or `group-<group>` for a group service. */
-  readonly owner: string;
+  /** Whose service it is: a task's, or the group's (Nomad registers each under its own ID). */
+  readonly owner: { readonly task: string } | { readonly group: string };
   readonly portLabel: string;
   /** The check's name as Consul shows it. */
   readonly name: string;
@@ -48,68 +46,13 @@ export interface DeclaredConsulCheck {
   readonly ignoreWarnings: boolean;
 }
 
-/** Nomad's `on_update` values (`nomad/structs/services.go`). */
-const ON_UPDATE_IGNORE = 'ignore';
-const ON_UPDATE_IGNORE_WARNINGS = 'ignore_warnings';
-
-/** A service Nomad registers in Consul: `provider = "consul"`, Nomad's default. */
-const inConsul = (service: Service): boolean =>
-  (service.Provider ?? '') === '' || service.Provider === 'consul';
-
-/**
- * The check's name as Nomad registers it: unnamed checks get `service: "<name>" check`
- * (`nomad/structs/services.go` `ServiceCheck.Canonicalize`).
- */
-const checkName = (service: Service, check: ServiceCheck): string =>
-  check.Name !== '' && check.Name !== undefined ? check.Name : `service: ${goQuote(service.Name)} check`;
-
-function declaredOf(services: readonly Service[] | null | undefined, owner: string): DeclaredConsulCheck[] {
-  return (services ?? []).filter(inConsul).flatMap((service) =>
-    (service.Checks ?? []).flatMap((check): DeclaredConsulCheck[] => {
-      const onUpdate = check.OnUpdate || service.OnUpdate || '';
-      if (onUpdate === ON_UPDATE_IGNORE) return [];
-      return [
-        {
-          service: service.Name,
-          owner,
-          portLabel: service.PortLabel ?? '',
-          name: checkName(service, check),
-          intervalMs: (check.Interval ?? 0) / 1e6,
-          ignoreWarnings: onUpdate === ON_UPDATE_IGNORE_WARNINGS,
-        },
-      ];
-    }),
-  );
-}
-
-/**
- * The Consul checks the gate waits for in an allocation of `group` (its own job version): those
- * of the group's and its tasks' Consul services, minus `on_update = "ignore"`.
- */
-export function declaredConsulChecks(group: TaskGroup | undefined): DeclaredConsulCheck[] {
-  if (group === undefined) return [];
-  return [
-    ...declaredOf(group.Services, `group-${group.Name}`),
-    ...(group.Tasks ?? []).flatMap((task) => declaredOf(task.Services, task.Name)),
-  ];
-}
-
-/** The Consul services (by name) whose checks the gate waits for, across `groups`. */
-export function consulServiceNames(groups: readonly (TaskGroup | undefined)[]): string[] {
-  return [...new Set(groups.flatMap((group) => declaredConsulChecks(group).map((c) => c.service)))].sort();
-}
-
-/** `_nomad-task-<allocID>-<task or group-<group>>-<service>-<port label>` (`MakeAllocServiceID`). */
-export function consulServiceId(allocationId: string, check: DeclaredConsulCheck): string {
-  return `_nomad-task-${allocationId}-${check.owner}-${check.service}-${check.portLabel}`;
-}
-
 /** A check's key in the memory of statuses seen since the restart. */
 const keyOf = (serviceId: string, name: string) => `${serviceId}/${name}`;
 
 /** What {@link judgeConsulChecks} needs to know now. */
 export interface ConsulView {
-  readonly allocationId: string;
+  /** The ID Nomad registered the check's service under for this allocation (`MakeAllocServiceID`). */
+  readonly serviceIdOf: (check: DeclaredConsulCheck) => string;
   readonly declared: readonly DeclaredConsulCheck[];
   /** Consul's latest answers for the services of `declared`, in any order. */
   readonly checks: readonly ConsulCheckState[];
@@ -136,7 +79,7 @@ export function judgeConsulChecks(view: ConsulView): ConsulVerdict {
   const seen = new Set(view.seenNotHealthy);
   const reasons: string[] = [];
   const declared = [...view.declared]
-    .map((check) => ({ check, serviceId: consulServiceId(view.allocationId, check) }))
+    .map((check) => ({ check, serviceId: view.serviceIdOf(check) }))
     .sort((a, b) => (keyOf(a.serviceId, a.check.name) < keyOf(b.serviceId, b.check.name) ? -1 : 1));
   for (const { check, serviceId } of declared) {
     const key = keyOf(serviceId, check.name);

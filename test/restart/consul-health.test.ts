@@ -4,14 +4,12 @@
 // critical never, a missing check not healthy, node checks ignored; and a passing that counts
 // only once the check ran since the restart (an interval after the start, or after another status).
 import type { TaskGroup } from '../../lib/nomad/types';
+import { type ConsulCheckState, type ConsulView, judgeConsulChecks } from '../../lib/restart/consul-health';
 import {
-  type ConsulCheckState,
-  type ConsulView,
   consulServiceId,
   consulServiceNames,
   declaredConsulChecks,
-  judgeConsulChecks,
-} from '../../lib/restart/consul-health';
+} from '../../lib/steps/health/consul-declared';
 
 const ALLOC = '7b0f7602-0000-4000-8000-000000000001';
 const S = 1e9;
@@ -63,7 +61,7 @@ const allPassing = (): ConsulCheckState[] => [
 
 /** Judged 20 s after the tasks started at 1000 s: every interval has passed. */
 const view = (over: Partial<ConsulView> = {}): ConsulView => ({
-  allocationId: ALLOC,
+  serviceIdOf: (check) => consulServiceId(ALLOC, check),
   declared: declaredConsulChecks(GROUP),
   checks: allPassing(),
   tasksStartedMs: 1_000_000,

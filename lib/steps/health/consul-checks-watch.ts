@@ -13,12 +13,12 @@ import { MAX_BLOCKING_HOLD_MS } from '../../nomad/query';
 import {
   type ConsulCheckState,
   type ConsulChecksReader,
-  consulServiceId,
   type DeclaredConsulCheck,
   judgeConsulChecks,
 } from '../../restart/consul-health';
 import { ConsulGateError, errorText } from '../../restart/errors';
 import { STALL_BACKOFF_MS } from '../kit/watch-timing';
+import { consulServiceId } from './consul-declared';
 import type { WatchedAllocation } from './health-cursor';
 
 /** What an allocation's watch remembers of its Consul checks between looks (kept in the cursor). */
@@ -149,7 +149,7 @@ export class ConsulChecksWatch {
     const startSeen =
       sameStart && w.consulStartSeen ? w.consulStartSeen : { startNs: latestStartNs, at: now };
     const verdict = judgeConsulChecks({
-      allocationId: w.watchedId,
+      serviceIdOf: (check) => consulServiceId(w.watchedId, check),
       declared,
       checks: answers.checks,
       tasksStartedMs: startSeen.at,

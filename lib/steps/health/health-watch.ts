@@ -10,7 +10,7 @@ import {
   AllocationUnhealthyError,
   HealthDeadlineError,
 } from '../../restart/allocation-errors';
-import { type DeclaredConsulCheck, declaredConsulChecks } from '../../restart/consul-health';
+import type { DeclaredConsulCheck } from '../../restart/consul-health';
 import { formatGoDuration } from '../../restart/duration';
 import { type ConsulGateError, errorText } from '../../restart/errors';
 import type { EmitProgress } from '../../restart/events';
@@ -22,6 +22,7 @@ import { AllocationVanishedError } from '../kit/errors';
 import { failedOutcome } from '../kit/outcomes';
 import type { Settled } from '../kit/watch-timing';
 import type { ConsulChecksWatch } from './consul-checks-watch';
+import { declaredConsulChecks } from './consul-declared';
 import { checkPollMs, type HealthCursor, type WatchedAllocation } from './health-cursor';
 
 /** A job allocations answer, or why there is none. */

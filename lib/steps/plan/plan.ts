@@ -5,7 +5,6 @@
 import type { NomadClient } from '../../nomad/client';
 import type { AllocListStub, Job } from '../../nomad/types';
 import { cutBatches, resolveBatchSize, resolveMaxErrors } from '../../restart/batches';
-import { consulServiceNames } from '../../restart/consul-health';
 import { type EarlierRunWork, withReplacements } from '../../restart/earlier-work';
 import { NomadQueryError, RescheduleNotAllowedError } from '../../restart/errors';
 import type { EmitProgress } from '../../restart/events';
@@ -13,6 +12,7 @@ import { filterAllocations, type PlannedAllocation, sortAllocations } from '../.
 import type { RestartOptions } from '../../restart/options';
 import type { PlanCounts, PlannedJob, PlanResult, RestartPlan } from '../../restart/plan';
 import { countSkipped } from '../../restart/run-summary';
+import { consulServiceNames } from '../health/consul-declared';
 import { PlanBatchOutOfRangeError } from '../kit/errors';
 import { readAllocationsToPlan } from '../kit/job-allocations-read';
 import { type ResolvedJob, resolveJob } from './resolve-job';
