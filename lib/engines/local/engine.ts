@@ -6,7 +6,6 @@
  * or `process.env`; plan store, lock and approvals are the handlers' in-memory twins.
  */
 import type { Context } from 'aws-lambda';
-import type { ConsulClientConfig } from '../../consul/config';
 import type { NomadClientConfig } from '../../nomad/config';
 import type { ProgressEvent } from '../../restart/events';
 import type { RestartInput } from '../../restart/input';
@@ -42,7 +41,7 @@ export interface LocalRestartRequest {
    * Consul's client configuration for `-wait-healthy`'s Consul reads, as the command resolved it.
    * @default - each handler resolves it from this process's `CONSUL_*` variables, as on Lambda
    */
-  readonly consul?: ConsulClientConfig;
+  readonly consul?: LocalInvocation['consul'];
   /** Called with each progress event once, as it happens (a running step streams its events). */
   readonly emit: (event: ProgressEvent) => void;
   /**

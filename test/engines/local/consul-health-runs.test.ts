@@ -123,8 +123,9 @@ describe('-wait-healthy with Consul checks', () => {
   });
 
   it('fails the batch at the deadline on a critical check, naming it with its output', async () => {
-    // Arrange
-    const job = consulJob('broken', 2);
+    // Arrange: registered `warning`, so its first critical run is a change, whose output Consul
+    // keeps (it keeps a check's output only when its status changes).
+    const job = consulJob('broken', 2, { initialStatus: 'warning' });
     h = await startHarness({ jobs: [job] });
     await waitAllRunning(h, job.ID, 2);
     h.sim.consul.control.setCheck({ jobId: job.ID }, 'http', {
@@ -326,11 +327,11 @@ describe('-wait-healthy with Consul checks', () => {
 
     // Act
     const run = await runWorkflow(h, restartOptions(job.ID, gated ? { waitHealthy: gate } : {}), {
-      now: h.now,
       consul: consulOf(h),
     });
 
     // Assert
+    expect(run.errors).toEqual([]);
     expect(run.exitCode).toBe(0);
     expect(restarts(h)).toHaveLength(1);
     expect(h.sim.consul.control.requestLog()).toEqual([]);

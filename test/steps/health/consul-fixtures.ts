@@ -15,6 +15,8 @@ export interface ConsulJobOptions {
   readonly intervalS?: number;
   /** The `http` check's `on_update`. @default - Nomad's `require_healthy` */
   readonly onUpdate?: string;
+  /** The `http` check's `initial_status`. @default - Consul's `critical` */
+  readonly initialStatus?: string;
   /** More checks on the Consul service. */
   readonly extraChecks?: readonly ServiceCheck[];
   /** A `provider = "nomad"` service with its own `http` check beside it. @default false */
@@ -35,6 +37,7 @@ export function consulJob(id: string, count: number, options: ConsulJobOptions =
         Interval: interval,
         Timeout: SECOND,
         ...(options.onUpdate === undefined ? {} : { OnUpdate: options.onUpdate }),
+        ...(options.initialStatus === undefined ? {} : { InitialStatus: options.initialStatus }),
       },
       ...(options.extraChecks ?? []),
     ],
