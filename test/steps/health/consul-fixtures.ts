@@ -5,7 +5,7 @@
  */
 import type { Job, Service, ServiceCheck } from '../../../lib/nomad/types';
 import type { RequestLogEntry } from '../../../sim/index';
-import { task } from '../harness';
+import { checkedJob } from './health-fixtures';
 
 const SECOND = 1e9;
 
@@ -48,21 +48,14 @@ export function consulJob(id: string, count: number, options: ConsulJobOptions =
     PortLabel: 'http',
     Checks: [{ Name: 'nomad-http', Type: 'http', Path: '/', Interval: interval, Timeout: SECOND }],
   };
+  // checkedJob's job, its group's Nomad service replaced by the Consul one (and a Nomad one beside).
+  const job = checkedJob(id, count, { intervalS: options.intervalS ?? 1 });
   return {
-    ID: id,
-    Type: 'service',
-    Region: 'global',
-    Datacenters: ['dc1'],
-    Priority: 50,
-    TaskGroups: [
-      {
-        Name: 'web',
-        Count: count,
-        Tasks: [task('server')],
-        Services: options.withNomadCheck === true ? [consul, nomad] : [consul],
-        RestartPolicy: { Attempts: 1, Delay: 3 * SECOND, Interval: 1800 * SECOND, Mode: 'fail' },
-      },
-    ],
+    ...job,
+    TaskGroups: (job.TaskGroups ?? []).map((group) => ({
+      ...group,
+      Services: options.withNomadCheck === true ? [consul, nomad] : [consul],
+    })),
   };
 }
 
