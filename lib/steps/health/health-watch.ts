@@ -2,6 +2,8 @@
  * The state of one "Await health" slice: what the allocation list and the checks endpoint said,
  * each allocation's verdict and `-min-healthy-time` count, the deadline and the 60 s lines.
  */
+
+import { formatGoDuration } from '../../go/duration';
 import type { NomadClient } from '../../nomad/client';
 import type { QueryResult } from '../../nomad/query';
 import type { AllocCheckStatuses, AllocListStub } from '../../nomad/types';
@@ -11,7 +13,6 @@ import {
   HealthDeadlineError,
 } from '../../restart/allocation-errors';
 import type { DeclaredConsulCheck } from '../../restart/consul-health';
-import { formatGoDuration } from '../../restart/duration';
 import { type ConsulGateError, errorText } from '../../restart/errors';
 import type { EmitProgress } from '../../restart/events';
 import { allocationGroup, allocationRoles, type Health, judgeHealth } from '../../restart/health';

@@ -15,7 +15,7 @@ import { FakeStepFunctions } from './fake-step-functions';
 import { batchRestarted, batchSettled, execArn, finishing, lines, MACHINE, planned } from './fixtures';
 import { type SfnEndpoint, startSfnEndpoint } from './sfn-endpoint';
 
-const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'nomad-restart.js');
+const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'bin', 'nomad-restart.js');
 const THROTTLED_MS = 60_000;
 
 let fake: FakeStepFunctions;
