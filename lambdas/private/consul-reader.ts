@@ -39,13 +39,8 @@ async function clientFor(context: Context, env: NodeJS.ProcessEnv): Promise<Cons
   return cached.client;
 }
 
-/** The reader for this invocation; `secretSource` replaces Secrets Manager in tests. */
-export function consulReaderOf(
-  context: Context,
-  env: NodeJS.ProcessEnv = process.env,
-  secretSource?: SecretSource,
-): ConsulChecksReader {
-  if (secretSource !== undefined) secrets = secretSource;
+/** The reader for this invocation. */
+export function consulReaderOf(context: Context, env: NodeJS.ProcessEnv = process.env): ConsulChecksReader {
   return {
     serviceChecks: async (service, opts) => (await clientFor(context, env)).serviceChecks(service, opts),
   };
