@@ -21,6 +21,7 @@ describe('benchmarks (smoke sizes)', () => {
       'Nomad requests per in-place allocation, batch 2, without / with -wait-healthy',
       'Nomad requests per reschedule allocation, batch 2, without / with -wait-healthy',
       'state transitions per batch without / with -wait-healthy',
+      'requests per in-place allocation, batch 2, -wait-healthy with a Nomad check / with a Consul check',
       'replacement detection latency',
       'orchestration overhead per batch',
       'wall time of that restart through the local engine',

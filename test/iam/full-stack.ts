@@ -1,6 +1,6 @@
 /**
  * The stack with every part the workflow can deploy switched on: Slack, webhook and e-mail
- * approvals (notifier and public endpoint), run-end notifications, the Nomad secrets, and two
+ * approvals (notifier and public endpoint), run-end notifications, the Nomad and Consul secrets, and two
  * schedules (one in the default group, one in a group of its own). IAM tests read its roles.
  */
 import { App } from 'aws-cdk-lib';
@@ -26,6 +26,8 @@ export function synthesizeFullStack(): Record<string, unknown> {
     nomadAddress: 'https://nomad.internal:4646',
     nomadTokenSecret: { completeArn: TOKEN_SECRET_ARN },
     nomadTlsSecret: { completeArn: TLS_SECRET_ARN },
+    consulAddress: 'https://consul.internal:8501',
+    consulTokenSecret: { completeArn: secretArn('consul-token') },
     slackApprovals: slackApprovalReferences(),
     webhookApprovals: {
       url: 'https://hooks.example.com/nomad',

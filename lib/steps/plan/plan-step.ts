@@ -7,6 +7,7 @@ import { multiRegionQuestion } from '../../restart/questions';
 import { planKeys } from '../../stores/plan-keys';
 import type { Progress } from '../../workflow/payloads';
 import type { PlanOutput, StepInput } from '../../workflow/restart-steps';
+import { checkConsulBeforeFirstBatch } from '../health/consul-checks-watch';
 import { rememberPlan } from '../kit/plan-cache';
 import { decision, pendingQuestion, type StepKit } from '../kit/step-kit';
 import { carryOverKey, loadCarryOver } from './carry-over';
@@ -37,6 +38,7 @@ export async function planStep(kit: StepKit, { options, run }: StepInput): Promi
     },
   });
   const plan = planned.kind === 'plan' ? planned : undefined;
+  await checkConsulBeforeFirstBatch(kit.consul, plan?.consulServices ?? [], signal);
   const planKey = planKeys.plan(run.runId);
   if (plan) {
     await planStore.put(planKey, plan);
