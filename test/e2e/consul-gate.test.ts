@@ -1,0 +1,359 @@
+// Scenario: -wait-healthy waits for the allocations' Consul checks, through the real command
+// (a subprocess), on a real Consul agent (ACLs on, default deny) and the Nomad agent registering
+// its services in it (NOMAD_E2E_CONSUL_ADDR, NOMAD_E2E_CONSUL_TOKEN, NOMAD_E2E_ADDR; see
+// consul-pair.ts). The command holds only the README's least-privilege Consul policy. The
+// fixtures are raw_exec python servers behind a group service with Consul `http` checks every
+// second; a watch of blocking queries says independently when Consul showed them passing.
+// - healthy: the server listens only 4 s after each start, and a task service's script check
+//   passes only once it does: the 2nd batch's restart comes -min-healthy-time after the 1st
+//   allocation's checks passed again in Consul, not after a `passing` left from before the restart;
+// - failing: once restarted the server answers 500: the task runs (Nomad would call it healthy),
+//   the Consul check is critical, and -max-errors 0 stops at the deadline naming the check, its
+//   status and Consul's output, the 2nd allocation untouched;
+// - flapping: once restarted the server answers its 3rd request with a 500: the count of
+//   -min-healthy-time starts over, in the JSON events and in Consul's own record;
+// - Consul's errors stop the run before any restart: an unknown token, a token that may not read
+//   the service, an address nothing listens on.
+import { jest } from '@jest/globals';
+import type { AllocListStub, Job, TaskGroup } from '../../lib/nomad/types';
+import type { ProgressEvent } from '../../lib/restart/events';
+import { type CheckReading, ConsulPair, describeConsul, passingSince, statusesSeen } from './consul-pair';
+import { type E2eTarget, openE2e, wasRestarted } from './e2e-target';
+import { type CliResult, runCli } from './run-cli';
+
+jest.setTimeout(240_000);
+
+const SECOND = 1e9;
+const PYTHON = '/usr/bin/python3';
+const MIN_MS = 3_000;
+const gate = (deadline = '60s') => ['-wait-healthy', '-min-healthy-time', '3s', '-healthy-deadline', deadline];
+/** How far a watch's reading may lag the gate's own (two blocking queries woken by one index). */
+const LAG_MS = 500;
+
+/** Serves 200 to every request, from 4 s after each start. */
+const SLOW = `rm -f "$NOMAD_TASK_DIR/up"; sleep 4; touch "$NOMAD_TASK_DIR/up"; exec ${PYTHON} -m http.server "$NOMAD_PORT_http" --bind 127.0.0.1`;
+/** A server answering `code(restarted, n)` to its n-th request; `restarted`: started before in this task directory. */
+const server = (code: string) => `exec ${PYTHON} -c '
+import http.server, os
+marker = os.path.join(os.environ["NOMAD_TASK_DIR"], "started")
+restarted = os.path.exists(marker)
+open(marker, "a").close()
+seen = [0]
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        seen[0] += 1
+        n = seen[0]
+        code = ${code}
+        self.send_response(code)
+        self.end_headers()
+        self.wfile.write(b"down" if code >= 500 else b"ok")
+    def log_message(self, *args):
+        pass
+http.server.HTTPServer(("127.0.0.1", int(os.environ["NOMAD_PORT_http"])), Handler).serve_forever()
+'`;
+/** 200 before the restart, 500 after it. */
+const FAILING = server('500 if restarted else 200');
+/** 200 before the restart; after it 200, 200, one 500, then 200 again. */
+const FLAPPING = server('500 if restarted and n == 3 else 200');
+
+/** A script check run in the task: passing once the server is up, critical (exit 2) before. */
+const UP_CHECK = {
+  Name: 'up',
+  Type: 'script',
+  Command: '/bin/sh',
+  Args: ['-c', 'test -e "$NOMAD_TASK_DIR/up" || exit 2'],
+  Interval: SECOND,
+  Timeout: SECOND,
+};
+
+/**
+ * `count` allocations of `script` behind a group service `<service>` with an `http` check every
+ * second, and with `taskCheck` a task service `<service>-task` holding it.
+ */
+function consulJob(id: string, service: string, script: string, taskCheck?: object): Job {
+  const group = {
+    Name: 'web',
+    Count: 2,
+    Networks: [{ DynamicPorts: [{ Label: 'http' }] }],
+    RestartPolicy: { Attempts: 0, Delay: SECOND, Interval: 1800 * SECOND, Mode: 'fail' },
+    // The first deployment is over once the checks pass for 1 s, not Nomad's default 10 s.
+    Update: { MinHealthyTime: SECOND, HealthyDeadline: 60 * SECOND, HealthCheck: 'checks' },
+    Services: [
+      {
+        Name: service,
+        Provider: 'consul',
+        PortLabel: 'http',
+        Checks: [{ Name: 'http', Type: 'http', Path: '/', Interval: SECOND, Timeout: SECOND }],
+      },
+    ],
+    Tasks: [
+      {
+        Name: 'server',
+        Driver: 'raw_exec',
+        Config: { command: '/bin/sh', args: ['-c', script] },
+        Services:
+          taskCheck === undefined
+            ? []
+            : [{ Name: `${service}-task`, Provider: 'consul', PortLabel: 'http', Checks: [taskCheck] }],
+      },
+    ],
+  } as unknown as TaskGroup;
+  return { ID: id, Type: 'service', Datacenters: ['*'], Priority: 50, TaskGroups: [group] };
+}
+
+const short = (id: string) => id.slice(0, 8);
+const lines = (text: string) => text.split('\n');
+const events = (result: CliResult) =>
+  lines(result.stdout)
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as ProgressEvent);
+/** Allocations to run, newest first (ties by ID): the order the command handles them in. */
+const inOrder = (all: AllocListStub[]) =>
+  all
+    .filter((a) => a.DesiredStatus === 'run')
+    .sort((a, b) => b.CreateIndex - a.CreateIndex || (a.ID < b.ID ? -1 : 1));
+/** Unix ms of the allocation's last `type` event of task "server". */
+const lastEventMs = (a: AllocListStub | undefined, type: string) =>
+  ((a?.TaskStates?.['server']?.Events ?? []).findLast((e) => e.Type === type)?.Time ?? Number.NaN) / 1e6;
+/** The service IDs Nomad registers for an allocation (`client/serviceregistration/id.go` `MakeAllocServiceID`). */
+const groupServiceId = (alloc: string, service: string) => `_nomad-task-${alloc}-group-web-${service}-http`;
+const taskServiceId = (alloc: string, service: string) => `_nomad-task-${alloc}-server-${service}-task-http`;
+
+/** The README's least-privilege Consul policy: its `hcl` block that grants `service_prefix`. */
+async function readmeConsulPolicy(): Promise<string> {
+  const { readFileSync } = await import('node:fs');
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const blocks = [...readme.matchAll(/```hcl\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
+  const policy = blocks.find((block) => block.includes('service_prefix'));
+  if (policy === undefined) throw new Error('README.md has no hcl Consul policy block (service_prefix)');
+  return policy;
+}
+
+/** A job on the pair, the command's token, and the watch of its Consul service. */
+interface Fixture {
+  target: E2eTarget;
+  consul: ConsulPair;
+  service: string;
+  order: AllocListStub[];
+  token: string;
+}
+
+async function openFixture(id: string, script: string, taskCheck?: object): Promise<Fixture> {
+  const consul = new ConsulPair();
+  const service = `${id}-${consul.run}`;
+  const target = await openE2e({ jobs: [consulJob(id, service, script, taskCheck)] });
+  const order = inOrder(await target.allocations(id));
+  return { target, consul, service, order, token: await consul.token(await readmeConsulPolicy()) };
+}
+
+async function closeFixture(fixture: Fixture | undefined): Promise<void> {
+  await fixture?.target.close();
+  await fixture?.consul.close();
+}
+
+describeConsul('-wait-healthy on Consul checks: healthy, one allocation per batch', () => {
+  let f: Fixture;
+  let result: CliResult;
+  let readings: readonly CheckReading[];
+  let after: AllocListStub[];
+  beforeAll(async () => {
+    // Arrange
+    f = await openFixture('consul-healthy', SLOW, UP_CHECK);
+    const groupWatch = f.consul.watch(f.service);
+    const taskWatch = f.consul.watch(`${f.service}-task`);
+
+    // Act: address and token by flag.
+    result = await runCli(
+      ['-yes', '-consul-address', f.consul.address, '-consul-token', f.token, ...gate(), 'consul-healthy'],
+      f.target.env,
+    );
+    after = await f.target.allocations('consul-healthy');
+    readings = [...(await groupWatch.stop()), ...(await taskWatch.stop())].sort((a, b) => a.time - b.time);
+  });
+  afterAll(() => closeFixture(f));
+
+  it('restarts both allocations, one batch at a time, and says each is healthy', () => {
+    // Arrange
+    const [a, b] = f.order.map((x) => short(x.ID));
+
+    // Assert
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(lines(result.stdout)).toEqual([
+      '==> <ts>: Restarting 2 allocations',
+      `    <ts>: Restarting running tasks in allocation "${a}" for group "web"`,
+      '==> <ts>: Waiting for 1 allocation to become healthy',
+      `    <ts>: Allocation "${a}" is healthy`,
+      `    <ts>: Restarting running tasks in allocation "${b}" for group "web"`,
+      '==> <ts>: Waiting for 1 allocation to become healthy',
+      `    <ts>: Allocation "${b}" is healthy`,
+      '==> <ts>: Job restart finished',
+      '',
+      'Job restarted successfully!',
+      '',
+    ]);
+    expect(after.filter(wasRestarted)).toHaveLength(2);
+  });
+
+  it("restarts the 2nd allocation -min-healthy-time after Consul showed the 1st one's checks passing again", () => {
+    // Arrange
+    const [first, second] = f.order.map((x) => after.find((y) => y.ID === x.ID));
+    const ids = [groupServiceId(first?.ID ?? '', f.service), taskServiceId(first?.ID ?? '', f.service)];
+    const restarted = lastEventMs(first, 'Restart Signaled');
+    const secondRestart = lastEventMs(second, 'Restart Signaled');
+    const passing = passingSince(readings, ids, restarted, secondRestart);
+
+    // Assert: Consul showed the checks failing after the restart (the server was not up for 4 s),
+    // so a `passing` from before it could not have let the 2nd batch go.
+    expect(statusesSeen(readings, ids, restarted, secondRestart)).toContain('critical');
+    expect(passing).toBeGreaterThanOrEqual(lastEventMs(first, 'Started') + 4_000);
+    expect(secondRestart).toBeGreaterThanOrEqual((passing ?? Infinity) + MIN_MS - LAG_MS);
+  });
+});
+
+describeConsul('-wait-healthy on Consul checks: a check critical at the deadline, -max-errors 0', () => {
+  let f: Fixture;
+  let result: CliResult;
+  let after: AllocListStub[];
+  beforeAll(async () => {
+    // Arrange
+    f = await openFixture('consul-failing', FAILING);
+
+    // Act: address and token from Consul's own variables.
+    result = await runCli(['-yes', '-max-errors', '0', ...gate('15s'), 'consul-failing'], {
+      ...f.target.env,
+      CONSUL_HTTP_ADDR: f.consul.address,
+      CONSUL_HTTP_TOKEN: f.token,
+    });
+    after = await f.target.allocations('consul-failing');
+  });
+  afterAll(() => closeFixture(f));
+
+  it("stops before batch 2 with the deadline error naming the check, its status and Consul's output", async () => {
+    // Arrange
+    const a = short(f.order[0]?.ID ?? '');
+    const [check] = (await f.consul.checks(f.service)).filter(
+      (c) => c.ServiceID === groupServiceId(f.order[0]?.ID ?? '', f.service),
+    );
+
+    // Assert
+    expect(check).toMatchObject({ Name: 'http', Status: 'critical' });
+    expect(check?.Output).toContain('500 Internal Server Error');
+    expect(result.code).toBe(1);
+    expect(lines(result.stdout)).toEqual([
+      '==> <ts>: Restarting 2 allocations',
+      `    <ts>: Restarting running tasks in allocation "${a}" for group "web"`,
+      '==> <ts>: Waiting for 1 allocation to become healthy',
+      '==> <ts>: Stopping job restart: 1 allocation failed, more than -max-errors=0',
+      '==> <ts>: Job restart finished with errors',
+      '',
+    ]);
+    const error = lines(result.stderr)[2] ?? '';
+    expect(error).toContain(`* Error restarting allocation "${a}": Allocation "${a}" did not become healthy within 15s`);
+    expect(error).toContain('"http"');
+    expect(error).toContain('critical');
+    expect(error).toContain(check?.Output.trim() ?? '<no check>');
+  });
+
+  it('never touches the 2nd allocation, whose task kept running', () => {
+    // Arrange
+    const [first, second] = f.order.map((x) => after.find((y) => y.ID === x.ID));
+
+    // Assert
+    expect(first === undefined ? false : wasRestarted(first)).toBe(true);
+    expect(first?.TaskStates?.['server']?.State).toBe('running');
+    expect(second === undefined ? true : wasRestarted(second)).toBe(false);
+  });
+});
+
+describeConsul('-wait-healthy on Consul checks: a flapping check', () => {
+  let f: Fixture;
+  let result: CliResult;
+  let readings: readonly CheckReading[];
+  let after: AllocListStub[];
+  beforeAll(async () => {
+    // Arrange
+    f = await openFixture('consul-flapping', FLAPPING);
+    const watch = f.consul.watch(f.service);
+
+    // Act
+    result = await runCli(
+      ['-yes', '-verbose', '-output', 'json', ...gate(), 'consul-flapping'],
+      { ...f.target.env, CONSUL_HTTP_ADDR: f.consul.address, CONSUL_HTTP_TOKEN: f.token },
+    );
+    after = await f.target.allocations('consul-flapping');
+    readings = await watch.stop();
+  });
+  afterAll(() => closeFixture(f));
+
+  it('starts the -min-healthy-time count over after the failure, as its JSON events show', () => {
+    // Arrange
+    const first = f.order[0]?.ID ?? '';
+    const mine = events(result).filter((e) => 'allocationId' in e && e.allocationId === first);
+    const reset = mine.find((e) => e.type === 'health-reset');
+    const healthy = mine.find((e) => e.type === 'allocation-healthy');
+
+    // Assert
+    expect(result.code).toBe(0);
+    expect(reset).toMatchObject({ reason: expect.stringMatching(/"http".*critical/) });
+    expect((healthy?.time ?? 0) - (reset?.time ?? Infinity)).toBeGreaterThanOrEqual(MIN_MS);
+  });
+
+  it("restarts the 2nd allocation -min-healthy-time after Consul showed the 1st one's check recovered", () => {
+    // Arrange
+    const [first, second] = f.order.map((x) => after.find((y) => y.ID === x.ID));
+    const ids = [groupServiceId(first?.ID ?? '', f.service)];
+    const restarted = lastEventMs(first, 'Restart Signaled');
+    const secondRestart = lastEventMs(second, 'Restart Signaled');
+    const recovered = passingSince(readings, ids, restarted, secondRestart);
+
+    // Assert: Consul itself saw the flap: passing, critical, passing again.
+    expect(statusesSeen(readings, ids, restarted, secondRestart).slice(-2)).toEqual(['critical', 'passing']);
+    expect(secondRestart).toBeGreaterThanOrEqual((recovered ?? Infinity) + MIN_MS - LAG_MS);
+  });
+});
+
+describeConsul("Consul's errors stop -wait-healthy before any restart", () => {
+  const cases = ['an unknown token', 'a token without service:read', 'an address nothing listens on'] as const;
+  let f: Fixture;
+  const results = new Map<(typeof cases)[number], CliResult>();
+  const says = {
+    'an unknown token': /ACL not found/,
+    'a token without service:read': /service:read/,
+    'an address nothing listens on': /127\.0\.0\.1:1\b/,
+  };
+  beforeAll(async () => {
+    // Arrange: a token that reads nodes but no service; an address nothing listens on.
+    f = await openFixture('consul-refused', server('200'));
+    const blind = await f.consul.token('node_prefix "" { policy = "read" }');
+    const env = {
+      'an unknown token': { addr: f.consul.address, token: '00000000-0000-4000-8000-000000000000' },
+      'a token without service:read': { addr: f.consul.address, token: blind },
+      'an address nothing listens on': { addr: '127.0.0.1:1', token: f.token },
+    };
+
+    // Act
+    for (const name of cases)
+      results.set(
+        name,
+        await runCli(['-yes', ...gate(), 'consul-refused'], {
+          ...f.target.env,
+          CONSUL_HTTP_ADDR: env[name].addr,
+          CONSUL_HTTP_TOKEN: env[name].token,
+        }),
+      );
+  });
+  afterAll(() => closeFixture(f));
+
+  it.each(cases)('%s: exits 1 naming the cause, and restarts nothing', async (name) => {
+    // Arrange
+    const result = results.get(name);
+    const all = await f.target.allocations('consul-refused');
+
+    // Assert
+    expect(result?.code).toBe(1);
+    expect(result?.stderr).toMatch(says[name]);
+    expect(result?.stdout).not.toContain('Restarting running tasks');
+    expect(all.filter(wasRestarted)).toEqual([]);
+  });
+});
