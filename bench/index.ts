@@ -16,7 +16,7 @@ import { runInNewContext } from 'node:vm';
 import { NomadClient } from '../lib/nomad/index';
 import { validateRestartInput } from '../lib/restart/input';
 import { planRestart } from '../lib/steps/index';
-import { readAllocationsToPlan } from '../lib/steps/job-allocations-read';
+import { readAllocationsToPlan } from '../lib/steps/kit/job-allocations-read';
 import { startSimulator } from '../sim/index';
 import { measureStartToExit } from './cli-start-to-exit';
 import { runEngineRequestsBench } from './engine-requests';

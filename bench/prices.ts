@@ -9,7 +9,7 @@ export const PRICES = {
   lambdaArmPerGbSecond: 0.0000133334,
   /** Lambda: per request ($0.20 per 1M). */
   lambdaPerRequest: 0.2 / 1_000_000,
-  /** Memory of every task function (lib/workflow/private/task-function.ts). */
+  /** Memory of every task function (lib/constructs/private/task-function.ts). */
   lambdaMemoryGb: 256 / 1024,
   source: 'aws.amazon.com/step-functions/pricing and aws.amazon.com/lambda/pricing, us-east-1 list prices',
   date: '2026-11-22',

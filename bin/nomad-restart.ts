@@ -9,19 +9,19 @@ async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   if (first === 'demo') return runDemo(ctx);
   if (first === 'attach') {
-    const { runAttachCommand } = await import('../lib/cli/attach-command');
+    const { runAttachCommand } = await import('../lib/cli/commands/attach-command');
     return runAttachCommand(rest, ctx);
   }
   if (first === 'sim') {
-    const { runSimCommand } = await import('../lib/cli/sim-command');
+    const { runSimCommand } = await import('../lib/cli/commands/sim-command');
     return runSimCommand(rest, ctx);
   }
   if (first === 'questions') {
-    const { runQuestionsCommand } = await import('../lib/cli/questions-command');
+    const { runQuestionsCommand } = await import('../lib/cli/commands/questions-command');
     return runQuestionsCommand(rest, ctx);
   }
   if (first === 'approve' || first === 'deny') {
-    const { runApproveCommand, runDenyCommand } = await import('../lib/cli/answer-command');
+    const { runApproveCommand, runDenyCommand } = await import('../lib/cli/commands/answer-command');
     return (first === 'approve' ? runApproveCommand : runDenyCommand)(rest, ctx);
   }
   return runJobRestart(first === '--' ? rest : argv, ctx);

@@ -2,7 +2,7 @@
  * The README's weekly maintenance restart, as a CDK app: `npx cdk synth --app "npx tsx
  * examples/weekly-restart.ts"`. Sundays at 03:00 Berlin time, 10% of the allocations at a time,
  * each batch healthy again before the next, stop at the first error, and no batch starts after
- * 05:00; however a run ends, an e-mail says how. test/infra/schedule.test.ts and
+ * 05:00; however a run ends, an e-mail says how. test/constructs/schedule.test.ts and
  * run-notifications.test.ts synthesize it and check that the README shows this code.
  */
 import { App, Duration } from 'aws-cdk-lib';

@@ -8,7 +8,7 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { windowHasEnded } from '../lib/restart/window';
-import { clockOf } from '../lib/steps/local-invocation';
+import { clockOf } from '../lib/steps/kit/local-invocation';
 import { JobLockLostError } from '../lib/stores/errors';
 import { lockLeaseSeconds } from '../lib/stores/from-env';
 import type { WorkflowState } from '../lib/workflow/payloads';

@@ -12,7 +12,7 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { ProgressEvent } from '../lib/restart/events';
 import { skipsWhenLocked } from '../lib/restart/window';
-import { jobRunKey, recordRunHoldsJob } from '../lib/steps/earlier-run';
+import { jobRunKey, recordRunHoldsJob } from '../lib/steps/plan/earlier-run';
 import { describeHolder, LockHeldError, SharedLockHeldError } from '../lib/stores/errors';
 import { lockLeaseSeconds, planStoreFromEnv, runStatusFromEnv } from '../lib/stores/from-env';
 import type { PairedJobLock } from '../lib/stores/paired-job-lock';

@@ -10,7 +10,7 @@
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { jobRunKey, recordRunEnded } from '../lib/steps/earlier-run';
+import { jobRunKey, recordRunEnded } from '../lib/steps/plan/earlier-run';
 import { planStoreFromEnv } from '../lib/stores/from-env';
 import { runKeyPrefix } from '../lib/stores/plan-store';
 import { causeMessage } from '../lib/workflow/errors';

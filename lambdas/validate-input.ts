@@ -10,7 +10,7 @@ import type { Context } from 'aws-lambda';
 import { RestartValidationError, resolveWindow, validateExecutionInput } from '../lib/restart';
 import { formatGoDuration } from '../lib/restart/duration';
 import { goQuote } from '../lib/restart/go-quote';
-import { liveEventsOf } from '../lib/steps/local-invocation';
+import { liveEventsOf } from '../lib/steps/kit/local-invocation';
 import { AWS_LONGEST_WAIT_SECONDS, AWS_SHARED_LOCK_TTL } from '../lib/stores/shared-lock-settings';
 import { InvalidInputError, StepPayloadError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';

@@ -19,9 +19,9 @@ import { fileURLToPath } from 'node:url';
 import { type BuildOptions, build } from 'esbuild';
 // @ts-expect-error: a plain JavaScript module of the shim, without type declarations
 import { commandBundleOptions, moduleUrls, packagedFileUrl } from '../bin/private/cli-bundle.js';
+import { HANDLER_BUNDLE, HANDLER_BUNDLE_FILE } from '../lib/constructs/private/handler-bundle';
+import { prebuiltHandlerDir } from '../lib/constructs/private/task-function';
 import { SHIPPED_DEFINITION_FILE, synthesizeLocalStateMachine } from '../lib/engines/local/local-definition';
-import { HANDLER_BUNDLE, HANDLER_BUNDLE_FILE } from '../lib/workflow/private/handler-bundle';
-import { prebuiltHandlerDir } from '../lib/workflow/private/task-function';
 import { expandInferredTypes } from './expand-inferred-types';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

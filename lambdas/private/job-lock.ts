@@ -5,7 +5,7 @@
  * `false` leaves it out (a Nomad older than 1.7), `required` fails a run whose token may not take it.
  */
 import type { Context } from 'aws-lambda';
-import { clockOf, liveEventsOf } from '../../lib/steps/local-invocation';
+import { clockOf, liveEventsOf } from '../../lib/steps/kit/local-invocation';
 import { JobLockLostError } from '../../lib/stores/errors';
 import { jobLockFromEnv, lockLeaseSeconds } from '../../lib/stores/from-env';
 import type { LockKey } from '../../lib/stores/job-lock';
@@ -23,7 +23,7 @@ import { nomadClientOf } from './nomad-client-middleware';
 
 /**
  * The lock for this invocation: both locks, the shared one renewed at every safe point (a local
- * run's process also renews it between them: see `lib/steps/shared-lock-keeper.ts`).
+ * run's process also renews it between them: see `lib/steps/lock/shared-lock-keeper.ts`).
  */
 export function jobLockFor(context: Context): PairedJobLock {
   const own = jobLockFromEnv(process.env, clockOf(context));

@@ -2,7 +2,7 @@
  * middy middleware that gives the handler a `NomadClient` on `context.nomad`.
  *
  * A local run hands the command's resolved configuration on the context (see
- * lib/steps/local-invocation.ts); without one the client comes from the function's `NOMAD_*`
+ * lib/steps/kit/local-invocation.ts); without one the client comes from the function's `NOMAD_*`
  * variables. On AWS the token (and optional
  * TLS PEMs) come from Secrets Manager through the Powertools `SecretsProvider`, cached for
  * `cacheMaxAgeSeconds`; the secret ARNs come from the environment. The token never enters the
@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { NomadClient, type NomadClientConfig, resolveNomadConfig } from '../../lib/nomad';
-import { nomadConfigOf } from '../../lib/steps/local-invocation';
+import { nomadConfigOf } from '../../lib/steps/kit/local-invocation';
 import { ENV } from '../../lib/stores/from-env';
 import { HandlerConfigError, NomadSecretError } from './errors';
 

@@ -5,7 +5,7 @@
  * without a summary).
  */
 import type { SFNClient } from '@aws-sdk/client-sfn';
-import { readRunRecord } from '../../lib/steps/step-kit';
+import { readRunRecord } from '../../lib/steps/kit/step-kit';
 import { planStoreFromEnv } from '../../lib/stores/from-env';
 import { type EndedExecution, runIdOf } from '../../lib/workflow/ended-execution';
 import type { RunRecordView } from '../../lib/workflow/run-end';

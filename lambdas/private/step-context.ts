@@ -2,10 +2,10 @@
  * Builds the restart steps for one invocation from its Lambda context (client, deadline, live events).
  */
 import type { Context } from 'aws-lambda';
-import { clockOf, liveEventsOf } from '../../lib/steps/local-invocation';
-import { createRestartSteps } from '../../lib/steps/steps-factory';
+import { clockOf, liveEventsOf } from '../../lib/steps/kit/local-invocation';
+import { createRestartSteps } from '../../lib/steps/kit/steps-factory';
 import { planStoreFromEnv } from '../../lib/stores/from-env';
-import type { RestartSteps } from '../../lib/workflow/steps';
+import type { RestartSteps } from '../../lib/workflow/restart-steps';
 import { deadlineSignal } from './deadline';
 import { nomadClientOf } from './nomad-client-middleware';
 

@@ -20,12 +20,12 @@ import { APPROVAL_ROUTES } from '../approvals/endpoint';
 import { APPROVAL_ENV } from '../approvals/settings';
 import { APPROVALS_TABLE_SCHEMA } from '../stores/dynamodb-approval-store';
 import { ENV } from '../stores/from-env';
-import { TaskFunction } from '../workflow/private/task-function';
 import { questionRecordPatterns } from './private/approvals-stream-filter';
 import { grantPosting, postingEnvironment } from './private/chat-channel-grants';
 import { DeadLetterQueue } from './private/dead-letter-queue';
 import { grantDescribeExecutions } from './private/describe-executions-grant';
 import { grantDecryptThroughSecretsManager } from './private/secrets-key-grant';
+import { TaskFunction } from './private/task-function';
 
 /** Slack: where questions are posted and who may answer them. */
 export interface SlackApprovalProps {

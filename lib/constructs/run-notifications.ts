@@ -15,12 +15,12 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { ENV } from '../stores/from-env';
 import { END_STATUSES } from '../workflow/ended-execution';
-import { TaskFunction } from '../workflow/private/task-function';
 import type { NomadRestartWorkflow } from './nomad-restart-workflow';
 import { grantPosting, type PostingChannels, postingEnvironment } from './private/chat-channel-grants';
 import type { DeadLetterQueue } from './private/dead-letter-queue';
 import { grantDescribeExecutions } from './private/describe-executions-grant';
 import { executionEndRule } from './private/execution-end-rule';
+import { TaskFunction } from './private/task-function';
 
 /**
  * Where run ends are posted: Slack (a bot token and a channel), a signed webhook, an SNS topic.

@@ -1,12 +1,12 @@
 /**
  * What earlier runs of a restart did, as a plan skips it: the allocations an interrupted run of
- * the job restarted or stopped (lib/steps/earlier-run.ts finds them), or a window's carry-over
- * (lib/steps/carry-over.ts), each with its replacements.
+ * the job restarted or stopped (lib/steps/plan/plan/earlier-run.ts finds them), or a window's carry-over
+ * (lib/steps/plan/plan/carry-over.ts), each with its replacements.
  */
 import type { AllocListStub } from '../nomad/types';
 
 /**
- * What an earlier run of the job that never ended did (lib/steps/earlier-run.ts): a plan that
+ * What an earlier run of the job that never ended did (lib/steps/plan/plan/earlier-run.ts): a plan that
  * resumes it leaves these allocations, and the replacements of those stopped, out.
  */
 export interface EarlierRunWork {

@@ -1,7 +1,7 @@
 /**
  * What a restart plan is: the job, the ordered allocations cut into batches, what was skipped.
  * Plain JSON types, so the plan store, the dry run and every step share them (the plan is made
- * by lib/steps/plan.ts, which talks to Nomad).
+ * by lib/steps/plan/plan/plan.ts, which talks to Nomad).
  */
 import type { EarlierRunWork } from './earlier-work';
 import type { PlannedAllocation, SkippedAllocation } from './filter';

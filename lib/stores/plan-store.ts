@@ -36,7 +36,7 @@ export async function getIfPresent<T>(store: PlanStore, key: string): Promise<T 
 
 /**
  * Key prefix of the documents that outlive a run: what earlier runs of a restart already did
- * (lib/steps/carry-over.ts). Outside every run's prefix, so they never expire with a run.
+ * (lib/steps/plan/plan/carry-over.ts). Outside every run's prefix, so they never expire with a run.
  */
 export const CARRY_OVER_PREFIX = 'maintenance/';
 

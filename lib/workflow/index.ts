@@ -3,5 +3,5 @@ export { CANCELED_CAUSE, type RestartDefinitionProps, restartDefinition } from '
 export * from './errors';
 export type * from './payloads';
 export { MAX_STEP_EVENTS } from './payloads';
+export type * from './restart-steps';
 export * from './state-names';
-export type * from './steps';

@@ -17,7 +17,7 @@ import { jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { APPROVAL_ROUTES } from '../../lib/approvals/endpoint';
 import { APPROVAL_ENV } from '../../lib/approvals/settings';
-import { exitCodeOf } from '../../lib/cli/exit-code';
+import { exitCodeOf } from '../../lib/cli/terminal/exit-code';
 import { runRestartLocally } from '../../lib/engines/local/engine';
 import type { LocalStateMachine } from '../../lib/engines/local/local-definition';
 import type { ExecutionResult } from '../../lib/engines/local/types';

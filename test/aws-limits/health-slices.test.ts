@@ -16,7 +16,7 @@ import {
   startHarness,
   waitAllRunning,
 } from '../steps/harness';
-import { checkedJob } from '../steps/health-fixtures';
+import { checkedJob } from '../steps/health/health-fixtures';
 import { synthesizeStack } from './synthesized-stack';
 
 jest.setTimeout(120_000);

@@ -1,7 +1,7 @@
 /**
  * Scenarios (#28 items 3 and 4): the worst cases for Step Functions' per-execution limits, through
  * the local engine with the deployable props. The real handlers and definition run; only the
- * restart engine behind the handlers is a fake (its slice counts and events are the scenario), so
+ * restart steps behind the handlers are a fake (its slice counts and events are the scenario), so
  * the figures do not depend on timing. The engine fails an execution as AWS does past 25,000
  * history events or a state past 256 KiB (`lib/engines/local/private/single-run.ts`).
  *
@@ -20,8 +20,8 @@ import type { ProgressEvent } from '../../lib/restart/events';
 import { summarizeRun } from '../../lib/restart/run-summary';
 import { HISTORY_EVENT_BUDGET, HISTORY_EVENT_LIMIT } from '../../lib/workflow/history-budget';
 import type { BatchState, PlanRef, Progress, WorkflowState } from '../../lib/workflow/payloads';
+import type { RestartSteps, RestartStepsDeps } from '../../lib/workflow/restart-steps';
 import type { EventsElsewhere } from '../../lib/workflow/state-bytes';
-import type { RestartSteps, RestartStepsDeps } from '../../lib/workflow/steps';
 import { plannedState } from '../lambdas/private/fixtures';
 import { runFacts } from '../restart/run-facts';
 import { synthesizeStack } from './synthesized-stack';
@@ -61,7 +61,7 @@ function longEvents(): ProgressEvent[] {
   }));
 }
 
-/** The restart engine behind the handlers: one job, planned and run as the scenario says. */
+/** The restart steps behind the handlers: one job, planned and run as the scenario says. */
 function fakeSteps(): RestartSteps {
   const { batches, batchSize } = scenario;
   const base = plannedState();
@@ -135,7 +135,7 @@ function fakeSteps(): RestartSteps {
   };
 }
 
-jest.unstable_mockModule('../../lib/steps/steps-factory', () => ({
+jest.unstable_mockModule('../../lib/steps/kit/steps-factory', () => ({
   createRestartSteps: (_deps: RestartStepsDeps) => fakeSteps(),
 }));
 const { runRestartLocally } = await import('../../lib/engines/local/engine');

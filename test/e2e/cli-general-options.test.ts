@@ -1,7 +1,7 @@
 // Scenario: the general options a dev agent can show (-region, -namespace, -address), each as a
 // flag, as its variable and as both (the flag wins), through the real command against the
 // simulator or the agent at NOMAD_E2E_ADDR, behind the recording HTTPS front of the full option
-// table (test/cli/general-options.test.ts): region and namespace on every request, and a region
+// table (test/cli/commands/general-options.test.ts): region and namespace on every request, and a region
 // the agent cannot reach refused with Nomad's error before anything is touched.
 import { jest } from '@jest/globals';
 import { startTlsFront, TLS_FIXTURES, type TlsFront } from '../cli/helpers/tls-front';

@@ -18,7 +18,7 @@ import type { AllocListStub, Job, TaskGroup } from '../../lib/nomad/types';
 import type { ProgressEvent } from '../../lib/restart/events';
 import { get } from '../sim/helpers/http';
 import { TIME_SCALE } from '../steps/harness';
-import { firstPassAfter } from '../steps/health-fixtures';
+import { firstPassAfter } from '../steps/health/health-fixtures';
 import { E2E_ADDR, type E2eTarget, openE2e, wasRestarted } from './e2e-target';
 import { type CliResult, runCli } from './run-cli';
 

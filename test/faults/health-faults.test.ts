@@ -16,7 +16,7 @@ import {
   startHarness,
   waitAllRunning,
 } from '../steps/harness';
-import { checkedJob } from '../steps/health-fixtures';
+import { checkedJob } from '../steps/health/health-fixtures';
 import { accountFor, CLEAN, invariantsOf } from './accounting';
 
 jest.setTimeout(60_000);

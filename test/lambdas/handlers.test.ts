@@ -8,11 +8,11 @@ import { jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { NomadConnectionError } from '../../lib/nomad/errors';
 import type { Decision, PlanRef, Progress } from '../../lib/workflow/payloads';
-import type { RestartStepsDeps } from '../../lib/workflow/steps';
+import type { RestartStepsDeps } from '../../lib/workflow/restart-steps';
 import { captureOutput, FakeSteps, lambdaContext, plannedState } from './private/fixtures';
 
 let fake = new FakeSteps({});
-jest.unstable_mockModule('../../lib/steps/steps-factory', () => ({
+jest.unstable_mockModule('../../lib/steps/kit/steps-factory', () => ({
   createRestartSteps: (deps: RestartStepsDeps) => fake.create(deps),
 }));
 
@@ -25,7 +25,7 @@ const { handler: awaitBatch } = await import('../../lambdas/await-batch');
 const { handler: decide } = await import('../../lambdas/decide');
 const { handler: lockJob } = await import('../../lambdas/lock-job');
 const { handler: validateInput } = await import('../../lambdas/validate-input');
-const { withLocalInvocation } = await import('../../lib/steps/local-invocation');
+const { withLocalInvocation } = await import('../../lib/steps/kit/local-invocation');
 const { handler: ask } = await import('../../lambdas/ask');
 const { handler: releaseLock } = await import('../../lambdas/release-lock');
 const { localStores } = await import('../../lib/stores/from-env');

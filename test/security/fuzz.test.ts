@@ -10,8 +10,8 @@ import { SendTaskSuccessCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import fc from 'fast-check';
 import { APPROVAL_ROUTES, type EndpointDeps, handleApprovalRequest } from '../../lib/approvals';
-import { CliUsageError } from '../../lib/cli/errors';
-import { parseJobRestartArgs } from '../../lib/cli/job-restart-command';
+import { CliUsageError } from '../../lib/cli/commands/errors';
+import { parseJobRestartArgs } from '../../lib/cli/commands/job-restart-command';
 import { MemoryReplayGuard } from '../../lib/stores';
 import {
   buttonPress,

@@ -8,8 +8,8 @@ import { TaskFailure } from '../../lib/engines/local/private/task-failures';
 import type { ProgressEvent } from '../../lib/restart/events';
 import { summarizeRun } from '../../lib/restart/run-summary';
 import type { BatchState, Decision, PlanRef, Progress } from '../../lib/workflow/payloads';
-import type { RestartSteps, RestartStepsDeps } from '../../lib/workflow/steps';
-import { extractAsl, synthStack } from '../infra/private/synth';
+import type { RestartSteps, RestartStepsDeps } from '../../lib/workflow/restart-steps';
+import { extractAsl, synthStack } from '../constructs/private/synth';
 import { lambdaContext } from '../lambdas/private/fixtures';
 
 // aws-local-stepfunctions 3 calls Promise.withResolvers (Node 22); these machines run Node 20.
@@ -25,7 +25,7 @@ P.withResolvers ??= () => {
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
 
 let steps: RestartSteps;
-jest.unstable_mockModule('../../lib/steps/steps-factory', () => ({
+jest.unstable_mockModule('../../lib/steps/kit/steps-factory', () => ({
   createRestartSteps: (_deps: RestartStepsDeps) => steps,
 }));
 const { StateMachine } = await import('aws-local-stepfunctions');

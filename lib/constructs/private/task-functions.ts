@@ -10,9 +10,9 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
-import { TaskFunction } from '../../workflow/private/task-function';
 import { HANDLER_IDS, type HandlerId, STALE_LOCK_HANDLER_ID } from '../../workflow/state-names';
 import { grantDecryptThroughSecretsManager } from './secrets-key-grant';
+import { TaskFunction } from './task-function';
 
 /** Every function the workflow deploys, by handler id. */
 export type WorkflowFunctionId = HandlerId | typeof STALE_LOCK_HANDLER_ID;

@@ -9,7 +9,7 @@
 // - with -reschedule, the replacement's checks are waited for.
 // Times: the simulator runs 100 simulated ms per real ms (harness); the gate's own clock is real.
 import { jest } from '@jest/globals';
-import { checkPollMs } from '../../../lib/steps/health-cursor';
+import { checkPollMs } from '../../../lib/steps/health/health-cursor';
 import {
   allocationsOf,
   eventsOf,
@@ -19,7 +19,7 @@ import {
   TIME_SCALE,
   waitAllRunning,
 } from '../../steps/harness';
-import { checkedJob, firstPassAfter } from '../../steps/health-fixtures';
+import { checkedJob, firstPassAfter } from '../../steps/health/health-fixtures';
 import { runWorkflow } from './workflow-harness';
 
 jest.setTimeout(60_000);

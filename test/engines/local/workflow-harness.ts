@@ -4,8 +4,8 @@
  * the result as the command would (exit code, error list, progress events, states entered).
  */
 
-import { exitCodeOf } from '../../../lib/cli/exit-code';
-import type { Terminal } from '../../../lib/cli/terminal';
+import { exitCodeOf } from '../../../lib/cli/terminal/exit-code';
+import type { Terminal } from '../../../lib/cli/terminal/terminal';
 import { type InvocationInterceptor, runRestartLocally } from '../../../lib/engines/local/engine';
 import type { LocalStateMachine } from '../../../lib/engines/local/local-definition';
 import type { LocalTaskTokenCallbacks } from '../../../lib/engines/local/task-token-callbacks';

@@ -1,7 +1,7 @@
 import { jest } from '@jest/globals';
 import type { Context } from 'aws-lambda';
 import type { WorkflowState } from '../../../lib/workflow/payloads';
-import type { RestartSteps, RestartStepsDeps } from '../../../lib/workflow/steps';
+import type { RestartSteps, RestartStepsDeps } from '../../../lib/workflow/restart-steps';
 
 /** A Lambda-shaped context whose remaining time counts down from `budgetMs` on the real clock. */
 export function lambdaContext(budgetMs = 60_000): Context {

@@ -1,0 +1,122 @@
+/**
+ * `nomad-restart attach [options] <execution-arn>`: re-attaches this terminal to a restart
+ * running on AWS (started by `-engine=aws`, the console, a schedule, another laptop, or a
+ * follower that was closed) without starting anything: the run's lines so far, then its lines as
+ * they come, its questions asked here, Ctrl-C as for a start, and Nomad's exit code at its end.
+ * Flags are parsed by the command's own Go-style parser.
+ */
+import { createFormatter } from '../../restart/format';
+import { awsTerminalSession } from '../terminal/aws-engine';
+import { type InterruptSource, processInterrupts } from '../terminal/interrupt';
+import { operatorName } from '../terminal/operator';
+import { eventWriter } from '../terminal/run-local';
+import { createTerminal, type Terminal, useColor } from '../terminal/terminal';
+import { CliUsageError, CommandArgumentError, HelpRequestedError } from './errors';
+import { parseGoFlags } from './go-flags';
+import type { OutputMode } from './job-restart-command';
+import type { RunContext } from './run-job-restart';
+
+/** The usage text of `attach` (stdout for `-help`, after the message for a bad command line). */
+export const ATTACH_USAGE = `Usage: nomad-restart attach [options] <execution-arn>
+
+  Follow a restart running on AWS Step Functions, started from anywhere: print
+  its lines so far and as they come, through its continue-as-new executions;
+  ask its questions here; Ctrl-C asks whether to stop it, as for a start. Exits
+  with the restart's exit code when it ends. Starts nothing.
+
+  Needs states:GetExecutionHistory on the state machine's executions; answering
+  needs states:SendTaskSuccess, stopping states:StopExecution (or the lock
+  table's dynamodb:UpdateItem with NOMAD_RESTART_LOCK_TABLE set).
+
+Options:
+
+  -output=<text|json>  Nomad's lines (default), or progress events as JSON lines.
+  -no-color            Disable colored output.
+  -force-color         Force colored output.
+`;
+
+interface AttachLine {
+  readonly executionArn: string;
+  readonly output: OutputMode;
+  readonly noColor: boolean;
+  readonly forceColor: boolean;
+}
+
+function parseAttachArgs(args: readonly string[], env: NodeJS.ProcessEnv): AttachLine {
+  const flags = parseGoFlags(args, {
+    output: 'string',
+    'no-color': 'bool',
+    'force-color': 'bool',
+    h: 'bool',
+    help: 'bool',
+  });
+  if (flags.bools.get('h') || flags.bools.get('help')) throw new HelpRequestedError();
+  const [executionArn, ...extra] = flags.args;
+  if (executionArn === undefined || extra.length > 0)
+    throw new CommandArgumentError('This command takes one argument: <execution-arn>');
+  const output = flags.strings.get('output') ?? 'text';
+  if (output !== 'text' && output !== 'json')
+    throw new CommandArgumentError(`Invalid -output value "${output}": valid options are "text" and "json"`);
+  const set = (name: string) => (env[name] ?? '') !== '';
+  return {
+    executionArn,
+    output,
+    noColor: flags.bools.get('no-color') === true || set('NOMAD_CLI_NO_COLOR') || set('NO_COLOR'),
+    forceColor: flags.bools.get('force-color') === true || set('NOMAD_CLI_FORCE_COLOR'),
+  };
+}
+
+function reportUsage(error: CliUsageError, terminal: Terminal): number {
+  if (error.message !== '') terminal.write({ stream: 'stderr', text: error.message });
+  terminal.write({ stream: error.exitCode === 0 ? 'stdout' : 'stderr', text: ATTACH_USAGE });
+  return error.exitCode;
+}
+
+/** Runs `attach` and returns the run's exit code (Nomad's: 0 or 1). */
+export async function runAttachCommand(
+  args: readonly string[],
+  ctx: RunContext & { readonly onInterrupt?: InterruptSource },
+): Promise<number> {
+  const terminal = createTerminal(ctx);
+  try {
+    let line: AttachLine;
+    try {
+      line = parseAttachArgs(args, ctx.env);
+    } catch (error) {
+      if (error instanceof CliUsageError) return reportUsage(error, terminal);
+      throw error;
+    }
+    const color = useColor(ctx.stdout.isTTY === true, line);
+    const uiColor = color && ctx.stdout.isTTY === true;
+    const formatterFor = (verbose: boolean) => createFormatter({ verbose, color, uiColor });
+    const formatter = formatterFor(false);
+    const { attachToRun } = await import('../../engines/aws/index');
+    // Lines are rendered as the run was started: verbose or not, known once it is found.
+    let print = eventWriter(line, formatter, terminal);
+    const session = awsTerminalSession(
+      (event) => print(event),
+      formatter,
+      terminal,
+      ctx.onInterrupt ?? processInterrupts,
+    );
+    try {
+      const result = await attachToRun({
+        executionArn: line.executionArn,
+        renderer: (run) => {
+          print = eventWriter(line, formatterFor(run.verbose), terminal);
+          return session.emit;
+        },
+        ask: session.ask,
+        answeredBy: operatorName(ctx.env),
+        signal: session.signal,
+        printError: session.printError,
+        env: ctx.env,
+      });
+      return result.exitCode;
+    } finally {
+      session.close();
+    }
+  } finally {
+    terminal.close();
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * `nomad-restart [options] <job>`: Nomad's `job restart` command line, run through the
+ * synthesized state machine (local engine) or an AWS execution. Everything heavy is imported
+ * after validation, so a bad flag is reported before anything is loaded or touched.
+ */
+
+import type { NomadClientConfig } from '../../nomad/config';
+import { ADDITIONAL_HELP_LINE, createFormatter } from '../../restart/format';
+import { runOnAws } from '../terminal/aws-engine';
+import { exitCodeOf } from '../terminal/exit-code';
+import { type InterruptSource, processInterrupts } from '../terminal/interrupt';
+import { runLocal } from '../terminal/run-local';
+import { createTerminal, type Terminal, type TerminalStreams, useColor } from '../terminal/terminal';
+import { dryRun } from './dry-run';
+import { CliUsageError } from './errors';
+import { type JobRestartCommandLine, jobRestartHelp, parseJobRestartArgs } from './job-restart-command';
+
+/** Where the command runs: its streams, its environment, and its interrupts. */
+export interface RunContext extends TerminalStreams {
+  readonly env: NodeJS.ProcessEnv;
+  /** Installs the SIGINT handler; returns its removal. @default the process's SIGINT */
+  readonly onInterrupt?: InterruptSource;
+}
+
+/** Go's flag package prints the usage on stdout for `-help` and a bad flag; Nomad's messages go to stderr. */
+function reportUsage(error: CliUsageError, terminal: Terminal): number {
+  if (error.message !== '') terminal.write({ stream: 'stderr', text: error.message });
+  if (error.showHelp) terminal.write({ stream: 'stdout', text: jobRestartHelp() });
+  if (error.additionalHelp) terminal.write({ stream: 'stderr', text: ADDITIONAL_HELP_LINE });
+  return error.exitCode;
+}
+
+/**
+ * Builds the client once (and closes it) so a bad address, CA file or key fails with Nomad's
+ * `Error initializing client: ...` before anything else happens.
+ */
+async function checkClientConfig(config: NomadClientConfig): Promise<void> {
+  const { NomadClient } = await import('../../nomad/index');
+  await NomadClient.create(config).close();
+}
+
+/**
+ * Beyond Nomad, on stderr: `-tls-skip-verify` (or `NOMAD_SKIP_VERIFY`) lets anyone on the path to
+ * Nomad pose as it and read the token, so the command says so each time (verification is on by
+ * default).
+ */
+export const TLS_SKIP_VERIFY_WARNING =
+  "Warning: TLS verification is off (-tls-skip-verify or NOMAD_SKIP_VERIFY): the Nomad server's certificate is not checked, so anyone between here and Nomad can pose as it and read the ACL token";
+
+/** Runs the command and returns its exit code (Nomad's: 0 or 1). */
+export async function runJobRestart(args: readonly string[], ctx: RunContext): Promise<number> {
+  const terminal = createTerminal(ctx);
+  try {
+    let line: JobRestartCommandLine;
+    try {
+      line = parseJobRestartArgs(args, { interactive: terminal.interactive, env: ctx.env });
+    } catch (error) {
+      if (error instanceof CliUsageError) return reportUsage(error, terminal);
+      throw error;
+    }
+    const color = useColor(ctx.stdout.isTTY === true, line.general);
+    const uiColor = color && ctx.stdout.isTTY === true;
+    const formatter = createFormatter({ verbose: line.options.verbose, color, uiColor });
+    try {
+      await checkClientConfig(line.general.nomad);
+    } catch (error) {
+      terminal.write(formatter.renderError((error as Error).message));
+      return 1;
+    }
+    if (line.general.nomad.tls?.insecure === true)
+      terminal.write({ stream: 'stderr', text: TLS_SKIP_VERIFY_WARNING });
+    const interrupts = ctx.onInterrupt ?? processInterrupts;
+    if (line.options.dryRun) return await dryRun(line, formatter, terminal);
+    if (line.engine.kind === 'aws')
+      return await runOnAws({ ...line, engine: line.engine }, formatter, terminal, interrupts, ctx.env);
+    const result = await runLocal(line, formatter, terminal, interrupts);
+    return exitCodeOf(result, formatter, terminal);
+  } finally {
+    terminal.close();
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * `nomad-restart sim [-port N] [-scenario FILE] [-empty]`: serves the simulator on
+ * 127.0.0.1 until SIGINT/SIGTERM. Flags are parsed by the command's own Go-style parser, so
+ * `sim` accepts and refuses command lines as `job restart` does. Without `-scenario` or
+ * `-empty` the demo scenario is loaded.
+ */
+import { loadScenarioFile, type Scenario, startSimulator } from '../../../sim/index';
+import { CliUsageError, HelpRequestedError } from './errors';
+import { parseGoFlags } from './go-flags';
+
+export interface SimCommandIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  /** Stops the simulator like a signal would (tests); SIGINT and SIGTERM always do. */
+  signal?: AbortSignal;
+}
+
+const USAGE = `Usage: nomad-restart sim [options]
+
+  Serve the Nomad API simulator on 127.0.0.1.
+
+Options:
+
+  -port=<n>         Port to listen on (default 4646; 0 picks a free port).
+  -scenario=<file>  JSON scenario to load instead of the demo.
+  -empty            Start with no nodes and no jobs.
+`;
+
+interface Flags {
+  port: number;
+  scenario?: string;
+  empty: boolean;
+}
+
+const DEFAULT_PORT = 4646;
+
+/** The flags, or the message to print above the usage (`''` for `-help`). */
+function parseFlags(args: string[]): Flags | string {
+  try {
+    const parsed = parseGoFlags(args, {
+      port: 'string',
+      scenario: 'string',
+      empty: 'bool',
+      h: 'bool',
+      help: 'bool',
+    });
+    if (parsed.bools.get('h') || parsed.bools.get('help')) throw new HelpRequestedError();
+    const [extra] = parsed.args;
+    if (extra !== undefined) return `This command takes no arguments, got "${extra}"`;
+    const portText = parsed.strings.get('port');
+    const port = portText === undefined ? DEFAULT_PORT : Number(portText);
+    if (portText !== undefined && (!/^\d+$/.test(portText) || port > 65535))
+      return `invalid value "${portText}" for flag -port: must be a port number`;
+    const scenario = parsed.strings.get('scenario');
+    const empty = parsed.bools.get('empty') ?? false;
+    if (empty && scenario !== undefined) return 'The -empty option cannot be used with -scenario';
+    return { port, empty, ...(scenario === undefined ? {} : { scenario }) };
+  } catch (error) {
+    if (error instanceof CliUsageError) return error.message;
+    throw error;
+  }
+}
+
+/** Runs the `sim` command; resolves with the exit code once stopped. */
+export async function runSimCommand(args: string[], io: SimCommandIo): Promise<number> {
+  const flags = parseFlags(args);
+  if (typeof flags === 'string') {
+    io.stderr.write(flags === '' ? USAGE : `${flags}\n\n${USAGE}`);
+    return flags === '' ? 0 : 1;
+  }
+  let scenario: Scenario | 'demo' | 'empty' = flags.empty ? 'empty' : 'demo';
+  try {
+    if (flags.scenario !== undefined) scenario = loadScenarioFile(flags.scenario);
+    const sim = await startSimulator({ port: flags.port, scenario });
+    io.stdout.write(`Nomad simulator listening on ${sim.address}\n`);
+    await new Promise<void>((resolve) => {
+      const stop = (): void => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        io.signal?.removeEventListener('abort', stop);
+        resolve();
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+      if (io.signal?.aborted) stop();
+      else io.signal?.addEventListener('abort', stop);
+    });
+    await sim.close();
+    return 0;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr.write(`Error starting simulator: ${message}\n`);
+    return 1;
+  }
+}

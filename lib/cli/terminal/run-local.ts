@@ -1,0 +1,77 @@
+/**
+ * A restart through the local engine, at this terminal: progress lines as the workflow's
+ * steps report them, its questions asked here, and SIGINT handled as Nomad's
+ * `command/job_restart.go` `handleSignal` does.
+ */
+
+import type { ExecutionResult } from '../../engines/local/types';
+import type { ProgressEvent } from '../../restart/events';
+import type { Formatter } from '../../restart/format';
+import type { JobRestartCommandLine } from '../commands/job-restart-command';
+import { heldOutput } from './held-output';
+import { handleInterrupts, type InterruptSource } from './interrupt';
+import { operatorName } from './operator';
+import { terminalPrompt } from './questions';
+import type { Terminal } from './terminal';
+import { TerminalDesk } from './terminal-desk';
+
+/** Prints progress events: Nomad's lines, or one JSON object per line with `-output=json`. */
+export function eventWriter(
+  line: Pick<JobRestartCommandLine, 'output'>,
+  formatter: Formatter,
+  terminal: Terminal,
+) {
+  return (event: ProgressEvent) => {
+    if (line.output === 'json') terminal.write({ stream: 'stdout', text: JSON.stringify(event) });
+    else for (const out of formatter.render(event)) terminal.write(out);
+  };
+}
+
+/**
+ * Runs the restart. While the interrupt question is open no new Task starts (so no new
+ * allocation is touched) and lines are held back; a confirmed interrupt cancels the run at its
+ * next safe point and prints nothing more, as Nomad exits at once.
+ */
+export async function runLocal(
+  line: JobRestartCommandLine,
+  formatter: Formatter,
+  terminal: Terminal,
+  interrupts: InterruptSource,
+): Promise<ExecutionResult> {
+  const [{ runRestartLocally }, { toRestartInput }] = await Promise.all([
+    import('../../engines/local/engine'),
+    import('../../restart/input'),
+  ]);
+  // A run parses each schema a handful of times: zod's JIT (a parser generated with `new Function`
+  // on the first parse, which V8's kept code never holds) costs more than it saves here. Imported
+  // after the input schema: jest's module loader fails on one package imported twice at once.
+  (await import('zod')).config({ jitless: true });
+  const output = heldOutput(eventWriter(line, formatter, terminal));
+  const run = await runRestartLocally({
+    // Who started it, for the people its questions reach when they go to chat.
+    input: toRestartInput(line.options, operatorName()),
+    nomad: line.general.nomad,
+    emit: output.write,
+    prompt: terminalPrompt(formatter, terminal),
+  });
+  const stopListening = handleInterrupts(interrupts, new TerminalDesk(formatter, terminal), {
+    asking: () => {
+      output.hold();
+      run.pause();
+    },
+    answered: async (confirmed) => {
+      if (confirmed) {
+        output.silence();
+        await run.requestCancel();
+      } else {
+        output.release();
+      }
+      run.resume();
+    },
+  });
+  try {
+    return await run.result;
+  } finally {
+    stopListening();
+  }
+}

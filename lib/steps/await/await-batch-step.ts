@@ -1,0 +1,24 @@
+/**
+ * "Await batch": one time slice of waiting for the batch's replacements; the graph loops on it
+ * until the batch is done, so no Lambda outlives its timeout.
+ */
+import type { AwaitOutput, BatchStepInput } from '../../workflow/restart-steps';
+import type { StepKit } from '../kit/step-kit';
+import { awaitBatch } from './await-batch';
+import type { AwaitCursor } from './await-cursor';
+
+export async function awaitBatchStep(
+  kit: StepKit,
+  { options, run, plan: ref, batch }: BatchStepInput,
+): Promise<AwaitOutput> {
+  const { planStore, now, signal, key } = kit;
+  const nomad = kit.nomadFor(options);
+  const { events, emit } = kit.recorder();
+  const plan = await kit.loadPlan(ref.planKey);
+  const cursorKey = key(run.runId, `cursor-${batch.index}.json`);
+  const cursor = (await planStore.get(cursorKey)) as AwaitCursor;
+  const result = await awaitBatch(nomad, plan, batch.index, cursor, options, { emit, now, signal });
+  await planStore.put(cursorKey, result.cursor);
+  if (!result.done) return { events, done: false, cursor: null, batch };
+  return { events, done: true, cursor: null, batch: await kit.settle(run.runId, batch, result.outcomes) };
+}

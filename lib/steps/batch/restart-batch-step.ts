@@ -1,0 +1,45 @@
+/**
+ * "Restart batch" (and "Stop allocations"): starts every allocation of the next batch, with a
+ * journal so a retried task restarts nothing twice. In place, the batch settles here; with
+ * `-reschedule` it leaves an await cursor for "Await batch".
+ */
+import type { BatchOutput, PlannedStepInput } from '../../workflow/restart-steps';
+import { createAwaitCursor } from '../await/await-cursor';
+import type { StepKit } from '../kit/step-kit';
+import { type BatchJournal, restartBatch } from './restart-batch';
+
+export async function restartBatchStep(
+  kit: StepKit,
+  { options, run, plan: ref, progress }: PlannedStepInput,
+): Promise<BatchOutput> {
+  const { planStore, now, signal, key } = kit;
+  const nomad = kit.nomadFor(options);
+  const { events, emit } = kit.recorder();
+  const plan = await kit.loadPlan(ref.planKey);
+  const index = progress.nextBatch;
+  const journalKey = key(run.runId, `batch-${index}.json`);
+  const journal = await kit.tryGet<BatchJournal>(journalKey);
+  const outcomes = await restartBatch(nomad, plan, index, options, {
+    emit,
+    now,
+    signal,
+    journal,
+    record: (j) => planStore.put(journalKey, j),
+  });
+  const batch = { index, size: outcomes.length, startedAt: journal?.startedAt ?? now() };
+  if (!options.reschedule) return { events, batch: await kit.settle(run.runId, batch, outcomes) };
+  const cursor = createAwaitCursor(index, outcomes, { now });
+  await planStore.put(key(run.runId, `cursor-${index}.json`), cursor);
+  const stopIndexes = outcomes.flatMap((o) => (o.status === 'stopped' ? [o.stopIndex] : []));
+  return {
+    events,
+    batch: {
+      ...batch,
+      stopIndex: stopIndexes.length > 0 ? Math.min(...stopIndexes) : 0,
+      done: false,
+      cursor: null,
+      errorCount: 0,
+      unrecoverable: false,
+    },
+  };
+}

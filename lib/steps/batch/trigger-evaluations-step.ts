@@ -1,0 +1,35 @@
+/**
+ * "Trigger evaluations": for `-reschedule` on a system job, one evaluation with
+ * `ForceReschedule` per stopped allocation's job, without which no replacement appears.
+ */
+import type { BatchOutput, BatchStepInput } from '../../workflow/restart-steps';
+import { type AwaitCursor, createAwaitCursor } from '../await/await-cursor';
+import type { AllocationOutcome } from '../kit/outcomes';
+import type { StepKit } from '../kit/step-kit';
+import { triggerEvaluations } from './reschedule';
+
+export async function triggerEvaluationsStep(
+  kit: StepKit,
+  { options, run, plan: ref, batch }: BatchStepInput,
+): Promise<BatchOutput> {
+  const { planStore, now, signal, key } = kit;
+  const nomad = kit.nomadFor(options);
+  const { events, emit } = kit.recorder();
+  const plan = await kit.loadPlan(ref.planKey);
+  const cursorKey = key(run.runId, `cursor-${batch.index}.json`);
+  const cursor = (await planStore.get(cursorKey)) as AwaitCursor;
+  const stopped: AllocationOutcome[] = cursor.waiting.map((w) => ({
+    allocationId: w.allocationId,
+    group: w.group,
+    status: 'stopped',
+    stopIndex: w.stopIndex,
+  }));
+  const evaluated = await triggerEvaluations(nomad, plan, batch.index, stopped, options, {
+    emit,
+    now,
+    signal,
+  });
+  const next = createAwaitCursor(batch.index, [...Object.values(cursor.settled), ...evaluated], { now });
+  await planStore.put(cursorKey, { ...next, startedAt: cursor.startedAt });
+  return { events, batch };
+}

@@ -1,0 +1,37 @@
+/**
+ * The maintenance window's end, met at the safe point before a batch: the run stops there, never
+ * in the middle of a batch, and says how far it got.
+ */
+import type { PlannedStepInput, StepEvents } from '../../workflow/restart-steps';
+import type { StepKit } from '../kit/step-kit';
+import { addToCarryOver, carryOverKey, restartedByRun } from '../plan/carry-over';
+
+export async function stopAtWindowEndStep(
+  kit: StepKit,
+  { options, run, plan, progress }: PlannedStepInput,
+): Promise<StepEvents> {
+  const { events, emit } = kit.recorder();
+  const record = await kit.loadRun(run.runId);
+  // Finish reads why the run stopped from the record, as it does for -max-errors.
+  await kit.planStore.put(kit.key(run.runId, 'run.json'), { ...record, stoppedOn: 'window-end' });
+  // With resumeNextWindow, the schedule's next run restarts only what this one did not.
+  const carryKey = carryOverKey(options);
+  if (carryKey !== undefined) {
+    const restarted = await restartedByRun(
+      kit,
+      run.runId,
+      await kit.loadPlan(plan.planKey),
+      progress.nextBatch,
+    );
+    await addToCarryOver(kit, carryKey, restarted, run.runId);
+  }
+  const done = progress.restarted + progress.failed;
+  emit({
+    type: 'window-ended',
+    time: kit.now(),
+    windowEnd: options.windowEnd ?? kit.now(),
+    done,
+    left: Math.max(0, plan.allocationCount - done),
+  });
+  return { events };
+}

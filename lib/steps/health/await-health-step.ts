@@ -1,0 +1,52 @@
+/**
+ * "Await health" (`-wait-healthy`): one time slice of a batch's health wait; the graph loops on it
+ * until every allocation of the batch is healthy, has failed or is past `-healthy-deadline`, and
+ * the batch's result then counts those that failed the gate.
+ */
+import type { AwaitOutput, BatchStepInput } from '../../workflow/restart-steps';
+import { CLOCK_SKEW_ALLOWANCE_MS } from '../batch/in-place';
+import type { BatchResult, StepKit } from '../kit/step-kit';
+import { awaitHealth } from './await-health';
+import { createHealthCursor, type HealthCursor, healthOutcomes } from './health-cursor';
+
+export async function awaitHealthStep(
+  kit: StepKit,
+  { options, run, plan: ref, batch }: BatchStepInput,
+): Promise<AwaitOutput> {
+  const gate = options.waitHealthy;
+  if (gate === undefined) return { events: [], done: true, cursor: null, batch };
+  const { planStore, now, signal, key } = kit;
+  const { events, emit } = kit.recorder();
+  const plan = await kit.loadPlan(ref.planKey);
+  const cursorKey = key(run.runId, `health-${batch.index}.json`);
+  let cursor = await kit.tryGet<HealthCursor>(cursorKey);
+  if (cursor === undefined) {
+    const settled = (await planStore.get(key(run.runId, `result-${batch.index}.json`))) as BatchResult;
+    cursor = createHealthCursor(batch.index, settled.outcomes ?? [], {
+      now: now(),
+      // In place, a restart seen since the batch began is ours: its task must start again.
+      restartedSinceMs: options.reschedule ? undefined : batch.startedAt - CLOCK_SKEW_ALLOWANCE_MS,
+    });
+    if (cursor.watching.length > 0)
+      emit({
+        type: 'health-waiting',
+        time: cursor.startedAt,
+        count: cursor.watching.length,
+        minHealthyTimeNs: gate.minHealthyTimeNs,
+        healthyDeadlineNs: gate.healthyDeadlineNs,
+      });
+  }
+  const result = await awaitHealth(kit.nomadFor(options), plan, cursor, gate, options.verbose, {
+    emit,
+    now,
+    signal,
+  });
+  await planStore.put(cursorKey, result.cursor);
+  if (!result.done) return { events, done: false, cursor: null, batch };
+  return {
+    events,
+    done: true,
+    cursor: null,
+    batch: await kit.settle(run.runId, batch, healthOutcomes(result.cursor)),
+  };
+}

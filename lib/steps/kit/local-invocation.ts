@@ -1,0 +1,51 @@
+/**
+ * What a caller that runs the handlers in-process (the local engine at a terminal) hands each
+ * invocation: a live view of the step's progress events, and the Nomad client configuration the
+ * command resolved from its flags and `NOMAD_*` variables. On AWS neither is attached: events
+ * reach the user through the execution history, and the configuration comes from the function's
+ * environment and Secrets Manager.
+ *
+ * Both ride on the Lambda context, the one object the local engine hands each invocation through
+ * the unchanged middy chain, so two runs in one process never see each other's events or agents,
+ * and no setting (a secret least of all) travels through `process.env` or the execution input.
+ */
+import type { Context } from 'aws-lambda';
+import type { NomadClientConfig } from '../../nomad/config';
+import type { ProgressEvent } from '../../restart/events';
+
+export type LiveEventSink = (event: ProgressEvent) => void;
+
+/** What the local caller attaches to one invocation. */
+export interface LocalInvocation {
+  readonly liveEvents: LiveEventSink;
+  /** @default - the handler resolves it from its environment, as on Lambda */
+  readonly nomad?: NomadClientConfig;
+  /**
+   * The clock the steps read (Unix ms): tests run a maintenance window on simulated time.
+   * @default Date.now
+   */
+  readonly now?: () => number;
+}
+
+const LOCAL_INVOCATION = Symbol('nomad-restart.localInvocation');
+type WithLocalInvocation = Context & { [LOCAL_INVOCATION]?: LocalInvocation };
+
+/** The context, carrying `invocation` for the handler run with it. */
+export function withLocalInvocation(context: Context, invocation: LocalInvocation): Context {
+  return Object.assign(context, { [LOCAL_INVOCATION]: invocation });
+}
+
+/** The live event sink attached to this invocation's context, if any. */
+export function liveEventsOf(context: Context): LiveEventSink | undefined {
+  return (context as WithLocalInvocation)[LOCAL_INVOCATION]?.liveEvents;
+}
+
+/** The clock attached to this invocation's context, else the machine's. */
+export function clockOf(context: Context): () => number {
+  return (context as WithLocalInvocation)[LOCAL_INVOCATION]?.now ?? Date.now;
+}
+
+/** The Nomad client configuration attached to this invocation's context, if any. */
+export function nomadConfigOf(context: Context): NomadClientConfig | undefined {
+  return (context as WithLocalInvocation)[LOCAL_INVOCATION]?.nomad;
+}

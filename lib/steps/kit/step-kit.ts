@@ -1,0 +1,195 @@
+/**
+ * What every workflow step shares: the run's objects in the plan store, the event recorder,
+ * and the small decision shapes. Plan-store layout, under `runKeyPrefix(runId)`:
+ * - `plan.json`: the `RestartPlan` (ordered allocations cut into batches);
+ * - `batch-<i>.json`: the batch journal (idempotent re-runs of "Restart batch");
+ * - `cursor-<i>.json`: the await cursor (its size grows with the batch, so not in the state);
+ * - `result-<i>.json`: the settled batch (errors, failed and restarted counts, outcomes);
+ * - `health-<i>.json`: the health wait's cursor (`-wait-healthy`);
+ * - `run.json`: the run's flat error list, the batches already counted, and why it stopped;
+ * - `plan-events.json`: the plan's lines, held while the multi-region question is open.
+ */
+
+import type { NomadClient } from '../../nomad/client';
+import type { BatchError } from '../../restart/allocation-errors';
+import { isBatchUnrecoverable } from '../../restart/allocation-errors';
+import type { ProgressEvent } from '../../restart/events';
+import type { RestartOptions } from '../../restart/options';
+import type { RestartPlan } from '../../restart/plan';
+import type { Question } from '../../restart/questions';
+import type { SkippedCounts } from '../../restart/run-summary';
+import { TIMESTAMP_PREFIX_LENGTH } from '../../restart/text';
+import { getIfPresent, type PlanStore, runKeyPrefix } from '../../stores/plan-store';
+import {
+  type BatchState,
+  type Decision,
+  MAX_STEP_EVENTS,
+  type PendingQuestion,
+  type Progress,
+} from '../../workflow/payloads';
+import type { GuardOutput, RestartStepsDeps } from '../../workflow/restart-steps';
+import { type AllocationOutcome, batchErrorsOf, failedCountOf } from './outcomes';
+import { cachedPlan } from './plan-cache';
+
+/** A settled batch, as Decide and Apply answer read it. */
+export interface BatchResult {
+  readonly errors: BatchError[];
+  readonly failed: number;
+  readonly restarted: number;
+  /** Each allocation's outcome, which "Await health" starts from; absent in results stored before it. */
+  readonly outcomes?: AllocationOutcome[];
+}
+
+/** The run's allocation counts as of the last batch Decide counted. */
+export interface RunCounts {
+  readonly planned: number;
+  readonly restarted: number;
+  readonly failed: number;
+  readonly skipped: SkippedCounts;
+}
+
+/** What the run has collected so far across batches (and executions). */
+export interface RunRecord {
+  readonly errors: BatchError[];
+  readonly countedBatches: number[];
+  readonly stoppedOn?: 'error' | 'unrecoverable-error' | 'max-errors' | 'window-end';
+  /**
+   * Kept by Decide with each batch it counts: what a run's end notification shows when the run
+   * ends outside "Finish restart" (aborted, timed out). Absent before the first batch is counted.
+   */
+  readonly counts?: RunCounts;
+}
+
+export const EMPTY_RUN: RunRecord = { errors: [], countedBatches: [] };
+
+/** Plan-store entry (under the run's prefix) of the {@link RunRecord}. */
+export const RUN_RECORD = 'run.json';
+
+/**
+ * The record of run `runId`, read from outside a step (the run-end notifier); `undefined` when
+ * the run has none (no batch settled yet).
+ */
+export function readRunRecord(planStore: PlanStore, runId: string): Promise<RunRecord | undefined> {
+  return getIfPresent<RunRecord>(planStore, `${runKeyPrefix(runId)}${RUN_RECORD}`);
+}
+
+/** Plan-store entry holding the plan's lines while the multi-region question is open. */
+export const HELD_EVENTS = 'plan-events.json';
+
+/** A decision for the graph's "What next?" choice; `extra` sets the wait or the question. */
+export const decision = (action: Decision['action'], extra: Partial<Decision> = {}): Decision => ({
+  action,
+  waitSeconds: 0,
+  question: null,
+  ...extra,
+});
+
+/** The batch wait the progress carries now (an answer can replace it mid-run). */
+export const batchWaitOf = (progress: Progress) =>
+  progress.askBetweenBatches
+    ? ({ kind: 'ask' } as const)
+    : ({ kind: 'duration', ns: Math.max(0, progress.batchWaitMs) * 1e6 } as const);
+
+/** A question as the Ask state parks it: Nomad's lines joined under the timestamp prefix. */
+export function pendingQuestion(question: Question, summary: string): PendingQuestion {
+  const text = question.lines.join(`\n${' '.repeat(TIMESTAMP_PREFIX_LENGTH)}`);
+  return {
+    kind: question.kind === 'multi-region' ? 'multiregion' : 'proceed',
+    prompt: `${text} [${question.options}]`,
+    summary,
+  };
+}
+
+/** The deps of one invocation plus the helpers built on them; each step takes one of these. */
+export interface StepKit extends Omit<RestartStepsDeps, 'nomad'> {
+  /**
+   * The Nomad client for a run: the input's region (the only way a console or scheduled run
+   * names one) on every request, as Nomad's `-region` does.
+   */
+  nomadFor(options: RestartOptions): NomadClient;
+  /** The plan-store key of `name` in run `runId`. */
+  key(runId: string, name: string): string;
+  /**
+   * Collects a step's events for its result and shows each to the live sink at once. The plan
+   * step passes `live: false`: its lines must wait behind the multi-region question.
+   */
+  recorder(options?: { live: boolean }): {
+    events: ProgressEvent[];
+    /**
+     * Shows `event` live and keeps it for the step's result; `kept` replaces it there (an event
+     * whose error list was cut to a sample to keep the state small, see error-sample.ts).
+     */
+    emit: (event: ProgressEvent, kept?: ProgressEvent) => void;
+  };
+  /** The run's plan, decoded once per process. */
+  loadPlan(planKey: string): Promise<RestartPlan>;
+  /** An object of the plan store, or undefined when it does not exist yet. */
+  tryGet<T>(key: string): Promise<T | undefined>;
+  /** The run record, empty before the first batch settles. */
+  loadRun(runId: string): Promise<RunRecord>;
+  /**
+   * Adds an error found at the safe point before a batch (an active deployment, a lost lock) to
+   * the run record, for Finish to report; answers the guard's output that stops the run there.
+   */
+  stopWithError(runId: string, error: BatchError, progress: Progress): Promise<GuardOutput>;
+  /** Settles a batch: its result for Decide, and the state the graph carries. */
+  settle(
+    runId: string,
+    batch: { index: number; size: number; startedAt: number },
+    outcomes: readonly AllocationOutcome[],
+  ): Promise<BatchState>;
+}
+
+/** Builds the kit for one invocation (deps carry that invocation's deadline signal). */
+export function createStepKit(deps: RestartStepsDeps): StepKit {
+  const { nomad, planStore, onEvent, ...rest } = deps;
+  const key = (runId: string, name: string) => `${runKeyPrefix(runId)}${name}`;
+  // A failing read fails the step (Step Functions retries it), instead of a retried batch
+  // forgetting its journal and restarting allocations again, or a run record losing its errors.
+  const tryGet = <T>(k: string): Promise<T | undefined> => getIfPresent<T>(planStore, k);
+  return {
+    ...rest,
+    planStore,
+    nomadFor: (options) => (options.region === undefined ? nomad : nomad.withRegion(options.region)),
+    key,
+    recorder: ({ live } = { live: true }) => {
+      const events: ProgressEvent[] = [];
+      const seen = live ? onEvent : undefined;
+      return {
+        events,
+        emit: (event: ProgressEvent, kept: ProgressEvent = event) => {
+          seen?.(event);
+          // Past the cap a step keeps its first events; the counters still say what happened.
+          if (events.length < MAX_STEP_EVENTS) events.push(kept);
+        },
+      };
+    },
+    loadPlan: (planKey) => cachedPlan(planKey, async (k) => (await planStore.get(k)) as RestartPlan),
+    tryGet,
+    loadRun: async (runId) => (await tryGet<RunRecord>(key(runId, RUN_RECORD))) ?? EMPTY_RUN,
+    async stopWithError(runId, error, progress) {
+      const record = (await tryGet<RunRecord>(key(runId, RUN_RECORD))) ?? EMPTY_RUN;
+      await planStore.put(key(runId, RUN_RECORD), { ...record, errors: [...record.errors, error] });
+      return { events: [], blocked: true, progress: { ...progress, errorCount: progress.errorCount + 1 } };
+    },
+    async settle(runId, batch, outcomes) {
+      const errors = batchErrorsOf(outcomes);
+      const failed = failedCountOf(outcomes);
+      const result: BatchResult = {
+        errors,
+        failed,
+        restarted: outcomes.length - failed,
+        outcomes: [...outcomes],
+      };
+      await planStore.put(key(runId, `result-${batch.index}.json`), result);
+      return {
+        ...batch,
+        stopIndex: 0,
+        done: true,
+        cursor: null,
+        errorCount: errors.length,
+        unrecoverable: isBatchUnrecoverable(errors),
+      };
+    },
+  };
+}

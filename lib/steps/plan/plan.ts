@@ -1,0 +1,181 @@
+/**
+ * Makes the restart plan: resolves the job, reads its versions and allocations, filters, sorts and
+ * cuts them into batches as Nomad's command does (`command/job_restart.go` `Run`).
+ */
+import type { NomadClient } from '../../nomad/client';
+import type { AllocListStub, Job } from '../../nomad/types';
+import { cutBatches, resolveBatchSize, resolveMaxErrors } from '../../restart/batches';
+import { type EarlierRunWork, withReplacements } from '../../restart/earlier-work';
+import { NomadQueryError, RescheduleNotAllowedError } from '../../restart/errors';
+import type { EmitProgress } from '../../restart/events';
+import { filterAllocations, type PlannedAllocation, sortAllocations } from '../../restart/filter';
+import type { RestartOptions } from '../../restart/options';
+import type { PlanCounts, PlannedJob, PlanResult, RestartPlan } from '../../restart/plan';
+import { countSkipped } from '../../restart/run-summary';
+import { PlanBatchOutOfRangeError } from '../kit/errors';
+import { readAllocationsToPlan } from '../kit/job-allocations-read';
+import { type ResolvedJob, resolveJob } from './resolve-job';
+
+/**
+ * Job types `-reschedule` accepts; sysbatch and unknown types are never replaced (Nomad's
+ * `command/job_restart.go` `Run`).
+ */
+const RESCHEDULABLE_TYPES: ReadonlySet<string> = new Set(['batch', 'service', 'system']);
+
+/** Dependencies of {@link planRestart}. */
+export interface PlanDeps {
+  readonly emit: EmitProgress;
+  /** Unix ms. */
+  readonly now: () => number;
+  readonly signal?: AbortSignal;
+  /**
+   * Asks `Are you sure you want to restart multi-region job ...` for a multi-region job
+   * without `-yes`, at Nomad's point (before versions are read). `false` cancels.
+   * @default - not asked here; the caller checks `plan.job.multiregion` itself
+   */
+  readonly confirmMultiregion?: (jobId: string) => Promise<boolean>;
+  /** Allocations an earlier run of the same restart already restarted: skipped. @default - none */
+  readonly done?: ReadonlySet<string>;
+  /**
+   * What the job's earlier run that never ended did, if there is one, given the job's
+   * allocations now: skipped like `done`.
+   * @default - nothing is resumed (the dry run, Nomad's behaviour)
+   */
+  readonly earlierRun?: (
+    job: PlannedJob,
+    stubs: readonly AllocListStub[],
+  ) => Promise<EarlierRunWork | undefined>;
+}
+
+function plannedJob(resolved: ResolvedJob): PlannedJob {
+  const regions = resolved.job.Multiregion?.Regions;
+  return {
+    id: resolved.id,
+    ...(resolved.namespace === undefined ? {} : { namespace: resolved.namespace }),
+    ...(resolved.job.Type === undefined ? {} : { type: resolved.job.Type }),
+    multiregion: Array.isArray(regions) && regions.length > 0,
+  };
+}
+
+/**
+ * Plans a restart (Nomad's `command/job_restart.go` `Run`, up to the batch loop): resolves the job,
+ * refuses `-reschedule` for job types that are never replaced before anything is touched, reads
+ * versions and allocations, filters and sorts them with the domain rules, and cuts batches.
+ *
+ * Emits `allocation-skipped` (verbose only), then `nothing-to-restart` or `restart-started`.
+ * Read-only: the only Nomad calls are GETs.
+ */
+export async function planRestart(
+  client: NomadClient,
+  options: RestartOptions,
+  deps: PlanDeps,
+): Promise<PlanResult> {
+  const resolved = await resolveJob(client, options.job, {
+    namespace: options.namespace,
+    signal: deps.signal,
+  });
+  const job = plannedJob(resolved);
+  if (options.reschedule && !RESCHEDULABLE_TYPES.has(job.type ?? '')) {
+    throw new RescheduleNotAllowedError(job.type);
+  }
+  if (job.multiregion && !options.yes && deps.confirmMultiregion !== undefined) {
+    if (!(await deps.confirmMultiregion(job.id))) {
+      return { kind: 'canceled', job };
+    }
+  }
+
+  const query = {
+    ...(job.namespace === undefined ? {} : { namespace: job.namespace }),
+    ...(deps.signal === undefined ? {} : { signal: deps.signal }),
+  };
+  let versions: Job[];
+  try {
+    versions = (await client.jobs().versions(job.id, query)).value;
+  } catch (err) {
+    throw new NomadQueryError('versions', job.id, err);
+  }
+  const versionMap = new Map<number, Job>();
+  for (const version of versions) {
+    // A version without a number cannot be matched to an allocation; it is simply unknown.
+    if (typeof version.Version === 'number') {
+      versionMap.set(version.Version, version);
+    }
+  }
+
+  let stubs: AllocListStub[];
+  try {
+    stubs = (
+      await readAllocationsToPlan(client, { id: job.id, definition: resolved.job }, options.tasks, query)
+    ).value;
+  } catch (err) {
+    throw new NomadQueryError('allocations', job.id, err);
+  }
+
+  // One way to skip what earlier runs did (a window's carry-over, an interrupted run's work):
+  // `done`, with the replacements of what they stopped, so a fresh replacement is not stopped again.
+  const resumed = await deps.earlierRun?.(job, stubs);
+  const earlier = [...(deps.done ?? []), ...(resumed?.restarted ?? []), ...(resumed?.stopped ?? [])];
+  const { eligible, skipped } = filterAllocations(sortAllocations(stubs), versionMap, {
+    groups: options.groups,
+    tasks: options.tasks,
+    ...(earlier.length === 0 ? {} : { done: withReplacements(earlier, stubs) }),
+  });
+  const skippedAsDone = skipped.filter((skip) => skip.reason.kind === 'done').length;
+  if (resumed !== undefined && skippedAsDone > 0) {
+    deps.emit({
+      type: 'earlier-run-resumed',
+      time: deps.now(),
+      previousRun: resumed.runId,
+      skipped: skippedAsDone,
+    });
+  }
+  if (options.verbose) {
+    for (const skip of skipped) {
+      deps.emit({ type: 'allocation-skipped', time: deps.now(), allocationId: skip.id, reason: skip.reason });
+    }
+  }
+  const counts: PlanCounts = {
+    listed: stubs.length,
+    eligible: eligible.length,
+    skipped: skipped.length,
+    skippedBy: countSkipped(skipped.map((skip) => skip.reason)),
+  };
+  if (eligible.length === 0) {
+    deps.emit({ type: 'nothing-to-restart', time: deps.now() });
+    return { kind: 'nothing-to-restart', job, counts };
+  }
+
+  const batchSize = resolveBatchSize(options.batchSize, eligible.length);
+  const maxErrors =
+    options.maxErrors === undefined ? undefined : resolveMaxErrors(options.maxErrors, eligible.length);
+  const createdAt = deps.now();
+  deps.emit({ type: 'restart-started', time: createdAt, count: eligible.length });
+  return {
+    kind: 'plan',
+    job,
+    batchSize,
+    batches: cutBatches(eligible, batchSize),
+    skipped,
+    counts,
+    ...(maxErrors === undefined ? {} : { maxErrors }),
+    createdAt,
+    ...(resumed === undefined || resumed.restarted.length + resumed.stopped.length === 0 ? {} : { resumed }),
+  };
+}
+
+/** The allocations of one batch of a stored plan. */
+export function planBatch(plan: RestartPlan, batchIndex: number): PlannedAllocation[] {
+  const batch = plan.batches[batchIndex];
+  if (batch === undefined) {
+    throw new PlanBatchOutOfRangeError(batchIndex, plan.batches.length);
+  }
+  return batch;
+}
+
+/**
+ * Whether `batchIndex` is the plan's last batch (no question or wait follows it, Nomad's
+ * `command/job_restart.go` `Run`).
+ */
+export function isLastBatch(plan: RestartPlan, batchIndex: number): boolean {
+  return batchIndex >= plan.batches.length - 1;
+}
