@@ -24,7 +24,9 @@ function missing(): string | undefined {
   ]
     .filter(([, value]) => value === undefined || value === '')
     .map(([name]) => name);
-  return unset.length === 0 ? undefined : `needs ${unset.join(', ')} (a real Consul and a Nomad agent registering in it)`;
+  return unset.length === 0
+    ? undefined
+    : `needs ${unset.join(', ')} (a real Consul and a Nomad agent registering in it)`;
 }
 
 /** `describe` for a group that needs the real pair: without it, prints why instead. */
