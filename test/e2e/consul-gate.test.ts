@@ -9,7 +9,9 @@
 //   allocation's checks passed again in Consul, not after a `passing` left from before the restart;
 // - failing: once restarted the server answers 500: the task runs (Nomad would call it healthy),
 //   the Consul check is critical, and -max-errors 0 stops at the deadline naming the check, its
-//   status and Consul's output, the 2nd allocation untouched;
+//   status and the output Consul shows for it, the 2nd allocation untouched;
+// - -task: a one-task restart leaves the group service registered with its `passing` from before
+//   the restart; the gate does not count it (the server answers 500 once restarted);
 // - flapping: once restarted the server answers its 3rd request with a 500: the count of
 //   -min-healthy-time starts over, in the JSON events and in Consul's own record;
 // - Consul's errors stop the run before any restart: an unknown token, a token that may not read
@@ -73,11 +75,18 @@ const UP_CHECK = {
   Timeout: SECOND,
 };
 
-/**
- * `count` allocations of `script` behind a group service `<service>` with an `http` check every
- * second, and with `taskCheck` a task service `<service>-task` holding it.
- */
-function consulJob(id: string, service: string, script: string, taskCheck?: object): Job {
+/** What a fixture job runs: its server, and the checks on it. */
+interface JobSpec {
+  readonly script: string;
+  /** A task service `<service>-task` holding this check. */
+  readonly taskCheck?: object;
+  /** Seconds between two runs of the group service's `http` check (default 1). */
+  readonly checkEvery?: number;
+}
+
+/** 2 allocations of `spec.script` behind a group service `<service>` with an `http` check. */
+function consulJob(id: string, service: string, spec: JobSpec): Job {
+  const { script, taskCheck, checkEvery = 1 } = spec;
   const group = {
     Name: 'web',
     Count: 2,
@@ -90,7 +99,7 @@ function consulJob(id: string, service: string, script: string, taskCheck?: obje
         Name: service,
         Provider: 'consul',
         PortLabel: 'http',
-        Checks: [{ Name: 'http', Type: 'http', Path: '/', Interval: SECOND, Timeout: SECOND }],
+        Checks: [{ Name: 'http', Type: 'http', Path: '/', Interval: checkEvery * SECOND, Timeout: SECOND }],
       },
     ],
     Tasks: [
@@ -157,10 +166,10 @@ interface Fixture {
   token: string;
 }
 
-async function openFixture(id: string, script: string, taskCheck?: object): Promise<Fixture> {
+async function openFixture(id: string, spec: JobSpec): Promise<Fixture> {
   const consul = new ConsulPair();
   const service = `${id}-${consul.run}`;
-  const target = await openE2e({ jobs: [consulJob(id, service, script, taskCheck)] });
+  const target = await openE2e({ jobs: [consulJob(id, service, spec)] });
   const order = inOrder(await target.allocations(id));
   return { target, consul, service, order, token: await consul.token(await readmeConsulPolicy()) };
 }
@@ -177,7 +186,7 @@ describeConsul('-wait-healthy on Consul checks: healthy, one allocation per batc
   let after: AllocListStub[];
   beforeAll(async () => {
     // Arrange
-    f = await openFixture('consul-healthy', SLOW, UP_CHECK);
+    f = await openFixture('consul-healthy', { script: SLOW, taskCheck: UP_CHECK });
     const groupWatch = f.consul.watch(f.service);
     const taskWatch = f.consul.watch(`${f.service}-task`);
 
@@ -236,7 +245,7 @@ describeConsul('-wait-healthy on Consul checks: a check critical at the deadline
   let after: AllocListStub[];
   beforeAll(async () => {
     // Arrange
-    f = await openFixture('consul-failing', FAILING);
+    f = await openFixture('consul-failing', { script: FAILING });
 
     // Act: address and token from Consul's own variables.
     result = await runCli(['-yes', '-max-errors', '0', ...gate('15s'), 'consul-failing'], {
@@ -248,16 +257,17 @@ describeConsul('-wait-healthy on Consul checks: a check critical at the deadline
   });
   afterAll(() => closeFixture(f));
 
-  it("stops before batch 2 with the deadline error naming the check, its status and Consul's output", async () => {
+  it('stops before batch 2 with the deadline error naming the check, its status and the output Consul shows', async () => {
     // Arrange
     const a = short(f.order[0]?.ID ?? '');
     const [check] = (await f.consul.checks(f.service)).filter(
       (c) => c.ServiceID === groupServiceId(f.order[0]?.ID ?? '', f.service),
     );
 
-    // Assert
+    // Assert: Consul's catalog shows the check critical. Its Output may still be the empty one of
+    // the registration: a run that keeps the status does not sync its output for minutes
+    // (Consul's check_update_interval), so the error can only quote what Consul shows.
     expect(check).toMatchObject({ Name: 'http', Status: 'critical' });
-    expect(check?.Output).toContain('500 Internal Server Error');
     expect(result.code).toBe(1);
     expect(lines(result.stdout)).toEqual([
       '==> <ts>: Restarting 2 allocations',
@@ -287,6 +297,65 @@ describeConsul('-wait-healthy on Consul checks: a check critical at the deadline
   });
 });
 
+describeConsul('-wait-healthy on Consul checks: -task leaves the group check passing from before', () => {
+  let f: Fixture;
+  let result: CliResult;
+  let readings: readonly CheckReading[];
+  let after: AllocListStub[];
+  beforeAll(async () => {
+    // Arrange: the group check runs every 5 s; once restarted the server answers 500. A restart of
+    // one task does not register the group service again, so Consul keeps its `passing` until
+    // the check's next run.
+    f = await openFixture('consul-stale', { script: FAILING, checkEvery: 5 });
+    const watch = f.consul.watch(f.service);
+
+    // Act
+    result = await runCli(
+      [
+        '-yes',
+        '-max-errors',
+        '0',
+        '-task',
+        'server',
+        '-wait-healthy',
+        '-min-healthy-time',
+        '1s',
+        '-healthy-deadline',
+        '15s',
+        'consul-stale',
+      ],
+      { ...f.target.env, CONSUL_HTTP_ADDR: f.consul.address, CONSUL_HTTP_TOKEN: f.token },
+    );
+    after = await f.target.allocations('consul-stale');
+    readings = await watch.stop();
+  });
+  afterAll(() => closeFixture(f));
+
+  it('does not count that passing: the check fails when it runs again, and batch 2 never starts', () => {
+    // Arrange
+    const [first, second] = f.order.map((x) => after.find((y) => y.ID === x.ID));
+    const a = short(first?.ID ?? '');
+    const ids = [groupServiceId(first?.ID ?? '', f.service)];
+    const firstCritical = readings
+      .flatMap((r) => r.checks)
+      .find((c) => ids.includes(c.ServiceID) && c.Status === 'critical');
+
+    // Assert: Consul went from `passing` to `critical` only when the check ran again (a run has an
+    // Output; a registration anew would show Consul's initial `critical` with none): its `passing`
+    // had outlived the restart.
+    expect(statusesSeen(readings, ids, 0, Date.now())).toEqual(['passing', 'critical']);
+    expect(firstCritical?.Output).toMatch(/^HTTP GET \S+: (500 Internal Server Error|.*connection refused)/);
+    expect(result.code).toBe(1);
+    expect(lines(result.stderr)[2]).toMatch(
+      new RegExp(
+        `^\\* Error restarting allocation "${a}": Allocation "${a}" did not become healthy within 15s: .*"http".*critical`,
+      ),
+    );
+    expect(first === undefined ? false : wasRestarted(first)).toBe(true);
+    expect(second === undefined ? true : wasRestarted(second)).toBe(false);
+  });
+});
+
 describeConsul('-wait-healthy on Consul checks: a flapping check', () => {
   let f: Fixture;
   let result: CliResult;
@@ -294,7 +363,7 @@ describeConsul('-wait-healthy on Consul checks: a flapping check', () => {
   let after: AllocListStub[];
   beforeAll(async () => {
     // Arrange
-    f = await openFixture('consul-flapping', FLAPPING);
+    f = await openFixture('consul-flapping', { script: FLAPPING });
     const watch = f.consul.watch(f.service);
 
     // Act
@@ -348,7 +417,7 @@ describeConsul("Consul's errors stop -wait-healthy before any restart", () => {
   const results = new Map<Case, CliResult>();
   beforeAll(async () => {
     // Arrange: a token that reads nodes but no service; an address nothing listens on.
-    f = await openFixture('consul-refused', server('200'));
+    f = await openFixture('consul-refused', { script: server('200') });
     const blind = await f.consul.token('node_prefix "" { policy = "read" }');
     const closed = await closedAddress();
     const setups: Record<Case, { addr: string; token: string; says: RegExp }> = {
