@@ -187,8 +187,7 @@ describeConsul('-wait-healthy on Consul checks: healthy, one allocation per batc
   beforeAll(async () => {
     // Arrange
     f = await openFixture('consul-healthy', { script: SLOW, taskCheck: UP_CHECK });
-    const groupWatch = f.consul.watch(f.service);
-    const taskWatch = f.consul.watch(`${f.service}-task`);
+    const watch = f.consul.watch(f.service, `${f.service}-task`);
 
     // Act: address and token by flag.
     result = await runCli(
@@ -196,7 +195,7 @@ describeConsul('-wait-healthy on Consul checks: healthy, one allocation per batc
       f.target.env,
     );
     after = await f.target.allocations('consul-healthy');
-    readings = [...(await groupWatch.stop()), ...(await taskWatch.stop())].sort((a, b) => a.time - b.time);
+    readings = await watch.stop();
   });
   afterAll(() => closeFixture(f));
 
@@ -456,5 +455,60 @@ describeConsul("Consul's errors stop -wait-healthy before any restart", () => {
     expect(result?.stderr).toMatch(says.get(name) ?? /no expectation/);
     expect(result?.stdout).not.toContain('Restarting running tasks');
     expect(all.filter(wasRestarted)).toEqual([]);
+  });
+});
+
+// Runs everywhere: the cases above judge the command by these readings of Consul's record.
+describe('reading the watch of Consul checks', () => {
+  const check = (ServiceID: string, Status: string) =>
+    ({ ServiceID, Name: 'http', Status }) as CheckReading['checks'][number];
+  const readings: CheckReading[] = [
+    { time: 100, checks: [check('a', 'passing'), check('b', 'passing')] },
+    { time: 200, checks: [check('a', 'critical'), check('b', 'passing')] },
+    { time: 300, checks: [check('a', 'passing'), check('b', 'warning')] },
+    { time: 400, checks: [check('a', 'passing'), check('b', 'passing')] },
+    { time: 500, checks: [check('a', 'passing'), check('b', 'passing')] },
+    { time: 600, checks: [check('b', 'passing')] },
+  ];
+
+  it.each([
+    {
+      name: 'the start of the last unbroken passing run',
+      ids: ['a', 'b'],
+      after: 0,
+      before: 550,
+      expected: 400,
+    },
+    {
+      name: 'a run that began before `after` as its first reading after it',
+      ids: ['a'],
+      after: 350,
+      before: 550,
+      expected: 400,
+    },
+    {
+      name: 'undefined when the last reading in the window is not passing',
+      ids: ['a', 'b'],
+      after: 0,
+      before: 350,
+      expected: undefined,
+    },
+    { name: 'undefined when a service is gone', ids: ['a', 'b'], after: 0, before: 600, expected: undefined },
+  ])('passingSince gives $name', ({ ids, after, before, expected }) => {
+    // Act
+    const since = passingSince(readings, ids, after, before);
+
+    // Assert
+    expect(since).toBe(expected);
+  });
+
+  it('statusesSeen gives the statuses in order, repeats dropped, critical over warning, a service gone as missing', () => {
+    // Act
+    const seen = statusesSeen(readings, ['a', 'b'], 0, 600);
+    const onlyB = statusesSeen(readings, ['b'], 0, 600);
+
+    // Assert
+    expect(seen).toEqual(['passing', 'critical', 'warning', 'passing', 'missing']);
+    expect(onlyB).toEqual(['passing', 'warning', 'passing']);
   });
 });

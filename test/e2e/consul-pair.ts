@@ -5,7 +5,7 @@
  * cases make the command's own tokens with it) and `NOMAD_E2E_ADDR` (the Nomad agent). Without all
  * three the cases print why they are not run: the simulator's Consul has its own suite.
  *
- * A watch follows a service's checks through Consul's blocking queries and keeps every answer
+ * A watch follows services' checks through Consul's blocking queries and keeps every answer
  * with the time it came, so a case can say when a check really was passing, independently of the
  * command under test.
  */
@@ -130,12 +130,16 @@ export class ConsulPair {
     return answer.json;
   }
 
-  /** Follows `service`'s checks with blocking queries (`index`, `wait=10s`) until stopped. */
-  public watch(service: string): CheckWatch {
+  /**
+   * Follows the checks of `services` with blocking queries (`index`, `wait=10s`, one loop per
+   * service) until stopped; each answer makes a reading of every service's latest checks.
+   */
+  public watch(...services: string[]): CheckWatch {
     const readings: CheckReading[] = [];
+    const latest = new Map<string, readonly ConsulCheck[]>();
     const abort = new AbortController();
-    const path = `/v1/health/checks/${encodeURIComponent(service)}`;
-    const loop = (async () => {
+    const follow = async (service: string) => {
+      const path = `/v1/health/checks/${encodeURIComponent(service)}`;
       let index = '0';
       while (!abort.signal.aborted) {
         const answer = await this.call<ConsulCheck[]>(`${path}?index=${index}&wait=10s`, {
@@ -143,15 +147,19 @@ export class ConsulPair {
         }).catch(() => undefined);
         if (answer === undefined) continue;
         if (answer.status !== 200) throw new Error(`Consul answered ${answer.status}: ${answer.text}`);
-        readings.push({ time: Date.now(), checks: answer.json });
+        latest.set(service, answer.json);
+        readings.push({ time: Date.now(), checks: [...latest.values()].flat() });
         index = answer.headers.get('X-Consul-Index') ?? index;
       }
-    })();
+    };
+    const loops = Promise.all(services.map(follow));
+    // A loop's error surfaces when the case stops the watch, not as an unhandled rejection before.
+    loops.catch(() => undefined);
     return {
       readings,
       stop: async () => {
         abort.abort();
-        await loop;
+        await loops;
         return readings;
       },
     };
@@ -170,9 +178,20 @@ export class ConsulPair {
 }
 
 /**
- * When all the checks of the service IDs `serviceIds` were last seen passing together, from a
- * watch's readings up to `before` (Unix ms): the time of the first reading of the last unbroken
- * run of such readings that began after `after`, or undefined when there was none.
+ * What a reading says of the checks of the service IDs `serviceIds` together: `missing` when one
+ * of the services is not there, else `passing` when all pass, `critical` when one is, `warning`.
+ */
+export function statusOf(reading: CheckReading, serviceIds: readonly string[]): string {
+  const mine = reading.checks.filter((c) => serviceIds.includes(c.ServiceID));
+  if (!serviceIds.every((id) => mine.some((c) => c.ServiceID === id))) return 'missing';
+  if (mine.every((c) => c.Status === 'passing')) return 'passing';
+  return mine.some((c) => c.Status === 'critical') ? 'critical' : 'warning';
+}
+
+/**
+ * When the checks of `serviceIds` were last seen passing together, from a watch's readings
+ * between `after` and `before` (Unix ms): the time of the first reading of the last unbroken run of
+ * passing readings, or undefined when the last reading in that window was not passing.
  */
 export function passingSince(
   readings: readonly CheckReading[],
@@ -183,15 +202,13 @@ export function passingSince(
   let since: number | undefined;
   for (const reading of readings) {
     if (reading.time <= after || reading.time > before) continue;
-    const mine = reading.checks.filter((c) => serviceIds.includes(c.ServiceID));
-    const passing = mine.length > 0 && mine.every((c) => c.Status === 'passing');
-    if (!passing) since = undefined;
-    else since ??= reading.time;
+    if (statusOf(reading, serviceIds) === 'passing') since ??= reading.time;
+    else since = undefined;
   }
   return since;
 }
 
-/** The statuses `serviceIds`' checks showed between `after` and `before` (Unix ms), in order, repeats dropped. */
+/** The statuses (`statusOf`) the readings between `after` and `before` (Unix ms) show, in order, repeats dropped. */
 export function statusesSeen(
   readings: readonly CheckReading[],
   serviceIds: readonly string[],
@@ -201,15 +218,7 @@ export function statusesSeen(
   const seen: string[] = [];
   for (const reading of readings) {
     if (reading.time <= after || reading.time > before) continue;
-    const mine = reading.checks.filter((c) => serviceIds.includes(c.ServiceID));
-    const status =
-      mine.length === 0
-        ? 'missing'
-        : mine.every((c) => c.Status === 'passing')
-          ? 'passing'
-          : mine.some((c) => c.Status === 'critical')
-            ? 'critical'
-            : 'warning';
+    const status = statusOf(reading, serviceIds);
     if (seen.at(-1) !== status) seen.push(status);
   }
   return seen;
