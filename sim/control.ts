@@ -133,19 +133,21 @@ export function createControl(cluster: Cluster, acl: Acl, faults: Faults, stats:
   return control;
 }
 
-function field(body: unknown, ...names: string[]): unknown {
+/** A field of a JSON body, under any of its accepted names. */
+export function field(body: unknown, ...names: string[]): unknown {
   if (typeof body !== 'object' || body === null) return undefined;
   const record = body as Record<string, unknown>;
   for (const name of names) if (name in record) return record[name];
   return undefined;
 }
 
-function badField(name: string, value: unknown, expected: string): SimHttpError {
+/** A 400 naming the field, its value and what is allowed. */
+export function badField(name: string, value: unknown, expected: string): SimHttpError {
   return new SimHttpError(400, `Invalid ${name} ${JSON.stringify(value)}: expected ${expected}`);
 }
 
 /** `{"allocationId": "..."}` or `{"jobId": "...", "namespace"?: "..."}`. */
-function targetFromBody(body: unknown): SimTarget {
+export function targetFromBody(body: unknown): SimTarget {
   const allocationId = field(body, 'allocationId');
   const jobId = field(body, 'jobId');
   const namespace = field(body, 'namespace');

@@ -2,6 +2,7 @@
 import type { Allocation, Deployment, Evaluation, Job, Node } from '../lib/nomad/types';
 import type { AclSpec } from './acl';
 import type { SimClock } from './clock';
+import type { SimConsulControl } from './consul/control';
 import type { SimCheckBehaviour, SimCrash, SimTarget } from './model/behaviours';
 import type { SimTiming } from './model/context';
 import type { NodeSpec } from './model/nodes';
@@ -9,7 +10,9 @@ import type { SimCheckRun } from './model/store';
 
 export type { AclSpec, AclTokenSpec } from './acl';
 export type { SimClock } from './clock';
-export type { SimCheckBehaviour, SimCrash, SimTarget } from './model/behaviours';
+export type { SimConsulAclSpec, SimConsulTokenSpec } from './consul/acl';
+export type { SimConsulControl } from './consul/control';
+export type { SimCheckBehaviour, SimConsulCheckScript, SimCrash, SimTarget } from './model/behaviours';
 export type { SimTiming } from './model/context';
 export type { NodeSpec } from './model/nodes';
 export type { SimCheckRun } from './model/store';
@@ -39,6 +42,8 @@ export interface Scenario {
 export interface SimulatorOptions extends Partial<SimTiming> {
   /** Default 0 (an ephemeral port). The host is always 127.0.0.1. */
   port?: number;
+  /** Port of the simulated Consul. Default 0 (an ephemeral port). */
+  consulPort?: number;
   /** Default `'empty'`. */
   scenario?: Scenario | 'demo' | 'empty';
   /** Real ms per simulated ms; 0.01 makes a simulated second last 10 ms. Default 1. */
@@ -217,5 +222,10 @@ export interface RunningSimulator {
   /** `http://127.0.0.1:<port>` */
   address: string;
   control: SimControl;
+  /**
+   * The simulator's Consul, on its own port: the services the simulated clients register there
+   * (`provider = "consul"`, Nomad's default) and their checks, with Consul's health reads.
+   */
+  consul: { address: string; control: SimConsulControl };
   close(): Promise<void>;
 }

@@ -6,6 +6,7 @@ import { clockOf, liveEventsOf } from '../../lib/steps/kit/local-invocation';
 import { createRestartSteps } from '../../lib/steps/kit/steps-factory';
 import { planStoreFromEnv } from '../../lib/stores/from-env';
 import type { RestartSteps } from '../../lib/workflow/restart-steps';
+import { consulReaderOf } from './consul-reader';
 import { deadlineSignal } from './deadline';
 import { nomadClientOf } from './nomad-client-middleware';
 
@@ -17,6 +18,7 @@ export function stepsFor(context: Context): RestartSteps {
     planStore: planStoreFromEnv(),
     now: clockOf(context),
     signal: deadlineSignal(context),
+    consul: consulReaderOf(context),
     ...(onEvent === undefined ? {} : { onEvent }),
   });
 }

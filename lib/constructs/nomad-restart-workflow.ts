@@ -50,6 +50,21 @@ export interface NomadRestartWorkflowProps extends SharedLockProps {
    * @default - the secrets use the AWS managed key, which needs no grant
    */
   readonly nomadSecretsKey?: kms.IKey;
+  /**
+   * Address of the Consul agent `waitHealthy` reads the allocations' Consul checks from
+   * (`CONSUL_HTTP_ADDR` of the functions that read it: plan and the health wait), `host:port` or
+   * `http(s)://host:port`. Read only for jobs that declare Consul services.
+   * @default - Consul's default, 127.0.0.1:8500, which a Lambda function never reaches: a gated run
+   * of a job with Consul services stops before its first batch, naming the address
+   */
+  readonly consulAddress?: string;
+  /**
+   * Secret holding the Consul ACL token (plain string, or JSON `{"token": "..."}`), which needs
+   * `service:read` on the jobs' services. Only the functions that read Consul can read it; it
+   * never enters execution input or logs, and never goes to Nomad.
+   * @default - no token: Consul's anonymous token
+   */
+  readonly consulTokenSecret?: secretsmanager.ISecret;
   /** VPC to place the Nomad-calling functions in (Nomad is usually private). @default - not in a VPC */
   readonly vpc?: ec2.IVpc;
   /** Subnets within `vpc`. @default - the VPC's private subnets with egress */

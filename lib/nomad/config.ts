@@ -4,6 +4,12 @@
  * then a non-empty `NOMAD_*` variable, then the default.
  */
 
+import { parseGoBool } from '../http/go-bool';
+import type { RetryOptions } from '../http/retry';
+
+export { parseGoBool } from '../http/go-bool';
+export type { RetryOptions } from '../http/retry';
+
 /** Nomad's default agent address. */
 export const DEFAULT_NOMAD_ADDRESS = 'http://127.0.0.1:4646';
 
@@ -21,16 +27,6 @@ export interface TlsConfig {
   serverName?: string;
   /** Skip server certificate verification (`-tls-skip-verify`, `NOMAD_SKIP_VERIFY`). Unsafe. @default false */
   insecure?: boolean;
-}
-
-/** Bounded exponential backoff with full jitter, used for reads only (writes are never retried blindly). */
-export interface RetryOptions {
-  /** Total attempts, the first included; 1 disables retries. @default 4 */
-  attempts?: number;
-  /** Upper bound of the first backoff, in ms; it doubles per retry. @default 100 */
-  baseDelayMs?: number;
-  /** Cap of any one backoff, in ms. @default 2000 */
-  maxDelayMs?: number;
 }
 
 /** Time limits of one HTTP attempt. */
@@ -77,28 +73,6 @@ export interface NomadConfigFlags {
   tlsServerName?: string | undefined;
   /** `-tls-skip-verify` (or its alias `-insecure`). */
   tlsSkipVerify?: boolean | undefined;
-}
-
-/** Go's `strconv.ParseBool`: `undefined` for anything it would reject. */
-export function parseGoBool(value: string): boolean | undefined {
-  switch (value) {
-    case '1':
-    case 't':
-    case 'T':
-    case 'TRUE':
-    case 'true':
-    case 'True':
-      return true;
-    case '0':
-    case 'f':
-    case 'F':
-    case 'FALSE':
-    case 'false':
-    case 'False':
-      return false;
-    default:
-      return undefined;
-  }
 }
 
 /** `NOMAD_HTTP_AUTH` as Nomad splits it: at the first `:`, or all username. Validated by `NomadClient.create`. */

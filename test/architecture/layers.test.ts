@@ -46,16 +46,28 @@ function partOf(file: string): string {
  * Lambda runtime would.
  */
 const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
-  'lib/nomad': [],
+  // HTTP plumbing shared by the Nomad and Consul clients: connection pool, retries, TLS files, Go's texts.
+  'lib/http': [],
+  'lib/nomad': ['lib/http'],
+  // The health gate's Consul reads (issue #31): Consul's own client, beside Nomad's.
+  'lib/consul': ['lib/http'],
   'lib/restart': [],
   // The shared job lock is a Nomad variable (stores have Nomad Variables implementations).
   'lib/stores': ['lib/restart', 'lib/nomad'],
   // The Retry fields name the Nomad client's transient error classes.
   'lib/workflow': ['lib/nomad', 'lib/restart', 'lib/stores'],
-  'lib/steps': ['lib/nomad', 'lib/restart', 'lib/stores', 'lib/workflow'],
+  'lib/steps': ['lib/nomad', 'lib/consul', 'lib/restart', 'lib/stores', 'lib/workflow'],
   // Chat-ops approvals: notifiers, request verification, one decision per question.
   'lib/approvals': ['lib/restart', 'lib/stores'],
-  lambdas: ['lib/nomad', 'lib/restart', 'lib/stores', 'lib/workflow', 'lib/steps', 'lib/approvals'],
+  lambdas: [
+    'lib/nomad',
+    'lib/consul',
+    'lib/restart',
+    'lib/stores',
+    'lib/workflow',
+    'lib/steps',
+    'lib/approvals',
+  ],
   'lib/constructs': ['lib/restart', 'lib/stores', 'lib/workflow', 'lib/approvals'],
   'lib/engines/local': ['lib/restart', 'lib/stores', 'lib/workflow', 'lib/steps'],
   // A terminal answers a question through the one decision function, as chat does.
@@ -64,6 +76,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   // and `deny` read the approvals table and answer through the one decision function.
   'lib/cli': [
     'lib/nomad',
+    'lib/consul',
     'lib/restart',
     'lib/stores',
     'lib/steps',
@@ -73,7 +86,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'sim',
   ],
   bin: ['lib/cli', 'lib/constructs'],
-  sim: ['lib/nomad', 'lib/restart'],
+  sim: ['lib/nomad', 'lib/consul', 'lib/restart'],
 };
 /** What each part may import for its types only (erased at run time), besides the above. */
 const MAY_IMPORT_TYPES: Readonly<Record<string, readonly string[]>> = {
@@ -81,7 +94,7 @@ const MAY_IMPORT_TYPES: Readonly<Record<string, readonly string[]>> = {
   'lib/stores': ['lib/nomad'],
   // The answer sent with SendTaskSuccess is the workflow's ApprovalAnswer.
   'lib/approvals': ['lib/workflow'],
-  'lib/engines/local': ['lib/nomad', 'lambdas'],
+  'lib/engines/local': ['lib/nomad', 'lib/consul', 'lambdas'],
   'lib/engines/aws': ['lib/nomad'],
   'lib/cli': ['lib/workflow', 'lib/stores'],
 };

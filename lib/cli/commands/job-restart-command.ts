@@ -4,6 +4,8 @@
  * options, parsed with Go's `flag` rules and validated in Nomad's order with Nomad's messages, plus
  * our own options.
  */
+
+import { type ConsulClientConfig, consulConfigFromEnv } from '../../consul/config';
 import { type NomadClientConfig, type NomadConfigFlags, resolveNomadConfig } from '../../nomad/config';
 import { RestartValidationError } from '../../restart/errors';
 import { goQuote } from '../../restart/go-quote';
@@ -31,6 +33,11 @@ export interface GeneralOptions {
   noColor: boolean;
   /** `-force-color` or `NOMAD_CLI_FORCE_COLOR` (loses to `noColor`). */
   forceColor: boolean;
+  /**
+   * With `-wait-healthy`: Consul's client configuration (`-consul-address`, `-consul-token` over
+   * the `CONSUL_*` variables), for the gate's reads of Consul checks. Holds the Consul token.
+   */
+  consul?: ConsulClientConfig;
 }
 
 /** Where the restart runs. */
@@ -86,6 +93,8 @@ const FLAGS: GoFlagSpecs = {
   'wait-healthy': 'bool',
   'min-healthy-time': 'string',
   'healthy-deadline': 'string',
+  'consul-address': 'string',
+  'consul-token': 'string',
 };
 
 /** Like hashicorp/cli: a help flag anywhere before `--` shows the help, even after the job. */
@@ -204,6 +213,15 @@ export function parseJobRestartArgs(
     ),
     noColor: bool('no-color') || nonEmpty(fromEnv('NOMAD_CLI_NO_COLOR'), fromEnv('NO_COLOR')) !== undefined,
     forceColor: bool('force-color') || nonEmpty(fromEnv('NOMAD_CLI_FORCE_COLOR')) !== undefined,
+    // Read only for the gate: a run that never asks Consul is not stopped by its settings.
+    ...(options.waitHealthy === undefined
+      ? {}
+      : {
+          consul: consulConfigFromEnv(ctx.env, {
+            address: str('consul-address'),
+            token: str('consul-token'),
+          }),
+        }),
   };
   return { options, general, engine, output };
 }

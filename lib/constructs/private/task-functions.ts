@@ -35,6 +35,8 @@ export interface TaskFunctionsProps extends SharedLockProps {
   readonly nomadTokenSecret?: secretsmanager.ISecret;
   readonly nomadTlsSecret?: secretsmanager.ISecret;
   readonly nomadSecretsKey?: kms.IKey;
+  readonly consulAddress?: string;
+  readonly consulTokenSecret?: secretsmanager.ISecret;
   readonly vpc?: ec2.IVpc;
   readonly vpcSubnets?: ec2.SubnetSelection;
   readonly securityGroups?: ec2.ISecurityGroup[];
@@ -63,6 +65,8 @@ const CALLS_NOMAD: ReadonlySet<WorkflowFunctionId> = new Set([
   'release-lock',
   STALE_LOCK_HANDLER_ID,
 ]);
+/** The handlers that read Consul's checks (`waitHealthy`): once before the first batch, then the health wait. */
+const READS_CONSUL: ReadonlySet<WorkflowFunctionId> = new Set(['plan', 'await-health']);
 /** The handlers that may run for a whole await slice (`batchSliceTimeout`). */
 const RUNS_A_SLICE: ReadonlySet<WorkflowFunctionId> = new Set([
   'restart-batch',
@@ -113,6 +117,11 @@ export function createTaskFunctions(
         environment['NOMAD_TLS_SECRET_ARN'] = props.nomadTlsSecret.secretArn;
     }
     if (nomad) environment['PLAN_BUCKET'] = props.planBucketName;
+    if (READS_CONSUL.has(handlerId)) {
+      if (props.consulAddress !== undefined) environment['CONSUL_HTTP_ADDR'] = props.consulAddress;
+      if (props.consulTokenSecret !== undefined)
+        environment['CONSUL_TOKEN_SECRET_ARN'] = props.consulTokenSecret.secretArn;
+    }
     if (READS_LOCK.has(handlerId)) environment['LOCK_TABLE'] = props.lockTableName;
     if (HOLDS_SHARED_LOCK.has(handlerId)) {
       const mode = props.variablesLock ?? 'on';
@@ -135,6 +144,7 @@ export function createTaskFunctions(
       ...(nomad && props.securityGroups !== undefined ? { securityGroups: props.securityGroups } : {}),
     });
     if (nomad) grantNomadSecrets(fn.role, props);
+    if (READS_CONSUL.has(handlerId)) props.consulTokenSecret?.grantRead(fn.role);
     out[handlerId] = fn.function;
   }
   return out as Record<WorkflowFunctionId, lambda.Function>;

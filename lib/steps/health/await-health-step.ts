@@ -34,12 +34,14 @@ export async function awaitHealthStep(
         count: cursor.watching.length,
         minHealthyTimeNs: gate.minHealthyTimeNs,
         healthyDeadlineNs: gate.healthyDeadlineNs,
+        ...(plan.consulServices === undefined ? {} : { consulServices: plan.consulServices }),
       });
   }
   const result = await awaitHealth(kit.nomadFor(options), plan, cursor, gate, options.verbose, {
     emit,
     now,
     signal,
+    consul: kit.consul,
   });
   await planStore.put(cursorKey, result.cursor);
   if (!result.done) return { events, done: false, cursor: null, batch };

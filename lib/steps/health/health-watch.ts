@@ -10,16 +10,23 @@ import {
   AllocationUnhealthyError,
   HealthDeadlineError,
 } from '../../restart/allocation-errors';
+import {
+  consulServiceId,
+  type DeclaredConsulCheck,
+  declaredConsulChecks,
+  judgeConsulChecks,
+} from '../../restart/consul-health';
 import { formatGoDuration } from '../../restart/duration';
-import { errorText } from '../../restart/errors';
+import { ConsulGateError, errorText } from '../../restart/errors';
 import type { EmitProgress } from '../../restart/events';
-import { allocationRoles, type Health, judgeHealth } from '../../restart/health';
+import { allocationGroup, allocationRoles, type Health, judgeHealth } from '../../restart/health';
 import { displayId } from '../../restart/ids';
 import type { HealthGate } from '../../restart/options';
 import { STILL_WAITING_INTERVAL_MS } from '../await/await-cursor';
 import { AllocationVanishedError } from '../kit/errors';
 import { failedOutcome } from '../kit/outcomes';
 import type { Settled } from '../kit/watch-timing';
+import type { ConsulChecksWatch } from './consul-checks-watch';
 import { checkPollMs, type HealthCursor, type WatchedAllocation } from './health-cursor';
 
 /** A job allocations answer, or why there is none. */
@@ -32,6 +39,8 @@ export interface HealthWatchDeps {
   readonly now: () => number;
   /** @default STILL_WAITING_INTERVAL_MS (Nomad's 60 s) */
   readonly stillWaitingIntervalMs?: number | undefined;
+  /** The batch's Consul reads, when the plan's allocations declare Consul services. */
+  readonly consul?: ConsulChecksWatch | undefined;
 }
 
 type Query = { namespace?: string; signal: AbortSignal };
@@ -45,6 +54,9 @@ export class HealthWatch {
   public allocationsIndex: number;
   private watching: WatchedAllocation[];
   private readonly roles: Record<string, HealthCursor['roles'][string]>;
+  private readonly consulChecks: Record<string, readonly DeclaredConsulCheck[]>;
+  /** Per allocation: when a Consul `passing` too recent to count becomes one that counts. */
+  private readonly consulFreshAt = new Map<string, number>();
   private readonly failed: Record<string, HealthCursor['failed'][string]>;
   private readonly stubs = new Map<string, AllocListStub>();
   private readonly checks = new Map<string, AllocCheckStatuses>();
@@ -61,6 +73,7 @@ export class HealthWatch {
   ) {
     this.watching = [...start.watching];
     this.roles = { ...start.roles };
+    this.consulChecks = { ...start.consulChecks };
     this.failed = { ...start.failed };
     this.allocationsIndex = start.allocationsIndex;
     this.minHealthyMs = gate.minHealthyTimeNs / 1e6;
@@ -83,8 +96,9 @@ export class HealthWatch {
       if (!this.tasksFine(w)) continue;
       if (!this.hasNoChecks(w)) at = Math.min(at, w.nextCheckReadAt);
       else if (w.passingSince !== undefined) at = Math.min(at, w.passingSince + this.minHealthyMs);
+      at = Math.min(at, this.consulFreshAt.get(w.allocationId) ?? Number.POSITIVE_INFINITY);
     }
-    return at;
+    return this.deps.consul === undefined ? at : Math.min(at, this.deps.consul.nextReadAt());
   }
 
   public onList(listed: Listed): void {
@@ -113,11 +127,18 @@ export class HealthWatch {
     await Promise.all(
       this.watching.map(async (w) => {
         const stub = this.stubs.get(w.watchedId);
-        if (stub !== undefined && this.needs(w) === 'roles') await this.readRoles(w, stub, query);
+        if (stub !== undefined && (this.needs(w) === 'roles' || this.needsConsulChecks(stub)))
+          await this.readRoles(w, stub, query);
         if (this.tasksFine(w) && !this.hasNoChecks(w) && now >= w.nextCheckReadAt)
           await this.readChecks(w, now, query);
       }),
     );
+    const consul = this.deps.consul;
+    if (consul !== undefined && !consul.read()) await consul.readAll(query.signal);
+    if (consul?.stopError !== undefined) {
+      this.stopAll(consul.stopError);
+      return;
+    }
     const judgedAt = this.deps.now();
     for (const w of [...this.watching]) this.judge(w, judgedAt);
     this.tick(judgedAt);
@@ -125,7 +146,22 @@ export class HealthWatch {
 
   public cursor(): HealthCursor {
     const { allocationsIndex, roles, watching, failed } = this;
-    return { ...this.start, allocationsIndex, roles, watching, failed };
+    const consul = this.deps.consul;
+    return {
+      ...this.start,
+      allocationsIndex,
+      roles,
+      watching,
+      failed,
+      ...(consul === undefined
+        ? {}
+        : { consulChecks: this.consulChecks, consulIndexes: consul.lastIndexes() }),
+    };
+  }
+
+  /** The Consul checks its job version and group declare are not known yet. */
+  private needsConsulChecks(stub: AllocListStub): boolean {
+    return this.deps.consul !== undefined && this.consulChecks[rolesKey(stub)] === undefined;
   }
 
   private view(w: WatchedAllocation, withChecks: boolean) {
@@ -160,9 +196,10 @@ export class HealthWatch {
   /** The lifecycle roles of the allocation's job version, from the allocation's own `Job`. */
   private async readRoles(w: WatchedAllocation, stub: AllocListStub, query: Query): Promise<void> {
     try {
-      this.roles[rolesKey(stub)] = allocationRoles(
-        (await this.client.allocations().info(w.watchedId, query)).value,
-      );
+      const allocation = (await this.client.allocations().info(w.watchedId, query)).value;
+      this.roles[rolesKey(stub)] = allocationRoles(allocation);
+      if (this.deps.consul !== undefined)
+        this.consulChecks[rolesKey(stub)] = declaredConsulChecks(allocationGroup(allocation));
     } catch (error) {
       if (!query.signal.aborted) this.fail(w, this.readError(w, error));
     }
@@ -190,7 +227,71 @@ export class HealthWatch {
     const health = judgeHealth(view);
     // Tasks fine, checks unread (not due yet, or unreadable): nothing new to say.
     if (health.kind === 'unhealthy' && health.needs === 'checks') return;
-    this.onHealth(w, health, now);
+    if (health.kind !== 'passing') {
+      this.onHealth(w, health, now);
+      return;
+    }
+    const consulHealth = this.judgeConsul(w, view.allocation, health.latestStartNs, now);
+    if (consulHealth === undefined) return;
+    this.onHealth(
+      w,
+      consulHealth.kind === 'passing'
+        ? { ...health, checks: health.checks + consulHealth.checks }
+        : consulHealth,
+      now,
+    );
+  }
+
+  /**
+   * Its Consul checks, once its Nomad side passes; undefined when there is nothing to say yet (its
+   * declared checks unread) or the run stops (an answer filtered by ACLs hides its checks).
+   */
+  private judgeConsul(
+    w: WatchedAllocation,
+    stub: Pick<AllocListStub, 'JobVersion' | 'TaskGroup'>,
+    latestStartNs: number,
+    now: number,
+  ): { kind: 'passing'; checks: number } | { kind: 'unhealthy'; reason: string } | undefined {
+    const consul = this.deps.consul;
+    if (consul === undefined) return { kind: 'passing', checks: 0 };
+    const declared = this.consulChecks[rolesKey(stub as AllocListStub)];
+    if (declared === undefined) return undefined;
+    if (declared.length === 0) return { kind: 'passing', checks: 0 };
+    const answers = consul.checksOf(declared.map((c) => c.service));
+    if ('unknown' in answers) return { kind: 'unhealthy', reason: answers.unknown };
+    const hidden = declared.find(
+      (c) =>
+        answers.filtered.has(c.service) &&
+        !answers.checks.some((s) => s.ServiceID === consulServiceId(w.watchedId, c) && s.Name === c.name),
+    );
+    if (hidden !== undefined) {
+      this.stopAll(ConsulGateError.filtered(hidden.service));
+      return undefined;
+    }
+    // A start not seen before (the restart's, or a task that started again since): what Consul
+    // showed before it says nothing about the new process.
+    const sameStart = w.consulStartSeen?.startNs === latestStartNs;
+    const startSeen =
+      sameStart && w.consulStartSeen !== undefined ? w.consulStartSeen : { startNs: latestStartNs, at: now };
+    const tasksStartedMs = startSeen.at;
+    const verdict = judgeConsulChecks({
+      allocationId: w.watchedId,
+      declared,
+      checks: answers.checks,
+      tasksStartedMs,
+      now,
+      seenNotHealthy: sameStart ? (w.consulSeenNotHealthy ?? []) : [],
+    });
+    this.update(w, { consulSeenNotHealthy: verdict.seenNotHealthy, consulStartSeen: startSeen });
+    const freshAt = Math.min(...declared.map((c) => tasksStartedMs + c.intervalMs).filter((at) => at > now));
+    if (Number.isFinite(freshAt)) this.consulFreshAt.set(w.allocationId, freshAt);
+    else this.consulFreshAt.delete(w.allocationId);
+    return verdict.health;
+  }
+
+  /** Consul cannot be asked: every allocation still awaited fails, and the run stops before the next batch. */
+  private stopAll(error: ConsulGateError): void {
+    for (const w of [...this.watching]) this.fail(w, error, { unrecoverable: true });
   }
 
   private onHealth(w: WatchedAllocation, health: Health, now: number): void {
@@ -291,10 +392,11 @@ export class HealthWatch {
     });
   }
 
-  private fail(w: WatchedAllocation, inner: unknown): void {
+  private fail(w: WatchedAllocation, inner: unknown, options: { unrecoverable?: boolean } = {}): void {
     if (!this.watching.some((x) => x.allocationId === w.allocationId)) return;
     this.failed[w.allocationId] = failedOutcome({ id: w.allocationId, group: w.group }, inner, {
       verbose: this.verbose,
+      ...options,
     });
     this.watching = this.watching.filter((x) => x.allocationId !== w.allocationId);
   }

@@ -6,6 +6,7 @@ import type { PlannedJob } from '../../restart/plan';
 import { multiRegionQuestion } from '../../restart/questions';
 import type { Progress } from '../../workflow/payloads';
 import type { PlanOutput, StepInput } from '../../workflow/restart-steps';
+import { checkConsulBeforeFirstBatch } from '../health/consul-checks-watch';
 import { rememberPlan } from '../kit/plan-cache';
 import { decision, HELD_EVENTS, pendingQuestion, type StepKit } from '../kit/step-kit';
 import { carryOverKey, loadCarryOver } from './carry-over';
@@ -36,6 +37,7 @@ export async function planStep(kit: StepKit, { options, run }: StepInput): Promi
     },
   });
   const plan = planned.kind === 'plan' ? planned : undefined;
+  await checkConsulBeforeFirstBatch(kit.consul, plan?.consulServices ?? [], signal);
   const planKey = key(run.runId, 'plan.json');
   if (plan) {
     await planStore.put(planKey, plan);

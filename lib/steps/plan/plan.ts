@@ -5,6 +5,7 @@
 import type { NomadClient } from '../../nomad/client';
 import type { AllocListStub, Job } from '../../nomad/types';
 import { cutBatches, resolveBatchSize, resolveMaxErrors } from '../../restart/batches';
+import { consulServiceNames } from '../../restart/consul-health';
 import { type EarlierRunWork, withReplacements } from '../../restart/earlier-work';
 import { NomadQueryError, RescheduleNotAllowedError } from '../../restart/errors';
 import type { EmitProgress } from '../../restart/events';
@@ -150,10 +151,21 @@ export async function planRestart(
     options.maxErrors === undefined ? undefined : resolveMaxErrors(options.maxErrors, eligible.length);
   const createdAt = deps.now();
   deps.emit({ type: 'restart-started', time: createdAt, count: eligible.length });
+  // The gate reads Consul only for what the restarted allocations' own job versions declare.
+  const consulServices =
+    options.waitHealthy === undefined
+      ? []
+      : consulServiceNames(
+          eligible.map((alloc) => {
+            const version = alloc.jobVersion === undefined ? undefined : versionMap.get(alloc.jobVersion);
+            return (version ?? resolved.job).TaskGroups?.find((g) => g.Name === alloc.group);
+          }),
+        );
   return {
     kind: 'plan',
     job,
     batchSize,
+    ...(consulServices.length === 0 ? {} : { consulServices }),
     batches: cutBatches(eligible, batchSize),
     skipped,
     counts,

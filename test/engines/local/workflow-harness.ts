@@ -6,6 +6,7 @@
 
 import { exitCodeOf } from '../../../lib/cli/terminal/exit-code';
 import type { Terminal } from '../../../lib/cli/terminal/terminal';
+import type { ConsulClientConfig } from '../../../lib/consul/config';
 import { type InvocationInterceptor, runRestartLocally } from '../../../lib/engines/local/engine';
 import type { LocalStateMachine } from '../../../lib/engines/local/local-definition';
 import type { LocalTaskTokenCallbacks } from '../../../lib/engines/local/task-token-callbacks';
@@ -69,6 +70,8 @@ export interface WorkflowRunOptions {
    * the test sets. @default false: the simulator's address (and `token`) ride on each invocation
    */
   readonly nomadFromEnvironment?: boolean;
+  /** Consul's settings for `-wait-healthy`'s Consul reads, as the command hands them. @default none */
+  readonly consul?: ConsulClientConfig;
 }
 
 /**
@@ -125,6 +128,7 @@ export async function runWorkflowInput(
             ...(runOptions.token === undefined ? {} : { token: runOptions.token }),
           },
         }),
+    ...(runOptions.consul === undefined ? {} : { consul: runOptions.consul }),
     emit: (event) => events.push(event),
     prompt: async (prompt) => {
       prompts.push(prompt);
