@@ -7,6 +7,7 @@
 // - healthy: the server listens only 4 s after each start, and a task service's script check
 //   passes only once it does: the 2nd batch's restart comes -min-healthy-time after the 1st
 //   allocation's checks passed again in Consul, not after a `passing` left from before the restart;
+//   -dry-run lists the Consul reads and restarts nothing;
 // - failing: once restarted the server answers 500: the task runs (Nomad would call it healthy),
 //   the Consul check is critical, and -max-errors 0 stops at the deadline naming the check, its
 //   status and the output Consul shows for it, the 2nd allocation untouched;
@@ -59,19 +60,21 @@ const events = (result: CliResult) =>
     .map((l) => JSON.parse(l) as ProgressEvent);
 describeConsul('-wait-healthy on Consul checks: healthy, one allocation per batch', () => {
   let f: Fixture;
+  let dry: CliResult;
+  let afterDry: AllocListStub[];
   let result: CliResult;
   let readings: readonly CheckReading[];
   let after: AllocListStub[];
   beforeAll(async () => {
     // Arrange
     f = await openFixture('consul-healthy', { script: SLOW, taskCheck: UP_CHECK });
+    const consul = ['-consul-address', f.consul.address, '-consul-token', f.token];
     const watch = f.consul.watch(f.service, `${f.service}-task`);
 
     // Act: address and token by flag.
-    result = await runCli(
-      ['-yes', '-consul-address', f.consul.address, '-consul-token', f.token, ...gate(), 'consul-healthy'],
-      f.target.env,
-    );
+    dry = await runCli(['-yes', '-dry-run', ...consul, ...gate(), 'consul-healthy'], f.target.env);
+    afterDry = await f.target.allocations('consul-healthy');
+    result = await runCli(['-yes', ...consul, ...gate(), 'consul-healthy'], f.target.env);
     after = await f.target.allocations('consul-healthy');
     readings = await watch.stop();
   });
@@ -98,6 +101,16 @@ describeConsul('-wait-healthy on Consul checks: healthy, one allocation per batc
       '',
     ]);
     expect(after.filter(wasRestarted)).toHaveLength(2);
+  });
+
+  it('lists the Consul reads in the -dry-run plan, restarting nothing', () => {
+    // Assert
+    expect(dry.code).toBe(0);
+    for (const service of [f.service, `${f.service}-task`]) {
+      expect(dry.stdout).toContain(`GET /v1/health/checks/${service} `);
+      expect(dry.stdout).toContain(`GET /v1/health/checks/${service}?index=<n>`);
+    }
+    expect(afterDry.filter(wasRestarted)).toEqual([]);
   });
 
   it("restarts the 2nd allocation -min-healthy-time after Consul showed the 1st one's checks passing again", () => {
