@@ -145,7 +145,7 @@ export class ConsulGateError extends RestartError {
    */
   static filtered(service: string): ConsulGateError {
     return new ConsulGateError(
-      `Consul hid the checks of service ${goQuote(service)} from the Consul token (X-Consul-Results-Filtered-By-ACLs): the token needs "service:read" on ${goQuote(service)}`,
+      `Consul hid the checks of service ${goQuote(service)} from the Consul token (X-Consul-Results-Filtered-By-ACLs): the token needs "service:read" on ${goQuote(service)} and "node:read" on its nodes`,
     );
   }
 }
