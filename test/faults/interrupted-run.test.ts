@@ -11,6 +11,7 @@ import type { RestartOptions } from '../../lib/restart/options';
 import { sharedLockPath } from '../../lib/stores';
 import { runWorkflow } from '../engines/local/workflow-harness';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../fixtures/readme-policy';
+import { restartOptions } from '../fixtures/restart-options';
 import { useEmulatedAws } from '../iam/emulated-aws';
 import { asFunction } from '../iam/iam-check';
 import { captureOutput, lambdaContext } from '../lambdas/private/fixtures';
@@ -18,9 +19,8 @@ import {
   allocationsOf,
   eventsOf,
   type Harness,
-  restartOptions,
+  harnessPerTest,
   simpleJob,
-  startHarness,
   waitAllRunning,
 } from '../steps/harness';
 import { accountFor, CLEAN, invariantsOf } from './accounting';
@@ -36,11 +36,7 @@ const JOB = 'web';
 const COUNT = 6;
 const KEY = { namespace: 'default', jobId: JOB };
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 /** Runs `options` and aborts the execution when the `nth` request ending in `pathSuffix` arrives. */
 async function abortedRun(target: Harness, options: RestartOptions, pathSuffix: string, nth: number) {
@@ -94,7 +90,7 @@ describe('an execution aborted mid-batch, then a new run for the same job', () =
       // Arrange: batches of 2; the abort comes with the first request of batch 2.
       // ACLs on, the README's policy: the shared lock's ID is Nomad's to its holder alone, so the
       // status-change path frees it with the ID the lock table kept.
-      h = await startHarness(
+      const h = await harness.start(
         {
           nodes: [{ name: 'n1' }, { name: 'n2' }],
           jobs: [simpleJob(JOB, 'service', COUNT)],

@@ -16,14 +16,14 @@ import { jest } from '@jest/globals';
 import type { Allocation, DisconnectStrategy } from '../../lib/nomad/types';
 import type { RestartOptions } from '../../lib/restart/options';
 import { runWorkflow } from '../engines/local/workflow-harness';
+import { restartOptions } from '../fixtures/restart-options';
 import { useEmulatedAws } from '../iam/emulated-aws';
 import {
   allocationsOf,
   eventsOf,
   type Harness,
-  restartOptions,
+  harnessPerTest,
   simpleJob,
-  startHarness,
   TIME_SCALE,
   waitAllRunning,
 } from '../steps/harness';
@@ -40,17 +40,13 @@ const N2 = 'node-2';
 /** Simulated time the node stays disconnected. */
 const OUTAGE_MS = 60_000;
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 async function cluster(disconnect: DisconnectStrategy): Promise<Harness> {
   const job = simpleJob(JOB, 'service', COUNT);
   const group = job.TaskGroups?.[0];
   if (group) group.Disconnect = { LostAfter: 3_600_000_000_000, ...disconnect };
-  h = await startHarness({
+  const h = await harness.start({
     nodes: [
       { name: 'n1', id: 'node-1', capacity: 3 },
       { name: 'n2', id: N2, capacity: 3 },

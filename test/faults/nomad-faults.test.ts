@@ -10,13 +10,14 @@ import { jest } from '@jest/globals';
 import type { Allocation } from '../../lib/nomad/types';
 import type { RestartOptions } from '../../lib/restart/options';
 import { runWorkflow, type WorkflowRunOptions } from '../engines/local/workflow-harness';
+import { restartOptions } from '../fixtures/restart-options';
 import { useEmulatedAws } from '../iam/emulated-aws';
 import {
   allocationsOf,
   type Harness,
-  restartOptions,
+  harnessPerTest,
   simpleJob,
-  startHarness,
+  type startHarness,
   TIME_SCALE,
   waitAllRunning,
 } from '../steps/harness';
@@ -31,17 +32,13 @@ const JOB = 'web';
 const COUNT = 6;
 const BATCHES_OF_2 = { batchSize: { value: 2, percent: false } } as const;
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 async function cluster(
   extra: Parameters<typeof startHarness>[1] = {},
   setup: Parameters<typeof startHarness>[0] = {},
 ) {
-  h = await startHarness(
+  const h = await harness.start(
     { nodes: [{ name: 'n1' }, { name: 'n2' }], jobs: [simpleJob(JOB, 'service', COUNT)], ...setup },
     extra,
   );

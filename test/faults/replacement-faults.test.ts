@@ -8,15 +8,9 @@ import { jest } from '@jest/globals';
 import type { Allocation } from '../../lib/nomad/types';
 import type { RestartOptions } from '../../lib/restart/options';
 import { runWorkflow } from '../engines/local/workflow-harness';
+import { restartOptions } from '../fixtures/restart-options';
 import { useEmulatedAws } from '../iam/emulated-aws';
-import {
-  allocationsOf,
-  type Harness,
-  restartOptions,
-  simpleJob,
-  startHarness,
-  waitAllRunning,
-} from '../steps/harness';
+import { allocationsOf, type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../steps/harness';
 import { accountFor, CLEAN, invariantsOf } from './accounting';
 
 jest.setTimeout(60_000);
@@ -24,11 +18,7 @@ jest.setTimeout(60_000);
 // The handlers' AWS stores on emulators, every call checked against its function's role.
 useEmulatedAws();
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 async function restart(target: Harness, job: string, over: Partial<RestartOptions>) {
   const planned: Allocation[] = allocationsOf(target, job);
@@ -42,7 +32,7 @@ describe('faults in replacements', () => {
     // Arrange: replacements take 20 simulated seconds to start; a job update replaces the first
     // one while it is pending.
     const job = simpleJob('chain', 'service', 1);
-    h = await startHarness({ jobs: [job] }, { allocStartMs: 20_000 });
+    const h = await harness.start({ jobs: [job] }, { allocStartMs: 20_000 });
     const target = h;
     await waitAllRunning(target, job.ID, 1);
     const [original] = allocationsOf(target, job.ID);
@@ -83,7 +73,7 @@ describe('faults in replacements', () => {
   it('5b. a replacement that never runs: -replacement-timeout reports it, the run does not hang', async () => {
     // Arrange: an ineligible node never gets the system job's replacement.
     const job = simpleJob('stuck', 'system', 1);
-    h = await startHarness({ nodes: [{ name: 'n1', id: 'node-1' }], jobs: [job] });
+    const h = await harness.start({ nodes: [{ name: 'n1', id: 'node-1' }], jobs: [job] });
     await waitAllRunning(h, job.ID, 1);
     h.sim.control.setNodeEligibility('node-1', false);
 
@@ -105,7 +95,7 @@ describe('faults in replacements', () => {
     // once the watch has read the job's allocations after the stop (and so seen the link), before
     // its next read. A wall-clock delay here raced the watch's first read on a loaded machine.
     const job = simpleJob('collected', 'service', 1);
-    h = await startHarness({ jobs: [job] }, { allocStartMs: 60_000 });
+    const h = await harness.start({ jobs: [job] }, { allocStartMs: 60_000 });
     const target = h;
     await waitAllRunning(target, job.ID, 1);
     const [original] = allocationsOf(target, job.ID);
@@ -128,7 +118,7 @@ describe('faults in replacements', () => {
   it('8b. the original and its replacement both garbage-collected: a clear error naming the allocation, not a hang', async () => {
     // Arrange
     const job = simpleJob('vanished', 'service', 1);
-    h = await startHarness({ jobs: [job] }, { allocStartMs: 60_000 });
+    const h = await harness.start({ jobs: [job] }, { allocStartMs: 60_000 });
     const target = h;
     await waitAllRunning(target, job.ID, 1);
     const [original] = allocationsOf(target, job.ID);

@@ -15,7 +15,8 @@ import { jest } from '@jest/globals';
 import type { InvocationInterceptor } from '../../lib/engines/local/engine';
 import { FlowStates, TaskStates } from '../../lib/workflow/state-names';
 import { runWorkflow, runWorkflowInput } from '../engines/local/workflow-harness';
-import { type Harness, restartOptions, simpleJob, startHarness, waitAllRunning } from '../steps/harness';
+import { restartOptions } from '../fixtures/restart-options';
+import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../steps/harness';
 import { useEmulatedAws } from './emulated-aws';
 import { secretsManagerServing, startFakeJsonServices } from './fake-json-services';
 import { withEnvironment } from './with-environment';
@@ -26,16 +27,10 @@ const aws = useEmulatedAws();
 const KEY = { namespace: 'default', jobId: 'web' };
 const SCHEDULED = '2026-11-29T02:00:00.000Z';
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 async function cluster(count: number): Promise<Harness> {
-  h = await startHarness({ jobs: [simpleJob('web', 'service', count)] });
-  await waitAllRunning(h, 'web', count);
-  return h;
+  return await harness.startRunning(simpleJob('web', 'service', count));
 }
 
 /** The functions that made calls in this test, each with the IAM actions it used. */
@@ -128,7 +123,7 @@ describe('each use, on the AWS stores with IAM enforced', () => {
     // Arrange: the agent answers only the token the secret holds; the handlers get no Nomad
     // settings but their function's environment (the agent's address for the template's).
     const token = 'nomad-acl-token-from-the-secret';
-    h = await startHarness(
+    const h = await harness.start(
       {
         jobs: [simpleJob('web', 'service', 2)],
         acl: { enabled: true, tokens: [{ secret: token, management: true }] },

@@ -6,7 +6,6 @@
 import { NomadClient } from '../../lib/nomad/index';
 import type { Allocation, Deployment, Job, Task, TaskState } from '../../lib/nomad/types';
 import type { ProgressEvent } from '../../lib/restart/events';
-import type { RestartOptions } from '../../lib/restart/options';
 import type { Answer, Question } from '../../lib/restart/questions';
 import {
   type AclSpec,
@@ -29,11 +28,16 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** What a harness's simulator starts with. */
+export interface HarnessSetup {
+  readonly nodes?: NodeSpec[];
+  readonly jobs?: Job[];
+  readonly acl?: AclSpec;
+  readonly namespaces?: string[];
+}
+
 /** Starts a simulator with `nodes` and `jobs` already placed and running. */
-export async function startHarness(
-  setup: { nodes?: NodeSpec[]; jobs?: Job[]; acl?: AclSpec; namespaces?: string[] },
-  extra: Partial<SimulatorOptions> & { token?: string } = {},
-): Promise<Harness> {
+export async function startHarness(setup: HarnessSetup, extra: HarnessExtra = {}): Promise<Harness> {
   const { token, ...simOptions } = extra;
   const clock = createScaledClock(TIME_SCALE);
   const sim = await startSimulator({
@@ -58,6 +62,54 @@ export async function startHarness(
   };
 }
 
+/** What a test may change about its simulator and client (see {@link startHarness}). */
+export type HarnessExtra = Partial<SimulatorOptions> & { token?: string };
+
+/** The harness of the running test: the test starts it, an `afterEach` closes it. */
+export interface HarnessPerTest {
+  /** The harness the running test started; throws when it started none. */
+  readonly current: Harness;
+  /** Starts this test's harness (see {@link startHarness}), closing the one it started before. */
+  start(setup: HarnessSetup, extra?: HarnessExtra): Promise<Harness>;
+  /** Starts this test's harness with `job` placed, once every allocation of it runs. */
+  startRunning(job: Job, extra?: HarnessExtra): Promise<Harness>;
+}
+
+/**
+ * One harness per test, closed after each: call it where a file (or a `describe`) needs a
+ * simulator, so that no test leaves one listening when it fails half-way.
+ */
+export function harnessPerTest(): HarnessPerTest {
+  let current: Harness | undefined;
+  afterEach(async () => {
+    const started = current;
+    current = undefined;
+    await started?.close();
+  });
+  const start = async (setup: HarnessSetup, extra?: HarnessExtra): Promise<Harness> => {
+    await current?.close();
+    current = await startHarness(setup, extra);
+    return current;
+  };
+  return {
+    get current(): Harness {
+      if (current === undefined) throw new Error('this test started no harness');
+      return current;
+    },
+    start,
+    async startRunning(job, extra) {
+      const h = await start({ jobs: [job] }, extra);
+      await waitAllRunning(h, job.ID, allocationCount(job));
+      return h;
+    },
+  };
+}
+
+/** How many allocations a job asks for: the sum of its groups' counts. */
+function allocationCount(job: Job): number {
+  return (job.TaskGroups ?? []).reduce((sum, group) => sum + (group.Count ?? 0), 0);
+}
+
 /** A client for the simulator with tiny retry delays, optionally with an ACL token. */
 export function clientFor(sim: RunningSimulator, token?: string): NomadClient {
   return NomadClient.create({
@@ -65,25 +117,6 @@ export function clientFor(sim: RunningSimulator, token?: string): NomadClient {
     ...(token === undefined ? {} : { token }),
     retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 5 },
   });
-}
-
-/** Restart options with Nomad's defaults plus `-yes` (like the upstream tests), overridden by `over`. */
-export function restartOptions(job: string, over: Partial<RestartOptions> = {}): RestartOptions {
-  return {
-    job,
-    batchSize: { value: 1, percent: false },
-    batchWait: { kind: 'duration', ns: 0 },
-    onError: 'ask',
-    yes: true,
-    groups: [],
-    tasks: [],
-    allTasks: false,
-    reschedule: false,
-    noShutdownDelay: false,
-    verbose: false,
-    dryRun: false,
-    ...over,
-  };
 }
 
 /** Collects emitted events. */

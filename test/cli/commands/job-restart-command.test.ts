@@ -1,6 +1,7 @@
 import { CommandArgumentError, GoFlagError, HelpRequestedError } from '../../../lib/cli/commands/errors';
 import { jobRestartHelp, parseJobRestartArgs } from '../../../lib/cli/commands/job-restart-command';
 import type { RestartOptions } from '../../../lib/restart/options';
+import { restartOptions } from '../../fixtures/restart-options';
 import { T2_ERROR_CASES } from '../../fixtures/t2-cases';
 
 const notTty = { interactive: false, env: {} };
@@ -33,21 +34,6 @@ describe('parseJobRestartArgs', () => {
   });
 
   describe('TestJobRestartCommand_parseAndValidate success cases (no TTY)', () => {
-    const defaults: RestartOptions = {
-      job: 'my-job',
-      batchSize: { value: 1, percent: false },
-      batchWait: { kind: 'duration', ns: 0 },
-      onError: 'ask',
-      yes: true,
-      groups: [],
-      tasks: [],
-      allTasks: false,
-      reschedule: false,
-      noShutdownDelay: false,
-      verbose: false,
-      dryRun: false,
-    };
-
     it.each<{ name: string; args: string[]; yes: boolean; expected: Partial<RestartOptions> }>([
       {
         name: '3 groups and tasks',
@@ -106,7 +92,7 @@ describe('parseJobRestartArgs', () => {
       const { options } = parseJobRestartArgs(argv, notTty);
 
       // Assert
-      expect(options).toEqual({ ...defaults, ...expected });
+      expect(options).toEqual(restartOptions('my-job', expected));
     });
   });
 

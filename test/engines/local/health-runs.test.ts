@@ -10,11 +10,11 @@
 // Times: the simulator runs 100 simulated ms per real ms (harness); the gate's own clock is real.
 import { jest } from '@jest/globals';
 import { checkPollMs } from '../../../lib/steps/health/health-cursor';
+import { restartOptions } from '../../fixtures/restart-options';
 import {
   allocationsOf,
   eventsOf,
   type Harness,
-  restartOptions,
   startHarness,
   TIME_SCALE,
   waitAllRunning,

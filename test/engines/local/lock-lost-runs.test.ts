@@ -14,16 +14,10 @@ import type { RunningSimulator } from '../../../sim/index';
 import { runCli } from '../../e2e/run-cli';
 import { accountFor, CLEAN, invariantsOf } from '../../faults/accounting';
 import { MANAGEMENT_TOKEN, OPERATOR_TOKEN, readmePolicyAcl } from '../../fixtures/readme-policy';
+import { restartOptions } from '../../fixtures/restart-options';
 import { useEmulatedAws } from '../../iam/emulated-aws';
 import { get, put } from '../../sim/helpers/http';
-import {
-  allocationsOf,
-  type Harness,
-  restartOptions,
-  simpleJob,
-  startHarness,
-  waitAllRunning,
-} from '../../steps/harness';
+import { allocationsOf, type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../../steps/harness';
 import { runWorkflow } from './workflow-harness';
 
 jest.setTimeout(60_000);
@@ -34,18 +28,16 @@ const TAKER = { engine: 'local', who: 'bob', host: 'laptop-2', pid: '200' };
 const LOST =
   'The job\'s lock in Nomad was lost: it is held by run "run-bob" (started by bob on laptop-2 with the local engine, since ';
 
-let h: Harness | undefined;
 let taker: NomadClient | undefined;
 afterEach(async () => {
   await taker?.close();
-  await h?.close();
-  h = undefined;
   taker = undefined;
 });
+const harness = harnessPerTest();
 
 /** Three running allocations of `web`, ACLs on with the README's policy. */
 async function cluster(): Promise<Harness> {
-  h = await startHarness(
+  const h = await harness.start(
     { jobs: [simpleJob('web', 'service', 3)], acl: readmePolicyAcl() },
     { token: OPERATOR_TOKEN },
   );

@@ -1,7 +1,9 @@
 import { jest } from '@jest/globals';
 import type { Context } from 'aws-lambda';
+import { startingProgress } from '../../../lib/steps/plan/plan-step';
 import type { WorkflowState } from '../../../lib/workflow/payloads';
 import type { RestartSteps, RestartStepsDeps } from '../../../lib/workflow/restart-steps';
+import { restartOptions } from '../../fixtures/restart-options';
 
 /** A Lambda-shaped context whose remaining time counts down from `budgetMs` on the real clock. */
 export function lambdaContext(budgetMs = 60_000): Context {
@@ -24,21 +26,9 @@ export function lambdaContext(budgetMs = 60_000): Context {
 
 /** A state right after Plan: one job, three batches of two. */
 export function plannedState(overrides: Partial<WorkflowState> = {}): WorkflowState {
+  const options = restartOptions('web', { batchSize: { value: 2, percent: false }, onError: 'fail' });
   return {
-    options: {
-      job: 'web',
-      batchSize: { value: 2, percent: false },
-      batchWait: { kind: 'duration', ns: 0 },
-      onError: 'fail',
-      yes: true,
-      groups: [],
-      tasks: [],
-      allTasks: false,
-      reschedule: false,
-      noShutdownDelay: false,
-      verbose: false,
-      dryRun: false,
-    },
+    options,
     run: { runId: 'arn:exec:run-1', executionId: 'arn:exec:run-1', executionNumber: 1 },
     plan: {
       planKey: 'runs/run-1/plan.json',
@@ -50,16 +40,7 @@ export function plannedState(overrides: Partial<WorkflowState> = {}): WorkflowSt
       batchCount: 3,
       triggerEvaluations: false,
     },
-    progress: {
-      nextBatch: 0,
-      batchesThisExecution: 0,
-      restarted: 0,
-      failed: 0,
-      errorCount: 0,
-      askBetweenBatches: false,
-      batchWaitMs: 0,
-      canceled: false,
-    },
+    progress: startingProgress(options),
     decision: { action: 'batch', waitSeconds: 0, question: null },
     guard: null,
     batch: null,

@@ -16,15 +16,15 @@ import {
   planRestart,
   restartBatch,
 } from '../../../lib/steps/index';
+import { restartOptions } from '../../fixtures/restart-options';
 import {
   allocationsOf,
   eventsOf,
   type Harness,
+  harnessPerTest,
   recorder,
   restartedTasks,
-  restartOptions,
   simpleJob,
-  startHarness,
   waitAllRunning,
 } from '../harness';
 
@@ -38,11 +38,7 @@ async function planOf(h: Harness, options: RestartOptions): Promise<RestartPlan>
 }
 
 describe('restartBatch', () => {
-  let h: Harness | undefined;
-  afterEach(async () => {
-    await h?.close();
-    h = undefined;
-  });
+  const harness = harnessPerTest();
 
   it.each([
     { name: 'in place', reschedule: false, route: RESTART },
@@ -52,8 +48,7 @@ describe('restartBatch', () => {
     async ({ reschedule, route }) => {
       // Arrange: a first run handles the batch, then "crashes" having recorded only its start.
       const job = simpleJob('rerun', 'service', 4);
-      h = await startHarness({ jobs: [job] });
-      await waitAllRunning(h, job.ID, 4);
+      const h = await harness.startRunning(job);
       const options = restartOptions(job.ID, { reschedule, batchSize: { value: 4, percent: false } });
       const plan = await planOf(h, options);
       const journals: BatchJournal[] = [];
@@ -90,8 +85,7 @@ describe('restartBatch', () => {
   it('skips allocations the journal already finished and restarts the rest', async () => {
     // Arrange
     const job = simpleJob('partial', 'service', 3);
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 3);
+    const h = await harness.startRunning(job);
     const options = restartOptions(job.ID, { batchSize: { value: 3, percent: false } });
     const plan = await planOf(h, options);
     const [done] = plan.batches[0] ?? [];
@@ -111,17 +105,12 @@ describe('restartBatch', () => {
 });
 
 describe('awaitBatch', () => {
-  let h: Harness | undefined;
-  afterEach(async () => {
-    await h?.close();
-    h = undefined;
-  });
+  const harness = harnessPerTest();
 
   it('follows a chain of replacements to the running end (T9)', async () => {
     // Arrange: replacements stay pending long enough for a job update to replace A1 by A2.
     const job = simpleJob('test_job_restart_monitor_replacement', 'service', 1);
-    h = await startHarness({ jobs: [job] }, { allocStartMs: 20_000 });
-    await waitAllRunning(h, job.ID, 1);
+    const h = await harness.startRunning(job, { allocStartMs: 20_000 });
     const options = restartOptions(job.ID, { reschedule: true, verbose: true });
     const plan = await planOf(h, options);
     const stopped = await restartBatch(h.client, plan, 0, options, { emit: () => {}, now: Date.now });
@@ -172,7 +161,7 @@ describe('awaitBatch', () => {
   it('says "still waiting" per interval, then gives up at -replacement-timeout', async () => {
     // Arrange: an ineligible system-job node never gets a replacement and no blocked evaluation.
     const job = simpleJob('stuck', 'system', 1);
-    h = await startHarness({ nodes: [{ name: 'n1', id: 'node-1' }], jobs: [job] });
+    const h = await harness.start({ nodes: [{ name: 'n1', id: 'node-1' }], jobs: [job] });
     await waitAllRunning(h, job.ID, 1);
     h.sim.control.setNodeEligibility('node-1', false);
     const options = restartOptions(job.ID, { reschedule: true, replacementTimeoutNs: 250e6 });
@@ -207,8 +196,7 @@ describe('awaitBatch', () => {
   it('returns a resumable cursor when its deadline nears, and finishes from it', async () => {
     // Arrange: replacements take 2 simulated minutes (1.2 s real) to start.
     const job = simpleJob('slow', 'service', 2);
-    h = await startHarness({ jobs: [job] }, { allocStartMs: 120_000 });
-    await waitAllRunning(h, job.ID, 2);
+    const h = await harness.startRunning(job, { allocStartMs: 120_000 });
     const options = restartOptions(job.ID, { reschedule: true, batchSize: { value: 2, percent: false } });
     const plan = await planOf(h, options);
     const stopped = await restartBatch(h.client, plan, 0, options, { emit: () => {}, now: Date.now });

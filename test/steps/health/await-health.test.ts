@@ -15,15 +15,8 @@ import {
   planRestart,
   restartBatch,
 } from '../../../lib/steps/index';
-import {
-  eventsOf,
-  type Harness,
-  recorder,
-  restartOptions,
-  simpleJob,
-  startHarness,
-  waitAllRunning,
-} from '../harness';
+import { restartOptions } from '../../fixtures/restart-options';
+import { eventsOf, type Harness, recorder, simpleJob, startHarness, waitAllRunning } from '../harness';
 import { checkedJob } from './health-fixtures';
 
 let h: Harness | undefined;
