@@ -26,7 +26,7 @@ import type { AclSpec } from '../../sim/acl';
 import { synthesizeStack } from '../aws-limits/synthesized-stack';
 import { lambdaContext } from '../lambdas/private/fixtures';
 import { statusChangeEvent } from '../lambdas/private/status-change';
-import { type Harness, simpleJob, startHarness, waitAllRunning } from '../steps/harness';
+import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../steps/harness';
 import { type FakeSlack, type SlackCall, startFakeSlack } from './fake-slack';
 
 jest.setTimeout(120_000);
@@ -45,7 +45,7 @@ type Handler = (event: unknown, context: unknown) => Promise<{ outcome: string |
 
 let slack: FakeSlack;
 let handler: Handler;
-let h: Harness | undefined;
+const harness = harnessPerTest();
 
 beforeAll(async () => {
   slack = await startFakeSlack(BOT_TOKEN);
@@ -69,12 +69,13 @@ beforeEach(() => {
 afterEach(async () => {
   // Every event carried what the message needed: nothing was read back from Step Functions.
   expect(sfn.calls()).toEqual([]);
-  await h?.close();
-  h = undefined;
 });
 
 async function cluster(count: number): Promise<Harness> {
-  h = await startHarness({ jobs: [simpleJob('web', 'service', count)], acl: ACL }, { token: NOMAD_TOKEN });
+  const h = await harness.start(
+    { jobs: [simpleJob('web', 'service', count)], acl: ACL },
+    { token: NOMAD_TOKEN },
+  );
   await waitAllRunning(h, 'web', count);
   return h;
 }
@@ -103,7 +104,7 @@ async function runAndObserve(
   const startedAt = Date.now();
   const local = await runRestartLocally({
     input,
-    nomad: { address: (h as Harness).sim.address, token: NOMAD_TOKEN },
+    nomad: { address: harness.current.sim.address, token: NOMAD_TOKEN },
     emit: () => {},
     prompt: async () => ({ kind: 'read-error', text: 'no terminal' }),
     signal: controller.signal,

@@ -8,7 +8,8 @@
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FakeSfnError, type FakeStepFunctions, type SfnOperation } from './fake-step-functions';
+import { openedAroundEach } from '../../fixtures/opened-around';
+import { FakeSfnError, FakeStepFunctions, type SfnOperation } from './fake-step-functions';
 
 const OPERATIONS = new Set<SfnOperation>([
   'StartExecution',
@@ -77,5 +78,32 @@ export async function startSfnEndpoint(fake: FakeStepFunctions): Promise<SfnEndp
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** A fake Step Functions behind its endpoint on 127.0.0.1, fresh for each test. */
+export function sfnEndpointPerTest(): { readonly fake: FakeStepFunctions; readonly endpoint: SfnEndpoint } {
+  return openedAroundEach(
+    async () => {
+      const fake = new FakeStepFunctions();
+      return { fake, endpoint: await startSfnEndpoint(fake) };
+    },
+    ({ endpoint }) => endpoint.close(),
+  );
+}
+
+/**
+ * A command's AWS environment for endpoints on 127.0.0.1 (`AWS_ENDPOINT_URL_*` names them): fake
+ * credentials in `region`, and nothing read from the machine's AWS config or instance metadata.
+ */
+export function localAwsEnv(endpoints: NodeJS.ProcessEnv, region: string): NodeJS.ProcessEnv {
+  return {
+    ...endpoints,
+    AWS_ACCESS_KEY_ID: 'test',
+    AWS_SECRET_ACCESS_KEY: 'test',
+    AWS_REGION: region,
+    AWS_CONFIG_FILE: '/nonexistent/aws-config',
+    AWS_SHARED_CREDENTIALS_FILE: '/nonexistent/aws-credentials',
+    AWS_EC2_METADATA_DISABLED: 'true',
   };
 }
