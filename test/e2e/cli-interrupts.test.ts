@@ -9,7 +9,7 @@
 import { jest } from '@jest/globals';
 import pty from 'node-pty';
 import { simpleJob } from '../steps/harness';
-import { type E2eTarget, openE2e, wasRestarted } from './e2e-target';
+import { restartedCount, runningE2ePerTest } from './e2e-target';
 import { normalise } from './run-cli';
 import { runInPty } from './run-pty';
 import { startStubProxy } from './stub-proxy';
@@ -50,17 +50,9 @@ function interruptRun(env: Readonly<Record<string, string>>, answer: string) {
 }
 
 describe('nomad-restart interrupts and error questions at a terminal', () => {
-  let h: E2eTarget;
-  beforeEach(async () => {
-    h = await openE2e({ jobs: [simpleJob('web', 'service', 3)] });
-    await h.waitRunning('web', 3);
-  });
-  afterEach(() => h.close());
+  const h = runningE2ePerTest(simpleJob('web', 'service', 3));
   /** How many allocations of `web` got a restart, once `expected` have (or after the wait). */
-  const restarted = async (expected: number) =>
-    (await h.allocationsWhen('web', (all) => all.filter(wasRestarted).length === expected)).filter(
-      wasRestarted,
-    ).length;
+  const restarted = (expected: number) => restartedCount(h, 'web', expected);
 
   it('cancels on y: prints the cancel line last, exits 0, starts no further batch (scenario 4)', async () => {
     // Act

@@ -20,9 +20,16 @@ import type { AllocListStub, Deployment, Evaluation, Job, NodeListStub } from '.
 import { SHARED_LOCK_PREFIX } from '../../lib/stores/shared-lock-settings';
 import { parseGoDuration } from '../../sim/duration';
 import { createScaledClock, type NodeSpec, type RunningSimulator } from '../../sim/index';
+import { openedAroundEach } from '../fixtures/opened-around';
 import { call, eventually, get, put } from '../sim/helpers/http';
 import { E2E_ADDR } from '../sim/helpers/target';
-import { type Harness, startHarness, taskRestartSignaled, waitAllRunning } from '../steps/harness';
+import {
+  allocationCount,
+  type Harness,
+  startHarness,
+  taskRestartSignaled,
+  waitAllRunning,
+} from '../steps/harness';
 
 export { E2E_ADDR };
 
@@ -106,6 +113,27 @@ export function notOnAgent(name: string, reason = 'needs the simulator control A
 /** `describe` for a group that needs the simulator: against an agent it prints `reason` instead. */
 export function describeSim(name: string, reason: string, fn: () => void): void {
   if (!notOnAgent(name, reason)) describe(name, fn);
+}
+
+/** A target with `job` placed and every allocation of it running, fresh for each test. */
+export function runningE2ePerTest(job: Job): E2eTarget {
+  return openedAroundEach(
+    async () => {
+      const target = await openE2e({ jobs: [job] });
+      await target.waitRunning(job.ID, allocationCount(job));
+      return target;
+    },
+    (target) => target.close(),
+  );
+}
+
+/** How many allocations of the job got a restart, once `expected` have (or after the wait). */
+export async function restartedCount(target: E2eTarget, jobId: string, expected: number): Promise<number> {
+  const all = await target.allocationsWhen(
+    jobId,
+    (allocations) => allocations.filter(wasRestarted).length === expected,
+  );
+  return all.filter(wasRestarted).length;
 }
 
 /** Whether any task of the allocation got a `Restart Signaled` event. */

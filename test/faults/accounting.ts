@@ -9,8 +9,9 @@
  * must never report success with work it planned left undone.
  */
 import type { Allocation } from '../../lib/nomad/types';
-import type { WorkflowRun } from '../engines/local/workflow-harness';
-import type { Harness } from '../steps/harness';
+import type { RestartOptions } from '../../lib/restart/options';
+import { runWorkflow, type WorkflowRun, type WorkflowRunOptions } from '../engines/local/workflow-harness';
+import { allocationsOf, type Harness } from '../steps/harness';
 
 export type Fate = 'restarted' | 'rescheduled' | 'failed' | 'not reached';
 
@@ -134,6 +135,18 @@ export function accountFor(
 }
 
 /** The invariants that hold whatever the fault: for `expect(...).toEqual(CLEAN)`. */
+/** Runs the workflow with `options` and accounts for every allocation of the job it started with. */
+export async function runAccounted(
+  target: Harness,
+  options: RestartOptions,
+  runOptions: WorkflowRunOptions = {},
+): Promise<{ run: WorkflowRun; accounting: Accounting }> {
+  const planned: Allocation[] = allocationsOf(target, options.job);
+  const startedAt = target.now();
+  const run = await runWorkflow(target, options, runOptions);
+  return { run, accounting: accountFor(target, planned, run, startedAt) };
+}
+
 export function invariantsOf(accounting: Accounting) {
   return {
     ambiguous: accounting.ambiguous,

@@ -5,13 +5,11 @@
  * the accounting check.
  */
 import { jest } from '@jest/globals';
-import type { Allocation } from '../../lib/nomad/types';
 import type { RestartOptions } from '../../lib/restart/options';
-import { runWorkflow } from '../engines/local/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
 import { useEmulatedAws } from '../iam/emulated-aws';
 import { allocationsOf, type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../steps/harness';
-import { accountFor, CLEAN, invariantsOf } from './accounting';
+import { CLEAN, invariantsOf, runAccounted } from './accounting';
 
 jest.setTimeout(60_000);
 
@@ -20,11 +18,8 @@ useEmulatedAws();
 
 const harness = harnessPerTest();
 
-async function restart(target: Harness, job: string, over: Partial<RestartOptions>) {
-  const planned: Allocation[] = allocationsOf(target, job);
-  const startedAt = target.now();
-  const run = await runWorkflow(target, restartOptions(job, { reschedule: true, ...over }));
-  return { run, accounting: accountFor(target, planned, run, startedAt) };
+function restart(target: Harness, job: string, over: Partial<RestartOptions>) {
+  return runAccounted(target, restartOptions(job, { reschedule: true, ...over }));
 }
 
 describe('faults in replacements', () => {

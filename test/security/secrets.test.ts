@@ -42,6 +42,11 @@ async function tokenCluster(): Promise<Harness> {
   return target;
 }
 
+/** What a run left where someone could read it, and the requests Nomad saw, as one string to search. */
+function everythingOf(h: Harness, left: Record<string, unknown>): string {
+  return JSON.stringify({ ...left, log: h.sim.control.requestLog() });
+}
+
 /** Everything written to stdout, stderr and the console (handlers log through them) while it runs. */
 function captureWrites(): string[] {
   const written: string[] = [];
@@ -97,14 +102,7 @@ describe('the ACL token', () => {
     // Assert
     expect(result.status).toBe('SUCCEEDED');
     expect(h.sim.control.counters()['PUT /v1/client/allocation/:id/restart']).toBe(4);
-    const everything = JSON.stringify({
-      input,
-      outputs,
-      result,
-      events,
-      written,
-      log: h.sim.control.requestLog(),
-    });
+    const everything = everythingOf(h, { input, outputs, result, events, written });
     expect(outputs.length).toBeGreaterThan(10);
     // The search covers the handlers' logs: their lines were captured.
     expect(written.some((line) => line.includes('Deployment guard'))).toBe(true);
@@ -160,14 +158,7 @@ describe('the TLS client key and the task tokens', () => {
     expect(result.status).toBe('SUCCEEDED');
     expect(prompts).toHaveLength(1);
     expect(front.seen.some((r) => r.path.startsWith('/v1/var/'))).toBe(true);
-    const everything = JSON.stringify({
-      input,
-      outputs,
-      result,
-      events,
-      written,
-      log: h.sim.control.requestLog(),
-    });
+    const everything = everythingOf(h, { input, outputs, result, events, written });
     expect(keyLines.length).toBeGreaterThan(3);
     expect(keyLines.filter((line) => everything.includes(line))).toEqual([]);
     expect(everything.includes(TOKEN)).toBe(false);

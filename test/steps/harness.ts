@@ -71,8 +71,8 @@ export interface HarnessPerTest {
   readonly current: Harness;
   /** Starts this test's harness (see {@link startHarness}), closing the one it started before. */
   start(setup: HarnessSetup, extra?: HarnessExtra): Promise<Harness>;
-  /** Starts this test's harness with `job` placed, once every allocation of it runs. */
-  startRunning(job: Job, extra?: HarnessExtra): Promise<Harness>;
+  /** Starts this test's harness with `job` placed (beside `setup`), once every allocation of it runs. */
+  startRunning(job: Job, extra?: HarnessExtra, setup?: Omit<HarnessSetup, 'jobs'>): Promise<Harness>;
 }
 
 /**
@@ -97,16 +97,16 @@ export function harnessPerTest(): HarnessPerTest {
       return current;
     },
     start,
-    async startRunning(job, extra) {
-      const h = await start({ jobs: [job] }, extra);
+    async startRunning(job, extra, setup) {
+      const h = await start({ ...setup, jobs: [job] }, extra);
       await waitAllRunning(h, job.ID, allocationCount(job));
       return h;
     },
   };
 }
 
-/** How many allocations a job asks for: the sum of its groups' counts. */
-function allocationCount(job: Job): number {
+/** How many allocations a job asks for: the sum of its groups' counts (one node's worth for a system job). */
+export function allocationCount(job: Job): number {
   return (job.TaskGroups ?? []).reduce((sum, group) => sum + (group.Count ?? 0), 0);
 }
 
