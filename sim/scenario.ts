@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import type { Job } from '../lib/nomad/types';
 import type { AclSpec } from './acl';
 import { SimHttpError, SimScenarioError } from './errors';
-import type { NodeSpec } from './model/cluster';
 import { decodeJob } from './model/job-spec';
+import type { NodeSpec } from './model/nodes';
 import type { Scenario } from './types';
 
 function fail(field: string, value: unknown, allowed: string): never {

@@ -3,16 +3,16 @@ import type { Allocation, Deployment, Evaluation, Job, Node } from '../lib/nomad
 import type { AclSpec } from './acl';
 import type { SimClock } from './clock';
 import type { SimCheckBehaviour, SimCrash, SimTarget } from './model/behaviours';
-import type { SimCheckRun } from './model/checks';
-import type { NodeSpec } from './model/cluster';
 import type { SimTiming } from './model/context';
+import type { NodeSpec } from './model/nodes';
+import type { SimCheckRun } from './model/store';
 
 export type { AclSpec, AclTokenSpec } from './acl';
 export type { SimClock } from './clock';
 export type { SimCheckBehaviour, SimCrash, SimTarget } from './model/behaviours';
-export type { SimCheckRun } from './model/checks';
-export type { NodeSpec } from './model/cluster';
 export type { SimTiming } from './model/context';
+export type { NodeSpec } from './model/nodes';
+export type { SimCheckRun } from './model/store';
 
 /**
  * A cluster to start from, JSON-serialisable (scenario files are this shape). Jobs are

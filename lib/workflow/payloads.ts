@@ -8,7 +8,7 @@
  * (which lives in the plan store), a cursor and counters, never the allocation list. The only
  * part that grows with a step's work is `events`, the progress events of the step that just
  * ran; it is replaced, not appended, by every step, so execution history holds each event once
- * and the CLI/chat render them from there. Step Functions caps a state at 256 KiB: an engine
+ * and the CLI/chat render them from there. Step Functions caps a state at 256 KiB: a
  * step must keep its events and cursor well below that (see {@link MAX_STEP_EVENTS}).
  *
  * Everything is plain JSON: no `undefined` (use `null`), no `Date`, no class instances.
@@ -18,7 +18,7 @@ import type { ProgressEvent } from '../restart/events';
 import type { RunOutcome, RunSummary, SkippedCounts } from '../restart/run-summary';
 import type { EventsElsewhere } from './state-bytes';
 
-/** An engine step emits at most this many events per call; past it, it summarises. */
+/** A step emits at most this many events per call; past it, it summarises. */
 export const MAX_STEP_EVENTS = 500;
 
 /** One restart run, across the chain of executions that continue-as-new creates. */
@@ -96,7 +96,7 @@ export interface Progress {
   readonly historyEvents?: number;
 }
 
-/** A question parked on a task token. The engine words it; the ask step stores it. */
+/** A question parked on a task token. The steps word it; the ask step stores it. */
 export interface PendingQuestion {
   /** Which question (multi-region or proceed): decides how apply-answer reads the reply and its default. */
   readonly kind: 'multiregion' | 'proceed';
@@ -142,7 +142,7 @@ export interface BatchState {
   /** Whether every allocation of the batch has settled (restarted, running replacement, or failed). */
   readonly done: boolean;
   /**
-   * Engine-private resume point of await-batch (blocking-query index, per-allocation chain
+   * Step-private resume point of await-batch (blocking-query index, per-allocation chain
    * heads, last "Still waiting" times). Opaque to the graph; keep it under 8 KiB and put
    * anything bigger in the plan store.
    */

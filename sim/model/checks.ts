@@ -6,32 +6,14 @@
  * allocation is killed or fails, after which the endpoint answers `null`.
  */
 import { createHash } from 'node:crypto';
-import type { AllocCheckStatus, AllocCheckStatuses, Service, ServiceCheck } from '../../lib/nomad/types';
+import type { AllocCheckStatuses, Service, ServiceCheck } from '../../lib/nomad/types';
 import type { SimContext } from './context';
-import type { AllocRecord } from './store';
+import type { AllocRecord, SimCheck, SimCheckRun } from './store';
+
 import { groupOf, roleOf, tasksOf } from './tasks';
 
 /** Nomad's check interval when a job gives none is required; a missing one here runs every 10 s. */
 const DEFAULT_INTERVAL_MS = 10_000;
-
-/** One check running on an allocation's client. */
-export interface SimCheck {
-  readonly spec: ServiceCheck;
-  readonly service: Service;
-  /** The task of a task-level service; group services watch every main task. */
-  readonly task: string | undefined;
-  result: AllocCheckStatus;
-  /** Runs since the allocation's last restart that found the service up (flapping counts these). */
-  upRunsSinceRestart: number;
-  /** Every result so far (the pending stub first), newest last, capped: what tests read back. */
-  history: SimCheckRun[];
-}
-
-/** One result of a check and the simulated Unix ms it was produced. */
-export interface SimCheckRun {
-  readonly time: number;
-  readonly result: AllocCheckStatus;
-}
 
 /** Results kept per check for {@link checkHistory}. */
 const HISTORY_LIMIT = 200;

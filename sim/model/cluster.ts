@@ -12,28 +12,13 @@ import { DEFAULT_TIMING, newId, nowNs, type SimContext, type SimTiming } from '.
 import { createDeployment, setDeploymentStatus, watchDeploymentHealth } from './deployments';
 import { createEvaluation } from './evaluations';
 import { canonicalizeJob, specOf, validateJob } from './job-spec';
-import { type ControlNodeStatus, setNodeEligibility, setNodeStatus } from './nodes';
+import { type ControlNodeStatus, type NodeSpec, setNodeEligibility, setNodeStatus } from './nodes';
 import { enqueueEvaluation, unblockEvaluations } from './scheduler';
 import { type AllocRecord, type JobRecord, jobKey, Store } from './store';
 import { VariableStore } from './variables';
 
 /** Nomad keeps this many versions of a job (`JobTrackedVersions`). */
 export const TRACKED_VERSIONS = 6;
-
-/** A node as scenarios and the control API describe it. */
-export interface NodeSpec {
-  id?: string;
-  name: string;
-  datacenter?: string;
-  class?: string;
-  pool?: string;
-  /** Drivers the node has; omitted: every driver is available. */
-  drivers?: string[];
-  status?: ControlNodeStatus;
-  eligible?: boolean;
-  /** Allocation slots; omitted: unlimited. */
-  capacity?: number;
-}
 
 export class Cluster {
   readonly ctx: SimContext;

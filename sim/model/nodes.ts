@@ -18,6 +18,21 @@ import { groupOf } from './tasks';
 /** Node statuses the control API can set. */
 export type ControlNodeStatus = 'ready' | 'down' | 'disconnected';
 
+/** A node as scenarios and the control API describe it. */
+export interface NodeSpec {
+  id?: string;
+  name: string;
+  datacenter?: string;
+  class?: string;
+  pool?: string;
+  /** Drivers the node has; omitted: every driver is available. */
+  drivers?: string[];
+  status?: ControlNodeStatus;
+  eligible?: boolean;
+  /** Allocation slots; omitted: unlimited. */
+  capacity?: number;
+}
+
 function lostAfterMs(record: AllocRecord): number | undefined {
   const group = groupOf(record);
   const ns = group?.Disconnect?.LostAfter ?? group?.MaxClientDisconnect ?? undefined;

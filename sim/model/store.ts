@@ -5,10 +5,37 @@
  * write to a table checks only that table's waiters, so 1,000 held queries cost a closure each, not
  * a poll.
  */
-import type { Allocation, Deployment, Evaluation, Job, Node } from '../../lib/nomad/types';
-import type { SimCheck } from './checks';
+import type {
+  Allocation,
+  AllocCheckStatus,
+  Deployment,
+  Evaluation,
+  Job,
+  Node,
+  Service,
+  ServiceCheck,
+} from '../../lib/nomad/types';
 
 /** Tables with their own "last index", as in Nomad's state store. */
+/** One check running on an allocation's client. */
+export interface SimCheck {
+  readonly spec: ServiceCheck;
+  readonly service: Service;
+  /** The task of a task-level service; group services watch every main task. */
+  readonly task: string | undefined;
+  result: AllocCheckStatus;
+  /** Runs since the allocation's last restart that found the service up (flapping counts these). */
+  upRunsSinceRestart: number;
+  /** Every result so far (the pending stub first), newest last, capped: what tests read back. */
+  history: SimCheckRun[];
+}
+
+/** One result of a check and the simulated Unix ms it was produced. */
+export interface SimCheckRun {
+  readonly time: number;
+  readonly result: AllocCheckStatus;
+}
+
 export type Table =
   | 'jobs'
   | 'job_summary'

@@ -1,16 +1,37 @@
 /**
  * The layout's rules, checked on the import graph (README, "Layout"): each part imports only
  * the parts below it, the restart domain stays pure (Nomad's types, never its client), nothing
- * in lib/ or lambdas/ forms an import cycle, and the size limits that keep files readable.
+ * in lib/, lambdas/ or sim/ forms an import cycle, a part's `private/` folder is its own, steps are
+ * named as steps, and the size limits that keep files and folders readable.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type ImportEdge, importCycles, readImportGraph } from './import-graph';
 
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..', '..');
 process.chdir(ROOT);
 const edges = readImportGraph(ROOT, ['lib', 'lambdas', 'bin', 'sim']);
+
+/**
+ * Every source file may hold at most this many lines: STYLE.md's "split past about 400" (Nomad's
+ * own 1,200-line `command/job_restart.go` is the counter-example).
+ */
+const FILE_LINE_CEILING = 400;
+/** A folder with more source files than this is a flat list that no longer says what goes together. */
+const FOLDER_FILE_CEILING = 30;
+
+function listSources(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${folder}/${entry.name}`;
+    if (entry.isDirectory()) return listSources(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+/** Every TypeScript source of the checked folders, imported or not. */
+const sourceFiles = ['lib', 'lambdas', 'bin', 'sim'].flatMap(listSources);
+const source = (file: string) => readFileSync(join(ROOT, file), 'utf8');
+const lines = (file: string) => source(file).split('\n').length - 1;
 
 /** The part a file belongs to: `lib/<part>`, `lib/engines/<engine>`, or a top-level folder. */
 function partOf(file: string): string {
@@ -106,9 +127,9 @@ describe('the layout', () => {
     expect(runtime.map(describeEdge)).toEqual([]);
   });
 
-  it('has no import cycle in lib/ or lambdas/, type-only imports included', () => {
+  it('has no import cycle in lib/, lambdas/ or sim/, type-only imports included', () => {
     // Arrange
-    const inScope = edges.filter((e) => /^(lib|lambdas)\//.test(e.from));
+    const inScope = edges.filter((e) => /^(lib|lambdas|sim)\//.test(e.from));
 
     // Act
     const cycles = importCycles(inScope);
@@ -144,17 +165,53 @@ describe('the layout', () => {
     expect(silent).toEqual([]);
   });
 
-  it('keeps handlers thin and long files rare', () => {
-    // Arrange
-    const lines = (file: string) => readFileSync(join(ROOT, file), 'utf8').split('\n').length - 1;
-    const files = [...new Set(edges.flatMap((e) => [e.from, e.to]))];
+  it("imports a part's private/ folder only from inside that part", () => {
+    // Arrange: `x/private/y.ts` belongs to `x/`; nothing outside `x/` may lean on it.
+    const ownerOf = (file: string) => file.slice(0, file.indexOf('/private/'));
 
     // Act
-    const longHandlers = files.filter((f) => f.startsWith('lambdas/') && lines(f) > 250);
-    const longLib = files.filter((f) => f.startsWith('lib/') && lines(f) > 300);
+    const reaching = edges.filter(
+      (e) => e.to.includes('/private/') && !e.from.startsWith(`${ownerOf(e.to)}/`),
+    );
+
+    // Assert
+    expect(reaching.map(describeEdge)).toEqual([]);
+  });
+
+  it('names the workflow steps as steps, never as an engine', () => {
+    // Arrange: the engines (local, aws) run the steps; a step or its error is not an engine.
+    const files = sourceFiles.filter((f) => f.startsWith('lib/steps/') || f.startsWith('lib/workflow/'));
+
+    // Act
+    const engineNamed = files.filter(
+      (f) => /engine/i.test(f) || /export (class|interface|type|function|const) \w*Engine/.test(source(f)),
+    );
+
+    // Assert
+    expect(engineNamed).toEqual([]);
+  });
+
+  it('keeps handlers thin, long files rare, and every file under the ceiling', () => {
+    // Act
+    const longHandlers = sourceFiles.filter((f) => f.startsWith('lambdas/') && lines(f) > 250);
+    const longLib = sourceFiles.filter((f) => f.startsWith('lib/') && lines(f) > 300);
+    const overCeiling = sourceFiles.filter((f) => lines(f) > FILE_LINE_CEILING);
 
     // Assert
     expect(longHandlers).toEqual([]);
     expect(longLib.length).toBeLessThanOrEqual(3);
+    expect(overCeiling).toEqual([]);
+  });
+
+  it('keeps folders small enough to say which files belong together', () => {
+    // Act
+    const perFolder = new Map<string, number>();
+    for (const file of sourceFiles) perFolder.set(dirname(file), (perFolder.get(dirname(file)) ?? 0) + 1);
+    const crowded = [...perFolder]
+      .filter(([, count]) => count > FOLDER_FILE_CEILING)
+      .map(([folder]) => folder);
+
+    // Assert
+    expect(crowded).toEqual([]);
   });
 });

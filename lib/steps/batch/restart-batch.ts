@@ -14,7 +14,7 @@ import { allocationRestartedSince, restartInPlace, taskRestartedSince } from './
 import { alreadyStopped, stopAllocation } from './reschedule';
 
 /**
- * What the engine has done in one batch, persisted by the caller through `record` so that
+ * What the step has done in one batch, persisted by the caller through `record` so that
  * a re-run after a crash or a Step Functions retry knows where it stands.
  */
 export interface BatchJournal {

@@ -1,13 +1,13 @@
 /**
  * Errors of the restart steps themselves. Every Nomad failure a restart reports has its
  * message class in the domain (`../errors`: `NomadQueryError`, `AllocationStepError`,
- * `AllocationRestartError`...); these cover what only the engine can get wrong.
+ * `AllocationRestartError`...); these cover what only the steps can get wrong.
  */
 import { RestartError } from '../../restart/errors';
 
-/** Base class of the engine's own errors. */
+/** Base class of the steps' own errors. */
 export class RestartStepError extends RestartError {
-  override readonly kind: string = 'engine';
+  override readonly kind: string = 'step';
 
   public constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);

@@ -28,7 +28,7 @@ export interface SharedLockKeeper {
 export interface KeepSharedLockOptions {
   /** The command's client configuration. @default - from this process's `NOMAD_*` variables */
   readonly nomad?: NomadClientConfig | undefined;
-  /** The engine's own lock: it keeps the shared lock's ID, which only the acquire answer gave. */
+  /** The run's own lock (memory or DynamoDB): it keeps the shared lock's ID, which only the acquire answer gave. */
   readonly own: JobLock;
   readonly key: LockKey;
   readonly runId: string;
