@@ -27,13 +27,13 @@ import { toRestartInput } from '../../lib/restart/input';
 import type { RestartOptions } from '../../lib/restart/options';
 import { localStores } from '../../lib/stores/from-env';
 import { FlowStates, TASK_STATE_HANDLERS, TaskStates } from '../../lib/workflow/state-names';
-import { synthesizeStack } from '../aws-limits/synthesized-stack';
-import { discardingTerminal } from '../engines/local/workflow-harness';
+import { synthesizeStack } from '../aws-limits/helpers/synthesized-stack';
+import { discardingTerminal } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
-import { harnessPerTest, simpleJob } from '../steps/harness';
-import { type FakeSlack, type SlackCall, startFakeSlack } from './fake-slack';
-import { SIGNING_SECRET, slackBody, slackHeaders } from './helpers';
-import { type LocalLoop, startLocalLoop } from './local-loop';
+import { harnessPerTest, simpleJob } from '../steps/helpers/harness';
+import { SIGNING_SECRET, slackBody, slackHeaders } from './helpers/approvals';
+import { type FakeSlack, type SlackCall, startFakeSlack } from './helpers/fake-slack';
+import { type LocalLoop, startLocalLoop } from './helpers/local-loop';
 
 jest.setTimeout(120_000);
 

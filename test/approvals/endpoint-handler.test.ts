@@ -8,10 +8,10 @@ import { SendTaskSuccessCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { APPROVAL_ENV } from '../../lib/approvals/settings';
 import { newApprovalId } from '../../lib/stores';
-import { lambdaContext } from '../lambdas/private/fixtures';
-import { type FakeSlack, startFakeSlack } from './fake-slack';
-import { buttonPress, SIGNING_SECRET, slackBody, slackHeaders } from './helpers';
-import { functionUrlEvent } from './local-loop';
+import { lambdaContext } from '../lambdas/helpers/fixtures';
+import { buttonPress, SIGNING_SECRET, slackBody, slackHeaders } from './helpers/approvals';
+import { type FakeSlack, startFakeSlack } from './helpers/fake-slack';
+import { functionUrlEvent } from './helpers/local-loop';
 
 const secrets = mockClient(SecretsManagerClient);
 const sfn = mockClient(SFNClient);

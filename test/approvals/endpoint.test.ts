@@ -24,7 +24,7 @@ import {
   TASK_TOKEN,
   WEBHOOK_KEYS,
   webhookHeaders,
-} from './helpers';
+} from './helpers/approvals';
 
 const sfn = mockClient(SFNClient);
 const NOW_MS = 1_700_000_100_000;

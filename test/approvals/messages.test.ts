@@ -13,7 +13,7 @@ import {
   slackBlocks,
   syncQuestionMessages,
 } from '../../lib/approvals';
-import { EXECUTION, parkedQuestion, storeWith } from './helpers';
+import { EXECUTION, parkedQuestion, storeWith } from './helpers/approvals';
 
 describe('answerChoices', () => {
   it.each([

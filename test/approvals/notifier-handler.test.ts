@@ -10,11 +10,11 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { APPROVAL_ENV } from '../../lib/approvals/settings';
 import { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
 import { localStores } from '../../lib/stores/from-env';
-import { functionEnvironment } from '../constructs/private/handler-resources';
-import { secretArn, slackApprovalReferences } from '../constructs/private/synth';
-import { lambdaContext } from '../lambdas/private/fixtures';
-import { type FakeSlack, startFakeSlack } from './fake-slack';
-import { parkedQuestion } from './helpers';
+import { functionEnvironment } from '../constructs/helpers/handler-resources';
+import { secretArn, slackApprovalReferences } from '../constructs/helpers/synth';
+import { lambdaContext } from '../lambdas/helpers/fixtures';
+import { parkedQuestion } from './helpers/approvals';
+import { type FakeSlack, startFakeSlack } from './helpers/fake-slack';
 
 const BOT_TOKEN = 'xoxb-notifier-test-token';
 const ARN = secretArn;

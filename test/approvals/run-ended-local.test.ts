@@ -23,11 +23,11 @@ import type { RunSummary } from '../../lib/restart/run-summary';
 import { localStores } from '../../lib/stores/from-env';
 import { FlowStates, TASK_STATE_HANDLERS, TaskStates } from '../../lib/workflow/state-names';
 import type { AclSpec } from '../../sim/acl';
-import { synthesizeStack } from '../aws-limits/synthesized-stack';
-import { lambdaContext } from '../lambdas/private/fixtures';
-import { statusChangeEvent } from '../lambdas/private/status-change';
-import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../steps/harness';
-import { type FakeSlack, type SlackCall, startFakeSlack } from './fake-slack';
+import { synthesizeStack } from '../aws-limits/helpers/synthesized-stack';
+import { lambdaContext } from '../lambdas/helpers/fixtures';
+import { statusChangeEvent } from '../lambdas/helpers/status-change';
+import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../steps/helpers/harness';
+import { type FakeSlack, type SlackCall, startFakeSlack } from './helpers/fake-slack';
 
 jest.setTimeout(120_000);
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';

@@ -7,10 +7,10 @@
  */
 import { jest } from '@jest/globals';
 import type { ProgressEvent } from '../../lib/restart/events';
-import { runWorkflow } from '../engines/local/workflow-harness';
+import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
-import { harnessPerTest, restartedTasks, simpleJob, waitAllRunning } from '../steps/harness';
-import { type SynthesizedStack, synthesizeStack } from './synthesized-stack';
+import { harnessPerTest, restartedTasks, simpleJob, waitAllRunning } from '../steps/helpers/harness';
+import { type SynthesizedStack, synthesizeStack } from './helpers/synthesized-stack';
 
 jest.setTimeout(120_000);
 

@@ -7,11 +7,11 @@
  */
 import { jest } from '@jest/globals';
 import { DEFAULT_SAFETY_MARGIN_MS } from '../../lambdas/private/deadline';
-import { runWorkflow } from '../engines/local/workflow-harness';
+import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
-import { eventsOf, harnessPerTest, restartedTasks } from '../steps/harness';
-import { checkedJob } from '../steps/health/health-fixtures';
-import { synthesizeStack } from './synthesized-stack';
+import { checkedJob } from '../steps/health/helpers/health-fixtures';
+import { eventsOf, harnessPerTest, restartedTasks } from '../steps/helpers/harness';
+import { synthesizeStack } from './helpers/synthesized-stack';
 
 jest.setTimeout(120_000);
 

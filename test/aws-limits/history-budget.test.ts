@@ -5,10 +5,10 @@
  * Step Functions' 25,000-event history limit. The run finishes with the replacement running.
  */
 import { jest } from '@jest/globals';
-import { runWorkflow } from '../engines/local/workflow-harness';
+import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
-import { allocationsOf, harnessPerTest, simpleJob } from '../steps/harness';
-import { synthesizeStack } from './synthesized-stack';
+import { allocationsOf, harnessPerTest, simpleJob } from '../steps/helpers/harness';
+import { synthesizeStack } from './helpers/synthesized-stack';
 
 jest.setTimeout(120_000);
 

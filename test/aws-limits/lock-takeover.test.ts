@@ -5,10 +5,10 @@
  */
 import { jest } from '@jest/globals';
 import { localStores } from '../../lib/stores/from-env';
-import { runWorkflow } from '../engines/local/workflow-harness';
+import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../fixtures/readme-policy';
 import { restartOptions } from '../fixtures/restart-options';
-import { harnessPerTest, simpleJob, waitAllRunning } from '../steps/harness';
+import { harnessPerTest, simpleJob, waitAllRunning } from '../steps/helpers/harness';
 
 jest.setTimeout(60_000);
 

@@ -6,9 +6,9 @@
  */
 import { jest } from '@jest/globals';
 import { STEP_FUNCTIONS_LIMITS } from '../../lib/engines/local/stats';
-import { runWorkflow } from '../engines/local/workflow-harness';
+import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
-import { harnessPerTest, simpleJob, waitAllRunning } from '../steps/harness';
+import { harnessPerTest, simpleJob, waitAllRunning } from '../steps/helpers/harness';
 
 jest.setTimeout(120_000);
 

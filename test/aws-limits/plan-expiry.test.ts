@@ -9,7 +9,7 @@ import { toRestartInput } from '../../lib/restart/input';
 import { localStores } from '../../lib/stores/from-env';
 import { FlowStates } from '../../lib/workflow/state-names';
 import { restartOptions } from '../fixtures/restart-options';
-import { harnessPerTest, simpleJob } from '../steps/harness';
+import { harnessPerTest, simpleJob } from '../steps/helpers/harness';
 
 jest.setTimeout(60_000);
 

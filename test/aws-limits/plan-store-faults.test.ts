@@ -8,10 +8,10 @@
 import { jest } from '@jest/globals';
 import type { Allocation } from '../../lib/nomad/types';
 import { localStores } from '../../lib/stores/from-env';
-import { runWorkflow } from '../engines/local/workflow-harness';
-import { accountFor, CLEAN, invariantsOf } from '../faults/accounting';
+import { runWorkflow } from '../engines/local/helpers/workflow-harness';
+import { accountFor, CLEAN, invariantsOf } from '../faults/helpers/accounting';
 import { restartOptions } from '../fixtures/restart-options';
-import { allocationsOf, harnessPerTest, simpleJob } from '../steps/harness';
+import { allocationsOf, harnessPerTest, simpleJob } from '../steps/helpers/harness';
 
 jest.setTimeout(60_000);
 

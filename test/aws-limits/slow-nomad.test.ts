@@ -5,9 +5,9 @@
  * timeout this run failed with `States.Timeout`. It takes a real minute, on purpose.
  */
 import { jest } from '@jest/globals';
-import { runWorkflow } from '../engines/local/workflow-harness';
+import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
-import { harnessPerTest, simpleJob } from '../steps/harness';
+import { harnessPerTest, simpleJob } from '../steps/helpers/harness';
 
 jest.setTimeout(180_000);
 

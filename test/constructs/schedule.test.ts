@@ -15,8 +15,8 @@ import {
   type NomadRestartScheduleProps,
 } from '../../lib/constructs/nomad-restart-schedule';
 import type { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
-import { expectWatchedDeadLetterQueue, queueArn, queueIdOf } from './private/dead-letters';
-import { awsSolutionsFindings } from './private/nag';
+import { expectWatchedDeadLetterQueue, queueArn, queueIdOf } from './helpers/dead-letters';
+import { awsSolutionsFindings } from './helpers/nag';
 
 let app: App;
 let stack: NomadRestartStack;

@@ -8,11 +8,11 @@
 // read back through the API, and scenario 2's failing restart comes from a proxy in front.
 import { jest } from '@jest/globals';
 import pty from 'node-pty';
-import { simpleJob } from '../steps/harness';
-import { restartedCount, runningE2ePerTest } from './e2e-target';
-import { normalise } from './run-cli';
-import { runInPty } from './run-pty';
-import { startStubProxy } from './stub-proxy';
+import { simpleJob } from '../steps/helpers/harness';
+import { restartedCount, runningE2ePerTest } from './helpers/e2e-target';
+import { normalise } from './helpers/run-cli';
+import { runInPty } from './helpers/run-pty';
+import { startStubProxy } from './helpers/stub-proxy';
 
 jest.setTimeout(120_000);
 const BIN = new URL('../../bin/nomad-restart.js', import.meta.url).pathname;

@@ -10,10 +10,10 @@
 // T14.
 import { jest } from '@jest/globals';
 import type { AllocListStub, Job, TaskGroup } from '../../lib/nomad/types';
-import { TIME_SCALE, task } from '../steps/harness';
-import { E2E_ADDR, type E2eTarget, openE2e, wasRestarted } from './e2e-target';
-import { type CliResult, runCliPool } from './run-cli';
-import { type StubProxy, startStubProxy } from './stub-proxy';
+import { TIME_SCALE, task } from '../steps/helpers/harness';
+import { E2E_ADDR, type E2eTarget, openE2e, wasRestarted } from './helpers/e2e-target';
+import { type CliResult, runCliPool } from './helpers/run-cli';
+import { type StubProxy, startStubProxy } from './helpers/stub-proxy';
 
 jest.setTimeout(E2E_ADDR ? 300_000 : 120_000);
 

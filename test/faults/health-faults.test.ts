@@ -6,12 +6,12 @@
  */
 import { jest } from '@jest/globals';
 import type { Allocation } from '../../lib/nomad/types';
-import { runWorkflow } from '../engines/local/workflow-harness';
+import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
-import { useEmulatedAws } from '../iam/emulated-aws';
-import { allocationsOf, eventsOf, harnessPerTest } from '../steps/harness';
-import { checkedJob } from '../steps/health/health-fixtures';
-import { accountFor, CLEAN, invariantsOf } from './accounting';
+import { useEmulatedAws } from '../iam/helpers/emulated-aws';
+import { checkedJob } from '../steps/health/helpers/health-fixtures';
+import { allocationsOf, eventsOf, harnessPerTest } from '../steps/helpers/harness';
+import { accountFor, CLEAN, invariantsOf } from './helpers/accounting';
 
 jest.setTimeout(60_000);
 

@@ -9,12 +9,12 @@ import { jest } from '@jest/globals';
 import { toRestartInput } from '../../lib/restart/input';
 import type { RestartOptions } from '../../lib/restart/options';
 import { sharedLockPath } from '../../lib/stores';
-import { runWorkflow } from '../engines/local/workflow-harness';
+import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../fixtures/readme-policy';
 import { restartOptions } from '../fixtures/restart-options';
-import { useEmulatedAws } from '../iam/emulated-aws';
-import { asFunction } from '../iam/iam-check';
-import { captureOutput, lambdaContext } from '../lambdas/private/fixtures';
+import { useEmulatedAws } from '../iam/helpers/emulated-aws';
+import { asFunction } from '../iam/helpers/iam-check';
+import { captureOutput, lambdaContext } from '../lambdas/helpers/fixtures';
 import {
   allocationsOf,
   eventsOf,
@@ -22,8 +22,8 @@ import {
   harnessPerTest,
   simpleJob,
   waitAllRunning,
-} from '../steps/harness';
-import { accountFor, CLEAN, invariantsOf } from './accounting';
+} from '../steps/helpers/harness';
+import { accountFor, CLEAN, invariantsOf } from './helpers/accounting';
 
 jest.setTimeout(60_000);
 

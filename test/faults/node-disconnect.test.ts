@@ -15,9 +15,9 @@
 import { jest } from '@jest/globals';
 import type { Allocation, DisconnectStrategy } from '../../lib/nomad/types';
 import type { RestartOptions } from '../../lib/restart/options';
-import { runWorkflow } from '../engines/local/workflow-harness';
+import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
-import { useEmulatedAws } from '../iam/emulated-aws';
+import { useEmulatedAws } from '../iam/helpers/emulated-aws';
 import {
   allocationsOf,
   eventsOf,
@@ -26,8 +26,8 @@ import {
   simpleJob,
   TIME_SCALE,
   waitAllRunning,
-} from '../steps/harness';
-import { accountFor, CLEAN, invariantsOf } from './accounting';
+} from '../steps/helpers/harness';
+import { accountFor, CLEAN, invariantsOf } from './helpers/accounting';
 
 jest.setTimeout(60_000);
 

@@ -9,9 +9,9 @@
 import { jest } from '@jest/globals';
 import type { Job } from '../../lib/nomad/types';
 import type { RestartOptions } from '../../lib/restart/options';
-import type { WorkflowRunOptions } from '../engines/local/workflow-harness';
+import type { WorkflowRunOptions } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
-import { useEmulatedAws } from '../iam/emulated-aws';
+import { useEmulatedAws } from '../iam/helpers/emulated-aws';
 import {
   type Harness,
   type HarnessExtra,
@@ -19,8 +19,8 @@ import {
   harnessPerTest,
   simpleJob,
   TIME_SCALE,
-} from '../steps/harness';
-import { CLEAN, invariantsOf, runAccounted } from './accounting';
+} from '../steps/helpers/harness';
+import { CLEAN, invariantsOf, runAccounted } from './helpers/accounting';
 
 jest.setTimeout(60_000);
 

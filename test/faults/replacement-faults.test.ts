@@ -7,9 +7,15 @@
 import { jest } from '@jest/globals';
 import type { RestartOptions } from '../../lib/restart/options';
 import { restartOptions } from '../fixtures/restart-options';
-import { useEmulatedAws } from '../iam/emulated-aws';
-import { allocationsOf, type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../steps/harness';
-import { CLEAN, invariantsOf, runAccounted } from './accounting';
+import { useEmulatedAws } from '../iam/helpers/emulated-aws';
+import {
+  allocationsOf,
+  type Harness,
+  harnessPerTest,
+  simpleJob,
+  waitAllRunning,
+} from '../steps/helpers/harness';
+import { CLEAN, invariantsOf, runAccounted } from './helpers/accounting';
 
 jest.setTimeout(60_000);
 

@@ -26,25 +26,29 @@ import { toRestartInput } from '../../lib/restart/input';
 import { approvalStoreFromEnv } from '../../lib/stores/from-env';
 import { REPLAY_KEY_PREFIX } from '../../lib/stores/replay-guard';
 import { TaskStates } from '../../lib/workflow/state-names';
-import { buttonPress, SIGNING_SECRET, slackBody, slackHeaders } from '../approvals/helpers';
-import { functionUrlEvent } from '../approvals/local-loop';
-import { runWorkflow } from '../engines/local/workflow-harness';
+import { buttonPress, SIGNING_SECRET, slackBody, slackHeaders } from '../approvals/helpers/approvals';
+import { functionUrlEvent } from '../approvals/helpers/local-loop';
+import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
-import { lambdaContext } from '../lambdas/private/fixtures';
-import { statusChangeEvent } from '../lambdas/private/status-change';
-import { harnessPerTest, simpleJob } from '../steps/harness';
-import { useEmulatedAws } from './emulated-aws';
-import { secretsManagerServing, startFakeJsonServices, stepFunctionsAnswering } from './fake-json-services';
-import { type FakeSns, startFakeSns } from './fake-sns';
-import { FULL_STACK_NAME } from './full-stack';
-import { asFunction } from './iam-check';
-import { DEPLOYED } from './template-iam';
-import { withEnvironment } from './with-environment';
+import { lambdaContext } from '../lambdas/helpers/fixtures';
+import { statusChangeEvent } from '../lambdas/helpers/status-change';
+import { harnessPerTest, simpleJob } from '../steps/helpers/harness';
+import { useEmulatedAws } from './helpers/emulated-aws';
+import {
+  secretsManagerServing,
+  startFakeJsonServices,
+  stepFunctionsAnswering,
+} from './helpers/fake-json-services';
+import { type FakeSns, startFakeSns } from './helpers/fake-sns';
+import { FULL_STACK_NAME } from './helpers/full-stack';
+import { asFunction } from './helpers/iam-check';
+import { DEPLOYED } from './helpers/template-iam';
+import { withEnvironment } from './helpers/with-environment';
 
 jest.setTimeout(60_000);
 
 const aws = useEmulatedAws();
-/** The full stack's e-mail topic (test/iam/full-stack.ts): both notifiers may publish on it. */
+/** The full stack's e-mail topic (test/iam/helpers/full-stack.ts): both notifiers may publish on it. */
 const TOPIC = `arn:aws:sns:${DEPLOYED.region}:${DEPLOYED.account}:approvals`;
 
 type Handler = (event: unknown, context: unknown) => Promise<unknown>;

@@ -14,12 +14,12 @@
 import { jest } from '@jest/globals';
 import type { InvocationInterceptor } from '../../lib/engines/local/engine';
 import { FlowStates, TaskStates } from '../../lib/workflow/state-names';
-import { runWorkflow, runWorkflowInput } from '../engines/local/workflow-harness';
+import { runWorkflow, runWorkflowInput } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
-import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../steps/harness';
-import { useEmulatedAws } from './emulated-aws';
-import { secretsManagerServing, startFakeJsonServices } from './fake-json-services';
-import { withEnvironment } from './with-environment';
+import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../steps/helpers/harness';
+import { useEmulatedAws } from './helpers/emulated-aws';
+import { secretsManagerServing, startFakeJsonServices } from './helpers/fake-json-services';
+import { withEnvironment } from './helpers/with-environment';
 
 jest.setTimeout(60_000);
 

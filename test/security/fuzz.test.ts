@@ -23,8 +23,8 @@ import {
   TASK_TOKEN,
   WEBHOOK_KEYS,
   webhookHeaders,
-} from '../approvals/helpers';
-import { lambdaContext } from '../lambdas/private/fixtures';
+} from '../approvals/helpers/approvals';
+import { lambdaContext } from '../lambdas/helpers/fixtures';
 
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
 const { handler: validateInput } = await import('../../lambdas/validate-input');

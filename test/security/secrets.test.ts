@@ -15,7 +15,7 @@ import { toRestartInput } from '../../lib/restart/input';
 import { FlowStates } from '../../lib/workflow/state-names';
 import { startTlsFront, TLS_FIXTURES, type TlsFront } from '../cli/helpers/tls-front';
 import { restartOptions } from '../fixtures/restart-options';
-import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../steps/harness';
+import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../steps/helpers/harness';
 
 jest.setTimeout(60_000);
 

@@ -10,10 +10,10 @@ import { summarizeRun } from '../../lib/restart/run-summary';
 import { startingProgress } from '../../lib/steps/plan/plan-step';
 import type { BatchState, Decision, PlanRef } from '../../lib/workflow/payloads';
 import type { RestartSteps, RestartStepsDeps } from '../../lib/workflow/restart-steps';
-import { extractAsl, synthStack } from '../constructs/private/synth';
+import { extractAsl, synthStack } from '../constructs/helpers/synth';
 import { restartOptions } from '../fixtures/restart-options';
-import { lambdaContext } from '../lambdas/private/fixtures';
-import { runFacts } from '../restart/run-facts';
+import { lambdaContext } from '../lambdas/helpers/fixtures';
+import { runFacts } from '../restart/helpers/run-facts';
 
 // aws-local-stepfunctions 3 calls Promise.withResolvers (Node 22); these machines run Node 20.
 type Resolvers = { promise: Promise<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void };

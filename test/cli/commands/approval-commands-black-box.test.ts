@@ -6,10 +6,10 @@
  * question without its task token; `approve <id> 10s` sends one SendTaskSuccess and records the
  * decision; a `deny` after it is told who decided; without a region the command says so.
  */
-import { runCli } from '../../e2e/run-cli';
-import { emulatedApprovalsTable, parkedOn } from '../../engines/aws/chat-fixtures';
-import { execArn } from '../../engines/aws/fixtures';
-import { localAwsEnv, sfnEndpointPerTest } from '../../engines/aws/sfn-endpoint';
+import { runCli } from '../../e2e/helpers/run-cli';
+import { emulatedApprovalsTable, parkedOn } from '../../engines/aws/helpers/chat-fixtures';
+import { execArn } from '../../engines/aws/helpers/fixtures';
+import { localAwsEnv, sfnEndpointPerTest } from '../../engines/aws/helpers/sfn-endpoint';
 
 const RUN = execArn('run-1');
 

@@ -10,9 +10,17 @@ import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXECUTION_NAME_RE } from '../../../lib/engines/aws';
-import { type CliResult, normalise, runCli } from '../../e2e/run-cli';
-import { batchRestarted, batchSettled, execArn, finishing, lines, MACHINE, planned } from './fixtures';
-import { localAwsEnv, sfnEndpointPerTest } from './sfn-endpoint';
+import { type CliResult, normalise, runCli } from '../../e2e/helpers/run-cli';
+import {
+  batchRestarted,
+  batchSettled,
+  execArn,
+  finishing,
+  lines,
+  MACHINE,
+  planned,
+} from './helpers/fixtures';
+import { localAwsEnv, sfnEndpointPerTest } from './helpers/sfn-endpoint';
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'nomad-restart.js');
 const THROTTLED_MS = 60_000;

@@ -13,7 +13,7 @@ import { jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { type RunRestartOnAwsResult, runRestartOnAws } from '../../../lib/engines/aws';
 import type { ProgressEvent } from '../../../lib/restart/events';
-import { type FakeAwsError, FakeStepFunctions } from './fake-step-functions';
+import { type FakeAwsError, FakeStepFunctions } from './helpers/fake-step-functions';
 import {
   batchRestarted,
   batchSettled,
@@ -23,8 +23,8 @@ import {
   options,
   planned,
   REGION,
-} from './fixtures';
-import { bindToSdkMock } from './sdk-binding';
+} from './helpers/fixtures';
+import { bindToSdkMock } from './helpers/sdk-binding';
 
 const sfn = mockClient(SFNClient);
 const OUTAGE_MS = 60_000;

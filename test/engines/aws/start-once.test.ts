@@ -15,10 +15,10 @@ import {
   runRestartOnAws,
 } from '../../../lib/engines/aws';
 import type { ProgressEvent } from '../../../lib/restart/events';
-import { ev } from './fake-history';
-import { FakeStepFunctions } from './fake-step-functions';
-import { execArn, finishing, MACHINE, OPERATOR, options, planned, REGION } from './fixtures';
-import { bindToSdkMock } from './sdk-binding';
+import { ev } from './helpers/fake-history';
+import { FakeStepFunctions } from './helpers/fake-step-functions';
+import { execArn, finishing, MACHINE, OPERATOR, options, planned, REGION } from './helpers/fixtures';
+import { bindToSdkMock } from './helpers/sdk-binding';
 
 const sfn = mockClient(SFNClient);
 

@@ -10,9 +10,9 @@ import { jest } from '@jest/globals';
 import { ExecutionTracker, exitStatusOf } from '../../../lib/engines/aws';
 import type { ProgressEvent } from '../../../lib/restart/events';
 import { createFormatter } from '../../../lib/restart/format';
-import { type Harness, harnessPerTest, simpleJob } from '../../steps/harness';
-import { freeJob, holdJob, runWorkflowInput, type WorkflowRun } from '../local/workflow-harness';
-import { type EventShape, ev } from './fake-history';
+import { type Harness, harnessPerTest, simpleJob } from '../../steps/helpers/harness';
+import { freeJob, holdJob, runWorkflowInput, type WorkflowRun } from '../local/helpers/workflow-harness';
+import { type EventShape, ev } from './helpers/fake-history';
 
 jest.setTimeout(60_000);
 

@@ -10,8 +10,8 @@
 import { jest } from '@jest/globals';
 import type { RunSummary } from '../../../lib/restart/run-summary';
 import { FlowStates, TaskStates } from '../../../lib/workflow/state-names';
-import { allocationsOf, type Harness, harnessPerTest, simpleJob } from '../../steps/harness';
-import { runWorkflowInput } from './workflow-harness';
+import { allocationsOf, type Harness, harnessPerTest, simpleJob } from '../../steps/helpers/harness';
+import { runWorkflowInput } from './helpers/workflow-harness';
 
 jest.setTimeout(60_000);
 

@@ -15,8 +15,8 @@ import {
   holdDeploymentRunning,
   simpleJob,
   waitAllRunning,
-} from '../../steps/harness';
-import { runWorkflow } from './workflow-harness';
+} from '../../steps/helpers/harness';
+import { runWorkflow } from './helpers/workflow-harness';
 
 jest.setTimeout(60_000);
 

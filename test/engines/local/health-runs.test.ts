@@ -11,6 +11,7 @@
 import { jest } from '@jest/globals';
 import { checkPollMs } from '../../../lib/steps/health/health-cursor';
 import { restartOptions } from '../../fixtures/restart-options';
+import { checkedJob, firstPassAfter } from '../../steps/health/helpers/health-fixtures';
 import {
   allocationsOf,
   eventsOf,
@@ -18,9 +19,8 @@ import {
   startHarness,
   TIME_SCALE,
   waitAllRunning,
-} from '../../steps/harness';
-import { checkedJob, firstPassAfter } from '../../steps/health/health-fixtures';
-import { runWorkflow } from './workflow-harness';
+} from '../../steps/helpers/harness';
+import { runWorkflow } from './helpers/workflow-harness';
 
 jest.setTimeout(60_000);
 

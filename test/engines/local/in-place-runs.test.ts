@@ -10,8 +10,8 @@ import { jest } from '@jest/globals';
 import type { RestartOptions } from '../../../lib/restart/options';
 import { FlowStates } from '../../../lib/workflow/state-names';
 import { restartOptions } from '../../fixtures/restart-options';
-import { allocationsOf, eventsOf, harnessPerTest, restartedTasks, t3Job } from '../../steps/harness';
-import { runWorkflow } from './workflow-harness';
+import { allocationsOf, eventsOf, harnessPerTest, restartedTasks, t3Job } from '../../steps/helpers/harness';
+import { runWorkflow } from './helpers/workflow-harness';
 
 jest.setTimeout(60_000);
 

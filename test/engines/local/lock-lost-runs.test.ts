@@ -11,14 +11,20 @@ import { jest } from '@jest/globals';
 import { NomadClient } from '../../../lib/nomad';
 import { NomadVariablesLock, sharedLockPath } from '../../../lib/stores';
 import type { RunningSimulator } from '../../../sim/index';
-import { runCli } from '../../e2e/run-cli';
-import { accountFor, CLEAN, invariantsOf } from '../../faults/accounting';
+import { runCli } from '../../e2e/helpers/run-cli';
+import { accountFor, CLEAN, invariantsOf } from '../../faults/helpers/accounting';
 import { MANAGEMENT_TOKEN, OPERATOR_TOKEN, readmePolicyAcl } from '../../fixtures/readme-policy';
 import { restartOptions } from '../../fixtures/restart-options';
-import { useEmulatedAws } from '../../iam/emulated-aws';
+import { useEmulatedAws } from '../../iam/helpers/emulated-aws';
 import { get, put } from '../../sim/helpers/http';
-import { allocationsOf, type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../../steps/harness';
-import { runWorkflow } from './workflow-harness';
+import {
+  allocationsOf,
+  type Harness,
+  harnessPerTest,
+  simpleJob,
+  waitAllRunning,
+} from '../../steps/helpers/harness';
+import { runWorkflow } from './helpers/workflow-harness';
 
 jest.setTimeout(60_000);
 

@@ -18,8 +18,8 @@ import {
   harnessPerTest,
   restartedTasks,
   simpleJob,
-} from '../../steps/harness';
-import { freeJob, holdJob, runWorkflowInput } from './workflow-harness';
+} from '../../steps/helpers/harness';
+import { freeJob, holdJob, runWorkflowInput } from './helpers/workflow-harness';
 
 jest.setTimeout(60_000);
 

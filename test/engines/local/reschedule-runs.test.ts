@@ -17,8 +17,8 @@ import {
   simpleJob,
   t3Job,
   waitAllRunning,
-} from '../../steps/harness';
-import { runWorkflow } from './workflow-harness';
+} from '../../steps/helpers/harness';
+import { runWorkflow } from './helpers/workflow-harness';
 
 jest.setTimeout(60_000);
 

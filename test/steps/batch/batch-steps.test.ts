@@ -26,7 +26,7 @@ import {
   restartedTasks,
   simpleJob,
   waitAllRunning,
-} from '../harness';
+} from '../helpers/harness';
 
 const RESTART = 'PUT /v1/client/allocation/:id/restart';
 const STOP = 'PUT /v1/allocation/:id/stop';

@@ -16,8 +16,15 @@ import {
   restartBatch,
 } from '../../../lib/steps/index';
 import { restartOptions } from '../../fixtures/restart-options';
-import { eventsOf, type Harness, recorder, simpleJob, startHarness, waitAllRunning } from '../harness';
-import { checkedJob } from './health-fixtures';
+import {
+  eventsOf,
+  type Harness,
+  recorder,
+  simpleJob,
+  startHarness,
+  waitAllRunning,
+} from '../helpers/harness';
+import { checkedJob } from './helpers/health-fixtures';
 
 let h: Harness | undefined;
 afterEach(async () => {

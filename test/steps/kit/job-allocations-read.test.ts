@@ -17,7 +17,7 @@ import {
 import { restartOptions } from '../../fixtures/restart-options';
 import { FakeNomad } from '../../nomad/helpers/fake-nomad';
 import { allocJson } from '../../nomad/helpers/wire';
-import { allocationsOf, type Harness, harnessPerTest, simpleJob } from '../harness';
+import { allocationsOf, type Harness, harnessPerTest, simpleJob } from '../helpers/harness';
 
 const JOB_LIST = 'GET /v1/job/:id/allocations';
 const FILTERED_LIST = 'GET /v1/allocations';

@@ -12,7 +12,13 @@ import { MemoryPlanStore } from '../../../lib/stores/plan-store';
 import type { ApprovalAnswer, BatchState, Decision, Summary } from '../../../lib/workflow/payloads';
 import type { RestartSteps } from '../../../lib/workflow/restart-steps';
 import { restartOptions } from '../../fixtures/restart-options';
-import { type Harness, harnessPerTest, holdDeploymentRunning, simpleJob, waitAllRunning } from '../harness';
+import {
+  type Harness,
+  harnessPerTest,
+  holdDeploymentRunning,
+  simpleJob,
+  waitAllRunning,
+} from '../helpers/harness';
 
 const run = {
   runId: 'arn:aws:states:eu-west-1:1:execution:sm:run-1',

@@ -4,7 +4,7 @@
  */
 import { planRestart } from '../../../lib/steps/index';
 import { restartOptions } from '../../fixtures/restart-options';
-import { type Harness, harnessPerTest, simpleJob } from '../harness';
+import { type Harness, harnessPerTest, simpleJob } from '../helpers/harness';
 
 /** Request counters without the totals, for "which calls were made" assertions. */
 function routes(h: Harness): string[] {

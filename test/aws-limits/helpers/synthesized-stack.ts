@@ -3,9 +3,9 @@
  * the props a test chooses, and its state machine definition as the local engine reads it.
  */
 import { App } from 'aws-cdk-lib';
-import { NomadRestartStack, type NomadRestartStackProps } from '../../lib/constructs/nomad-restart-stack';
-import { extractStateMachineDefinition } from '../../lib/engines/local';
-import type { LocalStateMachine } from '../../lib/engines/local/local-definition';
+import { NomadRestartStack, type NomadRestartStackProps } from '../../../lib/constructs/nomad-restart-stack';
+import { extractStateMachineDefinition } from '../../../lib/engines/local';
+import type { LocalStateMachine } from '../../../lib/engines/local/local-definition';
 
 export const STACK_NAME = 'NomadRestart';
 

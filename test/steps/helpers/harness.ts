@@ -3,10 +3,10 @@
  * Nomad client, the T3/T4/T8 job fixtures of Nomad's `command/job_restart_test.go`, and small
  * readers of the result.
  */
-import { NomadClient } from '../../lib/nomad/index';
-import type { Allocation, Deployment, Job, Task, TaskState } from '../../lib/nomad/types';
-import type { ProgressEvent } from '../../lib/restart/events';
-import type { Answer, Question } from '../../lib/restart/questions';
+import { NomadClient } from '../../../lib/nomad/index';
+import type { Allocation, Deployment, Job, Task, TaskState } from '../../../lib/nomad/types';
+import type { ProgressEvent } from '../../../lib/restart/events';
+import type { Answer, Question } from '../../../lib/restart/questions';
 import {
   type AclSpec,
   createScaledClock,
@@ -14,7 +14,7 @@ import {
   type RunningSimulator,
   type SimulatorOptions,
   startSimulator,
-} from '../../sim/index';
+} from '../../../sim/index';
 
 /** Real ms per simulated ms: a simulated second takes 10 ms. */
 export const TIME_SCALE = 0.01;

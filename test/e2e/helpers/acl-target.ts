@@ -4,16 +4,16 @@
  * the README's policy (read from the README), or that policy less one lock capability; on the
  * agent in a namespace of the suite's own, with a 3-allocation raw_exec job.
  */
-import type { Allocation } from '../../lib/nomad/types';
-import { sharedLockPath } from '../../lib/stores/shared-lock-settings';
-import { createScaledClock, type RunningSimulator, startSimulator } from '../../sim/index';
+import type { Allocation } from '../../../lib/nomad/types';
+import { sharedLockPath } from '../../../lib/stores/shared-lock-settings';
+import { createScaledClock, type RunningSimulator, startSimulator } from '../../../sim/index';
 import {
   type LockCapability,
   OPERATOR_TOKEN,
   readmePolicyAcl,
   readmePolicyHcl,
-} from '../fixtures/readme-policy';
-import { simpleJob } from '../steps/harness';
+} from '../../fixtures/readme-policy';
+import { simpleJob } from '../../steps/helpers/harness';
 import { AclAgent, onAclAgent, rawExecJob } from './acl-agent';
 
 export { ACL_ADDR } from './acl-agent';

@@ -2,9 +2,9 @@
  * Fixtures of the health gate's tests: a job whose tasks serve HTTP behind a `provider = "nomad"`
  * service with an `http` check (the traced shape), and readers of what its checks did.
  */
-import type { Job, TaskGroup } from '../../../lib/nomad/types';
-import type { SimCheckRun, SimControl } from '../../../sim/index';
-import { task } from '../harness';
+import type { Job, TaskGroup } from '../../../../lib/nomad/types';
+import type { SimCheckRun, SimControl } from '../../../../sim/index';
+import { task } from '../../helpers/harness';
 
 const SECOND = 1e9;
 

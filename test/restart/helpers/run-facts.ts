@@ -3,7 +3,7 @@
  * notifier): job "example" in "default", 10 of 10 allocations restarted in place, from
  * 2026-11-29 02:00:00 UTC for 12m34.4s, no window, lock or schedule. Override what a test is about.
  */
-import type { RunFacts } from '../../lib/restart/run-summary';
+import type { RunFacts } from '../../../lib/restart/run-summary';
 
 /** When the run started (Unix ms). */
 export const RUN_START = Date.parse('2026-11-29T02:00:00Z');

@@ -3,11 +3,11 @@
  * (and the run's record, where the message reads it). run-ended-readme.test.ts renders each with
  * the real message builder and checks that the README shows exactly that.
  */
-import { validateExecutionInput } from '../../lib/restart/execution-input';
-import { type RunFacts, summarizeRun } from '../../lib/restart/run-summary';
-import type { EndedExecution } from '../../lib/workflow/ended-execution';
-import type { RunRecordView } from '../../lib/workflow/run-end';
-import { runFacts } from '../restart/run-facts';
+import { validateExecutionInput } from '../../../lib/restart/execution-input';
+import { type RunFacts, summarizeRun } from '../../../lib/restart/run-summary';
+import type { EndedExecution } from '../../../lib/workflow/ended-execution';
+import type { RunRecordView } from '../../../lib/workflow/run-end';
+import { runFacts } from '../../restart/helpers/run-facts';
 
 const START = Date.parse('2026-11-29T02:00:00.113Z');
 const STOP = Date.parse('2026-11-29T02:41:12.906Z');

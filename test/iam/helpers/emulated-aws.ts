@@ -19,14 +19,14 @@ import { join } from 'node:path';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
-import { LOCK_TABLE_SCHEMA } from '../../lib/stores/dynamodb-job-lock';
-import { ENV } from '../../lib/stores/from-env';
-import { type LockKey, lockKeyString } from '../../lib/stores/job-lock';
+import { LOCK_TABLE_SCHEMA } from '../../../lib/stores/dynamodb-job-lock';
+import { ENV } from '../../../lib/stores/from-env';
+import { type LockKey, lockKeyString } from '../../../lib/stores/job-lock';
 import {
   type DynamoDbEmulator,
   EMULATOR_START_TIMEOUT_MS,
   startDynamoDbEmulator,
-} from '../stores/helpers/dynamodb-emulator';
+} from '../../stores/helpers/dynamodb-emulator';
 import { synthesizeFullStack } from './full-stack';
 import { IamCheck, IamLedger, installIamCheck } from './iam-check';
 import { TemplateIam } from './template-iam';

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import pty from 'node-pty';
 import { normalise } from './run-cli';
 
-const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'nomad-restart.js');
+const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'bin', 'nomad-restart.js');
 /** A question's options followed by the one space Nomad prints after it. */
 const PROMPT_AT_END = /\[[^\]\n]+\] $/;
 const PROMPTS = /\[[^\]\n]+\] /g;

@@ -8,10 +8,14 @@
  * unreached unless it said why (its window ended, or an answer stopped it): an unattended run
  * must never report success with work it planned left undone.
  */
-import type { Allocation } from '../../lib/nomad/types';
-import type { RestartOptions } from '../../lib/restart/options';
-import { runWorkflow, type WorkflowRun, type WorkflowRunOptions } from '../engines/local/workflow-harness';
-import { allocationsOf, type Harness } from '../steps/harness';
+import type { Allocation } from '../../../lib/nomad/types';
+import type { RestartOptions } from '../../../lib/restart/options';
+import {
+  runWorkflow,
+  type WorkflowRun,
+  type WorkflowRunOptions,
+} from '../../engines/local/helpers/workflow-harness';
+import { allocationsOf, type Harness } from '../../steps/helpers/harness';
 
 export type Fate = 'restarted' | 'rescheduled' | 'failed' | 'not reached';
 

@@ -61,7 +61,9 @@ export function assumptionsOf(t: TemplateIam, roleId: string): Assumption[] {
         uses.push({ service, user: `rule ${rule}`, context: sourced(t.arnOf(rule)) });
       }
     } else {
-      throw new Error(`Role ${roleId} trusts ${service}: add the context it sends to test/iam/assumed-by.ts`);
+      throw new Error(
+        `Role ${roleId} trusts ${service}: add the context it sends to test/iam/helpers/assumed-by.ts`,
+      );
     }
   }
   return uses;

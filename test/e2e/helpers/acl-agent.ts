@@ -6,9 +6,9 @@
  * which is why the ACL cases need one with ACLs on (`acl { enabled = true }`, bootstrapped).
  */
 import { randomBytes } from 'node:crypto';
-import type { Allocation, AllocListStub } from '../../lib/nomad/types';
-import { SHARED_LOCK_PREFIX } from '../../lib/stores/shared-lock-settings';
-import { call, eventually, get, put, type WireResponse } from '../sim/helpers/http';
+import type { Allocation, AllocListStub } from '../../../lib/nomad/types';
+import { SHARED_LOCK_PREFIX } from '../../../lib/stores/shared-lock-settings';
+import { call, eventually, get, put, type WireResponse } from '../../sim/helpers/http';
 
 export const ACL_ADDR = process.env['NOMAD_E2E_ACL_ADDR'];
 const ACL_MANAGEMENT = process.env['NOMAD_E2E_ACL_TOKEN'];

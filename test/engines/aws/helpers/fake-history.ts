@@ -5,8 +5,8 @@
  * `reverseOrder: true`.
  */
 import type { GetExecutionHistoryCommandInput, HistoryEvent } from '@aws-sdk/client-sfn';
-import type { ProgressEvent } from '../../../lib/restart/events';
-import type { ApprovalAnswer, PendingQuestion, TaskFailure } from '../../../lib/workflow/payloads';
+import type { ProgressEvent } from '../../../../lib/restart/events';
+import type { ApprovalAnswer, PendingQuestion, TaskFailure } from '../../../../lib/workflow/payloads';
 
 /** A history event without its id; ids are given when the timeline is built. */
 export type EventShape = Omit<HistoryEvent, 'id' | 'timestamp'>;

@@ -4,7 +4,7 @@
  * cost one module load and one synthesized definition instead of a subprocess each.
  */
 import { PassThrough } from 'node:stream';
-import { runJobRestart } from '../../lib/cli/index';
+import { runJobRestart } from '../../../lib/cli/index';
 import { type CliResult, normalise } from './run-cli';
 
 export async function runCommand(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {

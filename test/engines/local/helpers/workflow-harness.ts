@@ -4,21 +4,21 @@
  * the result as the command would (exit code, error list, progress events, states entered).
  */
 
-import { exitCodeOf } from '../../../lib/cli/terminal/exit-code';
-import type { Terminal } from '../../../lib/cli/terminal/terminal';
-import { type InvocationInterceptor, runRestartLocally } from '../../../lib/engines/local/engine';
-import type { LocalStateMachine } from '../../../lib/engines/local/local-definition';
-import type { LocalTaskTokenCallbacks } from '../../../lib/engines/local/task-token-callbacks';
-import type { ExecutionResult } from '../../../lib/engines/local/types';
-import type { ProgressEvent } from '../../../lib/restart/events';
-import { createFormatter } from '../../../lib/restart/format';
-import { type RestartInput, toRestartInput } from '../../../lib/restart/input';
-import type { RestartOptions } from '../../../lib/restart/options';
-import { localStores } from '../../../lib/stores/from-env';
-import type { LockKey } from '../../../lib/stores/job-lock';
-import { FlowStates, TASK_STATE_HANDLERS } from '../../../lib/workflow/state-names';
-import { asFunction } from '../../iam/invoking-function';
-import type { Harness } from '../../steps/harness';
+import { exitCodeOf } from '../../../../lib/cli/terminal/exit-code';
+import type { Terminal } from '../../../../lib/cli/terminal/terminal';
+import { type InvocationInterceptor, runRestartLocally } from '../../../../lib/engines/local/engine';
+import type { LocalStateMachine } from '../../../../lib/engines/local/local-definition';
+import type { LocalTaskTokenCallbacks } from '../../../../lib/engines/local/task-token-callbacks';
+import type { ExecutionResult } from '../../../../lib/engines/local/types';
+import type { ProgressEvent } from '../../../../lib/restart/events';
+import { createFormatter } from '../../../../lib/restart/format';
+import { type RestartInput, toRestartInput } from '../../../../lib/restart/input';
+import type { RestartOptions } from '../../../../lib/restart/options';
+import { localStores } from '../../../../lib/stores/from-env';
+import type { LockKey } from '../../../../lib/stores/job-lock';
+import { FlowStates, TASK_STATE_HANDLERS } from '../../../../lib/workflow/state-names';
+import { asFunction } from '../../../iam/helpers/invoking-function';
+import type { Harness } from '../../../steps/helpers/harness';
 
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
 
@@ -72,7 +72,7 @@ export interface WorkflowRunOptions {
 }
 
 /**
- * Each invocation runs as its function (test/iam/iam-check.ts): where a test file enforces IAM
+ * Each invocation runs as its function (test/iam/helpers/iam-check.ts): where a test file enforces IAM
  * on the AWS stores, the calls a handler makes are checked against that function's role.
  */
 function asInvokedFunction(

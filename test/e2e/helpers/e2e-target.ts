@@ -15,21 +15,21 @@
  * (`afterEach`/`finally`).
  */
 import { randomBytes } from 'node:crypto';
-import type { Variable } from '../../lib/nomad';
-import type { AllocListStub, Deployment, Evaluation, Job, NodeListStub } from '../../lib/nomad/types';
-import { SHARED_LOCK_PREFIX } from '../../lib/stores/shared-lock-settings';
-import { parseGoDuration } from '../../sim/duration';
-import { createScaledClock, type NodeSpec, type RunningSimulator } from '../../sim/index';
-import { openedAroundEach } from '../fixtures/opened-around';
-import { call, eventually, get, put } from '../sim/helpers/http';
-import { E2E_ADDR } from '../sim/helpers/target';
+import type { Variable } from '../../../lib/nomad';
+import type { AllocListStub, Deployment, Evaluation, Job, NodeListStub } from '../../../lib/nomad/types';
+import { SHARED_LOCK_PREFIX } from '../../../lib/stores/shared-lock-settings';
+import { parseGoDuration } from '../../../sim/duration';
+import { createScaledClock, type NodeSpec, type RunningSimulator } from '../../../sim/index';
+import { openedAroundEach } from '../../fixtures/opened-around';
+import { call, eventually, get, put } from '../../sim/helpers/http';
+import { E2E_ADDR } from '../../sim/helpers/target';
 import {
   allocationCount,
   type Harness,
   startHarness,
   taskRestartSignaled,
   waitAllRunning,
-} from '../steps/harness';
+} from '../../steps/helpers/harness';
 
 export { E2E_ADDR };
 

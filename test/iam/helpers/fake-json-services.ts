@@ -8,7 +8,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { LocalTaskTokenCallbacks } from '../../lib/engines/local/task-token-callbacks';
+import type { LocalTaskTokenCallbacks } from '../../../lib/engines/local/task-token-callbacks';
 
 type Input = Readonly<Record<string, unknown>>;
 /** One operation: the request's JSON in, the response's out; a thrown error's `name` is its `__type`. */

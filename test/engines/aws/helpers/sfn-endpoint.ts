@@ -8,7 +8,7 @@
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { openedAroundEach } from '../../fixtures/opened-around';
+import { openedAroundEach } from '../../../fixtures/opened-around';
 import { FakeSfnError, FakeStepFunctions, type SfnOperation } from './fake-step-functions';
 
 const OPERATIONS = new Set<SfnOperation>([

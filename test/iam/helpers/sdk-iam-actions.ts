@@ -175,7 +175,7 @@ export function iamRequestFor(
   const mapper = MAP[service]?.[operation];
   if (mapper === undefined) {
     throw new Error(
-      `No IAM mapping for ${service} ${operation}: add it to test/iam/sdk-iam-actions.ts from the Service Authorization Reference`,
+      `No IAM mapping for ${service} ${operation}: add it to test/iam/helpers/sdk-iam-actions.ts from the Service Authorization Reference`,
     );
   }
   return mapper(input, facts);

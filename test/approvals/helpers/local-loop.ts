@@ -14,9 +14,9 @@ import {
 } from '@aws-sdk/client-sfn';
 import type { Context, LambdaFunctionURLEvent } from 'aws-lambda';
 import { type AwsStub, mockClient } from 'aws-sdk-client-mock';
-import { LocalTaskTokenCallbacks } from '../../lib/engines/local/task-token-callbacks';
-import { localStores } from '../../lib/stores/from-env';
-import { lambdaContext } from '../lambdas/private/fixtures';
+import { LocalTaskTokenCallbacks } from '../../../lib/engines/local/task-token-callbacks';
+import { localStores } from '../../../lib/stores/from-env';
+import { lambdaContext } from '../../lambdas/helpers/fixtures';
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
 
@@ -68,8 +68,8 @@ export interface LocalLoop {
 
 /** Wires the notifier to the store's change feed and SendTaskSuccess to the local task tokens. */
 export async function startLocalLoop(): Promise<LocalLoop> {
-  const notifier = (await import('../../lambdas/approval-notifier')).handler as unknown as Handler;
-  const endpoint = (await import('../../lambdas/approval-endpoint')).handler as unknown as Handler;
+  const notifier = (await import('../../../lambdas/approval-notifier')).handler as unknown as Handler;
+  const endpoint = (await import('../../../lambdas/approval-endpoint')).handler as unknown as Handler;
   const callbacks = new LocalTaskTokenCallbacks();
   const sfn = mockClient(SFNClient);
   sfn.on(SendTaskSuccessCommand).callsFake((input: { taskToken: string; output: string }) => {

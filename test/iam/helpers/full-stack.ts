@@ -5,14 +5,14 @@
  */
 import { App } from 'aws-cdk-lib';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
-import { NomadRestartSchedule } from '../../lib/constructs/nomad-restart-schedule';
-import { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
+import { NomadRestartSchedule } from '../../../lib/constructs/nomad-restart-schedule';
+import { NomadRestartStack } from '../../../lib/constructs/nomad-restart-stack';
 import {
   secretArn,
   slackApprovalReferences,
   TLS_SECRET_ARN,
   TOKEN_SECRET_ARN,
-} from '../constructs/private/synth';
+} from '../../constructs/helpers/synth';
 import { DEPLOYED } from './template-iam';
 
 /** The stack's name in the full app. */

@@ -3,7 +3,7 @@
  * requests signed exactly as Slack and a webhook sender sign them.
  */
 import { createHmac } from 'node:crypto';
-import { type Approval, MemoryApprovalStore, newApprovalId } from '../../lib/stores';
+import { type Approval, MemoryApprovalStore, newApprovalId } from '../../../lib/stores';
 
 export const SIGNING_SECRET = 'slack-signing-secret-for-tests';
 export const WEBHOOK_KEYS = { ops: 'webhook-secret-ops', notify: 'webhook-secret-notify' };

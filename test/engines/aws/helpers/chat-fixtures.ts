@@ -5,21 +5,21 @@
  * reached through the SDK (faked in-process). What Slack would be told privately is recorded.
  */
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { APPROVAL_ROUTES, handleApprovalRequest } from '../../../lib/approvals';
+import { APPROVAL_ROUTES, handleApprovalRequest } from '../../../../lib/approvals';
 import {
   type Approval,
   type ApprovalStore,
   DynamoDbApprovalStore,
   MemoryReplayGuard,
-} from '../../../lib/stores';
+} from '../../../../lib/stores';
 import {
   buttonPress,
   parkedQuestion,
   SIGNING_SECRET,
   slackBody,
   slackHeaders,
-} from '../../approvals/helpers';
-import { type EmulatedTable, emulatedTable } from '../../stores/helpers/dynamodb-emulator';
+} from '../../../approvals/helpers/approvals';
+import { type EmulatedTable, emulatedTable } from '../../../stores/helpers/dynamodb-emulator';
 import { REGION } from './fixtures';
 
 /** Slack's answer to the press, and what the presser was told privately (an "already decided" note). */
