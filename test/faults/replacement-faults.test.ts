@@ -13,6 +13,7 @@ import {
   type Harness,
   harnessPerTest,
   simpleJob,
+  updatedJob,
   waitAllRunning,
 } from '../steps/helpers/harness';
 import { CLEAN, invariantsOf, runAccounted } from './helpers/accounting';
@@ -39,18 +40,7 @@ describe('faults in replacements', () => {
     const [original] = allocationsOf(target, job.ID);
     void target.sim.control
       .waitFor((s) => Boolean(s.allocation(original?.ID ?? '')?.NextAllocation), 10_000)
-      .then(() =>
-        target.sim.control.registerJob({
-          ...job,
-          TaskGroups: [
-            {
-              Name: 'group1',
-              Count: 1,
-              Tasks: [{ Name: 'task1', Driver: 'mock_driver', Config: { run_for: '1h' } }],
-            },
-          ],
-        }),
-      );
+      .then(() => target.sim.control.registerJob(updatedJob(job)));
 
     // Act
     const { run, accounting } = await restart(target, job.ID, {});

@@ -6,7 +6,7 @@ import {
   toRestartInput,
   validateRestartInput,
 } from '../../lib/restart/input';
-import { restartOptions } from '../fixtures/restart-options';
+import { restartOptions, WINDOW_INPUT_FIELDS } from '../fixtures/restart-options';
 
 const headless = { interactive: false };
 
@@ -342,12 +342,7 @@ describe('input', () => {
         'minHealthyTime',
         'healthyDeadline',
         'startedBy',
-        'windowEnd',
-        'windowDuration',
-        'trigger',
-        'scheduleName',
-        'scheduledTime',
-        'resumeNextWindow',
+        ...WINDOW_INPUT_FIELDS,
       ]);
       expect(properties.batchSize).toMatchObject({
         type: ['string', 'number'],

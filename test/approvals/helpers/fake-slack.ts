@@ -6,7 +6,7 @@
  * `invalid_auth`.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenOnLoopback } from '../../fixtures/loopback';
 
 /** One recorded call. */
 export interface SlackCall {
@@ -70,8 +70,7 @@ export async function startFakeSlack(botToken: string): Promise<FakeSlack> {
           : { ok: true };
     response.end(JSON.stringify(reply));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   return {
     apiUrl: `http://127.0.0.1:${port}/api/`,
     calls,
@@ -80,6 +79,6 @@ export async function startFakeSlack(botToken: string): Promise<FakeSlack> {
       if (seen.length >= count) return Promise.resolve(seen[count - 1] as SlackCall);
       return new Promise((resolve) => waiters.push({ method, count, resolve }));
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => closeServer(server),
   };
 }

@@ -3,7 +3,7 @@
  * answers 200, or the status a test sets to play a receiver that is down.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { closeServer, listenOnLoopback } from '../../fixtures/loopback';
 
 /** One recorded delivery. */
 export interface WebhookRequest {
@@ -32,11 +32,10 @@ export async function startFakeWebhook(): Promise<FakeWebhook> {
     response.statusCode = fake.status;
     response.end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   return Object.assign(fake, {
     url: `http://127.0.0.1:${port}/hook`,
     requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => closeServer(server),
   });
 }

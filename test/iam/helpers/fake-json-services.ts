@@ -7,8 +7,8 @@
  * 400 (the services' API references, "Common Errors"). Only the operations given are served.
  */
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { LocalTaskTokenCallbacks } from '../../../lib/engines/local/task-token-callbacks';
+import { closeServer, listenOnLoopback } from '../../fixtures/loopback';
 
 type Input = Readonly<Record<string, unknown>>;
 /** One operation: the request's JSON in, the response's out; a thrown error's `name` is its `__type`. */
@@ -57,12 +57,11 @@ export async function startFakeJsonServices(
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}`,
     called,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => closeServer(server),
   };
 }
 

@@ -25,6 +25,7 @@ import {
   recorder,
   restartedTasks,
   simpleJob,
+  updatedJob,
   waitAllRunning,
 } from '../helpers/harness';
 
@@ -117,16 +118,7 @@ describe('awaitBatch', () => {
     const [a0] = allocationsOf(h, job.ID);
     await h.sim.control.waitFor((s) => Boolean(s.allocation(a0?.ID ?? '')?.NextAllocation), 5_000);
     const a1 = h.sim.control.state().allocation(a0?.ID ?? '')?.NextAllocation ?? '';
-    h.sim.control.registerJob({
-      ...job,
-      TaskGroups: [
-        {
-          Name: 'group1',
-          Count: 1,
-          Tasks: [{ Name: 'task1', Driver: 'mock_driver', Config: { run_for: '1h' } }],
-        },
-      ],
-    });
+    h.sim.control.registerJob(updatedJob(job));
     await h.sim.control.waitFor((s) => Boolean(s.allocation(a1)?.NextAllocation), 5_000);
     const a2 = h.sim.control.state().allocation(a1)?.NextAllocation ?? '';
     const { events, emit } = recorder();

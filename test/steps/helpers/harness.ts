@@ -4,7 +4,7 @@
  * readers of the result.
  */
 import { NomadClient } from '../../../lib/nomad/index';
-import type { Allocation, Deployment, Job, Task, TaskState } from '../../../lib/nomad/types';
+import type { Allocation, Deployment, Job, Task, TaskGroup, TaskState } from '../../../lib/nomad/types';
 import type { ProgressEvent } from '../../../lib/restart/events';
 import type { Answer, Question } from '../../../lib/restart/questions';
 import {
@@ -174,6 +174,15 @@ export function simpleJob(id: string, type: string, count: number, group = 'grou
     Priority: 50,
     TaskGroups: [{ Name: group, Count: count, Tasks: [task('task1')] }],
   };
+}
+
+/** `job` as an operator's update changes it: each task now runs for an hour, so Nomad replaces its allocations. */
+export function updatedJob(job: Job): Job {
+  const update = (group: TaskGroup): TaskGroup => ({
+    ...group,
+    Tasks: (group.Tasks ?? []).map((t) => ({ ...t, Config: { ...t.Config, run_for: '1h' } })),
+  });
+  return { ...job, TaskGroups: (job.TaskGroups ?? []).map(update) };
 }
 
 /** Allocations of a job as the simulator holds them (with `TaskStates`). */
