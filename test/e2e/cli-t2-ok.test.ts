@@ -10,6 +10,7 @@
 // T14.
 import { jest } from '@jest/globals';
 import type { AllocListStub, Job, TaskGroup } from '../../lib/nomad/types';
+import { T2_GROUPS_AND_TASKS_ARGS } from '../fixtures/t2-cases';
 import { TIME_SCALE, task } from '../steps/helpers/harness';
 import { E2E_ADDR, type E2eTarget, openE2e, wasRestarted } from './helpers/e2e-target';
 import { type CliResult, runCliPool } from './helpers/run-cli';
@@ -63,19 +64,7 @@ describe('nomad-restart T2 success cases (parsed values shown black-box)', () =>
     t15: { namespace: 't15', args: ['-yes', '-batch-wait', '10s', JOB] },
     t3: {
       namespace: 'default',
-      args: [
-        '-yes',
-        '-dry-run',
-        '-task',
-        'my-task-1',
-        '-task',
-        'my-task-2',
-        '-group',
-        'my-group-1',
-        '-group',
-        'my-group-2',
-        JOB,
-      ],
+      args: ['-yes', '-dry-run', ...T2_GROUPS_AND_TASKS_ARGS, JOB],
     },
     t4: { namespace: 'default', args: ['-yes', '-dry-run', '-all-tasks', JOB] },
     t6: { namespace: 'default', args: ['-yes', '-dry-run', '-batch-size', '10', JOB] },

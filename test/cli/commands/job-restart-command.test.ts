@@ -2,7 +2,7 @@ import { CommandArgumentError, GoFlagError, HelpRequestedError } from '../../../
 import { jobRestartHelp, parseJobRestartArgs } from '../../../lib/cli/commands/job-restart-command';
 import type { RestartOptions } from '../../../lib/restart/options';
 import { restartOptions } from '../../fixtures/restart-options';
-import { T2_ERROR_CASES } from '../../fixtures/t2-cases';
+import { T2_ERROR_CASES, T2_GROUPS_AND_TASKS_ARGS } from '../../fixtures/t2-cases';
 
 const notTty = { interactive: false, env: {} };
 
@@ -37,17 +37,7 @@ describe('parseJobRestartArgs', () => {
     it.each<{ name: string; args: string[]; yes: boolean; expected: Partial<RestartOptions> }>([
       {
         name: '3 groups and tasks',
-        args: [
-          '-task',
-          'my-task-1',
-          '-task',
-          'my-task-2',
-          '-group',
-          'my-group-1',
-          '-group',
-          'my-group-2',
-          'my-job',
-        ],
+        args: [...T2_GROUPS_AND_TASKS_ARGS, 'my-job'],
         yes: true,
         expected: { groups: ['my-group-1', 'my-group-2'], tasks: ['my-task-1', 'my-task-2'] },
       },
