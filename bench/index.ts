@@ -63,7 +63,7 @@ export const FULL: BenchSizes = {
   scale: {
     // 500 batches: the deployable 200 per execution makes 3 executions.
     inPlace: { allocations: 50_000, batchSize: 100, batchesPerExecution: 200 },
-    // 100 batches, 25 per execution: 4 executions. README, Benchmarks, has how long it takes.
+    // 100 batches, 25 per execution: 4 executions. docs/benchmarks.md has how long it takes.
     reschedule: { allocations: 50_000, batchSize: 500, batchesPerExecution: 25 },
   },
   // About 40,000 history events: each phase stays under the 1,000 slices per execution (a

@@ -1,5 +1,5 @@
 /**
- * The CDK app: `npx cdk synth` (cdk.json runs this with tsx). Context (see README, "Deploying"):
+ * The CDK app: `npx cdk synth` (cdk.json runs this with tsx). Context (see docs/deploying.md):
  * `nomadAddress` (required: Nomad's address as the Lambda functions reach it), `nomadTokenSecretArn`
  * and `nomadTlsSecretArn` (a secret's name or ARN), `nomadSecretsKmsKeyArn`, `batchesPerExecution`,
  * `stackName` (default NomadRestart). A bad value stops the synth with a message naming it.

@@ -1,9 +1,10 @@
 /**
- * The README's weekly maintenance restart, as a CDK app: `npx cdk synth --app "npx tsx
+ * The weekly maintenance restart of docs/schedules.md, as a CDK app: `npx cdk synth --app "npx tsx
  * examples/weekly-restart.ts"`. Sundays at 03:00 Berlin time, 10% of the allocations at a time,
  * each batch healthy again before the next, stop at the first error, and no batch starts after
  * 05:00; however a run ends, an e-mail says how. test/constructs/schedule.test.ts and
- * run-notifications.test.ts synthesize it and check that the README shows this code.
+ * run-notifications.test.ts synthesize it and check that docs/schedules.md and
+ * docs/notifications.md show this code.
  */
 import { App, Duration } from 'aws-cdk-lib';
 import { Topic } from 'aws-cdk-lib/aws-sns';
@@ -17,7 +18,7 @@ export const stack = new NomadRestartStack(app, 'NomadRestart', {
   nomadTokenSecret: { name: 'nomad-token' },
 });
 
-// README: weekly example
+// docs: weekly example
 new NomadRestartSchedule(stack, 'WeeklyExample', {
   stateMachine: stack.workflow.stateMachine,
   scheduleName: 'weekly-example',
@@ -27,13 +28,13 @@ new NomadRestartSchedule(stack, 'WeeklyExample', {
   maintenanceWindow: Duration.hours(2), // from 03:00: no batch starts after 05:00
   input: { job: 'example', batchSize: '10%', onError: 'fail', yes: true, waitHealthy: true },
 });
-// README: end
+// docs: end
 
-// README: run notifications
+// docs: run notifications
 new RunNotifications(stack, 'RunEnds', {
   workflow: stack.workflow,
   emailTopic: Topic.fromTopicArn(stack, 'OpsMail', 'arn:aws:sns:eu-central-1:123456789012:ops-mail'),
 });
-// README: end
+// docs: end
 
 app.synth();

@@ -4,10 +4,8 @@
  * `handleApprovalRequest`, which verifies, refuses replays and answerers off the allow-list, and
  * decides each question once. Logs carry ids, names and statuses only.
  */
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import middy from '@middy/core';
-import type { Context, LambdaFunctionURLEvent } from 'aws-lambda';
+import type { LambdaFunctionURLEvent } from 'aws-lambda';
 import {
   type ApprovalHttpResponse,
   type EndpointDeps,
@@ -17,6 +15,7 @@ import { SlackChannel } from '../lib/approvals/slack-channel';
 import { approvalStoreFromEnv, replayGuardFromEnv } from '../lib/stores/from-env';
 import { approvalSettings } from './private/approval-wiring';
 import { logger } from './private/logger';
+import { stepHandler } from './private/step-handler';
 
 let sfn: SFNClient | undefined;
 
@@ -54,7 +53,7 @@ async function endpointDeps(): Promise<EndpointDeps> {
   };
 }
 
-const lambdaHandler = async (event: LambdaFunctionURLEvent): Promise<ApprovalHttpResponse> => {
+const answerRequest = async (event: LambdaFunctionURLEvent): Promise<ApprovalHttpResponse> => {
   const raw = event.body ?? '';
   const headers = Object.fromEntries(
     Object.entries(event.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
@@ -67,6 +66,4 @@ const lambdaHandler = async (event: LambdaFunctionURLEvent): Promise<ApprovalHtt
   });
 };
 
-export const handler = middy<LambdaFunctionURLEvent, ApprovalHttpResponse, Error, Context>(lambdaHandler).use(
-  injectLambdaContext(logger),
-);
+export const handler = stepHandler(answerRequest, { workflowErrors: false });

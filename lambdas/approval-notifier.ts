@@ -3,9 +3,6 @@
  * updates the message once it is decided (answered anywhere, or timed out). The item is read
  * back by key; the stream record never carries the task token.
  */
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import middy from '@middy/core';
-import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { syncQuestionMessages } from '../lib/approvals/notify';
 import { isApprovalId } from '../lib/stores/approval-store';
@@ -13,6 +10,7 @@ import { approvalStoreFromEnv } from '../lib/stores/from-env';
 import { StepPayloadError } from '../lib/workflow/errors';
 import { chatChannels, chatSettings } from './private/approval-wiring';
 import { logger } from './private/logger';
+import { stepHandler } from './private/step-handler';
 
 const streamEventSchema = z.object({
   Records: z.array(
@@ -23,7 +21,7 @@ const streamEventSchema = z.object({
   ),
 });
 
-const lambdaHandler = async (event: unknown): Promise<{ updated: number }> => {
+const syncMessages = async (event: unknown): Promise<{ updated: number }> => {
   const parsed = streamEventSchema.safeParse(event);
   if (!parsed.success)
     throw new StepPayloadError('Event is not a DynamoDB stream event of the approvals table');
@@ -46,6 +44,4 @@ const lambdaHandler = async (event: unknown): Promise<{ updated: number }> => {
   return { updated };
 };
 
-export const handler = middy<unknown, { updated: number }, Error, Context>(lambdaHandler).use(
-  injectLambdaContext(logger),
-);
+export const handler = stepHandler(syncMessages, { workflowErrors: false });

@@ -4,11 +4,9 @@
  * execution, and returns at once; the execution resumes when someone answers that id. The task
  * token is never logged or returned.
  */
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import middy from '@middy/core';
-import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { questionLife } from '../lib/approvals/question-life';
+import { questionLeaseSeconds } from '../lib/steps/lock/refresh-lock-step';
 import { type Approval, newApprovalId, stateMachineArnOf } from '../lib/stores/approval-store';
 import {
   approvalStoreFromEnv,
@@ -20,7 +18,7 @@ import {
 import { StepPayloadError } from '../lib/workflow/errors';
 import type { AskResult } from '../lib/workflow/payloads';
 import { logger } from './private/logger';
-import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
+import { stepHandler } from './private/step-handler';
 
 /** Life of an approval item whose question came without its timeout (an older definition): a week. */
 export const DEFAULT_APPROVAL_TTL_SECONDS = 7 * 24 * 60 * 60;
@@ -79,7 +77,7 @@ function runContext(e: AskEventInput): Partial<Approval> {
   };
 }
 
-const lambdaHandler = async (event: unknown): Promise<AskResult> => {
+const parkQuestion = async (event: unknown): Promise<AskResult> => {
   const parsed = askEventSchema.safeParse(event);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -108,13 +106,11 @@ const lambdaHandler = async (event: unknown): Promise<AskResult> => {
     ),
     ...runContext(e),
   });
-  // The last step before the wait for an answer: the run's lease must outlast the question.
-  const lease = Math.max(lockLeaseSeconds(), (e.timeoutSeconds ?? 0) + 3600);
-  await jobLockFromEnv().extend({ namespace: e.namespace, jobId: e.jobId }, e.runId, lease, e.executionId);
+  const lease = questionLeaseSeconds(lockLeaseSeconds(), e.timeoutSeconds);
+  const key = { namespace: e.namespace, jobId: e.jobId };
+  await jobLockFromEnv().extend(key, { owner: e.runId, ttlSeconds: lease, execution: e.executionId });
   logger.info('Question parked', { approvalId, kind: e.question.kind, jobId: e.jobId });
   return { approvalId };
 };
 
-export const handler = middy<unknown, AskResult, Error, Context>(lambdaHandler)
-  .use(injectLambdaContext(logger))
-  .use(workflowErrorsMiddleware());
+export const handler = stepHandler(parkQuestion);

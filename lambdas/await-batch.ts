@@ -1,42 +1,19 @@
 /** Task "Await batch": one slice of the blocking-query watch; the graph loops until `done`. */
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { StepPayloadError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
-import { slicesAfter } from './private/await-slices';
-import { decodeWorkflowState, requirePlanned } from './private/decode-state';
-import { keepLease } from './private/job-lock';
+import { awaitSlice } from './private/await-slices';
 import { logger } from './private/logger';
-import { nomadClientMiddleware } from './private/nomad-client-middleware';
-import { stateBudgetMiddleware } from './private/state-budget-middleware';
-import { stepsFor } from './private/step-context';
-import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
+import { stepHandler } from './private/step-handler';
 
-const lambdaHandler = async (event: unknown, context: Context): Promise<WorkflowState> => {
-  const state = decodeWorkflowState(event);
-  if (state.batch === null)
-    throw new StepPayloadError('Task input has no batch: "Await batch" runs after a batch started');
-  const planned = requirePlanned(state);
-  const out = await stepsFor(context).awaitBatch({
-    options: state.options,
-    run: state.run,
-    ...planned,
-    batch: state.batch,
-  });
-  const key = { namespace: planned.plan.namespace, jobId: planned.plan.jobId };
-  await keepLease(context, key, state.run.runId, state.run.executionId);
-  logger.info('Await slice ended', { batch: out.batch.index, done: out.done });
-  const slices = slicesAfter(state.batch, out.done);
+const awaitBatch = async (event: unknown, context: Context): Promise<WorkflowState> => {
+  const slice = await awaitSlice(event, context, 'awaitBatch', '"Await batch" runs after a batch started');
+  const { done, cursor, batch, events } = slice.out;
+  logger.info('Await slice ended', { batch: batch.index, done });
   return {
-    ...state,
-    batch: { ...out.batch, done: out.done, cursor: out.cursor, slicesThisExecution: slices },
-    events: out.events,
+    ...slice.state,
+    batch: { ...batch, done, cursor, slicesThisExecution: slice.slicesThisExecution },
+    events,
   };
 };
 
-export const handler = middy<unknown, WorkflowState, Error, Context>(lambdaHandler)
-  .use(injectLambdaContext(logger))
-  .use(nomadClientMiddleware())
-  .use(workflowErrorsMiddleware())
-  .use(stateBudgetMiddleware('await-batch'));
+export const handler = stepHandler(awaitBatch, { nomad: true, renewsLease: true, state: 'await-batch' });

@@ -6,9 +6,6 @@
  * fails, so Lambda retries it; when some were told, the others' failures are logged instead (a
  * retry would tell those twice).
  */
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import middy from '@middy/core';
-import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { postToAll, runEndedMessage } from '../lib/approvals/run-ended-message';
 import { END_STATUSES, type EndedExecution, lacksDetails } from '../lib/workflow/ended-execution';
@@ -17,6 +14,7 @@ import { endOfExecution, needsRunRecord } from '../lib/workflow/run-end';
 import { chatChannels, chatSettings } from './private/approval-wiring';
 import { logger } from './private/logger';
 import { runRecordOf, withDescribedDetails } from './private/run-end-wiring';
+import { stepHandler } from './private/step-handler';
 
 const optional = z
   .string()
@@ -57,7 +55,7 @@ function endedExecution(event: unknown): EndedExecution {
   };
 }
 
-const lambdaHandler = async (event: unknown): Promise<NotifyRunEndedResult> => {
+const notifyRunEnded = async (event: unknown): Promise<NotifyRunEndedResult> => {
   const fromEvent = endedExecution(event);
   const ended = lacksDetails(fromEvent) ? await withDescribedDetails(fromEvent) : fromEvent;
   const end = endOfExecution(ended, needsRunRecord(ended) ? await runRecordOf(ended) : undefined);
@@ -80,6 +78,4 @@ const lambdaHandler = async (event: unknown): Promise<NotifyRunEndedResult> => {
   return { outcome: end.outcome, posted };
 };
 
-export const handler = middy<unknown, NotifyRunEndedResult, Error, Context>(lambdaHandler).use(
-  injectLambdaContext(logger),
-);
+export const handler = stepHandler(notifyRunEnded, { workflowErrors: false });

@@ -6,38 +6,32 @@
  * continued execution, the `runId` carried in its input (read back with `DescribeExecution` when
  * the event left it out).
  */
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { recordRunEnded } from '../lib/approvals/timeouts';
-import { approvalStoreFromEnv, planStoreFromEnv } from '../lib/stores/from-env';
-import { runKeyPrefix } from '../lib/stores/plan-store';
+import { approvalStoreFromEnv } from '../lib/stores/from-env';
 import { runIdOf } from '../lib/workflow/ended-execution';
 import { StepPayloadError } from '../lib/workflow/errors';
-import { jobLockFor } from './private/job-lock';
 import { logger } from './private/logger';
-import { nomadClientMiddleware } from './private/nomad-client-middleware';
 import { inputOf } from './private/run-end-wiring';
+import { lockStepsFor } from './private/step-context';
+import { stepHandler } from './private/step-handler';
 
 const statusChangeSchema = z.object({
   detail: z.object({ executionArn: z.string().min(1), status: z.string(), input: z.string().nullish() }),
 });
 
-const lambdaHandler = async (event: unknown, context: Context): Promise<{ released: number }> => {
+const releaseStaleLock = async (event: unknown, context: Context): Promise<{ released: number }> => {
   const parsed = statusChangeSchema.safeParse(event);
   if (!parsed.success) throw new StepPayloadError('Event is not a Step Functions execution status change');
   const { executionArn, status, input } = parsed.data.detail;
   // A continued execution's run id is in its input, which the event leaves out when it is large.
   const runId = runIdOf(executionArn, await inputOf(executionArn, input));
-  const released = await jobLockFor(context).releaseByOwner(runId);
-  await planStoreFromEnv().endRun(runKeyPrefix(runId));
+  const released = await lockStepsFor(context).releaseStale(runId);
   // Closed, not deleted: chat's message says the run ended (its item expires with its TTL).
   const closedQuestions = await recordRunEnded(approvalStoreFromEnv(), executionArn);
   logger.info('Stale lock cleanup', { executionArn, status, released, closedQuestions });
   return { released };
 };
 
-export const handler = middy<unknown, { released: number }, Error, Context>(lambdaHandler)
-  .use(injectLambdaContext(logger))
-  .use(nomadClientMiddleware());
+export const handler = stepHandler(releaseStaleLock, { nomad: true, workflowErrors: false });

@@ -4,18 +4,15 @@
  * owner, plan-store prefix) stays the first execution's. The job's lock is told that this
  * execution runs the run now, so that a run asking whether its holder still runs asks this one.
  */
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import middy from '@middy/core';
-import type { Context } from 'aws-lambda';
+import { leaseOf, lockKeyOf } from '../lib/steps/lock/job-locks';
 import { jobLockFromEnv, lockLeaseSeconds } from '../lib/stores/from-env';
 import { StepPayloadError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';
 import { logger } from './private/logger';
-import { stateBudgetMiddleware } from './private/state-budget-middleware';
-import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
+import { stepHandler } from './private/step-handler';
 
-const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {
+const resumeRun = async (event: unknown): Promise<WorkflowState> => {
   const executionId = (event as { executionId?: unknown } | null)?.executionId;
   if (typeof executionId !== 'string' || executionId === '') {
     throw new StepPayloadError('Task input has no "executionId": the state machine passes $$.Execution.Id');
@@ -24,13 +21,7 @@ const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {
   const { plan, progress } = requirePlanned(state);
   const run = { ...state.run, executionId, executionNumber: state.run.executionNumber + 1 };
   // A lock lost meanwhile is found at the next safe point, which stops the run there.
-  const ttl = lockLeaseSeconds();
-  await jobLockFromEnv().extend(
-    { namespace: plan.namespace, jobId: plan.jobId },
-    run.runId,
-    ttl,
-    executionId,
-  );
+  await jobLockFromEnv().extend(lockKeyOf(plan), leaseOf(run, lockLeaseSeconds()));
   logger.info('Run resumed', {
     runId: run.runId,
     executionNumber: run.executionNumber,
@@ -41,7 +32,4 @@ const lambdaHandler = async (event: unknown): Promise<WorkflowState> => {
   return { ...state, run, progress: { ...progress, batchesThisExecution: 0 }, batch, events: [] };
 };
 
-export const handler = middy<unknown, WorkflowState, Error, Context>(lambdaHandler)
-  .use(injectLambdaContext(logger))
-  .use(workflowErrorsMiddleware())
-  .use(stateBudgetMiddleware('resume-run', { fresh: true }));
+export const handler = stepHandler(resumeRun, { state: 'resume-run', freshHistory: true });

@@ -4,8 +4,6 @@
  * `InvalidInput` with Nomad's message, before the lock is taken or any Nomad request is made: this
  * handler has no Nomad client.
  */
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
-import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { RestartValidationError, resolveWindow, validateExecutionInput } from '../lib/restart';
 import { formatGoDuration } from '../lib/restart/duration';
@@ -15,7 +13,7 @@ import { AWS_LONGEST_WAIT_SECONDS, AWS_SHARED_LOCK_TTL } from '../lib/stores/sha
 import { InvalidInputError, StepPayloadError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { logger } from './private/logger';
-import { workflowErrorsMiddleware } from './private/workflow-errors-middleware';
+import { stepHandler } from './private/step-handler';
 
 /**
  * On AWS nothing runs during a batch wait to renew the job's locks: the renewal just before it must
@@ -36,7 +34,7 @@ function refuseWaitBeyondLease(options: WorkflowState['options'], given: unknown
   );
 }
 
-const lambdaHandler = async (event: unknown, context: Context): Promise<WorkflowState> => {
+const validateInput = async (event: unknown, context: Context): Promise<WorkflowState> => {
   const executionId = (event as { executionId?: unknown } | null)?.executionId;
   if (typeof executionId !== 'string' || executionId === '') {
     throw new StepPayloadError('Task input has no "executionId": the state machine passes $$.Execution.Id');
@@ -75,6 +73,4 @@ const lambdaHandler = async (event: unknown, context: Context): Promise<Workflow
   };
 };
 
-export const handler = middy<unknown, WorkflowState, Error, Context>(lambdaHandler)
-  .use(injectLambdaContext(logger))
-  .use(workflowErrorsMiddleware());
+export const handler = stepHandler(validateInput);

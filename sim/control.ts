@@ -1,5 +1,6 @@
 /** The control API: the in-process {@link SimControl} object and its HTTP face under `/_sim`. */
 import type { Acl } from './acl';
+import { badField, field, targetFromBody } from './control-body';
 import { SimControlError, SimHttpError, SimScenarioError, SimWaitTimeoutError } from './errors';
 import type { ApiRequest, ApiResponse } from './http/api';
 import { decodeControlJob } from './http/endpoints/jobs';
@@ -10,15 +11,7 @@ import type { Cluster } from './model/cluster';
 import { parseJsonBody } from './model/job-spec';
 import { renderAlloc, renderJob } from './model/render';
 import { decodeScenario } from './scenario';
-import type {
-  Fault,
-  Scenario,
-  SimCheckBehaviour,
-  SimControl,
-  SimStateView,
-  SimTarget,
-  StateFilter,
-} from './types';
+import type { Fault, Scenario, SimCheckBehaviour, SimControl, SimStateView, StateFilter } from './types';
 
 function matches(filter: StateFilter | undefined, jobId: string, namespace: string | undefined): boolean {
   if (filter?.jobId !== undefined && filter.jobId !== jobId) return false;
@@ -131,29 +124,6 @@ export function createControl(cluster: Cluster, acl: Acl, faults: Faults, stats:
     },
   };
   return control;
-}
-
-function field(body: unknown, ...names: string[]): unknown {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const record = body as Record<string, unknown>;
-  for (const name of names) if (name in record) return record[name];
-  return undefined;
-}
-
-function badField(name: string, value: unknown, expected: string): SimHttpError {
-  return new SimHttpError(400, `Invalid ${name} ${JSON.stringify(value)}: expected ${expected}`);
-}
-
-/** `{"allocationId": "..."}` or `{"jobId": "...", "namespace"?: "..."}`. */
-function targetFromBody(body: unknown): SimTarget {
-  const allocationId = field(body, 'allocationId');
-  const jobId = field(body, 'jobId');
-  const namespace = field(body, 'namespace');
-  if (typeof allocationId === 'string') return { allocationId };
-  if (typeof jobId !== 'string') throw badField('target', body, 'an "allocationId" or a "jobId" (string)');
-  if (namespace !== undefined && typeof namespace !== 'string')
-    throw badField('namespace', namespace, 'a string');
-  return namespace === undefined ? { jobId } : { jobId, namespace };
 }
 
 const CHECK_BEHAVIOURS = ['passing', 'failing-after-restart', 'flapping', 'never-passing'];

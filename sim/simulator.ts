@@ -1,7 +1,11 @@
 /** `startSimulator`: a Nomad API simulator on 127.0.0.1 with its control API. */
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Acl } from './acl';
 import { createScaledClock } from './clock';
+import { ConsulAcl } from './consul/acl';
+import { createConsulControl, createConsulControlHandler } from './consul/control';
+import { consulApi } from './consul/endpoints';
 import { createControl, createControlHandler } from './control';
 import { Faults } from './http/faults';
 import { createSimServer } from './http/server';
@@ -43,30 +47,51 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   if (scenario === 'demo') control.seed(demoScenario());
   else if (scenario !== 'empty') control.seed(scenario);
 
-  const server = createSimServer({
-    env: { cluster, acl, random, region: options.region ?? 'global' },
-    faults,
-    stats,
-    now: () => clock.now(),
-    control: createControlHandler(control),
+  const env = { cluster, acl, random, region: options.region ?? 'global' };
+  const now = () => clock.now();
+  const server = createSimServer({ env, faults, stats, now, control: createControlHandler(control) });
+  const consulAcl = new ConsulAcl();
+  const consulFaults = new Faults();
+  const consulStats = new RequestStats();
+  const consulControl = createConsulControl(cluster, consulAcl, consulFaults, consulStats);
+  const consulServer = createSimServer({
+    env,
+    faults: consulFaults,
+    stats: consulStats,
+    now,
+    control: createConsulControlHandler(consulControl),
+    api: consulApi(consulAcl),
   });
+  const port = await listen(server, options.port ?? 0);
+  const consulPort = await listen(consulServer, options.consulPort ?? 0);
+  return {
+    address: `http://${SIM_HOST}:${port}`,
+    control,
+    consul: { address: `http://${SIM_HOST}:${consulPort}`, control: consulControl },
+    close: async () => {
+      cluster.reset();
+      cluster.ctx.store.dropWaiters();
+      await Promise.all([stop(server), stop(consulServer)]);
+    },
+  };
+}
+
+/** Listens on 127.0.0.1 and resolves to the port (a free one for 0). */
+async function listen(server: Server, port: number): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port ?? 0, SIM_HOST, () => {
+    server.listen(port, SIM_HOST, () => {
       server.off('error', reject);
       resolve();
     });
   });
-  const { port } = server.address() as AddressInfo;
-  return {
-    address: `http://${SIM_HOST}:${port}`,
-    control,
-    close: () =>
-      new Promise<void>((resolve) => {
-        cluster.reset();
-        cluster.ctx.store.dropWaiters();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return (server.address() as AddressInfo).port;
+}
+
+/** Stops a server at once: held blocking queries and idle keep-alive sockets are closed. */
+function stop(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
 }

@@ -1,15 +1,19 @@
 /** Public types of the simulator: options, scenarios, faults and the control API. */
+
+import type { ConsulHealthCheck } from '../lib/consul/types';
 import type { Allocation, Deployment, Evaluation, Job, Node } from '../lib/nomad/types';
 import type { AclSpec } from './acl';
 import type { SimClock } from './clock';
-import type { SimCheckBehaviour, SimCrash, SimTarget } from './model/behaviours';
+import type { SimConsulAclSpec } from './consul/acl';
+import type { SimCheckBehaviour, SimConsulCheckScript, SimCrash, SimTarget } from './model/behaviours';
 import type { SimTiming } from './model/context';
 import type { NodeSpec } from './model/nodes';
 import type { SimCheckRun } from './model/store';
 
 export type { AclSpec, AclTokenSpec } from './acl';
 export type { SimClock } from './clock';
-export type { SimCheckBehaviour, SimCrash, SimTarget } from './model/behaviours';
+export type { SimConsulAclSpec, SimConsulTokenSpec } from './consul/acl';
+export type { SimCheckBehaviour, SimConsulCheckScript, SimCrash, SimTarget } from './model/behaviours';
 export type { SimTiming } from './model/context';
 export type { NodeSpec } from './model/nodes';
 export type { SimCheckRun } from './model/store';
@@ -39,6 +43,8 @@ export interface Scenario {
 export interface SimulatorOptions extends Partial<SimTiming> {
   /** Default 0 (an ephemeral port). The host is always 127.0.0.1. */
   port?: number;
+  /** Port of the simulated Consul. Default 0 (an ephemeral port). */
+  consulPort?: number;
   /** Default `'empty'`. */
   scenario?: Scenario | 'demo' | 'empty';
   /** Real ms per simulated ms; 0.01 makes a simulated second last 10 ms. Default 1. */
@@ -213,9 +219,34 @@ export interface SimControl {
   waitFor(predicate: (state: SimStateView) => boolean, timeoutMs?: number): Promise<void>;
 }
 
+/** Control of the simulated Consul. */
+export interface SimConsulControl {
+  /**
+   * How the Consul check named `check` answers from its next run, in one allocation or in every
+   * allocation of a job (see {@link SimConsulCheckScript}).
+   * @throws SimControlError for an unknown allocation or job.
+   */
+  setCheck(target: SimTarget, check: string, script: SimConsulCheckScript): void;
+  /** Turns Consul's ACLs on with these tokens, or off (`undefined`, the default). */
+  configureAcl(spec: SimConsulAclSpec | undefined): void;
+  /** What `GET /v1/health/checks/<service>` shows now, ACLs aside (copies). */
+  checks(service: string): ConsulHealthCheck[];
+  /** Consul requests per `'METHOD /v1/route/pattern'`, plus `total`, `total:blocking` and `total:errors`. */
+  counters(): Record<string, number>;
+  requestLog(): RequestLogEntry[];
+  resetCounters(): void;
+  injectFault(fault: Fault): void;
+  clearFaults(): void;
+}
+
 export interface RunningSimulator {
   /** `http://127.0.0.1:<port>` */
   address: string;
   control: SimControl;
+  /**
+   * The simulator's Consul, on its own port: the services the simulated clients register there
+   * (`provider = "consul"`, Nomad's default) and their checks, with Consul's health reads.
+   */
+  consul: { address: string; control: SimConsulControl };
   close(): Promise<void>;
 }

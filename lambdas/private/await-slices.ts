@@ -1,10 +1,32 @@
 /**
- * How the await handlers ("Await batch", "Await health") count their slices: the graph continues
- * as new once an execution has run its budget of slices for one batch.
+ * How the await handlers ("Await batch", "Await health") run a slice: the batch of the state, one
+ * slice of the step, and the slices counted, since the graph continues as new once an execution
+ * has run its budget of slices for one batch.
  */
-import type { BatchState } from '../../lib/workflow/payloads';
+import type { Context } from 'aws-lambda';
+import type { WorkflowState } from '../../lib/workflow/payloads';
+import type { AwaitOutput } from '../../lib/workflow/restart-steps';
+import { batchInput, decodeWorkflowState } from './decode-state';
+import { stepsFor } from './step-context';
 
-/** Slices this execution has run for the batch after one more: back to 0 once it is over. */
-export function slicesAfter(batch: BatchState, done: boolean): number {
-  return done ? 0 : (batch.slicesThisExecution ?? 0) + 1;
+/** One slice run: the state it ran on, the step's output, and the slices after it. */
+export interface AwaitSlice {
+  readonly state: WorkflowState;
+  readonly out: AwaitOutput;
+  /** Slices this execution has run for the batch after this one: back to 0 once it is over. */
+  readonly slicesThisExecution: number;
+}
+
+/** Runs one slice of `step` on the batch of the state in `event`; `order` is its no-batch message. */
+export async function awaitSlice(
+  event: unknown,
+  context: Context,
+  step: 'awaitBatch' | 'awaitHealth',
+  order: string,
+): Promise<AwaitSlice> {
+  const state = decodeWorkflowState(event);
+  const input = batchInput(state, order);
+  const out = await stepsFor(context)[step](input);
+  const slicesThisExecution = out.done ? 0 : (input.batch.slicesThisExecution ?? 0) + 1;
+  return { state, out, slicesThisExecution };
 }

@@ -5,6 +5,7 @@
 import * as z from 'zod';
 import { StepPayloadError } from '../../lib/workflow/errors';
 import type { PlanRef, Progress, WorkflowState } from '../../lib/workflow/payloads';
+import type { BatchStepInput, PlannedStepInput } from '../../lib/workflow/restart-steps';
 
 // The state is produced by our own handlers, so the check is structural: enough to fail with a
 // clear message on a hand-edited continuation or a wiring bug, not a second schema of every field.
@@ -44,4 +45,18 @@ export function requirePlanned(state: WorkflowState): { plan: PlanRef; progress:
     throw new StepPayloadError('Task input has no plan yet: this step runs only after "Plan restart"');
   }
   return { plan: state.plan, progress: state.progress };
+}
+
+/** What a step after Plan receives: the options, the run, the plan and the counters. */
+export function plannedInput(state: WorkflowState): PlannedStepInput {
+  return { options: state.options, run: state.run, ...requirePlanned(state) };
+}
+
+/**
+ * What a step inside a batch receives; `order` says which state comes before this one (the
+ * message of a state without a batch, e.g. `"Decide" runs after a batch`).
+ */
+export function batchInput(state: WorkflowState, order: string): BatchStepInput {
+  if (state.batch === null) throw new StepPayloadError(`Task input has no batch: ${order}`);
+  return { ...plannedInput(state), batch: state.batch };
 }

@@ -6,9 +6,7 @@
  */
 import type { Context } from 'aws-lambda';
 import { clockOf, liveEventsOf } from '../../lib/steps/kit/local-invocation';
-import { JobLockLostError } from '../../lib/stores/errors';
-import { jobLockFromEnv, lockLeaseSeconds } from '../../lib/stores/from-env';
-import type { LockKey } from '../../lib/stores/job-lock';
+import { jobLockFromEnv } from '../../lib/stores/from-env';
 import { NomadVariablesLock } from '../../lib/stores/nomad-variables-lock';
 import { PairedJobLock } from '../../lib/stores/paired-job-lock';
 import {
@@ -23,7 +21,7 @@ import { nomadClientOf } from './nomad-client-middleware';
 
 /**
  * The lock for this invocation: both locks, the shared one renewed at every safe point (a local
- * run's process also renews it between them: see `lib/steps/lock/shared-lock-keeper.ts`).
+ * run's process also renews it between them: see `lib/engines/local/shared-lock-keeper.ts`).
  */
 export function jobLockFor(context: Context): PairedJobLock {
   const own = jobLockFromEnv(process.env, clockOf(context));
@@ -37,29 +35,4 @@ export function jobLockFor(context: Context): PairedJobLock {
       : { identity: awsLockIdentity(), ttl: AWS_SHARED_LOCK_TTL, log: logger },
   );
   return new PairedJobLock(own, shared, { required: mode === 'required' });
-}
-
-/**
- * Keeps the run's job locks alive between safe points: after every await slice and at "Decide",
- * the last step before a batch wait or a question, both leases are extended (the engine's names
- * the execution running the run). Between two such steps the run waits at most one batch wait or
- * one question, which the workflow keeps under the shared lock's TTL (`AWS_LONGEST_WAIT_SECONDS`
- * in lib/stores/shared-lock-settings.ts), so a
- * live run's lease never lapses. A lock found lost is left to the next safe point, which stops the
- * run there; a renewal that fails now (Nomad unreachable for a moment) is logged, not fatal.
- */
-export async function keepLease(
-  context: Context,
-  key: LockKey,
-  runId: string,
-  execution: string,
-): Promise<void> {
-  try {
-    await jobLockFor(context).refresh(key, runId, lockLeaseSeconds(), execution);
-  } catch (err) {
-    const fields = { jobId: key.jobId, error: err instanceof Error ? err.message : String(err) };
-    if (err instanceof JobLockLostError)
-      logger.warn('Job lock lost; the next safe point stops the run', fields);
-    else logger.warn('Lease not renewed; the next step tries again', fields);
-  }
 }

@@ -1,22 +1,40 @@
 /**
- * Builds the restart steps for one invocation from its Lambda context (client, deadline, live events).
+ * Builds the steps for one invocation from its Lambda context (client, deadline, clock, live
+ * events): the restart steps, and the job lock's steps with the lock this invocation holds.
  */
 import type { Context } from 'aws-lambda';
 import { clockOf, liveEventsOf } from '../../lib/steps/kit/local-invocation';
 import { createRestartSteps } from '../../lib/steps/kit/steps-factory';
-import { planStoreFromEnv } from '../../lib/stores/from-env';
-import type { RestartSteps } from '../../lib/workflow/restart-steps';
+import { createLockSteps, type LockSteps } from '../../lib/steps/lock/lock-steps';
+import { lockLeaseSeconds, planStoreFromEnv, runStatusFromEnv } from '../../lib/stores/from-env';
+import type { RestartSteps, RestartStepsDeps } from '../../lib/workflow/restart-steps';
 import { deadlineSignal } from './deadline';
+import { jobLockFor } from './job-lock';
 import { nomadClientOf } from './nomad-client-middleware';
 
-/** The engine for this invocation, with its deadline (and any live event sink) taken from the Lambda context. */
-export function stepsFor(context: Context): RestartSteps {
+/** What every step of this invocation runs with, taken from the Lambda context. */
+function stepDeps(context: Context): RestartStepsDeps {
   const onEvent = liveEventsOf(context);
-  return createRestartSteps({
+  return {
     nomad: nomadClientOf(context),
     planStore: planStoreFromEnv(),
     now: clockOf(context),
     signal: deadlineSignal(context),
     ...(onEvent === undefined ? {} : { onEvent }),
+  };
+}
+
+/** The restart steps for this invocation. */
+export function stepsFor(context: Context): RestartSteps {
+  return createRestartSteps(stepDeps(context));
+}
+
+/** The job lock's steps for this invocation: its lock, the lease from the environment, and who still runs. */
+export function lockStepsFor(context: Context): LockSteps {
+  return createLockSteps({
+    ...stepDeps(context),
+    lock: jobLockFor(context),
+    runs: runStatusFromEnv(),
+    leaseSeconds: lockLeaseSeconds(),
   });
 }

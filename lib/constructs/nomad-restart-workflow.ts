@@ -231,8 +231,8 @@ export class NomadRestartWorkflow extends Construct {
 
   /**
    * Lets `grantee` (an operator's role or user) run `nomad-restart -engine=aws`, `attach`,
-   * `questions`, `approve` and `deny`: exactly the actions of the given uses (README, "Operating
-   * on AWS"), all four by default. `start`: `states:StartExecution`,
+   * `questions`, `approve` and `deny`: exactly the actions of the given uses
+   * (docs/operating-on-aws.md), all four by default. `start`: `states:StartExecution`,
    * `states:GetExecutionHistory`; `answer`: `states:SendTaskSuccess`, the approvals table's
    * `dynamodb:GetItem` and `dynamodb:UpdateItem`, `dynamodb:Query` on its execution and pending
    * indexes and `dynamodb:Scan` on the pending one; `interrupt`: `states:StopExecution`,

@@ -2,6 +2,7 @@
  * `NomadClient`: the one entry to Nomad's HTTP API, its endpoint families, and a config that never logs a secret.
  */
 import { inspect } from 'node:util';
+import { resolveBackoff } from '../http/retry';
 import { Allocations } from './allocations';
 import type { NomadClientConfig } from './config';
 import { Evaluations } from './evaluations';
@@ -9,7 +10,6 @@ import { Jobs } from './jobs';
 import { Nodes } from './nodes';
 import { buildConnection } from './private/agent';
 import { Requester } from './private/requester';
-import { resolveBackoff } from './private/retry';
 import { DEFAULT_REQUEST_MS, Transport } from './private/transport';
 import { Variables } from './variables';
 

@@ -4,34 +4,18 @@
  * then a non-empty `NOMAD_*` variable, then the default.
  */
 
+import { parseGoBool } from '../http/go-bool';
+import type { RetryOptions } from '../http/retry';
+import type { TlsFiles } from '../http/tls';
+
+export { parseGoBool } from '../http/go-bool';
+export type { RetryOptions } from '../http/retry';
+
 /** Nomad's default agent address. */
 export const DEFAULT_NOMAD_ADDRESS = 'http://127.0.0.1:4646';
 
-/** TLS settings. Every file setting is a path, read once when the client is created. */
-export interface TlsConfig {
-  /** PEM CA bundle that signs Nomad's certificate (`-ca-cert`, `NOMAD_CACERT`). @default - the system roots */
-  caCert?: string;
-  /** Directory of PEM CA files (`-ca-path`, `NOMAD_CAPATH`); all are trusted. @default - none */
-  caPath?: string;
-  /** PEM client certificate, for servers that require one (`-client-cert`, `NOMAD_CLIENT_CERT`). Needs `clientKey`. */
-  clientCert?: string;
-  /** PEM key of `clientCert` (`-client-key`, `NOMAD_CLIENT_KEY`). */
-  clientKey?: string;
-  /** Name checked against the server certificate and sent as SNI (`-tls-server-name`, `NOMAD_TLS_SERVER_NAME`). @default - the address's host */
-  serverName?: string;
-  /** Skip server certificate verification (`-tls-skip-verify`, `NOMAD_SKIP_VERIFY`). Unsafe. @default false */
-  insecure?: boolean;
-}
-
-/** Bounded exponential backoff with full jitter, used for reads only (writes are never retried blindly). */
-export interface RetryOptions {
-  /** Total attempts, the first included; 1 disables retries. @default 4 */
-  attempts?: number;
-  /** Upper bound of the first backoff, in ms; it doubles per retry. @default 100 */
-  baseDelayMs?: number;
-  /** Cap of any one backoff, in ms. @default 2000 */
-  maxDelayMs?: number;
-}
+/** TLS settings (`-ca-cert`, `-ca-path`, `-client-cert`, `-client-key`, `-tls-server-name`, `-tls-skip-verify` and their `NOMAD_*` variables). */
+export type TlsConfig = TlsFiles;
 
 /** Time limits of one HTTP attempt. */
 export interface TimeoutOptions {
@@ -77,28 +61,6 @@ export interface NomadConfigFlags {
   tlsServerName?: string | undefined;
   /** `-tls-skip-verify` (or its alias `-insecure`). */
   tlsSkipVerify?: boolean | undefined;
-}
-
-/** Go's `strconv.ParseBool`: `undefined` for anything it would reject. */
-export function parseGoBool(value: string): boolean | undefined {
-  switch (value) {
-    case '1':
-    case 't':
-    case 'T':
-    case 'TRUE':
-    case 'true':
-    case 'True':
-      return true;
-    case '0':
-    case 'f':
-    case 'F':
-    case 'FALSE':
-    case 'false':
-    case 'False':
-      return false;
-    default:
-      return undefined;
-  }
 }
 
 /** `NOMAD_HTTP_AUTH` as Nomad splits it: at the first `:`, or all username. Validated by `NomadClient.create`. */

@@ -49,8 +49,13 @@ export interface ServiceCheck {
   Timeout?: number;
   Path?: string;
   PortLabel?: string;
-  /** `ignore` makes a Nomad check a readiness check, whose failures do not count against health. */
+  /**
+   * `require_healthy` (the default), `ignore_warnings` or `ignore`. `ignore` makes a check a readiness
+   * check, whose failures do not count against health; `ignore_warnings` counts a Consul `warning` as healthy.
+   */
   OnUpdate?: string;
+  /** The status Consul gives the check when Nomad registers it (`initial_status`). @default - Consul's: `critical` */
+  InitialStatus?: string;
 }
 
 /** A service of a group or task (`api.Service`); only `provider = "nomad"` checks are visible to the restart. */

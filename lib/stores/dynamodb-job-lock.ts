@@ -12,7 +12,7 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import { LockHeldError } from './errors';
-import { type HeldLock, type JobLock, type LockKey, lockKeyString } from './job-lock';
+import { type HeldLock, type JobLock, type LeaseRequest, type LockKey, lockKeyString } from './job-lock';
 
 /** Attribute and index names of the lock table; the construct creates the table with these. */
 export const LOCK_TABLE_SCHEMA = {
@@ -46,42 +46,28 @@ export class DynamoDbJobLock implements JobLock {
     private readonly now: () => number = Date.now,
   ) {}
 
-  public async acquire(
-    key: LockKey,
-    owner: string,
-    ttlSeconds: number,
-    execution?: string,
-  ): Promise<HeldLock> {
+  public async acquire(key: LockKey, lease: LeaseRequest): Promise<HeldLock> {
     const id = lockKeyString(key);
-    const nowSeconds = Math.floor(this.now() / 1000);
-    const refreshed = await this.refresh(id, owner, nowSeconds + ttlSeconds, execution);
+    const refreshed = await this.refresh(id, lease);
     if (refreshed !== undefined) return heldLockOf(refreshed);
     // Free or ours already (a retried take). Never another run's, whatever its lease says:
     // that takes a holder found not running (takeOver).
-    await this.take(id, owner, ttlSeconds, owner, execution);
+    await this.take(id, lease, lease.owner);
     return { key };
   }
 
   public async takeOver(
     key: LockKey,
-    owner: string,
+    lease: LeaseRequest,
     previousOwner: string,
-    ttlSeconds: number,
-    execution?: string,
   ): Promise<HeldLock | undefined> {
     // Still the dead run's (or gone): a new item, without its cancel flag or shared lock.
-    const previous = await this.take(lockKeyString(key), owner, ttlSeconds, previousOwner, execution);
+    const previous = await this.take(lockKeyString(key), lease, previousOwner);
     return previous === undefined ? undefined : heldLockOf(previous);
   }
 
-  public async extend(
-    key: LockKey,
-    owner: string,
-    ttlSeconds: number,
-    execution?: string,
-  ): Promise<HeldLock | undefined> {
-    const nowSeconds = Math.floor(this.now() / 1000);
-    const refreshed = await this.refresh(lockKeyString(key), owner, nowSeconds + ttlSeconds, execution);
+  public async extend(key: LockKey, lease: LeaseRequest): Promise<HeldLock | undefined> {
+    const refreshed = await this.refresh(lockKeyString(key), lease);
     return refreshed === undefined ? undefined : heldLockOf(refreshed);
   }
 
@@ -90,12 +76,20 @@ export class DynamoDbJobLock implements JobLock {
     return item?.['owner']?.S === owner ? heldLockOf(item) : undefined;
   }
 
-  public async keepSharedLockId(
-    key: LockKey,
+  public async keepSharedLockId(key: LockKey, owner: string, sharedLockId: string): Promise<void> {
+    await this.writeSharedLockId(lockKeyString(key), owner, sharedLockId);
+  }
+
+  public async forgetSharedLockId(key: LockKey, owner: string): Promise<void> {
+    await this.writeSharedLockId(lockKeyString(key), owner, undefined);
+  }
+
+  /** Sets (or, `undefined`, removes) the shared lock's ID on the lock `owner` holds. */
+  private async writeSharedLockId(
+    id: string,
     owner: string,
     sharedLockId: string | undefined,
   ): Promise<void> {
-    const id = lockKeyString(key);
     try {
       await this.client.send(
         new UpdateItemCommand({
@@ -117,15 +111,13 @@ export class DynamoDbJobLock implements JobLock {
   }
 
   /**
-   * Writes a fresh lock item for `owner`, if the job's lock is free or held by `allowedHolder`;
+   * Writes a fresh lock item for `lease.owner`, if the job's lock is free or held by `allowedHolder`;
    * answers the item it replaced, if any.
    */
   private async take(
     id: string,
-    owner: string,
-    ttlSeconds: number,
+    { owner, ttlSeconds, execution }: LeaseRequest,
     allowedHolder: string,
-    execution: string | undefined,
   ): Promise<Record<string, AttributeValue> | undefined> {
     const nowSeconds = Math.floor(this.now() / 1000);
     try {
@@ -180,16 +172,15 @@ export class DynamoDbJobLock implements JobLock {
   }
 
   /**
-   * Extends the lease of a lock `owner` holds, keeping its other attributes: a PutItem would drop
+   * Extends the lease of a lock `lease.owner` holds, keeping its other attributes: a PutItem would drop
    * a cancel flag written between the flag's read and this refresh. Answers the item as it is
    * now; `undefined` when not ours.
    */
   private async refresh(
     id: string,
-    owner: string,
-    expiresAt: number,
-    execution: string | undefined,
+    { owner, ttlSeconds, execution }: LeaseRequest,
   ): Promise<Record<string, AttributeValue> | undefined> {
+    const expiresAt = Math.floor(this.now() / 1000) + ttlSeconds;
     try {
       const out = await this.client.send(
         new UpdateItemCommand({

@@ -29,44 +29,52 @@ export interface HeldLock {
   readonly sharedLockId?: string;
 }
 
-/**
- * Every write that takes or extends a lock may name `execution`, the execution running the run
- * now (a run that continues as new runs on in another execution): a takeover asks whether that one
- * still runs, and a refused run's `LockHeldError.holderExecution` names it.
- */
+/** What a run asks for when it takes or extends a job's lock. */
+export interface LeaseRequest {
+  /** The run: its identity, the first execution's. */
+  readonly owner: string;
+  /** How long the lease lasts from now. */
+  readonly ttlSeconds: number;
+  /**
+   * The execution running the run now (a run that continues as new runs on in another
+   * execution): a takeover asks whether that one still runs, and a refused run's
+   * `LockHeldError.holderExecution` names it.
+   */
+  readonly execution?: string | undefined;
+}
+
 export interface JobLock {
   /**
-   * Takes (or refreshes, when `owner` already holds it) the lock until `now + ttlSeconds`.
+   * Takes (or refreshes, when `lease.owner` already holds it) the lock until `now + ttlSeconds`.
    * A refresh keeps the lock's other attributes (a cancel flag, the shared lock's ID). A lock
    * another run holds is never taken here, whatever its lease says: `LockHeldError` names the
    * holder, and only {@link takeOver}, after the holder was found not running, takes it.
    */
-  acquire(key: LockKey, owner: string, ttlSeconds: number, execution?: string): Promise<HeldLock>;
+  acquire(key: LockKey, lease: LeaseRequest): Promise<HeldLock>;
   /**
-   * Takes the lock from `previousOwner`, a run found no longer running, for `owner`; answers what
-   * the previous holder held (its shared lock's ID, to free it), if its lock was still there.
+   * Takes the lock from `previousOwner`, a run found no longer running, for `lease.owner`; answers
+   * what the previous holder held (its shared lock's ID, to free it), if its lock was still there.
    * Throws `LockHeldError` when someone else holds it by now (another run took it over first).
    */
-  takeOver(
-    key: LockKey,
-    owner: string,
-    previousOwner: string,
-    ttlSeconds: number,
-    execution?: string,
-  ): Promise<HeldLock | undefined>;
+  takeOver(key: LockKey, lease: LeaseRequest, previousOwner: string): Promise<HeldLock | undefined>;
   /**
-   * Extends the lease of a lock `owner` holds, keeping its other attributes, and answers it;
-   * `undefined` when `owner` does not hold it any more (its lease ran out, or it was taken over).
+   * Extends the lease of a lock `lease.owner` holds, keeping its other attributes, and answers it;
+   * `undefined` when the owner does not hold it any more (its lease ran out, or it was taken over).
    * Never takes a lock: a run between its batches must still hold the lock it took.
    */
-  extend(key: LockKey, owner: string, ttlSeconds: number, execution?: string): Promise<HeldLock | undefined>;
+  extend(key: LockKey, lease: LeaseRequest): Promise<HeldLock | undefined>;
   /** The lock `owner` holds on `key` (a consistent read), if it does. */
   held(key: LockKey, owner: string): Promise<HeldLock | undefined>;
   /**
-   * Keeps the ID of the shared lock `owner` takes beside its own lock (`undefined` forgets it).
+   * Keeps the ID of the shared lock `owner` takes beside its own lock.
    * @throws LockHeldError when not its lock.
    */
-  keepSharedLockId(key: LockKey, owner: string, sharedLockId: string | undefined): Promise<void>;
+  keepSharedLockId(key: LockKey, owner: string, sharedLockId: string): Promise<void>;
+  /**
+   * Forgets the shared lock's ID kept beside `owner`'s lock (a run going on without it).
+   * @throws LockHeldError when not its lock.
+   */
+  forgetSharedLockId(key: LockKey, owner: string): Promise<void>;
   /** Releases the lock if `owner` holds it, answering what it held; `undefined` when it did not. */
   release(key: LockKey, owner: string): Promise<HeldLock | undefined>;
   /** Releases every lock `owner` holds (cleanup after a dead execution), answering what they held. */
@@ -103,48 +111,33 @@ export class MemoryJobLock implements JobLock {
 
   public constructor(private readonly now: () => number = Date.now) {}
 
-  public async acquire(
-    key: LockKey,
-    owner: string,
-    ttlSeconds: number,
-    execution?: string,
-  ): Promise<HeldLock> {
+  public async acquire(key: LockKey, lease: LeaseRequest): Promise<HeldLock> {
     const id = lockKeyString(key);
     const held = this.items.get(id);
-    if (held !== undefined && held.owner !== owner) throw heldBy(id, held);
-    const item: MemoryLockItem = held ?? { key, owner, expiresAtMs: 0, cancelRequested: false };
-    item.expiresAtMs = this.now() + ttlSeconds * 1000;
-    if (execution !== undefined) item.execution = execution;
+    if (held !== undefined && held.owner !== lease.owner) throw heldBy(id, held);
+    const item = held ?? { key, owner: lease.owner, expiresAtMs: 0, cancelRequested: false };
     this.items.set(id, item);
-    return heldLockOf(item);
+    return heldLockOf(this.renew(item, lease));
   }
 
   public async takeOver(
     key: LockKey,
-    owner: string,
+    lease: LeaseRequest,
     previousOwner: string,
-    ttlSeconds: number,
-    execution?: string,
   ): Promise<HeldLock | undefined> {
     const id = lockKeyString(key);
     const held = this.items.get(id);
     if (held !== undefined && held.owner !== previousOwner) throw heldBy(id, held);
-    const expiresAtMs = this.now() + ttlSeconds * 1000;
-    this.items.set(id, { key, owner, execution, expiresAtMs, cancelRequested: false });
+    this.items.set(
+      id,
+      this.renew({ key, owner: lease.owner, expiresAtMs: 0, cancelRequested: false }, lease),
+    );
     return held === undefined ? undefined : heldLockOf(held);
   }
 
-  public async extend(
-    key: LockKey,
-    owner: string,
-    ttlSeconds: number,
-    execution?: string,
-  ): Promise<HeldLock | undefined> {
+  public async extend(key: LockKey, lease: LeaseRequest): Promise<HeldLock | undefined> {
     const held = this.items.get(lockKeyString(key));
-    if (held?.owner !== owner) return undefined;
-    held.expiresAtMs = this.now() + ttlSeconds * 1000;
-    if (execution !== undefined) held.execution = execution;
-    return heldLockOf(held);
+    return held?.owner === lease.owner ? heldLockOf(this.renew(held, lease)) : undefined;
   }
 
   public async held(key: LockKey, owner: string): Promise<HeldLock | undefined> {
@@ -152,16 +145,12 @@ export class MemoryJobLock implements JobLock {
     return held?.owner === owner ? heldLockOf(held) : undefined;
   }
 
-  public async keepSharedLockId(
-    key: LockKey,
-    owner: string,
-    sharedLockId: string | undefined,
-  ): Promise<void> {
-    const id = lockKeyString(key);
-    const held = this.items.get(id);
-    if (held?.owner !== owner) throw new LockHeldError(id, held?.owner ?? 'nobody');
-    if (sharedLockId === undefined) delete held.sharedLockId;
-    else held.sharedLockId = sharedLockId;
+  public async keepSharedLockId(key: LockKey, owner: string, sharedLockId: string): Promise<void> {
+    this.itemOf(key, owner).sharedLockId = sharedLockId;
+  }
+
+  public async forgetSharedLockId(key: LockKey, owner: string): Promise<void> {
+    delete this.itemOf(key, owner).sharedLockId;
   }
 
   public async release(key: LockKey, owner: string): Promise<HeldLock | undefined> {
@@ -193,6 +182,21 @@ export class MemoryJobLock implements JobLock {
   public async isCancelRequested(key: LockKey, owner: string): Promise<boolean> {
     const item = this.items.get(lockKeyString(key));
     return item !== undefined && item.owner === owner && item.cancelRequested;
+  }
+
+  /** `item` with its lease started again now, naming the execution when the request does. */
+  private renew(item: MemoryLockItem, lease: LeaseRequest): MemoryLockItem {
+    item.expiresAtMs = this.now() + lease.ttlSeconds * 1000;
+    if (lease.execution !== undefined) item.execution = lease.execution;
+    return item;
+  }
+
+  /** The item of the lock `owner` holds on `key`. @throws LockHeldError when not its lock. */
+  private itemOf(key: LockKey, owner: string): MemoryLockItem {
+    const id = lockKeyString(key);
+    const held = this.items.get(id);
+    if (held?.owner !== owner) throw new LockHeldError(id, held?.owner ?? 'nobody');
+    return held;
   }
 
   /** The holder of a job's lock, if any; for tests and diagnostics. */

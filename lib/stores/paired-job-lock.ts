@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { JobLockLostError, SharedLockUnavailableError } from './errors';
-import type { HeldLock, JobLock, LockKey } from './job-lock';
+import type { HeldLock, JobLock, LeaseRequest, LockKey } from './job-lock';
 import type { NomadVariablesLock } from './nomad-variables-lock';
 
 /** How the pair treats the shared lock. */
@@ -38,14 +38,13 @@ export class PairedJobLock {
    * "Lock job": takes the engine's lock, then the shared one under an ID kept beside the first.
    * A retried take finds that ID and acquires again with it, then renews (Nomad does not start a
    * held lock's TTL again on a second acquire).
-   * `execution` is the execution running the run now (see `JobLock`).
    * @throws LockHeldError (SharedLockHeldError for the shared lock) naming the holder.
    */
-  public async take(key: LockKey, owner: string, ttlSeconds: number, execution?: string): Promise<void> {
-    const held = await this.own.acquire(key, owner, ttlSeconds, execution);
-    await this.takeShared(key, owner, held.sharedLockId, async (shared, id) => {
-      await shared.take(key, owner, id);
-      if (held.sharedLockId !== undefined) await shared.renew(key, owner, id);
+  public async take(key: LockKey, lease: LeaseRequest): Promise<void> {
+    const held = await this.own.acquire(key, lease);
+    await this.takeShared(key, lease.owner, held.sharedLockId, async (shared, id) => {
+      await shared.take(key, lease.owner, id);
+      if (held.sharedLockId !== undefined) await shared.renew(key, lease.owner, id);
     });
   }
 
@@ -53,16 +52,10 @@ export class PairedJobLock {
    * Takes the lock from `previousOwner`, a run found no longer running: its shared lock is freed
    * with the ID its engine's lock kept, then taken.
    */
-  public async takeOver(
-    key: LockKey,
-    owner: string,
-    previousOwner: string,
-    ttlSeconds: number,
-    execution?: string,
-  ): Promise<void> {
-    const previous = await this.own.takeOver(key, owner, previousOwner, ttlSeconds, execution);
-    await this.takeShared(key, owner, undefined, (shared, id) =>
-      shared.takeOver(key, owner, previous?.sharedLockId, id),
+  public async takeOver(key: LockKey, lease: LeaseRequest, previousOwner: string): Promise<void> {
+    const previous = await this.own.takeOver(key, lease, previousOwner);
+    await this.takeShared(key, lease.owner, undefined, (shared, id) =>
+      shared.takeOver(key, lease.owner, previous?.sharedLockId, id),
     );
   }
 
@@ -71,14 +64,14 @@ export class PairedJobLock {
    * lease and renews the shared lock.
    * @throws JobLockLostError when the run holds the job no more: no restart may follow.
    */
-  public async refresh(key: LockKey, owner: string, ttlSeconds: number, execution?: string): Promise<void> {
-    const held = await this.own.extend(key, owner, ttlSeconds, execution);
+  public async refresh(key: LockKey, lease: LeaseRequest): Promise<void> {
+    const held = await this.own.extend(key, lease);
     if (held === undefined)
       throw new JobLockLostError(
         "The job's lock was lost: this run's lease on it ran out or another run took it over",
         undefined,
       );
-    if (held.sharedLockId !== undefined) await this.shared?.renew(key, owner, held.sharedLockId);
+    if (held.sharedLockId !== undefined) await this.shared?.renew(key, lease.owner, held.sharedLockId);
   }
 
   /**
@@ -133,7 +126,7 @@ export class PairedJobLock {
     } catch (err) {
       if (err instanceof SharedLockUnavailableError && !this.options.required) {
         this.skipped = err;
-        await this.own.keepSharedLockId(key, owner, undefined);
+        await this.own.forgetSharedLockId(key, owner);
         return;
       }
       await this.own.release(key, owner);

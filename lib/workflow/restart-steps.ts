@@ -131,8 +131,8 @@ export interface RestartSteps {
    * "Check deployments": the deployment guard before batch `progress.nextBatch` (Nomad's
    * `command/job_restart.go` `ensureNoActiveDeployment`, once per batch). An active
    * deployment or a failed lookup is recorded as a run error (`Deployment "<id>" is "<status>"`)
-   * and returns `blocked: true`; the graph then finishes. The cancel check at this safe point is
-   * done by the handler, not here.
+   * and returns `blocked: true`; the graph then finishes. The lock's checks at this safe point
+   * (cancel, window end, lost lock) come first, in `LockSteps.guard` (lib/steps/lock/lock-steps.ts).
    */
   checkDeployments(input: PlannedStepInput): Promise<GuardOutput>;
 
@@ -204,21 +204,6 @@ export interface RestartSteps {
    * them).
    */
   finish(input: FinishInput): Promise<FinishOutput>;
-
-  /**
-   * At "Check deployments", when the maintenance window (`options.windowEnd`) has ended: records
-   * that the run stops there (Finish then reports `stopped-at-window-end`) and emits
-   * `window-ended` with the allocations done and left. Makes no Nomad call. The graph then
-   * finishes: the batch in flight, if any, has already settled (this is a safe point).
-   */
-  stopAtWindowEnd(input: PlannedStepInput): Promise<StepEvents>;
-
-  /**
-   * At "Check deployments", when the run lost the job's lock (`reason`, from `JobLockLostError`):
-   * records it as a run error (Finish then reports `failed`, Nomad's "finished with errors") and
-   * emits `lock-lost`. Makes no Nomad call; the graph finishes without another batch.
-   */
-  stopForLostLock(input: PlannedStepInput, reason: string): Promise<GuardOutput>;
 }
 
 /** What `createRestartSteps` receives; built per invocation by the handler layer. */

@@ -76,6 +76,8 @@ export interface BlockingSpec {
   tables: readonly Table[];
   resourceIndex: () => number;
   render: () => ApiResponse;
+  /** The query-meta headers of an answer at `index`. @default Nomad's {@link indexHeaders} */
+  indexHeaders?: (index: number) => Record<string, string>;
 }
 
 /**

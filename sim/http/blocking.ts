@@ -45,7 +45,8 @@ export function blockingQuery(env: ApiEnv, req: ApiRequest, spec: BlockingSpec):
   const { index, waitMs } = parseQueryOptions(req.query);
   const answer = (): ApiResponse => {
     const response = spec.render();
-    return { ...response, headers: { ...indexHeaders(spec.resourceIndex()), ...response.headers } };
+    const meta = (spec.indexHeaders ?? indexHeaders)(spec.resourceIndex());
+    return { ...response, headers: { ...meta, ...response.headers } };
   };
   if (index === 0 || spec.resourceIndex() > index) return Promise.resolve(answer());
   const holdMs = waitMs + env.random() * (waitMs / 16);

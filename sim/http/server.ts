@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { SimHttpError } from '../errors';
 import { type ApiEnv, type ApiRequest, type ApiResponse, INVALID_METHOD, requireOwnRegion } from './api';
 import type { Faults } from './faults';
-import { matchRoute } from './router';
+import { type Match, matchRoute } from './router';
 import type { RequestStats } from './stats';
 
 /** Request bodies above this are refused (a job of 10,000 groups is far below it). */
@@ -19,10 +19,21 @@ export interface ServerDeps {
   stats: RequestStats;
   now: () => number;
   control: (req: ApiRequest) => Promise<ApiResponse>;
+  /** The API served under `/v1`: Nomad's (the default) or the simulator's Consul. */
+  api?: ServedApi;
 }
 
-function tokenOf(req: IncomingMessage): string | undefined {
-  const header = req.headers['x-nomad-token'];
+/** Which API a server speaks: its routes and the header its ACL token comes in. */
+export interface ServedApi {
+  readonly match: (path: string) => Match | undefined;
+  /** Lower-case header name; `Authorization: Bearer` is accepted too, as by Nomad and Consul. */
+  readonly tokenHeader: string;
+}
+
+const NOMAD_API: ServedApi = { match: matchRoute, tokenHeader: 'x-nomad-token' };
+
+function tokenOf(req: IncomingMessage, api: ServedApi): string | undefined {
+  const header = req.headers[api.tokenHeader];
   if (typeof header === 'string' && header !== '') return header;
   const auth = req.headers.authorization;
   if (auth?.startsWith('Bearer ')) return auth.slice('Bearer '.length);
@@ -82,7 +93,8 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     send(res, { status: 400, body: 'invalid URL escape' });
     return;
   }
-  const token = tokenOf(req);
+  const api = deps.api ?? NOMAD_API;
+  const token = tokenOf(req, api);
   const request = (body: string): ApiRequest => ({
     method,
     path,
@@ -101,7 +113,7 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     return;
   }
 
-  const match = path.startsWith('/v1/') ? matchRoute(path) : undefined;
+  const match = path.startsWith('/v1/') ? api.match(path) : undefined;
   const key = match ? `${method} ${match.route.pattern}` : `${method} (unmatched)`;
   const blocking = method === 'GET' && Number(url.searchParams.get('index') ?? 0) > 0;
   const log = (status: number): void =>

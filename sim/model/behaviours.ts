@@ -19,6 +19,17 @@ export type SimCheckBehaviour =
   | { behaviour: 'flapping'; flaps?: number }
   | { behaviour: 'never-passing' };
 
+/**
+ * How a check of a Consul service answers the simulated Consul agent's runs, while the service is up
+ * (a service whose task is not running fails with `connection refused`, whatever the script):
+ * - `passing` (the default), `warning` or `critical`: every run, with `output` or Consul's usual text;
+ * - `flapping`: counted from now, the latest restart or the registration, whichever is last, runs go
+ *   passing, critical, passing, ... for `flaps` criticals (default 1), then passing.
+ */
+export type SimConsulCheckScript =
+  | { status: 'passing' | 'warning' | 'critical'; output?: string }
+  | { status: 'flapping'; flaps?: number; output?: string };
+
 /** Which allocations a rule applies to: one allocation, or every allocation of a job. */
 export type SimTarget =
   | { allocationId: string; jobId?: undefined; namespace?: undefined }
@@ -49,10 +60,20 @@ function keysOf(record: AllocRecord): [string, string] {
   ];
 }
 
+/** The allocation's own rule named `name`, else its job's. */
+function ruleOf<T>(rules: Map<string, Rule<T>>, record: AllocRecord, name: string): Rule<T> | undefined {
+  for (const key of keysOf(record)) {
+    const rule = rules.get(`${key}\u0000${name}`);
+    if (rule !== undefined) return rule;
+  }
+  return undefined;
+}
+
 /** The rules in force; an allocation's own rule wins over its job's. */
 export class Behaviours {
   private readonly checks = new Map<string, Rule<SimCheckBehaviour>>();
   private readonly crashes = new Map<string, Rule<SimCrash>>();
+  private readonly consulChecks = new Map<string, Rule<SimConsulCheckScript>>();
 
   setCheck(target: SimTarget, check: string, behaviour: SimCheckBehaviour, now: number): void {
     this.checks.set(`${targetKey(target)}\u0000${check}`, { value: behaviour, setAt: now });
@@ -63,12 +84,16 @@ export class Behaviours {
     this.crashes.set(`${targetKey(target)}\u0000${task ?? ''}`, { value: crash, setAt: now });
   }
 
+  setConsulCheck(target: SimTarget, check: string, script: SimConsulCheckScript, now: number): void {
+    this.consulChecks.set(`${targetKey(target)}\u0000${check}`, { value: script, setAt: now });
+  }
+
   checkOf(record: AllocRecord, check: string): Rule<SimCheckBehaviour> | undefined {
-    for (const key of keysOf(record)) {
-      const rule = this.checks.get(`${key}\u0000${check}`);
-      if (rule !== undefined) return rule;
-    }
-    return undefined;
+    return ruleOf(this.checks, record, check);
+  }
+
+  consulCheckOf(record: AllocRecord, check: string): Rule<SimConsulCheckScript> | undefined {
+    return ruleOf(this.consulChecks, record, check);
   }
 
   crashOf(record: AllocRecord, task: string): Rule<SimCrash> | undefined {
@@ -82,5 +107,6 @@ export class Behaviours {
   clear(): void {
     this.checks.clear();
     this.crashes.clear();
+    this.consulChecks.clear();
   }
 }

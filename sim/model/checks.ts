@@ -40,14 +40,14 @@ function checkId(record: AllocRecord, check: ServiceCheck, task: string | undefi
 }
 
 /** A stand-in for the allocation's dynamic port, stable per allocation (Nomad's 20000-32000 range). */
-function portOf(record: AllocRecord): number {
+export function portOf(record: AllocRecord): number {
   return 20_000 + (Number.parseInt(record.alloc.ID.slice(0, 6), 16) % 12_000);
 }
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
 /** Whether the service answers: its task, or every main task of the group, is running. */
-function serving(record: AllocRecord, task: string | undefined): boolean {
+export function serving(record: AllocRecord, task: string | undefined): boolean {
   const states = record.alloc.TaskStates ?? {};
   if (task !== undefined) return states[task]?.State === 'running';
   const main = tasksOf(record).filter((t) => roleOf(t) === 'main');

@@ -26,6 +26,7 @@ export function clientWrite(ctx: SimContext, record: AllocRecord, fn: () => void
     fn();
     touchAlloc(ctx, record, index);
   });
+  ctx.hooks.tasksChanged(record);
   return true;
 }
 

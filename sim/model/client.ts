@@ -88,6 +88,7 @@ function cancelTaskTimers(record: AllocRecord): void {
  */
 export function startAllocation(ctx: SimContext, record: AllocRecord, instant = false): void {
   if (instant) {
+    record.runtime.seeded = true;
     beginTasks(ctx, record, true);
     return;
   }
@@ -207,8 +208,10 @@ export function killAllocation(ctx: SimContext, record: AllocRecord): void {
   for (const cancel of record.runtime.cancels) cancel();
   record.runtime.cancels.clear();
   cancelTaskTimers(record);
-  // The checks hook's pre-kill purges the results before any task is signalled.
+  // The checks hook's pre-kill purges the results before any task is signalled, and the service
+  // hooks deregister from Consul before any shutdown delay.
   purgeChecks(record);
+  ctx.hooks.tasksChanged(record);
   if (isClientTerminal(record.alloc) || record.alloc.ClientStatus === 'unknown') return;
   const skip = record.alloc.DesiredTransition?.NoShutdownDelay === true;
   const groupDelayMs = skip ? 0 : (groupOf(record)?.ShutdownDelay ?? 0) / 1_000_000;
@@ -313,6 +316,9 @@ export async function restartAllocation(
       if (state) pushEvent(state, event(ctx, 'Restart Signaled', reason, { RestartReason: reason }));
     }
     noteRestart(ctx, record);
+    // The group service hook's PreTaskRestart registers the group's services again, before any kill
+    // (`client/allocrunner/alloc_runner.go` `restartTasks`); a one-task restart leaves them be.
+    if (taskName === '') record.runtime.groupServiceRuns = (record.runtime.groupServiceRuns ?? 0) + 1;
   });
   // The group service hook waits the group-level delay; the task-level delay never applies.
   const wholeAlloc = taskName === '';

@@ -5,8 +5,16 @@
  */
 import type { Job, JobRegisterResponse, Node } from '../../lib/nomad/types';
 import { type SimClock, TimerSet } from '../clock';
+import { ConsulCatalog } from '../consul/catalog';
+import { syncConsulServices } from '../consul/registrations';
 import { SimControlError, SimHttpError } from '../errors';
-import { Behaviours, type SimCheckBehaviour, type SimCrash, type SimTarget } from './behaviours';
+import {
+  Behaviours,
+  type SimCheckBehaviour,
+  type SimConsulCheckScript,
+  type SimCrash,
+  type SimTarget,
+} from './behaviours';
 import { restartAllocation, startPendingNow, touchAlloc } from './client';
 import { DEFAULT_TIMING, newId, nowNs, type SimContext, type SimTiming } from './context';
 import { createDeployment, setDeploymentStatus, watchDeploymentHealth } from './deployments';
@@ -42,8 +50,10 @@ export class Cluster {
       hooks: {
         allocRunning: (record) => watchDeploymentHealth(this.ctx, record),
         capacityChanged: () => unblockEvaluations(this.ctx),
+        tasksChanged: (record) => syncConsulServices(this.ctx, record),
       },
       behaviours: new Behaviours(),
+      consul: new ConsulCatalog(store),
     };
     this.variables = new VariableStore(this.ctx, new TimerSet(leaseClock));
   }
@@ -56,6 +66,7 @@ export class Cluster {
       for (const cancel of record.runtime.cancels) cancel();
       for (const cancel of record.runtime.taskTimers.values()) cancel();
     }
+    this.ctx.consul.clear();
     this.ctx.store.clear();
     this.ctx.behaviours.clear();
   }
@@ -252,6 +263,15 @@ export class Cluster {
   setCheckBehaviour(target: SimTarget, check: string, behaviour: SimCheckBehaviour): void {
     this.requireTarget(target);
     this.ctx.behaviours.setCheck(target, check, behaviour, this.ctx.clock.now());
+  }
+
+  /**
+   * How the Consul check named `check` answers the simulated Consul agent from its next run on.
+   * @throws SimControlError for an unknown allocation or job.
+   */
+  setConsulCheck(target: SimTarget, check: string, script: SimConsulCheckScript): void {
+    this.requireTarget(target);
+    this.ctx.behaviours.setConsulCheck(target, check, script, this.ctx.clock.now());
   }
 
   /**

@@ -1,5 +1,6 @@
 /** What every part of the model shares: state, time, randomness, timing knobs and hooks. */
 import type { SimClock, TimerSet } from '../clock';
+import type { ConsulCatalog } from '../consul/catalog';
 import { uuidFrom } from '../ids';
 import type { Behaviours } from './behaviours';
 import type { AllocRecord, Store } from './store';
@@ -38,6 +39,8 @@ export interface SimHooks {
   allocRunning(record: AllocRecord): void;
   /** Capacity was freed or added (blocked evaluations may now place). */
   capacityChanged(): void;
+  /** The client changed an allocation's tasks (or is stopping it): its Consul services follow. */
+  tasksChanged(record: AllocRecord): void;
 }
 
 export interface SimContext {
@@ -49,6 +52,8 @@ export interface SimContext {
   hooks: SimHooks;
   /** Check behaviours and crashes switched on through the control API. */
   behaviours: Behaviours;
+  /** The simulator's Consul catalog, which the clients register their Consul services in. */
+  consul: ConsulCatalog;
 }
 
 /** A new UUID from the context's random source. */

@@ -55,6 +55,7 @@ const SERVICES = {
             Protocol: 'string',
             PortLabel: 'string',
             OnUpdate: 'string',
+            InitialStatus: 'string',
           },
         },
         go: '[]api.ServiceCheck',

@@ -44,7 +44,9 @@ export type Table =
   | 'evals'
   | 'deployment'
   | 'nodes'
-  | 'namespaces';
+  | 'namespaces'
+  /** The simulator's Consul catalog (services and checks the clients register there). */
+  | 'consul';
 
 /** A job and its tracked versions. */
 export interface JobRecord {
@@ -68,6 +70,10 @@ export interface AllocRuntime {
   awaitingReplacement?: boolean;
   /** Simulated ms when the allocation was first seen running (for `longest_running`). */
   runningSince?: number;
+  /** Restarts of all the allocation's tasks at once: each registers its group's Consul services again. */
+  groupServiceRuns?: number;
+  /** Placed by scenario seeding: running a while already (its Consul checks have passed). */
+  seeded?: boolean;
   /** The main tasks were started (prestart tasks are done). */
   mainStarted?: boolean;
   /** The index in the allocation's name (`job.group[3]` → 3), parsed once by `slotOf`. */
@@ -112,6 +118,7 @@ const TABLES: readonly Table[] = [
   'deployment',
   'nodes',
   'namespaces',
+  'consul',
 ];
 
 /** Key of a job inside the maps: namespace and ID, which together are unique. */

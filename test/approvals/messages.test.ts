@@ -3,6 +3,7 @@
  * `shouldProceed`), the message before and after the decision, its Block Kit rendering, and the
  * notifier keeping each channel's message in step with the item, once per change.
  */
+import { readFileSync } from 'node:fs';
 import {
   answerChoices,
   type ChatChannel,
@@ -14,6 +15,14 @@ import {
   syncQuestionMessages,
 } from '../../lib/approvals';
 import { EXECUTION, parkedQuestion, storeWith } from './helpers/approvals';
+
+/** The Block Kit question docs/approvals.md shows, as JSON. */
+function slackQuestionInDoc(): unknown {
+  const doc = readFileSync('docs/approvals.md', 'utf8');
+  const block = /as Slack receives it:\n\n```json\n([\s\S]*?)\n```\n/.exec(doc)?.[1];
+  if (block === undefined) throw new Error('docs/approvals.md shows no Slack question');
+  return JSON.parse(block) as unknown;
+}
 
 describe('answerChoices', () => {
   it.each([
@@ -63,7 +72,7 @@ describe('executionConsoleUrl', () => {
 });
 
 describe('questionMessage and slackBlocks', () => {
-  it('renders a question with errors as the README shows it', () => {
+  it('renders a question with errors as docs/approvals.md shows it', () => {
     // Arrange
     const q = parkedQuestion({
       approvalId: 'kPQd6yB4yF0Qm1c1Q2W3eA',
@@ -77,6 +86,7 @@ describe('questionMessage and slackBlocks', () => {
 
     // Assert
     expect(blocks).toMatchSnapshot();
+    expect(blocks).toEqual(slackQuestionInDoc());
     expect(JSON.stringify(blocks)).not.toContain(q.taskToken);
   });
 

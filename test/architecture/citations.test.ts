@@ -4,8 +4,11 @@
  * write-up this project started from live outside the repository, so a comment that points at
  * them (by section sign, by file name, or by the path beside the checkout) sends the reader
  * nowhere. The patterns are built from pieces so that this file does not cite them itself.
+ * What a comment cites inside the repository must be there: each docs/ file it names, and each
+ * README section it names by its heading, so that moving text between the README and docs/ moves
+ * its citations too.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -53,6 +56,35 @@ function outsideCitations(file: string, source: string): string[] {
   );
 }
 
+/** The README's section headings, without their `#` marks (a shell comment in a code block is none). */
+function readmeHeadings(readme: string): string[] {
+  const prose = readme.replace(/^```[\s\S]*?^```$/gm, '');
+  return [...prose.matchAll(/^#+ (.+)$/gm)].map((match) => match[1] ?? '');
+}
+
+/**
+ * `file: citation` for each docs/ file or README section a comment of `source` cites that is not
+ * there. A README section may be cited by the start of its heading (`README, "Differences"`).
+ */
+function missingCitations(
+  file: string,
+  source: string,
+  exists: (path: string) => boolean,
+  headings: readonly string[],
+): string[] {
+  return commentsOf(file, source).flatMap((comment) => {
+    const text = comment.replace(/^\s*(\/\/|\/?\*+\/?)/gm, ' ').replace(/\s+/g, ' ');
+    const docs = [...text.matchAll(/docs\/[\w.-]+\.md/g)]
+      .map((match) => match[0])
+      .filter((doc) => !exists(doc));
+    const sections = [...text.matchAll(/README(?:, |'s )"([^"]+)"/g)]
+      .map((match) => match[1] ?? '')
+      .filter((section) => !headings.some((heading) => heading.startsWith(section)))
+      .map((section) => `README, "${section}"`);
+    return [...docs, ...sections].map((citation) => `${file}: ${citation}`);
+  });
+}
+
 describe('comments', () => {
   it('cite nothing outside the repository', () => {
     // Arrange
@@ -64,6 +96,41 @@ describe('comments', () => {
     // Assert
     expect(files.length).toBeGreaterThan(300);
     expect(found).toEqual([]);
+  });
+
+  it('cite docs/ files and README sections that are there', () => {
+    // Arrange
+    const files = FOLDERS.flatMap(sourceFiles);
+    const headings = readmeHeadings(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+    const exists = (path: string) => existsSync(join(ROOT, path));
+
+    // Act
+    const missing = files.flatMap((file) =>
+      missingCitations(file, readFileSync(join(ROOT, file), 'utf8'), exists, headings),
+    );
+
+    // Assert
+    expect(headings).toContain('Differences from nomad job restart');
+    expect(headings).not.toContain('in place, two allocations at a time, no questions');
+    expect(missing).toEqual([]);
+  });
+
+  it('that cite a missing docs/ file or README section are found (the check itself)', () => {
+    // Arrange
+    const source = [
+      '/** Where a run ends (docs/there.md; docs/gone.md). */',
+      'export const a = 1; // README, "Differences from',
+      '// nomad job restart" and README\'s "Usage"',
+      '/* README, "Benchmarks" */ export const b = \'docs/string.md\';',
+    ].join('\n');
+    const exists = (path: string) => path === 'docs/there.md';
+    const headings = ['Usage', 'Differences from nomad job restart'];
+
+    // Act
+    const missing = missingCitations('sample.ts', source, exists, headings);
+
+    // Assert
+    expect(missing).toEqual(['sample.ts: docs/gone.md', 'sample.ts: README, "Benchmarks"']);
   });
 
   it('are told apart from code and strings (the check itself)', () => {

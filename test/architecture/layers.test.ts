@@ -1,5 +1,5 @@
 /**
- * The layout's rules, checked on the import graph (README, "Layout"): each part imports only
+ * The layout's rules, checked on the import graph (docs/layout.md): each part imports only
  * the parts below it, the restart domain stays pure (Nomad's types, never its client), nothing
  * in lib/, lambdas/ or sim/ forms an import cycle, a part's `private/` folder is its own, steps are
  * named as steps, and the size limits that keep files and folders readable.
@@ -46,24 +46,38 @@ function partOf(file: string): string {
  * Lambda runtime would.
  */
 const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
-  'lib/nomad': [],
+  // HTTP plumbing shared by the Nomad and Consul clients: connection pool, retries, TLS files, Go's texts.
+  'lib/http': [],
+  'lib/nomad': ['lib/http'],
+  // The health gate's Consul reads (issue #31): Consul's own client, beside Nomad's.
+  'lib/consul': ['lib/http'],
   'lib/restart': [],
   // The shared job lock is a Nomad variable (stores have Nomad Variables implementations).
   'lib/stores': ['lib/restart', 'lib/nomad'],
   // The Retry fields name the Nomad client's transient error classes.
   'lib/workflow': ['lib/nomad', 'lib/restart', 'lib/stores'],
-  'lib/steps': ['lib/nomad', 'lib/restart', 'lib/stores', 'lib/workflow'],
+  'lib/steps': ['lib/nomad', 'lib/consul', 'lib/restart', 'lib/stores', 'lib/workflow'],
   // Chat-ops approvals: notifiers, request verification, one decision per question.
   'lib/approvals': ['lib/restart', 'lib/stores'],
-  lambdas: ['lib/nomad', 'lib/restart', 'lib/stores', 'lib/workflow', 'lib/steps', 'lib/approvals'],
+  lambdas: [
+    'lib/nomad',
+    'lib/consul',
+    'lib/restart',
+    'lib/stores',
+    'lib/workflow',
+    'lib/steps',
+    'lib/approvals',
+  ],
   'lib/constructs': ['lib/restart', 'lib/stores', 'lib/workflow', 'lib/approvals'],
-  'lib/engines/local': ['lib/restart', 'lib/stores', 'lib/workflow', 'lib/steps'],
+  // A terminal's process renews its shared lock in Nomad between steps (shared-lock-keeper.ts).
+  'lib/engines/local': ['lib/nomad', 'lib/restart', 'lib/stores', 'lib/workflow', 'lib/steps'],
   // A terminal answers a question through the one decision function, as chat does.
   'lib/engines/aws': ['lib/restart', 'lib/stores', 'lib/workflow', 'lib/approvals'],
   // The dry run plans in-process; `demo` and `sim` serve the simulator; `questions`, `approve`
   // and `deny` read the approvals table and answer through the one decision function.
   'lib/cli': [
     'lib/nomad',
+    'lib/consul',
     'lib/restart',
     'lib/stores',
     'lib/steps',
@@ -73,7 +87,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'sim',
   ],
   bin: ['lib/cli', 'lib/constructs'],
-  sim: ['lib/nomad', 'lib/restart'],
+  sim: ['lib/nomad', 'lib/consul', 'lib/restart'],
 };
 /** What each part may import for its types only (erased at run time), besides the above. */
 const MAY_IMPORT_TYPES: Readonly<Record<string, readonly string[]>> = {
@@ -81,7 +95,7 @@ const MAY_IMPORT_TYPES: Readonly<Record<string, readonly string[]>> = {
   'lib/stores': ['lib/nomad'],
   // The answer sent with SendTaskSuccess is the workflow's ApprovalAnswer.
   'lib/approvals': ['lib/workflow'],
-  'lib/engines/local': ['lib/nomad', 'lambdas'],
+  'lib/engines/local': ['lambdas'],
   'lib/engines/aws': ['lib/nomad'],
   'lib/cli': ['lib/workflow', 'lib/stores'],
 };

@@ -11,12 +11,12 @@ describe('the job lock’s cancel flag', () => {
   it('survives a lease refresh that comes after it', async () => {
     // Arrange: Check deployments reads the flag (none yet), a cancel lands, then the refresh.
     const lock = new MemoryJobLock();
-    await lock.acquire(key, 'run-1', 60);
+    await lock.acquire(key, { owner: 'run-1', ttlSeconds: 60 });
     const before = await lock.isCancelRequested(key, 'run-1');
     await lock.requestCancel(key, 'run-1');
 
     // Act
-    await lock.acquire(key, 'run-1', 60);
+    await lock.acquire(key, { owner: 'run-1', ttlSeconds: 60 });
 
     // Assert
     expect(before).toBe(false);
@@ -26,9 +26,9 @@ describe('the job lock’s cancel flag', () => {
   it('of an old run does not touch the next run of the same job', async () => {
     // Arrange
     const lock = new MemoryJobLock();
-    await lock.acquire(key, 'run-1', 60);
+    await lock.acquire(key, { owner: 'run-1', ttlSeconds: 60 });
     await lock.release(key, 'run-1');
-    await lock.acquire(key, 'run-2', 60);
+    await lock.acquire(key, { owner: 'run-2', ttlSeconds: 60 });
 
     // Act
     const flagged = await lock.requestCancel(key, 'run-1');

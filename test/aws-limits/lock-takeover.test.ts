@@ -37,7 +37,7 @@ describe('a job lock left behind', () => {
   it('is taken over from a holder that is no longer running, and the run says so', async () => {
     // Arrange
     const target = await cluster();
-    await localStores.lock.acquire(KEY, GONE, 86_400);
+    await localStores.lock.acquire(KEY, { owner: GONE, ttlSeconds: 86_400 });
 
     // Act
     const run = await runWorkflow(target, restartOptions('web'), { token: OPERATOR_TOKEN });
@@ -59,7 +59,7 @@ describe('a job lock left behind', () => {
   it('stays with a holder that is still running, even with its lease long expired', async () => {
     // Arrange: a run waiting on a replacement for longer than its lease.
     const target = await cluster();
-    await localStores.lock.acquire(KEY, WAITING, -3600);
+    await localStores.lock.acquire(KEY, { owner: WAITING, ttlSeconds: -3600 });
     localStores.runs.started(WAITING);
 
     // Act

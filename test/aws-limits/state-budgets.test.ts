@@ -120,12 +120,6 @@ function fakeSteps(): RestartSteps {
     applyAnswer: async () => {
       throw new Error('no questions in this scenario');
     },
-    stopAtWindowEnd: async () => {
-      throw new Error('no maintenance window in this scenario');
-    },
-    stopForLostLock: async () => {
-      throw new Error('the lock is not lost in this scenario');
-    },
     finish: async (i) => ({
       summary: summarizeRun(
         runFacts({ jobId: 'web', planned: batches * batchSize, restarted: i.progress?.restarted ?? 0 }),

@@ -294,21 +294,21 @@ describe('RunNotifications on its own', () => {
   });
 });
 
-describe("the README's weekly example", () => {
-  it('e-mails the end of each of its runs, with the code the README shows', async () => {
+describe('the weekly example of docs/schedules.md', () => {
+  it('e-mails the end of each of its runs, with the code docs/notifications.md shows', async () => {
     // Arrange: bundling the Lambda code is not what this tests (the App reads this variable).
     process.env['CDK_CONTEXT_JSON'] = JSON.stringify({ 'aws:cdk:bundling-stacks': [] });
     const { stack } = await import('../../examples/weekly-restart');
     delete process.env['CDK_CONTEXT_JSON'];
     const source = readFileSync('examples/weekly-restart.ts', 'utf8');
-    const example = /\/\/ README: run notifications\n([\s\S]*?)\/\/ README: end/.exec(source)?.[1] ?? '';
+    const example = /\/\/ docs: run notifications\n([\s\S]*?)\/\/ docs: end/.exec(source)?.[1] ?? '';
 
     // Act
     const template = Template.fromStack(stack);
 
     // Assert
     expect(example).toContain('new RunNotifications(');
-    expect(readFileSync('README.md', 'utf8')).toContain(example.trim());
+    expect(readFileSync('docs/notifications.md', 'utf8')).toContain(example.trim());
     expect(functionEnvironment(template, 'notify-run-ended')).toMatchObject({
       EMAIL_TOPIC_ARN: 'arn:aws:sns:eu-central-1:123456789012:ops-mail',
     });

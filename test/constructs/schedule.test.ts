@@ -1,10 +1,10 @@
 /**
- * Scenario: the README's weekly maintenance restart (examples/weekly-restart.ts: Sundays 03:00
- * Europe/Berlin, 10% at a time, no batch after 05:00) synthesized with the stack, checked as a
- * template: the schedule's expression, time zone, flexible window and input, its role (may only
- * start this state machine, assumed by Scheduler for the schedule's group), its retries and
- * watched dead-letter queue, cdk-nag; a window-end input; and
- * every bad value refused at synth with the schedule's name and the reason.
+ * Scenario: the weekly maintenance restart of docs/schedules.md (examples/weekly-restart.ts:
+ * Sundays 03:00 Europe/Berlin, 10% at a time, no batch after 05:00) synthesized with the stack,
+ * checked as a template: the schedule's expression, time zone, flexible window and input, its
+ * role (may only start this state machine, assumed by Scheduler for the schedule's group), its
+ * retries and watched dead-letter queue, cdk-nag; a window-end input; and every bad value refused
+ * at synth with the schedule's name and the reason.
  */
 import { readFileSync } from 'node:fs';
 import { App, Duration, Stack } from 'aws-cdk-lib';
@@ -37,18 +37,18 @@ const stateMachineRef = () => {
 };
 
 describe('NomadRestartSchedule', () => {
-  describe("the README's weekly example", () => {
-    it('is the code the README shows', () => {
+  describe('the weekly example of docs/schedules.md', () => {
+    it('is the code docs/schedules.md shows', () => {
       // Arrange
       const source = readFileSync('examples/weekly-restart.ts', 'utf8');
-      const readme = readFileSync('README.md', 'utf8');
+      const doc = readFileSync('docs/schedules.md', 'utf8');
 
       // Act
-      const example = /\/\/ README: weekly example\n([\s\S]*?)\/\/ README: end/.exec(source)?.[1] ?? '';
+      const example = /\/\/ docs: weekly example\n([\s\S]*?)\/\/ docs: end/.exec(source)?.[1] ?? '';
 
       // Assert
       expect(example).toContain('new NomadRestartSchedule(');
-      expect(readme).toContain(example.trim());
+      expect(doc).toContain(example.trim());
     });
 
     it('fires Sundays at 03:00 Berlin time, up to 5 minutes late, starting this state machine', () => {

@@ -171,7 +171,10 @@ describe('decide handler', () => {
         unrecoverable: false,
       },
     });
-    await localStores.lock.acquire({ namespace: 'default', jobId: 'web' }, 'arn:exec:decide', 60);
+    await localStores.lock.acquire(
+      { namespace: 'default', jobId: 'web' },
+      { owner: 'arn:exec:decide', ttlSeconds: 60 },
+    );
     await localStores.lock.requestCancel({ namespace: 'default', jobId: 'web' }, 'arn:exec:decide');
     fake = new FakeSteps({
       decide: async () => ({

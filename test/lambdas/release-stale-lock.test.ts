@@ -61,7 +61,7 @@ describe('release-stale-lock handler', () => {
     // Arrange: the run's lock is held by its first execution; its third one was aborted.
     const key = { namespace: 'default', jobId: 'big-job' };
     const third = `${OTHER}-3`;
-    await localStores.lock.acquire(key, OTHER, 3600);
+    await localStores.lock.acquire(key, { owner: OTHER, ttlSeconds: 3600 });
     sfn.on(DescribeExecutionCommand, { executionArn: third }).resolves({
       status: 'ABORTED',
       input: JSON.stringify({

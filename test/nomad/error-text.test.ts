@@ -1,4 +1,4 @@
-import { messageOf } from '../../lib/nomad/private/error-text';
+import { messageOf } from '../../lib/http/error-text';
 
 describe('messageOf', () => {
   it.each([

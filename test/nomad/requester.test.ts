@@ -1,6 +1,8 @@
 // Scenario: the retry policy of reads and writes, with the transport (the edge) faked so
 // the number of attempts can be counted exactly, including connection refusals that a
 // loopback server cannot count.
+
+import { backoffDelay, DEFAULT_BACKOFF, resolveBackoff } from '../../lib/http/retry';
 import {
   NomadAbortedError,
   NomadConnectionError,
@@ -8,7 +10,6 @@ import {
   UnexpectedResponseError,
 } from '../../lib/nomad';
 import { Requester } from '../../lib/nomad/private/requester';
-import { backoffDelay, DEFAULT_BACKOFF, resolveBackoff } from '../../lib/nomad/private/retry';
 import type { RawRequest, RawResponse, Transport } from '../../lib/nomad/private/transport';
 
 /** A transport that fails with `failures` in order, then answers `{}`. */

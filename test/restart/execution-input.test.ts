@@ -23,10 +23,10 @@ describe('validateExecutionInput', () => {
     );
   });
 
-  it('accepts every console input the README shows', () => {
+  it('accepts every console input docs/console.md shows', () => {
     // Arrange
-    const readme = readFileSync('README.md', 'utf8');
-    const block = /### From the Step Functions console[\s\S]*?```json\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    const doc = readFileSync('docs/console.md', 'utf8');
+    const block = /```json\n([\s\S]*?)```/.exec(doc)?.[1] ?? '';
     const inputs = block
       .split('\n')
       .filter((line) => line.trim() !== '')

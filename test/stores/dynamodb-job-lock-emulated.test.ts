@@ -19,7 +19,9 @@ describe('DynamoDbJobLock on a DynamoDB emulator', () => {
     }));
 
     // Act
-    const results = await Promise.allSettled(runs.map((r) => r.lock.acquire(key, r.owner, 3600)));
+    const results = await Promise.allSettled(
+      runs.map((r) => r.lock.acquire(key, { owner: r.owner, ttlSeconds: 3600 })),
+    );
 
     // Assert
     const winners = results.filter((r) => r.status === 'fulfilled');
@@ -31,11 +33,14 @@ describe('DynamoDbJobLock on a DynamoDB emulator', () => {
 
   it('tells the loser who holds the job, read back when the failed condition carries no item', async () => {
     // Arrange: the emulator, like some DynamoDB-compatible services, ignores ReturnValuesOnConditionCheckFailure.
-    await new DynamoDbJobLock(emulated.db.newClient(), emulated.table).acquire(key, run(1), 3600);
+    await new DynamoDbJobLock(emulated.db.newClient(), emulated.table).acquire(key, {
+      owner: run(1),
+      ttlSeconds: 3600,
+    });
 
     // Act
     const lost = await new DynamoDbJobLock(emulated.db.newClient(), emulated.table)
-      .acquire(key, run(2), 3600)
+      .acquire(key, { owner: run(2), ttlSeconds: 3600 })
       .catch((e) => e);
 
     // Assert
@@ -46,13 +51,13 @@ describe('DynamoDbJobLock on a DynamoDB emulator', () => {
   it('keeps a cancel request across the holder refreshing its lease, and drops it on a takeover', async () => {
     // Arrange
     const lock = new DynamoDbJobLock(emulated.db.client, emulated.table);
-    await lock.acquire(key, run(1), 60);
+    await lock.acquire(key, { owner: run(1), ttlSeconds: 60 });
     await lock.requestCancel(key, run(1));
 
     // Act
-    await lock.acquire(key, run(1), 3600);
+    await lock.acquire(key, { owner: run(1), ttlSeconds: 3600 });
     const keptAfterRefresh = await lock.isCancelRequested(key, run(1));
-    await lock.takeOver(key, run(2), run(1), 3600);
+    await lock.takeOver(key, { owner: run(2), ttlSeconds: 3600 }, run(1));
 
     // Assert
     expect(keptAfterRefresh).toBe(true);
@@ -62,11 +67,13 @@ describe('DynamoDbJobLock on a DynamoDB emulator', () => {
   it('takes a job over only from the run named as its previous holder', async () => {
     // Arrange
     const lock = new DynamoDbJobLock(emulated.db.client, emulated.table);
-    await lock.acquire(key, run(1), -60);
+    await lock.acquire(key, { owner: run(1), ttlSeconds: -60 });
 
     // Act
-    const fromWrongHolder = await lock.takeOver(key, run(3), run(2), 3600).catch((e) => e);
-    await lock.takeOver(key, run(2), run(1), 3600);
+    const fromWrongHolder = await lock
+      .takeOver(key, { owner: run(3), ttlSeconds: 3600 }, run(2))
+      .catch((e) => e);
+    await lock.takeOver(key, { owner: run(2), ttlSeconds: 3600 }, run(1));
 
     // Assert
     expect(fromWrongHolder).toBeInstanceOf(LockHeldError);
@@ -78,7 +85,7 @@ describe('DynamoDbJobLock on a DynamoDB emulator', () => {
   it('never releases a lock for a run that does not hold it', async () => {
     // Arrange
     const lock = new DynamoDbJobLock(emulated.db.client, emulated.table);
-    await lock.acquire(key, run(1), 3600);
+    await lock.acquire(key, { owner: run(1), ttlSeconds: 3600 });
 
     // Act
     const releasedByOther = await lock.release(key, run(2));
@@ -87,23 +94,23 @@ describe('DynamoDbJobLock on a DynamoDB emulator', () => {
     // Assert
     expect(releasedByOther).toBeUndefined();
     expect(releasedByOwner).toEqual({ key });
-    await expect(lock.acquire(key, run(2), 3600)).resolves.toEqual({ key });
+    await expect(lock.acquire(key, { owner: run(2), ttlSeconds: 3600 })).resolves.toEqual({ key });
   });
 
   it('keeps the shared lock’s ID for its holder: read back, refreshed, released and taken over with it', async () => {
     // Arrange
     const lock = new DynamoDbJobLock(emulated.db.client, emulated.table);
-    await lock.acquire(key, run(1), 3600);
+    await lock.acquire(key, { owner: run(1), ttlSeconds: 3600 });
 
     // Act
     const byOther = await lock.keepSharedLockId(key, run(2), 'id-2').catch((e: unknown) => e);
     await lock.keepSharedLockId(key, run(1), 'id-1');
-    const refreshed = await lock.acquire(key, run(1), 3600);
-    const extended = await lock.extend(key, run(1), 3600);
-    const notHeld = await lock.extend(key, run(2), 3600);
-    const previous = await lock.takeOver(key, run(2), run(1), 3600);
+    const refreshed = await lock.acquire(key, { owner: run(1), ttlSeconds: 3600 });
+    const extended = await lock.extend(key, { owner: run(1), ttlSeconds: 3600 });
+    const notHeld = await lock.extend(key, { owner: run(2), ttlSeconds: 3600 });
+    const previous = await lock.takeOver(key, { owner: run(2), ttlSeconds: 3600 }, run(1));
     await lock.keepSharedLockId(key, run(2), 'id-2');
-    await lock.keepSharedLockId(key, run(2), undefined);
+    await lock.forgetSharedLockId(key, run(2));
     const released = await lock.release(key, run(2));
 
     // Assert
@@ -119,8 +126,8 @@ describe('DynamoDbJobLock on a DynamoDB emulator', () => {
     // Arrange
     const lock = new DynamoDbJobLock(emulated.db.client, emulated.table);
     const api = { namespace: 'prod', jobId: 'api' };
-    await lock.acquire(key, run(1), 3600);
-    await lock.acquire(api, run(1), 3600);
+    await lock.acquire(key, { owner: run(1), ttlSeconds: 3600 });
+    await lock.acquire(api, { owner: run(1), ttlSeconds: 3600 });
     await lock.keepSharedLockId(api, run(1), 'id-api');
 
     // Act

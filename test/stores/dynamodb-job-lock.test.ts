@@ -33,7 +33,7 @@ describe('DynamoDbJobLock', () => {
       const lock = new DynamoDbJobLock(new DynamoDBClient({}), 'locks', now);
 
       // Act
-      await lock.acquire(key, owner, 3600);
+      await lock.acquire(key, { owner: owner, ttlSeconds: 3600 });
 
       // Assert
       const input = ddb.commandCalls(PutItemCommand)[0]?.args[0].input;
@@ -55,7 +55,7 @@ describe('DynamoDbJobLock', () => {
       const lock = new DynamoDbJobLock(new DynamoDBClient({}), 'locks', now);
 
       // Act
-      await lock.acquire(key, owner, 3600);
+      await lock.acquire(key, { owner: owner, ttlSeconds: 3600 });
 
       // Assert
       expect(ddb.commandCalls(PutItemCommand)).toHaveLength(0);
@@ -77,7 +77,7 @@ describe('DynamoDbJobLock', () => {
       const lock = new DynamoDbJobLock(new DynamoDBClient({}), 'locks', now);
 
       // Act
-      const result = lock.acquire(key, owner, 3600);
+      const result = lock.acquire(key, { owner: owner, ttlSeconds: 3600 });
 
       // Assert
       await expect(result).rejects.toBeInstanceOf(LockHeldError);

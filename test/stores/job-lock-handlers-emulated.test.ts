@@ -82,7 +82,7 @@ describe('Lock job on a DynamoDB emulator', () => {
 
   it('keeps a job whose holder is still running, even with its lease long run out', async () => {
     // Arrange
-    await new DynamoDbJobLock(db.client, table).acquire(KEY, execution('slow'), -3600);
+    await new DynamoDbJobLock(db.client, table).acquire(KEY, { owner: execution('slow'), ttlSeconds: -3600 });
     executionsAre({ slow: 'RUNNING' });
 
     // Act
@@ -98,7 +98,10 @@ describe('Lock job on a DynamoDB emulator', () => {
 
   it('takes a job over from a holder found not running, once, when two runs race for it', async () => {
     // Arrange: the holder was aborted without its lock being released.
-    await new DynamoDbJobLock(db.client, table).acquire(KEY, execution('aborted'), 3600);
+    await new DynamoDbJobLock(db.client, table).acquire(KEY, {
+      owner: execution('aborted'),
+      ttlSeconds: 3600,
+    });
     executionsAre({ aborted: 'ABORTED', one: 'RUNNING', two: 'RUNNING' });
 
     // Act
@@ -117,7 +120,10 @@ describe('Lock job on a DynamoDB emulator', () => {
 
   it('lets the holder release the job and a late release of the run it took over from change nothing', async () => {
     // Arrange
-    await new DynamoDbJobLock(db.client, table).acquire(KEY, execution('aborted'), 3600);
+    await new DynamoDbJobLock(db.client, table).acquire(KEY, {
+      owner: execution('aborted'),
+      ttlSeconds: 3600,
+    });
     executionsAre({ aborted: 'ABORTED', next: 'RUNNING' });
     await captureOutput(() => lockJob(stateOf('next'), lambdaContext()));
 

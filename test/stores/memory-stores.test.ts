@@ -8,12 +8,12 @@ describe('MemoryJobLock', () => {
       // Arrange
       let now = 0;
       const lock = new MemoryJobLock(() => now);
-      await lock.acquire(key, 'run-1', 60);
+      await lock.acquire(key, { owner: 'run-1', ttlSeconds: 60 });
 
       // Act
-      const second = lock.acquire(key, 'run-2', 60);
+      const second = lock.acquire(key, { owner: 'run-2', ttlSeconds: 60 });
       now = 61_000;
-      const afterLease = lock.acquire(key, 'run-2', 60);
+      const afterLease = lock.acquire(key, { owner: 'run-2', ttlSeconds: 60 });
 
       // Assert
       await expect(second).rejects.toThrow(new LockHeldError('default/web', 'run-1'));
@@ -23,11 +23,11 @@ describe('MemoryJobLock', () => {
     it('is taken over from the run named as ended, and from no other', async () => {
       // Arrange
       const lock = new MemoryJobLock();
-      await lock.acquire(key, 'run-1', 60);
+      await lock.acquire(key, { owner: 'run-1', ttlSeconds: 60 });
 
       // Act
-      const wrong = lock.takeOver(key, 'run-3', 'run-2', 60);
-      await lock.takeOver(key, 'run-2', 'run-1', 60);
+      const wrong = lock.takeOver(key, { owner: 'run-3', ttlSeconds: 60 }, 'run-2');
+      await lock.takeOver(key, { owner: 'run-2', ttlSeconds: 60 }, 'run-1');
 
       // Assert
       await expect(wrong).rejects.toThrow(new LockHeldError('default/web', 'run-1'));
@@ -39,7 +39,7 @@ describe('MemoryJobLock', () => {
     it('releases only for the holder', async () => {
       // Arrange
       const lock = new MemoryJobLock();
-      await lock.acquire(key, 'run-1', 60);
+      await lock.acquire(key, { owner: 'run-1', ttlSeconds: 60 });
 
       // Act
       const byOther = await lock.release(key, 'run-2');

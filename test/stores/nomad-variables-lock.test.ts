@@ -406,9 +406,9 @@ describe('PairedJobLock with the README’s policy', () => {
     const { own, pair } = pairAs(HERE);
 
     // Act
-    await pair.take(KEY, 'run-1', 60);
+    await pair.take(KEY, { owner: 'run-1', ttlSeconds: 60 });
     const kept = (await own.held(KEY, 'run-1'))?.sharedLockId;
-    await pair.refresh(KEY, 'run-1', 60);
+    await pair.refresh(KEY, { owner: 'run-1', ttlSeconds: 60 });
     const released = await pair.release(KEY, 'run-1');
 
     // Assert
@@ -421,11 +421,11 @@ describe('PairedJobLock with the README’s policy', () => {
   it('takes again under the kept ID when a take is retried', async () => {
     // Arrange
     const { own, pair } = pairAs(HERE);
-    await pair.take(KEY, 'run-1', 60);
+    await pair.take(KEY, { owner: 'run-1', ttlSeconds: 60 });
     const kept = (await own.held(KEY, 'run-1'))?.sharedLockId;
 
     // Act
-    await pair.take(KEY, 'run-1', 60);
+    await pair.take(KEY, { owner: 'run-1', ttlSeconds: 60 });
 
     // Assert
     expect(lockVariable()?.lock?.id).toBe(kept);
@@ -434,12 +434,12 @@ describe('PairedJobLock with the README’s policy', () => {
   it('says the run lost the job when the shared lock was taken meanwhile', async () => {
     // Arrange
     const { own, pair } = pairAs(HERE);
-    await pair.take(KEY, 'run-1', 60);
+    await pair.take(KEY, { owner: 'run-1', ttlSeconds: 60 });
     await releaseBehindTheRun((await own.held(KEY, 'run-1'))?.sharedLockId ?? '');
     await lockAs(ELSEWHERE).take(KEY, 'run-2', ID_2);
 
     // Act
-    const lost = await caught(pair.refresh(KEY, 'run-1', 60));
+    const lost = await caught(pair.refresh(KEY, { owner: 'run-1', ttlSeconds: 60 }));
 
     // Assert
     expect(lost).toBeInstanceOf(JobLockLostError);
@@ -449,11 +449,11 @@ describe('PairedJobLock with the README’s policy', () => {
   it('says the run lost the job when its own lock is another run’s', async () => {
     // Arrange
     const { own, pair } = pairAs(HERE);
-    await pair.take(KEY, 'run-1', 60);
-    await own.takeOver(KEY, 'run-2', 'run-1', 60);
+    await pair.take(KEY, { owner: 'run-1', ttlSeconds: 60 });
+    await own.takeOver(KEY, { owner: 'run-2', ttlSeconds: 60 }, 'run-1');
 
     // Act
-    const lost = await caught(pair.refresh(KEY, 'run-1', 60));
+    const lost = await caught(pair.refresh(KEY, { owner: 'run-1', ttlSeconds: 60 }));
 
     // Assert
     expect(lost).toBeInstanceOf(JobLockLostError);
@@ -465,7 +465,7 @@ describe('PairedJobLock with the README’s policy', () => {
     const { own, pair } = pairAs(HERE);
 
     // Act
-    const held = await caught(pair.take(KEY, 'run-here', 60));
+    const held = await caught(pair.take(KEY, { owner: 'run-here', ttlSeconds: 60 }));
 
     // Assert
     expect(held).toBeInstanceOf(SharedLockHeldError);
@@ -476,9 +476,9 @@ describe('PairedJobLock with the README’s policy', () => {
     // Arrange
     const own = new MemoryJobLock();
     const { pair } = pairAs(HERE, own);
-    await pair.take(KEY, 'run-dead', 60);
-    await pair.take({ namespace: 'ops', jobId: 'api' }, 'run-dead', 60);
-    await pair.take({ namespace: 'ops', jobId: 'db' }, 'run-alive', 60);
+    await pair.take(KEY, { owner: 'run-dead', ttlSeconds: 60 });
+    await pair.take({ namespace: 'ops', jobId: 'api' }, { owner: 'run-dead', ttlSeconds: 60 });
+    await pair.take({ namespace: 'ops', jobId: 'db' }, { owner: 'run-alive', ttlSeconds: 60 });
 
     // Act
     const released = await pair.releaseByOwner('run-dead');
@@ -493,10 +493,10 @@ describe('PairedJobLock with the README’s policy', () => {
   it('takes over from a dead run, freeing its shared lock with the ID kept for it', async () => {
     // Arrange
     const own = new MemoryJobLock();
-    await pairAs(ELSEWHERE, own).pair.take(KEY, 'run-dead', 60);
+    await pairAs(ELSEWHERE, own).pair.take(KEY, { owner: 'run-dead', ttlSeconds: 60 });
 
     // Act
-    await pairAs(HERE, own).pair.takeOver(KEY, 'run-2', 'run-dead', 60);
+    await pairAs(HERE, own).pair.takeOver(KEY, { owner: 'run-2', ttlSeconds: 60 }, 'run-dead');
 
     // Assert
     expect(own.holder(KEY)).toBe('run-2');
@@ -522,9 +522,9 @@ describe('PairedJobLock when the shared lock is out of reach', () => {
       const required = new PairedJobLock(new MemoryJobLock(), lockAs(HERE), { required: true });
 
       // Act
-      await optional.take(KEY, 'run-1', 60);
-      const refused = await caught(required.take(KEY, 'run-2', 60));
-      await optional.refresh(KEY, 'run-1', 60);
+      await optional.take(KEY, { owner: 'run-1', ttlSeconds: 60 });
+      const refused = await caught(required.take(KEY, { owner: 'run-2', ttlSeconds: 60 }));
+      await optional.refresh(KEY, { owner: 'run-1', ttlSeconds: 60 });
 
       // Assert
       expect(own.holder(KEY)).toBe('run-1');

@@ -103,12 +103,6 @@ function fakeSteps(opts: { system: boolean; failOnBatch?: number; healthSlices?:
     applyAnswer: async () => {
       throw new Error('no questions in this scenario');
     },
-    stopAtWindowEnd: async () => {
-      throw new Error('no maintenance window in this scenario');
-    },
-    stopForLostLock: async () => {
-      throw new Error('no lock is lost in this scenario');
-    },
     finish: async (i) => ({
       summary: summarizeRun(
         runFacts({
@@ -339,7 +333,7 @@ describe('restart definition (aws-local-stepfunctions)', () => {
     it('fails a second run on a locked job with JobLocked and leaves the holder’s lock', async () => {
       // Arrange
       steps = fakeSteps({ system: false });
-      await localStores.lock.acquire(lockKey, 'arn:local:exec:holder', 60);
+      await localStores.lock.acquire(lockKey, { owner: 'arn:local:exec:holder', ttlSeconds: 60 });
       localStores.runs.started('arn:local:exec:holder');
 
       // Act

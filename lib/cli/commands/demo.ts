@@ -28,9 +28,16 @@ export async function runDemo(ctx: RunContext): Promise<number> {
   const sim = await startSimulator({ scenario: 'demo', timeScale: DEMO_TIME_SCALE });
   const out = (text: string) => ctx.stdout.write(`${text}\n`);
   try {
-    const env: NodeJS.ProcessEnv = { ...ctx.env, NOMAD_ADDR: sim.address };
+    const env: NodeJS.ProcessEnv = {
+      ...ctx.env,
+      NOMAD_ADDR: sim.address,
+      CONSUL_HTTP_ADDR: sim.consul.address,
+    };
     delete env['NOMAD_TOKEN'];
-    out(`Nomad simulator listening on ${sim.address} (demo scenario)\n`);
+    delete env['CONSUL_HTTP_TOKEN'];
+    delete env['CONSUL_HTTP_TOKEN_FILE'];
+    out(`Nomad simulator listening on ${sim.address} (demo scenario)`);
+    out(`Consul simulator listening on ${sim.consul.address}\n`);
     for (const args of DEMO_RUNS) {
       out(`$ nomad-restart ${args.join(' ')}`);
       const code = await runJobRestart(args, { ...ctx, env });

@@ -1,6 +1,6 @@
 /**
- * `nomad-restart sim [-port N] [-scenario FILE] [-empty]`: serves the simulator on
- * 127.0.0.1 until SIGINT/SIGTERM. Flags are parsed by the command's own Go-style parser, so
+ * `nomad-restart sim [-port N] [-consul-port N] [-scenario FILE] [-empty]`: serves the simulator
+ * (Nomad's API, and its Consul's) on 127.0.0.1 until SIGINT/SIGTERM. Flags are parsed by the command's own Go-style parser, so
  * `sim` accepts and refuses command lines as `job restart` does. Without `-scenario` or
  * `-empty` the demo scenario is loaded.
  */
@@ -22,23 +22,37 @@ const USAGE = `Usage: nomad-restart sim [options]
 Options:
 
   -port=<n>         Port to listen on (default 4646; 0 picks a free port).
+  -consul-port=<n>  Port of the simulator's Consul (default 8500; 0 picks a free port).
   -scenario=<file>  JSON scenario to load instead of the demo.
   -empty            Start with no nodes and no jobs.
 `;
 
 interface Flags {
   port: number;
+  consulPort: number;
   scenario?: string;
   empty: boolean;
 }
 
 const DEFAULT_PORT = 4646;
+/** Consul's own default (`CONSUL_HTTP_ADDR` unset means 127.0.0.1:8500), so the command finds it unconfigured. */
+const DEFAULT_CONSUL_PORT = 8500;
+
+/** A port flag's value, or the message naming the flag and its bad value. */
+function portFlag(text: string | undefined, name: string, fallback: number): number | string {
+  if (text === undefined) return fallback;
+  const port = Number(text);
+  return /^\d+$/.test(text) && port <= 65535
+    ? port
+    : `invalid value "${text}" for flag -${name}: must be a port number`;
+}
 
 /** The flags, or the message to print above the usage (`''` for `-help`). */
 function parseFlags(args: string[]): Flags | string {
   try {
     const parsed = parseGoFlags(args, {
       port: 'string',
+      'consul-port': 'string',
       scenario: 'string',
       empty: 'bool',
       h: 'bool',
@@ -47,14 +61,14 @@ function parseFlags(args: string[]): Flags | string {
     if (parsed.bools.get('h') || parsed.bools.get('help')) throw new HelpRequestedError();
     const [extra] = parsed.args;
     if (extra !== undefined) return `This command takes no arguments, got "${extra}"`;
-    const portText = parsed.strings.get('port');
-    const port = portText === undefined ? DEFAULT_PORT : Number(portText);
-    if (portText !== undefined && (!/^\d+$/.test(portText) || port > 65535))
-      return `invalid value "${portText}" for flag -port: must be a port number`;
+    const port = portFlag(parsed.strings.get('port'), 'port', DEFAULT_PORT);
+    const consulPort = portFlag(parsed.strings.get('consul-port'), 'consul-port', DEFAULT_CONSUL_PORT);
+    if (typeof port === 'string') return port;
+    if (typeof consulPort === 'string') return consulPort;
     const scenario = parsed.strings.get('scenario');
     const empty = parsed.bools.get('empty') ?? false;
     if (empty && scenario !== undefined) return 'The -empty option cannot be used with -scenario';
-    return { port, empty, ...(scenario === undefined ? {} : { scenario }) };
+    return { port, consulPort, empty, ...(scenario === undefined ? {} : { scenario }) };
   } catch (error) {
     if (error instanceof CliUsageError) return error.message;
     throw error;
@@ -71,8 +85,9 @@ export async function runSimCommand(args: string[], io: SimCommandIo): Promise<n
   let scenario: Scenario | 'demo' | 'empty' = flags.empty ? 'empty' : 'demo';
   try {
     if (flags.scenario !== undefined) scenario = loadScenarioFile(flags.scenario);
-    const sim = await startSimulator({ port: flags.port, scenario });
+    const sim = await startSimulator({ port: flags.port, consulPort: flags.consulPort, scenario });
     io.stdout.write(`Nomad simulator listening on ${sim.address}\n`);
+    io.stdout.write(`Consul simulator listening on ${sim.consul.address}\n`);
     await new Promise<void>((resolve) => {
       const stop = (): void => {
         process.off('SIGINT', stop);

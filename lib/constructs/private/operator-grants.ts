@@ -1,6 +1,7 @@
 /**
  * What an operator's identity needs to run `nomad-restart -engine=aws` and `attach` against the
- * workflow, per use, and nothing more: the README's "Operating on AWS" table is this one.
+ * workflow, per use, and nothing more: the permissions table of docs/operating-on-aws.md is this
+ * one.
  */
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -18,7 +19,7 @@ import { APPROVALS_TABLE_SCHEMA } from '../../stores/dynamodb-approval-store';
  */
 export type OperatorUse = 'start' | 'answer' | 'interrupt' | 'attach';
 
-/** Every use, in the order the README lists them. */
+/** Every use, in the order docs/operating-on-aws.md lists them. */
 export const OPERATOR_USES: readonly OperatorUse[] = ['start', 'answer', 'interrupt', 'attach'];
 
 /** The actions of one use, by the resource they apply to. */

@@ -10,13 +10,13 @@ import type { NomadClientConfig } from '../../nomad/config';
 import type { ProgressEvent } from '../../restart/events';
 import type { RestartInput } from '../../restart/input';
 import { type LocalInvocation, withLocalInvocation } from '../../steps/kit/local-invocation';
-import { localRunLease } from '../../steps/lock/shared-lock-keeper';
 import type { ApprovalAnswer, AskEvent, WorkflowState } from '../../workflow/payloads';
 import { ASK_STATE_NAME, TASK_STATE_HANDLERS, TaskStates } from '../../workflow/state-names';
 import { withinFunctionTimeout } from './function-timeout';
 import { lambdaContext } from './lambda-context';
 import { type LocalStateMachine, loadLocalDefinition } from './local-definition';
 import { runLocalExecution } from './runner';
+import { localRunLease } from './shared-lock-keeper';
 import type { LocalTaskTokenCallbacks } from './task-token-callbacks';
 import type { ExecutionResult, TaskHandler, TaskTokenAnswerer } from './types';
 

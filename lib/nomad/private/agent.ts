@@ -2,14 +2,11 @@
  * Builds the connection pool from the client's config: address, TLS files and basic auth,
  * checked with Nomad's own error texts before any request.
  */
-import { lstatSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { createSecureContext } from 'node:tls';
+import { type ConnectionPool, createPool } from '../../http/exchange';
+import { nodeTlsOptions } from '../../http/tls';
 import type { NomadClientConfig, TlsConfig } from '../config';
 import { DEFAULT_NOMAD_ADDRESS } from '../config';
 import { NomadClientInitError } from '../errors';
-import { fileErrorText, messageOf } from './error-text';
-import { type ConnectionPool, createPool } from './http-exchange';
 
 /** Default time to open a connection (see `TimeoutOptions.connectMs`). */
 export const DEFAULT_CONNECT_MS = 10_000;
@@ -51,84 +48,13 @@ function parseAddress(address: string): URL {
   return url;
 }
 
-/** A PEM file's text; `prefix` (Nomad's `Error loading CA File: `, say) goes before Go's file error. */
-function readPem(path: string, prefix: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new NomadClientInitError(`${prefix}${fileErrorText(err, path)}`, { cause: err });
-  }
-}
-
-const hasCertificate = (pem: string) => pem.includes('-----BEGIN CERTIFICATE-----');
-
-/** go-rootcerts' `LoadCAFile`. */
-function readCaFile(path: string): string {
-  const pem = readPem(path, 'Error loading CA File: ');
-  if (!hasCertificate(pem)) {
-    throw new NomadClientInitError(`Error loading CA File: Couldn't parse PEM in: ${path}`);
-  }
-  return pem;
-}
-
-/**
- * go-rootcerts' `LoadCAPath`: `filepath.Walk` from `path` (a directory, walked in name order
- * and into subdirectories, or a single file), every file a PEM certificate, with its texts.
- */
-function readCaPath(path: string, found: string[] = []): string[] {
-  let isDir: boolean;
-  try {
-    isDir = lstatSync(path).isDirectory();
-  } catch (err) {
-    throw new NomadClientInitError(fileErrorText(err, path), { cause: err });
-  }
-  if (!isDir) {
-    const pem = readPem(path, 'Error loading file from CAPath: ');
-    if (!hasCertificate(pem))
-      throw new NomadClientInitError(`Error loading CA Path: Couldn't parse PEM in: ${path}`);
-    found.push(pem);
-    return found;
-  }
-  let names: string[];
-  try {
-    names = readdirSync(path).sort();
-  } catch (err) {
-    throw new NomadClientInitError(fileErrorText(err, path), { cause: err });
-  }
-  for (const name of names) readCaPath(join(path, name), found);
-  return found;
-}
-
 function tlsOptions(tls: TlsConfig | undefined): Record<string, unknown> {
-  if (tls === undefined) return {};
-  // As go-rootcerts: a CA file wins over a CA path, which is then not read at all.
-  const ca =
-    tls.caCert !== undefined && tls.caCert !== ''
-      ? [readCaFile(tls.caCert)]
-      : tls.caPath !== undefined && tls.caPath !== ''
-        ? readCaPath(tls.caPath)
-        : [];
-  const hasCert = tls.clientCert !== undefined && tls.clientCert !== '';
-  const hasKey = tls.clientKey !== undefined && tls.clientKey !== '';
-  if (hasCert !== hasKey) {
-    throw new NomadClientInitError('Both client cert and client key must be provided');
-  }
-  const options: Record<string, unknown> = { rejectUnauthorized: tls.insecure !== true };
-  if (ca.length > 0) options['ca'] = ca;
-  if (hasCert && hasKey) {
-    // Go's tls.LoadX509KeyPair reports an unreadable file with its own error only.
-    options['cert'] = readPem(tls.clientCert as string, '');
-    options['key'] = readPem(tls.clientKey as string, '');
-  }
-  if (tls.serverName !== undefined && tls.serverName !== '') options['servername'] = tls.serverName;
-  try {
-    // Fails now, not at the first request, on a key that does not match its certificate or bad PEM.
-    createSecureContext(options);
-  } catch (err) {
-    const reason = messageOf(err);
-    throw new NomadClientInitError(`invalid TLS configuration: ${reason}`, { cause: err });
-  }
-  return options;
+  return tls === undefined
+    ? {}
+    : nodeTlsOptions(tls, {
+        fail: (reason, cause) => new NomadClientInitError(reason, cause === undefined ? {} : { cause }),
+        unpairedText: 'Both client cert and client key must be provided',
+      });
 }
 
 /** A header value with CR, LF or another control character would be refused by Node's HTTP client or split the header. */

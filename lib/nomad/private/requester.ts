@@ -1,12 +1,13 @@
 /**
  * Sends one logical request (retries, blocking-query hold, query metadata) and decodes the answer.
  */
-import { isTransientNomadError, isUnappliedWriteError, NomadDecodeError } from '../errors';
+
+import { messageOf } from '../../http/error-text';
+import { type Backoff, withRetry } from '../../http/retry';
+import { isTransientNomadError, isUnappliedWriteError, NomadAbortedError, NomadDecodeError } from '../errors';
 import type { QueryOptions, QueryResult, WriteOptions, WriteResult } from '../query';
 import { MAX_BLOCKING_HOLD_MS } from '../query';
 import type { DecodeContext } from './decode';
-import { messageOf } from './error-text';
-import { type Backoff, withRetry } from './retry';
 import type { RawRequest, RawResponse, Transport } from './transport';
 
 /** Reads an unsigned integer header; missing or unparsable reads as 0, as Nomad's client treats the index. */
@@ -78,7 +79,7 @@ export class Requester {
       isTransientNomadError,
       this.backoff,
       q?.signal,
-      this.transport.describe(req),
+      () => new NomadAbortedError(`${this.transport.describe(req)}: request aborted`),
     );
     const ctx = { endpoint: `GET ${path}` };
     return {
@@ -144,7 +145,7 @@ export class Requester {
       isUnappliedWriteError,
       this.backoff,
       w?.signal,
-      this.transport.describe(req),
+      () => new NomadAbortedError(`${this.transport.describe(req)}: request aborted`),
     );
   }
 }

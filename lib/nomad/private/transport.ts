@@ -4,6 +4,8 @@
  */
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
+import { errorCode, goDialErrorText, isTlsErrorCode, messageOf } from '../../http/error-text';
+import { CONNECT_TIMEOUT_CODE, closePool, exchange } from '../../http/exchange';
 import {
   NomadAbortedError,
   NomadConnectionError,
@@ -13,8 +15,6 @@ import {
   UnexpectedResponseError,
 } from '../errors';
 import type { Connection } from './agent';
-import { goDialErrorText, messageOf } from './error-text';
-import { CONNECT_TIMEOUT_CODE, closePool, exchange } from './http-exchange';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -48,25 +48,6 @@ const NEVER_SENT_CODES: ReadonlySet<string> = new Set([
   'ENETUNREACH',
 ]);
 
-/** OpenSSL verification codes Node reports on an untrusted or mismatched server certificate. */
-const TLS_CODES: ReadonlySet<string> = new Set([
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED',
-  'CERT_NOT_YET_VALID',
-  'CERT_SIGNATURE_FAILURE',
-]);
-
-function errorCode(err: unknown): string | undefined {
-  if (typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string') {
-    return err.code;
-  }
-  return undefined;
-}
-
 /**
  * Node says `socket hang up` when the server closes the connection before answering; the client
  * keeps saying `other side closed`, as it did before it spoke HTTP through Node's own agents.
@@ -87,10 +68,7 @@ function classify(err: unknown, method: string, url: string): NomadError {
   if (code === CONNECT_TIMEOUT_CODE) {
     return new NomadTimeoutError(`${what}: ${reason}`, { cause: err });
   }
-  if (
-    code !== undefined &&
-    (TLS_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_'))
-  ) {
+  if (isTlsErrorCode(code)) {
     return new NomadTlsError(`${what}: TLS handshake failed: ${reason}`, { cause: err });
   }
   const neverSent = code !== undefined && NEVER_SENT_CODES.has(code);

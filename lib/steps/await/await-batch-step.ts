@@ -7,18 +7,13 @@ import type { StepKit } from '../kit/step-kit';
 import { awaitBatch } from './await-batch';
 import type { AwaitCursor } from './await-cursor';
 
-export async function awaitBatchStep(
-  kit: StepKit,
-  { options, run, plan: ref, batch }: BatchStepInput,
-): Promise<AwaitOutput> {
-  const { planStore, now, signal, key } = kit;
-  const nomad = kit.nomadFor(options);
-  const { events, emit } = kit.recorder();
-  const plan = await kit.loadPlan(ref.planKey);
-  const cursorKey = key(run.runId, `cursor-${batch.index}.json`);
-  const cursor = (await planStore.get(cursorKey)) as AwaitCursor;
-  const result = await awaitBatch(nomad, plan, batch.index, cursor, options, { emit, now, signal });
-  await planStore.put(cursorKey, result.cursor);
+export async function awaitBatchStep(kit: StepKit, input: BatchStepInput): Promise<AwaitOutput> {
+  const { options, run, batch } = input;
+  const { nomad, plan, events, watch } = await kit.planWork(options, input.plan.planKey);
+  const cursorKey = kit.key(run.runId, `cursor-${batch.index}.json`);
+  const cursor = (await kit.planStore.get(cursorKey)) as AwaitCursor;
+  const result = await awaitBatch(nomad, plan, batch.index, cursor, options, watch);
+  await kit.planStore.put(cursorKey, result.cursor);
   if (!result.done) return { events, done: false, cursor: null, batch };
   return { events, done: true, cursor: null, batch: await kit.settle(run.runId, batch, result.outcomes) };
 }

@@ -12,20 +12,13 @@ export async function restartBatchStep(
   kit: StepKit,
   { options, run, plan: ref, progress }: PlannedStepInput,
 ): Promise<BatchOutput> {
-  const { planStore, now, signal, key } = kit;
-  const nomad = kit.nomadFor(options);
-  const { events, emit } = kit.recorder();
-  const plan = await kit.loadPlan(ref.planKey);
+  const { planStore, now, key } = kit;
+  const { nomad, plan, events, watch } = await kit.planWork(options, ref.planKey);
   const index = progress.nextBatch;
   const journalKey = key(run.runId, `batch-${index}.json`);
   const journal = await kit.tryGet<BatchJournal>(journalKey);
-  const outcomes = await restartBatch(nomad, plan, index, options, {
-    emit,
-    now,
-    signal,
-    journal,
-    record: (j) => planStore.put(journalKey, j),
-  });
+  const record = (j: BatchJournal) => planStore.put(journalKey, j);
+  const outcomes = await restartBatch(nomad, plan, index, options, { ...watch, journal, record });
   const batch = { index, size: outcomes.length, startedAt: journal?.startedAt ?? now() };
   if (!options.reschedule) return { events, batch: await kit.settle(run.runId, batch, outcomes) };
   const cursor = createAwaitCursor(index, outcomes, { now });

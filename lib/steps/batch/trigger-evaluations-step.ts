@@ -12,24 +12,18 @@ export async function triggerEvaluationsStep(
   kit: StepKit,
   { options, run, plan: ref, batch }: BatchStepInput,
 ): Promise<BatchOutput> {
-  const { planStore, now, signal, key } = kit;
-  const nomad = kit.nomadFor(options);
-  const { events, emit } = kit.recorder();
-  const plan = await kit.loadPlan(ref.planKey);
-  const cursorKey = key(run.runId, `cursor-${batch.index}.json`);
-  const cursor = (await planStore.get(cursorKey)) as AwaitCursor;
+  const cursorKey = kit.key(run.runId, `cursor-${batch.index}.json`);
+  const cursor = (await kit.planStore.get(cursorKey)) as AwaitCursor;
   const stopped: AllocationOutcome[] = cursor.waiting.map((w) => ({
     allocationId: w.allocationId,
     group: w.group,
     status: 'stopped',
     stopIndex: w.stopIndex,
   }));
-  const evaluated = await triggerEvaluations(nomad, plan, batch.index, stopped, options, {
-    emit,
-    now,
-    signal,
-  });
-  const next = createAwaitCursor(batch.index, [...Object.values(cursor.settled), ...evaluated], { now });
-  await planStore.put(cursorKey, { ...next, startedAt: cursor.startedAt });
+  const { nomad, plan, events, watch } = await kit.planWork(options, ref.planKey);
+  const evaluated = await triggerEvaluations(nomad, plan, batch.index, stopped, options, watch);
+  const settled = [...Object.values(cursor.settled), ...evaluated];
+  const next = createAwaitCursor(batch.index, settled, { now: kit.now });
+  await kit.planStore.put(cursorKey, { ...next, startedAt: cursor.startedAt });
   return { events, batch };
 }

@@ -6,6 +6,12 @@ import type { PlannedStepInput, StepEvents } from '../../workflow/restart-steps'
 import type { StepKit } from '../kit/step-kit';
 import { addToCarryOver, carryOverKey, restartedByRun } from '../plan/carry-over';
 
+/**
+ * At "Check deployments", when the maintenance window (`options.windowEnd`) has ended: records
+ * that the run stops there (Finish then reports `stopped-at-window-end`) and emits `window-ended`
+ * with the allocations done and left. Makes no Nomad call. The graph then finishes: the batch in
+ * flight, if any, has already settled (this is a safe point).
+ */
 export async function stopAtWindowEndStep(
   kit: StepKit,
   { options, run, plan, progress }: PlannedStepInput,

@@ -13,7 +13,7 @@
 import type { NomadClient } from '../../nomad/client';
 import type { BatchError } from '../../restart/allocation-errors';
 import { isBatchUnrecoverable } from '../../restart/allocation-errors';
-import type { ProgressEvent } from '../../restart/events';
+import type { EmitProgress, ProgressEvent } from '../../restart/events';
 import type { RestartOptions } from '../../restart/options';
 import type { RestartPlan } from '../../restart/plan';
 import type { Question } from '../../restart/questions';
@@ -100,6 +100,17 @@ export function pendingQuestion(question: Question, summary: string): PendingQue
   };
 }
 
+/** What a step that works on the plan's allocations starts from ({@link StepKit.planWork}). */
+export interface PlanWork {
+  /** The client for the run's region. */
+  readonly nomad: NomadClient;
+  readonly plan: RestartPlan;
+  /** The step's events, for its result. */
+  readonly events: ProgressEvent[];
+  /** What the batch functions (restart, reschedule, await, health) take: the recorder, the clock, the deadline. */
+  readonly watch: { readonly emit: EmitProgress; readonly now: () => number; readonly signal: AbortSignal };
+}
+
 /** The deps of one invocation plus the helpers built on them; each step takes one of these. */
 export interface StepKit extends Omit<RestartStepsDeps, 'nomad'> {
   /**
@@ -123,6 +134,8 @@ export interface StepKit extends Omit<RestartStepsDeps, 'nomad'> {
   };
   /** The run's plan, decoded once per process. */
   loadPlan(planKey: string): Promise<RestartPlan>;
+  /** The client, the plan and a live recorder, for a step that works on the plan's allocations. */
+  planWork(options: RestartOptions, planKey: string): Promise<PlanWork>;
   /** An object of the plan store, or undefined when it does not exist yet. */
   tryGet<T>(key: string): Promise<T | undefined>;
   /** The run record, empty before the first batch settles. */
@@ -147,24 +160,34 @@ export function createStepKit(deps: RestartStepsDeps): StepKit {
   // A failing read fails the step (Step Functions retries it), instead of a retried batch
   // forgetting its journal and restarting allocations again, or a run record losing its errors.
   const tryGet = <T>(k: string): Promise<T | undefined> => getIfPresent<T>(planStore, k);
+  const nomadFor: StepKit['nomadFor'] = (options) =>
+    options.region === undefined ? nomad : nomad.withRegion(options.region);
+  const recorder: StepKit['recorder'] = ({ live } = { live: true }) => {
+    const events: ProgressEvent[] = [];
+    const seen = live ? onEvent : undefined;
+    return {
+      events,
+      emit: (event: ProgressEvent, kept: ProgressEvent = event) => {
+        seen?.(event);
+        // Past the cap a step keeps its first events; the counters still say what happened.
+        if (events.length < MAX_STEP_EVENTS) events.push(kept);
+      },
+    };
+  };
+  const loadPlan: StepKit['loadPlan'] = (planKey) =>
+    cachedPlan(planKey, async (k) => (await planStore.get(k)) as RestartPlan);
   return {
     ...rest,
     planStore,
-    nomadFor: (options) => (options.region === undefined ? nomad : nomad.withRegion(options.region)),
+    nomadFor,
     key,
-    recorder: ({ live } = { live: true }) => {
-      const events: ProgressEvent[] = [];
-      const seen = live ? onEvent : undefined;
-      return {
-        events,
-        emit: (event: ProgressEvent, kept: ProgressEvent = event) => {
-          seen?.(event);
-          // Past the cap a step keeps its first events; the counters still say what happened.
-          if (events.length < MAX_STEP_EVENTS) events.push(kept);
-        },
-      };
+    recorder,
+    loadPlan,
+    async planWork(options, planKey) {
+      const { events, emit } = recorder();
+      const plan = await loadPlan(planKey);
+      return { nomad: nomadFor(options), plan, events, watch: { emit, now: rest.now, signal: rest.signal } };
     },
-    loadPlan: (planKey) => cachedPlan(planKey, async (k) => (await planStore.get(k)) as RestartPlan),
     tryGet,
     loadRun: async (runId) => (await tryGet<RunRecord>(key(runId, RUN_RECORD))) ?? EMPTY_RUN,
     async stopWithError(runId, error, progress) {

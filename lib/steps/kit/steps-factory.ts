@@ -7,12 +7,10 @@ import { awaitBatchStep } from '../await/await-batch-step';
 import { checkDeploymentsStep } from '../batch/check-deployments-step';
 import { restartBatchStep } from '../batch/restart-batch-step';
 import { triggerEvaluationsStep } from '../batch/trigger-evaluations-step';
-import { stopAtWindowEndStep } from '../batch/window-end-step';
 import { applyAnswerStep } from '../decide/apply-answer-step';
 import { decideStep } from '../decide/decide-step';
 import { finishStep } from '../decide/finish-step';
 import { awaitHealthStep } from '../health/await-health-step';
-import { stopForLostLockStep } from '../lock/lock-lost-step';
 import { planStep } from '../plan/plan-step';
 import { createStepKit } from './step-kit';
 
@@ -29,7 +27,5 @@ export function createRestartSteps(deps: RestartStepsDeps): RestartSteps {
     decide: (input) => decideStep(kit, input),
     applyAnswer: (input) => applyAnswerStep(kit, input),
     finish: (input) => finishStep(kit, input),
-    stopAtWindowEnd: (input) => stopAtWindowEndStep(kit, input),
-    stopForLostLock: (input, reason) => stopForLostLockStep(kit, input, reason),
   };
 }

@@ -7,6 +7,11 @@ import { lockLostText } from '../../restart/lock-lines';
 import type { GuardOutput, PlannedStepInput } from '../../workflow/restart-steps';
 import type { StepKit } from '../kit/step-kit';
 
+/**
+ * At "Check deployments", when the run lost the job's lock (`reason`, from `JobLockLostError`):
+ * records it as a run error (Finish then reports `failed`, Nomad's "finished with errors") and
+ * emits `lock-lost`. Makes no Nomad call; the graph finishes without another batch.
+ */
 export async function stopForLostLockStep(
   kit: StepKit,
   { run, plan, progress }: PlannedStepInput,

@@ -1,7 +1,7 @@
 /**
- * The run ends the README shows a message for, one per way a run ends, as an ended execution
- * (and the run's record, where the message reads it). run-ended-readme.test.ts renders each with
- * the real message builder and checks that the README shows exactly that.
+ * The run ends docs/notifications.md shows a message for, one per way a run ends, as an ended
+ * execution (and the run's record, where the message reads it). run-ended-doc.test.ts renders
+ * each with the real message builder and checks that the doc shows exactly that.
  */
 import { validateExecutionInput } from '../../../lib/restart/execution-input';
 import { type RunFacts, summarizeRun } from '../../../lib/restart/run-summary';

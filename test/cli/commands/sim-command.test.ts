@@ -27,24 +27,34 @@ describe('runSimCommand', () => {
     const aborter = new AbortController();
 
     // Act
-    const exit = runSimCommand(['-port=0'], {
+    const exit = runSimCommand(['-port=0', '-consul-port=0'], {
       stdout: streams.stdout,
       stderr: streams.stderr,
       signal: aborter.signal,
     });
-    while (!streams.text.out.includes('\n')) await new Promise((resolve) => setTimeout(resolve, 5));
-    const address = /listening on (\S+)/.exec(streams.text.out)?.[1] ?? '';
+    while (streams.text.out.split('\n').length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+    const address = /Nomad simulator listening on (\S+)/.exec(streams.text.out)?.[1] ?? '';
+    const consulAddress = /Consul simulator listening on (\S+)/.exec(streams.text.out)?.[1] ?? '';
     const jobs = (await get<JobListStub[]>(address, '/v1/jobs')).json;
+    const checks = await get<unknown[]>(consulAddress, '/v1/health/checks/web');
     aborter.abort();
 
     // Assert
-    expect(streams.text.out).toMatch(/^Nomad simulator listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+    expect(streams.text.out).toMatch(
+      /^Nomad simulator listening on http:\/\/127\.0\.0\.1:\d+\nConsul simulator listening on http:\/\/127\.0\.0\.1:\d+\n$/,
+    );
     expect(jobs.map((j) => j.ID)).toEqual(['example', 'node-monitor']);
+    expect(checks.status).toBe(200);
+    expect(checks.headers.get('X-Consul-Index')).toMatch(/^\d+$/);
     expect(await exit).toBe(0);
   });
 
   it.each([
     { args: ['-port', 'x'], err: 'invalid value "x" for flag -port: must be a port number' },
+    {
+      args: ['-consul-port', '70000'],
+      err: 'invalid value "70000" for flag -consul-port: must be a port number',
+    },
     { args: ['-bogus'], err: 'flag provided but not defined: -bogus' },
     { args: ['-empty', '-scenario', 'f.json'], err: 'The -empty option cannot be used with -scenario' },
     {

@@ -77,8 +77,6 @@ export class FakeSteps {
       decide: record('decide'),
       applyAnswer: record('applyAnswer'),
       finish: record('finish'),
-      stopAtWindowEnd: record('stopAtWindowEnd'),
-      stopForLostLock: record('stopForLostLock'),
     };
   };
 }

@@ -158,7 +158,7 @@ export async function runWorkflowInput(
 
 /** Another run, still running, holds the job: the lock a second run finds taken (this process's). */
 export async function holdJob(key: LockKey, holder: string): Promise<void> {
-  await localStores.lock.acquire(key, holder, 3600);
+  await localStores.lock.acquire(key, { owner: holder, ttlSeconds: 3600 });
   localStores.runs.started(holder);
 }
 

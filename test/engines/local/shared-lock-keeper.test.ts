@@ -6,8 +6,9 @@
  * once stopped. ACLs on, the README's policy. The simulator's leases run 100 times faster than
  * the clock, so a 60 s TTL passes in 0.6 s.
  */
+
+import { keepSharedLock, type SharedLockKeeper } from '../../../lib/engines/local/shared-lock-keeper';
 import { NomadClient } from '../../../lib/nomad';
-import { keepSharedLock, type SharedLockKeeper } from '../../../lib/steps/lock/shared-lock-keeper';
 import {
   LOCAL_SHARED_LOCK_TTL_MS,
   MemoryJobLock,
@@ -49,7 +50,10 @@ const lockAs = (identity: typeof HERE) =>
 
 /** Run-1 takes the job as "Lock job" does (its ID kept in `own`), then keeps it every `renewEveryMs`. */
 async function takeAndKeepRun1(renewEveryMs: number) {
-  await new PairedJobLock(own, lockAs(HERE), { required: false }).take(KEY, 'run-1', 60);
+  await new PairedJobLock(own, lockAs(HERE), { required: false }).take(KEY, {
+    owner: 'run-1',
+    ttlSeconds: 60,
+  });
   keeper = keepSharedLock({
     nomad: { address: sim.address, token: OPERATOR_TOKEN },
     own,
@@ -103,7 +107,7 @@ describe('keepSharedLock', () => {
 
   it('renews nothing for a run that goes on without the shared lock', async () => {
     // Arrange
-    await own.acquire(KEY, 'run-1', 60);
+    await own.acquire(KEY, { owner: 'run-1', ttlSeconds: 60 });
     keeper = keepSharedLock({
       nomad: { address: sim.address, token: OPERATOR_TOKEN },
       own,

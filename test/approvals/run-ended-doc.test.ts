@@ -1,7 +1,7 @@
 /**
- * The README's run-end messages are what the code posts: each sample end (one per way a run
+ * The run-end messages docs/notifications.md shows are what the code posts: each sample end (one per way a run
  * ends) rendered by the real message builder, as e-mail and Slack's notification text show it,
- * appears in the README word for word (the console link, the same in every message, left out).
+ * appears in that doc word for word (the console link, the same in every message, left out).
  */
 import { readFileSync } from 'node:fs';
 import { renderPlainText } from '../../lib/approvals/message';
@@ -11,8 +11,8 @@ import { RUN_END_SAMPLES } from './helpers/run-ended-samples';
 
 const LINK = '\n\nOpen the execution in the Step Functions console: https://';
 
-describe("the README's run-end messages", () => {
-  const readme = readFileSync('README.md', 'utf8');
+describe('the run-end messages of docs/notifications.md', () => {
+  const doc = readFileSync('docs/notifications.md', 'utf8');
 
   it.each(RUN_END_SAMPLES.map((sample) => ({ ...sample })))(
     'shows the message of a run that $ending',
@@ -26,7 +26,7 @@ describe("the README's run-end messages", () => {
 
       // Assert
       expect(text).toContain(LINK);
-      expect(readme).toContain(text.slice(0, text.indexOf(LINK)));
+      expect(doc).toContain(text.slice(0, text.indexOf(LINK)));
     },
   );
 });

@@ -5,7 +5,7 @@
  * lock keeps. A laptop that dies or sleeps stops renewing, and Nomad frees the lock two TTLs and a
  * LockDelay later (its server doubles the TTL). A renewal Nomad refuses means the lock is lost:
  * renewing stops, and the run's next safe point, which renews the lock too, meets the same refusal
- * and ends the run failed before another batch (lambdas/check-deployments.ts).
+ * and ends the run failed before another batch (lib/steps/lock/guard-step.ts).
  */
 import { NomadClient } from '../../nomad/client';
 import { type NomadClientConfig, resolveNomadConfig } from '../../nomad/config';

@@ -1,10 +1,18 @@
 /**
- * Retries of one Nomad request: how many, how long between them (full jitter), and that an
- * abort is never retried. Which errors are worth retrying is the requester's call.
+ * Retries of one HTTP request (to Nomad or Consul): how many, how long between them (full
+ * jitter), and that an abort is never retried. Which errors are worth retrying is the caller's call.
  */
 import { setTimeout } from 'node:timers/promises';
-import type { RetryOptions } from '../config';
-import { NomadAbortedError } from '../errors';
+
+/** Bounded exponential backoff with full jitter, used for reads only (writes are never retried blindly). */
+export interface RetryOptions {
+  /** Total attempts, the first included; 1 disables retries. @default 4 */
+  attempts?: number;
+  /** Upper bound of the first backoff, in ms; it doubles per retry. @default 100 */
+  baseDelayMs?: number;
+  /** Cap of any one backoff, in ms. @default 2000 */
+  maxDelayMs?: number;
+}
 
 /** A fully resolved retry policy. */
 export interface Backoff {
@@ -35,35 +43,35 @@ export function backoffDelay(retry: number, backoff: Backoff, random: () => numb
   return Math.floor(random() * ceiling);
 }
 
-/** Waits `ms`; an abort rejects at once with `NomadAbortedError`. */
-async function sleep(ms: number, signal: AbortSignal | undefined, what: string): Promise<void> {
+/** Waits `ms`; an abort rejects at once with the caller's own abort error. */
+async function sleep(ms: number, signal: AbortSignal | undefined, aborted: () => Error): Promise<void> {
   try {
     await setTimeout(ms, undefined, signal === undefined ? {} : { signal });
   } catch {
-    throw new NomadAbortedError(`${what}: request aborted`);
+    throw aborted();
   }
 }
 
 /**
  * Runs `attempt` until it succeeds, `shouldRetry` refuses the error, or the attempts run
- * out; the last error is thrown as is. An abort (during a request or a backoff) is thrown
- * at once and never retried. `what` names the request in the abort message.
+ * out; the last error is thrown as is. Once `signal` has fired nothing is retried: an error
+ * from the attempt is thrown as is, and an abort during a backoff throws `aborted()`.
  */
 export async function withRetry<T>(
   attempt: () => Promise<T>,
   shouldRetry: (err: unknown) => boolean,
   backoff: Backoff,
   signal: AbortSignal | undefined,
-  what: string,
+  aborted: () => Error,
 ): Promise<T> {
   for (let retry = 0; ; retry++) {
     try {
       return await attempt();
     } catch (err) {
-      if (err instanceof NomadAbortedError || retry + 1 >= backoff.attempts || !shouldRetry(err)) {
+      if (signal?.aborted === true || retry + 1 >= backoff.attempts || !shouldRetry(err)) {
         throw err;
       }
     }
-    await sleep(backoffDelay(retry, backoff), signal, what);
+    await sleep(backoffDelay(retry, backoff), signal, aborted);
   }
 }

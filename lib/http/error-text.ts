@@ -70,3 +70,30 @@ export function goDialErrorText(err: unknown, method: string, url: string): stri
   const host = first.address.includes(':') ? `[${first.address}]` : first.address;
   return `${op}: dial tcp ${host}:${first.port}: connect: ${text}`;
 }
+
+/** OpenSSL verification codes Node reports on an untrusted or mismatched server certificate. */
+const TLS_CODES: ReadonlySet<string> = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_SIGNATURE_FAILURE',
+]);
+
+/** The `code` of a Node error (`ECONNREFUSED`, `ERR_TLS_CERT_ALTNAME_INVALID`, ...), if it has one. */
+export function errorCode(err: unknown): string | undefined {
+  if (typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string') {
+    return err.code;
+  }
+  return undefined;
+}
+
+/** Whether a Node error code is a TLS handshake failure (a certificate refused either way). */
+export function isTlsErrorCode(code: string | undefined): boolean {
+  return (
+    code !== undefined && (TLS_CODES.has(code) || code.startsWith('ERR_TLS_') || code.startsWith('ERR_SSL_'))
+  );
+}

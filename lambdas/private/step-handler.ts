@@ -1,0 +1,59 @@
+/**
+ * The one middleware chain of the handlers, in the order every handler uses it: the Powertools
+ * logger's Lambda context first, then the Nomad client, the lease renewal, the workflow's error
+ * names, and last the state's budgets (middy runs `after` hooks in reverse: the budgets see the
+ * state first). Each handler says which links it needs; a handler is then a function that decodes
+ * its event, calls its step and builds its result.
+ */
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy, { type MiddlewareObj, type MiddyfiedHandler } from '@middy/core';
+import type { Context } from 'aws-lambda';
+import type { HandlerId } from '../../lib/workflow/state-names';
+import { leaseMiddleware } from './lease-middleware';
+import { logger } from './logger';
+import { nomadClientMiddleware } from './nomad-client-middleware';
+import { stateBudgetMiddleware } from './state-budget-middleware';
+import { workflowErrorsMiddleware } from './workflow-errors-middleware';
+
+/** Which links of the chain a handler needs. */
+export interface StepHandlerOptions {
+  /**
+   * Attaches a Nomad client (`nomadClientOf(context)`). Only these handlers read the token's
+   * secret: one without a client (input validation, the question) never touches it.
+   * @default false
+   */
+  readonly nomad?: boolean;
+  /**
+   * Re-throws errors under the names the state machine's `Retry` and `Catch` match on
+   * (`workflowErrorsMiddleware`). Off for the handlers no state invokes (EventBridge, streams, the
+   * approval URL).
+   * @default true
+   */
+  readonly workflowErrors?: boolean;
+  /**
+   * The handler returns the next workflow state: its history events are charged and its event
+   * lists fitted to their budgets (`stateBudgetMiddleware`).
+   * @default - the result is not a workflow state
+   */
+  readonly state?: HandlerId;
+  /** With `state`: the first step of a continued execution starts the history estimate again. @default false */
+  readonly freshHistory?: boolean;
+  /** Renews the run's leases once the step returned (`leaseMiddleware`); needs `nomad`. @default false */
+  readonly renewsLease?: boolean;
+}
+
+type AnyMiddleware = MiddlewareObj<unknown, unknown, Error, Context>;
+
+/** `handler` wrapped in the handlers' middleware chain, with the links `options` ask for. */
+export function stepHandler<TEvent = unknown, TResult = unknown>(
+  handler: (event: TEvent, context: Context) => Promise<TResult>,
+  options: StepHandlerOptions = {},
+): MiddyfiedHandler<TEvent, TResult, Error, Context> {
+  const chain: AnyMiddleware[] = [injectLambdaContext(logger) as AnyMiddleware];
+  if (options.nomad === true) chain.push(nomadClientMiddleware());
+  if (options.renewsLease === true) chain.push(leaseMiddleware());
+  if (options.workflowErrors !== false) chain.push(workflowErrorsMiddleware());
+  if (options.state !== undefined)
+    chain.push(stateBudgetMiddleware(options.state, { fresh: options.freshHistory === true }));
+  return middy<TEvent, TResult, Error, Context>().use(chain).handler(handler);
+}

@@ -1,0 +1,23 @@
+/** Go's boolean parsing, which Nomad and Consul both use for their `*_SKIP_VERIFY`/`*_SSL` variables. */
+
+/** Go's `strconv.ParseBool`: `undefined` for anything it would reject. */
+export function parseGoBool(value: string): boolean | undefined {
+  switch (value) {
+    case '1':
+    case 't':
+    case 'T':
+    case 'TRUE':
+    case 'true':
+    case 'True':
+      return true;
+    case '0':
+    case 'f':
+    case 'F':
+    case 'FALSE':
+    case 'false':
+    case 'False':
+      return false;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * The lock's part of the safe point before a batch ("Check deployments", before its deployment
+ * guard): a pending cancel request wins (no Nomad call), then the maintenance window's end (no
+ * batch starts after it), then the run's leases are renewed, and a run that lost the job stops
+ * there, failed, restarting nothing more.
+ */
+import { windowHasEnded } from '../../restart/window';
+import { JobLockLostError } from '../../stores/errors';
+import type { GuardState, Progress } from '../../workflow/payloads';
+import type { PlannedStepInput, StepEvents } from '../../workflow/restart-steps';
+import { stopAtWindowEndStep } from '../batch/window-end-step';
+import type { StepKit } from '../kit/step-kit';
+import { type JobLocks, lockKeyOf } from './job-locks';
+import { stopForLostLockStep } from './lock-lost-step';
+import { refreshLockStep } from './refresh-lock-step';
+
+/** What the safe point before a batch came to, when it stops the run there. */
+export interface GuardStop extends StepEvents {
+  readonly guard: GuardState;
+  /** The counters with the stop's error counted (a lost lock); absent when they are unchanged. */
+  readonly progress?: Progress;
+}
+
+/** The lock's checks at the safe point before a batch; `undefined` when the run goes on. */
+export async function guardStep(
+  kit: StepKit,
+  locks: JobLocks,
+  input: PlannedStepInput,
+): Promise<GuardStop | undefined> {
+  const { run, plan } = input;
+  if (await locks.lock.isCancelRequested(lockKeyOf(plan), run.runId)) {
+    return { guard: { blocked: false, canceled: true }, events: [] };
+  }
+  if (windowHasEnded(input.options, kit.now())) {
+    const { events } = await stopAtWindowEndStep(kit, input);
+    return { guard: { blocked: false, canceled: false, windowEnded: true }, events };
+  }
+  try {
+    await refreshLockStep(locks, input);
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof JobLockLostError)) throw err;
+    const { events, progress } = await stopForLostLockStep(kit, input, err.message);
+    return { guard: { blocked: true, canceled: false, windowEnded: false }, events, progress };
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The job lock's steps: one restart per job (across laptops and AWS), taken after Plan, renewed
+ * at every safe point, released on every way out. Each step is one file of this folder, run on
+ * the step kit built from the invocation's deps (its clock, plan store and live events), beside
+ * the lock the invocation holds. The handlers get them from {@link createLockSteps}.
+ */
+
+import type { LockKey } from '../../stores/job-lock';
+import type { PlannedStepInput, RestartStepsDeps } from '../../workflow/restart-steps';
+import { createStepKit } from '../kit/step-kit';
+import { type GuardStop, guardStep } from './guard-step';
+import { type JobLocks, lockKeyOf } from './job-locks';
+import { keepLeaseStep, type LeaseKept } from './refresh-lock-step';
+import { releaseLockStep, releaseStaleLockStep } from './release-lock-step';
+import { type TakeLockOutput, takeLockStep } from './take-lock-step';
+
+/** What the lock steps need: a step's deps, and the job's locks. */
+export interface LockStepsDeps extends RestartStepsDeps, JobLocks {}
+
+/** One method per lock step. */
+export interface LockSteps {
+  /**
+   * "Lock job": takes the job's locks for the run. A run that finds another holding the job fails
+   * with `JobLockedError` naming the holder (a scheduled run is skipped instead, with its own
+   * summary), unless the holder no longer runs: then this run takes the lock over and says so
+   * (`lock-taken-over`). The lease never decides on its own. Names the run in the job's record
+   * (a later run resumes one that never ended).
+   */
+  take(input: PlannedStepInput): Promise<TakeLockOutput>;
+  /**
+   * The safe point before a batch, before the deployment guard (Nomad's `command/job_restart.go`
+   * `handleSignal` and the batch loop): a pending cancel wins (no Nomad call), then the maintenance
+   * window's end (the run stops there, `window-ended`), then the lease is renewed: a run that lost
+   * the job stops, failed, restarting nothing more (`lock-lost`). `undefined` when the run goes on.
+   */
+  guard(input: PlannedStepInput): Promise<GuardStop | undefined>;
+  /**
+   * After each await slice and at "Decide" (the last step before a batch wait or a question):
+   * renews the run's leases. A lost lock or a failed renewal is answered, not thrown: the next
+   * safe point stops a run that lost the job.
+   */
+  keepLease(input: PlannedStepInput): Promise<LeaseKept>;
+  /** Whether a cancel was requested for the run (read at "Decide"). */
+  cancelRequested(input: PlannedStepInput): Promise<boolean>;
+  /**
+   * "Release lock": frees the run's locks if it holds them (`false` when it did not: a `JobLocked`
+   * failure never frees the other run's lock) and marks the run ended, in the job's record (it is
+   * never resumed) and in the plan store (its documents may expire now).
+   */
+  release(runId: string | undefined, key: LockKey | undefined): Promise<boolean>;
+  /** After an execution died outside a Catch: frees every lock its run holds; answers how many. */
+  releaseStale(runId: string): Promise<number>;
+}
+
+/** Builds the lock steps for one invocation (deps carry that invocation's clock and deadline). */
+export function createLockSteps(deps: LockStepsDeps): LockSteps {
+  const { lock, runs, leaseSeconds, ...stepDeps } = deps;
+  const kit = createStepKit(stepDeps);
+  const locks = { lock, runs, leaseSeconds };
+  return {
+    take: (input) => takeLockStep(kit, locks, input),
+    guard: (input) => guardStep(kit, locks, input),
+    keepLease: (input) => keepLeaseStep(locks, input),
+    cancelRequested: ({ run, plan }) => lock.isCancelRequested(lockKeyOf(plan), run.runId),
+    release: (runId, key) => releaseLockStep(kit, lock, runId, key),
+    releaseStale: (runId) => releaseStaleLockStep(kit, lock, runId),
+  };
+}

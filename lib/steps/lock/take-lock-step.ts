@@ -1,0 +1,125 @@
+/**
+ * "Lock job": one restart per job. A second run fails fast naming the holder (a scheduled run is
+ * skipped instead, with its own summary: it is not queued and pages no one), unless the holder is
+ * no longer running (it ended without releasing the lock): then this run takes the lock over and
+ * says so. The lease never decides on its own, except for the job's shared lock in Nomad held by a
+ * run this engine cannot ask about (another laptop): only its holder or Nomad's TTL frees that one.
+ */
+import type { ProgressEvent } from '../../restart/events';
+import { summarizeRun } from '../../restart/run-summary';
+import { skipsWhenLocked } from '../../restart/window';
+import { describeHolder, LockHeldError, SharedLockHeldError } from '../../stores/errors';
+import type { RunStatus } from '../../stores/run-status';
+import { JobLockedError } from '../../workflow/errors';
+import type { Summary } from '../../workflow/payloads';
+import type { PlannedStepInput, StepEvents } from '../../workflow/restart-steps';
+import type { StepKit } from '../kit/step-kit';
+import { jobRunKey, recordRunHoldsJob } from '../plan/earlier-run';
+import { type JobLocks, leaseOf, lockKeyOf } from './job-locks';
+
+/** What "Lock job" came to. */
+export interface TakeLockOutput extends StepEvents {
+  /** The run holds the job (`taken-over` from a run no longer running), or, scheduled, was skipped. */
+  readonly outcome: 'taken' | 'taken-over' | 'skipped';
+  /** A skipped run's summary (the execution's output, naming the holder); `null` when taken. */
+  readonly summary: Summary | null;
+}
+
+/** Who holds the job: an execution, or a run named by the shared lock's variable. */
+function holderName(err: LockHeldError): string {
+  if (!(err instanceof SharedLockHeldError)) return `execution "${err.holder}"`;
+  // The holder is written into the variable's items: a token without "read" cannot see them.
+  if (err.details === undefined) return 'another run (its lock in Nomad does not say which to this token)';
+  return `run "${err.holder}"${describeHolder(err.details)}`;
+}
+
+/**
+ * Whether the run holding the lock still runs, from the status of the execution the lock names as
+ * running it. `SUCCEEDED` with the lock still held means it continued as new: every other way out
+ * of an execution releases the lock first ("Release lock"), and the successor names itself in the
+ * lock as it starts ("Resume run"), so the chain, not its first link, decides.
+ */
+const stillRuns = (status: RunStatus): boolean => status === 'RUNNING' || status === 'SUCCEEDED';
+
+/** The summary of a scheduled run skipped because `holder` keeps the job (the execution's output). */
+function skippedSummary({ options, run, plan }: PlannedStepInput, holder: string, now: number) {
+  return summarizeRun({
+    outcome: 'skipped-job-locked',
+    jobId: plan.jobId,
+    namespace: plan.namespace,
+    reschedule: options.reschedule,
+    planned: plan.allocationCount,
+    restarted: 0,
+    failed: 0,
+    skipped: plan.skipped ?? {},
+    startedAt: run.startedAt ?? null,
+    finishedAt: now,
+    errors: [],
+    omittedErrors: 0,
+    windowEnd: options.windowEnd ?? null,
+    windowReached: false,
+    lockedBy: holder,
+    scheduleName: options.scheduleName ?? null,
+    scheduledTime: options.scheduledTime ?? null,
+  });
+}
+
+/** "Lock job" for the run of `input` (see `LockSteps.take`). */
+export async function takeLockStep(
+  kit: StepKit,
+  { lock, runs, leaseSeconds }: JobLocks,
+  input: PlannedStepInput,
+): Promise<TakeLockOutput> {
+  const { run, plan } = input;
+  const key = lockKeyOf(plan);
+  const lease = leaseOf(run, leaseSeconds);
+  // Not shown live: the plan's lines, held until now, come first (the handler puts them there).
+  const { events, emit } = kit.recorder({ live: false });
+  const held = (err: LockHeldError) =>
+    new JobLockedError(
+      `Job "${plan.jobId}" in namespace "${plan.namespace}" is already being restarted by ${holderName(err)}`,
+      { cause: err },
+    );
+  // The job's record names the run holding it, so a run after one that never ended resumes it.
+  const holdsJob = async () => {
+    if (plan.planKey !== '')
+      await recordRunHoldsJob(kit.planStore, jobRunKey(plan.namespace, plan.jobId), run.runId, plan.planKey);
+    const skipped = lock.sharedSkipped;
+    if (skipped !== undefined)
+      emit({ type: 'shared-lock-skipped', time: kit.now(), jobId: plan.jobId, reason: skipped.message });
+  };
+  // Another run keeps the job: this one fails, or, scheduled, is skipped.
+  const lockedOut = (by: LockHeldError): TakeLockOutput => {
+    if (!skipsWhenLocked(input.options)) throw held(by);
+    const now = kit.now();
+    emit({ type: 'skipped-job-locked', time: now, jobId: plan.jobId, holder: by.holder });
+    return { outcome: 'skipped', summary: skippedSummary(input, by.holder, now), events };
+  };
+  try {
+    await lock.take(key, lease);
+    await holdsJob();
+    return { outcome: 'taken', summary: null, events };
+  } catch (err) {
+    if (!(err instanceof LockHeldError)) throw err;
+    if (err instanceof SharedLockHeldError && !err.askable) return lockedOut(err);
+    // A holder that cannot be asked about keeps its lock: failing safe means not restarting.
+    const status = await runs.status(err.holderExecution ?? err.holder);
+    if (stillRuns(status)) return lockedOut(err);
+    try {
+      await lock.takeOver(key, lease, err.holder);
+    } catch (race) {
+      if (race instanceof LockHeldError) throw held(race);
+      throw race;
+    }
+    await holdsJob();
+    const takenOver: ProgressEvent = {
+      type: 'lock-taken-over',
+      time: kit.now(),
+      jobId: plan.jobId,
+      previousRun: err.holder,
+      previousStatus: status,
+    };
+    emit(takenOver);
+    return { outcome: 'taken-over', summary: null, events };
+  }
+}
