@@ -216,3 +216,24 @@ export async function interruptWhileTheRunAsks(sfn: AwsClientStub<SFNClient>, to
   await new Promise((resolve) => setTimeout(resolve, 50));
   return { fake, tty, result, arn: () => arn };
 }
+
+/**
+ * A `-yes` request of {@link options} to {@link MACHINE} as {@link OPERATOR}, overridden by `over`,
+ * with what it emits and the errors it prints collected.
+ */
+export function recordingRequest(over: Partial<RunRestartOnAwsRequest> = {}) {
+  const emitted: ProgressEvent[] = [];
+  const errors: string[] = [];
+  const request: RunRestartOnAwsRequest = {
+    options,
+    stateMachineArn: MACHINE,
+    clients: { sfn: new SFNClient({ region: REGION }) },
+    emit: (event) => emitted.push(event),
+    ask: async () => ({ kind: 'yes' }),
+    operator: OPERATOR,
+    printError: (message) => errors.push(message),
+    env: {},
+    ...over,
+  };
+  return { request, emitted, errors };
+}
