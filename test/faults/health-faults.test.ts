@@ -4,21 +4,14 @@
  * at its deadline with the check's output, the run stops once more than one has, and the
  * allocations after that are never touched. Ends with the accounting check.
  */
-import { jest } from '@jest/globals';
 import type { Allocation } from '../../lib/nomad/types';
 import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
-import { useEmulatedAws } from '../iam/helpers/emulated-aws';
 import { checkedJob } from '../steps/health/helpers/health-fixtures';
-import { allocationsOf, eventsOf, harnessPerTest } from '../steps/helpers/harness';
-import { accountFor, CLEAN, invariantsOf } from './helpers/accounting';
+import { allocationsOf, eventsOf } from '../steps/helpers/harness';
+import { accountFor, CLEAN, faultSuite, invariantsOf } from './helpers/accounting';
 
-jest.setTimeout(60_000);
-
-// The handlers' AWS stores on emulators, every call checked against its function's role.
-useEmulatedAws();
-
-const harness = harnessPerTest();
+const { harness } = faultSuite();
 
 describe('faults in health', () => {
   it('12. a check that never passes under -yes -max-errors 1: two failed, the rest not reached', async () => {

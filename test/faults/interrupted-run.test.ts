@@ -5,38 +5,24 @@
  * place, or stopped and replaced, its replacements included) and does the rest, so over both
  * runs every allocation is restarted or replaced exactly once. Ends with the accounting check.
  */
-import { jest } from '@jest/globals';
 import { toRestartInput } from '../../lib/restart/input';
 import type { RestartOptions } from '../../lib/restart/options';
 import { sharedLockPath } from '../../lib/stores';
 import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../fixtures/readme-policy';
 import { restartOptions } from '../fixtures/restart-options';
-import { useEmulatedAws } from '../iam/helpers/emulated-aws';
 import { asFunction } from '../iam/helpers/iam-check';
 import { captureOutput, lambdaContext } from '../lambdas/helpers/fixtures';
-import {
-  allocationsOf,
-  eventsOf,
-  type Harness,
-  harnessPerTest,
-  simpleJob,
-  waitAllRunning,
-} from '../steps/helpers/harness';
-import { accountFor, CLEAN, invariantsOf } from './helpers/accounting';
+import { allocationsOf, eventsOf, type Harness, simpleJob, waitAllRunning } from '../steps/helpers/harness';
+import { accountFor, CLEAN, faultSuite, invariantsOf } from './helpers/accounting';
 
-jest.setTimeout(60_000);
-
-// The handlers' AWS stores on emulators, every call checked against its function's role.
-const aws = useEmulatedAws();
+const { harness, aws } = faultSuite();
 
 const { handler: releaseStaleLock } = await import('../../lambdas/release-stale-lock');
 
 const JOB = 'web';
 const COUNT = 6;
 const KEY = { namespace: 'default', jobId: JOB };
-
-const harness = harnessPerTest();
 
 /** Runs `options` and aborts the execution when the `nth` request ending in `pathSuffix` arrives. */
 async function abortedRun(target: Harness, options: RestartOptions, pathSuffix: string, nth: number) {

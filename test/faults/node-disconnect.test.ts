@@ -12,27 +12,19 @@
  * stop Nomad could only act on once the node was back), a **replacement** for an allocation the
  * disconnect had already replaced. Every case ends with the accounting check.
  */
-import { jest } from '@jest/globals';
 import type { Allocation, DisconnectStrategy } from '../../lib/nomad/types';
 import type { RestartOptions } from '../../lib/restart/options';
 import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
-import { useEmulatedAws } from '../iam/helpers/emulated-aws';
 import {
   allocationsOf,
   eventsOf,
   type Harness,
-  harnessPerTest,
   simpleJob,
   TIME_SCALE,
   waitAllRunning,
 } from '../steps/helpers/harness';
-import { accountFor, CLEAN, invariantsOf } from './helpers/accounting';
-
-jest.setTimeout(60_000);
-
-// The handlers' AWS stores on emulators, every call checked against its function's role.
-useEmulatedAws();
+import { accountFor, CLEAN, faultSuite, invariantsOf } from './helpers/accounting';
 
 const JOB = 'web';
 const COUNT = 6;
@@ -40,7 +32,7 @@ const N2 = 'node-2';
 /** Simulated time the node stays disconnected. */
 const OUTAGE_MS = 60_000;
 
-const harness = harnessPerTest();
+const { harness } = faultSuite();
 
 async function cluster(disconnect: DisconnectStrategy): Promise<Harness> {
   const job = simpleJob(JOB, 'service', COUNT);

@@ -6,32 +6,24 @@
  * check (accounting.ts): every planned allocation accounted for once, nothing restarted or
  * stopped twice, no replacement stopped, and the run's summary agreeing with the simulator.
  */
-import { jest } from '@jest/globals';
 import type { Job } from '../../lib/nomad/types';
 import type { RestartOptions } from '../../lib/restart/options';
 import type { WorkflowRunOptions } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
-import { useEmulatedAws } from '../iam/helpers/emulated-aws';
 import {
   type Harness,
   type HarnessExtra,
   type HarnessSetup,
-  harnessPerTest,
   simpleJob,
   TIME_SCALE,
 } from '../steps/helpers/harness';
-import { CLEAN, invariantsOf, runAccounted } from './helpers/accounting';
-
-jest.setTimeout(60_000);
-
-// The handlers' AWS stores on emulators, every call checked against its function's role.
-useEmulatedAws();
+import { CLEAN, faultSuite, invariantsOf, runAccounted } from './helpers/accounting';
 
 const JOB = 'web';
 const COUNT = 6;
 const BATCHES_OF_2 = { batchSize: { value: 2, percent: false } } as const;
 
-const harness = harnessPerTest();
+const { harness } = faultSuite();
 
 function cluster(
   extra: HarnessExtra = {},

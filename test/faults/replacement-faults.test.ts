@@ -4,26 +4,12 @@
  * allocation garbage-collected while the run waits (a clear error, not a hang). Each ends with
  * the accounting check.
  */
-import { jest } from '@jest/globals';
 import type { RestartOptions } from '../../lib/restart/options';
 import { restartOptions } from '../fixtures/restart-options';
-import { useEmulatedAws } from '../iam/helpers/emulated-aws';
-import {
-  allocationsOf,
-  type Harness,
-  harnessPerTest,
-  simpleJob,
-  updatedJob,
-  waitAllRunning,
-} from '../steps/helpers/harness';
-import { CLEAN, invariantsOf, runAccounted } from './helpers/accounting';
+import { allocationsOf, type Harness, simpleJob, updatedJob, waitAllRunning } from '../steps/helpers/harness';
+import { CLEAN, faultSuite, invariantsOf, runAccounted } from './helpers/accounting';
 
-jest.setTimeout(60_000);
-
-// The handlers' AWS stores on emulators, every call checked against its function's role.
-useEmulatedAws();
-
-const harness = harnessPerTest();
+const { harness } = faultSuite();
 
 function restart(target: Harness, job: string, over: Partial<RestartOptions>) {
   return runAccounted(target, restartOptions(job, { reschedule: true, ...over }));

@@ -8,6 +8,8 @@
  * unreached unless it said why (its window ended, or an answer stopped it): an unattended run
  * must never report success with work it planned left undone.
  */
+
+import { jest } from '@jest/globals';
 import type { Allocation } from '../../../lib/nomad/types';
 import type { RestartOptions } from '../../../lib/restart/options';
 import {
@@ -15,7 +17,13 @@ import {
   type WorkflowRun,
   type WorkflowRunOptions,
 } from '../../engines/local/helpers/workflow-harness';
-import { allocationsOf, type Harness } from '../../steps/helpers/harness';
+import { type EmulatedAws, useEmulatedAws } from '../../iam/helpers/emulated-aws';
+import {
+  allocationsOf,
+  type Harness,
+  type HarnessPerTest,
+  harnessPerTest,
+} from '../../steps/helpers/harness';
 
 export type Fate = 'restarted' | 'rescheduled' | 'failed' | 'not reached';
 
@@ -139,6 +147,16 @@ export function accountFor(
 }
 
 /** The invariants that hold whatever the fault: for `expect(...).toEqual(CLEAN)`. */
+/**
+ * What every fault suite sets up: a minute per test, the handlers' AWS stores on emulators (every
+ * call checked against its function's role), and one harness per test.
+ */
+export function faultSuite(): { harness: HarnessPerTest; aws: EmulatedAws } {
+  jest.setTimeout(60_000);
+  const aws = useEmulatedAws();
+  return { harness: harnessPerTest(), aws };
+}
+
 /** Runs the workflow with `options` and accounts for every allocation of the job it started with. */
 export async function runAccounted(
   target: Harness,
