@@ -29,10 +29,11 @@ import { localStores } from '../../lib/stores/from-env';
 import { FlowStates, TASK_STATE_HANDLERS, TaskStates } from '../../lib/workflow/state-names';
 import { synthesizeStack } from '../aws-limits/helpers/synthesized-stack';
 import { discardingTerminal } from '../engines/local/helpers/workflow-harness';
+import { openedAroundAll } from '../fixtures/opened-around';
 import { restartOptions } from '../fixtures/restart-options';
 import { harnessPerTest, simpleJob } from '../steps/helpers/harness';
 import { SIGNING_SECRET, slackBody, slackHeaders } from './helpers/approvals';
-import { type FakeSlack, type SlackCall, startFakeSlack } from './helpers/fake-slack';
+import { type SlackCall, startFakeSlack } from './helpers/fake-slack';
 import { type LocalLoop, startLocalLoop } from './helpers/local-loop';
 
 jest.setTimeout(120_000);
@@ -44,12 +45,14 @@ const SECRET_ARNS = {
 };
 const secrets = mockClient(SecretsManagerClient);
 const written: string[] = [];
-let slack: FakeSlack;
+const slack = openedAroundAll(
+  () => startFakeSlack(BOT_TOKEN),
+  (opened) => opened.close(),
+);
 let loop: LocalLoop;
 const harness = harnessPerTest();
 
 beforeAll(async () => {
-  slack = await startFakeSlack(BOT_TOKEN);
   Object.assign(process.env, {
     [APPROVAL_ENV.slackBotTokenSecretArn]: SECRET_ARNS.bot,
     [APPROVAL_ENV.slackSigningSecretArn]: SECRET_ARNS.signing,
@@ -68,7 +71,6 @@ beforeAll(async () => {
 afterAll(async () => {
   loop.close();
   secrets.restore();
-  await slack.close();
   for (const name of Object.values(APPROVAL_ENV)) delete process.env[name];
   process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
 });

@@ -24,10 +24,11 @@ import { localStores } from '../../lib/stores/from-env';
 import { FlowStates, TASK_STATE_HANDLERS, TaskStates } from '../../lib/workflow/state-names';
 import type { AclSpec } from '../../sim/acl';
 import { synthesizeStack } from '../aws-limits/helpers/synthesized-stack';
+import { openedAroundAll } from '../fixtures/opened-around';
 import { lambdaContext } from '../lambdas/helpers/fixtures';
 import { statusChangeEvent } from '../lambdas/helpers/status-change';
 import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../steps/helpers/harness';
-import { type FakeSlack, type SlackCall, startFakeSlack } from './helpers/fake-slack';
+import { type SlackCall, startFakeSlack } from './helpers/fake-slack';
 
 jest.setTimeout(120_000);
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
@@ -43,12 +44,14 @@ const secrets = mockClient(SecretsManagerClient);
 const sfn = mockClient(SFNClient);
 type Handler = (event: unknown, context: unknown) => Promise<{ outcome: string | null; posted: string[] }>;
 
-let slack: FakeSlack;
+const slack = openedAroundAll(
+  () => startFakeSlack(BOT_TOKEN),
+  (opened) => opened.close(),
+);
 let handler: Handler;
 const harness = harnessPerTest();
 
 beforeAll(async () => {
-  slack = await startFakeSlack(BOT_TOKEN);
   Object.assign(process.env, {
     [APPROVAL_ENV.slackBotTokenSecretArn]: BOT_ARN,
     [APPROVAL_ENV.slackChannelId]: 'C0RUNS',
@@ -61,7 +64,6 @@ afterAll(async () => {
   for (const name of Object.values(APPROVAL_ENV)) delete process.env[name];
   secrets.restore();
   sfn.restore();
-  await slack.close();
 });
 beforeEach(() => {
   slack.calls.length = 0;
