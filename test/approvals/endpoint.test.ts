@@ -13,9 +13,10 @@ import {
   type EndpointDeps,
   handleApprovalRequest,
 } from '../../lib/approvals';
-import { type Approval, type MemoryApprovalStore, MemoryReplayGuard, newApprovalId } from '../../lib/stores';
+import { type Approval, type MemoryApprovalStore, newApprovalId } from '../../lib/stores';
 import {
   buttonPress,
+  endpointDeps,
   parkedQuestion,
   SIGNING_SECRET,
   slackBody,
@@ -49,21 +50,15 @@ async function setup(store: MemoryApprovalStore): Promise<Setup> {
     logs,
     told,
     modals,
-    deps: {
-      decide: { approvals: store, sfn: new SFNClient({ region: 'eu-west-1' }), now: () => NOW_MS },
-      replays: new MemoryReplayGuard(() => NOW_S),
-      log: { info: log, warn: log },
-      now: () => NOW_MS,
-      slack: {
-        signingSecret: SIGNING_SECRET,
-        allow: { userIds: ['U1'], teamIds: ['T1'] },
-        api: {
-          tellPrivately: async (channel, user, text) => void told.push({ channel, user, text }),
-          openModal: async (_trigger, view) => void modals.push(view),
-        },
+    deps: endpointDeps(
+      store,
+      NOW_S,
+      { info: log, warn: log },
+      {
+        tellPrivately: async (channel, user, text) => void told.push({ channel, user, text }),
+        openModal: async (_trigger, view) => void modals.push(view),
       },
-      webhook: { keys: WEBHOOK_KEYS, allowedKeyIds: ['ops'] },
-    },
+    ),
   };
 }
 

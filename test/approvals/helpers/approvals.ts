@@ -3,7 +3,15 @@
  * requests signed exactly as Slack and a webhook sender sign them.
  */
 import { createHmac } from 'node:crypto';
-import { type Approval, MemoryApprovalStore, newApprovalId } from '../../../lib/stores';
+import { SFNClient } from '@aws-sdk/client-sfn';
+import type { EndpointDeps } from '../../../lib/approvals';
+import {
+  type Approval,
+  type ApprovalStore,
+  MemoryApprovalStore,
+  MemoryReplayGuard,
+  newApprovalId,
+} from '../../../lib/stores';
 
 export const SIGNING_SECRET = 'slack-signing-secret-for-tests';
 export const WEBHOOK_KEYS = { ops: 'webhook-secret-ops', notify: 'webhook-secret-notify' };
@@ -77,5 +85,26 @@ export function webhookHeaders(body: string, timestampSeconds: number, keyId: st
     'x-nomad-restart-key-id': keyId,
     'x-nomad-restart-timestamp': String(timestampSeconds),
     'x-nomad-restart-signature': `v1=${signature}`,
+  };
+}
+
+/**
+ * The approval endpoint's dependencies around `store` at `nowS` (Unix seconds): Slack signed with
+ * SIGNING_SECRET and answered by U1 of T1 through `api`, webhooks signed with key "ops" of
+ * WEBHOOK_KEYS, Step Functions' client (a test mocks it), log lines to `log`.
+ */
+export function endpointDeps(
+  store: ApprovalStore,
+  nowS: number,
+  log: EndpointDeps['log'],
+  api: NonNullable<EndpointDeps['slack']>['api'],
+): EndpointDeps {
+  return {
+    decide: { approvals: store, sfn: new SFNClient({ region: 'eu-west-1' }), now: () => nowS * 1000 },
+    replays: new MemoryReplayGuard(() => nowS),
+    log,
+    now: () => nowS * 1000,
+    slack: { signingSecret: SIGNING_SECRET, allow: { userIds: ['U1'], teamIds: ['T1'] }, api },
+    webhook: { keys: WEBHOOK_KEYS, allowedKeyIds: ['ops'] },
   };
 }
