@@ -5,9 +5,9 @@
  * handler has no Nomad client.
  */
 import type { Context } from 'aws-lambda';
+import { formatGoDuration } from '../lib/go/duration';
+import { goQuote } from '../lib/go/quote';
 import { RestartValidationError, resolveWindow, validateExecutionInput } from '../lib/restart';
-import { formatGoDuration } from '../lib/restart/duration';
-import { goQuote } from '../lib/restart/go-quote';
 import { liveEventsOf } from '../lib/steps/kit/local-invocation';
 import { AWS_LONGEST_WAIT_SECONDS, AWS_SHARED_LOCK_TTL } from '../lib/stores/shared-lock-settings';
 import { InvalidInputError, StepPayloadError } from '../lib/workflow/errors';

@@ -1,9 +1,9 @@
 /**
- * Go durations in the simulator's milliseconds. The rules are lib/restart/duration's (Go's
+ * Go durations in the simulator's milliseconds. The rules are lib/go/duration's (Go's
  * `time.ParseDuration` and `Duration.String`); this only converts units and turns Go's
  * parse error into `undefined`, which the simulator answers as Nomad does (400, or "forever").
  */
-import { formatGoDuration as formatNs, parseGoDuration as parseNs } from '../lib/restart/duration';
+import { formatGoDuration as formatNs, parseGoDuration as parseNs } from '../lib/go/duration';
 
 /** Milliseconds (fractions kept), or `undefined` when Go would reject the text. */
 export function parseGoDuration(text: string): number | undefined {

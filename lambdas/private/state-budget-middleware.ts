@@ -8,7 +8,7 @@ import type { MiddlewareObj, Request } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { ProgressEvent } from '../../lib/restart/events';
 import { planStoreFromEnv } from '../../lib/stores/from-env';
-import { runKeyPrefix } from '../../lib/stores/plan-store';
+import { planKeys } from '../../lib/stores/plan-keys';
 import { historyEventsOf } from '../../lib/workflow/history-budget';
 import type { Progress, WorkflowState } from '../../lib/workflow/payloads';
 import { type EventsElsewhere, fitToBytes } from '../../lib/workflow/state-bytes';
@@ -42,7 +42,7 @@ async function fitEventLists(state: Mutable<WorkflowState>, requestId: string): 
     if (!Array.isArray(list)) continue;
     const { kept, omitted } = fitToBytes(list);
     if (omitted === 0) continue;
-    const key = `${runKeyPrefix(state.run.runId)}events/${requestId}-${field}.json`;
+    const key = planKeys.asideEvents(state.run.runId, requestId, field);
     await planStoreFromEnv().put(key, list);
     state[field] = kept;
     elsewhere[field] = { key, omitted };

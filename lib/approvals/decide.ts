@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { DescribeExecutionCommand, SendTaskSuccessCommand } from '@aws-sdk/client-sfn';
-import { goQuote } from '../restart/go-quote';
+import { goQuote } from '../go/quote';
 import { answerText, toQuestion } from '../restart/prompt-question';
 import { interpretAnswer } from '../restart/questions';
 import {
@@ -20,6 +20,7 @@ import {
 import { awsErrorCode, isTransientAwsError } from '../stores/aws-errors';
 import { StoreItemNotFoundError } from '../stores/errors';
 import type { ApprovalAnswer } from '../workflow/payloads';
+import { isClosedTaskCode, TASK_TIMED_OUT } from './closed-task';
 import {
   ApprovalDeliveryError,
   ApprovalExpiredError,
@@ -66,15 +67,6 @@ export type DecideOutcome =
   | { readonly kind: 'already-decided'; readonly decision: ApprovalDecision }
   /** The run had ended (or the question timed out) before this answer reached it: nothing changed. */
   | { readonly kind: 'run-finished'; readonly approval: Approval; readonly decision: ApprovalDecision };
-
-/** `SendTaskSuccess` errors meaning the execution no longer waits on this token. */
-const CLOSED_TASK_CODES = new Set(['TaskTimedOut', 'InvalidToken', 'TaskDoesNotExist']);
-
-/**
- * What `SendTaskSuccess` answers for a token whose task has closed, by timing out or by taking an
- * answer (https://docs.aws.amazon.com/step-functions/latest/apireference/API_SendTaskSuccess.html).
- */
-const TASK_CLOSED = 'TaskTimedOut';
 
 /**
  * Answers one question. Throws `ApprovalNotFoundError` (unknown id), `ApprovalExpiredError` (an
@@ -156,11 +148,11 @@ async function deliver(
     );
   } catch (error) {
     const code = awsErrorCode(error);
-    if (code === TASK_CLOSED && (await tookAnAnswer(deps, approval))) {
+    if (code === TASK_TIMED_OUT && (await tookAnAnswer(deps, approval))) {
       await deps.approvals.settleDecision(approval.approvalId, decision.decisionId, 'delivered');
       return { kind: 'decided', approval, decision: { ...decision, outcome: 'delivered' } };
     }
-    if (CLOSED_TASK_CODES.has(code)) {
+    if (isClosedTaskCode(code)) {
       await deps.approvals.settleDecision(approval.approvalId, decision.decisionId, 'run-finished');
       return { kind: 'run-finished', approval, decision: { ...decision, outcome: 'run-finished' } };
     }

@@ -4,7 +4,7 @@
  * Nomad accepts there; once decided, who answered what and when (or that it timed out, or that
  * the run ended first).
  */
-import { goQuote } from '../restart/go-quote';
+import { goQuote } from '../go/quote';
 import { toQuestion } from '../restart/prompt-question';
 import { plural, TIMESTAMP_PREFIX_LENGTH } from '../restart/text';
 import type { Approval, ApprovalDecision } from '../stores/approval-store';

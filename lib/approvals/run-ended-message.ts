@@ -4,7 +4,7 @@
  * Step Functions console; and the posting of it to every channel, one failing channel never
  * keeping the others from being told.
  */
-import { goQuote } from '../restart/go-quote';
+import { goQuote } from '../go/quote';
 import type { RunOutcome } from '../restart/run-summary';
 import type { RunEnd } from '../workflow/run-end';
 import type { ChatChannel, ChatMessage } from './message';

@@ -1,6 +1,5 @@
 export * from './commands/demo';
 export * from './commands/errors';
-export * from './commands/go-flags';
 export * from './commands/job-restart-command';
 export * from './commands/run-job-restart';
 export * from './terminal/aws-engine';

@@ -9,7 +9,7 @@ import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as targets from 'aws-cdk-lib/aws-scheduler-targets';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { formatGoDuration } from '../restart/duration';
+import { formatGoDuration } from '../go/duration';
 import { RestartValidationError } from '../restart/errors';
 import { validateExecutionInput } from '../restart/execution-input';
 import type { RestartInput } from '../restart/input';

@@ -4,14 +4,11 @@
  */
 import { type CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as iam from 'aws-cdk-lib/aws-iam';
-import type * as kms from 'aws-cdk-lib/aws-kms';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
-import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { APPROVALS_TABLE_SCHEMA } from '../stores/dynamodb-approval-store';
@@ -23,39 +20,19 @@ import type { DeadLetterQueue } from './private/dead-letter-queue';
 import { executionEndRule } from './private/execution-end-rule';
 import { grantHandlerAccess } from './private/handler-grants';
 import { grantOperator, OPERATOR_USES, type OperatorUse } from './private/operator-grants';
-import { createTaskFunctions, type SharedLockProps, type WorkflowFunctionId } from './private/task-functions';
+import {
+  createTaskFunctions,
+  type NomadConnectionProps,
+  type SharedLockProps,
+  type WorkflowFunctionId,
+} from './private/task-functions';
 import { resolveWorkflowSettings } from './private/workflow-settings';
 import { createWorkflowStorage } from './private/workflow-storage';
 
 export type { OperatorUse } from './private/operator-grants';
 
 /** Props of {@link NomadRestartWorkflow}. */
-export interface NomadRestartWorkflowProps extends SharedLockProps {
-  /** Address of the Nomad agent the Lambdas call, `http(s)://host:port`. */
-  readonly nomadAddress: string;
-  /**
-   * Secret holding the Nomad ACL token (plain string, or JSON `{"token": "..."}`). Only the
-   * functions that call Nomad can read it; the token never enters execution input or logs.
-   * @default - no token: anonymous requests (Nomad without ACLs)
-   */
-  readonly nomadTokenSecret?: secretsmanager.ISecret;
-  /**
-   * Secret holding TLS material as JSON `{ caCert?, clientCert?, clientKey?, serverName? }` (PEMs).
-   * @default - system CA roots, no client certificate
-   */
-  readonly nomadTlsSecret?: secretsmanager.ISecret;
-  /**
-   * Customer-managed KMS key that encrypts those secrets: the functions that read them may
-   * `kms:Decrypt` with this key only, and only through Secrets Manager.
-   * @default - the secrets use the AWS managed key, which needs no grant
-   */
-  readonly nomadSecretsKey?: kms.IKey;
-  /** VPC to place the Nomad-calling functions in (Nomad is usually private). @default - not in a VPC */
-  readonly vpc?: ec2.IVpc;
-  /** Subnets within `vpc`. @default - the VPC's private subnets with egress */
-  readonly vpcSubnets?: ec2.SubnetSelection;
-  /** Security groups for the functions in `vpc`. @default - one created per function, all egress */
-  readonly securityGroups?: ec2.ISecurityGroup[];
+export interface NomadRestartWorkflowProps extends SharedLockProps, NomadConnectionProps {
   /**
    * Batches one execution runs before it starts a fresh execution of itself with the cursor. An
    * execution also continues as new once its estimated history reaches 20,000 events, whatever

@@ -5,8 +5,8 @@
  * read here, so that bad settings stop a run before anything is touched.
  */
 import { readFileSync } from 'node:fs';
+import { parseGoBool } from '../go/strconv';
 import { fileErrorText } from '../http/error-text';
-import { parseGoBool } from '../http/go-bool';
 import type { RetryOptions } from '../http/retry';
 import type { TlsFiles } from '../http/tls';
 import { ConsulConfigError } from './errors';

@@ -1,5 +1,4 @@
 export * from './error-text';
 export * from './exchange';
-export * from './go-bool';
 export * from './retry';
 export * from './tls';

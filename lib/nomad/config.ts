@@ -3,12 +3,11 @@
  * `clientConfig` over `api.DefaultConfig`): a flag that was given and is not empty wins,
  * then a non-empty `NOMAD_*` variable, then the default.
  */
+import { parseGoBool } from '../go/strconv';
 
-import { parseGoBool } from '../http/go-bool';
 import type { RetryOptions } from '../http/retry';
 import type { TlsFiles } from '../http/tls';
 
-export { parseGoBool } from '../http/go-bool';
 export type { RetryOptions } from '../http/retry';
 
 /** Nomad's default agent address. */

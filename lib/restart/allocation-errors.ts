@@ -6,9 +6,11 @@
  * The one string rule kept from upstream: a batch whose error text contains
  * `Permission denied` is unrecoverable (see {@link isBatchUnrecoverable}).
  */
+
+import { goQuote } from '../go/quote';
+import { PERMISSION_DENIED } from '../nomad/errors';
 import type { AllocationMetric } from '../nomad/types';
 import { errorText, RestartError } from './errors';
-import { goQuote } from './go-quote';
 import { displayId, type IdDisplay } from './ids';
 
 const sortedEntries = (map: Record<string, number> | null | undefined): [string, number][] =>
@@ -213,9 +215,6 @@ export function toBatchError(err: unknown): BatchError {
   }
   return { message, unrecoverable: err instanceof PlacementFailureError };
 }
-
-/** Nomad's `api.PermissionDeniedErrorContent`. */
-export const PERMISSION_DENIED = 'Permission denied';
 
 /**
  * Nomad's `command/job_restart.go` `isErrorRecoverable`: a batch is unrecoverable when any error is

@@ -9,17 +9,35 @@
 /** UTF-8 bytes of error text one state may carry: under a Fail cause, far under 256 KiB. */
 export const STATE_ERROR_BUDGET_BYTES = 24_000;
 
+/**
+ * The first `items` that fit `budget` bytes, `sizeOf` each after `start` bytes, and how many were
+ * left out: the one rule for every list a state carries (these errors, a step's events).
+ */
+export function firstThatFit<T>(
+  items: readonly T[],
+  budget: number,
+  sizeOf: (item: T) => number,
+  start = 0,
+): { kept: T[]; omitted: number } {
+  const kept: T[] = [];
+  let used = start;
+  for (const item of items) {
+    used += sizeOf(item);
+    if (used > budget) break;
+    kept.push(item);
+  }
+  return { kept, omitted: items.length - kept.length };
+}
+
 /** The first `messages` whose text fits `budget`, and how many were left out. */
 export function sampleErrors(
   messages: readonly string[],
   budget: number = STATE_ERROR_BUDGET_BYTES,
 ): { errors: string[]; omitted: number } {
-  const errors: string[] = [];
-  let used = 0;
-  for (const message of messages) {
-    used += Buffer.byteLength(message, 'utf8') + 4;
-    if (used > budget) break;
-    errors.push(message);
-  }
-  return { errors, omitted: messages.length - errors.length };
+  const { kept, omitted } = firstThatFit(
+    messages,
+    budget,
+    (message) => Buffer.byteLength(message, 'utf8') + 4,
+  );
+  return { errors: kept, omitted };
 }

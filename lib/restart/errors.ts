@@ -5,7 +5,7 @@
  * are Nomad's, word for word, because they are printed as they are. Errors of one allocation
  * are in allocation-errors.ts.
  */
-import { goQuote } from './go-quote';
+import { goQuote } from '../go/quote';
 import { displayId, type IdDisplay } from './ids';
 
 /** Base class of every restart-domain error. */
@@ -23,16 +23,6 @@ export class RestartError extends Error {
 export function errorText(err: unknown): string {
   if (err instanceof Error) return err.message;
   return String(err);
-}
-
-/** A Go duration failed to parse; the message is Go's (`time: invalid duration "x"`). */
-export class GoDurationError extends RestartError {
-  override readonly kind = 'go-duration';
-
-  constructor(message: string) {
-    super(message);
-    this.name = 'GoDurationError';
-  }
 }
 
 /**

@@ -2,8 +2,9 @@
  * The texts of the health gate's lines (`-wait-healthy`), in the style of Nomad's own: the one
  * formatter (format.ts) places them as header or detail lines, timestamps and colours included.
  */
+
+import { goQuote } from '../go/quote';
 import type { ProgressEvent } from './events';
-import { goQuote } from './go-quote';
 import { plural } from './text';
 
 /** The events of the health gate. */

@@ -4,7 +4,7 @@
  * dry run reads like the real run it previews.
  */
 
-import { formatGoDuration } from './duration';
+import { formatGoDuration } from '../go/duration';
 import type { RestartMode } from './events';
 import type { PlannedAllocation } from './filter';
 import type { Formatter, OutputLine } from './format';

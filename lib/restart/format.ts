@@ -4,10 +4,10 @@
  * restart` prints them (Nomad's `command/job_restart.go` `Run`), with our fix (README, "Differences
  * from nomad job restart") to the verbose status-skip line.
  */
-import { formatGoDuration } from './duration';
+import { formatGoDuration } from '../go/duration';
+import { goQuote } from '../go/quote';
 import type { ProgressEvent, RestartMode, SkipReason } from './events';
 import { healthLine } from './format-health';
-import { goQuote } from './go-quote';
 import { displayId } from './ids';
 import { lockEventText } from './lock-lines';
 import { formatPrefixMatches } from './prefix-matches';
@@ -75,6 +75,8 @@ export interface Formatter {
   renderSkipped(event: Extract<ProgressEvent, { type: 'allocation-skipped' }>): OutputLine;
   /** A question already worded by the workflow (`PendingQuestion.prompt`, options included). */
   renderPrompt(prompt: string, time: number): string;
+  /** A header line of this command's own (`==> <ts>: <text>` on stdout, bold when coloured, as Nomad's). */
+  renderHeader(text: string, time: number): OutputLine;
   /** `<31 spaces>Invalid answer "<text>"` (stdout), printed before asking again. */
   renderInvalidAnswer(text: string): OutputLine;
   /** A failed read (e.g. `EOF`), printed as is on stdout; the question's default then applies. */
@@ -282,6 +284,7 @@ export function createFormatter(options: FormatterOptions): Formatter {
     renderSkipped: (event) =>
       stdout(darkGray(detail(event.time, skipText(event.allocationId, event.reason)))),
     renderPrompt: (prompt, time) => `${header(time, prompt)} `,
+    renderHeader: (text, time) => stdout(header(time, text)),
     renderInvalidAnswer: (text) =>
       stdout(`${' '.repeat(TIMESTAMP_PREFIX_LENGTH)}Invalid answer ${goQuote(text)}`),
     renderReadError: (text) => stdout(text),

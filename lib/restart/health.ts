@@ -10,8 +10,9 @@
  * result across a restart (observed on a Nomad agent; the results come from the client's
  * `client/allocrunner/checks_hook.go`). Pure: the step reads Nomad and keeps the clock.
  */
+
+import { goQuote } from '../go/quote';
 import type { Allocation, AllocCheckStatuses, AllocListStub, TaskGroup, TaskState } from '../nomad/types';
-import { goQuote } from './go-quote';
 
 /** A task's lifecycle role, as the tracker treats it. */
 export type TaskRole = 'main' | 'prestart' | 'poststart' | 'poststop' | 'sidecar';

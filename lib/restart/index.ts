@@ -1,7 +1,6 @@
 export * from './allocation-errors';
 export * from './batches';
 export * from './decide';
-export * from './duration';
 export * from './earlier-work';
 export * from './error-sample';
 export * from './errors';
@@ -9,7 +8,6 @@ export * from './events';
 export * from './execution-input';
 export * from './filter';
 export * from './format';
-export * from './go-quote';
 export * from './ids';
 export * from './input';
 export * from './options';

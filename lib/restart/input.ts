@@ -4,7 +4,7 @@
  * gives the TypeScript type, the runtime check and the JSON Schema.
  */
 import * as z from 'zod';
-import { formatGoDuration } from './duration';
+import { formatGoDuration } from '../go/duration';
 import { RestartValidationError } from './errors';
 import {
   ASK,

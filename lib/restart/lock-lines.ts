@@ -4,8 +4,9 @@
  * job resumed, a run going on without the job's lock shared with other operators, and a run that
  * lost the job's lock and stops.
  */
+
+import { goQuote } from '../go/quote';
 import type { ProgressEvent } from './events';
-import { goQuote } from './go-quote';
 import { plural } from './text';
 
 /** The events these lines are for. */

@@ -5,7 +5,7 @@
  * webhook all read answers to a parked question through these, so each accepts exactly what
  * Nomad would (`command/job_restart.go` `askQuestion`).
  */
-import { formatGoDuration } from './duration';
+import { formatGoDuration } from '../go/duration';
 import type { Answer, Question } from './questions';
 import { TIMESTAMP_PREFIX_LENGTH } from './text';
 

@@ -4,9 +4,9 @@
  * and how an answer is read. The terminal, chat and the console all use these.
  */
 
+import { parseGoDuration } from '../go/duration';
+import { goQuote } from '../go/quote';
 import type { BatchOutcome } from './decide';
-import { parseGoDuration } from './duration';
-import { goQuote } from './go-quote';
 
 export type QuestionKind = 'multi-region' | 'proceed' | 'interrupt';
 

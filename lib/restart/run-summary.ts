@@ -3,9 +3,9 @@
  * the Step Functions console (and the `Cause` of a failed run), and what a notifier posts. One
  * pure function renders it, so the console, chat and any other reader say the same thing.
  */
-import { formatGoDuration } from './duration';
+import { formatGoDuration } from '../go/duration';
+import { goQuote } from '../go/quote';
 import type { SkipReason } from './events';
-import { goQuote } from './go-quote';
 import { formatErrorList } from './text';
 
 /** How a run ended. The execution's last state routes on it. */

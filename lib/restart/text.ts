@@ -2,8 +2,9 @@
  * Small text helpers behind Nomad's output: plurals, ordinals, timestamps, indentation, the
  * error list, and how a question ended. `format.ts` builds every printed line from these.
  */
+
+import { goQuote } from '../go/quote';
 import type { ProgressEvent } from './events';
-import { goQuote } from './go-quote';
 
 /**
  * Width of `==> ` + a 25-character timestamp + `: `. Continuation lines of questions and

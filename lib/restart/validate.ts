@@ -3,9 +3,9 @@
  * checks 3 to 9) in Nomad's order with Nomad's messages, plus our own options after them. Shared by
  * the CLI (values are flag strings) and by the workflow input (`input.ts`).
  */
-import { formatGoDuration, parseGoDuration } from './duration';
+import { formatGoDuration, parseGoDuration } from '../go/duration';
+import { goQuote } from '../go/quote';
 import { errorText, RestartValidationError } from './errors';
-import { goQuote } from './go-quote';
 import {
   ASK,
   DEFAULT_HEALTHY_DEADLINE,

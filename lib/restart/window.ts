@@ -4,7 +4,7 @@
  * `scheduledTime` — checked, turned into options, resolved against the run's start, and the
  * one test every safe point makes: has the window ended?
  */
-import { formatGoDuration, parseGoDuration } from './duration';
+import { formatGoDuration, parseGoDuration } from '../go/duration';
 import { errorText, RestartValidationError } from './errors';
 import type { RestartOptions } from './options';
 

@@ -83,11 +83,24 @@ function loadedOnFirstCall<T extends object>(load: () => Promise<T>): T {
   });
 }
 
+/**
+ * The store on the AWS resource the variable `name` names, loaded on its first call; `local`
+ * when the variable is unset or empty.
+ */
+function storeFromEnv<T extends object>(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  local: T,
+  load: (resource: string) => Promise<T>,
+): T {
+  const resource = env[name];
+  if (resource === undefined || resource === '') return local;
+  return loadedOnFirstCall(() => load(resource));
+}
+
 /** S3 when `PLAN_BUCKET` is set, else the process-wide in-memory store (local runs). */
 export function planStoreFromEnv(env: NodeJS.ProcessEnv = process.env): PlanStore {
-  const bucket = env[ENV.planBucket];
-  if (bucket === undefined || bucket === '') return memory.planStore;
-  return loadedOnFirstCall(async () => {
+  return storeFromEnv<PlanStore>(env, ENV.planBucket, memory.planStore, async (bucket) => {
     const [{ S3Client }, { S3PlanStore }] = await Promise.all([
       import('@aws-sdk/client-s3'),
       import('./s3-plan-store'),
@@ -102,9 +115,7 @@ export function planStoreFromEnv(env: NodeJS.ProcessEnv = process.env): PlanStor
  * the leases: the steps' clock, simulated in tests.
  */
 export function jobLockFromEnv(env: NodeJS.ProcessEnv = process.env, now: () => number = Date.now): JobLock {
-  const table = env[ENV.lockTable];
-  if (table === undefined || table === '') return memory.lock;
-  return loadedOnFirstCall(async () => {
+  return storeFromEnv<JobLock>(env, ENV.lockTable, memory.lock, async (table) => {
     const { DynamoDbJobLock } = await import('./dynamodb-job-lock');
     return new DynamoDbJobLock(await dynamoClient(), table, now);
   });
@@ -112,9 +123,7 @@ export function jobLockFromEnv(env: NodeJS.ProcessEnv = process.env, now: () => 
 
 /** DynamoDB when `APPROVALS_TABLE` is set, else the process-wide in-memory store. */
 export function approvalStoreFromEnv(env: NodeJS.ProcessEnv = process.env): ApprovalStore {
-  const table = env[ENV.approvalsTable];
-  if (table === undefined || table === '') return memory.approvals;
-  return loadedOnFirstCall(async () => {
+  return storeFromEnv<ApprovalStore>(env, ENV.approvalsTable, memory.approvals, async (table) => {
     const { DynamoDbApprovalStore } = await import('./dynamodb-approval-store');
     return new DynamoDbApprovalStore(await dynamoClient(), table);
   });
@@ -122,9 +131,7 @@ export function approvalStoreFromEnv(env: NodeJS.ProcessEnv = process.env): Appr
 
 /** Replays are remembered in the approvals table when `APPROVALS_TABLE` is set, else in memory. */
 export function replayGuardFromEnv(env: NodeJS.ProcessEnv = process.env): ReplayGuard {
-  const table = env[ENV.approvalsTable];
-  if (table === undefined || table === '') return memory.replays;
-  return loadedOnFirstCall(async () => {
+  return storeFromEnv<ReplayGuard>(env, ENV.approvalsTable, memory.replays, async (table) => {
     const { DynamoDbReplayGuard } = await import('./dynamodb-replay-guard');
     return new DynamoDbReplayGuard(await dynamoClient(), table);
   });

@@ -33,7 +33,8 @@ export {
 export { type HeldLock, type JobLock, type LockKey, lockKeyString, MemoryJobLock } from './job-lock';
 export { NomadVariablesLock } from './nomad-variables-lock';
 export { PairedJobLock } from './paired-job-lock';
-export { ENDED_RUN_TAG, getIfPresent, MemoryPlanStore, type PlanStore, runKeyPrefix } from './plan-store';
+export { CARRY_OVER_PREFIX, planKeys, runKeyPrefix } from './plan-keys';
+export { ENDED_RUN_TAG, getIfPresent, MemoryPlanStore, type PlanStore } from './plan-store';
 export { MemoryReplayGuard, type ReplayGuard } from './replay-guard';
 export { LocalRuns, type RunStatus, type RunStatusSource, StepFunctionsRuns } from './run-status';
 export { S3PlanStore } from './s3-plan-store';

@@ -34,23 +34,8 @@ export async function getIfPresent<T>(store: PlanStore, key: string): Promise<T 
   }
 }
 
-/**
- * Key prefix of the documents that outlive a run: what earlier runs of a restart already did
- * (lib/steps/plan/plan/carry-over.ts). Outside every run's prefix, so they never expire with a run.
- */
-export const CARRY_OVER_PREFIX = 'maintenance/';
-
 /** The object tag (and value) of an ended run's documents; the bucket's lifecycle expires only these. */
 export const ENDED_RUN_TAG = { key: 'nomad-restart-run', value: 'ended' } as const;
-
-/**
- * Turns an execution ARN (or any run id) into a key prefix safe for S3 and file names:
- * the execution name with anything outside `[A-Za-z0-9._-]` replaced, under `runs/`.
- */
-export function runKeyPrefix(runId: string): string {
-  const name = runId.split(':').pop() ?? runId;
-  return `runs/${name.replace(/[^A-Za-z0-9._-]/g, '_')}/`;
-}
 
 /** In-memory plan store for local runs and tests. Stores serialised copies, like S3 would. */
 export class MemoryPlanStore implements PlanStore {

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { hostname, userInfo } from 'node:os';
-import { parseGoBool } from '../nomad/config';
+import { parseGoBool } from '../go/strconv';
 import type { SharedLockHolder } from './errors';
 
 /**

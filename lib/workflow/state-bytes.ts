@@ -5,6 +5,7 @@
  * body, a check's output). Each list keeps its first entries within its budget; the whole list
  * goes to the plan store (S3), and the state says where.
  */
+import { firstThatFit } from '../restart/error-sample';
 
 /**
  * UTF-8 bytes of progress events one state carries (`events`, and `planEvents` apart). With the
@@ -24,13 +25,7 @@ export function fitToBytes<T>(
   entries: readonly T[],
   budget: number = STATE_EVENTS_BUDGET_BYTES,
 ): { kept: T[]; omitted: number } {
-  const kept: T[] = [];
   // The list's brackets, then each entry and its comma.
-  let used = 2;
-  for (const entry of entries) {
-    used += Buffer.byteLength(JSON.stringify(entry) ?? 'null', 'utf8') + 1;
-    if (used > budget) break;
-    kept.push(entry);
-  }
-  return { kept, omitted: entries.length - kept.length };
+  const sizeOf = (entry: T) => Buffer.byteLength(JSON.stringify(entry) ?? 'null', 'utf8') + 1;
+  return firstThatFit(entries, budget, sizeOf, 2);
 }

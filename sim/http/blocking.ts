@@ -4,7 +4,7 @@
  * up to wait/16) runs out; then the current data is returned with the current index.
  */
 
-import { parseGoBool } from '../../lib/nomad/config';
+import { parseGoBool } from '../../lib/go/strconv';
 import { MAX_BLOCKING_HOLD_MS } from '../../lib/nomad/query';
 import { parseGoDuration } from '../duration';
 import { SimHttpError } from '../errors';

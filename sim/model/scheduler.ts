@@ -84,8 +84,9 @@ export function processEvaluation(ctx: SimContext, evalId: string, instant: bool
     if (record) {
       const system = record.job.Type === 'system' || record.job.Type === 'sysbatch';
       for (const group of record.job.TaskGroups ?? []) {
-        if (system) reconcileSystem(ctx, record, group, evaluation, index, p);
-        else reconcileGeneric(ctx, record, group, evaluation, index, p);
+        const work: GroupWork = { ctx, jobRecord: record, group, evaluation, index, plan: p };
+        if (system) reconcileSystem(work);
+        else reconcileGeneric(work);
       }
     }
     finishEvaluation(ctx, record?.job, evaluation, index, p);
@@ -174,14 +175,18 @@ function nodeReady(ctx: SimContext, record: AllocRecord): boolean {
   return ctx.store.nodes.get(record.alloc.NodeID ?? '')?.node.Status === 'ready';
 }
 
-function reconcileGeneric(
-  ctx: SimContext,
-  jobRecord: JobRecord,
-  group: TaskGroup,
-  evaluation: Evaluation,
-  index: number,
-  plan: Plan,
-): void {
+/** One task group's turn in an evaluation: what its reconciler reads and the plan it adds to. */
+interface GroupWork {
+  readonly ctx: SimContext;
+  readonly jobRecord: JobRecord;
+  readonly group: TaskGroup;
+  readonly evaluation: Evaluation;
+  readonly index: number;
+  readonly plan: Plan;
+}
+
+function reconcileGeneric(work: GroupWork): void {
+  const { ctx, jobRecord, group, evaluation, index, plan } = work;
   const job = jobRecord.job;
   const count = job.Stop ? 0 : (group.Count ?? 1);
   const allocs = groupAllocs(ctx, jobRecord, group);
@@ -251,14 +256,8 @@ function reconcileGeneric(
   }
 }
 
-function reconcileSystem(
-  ctx: SimContext,
-  jobRecord: JobRecord,
-  group: TaskGroup,
-  evaluation: Evaluation,
-  index: number,
-  plan: Plan,
-): void {
+function reconcileSystem(work: GroupWork): void {
+  const { ctx, jobRecord, group, evaluation, index, plan } = work;
   const job = jobRecord.job;
   const sysbatch = job.Type === 'sysbatch';
   const name = `${job.ID}.${group.Name}[0]`;

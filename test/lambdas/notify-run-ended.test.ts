@@ -16,7 +16,7 @@ import { APPROVAL_ENV } from '../../lib/approvals/settings';
 import { validateExecutionInput } from '../../lib/restart/execution-input';
 import { type RunFacts, type RunSummary, summarizeRun } from '../../lib/restart/run-summary';
 import { localStores } from '../../lib/stores/from-env';
-import { runKeyPrefix } from '../../lib/stores/plan-store';
+import { planKeys } from '../../lib/stores/plan-keys';
 import { TASK_TOKEN } from '../approvals/helpers/approvals';
 import { type FakeSlack, startFakeSlack } from '../approvals/helpers/fake-slack';
 import { type FakeWebhook, startFakeWebhook } from '../approvals/helpers/fake-webhook';
@@ -136,7 +136,7 @@ const ended = (name: string, over: Partial<StatusChangeFacts>): StatusChangeFact
 
 /** Puts run `name`'s record in the plan store (the local twin of the plan bucket). */
 async function recordRun(name: string, record: Record<string, unknown>): Promise<void> {
-  await localStores.planStore.put(`${runKeyPrefix(executionArn(name))}run.json`, record);
+  await localStores.planStore.put(planKeys.runRecord(executionArn(name)), record);
 }
 
 const ERROR = 'Error restarting allocation "3b0c5a1e": Unexpected response code: 500 (Task not running)';

@@ -1,4 +1,4 @@
-import { DEFAULT_NOMAD_ADDRESS, parseGoBool, parseHttpAuth, resolveNomadConfig } from '../../lib/nomad';
+import { DEFAULT_NOMAD_ADDRESS, parseHttpAuth, resolveNomadConfig } from '../../lib/nomad';
 
 describe('resolveNomadConfig', () => {
   describe('precedence', () => {
@@ -136,28 +136,5 @@ describe('resolveNomadConfig', () => {
       expect(config.httpAuth).toEqual(expected);
       expect(parseHttpAuth(value)).toEqual(expected);
     });
-  });
-});
-
-describe('parseGoBool', () => {
-  it.each([
-    ['1', true],
-    ['t', true],
-    ['T', true],
-    ['TRUE', true],
-    ['true', true],
-    ['True', true],
-    ['0', false],
-    ['f', false],
-    ['F', false],
-    ['FALSE', false],
-    ['false', false],
-    ['False', false],
-    ['tRUE', undefined],
-    ['yes', undefined],
-    ['', undefined],
-  ])('parses %j as %j', (value, expected) => {
-    // Arrange / Act / Assert
-    expect(parseGoBool(value)).toBe(expected);
   });
 });

@@ -16,12 +16,12 @@ import {
   retryTransient,
   toAwsCallError,
 } from '../../engines/aws/index';
-import { goQuote } from '../../restart/go-quote';
+import { goQuote } from '../../go/quote';
 import { operatorName } from '../terminal/operator';
 import { type ApprovalCommand, type ApprovalCommandContext, runApprovalCommand } from './approval-command';
 import { approvalsTableName } from './approvals-access';
-import { CommandArgumentError, HelpRequestedError } from './errors';
-import { parseGoFlags } from './go-flags';
+import { parseCommandFlags } from './command-flags';
+import { CommandArgumentError } from './errors';
 
 const NEEDS = `  Needs NOMAD_RESTART_APPROVALS_TABLE (the stack output ApprovalsTableName)
   and AWS credentials (AWS_REGION the table's region) allowed dynamodb:GetItem
@@ -65,8 +65,7 @@ function answerCommand(name: 'approve' | 'deny'): ApprovalCommand<AnswerLine> {
     usage: approve ? APPROVE_USAGE : DENY_USAGE,
 
     async parse(args, env) {
-      const flags = parseGoFlags(args, { h: 'bool', help: 'bool' });
-      if (flags.bools.get('h') || flags.bools.get('help')) throw new HelpRequestedError();
+      const flags = parseCommandFlags(args, {});
       const [approvalId, reply = approve ? 'yes' : 'no', ...extra] = flags.args;
       if (approvalId === undefined || extra.length > 0 || (!approve && flags.args.length > 1)) {
         throw new CommandArgumentError(

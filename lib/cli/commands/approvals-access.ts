@@ -8,7 +8,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { silenceSdkNodeVersionWarning } from '../../engines/aws/aws-session';
 import { RemoteInputError } from '../../engines/aws/errors';
-import { goQuote } from '../../restart/go-quote';
+import { goQuote } from '../../go/quote';
 import type { ApprovalStore } from '../../stores/approval-store';
 import { DynamoDbApprovalStore } from '../../stores/dynamodb-approval-store';
 import { APPROVALS_TABLE_ENV } from '../../stores/table-env';

@@ -11,9 +11,8 @@ import { type InterruptSource, processInterrupts } from '../terminal/interrupt';
 import { operatorName } from '../terminal/operator';
 import { eventWriter } from '../terminal/run-local';
 import { createTerminal, type Terminal, useColor } from '../terminal/terminal';
-import { CliUsageError, CommandArgumentError, HelpRequestedError } from './errors';
-import { parseGoFlags } from './go-flags';
-import type { OutputMode } from './job-restart-command';
+import { DISPLAY_FLAGS, type DisplayOptions, displayOptionsOf, parseCommandFlags } from './command-flags';
+import { CliUsageError, CommandArgumentError } from './errors';
 import type { RunContext } from './run-job-restart';
 
 /** The usage text of `attach` (stdout for `-help`, after the message for a bad command line). */
@@ -35,35 +34,16 @@ Options:
   -force-color         Force colored output.
 `;
 
-interface AttachLine {
+interface AttachLine extends DisplayOptions {
   readonly executionArn: string;
-  readonly output: OutputMode;
-  readonly noColor: boolean;
-  readonly forceColor: boolean;
 }
 
 function parseAttachArgs(args: readonly string[], env: NodeJS.ProcessEnv): AttachLine {
-  const flags = parseGoFlags(args, {
-    output: 'string',
-    'no-color': 'bool',
-    'force-color': 'bool',
-    h: 'bool',
-    help: 'bool',
-  });
-  if (flags.bools.get('h') || flags.bools.get('help')) throw new HelpRequestedError();
+  const flags = parseCommandFlags(args, DISPLAY_FLAGS);
   const [executionArn, ...extra] = flags.args;
   if (executionArn === undefined || extra.length > 0)
     throw new CommandArgumentError('This command takes one argument: <execution-arn>');
-  const output = flags.strings.get('output') ?? 'text';
-  if (output !== 'text' && output !== 'json')
-    throw new CommandArgumentError(`Invalid -output value "${output}": valid options are "text" and "json"`);
-  const set = (name: string) => (env[name] ?? '') !== '';
-  return {
-    executionArn,
-    output,
-    noColor: flags.bools.get('no-color') === true || set('NOMAD_CLI_NO_COLOR') || set('NO_COLOR'),
-    forceColor: flags.bools.get('force-color') === true || set('NOMAD_CLI_FORCE_COLOR'),
-  };
+  return { executionArn, ...displayOptionsOf(flags, env) };
 }
 
 function reportUsage(error: CliUsageError, terminal: Terminal): number {

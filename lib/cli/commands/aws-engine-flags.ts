@@ -4,9 +4,10 @@
  * so these flags would be silently ignored: they are refused instead, before anything starts.
  * A `-dry-run` plans from this machine, where they do apply, and says which Nomad it asked.
  */
+
+import { goQuote } from '../../go/quote';
 import type { NomadClientConfig } from '../../nomad/config';
 import type { Formatter, OutputLine } from '../../restart/format';
-import { goQuote } from '../../restart/go-quote';
 import { CommandArgumentError } from './errors';
 
 /** Flags that choose or authenticate the Nomad this machine talks to (`-insecure` is `-tls-skip-verify`). */
@@ -39,10 +40,9 @@ export function refuseNomadConnectionFlags(given: (flag: string) => boolean): vo
 
 /** The dry run's first line with `-engine=aws`: the plan came from this machine's Nomad, not the deployment's. */
 export function awsDryRunNomadLine(nomad: NomadClientConfig, formatter: Formatter, now: number): OutputLine {
-  return {
-    stream: 'stdout',
-    text:
-      `==> ${formatter.timestamp(now)}: Dry run planned against the Nomad at ${goQuote(nomad.address)} ` +
+  return formatter.renderHeader(
+    `Dry run planned against the Nomad at ${goQuote(nomad.address)} ` +
       "from this machine, not through the deployment's own Nomad connection",
-  };
+    now,
+  );
 }

@@ -4,9 +4,11 @@
  * options, parsed with Go's `flag` rules and validated in Nomad's order with Nomad's messages, plus
  * our own options.
  */
+
+import type { GoFlagSpecs } from '../../go/flag';
+import { goQuote } from '../../go/quote';
 import { type NomadClientConfig, type NomadConfigFlags, resolveNomadConfig } from '../../nomad/config';
 import { RestartValidationError } from '../../restart/errors';
-import { goQuote } from '../../restart/go-quote';
 import {
   DEFAULT_BATCH_SIZE,
   DEFAULT_BATCH_WAIT,
@@ -15,8 +17,8 @@ import {
 } from '../../restart/options';
 import { validateRestartFields } from '../../restart/validate';
 import { refuseNomadConnectionFlags } from './aws-engine-flags';
+import { DISPLAY_FLAGS, displayOptionsOf, type OutputMode, parseFlags } from './command-flags';
 import { CommandArgumentError, HelpRequestedError } from './errors';
-import { type GoFlagSpecs, parseGoFlags } from './go-flags';
 
 /** Nomad's default agent address. */
 
@@ -36,9 +38,6 @@ export interface GeneralOptions {
 /** Where the restart runs. */
 export type EngineChoice = { kind: 'local' } | { kind: 'aws'; stateMachineArn: string };
 
-/** `text`: Nomad's lines; `json`: progress events as JSON lines. */
-export type OutputMode = 'text' | 'json';
-
 /** A parsed and validated command line. */
 export interface JobRestartCommandLine {
   options: RestartOptions;
@@ -55,8 +54,7 @@ const FLAGS: GoFlagSpecs = {
   address: 'string',
   region: 'string',
   namespace: 'string',
-  'no-color': 'bool',
-  'force-color': 'bool',
+  ...DISPLAY_FLAGS,
   'ca-cert': 'string',
   'ca-path': 'string',
   'client-cert': 'string',
@@ -82,7 +80,6 @@ const FLAGS: GoFlagSpecs = {
   'max-errors': 'string',
   'replacement-timeout': 'string',
   'dry-run': 'bool',
-  output: 'string',
   'wait-healthy': 'bool',
   'min-healthy-time': 'string',
   'healthy-deadline': 'string',
@@ -96,9 +93,6 @@ function wantsHelp(args: readonly string[]): boolean {
   }
   return false;
 }
-
-const nonEmpty = (...values: (string | undefined)[]): string | undefined =>
-  values.find((v) => v !== undefined && v !== '');
 
 /** Copies the defined entries only (the types use `exactOptionalPropertyTypes`). */
 function defined<T extends object>(value: { [K in keyof T]: T[K] | undefined }): T {
@@ -118,23 +112,35 @@ export function parseJobRestartArgs(
   ctx: { interactive: boolean; env: Env },
 ): JobRestartCommandLine {
   if (wantsHelp(args)) throw new HelpRequestedError();
-  const flags = parseGoFlags(args, FLAGS);
+  const flags = parseFlags(args, FLAGS);
   const str = (name: string) => flags.strings.get(name);
   const bool = (name: string) => flags.bools.get(name) ?? false;
-  // A lookup by variable name: NOMAD_* names are data here, not properties.
-  const fromEnv = (name: string) => ctx.env[name];
 
   if (flags.args.length !== 1) throw new CommandArgumentError('This command takes one argument: <job>');
 
-  const namespace = nonEmpty(str('namespace'), fromEnv('NOMAD_NAMESPACE'));
-  const region = nonEmpty(str('region'), fromEnv('NOMAD_REGION'));
+  // The options' namespace and region are the client's: the flags over NOMAD_NAMESPACE and NOMAD_REGION.
+  const nomad = resolveNomadConfig(
+    defined<NomadConfigFlags>({
+      address: str('address'),
+      token: str('token'),
+      namespace: str('namespace'),
+      region: str('region'),
+      caCert: str('ca-cert'),
+      caPath: str('ca-path'),
+      clientCert: str('client-cert'),
+      clientKey: str('client-key'),
+      tlsServerName: str('tls-server-name'),
+      tlsSkipVerify: bool('insecure') || bool('tls-skip-verify'),
+    }),
+    ctx.env,
+  );
   let options: RestartOptions;
   try {
     options = validateRestartFields(
       {
         job: flags.args[0] ?? '',
-        namespace,
-        region,
+        namespace: nomad.namespace,
+        region: nomad.region,
         batchSize: str('batch-size') ?? DEFAULT_BATCH_SIZE,
         batchWait: str('batch-wait') ?? DEFAULT_BATCH_WAIT,
         onError: str('on-error') ?? DEFAULT_ON_ERROR,
@@ -179,32 +185,9 @@ export function parseJobRestartArgs(
     );
   }
 
-  const output = str('output') ?? 'text';
-  if (output !== 'text' && output !== 'json') {
-    throw new CommandArgumentError(
-      `Invalid -output value ${goQuote(output)}: valid options are "text" and "json"`,
-    );
-  }
+  const { output, noColor, forceColor } = displayOptionsOf(flags, ctx.env);
 
-  const general: GeneralOptions = {
-    nomad: resolveNomadConfig(
-      defined<NomadConfigFlags>({
-        address: str('address'),
-        token: str('token'),
-        namespace: str('namespace'),
-        region: str('region'),
-        caCert: str('ca-cert'),
-        caPath: str('ca-path'),
-        clientCert: str('client-cert'),
-        clientKey: str('client-key'),
-        tlsServerName: str('tls-server-name'),
-        tlsSkipVerify: bool('insecure') || bool('tls-skip-verify'),
-      }),
-      ctx.env,
-    ),
-    noColor: bool('no-color') || nonEmpty(fromEnv('NOMAD_CLI_NO_COLOR'), fromEnv('NO_COLOR')) !== undefined,
-    forceColor: bool('force-color') || nonEmpty(fromEnv('NOMAD_CLI_FORCE_COLOR')) !== undefined,
-  };
+  const general: GeneralOptions = { nomad, noColor, forceColor };
   return { options, general, engine, output };
 }
 export { jobRestartHelp } from './job-restart-help';

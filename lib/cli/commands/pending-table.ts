@@ -2,7 +2,7 @@
  * The table `nomad-restart questions` prints: one row per pending question, laid out like Nomad's
  * own lists (`columnize`), the question on one line as chat shows it, its age as a Go duration.
  */
-import { formatGoDuration } from '../../restart/duration';
+import { formatGoDuration } from '../../go/duration';
 import { columnize } from '../../restart/prefix-matches';
 import type { PendingApproval } from '../../stores/approval-store';
 

@@ -4,11 +4,11 @@
  * `approve` and `deny` to answer by id.
  */
 import { awsCall, parseStateMachineArn, RemoteEngineError } from '../../engines/aws/index';
-import { goQuote } from '../../restart/go-quote';
+import { goQuote } from '../../go/quote';
 import { type ApprovalCommand, type ApprovalCommandContext, runApprovalCommand } from './approval-command';
 import { approvalsTableName } from './approvals-access';
-import { CommandArgumentError, HelpRequestedError } from './errors';
-import { parseGoFlags } from './go-flags';
+import { parseCommandFlags } from './command-flags';
+import { CommandArgumentError } from './errors';
 import { formatPendingQuestions } from './pending-table';
 
 /** The usage text of `questions`. */
@@ -39,8 +39,7 @@ const questions: ApprovalCommand<QuestionsLine> = {
   usage: QUESTIONS_USAGE,
 
   async parse(args, env) {
-    const flags = parseGoFlags(args, { 'state-machine-arn': 'string', h: 'bool', help: 'bool' });
-    if (flags.bools.get('h') || flags.bools.get('help')) throw new HelpRequestedError();
+    const flags = parseCommandFlags(args, { 'state-machine-arn': 'string' });
     if (flags.args.length > 0) throw new CommandArgumentError('This command takes no arguments');
     const stateMachineArn = flags.strings.get('state-machine-arn');
     let region: string | undefined;

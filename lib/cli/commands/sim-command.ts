@@ -5,8 +5,8 @@
  * `-empty` the demo scenario is loaded.
  */
 import { loadScenarioFile, type Scenario, startSimulator } from '../../../sim/index';
-import { CliUsageError, HelpRequestedError } from './errors';
-import { parseGoFlags } from './go-flags';
+import { parseCommandFlags } from './command-flags';
+import { CliUsageError } from './errors';
 
 export interface SimCommandIo {
   stdout: NodeJS.WritableStream;
@@ -50,15 +50,12 @@ function portFlag(text: string | undefined, name: string, fallback: number): num
 /** The flags, or the message to print above the usage (`''` for `-help`). */
 function parseFlags(args: string[]): Flags | string {
   try {
-    const parsed = parseGoFlags(args, {
+    const parsed = parseCommandFlags(args, {
       port: 'string',
       'consul-port': 'string',
       scenario: 'string',
       empty: 'bool',
-      h: 'bool',
-      help: 'bool',
     });
-    if (parsed.bools.get('h') || parsed.bools.get('help')) throw new HelpRequestedError();
     const [extra] = parsed.args;
     if (extra !== undefined) return `This command takes no arguments, got "${extra}"`;
     const port = portFlag(parsed.strings.get('port'), 'port', DEFAULT_PORT);

@@ -1,37 +1,24 @@
 /**
- * Nomad's exit code (`command/job_restart.go` `Run`) for how an execution ended, printing the cause of a
- * failure that no progress event has already reported.
+ * The exit code of a run on the local engine, and its one error line: the run's end read as a
+ * run on AWS reads it (`lib/workflow/exit-status.ts`), so both print the same line.
  */
 
 import type { ExecutionResult } from '../../engines/local/types';
 import type { Formatter } from '../../restart/format';
+import { type ExecutionEnding, exitStatusOf } from '../../workflow/exit-status';
 import type { Terminal } from './terminal';
 
-/** Fail states whose cause is Nomad's message, printed as is. */
-const PRINT_CAUSE = new Set([
-  'InvalidInput',
-  'JobNotFound',
-  'JobLocked',
-  'RescheduleNotAllowed',
-  'StepFailed',
-]);
-/** Fail states whose errors the `finished` event has already printed. */
-const REPORTED = new Set(['UnrecoverableError', 'RestartFailed']);
+/** The local engine's result as an execution's end (its failures carry an error and a cause). */
+function endingOf(result: ExecutionResult): ExecutionEnding {
+  if (result.status === 'SUCCEEDED') return { status: 'SUCCEEDED', output: result.output };
+  return { status: result.status, error: result.error ?? '', cause: result.cause ?? '' };
+}
 
-/** 0 or 1, as Nomad exits. */
+/** 0 or 1, as Nomad exits; prints the cause of a failure that no progress event has reported. */
 export function exitCodeOf(result: ExecutionResult, formatter: Formatter, terminal: Terminal): number {
-  if (result.status === 'SUCCEEDED') {
-    const summary = result.output as { outcome?: string; errorText?: string } | undefined;
-    if (summary?.outcome === 'failed' || summary?.outcome === 'unrecoverable') return 1;
-    return summary?.errorText ? 1 : 0;
-  }
-  // A confirmed interrupt ends the workflow as Canceled; Nomad exits 0 there.
-  if (result.error === 'Canceled') return 0;
-  if (result.error !== undefined && PRINT_CAUSE.has(result.error) && result.cause) {
-    terminal.write(formatter.renderError(result.cause));
-  } else if (result.status !== 'FAILED' || !REPORTED.has(result.error ?? '')) {
-    const text = `Restart ${result.status.toLowerCase()}: ${result.error ?? ''} ${result.cause ?? ''}`;
-    terminal.write(formatter.renderError(text.trim()));
-  }
-  return 1;
+  const executionArn = result.executions.at(-1)?.executionArn ?? '';
+  // Nothing stops a local run but its own workflow: an abort here is not this command's.
+  const status = exitStatusOf(endingOf(result), { executionArn, stoppedByUs: false });
+  if (status.message !== undefined) terminal.write(formatter.renderError(status.message));
+  return status.exitCode;
 }

@@ -10,7 +10,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
 import { APPROVALS_TABLE_SCHEMA } from '../../stores/dynamodb-approval-store';
 import { LOCK_TABLE_SCHEMA } from '../../stores/dynamodb-job-lock';
-import { CARRY_OVER_PREFIX } from '../../stores/plan-store';
+import { CARRY_OVER_PREFIX } from '../../stores/plan-keys';
 import { STALE_LOCK_HANDLER_ID } from '../../workflow/state-names';
 import type { WorkflowFunctionId } from './task-functions';
 

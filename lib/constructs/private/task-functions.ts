@@ -10,6 +10,8 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
+import { ENV } from '../../stores/from-env';
+import { VARIABLES_LOCK_ENV } from '../../stores/shared-lock-settings';
 import { HANDLER_IDS, type HandlerId, STALE_LOCK_HANDLER_ID } from '../../workflow/state-names';
 import { grantDecryptThroughSecretsManager } from './secrets-key-grant';
 import { TaskFunction } from './task-function';
@@ -29,15 +31,37 @@ export interface SharedLockProps {
   readonly variablesLock?: 'on' | 'required' | 'off';
 }
 
-/** What the functions need to know: where Nomad is, its secrets, the stores, and the limits. */
-export interface TaskFunctionsProps extends SharedLockProps {
+/** Where the functions that call Nomad find it: its address, its secrets, and the network. */
+export interface NomadConnectionProps {
+  /** Address of the Nomad agent the Lambdas call, `http(s)://host:port`. */
   readonly nomadAddress: string;
+  /**
+   * Secret holding the Nomad ACL token (plain string, or JSON `{"token": "..."}`). Only the
+   * functions that call Nomad can read it; the token never enters execution input or logs.
+   * @default - no token: anonymous requests (Nomad without ACLs)
+   */
   readonly nomadTokenSecret?: secretsmanager.ISecret;
+  /**
+   * Secret holding TLS material as JSON `{ caCert?, clientCert?, clientKey?, serverName? }` (PEMs).
+   * @default - system CA roots, no client certificate
+   */
   readonly nomadTlsSecret?: secretsmanager.ISecret;
+  /**
+   * Customer-managed KMS key that encrypts those secrets: the functions that read them may
+   * `kms:Decrypt` with this key only, and only through Secrets Manager.
+   * @default - the secrets use the AWS managed key, which needs no grant
+   */
   readonly nomadSecretsKey?: kms.IKey;
+  /** VPC to place the Nomad-calling functions in (Nomad is usually private). @default - not in a VPC */
   readonly vpc?: ec2.IVpc;
+  /** Subnets within `vpc`. @default - the VPC's private subnets with egress */
   readonly vpcSubnets?: ec2.SubnetSelection;
+  /** Security groups for the functions in `vpc`. @default - one created per function, all egress */
   readonly securityGroups?: ec2.ISecurityGroup[];
+}
+
+/** What the functions need to know: where Nomad is, its secrets, the stores, and the limits. */
+export interface TaskFunctionsProps extends SharedLockProps, NomadConnectionProps {
   readonly planBucketName: string;
   readonly lockTableName: string;
   readonly approvalsTableName: string;
@@ -106,20 +130,21 @@ export function createTaskFunctions(
     const nomad = CALLS_NOMAD.has(handlerId);
     const environment: Record<string, string> = {};
     if (nomad) {
+      // Nomad's own variable: the handlers' client resolves it as Nomad's CLI does.
       environment['NOMAD_ADDR'] = props.nomadAddress;
       if (props.nomadTokenSecret !== undefined)
-        environment['NOMAD_TOKEN_SECRET_ARN'] = props.nomadTokenSecret.secretArn;
+        environment[ENV.nomadTokenSecretArn] = props.nomadTokenSecret.secretArn;
       if (props.nomadTlsSecret !== undefined)
-        environment['NOMAD_TLS_SECRET_ARN'] = props.nomadTlsSecret.secretArn;
+        environment[ENV.nomadTlsSecretArn] = props.nomadTlsSecret.secretArn;
     }
-    if (nomad) environment['PLAN_BUCKET'] = props.planBucketName;
-    if (READS_LOCK.has(handlerId)) environment['LOCK_TABLE'] = props.lockTableName;
+    if (nomad) environment[ENV.planBucket] = props.planBucketName;
+    if (READS_LOCK.has(handlerId)) environment[ENV.lockTable] = props.lockTableName;
     if (HOLDS_SHARED_LOCK.has(handlerId)) {
       const mode = props.variablesLock ?? 'on';
       // The handlers read Go's booleans, and `required`.
-      environment['NOMAD_RESTART_VARIABLES_LOCK'] = mode === 'off' ? 'false' : mode === 'on' ? 'true' : mode;
+      environment[VARIABLES_LOCK_ENV] = mode === 'off' ? 'false' : mode === 'on' ? 'true' : mode;
     }
-    if (READS_APPROVALS.has(handlerId)) environment['APPROVALS_TABLE'] = props.approvalsTableName;
+    if (READS_APPROVALS.has(handlerId)) environment[ENV.approvalsTable] = props.approvalsTableName;
     const fn = new TaskFunction(scope, `${handlerId}-fn`, {
       handlerId,
       timeout: RUNS_A_SLICE.has(handlerId)

@@ -12,7 +12,7 @@
  * ({@link findLateSuccessor}).
  */
 
-import { goQuote } from '../../restart/go-quote';
+import { goQuote } from '../../go/quote';
 import type { JobLock, LockKey } from '../../stores/job-lock';
 import { type AwsRetryOptions, awsCall } from './aws-call';
 import { AwsCallError } from './errors';

@@ -9,6 +9,7 @@ import type { HistoryEvent } from '@aws-sdk/client-sfn';
 import * as z from 'zod';
 import type { ProgressEvent } from '../../restart/events';
 import type { LockKey } from '../../stores/job-lock';
+import type { ExecutionEnding } from '../../workflow/exit-status';
 import type { PendingQuestion } from '../../workflow/payloads';
 import { ASK_STATE_NAME, TASK_STATE_HANDLERS, TaskStates } from '../../workflow/state-names';
 import { askOutcomeEvent } from './ask-outcome';
@@ -39,13 +40,7 @@ export interface PendingAsk {
 }
 
 /** How an execution ended. */
-export type ExecutionEnd =
-  | { readonly status: 'SUCCEEDED'; readonly output: unknown }
-  | {
-      readonly status: 'FAILED' | 'ABORTED' | 'TIMED_OUT';
-      readonly error: string;
-      readonly cause: string;
-    };
+export type ExecutionEnd = ExecutionEnding;
 
 const askParametersSchema = z.object({
   Payload: z.object({

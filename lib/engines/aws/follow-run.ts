@@ -6,15 +6,16 @@
  * as long as it lasts); only an answer about the call itself does (access denied, no such
  * execution), and then the command says the run may still be going on and how to attach to it.
  */
+
+import { goQuote } from '../../go/quote';
 import type { ProgressEvent } from '../../restart/events';
-import { goQuote } from '../../restart/go-quote';
 import type { LockKey } from '../../stores/job-lock';
+import { exitStatusOf } from '../../workflow/exit-status';
 import { AskedQuestion, isQuestionEnd } from './asked-question';
 import type { AwsSession } from './aws-session';
 import { type CancelRequest, findLateSuccessor, requestCancel, stopExecution } from './cancel';
 import { RemoteEngineError } from './errors';
 import { ExecutionTracker } from './execution-tracker';
-import { exitStatusOf } from './exit-status';
 import { HistoryFollower, type HistoryPageSizes } from './history-follower';
 import { type AskQuestion, QuestionBridge } from './question-bridge';
 

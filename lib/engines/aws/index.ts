@@ -27,7 +27,6 @@ export {
 export * from './errors';
 export { EXECUTION_NAME_RE, MAX_EXECUTION_NAME_LENGTH, newExecutionName } from './execution-name';
 export { type ExecutionEnd, ExecutionTracker, type PendingAsk } from './execution-tracker';
-export { type ExitStatus, exitStatusOf } from './exit-status';
 export { DEFAULT_POLL_INTERVAL_MS, type FollowResult, type FollowRunRequest, followRun } from './follow-run';
 export { FIRST_PAGE_SIZE, HistoryFollower, type HistoryPageSizes, WIDE_PAGE_SIZE } from './history-follower';
 export { NOTICE_AFTER_FAILED_ATTEMPTS, OutageNotice } from './outage-notice';

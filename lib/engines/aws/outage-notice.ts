@@ -4,7 +4,7 @@
  * once, on stderr, instead of going quiet or giving up; the lines resume where they stopped when
  * AWS answers again. Short hiccups (the first retries of a call) are not worth a line.
  */
-import { goQuote } from '../../restart/go-quote';
+import { goQuote } from '../../go/quote';
 import { awsErrorCode, isAwsThrottlingError, isNetworkError } from '../../stores/aws-errors';
 
 /** A call that has failed this many times in a row is an outage worth a line. */

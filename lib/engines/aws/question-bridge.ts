@@ -13,9 +13,10 @@
  */
 
 import { randomUUID } from 'node:crypto';
+import { isClosedTaskCode } from '../../approvals/closed-task';
 import { decideQuestion } from '../../approvals/decide';
 import { ApprovalNotFoundError } from '../../approvals/errors';
-import { goQuote } from '../../restart/go-quote';
+import { goQuote } from '../../go/quote';
 import { answerText, toQuestion } from '../../restart/prompt-question';
 import type { Answer, Question } from '../../restart/questions';
 import type { Approval, ApprovalStore } from '../../stores/approval-store';
@@ -24,9 +25,6 @@ import { type AwsRetryOptions, awsCall, retryTransient } from './aws-call';
 import { AwsCallError, isAccessDeniedCode } from './errors';
 import type { PendingAsk } from './execution-tracker';
 import type { SfnCalls } from './sfn-calls';
-
-/** `SendTaskSuccess` codes meaning the question is no longer open (answered elsewhere, or timed out). */
-const CLOSED_QUESTION_CODES = new Set(['TaskTimedOut', 'TaskDoesNotExist', 'InvalidToken']);
 
 /** How a denied approvals-table call ends its message: what the terminal does instead. */
 const TOKEN_FALLBACK =
@@ -143,7 +141,7 @@ export class QuestionBridge {
     } catch (error) {
       // Someone answered first (chat, the console) or the question timed out: history says what
       // the workflow did with it, so following goes on.
-      if (error instanceof AwsCallError && CLOSED_QUESTION_CODES.has(error.code)) return 'not-answered-here';
+      if (error instanceof AwsCallError && isClosedTaskCode(error.code)) return 'not-answered-here';
       throw error;
     }
   }

@@ -17,7 +17,7 @@ import {
   StopExecutionCommand,
 } from '@aws-sdk/client-sfn';
 import type { TaskAnswerClient } from '../../approvals/decide';
-import { goQuote } from '../../restart/go-quote';
+import { goQuote } from '../../go/quote';
 import { awsErrorCode } from '../../stores/aws-errors';
 import { type AwsRetryOptions, awsCall, patient } from './aws-call';
 import { AwsCallError, ExecutionHistoryError } from './errors';

@@ -3,7 +3,7 @@
  * region it names) and the execution ARN `attach` takes; and the ARN of an execution started
  * under a known name (Step Functions derives it from the state machine's ARN and that name).
  */
-import { goQuote } from '../../restart/go-quote';
+import { goQuote } from '../../go/quote';
 import { RemoteInputError } from './errors';
 
 /** `arn:<partition>:states:<region>:<account>:stateMachine:<name>` (an optional `:<version or alias>` after the name). */

@@ -51,29 +51,25 @@ function describeTask(stateName: string, state: Record<string, unknown>): TaskSt
   }
   const parameters = isRecord(state['Parameters']) ? state['Parameters'] : {};
   const functionName = parameters['FunctionName'];
-  if (LAMBDA_INVOKE.test(base)) {
-    const functionLogicalId = typeof functionName === 'string' ? functionNameOf(functionName) : undefined;
-    return {
-      stateName,
-      resource,
-      integration: 'lambda-invoke',
-      waitForTaskToken,
-      ...(functionLogicalId === undefined ? {} : { functionLogicalId }),
-    };
-  }
+  const lambdaTask = (
+    integration: 'lambda-invoke' | 'lambda-arn',
+    functionLogicalId: string | undefined,
+  ) => ({
+    stateName,
+    resource,
+    integration,
+    waitForTaskToken,
+    ...(functionLogicalId === undefined ? {} : { functionLogicalId }),
+  });
+  if (LAMBDA_INVOKE.test(base))
+    return lambdaTask(
+      'lambda-invoke',
+      typeof functionName === 'string' ? functionNameOf(functionName) : undefined,
+    );
   if (START_EXECUTION.test(base)) {
     return { stateName, resource, integration: 'start-execution', waitForTaskToken };
   }
-  if (LAMBDA_FUNCTION.test(base)) {
-    const functionLogicalId = functionNameOf(base);
-    return {
-      stateName,
-      resource,
-      integration: 'lambda-arn',
-      waitForTaskToken,
-      ...(functionLogicalId === undefined ? {} : { functionLogicalId }),
-    };
-  }
+  if (LAMBDA_FUNCTION.test(base)) return lambdaTask('lambda-arn', functionNameOf(base));
   return { stateName, resource, integration: 'other', waitForTaskToken };
 }
 

@@ -7,6 +7,7 @@ import {
   type JsonObject,
   listOf,
   object,
+  oneOf,
   optArrayOf,
   optBooleans,
   optMapOf,
@@ -79,9 +80,7 @@ export function decodeAllocStubs(ctx: DecodeContext, value: unknown): AllocListS
 
 /** `GET /v1/allocation/:id`. */
 export function decodeAllocation(ctx: DecodeContext, value: unknown): Allocation {
-  const alloc = object(ctx, value, '');
-  checkAllocation(ctx, alloc, '');
-  return alloc as unknown as Allocation;
+  return oneOf<Allocation>(ctx, value, checkAllocation);
 }
 
 /** `PUT /v1/allocation/:id/stop`; a missing `Index` is taken from `X-Nomad-Index`. */

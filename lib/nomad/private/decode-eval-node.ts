@@ -6,7 +6,7 @@ import {
   type DecodeContext,
   type JsonObject,
   listOf,
-  object,
+  oneOf,
   optArrays,
   optBooleans,
   optMapOf,
@@ -73,9 +73,7 @@ export function decodeEvaluations(ctx: DecodeContext, value: unknown): Evaluatio
 
 /** `GET /v1/evaluation/:id`. */
 export function decodeEvaluation(ctx: DecodeContext, value: unknown): Evaluation {
-  const evaluation = object(ctx, value, '');
-  checkEvaluation(ctx, evaluation, '');
-  return evaluation as unknown as Evaluation;
+  return oneOf<Evaluation>(ctx, value, checkEvaluation);
 }
 
 /** `GET /v1/nodes`. */
@@ -85,7 +83,5 @@ export function decodeNodes(ctx: DecodeContext, value: unknown): NodeListStub[] 
 
 /** `GET /v1/node/:id`. */
 export function decodeNode(ctx: DecodeContext, value: unknown): Node {
-  const node = object(ctx, value, '');
-  checkNode(ctx, node, '');
-  return node as unknown as Node;
+  return oneOf<Node>(ctx, value, checkNode);
 }

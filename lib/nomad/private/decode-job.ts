@@ -14,6 +14,7 @@ import {
   type JsonObject,
   listOf,
   object,
+  oneOf,
   optArrayOf,
   optArrays,
   optBooleans,
@@ -105,9 +106,7 @@ export function decodeJobList(ctx: DecodeContext, value: unknown): JobListStub[]
 
 /** `GET /v1/job/:id`. */
 export function decodeJob(ctx: DecodeContext, value: unknown): Job {
-  const job = object(ctx, value, '');
-  checkJob(ctx, job, '');
-  return job as unknown as Job;
+  return oneOf<Job>(ctx, value, checkJob);
 }
 
 /** `GET /v1/job/:id/versions`: the `Versions` array, newest first as served. */
@@ -121,9 +120,7 @@ export function decodeJobVersions(ctx: DecodeContext, value: unknown): Job[] {
 
 /** `GET /v1/job/:id/summary`. */
 export function decodeJobSummary(ctx: DecodeContext, value: unknown): JobSummary {
-  const summary = object(ctx, value, '');
-  checkJobSummary(ctx, summary, '');
-  return summary as JobSummary;
+  return oneOf<JobSummary>(ctx, value, checkJobSummary);
 }
 
 /** `GET /v1/job/:id/deployments`. */

@@ -152,6 +152,13 @@ export function optMapOf(ctx: DecodeContext, o: JsonObject, key: string, at: str
   }
 }
 
+/** Decodes a top-level object, checking it with `check`, and types it as `T`. */
+export function oneOf<T>(ctx: DecodeContext, value: unknown, check: Check): T {
+  const item = object(ctx, value, '');
+  check(ctx, item, '');
+  return item as unknown as T;
+}
+
 /** Decodes a top-level array, checking each item with `check`, and types it as `T[]`. */
 export function listOf<T>(ctx: DecodeContext, value: unknown, check: Check): T[] {
   const items = array(ctx, value, '');

@@ -2,18 +2,18 @@
  * "Await batch": one time slice of waiting for the batch's replacements; the graph loops on it
  * until the batch is done, so no Lambda outlives its timeout.
  */
+
 import type { AwaitOutput, BatchStepInput } from '../../workflow/restart-steps';
 import type { StepKit } from '../kit/step-kit';
 import { awaitBatch } from './await-batch';
-import type { AwaitCursor } from './await-cursor';
+import { readAwaitCursor, writeAwaitCursor } from './await-cursor';
 
 export async function awaitBatchStep(kit: StepKit, input: BatchStepInput): Promise<AwaitOutput> {
   const { options, run, batch } = input;
   const { nomad, plan, events, watch } = await kit.planWork(options, input.plan.planKey);
-  const cursorKey = kit.key(run.runId, `cursor-${batch.index}.json`);
-  const cursor = (await kit.planStore.get(cursorKey)) as AwaitCursor;
+  const cursor = await readAwaitCursor(kit.planStore, run.runId, batch.index);
   const result = await awaitBatch(nomad, plan, batch.index, cursor, options, watch);
-  await kit.planStore.put(cursorKey, result.cursor);
+  await writeAwaitCursor(kit.planStore, run.runId, batch.index, result.cursor);
   if (!result.done) return { events, done: false, cursor: null, batch };
   return { events, done: true, cursor: null, batch: await kit.settle(run.runId, batch, result.outcomes) };
 }

@@ -2,6 +2,8 @@
  * The wait for a `-reschedule` batch's replacements: blocking queries on the job's allocations until each
  * stopped allocation's replacement runs, fails or times out, returning a cursor before the Lambda's deadline.
  */
+
+import { formatGoDuration } from '../../go/duration';
 import type { NomadClient } from '../../nomad/client';
 import { MAX_BLOCKING_HOLD_MS, type QueryResult } from '../../nomad/query';
 import type { AllocListStub, Evaluation } from '../../nomad/types';
@@ -10,7 +12,6 @@ import {
   PlacementFailureError,
   ReplacementTimeoutError,
 } from '../../restart/allocation-errors';
-import { formatGoDuration } from '../../restart/duration';
 import type { EmitProgress } from '../../restart/events';
 import { displayId } from '../../restart/ids';
 import type { RestartOptions } from '../../restart/options';

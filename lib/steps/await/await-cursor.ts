@@ -1,6 +1,8 @@
 /**
  * The await step's cursor: which allocations still wait for a replacement, carried between Lambda slices.
  */
+import { planKeys } from '../../stores/plan-keys';
+import type { PlanStore } from '../../stores/plan-store';
 import type { AllocationOutcome } from '../kit/outcomes';
 
 /** Nomad prints `Still waiting for allocation ... to be replaced` this often per waiting allocation. */
@@ -75,4 +77,19 @@ export function createAwaitCursor(
     }
   }
   return { batchIndex, startedAt, allocationsIndex: 0, evaluationsIndex: 0, waiting, settled };
+}
+
+/** The await cursor of batch `index` of run `runId`, as the last slice (or the batch's start) left it. */
+export async function readAwaitCursor(store: PlanStore, runId: string, index: number): Promise<AwaitCursor> {
+  return (await store.get(planKeys.awaitCursor(runId, index))) as AwaitCursor;
+}
+
+/** Keeps the await cursor of batch `index` for the next slice (its size grows with the batch). */
+export function writeAwaitCursor(
+  store: PlanStore,
+  runId: string,
+  index: number,
+  cursor: AwaitCursor,
+): Promise<void> {
+  return store.put(planKeys.awaitCursor(runId, index), cursor);
 }

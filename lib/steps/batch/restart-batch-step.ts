@@ -3,8 +3,10 @@
  * journal so a retried task restarts nothing twice. In place, the batch settles here; with
  * `-reschedule` it leaves an await cursor for "Await batch".
  */
+
+import { planKeys } from '../../stores/plan-keys';
 import type { BatchOutput, PlannedStepInput } from '../../workflow/restart-steps';
-import { createAwaitCursor } from '../await/await-cursor';
+import { createAwaitCursor, writeAwaitCursor } from '../await/await-cursor';
 import type { StepKit } from '../kit/step-kit';
 import { type BatchJournal, restartBatch } from './restart-batch';
 
@@ -12,17 +14,17 @@ export async function restartBatchStep(
   kit: StepKit,
   { options, run, plan: ref, progress }: PlannedStepInput,
 ): Promise<BatchOutput> {
-  const { planStore, now, key } = kit;
+  const { planStore, now } = kit;
   const { nomad, plan, events, watch } = await kit.planWork(options, ref.planKey);
   const index = progress.nextBatch;
-  const journalKey = key(run.runId, `batch-${index}.json`);
+  const journalKey = planKeys.batchJournal(run.runId, index);
   const journal = await kit.tryGet<BatchJournal>(journalKey);
   const record = (j: BatchJournal) => planStore.put(journalKey, j);
   const outcomes = await restartBatch(nomad, plan, index, options, { ...watch, journal, record });
   const batch = { index, size: outcomes.length, startedAt: journal?.startedAt ?? now() };
   if (!options.reschedule) return { events, batch: await kit.settle(run.runId, batch, outcomes) };
   const cursor = createAwaitCursor(index, outcomes, { now });
-  await planStore.put(key(run.runId, `cursor-${index}.json`), cursor);
+  await writeAwaitCursor(planStore, run.runId, index, cursor);
   const stopIndexes = outcomes.flatMap((o) => (o.status === 'stopped' ? [o.stopIndex] : []));
   return {
     events,

@@ -2,6 +2,8 @@
  * The maintenance window's end, met at the safe point before a batch: the run stops there, never
  * in the middle of a batch, and says how far it got.
  */
+
+import { planKeys } from '../../stores/plan-keys';
 import type { PlannedStepInput, StepEvents } from '../../workflow/restart-steps';
 import type { StepKit } from '../kit/step-kit';
 import { addToCarryOver, carryOverKey, restartedByRun } from '../plan/carry-over';
@@ -19,7 +21,7 @@ export async function stopAtWindowEndStep(
   const { events, emit } = kit.recorder();
   const record = await kit.loadRun(run.runId);
   // Finish reads why the run stopped from the record, as it does for -max-errors.
-  await kit.planStore.put(kit.key(run.runId, 'run.json'), { ...record, stoppedOn: 'window-end' });
+  await kit.planStore.put(planKeys.runRecord(run.runId), { ...record, stoppedOn: 'window-end' });
   // With resumeNextWindow, the schedule's next run restarts only what this one did not.
   const carryKey = carryOverKey(options);
   if (carryKey !== undefined) {

@@ -5,14 +5,15 @@
 import { batchOutcome, waitOrNext } from '../../restart/decide';
 import type { ProgressEvent } from '../../restart/events';
 import { interpretAnswer, multiRegionQuestion, proceedQuestion } from '../../restart/questions';
+import { planKeys } from '../../stores/plan-keys';
 import type { AnswerInput, DecisionOutput } from '../../workflow/restart-steps';
-import { type BatchResult, batchWaitOf, decision, HELD_EVENTS, type StepKit } from '../kit/step-kit';
+import { type BatchResult, batchWaitOf, decision, type StepKit } from '../kit/step-kit';
 
 export async function applyAnswerStep(
   kit: StepKit,
   { run, plan: ref, progress, decision: asked, answer }: AnswerInput,
 ): Promise<DecisionOutput> {
-  const { now, key } = kit;
+  const { now } = kit;
   const { events, emit } = kit.recorder();
   const pending = asked.question;
   const raw = 'answer' in answer ? answer.answer : undefined;
@@ -21,13 +22,13 @@ export async function applyAnswerStep(
       raw === undefined ? { kind: 'no' as const } : interpretAnswer(multiRegionQuestion(ref.jobId), raw);
     if (reply.kind === 'invalid') return { events, progress, decision: asked };
     if (reply.kind === 'yes') {
-      const held = (await kit.tryGet<ProgressEvent[]>(key(run.runId, HELD_EVENTS))) ?? [];
+      const held = (await kit.tryGet<ProgressEvent[]>(planKeys.heldEvents(run.runId))) ?? [];
       return { events: [...held, ...events], progress, decision: decision('batch') };
     }
     emit({ type: 'multiregion-declined', time: now() });
     return { events, progress: { ...progress, canceled: true }, decision: decision('finish') };
   }
-  const last = await kit.tryGet<BatchResult>(key(run.runId, `result-${progress.nextBatch - 1}.json`));
+  const last = await kit.tryGet<BatchResult>(planKeys.batchResult(run.runId, progress.nextBatch - 1));
   const question = proceedQuestion({
     outcome: batchOutcome(last?.errors ?? []),
     batchWaitAsk: progress.askBetweenBatches,

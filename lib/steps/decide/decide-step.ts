@@ -8,26 +8,20 @@ import { formatCount, type RestartOptions } from '../../restart/options';
 import type { RestartPlan } from '../../restart/plan';
 import { proceedQuestion } from '../../restart/questions';
 import { formatErrorList } from '../../restart/text';
+import { planKeys } from '../../stores/plan-keys';
 import type { Progress } from '../../workflow/payloads';
 import type { DecideInput, DecisionOutput } from '../../workflow/restart-steps';
-import {
-  type BatchResult,
-  batchWaitOf,
-  decision,
-  pendingQuestion,
-  RUN_RECORD,
-  type StepKit,
-} from '../kit/step-kit';
+import { type BatchResult, batchWaitOf, decision, pendingQuestion, type StepKit } from '../kit/step-kit';
 
 export async function decideStep(
   kit: StepKit,
   { options, run, plan: ref, progress, batch, cancelRequested }: DecideInput,
 ): Promise<DecisionOutput> {
-  const { planStore, now, key } = kit;
+  const { planStore, now } = kit;
   const { events, emit } = kit.recorder();
   if (cancelRequested) return { events, progress, decision: decision('cancel') };
   const plan = await kit.loadPlan(ref.planKey);
-  const result = (await planStore.get(key(run.runId, `result-${batch.index}.json`))) as BatchResult;
+  const result = (await planStore.get(planKeys.batchResult(run.runId, batch.index))) as BatchResult;
   let record = await kit.loadRun(run.runId);
   // A retried Decide must not count the batch twice.
   const counted = record.countedBatches.includes(batch.index);
@@ -99,7 +93,7 @@ export async function decideStep(
     emit({ type: 'waiting', time: now(), waitMs: choice.ns / 1e6 });
     out = decision('wait', { waitSeconds: Math.ceil(choice.ns / 1e9) });
   }
-  await planStore.put(key(run.runId, RUN_RECORD), record);
+  await planStore.put(planKeys.runRecord(run.runId), record);
   return { events, progress: next, decision: out };
 }
 

@@ -3,6 +3,8 @@
  * until every allocation of the batch is healthy, has failed or is past `-healthy-deadline`, and
  * the batch's result then counts those that failed the gate.
  */
+
+import { planKeys } from '../../stores/plan-keys';
 import type { AwaitOutput, BatchStepInput } from '../../workflow/restart-steps';
 import { CLOCK_SKEW_ALLOWANCE_MS } from '../batch/in-place';
 import type { BatchResult, StepKit } from '../kit/step-kit';
@@ -15,20 +17,19 @@ export async function awaitHealthStep(
 ): Promise<AwaitOutput> {
   const gate = options.waitHealthy;
   if (gate === undefined) return { events: [], done: true, cursor: null, batch };
-  const { planStore, now, signal, key } = kit;
-  const { events, emit } = kit.recorder();
-  const plan = await kit.loadPlan(ref.planKey);
-  const cursorKey = key(run.runId, `health-${batch.index}.json`);
+  const { planStore, now } = kit;
+  const { nomad, plan, events, watch } = await kit.planWork(options, ref.planKey);
+  const cursorKey = planKeys.healthCursor(run.runId, batch.index);
   let cursor = await kit.tryGet<HealthCursor>(cursorKey);
   if (cursor === undefined) {
-    const settled = (await planStore.get(key(run.runId, `result-${batch.index}.json`))) as BatchResult;
+    const settled = (await planStore.get(planKeys.batchResult(run.runId, batch.index))) as BatchResult;
     cursor = createHealthCursor(batch.index, settled.outcomes ?? [], {
       now: now(),
       // In place, a restart seen since the batch began is ours: its task must start again.
       restartedSinceMs: options.reschedule ? undefined : batch.startedAt - CLOCK_SKEW_ALLOWANCE_MS,
     });
     if (cursor.watching.length > 0)
-      emit({
+      watch.emit({
         type: 'health-waiting',
         time: cursor.startedAt,
         count: cursor.watching.length,
@@ -36,11 +37,7 @@ export async function awaitHealthStep(
         healthyDeadlineNs: gate.healthyDeadlineNs,
       });
   }
-  const result = await awaitHealth(kit.nomadFor(options), plan, cursor, gate, options.verbose, {
-    emit,
-    now,
-    signal,
-  });
+  const result = await awaitHealth(nomad, plan, cursor, gate, options.verbose, watch);
   await planStore.put(cursorKey, result.cursor);
   if (!result.done) return { events, done: false, cursor: null, batch };
   return {

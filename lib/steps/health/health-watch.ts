@@ -2,6 +2,8 @@
  * The state of one "Await health" slice: what the allocation list and the checks endpoint said,
  * each allocation's verdict and `-min-healthy-time` count, the deadline and the 60 s lines.
  */
+
+import { formatGoDuration } from '../../go/duration';
 import type { NomadClient } from '../../nomad/client';
 import type { QueryResult } from '../../nomad/query';
 import type { AllocCheckStatuses, AllocListStub } from '../../nomad/types';
@@ -10,7 +12,6 @@ import {
   AllocationUnhealthyError,
   HealthDeadlineError,
 } from '../../restart/allocation-errors';
-import { formatGoDuration } from '../../restart/duration';
 import { errorText } from '../../restart/errors';
 import type { EmitProgress } from '../../restart/events';
 import { allocationRoles, type Health, judgeHealth } from '../../restart/health';

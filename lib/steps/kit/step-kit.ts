@@ -1,13 +1,6 @@
 /**
- * What every workflow step shares: the run's objects in the plan store, the event recorder,
- * and the small decision shapes. Plan-store layout, under `runKeyPrefix(runId)`:
- * - `plan.json`: the `RestartPlan` (ordered allocations cut into batches);
- * - `batch-<i>.json`: the batch journal (idempotent re-runs of "Restart batch");
- * - `cursor-<i>.json`: the await cursor (its size grows with the batch, so not in the state);
- * - `result-<i>.json`: the settled batch (errors, failed and restarted counts, outcomes);
- * - `health-<i>.json`: the health wait's cursor (`-wait-healthy`);
- * - `run.json`: the run's flat error list, the batches already counted, and why it stopped;
- * - `plan-events.json`: the plan's lines, held while the multi-region question is open.
+ * What every workflow step shares: the run's objects in the plan store (their keys:
+ * `lib/stores/plan-keys.ts`), the event recorder, and the small decision shapes.
  */
 
 import type { NomadClient } from '../../nomad/client';
@@ -19,7 +12,8 @@ import type { RestartPlan } from '../../restart/plan';
 import type { Question } from '../../restart/questions';
 import type { SkippedCounts } from '../../restart/run-summary';
 import { TIMESTAMP_PREFIX_LENGTH } from '../../restart/text';
-import { getIfPresent, type PlanStore, runKeyPrefix } from '../../stores/plan-store';
+import { planKeys } from '../../stores/plan-keys';
+import { getIfPresent, type PlanStore } from '../../stores/plan-store';
 import {
   type BatchState,
   type Decision,
@@ -62,19 +56,13 @@ export interface RunRecord {
 
 export const EMPTY_RUN: RunRecord = { errors: [], countedBatches: [] };
 
-/** Plan-store entry (under the run's prefix) of the {@link RunRecord}. */
-export const RUN_RECORD = 'run.json';
-
 /**
  * The record of run `runId`, read from outside a step (the run-end notifier); `undefined` when
  * the run has none (no batch settled yet).
  */
 export function readRunRecord(planStore: PlanStore, runId: string): Promise<RunRecord | undefined> {
-  return getIfPresent<RunRecord>(planStore, `${runKeyPrefix(runId)}${RUN_RECORD}`);
+  return getIfPresent<RunRecord>(planStore, planKeys.runRecord(runId));
 }
-
-/** Plan-store entry holding the plan's lines while the multi-region question is open. */
-export const HELD_EVENTS = 'plan-events.json';
 
 /** A decision for the graph's "What next?" choice; `extra` sets the wait or the question. */
 export const decision = (action: Decision['action'], extra: Partial<Decision> = {}): Decision => ({
@@ -100,6 +88,16 @@ export function pendingQuestion(question: Question, summary: string): PendingQue
   };
 }
 
+/** A step's events: kept for its result, and shown live as they happen. */
+export interface StepRecorder {
+  readonly events: ProgressEvent[];
+  /**
+   * Shows `event` live and keeps it for the step's result; `kept` replaces it there (an event
+   * whose error list was cut to a sample to keep the state small, see error-sample.ts).
+   */
+  readonly emit: (event: ProgressEvent, kept?: ProgressEvent) => void;
+}
+
 /** What a step that works on the plan's allocations starts from ({@link StepKit.planWork}). */
 export interface PlanWork {
   /** The client for the run's region. */
@@ -118,20 +116,11 @@ export interface StepKit extends Omit<RestartStepsDeps, 'nomad'> {
    * names one) on every request, as Nomad's `-region` does.
    */
   nomadFor(options: RestartOptions): NomadClient;
-  /** The plan-store key of `name` in run `runId`. */
-  key(runId: string, name: string): string;
   /**
    * Collects a step's events for its result and shows each to the live sink at once. The plan
    * step passes `live: false`: its lines must wait behind the multi-region question.
    */
-  recorder(options?: { live: boolean }): {
-    events: ProgressEvent[];
-    /**
-     * Shows `event` live and keeps it for the step's result; `kept` replaces it there (an event
-     * whose error list was cut to a sample to keep the state small, see error-sample.ts).
-     */
-    emit: (event: ProgressEvent, kept?: ProgressEvent) => void;
-  };
+  recorder(options?: { live: boolean }): StepRecorder;
   /** The run's plan, decoded once per process. */
   loadPlan(planKey: string): Promise<RestartPlan>;
   /** The client, the plan and a live recorder, for a step that works on the plan's allocations. */
@@ -156,7 +145,6 @@ export interface StepKit extends Omit<RestartStepsDeps, 'nomad'> {
 /** Builds the kit for one invocation (deps carry that invocation's deadline signal). */
 export function createStepKit(deps: RestartStepsDeps): StepKit {
   const { nomad, planStore, onEvent, ...rest } = deps;
-  const key = (runId: string, name: string) => `${runKeyPrefix(runId)}${name}`;
   // A failing read fails the step (Step Functions retries it), instead of a retried batch
   // forgetting its journal and restarting allocations again, or a run record losing its errors.
   const tryGet = <T>(k: string): Promise<T | undefined> => getIfPresent<T>(planStore, k);
@@ -180,7 +168,6 @@ export function createStepKit(deps: RestartStepsDeps): StepKit {
     ...rest,
     planStore,
     nomadFor,
-    key,
     recorder,
     loadPlan,
     async planWork(options, planKey) {
@@ -189,10 +176,10 @@ export function createStepKit(deps: RestartStepsDeps): StepKit {
       return { nomad: nomadFor(options), plan, events, watch: { emit, now: rest.now, signal: rest.signal } };
     },
     tryGet,
-    loadRun: async (runId) => (await tryGet<RunRecord>(key(runId, RUN_RECORD))) ?? EMPTY_RUN,
+    loadRun: async (runId) => (await tryGet<RunRecord>(planKeys.runRecord(runId))) ?? EMPTY_RUN,
     async stopWithError(runId, error, progress) {
-      const record = (await tryGet<RunRecord>(key(runId, RUN_RECORD))) ?? EMPTY_RUN;
-      await planStore.put(key(runId, RUN_RECORD), { ...record, errors: [...record.errors, error] });
+      const record = (await tryGet<RunRecord>(planKeys.runRecord(runId))) ?? EMPTY_RUN;
+      await planStore.put(planKeys.runRecord(runId), { ...record, errors: [...record.errors, error] });
       return { events: [], blocked: true, progress: { ...progress, errorCount: progress.errorCount + 1 } };
     },
     async settle(runId, batch, outcomes) {
@@ -204,7 +191,7 @@ export function createStepKit(deps: RestartStepsDeps): StepKit {
         restarted: outcomes.length - failed,
         outcomes: [...outcomes],
       };
-      await planStore.put(key(runId, `result-${batch.index}.json`), result);
+      await planStore.put(planKeys.batchResult(runId, batch.index), result);
       return {
         ...batch,
         stopIndex: 0,

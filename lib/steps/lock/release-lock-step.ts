@@ -6,7 +6,7 @@
  */
 import type { LockKey } from '../../stores/job-lock';
 import type { PairedJobLock } from '../../stores/paired-job-lock';
-import { runKeyPrefix } from '../../stores/plan-store';
+import { runKeyPrefix } from '../../stores/plan-keys';
 import type { StepKit } from '../kit/step-kit';
 import { jobRunKey, recordRunEnded } from '../plan/earlier-run';
 

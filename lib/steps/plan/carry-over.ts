@@ -10,7 +10,7 @@
  */
 import type { RestartOptions } from '../../restart/options';
 import type { RestartPlan } from '../../restart/plan';
-import { CARRY_OVER_PREFIX } from '../../stores/plan-store';
+import { planKeys } from '../../stores/plan-keys';
 import type { StepKit } from '../kit/step-kit';
 
 /** A carry-over document: the allocations restarted so far and the run that wrote it last. */
@@ -18,8 +18,6 @@ export interface CarryOver {
   readonly allocationIds: readonly string[];
   readonly updatedBy: string;
 }
-
-const safe = (part: string) => part.replace(/[^A-Za-z0-9._-]/g, '_');
 
 /**
  * The carry-over key of a run that resumes in the next window: its schedule and its job as the
@@ -29,7 +27,7 @@ const safe = (part: string) => part.replace(/[^A-Za-z0-9._-]/g, '_');
 export function carryOverKey(options: RestartOptions): string | undefined {
   if (options.resumeNextWindow !== true || options.scheduleName === undefined) return undefined;
   const namespace = options.namespace ?? 'default';
-  return `${CARRY_OVER_PREFIX}${safe(options.scheduleName)}/${safe(namespace)}/${safe(options.job)}.json`;
+  return planKeys.carryOver(options.scheduleName, namespace, options.job);
 }
 
 /** The allocations earlier runs recorded under `key` (none when nothing was recorded). */

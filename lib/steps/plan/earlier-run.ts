@@ -9,6 +9,7 @@
 import type { Allocation, AllocListStub } from '../../nomad/types';
 import type { EarlierRunWork } from '../../restart/earlier-work';
 import type { RestartPlan } from '../../restart/plan';
+import { planKeys } from '../../stores/plan-keys';
 import { getIfPresent, type PlanStore } from '../../stores/plan-store';
 import { allocationRestartedSince } from '../batch/in-place';
 import { alreadyStopped } from '../batch/reschedule';
@@ -24,9 +25,7 @@ export interface JobRunRecord {
 }
 
 /** A job's record in the plan store: outside `runs/`, so it outlives every run's documents. */
-export function jobRunKey(namespace: string, jobId: string): string {
-  return `jobs/${encodeURIComponent(namespace)}/${encodeURIComponent(jobId)}/run.json`;
-}
+export const jobRunKey = planKeys.jobRun;
 
 /** Names `runId` as the run holding the job (called once it holds the lock). */
 export async function recordRunHoldsJob(store: PlanStore, key: string, runId: string, planKey: string) {
@@ -64,10 +63,12 @@ export async function readUnfinishedRun(
   const plan = await getIfPresent<RestartPlan>(store, record.planKey);
   if (plan === undefined) return undefined;
   const journals: BatchJournal[] = [];
-  const folder = record.planKey.slice(0, record.planKey.lastIndexOf('/') + 1);
   // Batches start in order, so the first one without a journal ends the list.
   for (let index = 0; index < plan.batches.length; index++) {
-    const journal = await getIfPresent<BatchJournal>(store, `${folder}batch-${index}.json`);
+    const journal = await getIfPresent<BatchJournal>(
+      store,
+      planKeys.batchJournalBesidePlan(record.planKey, index),
+    );
     if (journal === undefined) break;
     journals.push(journal);
   }

@@ -5,10 +5,11 @@
 import type { RestartOptions } from '../../restart/options';
 import type { PlannedJob } from '../../restart/plan';
 import { multiRegionQuestion } from '../../restart/questions';
+import { planKeys } from '../../stores/plan-keys';
 import type { Progress } from '../../workflow/payloads';
 import type { PlanOutput, StepInput } from '../../workflow/restart-steps';
 import { rememberPlan } from '../kit/plan-cache';
-import { decision, HELD_EVENTS, pendingQuestion, type StepKit } from '../kit/step-kit';
+import { decision, pendingQuestion, type StepKit } from '../kit/step-kit';
 import { carryOverKey, loadCarryOver } from './carry-over';
 import { jobRunKey, readUnfinishedRun, workOf } from './earlier-run';
 import { planRestart } from './plan';
@@ -28,7 +29,7 @@ export function startingProgress(options: RestartOptions): Progress {
 }
 
 export async function planStep(kit: StepKit, { options, run }: StepInput): Promise<PlanOutput> {
-  const { planStore, now, signal, key } = kit;
+  const { planStore, now, signal } = kit;
   const nomad = kit.nomadFor(options);
   const { events, emit } = kit.recorder({ live: false });
   const namespaceOf = (job: PlannedJob) => job.namespace ?? options.namespace ?? 'default';
@@ -51,7 +52,7 @@ export async function planStep(kit: StepKit, { options, run }: StepInput): Promi
     },
   });
   const plan = planned.kind === 'plan' ? planned : undefined;
-  const planKey = key(run.runId, 'plan.json');
+  const planKey = planKeys.plan(run.runId);
   if (plan) {
     await planStore.put(planKey, plan);
     rememberPlan(planKey, plan);
@@ -66,7 +67,7 @@ export async function planStep(kit: StepKit, { options, run }: StepInput): Promi
       : decision('batch');
   // Nomad asks the multi-region question before it prints anything about the plan: the
   // plan's lines wait in the store until the answer is yes (see apply-answer-step.ts).
-  if (askMultiregion) await planStore.put(key(run.runId, HELD_EVENTS), events);
+  if (askMultiregion) await planStore.put(planKeys.heldEvents(run.runId), events);
   return {
     events: askMultiregion ? [] : events,
     progress,

@@ -4,7 +4,7 @@
  * `command/agent/alloc_endpoint.go`); the checks endpoints are in checks.ts.
  */
 
-import { parseGoBool } from '../../../lib/nomad/config';
+import { parseGoBool } from '../../../lib/go/strconv';
 import { SimHttpError } from '../../errors';
 import { parseJsonBody } from '../../model/job-spec';
 import { renderAlloc, renderAllocStub } from '../../model/render';
@@ -12,6 +12,7 @@ import type { AllocRecord } from '../../model/store';
 import type { ApiEnv, ApiRequest, ApiResponse, Route } from '../api';
 import { namespaceOf, notFound, ok, principalOf } from '../api';
 import { blockingQuery } from '../blocking';
+import { clientAllocation } from '../client-allocation';
 import { byId, recordRead } from '../reads';
 import { jobIdOfFilter } from './alloc-filter';
 import { readChecks } from './checks';
@@ -118,14 +119,7 @@ function decodeRestartBody(body: string): RestartBody {
 }
 
 async function restartAlloc(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
-  const principal = principalOf(env, req);
-  const { store } = env.cluster.ctx;
-  const record = store.allocs.get(id);
-  if (!record) throw notFound(`Unknown allocation "${id}"`);
-  env.acl.require(principal, record.alloc.Namespace ?? 'default', 'alloc-lifecycle');
-  const node = store.nodes.get(record.alloc.NodeID ?? '');
-  if (!node) throw notFound(`Unknown node ${record.alloc.NodeID ?? ''}`);
-  if (node.node.Status !== 'ready') throw notFound('No path to node');
+  const record = clientAllocation(env, req, id, 'alloc-lifecycle');
   const body = decodeRestartBody(req.body);
   await env.cluster.restartAllocation(record, body.TaskName, body.AllTasks);
   // Nomad answers {"Index":0} and, unlike stop, sends no X-Nomad-Index header.

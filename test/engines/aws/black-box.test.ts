@@ -22,7 +22,7 @@ import {
 } from './helpers/fixtures';
 import { localAwsEnv, sfnEndpointPerTest } from './helpers/sfn-endpoint';
 
-const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'nomad-restart.js');
+const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'bin', 'nomad-restart.js');
 const THROTTLED_MS = 60_000;
 
 const sfn = sfnEndpointPerTest();

@@ -1,6 +1,5 @@
-import { type ExecutionEnd, exitStatusOf, parseStateMachineArn, STOP_CAUSE } from '../../../lib/engines/aws';
+import { parseStateMachineArn, STOP_CAUSE } from '../../../lib/engines/aws';
 import { CANCELED_CAUSE } from '../../../lib/workflow/definition';
-import { causeMessage } from '../../../lib/workflow/errors';
 
 const EXEC = 'arn:aws:states:eu-west-1:123456789012:execution:m:e1';
 
@@ -36,117 +35,6 @@ describe('parseStateMachineArn', () => {
 
     // Assert
     expect(act).toThrow(expected);
-  });
-});
-
-describe('exit status', () => {
-  describe('causeMessage', () => {
-    it('keeps only the message of a Lambda error', () => {
-      // Arrange
-      const cause = JSON.stringify({
-        errorType: 'JobNotFoundError',
-        errorMessage: 'No job(s) with prefix or ID "exa" found',
-        trace: ['JobNotFoundError: No job(s)', '    at plan (/var/task/index.mjs:1:1)'],
-      });
-
-      // Act
-      const message = causeMessage(cause);
-
-      // Assert
-      expect(message).toBe('No job(s) with prefix or ID "exa" found');
-    });
-
-    it('keeps a plain cause as it is', () => {
-      // Arrange
-      const cause = 'Invalid -batch-size value "0": batch size must be greater than zero';
-
-      // Act
-      const message = causeMessage(cause);
-
-      // Assert
-      expect(message).toBe(cause);
-    });
-  });
-
-  describe('exitStatusOf', () => {
-    const failed = (error: string, cause = ''): ExecutionEnd => ({ status: 'FAILED', error, cause });
-    it.each<{ name: string; end: ExecutionEnd; stoppedByUs?: boolean; exitCode: 0 | 1; message?: string }>([
-      {
-        name: 'a success',
-        end: { status: 'SUCCEEDED', output: { outcome: 'succeeded', errorText: '' } },
-        exitCode: 0,
-      },
-      {
-        name: 'a "no" answer',
-        end: { status: 'SUCCEEDED', output: { outcome: 'canceled', errorText: '' } },
-        exitCode: 0,
-      },
-      {
-        name: 'a run with errors',
-        end: { status: 'SUCCEEDED', output: { outcome: 'failed', errorText: 'x' } },
-        exitCode: 1,
-      },
-      { name: 'a canceled run', end: failed('Canceled', 'Canceling job restart process'), exitCode: 0 },
-      { name: 'RestartFailed (already printed)', end: failed('RestartFailed', 'errors'), exitCode: 1 },
-      {
-        name: 'UnrecoverableError (already printed)',
-        end: failed('UnrecoverableError', 'errors'),
-        exitCode: 1,
-      },
-      {
-        name: 'JobNotFound',
-        end: failed(
-          'JobNotFound',
-          '{"errorType":"JobNotFoundError","errorMessage":"No job(s) with prefix or ID \\"x\\" found"}',
-        ),
-        exitCode: 1,
-        message: 'No job(s) with prefix or ID "x" found',
-      },
-      {
-        name: 'JobLocked',
-        end: failed('JobLocked', 'Job "default/x" is being restarted'),
-        exitCode: 1,
-        message: 'Job "default/x" is being restarted',
-      },
-      {
-        name: 'InvalidInput without a cause',
-        end: failed('InvalidInput'),
-        exitCode: 1,
-        message: 'InvalidInput',
-      },
-      {
-        name: 'an engine error',
-        end: failed('States.Runtime', 'boom'),
-        exitCode: 1,
-        message: 'Restart failed: States.Runtime: boom',
-      },
-      {
-        name: 'an abort by someone else',
-        end: { status: 'ABORTED', error: '', cause: '' },
-        exitCode: 1,
-        message: `Restart aborted: execution "${EXEC}" was stopped`,
-      },
-      {
-        name: 'an abort by this command',
-        end: { status: 'ABORTED', error: 'Canceled', cause: 'x' },
-        stoppedByUs: true,
-        exitCode: 0,
-      },
-      {
-        name: 'a timeout',
-        end: { status: 'TIMED_OUT', error: '', cause: '' },
-        exitCode: 1,
-        message: `Restart timed out: execution "${EXEC}" ran past its time limit`,
-      },
-    ])('maps $name to $exitCode', ({ end, stoppedByUs, exitCode, message }) => {
-      // Arrange (the rows)
-
-      // Act
-      const status = exitStatusOf(end, { executionArn: EXEC, stoppedByUs: stoppedByUs ?? false });
-
-      // Assert
-      expect(status).toEqual({ exitCode, message });
-    });
   });
 });
 

@@ -7,9 +7,10 @@
  */
 
 import { jest } from '@jest/globals';
-import { ExecutionTracker, exitStatusOf } from '../../../lib/engines/aws';
+import { ExecutionTracker } from '../../../lib/engines/aws';
 import type { ProgressEvent } from '../../../lib/restart/events';
 import { createFormatter } from '../../../lib/restart/format';
+import { exitStatusOf } from '../../../lib/workflow/exit-status';
 import { type Harness, harnessPerTest, simpleJob } from '../../steps/helpers/harness';
 import { freeJob, holdJob, runWorkflowInput, type WorkflowRun } from '../local/helpers/workflow-harness';
 import { type EventShape, ev } from './helpers/fake-history';

@@ -1,11 +1,21 @@
 /**
- * Nomad's exit code (`command/job_restart.go` `Run`) for how an execution chain ended, and the one error line
- * to print when no progress event has said it already. Same rules as the local engine.
+ * Nomad's exit code (`command/job_restart.go` `Run`) for how a run's last execution ended, and the
+ * one error line to print when no progress event has said it already. One rule for both engines:
+ * the local engine and a run on AWS print the same line for the same end, worded as Nomad words
+ * a failure (`Error retrieving versions of job %q: %s`: what failed, a colon, the cause).
  */
-import { goQuote } from '../../restart/go-quote';
-import { causeMessage } from '../../workflow/errors';
-import { FailStates } from '../../workflow/state-names';
-import type { ExecutionEnd } from './execution-tracker';
+import { goQuote } from '../go/quote';
+import { causeMessage } from './errors';
+import { FailStates } from './state-names';
+
+/** How an execution ended: its output, or the error and cause it ended with. */
+export type ExecutionEnding =
+  | { readonly status: 'SUCCEEDED'; readonly output: unknown }
+  | {
+      readonly status: 'FAILED' | 'ABORTED' | 'TIMED_OUT';
+      readonly error: string;
+      readonly cause: string;
+    };
 
 /** The exit code and the message to print on stderr, if any. */
 export interface ExitStatus {
@@ -27,12 +37,12 @@ const REPORTED = new Set<string>([FailStates.unrecoverableError, FailStates.rest
 const status = (exitCode: 0 | 1, message?: string): ExitStatus => ({ exitCode, message });
 
 /**
- * @param end how the last execution of the chain ended
+ * @param end how the last execution of the run ended
  * @param ctx.executionArn that execution
  * @param ctx.stoppedByUs this command stopped it (a confirmed interrupt, without a lock table)
  */
 export function exitStatusOf(
-  end: ExecutionEnd,
+  end: ExecutionEnding,
   ctx: { readonly executionArn: string; readonly stoppedByUs: boolean },
 ): ExitStatus {
   switch (end.status) {

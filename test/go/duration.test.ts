@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { formatGoDuration, parseGoDuration } from '../../lib/restart/duration';
-import { GoDurationError } from '../../lib/restart/errors';
+import { formatGoDuration, parseGoDuration } from '../../lib/go/duration';
+import { GoDurationError } from '../../lib/go/errors';
 
 const S = 1e9;
 

@@ -1,4 +1,7 @@
-/** Go's boolean parsing, which Nomad and Consul both use for their `*_SKIP_VERIFY`/`*_SSL` variables. */
+/**
+ * Go's `strconv` rules that Nomad's inputs pass through: what Go accepts as a boolean (flags,
+ * `NOMAD_SKIP_VERIFY`, query parameters).
+ */
 
 /** Go's `strconv.ParseBool`: `undefined` for anything it would reject. */
 export function parseGoBool(value: string): boolean | undefined {

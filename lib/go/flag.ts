@@ -6,9 +6,9 @@
  * parsing that stops at the first non-flag, Go's error texts), so this is a port of
  * `FlagSet.parseOne`.
  */
-import { parseGoBool } from '../../nomad/config';
-import { goQuote } from '../../restart/go-quote';
-import { GoFlagError } from './errors';
+import { GoFlagSyntaxError } from './errors';
+import { goQuote } from './quote';
+import { parseGoBool } from './strconv';
 
 /** `bool`: `-f`, `-f=false`; `string`: `-f v`, `-f=v`, last one wins; `list`: repeatable string. */
 export type GoFlagKind = 'bool' | 'string' | 'list';
@@ -28,7 +28,7 @@ export interface GoFlagResult {
 /**
  * Parses `args` against `specs` like `flag.FlagSet.Parse` with `ContinueOnError`.
  *
- * @throws GoFlagError with Go's message: `flag provided but not defined: -foo`,
+ * @throws GoFlagSyntaxError with Go's message: `flag provided but not defined: -foo`,
  *   `invalid boolean value "maybe" for -yes: parse error`, `flag needs an argument: -batch-size`,
  *   `bad flag syntax: ---x`.
  */
@@ -49,7 +49,7 @@ export function parseGoFlags(args: readonly string[], specs: GoFlagSpecs): GoFla
     }
     let name = s.slice(minuses);
     if (name.length === 0 || name[0] === '-' || name[0] === '=')
-      throw new GoFlagError(`bad flag syntax: ${s}`);
+      throw new GoFlagSyntaxError(`bad flag syntax: ${s}`);
     i++;
     let value: string | undefined;
     const eq = name.indexOf('=', 1);
@@ -58,17 +58,19 @@ export function parseGoFlags(args: readonly string[], specs: GoFlagSpecs): GoFla
       name = name.slice(0, eq);
     }
     const kind = Object.hasOwn(specs, name) ? specs[name] : undefined;
-    if (kind === undefined) throw new GoFlagError(`flag provided but not defined: -${name}`);
+    if (kind === undefined) throw new GoFlagSyntaxError(`flag provided but not defined: -${name}`);
     if (kind === 'bool') {
       const parsed = value === undefined ? true : parseGoBool(value);
       if (parsed === undefined)
-        throw new GoFlagError(`invalid boolean value ${goQuote(value ?? '')} for -${name}: parse error`);
+        throw new GoFlagSyntaxError(
+          `invalid boolean value ${goQuote(value ?? '')} for -${name}: parse error`,
+        );
       result.bools.set(name, parsed);
       continue;
     }
     if (value === undefined) {
       // A string flag takes the next argument, whatever it looks like (even "-yes").
-      if (i >= args.length) throw new GoFlagError(`flag needs an argument: -${name}`);
+      if (i >= args.length) throw new GoFlagSyntaxError(`flag needs an argument: -${name}`);
       value = args[i] ?? '';
       i++;
     }

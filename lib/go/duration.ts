@@ -7,7 +7,7 @@
  * exactly Go's int64 limits; the result is returned as a `number`.
  */
 import { GoDurationError } from './errors';
-import { goTimeQuote } from './go-quote';
+import { goTimeQuote } from './quote';
 
 const NANOSECOND = 1n;
 const MICROSECOND = 1000n * NANOSECOND;
