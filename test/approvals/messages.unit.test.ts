@@ -14,7 +14,7 @@ import {
   slackBlocks,
   syncQuestionMessages,
 } from '../../lib/approvals';
-import { EXECUTION, parkedQuestion, storeWith } from './helpers';
+import { EXECUTION, parkedQuestion, storeWith } from './helpers/approvals';
 
 /** The Block Kit question docs/approvals.md shows, as JSON. */
 function slackQuestionInDoc(): unknown {

@@ -34,10 +34,10 @@ import {
   taskServiceId,
   UNKNOWN_TOKEN,
   UP_CHECK,
-} from './consul-fixtures';
-import { type CheckReading, describeConsul, passingSince, statusesSeen } from './consul-pair';
-import { wasRestarted } from './e2e-target';
-import { type CliResult, runCli } from './run-cli';
+} from './helpers/consul-fixtures';
+import { type CheckReading, describeConsul, passingSince, statusesSeen } from './helpers/consul-pair';
+import { wasRestarted } from './helpers/e2e-target';
+import { type CliResult, runCli } from './helpers/run-cli';
 
 jest.setTimeout(240_000);
 

@@ -12,8 +12,8 @@ import { questionMessage } from '../../lib/approvals/question-message';
 import { recordRunEnded } from '../../lib/approvals/timeouts';
 import { MemoryApprovalStore } from '../../lib/stores';
 import { VARIABLES_LOCK_ENV } from '../../lib/stores/shared-lock-settings';
-import { EXECUTION, parkedQuestion } from '../approvals/helpers';
-import { lambdaContext } from './private/fixtures';
+import { EXECUTION, parkedQuestion } from '../approvals/helpers/approvals';
+import { lambdaContext } from './helpers/fixtures';
 
 const { handler } = await import('../../lambdas/release-stale-lock');
 const { localStores } = await import('../../lib/stores/from-env');

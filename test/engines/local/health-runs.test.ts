@@ -8,17 +8,17 @@
 // - with -reschedule, the replacement's checks are waited for.
 // Times: the simulator runs 100 simulated ms per real ms (harness); the gate's own clock is real.
 import { jest } from '@jest/globals';
+import { restartOptions } from '../../fixtures/restart-options';
+import { checkedJob, firstPassAfter } from '../../steps/health/helpers/health-fixtures';
 import {
   allocationsOf,
   eventsOf,
   type Harness,
-  restartOptions,
   startHarness,
   TIME_SCALE,
   waitAllRunning,
-} from '../../steps/harness';
-import { checkedJob, firstPassAfter } from '../../steps/health/health-fixtures';
-import { runWorkflow } from './workflow-harness';
+} from '../../steps/helpers/harness';
+import { runWorkflow } from './helpers/workflow-harness';
 
 jest.setTimeout(60_000);
 
