@@ -1,10 +1,8 @@
 // Jest runs TypeScript as native ES modules (the project is "type": "module" because
 // @middy/core 7 ships ESM only). SWC strips types; `npm run typecheck` type-checks.
-/** @type {import('jest').Config} */
-export default {
+const shared = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
   extensionsToTreatAsEsm: ['.ts'],
   transform: {
     '^.+\\.ts$': [
@@ -15,6 +13,34 @@ export default {
       },
     ],
   },
+};
+
+/**
+ * Two projects, told apart by the file's name so the rule moves with the file:
+ * - `unit` (`*.unit.test.ts`, `npm run test:unit`): pure logic, with at most aws-sdk-client-mock
+ *   or an in-memory fake at the edges; no server, no subprocess (test/unit-setup.ts refuses both),
+ *   no engine run, no CDK synthesis. The whole project runs in seconds.
+ * - `integration` (every other `*.test.ts`): the simulator over HTTP, the local engine, the
+ *   emulators, CDK synthesis, fuzzing, the bench smoke run, e2e.
+ * A new test is integration unless its name says unit: a mislabelled one only runs later.
+ * `npm test` runs both.
+ * @type {import('jest').Config}
+ */
+export default {
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['**/*.unit.test.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/unit-setup.ts'],
+    },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '\\.unit\\.test\\.ts$'],
+    },
+  ],
   // Two cores on CI: one worker per core, and tests that start servers stay isolated per file.
   // A real agent (NOMAD_E2E_ADDR) is one shared cluster, so its test files take turns.
   maxWorkers: process.env.NOMAD_E2E_ADDR ? 1 : 2,

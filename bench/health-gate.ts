@@ -4,6 +4,9 @@
  * gate, in place and with `-reschedule`. The simulator runs 10 simulated ms per real ms here, so
  * a Nomad check every 10 simulated s runs every real second: four polls (250 ms) per run and per
  * `-min-healthy-time` of 1 s, close to Nomad's defaults (10 s checks, 10 s min-healthy, 2 s polls).
+ * In place, the same run behind a Consul check (a task service) counts Consul's reads beside
+ * Nomad's: one read per service before the first batch, then per batch one plain read and the
+ * blocking reads that return as Consul's checks change (lib/steps/health/consul-checks-watch.ts).
  */
 
 import { type HealthGateRun, type LocalRunMeasure, measureLocalRun } from './local-engine';
@@ -27,6 +30,12 @@ function checksReads(run: LocalRunMeasure): number {
   return (run.byRoute['GET /v1/client/allocation/:id/checks'] ?? 0) / run.allocations;
 }
 
+/** Consul reads per allocation in `run`. */
+const consulReads = (run: LocalRunMeasure) => (run.consulCounters['total'] ?? 0) / run.allocations;
+/** ... of which blocking queries (`?index=`). */
+const consulBlocking = (run: LocalRunMeasure) =>
+  (run.consulCounters['total:blocking'] ?? 0) / run.allocations;
+
 /** Measures both modes with and without the gate; returns the report's rows. */
 export async function measureHealthGate(sizes: HealthBenchSizes): Promise<ReportRow[]> {
   const rows: ReportRow[] = [];
@@ -47,6 +56,17 @@ export async function measureHealthGate(sizes: HealthBenchSizes): Promise<Report
     rows.push({
       metric: `Nomad requests per ${mode} allocation, batch ${sizes.batchSize}, without / with -wait-healthy`,
       figure: `${fmt(perAllocation(without))} / ${fmt(perAllocation(gated))} (of which checks reads ${fmt(checksReads(gated))})`,
+      target: '-',
+      nomadCli: '- (no health gate)',
+      verdict: 'info',
+    });
+    if (reschedule) continue;
+    // The same run behind a Consul check: Consul's reads are one per service per batch (plus
+    // blocking re-reads as checks change), shared by the batch's allocations.
+    const consul = await measureLocalRun({ ...base, health: { ...GATE, provider: 'consul' } });
+    rows.push({
+      metric: `requests per ${mode} allocation, batch ${sizes.batchSize}, -wait-healthy with a Nomad check / with a Consul check (Nomad + Consul)`,
+      figure: `${fmt(perAllocation(gated))} / ${fmt(perAllocation(consul))} + ${fmt(consulReads(consul))} (of which blocking ${fmt(consulBlocking(consul))})`,
       target: '-',
       nomadCli: '- (no health gate)',
       verdict: 'info',

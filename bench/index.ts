@@ -1,13 +1,16 @@
 /**
  * `npm run bench`: what users pay for, in one run — Nomad requests, replacement detection
  * latency, orchestration overhead, state transitions, dollars, plan time and memory, payload
- * and history — against targets and the Nomad CLI's own figures. Prints a table, writes
- * `bench/results.json` and `bench/scaling.svg`. Measures; never fails on a timing.
+ * and history — against targets and the Nomad CLI's own figures. Prints a table, writes its
+ * report under `default` in `bench/results.json`, and `bench/scaling.svg`. Measures; never fails
+ * on a timing.
  *
- *   npm run bench            full sizes (a few minutes on 2 cores)
- *   npm run bench -- smoke   tiny sizes (what the test suite runs)
+ *   npm run bench              full sizes (within 5 minutes on 2 cores)
+ *   npm run bench:scale        the 50,000-allocation restarts through continue-as-new (bench/scale.ts;
+ *                              several minutes), under `scale` in `bench/results.json`
+ *   npm run bench -- smoke     tiny sizes of the first (what the test suite runs); `bench:scale -- smoke` too
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,8 +46,6 @@ export interface BenchSizes {
   readonly failingAllocations: number;
   /** Allocations and batch size of the runs with and without `-wait-healthy`. */
   readonly healthGate: { readonly allocations: number; readonly batchSize: number };
-  /** The large restarts through continue-as-new (bench/scale.ts). */
-  readonly scale: ScaleSizes;
   /** The worst mix for the history limit (bench/history-worst-mix.ts). */
   readonly worstMix: WorstMixSizes;
 }
@@ -60,12 +61,6 @@ export const FULL: BenchSizes = {
   installedPackage: true,
   failingAllocations: 600,
   healthGate: { allocations: 50, batchSize: 10 },
-  scale: {
-    // 500 batches: the deployable 200 per execution makes 3 executions.
-    inPlace: { allocations: 50_000, batchSize: 100, batchesPerExecution: 200 },
-    // 100 batches, 25 per execution: 4 executions. docs/benchmarks.md has how long it takes.
-    reschedule: { allocations: 50_000, batchSize: 500, batchesPerExecution: 25 },
-  },
   // About 40,000 history events: each phase stays under the 1,000 slices per execution (a
   // health wait runs a few dozen slices past the check's turn, more on a loaded machine).
   worstMix: { batches: 3, awaitSlices: 950, healthSlices: 850 },
@@ -82,11 +77,20 @@ export const SMOKE: BenchSizes = {
   installedPackage: false,
   failingAllocations: 10,
   healthGate: { allocations: 4, batchSize: 2 },
-  scale: {
-    inPlace: { allocations: 200, batchSize: 10, batchesPerExecution: 3 },
-    reschedule: { allocations: 100, batchSize: 20, batchesPerExecution: 3 },
-  },
   worstMix: { batches: 1, awaitSlices: 5, healthSlices: 5 },
+};
+
+/** `npm run bench:scale`: the large restarts through continue-as-new (bench/scale.ts). */
+export const SCALE_FULL: ScaleSizes = {
+  // 500 batches: the deployable 200 per execution makes 3 executions.
+  inPlace: { allocations: 50_000, batchSize: 100, batchesPerExecution: 200 },
+  // 100 batches, 25 per execution: 4 executions. Each row says how long its run took.
+  reschedule: { allocations: 50_000, batchSize: 500, batchesPerExecution: 25 },
+};
+
+export const SCALE_SMOKE: ScaleSizes = {
+  inPlace: { allocations: 200, batchSize: 10, batchesPerExecution: 3 },
+  reschedule: { allocations: 100, batchSize: 20, batchesPerExecution: 3 },
 };
 
 const FAST = 0.01;
@@ -158,9 +162,14 @@ async function measurePlan(allocations: number) {
   }
 }
 
+/** Timings move with what else the machine runs: a report says how busy it was. */
+function machineNow(): string {
+  const load = loadavg().map((n) => n.toFixed(1));
+  return `${machine()}, load average ${load.join(' / ')} (1 / 5 / 15 min) before the run`;
+}
+
 export async function runBench(sizes: BenchSizes) {
-  // Timings move with what else the machine runs: the report says how busy it was.
-  const loadBefore = loadavg().map((n) => n.toFixed(1));
+  const machineBefore = machineNow();
   const installed = sizes.installedPackage ? await installPackage() : undefined;
   const rows: ReportRow[] = [];
   try {
@@ -341,26 +350,52 @@ export async function runBench(sizes: BenchSizes) {
     nomadCli: '-',
     verdict: verdict(failing.maxPayloadBytes < 256 * 1024 && failing.maxHistoryEvents < 25_000),
   });
-  rows.push(...(await scaleRows(sizes.scale)));
   rows.push(await measureWorstMix(sizes.worstMix));
-  const busy = `load average ${loadBefore.join(' / ')} (1 / 5 / 15 min) before the run`;
-  return { machine: `${machine()}, ${busy}`, date: new Date().toISOString(), rows, scaling };
+  return { machine: machineBefore, date: new Date().toISOString(), rows, scaling };
+}
+
+/** `npm run bench:scale`: the scale rows alone, each run in processes of its own. */
+export async function runScaleBench(sizes: ScaleSizes) {
+  const machineBefore = machineNow();
+  const rows = await scaleRows(sizes);
+  return { machine: machineBefore, date: new Date().toISOString(), rows };
+}
+
+/**
+ * Writes `report` under `key` of `bench/results.json`, keeping the other keys: `npm run bench`
+ * and `npm run bench:scale` each own one, run at different times.
+ */
+async function saveResults(key: 'default' | 'scale', report: object): Promise<void> {
+  const file = join(here, 'results.json');
+  const saved: Record<string, unknown> = await readFile(file, 'utf8').then(
+    (text) => JSON.parse(text) as Record<string, unknown>,
+    () => ({}),
+  );
+  await writeFile(file, `${JSON.stringify({ ...saved, [key]: report }, null, 2)}\n`);
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const smoke = process.argv.includes('smoke');
-  const report = await runBench(smoke ? SMOKE : FULL);
-  console.log(`nomad-restart benchmarks, ${report.machine}, ${report.date}${smoke ? ' (smoke sizes)' : ''}`);
-  console.log(formatTable(report.rows));
-  console.log('\nscaling at batch 10% (local engine, simulator with zero latency):');
-  for (const p of report.scaling)
-    console.log(
-      `  ${String(p.allocations).padStart(6)} allocations: ${fmt(p.ms, 0)} ms, ${p.requests} Nomad requests`,
-    );
-  console.log(`\nprices: ${PRICES.source}, ${PRICES.date}`);
-  if (!smoke) {
-    await writeFile(join(here, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
-    await writeFile(join(here, 'scaling.svg'), scalingSvg(report.scaling));
+  const sizesNote = smoke ? ' (smoke sizes)' : '';
+  if (process.argv.includes('scale')) {
+    const report = await runScaleBench(smoke ? SCALE_SMOKE : SCALE_FULL);
+    console.log(`nomad-restart scale benchmarks, ${report.machine}, ${report.date}${sizesNote}`);
+    console.log(formatTable(report.rows));
+    if (!smoke) await saveResults('scale', report);
+  } else {
+    const report = await runBench(smoke ? SMOKE : FULL);
+    console.log(`nomad-restart benchmarks, ${report.machine}, ${report.date}${sizesNote}`);
+    console.log(formatTable(report.rows));
+    console.log('\nscaling at batch 10% (local engine, simulator with zero latency):');
+    for (const p of report.scaling)
+      console.log(
+        `  ${String(p.allocations).padStart(6)} allocations: ${fmt(p.ms, 0)} ms, ${p.requests} Nomad requests`,
+      );
+    console.log(`\nprices: ${PRICES.source}, ${PRICES.date}`);
+    if (!smoke) {
+      await saveResults('default', report);
+      await writeFile(join(here, 'scaling.svg'), scalingSvg(report.scaling));
+    }
   }
 }

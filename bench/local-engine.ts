@@ -25,6 +25,8 @@ export interface LocalRunMeasure {
   readonly requests: number;
   /** Requests by route, totals left out. */
   readonly byRoute: Record<string, number>;
+  /** Requests to the simulator's Consul (the gate's Consul reads), totals included. */
+  readonly consulCounters: Record<string, number>;
   readonly workflowMs: number;
   /** Time spent inside Task states (the steps' own work, Nomad calls included). */
   readonly stepsMs: number;
@@ -32,17 +34,20 @@ export interface LocalRunMeasure {
   readonly replacementLatencyMs?: number;
 }
 
-/** A Nomad `http` check on the group's service every `checkIntervalS` simulated seconds. */
-export function checkedService(checkIntervalS: number) {
+/** An `http` check on a service every `checkIntervalS` simulated seconds, in Nomad or in Consul. */
+export function checkedService(checkIntervalS: number, provider: 'nomad' | 'consul' = 'nomad') {
   return {
     Name: 'bench-web',
-    Provider: 'nomad',
+    Provider: provider,
     PortLabel: 'http',
     Checks: [{ Name: 'http', Type: 'http', Path: '/', Interval: checkIntervalS * 1e9, Timeout: 1e9 }],
   };
 }
 
-function scenario(allocations: number, type: string, nodes: number, checkIntervalS?: number) {
+function scenario(allocations: number, type: string, nodes: number, gate?: HealthGateRun) {
+  // A Consul service sits on the task, as most jobs declare it: its restart registers it again.
+  const consul = gate?.provider === 'consul';
+  const service = gate === undefined ? undefined : checkedService(gate.checkIntervalS, gate.provider);
   return {
     nodes: Array.from({ length: nodes }, (_, i) => ({ name: `node-${i}` })),
     jobs: [
@@ -54,8 +59,10 @@ function scenario(allocations: number, type: string, nodes: number, checkInterva
           {
             Name: 'web',
             Count: allocations,
-            Tasks: [{ Name: 'main', Driver: 'mock_driver' }],
-            ...(checkIntervalS === undefined ? {} : { Services: [checkedService(checkIntervalS)] }),
+            Tasks: [
+              { Name: 'main', Driver: 'mock_driver', ...(consul && service ? { Services: [service] } : {}) },
+            ],
+            ...(!consul && service ? { Services: [service] } : {}),
           },
         ],
       },
@@ -69,6 +76,8 @@ export interface HealthGateRun {
   readonly healthyDeadline: string;
   /** The check's interval, in simulated seconds. */
   readonly checkIntervalS: number;
+  /** Where the check runs: Nomad's own checks, or Consul's. @default 'nomad' */
+  readonly provider?: 'nomad' | 'consul';
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
@@ -99,7 +108,7 @@ export async function measureLocalRun(opts: {
   const options = validateRestartInput(raw, { interactive: false });
   const sim = await startSimulator({
     timeScale: opts.timeScale,
-    scenario: scenario(opts.allocations, 'service', opts.nodes ?? 100, gate?.checkIntervalS),
+    scenario: scenario(opts.allocations, 'service', opts.nodes ?? 100, gate),
   });
   const entered: string[] = [];
   const taskEnteredAt = new Map<string, number>();
@@ -110,11 +119,13 @@ export async function measureLocalRun(opts: {
   let result: Awaited<Awaited<ReturnType<typeof runRestartLocally>>['result']>;
   try {
     sim.control.resetCounters();
+    sim.consul.control.resetCounters();
     opts.faults?.(sim.control);
     const started = performance.now();
     const run = await runRestartLocally({
       input: toRestartInput(options),
       nomad: { address: sim.address },
+      consul: { address: sim.consul.address },
       emit: (event) => events.push(event),
       prompt: async () => ({ kind: 'read-error', text: 'EOF' }),
       onStateEntered: (name, type) => {
@@ -136,6 +147,7 @@ export async function measureLocalRun(opts: {
     await sim.close();
   }
   const counters = sim.control.counters();
+  const consulCounters = sim.consul.control.counters();
   const requests = counters['total'] ?? 0;
   const byRoute = Object.fromEntries(Object.entries(counters).filter(([key]) => !key.startsWith('total')));
   const batches = entered.filter((s) => s === 'Check deployments').length;
@@ -153,6 +165,7 @@ export async function measureLocalRun(opts: {
     maxPayloadBytes: result.stats.maxPayloadBytes,
     requests,
     byRoute,
+    consulCounters,
     workflowMs,
     stepsMs,
     ...(latency.length > 0 ? { replacementLatencyMs: median(latency) } : {}),

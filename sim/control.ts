@@ -110,10 +110,13 @@ export function createControl(cluster: Cluster, acl: Acl, faults: Faults, stats:
     waitFor(predicate, timeoutMs = 10_000) {
       if (predicate(state())) return Promise.resolve();
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          unsubscribe();
-          reject(new SimWaitTimeoutError(`waitFor: condition not met within ${timeoutMs} ms`));
-        }, timeoutMs);
+        // An infinite budget sets no timer (Node would fire an oversized one at once).
+        const timer = Number.isFinite(timeoutMs)
+          ? setTimeout(() => {
+              unsubscribe();
+              reject(new SimWaitTimeoutError(`waitFor: condition not met within ${timeoutMs} ms`));
+            }, timeoutMs)
+          : undefined;
         const unsubscribe = store.onWrite(() => {
           if (!predicate(state())) return;
           clearTimeout(timer);

@@ -215,7 +215,10 @@ export interface SimControl {
   /** Empty state (no nodes, jobs or ACLs), faults and counters cleared. */
   reset(): void;
   state(): SimStateView;
-  /** Resolves once `predicate(state())` holds (checked after every write), rejects after `timeoutMs` real ms. */
+  /**
+   * Resolves once `predicate(state())` holds (checked after every write), rejects after `timeoutMs`
+   * real ms (10 s by default); `Infinity` waits on the state alone, for a test whose own timeout bounds it.
+   */
   waitFor(predicate: (state: SimStateView) => boolean, timeoutMs?: number): Promise<void>;
 }
 

@@ -72,7 +72,8 @@ function checkOptions(options: NomadClientMiddlewareOptions): void {
   }
 }
 
-function decodeToken(value: unknown, arn: string): string {
+/** An ACL token secret's value: a plain string, or JSON `{ "token": "..." }` (Nomad's and Consul's alike). */
+export function decodeToken(value: unknown, arn: string): string {
   if (typeof value !== 'string' || value.trim() === '') {
     throw new NomadSecretError(`Secret "${arn}" is empty or not a string`);
   }

@@ -8,6 +8,7 @@ import { createRestartSteps } from '../../lib/steps/kit/steps-factory';
 import { createLockSteps, type LockSteps } from '../../lib/steps/lock/lock-steps';
 import { lockLeaseSeconds, planStoreFromEnv, runStatusFromEnv } from '../../lib/stores/from-env';
 import type { RestartSteps, RestartStepsDeps } from '../../lib/workflow/restart-steps';
+import { consulReaderOf } from './consul-reader';
 import { deadlineSignal } from './deadline';
 import { jobLockFor } from './job-lock';
 import { nomadClientOf } from './nomad-client-middleware';
@@ -20,6 +21,7 @@ function stepDeps(context: Context): RestartStepsDeps {
     planStore: planStoreFromEnv(),
     now: clockOf(context),
     signal: deadlineSignal(context),
+    consul: consulReaderOf(context),
     ...(onEvent === undefined ? {} : { onEvent }),
   };
 }

@@ -42,7 +42,10 @@ export type WebhookApprovalReferences = Omit<WebhookApprovalProps, 'secret'> & {
 /** Props of {@link NomadRestartStack}: the workflow's, with secrets and their key given by reference. */
 export interface NomadRestartStackProps
   extends StackProps,
-    Omit<NomadRestartWorkflowProps, 'nomadTokenSecret' | 'nomadTlsSecret' | 'nomadSecretsKey' | 'approvals'> {
+    Omit<
+      NomadRestartWorkflowProps,
+      'nomadTokenSecret' | 'nomadTlsSecret' | 'nomadSecretsKey' | 'consulTokenSecret' | 'approvals'
+    > {
   /** Slack approvals. @default - none */
   readonly slackApprovals?: SlackApprovalReferences;
   /** Webhook approvals. @default - none */
@@ -61,6 +64,8 @@ export interface NomadRestartStackProps
   readonly notifyRunEnded?: boolean;
   /** The secret holding the Nomad ACL token. @default - anonymous */
   readonly nomadTokenSecret?: SecretReference;
+  /** The secret holding the Consul ACL token `waitHealthy` reads Consul with. @default - anonymous */
+  readonly consulTokenSecret?: SecretReference;
   /** The secret holding TLS PEMs. @default - system roots, no client certificate */
   readonly nomadTlsSecret?: SecretReference;
   /** ARN of the customer-managed KMS key that encrypts those secrets. @default - the AWS managed key */
@@ -85,6 +90,7 @@ export class NomadRestartStack extends Stack {
       nomadTokenSecret,
       nomadTlsSecret,
       nomadSecretsKmsKeyArn,
+      consulTokenSecret,
       slackApprovals,
       webhookApprovals,
       approvalEmailTopicArn,
@@ -137,6 +143,9 @@ export class NomadRestartStack extends Stack {
       ...(nomadTlsSecret === undefined
         ? {}
         : { nomadTlsSecret: importSecret(this, 'NomadTls', nomadTlsSecret) }),
+      ...(consulTokenSecret === undefined
+        ? {}
+        : { consulTokenSecret: importSecret(this, 'ConsulToken', consulTokenSecret) }),
       ...(nomadSecretsKmsKeyArn === undefined
         ? {}
         : { nomadSecretsKey: kms.Key.fromKeyArn(this, 'NomadSecretsKey', nomadSecretsKmsKeyArn) }),

@@ -164,6 +164,8 @@ function variablesLockFrom(value: string): (typeof VARIABLES_LOCK_MODES)[number]
 export function stackPropsFromContext(get: (key: string) => string | undefined): NomadRestartStackProps {
   const token = get('nomadTokenSecretArn');
   const tls = get('nomadTlsSecretArn');
+  const consulAddress = get('consulAddress');
+  const consulToken = get('consulTokenSecretArn');
   const key = get('nomadSecretsKmsKeyArn');
   const batches = get('batchesPerExecution');
   const lock = get('variablesLock');
@@ -178,6 +180,10 @@ export function stackPropsFromContext(get: (key: string) => string | undefined):
     ...(token === undefined ? {} : { nomadTokenSecret: secretFrom('nomadTokenSecretArn', token) }),
     ...(tls === undefined ? {} : { nomadTlsSecret: secretFrom('nomadTlsSecretArn', tls) }),
     ...(key === undefined ? {} : { nomadSecretsKmsKeyArn: kmsKeyArnFrom(key) }),
+    ...(consulAddress === undefined ? {} : { consulAddress }),
+    ...(consulToken === undefined
+      ? {}
+      : { consulTokenSecret: secretFrom('consulTokenSecretArn', consulToken) }),
     ...(batches === undefined ? {} : { batchesPerExecution: Number(batches) }),
     ...(lock === undefined ? {} : { variablesLock: variablesLockFrom(lock) }),
     ...approvalsFromContext(get),

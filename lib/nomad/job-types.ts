@@ -50,8 +50,9 @@ export interface ServiceCheck {
   Path?: string;
   PortLabel?: string;
   /**
-   * `require_healthy` (the default), `ignore_warnings` or `ignore`. `ignore` makes a check a readiness
-   * check, whose failures do not count against health; `ignore_warnings` counts a Consul `warning` as healthy.
+   * `require_healthy` (the default), `ignore_warnings` or `ignore`. `ignore` makes a check a
+   * readiness check, whose failures do not count against health; `ignore_warnings` counts a Consul
+   * `warning` as healthy. Empty: the service's.
    */
   OnUpdate?: string;
   /** The status Consul gives the check when Nomad registers it (`initial_status`). @default - Consul's: `critical` */
@@ -65,6 +66,8 @@ export interface Service {
   Provider?: string;
   PortLabel?: string;
   TaskName?: string;
+  /** `require_healthy` (default), `ignore_warnings` or `ignore`: what its checks' statuses mean to deployments. */
+  OnUpdate?: string;
   Checks?: ServiceCheck[] | null;
 }
 

@@ -118,3 +118,28 @@ export class DeploymentActiveError extends RestartError {
     this.status = props.status;
   }
 }
+
+/**
+ * Beyond Nomad (`-wait-healthy`): Consul cannot be asked for the allocations' checks (unreachable,
+ * the token refused, or the answer filtered by ACLs). Not a health verdict: it stops the run at
+ * once, before the first batch when the plan's read meets it, before the next one otherwise.
+ */
+export class ConsulGateError extends RestartError {
+  override readonly kind = 'consul-gate';
+
+  /** `cause`'s own text (it names Consul's address, or what the token lacks). */
+  constructor(cause: unknown) {
+    super(`Error reading Consul's checks for -wait-healthy: ${errorText(cause)}`, { cause });
+    this.name = 'ConsulGateError';
+  }
+
+  /**
+   * Consul answered `X-Consul-Results-Filtered-By-ACLs: true` without the checks of `service`:
+   * the Consul token cannot read it.
+   */
+  static filtered(service: string): ConsulGateError {
+    return new ConsulGateError(
+      `Consul hid the checks of service ${goQuote(service)} from the Consul token (X-Consul-Results-Filtered-By-ACLs): the token needs "service:read" on ${goQuote(service)} and "node:read" on its nodes`,
+    );
+  }
+}

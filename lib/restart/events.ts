@@ -84,6 +84,8 @@ export type ProgressEvent =
   /**
    * Beyond Nomad (`-wait-healthy`): `==> <ts>: Waiting for <n> allocations to become healthy`, as a
    * batch's health wait begins (its timings ride along for `-output=json` and chat).
+   * `consulServices`: the Consul services whose checks it reads (`GET /v1/health/checks/<service>`,
+   * blocking), absent when it reads none.
    */
   | {
       type: 'health-waiting';
@@ -91,10 +93,11 @@ export type ProgressEvent =
       count: number;
       minHealthyTimeNs: number;
       healthyDeadlineNs: number;
+      consulServices?: readonly string[];
     }
   /**
    * `Allocation "<a>" is healthy` (the allocation judged: the replacement with `-reschedule`).
-   * `checks`: the Nomad service checks that passed; 0 means judged on its tasks alone.
+   * `checks`: the service checks that passed (Nomad's and Consul's); 0 means judged on its tasks alone.
    */
   | { type: 'allocation-healthy'; time: number; allocationId: string; checks: number }
   /** Verbose: `Allocation "<a>" has no Nomad service checks, judged on its tasks alone`. */

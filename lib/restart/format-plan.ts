@@ -51,7 +51,15 @@ function healthRequestsOf(
       (alloc) =>
         `GET /v1/client/allocation/${watched(alloc)}/checks (at most every ${formatGoDuration(pollMs * 1e6)})`,
     ),
+    ...consulReadsOf(plan, 'blocking: the checks of every allocation of the batch', '?index=<n>'),
   ];
+}
+
+/** The Consul reads of the gate (`plan.consulServices`), one per service whatever the batch size. */
+function consulReadsOf(plan: RestartPlan, why: string, query = '') {
+  return (plan.consulServices ?? []).map(
+    (service) => `Consul: GET /v1/health/checks/${encodeURIComponent(service)}${query} (${why})`,
+  );
 }
 
 /**
@@ -78,6 +86,12 @@ export function renderPlan(
       `==> ${formatter.timestamp(time)}: Each batch then waits until its allocations are healthy: ` +
         `-min-healthy-time ${formatGoDuration(gate.minHealthyTimeNs)}, -healthy-deadline ${formatGoDuration(gate.healthyDeadlineNs)}`,
     );
+  if (gate !== undefined)
+    for (const request of consulReadsOf(
+      plan,
+      'once before the first batch: Consul answers, the token reads it',
+    ))
+      out(`${REQUEST_INDENT}${request}`);
   plan.batches.forEach((batch, index) => {
     out(`==> ${formatter.timestamp(time)}: ${ordinal(index + 1)} batch of ${batch.length} allocations`);
     out(`${REQUEST_INDENT}GET /v1/job/${encodeURIComponent(plan.job.id)}/deployments?all=true`);
@@ -103,6 +117,7 @@ export function renderPlan(
         count: batch.length,
         minHealthyTimeNs: gate.minHealthyTimeNs,
         healthyDeadlineNs: gate.healthyDeadlineNs,
+        ...(plan.consulServices === undefined ? {} : { consulServices: plan.consulServices }),
       }),
     );
     for (const request of healthRequestsOf(batch, plan, options, checkPollMs))

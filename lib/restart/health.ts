@@ -28,12 +28,17 @@ export function taskRoles(group: TaskGroup | undefined): Record<string, TaskRole
   return roles;
 }
 
+/** The allocation's group in its own job version; undefined when Nomad no longer has that version. */
+export function allocationGroup(allocation: Allocation): TaskGroup | undefined {
+  return allocation.Job?.TaskGroups?.find((g) => g.Name === allocation.TaskGroup);
+}
+
 /**
  * The roles of an allocation's tasks from its own job version (`GET /v1/allocation/:id`); when
  * Nomad no longer has that version, every task is held to a main task's rules.
  */
 export function allocationRoles(allocation: Allocation): Record<string, TaskRole> {
-  const group = allocation.Job?.TaskGroups?.find((g) => g.Name === allocation.TaskGroup);
+  const group = allocationGroup(allocation);
   if (group !== undefined) return taskRoles(group);
   return Object.fromEntries(Object.keys(allocation.TaskStates ?? {}).map((task) => [task, 'main' as const]));
 }

@@ -44,6 +44,12 @@ export interface RestartPlan {
   readonly batches: PlannedAllocation[][];
   readonly skipped: SkippedAllocation[];
   readonly counts: PlanCounts;
+  /**
+   * With `-wait-healthy`: the Consul services whose checks the gate reads (declared by the
+   * restarted allocations' job versions, see consul-health.ts); absent when there are none, and
+   * Consul is then never contacted.
+   */
+  readonly consulServices?: readonly string[];
   /** `-max-errors` resolved against the eligible count; absent when not set. */
   readonly maxErrors?: number;
   /** Unix ms when the plan was made. */

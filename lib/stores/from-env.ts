@@ -21,6 +21,8 @@ export const ENV = {
   approvalsTable: 'APPROVALS_TABLE',
   nomadTokenSecretArn: 'NOMAD_TOKEN_SECRET_ARN',
   nomadTlsSecretArn: 'NOMAD_TLS_SECRET_ARN',
+  /** The Consul token's secret (`-wait-healthy`'s Consul reads); Consul's address is `CONSUL_HTTP_ADDR`. */
+  consulTokenSecretArn: 'CONSUL_TOKEN_SECRET_ARN',
   lockTtlSeconds: 'LOCK_TTL_SECONDS',
   approvalTtlSeconds: 'APPROVAL_TTL_SECONDS',
 } as const;

@@ -22,6 +22,7 @@
 
 import type { NomadClient } from '../nomad';
 import type { RestartOptions } from '../restart';
+import type { ConsulChecksReader } from '../restart/consul-health';
 import type { ProgressEvent } from '../restart/events';
 import type { PlanStore } from '../stores/plan-store';
 import type {
@@ -222,4 +223,9 @@ export interface RestartStepsDeps {
    * the events, capped, for the execution history.
    */
   readonly onEvent?: (event: ProgressEvent) => void;
+  /**
+   * Reads Consul's checks for `-wait-healthy` (never the Nomad token: Consul's own address and
+   * token). Contacted only when the plan's allocations declare Consul services.
+   */
+  readonly consul?: ConsulChecksReader;
 }

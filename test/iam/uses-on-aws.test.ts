@@ -9,16 +9,19 @@
  * One more terminal restart runs on an ACL-enabled agent with the handlers given no Nomad
  * settings: each resolves them from the environment the template gives it, reading the token
  * through the real Secrets Manager client (served on 127.0.0.1, fake-json-services.ts), each read
- * checked against its role.
+ * checked against its role. A gated restart of a job with a Consul service reads the Consul token
+ * the same way, from the secret the template gives the functions that read Consul.
  */
 import { jest } from '@jest/globals';
 import type { InvocationInterceptor } from '../../lib/engines/local/engine';
 import { FlowStates, TaskStates } from '../../lib/workflow/state-names';
-import { runWorkflow, runWorkflowInput } from '../engines/local/workflow-harness';
-import { type Harness, restartOptions, simpleJob, startHarness, waitAllRunning } from '../steps/harness';
-import { useEmulatedAws } from './emulated-aws';
-import { secretsManagerServing, startFakeJsonServices } from './fake-json-services';
-import { withEnvironment } from './with-environment';
+import { runWorkflow, runWorkflowInput } from '../engines/local/helpers/workflow-harness';
+import { restartOptions } from '../fixtures/restart-options';
+import { consulJob } from '../steps/health/helpers/consul-fixtures';
+import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../steps/helpers/harness';
+import { useEmulatedAws } from './helpers/emulated-aws';
+import { secretsManagerServing, startFakeJsonServices } from './helpers/fake-json-services';
+import { withEnvironment } from './helpers/with-environment';
 
 jest.setTimeout(60_000);
 
@@ -26,16 +29,10 @@ const aws = useEmulatedAws();
 const KEY = { namespace: 'default', jobId: 'web' };
 const SCHEDULED = '2026-11-29T02:00:00.000Z';
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 async function cluster(count: number): Promise<Harness> {
-  h = await startHarness({ jobs: [simpleJob('web', 'service', count)] });
-  await waitAllRunning(h, 'web', count);
-  return h;
+  return await harness.startRunning(simpleJob('web', 'service', count));
 }
 
 /** The functions that made calls in this test, each with the IAM actions it used. */
@@ -128,7 +125,7 @@ describe('each use, on the AWS stores with IAM enforced', () => {
     // Arrange: the agent answers only the token the secret holds; the handlers get no Nomad
     // settings but their function's environment (the agent's address for the template's).
     const token = 'nomad-acl-token-from-the-secret';
-    h = await startHarness(
+    const h = await harness.start(
       {
         jobs: [simpleJob('web', 'service', 2)],
         acl: { enabled: true, tokens: [{ secret: token, management: true }] },
@@ -161,5 +158,45 @@ describe('each use, on the AWS stores with IAM enforced', () => {
     expect(new Set(readers).size).toBe(readers.length);
     expect(readers).toEqual(expect.arrayContaining(['plan', 'lock-job', 'restart-batch']));
     expect(secrets.called).toHaveLength(readers.length);
+  });
+
+  it('a gated restart of a Consul service, the functions that read Consul taking its token from Secrets Manager', async () => {
+    // Arrange: Consul answers only the token its secret holds; only plan and the health wait get
+    // its address and the secret's ARN from the template.
+    const h = await harness.startRunning(consulJob('web', 1));
+    const consulToken = 'consul-acl-token-from-the-secret';
+    h.sim.consul.control.configureAcl({ enabled: true, tokens: [{ secret: consulToken, management: true }] });
+    const readers = ['plan', 'await-health'];
+    const arns = readers.map((fn) => aws.check.functionEnvironment(fn)['CONSUL_TOKEN_SECRET_ARN']);
+    const withConsul = ['lock-job', 'restart-batch', 'decide'].filter(
+      (fn) => aws.check.functionEnvironment(fn)['CONSUL_TOKEN_SECRET_ARN'] !== undefined,
+    );
+    const arn = arns[0];
+    if (arn === undefined) throw new Error('the template gives Plan no CONSUL_TOKEN_SECRET_ARN');
+    const secrets = await startFakeJsonServices(secretsManagerServing({ [arn]: consulToken }));
+    const env = {
+      CONSUL_HTTP_ADDR: h.sim.consul.address,
+      CONSUL_TOKEN_SECRET_ARN: arn,
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.url,
+    };
+    const from = aws.ledger.calls.length;
+    const gate = { minHealthyTimeNs: 100e6, healthyDeadlineNs: 20e9 };
+
+    // Act
+    const run = await withEnvironment(env, () =>
+      runWorkflow(h as Harness, restartOptions('web', { waitHealthy: gate })),
+    ).finally(() => secrets.close());
+
+    // Assert: Consul answered (a refused token stops the run); the secret was read on its ARN by
+    // the functions that read Consul, as their roles allow (in one process they share one cache).
+    expect(run.exitCode).toBe(0);
+    expect(arns).toEqual([arn, arn]);
+    expect(withConsul).toEqual([]);
+    expect(h.sim.consul.control.requestLog().every((r) => r.status === 200)).toBe(true);
+    const reads = aws.ledger.calls
+      .slice(from)
+      .filter((c) => c.request.action === 'secretsmanager:GetSecretValue' && c.request.resource === arn);
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.every((c) => readers.includes(c.functionName))).toBe(true);
   });
 });

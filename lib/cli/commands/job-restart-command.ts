@@ -5,6 +5,7 @@
  * our own options.
  */
 
+import { type ConsulClientConfig, consulConfigFromEnv } from '../../consul/config';
 import type { GoFlagSpecs } from '../../go/flag';
 import { goQuote } from '../../go/quote';
 import { type NomadClientConfig, type NomadConfigFlags, resolveNomadConfig } from '../../nomad/config';
@@ -33,6 +34,11 @@ export interface GeneralOptions {
   noColor: boolean;
   /** `-force-color` or `NOMAD_CLI_FORCE_COLOR` (loses to `noColor`). */
   forceColor: boolean;
+  /**
+   * With `-wait-healthy`: Consul's client configuration (`-consul-address`, `-consul-token` over
+   * the `CONSUL_*` variables), for the gate's reads of Consul checks. Holds the Consul token.
+   */
+  consul?: ConsulClientConfig;
 }
 
 /** Where the restart runs. */
@@ -83,6 +89,8 @@ const FLAGS: GoFlagSpecs = {
   'wait-healthy': 'bool',
   'min-healthy-time': 'string',
   'healthy-deadline': 'string',
+  'consul-address': 'string',
+  'consul-token': 'string',
 };
 
 /** Like hashicorp/cli: a help flag anywhere before `--` shows the help, even after the job. */
@@ -187,7 +195,20 @@ export function parseJobRestartArgs(
 
   const { output, noColor, forceColor } = displayOptionsOf(flags, ctx.env);
 
-  const general: GeneralOptions = { nomad, noColor, forceColor };
+  const general: GeneralOptions = {
+    nomad,
+    noColor,
+    forceColor,
+    // Read only for the gate: a run that never asks Consul is not stopped by its settings.
+    ...(options.waitHealthy === undefined
+      ? {}
+      : {
+          consul: consulConfigFromEnv(ctx.env, {
+            address: str('consul-address'),
+            token: str('consul-token'),
+          }),
+        }),
+  };
   return { options, general, engine, output };
 }
 export { jobRestartHelp } from './job-restart-help';

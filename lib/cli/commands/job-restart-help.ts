@@ -186,6 +186,21 @@ Restart Options:
 
 Options beyond nomad job restart:
 
+  -consul-address=<addr>
+    With '-wait-healthy', the Consul agent whose checks the gate reads.
+    Overrides the CONSUL_HTTP_ADDR environment variable if set
+    (CONSUL_HTTP_SSL, CONSUL_CACERT, CONSUL_CAPATH, CONSUL_CLIENT_CERT,
+    CONSUL_CLIENT_KEY, CONSUL_TLS_SERVER_NAME and CONSUL_HTTP_SSL_VERIFY are
+    read as Consul's CLI reads them). Default = 127.0.0.1:8500
+
+  -consul-token=<token>
+    With '-wait-healthy', the Consul ACL token the gate reads Consul's checks
+    with (sent as X-Consul-Token, never to Nomad; the Nomad token never goes
+    to Consul). Overrides CONSUL_HTTP_TOKEN_FILE and CONSUL_HTTP_TOKEN. It
+    needs 'service:read' on the job's services and 'node:read' on their nodes:
+    service_prefix "" { policy = "read" }
+    node_prefix "" { policy = "read" }
+
   -dry-run
     Print the plan (batches, allocations and what would be done to each,
     skipped allocations and why) without changing anything.
@@ -232,9 +247,16 @@ Options beyond nomad job restart:
     started again after the restart and running (with '-reschedule', the
     replacement running), and every Nomad service check of the allocation
     passing with a result newer than the task's start. Allocations without
-    Nomad service checks are judged on their tasks alone. A failed allocation
+    service checks are judged on their tasks alone. A failed allocation
     is reported at once. Off by default, as in Nomad; recommended for
     unattended and scheduled restarts.
+
+    Consul service checks (provider = "consul", Nomad's default) count as
+    Nomad's deployments count them: passing, or warning with on_update =
+    "ignore_warnings", and once they ran since the restart; on_update =
+    "ignore" checks are not waited for. Consul is read only then, once
+    before the first batch and with blocking queries after each batch; a
+    Consul that cannot be reached or refuses the token stops the run.
 `;
 
 /** The full help text, trimmed like Nomad's. */

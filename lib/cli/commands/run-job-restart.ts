@@ -4,6 +4,8 @@
  * after validation, so a bad flag is reported before anything is loaded or touched.
  */
 
+import type { ConsulClientConfig } from '../../consul/config';
+import { ConsulConfigError } from '../../consul/errors';
 import type { NomadClientConfig } from '../../nomad/config';
 import { ADDITIONAL_HELP_LINE, createFormatter } from '../../restart/format';
 import { runOnAws } from '../terminal/aws-engine';
@@ -34,9 +36,11 @@ function reportUsage(error: CliUsageError, terminal: Terminal): number {
  * Builds the client once (and closes it) so a bad address, CA file or key fails with Nomad's
  * `Error initializing client: ...` before anything else happens.
  */
-async function checkClientConfig(config: NomadClientConfig): Promise<void> {
+async function checkClientConfig(config: NomadClientConfig, consul?: ConsulClientConfig): Promise<void> {
   const { NomadClient } = await import('../../nomad/index');
   await NomadClient.create(config).close();
+  // Consul's too, with -wait-healthy: its CA, certificate and key (`Error connecting to Consul agent: ...`).
+  if (consul !== undefined) await (await import('../../consul/client')).ConsulClient.create(consul).close();
 }
 
 /**
@@ -56,13 +60,18 @@ export async function runJobRestart(args: readonly string[], ctx: RunContext): P
       line = parseJobRestartArgs(args, { interactive: terminal.interactive, env: ctx.env });
     } catch (error) {
       if (error instanceof CliUsageError) return reportUsage(error, terminal);
+      // Consul's CLI's own wording (`Error connecting to Consul agent: ...`), before anything is touched.
+      if (error instanceof ConsulConfigError) {
+        terminal.write({ stream: 'stderr', text: error.message });
+        return 1;
+      }
       throw error;
     }
     const color = useColor(ctx.stdout.isTTY === true, line.general);
     const uiColor = color && ctx.stdout.isTTY === true;
     const formatter = createFormatter({ verbose: line.options.verbose, color, uiColor });
     try {
-      await checkClientConfig(line.general.nomad);
+      await checkClientConfig(line.general.nomad, line.general.consul);
     } catch (error) {
       terminal.write(formatter.renderError((error as Error).message));
       return 1;

@@ -51,6 +51,7 @@ export async function runLocal(
     // Who started it, for the people its questions reach when they go to chat.
     input: toRestartInput(line.options, operatorName()),
     nomad: line.general.nomad,
+    ...(line.general.consul === undefined ? {} : { consul: line.general.consul }),
     emit: output.write,
     prompt: terminalPrompt(formatter, terminal),
   });

@@ -47,11 +47,27 @@ export interface NomadConnectionProps {
    */
   readonly nomadTlsSecret?: secretsmanager.ISecret;
   /**
-   * Customer-managed KMS key that encrypts those secrets: the functions that read them may
+   * Customer-managed KMS key that encrypts those secrets (and `consulTokenSecret`: the functions
+   * that read Consul call Nomad too, so they hold this grant): the functions that read them may
    * `kms:Decrypt` with this key only, and only through Secrets Manager.
    * @default - the secrets use the AWS managed key, which needs no grant
    */
   readonly nomadSecretsKey?: kms.IKey;
+  /**
+   * Address of the Consul agent `waitHealthy` reads the allocations' Consul checks from
+   * (`CONSUL_HTTP_ADDR` of the functions that read it: plan and the health wait), `host:port` or
+   * `http(s)://host:port`. Read only for jobs that declare Consul services.
+   * @default - Consul's default, 127.0.0.1:8500, which a Lambda function never reaches: a gated run
+   * of a job with Consul services stops before its first batch, naming the address
+   */
+  readonly consulAddress?: string;
+  /**
+   * Secret holding the Consul ACL token (plain string, or JSON `{"token": "..."}`), which needs
+   * `service:read` on the jobs' services and `node:read` on their nodes. Only the functions that read Consul can read it; it
+   * never enters execution input or logs, and never goes to Nomad.
+   * @default - no token: Consul's anonymous token
+   */
+  readonly consulTokenSecret?: secretsmanager.ISecret;
   /** VPC to place the Nomad-calling functions in (Nomad is usually private). @default - not in a VPC */
   readonly vpc?: ec2.IVpc;
   /** Subnets within `vpc`. @default - the VPC's private subnets with egress */
@@ -87,6 +103,8 @@ const CALLS_NOMAD: ReadonlySet<WorkflowFunctionId> = new Set([
   'release-lock',
   STALE_LOCK_HANDLER_ID,
 ]);
+/** The handlers that read Consul's checks (`waitHealthy`): once before the first batch, then the health wait. */
+const READS_CONSUL: ReadonlySet<WorkflowFunctionId> = new Set(['plan', 'await-health']);
 /** The handlers that may run for a whole await slice (`batchSliceTimeout`). */
 const RUNS_A_SLICE: ReadonlySet<WorkflowFunctionId> = new Set([
   'restart-batch',
@@ -139,6 +157,11 @@ export function createTaskFunctions(
     }
     if (nomad) environment[ENV.planBucket] = props.planBucketName;
     if (READS_LOCK.has(handlerId)) environment[ENV.lockTable] = props.lockTableName;
+    if (READS_CONSUL.has(handlerId)) {
+      if (props.consulAddress !== undefined) environment['CONSUL_HTTP_ADDR'] = props.consulAddress;
+      if (props.consulTokenSecret !== undefined)
+        environment[ENV.consulTokenSecretArn] = props.consulTokenSecret.secretArn;
+    }
     if (HOLDS_SHARED_LOCK.has(handlerId)) {
       const mode = props.variablesLock ?? 'on';
       // The handlers read Go's booleans, and `required`.
@@ -160,6 +183,7 @@ export function createTaskFunctions(
       ...(nomad && props.securityGroups !== undefined ? { securityGroups: props.securityGroups } : {}),
     });
     if (nomad) grantNomadSecrets(fn.role, props);
+    if (READS_CONSUL.has(handlerId)) props.consulTokenSecret?.grantRead(fn.role);
     out[handlerId] = fn.function;
   }
   return out as Record<WorkflowFunctionId, lambda.Function>;

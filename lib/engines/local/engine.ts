@@ -37,6 +37,11 @@ export interface LocalRestartRequest {
    * @default - each handler resolves it from this process's `NOMAD_*` variables, as on Lambda
    */
   readonly nomad?: NomadClientConfig;
+  /**
+   * Consul's client configuration for `-wait-healthy`'s Consul reads, as the command resolved it.
+   * @default - each handler resolves it from this process's `CONSUL_*` variables, as on Lambda
+   */
+  readonly consul?: LocalInvocation['consul'];
   /** Called with each progress event once, as it happens (a running step streams its events). */
   readonly emit: (event: ProgressEvent) => void;
   /**
@@ -222,6 +227,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
         {
           liveEvents: events.live,
           ...(request.nomad === undefined ? {} : { nomad: request.nomad }),
+          ...(request.consul === undefined ? {} : { consul: request.consul }),
           ...(request.now === undefined ? {} : { now: request.now }),
         },
         request.invocationBudgetsMs?.[state.stateName] ??

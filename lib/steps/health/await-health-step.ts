@@ -35,9 +35,13 @@ export async function awaitHealthStep(
         count: cursor.watching.length,
         minHealthyTimeNs: gate.minHealthyTimeNs,
         healthyDeadlineNs: gate.healthyDeadlineNs,
+        ...(plan.consulServices === undefined ? {} : { consulServices: plan.consulServices }),
       });
   }
-  const result = await awaitHealth(nomad, plan, cursor, gate, options.verbose, watch);
+  const result = await awaitHealth(nomad, plan, cursor, gate, options.verbose, {
+    ...watch,
+    consul: kit.consul,
+  });
   await planStore.put(cursorKey, result.cursor);
   if (!result.done) return { events, done: false, cursor: null, batch };
   return {

@@ -7,15 +7,21 @@
  */
 import type { NomadClient } from '../../nomad/client';
 import { MAX_BLOCKING_HOLD_MS } from '../../nomad/query';
+import type { ConsulChecksReader } from '../../restart/consul-health';
+import { ConsulGateError } from '../../restart/errors';
 import type { HealthGate } from '../../restart/options';
 import type { RestartPlan } from '../../restart/plan';
 import type { AwaitBatchDeps } from '../await/await-batch';
 import { delay, RETURN_MARGIN_MS, STALL_BACKOFF_MS, settle } from '../kit/watch-timing';
+import { ConsulChecksWatch } from './consul-checks-watch';
 import type { HealthCursor } from './health-cursor';
 import { HealthWatch, type Listed } from './health-watch';
 
 /** Dependencies of {@link awaitHealth}: those of the replacements' watch (`now` runs the min-healthy and deadline clocks). */
-export type AwaitHealthDeps = AwaitBatchDeps;
+export interface AwaitHealthDeps extends AwaitBatchDeps {
+  /** Reads Consul's checks; needed when the plan names Consul services (`plan.consulServices`). */
+  readonly consul?: ConsulChecksReader | undefined;
+}
 
 /** The result of one slice. */
 export interface AwaitHealthResult {
@@ -38,7 +44,8 @@ export async function awaitHealth(
   verbose: boolean,
   deps: AwaitHealthDeps,
 ): Promise<AwaitHealthResult> {
-  const watch = new HealthWatch(client, cursor, gate, verbose, deps);
+  const consul = consulWatch(plan, cursor, deps);
+  const watch = new HealthWatch(client, cursor, gate, verbose, { ...deps, consul });
   const controller = new AbortController();
   const onAbort = (): void => controller.abort();
   deps.signal?.addEventListener('abort', onAbort, { once: true });
@@ -53,6 +60,7 @@ export async function awaitHealth(
   const returnBy =
     deps.deadlineMs === undefined ? Number.POSITIVE_INFINITY : deps.deadlineMs - RETURN_MARGIN_MS;
   let listing: Promise<Listed> | undefined;
+  let consulChange: Promise<typeof CONSUL_CHANGED> | undefined;
   let listIndex = 0;
   let notBefore = 0;
   try {
@@ -72,15 +80,20 @@ export async function awaitHealth(
         const waitMs = Math.max(1, Math.min(MAX_BLOCKING_HOLD_MS, returnBy - now));
         listing = list(client, plan, { ...query, index: listIndex, waitMs });
       }
+      consulChange ??= consul
+        ?.changed(controller.signal, Math.min(MAX_BLOCKING_HOLD_MS, returnBy - now))
+        ?.then(() => CONSUL_CHANGED);
       const wakeAt = Math.min(watch.nextDueAt(), returnBy, listing === undefined ? notBefore : Infinity);
       const timer = new AbortController();
       const woke = await Promise.race([
         ...(listing === undefined ? [] : [listing]),
+        ...(consulChange === undefined ? [] : [consulChange]),
         delay(wakeAt - now, timer.signal).then(() => undefined),
         aborted,
       ]);
       timer.abort();
-      if (woke !== undefined) {
+      if (woke === CONSUL_CHANGED) consulChange = undefined;
+      else if (woke !== undefined) {
         listing = undefined;
         if (woke.ok && woke.value.index <= listIndex) notBefore = deps.now() + STALL_BACKOFF_MS;
         if (!controller.signal.aborted) watch.onList(woke);
@@ -91,6 +104,19 @@ export async function awaitHealth(
     deps.signal?.removeEventListener('abort', onAbort);
   }
   return { done: !watch.waiting(), cursor: watch.cursor() };
+}
+
+/** What the wait's race answers when one of Consul's blocking reads came back. */
+const CONSUL_CHANGED = 'consul-changed';
+
+/** The batch's Consul reads, when its allocations declare Consul services. */
+function consulWatch(plan: RestartPlan, cursor: HealthCursor, deps: AwaitHealthDeps) {
+  const services = plan.consulServices ?? [];
+  if (services.length === 0) return undefined;
+  const reader = deps.consul ?? {
+    serviceChecks: () => Promise.reject(new ConsulGateError('no Consul client is configured')),
+  };
+  return new ConsulChecksWatch(reader, services, cursor.consulIndexes ?? {}, deps.now);
 }
 
 function list(

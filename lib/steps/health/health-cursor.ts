@@ -2,6 +2,8 @@
  * The health wait's cursor (`-wait-healthy`): which allocations of a batch are still awaited, and
  * since when each has been passing, carried between "Await health" slices in the plan store.
  */
+
+import type { DeclaredConsulCheck } from '../../restart/consul-health';
 import type { TaskRole } from '../../restart/health';
 import { STILL_WAITING_INTERVAL_MS } from '../await/await-cursor';
 import type { AllocationOutcome } from '../kit/outcomes';
@@ -36,6 +38,10 @@ export interface WatchedAllocation {
   readonly nextCheckReadAt: number;
   /** Unix ms of its next `Still waiting` line. */
   readonly nextStillWaitingAt: number;
+  /** Its Consul checks (by key) seen not healthy since the restart: their next `passing` is fresh. */
+  readonly consulSeenNotHealthy?: readonly string[];
+  /** Its tasks' latest start (Unix ns, Nomad's) and when this process first saw it (Unix ms, ours). */
+  readonly consulStartSeen?: { readonly startNs: number; readonly at: number };
 }
 
 /** Where a batch's health wait stands. JSON-serialisable; its size grows with the batch, not the job. */
@@ -49,6 +55,10 @@ export interface HealthCursor {
   readonly allocationsIndex: number;
   /** Lifecycle roles by `<job version>/<group>`, each read once. */
   readonly roles: Readonly<Record<string, Readonly<Record<string, TaskRole>>>>;
+  /** The Consul checks waited for by `<job version>/<group>`, read with the roles (Consul services only). */
+  readonly consulChecks?: Readonly<Record<string, readonly DeclaredConsulCheck[]>>;
+  /** `X-Consul-Index` of the last answer by Consul service (Consul services only). */
+  readonly consulIndexes?: Readonly<Record<string, string>>;
   readonly watching: readonly WatchedAllocation[];
   /** The batch's outcomes as the restart (or the replacement wait) settled them. */
   readonly base: readonly AllocationOutcome[];

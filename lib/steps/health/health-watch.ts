@@ -12,15 +12,18 @@ import {
   AllocationUnhealthyError,
   HealthDeadlineError,
 } from '../../restart/allocation-errors';
-import { errorText } from '../../restart/errors';
+import type { DeclaredConsulCheck } from '../../restart/consul-health';
+import { type ConsulGateError, errorText } from '../../restart/errors';
 import type { EmitProgress } from '../../restart/events';
-import { allocationRoles, type Health, judgeHealth } from '../../restart/health';
+import { allocationGroup, allocationRoles, type Health, judgeHealth } from '../../restart/health';
 import { displayId } from '../../restart/ids';
 import type { HealthGate } from '../../restart/options';
 import { STILL_WAITING_INTERVAL_MS } from '../await/await-cursor';
 import { AllocationVanishedError } from '../kit/errors';
 import { failedOutcome } from '../kit/outcomes';
 import type { Settled } from '../kit/watch-timing';
+import type { ConsulChecksWatch } from './consul-checks-watch';
+import { declaredConsulChecks } from './consul-declared';
 import { checkPollMs, type HealthCursor, type WatchedAllocation } from './health-cursor';
 
 /** A job allocations answer, or why there is none. */
@@ -33,6 +36,8 @@ export interface HealthWatchDeps {
   readonly now: () => number;
   /** @default STILL_WAITING_INTERVAL_MS (Nomad's 60 s) */
   readonly stillWaitingIntervalMs?: number | undefined;
+  /** The batch's Consul reads, when the plan's allocations declare Consul services. */
+  readonly consul?: ConsulChecksWatch | undefined;
 }
 
 type Query = { namespace?: string; signal: AbortSignal };
@@ -46,6 +51,9 @@ export class HealthWatch {
   public allocationsIndex: number;
   private watching: WatchedAllocation[];
   private readonly roles: Record<string, HealthCursor['roles'][string]>;
+  private readonly consulChecks: Record<string, readonly DeclaredConsulCheck[]>;
+  /** Per allocation: when a Consul `passing` too recent to count becomes one that counts. */
+  private readonly consulFreshAt = new Map<string, number>();
   private readonly failed: Record<string, HealthCursor['failed'][string]>;
   private readonly stubs = new Map<string, AllocListStub>();
   private readonly checks = new Map<string, AllocCheckStatuses>();
@@ -62,6 +70,7 @@ export class HealthWatch {
   ) {
     this.watching = [...start.watching];
     this.roles = { ...start.roles };
+    this.consulChecks = { ...start.consulChecks };
     this.failed = { ...start.failed };
     this.allocationsIndex = start.allocationsIndex;
     this.minHealthyMs = gate.minHealthyTimeNs / 1e6;
@@ -84,8 +93,9 @@ export class HealthWatch {
       if (!this.tasksFine(w)) continue;
       if (!this.hasNoChecks(w)) at = Math.min(at, w.nextCheckReadAt);
       else if (w.passingSince !== undefined) at = Math.min(at, w.passingSince + this.minHealthyMs);
+      at = Math.min(at, this.consulFreshAt.get(w.allocationId) ?? Number.POSITIVE_INFINITY);
     }
-    return at;
+    return this.deps.consul === undefined ? at : Math.min(at, this.deps.consul.nextReadAt());
   }
 
   public onList(listed: Listed): void {
@@ -114,11 +124,18 @@ export class HealthWatch {
     await Promise.all(
       this.watching.map(async (w) => {
         const stub = this.stubs.get(w.watchedId);
-        if (stub !== undefined && this.needs(w) === 'roles') await this.readRoles(w, stub, query);
+        if (stub !== undefined && (this.needs(w) === 'roles' || this.needsConsulChecks(stub)))
+          await this.readRoles(w, stub, query);
         if (this.tasksFine(w) && !this.hasNoChecks(w) && now >= w.nextCheckReadAt)
           await this.readChecks(w, now, query);
       }),
     );
+    const consul = this.deps.consul;
+    if (consul !== undefined && !consul.read()) await consul.readAll(query.signal);
+    if (consul?.stopError !== undefined) {
+      this.stopAll(consul.stopError);
+      return;
+    }
     const judgedAt = this.deps.now();
     for (const w of [...this.watching]) this.judge(w, judgedAt);
     this.tick(judgedAt);
@@ -126,7 +143,22 @@ export class HealthWatch {
 
   public cursor(): HealthCursor {
     const { allocationsIndex, roles, watching, failed } = this;
-    return { ...this.start, allocationsIndex, roles, watching, failed };
+    const consul = this.deps.consul;
+    return {
+      ...this.start,
+      allocationsIndex,
+      roles,
+      watching,
+      failed,
+      ...(consul === undefined
+        ? {}
+        : { consulChecks: this.consulChecks, consulIndexes: consul.lastIndexes() }),
+    };
+  }
+
+  /** The Consul checks its job version and group declare are not known yet. */
+  private needsConsulChecks(stub: AllocListStub): boolean {
+    return this.deps.consul !== undefined && this.consulChecks[rolesKey(stub)] === undefined;
   }
 
   private view(w: WatchedAllocation, withChecks: boolean) {
@@ -161,9 +193,10 @@ export class HealthWatch {
   /** The lifecycle roles of the allocation's job version, from the allocation's own `Job`. */
   private async readRoles(w: WatchedAllocation, stub: AllocListStub, query: Query): Promise<void> {
     try {
-      this.roles[rolesKey(stub)] = allocationRoles(
-        (await this.client.allocations().info(w.watchedId, query)).value,
-      );
+      const allocation = (await this.client.allocations().info(w.watchedId, query)).value;
+      this.roles[rolesKey(stub)] = allocationRoles(allocation);
+      if (this.deps.consul !== undefined)
+        this.consulChecks[rolesKey(stub)] = declaredConsulChecks(allocationGroup(allocation));
     } catch (error) {
       if (!query.signal.aborted) this.fail(w, this.readError(w, error));
     }
@@ -191,7 +224,49 @@ export class HealthWatch {
     const health = judgeHealth(view);
     // Tasks fine, checks unread (not due yet, or unreadable): nothing new to say.
     if (health.kind === 'unhealthy' && health.needs === 'checks') return;
-    this.onHealth(w, health, now);
+    if (health.kind !== 'passing') {
+      this.onHealth(w, health, now);
+      return;
+    }
+    const consulHealth = this.judgeConsul(w, view.allocation, health.latestStartNs, now);
+    if (consulHealth === undefined) return;
+    this.onHealth(
+      w,
+      consulHealth.kind === 'passing'
+        ? { ...health, checks: health.checks + consulHealth.checks }
+        : consulHealth,
+      now,
+    );
+  }
+
+  /**
+   * Its Consul checks, once its Nomad side passes; undefined when there is nothing to say yet (its
+   * declared checks unread) or the run stops (an answer filtered by ACLs hides its checks).
+   */
+  private judgeConsul(
+    w: WatchedAllocation,
+    stub: Pick<AllocListStub, 'JobVersion' | 'TaskGroup'>,
+    latestStartNs: number,
+    now: number,
+  ): { kind: 'passing'; checks: number } | { kind: 'unhealthy'; reason: string } | undefined {
+    const consul = this.deps.consul;
+    if (consul === undefined) return { kind: 'passing', checks: 0 };
+    const declared = this.consulChecks[rolesKey(stub as AllocListStub)];
+    if (declared === undefined) return undefined;
+    const judged = consul.judge(w, declared, latestStartNs, now);
+    if (consul.stopError !== undefined) {
+      this.stopAll(consul.stopError);
+      return undefined;
+    }
+    this.update(w, judged.memory);
+    if (judged.freshAt === undefined) this.consulFreshAt.delete(w.allocationId);
+    else this.consulFreshAt.set(w.allocationId, judged.freshAt);
+    return judged.health;
+  }
+
+  /** Consul cannot be asked: every allocation still awaited fails, and the run stops before the next batch. */
+  private stopAll(error: ConsulGateError): void {
+    for (const w of [...this.watching]) this.fail(w, error, { unrecoverable: true });
   }
 
   private onHealth(w: WatchedAllocation, health: Health, now: number): void {
@@ -292,10 +367,11 @@ export class HealthWatch {
     });
   }
 
-  private fail(w: WatchedAllocation, inner: unknown): void {
+  private fail(w: WatchedAllocation, inner: unknown, options: { unrecoverable?: boolean } = {}): void {
     if (!this.watching.some((x) => x.allocationId === w.allocationId)) return;
     this.failed[w.allocationId] = failedOutcome({ id: w.allocationId, group: w.group }, inner, {
       verbose: this.verbose,
+      ...options,
     });
     this.watching = this.watching.filter((x) => x.allocationId !== w.allocationId);
   }

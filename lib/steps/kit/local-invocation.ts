@@ -10,6 +10,7 @@
  * and no setting (a secret least of all) travels through `process.env` or the execution input.
  */
 import type { Context } from 'aws-lambda';
+import type { ConsulClientConfig } from '../../consul/config';
 import type { NomadClientConfig } from '../../nomad/config';
 import type { ProgressEvent } from '../../restart/events';
 
@@ -20,6 +21,8 @@ export interface LocalInvocation {
   readonly liveEvents: LiveEventSink;
   /** @default - the handler resolves it from its environment, as on Lambda */
   readonly nomad?: NomadClientConfig;
+  /** Consul's, for `-wait-healthy`. @default - the handler resolves it from its environment, as on Lambda */
+  readonly consul?: ConsulClientConfig;
   /**
    * The clock the steps read (Unix ms): tests run a maintenance window on simulated time.
    * @default Date.now
@@ -43,6 +46,11 @@ export function liveEventsOf(context: Context): LiveEventSink | undefined {
 /** The clock attached to this invocation's context, else the machine's. */
 export function clockOf(context: Context): () => number {
   return (context as WithLocalInvocation)[LOCAL_INVOCATION]?.now ?? Date.now;
+}
+
+/** The Consul client configuration attached to this invocation's context, if any. */
+export function consulConfigOf(context: Context): ConsulClientConfig | undefined {
+  return (context as WithLocalInvocation)[LOCAL_INVOCATION]?.consul;
 }
 
 /** The Nomad client configuration attached to this invocation's context, if any. */

@@ -2,16 +2,32 @@
  * "Plan restart": resolves the job, plans and stores the batches, and chooses the first move
  * (nothing to do, the multi-region question, or the first batch). Makes no Nomad writes.
  */
+import type { RestartOptions } from '../../restart/options';
 import type { PlannedJob } from '../../restart/plan';
 import { multiRegionQuestion } from '../../restart/questions';
 import { planKeys } from '../../stores/plan-keys';
 import type { Progress } from '../../workflow/payloads';
 import type { PlanOutput, StepInput } from '../../workflow/restart-steps';
+import { checkConsulBeforeFirstBatch } from '../health/consul-checks-watch';
 import { rememberPlan } from '../kit/plan-cache';
 import { decision, pendingQuestion, type StepKit } from '../kit/step-kit';
 import { carryOverKey, loadCarryOver } from './carry-over';
 import { jobRunKey, readUnfinishedRun, workOf } from './earlier-run';
 import { planRestart } from './plan';
+
+/** A run's progress before its first batch: nothing done yet, the `-batch-wait` between batches. */
+export function startingProgress(options: RestartOptions): Progress {
+  return {
+    nextBatch: 0,
+    batchesThisExecution: 0,
+    restarted: 0,
+    failed: 0,
+    errorCount: 0,
+    askBetweenBatches: options.batchWait.kind === 'ask',
+    batchWaitMs: options.batchWait.kind === 'duration' ? options.batchWait.ns / 1e6 : 0,
+    canceled: false,
+  };
+}
 
 export async function planStep(kit: StepKit, { options, run }: StepInput): Promise<PlanOutput> {
   const { planStore, now, signal } = kit;
@@ -37,22 +53,14 @@ export async function planStep(kit: StepKit, { options, run }: StepInput): Promi
     },
   });
   const plan = planned.kind === 'plan' ? planned : undefined;
+  await checkConsulBeforeFirstBatch(kit.consul, plan?.consulServices ?? [], signal);
   const planKey = planKeys.plan(run.runId);
   if (plan) {
     await planStore.put(planKey, plan);
     rememberPlan(planKey, plan);
   }
   const job = planned.job;
-  const progress: Progress = {
-    nextBatch: 0,
-    batchesThisExecution: 0,
-    restarted: 0,
-    failed: 0,
-    errorCount: 0,
-    askBetweenBatches: options.batchWait.kind === 'ask',
-    batchWaitMs: options.batchWait.kind === 'duration' ? options.batchWait.ns / 1e6 : 0,
-    canceled: false,
-  };
+  const progress = startingProgress(options);
   const askMultiregion = plan !== undefined && job.multiregion && !options.yes;
   const next = !plan
     ? decision('finish')

@@ -12,6 +12,7 @@ import { filterAllocations, type PlannedAllocation, sortAllocations } from '../.
 import type { RestartOptions } from '../../restart/options';
 import type { PlanCounts, PlannedJob, PlanResult, RestartPlan } from '../../restart/plan';
 import { countSkipped } from '../../restart/run-summary';
+import { consulServiceNames } from '../health/consul-declared';
 import { PlanBatchOutOfRangeError } from '../kit/errors';
 import { readAllocationsToPlan } from '../kit/job-allocations-read';
 import { type ResolvedJob, resolveJob } from './resolve-job';
@@ -150,10 +151,21 @@ export async function planRestart(
     options.maxErrors === undefined ? undefined : resolveMaxErrors(options.maxErrors, eligible.length);
   const createdAt = deps.now();
   deps.emit({ type: 'restart-started', time: createdAt, count: eligible.length });
+  // The gate reads Consul only for what the restarted allocations' own job versions declare.
+  const consulServices =
+    options.waitHealthy === undefined
+      ? []
+      : consulServiceNames(
+          eligible.map((alloc) => {
+            const version = alloc.jobVersion === undefined ? undefined : versionMap.get(alloc.jobVersion);
+            return (version ?? resolved.job).TaskGroups?.find((g) => g.Name === alloc.group);
+          }),
+        );
   return {
     kind: 'plan',
     job,
     batchSize,
+    ...(consulServices.length === 0 ? {} : { consulServices }),
     batches: cutBatches(eligible, batchSize),
     skipped,
     counts,

@@ -1,26 +1,24 @@
 // Scenario: -wait-healthy through the synthesized workflow (local engine, real handlers) against
 // the simulator's Nomad service checks, read back from its request log and check history:
 // - in place, each batch's next restart request comes after the previous batch's check passed
-//   again and then stayed passing for -min-healthy-time, and no allocation's checks are read more
-//   than once per poll interval;
+//   again and then stayed passing for -min-healthy-time;
 // - a crash on start that keeps restarting ends an unattended -yes -max-errors 0 run with the
 //   deadline error before batch 2; one that fails its restart policy is reported failed at once;
 // - a flapping check restarts the -min-healthy-time count (the verbose line says so);
 // - with -reschedule, the replacement's checks are waited for.
 // Times: the simulator runs 100 simulated ms per real ms (harness); the gate's own clock is real.
 import { jest } from '@jest/globals';
-import { checkPollMs } from '../../../lib/steps/health/health-cursor';
+import { restartOptions } from '../../fixtures/restart-options';
+import { checkedJob, firstPassAfter } from '../../steps/health/helpers/health-fixtures';
 import {
   allocationsOf,
   eventsOf,
   type Harness,
-  restartOptions,
   startHarness,
   TIME_SCALE,
   waitAllRunning,
-} from '../../steps/harness';
-import { checkedJob, firstPassAfter } from '../../steps/health/health-fixtures';
-import { runWorkflow } from './workflow-harness';
+} from '../../steps/helpers/harness';
+import { runWorkflow } from './helpers/workflow-harness';
 
 jest.setTimeout(60_000);
 
@@ -79,17 +77,11 @@ describe('-wait-healthy through the workflow', () => {
     expect(eventsOf(run.events, 'allocation-healthy').map((e) => e.allocationId)).toEqual(
       restarts.map((r) => r.id),
     );
-    // At most one checks read per allocation per poll interval (the endpoint has no blocking query);
-    // the log stamps answers, so one slow answer before a fast one may shorten a gap by its latency.
+    // Each restarted allocation's checks were read. How often is test/steps/await-health.test.ts's
+    // to assert, on the gate's own clock: the log stamps answers, and on a loaded machine one
+    // answer held up in the event loop brought two reads closer than the gate sent them.
     const reads = requests(h, CHECKS);
-    for (const { id } of restarts) {
-      const times = reads.filter((r) => r.id === id).map((r) => r.time);
-      expect(times.length).toBeGreaterThan(0);
-      for (let i = 1; i < times.length; i++)
-        expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(
-          simMs(checkPollMs(gate.minHealthyTimeNs) - 50),
-        );
-    }
+    for (const { id } of restarts) expect(reads.filter((r) => r.id === id).length).toBeGreaterThan(0);
   });
 
   it('stops an unattended -yes -max-errors 0 run before batch 2 when a batch crashes on start', async () => {
@@ -138,19 +130,18 @@ describe('-wait-healthy through the workflow', () => {
     const [alloc] = allocationsOf(h, job.ID);
 
     // Act
-    const started = Date.now();
     const run = await runWorkflow(
       h,
       restartOptions(job.ID, { waitHealthy: { minHealthyTimeNs: 100e6, healthyDeadlineNs: 30e9 } }),
     );
 
-    // Assert
+    // Assert: the failure's own error, which only the gate's "failed" verdict gives (at the 30 s
+    // deadline it would say "did not become healthy within 30s").
     const id = short(alloc?.ID ?? '');
     expect(run.exitCode).toBe(1);
     expect(run.errors).toEqual([
       `Error restarting allocation "${id}": Allocation "${id}" failed before it became healthy: task "server" failed (Not Restarting: Exceeded allowed attempts 1 in interval 30m0s and mode is "fail")`,
     ]);
-    expect(Date.now() - started).toBeLessThan(30_000);
   });
 
   it('restarts the -min-healthy-time count when a check flaps', async () => {

@@ -7,6 +7,7 @@
  */
 import type { RestartOptions } from '../../../lib/restart/options';
 import type { RestartPlan } from '../../../lib/restart/plan';
+import { checkPollMs } from '../../../lib/steps/health/health-cursor';
 import {
   type AllocationOutcome,
   awaitHealth,
@@ -15,16 +16,16 @@ import {
   planRestart,
   restartBatch,
 } from '../../../lib/steps/index';
+import { restartOptions } from '../../fixtures/restart-options';
 import {
   eventsOf,
   type Harness,
   recorder,
-  restartOptions,
   simpleJob,
   startHarness,
   waitAllRunning,
-} from '../harness';
-import { checkedJob } from './health-fixtures';
+} from '../helpers/harness';
+import { checkedJob } from './helpers/health-fixtures';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -41,6 +42,22 @@ async function restarted(target: Harness, options: RestartOptions) {
   return { plan: plan as RestartPlan, outcomes, startedAt };
 }
 
+/**
+ * A clock for the gate that moves 50 ms each time the gate reads it and never on its own: what the
+ * gate decides by its clock (the checks it reads, its lines, its deadline) then follows from what
+ * it did, not from how fast a loaded machine ran it. `peek` reads it without moving it.
+ */
+function steppingClock() {
+  let at = Date.now();
+  return {
+    now: () => {
+      at += 50;
+      return at;
+    },
+    peek: () => at,
+  };
+}
+
 const failedMessages = (outcomes: AllocationOutcome[]) =>
   outcomes.flatMap((o) => (o.status === 'failed' ? o.errors.map((e) => e.message) : []));
 
@@ -54,8 +71,9 @@ describe('awaitHealth', () => {
     const gate = { minHealthyTimeNs: 50e6, healthyDeadlineNs: 450e6 };
     const options = restartOptions(job.ID, { waitHealthy: gate });
     const { plan, outcomes, startedAt } = await restarted(h, options);
+    const clock = steppingClock();
     const cursor = createHealthCursor(0, outcomes, {
-      now: Date.now(),
+      now: clock.now(),
       restartedSinceMs: startedAt - 5_000,
       stillWaitingIntervalMs: 100,
     });
@@ -64,17 +82,20 @@ describe('awaitHealth', () => {
     // Act
     const result = await awaitHealth(h.client, plan, cursor, gate, false, {
       emit,
-      now: Date.now,
+      now: clock.now,
       stillWaitingIntervalMs: 100,
     });
 
     // Assert
     const id = outcomes[0]?.allocationId ?? '';
     expect(result.done).toBe(true);
+    // At most one line per 100 ms of the gate's clock before its 450 ms deadline, at least one
+    // each time the gate wakes past one: its clock moves 50 ms a read and a wake reads it a few
+    // times, so a wake skips at most one line (a wall clock lost more to a stalled loop).
     const lines = eventsOf(events, 'health-still-waiting');
-    // One line per 100 ms of a 450 ms deadline; a busy machine may stall the loop past one.
     expect(lines.length).toBeGreaterThanOrEqual(2);
     expect(lines.length).toBeLessThanOrEqual(4);
+    expect(lines.slice(1).filter((line, i) => line.time - (lines[i]?.time ?? 0) < 100)).toEqual([]);
     // Before the check's first run since the restart the reason says so (seen under load), then
     // the failure; nothing else.
     const failing = `${id} check "http" is "failure": Internal Server Error`;
@@ -176,5 +197,39 @@ describe('awaitHealth', () => {
     expect(failedMessages(healthOutcomes(result.cursor))).toEqual([
       `Error restarting allocation "${id.slice(0, 8)}": Allocation "${id.slice(0, 8)}" disappeared while waiting for it to become healthy`,
     ]);
+  });
+
+  it("reads an allocation's checks at most once per poll interval of its own clock", async () => {
+    // Arrange: a check that never passes, so the gate keeps polling until its deadline, on a
+    // stepping clock: when a checks request arrives at the simulator, the clock still reads what
+    // the gate read when it sent it, so the spacing below is the gate's decision.
+    const job = checkedJob('polled', 1);
+    h = await startHarness({ jobs: [job] });
+    await waitAllRunning(h, job.ID, 1);
+    h.sim.control.setCheckBehaviour({ jobId: job.ID }, 'http', { behaviour: 'never-passing' });
+    const gate = { minHealthyTimeNs: 300e6, healthyDeadlineNs: 2_000e6 };
+    const options = restartOptions(job.ID, { waitHealthy: gate });
+    const { plan, outcomes } = await restarted(h, options);
+    const clock = steppingClock();
+    const readAt: number[] = [];
+    // Each trigger fires once; the next one, armed while this request is matched, counts it as its
+    // first and fires on the request after.
+    const recordReads = (target: Harness, nth: number) =>
+      target.sim.control.onRequest({ pathSuffix: '/checks', nth }, () => {
+        readAt.push(clock.peek());
+        recordReads(target, 2);
+      });
+    recordReads(h, 1);
+
+    const cursor = createHealthCursor(0, outcomes, { now: clock.now() });
+
+    // Act
+    const result = await awaitHealth(h.client, plan, cursor, gate, false, { emit: () => {}, now: clock.now });
+
+    // Assert
+    expect(result.done).toBe(true);
+    expect(readAt.length).toBeGreaterThanOrEqual(3);
+    const gaps = readAt.slice(1).map((at, i) => at - (readAt[i] ?? 0));
+    expect(gaps.filter((gap) => gap < checkPollMs(gate.minHealthyTimeNs))).toEqual([]);
   });
 });
