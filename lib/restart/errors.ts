@@ -130,7 +130,6 @@ export class ConsulGateError extends RestartError {
   /** `cause`'s own text (it names Consul's address, or what the token lacks). */
   constructor(cause: unknown) {
     super(`Error reading Consul's checks for -wait-healthy: ${errorText(cause)}`, { cause });
-    this.name = 'ConsulGateError';
   }
 
   /**

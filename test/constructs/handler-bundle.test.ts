@@ -20,7 +20,8 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ENTRY = `
 import { NomadTransientError } from './lib/workflow/errors';
 import { JobNotFoundError } from './lib/restart/errors';
-import { NomadTimeoutError } from './lib/nomad/errors';
+import { NomadTimeoutError, UnexpectedResponseError } from './lib/nomad/errors';
+import { VariableLockConflictError } from './lib/nomad/variables';
 import { StoreItemNotFoundError } from './lib/stores/errors';
 import { HandlerConfigError } from './lambdas/private/errors';
 export const thrown = [
@@ -29,6 +30,7 @@ export const thrown = [
   new NomadTimeoutError('m'),
   new StoreItemNotFoundError('m'),
   new HandlerConfigError('m'),
+  new VariableLockConflictError(new UnexpectedResponseError(409, 'held')),
 ].map((err) => [err.name, err.constructor.name]);
 `;
 
@@ -64,6 +66,7 @@ describe('the Lambda handler bundle', () => {
         'NomadTimeoutError',
         'StoreItemNotFoundError',
         'HandlerConfigError',
+        'VariableLockConflictError',
       ].map((name) => [name, name]),
     );
   });
