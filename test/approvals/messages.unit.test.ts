@@ -8,9 +8,9 @@ import {
   answerChoices,
   type ChatChannel,
   type ChatMessage,
+  closeOpenQuestions,
   executionConsoleUrl,
   questionMessage,
-  recordRunEnded,
   slackBlocks,
   syncQuestionMessages,
 } from '../../lib/approvals';
@@ -177,7 +177,7 @@ describe('syncQuestionMessages', () => {
     await syncQuestionMessages(deps, q.approvalId);
 
     // Act: the stale-lock rule closes it; the stream delivers the change (at least once).
-    await recordRunEnded(store, q.executionId, () => 1_700_000_000_000);
+    await closeOpenQuestions(store, q.executionId, 'run-ended', () => 1_700_000_000_000);
     await syncQuestionMessages(deps, q.approvalId);
     await syncQuestionMessages(deps, q.approvalId);
 
