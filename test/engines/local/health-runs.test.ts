@@ -149,12 +149,13 @@ describe('-wait-healthy through the workflow', () => {
   });
 
   it('restarts the -min-healthy-time count when a check flaps', async () => {
-    // Arrange: after the restart the check passes, fails once, then passes; it runs every minute,
-    // so the polls (every 2 s) see each run.
+    // Arrange: after the restart the check passes, fails, passes, fails, then passes; it runs
+    // every minute, so the polls (every 2 s) see each run. Two flaps: the first pass may share
+    // the restarted task's start second (a stale result to the gate, as Nomad's seconds make it).
     const job = checkedJob('flapping', 1, { intervalS: 60 });
     h = await startHarness({ jobs: [job] });
     await waitAllRunning(h, job.ID, 1);
-    h.sim.control.setCheckBehaviour({ jobId: job.ID }, 'http', { behaviour: 'flapping' });
+    h.sim.control.setCheckBehaviour({ jobId: job.ID }, 'http', { behaviour: 'flapping', flaps: 2 });
 
     // Act
     const run = await runOnSimulatedTime(
