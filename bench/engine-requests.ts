@@ -11,6 +11,7 @@ import { arch, cpus, platform } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { NomadClient } from '../lib/nomad/index';
 import type { Job } from '../lib/nomad/types';
+import { validateRestartInput } from '../lib/restart/input';
 import type { RestartOptions } from '../lib/restart/options';
 import { planRestart } from '../lib/steps/index';
 import { startSimulator } from '../sim/index';
@@ -58,22 +59,12 @@ function job(id: string, count: number): Job {
   };
 }
 
-/** `-yes` options for the plan measurement. */
+/** `-yes` options for the plan measurement, validated as the command validates its flags. */
 function planOptions(jobId: string, batchSize: number): RestartOptions {
-  return {
-    job: jobId,
-    batchSize: { value: batchSize, percent: false },
-    batchWait: { kind: 'duration', ns: 0 },
-    onError: 'ask',
-    yes: true,
-    groups: [],
-    tasks: [],
-    allTasks: false,
-    reschedule: false,
-    noShutdownDelay: false,
-    verbose: false,
-    dryRun: false,
-  };
+  return validateRestartInput(
+    { job: jobId, batchSize: String(batchSize), yes: true },
+    { interactive: false },
+  );
 }
 
 async function measureRun(

@@ -3,7 +3,7 @@
  * `shouldProceed`).
  */
 import type { Context } from 'aws-lambda';
-import { recordTimeouts } from '../lib/approvals/timeouts';
+import { closeOpenQuestions } from '../lib/approvals/timeouts';
 import { approvalStoreFromEnv } from '../lib/stores/from-env';
 import { StepPayloadError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
@@ -26,7 +26,7 @@ const applyAnswer = async (event: unknown, context: Context): Promise<WorkflowSt
   });
   if ('Error' in answer && answer.Error === 'States.Timeout') {
     // Nobody answered in time: record it on the question, so chat shows Nomad's default applied.
-    const timedOut = await recordTimeouts(approvalStoreFromEnv(), state.run.executionId);
+    const timedOut = await closeOpenQuestions(approvalStoreFromEnv(), state.run.executionId, 'timeout');
     logger.info('Question timed out', { recorded: timedOut });
   }
   logger.info('Answer applied', { next: out.decision.action });

@@ -8,7 +8,7 @@
  */
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
-import { recordRunEnded } from '../lib/approvals/timeouts';
+import { closeOpenQuestions } from '../lib/approvals/timeouts';
 import { approvalStoreFromEnv } from '../lib/stores/from-env';
 import { runIdOf } from '../lib/workflow/ended-execution';
 import { StepPayloadError } from '../lib/workflow/errors';
@@ -29,7 +29,7 @@ const releaseStaleLock = async (event: unknown, context: Context): Promise<{ rel
   const runId = runIdOf(executionArn, await inputOf(executionArn, input));
   const released = await lockStepsFor(context).releaseStale(runId);
   // Closed, not deleted: chat's message says the run ended (its item expires with its TTL).
-  const closedQuestions = await recordRunEnded(approvalStoreFromEnv(), executionArn);
+  const closedQuestions = await closeOpenQuestions(approvalStoreFromEnv(), executionArn, 'run-ended');
   logger.info('Stale lock cleanup', { executionArn, status, released, closedQuestions });
   return { released };
 };

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { type BuildOptions, build } from 'esbuild';
 // @ts-expect-error: a plain JavaScript module of the shim, without type declarations
 import { commandBundleOptions, moduleUrls, packagedFileUrl } from '../bin/private/cli-bundle.js';
-import { HANDLER_BUNDLE, HANDLER_BUNDLE_FILE } from '../lib/constructs/private/handler-bundle';
+import { HANDLER_BUNDLE_FILE, handlerEsbuildOptions } from '../lib/constructs/private/handler-bundle';
 import { prebuiltHandlerDir } from '../lib/constructs/private/task-function';
 import { SHIPPED_DEFINITION_FILE, synthesizeLocalStateMachine } from '../lib/engines/local/local-definition';
 import { expandInferredTypes } from './expand-inferred-types';
@@ -55,16 +55,7 @@ async function buildHandlers(): Promise<void> {
       entryPoints: [join(ROOT, 'lambdas', `${id}.ts`)],
       absWorkingDir: ROOT,
       outfile: join(prebuiltHandlerDir(ROOT, id), HANDLER_BUNDLE_FILE),
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: HANDLER_BUNDLE.target,
-      minify: HANDLER_BUNDLE.minify,
-      sourcemap: HANDLER_BUNDLE.sourceMap,
-      sourcesContent: HANDLER_BUNDLE.sourcesContent,
-      external: [...HANDLER_BUNDLE.externalModules],
-      banner: { js: HANDLER_BUNDLE.banner },
-      mainFields: [...HANDLER_BUNDLE.mainFields],
+      ...handlerEsbuildOptions(),
       logLevel: 'warning',
     });
   }

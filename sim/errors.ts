@@ -3,45 +3,25 @@
  * {@link SimHttpError} carrying Nomad's status code and exact text/plain body
  * (`command/agent/http.go` `HTTPServer.wrap`).
  */
+import { NamedError } from '../lib/errors/named-error';
 
 /** Base class of every simulator error. */
-export class SimError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'SimError';
-  }
-}
+export class SimError extends NamedError {}
 
 /** An answer Nomad would give as a non-200 status with a plain-text body. */
 export class SimHttpError extends SimError {
   readonly status: number;
   constructor(status: number, message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = 'SimHttpError';
     this.status = status;
   }
 }
 
 /** A scenario (file or object) that cannot be loaded; the message names the field and the value. */
-export class SimScenarioError extends SimError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'SimScenarioError';
-  }
-}
+export class SimScenarioError extends SimError {}
 
 /** A control-API call that names something the simulator does not have. */
-export class SimControlError extends SimError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'SimControlError';
-  }
-}
+export class SimControlError extends SimError {}
 
 /** `waitFor` gave up before its predicate held. */
-export class SimWaitTimeoutError extends SimError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'SimWaitTimeoutError';
-  }
-}
+export class SimWaitTimeoutError extends SimError {}

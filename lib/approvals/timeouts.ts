@@ -9,53 +9,37 @@
 import { randomUUID } from 'node:crypto';
 import type { ApprovalDecision, ApprovalStore } from '../stores/approval-store';
 
-/** Gives each open question of `executionId` `decision`; returns how many it closed. */
-async function closeOpenQuestions(
+/** What a question closed without an answer records as its decision, by why it closed. */
+const CLOSINGS = {
+  timeout: { answer: 'no', answeredBy: 'nobody (timed out)', via: 'timeout', outcome: 'delivered' },
+  'run-ended': {
+    answer: '',
+    answeredBy: 'nobody (the run ended)',
+    via: 'run-ended',
+    outcome: 'run-finished',
+  },
+} as const satisfies Record<string, Omit<ApprovalDecision, 'decisionId' | 'decidedAt'>>;
+
+/** Why questions were closed without an answer. */
+export type UnansweredClosing = keyof typeof CLOSINGS;
+
+/**
+ * Closes the questions `executionId` left open and returns how many it closed; questions already
+ * decided keep their decision. `timeout`: nobody answered in time, the workflow applied Nomad's
+ * default (`no`), and chat shows so. `run-ended`: the run ended with them open (the stale-lock
+ * rule's clean-up); chat shows that the run ended, and the items expire with their TTL.
+ */
+export async function closeOpenQuestions(
   approvals: ApprovalStore,
   executionId: string,
-  decision: Omit<ApprovalDecision, 'decisionId'>,
+  why: UnansweredClosing,
+  now: () => number = Date.now,
 ): Promise<number> {
+  const decision = { ...CLOSINGS[why], decidedAt: Math.floor(now() / 1000) };
   let closed = 0;
   for (const pending of await approvals.listPending({ executionId })) {
     const result = await approvals.decide(pending.approvalId, { ...decision, decisionId: randomUUID() });
     if (result.won) closed += 1;
   }
   return closed;
-}
-
-/**
- * Records that a question of `executionId` timed out: the workflow applied Nomad's default
- * (`no`), and chat shows so. Questions already decided keep their decision.
- */
-export function recordTimeouts(
-  approvals: ApprovalStore,
-  executionId: string,
-  now: () => number = Date.now,
-): Promise<number> {
-  return closeOpenQuestions(approvals, executionId, {
-    answer: 'no',
-    answeredBy: 'nobody (timed out)',
-    via: 'timeout',
-    decidedAt: Math.floor(now() / 1000),
-    outcome: 'delivered',
-  });
-}
-
-/**
- * Closes the questions `executionId` left open when it ended (the stale-lock rule's clean-up):
- * nothing was answered, and chat shows that the run ended. Questions already decided keep their
- * decision; the items expire with their TTL.
- */
-export function recordRunEnded(
-  approvals: ApprovalStore,
-  executionId: string,
-  now: () => number = Date.now,
-): Promise<number> {
-  return closeOpenQuestions(approvals, executionId, {
-    answer: '',
-    answeredBy: 'nobody (the run ended)',
-    via: 'run-ended',
-    decidedAt: Math.floor(now() / 1000),
-    outcome: 'run-finished',
-  });
 }

@@ -5,6 +5,7 @@
  * the same way.
  */
 import { randomUUID } from 'node:crypto';
+import { NamedError } from '../errors/named-error';
 import type { ChatChannel, ChatMessage, MessageRef } from './message';
 import { WEBHOOK_HEADERS, webhookSignature } from './signatures';
 
@@ -34,12 +35,7 @@ export interface WebhookDelivery {
 }
 
 /** A failed delivery: the receiver's status, never the body we sent (it carries the message only). */
-export class WebhookDeliveryError extends Error {
-  public constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'WebhookDeliveryError';
-  }
-}
+export class WebhookDeliveryError extends NamedError {}
 
 /** The webhook as a chat channel. */
 export class WebhookChannel implements ChatChannel {

@@ -4,15 +4,11 @@
  * showing an example, not at the first run.
  */
 import { isIP } from 'node:net';
+import { NamedError } from '../errors/named-error';
 import type { NomadRestartStackProps, SecretReference } from './nomad-restart-stack';
 
 /** A context value that makes no deployable stack; its message is the line to print. */
-export class StackContextError extends Error {
-  public constructor(message: string) {
-    super(message);
-    this.name = 'StackContextError';
-  }
-}
+export class StackContextError extends NamedError {}
 
 const ADDRESS_EXAMPLE = '-c nomadAddress=https://nomad.example.internal:4646';
 const SECRET_EXAMPLE =

@@ -1,16 +1,17 @@
 /**
- * Errors of the Consul client. Each class sets a stable `name`. None of them is a health verdict:
- * the health gate stops the run on any of them rather than count an allocation unhealthy. No
- * message ever holds the Consul token: they are built from the URL (which never carries it) and
- * Consul's answer.
+ * Errors of the Consul client. Each class has a stable `name`, its class name. None of them is a
+ * health verdict: the health gate stops the run on any of them rather than count an allocation
+ * unhealthy. No message ever holds the Consul token: they are built from the URL (which never
+ * carries it) and Consul's answer.
  */
+import { NamedError } from '../errors/named-error';
 
 /**
  * Base class of every error the Consul client throws. When Consul answered with a status other
  * than 200, `statusCode` and `body` hold the answer and the message is Consul's API client's
  * (`api.StatusError`): `Unexpected response code: <code> (<body>)`, after the request it answered.
  */
-export class ConsulError extends Error {
+export class ConsulError extends NamedError {
   /** HTTP status Consul answered with, when it answered. */
   public readonly statusCode: number | undefined;
   /** Consul's answer, trimmed, when it answered. */
@@ -18,7 +19,6 @@ export class ConsulError extends Error {
 
   public constructor(message: string, answer?: { statusCode: number; body: string }, options?: ErrorOptions) {
     super(message, options);
-    this.name = 'ConsulError';
     this.statusCode = answer?.statusCode;
     this.body = answer?.body;
   }
@@ -35,7 +35,6 @@ export class ConsulConfigError extends ConsulError {
 
   public constructor(reason: string, options?: ErrorOptions) {
     super(`Error connecting to Consul agent: ${reason}`, undefined, options);
-    this.name = 'ConsulConfigError';
     this.reason = reason;
   }
 }
@@ -47,7 +46,6 @@ export class ConsulUnreachableError extends ConsulError {
 
   public constructor(address: string, detail: string, options?: ErrorOptions) {
     super(`Consul at ${address} is unreachable: ${detail}`, undefined, options);
-    this.name = 'ConsulUnreachableError';
     this.address = address;
   }
 }
@@ -60,7 +58,6 @@ export class ConsulTokenRefusedError extends ConsulError {
       { statusCode: 403, body },
       options,
     );
-    this.name = 'ConsulTokenRefusedError';
   }
 }
 
@@ -68,7 +65,6 @@ export class ConsulTokenRefusedError extends ConsulError {
 export class ConsulAbortedError extends ConsulError {
   public constructor(what: string, options?: ErrorOptions) {
     super(`${what}: request aborted`, undefined, options);
-    this.name = 'ConsulAbortedError';
   }
 }
 

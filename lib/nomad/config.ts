@@ -75,6 +75,13 @@ function pick(...values: Array<string | undefined>): string | undefined {
   return values.find((v) => v !== undefined && v !== '');
 }
 
+/** The settings of `values` that were given (not `undefined`), as optional properties. */
+function given<K extends string>(values: Record<K, string | undefined>): Partial<Record<K, string>> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<
+    Record<K, string>
+  >;
+}
+
 /**
  * Resolves the client configuration: flag values (undefined = not given) > `NOMAD_*`
  * environment > default, exactly like Nomad. As in Nomad, an empty flag or variable counts
@@ -88,25 +95,20 @@ export function resolveNomadConfig(
 ): NomadClientConfig {
   const config: NomadClientConfig = {
     address: pick(flags.address, env['NOMAD_ADDR']) ?? DEFAULT_NOMAD_ADDRESS,
+    ...given({
+      token: pick(flags.token, env['NOMAD_TOKEN']),
+      namespace: pick(flags.namespace, env['NOMAD_NAMESPACE']),
+      region: pick(flags.region, env['NOMAD_REGION']),
+    }),
   };
-  const token = pick(flags.token, env['NOMAD_TOKEN']);
-  if (token !== undefined) config.token = token;
-  const namespace = pick(flags.namespace, env['NOMAD_NAMESPACE']);
-  if (namespace !== undefined) config.namespace = namespace;
-  const region = pick(flags.region, env['NOMAD_REGION']);
-  if (region !== undefined) config.region = region;
 
-  const tls: TlsConfig = {};
-  const caCert = pick(flags.caCert, env['NOMAD_CACERT']);
-  if (caCert !== undefined) tls.caCert = caCert;
-  const caPath = pick(flags.caPath, env['NOMAD_CAPATH']);
-  if (caPath !== undefined) tls.caPath = caPath;
-  const clientCert = pick(flags.clientCert, env['NOMAD_CLIENT_CERT']);
-  if (clientCert !== undefined) tls.clientCert = clientCert;
-  const clientKey = pick(flags.clientKey, env['NOMAD_CLIENT_KEY']);
-  if (clientKey !== undefined) tls.clientKey = clientKey;
-  const serverName = pick(flags.tlsServerName, env['NOMAD_TLS_SERVER_NAME']);
-  if (serverName !== undefined) tls.serverName = serverName;
+  const tls: TlsConfig = given({
+    caCert: pick(flags.caCert, env['NOMAD_CACERT']),
+    caPath: pick(flags.caPath, env['NOMAD_CAPATH']),
+    clientCert: pick(flags.clientCert, env['NOMAD_CLIENT_CERT']),
+    clientKey: pick(flags.clientKey, env['NOMAD_CLIENT_KEY']),
+    serverName: pick(flags.tlsServerName, env['NOMAD_TLS_SERVER_NAME']),
+  });
   const envInsecure = parseGoBool(env['NOMAD_SKIP_VERIFY'] ?? '');
   if (flags.tlsSkipVerify === true || envInsecure !== undefined) {
     tls.insecure = flags.tlsSkipVerify === true || envInsecure === true;

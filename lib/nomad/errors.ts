@@ -1,17 +1,13 @@
 /**
- * Errors of the Nomad client. Each class sets a stable `name`, because Step Functions
- * `Retry`/`Catch` and our own retry policy match on it. No message ever contains the ACL
+ * Errors of the Nomad client. Each class has a stable `name`, its class name, because Step
+ * Functions `Retry`/`Catch` and our own retry policy match on it. No message ever contains the ACL
  * token or basic-auth password: messages are built from the method, the URL (which never
  * carries a secret) and the server's answer.
  */
+import { NamedError } from '../errors/named-error';
 
 /** Base class of every error the Nomad client throws. */
-export class NomadError extends Error {
-  public constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'NomadError';
-  }
-}
+export class NomadError extends NamedError {}
 
 /**
  * Nomad (or a proxy in front of it) answered with a status other than 200. The message is
@@ -32,7 +28,6 @@ export class UnexpectedResponseError extends NomadError {
         : `Unexpected response code: ${statusCode} (${trimmed})`,
       options,
     );
-    this.name = 'UnexpectedResponseError';
     this.statusCode = statusCode;
     this.body = trimmed;
   }
@@ -55,43 +50,22 @@ export class NomadConnectionError extends NomadError {
     options?: ErrorOptions,
   ) {
     super(message, options);
-    this.name = 'NomadConnectionError';
     this.sentRequest = sentRequest;
     this.code = code;
   }
 }
 
 /** The TLS handshake failed (untrusted or mismatched certificate, client certificate refused). Not transient. */
-export class NomadTlsError extends NomadError {
-  public constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'NomadTlsError';
-  }
-}
+export class NomadTlsError extends NomadError {}
 
 /** No complete answer arrived within the request's time limit (connect, headers or body). */
-export class NomadTimeoutError extends NomadError {
-  public constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'NomadTimeoutError';
-  }
-}
+export class NomadTimeoutError extends NomadError {}
 
 /** A 200 answer was not valid JSON or did not have the expected shape; the message names the endpoint. */
-export class NomadDecodeError extends NomadError {
-  public constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'NomadDecodeError';
-  }
-}
+export class NomadDecodeError extends NomadError {}
 
 /** The caller's `AbortSignal` fired. Never retried. */
-export class NomadAbortedError extends NomadError {
-  public constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'NomadAbortedError';
-  }
-}
+export class NomadAbortedError extends NomadError {}
 
 /**
  * The configuration is unusable (bad address, unreadable CA or certificate file, bad
@@ -103,7 +77,6 @@ export class NomadClientInitError extends NomadError {
 
   public constructor(reason: string, options?: ErrorOptions) {
     super(`Error initializing client: ${reason}`, options);
-    this.name = 'NomadClientInitError';
     this.reason = reason;
   }
 }

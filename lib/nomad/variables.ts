@@ -44,7 +44,6 @@ export interface Variable {
 export class VariableLockConflictError extends UnexpectedResponseError {
   public constructor(cause: UnexpectedResponseError) {
     super(cause.statusCode, cause.body, { cause });
-    this.name = 'VariableLockConflictError';
   }
 }
 

@@ -58,7 +58,6 @@ export class PlacementFailureError extends RestartError {
     super(
       `Evaluation ${goQuote(displayId(props.evalId, props))} has placement failures for group ${goQuote(props.group)}:\n${formatAllocMetrics(props.metric)}`,
     );
-    this.name = 'PlacementFailureError';
     this.evalId = props.evalId;
     this.group = props.group;
     this.metric = props.metric;
@@ -72,7 +71,6 @@ export class TaskRestartError extends RestartError {
 
   constructor(task: string, cause: unknown) {
     super(`Failed to restart task ${goQuote(task)}: ${errorText(cause)}`, { cause });
-    this.name = 'TaskRestartError';
     this.task = task;
   }
 }
@@ -103,62 +101,56 @@ export class AllocationStepError extends RestartError {
         `Failed to retrieve allocation ${goQuote(displayId(props.allocationId ?? '', props))}: ${err}`,
     };
     super(text[props.step](), { cause: props.cause });
-    this.name = 'AllocationStepError';
     this.step = props.step;
   }
 }
 
 /**
- * Beyond Nomad (`-replacement-timeout`): the replacement of an allocation was not seen
- * running in time. Recoverable, like any single-allocation failure.
+ * Beyond Nomad: one allocation that was not replaced, or not healthy, in time. The message opens
+ * with the allocation (`Allocation "1a2b3c4d" ...`); each subclass says what befell it.
+ * Recoverable, like any single-allocation failure.
  */
-export class ReplacementTimeoutError extends RestartError {
-  override readonly kind = 'replacement-timeout';
+export abstract class AllocationWaitError extends RestartError {
   readonly allocationId: string;
+
+  constructor(props: { allocationId: string } & IdDisplay, what: string) {
+    super(`Allocation ${goQuote(displayId(props.allocationId, props))} ${what}`);
+    this.allocationId = props.allocationId;
+  }
+}
+
+/** `-replacement-timeout`: the replacement of an allocation was not seen running in time. */
+export class ReplacementTimeoutError extends AllocationWaitError {
+  override readonly kind = 'replacement-timeout';
   readonly timeoutNs: number;
 
   constructor(props: { allocationId: string; timeoutNs: number; timeoutText: string } & IdDisplay) {
-    super(
-      `Allocation ${goQuote(displayId(props.allocationId, props))} was not replaced within -replacement-timeout=${props.timeoutText}`,
-    );
-    this.name = 'ReplacementTimeoutError';
-    this.allocationId = props.allocationId;
+    super(props, `was not replaced within -replacement-timeout=${props.timeoutText}`);
     this.timeoutNs = props.timeoutNs;
   }
 }
 
 /**
- * Beyond Nomad (`-wait-healthy`): the allocation was not healthy by `-healthy-deadline`, e.g.
- * `Allocation "1a2b3c4d" did not become healthy within 5m0s: check "http" is "failure": <output>`.
- * Recoverable, like any single-allocation failure.
+ * `-wait-healthy`: the allocation was not healthy by `-healthy-deadline`, e.g. `Allocation
+ * "1a2b3c4d" did not become healthy within 5m0s: check "http" is "failure": <output>`.
  */
-export class HealthDeadlineError extends RestartError {
+export class HealthDeadlineError extends AllocationWaitError {
   override readonly kind = 'health-deadline';
-  readonly allocationId: string;
 
   constructor(props: { allocationId: string; deadlineText: string; reason: string } & IdDisplay) {
-    super(
-      `Allocation ${goQuote(displayId(props.allocationId, props))} did not become healthy within ${props.deadlineText}: ${props.reason}`,
-    );
-    this.name = 'HealthDeadlineError';
-    this.allocationId = props.allocationId;
+    super(props, `did not become healthy within ${props.deadlineText}: ${props.reason}`);
   }
 }
 
 /**
- * Beyond Nomad (`-wait-healthy`): the allocation failed (or was stopped) while the run waited
- * for it to be healthy; it is reported at once, not waited on. Recoverable.
+ * `-wait-healthy`: the allocation failed (or was stopped) while the run waited for it to be
+ * healthy; it is reported at once, not waited on.
  */
-export class AllocationUnhealthyError extends RestartError {
+export class AllocationUnhealthyError extends AllocationWaitError {
   override readonly kind = 'allocation-unhealthy';
-  readonly allocationId: string;
 
   constructor(props: { allocationId: string; reason: string } & IdDisplay) {
-    super(
-      `Allocation ${goQuote(displayId(props.allocationId, props))} failed before it became healthy: ${props.reason}`,
-    );
-    this.name = 'AllocationUnhealthyError';
-    this.allocationId = props.allocationId;
+    super(props, `failed before it became healthy: ${props.reason}`);
   }
 }
 
@@ -175,7 +167,6 @@ export class AllocationRestartError extends RestartError {
       `Error restarting allocation ${goQuote(displayId(props.allocationId, props))}: ${errorText(props.cause)}`,
       { cause: props.cause },
     );
-    this.name = 'AllocationRestartError';
     this.allocationId = props.allocationId;
   }
 

@@ -1,21 +1,21 @@
 /**
  * Errors of the restart domain that end or refuse a whole run (bad input, job lookup, an
- * active deployment). Each class sets a stable `name` (Step Functions `Catch` and `Retry`
- * match on it) and a typed `kind`; callers branch on those, never on message text. Messages
+ * active deployment). Each class has a stable `name`, its class name (Step Functions `Catch`
+ * and `Retry` match on it), and a typed `kind`; callers branch on those, never on message text. Messages
  * are Nomad's, word for word, because they are printed as they are. Errors of one allocation
  * are in allocation-errors.ts.
  */
+import { NamedError } from '../errors/named-error';
 import { goQuote } from '../go/quote';
 import { displayId, type IdDisplay } from './ids';
 
 /** Base class of every restart-domain error. */
-export class RestartError extends Error {
+export class RestartError extends NamedError {
   /** A stable, machine-readable kind; subclasses narrow it. */
   readonly kind: string = 'restart';
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
-    this.name = 'RestartError';
   }
 }
 
@@ -37,7 +37,6 @@ export class RestartValidationError extends RestartError {
 
   constructor(message: string, options?: { field?: string; cause?: unknown }) {
     super(message, options);
-    this.name = 'RestartValidationError';
     this.field = options?.field;
   }
 }
@@ -49,7 +48,6 @@ export class JobNotFoundError extends RestartError {
 
   constructor(prefix: string) {
     super(`No job(s) with prefix or ID ${goQuote(prefix)} found`);
-    this.name = 'JobNotFoundError';
     this.prefix = prefix;
   }
 }
@@ -66,7 +64,6 @@ export class MultipleJobsMatchedError extends RestartError {
 
   constructor(props: { prefix: string; jobIds: readonly string[]; table: string }) {
     super(`Prefix ${goQuote(props.prefix)} matched multiple jobs\n\n${props.table}`);
-    this.name = 'MultipleJobsMatchedError';
     this.prefix = props.prefix;
     this.jobIds = props.jobIds;
   }
@@ -93,7 +90,6 @@ export class NomadQueryError extends RestartError {
 
   constructor(step: NomadQueryStep, jobId: string, cause: unknown) {
     super(`${QUERY_PREFIX[step](jobId)}: ${errorText(cause)}`, { cause });
-    this.name = 'NomadQueryError';
     this.step = step;
   }
 }
@@ -106,7 +102,6 @@ export class RescheduleNotAllowedError extends RestartError {
   constructor(jobType: string | undefined) {
     // A job without a Type is refused too, rather than crashing (seed fix).
     super(`Jobs of type ${goQuote(jobType ?? '')} are not allowed to be rescheduled.`);
-    this.name = 'RescheduleNotAllowedError';
     this.jobType = jobType ?? '';
   }
 }
@@ -119,7 +114,6 @@ export class DeploymentActiveError extends RestartError {
 
   constructor(props: { deploymentId: string; status: string } & IdDisplay) {
     super(`Deployment ${goQuote(displayId(props.deploymentId, props))} is ${goQuote(props.status)}`);
-    this.name = 'DeploymentActiveError';
     this.deploymentId = props.deploymentId;
     this.status = props.status;
   }
@@ -136,7 +130,6 @@ export class ConsulGateError extends RestartError {
   /** `cause`'s own text (it names Consul's address, or what the token lacks). */
   constructor(cause: unknown) {
     super(`Error reading Consul's checks for -wait-healthy: ${errorText(cause)}`, { cause });
-    this.name = 'ConsulGateError';
   }
 
   /**
@@ -145,7 +138,7 @@ export class ConsulGateError extends RestartError {
    */
   static filtered(service: string): ConsulGateError {
     return new ConsulGateError(
-      `Consul hid the checks of service ${goQuote(service)} from the Consul token (X-Consul-Results-Filtered-By-ACLs): the token needs "service:read" on ${goQuote(service)}`,
+      `Consul hid the checks of service ${goQuote(service)} from the Consul token (X-Consul-Results-Filtered-By-ACLs): the token needs "service:read" on ${goQuote(service)} and "node:read" on its nodes`,
     );
   }
 }

@@ -1,31 +1,17 @@
 /**
- * Errors of the AWS-backed stores (plan store, job lock, approvals). Each class sets a stable
- * `name`; messages name the key involved but never a task token or a Nomad token.
+ * Errors of the AWS-backed stores (plan store, job lock, approvals). Each class has a stable
+ * `name`, its class name; messages name the key involved but never a task token or a Nomad token.
  */
+import { NamedError } from '../errors/named-error';
 
 /** Base class of every error the stores throw. */
-export class StoreError extends Error {
-  public constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'StoreError';
-  }
-}
+export class StoreError extends NamedError {}
 
 /** A key that should exist does not (an expired plan, an answered approval). */
-export class StoreItemNotFoundError extends StoreError {
-  public constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'StoreItemNotFoundError';
-  }
-}
+export class StoreItemNotFoundError extends StoreError {}
 
 /** A stored item does not have the expected shape (written by another version, or tampered with). */
-export class StoreDecodeError extends StoreError {
-  public constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'StoreDecodeError';
-  }
-}
+export class StoreDecodeError extends StoreError {}
 
 /**
  * The job lock is held by another run. `holder` is that run's id (its first execution's ARN);
@@ -42,7 +28,6 @@ export class LockHeldError extends StoreError {
     options?: ErrorOptions & { holderExecution?: string | undefined },
   ) {
     super(`Job "${key}" is being restarted by execution "${holder}"`, options);
-    this.name = 'LockHeldError';
     this.holder = holder;
     this.holderExecution = options?.holderExecution;
   }
@@ -84,7 +69,6 @@ export class SharedLockHeldError extends LockHeldError {
     options?: ErrorOptions,
   ) {
     super(key, details?.runId ?? 'unknown', options);
-    this.name = 'SharedLockHeldError';
     this.details = details;
     this.askable = askable;
   }
@@ -95,31 +79,16 @@ export class SharedLockHeldError extends LockHeldError {
  * optional warns with this message and goes on with its engine's lock alone; with the lock
  * `required` it fails with it.
  */
-export class SharedLockUnavailableError extends StoreError {
-  public constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'SharedLockUnavailableError';
-  }
-}
+export class SharedLockUnavailableError extends StoreError {}
 
 /** The Nomad token may not write (or read) the job's lock variable; the message says what to grant. */
-export class SharedLockPermissionError extends SharedLockUnavailableError {
-  public constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'SharedLockPermissionError';
-  }
-}
+export class SharedLockPermissionError extends SharedLockUnavailableError {}
 
 /**
  * This Nomad has no lock API: no variables at all before 1.4 (404 on `/v1/var`), or variables
  * without locks before 1.7 (a lock-acquire answered as a plain write, without a `Lock`).
  */
-export class SharedLockUnsupportedError extends SharedLockUnavailableError {
-  public constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'SharedLockUnsupportedError';
-  }
-}
+export class SharedLockUnsupportedError extends SharedLockUnavailableError {}
 
 /**
  * The run held the job's lock and does not any more: Nomad refused its renewal (the lock timed out
@@ -131,7 +100,6 @@ export class JobLockLostError extends StoreError {
 
   public constructor(message: string, holder: SharedLockHolder | undefined, options?: ErrorOptions) {
     super(message, options);
-    this.name = 'JobLockLostError';
     this.holder = holder;
   }
 }

@@ -27,12 +27,14 @@ import { toRestartInput } from '../../lib/restart/input';
 import type { RestartOptions } from '../../lib/restart/options';
 import { localStores } from '../../lib/stores/from-env';
 import { FlowStates, TASK_STATE_HANDLERS, TaskStates } from '../../lib/workflow/state-names';
-import { synthesizeStack } from '../aws-limits/synthesized-stack';
-import { discardingTerminal } from '../engines/local/workflow-harness';
-import { type Harness, restartOptions, simpleJob, startHarness, waitAllRunning } from '../steps/harness';
-import { type FakeSlack, type SlackCall, startFakeSlack } from './fake-slack';
-import { SIGNING_SECRET, slackBody, slackHeaders } from './helpers';
-import { type LocalLoop, startLocalLoop } from './local-loop';
+import { synthesizeStack } from '../aws-limits/helpers/synthesized-stack';
+import { discardingTerminal } from '../engines/local/helpers/workflow-harness';
+import { openedAroundAll } from '../fixtures/opened-around';
+import { restartOptions } from '../fixtures/restart-options';
+import { harnessPerTest, simpleJob } from '../steps/helpers/harness';
+import { SIGNING_SECRET, slackBody, slackHeaders } from './helpers/approvals';
+import { type SlackCall, startFakeSlack } from './helpers/fake-slack';
+import { type LocalLoop, startLocalLoop } from './helpers/local-loop';
 
 jest.setTimeout(120_000);
 
@@ -43,12 +45,14 @@ const SECRET_ARNS = {
 };
 const secrets = mockClient(SecretsManagerClient);
 const written: string[] = [];
-let slack: FakeSlack;
+const slack = openedAroundAll(
+  () => startFakeSlack(BOT_TOKEN),
+  (opened) => opened.close(),
+);
 let loop: LocalLoop;
-let h: Harness | undefined;
+const harness = harnessPerTest();
 
 beforeAll(async () => {
-  slack = await startFakeSlack(BOT_TOKEN);
   Object.assign(process.env, {
     [APPROVAL_ENV.slackBotTokenSecretArn]: SECRET_ARNS.bot,
     [APPROVAL_ENV.slackSigningSecretArn]: SECRET_ARNS.signing,
@@ -67,7 +71,6 @@ beforeAll(async () => {
 afterAll(async () => {
   loop.close();
   secrets.restore();
-  await slack.close();
   for (const name of Object.values(APPROVAL_ENV)) delete process.env[name];
   process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
 });
@@ -86,8 +89,6 @@ beforeEach(() => {
 });
 afterEach(async () => {
   jest.restoreAllMocks();
-  await h?.close();
-  h = undefined;
 });
 
 interface Run {
@@ -100,7 +101,7 @@ async function startRun(options: RestartOptions, stateMachine?: LocalStateMachin
   const local = await runRestartLocally({
     // Not -yes: the questions are the point.
     input: { ...toRestartInput({ ...options, yes: false }), startedBy: 'alice@laptop' },
-    nomad: { address: (h as Harness).sim.address },
+    nomad: { address: harness.current.sim.address },
     emit: (event) => events.push(event),
     prompt: async () => {
       throw new Error('the question was asked at the terminal, not in chat');
@@ -163,8 +164,7 @@ function expectNoTaskToken(token: string, ...more: unknown[]) {
 describe('chat-ops approvals through the local engine', () => {
   it('posts the question to Slack, takes "Proceed, then wait 10s", and the run goes on with the new wait', async () => {
     // Arrange
-    h = await startHarness({ jobs: [simpleJob('web', 'service', 3)] });
-    await waitAllRunning(h, 'web', 3);
+    await harness.startRunning(simpleJob('web', 'service', 3));
     const run = await startRun(restartOptions('web', { batchWait: { kind: 'ask' } }));
     const posted = questionOf(await slack.waitFor('chat.postMessage'));
     const token = (await localStores.approvals.get(posted.approvalId)).taskToken;
@@ -215,8 +215,7 @@ describe('chat-ops approvals through the local engine', () => {
 
   it("ends the run with Nomad's exit semantics when an error question is answered Cancel", async () => {
     // Arrange
-    h = await startHarness({ jobs: [simpleJob('web', 'service', 2)] });
-    await waitAllRunning(h, 'web', 2);
+    const h = await harness.startRunning(simpleJob('web', 'service', 2));
     h.sim.control.injectFault({ pathSuffix: '/restart', nth: 1, status: 400, body: 'no such task' });
     const run = await startRun(restartOptions('web'));
     const posted = questionOf(await slack.waitFor('chat.postMessage'));
@@ -250,8 +249,7 @@ describe('chat-ops approvals through the local engine', () => {
     const ask = definition.States[TaskStates.ask];
     if (ask === undefined) throw new Error('no ask state');
     ask['TimeoutSeconds'] = 1;
-    h = await startHarness({ jobs: [simpleJob('web', 'service', 2)] });
-    await waitAllRunning(h, 'web', 2);
+    await harness.startRunning(simpleJob('web', 'service', 2));
     const run = await startRun(restartOptions('web', { batchWait: { kind: 'ask' } }), {
       ...stateMachine,
       definition,

@@ -8,7 +8,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { decideQuestion } from '../../lib/approvals';
 import { DynamoDbApprovalStore } from '../../lib/stores';
 import { emulatedTable } from '../stores/helpers/dynamodb-emulator';
-import { parkedQuestion, TASK_TOKEN } from './helpers';
+import { parkedQuestion, TASK_TOKEN } from './helpers/approvals';
 
 const sfn = mockClient(SFNClient);
 

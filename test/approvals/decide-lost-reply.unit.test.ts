@@ -8,7 +8,7 @@ import { DescribeExecutionCommand, SendTaskSuccessCommand, SFNClient } from '@aw
 import { mockClient } from 'aws-sdk-client-mock';
 import { decideQuestion } from '../../lib/approvals';
 import { ApprovalDeliveryError, ApprovalExpiredError } from '../../lib/approvals/errors';
-import { EXECUTION, parkedQuestion, storeWith } from './helpers';
+import { EXECUTION, parkedQuestion, storeWith } from './helpers/approvals';
 
 const sfn = mockClient(SFNClient);
 const NOW_MS = 1_700_000_100_000;

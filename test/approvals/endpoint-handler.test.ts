@@ -8,10 +8,11 @@ import { SendTaskSuccessCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { APPROVAL_ENV } from '../../lib/approvals/settings';
 import { newApprovalId } from '../../lib/stores';
-import { lambdaContext } from '../lambdas/private/fixtures';
-import { type FakeSlack, startFakeSlack } from './fake-slack';
-import { buttonPress, SIGNING_SECRET, slackBody, slackHeaders } from './helpers';
-import { functionUrlEvent } from './local-loop';
+import { openedAroundAll } from '../fixtures/opened-around';
+import { lambdaContext } from '../lambdas/helpers/fixtures';
+import { buttonPress, SIGNING_SECRET, slackBody, slackHeaders } from './helpers/approvals';
+import { startFakeSlack } from './helpers/fake-slack';
+import { functionUrlEvent } from './helpers/local-loop';
 
 const secrets = mockClient(SecretsManagerClient);
 const sfn = mockClient(SFNClient);
@@ -20,10 +21,12 @@ type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: numbe
 
 describe('approval-endpoint handler', () => {
   let handler: Handler;
-  let slack: FakeSlack;
+  const slack = openedAroundAll(
+    () => startFakeSlack('xoxb-token'),
+    (opened) => opened.close(),
+  );
 
   beforeAll(async () => {
-    slack = await startFakeSlack('xoxb-token');
     Object.assign(process.env, {
       [APPROVAL_ENV.slackApiUrl]: slack.apiUrl,
       [APPROVAL_ENV.slackBotTokenSecretArn]: ARN,
@@ -41,7 +44,6 @@ describe('approval-endpoint handler', () => {
     for (const name of Object.values(APPROVAL_ENV)) delete process.env[name];
     secrets.restore();
     sfn.restore();
-    await slack.close();
   });
 
   it('verifies a base64-encoded body against the text Slack signed, whatever the header case', async () => {

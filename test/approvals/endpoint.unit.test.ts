@@ -13,9 +13,10 @@ import {
   type EndpointDeps,
   handleApprovalRequest,
 } from '../../lib/approvals';
-import { type MemoryApprovalStore, MemoryReplayGuard, newApprovalId } from '../../lib/stores';
+import { type Approval, type MemoryApprovalStore, newApprovalId } from '../../lib/stores';
 import {
   buttonPress,
+  endpointDeps,
   parkedQuestion,
   SIGNING_SECRET,
   slackBody,
@@ -24,7 +25,7 @@ import {
   TASK_TOKEN,
   WEBHOOK_KEYS,
   webhookHeaders,
-} from './helpers';
+} from './helpers/approvals';
 
 const sfn = mockClient(SFNClient);
 const NOW_MS = 1_700_000_100_000;
@@ -49,22 +50,26 @@ async function setup(store: MemoryApprovalStore): Promise<Setup> {
     logs,
     told,
     modals,
-    deps: {
-      decide: { approvals: store, sfn: new SFNClient({ region: 'eu-west-1' }), now: () => NOW_MS },
-      replays: new MemoryReplayGuard(() => NOW_S),
-      log: { info: log, warn: log },
-      now: () => NOW_MS,
-      slack: {
-        signingSecret: SIGNING_SECRET,
-        allow: { userIds: ['U1'], teamIds: ['T1'] },
-        api: {
-          tellPrivately: async (channel, user, text) => void told.push({ channel, user, text }),
-          openModal: async (_trigger, view) => void modals.push(view),
-        },
+    deps: endpointDeps(
+      store,
+      NOW_S,
+      { info: log, warn: log },
+      {
+        tellPrivately: async (channel, user, text) => void told.push({ channel, user, text }),
+        openModal: async (_trigger, view) => void modals.push(view),
       },
-      webhook: { keys: WEBHOOK_KEYS, allowedKeyIds: ['ops'] },
-    },
+    ),
   };
+}
+
+/** A parked question and the same request about it sent twice (`request` builds it); both answers. */
+async function sendTwice(request: (q: Approval) => ApprovalHttpRequest) {
+  const q = parkedQuestion();
+  const s = await setup(await storeWith(q));
+  const sent = request(q);
+  const first = await handleApprovalRequest(s.deps, sent);
+  const second = await handleApprovalRequest(s.deps, sent);
+  return { q, s, first, second };
 }
 
 const slackRequest = (payload: unknown, at = NOW_S, secret = SIGNING_SECRET): ApprovalHttpRequest => {
@@ -82,6 +87,22 @@ const webhookRequest = (answer: unknown, keyId = 'ops', at = NOW_S): ApprovalHtt
     body,
   };
 };
+
+/** bob's signed webhook answer "yes" to `q`. */
+const bobSaysYes = (q: Approval): ApprovalHttpRequest =>
+  webhookRequest({ approvalId: q.approvalId, answer: 'yes', answeredBy: 'bob' });
+
+/** A question bob has already answered "no" by webhook, Step Functions taking the answer. */
+async function decidedByBob() {
+  sfn.on(SendTaskSuccessCommand).resolves({});
+  const q = parkedQuestion();
+  const s = await setup(await storeWith(q));
+  await handleApprovalRequest(
+    s.deps,
+    webhookRequest({ approvalId: q.approvalId, answer: 'no', answeredBy: 'bob' }),
+  );
+  return { q, s };
+}
 
 describe('handleApprovalRequest', () => {
   afterEach(() => sfn.reset());
@@ -231,13 +252,13 @@ describe('handleApprovalRequest', () => {
   it('refuses a replayed Slack request once its question is closed: the copy changes nothing', async () => {
     // Arrange
     sfn.on(SendTaskSuccessCommand).resolves({});
-    const q = parkedQuestion();
-    const s = await setup(await storeWith(q));
-    const request = slackRequest(buttonPress(q.approvalId, 'yes'));
 
     // Act
-    const first = await handleApprovalRequest(s.deps, request);
-    const replay = await handleApprovalRequest(s.deps, request);
+    const {
+      s,
+      first,
+      second: replay,
+    } = await sendTwice((q) => slackRequest(buttonPress(q.approvalId, 'yes')));
 
     // Assert
     expect([first.statusCode, replay.statusCode]).toEqual([200, 200]);
@@ -252,13 +273,9 @@ describe('handleApprovalRequest', () => {
   it('refuses a replayed webhook answer once its question is closed (409)', async () => {
     // Arrange
     sfn.on(SendTaskSuccessCommand).resolves({});
-    const q = parkedQuestion();
-    const s = await setup(await storeWith(q));
-    const request = webhookRequest({ approvalId: q.approvalId, answer: 'yes', answeredBy: 'bob' });
 
     // Act
-    const first = await handleApprovalRequest(s.deps, request);
-    const replay = await handleApprovalRequest(s.deps, request);
+    const { first, second: replay } = await sendTwice(bobSaysYes);
 
     // Assert
     expect([first.statusCode, replay.statusCode]).toEqual([200, 409]);
@@ -272,13 +289,9 @@ describe('handleApprovalRequest', () => {
       .on(SendTaskSuccessCommand)
       .rejectsOnce(Object.assign(new Error('slow down'), { name: 'ThrottlingException' }))
       .resolves({});
-    const q = parkedQuestion();
-    const s = await setup(await storeWith(q));
-    const request = webhookRequest({ approvalId: q.approvalId, answer: 'yes', answeredBy: 'bob' });
 
     // Act: the sender retries the identical request, signature and all.
-    const first = await handleApprovalRequest(s.deps, request);
-    const retried = await handleApprovalRequest(s.deps, request);
+    const { q, s, first, second: retried } = await sendTwice(bobSaysYes);
 
     // Assert
     expect([first.statusCode, retried.statusCode]).toEqual([503, 200]);
@@ -332,13 +345,7 @@ describe('handleApprovalRequest', () => {
 
   it('keeps an answer taken when Slack cannot take the private message, and logs it', async () => {
     // Arrange: someone decided first; telling this user fails (Slack rate-limits it).
-    sfn.on(SendTaskSuccessCommand).resolves({});
-    const q = parkedQuestion();
-    const s = await setup(await storeWith(q));
-    await handleApprovalRequest(
-      s.deps,
-      webhookRequest({ approvalId: q.approvalId, answer: 'no', answeredBy: 'bob' }),
-    );
+    const { q, s } = await decidedByBob();
     const deps = {
       ...s.deps,
       slack: {
@@ -365,13 +372,7 @@ describe('handleApprovalRequest', () => {
 
   it('tells a later answerer who decided what and when, with no Step Functions call', async () => {
     // Arrange
-    sfn.on(SendTaskSuccessCommand).resolves({});
-    const q = parkedQuestion();
-    const s = await setup(await storeWith(q));
-    await handleApprovalRequest(
-      s.deps,
-      webhookRequest({ approvalId: q.approvalId, answer: 'no', answeredBy: 'bob' }),
-    );
+    const { q, s } = await decidedByBob();
     sfn.resetHistory();
 
     // Act
@@ -398,10 +399,7 @@ describe('handleApprovalRequest', () => {
       const s = await setup(await storeWith(q));
 
       // Act
-      const response = await handleApprovalRequest(
-        s.deps,
-        webhookRequest({ approvalId: q.approvalId, answer: 'yes', answeredBy: 'bob' }),
-      );
+      const response = await handleApprovalRequest(s.deps, bobSaysYes(q));
 
       // Assert
       expect(response.statusCode).toBe(410);
@@ -421,10 +419,7 @@ describe('handleApprovalRequest', () => {
     const s = await setup(await storeWith(q));
 
     // Act
-    const response = await handleApprovalRequest(
-      s.deps,
-      webhookRequest({ approvalId: q.approvalId, answer: 'yes', answeredBy: 'bob' }),
-    );
+    const response = await handleApprovalRequest(s.deps, bobSaysYes(q));
 
     // Assert
     expect(response.statusCode).toBe(503);

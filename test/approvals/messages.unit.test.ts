@@ -8,13 +8,13 @@ import {
   answerChoices,
   type ChatChannel,
   type ChatMessage,
+  closeOpenQuestions,
   executionConsoleUrl,
   questionMessage,
-  recordRunEnded,
   slackBlocks,
   syncQuestionMessages,
 } from '../../lib/approvals';
-import { EXECUTION, parkedQuestion, storeWith } from './helpers';
+import { EXECUTION, parkedQuestion, storeWith } from './helpers/approvals';
 
 /** The Block Kit question docs/approvals.md shows, as JSON. */
 function slackQuestionInDoc(): unknown {
@@ -177,7 +177,7 @@ describe('syncQuestionMessages', () => {
     await syncQuestionMessages(deps, q.approvalId);
 
     // Act: the stale-lock rule closes it; the stream delivers the change (at least once).
-    await recordRunEnded(store, q.executionId, () => 1_700_000_000_000);
+    await closeOpenQuestions(store, q.executionId, 'run-ended', () => 1_700_000_000_000);
     await syncQuestionMessages(deps, q.approvalId);
     await syncQuestionMessages(deps, q.approvalId);
 

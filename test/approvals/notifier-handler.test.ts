@@ -10,11 +10,12 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { APPROVAL_ENV } from '../../lib/approvals/settings';
 import { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
 import { localStores } from '../../lib/stores/from-env';
-import { functionEnvironment } from '../constructs/private/handler-resources';
-import { secretArn, slackApprovalReferences } from '../constructs/private/synth';
-import { lambdaContext } from '../lambdas/private/fixtures';
-import { type FakeSlack, startFakeSlack } from './fake-slack';
-import { parkedQuestion } from './helpers';
+import { functionEnvironment } from '../constructs/helpers/handler-resources';
+import { secretArn, slackApprovalReferences } from '../constructs/helpers/synth';
+import { openedAroundAll } from '../fixtures/opened-around';
+import { lambdaContext } from '../lambdas/helpers/fixtures';
+import { parkedQuestion } from './helpers/approvals';
+import { startFakeSlack } from './helpers/fake-slack';
 
 const BOT_TOKEN = 'xoxb-notifier-test-token';
 const ARN = secretArn;
@@ -23,11 +24,13 @@ type Handler = (event: unknown, context: unknown) => Promise<{ updated: number }
 
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
 
-let slack: FakeSlack;
+const slack = openedAroundAll(
+  () => startFakeSlack(BOT_TOKEN),
+  (opened) => opened.close(),
+);
 let environment: Record<string, string>;
 
 beforeAll(async () => {
-  slack = await startFakeSlack(BOT_TOKEN);
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   const stack = new NomadRestartStack(app, 'NotifierEnvTest', {
     env: { account: '123456789012', region: 'us-east-1' },
@@ -39,7 +42,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   secrets.restore();
-  await slack.close();
 });
 afterEach(() => {
   for (const name of Object.keys(environment)) delete process.env[name];

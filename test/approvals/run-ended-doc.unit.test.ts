@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { renderPlainText } from '../../lib/approvals/message';
 import { runEndedMessage } from '../../lib/approvals/run-ended-message';
 import { endOfExecution } from '../../lib/workflow/run-end';
-import { RUN_END_SAMPLES } from './run-ended-samples';
+import { RUN_END_SAMPLES } from './helpers/run-ended-samples';
 
 const LINK = '\n\nOpen the execution in the Step Functions console: https://';
 

@@ -23,11 +23,12 @@ import type { RunSummary } from '../../lib/restart/run-summary';
 import { localStores } from '../../lib/stores/from-env';
 import { FlowStates, TASK_STATE_HANDLERS, TaskStates } from '../../lib/workflow/state-names';
 import type { AclSpec } from '../../sim/acl';
-import { synthesizeStack } from '../aws-limits/synthesized-stack';
-import { lambdaContext } from '../lambdas/private/fixtures';
-import { statusChangeEvent } from '../lambdas/private/status-change';
-import { type Harness, simpleJob, startHarness, waitAllRunning } from '../steps/harness';
-import { type FakeSlack, type SlackCall, startFakeSlack } from './fake-slack';
+import { synthesizeStack } from '../aws-limits/helpers/synthesized-stack';
+import { openedAroundAll } from '../fixtures/opened-around';
+import { lambdaContext } from '../lambdas/helpers/fixtures';
+import { statusChangeEvent } from '../lambdas/helpers/status-change';
+import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../steps/helpers/harness';
+import { type SlackCall, startFakeSlack } from './helpers/fake-slack';
 
 jest.setTimeout(120_000);
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
@@ -43,12 +44,14 @@ const secrets = mockClient(SecretsManagerClient);
 const sfn = mockClient(SFNClient);
 type Handler = (event: unknown, context: unknown) => Promise<{ outcome: string | null; posted: string[] }>;
 
-let slack: FakeSlack;
+const slack = openedAroundAll(
+  () => startFakeSlack(BOT_TOKEN),
+  (opened) => opened.close(),
+);
 let handler: Handler;
-let h: Harness | undefined;
+const harness = harnessPerTest();
 
 beforeAll(async () => {
-  slack = await startFakeSlack(BOT_TOKEN);
   Object.assign(process.env, {
     [APPROVAL_ENV.slackBotTokenSecretArn]: BOT_ARN,
     [APPROVAL_ENV.slackChannelId]: 'C0RUNS',
@@ -61,7 +64,6 @@ afterAll(async () => {
   for (const name of Object.values(APPROVAL_ENV)) delete process.env[name];
   secrets.restore();
   sfn.restore();
-  await slack.close();
 });
 beforeEach(() => {
   slack.calls.length = 0;
@@ -69,12 +71,13 @@ beforeEach(() => {
 afterEach(async () => {
   // Every event carried what the message needed: nothing was read back from Step Functions.
   expect(sfn.calls()).toEqual([]);
-  await h?.close();
-  h = undefined;
 });
 
 async function cluster(count: number): Promise<Harness> {
-  h = await startHarness({ jobs: [simpleJob('web', 'service', count)], acl: ACL }, { token: NOMAD_TOKEN });
+  const h = await harness.start(
+    { jobs: [simpleJob('web', 'service', count)], acl: ACL },
+    { token: NOMAD_TOKEN },
+  );
   await waitAllRunning(h, 'web', count);
   return h;
 }
@@ -103,7 +106,7 @@ async function runAndObserve(
   const startedAt = Date.now();
   const local = await runRestartLocally({
     input,
-    nomad: { address: (h as Harness).sim.address, token: NOMAD_TOKEN },
+    nomad: { address: harness.current.sim.address, token: NOMAD_TOKEN },
     emit: () => {},
     prompt: async () => ({ kind: 'read-error', text: 'no terminal' }),
     signal: controller.signal,

@@ -4,9 +4,9 @@
  * Slack's `Retry-After`; the channel secrets of a cold start are read in parallel.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { APPROVAL_ENV, approvalSettingsFromEnv } from '../../lib/approvals/settings';
 import { SlackChannel } from '../../lib/approvals/slack-channel';
+import { closeServer, listenOnLoopback } from '../fixtures/loopback';
 
 /** A Slack that rate-limits every call (429, retry after a second), counting them. */
 async function rateLimitedSlack(): Promise<{
@@ -21,12 +21,11 @@ async function rateLimitedSlack(): Promise<{
     response.writeHead(429, { 'retry-after': '1', 'content-type': 'application/json' });
     response.end(JSON.stringify({ ok: false, error: 'ratelimited' }));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const port = await listenOnLoopback(server);
   return {
     apiUrl: `http://127.0.0.1:${port}/api/`,
     calls: () => calls,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => closeServer(server),
   };
 }
 

@@ -7,16 +7,10 @@
  */
 import { jest } from '@jest/globals';
 import type { ProgressEvent } from '../../lib/restart/events';
-import { runWorkflow } from '../engines/local/workflow-harness';
-import {
-  type Harness,
-  restartedTasks,
-  restartOptions,
-  simpleJob,
-  startHarness,
-  waitAllRunning,
-} from '../steps/harness';
-import { type SynthesizedStack, synthesizeStack } from './synthesized-stack';
+import { runWorkflow } from '../engines/local/helpers/workflow-harness';
+import { restartOptions } from '../fixtures/restart-options';
+import { harnessPerTest, restartedTasks, simpleJob, waitAllRunning } from '../steps/helpers/harness';
+import { type SynthesizedStack, synthesizeStack } from './helpers/synthesized-stack';
 
 jest.setTimeout(120_000);
 
@@ -30,14 +24,10 @@ const lines = (events: readonly ProgressEvent[]) =>
     (e) => `${e.type}${'batchNumber' in e ? ` ${e.batchNumber}` : ''}${'size' in e ? `/${e.size}` : ''}`,
   );
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 async function restartOnce(stateMachine?: SynthesizedStack['stateMachine']) {
-  h = await startHarness({
+  const h = await harness.start({
     nodes: [{ name: 'n1' }, { name: 'n2' }],
     jobs: [simpleJob(JOB, 'service', ALLOCATIONS)],
   });
@@ -48,8 +38,6 @@ async function restartOnce(stateMachine?: SynthesizedStack['stateMachine']) {
     stateMachine === undefined ? {} : { stateMachine },
   );
   const restarted = restartedTasks(h.sim.control.state().allocations({ jobId: JOB }));
-  await h.close();
-  h = undefined;
   return { run, restarted };
 }
 

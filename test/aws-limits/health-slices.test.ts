@@ -7,32 +7,21 @@
  */
 import { jest } from '@jest/globals';
 import { DEFAULT_SAFETY_MARGIN_MS } from '../../lambdas/private/deadline';
-import { runWorkflow } from '../engines/local/workflow-harness';
-import {
-  eventsOf,
-  type Harness,
-  restartedTasks,
-  restartOptions,
-  startHarness,
-  waitAllRunning,
-} from '../steps/harness';
-import { checkedJob } from '../steps/health/health-fixtures';
-import { synthesizeStack } from './synthesized-stack';
+import { runWorkflow } from '../engines/local/helpers/workflow-harness';
+import { restartOptions } from '../fixtures/restart-options';
+import { checkedJob } from '../steps/health/helpers/health-fixtures';
+import { eventsOf, harnessPerTest, restartedTasks } from '../steps/helpers/harness';
+import { synthesizeStack } from './helpers/synthesized-stack';
 
 jest.setTimeout(120_000);
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 describe('a health wait slower than one execution’s await budget', () => {
   it('continues as new between health slices and resumes the same batch', async () => {
     // Arrange
     const { stateMachine } = synthesizeStack({ awaitSlicesPerExecution: 2 });
-    h = await startHarness({ jobs: [checkedJob('slow-health', 2)] });
-    await waitAllRunning(h, 'slow-health', 2);
+    const h = await harness.startRunning(checkedJob('slow-health', 2));
     const options = restartOptions('slow-health', {
       waitHealthy: { minHealthyTimeNs: 3_500e6, healthyDeadlineNs: 60e9 },
     });

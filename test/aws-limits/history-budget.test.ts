@@ -5,34 +5,23 @@
  * Step Functions' 25,000-event history limit. The run finishes with the replacement running.
  */
 import { jest } from '@jest/globals';
-import { runWorkflow } from '../engines/local/workflow-harness';
-import {
-  allocationsOf,
-  type Harness,
-  restartOptions,
-  simpleJob,
-  startHarness,
-  waitAllRunning,
-} from '../steps/harness';
-import { synthesizeStack } from './synthesized-stack';
+import { runWorkflow } from '../engines/local/helpers/workflow-harness';
+import { restartOptions } from '../fixtures/restart-options';
+import { allocationsOf, harnessPerTest, simpleJob } from '../steps/helpers/harness';
+import { synthesizeStack } from './helpers/synthesized-stack';
 
 jest.setTimeout(120_000);
 
 /** Await slices end this long before the invocation's end (lambdas/private/deadline.ts). */
 const SAFETY_MARGIN_MS = 10_000;
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 describe('a replacement slower than one execution’s await budget', () => {
   it('continues as new between await slices and finishes the batch', async () => {
     // Arrange: the replacement starts 4 simulated minutes (4 s) after its placement.
     const { stateMachine } = synthesizeStack({ awaitSlicesPerExecution: 2 });
-    h = await startHarness({ jobs: [simpleJob('slow', 'service', 1)] }, { allocStartMs: 400_000 });
-    await waitAllRunning(h, 'slow', 1);
+    const h = await harness.startRunning(simpleJob('slow', 'service', 1), { allocStartMs: 400_000 });
     const [original] = allocationsOf(h, 'slow');
 
     // Act: each await slice gets about one second.

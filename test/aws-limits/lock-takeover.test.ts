@@ -5,9 +5,10 @@
  */
 import { jest } from '@jest/globals';
 import { localStores } from '../../lib/stores/from-env';
-import { runWorkflow } from '../engines/local/workflow-harness';
+import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../fixtures/readme-policy';
-import { type Harness, restartOptions, simpleJob, startHarness, waitAllRunning } from '../steps/harness';
+import { restartOptions } from '../fixtures/restart-options';
+import { harnessPerTest, simpleJob, waitAllRunning } from '../steps/helpers/harness';
 
 jest.setTimeout(60_000);
 
@@ -15,10 +16,8 @@ const KEY = { namespace: 'default', jobId: 'web' };
 const GONE = 'arn:aws:states:local:000000000000:execution:NomadRestart-Restart:gone';
 const WAITING = 'arn:aws:states:local:000000000000:execution:NomadRestart-Restart:waiting';
 
-let h: Harness | undefined;
+const harness = harnessPerTest();
 afterEach(async () => {
-  await h?.close();
-  h = undefined;
   await localStores.lock.release(KEY, GONE);
   await localStores.lock.release(KEY, WAITING);
   localStores.runs.ended(WAITING);
@@ -26,7 +25,7 @@ afterEach(async () => {
 
 async function cluster() {
   // ACLs on, the README's policy: a takeover frees the dead run's shared lock with the ID kept for it.
-  h = await startHarness(
+  const h = await harness.start(
     { jobs: [simpleJob('web', 'service', 2)], acl: readmePolicyAcl() },
     { token: OPERATOR_TOKEN },
   );

@@ -6,8 +6,9 @@
  */
 import { jest } from '@jest/globals';
 import { STEP_FUNCTIONS_LIMITS } from '../../lib/engines/local/stats';
-import { runWorkflow } from '../engines/local/workflow-harness';
-import { type Harness, restartOptions, simpleJob, startHarness, waitAllRunning } from '../steps/harness';
+import { runWorkflow } from '../engines/local/helpers/workflow-harness';
+import { restartOptions } from '../fixtures/restart-options';
+import { harnessPerTest, simpleJob, waitAllRunning } from '../steps/helpers/harness';
 
 jest.setTimeout(120_000);
 
@@ -18,16 +19,12 @@ const LONG_ERROR = `rpc error: ${'failed to restart task: the driver refused the
   500,
 );
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 describe('a run whose errors are large', () => {
   it(`completes with every one of ${ALLOCATIONS} long errors reported, every state under 256 KiB`, async () => {
     // Arrange
-    h = await startHarness({
+    const h = await harness.start({
       nodes: [{ name: 'n1' }, { name: 'n2' }, { name: 'n3' }],
       jobs: [simpleJob('big', 'service', ALLOCATIONS)],
     });

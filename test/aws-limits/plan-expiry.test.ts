@@ -8,15 +8,12 @@ import { runRestartLocally } from '../../lib/engines/local/engine';
 import { toRestartInput } from '../../lib/restart/input';
 import { localStores } from '../../lib/stores/from-env';
 import { FlowStates } from '../../lib/workflow/state-names';
-import { type Harness, restartOptions, simpleJob, startHarness, waitAllRunning } from '../steps/harness';
+import { restartOptions } from '../fixtures/restart-options';
+import { harnessPerTest, simpleJob } from '../steps/helpers/harness';
 
 jest.setTimeout(60_000);
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 describe('a run’s plan-store documents', () => {
   it.each([
@@ -24,8 +21,7 @@ describe('a run’s plan-store documents', () => {
     { name: 'a run that fails', fault: true, status: 'FAILED' },
   ])('are marked ended only once $name is over', async ({ fault, status }) => {
     // Arrange
-    h = await startHarness({ jobs: [simpleJob('web', 'service', 4)] });
-    await waitAllRunning(h, 'web', 4);
+    const h = await harness.startRunning(simpleJob('web', 'service', 4));
     if (fault)
       h.sim.control.injectFault({ pathSuffix: '/restart', nth: 3, status: 500, body: 'Task not running' });
     const store = localStores.planStore;

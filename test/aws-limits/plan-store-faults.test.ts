@@ -8,16 +8,10 @@
 import { jest } from '@jest/globals';
 import type { Allocation } from '../../lib/nomad/types';
 import { localStores } from '../../lib/stores/from-env';
-import { runWorkflow } from '../engines/local/workflow-harness';
-import { accountFor, CLEAN, invariantsOf } from '../faults/accounting';
-import {
-  allocationsOf,
-  type Harness,
-  restartOptions,
-  simpleJob,
-  startHarness,
-  waitAllRunning,
-} from '../steps/harness';
+import { runWorkflow } from '../engines/local/helpers/workflow-harness';
+import { accountFor, CLEAN, invariantsOf } from '../faults/helpers/accounting';
+import { restartOptions } from '../fixtures/restart-options';
+import { allocationsOf, harnessPerTest, simpleJob } from '../steps/helpers/harness';
 
 jest.setTimeout(60_000);
 
@@ -26,18 +20,15 @@ function slowDown(): Error {
   return Object.assign(new Error('Please reduce your request rate.'), { name: 'SlowDown', $fault: 'server' });
 }
 
-let h: Harness | undefined;
+const harness = harnessPerTest();
 afterEach(async () => {
-  await h?.close();
-  h = undefined;
   jest.restoreAllMocks();
 });
 
 describe('transient S3 errors on plan-store reads', () => {
   it('are retried: nothing restarted twice and every error still reported', async () => {
     // Arrange: 6 allocations in batches of 2; the 2nd and 5th restarts fail in Nomad.
-    h = await startHarness({ jobs: [simpleJob('web', 'service', 6)] });
-    await waitAllRunning(h, 'web', 6);
+    const h = await harness.startRunning(simpleJob('web', 'service', 6));
     h.sim.control.injectFault({ pathSuffix: '/restart', nth: 2, status: 500, body: 'Task not running' });
     h.sim.control.injectFault({ pathSuffix: '/restart', nth: 5, status: 500, body: 'Task not running' });
     const store = localStores.planStore;

@@ -5,25 +5,21 @@
  * timeout this run failed with `States.Timeout`. It takes a real minute, on purpose.
  */
 import { jest } from '@jest/globals';
-import { runWorkflow } from '../engines/local/workflow-harness';
-import { type Harness, restartOptions, simpleJob, startHarness, waitAllRunning } from '../steps/harness';
+import { runWorkflow } from '../engines/local/helpers/workflow-harness';
+import { restartOptions } from '../fixtures/restart-options';
+import { harnessPerTest, simpleJob } from '../steps/helpers/harness';
 
 jest.setTimeout(180_000);
 
 /** Each of the Plan step's three slow reads; each stays under the client's own 60 s request limit. */
 const SLOW_READ_MS = 21_000;
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 describe('a slow Nomad', () => {
   it('is waited for as long as the function may run, longer than the old task timeout', async () => {
     // Arrange
-    h = await startHarness({ jobs: [simpleJob('web', 'service', 2)] });
-    await waitAllRunning(h, 'web', 2);
+    const h = await harness.startRunning(simpleJob('web', 'service', 2));
     for (const pathSuffix of ['/v1/jobs', '/versions', '/allocations']) {
       h.sim.control.injectFault({ kind: 'latency', latencyMs: SLOW_READ_MS, pathSuffix, method: 'GET' });
     }

@@ -22,9 +22,9 @@ import { HISTORY_EVENT_BUDGET, HISTORY_EVENT_LIMIT } from '../../lib/workflow/hi
 import type { BatchState, PlanRef, Progress, WorkflowState } from '../../lib/workflow/payloads';
 import type { RestartSteps, RestartStepsDeps } from '../../lib/workflow/restart-steps';
 import type { EventsElsewhere } from '../../lib/workflow/state-bytes';
-import { plannedState } from '../lambdas/private/fixtures';
-import { runFacts } from '../restart/run-facts';
-import { synthesizeStack } from './synthesized-stack';
+import { plannedState } from '../lambdas/helpers/fixtures';
+import { runFacts } from '../restart/helpers/run-facts';
+import { synthesizeStack } from './helpers/synthesized-stack';
 
 jest.setTimeout(120_000);
 

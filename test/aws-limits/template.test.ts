@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StackContextError, stackPropsFromContext } from '../../lib/constructs/stack-context';
 import { functionNameOf } from '../../lib/engines/local/private/placeholders';
-import { type SynthesizedStack, synthesizeStack } from './synthesized-stack';
+import { type SynthesizedStack, synthesizeStack } from './helpers/synthesized-stack';
 
 const ROOT = join(fileURLToPath(import.meta.url), '..', '..', '..');
 const KEY_ARN = 'arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';

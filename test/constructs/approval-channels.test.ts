@@ -13,8 +13,8 @@ import { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
 import { NomadRestartWorkflow } from '../../lib/constructs/nomad-restart-workflow';
 import { questionRecordPatterns } from '../../lib/constructs/private/approvals-stream-filter';
 import { stackPropsFromContext } from '../../lib/constructs/stack-context';
-import { expectWatchedDeadLetterQueue, queueArn, queueIdOf } from './private/dead-letters';
-import { actionsOf, roleStatements } from './private/handler-resources';
+import { expectWatchedDeadLetterQueue, queueArn, queueIdOf } from './helpers/dead-letters';
+import { actionsOf, roleStatements } from './helpers/handler-resources';
 
 const ARN = (name: string) => `arn:aws:secretsmanager:us-east-1:123456789012:secret:${name}-AbCdEf`;
 const TOPIC = 'arn:aws:sns:us-east-1:123456789012:nomad-restart-questions';

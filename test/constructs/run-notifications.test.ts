@@ -13,10 +13,10 @@ import { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
 import { NomadRestartWorkflow } from '../../lib/constructs/nomad-restart-workflow';
 import { RunNotifications } from '../../lib/constructs/run-notifications';
 import { stackPropsFromContext } from '../../lib/constructs/stack-context';
-import { expectWatchedDeadLetterQueue, queueArn, queueIdOf } from './private/dead-letters';
-import { actionsOf, functionEnvironment, roleStatements } from './private/handler-resources';
-import { awsSolutionsFindings } from './private/nag';
-import { secretArn, slackApprovalReferences, synthStack } from './private/synth';
+import { expectWatchedDeadLetterQueue, queueArn, queueIdOf } from './helpers/dead-letters';
+import { actionsOf, functionEnvironment, roleStatements } from './helpers/handler-resources';
+import { awsSolutionsFindings } from './helpers/nag';
+import { secretArn, slackApprovalReferences, synthStack } from './helpers/synth';
 
 const ARN = secretArn;
 const TOPIC = 'arn:aws:sns:us-east-1:123456789012:nomad-restart-runs';

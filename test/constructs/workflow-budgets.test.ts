@@ -7,7 +7,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { MAX_APPROVAL_TIMEOUT_SECONDS } from '../../lib/approvals/question-life';
 import { MAX_BATCHES_PER_EXECUTION } from '../../lib/workflow/history-budget';
-import { synthesizeStack } from '../aws-limits/synthesized-stack';
+import { synthesizeStack } from '../aws-limits/helpers/synthesized-stack';
 
 describe('NomadRestartWorkflow budgets', () => {
   it.each([

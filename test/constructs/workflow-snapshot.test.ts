@@ -1,6 +1,6 @@
 // Scenario: one snapshot of the synthesized template, kept for reviewing diffs of the deployed
 // shape. Asset hashes are replaced so that a change in handler code alone does not churn it.
-import { synthStack } from './private/synth';
+import { synthStack } from './helpers/synth';
 
 describe('NomadRestartStack', () => {
   describe('template', () => {

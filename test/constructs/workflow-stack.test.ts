@@ -6,9 +6,9 @@ import type { App } from 'aws-cdk-lib';
 import { Capture, Match, type Template } from 'aws-cdk-lib/assertions';
 import { ASK_STATE_NAME, FailStates, FlowStates, TASK_STATE_HANDLERS, TaskStates } from '../../lib/workflow';
 import { HANDLER_IDS } from '../../lib/workflow/state-names';
-import { expectWatchedDeadLetterQueue, queueArn, queueIdOf } from './private/dead-letters';
-import { awsSolutionsFindings } from './private/nag';
-import { extractAsl, synthStack, TLS_SECRET_ARN, TOKEN_SECRET_ARN } from './private/synth';
+import { expectWatchedDeadLetterQueue, queueArn, queueIdOf } from './helpers/dead-letters';
+import { awsSolutionsFindings } from './helpers/nag';
+import { extractAsl, synthStack, TLS_SECRET_ARN, TOKEN_SECRET_ARN } from './helpers/synth';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 

@@ -8,8 +8,8 @@
 import { jest } from '@jest/globals';
 import { readmePolicyHcl } from '../fixtures/readme-policy';
 import { T11_CASES, T11_JOB, T11_TOKENS } from '../fixtures/t11-cases';
-import { AclAgent, onAclAgent, rawExecJob } from './acl-agent';
-import { type CliResult, runCli } from './run-cli';
+import { AclAgent, onAclAgent, rawExecJob } from './helpers/acl-agent';
+import { type CliResult, runCli } from './helpers/run-cli';
 
 jest.setTimeout(180_000);
 

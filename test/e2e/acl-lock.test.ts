@@ -8,8 +8,15 @@
  * never a stack trace, never exit 0 with work left.
  */
 import { jest } from '@jest/globals';
-import { ACL_ADDR, type AclTarget, ALLOCATIONS, JOB, openAclTarget, type PolicyVariant } from './acl-target';
-import { runCli } from './run-cli';
+import {
+  ACL_ADDR,
+  type AclTarget,
+  ALLOCATIONS,
+  JOB,
+  openAclTarget,
+  type PolicyVariant,
+} from './helpers/acl-target';
+import { runCli } from './helpers/run-cli';
 
 jest.setTimeout(240_000);
 

@@ -5,9 +5,9 @@
 // the agent cannot reach refused with Nomad's error before anything is touched.
 import { jest } from '@jest/globals';
 import { startTlsFront, TLS_FIXTURES, type TlsFront } from '../cli/helpers/tls-front';
-import { simpleJob } from '../steps/harness';
-import { type E2eTarget, openE2e } from './e2e-target';
-import { runCommand } from './run-command';
+import { simpleJob } from '../steps/helpers/harness';
+import { type E2eTarget, openE2e } from './helpers/e2e-target';
+import { runCommand } from './helpers/run-command';
 
 jest.setTimeout(300_000);
 

@@ -17,10 +17,10 @@ import { jest } from '@jest/globals';
 import type { AllocListStub, Job, TaskGroup } from '../../lib/nomad/types';
 import type { ProgressEvent } from '../../lib/restart/events';
 import { get } from '../sim/helpers/http';
-import { TIME_SCALE } from '../steps/harness';
-import { firstPassAfter } from '../steps/health/health-fixtures';
-import { E2E_ADDR, type E2eTarget, openE2e, wasRestarted } from './e2e-target';
-import { type CliResult, runCli } from './run-cli';
+import { firstPassAfter } from '../steps/health/helpers/health-fixtures';
+import { TIME_SCALE } from '../steps/helpers/harness';
+import { E2E_ADDR, type E2eTarget, openE2e, wasRestarted } from './helpers/e2e-target';
+import { type CliResult, runCli } from './helpers/run-cli';
 
 jest.setTimeout(E2E_ADDR ? 300_000 : 120_000);
 

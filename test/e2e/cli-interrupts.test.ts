@@ -8,11 +8,11 @@
 // read back through the API, and scenario 2's failing restart comes from a proxy in front.
 import { jest } from '@jest/globals';
 import pty from 'node-pty';
-import { simpleJob } from '../steps/harness';
-import { type E2eTarget, openE2e, wasRestarted } from './e2e-target';
-import { normalise } from './run-cli';
-import { runInPty } from './run-pty';
-import { startStubProxy } from './stub-proxy';
+import { simpleJob } from '../steps/helpers/harness';
+import { restartedCount, runningE2ePerTest } from './helpers/e2e-target';
+import { normalise } from './helpers/run-cli';
+import { runInPty } from './helpers/run-pty';
+import { startStubProxy } from './helpers/stub-proxy';
 
 jest.setTimeout(120_000);
 const BIN = new URL('../../bin/nomad-restart.js', import.meta.url).pathname;
@@ -50,17 +50,9 @@ function interruptRun(env: Readonly<Record<string, string>>, answer: string) {
 }
 
 describe('nomad-restart interrupts and error questions at a terminal', () => {
-  let h: E2eTarget;
-  beforeEach(async () => {
-    h = await openE2e({ jobs: [simpleJob('web', 'service', 3)] });
-    await h.waitRunning('web', 3);
-  });
-  afterEach(() => h.close());
+  const h = runningE2ePerTest(simpleJob('web', 'service', 3));
   /** How many allocations of `web` got a restart, once `expected` have (or after the wait). */
-  const restarted = async (expected: number) =>
-    (await h.allocationsWhen('web', (all) => all.filter(wasRestarted).length === expected)).filter(
-      wasRestarted,
-    ).length;
+  const restarted = (expected: number) => restartedCount(h, 'web', expected);
 
   it('cancels on y: prints the cancel line last, exits 0, starts no further batch (scenario 4)', async () => {
     // Act

@@ -9,10 +9,10 @@
 import { jest } from '@jest/globals';
 import type { AllocListStub, Job } from '../../lib/nomad/types';
 import { T11_CASES, T11_JOB, T11_TOKENS } from '../fixtures/t11-cases';
-import { type Harness, simpleJob, startHarness, waitAllRunning } from '../steps/harness';
-import { describeSim, type E2eTarget, openE2e, wasRestarted } from './e2e-target';
-import { type CliResult, runCli, runCliPool } from './run-cli';
-import { type StubProxy, startStubProxy } from './stub-proxy';
+import { type Harness, simpleJob, startHarness, waitAllRunning } from '../steps/helpers/harness';
+import { describeSim, type E2eTarget, openE2e, wasRestarted } from './helpers/e2e-target';
+import { type CliResult, runCli, runCliPool } from './helpers/run-cli';
+import { type StubProxy, startStubProxy } from './helpers/stub-proxy';
 
 jest.setTimeout(120_000);
 const STOP = 'PUT /v1/allocation/:id/stop';

@@ -5,27 +5,15 @@
 // Runs against the simulator or the agent at NOMAD_E2E_ADDR; the restarted allocations are
 // read back through the API. Scenario 3's multi-region job needs Nomad Enterprise.
 import { jest } from '@jest/globals';
-import { simpleJob } from '../steps/harness';
-import { type E2eTarget, notOnAgent, openE2e, wasRestarted } from './e2e-target';
-import { runInPty } from './run-pty';
+import { simpleJob } from '../steps/helpers/harness';
+import { notOnAgent, restartedCount, runningE2ePerTest } from './helpers/e2e-target';
+import { runInPty } from './helpers/run-pty';
 
 jest.setTimeout(120_000);
 const QUESTION = '==> <ts>: Proceed with the next batch? [Y/n/<wait duration>] ';
 
-/** How many allocations of the job got a restart, once `expected` have (or after the wait). */
-async function restarted(t: E2eTarget, jobId: string, expected: number): Promise<number> {
-  return (await t.allocationsWhen(jobId, (all) => all.filter(wasRestarted).length === expected)).filter(
-    wasRestarted,
-  ).length;
-}
-
 describe('nomad-restart at a terminal', () => {
-  let h: E2eTarget;
-  beforeEach(async () => {
-    h = await openE2e({ jobs: [simpleJob('example', 'service', 5)] });
-    await h.waitRunning('example', 5);
-  });
-  afterEach(() => h.close());
+  const h = runningE2ePerTest(simpleJob('example', 'service', 5));
 
   it('refuses an invalid answer, goes on with y, then waits as answered (scenario 1)', async () => {
     // Act
@@ -46,7 +34,7 @@ describe('nomad-restart at a terminal', () => {
     expect(lines).toContain('==> <ts>: Waiting 1s before restarting the next batch');
     expect(lines).toContain('==> <ts>: Restarting 3rd batch of 1 allocations');
     expect(output).toContain('Job restarted successfully!');
-    expect(await restarted(h, 'example', 5)).toBe(5);
+    expect(await restartedCount(h, 'example', 5)).toBe(5);
     if (h.sim) expect(h.sim.control.counters()['PUT /v1/client/allocation/:id/restart']).toBe(5);
   });
 
@@ -61,7 +49,7 @@ describe('nomad-restart at a terminal', () => {
     expect(output).toContain(`${QUESTION}n`);
     expect(output).toContain('==> <ts>: Job restart canceled');
     expect(output).not.toContain('Job restarted successfully!');
-    expect(await restarted(h, 'example', 2)).toBe(2);
+    expect(await restartedCount(h, 'example', 2)).toBe(2);
     if (h.sim) expect(h.sim.control.counters()['PUT /v1/client/allocation/:id/restart']).toBe(2);
   });
 

@@ -8,10 +8,10 @@
 
 import { jest } from '@jest/globals';
 import type { AllocListStub } from '../../lib/nomad/types';
-import { simpleJob } from '../steps/harness';
-import { type E2eSetup, type E2eTarget, openE2e, wasRestarted } from './e2e-target';
-import { runCli } from './run-cli';
-import { startStubProxy } from './stub-proxy';
+import { simpleJob } from '../steps/helpers/harness';
+import { type E2eSetup, type E2eTarget, openE2e, wasRestarted } from './helpers/e2e-target';
+import { runCli } from './helpers/run-cli';
+import { startStubProxy } from './helpers/stub-proxy';
 
 const RESTART = 'PUT /v1/client/allocation/:id/restart';
 const STOP = 'PUT /v1/allocation/:id/stop';

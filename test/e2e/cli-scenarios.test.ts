@@ -21,11 +21,18 @@
 // stable order), which is how the expected lines are built from the target's state.
 import { jest } from '@jest/globals';
 import type { Allocation, AllocListStub, Job } from '../../lib/nomad/types';
-import { allocationsOf, type Harness, simpleJob, startHarness, task, waitAllRunning } from '../steps/harness';
-import { E2E_ADDR, type E2eTarget, notOnAgent, openE2e, wasRestarted } from './e2e-target';
-import { type CliResult, runCli, runCliPool } from './run-cli';
-import { startInPty } from './run-pty';
-import { type StubProxy, startStubProxy } from './stub-proxy';
+import {
+  allocationsOf,
+  type Harness,
+  simpleJob,
+  startHarness,
+  task,
+  waitAllRunning,
+} from '../steps/helpers/harness';
+import { E2E_ADDR, type E2eTarget, notOnAgent, openE2e, wasRestarted } from './helpers/e2e-target';
+import { type CliResult, runCli, runCliPool } from './helpers/run-cli';
+import { startInPty } from './helpers/run-pty';
+import { type StubProxy, startStubProxy } from './helpers/stub-proxy';
 
 jest.setTimeout(E2E_ADDR ? 300_000 : 150_000);
 const RESTART = 'PUT /v1/client/allocation/:id/restart';

@@ -10,10 +10,11 @@
 // T14.
 import { jest } from '@jest/globals';
 import type { AllocListStub, Job, TaskGroup } from '../../lib/nomad/types';
-import { TIME_SCALE, task } from '../steps/harness';
-import { E2E_ADDR, type E2eTarget, openE2e, wasRestarted } from './e2e-target';
-import { type CliResult, runCliPool } from './run-cli';
-import { type StubProxy, startStubProxy } from './stub-proxy';
+import { T2_GROUPS_AND_TASKS_ARGS } from '../fixtures/t2-cases';
+import { TIME_SCALE, task } from '../steps/helpers/harness';
+import { E2E_ADDR, type E2eTarget, openE2e, wasRestarted } from './helpers/e2e-target';
+import { type CliResult, runCliPool } from './helpers/run-cli';
+import { type StubProxy, startStubProxy } from './helpers/stub-proxy';
 
 jest.setTimeout(E2E_ADDR ? 300_000 : 120_000);
 
@@ -63,19 +64,7 @@ describe('nomad-restart T2 success cases (parsed values shown black-box)', () =>
     t15: { namespace: 't15', args: ['-yes', '-batch-wait', '10s', JOB] },
     t3: {
       namespace: 'default',
-      args: [
-        '-yes',
-        '-dry-run',
-        '-task',
-        'my-task-1',
-        '-task',
-        'my-task-2',
-        '-group',
-        'my-group-1',
-        '-group',
-        'my-group-2',
-        JOB,
-      ],
+      args: ['-yes', '-dry-run', ...T2_GROUPS_AND_TASKS_ARGS, JOB],
     },
     t4: { namespace: 'default', args: ['-yes', '-dry-run', '-all-tasks', JOB] },
     t6: { namespace: 'default', args: ['-yes', '-dry-run', '-batch-size', '10', JOB] },

@@ -6,9 +6,9 @@
 // which tasks were restarted; stdout says how the batches were cut. Runs two commands at a time.
 import { jest } from '@jest/globals';
 import type { AllocListStub, Job } from '../../lib/nomad/types';
-import { t3Job } from '../steps/harness';
-import { E2E_ADDR, openE2e, restartedTasks } from './e2e-target';
-import { type CliResult, runCliPool } from './run-cli';
+import { t3Job } from '../steps/helpers/harness';
+import { E2E_ADDR, openE2e, restartedTasks } from './helpers/e2e-target';
+import { type CliResult, runCliPool } from './helpers/run-cli';
 
 jest.setTimeout(E2E_ADDR ? 600_000 : 180_000);
 

@@ -3,7 +3,7 @@
 // before anything is touched — NOMAD_ADDR points at a closed port, so any request would show up as
 // a connection error.
 import { T2_ERROR_CASES } from '../fixtures/t2-cases';
-import { runCli } from './run-cli';
+import { runCli } from './helpers/run-cli';
 
 const NO_NOMAD = { NOMAD_ADDR: 'http://127.0.0.1:9' };
 const HELP_LINE = "For additional help try 'nomad-restart -help'";

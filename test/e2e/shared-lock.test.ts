@@ -16,9 +16,9 @@ import { SHARED_LOCK_PREFIX, sharedLockPath } from '../../lib/stores';
 import { type AclSpec, type RunningSimulator, startSimulator } from '../../sim/index';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../fixtures/readme-policy';
 import { eventually, get } from '../sim/helpers/http';
-import { simpleJob } from '../steps/harness';
-import { type E2eTarget, openE2e } from './e2e-target';
-import { runCli } from './run-cli';
+import { simpleJob } from '../steps/helpers/harness';
+import { type E2eTarget, openE2e } from './helpers/e2e-target';
+import { runCli } from './helpers/run-cli';
 
 jest.setTimeout(120_000);
 

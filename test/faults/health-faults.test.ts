@@ -4,38 +4,20 @@
  * at its deadline with the check's output, the run stops once more than one has, and the
  * allocations after that are never touched. Ends with the accounting check.
  */
-import { jest } from '@jest/globals';
 import type { Allocation } from '../../lib/nomad/types';
-import { runWorkflow } from '../engines/local/workflow-harness';
-import { useEmulatedAws } from '../iam/emulated-aws';
-import {
-  allocationsOf,
-  eventsOf,
-  type Harness,
-  restartOptions,
-  startHarness,
-  waitAllRunning,
-} from '../steps/harness';
-import { checkedJob } from '../steps/health/health-fixtures';
-import { accountFor, CLEAN, invariantsOf } from './accounting';
+import { runWorkflow } from '../engines/local/helpers/workflow-harness';
+import { restartOptions } from '../fixtures/restart-options';
+import { checkedJob } from '../steps/health/helpers/health-fixtures';
+import { allocationsOf, eventsOf } from '../steps/helpers/harness';
+import { accountFor, CLEAN, faultSuite, invariantsOf } from './helpers/accounting';
 
-jest.setTimeout(60_000);
-
-// The handlers' AWS stores on emulators, every call checked against its function's role.
-useEmulatedAws();
-
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const { harness } = faultSuite();
 
 describe('faults in health', () => {
   it('12. a check that never passes under -yes -max-errors 1: two failed, the rest not reached', async () => {
     // Arrange: 4 allocations, one per batch; the check fails from now on (HTTP 500).
     const job = checkedJob('unhealthy', 4);
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 4);
+    const h = await harness.startRunning(job);
     h.sim.control.setCheckBehaviour({ jobId: job.ID }, 'http', { behaviour: 'never-passing' });
     const planned: Allocation[] = allocationsOf(h, job.ID);
     const startedAt = h.now();

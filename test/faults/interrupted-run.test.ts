@@ -5,42 +5,24 @@
  * place, or stopped and replaced, its replacements included) and does the rest, so over both
  * runs every allocation is restarted or replaced exactly once. Ends with the accounting check.
  */
-import { jest } from '@jest/globals';
 import { toRestartInput } from '../../lib/restart/input';
 import type { RestartOptions } from '../../lib/restart/options';
 import { sharedLockPath } from '../../lib/stores';
-import { runWorkflow } from '../engines/local/workflow-harness';
+import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../fixtures/readme-policy';
-import { useEmulatedAws } from '../iam/emulated-aws';
-import { asFunction } from '../iam/iam-check';
-import { captureOutput, lambdaContext } from '../lambdas/private/fixtures';
-import {
-  allocationsOf,
-  eventsOf,
-  type Harness,
-  restartOptions,
-  simpleJob,
-  startHarness,
-  waitAllRunning,
-} from '../steps/harness';
-import { accountFor, CLEAN, invariantsOf } from './accounting';
+import { restartOptions } from '../fixtures/restart-options';
+import { asFunction } from '../iam/helpers/iam-check';
+import { captureOutput, lambdaContext } from '../lambdas/helpers/fixtures';
+import { allocationsOf, eventsOf, type Harness, simpleJob, waitAllRunning } from '../steps/helpers/harness';
+import { accountFor, CLEAN, faultSuite, invariantsOf } from './helpers/accounting';
 
-jest.setTimeout(60_000);
-
-// The handlers' AWS stores on emulators, every call checked against its function's role.
-const aws = useEmulatedAws();
+const { harness, aws } = faultSuite();
 
 const { handler: releaseStaleLock } = await import('../../lambdas/release-stale-lock');
 
 const JOB = 'web';
 const COUNT = 6;
 const KEY = { namespace: 'default', jobId: JOB };
-
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
 
 /** Runs `options` and aborts the execution when the `nth` request ending in `pathSuffix` arrives. */
 async function abortedRun(target: Harness, options: RestartOptions, pathSuffix: string, nth: number) {
@@ -94,7 +76,7 @@ describe('an execution aborted mid-batch, then a new run for the same job', () =
       // Arrange: batches of 2; the abort comes with the first request of batch 2.
       // ACLs on, the README's policy: the shared lock's ID is Nomad's to its holder alone, so the
       // status-change path frees it with the ID the lock table kept.
-      h = await startHarness(
+      const h = await harness.start(
         {
           nodes: [{ name: 'n1' }, { name: 'n2' }],
           jobs: [simpleJob(JOB, 'service', COUNT)],

@@ -12,27 +12,19 @@
  * stop Nomad could only act on once the node was back), a **replacement** for an allocation the
  * disconnect had already replaced. Every case ends with the accounting check.
  */
-import { jest } from '@jest/globals';
 import type { Allocation, DisconnectStrategy } from '../../lib/nomad/types';
 import type { RestartOptions } from '../../lib/restart/options';
-import { runWorkflow } from '../engines/local/workflow-harness';
-import { useEmulatedAws } from '../iam/emulated-aws';
+import { runWorkflow } from '../engines/local/helpers/workflow-harness';
+import { restartOptions } from '../fixtures/restart-options';
 import {
   allocationsOf,
   eventsOf,
   type Harness,
-  restartOptions,
   simpleJob,
-  startHarness,
   TIME_SCALE,
   waitAllRunning,
-} from '../steps/harness';
-import { accountFor, CLEAN, invariantsOf } from './accounting';
-
-jest.setTimeout(60_000);
-
-// The handlers' AWS stores on emulators, every call checked against its function's role.
-useEmulatedAws();
+} from '../steps/helpers/harness';
+import { accountFor, CLEAN, faultSuite, invariantsOf } from './helpers/accounting';
 
 const JOB = 'web';
 const COUNT = 6;
@@ -40,17 +32,13 @@ const N2 = 'node-2';
 /** Simulated time the node stays disconnected. */
 const OUTAGE_MS = 60_000;
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const { harness } = faultSuite();
 
 async function cluster(disconnect: DisconnectStrategy): Promise<Harness> {
   const job = simpleJob(JOB, 'service', COUNT);
   const group = job.TaskGroups?.[0];
   if (group) group.Disconnect = { LostAfter: 3_600_000_000_000, ...disconnect };
-  h = await startHarness({
+  const h = await harness.start({
     nodes: [
       { name: 'n1', id: 'node-1', capacity: 3 },
       { name: 'n2', id: N2, capacity: 3 },

@@ -6,54 +6,38 @@
  * check (accounting.ts): every planned allocation accounted for once, nothing restarted or
  * stopped twice, no replacement stopped, and the run's summary agreeing with the simulator.
  */
-import { jest } from '@jest/globals';
-import type { Allocation } from '../../lib/nomad/types';
+import type { Job } from '../../lib/nomad/types';
 import type { RestartOptions } from '../../lib/restart/options';
-import { runWorkflow, type WorkflowRunOptions } from '../engines/local/workflow-harness';
-import { useEmulatedAws } from '../iam/emulated-aws';
+import type { WorkflowRunOptions } from '../engines/local/helpers/workflow-harness';
+import { restartOptions } from '../fixtures/restart-options';
 import {
-  allocationsOf,
   type Harness,
-  restartOptions,
+  type HarnessExtra,
+  type HarnessSetup,
   simpleJob,
-  startHarness,
   TIME_SCALE,
-  waitAllRunning,
-} from '../steps/harness';
-import { accountFor, CLEAN, invariantsOf } from './accounting';
-
-jest.setTimeout(60_000);
-
-// The handlers' AWS stores on emulators, every call checked against its function's role.
-useEmulatedAws();
+} from '../steps/helpers/harness';
+import { CLEAN, faultSuite, invariantsOf, runAccounted } from './helpers/accounting';
 
 const JOB = 'web';
 const COUNT = 6;
 const BATCHES_OF_2 = { batchSize: { value: 2, percent: false } } as const;
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const { harness } = faultSuite();
 
-async function cluster(
-  extra: Parameters<typeof startHarness>[1] = {},
-  setup: Parameters<typeof startHarness>[0] = {},
+function cluster(
+  extra: HarnessExtra = {},
+  setup: Omit<HarnessSetup, 'jobs'> = {},
+  job: Job = simpleJob(JOB, 'service', COUNT),
 ) {
-  h = await startHarness(
-    { nodes: [{ name: 'n1' }, { name: 'n2' }], jobs: [simpleJob(JOB, 'service', COUNT)], ...setup },
-    extra,
-  );
-  await waitAllRunning(h, JOB, COUNT);
-  return h;
+  return harness.startRunning(job, extra, {
+    nodes: [{ name: 'n1' }, { name: 'n2' }],
+    ...setup,
+  });
 }
 
-async function restart(target: Harness, over: Partial<RestartOptions>, runOptions: WorkflowRunOptions = {}) {
-  const planned: Allocation[] = allocationsOf(target, JOB);
-  const startedAt = target.now();
-  const run = await runWorkflow(target, restartOptions(JOB, { ...BATCHES_OF_2, ...over }), runOptions);
-  return { run, accounting: accountFor(target, planned, run, startedAt) };
+function restart(target: Harness, over: Partial<RestartOptions>, runOptions: WorkflowRunOptions = {}) {
+  return runAccounted(target, restartOptions(JOB, { ...BATCHES_OF_2, ...over }), runOptions);
 }
 
 describe('faults in Nomad during a restart', () => {
@@ -248,10 +232,7 @@ describe('faults in Nomad during a restart', () => {
 
   it('11. a deployment that appears between batches stops the run with Nomad’s error', async () => {
     // Arrange
-    const target = await cluster(
-      {},
-      { jobs: [{ ...simpleJob(JOB, 'service', COUNT), Update: { MaxParallel: 1 } }] },
-    );
+    const target = await cluster({}, {}, { ...simpleJob(JOB, 'service', COUNT), Update: { MaxParallel: 1 } });
     await target.sim.control.waitFor(
       (s) => s.deployments({ jobId: JOB }).every((d) => d.Status === 'successful'),
       5_000,

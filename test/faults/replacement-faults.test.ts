@@ -4,43 +4,21 @@
  * allocation garbage-collected while the run waits (a clear error, not a hang). Each ends with
  * the accounting check.
  */
-import { jest } from '@jest/globals';
-import type { Allocation } from '../../lib/nomad/types';
 import type { RestartOptions } from '../../lib/restart/options';
 import type { SimStateView } from '../../sim/index';
-import { runWorkflow } from '../engines/local/workflow-harness';
-import { useEmulatedAws } from '../iam/emulated-aws';
-import {
-  allocationsOf,
-  type Harness,
-  restartOptions,
-  simpleJob,
-  startHarness,
-  waitAllRunning,
-} from '../steps/harness';
-import { accountFor, CLEAN, invariantsOf } from './accounting';
+import { restartOptions } from '../fixtures/restart-options';
+import { allocationsOf, type Harness, simpleJob, updatedJob, waitAllRunning } from '../steps/helpers/harness';
+import { CLEAN, faultSuite, invariantsOf, runAccounted } from './helpers/accounting';
 
-jest.setTimeout(60_000);
+const { harness } = faultSuite();
 
 /** Simulated ms a placed allocation stays pending (a day): replacements start when a test says. */
 const PENDING_UNTIL_STARTED_MS = 86_400_000;
 /** No real-time budget on a wait for the simulator's state: the test's own timeout bounds it. */
 const UNBOUNDED = Number.POSITIVE_INFINITY;
 
-// The handlers' AWS stores on emulators, every call checked against its function's role.
-useEmulatedAws();
-
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
-
-async function restart(target: Harness, job: string, over: Partial<RestartOptions>) {
-  const planned: Allocation[] = allocationsOf(target, job);
-  const startedAt = target.now();
-  const run = await runWorkflow(target, restartOptions(job, { reschedule: true, ...over }));
-  return { run, accounting: accountFor(target, planned, run, startedAt) };
+function restart(target: Harness, job: string, over: Partial<RestartOptions>) {
+  return runAccounted(target, restartOptions(job, { reschedule: true, ...over }));
 }
 
 describe('faults in replacements', () => {
@@ -49,7 +27,7 @@ describe('faults in replacements', () => {
     // first one while it is pending, and its own replacement is then let run. Each step follows a
     // write to the simulator's state, not a wall-clock budget, which a loaded machine overran.
     const job = simpleJob('chain', 'service', 1);
-    h = await startHarness({ jobs: [job] }, { allocStartMs: PENDING_UNTIL_STARTED_MS });
+    const h = await harness.start({ jobs: [job] }, { allocStartMs: PENDING_UNTIL_STARTED_MS });
     const target = h;
     await waitAllRunning(target, job.ID, 1);
     const [original] = allocationsOf(target, job.ID);
@@ -58,16 +36,7 @@ describe('faults in replacements', () => {
       .waitFor((s) => nextOf(s, original?.ID ?? '') !== '', UNBOUNDED)
       .then(async () => {
         const first = nextOf(target.sim.control.state(), original?.ID ?? '');
-        target.sim.control.registerJob({
-          ...job,
-          TaskGroups: [
-            {
-              Name: 'group1',
-              Count: 1,
-              Tasks: [{ Name: 'task1', Driver: 'mock_driver', Config: { run_for: '1h' } }],
-            },
-          ],
-        });
+        target.sim.control.registerJob(updatedJob(job));
         await target.sim.control.waitFor((s) => nextOf(s, first) !== '', UNBOUNDED);
         target.sim.control.startPendingAllocation(nextOf(target.sim.control.state(), first));
       });
@@ -94,7 +63,7 @@ describe('faults in replacements', () => {
   it('5b. a replacement that never runs: -replacement-timeout reports it, the run does not hang', async () => {
     // Arrange: an ineligible node never gets the system job's replacement.
     const job = simpleJob('stuck', 'system', 1);
-    h = await startHarness({ nodes: [{ name: 'n1', id: 'node-1' }], jobs: [job] });
+    const h = await harness.start({ nodes: [{ name: 'n1', id: 'node-1' }], jobs: [job] });
     await waitAllRunning(h, job.ID, 1);
     h.sim.control.setNodeEligibility('node-1', false);
 
@@ -118,7 +87,7 @@ describe('faults in replacements', () => {
     // on a loaded machine (it saw the replacement running and never read again), and counting reads
     // from the stop raced the scheduler placing the replacement.
     const job = simpleJob('collected', 'service', 1);
-    h = await startHarness({ jobs: [job] }, { allocStartMs: PENDING_UNTIL_STARTED_MS });
+    const h = await harness.start({ jobs: [job] }, { allocStartMs: PENDING_UNTIL_STARTED_MS });
     const target = h;
     await waitAllRunning(target, job.ID, 1);
     const [original] = allocationsOf(target, job.ID);
@@ -145,7 +114,7 @@ describe('faults in replacements', () => {
   it('8b. the original and its replacement both garbage-collected: a clear error naming the allocation, not a hang', async () => {
     // Arrange
     const job = simpleJob('vanished', 'service', 1);
-    h = await startHarness({ jobs: [job] }, { allocStartMs: PENDING_UNTIL_STARTED_MS });
+    const h = await harness.start({ jobs: [job] }, { allocStartMs: PENDING_UNTIL_STARTED_MS });
     const target = h;
     await waitAllRunning(target, job.ID, 1);
     const [original] = allocationsOf(target, job.ID);

@@ -26,24 +26,29 @@ import { toRestartInput } from '../../lib/restart/input';
 import { approvalStoreFromEnv } from '../../lib/stores/from-env';
 import { REPLAY_KEY_PREFIX } from '../../lib/stores/replay-guard';
 import { TaskStates } from '../../lib/workflow/state-names';
-import { buttonPress, SIGNING_SECRET, slackBody, slackHeaders } from '../approvals/helpers';
-import { functionUrlEvent } from '../approvals/local-loop';
-import { runWorkflow } from '../engines/local/workflow-harness';
-import { lambdaContext } from '../lambdas/private/fixtures';
-import { statusChangeEvent } from '../lambdas/private/status-change';
-import { type Harness, restartOptions, simpleJob, startHarness, waitAllRunning } from '../steps/harness';
-import { useEmulatedAws } from './emulated-aws';
-import { secretsManagerServing, startFakeJsonServices, stepFunctionsAnswering } from './fake-json-services';
-import { type FakeSns, startFakeSns } from './fake-sns';
-import { FULL_STACK_NAME } from './full-stack';
-import { asFunction } from './iam-check';
-import { DEPLOYED } from './template-iam';
-import { withEnvironment } from './with-environment';
+import { buttonPress, SIGNING_SECRET, slackBody, slackHeaders } from '../approvals/helpers/approvals';
+import { functionUrlEvent } from '../approvals/helpers/local-loop';
+import { runWorkflow } from '../engines/local/helpers/workflow-harness';
+import { restartOptions } from '../fixtures/restart-options';
+import { lambdaContext } from '../lambdas/helpers/fixtures';
+import { statusChangeEvent } from '../lambdas/helpers/status-change';
+import { harnessPerTest, simpleJob } from '../steps/helpers/harness';
+import { useEmulatedAws } from './helpers/emulated-aws';
+import {
+  secretsManagerServing,
+  startFakeJsonServices,
+  stepFunctionsAnswering,
+} from './helpers/fake-json-services';
+import { type FakeSns, startFakeSns } from './helpers/fake-sns';
+import { FULL_STACK_NAME } from './helpers/full-stack';
+import { asFunction } from './helpers/iam-check';
+import { DEPLOYED } from './helpers/template-iam';
+import { withEnvironment } from './helpers/with-environment';
 
 jest.setTimeout(60_000);
 
 const aws = useEmulatedAws();
-/** The full stack's e-mail topic (test/iam/full-stack.ts): both notifiers may publish on it. */
+/** The full stack's e-mail topic (test/iam/helpers/full-stack.ts): both notifiers may publish on it. */
 const TOPIC = `arn:aws:sns:${DEPLOYED.region}:${DEPLOYED.account}:approvals`;
 
 type Handler = (event: unknown, context: unknown) => Promise<unknown>;
@@ -52,7 +57,7 @@ let sns: FakeSns;
 let questionNotifier: Handler;
 let runEndNotifier: Handler;
 let answerEndpoint: Handler;
-let h: Harness | undefined;
+const harness = harnessPerTest();
 
 beforeAll(async () => {
   sns = await startFakeSns();
@@ -63,10 +68,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await sns.close();
-});
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
 });
 
 /** The questions in the approvals table (read outside any function, as the stream would carry them). */
@@ -156,8 +157,7 @@ async function pressThroughEndpoint(
 describe('the chat uses, on the AWS stores with IAM enforced', () => {
   it('a question is parked, published on the topic, answered, its message updated, and the run end published', async () => {
     // Arrange: 2 allocations, one per batch, a question between the two.
-    h = await startHarness({ jobs: [simpleJob('web', 'service', 2)] });
-    await waitAllRunning(h, 'web', 2);
+    const h = await harness.startRunning(simpleJob('web', 'service', 2));
     const callbacks = new LocalTaskTokenCallbacks();
     const asked: string[] = [];
     let answered = Promise.resolve();
@@ -229,8 +229,7 @@ describe('the chat uses, on the AWS stores with IAM enforced', () => {
   it('a question is answered through the endpoint by a signed Slack button press, and the run finishes', async () => {
     // Arrange: 2 allocations, one per batch, a question between the two; Step Functions and
     // Secrets Manager on 127.0.0.1 for the endpoint's clients.
-    h = await startHarness({ jobs: [simpleJob('web', 'service', 2)] });
-    await waitAllRunning(h, 'web', 2);
+    const h = await harness.startRunning(simpleJob('web', 'service', 2));
     const callbacks = new LocalTaskTokenCallbacks();
     const env = endpointEnvironment();
     const services = await startFakeJsonServices({

@@ -6,9 +6,9 @@
  * stream batch the notifier kept failing on with the function's role. A queue nobody may write to
  * would drop exactly what it is there to keep.
  */
-import { synthesizeFullStack } from './full-stack';
-import { evaluateIdentityRequest, evaluateServiceRequest, type IamDecision } from './iam-evaluator';
-import { DEPLOYED, type PolicyDocument, TemplateIam } from './template-iam';
+import { synthesizeFullStack } from './helpers/full-stack';
+import { evaluateIdentityRequest, evaluateServiceRequest, type IamDecision } from './helpers/iam-evaluator';
+import { DEPLOYED, type PolicyDocument, TemplateIam } from './helpers/template-iam';
 
 type Json = Record<string, unknown>;
 

@@ -5,10 +5,10 @@
  * scheduler role scoped to a schedule's ARN while Scheduler sends its group's — fails here with
  * the evaluator's reason.
  */
-import { assumptionsOf } from './assumed-by';
-import { synthesizeFullStack } from './full-stack';
-import { evaluateAssumeRole } from './iam-evaluator';
-import { TemplateIam } from './template-iam';
+import { assumptionsOf } from './helpers/assumed-by';
+import { synthesizeFullStack } from './helpers/full-stack';
+import { evaluateAssumeRole } from './helpers/iam-evaluator';
+import { TemplateIam } from './helpers/template-iam';
 
 const template = new TemplateIam(synthesizeFullStack());
 const roles = template.logicalIdsOf('AWS::IAM::Role');

@@ -8,8 +8,8 @@
 import { GetObjectTaggingCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { planStoreFromEnv } from '../../lib/stores/from-env';
 import { ENDED_RUN_TAG } from '../../lib/stores/plan-store';
-import { useEmulatedAws } from './emulated-aws';
-import { asFunction } from './iam-check';
+import { useEmulatedAws } from './helpers/emulated-aws';
+import { asFunction } from './helpers/iam-check';
 
 const aws = useEmulatedAws();
 const RUN = 'runs/arn:aws:states:us-east-1:123456789012:execution:NomadRestart:r1/';

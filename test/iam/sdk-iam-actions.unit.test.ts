@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { iamRequestFor, MAPPED_OPERATIONS } from './sdk-iam-actions';
+import { iamRequestFor, MAPPED_OPERATIONS } from './helpers/sdk-iam-actions';
 
 /** The document client's commands, by the DynamoDB operation each sends. */
 const DOCUMENT_COMMANDS: Readonly<Record<string, string>> = {
@@ -187,6 +187,6 @@ describe('iamRequestFor', () => {
     const act = () => iamRequestFor('S3', 'DeleteObject', { Bucket: BUCKET, Key: 'k' });
 
     // Assert
-    expect(act).toThrow('No IAM mapping for S3 DeleteObject: add it to test/iam/sdk-iam-actions.ts');
+    expect(act).toThrow('No IAM mapping for S3 DeleteObject: add it to test/iam/helpers/sdk-iam-actions.ts');
   });
 });

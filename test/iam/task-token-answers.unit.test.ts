@@ -3,9 +3,9 @@
  * state machine whose execution issued the token (sdk-iam-actions.ts, `TASK_TOKEN_ACTIONS`): a
  * grant on that state machine allows it, a grant on another one does not, and `"*"` still does.
  */
-import { evaluateIdentityRequest } from './iam-evaluator';
-import { iamRequestFor } from './sdk-iam-actions';
-import { DEPLOYED, type NamedPolicy } from './template-iam';
+import { evaluateIdentityRequest } from './helpers/iam-evaluator';
+import { iamRequestFor } from './helpers/sdk-iam-actions';
+import { DEPLOYED, type NamedPolicy } from './helpers/template-iam';
 
 const arn = (name: string) =>
   `arn:${DEPLOYED.partition}:states:${DEPLOYED.region}:${DEPLOYED.account}:stateMachine:${name}`;

@@ -15,12 +15,13 @@
 import { jest } from '@jest/globals';
 import type { InvocationInterceptor } from '../../lib/engines/local/engine';
 import { FlowStates, TaskStates } from '../../lib/workflow/state-names';
-import { runWorkflow, runWorkflowInput } from '../engines/local/workflow-harness';
-import { type Harness, restartOptions, simpleJob, startHarness, waitAllRunning } from '../steps/harness';
-import { consulJob } from '../steps/health/consul-fixtures';
-import { useEmulatedAws } from './emulated-aws';
-import { secretsManagerServing, startFakeJsonServices } from './fake-json-services';
-import { withEnvironment } from './with-environment';
+import { runWorkflow, runWorkflowInput } from '../engines/local/helpers/workflow-harness';
+import { restartOptions } from '../fixtures/restart-options';
+import { consulJob } from '../steps/health/helpers/consul-fixtures';
+import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../steps/helpers/harness';
+import { useEmulatedAws } from './helpers/emulated-aws';
+import { secretsManagerServing, startFakeJsonServices } from './helpers/fake-json-services';
+import { withEnvironment } from './helpers/with-environment';
 
 jest.setTimeout(60_000);
 
@@ -28,16 +29,10 @@ const aws = useEmulatedAws();
 const KEY = { namespace: 'default', jobId: 'web' };
 const SCHEDULED = '2026-11-29T02:00:00.000Z';
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 async function cluster(count: number): Promise<Harness> {
-  h = await startHarness({ jobs: [simpleJob('web', 'service', count)] });
-  await waitAllRunning(h, 'web', count);
-  return h;
+  return await harness.startRunning(simpleJob('web', 'service', count));
 }
 
 /** The functions that made calls in this test, each with the IAM actions it used. */
@@ -130,7 +125,7 @@ describe('each use, on the AWS stores with IAM enforced', () => {
     // Arrange: the agent answers only the token the secret holds; the handlers get no Nomad
     // settings but their function's environment (the agent's address for the template's).
     const token = 'nomad-acl-token-from-the-secret';
-    h = await startHarness(
+    const h = await harness.start(
       {
         jobs: [simpleJob('web', 'service', 2)],
         acl: { enabled: true, tokens: [{ secret: token, management: true }] },
@@ -168,8 +163,7 @@ describe('each use, on the AWS stores with IAM enforced', () => {
   it('a gated restart of a Consul service, the functions that read Consul taking its token from Secrets Manager', async () => {
     // Arrange: Consul answers only the token its secret holds; only plan and the health wait get
     // its address and the secret's ARN from the template.
-    h = await startHarness({ jobs: [consulJob('web', 1)] });
-    await waitAllRunning(h, 'web', 1);
+    const h = await harness.startRunning(consulJob('web', 1));
     const consulToken = 'consul-acl-token-from-the-secret';
     h.sim.consul.control.configureAcl({ enabled: true, tokens: [{ secret: consulToken, management: true }] });
     const readers = ['plan', 'await-health'];

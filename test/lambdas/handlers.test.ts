@@ -9,7 +9,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { NomadConnectionError } from '../../lib/nomad/errors';
 import type { Decision, PlanRef, Progress } from '../../lib/workflow/payloads';
 import type { RestartStepsDeps } from '../../lib/workflow/restart-steps';
-import { captureOutput, FakeSteps, lambdaContext, plannedState } from './private/fixtures';
+import { captureOutput, FakeSteps, lambdaContext, plannedState } from './helpers/fixtures';
 
 let fake = new FakeSteps({});
 jest.unstable_mockModule('../../lib/steps/kit/steps-factory', () => ({

@@ -17,12 +17,12 @@ import { validateExecutionInput } from '../../lib/restart/execution-input';
 import { type RunFacts, type RunSummary, summarizeRun } from '../../lib/restart/run-summary';
 import { localStores } from '../../lib/stores/from-env';
 import { planKeys } from '../../lib/stores/plan-keys';
-import { type FakeSlack, startFakeSlack } from '../approvals/fake-slack';
-import { type FakeWebhook, startFakeWebhook } from '../approvals/fake-webhook';
-import { TASK_TOKEN } from '../approvals/helpers';
-import { RUN_START, runFacts } from '../restart/run-facts';
-import { lambdaContext } from './private/fixtures';
-import { executionArn, type StatusChangeFacts, statusChangeEvent } from './private/status-change';
+import { TASK_TOKEN } from '../approvals/helpers/approvals';
+import { type FakeSlack, startFakeSlack } from '../approvals/helpers/fake-slack';
+import { type FakeWebhook, startFakeWebhook } from '../approvals/helpers/fake-webhook';
+import { RUN_START, runFacts } from '../restart/helpers/run-facts';
+import { lambdaContext } from './helpers/fixtures';
+import { executionArn, type StatusChangeFacts, statusChangeEvent } from './helpers/status-change';
 
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
 

@@ -9,11 +9,11 @@ import { DescribeExecutionCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { decideQuestion } from '../../lib/approvals/decide';
 import { questionMessage } from '../../lib/approvals/question-message';
-import { recordRunEnded } from '../../lib/approvals/timeouts';
+import { closeOpenQuestions } from '../../lib/approvals/timeouts';
 import { MemoryApprovalStore } from '../../lib/stores';
 import { VARIABLES_LOCK_ENV } from '../../lib/stores/shared-lock-settings';
-import { EXECUTION, parkedQuestion } from '../approvals/helpers';
-import { lambdaContext } from './private/fixtures';
+import { EXECUTION, parkedQuestion } from '../approvals/helpers/approvals';
+import { lambdaContext } from './helpers/fixtures';
 
 const { handler } = await import('../../lambdas/release-stale-lock');
 const { localStores } = await import('../../lib/stores/from-env');
@@ -80,7 +80,7 @@ describe('release-stale-lock handler', () => {
   });
 });
 
-describe('recordRunEnded', () => {
+describe('closeOpenQuestions when the run ended', () => {
   it('leaves a decided question’s decision as it was', async () => {
     // Arrange
     const store = new MemoryApprovalStore();
@@ -99,7 +99,7 @@ describe('recordRunEnded', () => {
     await store.put(open);
 
     // Act
-    const closed = await recordRunEnded(store, EXECUTION, () => 1_700_000_000_000);
+    const closed = await closeOpenQuestions(store, EXECUTION, 'run-ended', () => 1_700_000_000_000);
 
     // Assert
     expect(closed).toBe(1);
@@ -112,7 +112,7 @@ describe('recordRunEnded', () => {
     const store = new MemoryApprovalStore();
     const q = parkedQuestion();
     await store.put(q);
-    await recordRunEnded(store, EXECUTION);
+    await closeOpenQuestions(store, EXECUTION, 'run-ended');
     const sent: unknown[] = [];
 
     // Act

@@ -1,6 +1,6 @@
 // Scenario: failures against a stand-in Nomad on 127.0.0.1: Nomad's exact error texts,
 // read retries, aborts of held blocking queries, timeouts, malformed answers, and the
-// ACL token kept out of every error and every logged form of the client.
+// ACL token kept out of every error and every logged form of the fake.client.
 
 import type { AddressInfo } from 'node:net';
 import { createServer, type Socket } from 'node:net';
@@ -12,7 +12,7 @@ import {
   NomadTimeoutError,
   UnexpectedResponseError,
 } from '../../lib/nomad';
-import { FakeNomad, refusedAddress } from './helpers/fake-nomad';
+import { fakeNomadPerTest, refusedAddress } from './helpers/fake-nomad';
 import { allocJson, jobJson } from './helpers/wire';
 
 const TOKEN = 'a3c1f7e2-secret-token-5b9d';
@@ -32,22 +32,7 @@ async function caught(promise: Promise<unknown>): Promise<unknown> {
 }
 
 describe('NomadClient errors', () => {
-  let nomad: FakeNomad;
-  let client: NomadClient;
-
-  beforeEach(async () => {
-    nomad = await FakeNomad.start();
-    client = NomadClient.create({
-      address: nomad.address,
-      token: TOKEN,
-      retry: { attempts: 4, baseDelayMs: 1, maxDelayMs: 5 },
-    });
-  });
-
-  afterEach(async () => {
-    await client.close();
-    await nomad.stop();
-  });
+  const fake = fakeNomadPerTest({ token: TOKEN, retry: { attempts: 4, baseDelayMs: 1, maxDelayMs: 5 } });
 
   describe('unexpected responses', () => {
     it.each([
@@ -65,35 +50,35 @@ describe('NomadClient errors', () => {
       { status: 400, body: '', message: 'Unexpected response code: 400' },
     ])('rejects $status with Nomad text', async ({ status, body, message }) => {
       // Arrange
-      nomad.setHandler(() => ({ status, body }));
+      fake.nomad.setHandler(() => ({ status, body }));
 
       // Act
-      const err = await caught(client.jobs().info('web'));
+      const err = await caught(fake.client.jobs().info('web'));
 
       // Assert
       expect(err).toBeInstanceOf(UnexpectedResponseError);
       expect((err as Error).message).toBe(message);
-      expect(nomad.requests).toHaveLength(1);
+      expect(fake.nomad.requests).toHaveLength(1);
     });
 
     it('rejects a proxy 502 with an empty body after the read retries run out', async () => {
       // Arrange
-      nomad.setHandler(() => ({ status: 502 }));
+      fake.nomad.setHandler(() => ({ status: 502 }));
 
       // Act
-      const err = await caught(client.jobs().info('web'));
+      const err = await caught(fake.client.jobs().info('web'));
 
       // Assert
       expect((err as Error).message).toBe('Unexpected response code: 502');
-      expect(nomad.requests).toHaveLength(4);
+      expect(fake.nomad.requests).toHaveLength(4);
     });
 
     it('accepts only 200', async () => {
       // Arrange
-      nomad.enqueue({ status: 204 });
+      fake.nomad.enqueue({ status: 204 });
 
       // Act
-      const err = await caught(client.jobs().info('web'));
+      const err = await caught(fake.client.jobs().info('web'));
 
       // Assert
       expect((err as Error).message).toBe('Unexpected response code: 204');
@@ -103,25 +88,28 @@ describe('NomadClient errors', () => {
   describe('read retries', () => {
     it('retries a GET after 503 and returns the next answer', async () => {
       // Arrange
-      nomad.enqueue({ status: 503, body: 'busy' }, { body: jobJson(), headers: { 'X-Nomad-Index': '8' } });
+      fake.nomad.enqueue(
+        { status: 503, body: 'busy' },
+        { body: jobJson(), headers: { 'X-Nomad-Index': '8' } },
+      );
 
       // Act
-      const result = await client.jobs().info('web');
+      const result = await fake.client.jobs().info('web');
 
       // Assert
-      expect(nomad.requests).toHaveLength(2);
+      expect(fake.nomad.requests).toHaveLength(2);
       expect(result.index).toBe(8);
     });
 
     it('retries a GET after the connection drops', async () => {
       // Arrange
-      nomad.enqueue({ destroy: true }, { body: jobJson() });
+      fake.nomad.enqueue({ destroy: true }, { body: jobJson() });
 
       // Act
-      const result = await client.jobs().info('web');
+      const result = await fake.client.jobs().info('web');
 
       // Assert
-      expect(nomad.requests).toHaveLength(2);
+      expect(fake.nomad.requests).toHaveLength(2);
       expect(result.value.ID).toBe('web');
     });
   });
@@ -129,19 +117,21 @@ describe('NomadClient errors', () => {
   describe('abort', () => {
     it('ends a held blocking query with NomadAbortedError and no retry', async () => {
       // Arrange
-      nomad.setHandler(() => ({ hold: true }));
+      fake.nomad.setHandler(() => ({ hold: true }));
       const controller = new AbortController();
 
       // Act
-      const pending = client.allocations().info('a1', { index: 100, signal: controller.signal });
-      await waitFor(() => nomad.requests.length === 1);
+      const pending = fake.client.allocations().info('a1', { index: 100, signal: controller.signal });
+      await waitFor(() => fake.nomad.requests.length === 1);
       controller.abort();
       const err = await caught(pending);
 
       // Assert
       expect(err).toBeInstanceOf(NomadAbortedError);
-      expect((err as Error).message).toBe(`GET ${nomad.address}/v1/allocation/a1?index=100: request aborted`);
-      expect(nomad.requests).toHaveLength(1);
+      expect((err as Error).message).toBe(
+        `GET ${fake.nomad.address}/v1/allocation/a1?index=100: request aborted`,
+      );
+      expect(fake.nomad.requests).toHaveLength(1);
     });
 
     it('sends nothing when the signal has already fired', async () => {
@@ -150,11 +140,11 @@ describe('NomadClient errors', () => {
       controller.abort();
 
       // Act
-      const err = await caught(client.allocations().restart('a1', {}, { signal: controller.signal }));
+      const err = await caught(fake.client.allocations().restart('a1', {}, { signal: controller.signal }));
 
       // Assert
       expect(err).toBeInstanceOf(NomadAbortedError);
-      expect(nomad.requests).toHaveLength(0);
+      expect(fake.nomad.requests).toHaveLength(0);
     });
   });
 
@@ -162,11 +152,11 @@ describe('NomadClient errors', () => {
     it('ends a request that gets no answer within the limit', async () => {
       // Arrange
       const slow = NomadClient.create({
-        address: nomad.address,
+        address: fake.nomad.address,
         timeouts: { requestMs: 50 },
         retry: { attempts: 1 },
       });
-      nomad.setHandler(() => ({ hold: true }));
+      fake.nomad.setHandler(() => ({ hold: true }));
 
       // Act
       const err = await caught(slow.jobs().info('web'));
@@ -174,17 +164,17 @@ describe('NomadClient errors', () => {
 
       // Assert
       expect(err).toBeInstanceOf(NomadTimeoutError);
-      expect((err as Error).message).toBe(`GET ${nomad.address}/v1/job/web: no response within 50 ms`);
+      expect((err as Error).message).toBe(`GET ${fake.nomad.address}/v1/job/web: no response within 50 ms`);
     });
 
     it('gives a blocking query its wait plus jitter on top of the limit', async () => {
       // Arrange
       const slow = NomadClient.create({
-        address: nomad.address,
+        address: fake.nomad.address,
         timeouts: { requestMs: 50 },
         retry: { attempts: 1 },
       });
-      nomad.setHandler(() => ({ hold: true }));
+      fake.nomad.setHandler(() => ({ hold: true }));
 
       // Act
       const err = await caught(slow.jobs().info('web', { index: 5, waitMs: 160 }));
@@ -192,7 +182,7 @@ describe('NomadClient errors', () => {
 
       // Assert
       expect((err as Error).message).toBe(
-        `GET ${nomad.address}/v1/job/web?index=5&wait=160ms: no response within 220 ms`,
+        `GET ${fake.nomad.address}/v1/job/web?index=5&wait=160ms: no response within 220 ms`,
       );
     });
   });
@@ -225,18 +215,18 @@ describe('NomadClient errors', () => {
 
     it('lets a request in flight finish before close resolves', async () => {
       // Arrange
-      nomad.setHandler(() => ({ hold: true }));
-      const pending = client.jobs().info('web');
-      await waitFor(() => nomad.requests.length === 1);
+      fake.nomad.setHandler(() => ({ hold: true }));
+      const pending = fake.client.jobs().info('web');
+      await waitFor(() => fake.nomad.requests.length === 1);
 
       // Act: close while the request is held, then answer it
       let closed = false;
-      const closing = client.close().then(() => {
+      const closing = fake.client.close().then(() => {
         closed = true;
       });
       await new Promise((resolve) => setTimeout(resolve, 20));
       const closedWhileHeld = closed;
-      nomad.answerHeld({ body: jobJson() });
+      fake.nomad.answerHeld({ body: jobJson() });
       const result = await pending;
       await closing;
 
@@ -270,10 +260,10 @@ describe('NomadClient errors', () => {
       },
     ])('names the endpoint on $name', async ({ body, message }) => {
       // Arrange
-      nomad.enqueue({ body });
+      fake.nomad.enqueue({ body });
 
       // Act
-      const err = await caught(client.jobs().info('web'));
+      const err = await caught(fake.client.jobs().info('web'));
 
       // Assert
       expect(err).toBeInstanceOf(NomadDecodeError);
@@ -307,10 +297,10 @@ describe('NomadClient errors', () => {
       },
     ])('rejects an allocation list with $name', async ({ body, message }) => {
       // Arrange
-      nomad.enqueue({ body });
+      fake.nomad.enqueue({ body });
 
       // Act
-      const err = await caught(client.jobs().allocations('web'));
+      const err = await caught(fake.client.jobs().allocations('web'));
 
       // Assert
       expect(err).toEqual(new NomadDecodeError(message));
@@ -320,7 +310,7 @@ describe('NomadClient errors', () => {
   describe('secrecy', () => {
     it('keeps the token out of every error kind', async () => {
       // Arrange
-      nomad.enqueue(
+      fake.nomad.enqueue(
         { status: 403, body: 'Permission denied' },
         { status: 500, body: `token ${TOKEN} rejected` },
         { body: '{not json' },
@@ -333,7 +323,7 @@ describe('NomadClient errors', () => {
         retry: { attempts: 1 },
       });
       const slow = NomadClient.create({
-        address: nomad.address,
+        address: fake.nomad.address,
         token: TOKEN,
         timeouts: { requestMs: 30 },
         retry: { attempts: 1 },
@@ -343,13 +333,13 @@ describe('NomadClient errors', () => {
 
       // Act
       const errors = [
-        await caught(client.jobs().info('web')),
-        await caught(client.allocations().restart('a1', {})),
-        await caught(client.jobs().info('web')),
-        await caught(client.jobs().info('web')),
+        await caught(fake.client.jobs().info('web')),
+        await caught(fake.client.allocations().restart('a1', {})),
+        await caught(fake.client.jobs().info('web')),
+        await caught(fake.client.jobs().info('web')),
         await caught(slow.jobs().info('web')),
         await caught(refused.jobs().info('web')),
-        await caught(client.jobs().info('web', { signal: aborted.signal })),
+        await caught(fake.client.jobs().info('web', { signal: aborted.signal })),
         await caught(Promise.resolve().then(() => NomadClient.create({ address: 'nope', token: TOKEN }))),
       ];
       await refused.close();
@@ -375,7 +365,7 @@ describe('NomadClient errors', () => {
     it('redacts the token and password when the client or its config is logged', () => {
       // Arrange
       const secretive = NomadClient.create({
-        address: nomad.address,
+        address: fake.nomad.address,
         token: TOKEN,
         httpAuth: { username: 'ops', password: 'hunter2-password' },
       });

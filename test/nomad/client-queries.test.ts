@@ -2,37 +2,26 @@
 // blocking-query metadata, scoping by namespace and region, path escaping and defensive
 // decoding of each read endpoint.
 import { NomadClient } from '../../lib/nomad';
-import { FakeNomad } from './helpers/fake-nomad';
+import { fakeNomadPerTest } from './helpers/fake-nomad';
 import { allocJson, evalJson, jobJson } from './helpers/wire';
 
 describe('NomadClient reads', () => {
-  let nomad: FakeNomad;
-  let client: NomadClient;
-
-  beforeEach(async () => {
-    nomad = await FakeNomad.start();
-    client = NomadClient.create({ address: nomad.address, token: 'secret-token-1234' });
-  });
-
-  afterEach(async () => {
-    await client.close();
-    await nomad.stop();
-  });
+  const fake = fakeNomadPerTest({ token: 'secret-token-1234' });
 
   describe('blocking queries', () => {
     it('sends index and wait and parses the query headers', async () => {
       // Arrange
-      nomad.enqueue({
+      fake.nomad.enqueue({
         body: allocJson(),
         headers: { 'X-Nomad-Index': '57', 'X-Nomad-LastContact': '12', 'X-Nomad-KnownLeader': 'true' },
       });
 
       // Act
-      const result = await client.allocations().info('a1', { index: 42, waitMs: 1500 });
+      const result = await fake.client.allocations().info('a1', { index: 42, waitMs: 1500 });
 
       // Assert
-      expect(nomad.requests[0]?.query.get('index')).toBe('42');
-      expect(nomad.requests[0]?.query.get('wait')).toBe('1500ms');
+      expect(fake.nomad.requests[0]?.query.get('index')).toBe('42');
+      expect(fake.nomad.requests[0]?.query.get('wait')).toBe('1500ms');
       expect(result).toMatchObject({ index: 57, lastContact: 12, knownLeader: true });
     });
 
@@ -41,10 +30,10 @@ describe('NomadClient reads', () => {
       { name: 'unparsable', headers: { 'X-Nomad-Index': 'abc', 'X-Nomad-LastContact': '-1' } },
     ])('reads a $name index as 0', async ({ headers }) => {
       // Arrange
-      nomad.enqueue({ body: allocJson(), headers });
+      fake.nomad.enqueue({ body: allocJson(), headers });
 
       // Act
-      const result = await client.allocations().info('a1');
+      const result = await fake.client.allocations().info('a1');
 
       // Assert
       expect(result).toMatchObject({ index: 0, lastContact: 0, knownLeader: false });
@@ -52,21 +41,21 @@ describe('NomadClient reads', () => {
 
     it('sends neither index nor wait on a plain read', async () => {
       // Arrange
-      nomad.enqueue({ body: jobJson() });
+      fake.nomad.enqueue({ body: jobJson() });
 
       // Act
-      await client.jobs().info('web');
+      await fake.client.jobs().info('web');
 
       // Assert
-      expect(nomad.requests[0]?.url).toBe('/v1/job/web');
+      expect(fake.nomad.requests[0]?.url).toBe('/v1/job/web');
     });
   });
 
   describe('scope', () => {
     it('sends the client namespace and region on every call', async () => {
       // Arrange
-      const scoped = NomadClient.create({ address: nomad.address, namespace: 'prod', region: 'eu' });
-      nomad.enqueue({ body: jobJson() }, { body: {} });
+      const scoped = NomadClient.create({ address: fake.nomad.address, namespace: 'prod', region: 'eu' });
+      fake.nomad.enqueue({ body: jobJson() }, { body: {} });
 
       // Act
       await scoped.jobs().info('web');
@@ -74,7 +63,7 @@ describe('NomadClient reads', () => {
       await scoped.close();
 
       // Assert
-      for (const req of nomad.requests) {
+      for (const req of fake.nomad.requests) {
         expect(req.query.get('namespace')).toBe('prod');
         expect(req.query.get('region')).toBe('eu');
       }
@@ -82,8 +71,8 @@ describe('NomadClient reads', () => {
 
     it('lets a per-call namespace and region beat the client ones', async () => {
       // Arrange
-      const scoped = NomadClient.create({ address: nomad.address, namespace: 'prod', region: 'eu' });
-      nomad.enqueue({ body: jobJson() }, { body: {} });
+      const scoped = NomadClient.create({ address: fake.nomad.address, namespace: 'prod', region: 'eu' });
+      fake.nomad.enqueue({ body: jobJson() }, { body: {} });
 
       // Act
       await scoped.jobs().info('web', { namespace: 'dev', region: 'us' });
@@ -91,7 +80,7 @@ describe('NomadClient reads', () => {
       await scoped.close();
 
       // Assert
-      expect(nomad.requests.map((r) => [r.query.get('namespace'), r.query.get('region')])).toEqual([
+      expect(fake.nomad.requests.map((r) => [r.query.get('namespace'), r.query.get('region')])).toEqual([
         ['dev', 'us'],
         ['ops', 'ap'],
       ]);
@@ -99,42 +88,42 @@ describe('NomadClient reads', () => {
 
     it('sends no namespace or region when none is configured', async () => {
       // Arrange
-      nomad.enqueue({ body: jobJson() });
+      fake.nomad.enqueue({ body: jobJson() });
 
       // Act
-      await client.jobs().info('web');
+      await fake.client.jobs().info('web');
 
       // Assert
-      expect(nomad.requests[0]?.query.has('namespace')).toBe(false);
-      expect(nomad.requests[0]?.query.has('region')).toBe(false);
+      expect(fake.nomad.requests[0]?.query.has('namespace')).toBe(false);
+      expect(fake.nomad.requests[0]?.query.has('region')).toBe(false);
     });
 
     it('withNamespace scopes a new client and keeps the token', async () => {
       // Arrange
-      nomad.enqueue({ body: jobJson() });
-      const prod = client.withNamespace('prod');
+      fake.nomad.enqueue({ body: jobJson() });
+      const prod = fake.client.withNamespace('prod');
 
       // Act
       await prod.jobs().info('web');
 
       // Assert
-      expect(nomad.requests[0]?.query.get('namespace')).toBe('prod');
-      expect(nomad.requests[0]?.headers['x-nomad-token']).toBe('secret-token-1234');
+      expect(fake.nomad.requests[0]?.query.get('namespace')).toBe('prod');
+      expect(fake.nomad.requests[0]?.headers['x-nomad-token']).toBe('secret-token-1234');
       expect(prod.config.namespace).toBe('prod');
-      expect(client.config.namespace).toBeUndefined();
+      expect(fake.client.config.namespace).toBeUndefined();
     });
   });
 
   describe('headers', () => {
     it('sends the token only in X-Nomad-Token', async () => {
       // Arrange
-      nomad.enqueue({ body: jobJson() });
+      fake.nomad.enqueue({ body: jobJson() });
 
       // Act
-      await client.jobs().info('web');
+      await fake.client.jobs().info('web');
 
       // Assert
-      const req = nomad.requests[0];
+      const req = fake.nomad.requests[0];
       expect(req?.headers['x-nomad-token']).toBe('secret-token-1234');
       expect(req?.url).not.toContain('secret-token-1234');
       expect(req?.headers.authorization).toBeUndefined();
@@ -143,30 +132,30 @@ describe('NomadClient reads', () => {
     it('sends basic auth from httpAuth', async () => {
       // Arrange
       const authed = NomadClient.create({
-        address: nomad.address,
+        address: fake.nomad.address,
         httpAuth: { username: 'ops', password: 'pw' },
       });
-      nomad.enqueue({ body: jobJson() });
+      fake.nomad.enqueue({ body: jobJson() });
 
       // Act
       await authed.jobs().info('web');
       await authed.close();
 
       // Assert
-      expect(nomad.requests[0]?.headers.authorization).toBe(
+      expect(fake.nomad.requests[0]?.headers.authorization).toBe(
         `Basic ${Buffer.from('ops:pw').toString('base64')}`,
       );
     });
 
     it('asks for gzip and decodes a gzip answer', async () => {
       // Arrange
-      nomad.enqueue({ body: [allocJson()], gzip: true });
+      fake.nomad.enqueue({ body: [allocJson()], gzip: true });
 
       // Act
-      const result = await client.jobs().allocations('web');
+      const result = await fake.client.jobs().allocations('web');
 
       // Assert
-      expect(nomad.requests[0]?.headers['accept-encoding']).toBe('gzip');
+      expect(fake.nomad.requests[0]?.headers['accept-encoding']).toBe('gzip');
       expect(result.value[0]?.ID).toBe('8d1f4a6e-0000-4000-8000-000000000001');
     });
   });
@@ -178,48 +167,48 @@ describe('NomadClient reads', () => {
       { jobId: 'q?x#y', path: '/v1/job/q%3Fx%23y' },
     ])('escapes job ID $jobId in the path', async ({ jobId, path }) => {
       // Arrange
-      nomad.enqueue({ body: jobJson({ ID: jobId }) });
+      fake.nomad.enqueue({ body: jobJson({ ID: jobId }) });
 
       // Act
-      await client.jobs().info(jobId);
+      await fake.client.jobs().info(jobId);
 
       // Assert
-      expect(nomad.requests[0]?.path).toBe(path);
+      expect(fake.nomad.requests[0]?.path).toBe(path);
     });
 
     it('lists by prefix with per_page', async () => {
       // Arrange
-      nomad.enqueue({ body: [{ ID: 'web', Type: 'service', JobSummary: { Namespace: 'prod' } }] });
+      fake.nomad.enqueue({ body: [{ ID: 'web', Type: 'service', JobSummary: { Namespace: 'prod' } }] });
 
       // Act
-      const result = await client.jobs().list({ prefix: 'we', perPage: 20 });
+      const result = await fake.client.jobs().list({ prefix: 'we', perPage: 20 });
 
       // Assert
-      expect(nomad.requests[0]?.path).toBe('/v1/jobs');
-      expect(nomad.requests[0]?.query.get('prefix')).toBe('we');
-      expect(nomad.requests[0]?.query.get('per_page')).toBe('20');
+      expect(fake.nomad.requests[0]?.path).toBe('/v1/jobs');
+      expect(fake.nomad.requests[0]?.query.get('prefix')).toBe('we');
+      expect(fake.nomad.requests[0]?.query.get('per_page')).toBe('20');
       expect(result.value[0]?.JobSummary?.Namespace).toBe('prod');
     });
 
     it('decodes a list stub without JobSummary as undefined', async () => {
       // Arrange
-      nomad.enqueue({ body: [{ ID: 'a' }, { ID: 'b', JobSummary: null }] });
+      fake.nomad.enqueue({ body: [{ ID: 'a' }, { ID: 'b', JobSummary: null }] });
 
       // Act
-      const result = await client.jobs().list({ prefix: '' });
+      const result = await fake.client.jobs().list({ prefix: '' });
 
       // Assert
       expect(result.value.map((j) => j.JobSummary)).toEqual([undefined, undefined]);
-      expect(nomad.requests[0]?.url).toBe('/v1/jobs');
+      expect(fake.nomad.requests[0]?.url).toBe('/v1/jobs');
     });
 
     it('decodes a job missing Type without throwing', async () => {
       // Arrange
       const { Type: _omitted, ...job } = jobJson();
-      nomad.enqueue({ body: job });
+      fake.nomad.enqueue({ body: job });
 
       // Act
-      const result = await client.jobs().info('web');
+      const result = await fake.client.jobs().info('web');
 
       // Assert
       expect(result.value.ID).toBe('web');
@@ -228,13 +217,15 @@ describe('NomadClient reads', () => {
 
     it('requests versions with diffs=false and returns Versions', async () => {
       // Arrange
-      nomad.enqueue({ body: { Versions: [jobJson({ Version: 2 }), jobJson({ Version: 1 })], Diffs: null } });
+      fake.nomad.enqueue({
+        body: { Versions: [jobJson({ Version: 2 }), jobJson({ Version: 1 })], Diffs: null },
+      });
 
       // Act
-      const result = await client.jobs().versions('web');
+      const result = await fake.client.jobs().versions('web');
 
       // Assert
-      expect(nomad.requests[0]?.url).toBe('/v1/job/web/versions?diffs=false');
+      expect(fake.nomad.requests[0]?.url).toBe('/v1/job/web/versions?diffs=false');
       expect(result.value.map((j) => j.Version)).toEqual([2, 1]);
     });
 
@@ -253,14 +244,14 @@ describe('NomadClient reads', () => {
       },
     ] as const)('calls $url for $call', async ({ call, url, body }) => {
       // Arrange
-      nomad.enqueue({ body });
+      fake.nomad.enqueue({ body });
 
       // Act
-      const result = await client.jobs()[call]('web');
+      const result = await fake.client.jobs()[call]('web');
 
       // Assert
-      expect(nomad.requests[0]?.method).toBe('GET');
-      expect(nomad.requests[0]?.url).toBe(url);
+      expect(fake.nomad.requests[0]?.method).toBe('GET');
+      expect(fake.nomad.requests[0]?.url).toBe(url);
       expect(result.value).toEqual(body);
     });
   });
@@ -268,15 +259,15 @@ describe('NomadClient reads', () => {
   describe('allocations', () => {
     it('lists allocations by filter without task states, in the namespace asked for', async () => {
       // Arrange
-      nomad.enqueue({ body: [allocJson({ TaskStates: null })], headers: { 'X-Nomad-Index': '90' } });
+      fake.nomad.enqueue({ body: [allocJson({ TaskStates: null })], headers: { 'X-Nomad-Index': '90' } });
 
       // Act
-      const result = await client
+      const result = await fake.client
         .allocations()
         .list({ filter: 'JobID == "web"', taskStates: false }, { namespace: 'prod', index: 80 });
 
       // Assert
-      const sent = nomad.requests[0];
+      const sent = fake.nomad.requests[0];
       expect(sent?.path).toBe('/v1/allocations');
       expect(sent?.query.get('filter')).toBe('JobID == "web"');
       expect(sent?.query.get('task_states')).toBe('false');
@@ -289,14 +280,14 @@ describe('NomadClient reads', () => {
     it('decodes an allocation missing Job, Job.Type and TaskStates', async () => {
       // Arrange
       const { Type: _t, ...jobWithoutType } = jobJson();
-      nomad.enqueue(
+      fake.nomad.enqueue(
         { body: allocJson({ TaskStates: null, Job: null }) },
         { body: allocJson({ Job: jobWithoutType }) },
       );
 
       // Act
-      const withoutJob = await client.allocations().info('a1');
-      const withoutType = await client.allocations().info('a1');
+      const withoutJob = await fake.client.allocations().info('a1');
+      const withoutType = await fake.client.allocations().info('a1');
 
       // Assert
       expect(withoutJob.value.Job).toBeUndefined();
@@ -322,24 +313,24 @@ describe('NomadClient reads', () => {
           Timestamp: 1795490422,
         },
       };
-      nomad.enqueue({ body: traced }, { body: null });
+      fake.nomad.enqueue({ body: traced }, { body: null });
 
       // Act
-      const checks = await client.allocations().checks('a1');
-      const failed = await client.allocations().checks('a1');
+      const checks = await fake.client.allocations().checks('a1');
+      const failed = await fake.client.allocations().checks('a1');
 
       // Assert
-      expect(nomad.requests[0]?.url).toBe('/v1/client/allocation/a1/checks');
+      expect(fake.nomad.requests[0]?.url).toBe('/v1/client/allocation/a1/checks');
       expect(checks.value).toEqual(traced);
       expect(failed.value).toEqual({});
     });
 
     it('refuses a check result without a Timestamp, naming the field', async () => {
       // Arrange
-      nomad.enqueue({ body: { c1: { Check: 'alive', Status: 'success', Timestamp: '1795490422' } } });
+      fake.nomad.enqueue({ body: { c1: { Check: 'alive', Status: 'success', Timestamp: '1795490422' } } });
 
       // Act
-      const read = client.allocations().checks('a1');
+      const read = fake.client.allocations().checks('a1');
 
       // Assert
       await expect(read).rejects.toThrow(
@@ -351,7 +342,7 @@ describe('NomadClient reads', () => {
   describe('evaluations and nodes', () => {
     it('reads an evaluation, the node list and a node', async () => {
       // Arrange
-      nomad.enqueue(
+      fake.nomad.enqueue(
         {
           body: evalJson({
             FailedTGAllocs: { api: { NodesEvaluated: 3, DimensionExhausted: { memory: 3 } } },
@@ -362,12 +353,16 @@ describe('NomadClient reads', () => {
       );
 
       // Act
-      const evaluation = await client.evaluations().info('e1');
-      const nodes = await client.nodes().list();
-      const node = await client.nodes().info('n1');
+      const evaluation = await fake.client.evaluations().info('e1');
+      const nodes = await fake.client.nodes().list();
+      const node = await fake.client.nodes().info('n1');
 
       // Assert
-      expect(nomad.requests.map((r) => r.url)).toEqual(['/v1/evaluation/e1', '/v1/nodes', '/v1/node/n1']);
+      expect(fake.nomad.requests.map((r) => r.url)).toEqual([
+        '/v1/evaluation/e1',
+        '/v1/nodes',
+        '/v1/node/n1',
+      ]);
       expect(evaluation.value.FailedTGAllocs?.['api']?.NodesEvaluated).toBe(3);
       expect(nodes.value[0]?.Status).toBe('ready');
       expect(node.value.Status).toBe('down');

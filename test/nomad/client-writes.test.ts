@@ -2,39 +2,27 @@
 // evaluate, restart, stop and register, and the rule that a write reaching Nomad is never
 // sent twice.
 import { NomadClient, NomadConnectionError, UnexpectedResponseError } from '../../lib/nomad';
-import { FakeNomad, refusedAddress } from './helpers/fake-nomad';
+import { fakeNomadPerTest, refusedAddress } from './helpers/fake-nomad';
 
 describe('NomadClient writes', () => {
-  let nomad: FakeNomad;
-  let client: NomadClient;
-
-  beforeEach(async () => {
-    nomad = await FakeNomad.start();
-    client = NomadClient.create({
-      address: nomad.address,
-      token: 'secret-token-1234',
-      retry: { attempts: 4, baseDelayMs: 1, maxDelayMs: 2 },
-    });
-  });
-
-  afterEach(async () => {
-    await client.close();
-    await nomad.stop();
+  const fake = fakeNomadPerTest({
+    token: 'secret-token-1234',
+    retry: { attempts: 4, baseDelayMs: 1, maxDelayMs: 2 },
   });
 
   describe('Jobs.evaluate', () => {
     it('sends exactly the body Nomad CLI sends and reads the index', async () => {
       // Arrange
-      nomad.enqueue({
+      fake.nomad.enqueue({
         body: { EvalID: 'e9', EvalCreateIndex: 70, JobModifyIndex: 5 },
         headers: { 'X-Nomad-Index': '70' },
       });
 
       // Act
-      const result = await client.jobs().evaluate('a/b', { forceReschedule: true });
+      const result = await fake.client.jobs().evaluate('a/b', { forceReschedule: true });
 
       // Assert
-      const req = nomad.requests[0];
+      const req = fake.nomad.requests[0];
       expect(req?.method).toBe('PUT');
       expect(req?.path).toBe('/v1/job/a%2Fb/evaluate');
       expect(req?.body).toBe(
@@ -51,23 +39,23 @@ describe('NomadClient writes', () => {
       { name: 'one task', opts: { taskName: 'server' }, body: '{"TaskName":"server","AllTasks":false}' },
     ])('sends the $name body', async ({ opts, body }) => {
       // Arrange
-      nomad.enqueue({ body: { Index: 0 } });
+      fake.nomad.enqueue({ body: { Index: 0 } });
 
       // Act
-      await client.allocations().restart('a1', opts);
+      await fake.client.allocations().restart('a1', opts);
 
       // Assert
-      expect(nomad.requests[0]?.method).toBe('PUT');
-      expect(nomad.requests[0]?.url).toBe('/v1/client/allocation/a1/restart');
-      expect(nomad.requests[0]?.body).toBe(body);
+      expect(fake.nomad.requests[0]?.method).toBe('PUT');
+      expect(fake.nomad.requests[0]?.url).toBe('/v1/client/allocation/a1/restart');
+      expect(fake.nomad.requests[0]?.body).toBe(body);
     });
 
     it('accepts an empty answer without an index header', async () => {
       // Arrange
-      nomad.enqueue({ body: '' });
+      fake.nomad.enqueue({ body: '' });
 
       // Act
-      const result = client.allocations().restart('a1', {});
+      const result = fake.client.allocations().restart('a1', {});
 
       // Assert
       await expect(result).resolves.toBeUndefined();
@@ -84,24 +72,24 @@ describe('NomadClient writes', () => {
       { name: 'without', opts: {}, url: '/v1/allocation/a1/stop' },
     ])('stops $name, without a body, and takes the index from X-Nomad-Index', async ({ opts, url }) => {
       // Arrange
-      nomad.enqueue({ body: { EvalID: 'e1', Index: 88 }, headers: { 'X-Nomad-Index': '88' } });
+      fake.nomad.enqueue({ body: { EvalID: 'e1', Index: 88 }, headers: { 'X-Nomad-Index': '88' } });
 
       // Act
-      const result = await client.allocations().stop('a1', opts);
+      const result = await fake.client.allocations().stop('a1', opts);
 
       // Assert
-      expect(nomad.requests[0]?.method).toBe('PUT');
-      expect(nomad.requests[0]?.url).toBe(url);
-      expect(nomad.requests[0]?.body).toBe('');
+      expect(fake.nomad.requests[0]?.method).toBe('PUT');
+      expect(fake.nomad.requests[0]?.url).toBe(url);
+      expect(fake.nomad.requests[0]?.body).toBe('');
       expect(result).toEqual({ value: { EvalID: 'e1', Index: 88 }, index: 88 });
     });
 
     it('fills a missing body Index from the header', async () => {
       // Arrange
-      nomad.enqueue({ body: { EvalID: 'e1' }, headers: { 'X-Nomad-Index': '91' } });
+      fake.nomad.enqueue({ body: { EvalID: 'e1' }, headers: { 'X-Nomad-Index': '91' } });
 
       // Act
-      const result = await client.allocations().stop('a1', {});
+      const result = await fake.client.allocations().stop('a1', {});
 
       // Assert
       expect(result.value.Index).toBe(91);
@@ -112,15 +100,15 @@ describe('NomadClient writes', () => {
     it('sends {"Job": job} to /v1/jobs', async () => {
       // Arrange
       const job = { ID: 'web', Type: 'service' };
-      nomad.enqueue({ body: { EvalID: 'e2', JobModifyIndex: 9 }, headers: { 'X-Nomad-Index': '9' } });
+      fake.nomad.enqueue({ body: { EvalID: 'e2', JobModifyIndex: 9 }, headers: { 'X-Nomad-Index': '9' } });
 
       // Act
-      const result = await client.jobs().register(job);
+      const result = await fake.client.jobs().register(job);
 
       // Assert
-      expect(nomad.requests[0]?.method).toBe('PUT');
-      expect(nomad.requests[0]?.url).toBe('/v1/jobs');
-      expect(JSON.parse(nomad.requests[0]?.body ?? '')).toEqual({ Job: job });
+      expect(fake.nomad.requests[0]?.method).toBe('PUT');
+      expect(fake.nomad.requests[0]?.url).toBe('/v1/jobs');
+      expect(JSON.parse(fake.nomad.requests[0]?.body ?? '')).toEqual({ Job: job });
       expect(result.index).toBe(9);
     });
   });
@@ -133,39 +121,39 @@ describe('NomadClient writes', () => {
       { name: 'register', call: (c: NomadClient) => c.jobs().register({ ID: 'web' }) },
     ])('sends $name exactly once when Nomad answers 500', async ({ call }) => {
       // Arrange
-      nomad.setHandler(() => ({ status: 500, body: 'boom' }));
+      fake.nomad.setHandler(() => ({ status: 500, body: 'boom' }));
 
       // Act
-      const result = call(client);
+      const result = call(fake.client);
 
       // Assert
       await expect(result).rejects.toThrow(new UnexpectedResponseError(500, 'boom'));
-      expect(nomad.requests).toHaveLength(1);
+      expect(fake.nomad.requests).toHaveLength(1);
     });
 
     it.each([502, 503, 504])('sends a PUT exactly once on %i', async (status) => {
       // Arrange
-      nomad.setHandler(() => ({ status }));
+      fake.nomad.setHandler(() => ({ status }));
 
       // Act
-      const result = client.allocations().restart('a1', {});
+      const result = fake.client.allocations().restart('a1', {});
 
       // Assert
       await expect(result).rejects.toThrow(`Unexpected response code: ${status}`);
-      expect(nomad.requests).toHaveLength(1);
+      expect(fake.nomad.requests).toHaveLength(1);
     });
 
     it('does not resend a PUT whose connection dropped after sending', async () => {
       // Arrange
-      nomad.setHandler(() => ({ destroy: true }));
+      fake.nomad.setHandler(() => ({ destroy: true }));
 
       // Act
-      const result = client.allocations().restart('a1', {});
+      const result = fake.client.allocations().restart('a1', {});
 
       // Assert
       await expect(result).rejects.toBeInstanceOf(NomadConnectionError);
       await expect(result).rejects.toMatchObject({ sentRequest: true });
-      expect(nomad.requests).toHaveLength(1);
+      expect(fake.nomad.requests).toHaveLength(1);
     });
 
     it('reports a refused PUT as never sent, after using its attempts', async () => {

@@ -6,6 +6,7 @@ import {
   toRestartInput,
   validateRestartInput,
 } from '../../lib/restart/input';
+import { restartOptions, WINDOW_INPUT_FIELDS } from '../fixtures/restart-options';
 
 const headless = { interactive: false };
 
@@ -26,20 +27,7 @@ describe('input', () => {
       const options = validateRestartInput({ job: ' example ', yes: true }, headless);
 
       // Assert
-      expect(options).toEqual({
-        job: 'example',
-        batchSize: { value: 1, percent: false },
-        batchWait: { kind: 'duration', ns: 0 },
-        onError: 'ask',
-        yes: true,
-        groups: [],
-        tasks: [],
-        allTasks: false,
-        reschedule: false,
-        noShutdownDelay: false,
-        verbose: false,
-        dryRun: false,
-      });
+      expect(options).toEqual(restartOptions('example'));
     });
 
     it('reads every field', () => {
@@ -354,12 +342,7 @@ describe('input', () => {
         'minHealthyTime',
         'healthyDeadline',
         'startedBy',
-        'windowEnd',
-        'windowDuration',
-        'trigger',
-        'scheduleName',
-        'scheduledTime',
-        'resumeNextWindow',
+        ...WINDOW_INPUT_FIELDS,
       ]);
       expect(properties.batchSize).toMatchObject({
         type: ['string', 'number'],

@@ -1,5 +1,5 @@
 import { countSkipped, renderRunSummary, summarizeRun } from '../../lib/restart/run-summary';
-import { RUN_START, runFacts } from './run-facts';
+import { RUN_START, runFacts } from './helpers/run-facts';
 
 const START = RUN_START;
 const facts = runFacts;

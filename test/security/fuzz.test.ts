@@ -12,9 +12,9 @@ import fc from 'fast-check';
 import { APPROVAL_ROUTES, type EndpointDeps, handleApprovalRequest } from '../../lib/approvals';
 import { CliUsageError } from '../../lib/cli/commands/errors';
 import { parseJobRestartArgs } from '../../lib/cli/commands/job-restart-command';
-import { MemoryReplayGuard } from '../../lib/stores';
 import {
   buttonPress,
+  endpointDeps,
   parkedQuestion,
   SIGNING_SECRET,
   slackBody,
@@ -23,8 +23,8 @@ import {
   TASK_TOKEN,
   WEBHOOK_KEYS,
   webhookHeaders,
-} from '../approvals/helpers';
-import { lambdaContext } from '../lambdas/private/fixtures';
+} from '../approvals/helpers/approvals';
+import { lambdaContext } from '../lambdas/helpers/fixtures';
 
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
 const { handler: validateInput } = await import('../../lambdas/validate-input');
@@ -198,22 +198,13 @@ describe('the approval endpoint, fuzzed', () => {
     const log = (message: string, fields: Record<string, unknown>) =>
       logs.push(JSON.stringify({ message, ...fields }));
     let decided = 0;
-    const deps = async (): Promise<EndpointDeps> => ({
-      decide: {
-        approvals: await storeWith(q),
-        sfn: new SFNClient({ region: 'eu-west-1' }),
-        now: () => NOW_S * 1000,
-      },
-      replays: new MemoryReplayGuard(() => NOW_S),
-      log: { info: log, warn: log },
-      now: () => NOW_S * 1000,
-      slack: {
-        signingSecret: SIGNING_SECRET,
-        allow: { userIds: ['U1'], teamIds: ['T1'] },
-        api: { tellPrivately: async () => undefined, openModal: async () => undefined },
-      },
-      webhook: { keys: WEBHOOK_KEYS, allowedKeyIds: ['ops'] },
-    });
+    const deps = async (): Promise<EndpointDeps> =>
+      endpointDeps(
+        await storeWith(q),
+        NOW_S,
+        { info: log, warn: log },
+        { tellPrivately: async () => undefined, openModal: async () => undefined },
+      );
 
     // Act / Assert
     await fc.assert(

@@ -14,25 +14,24 @@ import { runRestartLocally } from '../../lib/engines/local/engine';
 import { toRestartInput } from '../../lib/restart/input';
 import { FlowStates } from '../../lib/workflow/state-names';
 import { startTlsFront, TLS_FIXTURES, type TlsFront } from '../cli/helpers/tls-front';
-import { type Harness, restartOptions, simpleJob, startHarness, waitAllRunning } from '../steps/harness';
+import { restartOptions } from '../fixtures/restart-options';
+import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../steps/helpers/harness';
 
 jest.setTimeout(60_000);
 
 const TOKEN = '7b1e0c4a-5f3d-4e2b-9a61-secret-token';
 
-let h: Harness | undefined;
 let front: TlsFront | undefined;
 afterEach(async () => {
   await front?.close();
   front = undefined;
-  await h?.close();
-  h = undefined;
   jest.restoreAllMocks();
 });
+const harness = harnessPerTest();
 
 /** Four running allocations of `web` behind ACLs, reached with {@link TOKEN}. */
 async function tokenCluster(): Promise<Harness> {
-  const target = await startHarness(
+  const target = await harness.start(
     {
       jobs: [simpleJob('web', 'service', 4)],
       acl: { enabled: true, tokens: [{ secret: TOKEN, management: true }] },
@@ -41,6 +40,11 @@ async function tokenCluster(): Promise<Harness> {
   );
   await waitAllRunning(target, 'web', 4);
   return target;
+}
+
+/** What a run left where someone could read it, and the requests Nomad saw, as one string to search. */
+function everythingOf(h: Harness, left: Record<string, unknown>): string {
+  return JSON.stringify({ ...left, log: h.sim.control.requestLog() });
 }
 
 /** Everything written to stdout, stderr and the console (handlers log through them) while it runs. */
@@ -75,7 +79,7 @@ async function atDebug<T>(fn: () => Promise<T>): Promise<T> {
 describe('the ACL token', () => {
   it('appears in no input, state, result, event, log line or request log', async () => {
     // Arrange
-    h = await tokenCluster();
+    const h = await tokenCluster();
     const written = captureWrites();
     const input = toRestartInput(restartOptions('web', { batchSize: { value: 2, percent: false } }));
     const outputs: unknown[] = [];
@@ -98,14 +102,7 @@ describe('the ACL token', () => {
     // Assert
     expect(result.status).toBe('SUCCEEDED');
     expect(h.sim.control.counters()['PUT /v1/client/allocation/:id/restart']).toBe(4);
-    const everything = JSON.stringify({
-      input,
-      outputs,
-      result,
-      events,
-      written,
-      log: h.sim.control.requestLog(),
-    });
+    const everything = everythingOf(h, { input, outputs, result, events, written });
     expect(outputs.length).toBeGreaterThan(10);
     // The search covers the handlers' logs: their lines were captured.
     expect(written.some((line) => line.includes('Deployment guard'))).toBe(true);
@@ -117,7 +114,7 @@ describe('the ACL token', () => {
 describe('the TLS client key and the task tokens', () => {
   it('appear in no input, state, result, event, log line or request log of a run over TLS that asks', async () => {
     // Arrange: Nomad behind TLS that takes the client certificate; a question between batches.
-    h = await tokenCluster();
+    const h = await tokenCluster();
     front = await startTlsFront(h.sim.address);
     const keyPem = readFileSync(join(TLS_FIXTURES, 'client-key.pem'), 'utf8');
     const keyLines = keyPem.split('\n').filter((line) => line !== '' && !line.startsWith('-----'));
@@ -161,14 +158,7 @@ describe('the TLS client key and the task tokens', () => {
     expect(result.status).toBe('SUCCEEDED');
     expect(prompts).toHaveLength(1);
     expect(front.seen.some((r) => r.path.startsWith('/v1/var/'))).toBe(true);
-    const everything = JSON.stringify({
-      input,
-      outputs,
-      result,
-      events,
-      written,
-      log: h.sim.control.requestLog(),
-    });
+    const everything = everythingOf(h, { input, outputs, result, events, written });
     expect(keyLines.length).toBeGreaterThan(3);
     expect(keyLines.filter((line) => everything.includes(line))).toEqual([]);
     expect(everything.includes(TOKEN)).toBe(false);

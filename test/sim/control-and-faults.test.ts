@@ -5,16 +5,10 @@
 import type { AllocListStub, JobListStub } from '../../lib/nomad/types';
 import { group, job, nodes } from './helpers/fixtures';
 import { call, get, put } from './helpers/http';
-import { itSim, openTarget, simControl, type Target } from './helpers/target';
+import { itSim, openTarget, sharedTarget, simControl } from './helpers/target';
 
 describe('simulator', () => {
-  let target: Target;
-
-  beforeAll(async () => {
-    target = await openTarget();
-  });
-  afterAll(() => target.close());
-  beforeEach(() => target.control?.reset());
+  const target = sharedTarget();
 
   const seedBatch = async (): Promise<AllocListStub[]> => {
     simControl(target).seed({ nodes: nodes(1), jobs: [job('t14', 'batch', [group('group1', 3, {}, '1h')])] });

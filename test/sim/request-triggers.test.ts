@@ -5,18 +5,12 @@
 import type { AllocListStub, Deployment } from '../../lib/nomad/types';
 import { group, job, nodes } from './helpers/fixtures';
 import { get, put } from './helpers/http';
-import { itSim, openTarget, simControl, type Target } from './helpers/target';
+import { itSim, sharedTarget, simControl } from './helpers/target';
 
 const RESTART_SUFFIX = '/restart';
 
 describe('simulator', () => {
-  let target: Target;
-
-  beforeAll(async () => {
-    target = await openTarget();
-  });
-  afterAll(() => target.close());
-  beforeEach(() => target.control?.reset());
+  const target = sharedTarget();
 
   const seed = async (): Promise<AllocListStub[]> => {
     simControl(target).seed({ nodes: nodes(1), jobs: [job('web', 'service', [group('g', 3, {}, '1h')])] });

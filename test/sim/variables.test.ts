@@ -35,13 +35,16 @@ const acquire = (
 ) => call('PUT', '?lock-acquire', { Items: { owner }, Lock: lock }, token, path);
 const OTHER = 'nomad-restart/locks/other';
 
-describe('the simulator’s Variables locks', () => {
-  beforeEach(async () => {
-    sim = await startSimulator({
-      leaseClock: createScaledClock(TIME_SCALE),
-      scenario: { nodes: [], jobs: [] },
-    });
+/** An empty cluster whose lock leases run on the scaled clock. */
+async function startEmptyCluster(): Promise<void> {
+  sim = await startSimulator({
+    leaseClock: createScaledClock(TIME_SCALE),
+    scenario: { nodes: [], jobs: [] },
   });
+}
+
+describe('the simulator’s Variables locks', () => {
+  beforeEach(startEmptyCluster);
 
   it('answers each lock call as the real agent did', async () => {
     // Act
@@ -266,12 +269,7 @@ describe('the simulator’s Variables ACL', () => {
 });
 
 describe('the simulator’s answers where the agent checked with ACLs was precise', () => {
-  beforeEach(async () => {
-    sim = await startSimulator({
-      leaseClock: createScaledClock(TIME_SCALE),
-      scenario: { nodes: [], jobs: [] },
-    });
-  });
+  beforeEach(startEmptyCluster);
 
   it('lets a lock be acquired under an ID the caller names, and again by that ID without restarting its timer', async () => {
     // Arrange

@@ -11,7 +11,7 @@ import {
   newApprovalId,
   StoreItemNotFoundError,
 } from '../../lib/stores';
-import { parkedQuestion } from '../approvals/helpers';
+import { parkedQuestion } from '../approvals/helpers/approvals';
 import { emulatedTable } from './helpers/dynamodb-emulator';
 
 const MACHINE = 'arn:aws:states:us-east-1:123456789012:stateMachine:NomadRestart-Restart';

@@ -7,7 +7,7 @@
 import { DescribeExecutionCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoDbJobLock } from '../../lib/stores';
-import { captureOutput, lambdaContext, plannedState } from '../lambdas/private/fixtures';
+import { captureOutput, lambdaContext, plannedState } from '../lambdas/helpers/fixtures';
 import {
   type DynamoDbEmulator,
   EMULATOR_START_TIMEOUT_MS,

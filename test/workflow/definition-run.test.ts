@@ -7,10 +7,13 @@ import { jest } from '@jest/globals';
 import { TaskFailure } from '../../lib/engines/local/private/task-failures';
 import type { ProgressEvent } from '../../lib/restart/events';
 import { summarizeRun } from '../../lib/restart/run-summary';
-import type { BatchState, Decision, PlanRef, Progress } from '../../lib/workflow/payloads';
+import { startingProgress } from '../../lib/steps/plan/plan-step';
+import type { BatchState, Decision, PlanRef } from '../../lib/workflow/payloads';
 import type { RestartSteps, RestartStepsDeps } from '../../lib/workflow/restart-steps';
-import { extractAsl, synthStack } from '../constructs/private/synth';
-import { lambdaContext } from '../lambdas/private/fixtures';
+import { extractAsl, synthStack } from '../constructs/helpers/synth';
+import { restartOptions } from '../fixtures/restart-options';
+import { lambdaContext } from '../lambdas/helpers/fixtures';
+import { runFacts } from '../restart/helpers/run-facts';
 
 // aws-local-stepfunctions 3 calls Promise.withResolvers (Node 22); these machines run Node 20.
 type Resolvers = { promise: Promise<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void };
@@ -69,16 +72,7 @@ function fakeSteps(opts: { system: boolean; failOnBatch?: number; healthSlices?:
   });
   return {
     plan: async () => {
-      const progress: Progress = {
-        nextBatch: 0,
-        batchesThisExecution: 0,
-        restarted: 0,
-        failed: 0,
-        errorCount: 0,
-        askBetweenBatches: false,
-        batchWaitMs: 0,
-        canceled: false,
-      };
+      const progress = startingProgress(restartOptions('web'));
       const decision: Decision = { action: 'batch', waitSeconds: 0, question: null };
       return { plan, progress, decision, events: ev({ type: 'restart-started', time: 1, count: 6 }) };
     },
@@ -110,25 +104,15 @@ function fakeSteps(opts: { system: boolean; failOnBatch?: number; healthSlices?:
       throw new Error('no questions in this scenario');
     },
     finish: async (i) => ({
-      summary: summarizeRun({
-        outcome: 'succeeded',
-        jobId: 'web',
-        namespace: 'default',
-        reschedule: false,
-        planned: i.progress?.restarted ?? 0,
-        restarted: i.progress?.restarted ?? 0,
-        failed: 0,
-        skipped: {},
-        startedAt: null,
-        finishedAt: 2,
-        errors: [],
-        omittedErrors: 0,
-        windowEnd: null,
-        windowReached: false,
-        lockedBy: null,
-        scheduleName: null,
-        scheduledTime: null,
-      }),
+      summary: summarizeRun(
+        runFacts({
+          jobId: 'web',
+          planned: i.progress?.restarted ?? 0,
+          restarted: i.progress?.restarted ?? 0,
+          startedAt: null,
+          finishedAt: 2,
+        }),
+      ),
       events: ev({ type: 'finished', time: 2, errors: [], canceled: false }),
     }),
   };

@@ -9,7 +9,7 @@ import '../../lib/engines/local/private/promise-with-resolvers';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { TaskFailure } from '../../lib/engines/local/private/task-failures';
 import { FlowStates, TaskStates } from '../../lib/workflow/state-names';
-import { extractAsl, synthStack } from '../constructs/private/synth';
+import { extractAsl, synthStack } from '../constructs/helpers/synth';
 
 type Asl = { StartAt: string; States: Record<string, Record<string, unknown>> };
 let asl: Asl;

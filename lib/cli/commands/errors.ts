@@ -3,9 +3,10 @@
  * whether the help text goes to stdout, and whether the additional-help line follows the
  * message on stderr (Nomad prints it after value errors, not after flag syntax errors).
  */
+import { NamedError } from '../../errors/named-error';
 
 /** Base class: a command line that cannot run. */
-export class CliUsageError extends Error {
+export class CliUsageError extends NamedError {
   /** Process exit code. */
   readonly exitCode: 0 | 1;
   /** Print the command's help text to stdout. */
@@ -19,7 +20,6 @@ export class CliUsageError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
-    this.name = 'CliUsageError';
     this.exitCode = props.exitCode;
     this.showHelp = props.showHelp;
     this.additionalHelp = props.additionalHelp;
@@ -34,7 +34,6 @@ export class CliUsageError extends Error {
 export class GoFlagError extends CliUsageError {
   constructor(message: string) {
     super(message, { exitCode: 1, showHelp: true, additionalHelp: false });
-    this.name = 'GoFlagError';
   }
 }
 
@@ -42,7 +41,6 @@ export class GoFlagError extends CliUsageError {
 export class HelpRequestedError extends CliUsageError {
   constructor() {
     super('', { exitCode: 0, showHelp: true, additionalHelp: false });
-    this.name = 'HelpRequestedError';
   }
 }
 
@@ -53,6 +51,5 @@ export class HelpRequestedError extends CliUsageError {
 export class CommandArgumentError extends CliUsageError {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, { exitCode: 1, showHelp: false, additionalHelp: true }, options);
-    this.name = 'CommandArgumentError';
   }
 }

@@ -197,8 +197,9 @@ Options beyond nomad job restart:
     With '-wait-healthy', the Consul ACL token the gate reads Consul's checks
     with (sent as X-Consul-Token, never to Nomad; the Nomad token never goes
     to Consul). Overrides CONSUL_HTTP_TOKEN_FILE and CONSUL_HTTP_TOKEN. It
-    needs 'service:read' on the job's services:
+    needs 'service:read' on the job's services and 'node:read' on their nodes:
     service_prefix "" { policy = "read" }
+    node_prefix "" { policy = "read" }
 
   -dry-run
     Print the plan (batches, allocations and what would be done to each,

@@ -9,6 +9,9 @@
 export const HANDLER_BUNDLE = {
   target: 'node22',
   minify: true,
+  // Minified but named: error classes take their `name` from the class (`new.target.name`), and
+  // the state machine's Retry/Catch match on it (the `errorType` Lambda reports for a thrown error).
+  keepNames: true,
   sourceMap: true,
   // Stack traces need only the mappings (NODE_OPTIONS=--enable-source-maps); the sources' text
   // would be five sixths of every package.
@@ -24,3 +27,23 @@ export const HANDLER_BUNDLE = {
 /** The file an ESM bundle is written to (`NodejsFunction` names it so), and the handler in it. */
 export const HANDLER_BUNDLE_FILE = 'index.mjs';
 export const HANDLER_BUNDLE_HANDLER = 'index.handler';
+
+/**
+ * {@link HANDLER_BUNDLE} in esbuild's own vocabulary (what `NodejsFunction` turns it into), for
+ * bundling a handler without `NodejsFunction`: the package build (scripts/build.ts) and its tests.
+ */
+export function handlerEsbuildOptions() {
+  return {
+    bundle: true,
+    platform: 'node' as const,
+    format: 'esm' as const,
+    target: HANDLER_BUNDLE.target,
+    minify: HANDLER_BUNDLE.minify,
+    keepNames: HANDLER_BUNDLE.keepNames,
+    sourcemap: HANDLER_BUNDLE.sourceMap,
+    sourcesContent: HANDLER_BUNDLE.sourcesContent,
+    external: [...HANDLER_BUNDLE.externalModules],
+    banner: { js: HANDLER_BUNDLE.banner },
+    mainFields: [...HANDLER_BUNDLE.mainFields],
+  };
+}

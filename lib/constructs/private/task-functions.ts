@@ -47,7 +47,8 @@ export interface NomadConnectionProps {
    */
   readonly nomadTlsSecret?: secretsmanager.ISecret;
   /**
-   * Customer-managed KMS key that encrypts those secrets: the functions that read them may
+   * Customer-managed KMS key that encrypts those secrets (and `consulTokenSecret`: the functions
+   * that read Consul call Nomad too, so they hold this grant): the functions that read them may
    * `kms:Decrypt` with this key only, and only through Secrets Manager.
    * @default - the secrets use the AWS managed key, which needs no grant
    */
@@ -62,7 +63,7 @@ export interface NomadConnectionProps {
   readonly consulAddress?: string;
   /**
    * Secret holding the Consul ACL token (plain string, or JSON `{"token": "..."}`), which needs
-   * `service:read` on the jobs' services. Only the functions that read Consul can read it; it
+   * `service:read` on the jobs' services and `node:read` on their nodes. Only the functions that read Consul can read it; it
    * never enters execution input or logs, and never goes to Nomad.
    * @default - no token: Consul's anonymous token
    */

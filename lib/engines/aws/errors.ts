@@ -1,24 +1,15 @@
 /**
- * Errors of the AWS engine. Each class sets a stable `name`; messages say what failed in
+ * Errors of the AWS engine. Each class has a stable `name`, its class name; messages say what failed in
  * words an operator can act on (the AWS error code and its message), never a task token or a
  * Nomad token, and never a stack trace: the CLI prints `message` as is.
  */
+import { NamedError } from '../../errors/named-error';
 
 /** Base class of every error the AWS engine throws on purpose. */
-export class RemoteEngineError extends Error {
-  public constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'RemoteEngineError';
-  }
-}
+export class RemoteEngineError extends NamedError {}
 
 /** The request cannot be sent: a bad state machine ARN, or options that do not validate. */
-export class RemoteInputError extends RemoteEngineError {
-  public constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'RemoteInputError';
-  }
-}
+export class RemoteInputError extends RemoteEngineError {}
 
 /**
  * An AWS call failed for good (after retries when the failure was throttling, a service hiccup
@@ -32,7 +23,6 @@ export class AwsCallError extends RemoteEngineError {
 
   public constructor(action: string, code: string, message: string, options?: ErrorOptions) {
     super(message, options);
-    this.name = 'AwsCallError';
     this.action = action;
     this.code = code;
   }
@@ -49,9 +39,4 @@ export function isAccessDeniedCode(code: string): boolean {
 }
 
 /** Execution history does not have the shape the restart state machine writes. */
-export class ExecutionHistoryError extends RemoteEngineError {
-  public constructor(message: string, options?: ErrorOptions) {
-    super(message, options);
-    this.name = 'ExecutionHistoryError';
-  }
-}
+export class ExecutionHistoryError extends RemoteEngineError {}

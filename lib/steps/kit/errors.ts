@@ -8,11 +8,6 @@ import { RestartError } from '../../restart/errors';
 /** Base class of the steps' own errors. */
 export class RestartStepError extends RestartError {
   override readonly kind: string = 'step';
-
-  public constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'RestartStepError';
-  }
 }
 
 /** A batch index outside the stored plan: the state machine's cursor and the plan disagree. */
@@ -21,7 +16,6 @@ export class PlanBatchOutOfRangeError extends RestartStepError {
 
   public constructor(batchIndex: number, batchCount: number) {
     super(`Batch index ${batchIndex} is outside the plan, which has ${batchCount} batches`);
-    this.name = 'PlanBatchOutOfRangeError';
   }
 }
 
@@ -35,6 +29,5 @@ export class AllocationVanishedError extends RestartStepError {
 
   public constructor(displayedId: string, waitingFor = 'its replacement') {
     super(`Allocation "${displayedId}" disappeared while waiting for ${waitingFor}`);
-    this.name = 'AllocationVanishedError';
   }
 }

@@ -2,6 +2,7 @@
  * "Plan restart": resolves the job, plans and stores the batches, and chooses the first move
  * (nothing to do, the multi-region question, or the first batch). Makes no Nomad writes.
  */
+import type { RestartOptions } from '../../restart/options';
 import type { PlannedJob } from '../../restart/plan';
 import { multiRegionQuestion } from '../../restart/questions';
 import { planKeys } from '../../stores/plan-keys';
@@ -13,6 +14,20 @@ import { decision, pendingQuestion, type StepKit } from '../kit/step-kit';
 import { carryOverKey, loadCarryOver } from './carry-over';
 import { jobRunKey, readUnfinishedRun, workOf } from './earlier-run';
 import { planRestart } from './plan';
+
+/** A run's progress before its first batch: nothing done yet, the `-batch-wait` between batches. */
+export function startingProgress(options: RestartOptions): Progress {
+  return {
+    nextBatch: 0,
+    batchesThisExecution: 0,
+    restarted: 0,
+    failed: 0,
+    errorCount: 0,
+    askBetweenBatches: options.batchWait.kind === 'ask',
+    batchWaitMs: options.batchWait.kind === 'duration' ? options.batchWait.ns / 1e6 : 0,
+    canceled: false,
+  };
+}
 
 export async function planStep(kit: StepKit, { options, run }: StepInput): Promise<PlanOutput> {
   const { planStore, now, signal } = kit;
@@ -45,16 +60,7 @@ export async function planStep(kit: StepKit, { options, run }: StepInput): Promi
     rememberPlan(planKey, plan);
   }
   const job = planned.job;
-  const progress: Progress = {
-    nextBatch: 0,
-    batchesThisExecution: 0,
-    restarted: 0,
-    failed: 0,
-    errorCount: 0,
-    askBetweenBatches: options.batchWait.kind === 'ask',
-    batchWaitMs: options.batchWait.kind === 'duration' ? options.batchWait.ns / 1e6 : 0,
-    canceled: false,
-  };
+  const progress = startingProgress(options);
   const askMultiregion = plan !== undefined && job.multiregion && !options.yes;
   const next = !plan
     ? decision('finish')

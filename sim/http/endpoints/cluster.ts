@@ -1,17 +1,34 @@
 /** Evaluations, deployments, nodes, namespaces and leader status. */
 import { renderAllocStub } from '../../model/render';
+import type { Store } from '../../model/store';
 import type { ApiEnv, ApiRequest, ApiResponse, Route } from '../api';
 import { notFound, ok, principalOf } from '../api';
 import { blockingQuery } from '../blocking';
 import { byId, namespaceRead, recordRead } from '../reads';
 
-function readEval(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
-  const { evals } = env.cluster.ctx.store;
-  return recordRead(env, req, {
-    table: 'evals',
-    find: () => evals.get(id),
-    notFoundText: 'eval not found',
-  });
+/** The evaluations and deployments tables: records of one namespace each, found by ID. */
+type NamespacedTable = 'evals' | 'deployment';
+const RECORDS = {
+  evals: (store: Store) => store.evals,
+  deployment: (store: Store) => store.deployments,
+} satisfies Record<NamespacedTable, (store: Store) => ReadonlyMap<string, { Namespace?: string }>>;
+
+/** `GET /v1/<kind>/:id` of a namespaced table, answering `notFoundText` (Nomad's) when it has no such record. */
+function readRecord(table: NamespacedTable, notFoundText: string) {
+  return (env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> =>
+    recordRead(env, req, { table, find: () => RECORDS[table](env.cluster.ctx.store).get(id), notFoundText });
+}
+
+/** `GET /v1/<kinds>`: a namespaced table's records in the request's namespace. */
+function listRecords(table: NamespacedTable) {
+  return (env: ApiEnv, req: ApiRequest): Promise<ApiResponse> => {
+    const { store } = env.cluster.ctx;
+    return namespaceRead(env, req, (namespace) => ({
+      tables: [table],
+      resourceIndex: () => store.last(table),
+      render: () => ok([...RECORDS[table](store).values()].filter((r) => r.Namespace === namespace)),
+    }));
+  };
 }
 
 function evalAllocs(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
@@ -25,33 +42,6 @@ function evalAllocs(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiRespon
     render: () =>
       ok([...store.allocs.values()].filter((r) => r.alloc.EvalID === id).map((r) => renderAllocStub(r))),
   });
-}
-
-function listEvals(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
-  const { store } = env.cluster.ctx;
-  return namespaceRead(env, req, (namespace) => ({
-    tables: ['evals'],
-    resourceIndex: () => store.last('evals'),
-    render: () => ok([...store.evals.values()].filter((e) => e.Namespace === namespace)),
-  }));
-}
-
-function readDeployment(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
-  const { deployments } = env.cluster.ctx.store;
-  return recordRead(env, req, {
-    table: 'deployment',
-    find: () => deployments.get(id),
-    notFoundText: 'deployment not found',
-  });
-}
-
-function listDeployments(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
-  const { store } = env.cluster.ctx;
-  return namespaceRead(env, req, (namespace) => ({
-    tables: ['deployment'],
-    resourceIndex: () => store.last('deployment'),
-    render: () => ok([...store.deployments.values()].filter((d) => d.Namespace === namespace)),
-  }));
 }
 
 function listNodes(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
@@ -91,8 +81,8 @@ function listNamespaces(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
 
 /** Routes with a fixed path. */
 export const fixedRoutes: Route[] = [
-  { pattern: '/v1/evaluations', methods: ['GET'], handler: listEvals },
-  { pattern: '/v1/deployments', methods: ['GET'], handler: listDeployments },
+  { pattern: '/v1/evaluations', methods: ['GET'], handler: listRecords('evals') },
+  { pattern: '/v1/deployments', methods: ['GET'], handler: listRecords('deployment') },
   { pattern: '/v1/nodes', methods: ['GET'], handler: listNodes },
   { pattern: '/v1/namespaces', methods: ['GET'], handler: listNamespaces },
   { pattern: '/v1/status/leader', methods: ['GET'], handler: () => ok('127.0.0.1:4647', 1) },
@@ -105,7 +95,13 @@ export const idRoutes: Array<{ prefix: string; suffix?: string; route: Route }> 
     suffix: '/allocations',
     route: byId('/v1/evaluation/:id/allocations', ['GET'], evalAllocs),
   },
-  { prefix: '/v1/evaluation/', route: byId('/v1/evaluation/:id', ['GET'], readEval) },
-  { prefix: '/v1/deployment/', route: byId('/v1/deployment/:id', ['GET'], readDeployment) },
+  {
+    prefix: '/v1/evaluation/',
+    route: byId('/v1/evaluation/:id', ['GET'], readRecord('evals', 'eval not found')),
+  },
+  {
+    prefix: '/v1/deployment/',
+    route: byId('/v1/deployment/:id', ['GET'], readRecord('deployment', 'deployment not found')),
+  },
   { prefix: '/v1/node/', route: byId('/v1/node/:id', ['GET'], readNode) },
 ];

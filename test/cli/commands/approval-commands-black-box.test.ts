@@ -6,36 +6,26 @@
  * question without its task token; `approve <id> 10s` sends one SendTaskSuccess and records the
  * decision; a `deny` after it is told who decided; without a region the command says so.
  */
-import { runCli } from '../../e2e/run-cli';
-import { emulatedApprovalsTable, parkedOn } from '../../engines/aws/chat-fixtures';
-import { FakeStepFunctions } from '../../engines/aws/fake-step-functions';
-import { execArn } from '../../engines/aws/fixtures';
-import { type SfnEndpoint, startSfnEndpoint } from '../../engines/aws/sfn-endpoint';
+import { runCli } from '../../e2e/helpers/run-cli';
+import { emulatedApprovalsTable, parkedOn } from '../../engines/aws/helpers/chat-fixtures';
+import { execArn } from '../../engines/aws/helpers/fixtures';
+import { localAwsEnv, sfnEndpointPerTest } from '../../engines/aws/helpers/sfn-endpoint';
 
 const RUN = execArn('run-1');
 
 const emulated = emulatedApprovalsTable();
-let fake: FakeStepFunctions;
-let endpoint: SfnEndpoint;
-
-beforeEach(async () => {
-  fake = new FakeStepFunctions();
-  endpoint = await startSfnEndpoint(fake);
-});
-afterEach(() => endpoint.close());
+const sfn = sfnEndpointPerTest();
 
 /** The command's AWS environment: the two endpoints, fake credentials, nothing from the machine. */
-const awsEnv = (): NodeJS.ProcessEnv => ({
-  NOMAD_RESTART_APPROVALS_TABLE: emulated.table,
-  AWS_ENDPOINT_URL_DYNAMODB: emulated.db.endpoint,
-  AWS_ENDPOINT_URL_SFN: endpoint.url,
-  AWS_ACCESS_KEY_ID: 'test',
-  AWS_SECRET_ACCESS_KEY: 'test',
-  AWS_REGION: 'us-east-1',
-  AWS_CONFIG_FILE: '/nonexistent/aws-config',
-  AWS_SHARED_CREDENTIALS_FILE: '/nonexistent/aws-credentials',
-  AWS_EC2_METADATA_DISABLED: 'true',
-});
+const awsEnv = (): NodeJS.ProcessEnv =>
+  localAwsEnv(
+    {
+      NOMAD_RESTART_APPROVALS_TABLE: emulated.table,
+      AWS_ENDPOINT_URL_DYNAMODB: emulated.db.endpoint,
+      AWS_ENDPOINT_URL_SFN: sfn.endpoint.url,
+    },
+    'us-east-1',
+  );
 
 describe('nomad-restart questions, approve and deny against endpoints on 127.0.0.1', () => {
   it('lists a parked question, answers it once, and tells a later answer who decided', async () => {
@@ -61,7 +51,9 @@ describe('nomad-restart questions, approve and deny against endpoints on 127.0.0
       new RegExp(`^Question "${question.approvalId}" .+ answered "10s" at .+ \\(terminal\\)\\.\\n$`),
     );
     expect(
-      fake.received('SendTaskSuccess').map((i) => [i['taskToken'], JSON.parse(String(i['output'])).answer]),
+      sfn.fake
+        .received('SendTaskSuccess')
+        .map((i) => [i['taskToken'], JSON.parse(String(i['output'])).answer]),
     ).toEqual([['task-token-secret-1', '10s']]);
     expect((await emulated.store.get(question.approvalId)).decision).toMatchObject({
       answer: '10s',
@@ -70,7 +62,7 @@ describe('nomad-restart questions, approve and deny against endpoints on 127.0.0
     });
     expect(denied.code).toBe(1);
     expect(denied.stderr).toMatch(/was already decided: .+ answered "10s" at .+ \(terminal\)\.\n$/);
-    expect(fake.received('SendTaskSuccess')).toHaveLength(1);
+    expect(sfn.fake.received('SendTaskSuccess')).toHaveLength(1);
   });
 
   it('says which variable to set when no region is configured, and reads nothing', async () => {

@@ -14,10 +14,10 @@ import { runApproveCommand, runDenyCommand } from '../../../lib/cli/commands/ans
 import { runQuestionsCommand } from '../../../lib/cli/commands/questions-command';
 import { operatorName } from '../../../lib/cli/terminal/operator';
 import { type Approval, DynamoDbApprovalStore } from '../../../lib/stores';
-import { emulatedApprovalsTable, parkedOn, pressSlackButton } from '../../engines/aws/chat-fixtures';
-import { FakeStepFunctions } from '../../engines/aws/fake-step-functions';
-import { execArn, fakeTerminal, MACHINE } from '../../engines/aws/fixtures';
-import { bindToSdkMock } from '../../engines/aws/sdk-binding';
+import { emulatedApprovalsTable, parkedOn, pressSlackButton } from '../../engines/aws/helpers/chat-fixtures';
+import { FakeStepFunctions } from '../../engines/aws/helpers/fake-step-functions';
+import { execArn, fakeTerminal, MACHINE } from '../../engines/aws/helpers/fixtures';
+import { bindToSdkMock } from '../../engines/aws/helpers/sdk-binding';
 
 const sfn = mockClient(SFNClient);
 const RUN = execArn('run-1');

@@ -7,8 +7,8 @@ import { jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { operatorName } from '../../../lib/cli/terminal/operator';
 import type { ProgressEvent } from '../../../lib/restart/events';
-import { runCommand } from '../../e2e/run-command';
-import { ev, FakeExecution } from '../../engines/aws/fake-history';
+import { runCommand } from '../../e2e/helpers/run-command';
+import { ev, FakeExecution } from '../../engines/aws/helpers/fake-history';
 
 jest.setTimeout(30_000);
 const sfn = mockClient(SFNClient);

@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { jest } from '@jest/globals';
 import { TLS_SKIP_VERIFY_WARNING } from '../../../lib/cli/commands/run-job-restart';
 import type { AclSpec } from '../../../sim/index';
-import { runCommand } from '../../e2e/run-command';
-import { type Harness, simpleJob, startHarness, waitAllRunning } from '../../steps/harness';
+import { runCommand } from '../../e2e/helpers/run-command';
+import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../../steps/helpers/harness';
 import { type SeenRequest, startTlsFront, TLS_FIXTURES, type TlsFront } from '../helpers/tls-front';
 
 jest.setTimeout(120_000);
@@ -235,14 +235,12 @@ async function run(h: Harness, front: TlsFront, row: Row) {
 }
 
 describe('general options through the real command', () => {
-  let h: Harness | undefined;
   let front: TlsFront | undefined;
   afterEach(async () => {
     await front?.close();
-    await h?.close();
     front = undefined;
-    h = undefined;
   });
+  const harness = harnessPerTest();
 
   async function open(row: Row): Promise<{ h: Harness; front: TlsFront }> {
     const namespace = row.sim?.namespace;
@@ -250,7 +248,7 @@ describe('general options through the real command', () => {
       namespace === undefined
         ? simpleJob('web', 'service', 1)
         : { ...simpleJob('web', 'service', 1), Namespace: namespace };
-    h = await startHarness(
+    const h = await harness.start(
       {
         jobs: [job],
         ...(namespace === undefined ? {} : { namespaces: [namespace] }),

@@ -1,7 +1,8 @@
 import { CommandArgumentError, GoFlagError, HelpRequestedError } from '../../../lib/cli/commands/errors';
 import { jobRestartHelp, parseJobRestartArgs } from '../../../lib/cli/commands/job-restart-command';
 import type { RestartOptions } from '../../../lib/restart/options';
-import { T2_ERROR_CASES } from '../../fixtures/t2-cases';
+import { restartOptions } from '../../fixtures/restart-options';
+import { T2_ERROR_CASES, T2_GROUPS_AND_TASKS_ARGS } from '../../fixtures/t2-cases';
 
 const notTty = { interactive: false, env: {} };
 
@@ -33,35 +34,10 @@ describe('parseJobRestartArgs', () => {
   });
 
   describe('TestJobRestartCommand_parseAndValidate success cases (no TTY)', () => {
-    const defaults: RestartOptions = {
-      job: 'my-job',
-      batchSize: { value: 1, percent: false },
-      batchWait: { kind: 'duration', ns: 0 },
-      onError: 'ask',
-      yes: true,
-      groups: [],
-      tasks: [],
-      allTasks: false,
-      reschedule: false,
-      noShutdownDelay: false,
-      verbose: false,
-      dryRun: false,
-    };
-
     it.each<{ name: string; args: string[]; yes: boolean; expected: Partial<RestartOptions> }>([
       {
         name: '3 groups and tasks',
-        args: [
-          '-task',
-          'my-task-1',
-          '-task',
-          'my-task-2',
-          '-group',
-          'my-group-1',
-          '-group',
-          'my-group-2',
-          'my-job',
-        ],
+        args: [...T2_GROUPS_AND_TASKS_ARGS, 'my-job'],
         yes: true,
         expected: { groups: ['my-group-1', 'my-group-2'], tasks: ['my-task-1', 'my-task-2'] },
       },
@@ -106,7 +82,7 @@ describe('parseJobRestartArgs', () => {
       const { options } = parseJobRestartArgs(argv, notTty);
 
       // Assert
-      expect(options).toEqual({ ...defaults, ...expected });
+      expect(options).toEqual(restartOptions('my-job', expected));
     });
   });
 

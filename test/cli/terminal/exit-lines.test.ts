@@ -10,8 +10,8 @@ import { exitCodeOf } from '../../../lib/cli/terminal/exit-code';
 import type { Terminal } from '../../../lib/cli/terminal/terminal';
 import { runLocalExecution } from '../../../lib/engines/local/runner';
 import { createFormatter } from '../../../lib/restart/format';
-import { runCommand } from '../../e2e/run-command';
-import { ev, FakeExecution } from '../../engines/aws/fake-history';
+import { runCommand } from '../../e2e/helpers/run-command';
+import { ev, FakeExecution } from '../../engines/aws/helpers/fake-history';
 
 jest.setTimeout(30_000);
 const sfn = mockClient(SFNClient);

@@ -21,7 +21,7 @@ const { runLocal } = await import('../../../lib/cli/terminal/run-local');
 const { parseJobRestartArgs } = await import('../../../lib/cli/commands/job-restart-command');
 const { operatorName } = await import('../../../lib/cli/terminal/operator');
 const { createFormatter } = await import('../../../lib/restart/format');
-const { fakeTerminal } = await import('../../engines/aws/fixtures');
+const { fakeTerminal } = await import('../../engines/aws/helpers/fixtures');
 
 describe('who started a local run', () => {
   it('is this process’s user@host, in the run’s input', async () => {

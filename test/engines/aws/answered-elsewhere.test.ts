@@ -10,7 +10,7 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { runAttachCommand } from '../../../lib/cli/commands/attach-command';
-import { FakeStepFunctions } from './fake-step-functions';
+import { FakeStepFunctions } from './helpers/fake-step-functions';
 import {
   answered,
   asking,
@@ -24,8 +24,8 @@ import {
   planned,
   startAtTerminal,
   until,
-} from './fixtures';
-import { bindToSdkMock } from './sdk-binding';
+} from './helpers/fixtures';
+import { bindToSdkMock } from './helpers/sdk-binding';
 
 const sfn = mockClient(SFNClient);
 const BY_CHAT = { answer: '10s', answeredBy: 'alice (Slack U1)' };

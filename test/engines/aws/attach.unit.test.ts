@@ -13,8 +13,8 @@ import { runAttachCommand } from '../../../lib/cli/commands/attach-command';
 import { operatorName } from '../../../lib/cli/terminal/operator';
 import { successorArnOf } from '../../../lib/engines/aws';
 import type { ProgressEvent } from '../../../lib/restart/events';
-import { ev } from './fake-history';
-import { FakeStepFunctions } from './fake-step-functions';
+import { ev } from './helpers/fake-history';
+import { FakeStepFunctions } from './helpers/fake-step-functions';
 import {
   answered,
   asking,
@@ -25,8 +25,8 @@ import {
   finishing,
   lines,
   planned,
-} from './fixtures';
-import { bindToSdkMock } from './sdk-binding';
+} from './helpers/fixtures';
+import { bindToSdkMock } from './helpers/sdk-binding';
 
 const sfn = mockClient(SFNClient);
 const FIRST = execArn('scheduled-run-1');

@@ -10,33 +10,25 @@ import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXECUTION_NAME_RE } from '../../../lib/engines/aws';
-import { type CliResult, normalise, runCli } from '../../e2e/run-cli';
-import { FakeStepFunctions } from './fake-step-functions';
-import { batchRestarted, batchSettled, execArn, finishing, lines, MACHINE, planned } from './fixtures';
-import { type SfnEndpoint, startSfnEndpoint } from './sfn-endpoint';
+import { type CliResult, normalise, runCli } from '../../e2e/helpers/run-cli';
+import {
+  batchRestarted,
+  batchSettled,
+  execArn,
+  finishing,
+  lines,
+  MACHINE,
+  planned,
+} from './helpers/fixtures';
+import { localAwsEnv, sfnEndpointPerTest } from './helpers/sfn-endpoint';
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'bin', 'nomad-restart.js');
 const THROTTLED_MS = 60_000;
 
-let fake: FakeStepFunctions;
-let endpoint: SfnEndpoint;
-
-beforeEach(async () => {
-  fake = new FakeStepFunctions();
-  endpoint = await startSfnEndpoint(fake);
-});
-afterEach(() => endpoint.close());
+const sfn = sfnEndpointPerTest();
 
 /** The command's AWS environment: this endpoint, fake credentials, nothing from the machine's AWS config. */
-const awsEnv = () => ({
-  AWS_ENDPOINT_URL_SFN: endpoint.url,
-  AWS_ACCESS_KEY_ID: 'AKIAFAKEFAKEFAKEFAKE',
-  AWS_SECRET_ACCESS_KEY: 'fake-secret-for-a-fake-endpoint',
-  AWS_REGION: 'eu-west-1',
-  AWS_CONFIG_FILE: '/nonexistent/aws-config',
-  AWS_SHARED_CREDENTIALS_FILE: '/nonexistent/aws-credentials',
-  AWS_EC2_METADATA_DISABLED: 'true',
-});
+const awsEnv = () => localAwsEnv({ AWS_ENDPOINT_URL_SFN: sfn.endpoint.url }, 'eu-west-1');
 
 const START = ['-engine=aws', `-state-machine-arn=${MACHINE}`, '-no-color'];
 
@@ -70,14 +62,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 describe('nomad-restart against a Step Functions endpoint on 127.0.0.1', () => {
   it('starts the execution under a valid name and follows it to its end', async () => {
     // Arrange
-    fake.onStart = (execution) =>
-      fake.append(execution.arn, [...planned(), ...batchRestarted(1), ...finishing()]);
+    sfn.fake.onStart = (execution) =>
+      sfn.fake.append(execution.arn, [...planned(), ...batchRestarted(1), ...finishing()]);
 
     // Act
     const result = await runCli([...START, '-yes', 'example'], awsEnv());
 
     // Assert
-    const [started] = fake.received('StartExecution');
+    const [started] = sfn.fake.received('StartExecution');
     expect(started?.['stateMachineArn']).toBe(MACHINE);
     expect(String(started?.['name'])).toMatch(EXECUTION_NAME_RE);
     expect(String(started?.['name'])).toMatch(/^example-\d{8}T\d{6}Z-[0-9a-f]{16}$/);
@@ -93,29 +85,29 @@ describe('nomad-restart against a Step Functions endpoint on 127.0.0.1', () => {
   it('is still following at 65 s a run whose reads were throttled for 60 s, and resumes its lines', async () => {
     // Arrange: reads are throttled from the start for 60 s; meanwhile the run goes on in AWS.
     const throttledUntil = Date.now() + THROTTLED_MS;
-    fake.faults.push(({ operation }) =>
+    sfn.fake.faults.push(({ operation }) =>
       operation === 'GetExecutionHistory' && Date.now() < throttledUntil
         ? { name: 'ThrottlingException', message: 'Rate exceeded' }
         : undefined,
     );
     let arn = '';
-    fake.onStart = (execution) => {
+    sfn.fake.onStart = (execution) => {
       arn = execution.arn;
-      fake.append(arn, [...planned(), ...batchRestarted(1)]);
+      sfn.fake.append(arn, [...planned(), ...batchRestarted(1)]);
     };
     const run = spawnCommand([...START, '-yes', 'example'], awsEnv());
     await sleep(30_000);
-    fake.append(arn, [...batchSettled(1), ...batchRestarted(2), ...batchSettled(2)]);
+    sfn.fake.append(arn, [...batchSettled(1), ...batchRestarted(2), ...batchSettled(2)]);
 
     // Act
     await sleep(THROTTLED_MS + 5_000 - 30_000);
     const at65s = { running: run.running(), stdout: run.stdout() };
-    fake.append(arn, [...batchRestarted(3), ...batchSettled(3), ...finishing()]);
+    sfn.fake.append(arn, [...batchRestarted(3), ...batchSettled(3), ...finishing()]);
     const result = await run.exited;
 
     // Assert
     expect(at65s.running).toBe(true);
-    const reads = fake.calls.filter((c) => c.operation === 'GetExecutionHistory');
+    const reads = sfn.fake.calls.filter((c) => c.operation === 'GetExecutionHistory');
     expect(reads.filter((c) => c.failedWith === 'ThrottlingException').length).toBeGreaterThan(5);
     expect(reads.some((c) => c.failedWith === undefined && c.at >= throttledUntil)).toBe(true);
     expect(result.code).toBe(0);
@@ -131,8 +123,8 @@ describe('nomad-restart against a Step Functions endpoint on 127.0.0.1', () => {
   it('attaches to an execution it did not start, and starts nothing', async () => {
     // Arrange
     const arn = execArn('from-the-console');
-    fake.addExecution(arn, { job: 'example', batchSize: 1 }, [...planned(), ...batchRestarted(1)]);
-    setTimeout(() => fake.append(arn, [...batchSettled(1), ...finishing()]), 1_500);
+    sfn.fake.addExecution(arn, { job: 'example', batchSize: 1 }, [...planned(), ...batchRestarted(1)]);
+    setTimeout(() => sfn.fake.append(arn, [...batchSettled(1), ...finishing()]), 1_500);
 
     // Act
     const result = await runCli(['attach', '-no-color', arn], awsEnv());
@@ -141,8 +133,8 @@ describe('nomad-restart against a Step Functions endpoint on 127.0.0.1', () => {
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n')).toContain(lines.replaced(1));
     expect(result.stdout).toContain('Job restarted successfully!');
-    expect(fake.received('StartExecution')).toEqual([]);
-    expect(new Set(fake.received('GetExecutionHistory').map((i) => i['executionArn']))).toEqual(
+    expect(sfn.fake.received('StartExecution')).toEqual([]);
+    expect(new Set(sfn.fake.received('GetExecutionHistory').map((i) => i['executionArn']))).toEqual(
       new Set([arn]),
     );
   });
@@ -157,6 +149,6 @@ describe('nomad-restart against a Step Functions endpoint on 127.0.0.1', () => {
     // Assert
     expect(result.code).toBe(1);
     expect(result.stderr.split('\n')[0]).toMatch(/^The -address option cannot be used with -engine=aws: /);
-    expect(fake.calls).toEqual([]);
+    expect(sfn.fake.calls).toEqual([]);
   });
 });

@@ -19,10 +19,10 @@ import {
 } from '../../../lib/engines/aws';
 import type { ProgressEvent } from '../../../lib/restart/events';
 import { CONTINUATION_NAME_HASH, continuationExecutionName } from '../../../lib/workflow/continuation-name';
-import { type EventShape, ev } from './fake-history';
-import { FakeStepFunctions } from './fake-step-functions';
-import { batchRestarted, MACHINE, OPERATOR, options, planned, REGION } from './fixtures';
-import { bindToSdkMock } from './sdk-binding';
+import { type EventShape, ev } from './helpers/fake-history';
+import { FakeStepFunctions } from './helpers/fake-step-functions';
+import { batchRestarted, MACHINE, OPERATOR, options, planned, REGION } from './helpers/fixtures';
+import { bindToSdkMock } from './helpers/sdk-binding';
 
 const sfn = mockClient(SFNClient);
 const ddb = mockClient(DynamoDBClient);

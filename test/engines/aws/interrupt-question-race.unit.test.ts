@@ -10,7 +10,7 @@
  */
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
-import type { FakeStepFunctions } from './fake-step-functions';
+import type { FakeStepFunctions } from './helpers/fake-step-functions';
 import {
   answered,
   batchRestarted,
@@ -19,7 +19,7 @@ import {
   interruptWhileTheRunAsks,
   lines,
   until,
-} from './fixtures';
+} from './helpers/fixtures';
 
 const sfn = mockClient(SFNClient);
 

@@ -8,10 +8,10 @@
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { FIRST_PAGE_SIZE, HistoryFollower, sfnCalls, WIDE_PAGE_SIZE } from '../../../lib/engines/aws';
-import { ev } from './fake-history';
-import { FakeStepFunctions } from './fake-step-functions';
-import { execArn, REGION } from './fixtures';
-import { bindToSdkMock } from './sdk-binding';
+import { ev } from './helpers/fake-history';
+import { FakeStepFunctions } from './helpers/fake-step-functions';
+import { execArn, REGION } from './helpers/fixtures';
+import { bindToSdkMock } from './helpers/sdk-binding';
 
 const sfn = mockClient(SFNClient);
 const ARN = execArn('long-run');

@@ -8,8 +8,8 @@
 import { SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { startSimulator } from '../../../sim/index';
-import { runCommand } from '../../e2e/run-command';
-import { MACHINE } from './fixtures';
+import { runCommand } from '../../e2e/helpers/run-command';
+import { MACHINE } from './helpers/fixtures';
 
 const sfn = mockClient(SFNClient);
 const AWS = ['-engine=aws', `-state-machine-arn=${MACHINE}`];

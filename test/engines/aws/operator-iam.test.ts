@@ -14,7 +14,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import { mockClient } from 'aws-sdk-client-mock';
 import { NomadRestartWorkflow, type OperatorUse } from '../../../lib/constructs/nomad-restart-workflow';
-import { type FakeAwsError, FakeStepFunctions, type SfnOperation } from './fake-step-functions';
+import { type FakeAwsError, FakeStepFunctions, type SfnOperation } from './helpers/fake-step-functions';
 import {
   answered,
   asking,
@@ -25,8 +25,8 @@ import {
   lines,
   planned,
   startAtTerminal,
-} from './fixtures';
-import { bindToSdkMock, sdkErrorOf } from './sdk-binding';
+} from './helpers/fixtures';
+import { bindToSdkMock, sdkErrorOf } from './helpers/sdk-binding';
 
 type Json = Record<string, unknown>;
 

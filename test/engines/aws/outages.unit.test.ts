@@ -12,19 +12,16 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { type RunRestartOnAwsResult, runRestartOnAws } from '../../../lib/engines/aws';
-import type { ProgressEvent } from '../../../lib/restart/events';
-import { type FakeAwsError, FakeStepFunctions } from './fake-step-functions';
+import { type FakeAwsError, FakeStepFunctions } from './helpers/fake-step-functions';
 import {
   batchRestarted,
   batchSettled,
   finishing,
-  MACHINE,
-  OPERATOR,
   options,
   planned,
-  REGION,
-} from './fixtures';
-import { bindToSdkMock } from './sdk-binding';
+  recordingRequest,
+} from './helpers/fixtures';
+import { bindToSdkMock } from './helpers/sdk-binding';
 
 const sfn = mockClient(SFNClient);
 const OUTAGE_MS = 60_000;
@@ -37,19 +34,15 @@ async function followThroughOutage(errors: OutageErrors) {
   const fake = new FakeStepFunctions();
   bindToSdkMock(sfn, fake);
   fake.onStart = (execution) => fake.append(execution.arn, [...planned(), ...batchRestarted(1)]);
-  const emitted: ProgressEvent[] = [];
-  const printed: string[] = [];
-  let ended: RunRestartOnAwsResult | undefined;
-  void runRestartOnAws({
+  const {
+    request,
+    emitted,
+    errors: printed,
+  } = recordingRequest({
     options: { ...options, batchWait: { kind: 'duration', ns: 0 } },
-    stateMachineArn: MACHINE,
-    clients: { sfn: new SFNClient({ region: REGION }) },
-    emit: (event) => emitted.push(event),
-    ask: async () => ({ kind: 'yes' }),
-    operator: OPERATOR,
-    printError: (message) => printed.push(message),
-    env: {},
-  }).then((result) => {
+  });
+  let ended: RunRestartOnAwsResult | undefined;
+  void runRestartOnAws(request).then((result) => {
     ended = result;
   });
   await jest.advanceTimersByTimeAsync(3_000);

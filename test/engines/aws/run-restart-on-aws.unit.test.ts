@@ -24,7 +24,7 @@ import { type RunRestartOnAwsRequest, runRestartOnAws } from '../../../lib/engin
 import type { ProgressEvent } from '../../../lib/restart/events';
 import { restartInputSchema, toRestartInput, validateRestartInput } from '../../../lib/restart/input';
 import type { Answer, Question } from '../../../lib/restart/questions';
-import { ev, FakeExecution } from './fake-history';
+import { ev, FakeExecution } from './helpers/fake-history';
 
 const sfn = mockClient(SFNClient);
 const ddb = mockClient(DynamoDBClient);

@@ -14,30 +14,20 @@ import {
   newExecutionName,
   runRestartOnAws,
 } from '../../../lib/engines/aws';
-import type { ProgressEvent } from '../../../lib/restart/events';
-import { ev } from './fake-history';
-import { FakeStepFunctions } from './fake-step-functions';
-import { execArn, finishing, MACHINE, OPERATOR, options, planned, REGION } from './fixtures';
-import { bindToSdkMock } from './sdk-binding';
+import { ev } from './helpers/fake-history';
+import { FakeStepFunctions } from './helpers/fake-step-functions';
+import { execArn, finishing, MACHINE, planned, recordingRequest } from './helpers/fixtures';
+import { bindToSdkMock } from './helpers/sdk-binding';
 
 const sfn = mockClient(SFNClient);
 
 async function start(fake: FakeStepFunctions) {
   bindToSdkMock(sfn, fake);
-  const emitted: ProgressEvent[] = [];
-  const errors: string[] = [];
-  const result = await runRestartOnAws({
-    options,
-    stateMachineArn: MACHINE,
-    clients: { sfn: new SFNClient({ region: REGION }) },
-    emit: (event) => emitted.push(event),
-    ask: async () => ({ kind: 'yes' }),
-    operator: OPERATOR,
-    printError: (message) => errors.push(message),
+  const { request, emitted, errors } = recordingRequest({
     pollIntervalMs: 0,
-    env: {},
     retry: { retries: 3, minTimeoutMs: 1 },
   });
+  const result = await runRestartOnAws(request);
   const names = fake.calls.filter((c) => c.operation === 'StartExecution').map((c) => c.input['name']);
   return { result, emitted, errors, names };
 }

@@ -12,8 +12,8 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoDbApprovalStore } from '../../../lib/stores';
 import type { ApprovalAnswer } from '../../../lib/workflow/payloads';
-import { emulatedApprovalsTable, parkedOn, pressSlackButton } from './chat-fixtures';
-import { FakeStepFunctions } from './fake-step-functions';
+import { emulatedApprovalsTable, parkedOn, pressSlackButton } from './helpers/chat-fixtures';
+import { FakeStepFunctions } from './helpers/fake-step-functions';
 import {
   answered,
   asking,
@@ -27,8 +27,8 @@ import {
   REGION,
   startAtTerminal,
   until,
-} from './fixtures';
-import { bindToSdkMock } from './sdk-binding';
+} from './helpers/fixtures';
+import { bindToSdkMock } from './helpers/sdk-binding';
 
 const sfn = mockClient(SFNClient);
 

@@ -11,9 +11,9 @@ import { ExecutionTracker } from '../../../lib/engines/aws';
 import type { ProgressEvent } from '../../../lib/restart/events';
 import { createFormatter } from '../../../lib/restart/format';
 import { exitStatusOf } from '../../../lib/workflow/exit-status';
-import { type Harness, simpleJob, startHarness, waitAllRunning } from '../../steps/harness';
-import { freeJob, holdJob, runWorkflowInput, type WorkflowRun } from '../local/workflow-harness';
-import { type EventShape, ev } from './fake-history';
+import { type Harness, harnessPerTest, simpleJob } from '../../steps/helpers/harness';
+import { freeJob, holdJob, runWorkflowInput, type WorkflowRun } from '../local/helpers/workflow-harness';
+import { type EventShape, ev } from './helpers/fake-history';
 
 jest.setTimeout(60_000);
 
@@ -21,10 +21,8 @@ const EXECUTION = 'arn:aws:states:eu-west-1:123456789012:execution:NomadRestart-
 const KEY = { namespace: 'default', jobId: 'web' };
 const HOLDER = 'arn:aws:states:eu-west-1:123456789012:execution:NomadRestart-Restart:first';
 
-let h: Harness | undefined;
+const harness = harnessPerTest();
 afterEach(async () => {
-  await h?.close();
-  h = undefined;
   await freeJob(KEY, HOLDER);
 });
 
@@ -33,9 +31,7 @@ const formatter = createFormatter({ verbose: true, color: false, timeZone: 'UTC'
 const linesOf = (events: readonly ProgressEvent[]) => events.flatMap((e) => formatter.render(e));
 
 async function cluster(): Promise<Harness> {
-  h = await startHarness({ jobs: [simpleJob('web', 'service', 2)] });
-  await waitAllRunning(h, 'web', 2);
-  return h;
+  return await harness.startRunning(simpleJob('web', 'service', 2));
 }
 
 /**

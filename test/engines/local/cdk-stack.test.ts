@@ -27,7 +27,7 @@ import {
   type TaskHandler,
   type TaskStateInfo,
 } from '../../../lib/engines/local';
-import { namedError } from './asl';
+import { namedError } from './helpers/asl';
 
 interface Synthesized {
   readonly extracted: ExtractedStateMachine;

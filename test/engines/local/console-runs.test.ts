@@ -10,24 +10,18 @@
 import { jest } from '@jest/globals';
 import type { RunSummary } from '../../../lib/restart/run-summary';
 import { FlowStates, TaskStates } from '../../../lib/workflow/state-names';
-import { allocationsOf, type Harness, simpleJob, startHarness, waitAllRunning } from '../../steps/harness';
-import { runWorkflowInput } from './workflow-harness';
+import { allocationsOf, type Harness, harnessPerTest, simpleJob } from '../../steps/helpers/harness';
+import { runWorkflowInput } from './helpers/workflow-harness';
 
 jest.setTimeout(60_000);
 
 const RESTARTS = 'PUT /v1/client/allocation/:id/restart';
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 async function cluster(count: number): Promise<Harness> {
-  h = await startHarness({ jobs: [simpleJob('web', 'service', count)] });
-  await waitAllRunning(h, 'web', count);
-  return h;
+  return await harness.startRunning(simpleJob('web', 'service', count));
 }
 
 describe('a console-started execution', () => {

@@ -14,10 +14,11 @@
 //   any restart; without -wait-healthy, or without a Consul service, Consul is never contacted.
 import { jest } from '@jest/globals';
 import type { ConsulClientConfig } from '../../../lib/consul/config';
-import { eventsOf, type Harness, restartOptions, startHarness, waitAllRunning } from '../../steps/harness';
-import { consulJob, consulReads } from '../../steps/health/consul-fixtures';
-import { checkedJob } from '../../steps/health/health-fixtures';
-import { runWorkflow, type WorkflowRun } from './workflow-harness';
+import { restartOptions } from '../../fixtures/restart-options';
+import { consulJob, consulReads } from '../../steps/health/helpers/consul-fixtures';
+import { checkedJob } from '../../steps/health/helpers/health-fixtures';
+import { eventsOf, type Harness, startHarness, waitAllRunning } from '../../steps/helpers/harness';
+import { runWorkflow, type WorkflowRun } from './helpers/workflow-harness';
 
 jest.setTimeout(60_000);
 

@@ -7,33 +7,28 @@
  */
 import { jest } from '@jest/globals';
 import type { AclSpec } from '../../../sim/index';
+import { restartOptions } from '../../fixtures/restart-options';
 import {
   allocationsOf,
   eventsOf,
-  type Harness,
+  harnessPerTest,
   holdDeploymentRunning,
-  restartOptions,
   simpleJob,
-  startHarness,
   waitAllRunning,
-} from '../../steps/harness';
-import { runWorkflow } from './workflow-harness';
+} from '../../steps/helpers/harness';
+import { runWorkflow } from './helpers/workflow-harness';
 
 jest.setTimeout(60_000);
 
 const RESTART = 'PUT /v1/client/allocation/:id/restart';
 
 describe('the workflow', () => {
-  let h: Harness | undefined;
-  afterEach(async () => {
-    await h?.close();
-    h = undefined;
-  });
+  const harness = harnessPerTest();
 
   it('finds nothing to restart for a job without allocations (T7)', async () => {
     // Arrange
     const job = { ...simpleJob('test_job_restart_no_allocs', 'batch', 1), Datacenters: ['invalid'] };
-    h = await startHarness({ jobs: [job] });
+    const h = await harness.start({ jobs: [job] });
 
     // Act
     const run = await runWorkflow(h, restartOptions(job.ID));
@@ -47,8 +42,7 @@ describe('the workflow', () => {
   it('stops on an active deployment without any restart call (T10)', async () => {
     // Arrange
     const job = { ...simpleJob('test_job_restart_deployment', 'service', 1), Update: { MaxParallel: 1 } };
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 1);
+    const h = await harness.startRunning(job);
     const deployment = await holdDeploymentRunning(h, job.ID);
 
     // Act
@@ -109,7 +103,7 @@ describe('the workflow', () => {
   ])('$name (T11)', async ({ token, arg, expected }) => {
     // Arrange
     const job = simpleJob('test_job_restart_acl', 'batch', 1);
-    h = await startHarness({ jobs: [job], acl }, token === undefined ? {} : { token });
+    const h = await harness.start({ jobs: [job], acl }, token === undefined ? {} : { token });
     await waitAllRunning(h, job.ID, 1);
 
     // Act
@@ -133,8 +127,7 @@ describe('the workflow', () => {
   it('makes exactly 2 restart requests when the 2nd gets a 502 with -on-error=fail (T14)', async () => {
     // Arrange
     const job = simpleJob('test_job_restart_on_error', 'batch', 3);
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 3);
+    const h = await harness.startRunning(job);
     h.sim.control.injectFault({ pathSuffix: '/restart', nth: 2, status: 502, body: '' });
 
     // Act
@@ -171,8 +164,7 @@ describe('the workflow', () => {
   ])('names the allocation when Nomad sends junk: $name', async ({ fault, step }) => {
     // Arrange
     const job = simpleJob('junk', 'service', 1);
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 1);
+    const h = await harness.startRunning(job);
     const id = allocationsOf(h, job.ID)[0]?.ID.slice(0, 8);
     h.sim.control.injectFault(fault);
 

@@ -13,16 +13,16 @@
 // two looks, and the verdict depended on the machine's speed.
 import { jest } from '@jest/globals';
 import type { RestartOptions } from '../../../lib/restart/options';
+import { restartOptions } from '../../fixtures/restart-options';
+import { checkedJob, firstPassAfter } from '../../steps/health/helpers/health-fixtures';
 import {
   allocationsOf,
   eventsOf,
   type Harness,
-  restartOptions,
   startHarness,
   waitAllRunning,
-} from '../../steps/harness';
-import { checkedJob, firstPassAfter } from '../../steps/health/health-fixtures';
-import { runWorkflow, type WorkflowRun } from './workflow-harness';
+} from '../../steps/helpers/harness';
+import { runWorkflow, type WorkflowRun } from './helpers/workflow-harness';
 
 jest.setTimeout(60_000);
 

@@ -9,17 +9,9 @@
 import { jest } from '@jest/globals';
 import type { RestartOptions } from '../../../lib/restart/options';
 import { FlowStates } from '../../../lib/workflow/state-names';
-import {
-  allocationsOf,
-  eventsOf,
-  type Harness,
-  restartedTasks,
-  restartOptions,
-  startHarness,
-  t3Job,
-  waitAllRunning,
-} from '../../steps/harness';
-import { runWorkflow } from './workflow-harness';
+import { restartOptions } from '../../fixtures/restart-options';
+import { allocationsOf, eventsOf, harnessPerTest, restartedTasks, t3Job } from '../../steps/helpers/harness';
+import { runWorkflow } from './helpers/workflow-harness';
 
 jest.setTimeout(60_000);
 
@@ -148,17 +140,12 @@ const rows = (['batch', 'service'] as const).flatMap((type) => cases.map((c) => 
 
 describe('the workflow', () => {
   describe('in place (T3)', () => {
-    let h: Harness | undefined;
-    afterEach(async () => {
-      await h?.close();
-      h = undefined;
-    });
+    const harness = harnessPerTest();
 
     it.each(rows)('$name ($type job)', async ({ type, over, restarted, batchSizes, exitCode, waits }) => {
       // Arrange
       const job = t3Job(type);
-      h = await startHarness({ jobs: [job] });
-      await waitAllRunning(h, job.ID, 5);
+      const h = await harness.startRunning(job);
       const before = allocationsOf(h, job.ID);
 
       // Act
@@ -180,8 +167,7 @@ describe('the workflow', () => {
     it('reports each "Task not running" with the allocation and task (3.6)', async () => {
       // Arrange
       const job = t3Job('service');
-      h = await startHarness({ jobs: [job] });
-      await waitAllRunning(h, job.ID, 5);
+      const h = await harness.startRunning(job);
       const ids = allocationsOf(h, job.ID)
         .filter((a) => a.TaskGroup === M)
         .map((a) => a.ID.slice(0, 8));
@@ -204,8 +190,7 @@ describe('the workflow', () => {
     it('emits one restart line per allocation, with the mode, and counts all five', async () => {
       // Arrange
       const job = t3Job('batch');
-      h = await startHarness({ jobs: [job] });
-      await waitAllRunning(h, job.ID, 5);
+      const h = await harness.startRunning(job);
 
       // Act
       const { events } = await runWorkflow(

@@ -12,9 +12,10 @@
 import { DeleteItemCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { jest } from '@jest/globals';
 import { DEFAULT_SAFETY_MARGIN_MS } from '../../../lambdas/private/deadline';
-import { useEmulatedAws } from '../../iam/emulated-aws';
-import { type Harness, restartOptions, simpleJob, startHarness, waitAllRunning } from '../../steps/harness';
-import { runWorkflow } from './workflow-harness';
+import { restartOptions } from '../../fixtures/restart-options';
+import { useEmulatedAws } from '../../iam/helpers/emulated-aws';
+import { type Harness, simpleJob, startHarness, waitAllRunning } from '../../steps/helpers/harness';
+import { runWorkflow } from './helpers/workflow-harness';
 
 jest.setTimeout(60_000);
 

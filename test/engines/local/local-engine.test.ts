@@ -7,7 +7,7 @@ import { jest } from '@jest/globals';
 import { runRestartLocally } from '../../../lib/engines/local/engine';
 import type { ProgressEvent } from '../../../lib/restart/events';
 import type { RestartInput } from '../../../lib/restart/input';
-import { type Harness, simpleJob, startHarness, waitAllRunning } from '../../steps/harness';
+import { type Harness, simpleJob, startHarness, waitAllRunning } from '../../steps/helpers/harness';
 
 jest.setTimeout(120_000);
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';

@@ -11,20 +11,20 @@ import { jest } from '@jest/globals';
 import { NomadClient } from '../../../lib/nomad';
 import { NomadVariablesLock, sharedLockPath } from '../../../lib/stores';
 import type { RunningSimulator } from '../../../sim/index';
-import { runCli } from '../../e2e/run-cli';
-import { accountFor, CLEAN, invariantsOf } from '../../faults/accounting';
+import { runCli } from '../../e2e/helpers/run-cli';
+import { accountFor, CLEAN, invariantsOf } from '../../faults/helpers/accounting';
 import { MANAGEMENT_TOKEN, OPERATOR_TOKEN, readmePolicyAcl } from '../../fixtures/readme-policy';
-import { useEmulatedAws } from '../../iam/emulated-aws';
+import { restartOptions } from '../../fixtures/restart-options';
+import { useEmulatedAws } from '../../iam/helpers/emulated-aws';
 import { get, put } from '../../sim/helpers/http';
 import {
   allocationsOf,
   type Harness,
-  restartOptions,
+  harnessPerTest,
   simpleJob,
-  startHarness,
   waitAllRunning,
-} from '../../steps/harness';
-import { runWorkflow } from './workflow-harness';
+} from '../../steps/helpers/harness';
+import { runWorkflow } from './helpers/workflow-harness';
 
 jest.setTimeout(60_000);
 
@@ -34,18 +34,16 @@ const TAKER = { engine: 'local', who: 'bob', host: 'laptop-2', pid: '200' };
 const LOST =
   'The job\'s lock in Nomad was lost: it is held by run "run-bob" (started by bob on laptop-2 with the local engine, since ';
 
-let h: Harness | undefined;
 let taker: NomadClient | undefined;
 afterEach(async () => {
   await taker?.close();
-  await h?.close();
-  h = undefined;
   taker = undefined;
 });
+const harness = harnessPerTest();
 
 /** Three running allocations of `web`, ACLs on with the README's policy. */
 async function cluster(): Promise<Harness> {
-  h = await startHarness(
+  const h = await harness.start(
     { jobs: [simpleJob('web', 'service', 3)], acl: readmePolicyAcl() },
     { token: OPERATOR_TOKEN },
   );

@@ -15,12 +15,11 @@ import {
   allocationsOf,
   eventsOf,
   type Harness,
+  harnessPerTest,
   restartedTasks,
   simpleJob,
-  startHarness,
-  waitAllRunning,
-} from '../../steps/harness';
-import { freeJob, holdJob, runWorkflowInput } from './workflow-harness';
+} from '../../steps/helpers/harness';
+import { freeJob, holdJob, runWorkflowInput } from './helpers/workflow-harness';
 
 jest.setTimeout(60_000);
 
@@ -29,17 +28,13 @@ const HOLDER = 'arn:aws:states:local:000000000000:execution:NomadRestart-Restart
 const SCHEDULED = '2026-11-29T02:00:00.000Z';
 const RESTARTS = 'PUT /v1/client/allocation/:id/restart';
 
-let h: Harness | undefined;
+const harness = harnessPerTest();
 afterEach(async () => {
-  await h?.close();
-  h = undefined;
   await freeJob(KEY, HOLDER);
 });
 
 async function cluster(count: number): Promise<Harness> {
-  h = await startHarness({ jobs: [simpleJob('web', 'service', count)] });
-  await waitAllRunning(h, 'web', count);
-  return h;
+  return await harness.startRunning(simpleJob('web', 'service', count));
 }
 
 /** A clock at the scheduled time that jumps `jumpMs` ahead once the `afterDecides`-th Decide has run. */

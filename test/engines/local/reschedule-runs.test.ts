@@ -9,17 +9,16 @@
 
 import { jest } from '@jest/globals';
 import type { RestartOptions } from '../../../lib/restart/options';
+import { restartOptions } from '../../fixtures/restart-options';
 import {
   allocationsOf,
   eventsOf,
-  type Harness,
-  restartOptions,
+  harnessPerTest,
   simpleJob,
-  startHarness,
   t3Job,
   waitAllRunning,
-} from '../../steps/harness';
-import { runWorkflow } from './workflow-harness';
+} from '../../steps/helpers/harness';
+import { runWorkflow } from './helpers/workflow-harness';
 
 jest.setTimeout(60_000);
 
@@ -27,11 +26,7 @@ const STOP = 'PUT /v1/allocation/:id/stop';
 const EVALUATE = 'PUT /v1/job/:id/evaluate';
 
 describe('the workflow', () => {
-  let h: Harness | undefined;
-  afterEach(async () => {
-    await h?.close();
-    h = undefined;
-  });
+  const harness = harnessPerTest();
 
   describe('with -reschedule (T3 3.13, 3.14)', () => {
     const rows: Array<{
@@ -60,8 +55,7 @@ describe('the workflow', () => {
     it.each(rows)('$name ($type job)', async ({ type, over, replaced, batchSizes }) => {
       // Arrange
       const job = t3Job(type);
-      h = await startHarness({ jobs: [job] });
-      await waitAllRunning(h, job.ID, 5);
+      const h = await harness.startRunning(job);
       const originals = allocationsOf(h, job.ID).filter((a) => replaced.includes(a.TaskGroup));
 
       // Act
@@ -93,7 +87,7 @@ describe('the workflow', () => {
     it('stops and evaluates each allocation, and every replacement runs on the same node', async () => {
       // Arrange
       const job = simpleJob('test_job', 'system', 1, 'group');
-      h = await startHarness({ nodes: [{ name: 'n1' }, { name: 'n2' }, { name: 'n3' }], jobs: [job] });
+      const h = await harness.start({ nodes: [{ name: 'n1' }, { name: 'n2' }, { name: 'n3' }], jobs: [job] });
       await waitAllRunning(h, job.ID, 3);
       const originals = allocationsOf(h, job.ID);
       h.sim.control.resetCounters();
@@ -124,7 +118,7 @@ describe('the workflow', () => {
     it('evaluates from the job type when the allocations\u2019 job version was pruned', async () => {
       // Arrange: seven spec changes outside the group keep the allocations but prune version 0.
       const job = simpleJob('pruned', 'system', 1, 'group');
-      h = await startHarness({ nodes: [{ name: 'n1' }], jobs: [job] });
+      const h = await harness.start({ nodes: [{ name: 'n1' }], jobs: [job] });
       await waitAllRunning(h, job.ID, 1);
       for (let priority = 51; priority <= 57; priority++) {
         h.sim.control.registerJob({ ...job, Priority: priority });
@@ -149,7 +143,7 @@ describe('the workflow', () => {
     it('stops on the unrecoverable placement failure and never touches the third allocation', async () => {
       // Arrange
       const job = simpleJob('test_job_restart_reschedule_fail', 'service', 3);
-      h = await startHarness({ nodes: [{ name: 'n1', id: 'node-1' }], jobs: [job] });
+      const h = await harness.start({ nodes: [{ name: 'n1', id: 'node-1' }], jobs: [job] });
       await waitAllRunning(h, job.ID, 3);
       h.sim.control.setNodeEligibility('node-1', false);
       h.sim.control.resetCounters();

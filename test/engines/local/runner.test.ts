@@ -6,7 +6,7 @@ import {
   type TaskStateInfo,
   UnsupportedStateError,
 } from '../../../lib/engines/local';
-import { fnArn, lambdaTask, namedError } from './asl';
+import { fnArn, lambdaTask, namedError } from './helpers/asl';
 
 /** Binds every Task to the handler named by its function logical id. */
 const byFunction =

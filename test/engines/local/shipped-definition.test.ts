@@ -13,7 +13,7 @@ import {
   SHIPPED_DEFINITION_FILE,
   synthesizeLocalStateMachine,
 } from '../../../lib/engines/local/local-definition';
-import { synthesizeStack } from '../../aws-limits/synthesized-stack';
+import { synthesizeStack } from '../../aws-limits/helpers/synthesized-stack';
 
 jest.setTimeout(120_000);
 

@@ -8,7 +8,7 @@ import { nomadClientOf } from '../../../lambdas/private/nomad-client-middleware'
 import { stepHandler } from '../../../lambdas/private/step-handler';
 import { NomadConnectionError } from '../../../lib/nomad/errors';
 import { withLocalInvocation } from '../../../lib/steps/kit/local-invocation';
-import { captureOutput, lambdaContext, plannedState } from './fixtures';
+import { captureOutput, lambdaContext, plannedState } from '../helpers/fixtures';
 
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
 

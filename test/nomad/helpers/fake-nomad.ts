@@ -8,6 +8,8 @@ import { createServer as createHttpsServer, type ServerOptions } from 'node:http
 import type { AddressInfo } from 'node:net';
 import { TLSSocket } from 'node:tls';
 import { gzipSync } from 'node:zlib';
+import { NomadClient, type NomadClientConfig } from '../../../lib/nomad/index';
+import { openedAroundEach } from '../../fixtures/opened-around';
 
 /** One request as the fake Nomad saw it. */
 export interface RecordedRequest {
@@ -151,4 +153,21 @@ export async function refusedAddress(): Promise<string> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${port}`;
+}
+
+/** A fake Nomad and a client configured with `config` and pointed at it, fresh for each test. */
+export function fakeNomadPerTest(config: Omit<NomadClientConfig, 'address'> = {}): {
+  readonly nomad: FakeNomad;
+  readonly client: NomadClient;
+} {
+  return openedAroundEach(
+    async () => {
+      const nomad = await FakeNomad.start();
+      return { nomad, client: NomadClient.create({ ...config, address: nomad.address }) };
+    },
+    async ({ nomad, client }) => {
+      await client.close();
+      await nomad.stop();
+    },
+  );
 }

@@ -9,6 +9,7 @@ import {
   type SimulatorOptions,
   startSimulator,
 } from '../../../sim/index';
+import { openedAroundAll } from '../../fixtures/opened-around';
 
 /** Where the tests send requests. `control` is absent against a real agent. */
 export interface Target {
@@ -28,6 +29,19 @@ export async function openTarget(options: SimulatorOptions = {}): Promise<Target
   if (E2E_ADDR) return { address: E2E_ADDR, control: undefined, close: async () => {} };
   const sim: RunningSimulator = await startSimulator({ timeScale: TEST_TIME_SCALE, ...options });
   return sim;
+}
+
+/**
+ * One target for the tests of a file (or a `describe`): opened before the first, closed after
+ * the last, and the simulator reset before each so no test sees another's faults or jobs.
+ */
+export function sharedTarget(options: SimulatorOptions = {}): Target {
+  const target = openedAroundAll(
+    () => openTarget(options),
+    (opened) => opened.close(),
+  );
+  beforeEach(() => target.control?.reset());
+  return target;
 }
 
 /**

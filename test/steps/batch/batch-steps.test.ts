@@ -16,17 +16,18 @@ import {
   planRestart,
   restartBatch,
 } from '../../../lib/steps/index';
+import { restartOptions } from '../../fixtures/restart-options';
 import {
   allocationsOf,
   eventsOf,
   type Harness,
+  harnessPerTest,
   recorder,
   restartedTasks,
-  restartOptions,
   simpleJob,
-  startHarness,
+  updatedJob,
   waitAllRunning,
-} from '../harness';
+} from '../helpers/harness';
 
 const RESTART = 'PUT /v1/client/allocation/:id/restart';
 const STOP = 'PUT /v1/allocation/:id/stop';
@@ -38,11 +39,7 @@ async function planOf(h: Harness, options: RestartOptions): Promise<RestartPlan>
 }
 
 describe('restartBatch', () => {
-  let h: Harness | undefined;
-  afterEach(async () => {
-    await h?.close();
-    h = undefined;
-  });
+  const harness = harnessPerTest();
 
   it.each([
     { name: 'in place', reschedule: false, route: RESTART },
@@ -52,8 +49,7 @@ describe('restartBatch', () => {
     async ({ reschedule, route }) => {
       // Arrange: a first run handles the batch, then "crashes" having recorded only its start.
       const job = simpleJob('rerun', 'service', 4);
-      h = await startHarness({ jobs: [job] });
-      await waitAllRunning(h, job.ID, 4);
+      const h = await harness.startRunning(job);
       const options = restartOptions(job.ID, { reschedule, batchSize: { value: 4, percent: false } });
       const plan = await planOf(h, options);
       const journals: BatchJournal[] = [];
@@ -90,8 +86,7 @@ describe('restartBatch', () => {
   it('skips allocations the journal already finished and restarts the rest', async () => {
     // Arrange
     const job = simpleJob('partial', 'service', 3);
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 3);
+    const h = await harness.startRunning(job);
     const options = restartOptions(job.ID, { batchSize: { value: 3, percent: false } });
     const plan = await planOf(h, options);
     const [done] = plan.batches[0] ?? [];
@@ -111,33 +106,19 @@ describe('restartBatch', () => {
 });
 
 describe('awaitBatch', () => {
-  let h: Harness | undefined;
-  afterEach(async () => {
-    await h?.close();
-    h = undefined;
-  });
+  const harness = harnessPerTest();
 
   it('follows a chain of replacements to the running end (T9)', async () => {
     // Arrange: replacements stay pending long enough for a job update to replace A1 by A2.
     const job = simpleJob('test_job_restart_monitor_replacement', 'service', 1);
-    h = await startHarness({ jobs: [job] }, { allocStartMs: 20_000 });
-    await waitAllRunning(h, job.ID, 1);
+    const h = await harness.startRunning(job, { allocStartMs: 20_000 });
     const options = restartOptions(job.ID, { reschedule: true, verbose: true });
     const plan = await planOf(h, options);
     const stopped = await restartBatch(h.client, plan, 0, options, { emit: () => {}, now: Date.now });
     const [a0] = allocationsOf(h, job.ID);
     await h.sim.control.waitFor((s) => Boolean(s.allocation(a0?.ID ?? '')?.NextAllocation), 5_000);
     const a1 = h.sim.control.state().allocation(a0?.ID ?? '')?.NextAllocation ?? '';
-    h.sim.control.registerJob({
-      ...job,
-      TaskGroups: [
-        {
-          Name: 'group1',
-          Count: 1,
-          Tasks: [{ Name: 'task1', Driver: 'mock_driver', Config: { run_for: '1h' } }],
-        },
-      ],
-    });
+    h.sim.control.registerJob(updatedJob(job));
     await h.sim.control.waitFor((s) => Boolean(s.allocation(a1)?.NextAllocation), 5_000);
     const a2 = h.sim.control.state().allocation(a1)?.NextAllocation ?? '';
     const { events, emit } = recorder();
@@ -172,7 +153,7 @@ describe('awaitBatch', () => {
   it('says "still waiting" per interval, then gives up at -replacement-timeout', async () => {
     // Arrange: an ineligible system-job node never gets a replacement and no blocked evaluation.
     const job = simpleJob('stuck', 'system', 1);
-    h = await startHarness({ nodes: [{ name: 'n1', id: 'node-1' }], jobs: [job] });
+    const h = await harness.start({ nodes: [{ name: 'n1', id: 'node-1' }], jobs: [job] });
     await waitAllRunning(h, job.ID, 1);
     h.sim.control.setNodeEligibility('node-1', false);
     const options = restartOptions(job.ID, { reschedule: true, replacementTimeoutNs: 250e6 });
@@ -207,8 +188,7 @@ describe('awaitBatch', () => {
   it('returns a resumable cursor when its deadline nears, and finishes from it', async () => {
     // Arrange: replacements take 2 simulated minutes (1.2 s real) to start.
     const job = simpleJob('slow', 'service', 2);
-    h = await startHarness({ jobs: [job] }, { allocStartMs: 120_000 });
-    await waitAllRunning(h, job.ID, 2);
+    const h = await harness.startRunning(job, { allocStartMs: 120_000 });
     const options = restartOptions(job.ID, { reschedule: true, batchSize: { value: 2, percent: false } });
     const plan = await planOf(h, options);
     const stopped = await restartBatch(h.client, plan, 0, options, { emit: () => {}, now: Date.now });

@@ -16,16 +16,16 @@ import {
   planRestart,
   restartBatch,
 } from '../../../lib/steps/index';
+import { restartOptions } from '../../fixtures/restart-options';
 import {
   eventsOf,
   type Harness,
   recorder,
-  restartOptions,
   simpleJob,
   startHarness,
   waitAllRunning,
-} from '../harness';
-import { checkedJob } from './health-fixtures';
+} from '../helpers/harness';
+import { checkedJob } from './helpers/health-fixtures';
 
 let h: Harness | undefined;
 afterEach(async () => {

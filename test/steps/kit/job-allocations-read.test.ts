@@ -14,16 +14,10 @@ import {
   jobIdFilter,
   readJobAllocations,
 } from '../../../lib/steps/kit/job-allocations-read';
+import { restartOptions } from '../../fixtures/restart-options';
 import { FakeNomad } from '../../nomad/helpers/fake-nomad';
 import { allocJson } from '../../nomad/helpers/wire';
-import {
-  allocationsOf,
-  type Harness,
-  restartOptions,
-  simpleJob,
-  startHarness,
-  waitAllRunning,
-} from '../harness';
+import { allocationsOf, type Harness, harnessPerTest, simpleJob } from '../helpers/harness';
 
 const JOB_LIST = 'GET /v1/job/:id/allocations';
 const FILTERED_LIST = 'GET /v1/allocations';
@@ -62,17 +56,12 @@ function filteredReads(h: Harness): [string | null, string | null][] {
 }
 
 describe('the plan’s read', () => {
-  let h: Harness | undefined;
-  afterEach(async () => {
-    await h?.close();
-    h = undefined;
-  });
+  const harness = harnessPerTest();
 
   it('plans a large job from the filtered list without task states, every allocation in Nomad’s order', async () => {
     // Arrange
     const job = simpleJob('large', 'service', FILTERED_READ_MIN_ALLOCATIONS);
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, FILTERED_READ_MIN_ALLOCATIONS);
+    const h = await harness.startRunning(job);
     h.sim.control.resetCounters();
 
     // Act
@@ -99,8 +88,7 @@ describe('the plan’s read', () => {
   it('reads the task states of a large job when -task needs them', async () => {
     // Arrange
     const job = simpleJob('large-task', 'service', FILTERED_READ_MIN_ALLOCATIONS);
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, FILTERED_READ_MIN_ALLOCATIONS);
+    const h = await harness.startRunning(job);
     h.sim.control.resetCounters();
 
     // Act
@@ -117,17 +105,12 @@ describe('the plan’s read', () => {
 });
 
 describe('the batch watch’s read', () => {
-  let h: Harness | undefined;
-  afterEach(async () => {
-    await h?.close();
-    h = undefined;
-  });
+  const harness = harnessPerTest();
 
   it('watches a large job through the filtered list without task states, to the running replacements', async () => {
     // Arrange: two allocations stand for a large job: the plan says it listed the threshold.
     const job = simpleJob('large', 'service', 2);
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 2);
+    const h = await harness.startRunning(job);
 
     // Act
     const { result, counters } = await watchOneBatch(h, job.ID, (plan) => ({
@@ -148,8 +131,7 @@ describe('the batch watch’s read', () => {
   it('watches a smaller job through its own list, as before', async () => {
     // Arrange
     const job = simpleJob('small', 'service', 2);
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 2);
+    const h = await harness.startRunning(job);
 
     // Act
     const { result, counters } = await watchOneBatch(h, job.ID, (plan) => plan);

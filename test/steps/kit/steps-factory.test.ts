@@ -11,14 +11,14 @@ import { createRestartSteps } from '../../../lib/steps/kit/steps-factory';
 import { MemoryPlanStore } from '../../../lib/stores/plan-store';
 import type { ApprovalAnswer, BatchState, Decision, Summary } from '../../../lib/workflow/payloads';
 import type { RestartSteps } from '../../../lib/workflow/restart-steps';
+import { restartOptions } from '../../fixtures/restart-options';
 import {
   type Harness,
+  harnessPerTest,
   holdDeploymentRunning,
-  restartOptions,
   simpleJob,
-  startHarness,
   waitAllRunning,
-} from '../harness';
+} from '../helpers/harness';
 
 const run = {
   runId: 'arn:aws:states:eu-west-1:1:execution:sm:run-1',
@@ -77,11 +77,7 @@ async function drive(
 }
 
 describe('createRestartSteps', () => {
-  let h: Harness | undefined;
-  afterEach(async () => {
-    await h?.close();
-    h = undefined;
-  });
+  const harness = harnessPerTest();
 
   function steps(harness: Harness): RestartSteps {
     return createRestartSteps({
@@ -95,8 +91,7 @@ describe('createRestartSteps', () => {
   it('restarts in place batch by batch and succeeds', async () => {
     // Arrange
     const job = simpleJob('steps', 'service', 3);
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 3);
+    const h = await harness.startRunning(job);
 
     // Act
     const { summary, events } = await drive(
@@ -120,8 +115,7 @@ describe('createRestartSteps', () => {
   it("sends the run's region on every request of every step, whatever the client was built with", async () => {
     // Arrange: on AWS the options are the only place the user's -region reaches the Lambda.
     const job = simpleJob('steps_region', 'service', 2);
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 2);
+    const h = await harness.startRunning(job);
     h.sim.control.resetCounters();
 
     // Act
@@ -140,7 +134,7 @@ describe('createRestartSteps', () => {
   it('stops, evaluates and awaits a system job, one allocation per batch', async () => {
     // Arrange
     const job = simpleJob('steps_system', 'system', 1);
-    h = await startHarness({ nodes: [{ name: 'n1' }, { name: 'n2' }], jobs: [job] });
+    const h = await harness.start({ nodes: [{ name: 'n1' }, { name: 'n2' }], jobs: [job] });
     await waitAllRunning(h, job.ID, 2);
 
     // Act
@@ -156,8 +150,7 @@ describe('createRestartSteps', () => {
   it('asks between batches and takes a duration answer as the new wait', async () => {
     // Arrange
     const job = simpleJob('steps_ask', 'service', 3);
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 3);
+    const h = await harness.startRunning(job);
     const options = restartOptions(job.ID, { yes: false, batchWait: { kind: 'ask' } });
 
     // Act
@@ -175,8 +168,7 @@ describe('createRestartSteps', () => {
   it('records an active deployment as the run error', async () => {
     // Arrange
     const job = { ...simpleJob('steps_deploy', 'service', 1), Update: { MaxParallel: 1 } };
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 1);
+    const h = await harness.startRunning(job);
     const deployment = await holdDeploymentRunning(h, job.ID);
 
     // Act

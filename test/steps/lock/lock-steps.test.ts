@@ -10,8 +10,8 @@ import { createLockSteps, type LockSteps } from '../../../lib/steps/lock/lock-st
 import { questionLeaseSeconds } from '../../../lib/steps/lock/refresh-lock-step';
 import { MemoryJobLock, MemoryPlanStore, PairedJobLock, type RunStatus } from '../../../lib/stores';
 import type { PlannedStepInput } from '../../../lib/workflow/restart-steps';
-import { plannedState } from '../../lambdas/private/fixtures';
-import { restartOptions } from '../harness';
+import { restartOptions } from '../../fixtures/restart-options';
+import { plannedState } from '../../lambdas/helpers/fixtures';
 
 const KEY = { namespace: 'default', jobId: 'web' };
 const NOW = Date.UTC(2026, 10, 27, 3, 0, 0);

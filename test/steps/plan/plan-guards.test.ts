@@ -3,7 +3,8 @@
  * T5 (sysbatch refused with only the list and info calls made) and T6 (prefix resolution).
  */
 import { planRestart } from '../../../lib/steps/index';
-import { type Harness, restartOptions, simpleJob, startHarness, waitAllRunning } from '../harness';
+import { restartOptions } from '../../fixtures/restart-options';
+import { type Harness, harnessPerTest, simpleJob } from '../helpers/harness';
 
 /** Request counters without the totals, for "which calls were made" assertions. */
 function routes(h: Harness): string[] {
@@ -13,17 +14,12 @@ function routes(h: Harness): string[] {
 }
 
 describe('planRestart', () => {
-  let h: Harness | undefined;
-  afterEach(async () => {
-    await h?.close();
-    h = undefined;
-  });
+  const harness = harnessPerTest();
 
   it('refuses -reschedule on a sysbatch job with only the list and info calls made (T5)', async () => {
     // Arrange
     const job = simpleJob('test_sysbatch_job', 'sysbatch', 1, 'group');
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 1);
+    const h = await harness.startRunning(job);
     h.sim.control.resetCounters();
 
     // Act
@@ -63,7 +59,7 @@ describe('planRestart', () => {
       { ...simpleJob('test_job_restart', 'batch', 1), Namespace: 'prod' },
       { ...simpleJob('test_job_restart_prod_ns', 'batch', 1), Namespace: 'prod' },
     ];
-    h = await startHarness({ namespaces: ['prod'], jobs });
+    const h = await harness.start({ namespaces: ['prod'], jobs });
 
     // Act
     const planning = planRestart(
@@ -85,7 +81,7 @@ describe('planRestart', () => {
       simpleJob('test_job_restart', 'batch', 1),
       { ...simpleJob('test_job_restart_prod_ns', 'batch', 1), Namespace: 'prod' },
     ];
-    h = await startHarness({ namespaces: ['prod'], jobs });
+    const h = await harness.start({ namespaces: ['prod'], jobs });
 
     // Act
     const plan = await planRestart(h.client, restartOptions('test_job_restart_prod', { namespace: '*' }), {

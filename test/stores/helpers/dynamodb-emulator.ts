@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { CreateTableCommand, DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
-import { synthesizeStack } from '../../aws-limits/synthesized-stack';
+import { synthesizeStack } from '../../aws-limits/helpers/synthesized-stack';
 
 /** The workflow's tables as the stack declares them, by their construct id. */
 export type WorkflowTableId = 'LockTable' | 'ApprovalsTable';

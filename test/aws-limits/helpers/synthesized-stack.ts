@@ -1,0 +1,23 @@
+/**
+ * The deployable stack synthesized in-process (no bundling: the template is what matters), with
+ * the props a test chooses, and its state machine definition as the local engine reads it.
+ */
+import { App } from 'aws-cdk-lib';
+import { NomadRestartStack, type NomadRestartStackProps } from '../../../lib/constructs/nomad-restart-stack';
+import { extractStateMachineDefinition } from '../../../lib/engines/local';
+import type { LocalStateMachine } from '../../../lib/engines/local/local-definition';
+
+export const STACK_NAME = 'NomadRestart';
+
+export interface SynthesizedStack {
+  readonly template: Record<string, unknown>;
+  readonly stateMachine: LocalStateMachine;
+}
+
+export function synthesizeStack(props: Partial<NomadRestartStackProps> = {}): SynthesizedStack {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  new NomadRestartStack(app, STACK_NAME, { nomadAddress: 'https://nomad.example.internal:4646', ...props });
+  const template = app.synth().getStackByName(STACK_NAME).template as Record<string, unknown>;
+  const { definition, stateMachineArn, functionTimeoutsMs } = extractStateMachineDefinition(template);
+  return { template, stateMachine: { definition, stateMachineArn, functionTimeoutsMs } };
+}

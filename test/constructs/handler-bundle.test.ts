@@ -1,0 +1,73 @@
+/**
+ * Scenario: a handler bundled as it is for Lambda (minified, lib/constructs/private/handler-bundle.ts)
+ * still throws errors under their class names. Error classes take their `name` from the class
+ * (`new.target.name`), and the state machine's Retry/Catch match on the `errorType` Lambda reports
+ * for it: a minifier that renamed the classes would send every error to the wrong branch.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { jest } from '@jest/globals';
+import { build } from 'esbuild';
+import { HANDLER_BUNDLE_FILE, handlerEsbuildOptions } from '../../lib/constructs/private/handler-bundle';
+
+jest.setTimeout(60_000);
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** A handler-sized module that throws errors of several hierarchies, each class a subclass of its base. */
+const ENTRY = `
+import { NomadTransientError } from './lib/workflow/errors';
+import { JobNotFoundError } from './lib/restart/errors';
+import { NomadTimeoutError, UnexpectedResponseError } from './lib/nomad/errors';
+import { VariableLockConflictError } from './lib/nomad/variables';
+import { StoreItemNotFoundError } from './lib/stores/errors';
+import { HandlerConfigError } from './lambdas/private/errors';
+export const thrown = [
+  new NomadTransientError('m'),
+  new JobNotFoundError('web'),
+  new NomadTimeoutError('m'),
+  new StoreItemNotFoundError('m'),
+  new HandlerConfigError('m'),
+  new VariableLockConflictError(new UnexpectedResponseError(409, 'held')),
+].map((err) => [err.name, err.constructor.name]);
+`;
+
+describe('the Lambda handler bundle', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'handler-bundle-'));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps the error class names that Retry and Catch match on', async () => {
+    // Arrange
+    const outfile = join(dir, HANDLER_BUNDLE_FILE);
+    await build({
+      ...handlerEsbuildOptions(),
+      stdin: { contents: ENTRY, resolveDir: ROOT, loader: 'ts' },
+      absWorkingDir: ROOT,
+      outfile,
+      logLevel: 'silent',
+    });
+
+    // Act
+    const { thrown } = (await import(pathToFileURL(outfile).href)) as { thrown: [string, string][] };
+
+    // Assert
+    expect(handlerEsbuildOptions().minify).toBe(true);
+    expect(thrown).toEqual(
+      [
+        'NomadTransientError',
+        'JobNotFoundError',
+        'NomadTimeoutError',
+        'StoreItemNotFoundError',
+        'HandlerConfigError',
+        'VariableLockConflictError',
+      ].map((name) => [name, name]),
+    );
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * Runs the real `nomad-restart` command as a subprocess (the bin shim, as `npx` would), with
+ * no terminal: stdin is a pipe, so `ask` needs `-yes` exactly as in Nomad's own tests.
+ */
+import { spawn } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'bin', 'nomad-restart.js');
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Timestamps (`2026-11-22T23:38:39Z`, `...-05:00`) become `<ts>` so lines compare exactly. */
+export function normalise(text: string): string {
+  return text.replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(Z|[+-]\d{2}:\d{2})/g, '<ts>');
+}
+
+export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, input = ''): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: { PATH: process.env['PATH'], HOME: process.env['HOME'], TZ: 'UTC', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout: normalise(stdout), stderr: normalise(stderr) }));
+    child.stdin.end(input);
+  });
+}
+
+/**
+ * Runs every command line with at most `limit` subprocesses at a time (CI has 2 cores), and
+ * returns the results in the order given.
+ */
+export async function runCliPool(
+  runs: readonly { args: readonly string[]; env: NodeJS.ProcessEnv }[],
+  limit = 2,
+): Promise<CliResult[]> {
+  const results: CliResult[] = new Array(runs.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < runs.length; i = next++) {
+      const run = runs[i];
+      if (run !== undefined) results[i] = await runCli(run.args, run.env);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, runs.length) }, worker));
+  return results;
+}

@@ -1,0 +1,31 @@
+/**
+ * Runs the real command's front end (`runJobRestart`, what the bin shim calls) in this process,
+ * with its own environment (never this process's) and no terminal: many runs in one test file
+ * cost one module load and one synthesized definition instead of a subprocess each.
+ */
+import { PassThrough } from 'node:stream';
+import { runJobRestart } from '../../../lib/cli/index';
+import { type CliResult, normalise } from './run-cli';
+
+export async function runCommand(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const stdin = new PassThrough();
+  stdin.end();
+  let out = '';
+  let err = '';
+  stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+  });
+  stderr.on('data', (chunk: Buffer) => {
+    err += chunk.toString('utf8');
+  });
+  const code = await runJobRestart(args, {
+    stdin,
+    stdout,
+    stderr,
+    env: { TZ: 'UTC', ...env },
+    onInterrupt: () => () => undefined,
+  });
+  return { code, stdout: normalise(out), stderr: normalise(err) };
+}

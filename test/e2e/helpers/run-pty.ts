@@ -1,0 +1,95 @@
+/**
+ * Runs the real command in a pseudo-terminal (node-pty), so it sees a TTY and asks its
+ * questions; each prompt ending `[<options>] ` is answered with the next scripted reply.
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pty from 'node-pty';
+import { normalise } from './run-cli';
+
+const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'bin', 'nomad-restart.js');
+/** A question's options followed by the one space Nomad prints after it. */
+const PROMPT_AT_END = /\[[^\]\n]+\] $/;
+const PROMPTS = /\[[^\]\n]+\] /g;
+/** A scripted run that outlives this is killed, so a stuck prompt fails the test instead of hanging it. */
+const KILL_AFTER_MS = 60_000;
+
+function spawnInPty(args: readonly string[], env: NodeJS.ProcessEnv) {
+  return pty.spawn(process.execPath, [BIN, '-no-color', ...args], {
+    env: { PATH: process.env['PATH'] ?? '', TZ: 'UTC', ...env },
+    cols: 250,
+  });
+}
+
+export function runInPty(args: readonly string[], env: NodeJS.ProcessEnv, replies: readonly string[]) {
+  return new Promise<{ code: number; output: string }>((resolve) => {
+    const pending = [...replies];
+    const child = spawnInPty(args, env);
+    let output = '';
+    let answered = 0;
+    child.onData((data) => {
+      output += data;
+      // Answer each prompt once, when it is the last thing on screen.
+      const prompts = output.match(PROMPTS)?.length ?? 0;
+      if (PROMPT_AT_END.test(output) && prompts > answered && pending.length > 0) {
+        answered = prompts;
+        child.write(`${pending.shift()}\r`);
+      }
+    });
+    const killer = setTimeout(() => child.kill(), KILL_AFTER_MS);
+    child.onExit(({ exitCode }) => {
+      clearTimeout(killer);
+      resolve({ code: exitCode, output: normalise(output.replace(/\r/g, '')) });
+    });
+  });
+}
+
+/**
+ * Starts the command at a pseudo-terminal without answering anything, for tests that time its
+ * lines: `lineAt` resolves with the arrival time (ms) of the first line equal to `line` after
+ * normalising, or `undefined` after `timeoutMs`.
+ */
+export function startInPty(args: readonly string[], env: NodeJS.ProcessEnv) {
+  const child = spawnInPty(args, env);
+  const arrived: { line: string; at: number }[] = [];
+  const listeners = new Set<() => void>();
+  let output = '';
+  let partial = '';
+  let running = true;
+  child.onData((data) => {
+    output += data;
+    const parts = (partial + data.replace(/\r/g, '')).split('\n');
+    partial = parts.pop() ?? '';
+    for (const line of parts) arrived.push({ line: normalise(line), at: Date.now() });
+    for (const listener of listeners) listener();
+  });
+  const exited = new Promise<{ code: number; output: string }>((resolve) =>
+    child.onExit(({ exitCode }) => {
+      running = false;
+      resolve({ code: exitCode, output: normalise(output.replace(/\r/g, '')) });
+    }),
+  );
+  const lineAt = (line: string, timeoutMs: number) =>
+    new Promise<number | undefined>((resolve) => {
+      const check = () => {
+        const found = arrived.find((a) => a.line === line);
+        if (found !== undefined) done(found.at);
+      };
+      const timer = setTimeout(() => done(undefined), timeoutMs);
+      const done = (at: number | undefined) => {
+        clearTimeout(timer);
+        listeners.delete(check);
+        resolve(at);
+      };
+      listeners.add(check);
+      check();
+    });
+  return {
+    exited,
+    lineAt,
+    /** Ends the command if it is still running. */
+    stop: () => {
+      if (running) child.kill();
+    },
+  };
+}
