@@ -1,7 +1,8 @@
 // Scenario: -wait-healthy through the synthesized workflow (local engine, real handlers) against
 // the simulator's Nomad service checks, read back from its request log and check history:
 // - in place, each batch's next restart request comes after the previous batch's check passed
-//   again and then stayed passing for -min-healthy-time;
+//   again and then stayed passing for -min-healthy-time, and a restart step that takes longer
+//   than the clock-skew allowance does not hide the batch's own restarts from the gate;
 // - a crash on start that keeps restarting ends an unattended -yes -max-errors 0 run with the
 //   deadline error before batch 2; one that fails its restart policy is reported failed at once;
 // - a flapping check restarts the -min-healthy-time count (the verbose line says so);
@@ -13,6 +14,7 @@
 // two looks, and the verdict depended on the machine's speed.
 import { jest } from '@jest/globals';
 import type { RestartOptions } from '../../../lib/restart/options';
+import { TaskStates } from '../../../lib/workflow/state-names';
 import { restartOptions } from '../../fixtures/restart-options';
 import { checkedJob, firstPassAfter } from '../../steps/health/helpers/health-fixtures';
 import {
@@ -86,6 +88,45 @@ describe('-wait-healthy through the workflow', () => {
     // answer held up in the event loop brought two reads closer than the gate sent them.
     const reads = requests(h, CHECKS);
     for (const { id } of restarts) expect(reads.filter((r) => r.id === id).length).toBeGreaterThan(0);
+  });
+
+  it("counts the batch's restarts from before its requests, however long the restart step takes", async () => {
+    // Arrange: each read of the steps' clock in "Restart batch" moves it 3 s on, so the step
+    // ends longer after its first read than the 5 s clock-skew allowance (a slow agent).
+    const job = checkedJob('slow-step', 1);
+    h = await startHarness({ jobs: [job] });
+    await waitAllRunning(h, job.ID, 1);
+    const target = h;
+    let ahead = 0;
+    let inRestart = false;
+    const now = () => {
+      const at = target.now() + ahead;
+      if (inRestart) ahead += 3_000;
+      return at;
+    };
+
+    // Act
+    const run = await runWorkflow(
+      h,
+      restartOptions(job.ID, { waitHealthy: { minHealthyTimeNs: 10e9, healthyDeadlineNs: 300e9 } }),
+      {
+        now,
+        sleep: h.sleep,
+        interceptInvocation: async (state, invoke) => {
+          inRestart = state === TaskStates.restartBatch;
+          try {
+            return await invoke();
+          } finally {
+            inRestart = false;
+          }
+        },
+      },
+    );
+
+    // Assert: healthy, not "the restart is not in its task states yet" at the deadline.
+    expect(run.errors).toEqual([]);
+    expect(run.exitCode).toBe(0);
+    expect(eventsOf(run.events, 'allocation-healthy')).toHaveLength(1);
   });
 
   it('stops an unattended -yes -max-errors 0 run before batch 2 when a batch crashes on start', async () => {
