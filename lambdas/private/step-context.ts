@@ -3,7 +3,7 @@
  * events): the restart steps, and the job lock's steps with the lock this invocation holds.
  */
 import type { Context } from 'aws-lambda';
-import { clockOf, liveEventsOf } from '../../lib/steps/kit/local-invocation';
+import { clockOf, liveEventsOf, sleepOf } from '../../lib/steps/kit/local-invocation';
 import { createRestartSteps } from '../../lib/steps/kit/steps-factory';
 import { createLockSteps, type LockSteps } from '../../lib/steps/lock/lock-steps';
 import { lockLeaseSeconds, planStoreFromEnv, runStatusFromEnv } from '../../lib/stores/from-env';
@@ -16,10 +16,12 @@ import { nomadClientOf } from './nomad-client-middleware';
 /** What every step of this invocation runs with, taken from the Lambda context. */
 function stepDeps(context: Context): RestartStepsDeps {
   const onEvent = liveEventsOf(context);
+  const sleep = sleepOf(context);
   return {
     nomad: nomadClientOf(context),
     planStore: planStoreFromEnv(),
     now: clockOf(context),
+    ...(sleep === undefined ? {} : { sleep }),
     signal: deadlineSignal(context),
     consul: consulReaderOf(context),
     ...(onEvent === undefined ? {} : { onEvent }),

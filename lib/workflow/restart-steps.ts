@@ -215,6 +215,8 @@ export interface RestartStepsDeps {
   readonly planStore: PlanStore;
   /** Unix ms now; injected so tests control time. */
   readonly now: () => number;
+  /** Waits `ms` on `now`'s clock, or less when `signal` aborts (the await steps' timers). @default real timers */
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /** Fires a safety margin before the Lambda (or local step) must return. */
   readonly signal: AbortSignal;
   /**

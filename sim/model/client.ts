@@ -47,11 +47,12 @@ function armRunFor(ctx: SimContext, record: AllocRecord, taskName: string, ms: n
   // A task set to crash exits as it starts instead of running its course.
   const crash = ctx.behaviours.crashOf(record, taskName)?.value;
   if (crash !== undefined) {
-    const cancel = ctx.timers.after(crash.afterMs ?? 0, () => {
+    const exit = () => {
       record.runtime.taskTimers.delete(taskName);
       crashTask(ctx, record, taskName, crash.exitCode ?? 1, () => startTaskAgain(ctx, record, taskName));
-    });
-    record.runtime.taskTimers.set(taskName, cancel);
+    };
+    const afterMs = crash.afterMs ?? 0;
+    record.runtime.taskTimers.set(taskName, afterMs > 0 ? ctx.timers.after(afterMs, exit) : atOnce(exit));
     return;
   }
   if (ms === undefined) return;
@@ -60,6 +61,22 @@ function armRunFor(ctx: SimContext, record: AllocRecord, taskName: string, ms: n
     taskExited(ctx, record, taskName);
   });
   record.runtime.taskTimers.set(taskName, cancel);
+}
+
+/**
+ * Runs `fn` as soon as the current write is done, before any request or timer is served; returns
+ * a cancel function. A crash 0 ms after a start goes this way, not through a 0 ms timer: on a
+ * stalled event loop that timer fires late, with simulated time gone on (100 times the stall in
+ * the tests), so readers saw a task that never runs running, and its checks passing.
+ */
+function atOnce(fn: () => void): () => void {
+  let cancelled = false;
+  queueMicrotask(() => {
+    if (!cancelled) fn();
+  });
+  return () => {
+    cancelled = true;
+  };
 }
 
 /** Starts a `pending` task of a live allocation again (after a restart's delay). */

@@ -82,6 +82,8 @@ export interface LocalRestartRequest {
   readonly taskTokenCallbacks?: LocalTaskTokenCallbacks;
   /** The clock the steps read, Unix ms (tests: a maintenance window on simulated time). @default Date.now */
   readonly now?: () => number;
+  /** Waits on `now`'s clock (tests: the simulator's timers). @default real timers */
+  readonly sleep?: LocalInvocation['sleep'];
 }
 
 type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
@@ -229,6 +231,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
           ...(request.nomad === undefined ? {} : { nomad: request.nomad }),
           ...(request.consul === undefined ? {} : { consul: request.consul }),
           ...(request.now === undefined ? {} : { now: request.now }),
+          ...(request.sleep === undefined ? {} : { sleep: request.sleep }),
         },
         request.invocationBudgetsMs?.[state.stateName] ??
           request.invocationBudgetMs ??

@@ -20,7 +20,14 @@ import { replacementCause } from '../../restart/replacement-cause';
 import { AllocationVanishedError } from '../kit/errors';
 import { readWatchedAllocations } from '../kit/job-allocations-read';
 import { type AllocationOutcome, failedOutcome } from '../kit/outcomes';
-import { delay, RETURN_MARGIN_MS, type Settled, STALL_BACKOFF_MS, settle } from '../kit/watch-timing';
+import {
+  delay,
+  RETURN_MARGIN_MS,
+  type Settled,
+  type Sleep,
+  STALL_BACKOFF_MS,
+  settle,
+} from '../kit/watch-timing';
 import { planBatch } from '../plan/plan';
 import type { AwaitCursor, WaitingAllocation } from './await-cursor';
 import { STILL_WAITING_INTERVAL_MS } from './await-cursor';
@@ -30,6 +37,8 @@ export interface AwaitBatchDeps {
   readonly emit: EmitProgress;
   /** Unix ms. */
   readonly now: () => number;
+  /** Waits on `now`'s clock. @default delay (real timers, for `Date.now`) */
+  readonly sleep?: Sleep | undefined;
   /** Aborting returns the cursor at once (`done: false`); nothing is lost. */
   readonly signal?: AbortSignal | undefined;
   /** Unix ms by which the call must have returned (a Lambda's time slice). @default - no limit */
@@ -127,7 +136,9 @@ export async function awaitBatch(
         evaluations === undefined && watch.anyStuck() ? evaluationsNotBefore : Number.POSITIVE_INFINITY,
       );
       const timerSignal = new AbortController();
-      const timer = delay(wakeAt - now, timerSignal.signal).then((): Wake => ({ kind: 'timer' }));
+      const timer = (deps.sleep ?? delay)(wakeAt - now, timerSignal.signal).then(
+        (): Wake => ({ kind: 'timer' }),
+      );
       const wake = await Promise.race(
         [allocations, evaluations, timer, aborted].filter((p) => p !== undefined),
       );

@@ -19,9 +19,16 @@ export async function restartBatchStep(
   const index = progress.nextBatch;
   const journalKey = planKeys.batchJournal(run.runId, index);
   const journal = await kit.tryGet<BatchJournal>(journalKey);
-  const record = (j: BatchJournal) => planStore.put(journalKey, j);
+  // The batch starts when its journal says, before the first restart request: "Await health"
+  // counts a restart from then, so a start taken after the requests (which can take longer than
+  // the clock-skew allowance) would hide our own restarts from it until the deadline.
+  let startedAt = journal?.startedAt;
+  const record = (j: BatchJournal) => {
+    startedAt ??= j.startedAt;
+    return planStore.put(journalKey, j);
+  };
   const outcomes = await restartBatch(nomad, plan, index, options, { ...watch, journal, record });
-  const batch = { index, size: outcomes.length, startedAt: journal?.startedAt ?? now() };
+  const batch = { index, size: outcomes.length, startedAt: startedAt ?? now() };
   if (!options.reschedule) return { events, batch: await kit.settle(run.runId, batch, outcomes) };
   const cursor = createAwaitCursor(index, outcomes, { now });
   await writeAwaitCursor(planStore, run.runId, index, cursor);

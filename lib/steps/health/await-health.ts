@@ -88,7 +88,7 @@ export async function awaitHealth(
       const woke = await Promise.race([
         ...(listing === undefined ? [] : [listing]),
         ...(consulChange === undefined ? [] : [consulChange]),
-        delay(wakeAt - now, timer.signal).then(() => undefined),
+        (deps.sleep ?? delay)(wakeAt - now, timer.signal).then(() => undefined),
         aborted,
       ]);
       timer.abort();

@@ -13,6 +13,7 @@ import type { Context } from 'aws-lambda';
 import type { ConsulClientConfig } from '../../consul/config';
 import type { NomadClientConfig } from '../../nomad/config';
 import type { ProgressEvent } from '../../restart/events';
+import type { Sleep } from './watch-timing';
 
 export type LiveEventSink = (event: ProgressEvent) => void;
 
@@ -28,6 +29,8 @@ export interface LocalInvocation {
    * @default Date.now
    */
   readonly now?: () => number;
+  /** Waits on `now`'s clock (tests: the simulator's timers). @default real timers */
+  readonly sleep?: Sleep;
 }
 
 const LOCAL_INVOCATION = Symbol('nomad-restart.localInvocation');
@@ -46,6 +49,11 @@ export function liveEventsOf(context: Context): LiveEventSink | undefined {
 /** The clock attached to this invocation's context, else the machine's. */
 export function clockOf(context: Context): () => number {
   return (context as WithLocalInvocation)[LOCAL_INVOCATION]?.now ?? Date.now;
+}
+
+/** The timers attached to this invocation's context (on `now`'s clock), if any. */
+export function sleepOf(context: Context): Sleep | undefined {
+  return (context as WithLocalInvocation)[LOCAL_INVOCATION]?.sleep;
 }
 
 /** The Consul client configuration attached to this invocation's context, if any. */

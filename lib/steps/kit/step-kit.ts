@@ -24,6 +24,7 @@ import {
 import type { GuardOutput, RestartStepsDeps } from '../../workflow/restart-steps';
 import { type AllocationOutcome, batchErrorsOf, failedCountOf } from './outcomes';
 import { cachedPlan } from './plan-cache';
+import type { Sleep } from './watch-timing';
 
 /** A settled batch, as Decide and Apply answer read it. */
 export interface BatchResult {
@@ -106,7 +107,12 @@ export interface PlanWork {
   /** The step's events, for its result. */
   readonly events: ProgressEvent[];
   /** What the batch functions (restart, reschedule, await, health) take: the recorder, the clock, the deadline. */
-  readonly watch: { readonly emit: EmitProgress; readonly now: () => number; readonly signal: AbortSignal };
+  readonly watch: {
+    readonly emit: EmitProgress;
+    readonly now: () => number;
+    readonly sleep: Sleep | undefined;
+    readonly signal: AbortSignal;
+  };
 }
 
 /** The deps of one invocation plus the helpers built on them; each step takes one of these. */
@@ -173,7 +179,8 @@ export function createStepKit(deps: RestartStepsDeps): StepKit {
     async planWork(options, planKey) {
       const { events, emit } = recorder();
       const plan = await loadPlan(planKey);
-      return { nomad: nomadFor(options), plan, events, watch: { emit, now: rest.now, signal: rest.signal } };
+      const watch = { emit, now: rest.now, sleep: rest.sleep, signal: rest.signal };
+      return { nomad: nomadFor(options), plan, events, watch };
     },
     tryGet,
     loadRun: async (runId) => (await tryGet<RunRecord>(planKeys.runRecord(runId))) ?? EMPTY_RUN,

@@ -19,7 +19,13 @@ export const settle = <T>(promise: Promise<T>): Promise<Settled<T>> =>
     (error: unknown) => ({ ok: false as const, error }),
   );
 
-/** Resolves after `ms`, or at once when `signal` aborts. */
+/**
+ * Waits `ms` on the clock the watch reads (`now`), or less when `signal` aborts. Tests that run the
+ * watch on the simulator's clock hand the simulator's timers, so a stalled event loop moves both.
+ */
+export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
+
+/** Resolves after `ms` real ms, or at once when `signal` aborts: the {@link Sleep} of `Date.now`. */
 export function delay(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, Math.max(0, ms));

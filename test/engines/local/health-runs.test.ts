@@ -1,13 +1,20 @@
 // Scenario: -wait-healthy through the synthesized workflow (local engine, real handlers) against
 // the simulator's Nomad service checks, read back from its request log and check history:
 // - in place, each batch's next restart request comes after the previous batch's check passed
-//   again and then stayed passing for -min-healthy-time;
+//   again and then stayed passing for -min-healthy-time, and a restart step that takes longer
+//   than the clock-skew allowance does not hide the batch's own restarts from the gate;
 // - a crash on start that keeps restarting ends an unattended -yes -max-errors 0 run with the
 //   deadline error before batch 2; one that fails its restart policy is reported failed at once;
 // - a flapping check restarts the -min-healthy-time count (the verbose line says so);
 // - with -reschedule, the replacement's checks are waited for.
-// Times: the simulator runs 100 simulated ms per real ms (harness); the gate's own clock is real.
+// Times: the steps run on the simulator's clock (its `now` and its timers, 100 simulated ms per
+// real ms), so every time below is simulated. On the real clock the gate's -min-healthy-time and
+// deadline ran 100 times slower than the allocations: an event loop stalled by a starved machine
+// let a crash-looping allocation live through whole restart delays and check intervals between
+// two looks, and the verdict depended on the machine's speed.
 import { jest } from '@jest/globals';
+import type { RestartOptions } from '../../../lib/restart/options';
+import { TaskStates } from '../../../lib/workflow/state-names';
 import { restartOptions } from '../../fixtures/restart-options';
 import { checkedJob, firstPassAfter } from '../../steps/health/helpers/health-fixtures';
 import {
@@ -15,21 +22,20 @@ import {
   eventsOf,
   type Harness,
   startHarness,
-  TIME_SCALE,
   waitAllRunning,
 } from '../../steps/helpers/harness';
-import { runWorkflow } from './helpers/workflow-harness';
+import { runWorkflow, type WorkflowRun } from './helpers/workflow-harness';
 
 jest.setTimeout(60_000);
 
 const RESTART = /^\/v1\/client\/allocation\/([^/]+)\/restart$/;
 const CHECKS = /^\/v1\/client\/allocation\/([^/]+)\/checks$/;
 const short = (id: string) => id.slice(0, 8);
-/**
- * Real ms as simulated ms, less 10 real ms for the two clocks' rounding (a loaded machine only
- * makes the gate later, never earlier).
- */
-const simMs = (realMs: number) => (realMs - 10) / TIME_SCALE;
+
+/** Runs the restart with the steps on the simulator's clock. */
+function runOnSimulatedTime(target: Harness, options: RestartOptions): Promise<WorkflowRun> {
+  return runWorkflow(target, options, { now: target.now, sleep: target.sleep });
+}
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -53,16 +59,16 @@ function lastStartMs(target: Harness, id: string): number {
 
 describe('-wait-healthy through the workflow', () => {
   it('starts each batch only after the previous one passed its checks for -min-healthy-time', async () => {
-    // Arrange: tasks take half a simulated second to come back and the check runs every minute
-    // (600 ms real, longer than -min-healthy-time), so the pre-restart success is still there,
-    // stale, when they are back (as traced): taking it would start the next batch too early.
+    // Arrange: tasks take half a second to come back and the check runs every minute (longer
+    // than -min-healthy-time), so the pre-restart success is still there, stale, when they are
+    // back (as traced): taking it would start the next batch too early.
     const job = checkedJob('healthy', 3, { intervalS: 60 });
     h = await startHarness({ jobs: [job] }, { taskRestartMs: 500 });
     await waitAllRunning(h, job.ID, 3);
-    const gate = { minHealthyTimeNs: 300e6, healthyDeadlineNs: 20e9 };
+    const gate = { minHealthyTimeNs: 30e9, healthyDeadlineNs: 2_000e9 };
 
     // Act
-    const run = await runWorkflow(h, restartOptions(job.ID, { waitHealthy: gate }));
+    const run = await runOnSimulatedTime(h, restartOptions(job.ID, { waitHealthy: gate }));
 
     // Assert
     expect(run.exitCode).toBe(0);
@@ -71,7 +77,7 @@ describe('-wait-healthy through the workflow', () => {
     for (const [i, restart] of restarts.slice(0, -1).entries()) {
       const passed = firstPassAfter(h.sim.control, restart.id, lastStartMs(h, restart.id));
       expect(passed).toBeDefined();
-      expect(restarts[i + 1]?.time).toBeGreaterThanOrEqual((passed ?? Infinity) + simMs(300));
+      expect(restarts[i + 1]?.time).toBeGreaterThanOrEqual((passed ?? Infinity) + 30_000);
     }
     expect(eventsOf(run.events, 'health-waiting').map((e) => e.count)).toEqual([1, 1, 1]);
     expect(eventsOf(run.events, 'allocation-healthy').map((e) => e.allocationId)).toEqual(
@@ -84,6 +90,45 @@ describe('-wait-healthy through the workflow', () => {
     for (const { id } of restarts) expect(reads.filter((r) => r.id === id).length).toBeGreaterThan(0);
   });
 
+  it("counts the batch's restarts from before its requests, however long the restart step takes", async () => {
+    // Arrange: each read of the steps' clock in "Restart batch" moves it 3 s on, so the step
+    // ends longer after its first read than the 5 s clock-skew allowance (a slow agent).
+    const job = checkedJob('slow-step', 1);
+    h = await startHarness({ jobs: [job] });
+    await waitAllRunning(h, job.ID, 1);
+    const target = h;
+    let ahead = 0;
+    let inRestart = false;
+    const now = () => {
+      const at = target.now() + ahead;
+      if (inRestart) ahead += 3_000;
+      return at;
+    };
+
+    // Act
+    const run = await runWorkflow(
+      h,
+      restartOptions(job.ID, { waitHealthy: { minHealthyTimeNs: 10e9, healthyDeadlineNs: 300e9 } }),
+      {
+        now,
+        sleep: h.sleep,
+        interceptInvocation: async (state, invoke) => {
+          inRestart = state === TaskStates.restartBatch;
+          try {
+            return await invoke();
+          } finally {
+            inRestart = false;
+          }
+        },
+      },
+    );
+
+    // Assert: healthy, not "the restart is not in its task states yet" at the deadline.
+    expect(run.errors).toEqual([]);
+    expect(run.exitCode).toBe(0);
+    expect(eventsOf(run.events, 'allocation-healthy')).toHaveLength(1);
+  });
+
   it('stops an unattended -yes -max-errors 0 run before batch 2 when a batch crashes on start', async () => {
     // Arrange: the restarted task exits 3 at every start and its policy keeps restarting it.
     const job = checkedJob('crashing', 2, {
@@ -94,11 +139,11 @@ describe('-wait-healthy through the workflow', () => {
     h.sim.control.crashOnStart({ jobId: job.ID }, { task: 'server', exitCode: 3 });
 
     // Act
-    const run = await runWorkflow(
+    const run = await runOnSimulatedTime(
       h,
       restartOptions(job.ID, {
         maxErrors: { value: 0, percent: false },
-        waitHealthy: { minHealthyTimeNs: 100e6, healthyDeadlineNs: 1_500e6 },
+        waitHealthy: { minHealthyTimeNs: 10e9, healthyDeadlineNs: 150e9 },
       }),
     );
 
@@ -110,7 +155,7 @@ describe('-wait-healthy through the workflow', () => {
     expect(run.errors).toEqual([
       expect.stringMatching(
         new RegExp(
-          `^Error restarting allocation "${first}": Allocation "${first}" did not become healthy within 1\\.5s: (task "server" (is "pending" \\(Restarting: Task restarting in [0-9.]+m?s\\)|has not started again since the restart)|check "http" (is "failure": nomad: Get "http://127\\.0\\.0\\.1:\\d+/": dial tcp 127\\.0\\.0\\.1:\\d+: connect: connection refused|has not run since the task started))$`,
+          `^Error restarting allocation "${first}": Allocation "${first}" did not become healthy within 2m30s: (task "server" (is "pending" \\(Restarting: Task restarting in [0-9.]+m?s\\)|has not started again since the restart)|check "http" (is "failure": nomad: Get "http://127\\.0\\.0\\.1:\\d+/": dial tcp 127\\.0\\.0\\.1:\\d+: connect: connection refused|has not run since the task started))$`,
         ),
       ),
     ]);
@@ -130,13 +175,13 @@ describe('-wait-healthy through the workflow', () => {
     const [alloc] = allocationsOf(h, job.ID);
 
     // Act
-    const run = await runWorkflow(
+    const run = await runOnSimulatedTime(
       h,
-      restartOptions(job.ID, { waitHealthy: { minHealthyTimeNs: 100e6, healthyDeadlineNs: 30e9 } }),
+      restartOptions(job.ID, { waitHealthy: { minHealthyTimeNs: 10e9, healthyDeadlineNs: 300e9 } }),
     );
 
-    // Assert: the failure's own error, which only the gate's "failed" verdict gives (at the 30 s
-    // deadline it would say "did not become healthy within 30s").
+    // Assert: the failure's own error, which only the gate's "failed" verdict gives (at the 5 min
+    // deadline it would say "did not become healthy within 5m0s").
     const id = short(alloc?.ID ?? '');
     expect(run.exitCode).toBe(1);
     expect(run.errors).toEqual([
@@ -145,19 +190,20 @@ describe('-wait-healthy through the workflow', () => {
   });
 
   it('restarts the -min-healthy-time count when a check flaps', async () => {
-    // Arrange: after the restart the check passes, fails once, then passes; it runs every 600 ms
-    // (real), so the 250 ms polls see each run.
+    // Arrange: after the restart the check passes, fails, passes, fails, then passes; it runs
+    // every minute, so the polls (every 2 s) see each run. Two flaps: the first pass may share
+    // the restarted task's start second (a stale result to the gate, as Nomad's seconds make it).
     const job = checkedJob('flapping', 1, { intervalS: 60 });
     h = await startHarness({ jobs: [job] });
     await waitAllRunning(h, job.ID, 1);
-    h.sim.control.setCheckBehaviour({ jobId: job.ID }, 'http', { behaviour: 'flapping' });
+    h.sim.control.setCheckBehaviour({ jobId: job.ID }, 'http', { behaviour: 'flapping', flaps: 2 });
 
     // Act
-    const run = await runWorkflow(
+    const run = await runOnSimulatedTime(
       h,
       restartOptions(job.ID, {
         verbose: true,
-        waitHealthy: { minHealthyTimeNs: 1_000e6, healthyDeadlineNs: 20e9 },
+        waitHealthy: { minHealthyTimeNs: 100e9, healthyDeadlineNs: 2_000e9 },
       }),
     );
 
@@ -166,7 +212,7 @@ describe('-wait-healthy through the workflow', () => {
     const [reset] = eventsOf(run.events, 'health-reset');
     const [healthy] = eventsOf(run.events, 'allocation-healthy');
     expect(reset?.reason).toBe('check "http" is "failure": Internal Server Error');
-    expect((healthy?.time ?? 0) - (reset?.time ?? Infinity)).toBeGreaterThanOrEqual(1_000);
+    expect((healthy?.time ?? 0) - (reset?.time ?? Infinity)).toBeGreaterThanOrEqual(100_000);
   });
 
   it("waits for the replacement's checks with -reschedule", async () => {
@@ -177,24 +223,25 @@ describe('-wait-healthy through the workflow', () => {
     const [original] = allocationsOf(h, job.ID);
 
     // Act
-    const run = await runWorkflow(
+    const run = await runOnSimulatedTime(
       h,
       restartOptions(job.ID, {
         reschedule: true,
-        waitHealthy: { minHealthyTimeNs: 300e6, healthyDeadlineNs: 20e9 },
+        waitHealthy: { minHealthyTimeNs: 30e9, healthyDeadlineNs: 2_000e9 },
       }),
     );
 
     // Assert
     expect(run.exitCode).toBe(0);
     const replacement = h.sim.control.state().allocation(original?.ID ?? '')?.NextAllocation ?? '';
-    expect(eventsOf(run.events, 'allocation-healthy')).toEqual([
-      expect.objectContaining({ allocationId: replacement, checks: 1 }),
-    ]);
+    const healthy = eventsOf(run.events, 'allocation-healthy');
+    expect(healthy).toEqual([expect.objectContaining({ allocationId: replacement, checks: 1 })]);
+    // The gate and the simulator share the clock: its verdict came -min-healthy-time after the
+    // replacement's check first passed, read from the replacement itself.
     const passed = firstPassAfter(h.sim.control, replacement, lastStartMs(h, replacement));
-    const reads = requests(h, CHECKS).filter((r) => r.id === replacement);
     expect(passed).toBeDefined();
-    expect(reads.at(-1)?.time).toBeGreaterThanOrEqual((passed ?? Infinity) + simMs(300));
+    expect(healthy[0]?.time).toBeGreaterThanOrEqual((passed ?? Infinity) + 30_000);
+    expect(requests(h, CHECKS).filter((r) => r.id === replacement).length).toBeGreaterThan(0);
     expect(requests(h, CHECKS).filter((r) => r.id === original?.ID)).toEqual([]);
   });
 });

@@ -25,6 +25,11 @@ export interface Harness {
   readonly client: NomadClient;
   /** The simulator's clock (simulated Unix ms), used as the engine's clock so times compare. */
   readonly now: () => number;
+  /**
+   * Waits simulated ms on the simulator's timers, or less when `signal` aborts: the steps' waits
+   * with {@link Harness.now} as their clock, so a stalled event loop moves both alike.
+   */
+  readonly sleep: (ms: number, signal: AbortSignal) => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -55,6 +60,16 @@ export async function startHarness(setup: HarnessSetup, extra: HarnessExtra = {}
     sim,
     client,
     now: () => clock.now(),
+    sleep: (ms, signal) =>
+      new Promise((resolve) => {
+        const cancel = clock.setTimer(ms, done);
+        function done(): void {
+          cancel();
+          signal.removeEventListener('abort', done);
+          resolve();
+        }
+        signal.addEventListener('abort', done, { once: true });
+      }),
     async close() {
       await client.close();
       await sim.close();

@@ -59,6 +59,8 @@ export interface WorkflowRunOptions {
   readonly stateMachine?: LocalStateMachine;
   /** The steps' clock (a maintenance window on simulated time). @default Date.now */
   readonly now?: () => number;
+  /** The steps' waits, on `now`'s clock (the harness's `sleep` with its `now`). @default real timers */
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
   /**
    * Runs the ask handler, which parks each question in the approvals store, and waits for its
    * task token to be completed here, as on AWS. @default - questions are answered by `replies`
@@ -140,6 +142,7 @@ export async function runWorkflowInput(
     waitTimeOverrides: { [FlowStates.waitBeforeNextBatch]: 0 },
     ...(runOptions.stateMachine === undefined ? {} : { stateMachine: runOptions.stateMachine }),
     ...(runOptions.now === undefined ? {} : { now: runOptions.now }),
+    ...(runOptions.sleep === undefined ? {} : { sleep: runOptions.sleep }),
     ...(runOptions.taskTokenCallbacks === undefined
       ? {}
       : { taskTokenCallbacks: runOptions.taskTokenCallbacks }),
