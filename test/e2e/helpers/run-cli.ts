@@ -58,3 +58,23 @@ export async function runCliPool(
   await Promise.all(Array.from({ length: Math.min(limit, runs.length) }, worker));
   return results;
 }
+
+/**
+ * The stdout lines of a successful `-wait-healthy -batch-size 1` restart of the allocations whose
+ * short IDs are given, in order, all in group "web": each batch waits for its allocation to be
+ * healthy again before the next one starts.
+ */
+export function healthGatedRestartLines(shortIds: readonly (string | undefined)[]): string[] {
+  return [
+    `==> <ts>: Restarting ${shortIds.length} allocations`,
+    ...shortIds.flatMap((id) => [
+      `    <ts>: Restarting running tasks in allocation "${id}" for group "web"`,
+      '==> <ts>: Waiting for 1 allocation to become healthy',
+      `    <ts>: Allocation "${id}" is healthy`,
+    ]),
+    '==> <ts>: Job restart finished',
+    '',
+    'Job restarted successfully!',
+    '',
+  ];
+}
