@@ -78,3 +78,18 @@ export function healthGatedRestartLines(shortIds: readonly (string | undefined)[
     '',
   ];
 }
+
+/**
+ * The stdout lines of a `-wait-healthy -batch-size 1 -max-errors 0` restart of `total`
+ * allocations whose first batch (the allocation `firstShortId`, group "web") never became healthy.
+ */
+export function healthGateStoppedLines(total: number, firstShortId: string): string[] {
+  return [
+    `==> <ts>: Restarting ${total} allocations`,
+    `    <ts>: Restarting running tasks in allocation "${firstShortId}" for group "web"`,
+    '==> <ts>: Waiting for 1 allocation to become healthy',
+    '==> <ts>: Stopping job restart: 1 allocation failed, more than -max-errors=0',
+    '==> <ts>: Job restart finished with errors',
+    '',
+  ];
+}
