@@ -31,7 +31,7 @@ import { synthesizeStack } from '../aws-limits/helpers/synthesized-stack';
 import { discardingTerminal } from '../engines/local/helpers/workflow-harness';
 import { openedAroundAll } from '../fixtures/opened-around';
 import { restartOptions } from '../fixtures/restart-options';
-import { harnessPerTest, simpleJob } from '../steps/helpers/harness';
+import { harnessPerTest, refuseFirstRestart, simpleJob } from '../steps/helpers/harness';
 import { SIGNING_SECRET, slackBody, slackHeaders } from './helpers/approvals';
 import { type SlackCall, startFakeSlack } from './helpers/fake-slack';
 import { type LocalLoop, startLocalLoop } from './helpers/local-loop';
@@ -216,7 +216,7 @@ describe('chat-ops approvals through the local engine', () => {
   it("ends the run with Nomad's exit semantics when an error question is answered Cancel", async () => {
     // Arrange
     const h = await harness.startRunning(simpleJob('web', 'service', 2));
-    h.sim.control.injectFault({ pathSuffix: '/restart', nth: 1, status: 400, body: 'no such task' });
+    refuseFirstRestart(h, 'no such task');
     const run = await startRun(restartOptions('web'));
     const posted = questionOf(await slack.waitFor('chat.postMessage'));
 

@@ -27,7 +27,13 @@ import { synthesizeStack } from '../aws-limits/helpers/synthesized-stack';
 import { openedAroundAll } from '../fixtures/opened-around';
 import { lambdaContext } from '../lambdas/helpers/fixtures';
 import { statusChangeEvent } from '../lambdas/helpers/status-change';
-import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../steps/helpers/harness';
+import {
+  type Harness,
+  harnessPerTest,
+  refuseFirstRestart,
+  simpleJob,
+  waitAllRunning,
+} from '../steps/helpers/harness';
 import { type SlackCall, startFakeSlack } from './helpers/fake-slack';
 
 jest.setTimeout(120_000);
@@ -177,13 +183,7 @@ describe('run notifications from local-engine runs', () => {
   it("posts a run that finished with errors: its summary, and Nomad's error list as a block", async () => {
     // Arrange: the first in-place restart is refused.
     const target = await cluster(2);
-    target.sim.control.injectFault({
-      pathSuffix: '/restart',
-      method: 'PUT',
-      nth: 1,
-      status: 400,
-      body: 'nope',
-    });
+    refuseFirstRestart(target, 'nope');
 
     // Act
     const run = await runAndObserve({ job: 'web', yes: true });

@@ -239,6 +239,11 @@ export async function holdDeploymentRunning(h: Harness, jobId: string): Promise<
   return deployment;
 }
 
+/** Makes Nomad refuse the run's first in-place restart with a 400 `body`: a run that ends with errors. */
+export function refuseFirstRestart(h: Harness, body: string): void {
+  h.sim.control.injectFault({ pathSuffix: '/restart', method: 'PUT', nth: 1, status: 400, body });
+}
+
 /** Events of one type, narrowed. */
 export function eventsOf<T extends ProgressEvent['type']>(
   events: readonly ProgressEvent[],
