@@ -24,6 +24,7 @@ import type { Allocation, AllocListStub, Job } from '../../lib/nomad/types';
 import {
   allocationsOf,
   type Harness,
+  prestartTask,
   simpleJob,
   startHarness,
   task,
@@ -86,13 +87,7 @@ describe('nomad-restart suggested acceptance scenarios', () => {
           {
             Name: 'multiple_tasks',
             Count: 3,
-            Tasks: [
-              task('prestart', {
-                Config: { run_for: '100ms', exit_code: 0 },
-                Lifecycle: { Hook: 'prestart', Sidecar: false },
-              }),
-              task('main'),
-            ],
+            Tasks: [prestartTask(), task('main')],
           },
         ],
       };

@@ -139,6 +139,14 @@ export function task(name: string, extra: Partial<Task> = {}): Task {
  * T3's job (`TestJobRestartCommand_Run`): group `single_task` (3 × `main`) and group `multiple_tasks` (2 ×
  * a finished prestart task, a poststart sidecar and `main`): 5 running allocations.
  */
+/** A prestart task that runs to its end (100 ms, exit 0) before the main task starts. */
+export function prestartTask(): Task {
+  return task('prestart', {
+    Config: { run_for: '100ms', exit_code: 0 },
+    Lifecycle: { Hook: 'prestart', Sidecar: false },
+  });
+}
+
 export function t3Job(type: 'batch' | 'service'): Job {
   return {
     ID: `test_job_${type}`,
@@ -152,10 +160,7 @@ export function t3Job(type: 'batch' | 'service'): Job {
         Name: 'multiple_tasks',
         Count: 2,
         Tasks: [
-          task('prestart', {
-            Config: { run_for: '100ms', exit_code: 0 },
-            Lifecycle: { Hook: 'prestart', Sidecar: false },
-          }),
+          prestartTask(),
           task('sidecar', { Lifecycle: { Hook: 'poststart', Sidecar: true } }),
           task('main'),
         ],
