@@ -24,7 +24,6 @@ import { localStores } from '../../lib/stores/from-env';
 import { FlowStates, TASK_STATE_HANDLERS, TaskStates } from '../../lib/workflow/state-names';
 import type { AclSpec } from '../../sim/acl';
 import { synthesizeStack } from '../aws-limits/helpers/synthesized-stack';
-import { openedAroundAll } from '../fixtures/opened-around';
 import { lambdaContext } from '../lambdas/helpers/fixtures';
 import { statusChangeEvent } from '../lambdas/helpers/status-change';
 import {
@@ -34,7 +33,7 @@ import {
   simpleJob,
   waitAllRunning,
 } from '../steps/helpers/harness';
-import { type SlackCall, startFakeSlack } from './helpers/fake-slack';
+import { fakeSlackAroundAll, type SlackCall } from './helpers/fake-slack';
 
 jest.setTimeout(120_000);
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
@@ -50,10 +49,7 @@ const secrets = mockClient(SecretsManagerClient);
 const sfn = mockClient(SFNClient);
 type Handler = (event: unknown, context: unknown) => Promise<{ outcome: string | null; posted: string[] }>;
 
-const slack = openedAroundAll(
-  () => startFakeSlack(BOT_TOKEN),
-  (opened) => opened.close(),
-);
+const slack = fakeSlackAroundAll(BOT_TOKEN);
 let handler: Handler;
 const harness = harnessPerTest();
 
