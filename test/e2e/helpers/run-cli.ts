@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { collectText } from '../../fixtures/stream-text';
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'bin', 'nomad-restart.js');
 
@@ -25,16 +26,10 @@ export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, inp
       env: { PATH: process.env['PATH'], HOME: process.env['HOME'], TZ: 'UTC', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
+    const stdout = collectText(child.stdout);
+    const stderr = collectText(child.stderr);
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout: normalise(stdout), stderr: normalise(stderr) }));
+    child.on('close', (code) => resolve({ code, stdout: normalise(stdout()), stderr: normalise(stderr()) }));
     child.stdin.end(input);
   });
 }
