@@ -42,13 +42,19 @@ import { type CliResult, healthGatedRestartLines, healthGateStoppedLines, runCli
 jest.setTimeout(240_000);
 
 const MIN_MS = 3_000;
-const gate = (deadline = '60s') => [
+const gate = (deadline = '60s', minHealthy = '3s') => [
   '-wait-healthy',
   '-min-healthy-time',
-  '3s',
+  minHealthy,
   '-healthy-deadline',
   deadline,
 ];
+/** The fixture's Nomad settings, with Consul's address and the fixture's token in CONSUL_* variables. */
+const consulEnv = (f: Fixture) => ({
+  ...f.target.env,
+  CONSUL_HTTP_ADDR: f.consul.address,
+  CONSUL_HTTP_TOKEN: f.token,
+});
 /** How far a watch's reading may lag the gate's own (two blocking queries woken by one index). */
 const LAG_MS = 500;
 
@@ -126,11 +132,7 @@ describeConsul('-wait-healthy on Consul checks: a check critical at the deadline
     f = await openFixture('consul-failing', { script: FAILING });
 
     // Act: address and token from Consul's own variables.
-    result = await runCli(['-yes', '-max-errors', '0', ...gate('15s'), 'consul-failing'], {
-      ...f.target.env,
-      CONSUL_HTTP_ADDR: f.consul.address,
-      CONSUL_HTTP_TOKEN: f.token,
-    });
+    result = await runCli(['-yes', '-max-errors', '0', ...gate('15s'), 'consul-failing'], consulEnv(f));
     after = await f.target.allocations('consul-failing');
   });
   afterAll(() => closeFixture(f));
@@ -182,20 +184,8 @@ describeConsul('-wait-healthy on Consul checks: -task leaves the group check pas
 
     // Act
     result = await runCli(
-      [
-        '-yes',
-        '-max-errors',
-        '0',
-        '-task',
-        'server',
-        '-wait-healthy',
-        '-min-healthy-time',
-        '1s',
-        '-healthy-deadline',
-        '15s',
-        'consul-stale',
-      ],
-      { ...f.target.env, CONSUL_HTTP_ADDR: f.consul.address, CONSUL_HTTP_TOKEN: f.token },
+      ['-yes', '-max-errors', '0', '-task', 'server', ...gate('15s', '1s'), 'consul-stale'],
+      consulEnv(f),
     );
     after = await f.target.allocations('consul-stale');
     readings = await watch.stop();
@@ -238,11 +228,10 @@ describeConsul('-wait-healthy on Consul checks: a flapping check', () => {
     const watch = f.consul.watch(f.service);
 
     // Act
-    result = await runCli(['-yes', '-verbose', '-output', 'json', ...gate(), 'consul-flapping'], {
-      ...f.target.env,
-      CONSUL_HTTP_ADDR: f.consul.address,
-      CONSUL_HTTP_TOKEN: f.token,
-    });
+    result = await runCli(
+      ['-yes', '-verbose', '-output', 'json', ...gate(), 'consul-flapping'],
+      consulEnv(f),
+    );
     after = await f.target.allocations('consul-flapping');
     readings = await watch.stop();
   });
