@@ -1,15 +1,10 @@
 import { RestartValidationError } from '../../lib/restart/errors';
 import { toRestartInput, validateRestartInput } from '../../lib/restart/input';
 import { parseRfc3339, resolveWindow, skipsWhenLocked, windowHasEnded } from '../../lib/restart/window';
+import { refusal } from './helpers/refusal';
 
 const ctx = { interactive: true };
 const at = (iso: string) => Date.parse(iso);
-/** One refused input: the fields beside `job`, and the validator's exact message. */
-const refusal = (name: string, raw: Record<string, unknown>, expectedErr: string) => ({
-  name,
-  raw,
-  expectedErr,
-});
 
 describe('maintenance window', () => {
   describe('parseRfc3339', () => {
