@@ -88,3 +88,13 @@ export function healthGateStoppedLines(total: number, firstShortId: string): str
     '',
   ];
 }
+
+/** The stderr lines of a `-reschedule` run whose one error is Nomad's 403 on evaluating the job. */
+export function evaluateDeniedErrorLines(shortId: string): string[] {
+  return [
+    '',
+    '1 error occurred while restarting job:',
+    `* Error restarting allocation "${shortId}": Failed evaluate job: Unexpected response code: 403 (Permission denied)`,
+    '',
+  ];
+}
