@@ -9,9 +9,12 @@ import {
 import { restartOptions, WINDOW_INPUT_FIELDS } from '../fixtures/restart-options';
 import { refusal } from './helpers/refusal';
 
+/** A refused `-yes` input for job "j" with `fields` beside. */
+const confirmedRefusal = (name: string, fields: Record<string, unknown>, expectedErr: string) =>
+  refusal(name, { job: 'j', ...fields, yes: true }, expectedErr);
 /** A refused `-wait-healthy -yes` input for job "j", with `timings` beside. */
 const gatedRefusal = (name: string, timings: Record<string, string>, expectedErr: string) =>
-  refusal(name, { job: 'j', waitHealthy: true, ...timings, yes: true }, expectedErr);
+  confirmedRefusal(name, { waitHealthy: true, ...timings }, expectedErr);
 
 const headless = { interactive: false };
 
@@ -140,19 +143,19 @@ describe('input', () => {
         `Invalid input field "startedBy": got "${'x'.repeat(201)}", expected who or what started the run, shown with its questions in chat (string, at most 200 characters)`,
       ),
       // Nomad's checks 3-9, in order, with Nomad's messages.
-      refusal(
+      confirmedRefusal(
         'decimal batch size number',
-        { job: 'j', batchSize: 1.5, yes: true },
+        { batchSize: 1.5 },
         'Invalid -batch-size value "1.5": batch size must be an integer or a percentage',
       ),
-      refusal(
+      confirmedRefusal(
         'negative batch size number',
-        { job: 'j', batchSize: -1, yes: true },
+        { batchSize: -1 },
         'Invalid -batch-size value "-1": batch size must be an integer or a percentage',
       ),
-      refusal(
+      confirmedRefusal(
         'zero batch size',
-        { job: 'j', batchSize: '0%', yes: true },
+        { batchSize: '0%' },
         'Invalid -batch-size value "0%": number value must be greater than zero',
       ),
       refusal(
@@ -160,9 +163,9 @@ describe('input', () => {
         { job: 'j', batchWait: 'ask' },
         'Invalid -batch-wait value "ask": "ask" cannot be used when terminal is not interactive',
       ),
-      refusal(
+      confirmedRefusal(
         'bad wait',
-        { job: 'j', batchWait: '10', yes: true },
+        { batchWait: '10' },
         'Invalid -batch-wait value "10": time: missing unit in duration "10"',
       ),
       refusal(
@@ -170,34 +173,34 @@ describe('input', () => {
         { job: 'j' },
         'Invalid -on-error value "ask": "ask" cannot be used when terminal is not interactive',
       ),
-      refusal(
+      confirmedRefusal(
         'bad on error',
-        { job: 'j', onError: 'Fail', yes: true },
+        { onError: 'Fail' },
         'Invalid -on-error value "Fail": valid options are "ask" and "fail"',
       ),
-      refusal(
+      confirmedRefusal(
         'all tasks with task',
-        { job: 'j', allTasks: true, tasks: ['t'], yes: true },
+        { allTasks: true, tasks: ['t'] },
         'The -all-tasks option cannot be used with -task',
       ),
-      refusal(
+      confirmedRefusal(
         'reschedule with task',
-        { job: 'j', reschedule: true, tasks: ['t'], yes: true },
+        { reschedule: true, tasks: ['t'] },
         'The -reschedule option cannot be used with -task',
       ),
-      refusal(
+      confirmedRefusal(
         'zero timeout',
-        { job: 'j', replacementTimeout: '-5s', yes: true },
+        { replacementTimeout: '-5s' },
         'Invalid -replacement-timeout value "-5s": duration must be greater than zero',
       ),
-      refusal(
+      confirmedRefusal(
         'bad max errors',
-        { job: 'j', maxErrors: '1.5', yes: true },
+        { maxErrors: '1.5' },
         'Invalid -max-errors value "1.5": max errors must be an integer or a percentage',
       ),
-      refusal(
+      confirmedRefusal(
         'string waitHealthy',
-        { job: 'j', waitHealthy: 'yes', yes: true },
+        { waitHealthy: 'yes' },
         'Invalid input field "waitHealthy": got "yes", expected true or false',
       ),
       gatedRefusal(
@@ -230,9 +233,9 @@ describe('input', () => {
         { minHealthyTime: '60s', healthyDeadline: '1m' },
         'Invalid -min-healthy-time value "60s": minimum healthy time 1m0s must be less than -healthy-deadline 1m0s',
       ),
-      refusal(
+      confirmedRefusal(
         'timings without the gate',
-        { job: 'j', healthyDeadline: '1m', yes: true },
+        { healthyDeadline: '1m' },
         'The -healthy-deadline option can only be used with -wait-healthy',
       ),
     ])('fails: $name', ({ raw, expectedErr }) => {
