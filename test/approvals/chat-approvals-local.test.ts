@@ -29,11 +29,10 @@ import { localStores } from '../../lib/stores/from-env';
 import { FlowStates, TASK_STATE_HANDLERS, TaskStates } from '../../lib/workflow/state-names';
 import { synthesizeStack } from '../aws-limits/helpers/synthesized-stack';
 import { discardingTerminal } from '../engines/local/helpers/workflow-harness';
-import { openedAroundAll } from '../fixtures/opened-around';
 import { restartOptions } from '../fixtures/restart-options';
-import { harnessPerTest, simpleJob } from '../steps/helpers/harness';
+import { harnessPerTest, refuseFirstRestart, simpleJob } from '../steps/helpers/harness';
 import { SIGNING_SECRET, slackBody, slackHeaders } from './helpers/approvals';
-import { type SlackCall, startFakeSlack } from './helpers/fake-slack';
+import { fakeSlackAroundAll, type SlackCall } from './helpers/fake-slack';
 import { type LocalLoop, startLocalLoop } from './helpers/local-loop';
 
 jest.setTimeout(120_000);
@@ -45,10 +44,7 @@ const SECRET_ARNS = {
 };
 const secrets = mockClient(SecretsManagerClient);
 const written: string[] = [];
-const slack = openedAroundAll(
-  () => startFakeSlack(BOT_TOKEN),
-  (opened) => opened.close(),
-);
+const slack = fakeSlackAroundAll(BOT_TOKEN);
 let loop: LocalLoop;
 const harness = harnessPerTest();
 
@@ -216,7 +212,7 @@ describe('chat-ops approvals through the local engine', () => {
   it("ends the run with Nomad's exit semantics when an error question is answered Cancel", async () => {
     // Arrange
     const h = await harness.startRunning(simpleJob('web', 'service', 2));
-    h.sim.control.injectFault({ pathSuffix: '/restart', nth: 1, status: 400, body: 'no such task' });
+    refuseFirstRestart(h, 'no such task');
     const run = await startRun(restartOptions('web'));
     const posted = questionOf(await slack.waitFor('chat.postMessage'));
 

@@ -8,10 +8,9 @@ import { SendTaskSuccessCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { APPROVAL_ENV } from '../../lib/approvals/settings';
 import { newApprovalId } from '../../lib/stores';
-import { openedAroundAll } from '../fixtures/opened-around';
 import { lambdaContext } from '../lambdas/helpers/fixtures';
 import { buttonPress, SIGNING_SECRET, slackBody, slackHeaders } from './helpers/approvals';
-import { startFakeSlack } from './helpers/fake-slack';
+import { fakeSlackAroundAll } from './helpers/fake-slack';
 import { functionUrlEvent } from './helpers/local-loop';
 
 const secrets = mockClient(SecretsManagerClient);
@@ -21,10 +20,7 @@ type Handler = (event: unknown, context: unknown) => Promise<{ statusCode: numbe
 
 describe('approval-endpoint handler', () => {
   let handler: Handler;
-  const slack = openedAroundAll(
-    () => startFakeSlack('xoxb-token'),
-    (opened) => opened.close(),
-  );
+  const slack = fakeSlackAroundAll('xoxb-token');
 
   beforeAll(async () => {
     Object.assign(process.env, {

@@ -141,12 +141,17 @@ describe('syncQuestionMessages', () => {
     return { channel, sent };
   }
 
-  it('posts a new question once and updates it once per settled decision', async () => {
-    // Arrange
+  /** A parked question in a store, synced to one recording Slack channel. */
+  async function parkedWithSlack() {
     const q = parkedQuestion();
     const store = await storeWith(q);
     const slack = recordingChannel('slack');
-    const deps = { approvals: store, channels: [slack.channel] };
+    return { q, store, slack, deps: { approvals: store, channels: [slack.channel] } };
+  }
+
+  it('posts a new question once and updates it once per settled decision', async () => {
+    // Arrange
+    const { q, store, slack, deps } = await parkedWithSlack();
 
     // Act
     await syncQuestionMessages(deps, q.approvalId);
@@ -170,10 +175,7 @@ describe('syncQuestionMessages', () => {
 
   it('updates the message once the run ended with the question open, saying it is closed', async () => {
     // Arrange
-    const q = parkedQuestion();
-    const store = await storeWith(q);
-    const slack = recordingChannel('slack');
-    const deps = { approvals: store, channels: [slack.channel] };
+    const { q, store, slack, deps } = await parkedWithSlack();
     await syncQuestionMessages(deps, q.approvalId);
 
     // Act: the stale-lock rule closes it; the stream delivers the change (at least once).

@@ -12,10 +12,9 @@ import { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
 import { localStores } from '../../lib/stores/from-env';
 import { functionEnvironment } from '../constructs/helpers/handler-resources';
 import { secretArn, slackApprovalReferences } from '../constructs/helpers/synth';
-import { openedAroundAll } from '../fixtures/opened-around';
 import { lambdaContext } from '../lambdas/helpers/fixtures';
 import { parkedQuestion } from './helpers/approvals';
-import { startFakeSlack } from './helpers/fake-slack';
+import { fakeSlackAroundAll } from './helpers/fake-slack';
 
 const BOT_TOKEN = 'xoxb-notifier-test-token';
 const ARN = secretArn;
@@ -24,10 +23,7 @@ type Handler = (event: unknown, context: unknown) => Promise<{ updated: number }
 
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
 
-const slack = openedAroundAll(
-  () => startFakeSlack(BOT_TOKEN),
-  (opened) => opened.close(),
-);
+const slack = fakeSlackAroundAll(BOT_TOKEN);
 let environment: Record<string, string>;
 
 beforeAll(async () => {

@@ -24,11 +24,16 @@ import { localStores } from '../../lib/stores/from-env';
 import { FlowStates, TASK_STATE_HANDLERS, TaskStates } from '../../lib/workflow/state-names';
 import type { AclSpec } from '../../sim/acl';
 import { synthesizeStack } from '../aws-limits/helpers/synthesized-stack';
-import { openedAroundAll } from '../fixtures/opened-around';
 import { lambdaContext } from '../lambdas/helpers/fixtures';
 import { statusChangeEvent } from '../lambdas/helpers/status-change';
-import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../steps/helpers/harness';
-import { type SlackCall, startFakeSlack } from './helpers/fake-slack';
+import {
+  type Harness,
+  harnessPerTest,
+  refuseFirstRestart,
+  simpleJob,
+  waitAllRunning,
+} from '../steps/helpers/harness';
+import { fakeSlackAroundAll, type SlackCall } from './helpers/fake-slack';
 
 jest.setTimeout(120_000);
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
@@ -44,10 +49,7 @@ const secrets = mockClient(SecretsManagerClient);
 const sfn = mockClient(SFNClient);
 type Handler = (event: unknown, context: unknown) => Promise<{ outcome: string | null; posted: string[] }>;
 
-const slack = openedAroundAll(
-  () => startFakeSlack(BOT_TOKEN),
-  (opened) => opened.close(),
-);
+const slack = fakeSlackAroundAll(BOT_TOKEN);
 let handler: Handler;
 const harness = harnessPerTest();
 
@@ -177,13 +179,7 @@ describe('run notifications from local-engine runs', () => {
   it("posts a run that finished with errors: its summary, and Nomad's error list as a block", async () => {
     // Arrange: the first in-place restart is refused.
     const target = await cluster(2);
-    target.sim.control.injectFault({
-      pathSuffix: '/restart',
-      method: 'PUT',
-      nth: 1,
-      status: 400,
-      body: 'nope',
-    });
+    refuseFirstRestart(target, 'nope');
 
     // Act
     const run = await runAndObserve({ job: 'web', yes: true });

@@ -5,28 +5,18 @@
 // @ts-expect-error: a plain JavaScript module of the shim, without type declarations
 import { userCacheDir } from '../../bin/private/user-cache.js';
 
+/** One case: the variables and platform given, and the cache folder for home `/home/u`. */
+function row(name: string, env: Record<string, string>, platform: string, expected: string) {
+  return { name, env, platform, expected };
+}
+
 describe('userCacheDir', () => {
   it.each([
-    {
-      name: 'XDG_CACHE_HOME',
-      env: { XDG_CACHE_HOME: '/x/cache' },
-      platform: 'darwin',
-      expected: '/x/cache/nomad-restart',
-    },
-    { name: 'Linux without it', env: {}, platform: 'linux', expected: '/home/u/.cache/nomad-restart' },
-    {
-      name: 'an empty XDG_CACHE_HOME',
-      env: { XDG_CACHE_HOME: '' },
-      platform: 'linux',
-      expected: '/home/u/.cache/nomad-restart',
-    },
-    { name: 'macOS', env: {}, platform: 'darwin', expected: '/home/u/Library/Caches/nomad-restart' },
-    {
-      name: 'Windows',
-      env: { LOCALAPPDATA: '/w/Local' },
-      platform: 'win32',
-      expected: '/w/Local/nomad-restart/Cache',
-    },
+    row('XDG_CACHE_HOME', { XDG_CACHE_HOME: '/x/cache' }, 'darwin', '/x/cache/nomad-restart'),
+    row('Linux without it', {}, 'linux', '/home/u/.cache/nomad-restart'),
+    row('an empty XDG_CACHE_HOME', { XDG_CACHE_HOME: '' }, 'linux', '/home/u/.cache/nomad-restart'),
+    row('macOS', {}, 'darwin', '/home/u/Library/Caches/nomad-restart'),
+    row('Windows', { LOCALAPPDATA: '/w/Local' }, 'win32', '/w/Local/nomad-restart/Cache'),
   ])('uses $name', ({ env, platform, expected }) => {
     expect(userCacheDir(env, platform, '/home/u')).toBe(expected);
   });

@@ -9,39 +9,33 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
+import { NomadRestartStack, type SlackApprovalReferences } from '../../lib/constructs/nomad-restart-stack';
 import { NomadRestartWorkflow } from '../../lib/constructs/nomad-restart-workflow';
 import { questionRecordPatterns } from '../../lib/constructs/private/approvals-stream-filter';
 import { stackPropsFromContext } from '../../lib/constructs/stack-context';
 import { expectWatchedDeadLetterQueue, queueArn, queueIdOf } from './helpers/dead-letters';
-import { actionsOf, roleStatements } from './helpers/handler-resources';
+import {
+  actionsOf,
+  DECRYPT_CHAT_SECRETS,
+  DESCRIBE_RESTART_EXECUTIONS,
+  roleStatements,
+} from './helpers/handler-resources';
+import {
+  CHAT_SECRETS_KEY,
+  secretArn,
+  slackApprovalReferences,
+  synthWithApprovalChannels,
+  webhookApprovalReferences,
+} from './helpers/synth';
 
-const ARN = (name: string) => `arn:aws:secretsmanager:us-east-1:123456789012:secret:${name}-AbCdEf`;
+const ARN = secretArn;
 const TOPIC = 'arn:aws:sns:us-east-1:123456789012:nomad-restart-questions';
 
-const KEY = 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
-
-function synth(slack: Record<string, unknown> = { allowedUserIds: ['U1'] }) {
-  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
-  const stack = new NomadRestartStack(app, 'ApprovalsTest', {
-    env: { account: '123456789012', region: 'us-east-1' },
-    nomadAddress: 'https://nomad.internal:4646',
-    slackApprovals: {
-      botTokenSecret: { completeArn: ARN('slack-bot') },
-      signingSecret: { completeArn: ARN('slack-signing') },
-      channelId: 'C123',
-      ...slack,
-    },
-    webhookApprovals: {
-      url: 'https://chat.example.com/hook',
-      secret: { completeArn: ARN('webhook') },
-      keyId: 'ops',
-      answerKeyIds: ['ops'],
-    },
-    approvalEmailTopicArn: TOPIC,
-    approvalSecretsKmsKeyArn: KEY,
+function synth(slack: SlackApprovalReferences = slackApprovalReferences()) {
+  return synthWithApprovalChannels('ApprovalsTest', TOPIC, {
+    slackApprovals: slack,
+    webhookApprovals: webhookApprovalReferences({ answerKeyIds: ['ops'] }),
   });
-  return { app, template: Template.fromStack(stack) };
 }
 
 describe('NomadRestartStack with approvals', () => {
@@ -60,22 +54,7 @@ describe('NomadRestartStack with approvals', () => {
         Resource: { Ref: expect.stringMatching(/^RestartStateMachine/) },
       },
       // An answer whose reply was lost: did the execution take it? (lib/approvals/decide.ts)
-      {
-        Action: 'states:DescribeExecution',
-        Effect: 'Allow',
-        Resource: {
-          'Fn::Join': [
-            '',
-            [
-              'arn:',
-              { Ref: 'AWS::Partition' },
-              ':states:us-east-1:123456789012:execution:',
-              { 'Fn::GetAtt': [expect.stringMatching(/^RestartStateMachine/), 'Name'] },
-              ':*',
-            ],
-          ],
-        },
-      },
+      DESCRIBE_RESTART_EXECUTIONS,
     ]);
   });
 
@@ -118,14 +97,7 @@ describe('NomadRestartStack with approvals', () => {
       const statements = roleStatements(template, `nomad-restart ${handler} handler`);
 
       // Assert
-      expect(statements.filter((s) => actionsOf(s).includes('kms:Decrypt'))).toEqual([
-        {
-          Action: 'kms:Decrypt',
-          Effect: 'Allow',
-          Resource: KEY,
-          Condition: { StringEquals: { 'kms:ViaService': 'secretsmanager.us-east-1.amazonaws.com' } },
-        },
-      ]);
+      expect(statements.filter((s) => actionsOf(s).includes('kms:Decrypt'))).toEqual([DECRYPT_CHAT_SECRETS]);
     },
   );
 
@@ -221,8 +193,11 @@ describe('NomadRestartStack with approvals', () => {
   });
 
   it('refuses Slack without an allow-list', () => {
+    // Arrange
+    const { allowedUserIds: _, ...withoutAllowList } = slackApprovalReferences();
+
     // Act
-    const act = () => synth({});
+    const act = () => synth(withoutAllowList);
 
     // Assert
     expect(act).toThrow(/slack needs allowedUserIds or allowedChannelIds/);
@@ -255,7 +230,7 @@ describe('stackPropsFromContext with approvals', () => {
       webhookKeyId: 'ops',
       webhookAnswerKeyIds: 'ops',
       approvalEmailTopicArn: TOPIC,
-      approvalSecretsKmsKeyArn: KEY,
+      approvalSecretsKmsKeyArn: CHAT_SECRETS_KEY,
     };
 
     // Act
@@ -271,7 +246,7 @@ describe('stackPropsFromContext with approvals', () => {
       },
       webhookApprovals: { secret: { name: 'webhook' }, keyId: 'ops', answerKeyIds: ['ops'] },
       approvalEmailTopicArn: TOPIC,
-      approvalSecretsKmsKeyArn: KEY,
+      approvalSecretsKmsKeyArn: CHAT_SECRETS_KEY,
     });
   });
 

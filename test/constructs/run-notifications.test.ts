@@ -14,37 +14,28 @@ import { NomadRestartWorkflow } from '../../lib/constructs/nomad-restart-workflo
 import { RunNotifications } from '../../lib/constructs/run-notifications';
 import { stackPropsFromContext } from '../../lib/constructs/stack-context';
 import { expectWatchedDeadLetterQueue, queueArn, queueIdOf } from './helpers/dead-letters';
-import { actionsOf, functionEnvironment, roleStatements } from './helpers/handler-resources';
+import {
+  actionsOf,
+  DECRYPT_CHAT_SECRETS,
+  DESCRIBE_RESTART_EXECUTIONS,
+  functionEnvironment,
+  roleStatements,
+} from './helpers/handler-resources';
 import { awsSolutionsFindings } from './helpers/nag';
-import { secretArn, slackApprovalReferences, synthStack } from './helpers/synth';
+import { secretArn, synthStack, synthWithApprovalChannels } from './helpers/synth';
 
 const ARN = secretArn;
 const TOPIC = 'arn:aws:sns:us-east-1:123456789012:nomad-restart-runs';
-const KEY = 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
 const ROLE = 'nomad-restart notify-run-ended handler';
 const env = { account: '123456789012', region: 'us-east-1' };
 const newApp = () => new App({ context: { 'aws:cdk:bundling-stacks': [] } });
 
-function synthWithApprovalChannels() {
-  const app = newApp();
-  const stack = new NomadRestartStack(app, 'RunNotificationsTest', {
-    env,
-    nomadAddress: 'https://nomad.internal:4646',
-    slackApprovals: slackApprovalReferences(),
-    webhookApprovals: {
-      url: 'https://chat.example.com/hook',
-      secret: { completeArn: ARN('webhook') },
-      keyId: 'ops',
-    },
-    approvalEmailTopicArn: TOPIC,
-    approvalSecretsKmsKeyArn: KEY,
-    notifyRunEnded: true,
-  });
-  return { app, template: Template.fromStack(stack) };
+function synthWithChannelsAndNotifications() {
+  return synthWithApprovalChannels('RunNotificationsTest', TOPIC, { notifyRunEnded: true });
 }
 
 describe('run notifications', () => {
-  const { app, template } = synthWithApprovalChannels();
+  const { app, template } = synthWithChannelsAndNotifications();
 
   it("routes this state machine's ending status changes to the notifier", () => {
     // Act
@@ -148,22 +139,7 @@ describe('run notifications', () => {
     // Assert
     const bucket = expect.stringMatching(/^RestartPlanBucket/);
     expect(statements.filter((s) => actionsOf(s).some((a) => /^(states|s3|dynamodb):/.test(a)))).toEqual([
-      {
-        Action: 'states:DescribeExecution',
-        Effect: 'Allow',
-        Resource: {
-          'Fn::Join': [
-            '',
-            [
-              'arn:',
-              { Ref: 'AWS::Partition' },
-              ':states:us-east-1:123456789012:execution:',
-              { 'Fn::GetAtt': [expect.stringMatching(/^RestartStateMachine/), 'Name'] },
-              ':*',
-            ],
-          ],
-        },
-      },
+      DESCRIBE_RESTART_EXECUTIONS,
       {
         Action: 's3:GetObject',
         Effect: 'Allow',
@@ -195,12 +171,7 @@ describe('run notifications', () => {
     expect(text).toContain(ARN('webhook'));
     expect(text).not.toContain('slack-signing');
     expect(statements).toContainEqual(expect.objectContaining({ Action: 'sns:Publish', Resource: TOPIC }));
-    expect(statements).toContainEqual({
-      Action: 'kms:Decrypt',
-      Effect: 'Allow',
-      Resource: KEY,
-      Condition: { StringEquals: { 'kms:ViaService': 'secretsmanager.us-east-1.amazonaws.com' } },
-    });
+    expect(statements).toContainEqual(DECRYPT_CHAT_SECRETS);
   });
 
   it('names the channels and the plan bucket in its environment, and no table or signing secret', () => {

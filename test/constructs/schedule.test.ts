@@ -248,6 +248,12 @@ describe('NomadRestartSchedule', () => {
   });
 
   describe('bad values', () => {
+    /** One bad value (`over` the valid props below) and the reason given after the schedule's name. */
+    const refused = (name: string, over: Partial<NomadRestartScheduleProps>, reason: string) => ({
+      name,
+      over,
+      expectedErr: `Schedule "weekly-web": ${reason}`,
+    });
     const base: NomadRestartScheduleProps = {
       stateMachine: sfn.StateMachine.fromStateMachineName(new Stack(), 'M', 'NomadRestart-Restart'),
       scheduleName: 'weekly-web',
@@ -257,63 +263,56 @@ describe('NomadRestartSchedule', () => {
     };
 
     it.each([
-      {
-        name: 'a cron with five fields',
-        over: { schedule: 'cron(0 3 * * SUN)' },
-        expectedErr:
-          'Schedule "weekly-web": invalid schedule "cron(0 3 * * SUN)": Expected 6 values, but got 5.',
-      },
-      {
-        name: 'a cron with both day fields set',
-        over: { schedule: 'cron(0 3 * * SUN *)' },
-        expectedErr:
-          'Schedule "weekly-web": invalid schedule "cron(0 3 * * SUN *)": Cannot specify both daysOfMonth and daysOfWeek field when mustHaveBlankDayField option is enabled.',
-      },
-      {
-        name: 'a rate with a plural unit for 1',
-        over: { schedule: 'rate(1 days)' },
-        expectedErr:
-          'Schedule "weekly-web": invalid schedule "rate(1 days)": the unit must be singular for 1',
-      },
-      {
-        name: 'something that is no expression',
-        over: { schedule: 'every sunday' },
-        expectedErr:
-          'Schedule "weekly-web": invalid schedule "every sunday": expected cron(minutes hours day-of-month month day-of-week year), rate(value unit) or at(yyyy-mm-ddThh:mm:ss)',
-      },
-      {
-        name: 'an unknown time zone',
-        over: { timeZone: 'Europe/Berlim' },
-        expectedErr:
-          'Schedule "weekly-web": unknown time zone "Europe/Berlim": expected an IANA name such as "Europe/Berlin"',
-      },
-      {
-        name: 'a restart input Nomad refuses',
-        over: { input: { job: 'web', batchWait: 'soon' } },
-        expectedErr: 'Schedule "weekly-web": Invalid -batch-wait value "soon": time: invalid duration "soon"',
-      },
-      {
-        name: 'an unknown input field',
-        over: { input: { job: 'web', batch_size: 2 } as unknown as NomadRestartScheduleProps['input'] },
-        expectedErr: 'Schedule "weekly-web": Unknown input field "batch_size": allowed fields are',
-      },
-      {
-        name: 'a dry run',
-        over: { input: { job: 'web', dryRun: true } },
-        expectedErr: 'Schedule "weekly-web": Invalid input field "dryRun": got true, expected false',
-      },
-      {
-        name: 'a window given twice',
-        over: { input: { job: 'web', windowDuration: '1h' }, maintenanceWindow: Duration.hours(2) },
-        expectedErr:
-          'Schedule "weekly-web": give the window once: maintenanceWindow or the input\'s windowDuration',
-      },
-      {
-        name: 'a flexible window over a day',
-        over: { flexibleWindow: Duration.hours(25) },
-        expectedErr:
-          'Schedule "weekly-web": flexibleWindow must be from 1 minute to 24 hours, got 1 day 1 hour',
-      },
+      refused(
+        'a cron with five fields',
+        { schedule: 'cron(0 3 * * SUN)' },
+        'invalid schedule "cron(0 3 * * SUN)": Expected 6 values, but got 5.',
+      ),
+      refused(
+        'a cron with both day fields set',
+        { schedule: 'cron(0 3 * * SUN *)' },
+        'invalid schedule "cron(0 3 * * SUN *)": Cannot specify both daysOfMonth and daysOfWeek field when mustHaveBlankDayField option is enabled.',
+      ),
+      refused(
+        'a rate with a plural unit for 1',
+        { schedule: 'rate(1 days)' },
+        'invalid schedule "rate(1 days)": the unit must be singular for 1',
+      ),
+      refused(
+        'something that is no expression',
+        { schedule: 'every sunday' },
+        'invalid schedule "every sunday": expected cron(minutes hours day-of-month month day-of-week year), rate(value unit) or at(yyyy-mm-ddThh:mm:ss)',
+      ),
+      refused(
+        'an unknown time zone',
+        { timeZone: 'Europe/Berlim' },
+        'unknown time zone "Europe/Berlim": expected an IANA name such as "Europe/Berlin"',
+      ),
+      refused(
+        'a restart input Nomad refuses',
+        { input: { job: 'web', batchWait: 'soon' } },
+        'Invalid -batch-wait value "soon": time: invalid duration "soon"',
+      ),
+      refused(
+        'an unknown input field',
+        { input: { job: 'web', batch_size: 2 } as unknown as NomadRestartScheduleProps['input'] },
+        'Unknown input field "batch_size": allowed fields are',
+      ),
+      refused(
+        'a dry run',
+        { input: { job: 'web', dryRun: true } },
+        'Invalid input field "dryRun": got true, expected false',
+      ),
+      refused(
+        'a window given twice',
+        { input: { job: 'web', windowDuration: '1h' }, maintenanceWindow: Duration.hours(2) },
+        "give the window once: maintenanceWindow or the input's windowDuration",
+      ),
+      refused(
+        'a flexible window over a day',
+        { flexibleWindow: Duration.hours(25) },
+        'flexibleWindow must be from 1 minute to 24 hours, got 1 day 1 hour',
+      ),
       {
         name: 'a name Scheduler refuses',
         over: { scheduleName: 'weekly web' },

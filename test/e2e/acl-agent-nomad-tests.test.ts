@@ -9,7 +9,7 @@ import { jest } from '@jest/globals';
 import { readmePolicyHcl } from '../fixtures/readme-policy';
 import { T11_CASES, T11_JOB, T11_TOKENS } from '../fixtures/t11-cases';
 import { AclAgent, onAclAgent, rawExecJob } from './helpers/acl-agent';
-import { type CliResult, runCli } from './helpers/run-cli';
+import { type CliResult, evaluateDeniedErrorLines, runCli } from './helpers/run-cli';
 
 jest.setTimeout(180_000);
 
@@ -103,12 +103,7 @@ if (!onAclAgent()) {
         '==> <ts>: Job restart finished with errors',
         '',
       ]);
-      expect(lines(denied.stderr)).toEqual([
-        '',
-        '1 error occurred while restarting job:',
-        `* Error restarting allocation "${short(stopped)}": Failed evaluate job: Unexpected response code: 403 (Permission denied)`,
-        '',
-      ]);
+      expect(lines(denied.stderr)).toEqual(evaluateDeniedErrorLines(short(stopped)));
       expect((await agent.allocation(stopped)).DesiredStatus).toBe('stop');
     });
   });

@@ -16,11 +16,13 @@ import { existsSync } from 'node:fs';
 import { jest } from '@jest/globals';
 import type { AllocListStub, Job, TaskGroup } from '../../lib/nomad/types';
 import type { ProgressEvent } from '../../lib/restart/events';
+import { onlyTracedCheck } from '../sim/helpers/checks-answer';
 import { get } from '../sim/helpers/http';
 import { firstPassAfter } from '../steps/health/helpers/health-fixtures';
 import { TIME_SCALE } from '../steps/helpers/harness';
+import { FLAPPING } from './helpers/consul-fixtures';
 import { E2E_ADDR, type E2eTarget, openE2e, wasRestarted } from './helpers/e2e-target';
-import { type CliResult, runCli } from './helpers/run-cli';
+import { type CliResult, healthGatedRestartLines, healthGateStoppedLines, runCli } from './helpers/run-cli';
 
 jest.setTimeout(E2E_ADDR ? 300_000 : 120_000);
 
@@ -36,27 +38,6 @@ const targetNs = (realMs: number) => (E2E_ADDR ? realMs * 1e6 : ((realMs - 10) /
 const SERVE = `exec ${PYTHON} -m http.server "$NOMAD_PORT_http" --bind 127.0.0.1`;
 /** Exits 3 once restarted (the task directory outlives a restart): the traced crash on start. */
 const CRASH = `if [ -e "$NOMAD_TASK_DIR/started" ]; then exit 3; fi; touch "$NOMAD_TASK_DIR/started"; ${SERVE}`;
-/**
- * Once restarted, answers its 3rd request with a 500, then 200 again: one flap, after two runs that
- * passed (so the gate has seen it passing, whenever its first look came).
- */
-const FLAP = `exec ${PYTHON} -c '
-import http.server, os
-marker = os.path.join(os.environ["NOMAD_TASK_DIR"], "started")
-restarted = os.path.exists(marker)
-open(marker, "a").close()
-seen = [0]
-class Handler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        seen[0] += 1
-        code = 500 if restarted and seen[0] == 3 else 200
-        self.send_response(code)
-        self.end_headers()
-        self.wfile.write(b"flap" if code == 500 else b"ok")
-    def log_message(self, *args):
-        pass
-http.server.HTTPServer(("127.0.0.1", int(os.environ["NOMAD_PORT_http"])), Handler).serve_forever()
-'`;
 
 /** The traced fixture: `count` allocations of a server behind a Nomad `http` check. */
 function serverJob(
@@ -136,19 +117,7 @@ describeHealth('-wait-healthy in place, one allocation per batch', () => {
 
     // Assert
     expect(result.code).toBe(0);
-    expect(lines(result.stdout)).toEqual([
-      '==> <ts>: Restarting 2 allocations',
-      `    <ts>: Restarting running tasks in allocation "${a}" for group "web"`,
-      '==> <ts>: Waiting for 1 allocation to become healthy',
-      `    <ts>: Allocation "${a}" is healthy`,
-      `    <ts>: Restarting running tasks in allocation "${b}" for group "web"`,
-      '==> <ts>: Waiting for 1 allocation to become healthy',
-      `    <ts>: Allocation "${b}" is healthy`,
-      '==> <ts>: Job restart finished',
-      '',
-      'Job restarted successfully!',
-      '',
-    ]);
+    expect(lines(result.stdout)).toEqual(healthGatedRestartLines([a, b]));
   });
 
   it("restarts the 2nd batch only after the 1st one's check passed again, then -min-healthy-time", () => {
@@ -181,12 +150,7 @@ describeHealth('-wait-healthy in place, one allocation per batch', () => {
     );
 
     // Assert
-    const entries = Object.entries(answer.json ?? {});
-    expect(answer.status).toBe(200);
-    expect(answer.headers.get('X-Nomad-Index')).toBeNull();
-    expect(entries).toHaveLength(1);
-    const [id, result] = entries[0] ?? [];
-    expect(id).toMatch(/^[0-9a-f]{64}$/);
+    const [id, result] = onlyTracedCheck(answer);
     expect(Object.keys(result ?? {}).sort()).toEqual([
       'Check',
       'Group',
@@ -265,14 +229,7 @@ describeHealth('-wait-healthy with a crash on start, -yes -max-errors 0', () => 
 
     // Assert
     expect(result.code).toBe(1);
-    expect(lines(result.stdout)).toEqual([
-      '==> <ts>: Restarting 2 allocations',
-      `    <ts>: Restarting running tasks in allocation "${a}" for group "web"`,
-      '==> <ts>: Waiting for 1 allocation to become healthy',
-      '==> <ts>: Stopping job restart: 1 allocation failed, more than -max-errors=0',
-      '==> <ts>: Job restart finished with errors',
-      '',
-    ]);
+    expect(lines(result.stdout)).toEqual(healthGateStoppedLines(2, a));
     expect(lines(result.stderr).slice(0, 2)).toEqual(['', '1 error occurred while restarting job:']);
     expect(lines(result.stderr)[2]).toMatch(
       new RegExp(
@@ -340,7 +297,7 @@ describeHealth('-wait-healthy with a flapping check', () => {
   let result: CliResult;
   beforeAll(async () => {
     // Arrange: the simulator's check runs every 60 simulated s (600 ms) so polls see each run.
-    const job = serverJob('flapping', 1, FLAP);
+    const job = serverJob('flapping', 1, FLAPPING);
     if (!E2E_ADDR) {
       const check = job.TaskGroups?.[0]?.Services?.[0]?.Checks?.[0];
       if (check) check.Interval = 60 * SECOND;

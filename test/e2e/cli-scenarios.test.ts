@@ -24,13 +24,14 @@ import type { Allocation, AllocListStub, Job } from '../../lib/nomad/types';
 import {
   allocationsOf,
   type Harness,
+  prestartTask,
   simpleJob,
   startHarness,
   task,
   waitAllRunning,
 } from '../steps/helpers/harness';
 import { E2E_ADDR, type E2eTarget, notOnAgent, openE2e, wasRestarted } from './helpers/e2e-target';
-import { type CliResult, runCli, runCliPool } from './helpers/run-cli';
+import { type CliResult, evaluateDeniedErrorLines, runCli, runCliPool } from './helpers/run-cli';
 import { startInPty } from './helpers/run-pty';
 import { type StubProxy, startStubProxy } from './helpers/stub-proxy';
 
@@ -86,13 +87,7 @@ describe('nomad-restart suggested acceptance scenarios', () => {
           {
             Name: 'multiple_tasks',
             Count: 3,
-            Tasks: [
-              task('prestart', {
-                Config: { run_for: '100ms', exit_code: 0 },
-                Lifecycle: { Hook: 'prestart', Sidecar: false },
-              }),
-              task('main'),
-            ],
+            Tasks: [prestartTask(), task('main')],
           },
         ],
       };
@@ -430,12 +425,7 @@ describe('nomad-restart suggested acceptance scenarios', () => {
           '==> <ts>: Job restart finished with errors',
           '',
         ]);
-        expect(lines(denied.stderr)).toEqual([
-          '',
-          '1 error occurred while restarting job:',
-          `* Error restarting allocation "${first}": Failed evaluate job: Unexpected response code: 403 (Permission denied)`,
-          '',
-        ]);
+        expect(lines(denied.stderr)).toEqual(evaluateDeniedErrorLines(first));
         expect(denied.stdout + denied.stderr).not.toContain('ops-secret');
       });
 

@@ -30,6 +30,22 @@ interface T3Case {
 }
 
 const FIRST_OF_5 = ['Restarting 1st batch of 5 allocations'];
+
+/**
+ * Cases 10 and 11: `main` restarted in every allocation, 3 then 2 at a time, the size as a count
+ * or a percent of 5. Nomad waits 3s; 1s keeps the suite fast and still separates the batches.
+ */
+function mainInBatchesOf3Then2(id: string, name: string, batchSize: string): T3Case {
+  return {
+    id,
+    name,
+    args: ['-batch-size', batchSize, '-batch-wait', '1s', '-task', 'main'],
+    code: 0,
+    restarted: ['single_task.main', 'multiple_tasks.main'],
+    batches: ['Restarting 1st batch of 3 allocations', 'Restarting 2nd batch of 2 allocations'],
+    waits: 1,
+  };
+}
 const CASES: readonly T3Case[] = [
   {
     id: '1',
@@ -103,25 +119,8 @@ const CASES: readonly T3Case[] = [
     restarted: ['multiple_tasks.prestart', 'multiple_tasks.sidecar', 'multiple_tasks.main'],
     batches: ['Restarting 1st batch of 2 allocations'],
   },
-  // Nomad waits 3s; 1s keeps the suite fast and still separates the batches.
-  {
-    id: '10',
-    name: 'restart in batches',
-    args: ['-batch-size', '3', '-batch-wait', '1s', '-task', 'main'],
-    code: 0,
-    restarted: ['single_task.main', 'multiple_tasks.main'],
-    batches: ['Restarting 1st batch of 3 allocations', 'Restarting 2nd batch of 2 allocations'],
-    waits: 1,
-  },
-  {
-    id: '11',
-    name: 'restart in percent batch',
-    args: ['-batch-size', '50%', '-batch-wait', '1s', '-task', 'main'],
-    code: 0,
-    restarted: ['single_task.main', 'multiple_tasks.main'],
-    batches: ['Restarting 1st batch of 3 allocations', 'Restarting 2nd batch of 2 allocations'],
-    waits: 1,
-  },
+  mainInBatchesOf3Then2('10', 'restart in batches', '3'),
+  mainInBatchesOf3Then2('11', 'restart in percent batch', '50%'),
   {
     id: '12',
     name: 'restart in batch ask with yes',

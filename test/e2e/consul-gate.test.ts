@@ -37,18 +37,24 @@ import {
 } from './helpers/consul-fixtures';
 import { type CheckReading, describeConsul, passingSince, statusesSeen } from './helpers/consul-pair';
 import { wasRestarted } from './helpers/e2e-target';
-import { type CliResult, runCli } from './helpers/run-cli';
+import { type CliResult, healthGatedRestartLines, healthGateStoppedLines, runCli } from './helpers/run-cli';
 
 jest.setTimeout(240_000);
 
 const MIN_MS = 3_000;
-const gate = (deadline = '60s') => [
+const gate = (deadline = '60s', minHealthy = '3s') => [
   '-wait-healthy',
   '-min-healthy-time',
-  '3s',
+  minHealthy,
   '-healthy-deadline',
   deadline,
 ];
+/** The fixture's Nomad settings, with Consul's address and the fixture's token in CONSUL_* variables. */
+const consulEnv = (f: Fixture) => ({
+  ...f.target.env,
+  CONSUL_HTTP_ADDR: f.consul.address,
+  CONSUL_HTTP_TOKEN: f.token,
+});
 /** How far a watch's reading may lag the gate's own (two blocking queries woken by one index). */
 const LAG_MS = 500;
 
@@ -87,19 +93,7 @@ describeConsul('-wait-healthy on Consul checks: healthy, one allocation per batc
     // Assert
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    expect(lines(result.stdout)).toEqual([
-      '==> <ts>: Restarting 2 allocations',
-      `    <ts>: Restarting running tasks in allocation "${a}" for group "web"`,
-      '==> <ts>: Waiting for 1 allocation to become healthy',
-      `    <ts>: Allocation "${a}" is healthy`,
-      `    <ts>: Restarting running tasks in allocation "${b}" for group "web"`,
-      '==> <ts>: Waiting for 1 allocation to become healthy',
-      `    <ts>: Allocation "${b}" is healthy`,
-      '==> <ts>: Job restart finished',
-      '',
-      'Job restarted successfully!',
-      '',
-    ]);
+    expect(lines(result.stdout)).toEqual(healthGatedRestartLines([a, b]));
     expect(after.filter(wasRestarted)).toHaveLength(2);
   });
 
@@ -138,11 +132,7 @@ describeConsul('-wait-healthy on Consul checks: a check critical at the deadline
     f = await openFixture('consul-failing', { script: FAILING });
 
     // Act: address and token from Consul's own variables.
-    result = await runCli(['-yes', '-max-errors', '0', ...gate('15s'), 'consul-failing'], {
-      ...f.target.env,
-      CONSUL_HTTP_ADDR: f.consul.address,
-      CONSUL_HTTP_TOKEN: f.token,
-    });
+    result = await runCli(['-yes', '-max-errors', '0', ...gate('15s'), 'consul-failing'], consulEnv(f));
     after = await f.target.allocations('consul-failing');
   });
   afterAll(() => closeFixture(f));
@@ -159,14 +149,7 @@ describeConsul('-wait-healthy on Consul checks: a check critical at the deadline
     // (Consul's check_update_interval), so the error can only quote what Consul shows.
     expect(check).toMatchObject({ Name: 'http', Status: 'critical' });
     expect(result.code).toBe(1);
-    expect(lines(result.stdout)).toEqual([
-      '==> <ts>: Restarting 2 allocations',
-      `    <ts>: Restarting running tasks in allocation "${a}" for group "web"`,
-      '==> <ts>: Waiting for 1 allocation to become healthy',
-      '==> <ts>: Stopping job restart: 1 allocation failed, more than -max-errors=0',
-      '==> <ts>: Job restart finished with errors',
-      '',
-    ]);
+    expect(lines(result.stdout)).toEqual(healthGateStoppedLines(2, a));
     const error = lines(result.stderr)[2] ?? '';
     expect(error).toContain(
       `* Error restarting allocation "${a}": Allocation "${a}" did not become healthy within 15s`,
@@ -201,20 +184,8 @@ describeConsul('-wait-healthy on Consul checks: -task leaves the group check pas
 
     // Act
     result = await runCli(
-      [
-        '-yes',
-        '-max-errors',
-        '0',
-        '-task',
-        'server',
-        '-wait-healthy',
-        '-min-healthy-time',
-        '1s',
-        '-healthy-deadline',
-        '15s',
-        'consul-stale',
-      ],
-      { ...f.target.env, CONSUL_HTTP_ADDR: f.consul.address, CONSUL_HTTP_TOKEN: f.token },
+      ['-yes', '-max-errors', '0', '-task', 'server', ...gate('15s', '1s'), 'consul-stale'],
+      consulEnv(f),
     );
     after = await f.target.allocations('consul-stale');
     readings = await watch.stop();
@@ -257,11 +228,10 @@ describeConsul('-wait-healthy on Consul checks: a flapping check', () => {
     const watch = f.consul.watch(f.service);
 
     // Act
-    result = await runCli(['-yes', '-verbose', '-output', 'json', ...gate(), 'consul-flapping'], {
-      ...f.target.env,
-      CONSUL_HTTP_ADDR: f.consul.address,
-      CONSUL_HTTP_TOKEN: f.token,
-    });
+    result = await runCli(
+      ['-yes', '-verbose', '-output', 'json', ...gate(), 'consul-flapping'],
+      consulEnv(f),
+    );
     after = await f.target.allocations('consul-flapping');
     readings = await watch.stop();
   });

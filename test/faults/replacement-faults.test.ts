@@ -4,6 +4,7 @@
  * allocation garbage-collected while the run waits (a clear error, not a hang). Each ends with
  * the accounting check.
  */
+import type { Job } from '../../lib/nomad/types';
 import type { RestartOptions } from '../../lib/restart/options';
 import type { SimStateView } from '../../sim/index';
 import { restartOptions } from '../fixtures/restart-options';
@@ -17,6 +18,28 @@ const PENDING_UNTIL_STARTED_MS = 86_400_000;
 /** No real-time budget on a wait for the simulator's state: the test's own timeout bounds it. */
 const UNBOUNDED = Number.POSITIVE_INFINITY;
 
+/** A running one-allocation job whose replacements stay pending until the test starts them. */
+async function pendingReplacements(name: string): Promise<{ job: Job; target: Harness; originalId: string }> {
+  const job = simpleJob(name, 'service', 1);
+  const target = await harness.start({ jobs: [job] }, { allocStartMs: PENDING_UNTIL_STARTED_MS });
+  await waitAllRunning(target, job.ID, 1);
+  const [original] = allocationsOf(target, job.ID);
+  return { job, target, originalId: original?.ID ?? '' };
+}
+
+/** The allocation that replaced `id` (its NextAllocation), '' while there is none. */
+const nextOf = (s: SimStateView, id: string) => s.allocation(id)?.NextAllocation ?? '';
+
+/**
+ * Calls `then` with the replacement of `id` once the simulator has placed one: each step follows a
+ * write to the simulator's state, not a wall-clock budget, which a loaded machine overran.
+ */
+function onceReplaced(target: Harness, id: string, then: (replacement: string) => void): void {
+  void target.sim.control
+    .waitFor((s) => nextOf(s, id) !== '', UNBOUNDED)
+    .then(() => then(nextOf(target.sim.control.state(), id)));
+}
+
 function restart(target: Harness, job: string, over: Partial<RestartOptions>) {
   return runAccounted(target, restartOptions(job, { reschedule: true, ...over }));
 }
@@ -26,27 +49,18 @@ describe('faults in replacements', () => {
     // Arrange: replacements stay pending until the test starts them; a job update replaces the
     // first one while it is pending, and its own replacement is then let run. Each step follows a
     // write to the simulator's state, not a wall-clock budget, which a loaded machine overran.
-    const job = simpleJob('chain', 'service', 1);
-    const h = await harness.start({ jobs: [job] }, { allocStartMs: PENDING_UNTIL_STARTED_MS });
-    const target = h;
-    await waitAllRunning(target, job.ID, 1);
-    const [original] = allocationsOf(target, job.ID);
-    const nextOf = (s: SimStateView, id: string) => s.allocation(id)?.NextAllocation ?? '';
-    void target.sim.control
-      .waitFor((s) => nextOf(s, original?.ID ?? '') !== '', UNBOUNDED)
-      .then(async () => {
-        const first = nextOf(target.sim.control.state(), original?.ID ?? '');
-        target.sim.control.registerJob(updatedJob(job));
-        await target.sim.control.waitFor((s) => nextOf(s, first) !== '', UNBOUNDED);
-        target.sim.control.startPendingAllocation(nextOf(target.sim.control.state(), first));
-      });
+    const { job, target, originalId } = await pendingReplacements('chain');
+    onceReplaced(target, originalId, (first) => {
+      target.sim.control.registerJob(updatedJob(job));
+      onceReplaced(target, first, (second) => target.sim.control.startPendingAllocation(second));
+    });
 
     // Act
     const { run, accounting } = await restart(target, job.ID, {});
 
     // Assert
-    const first = target.sim.control.state().allocation(original?.ID ?? '')?.NextAllocation ?? '';
-    const second = target.sim.control.state().allocation(first)?.NextAllocation ?? '';
+    const first = nextOf(target.sim.control.state(), originalId);
+    const second = nextOf(target.sim.control.state(), first);
     expect(run.exitCode).toBe(0);
     expect(invariantsOf(accounting)).toEqual(CLEAN);
     expect(accounting.count('rescheduled')).toBe(1);
@@ -55,7 +69,7 @@ describe('faults in replacements', () => {
       e.type === 'allocation-replaced' ? [[e.allocationId, e.replacementId]] : [],
     );
     expect(replaced).toEqual([
-      [original?.ID, first],
+      [originalId, first],
       [first, second],
     ]);
   });
@@ -86,52 +100,38 @@ describe('faults in replacements', () => {
     // replacement starts. A wall-clock start delay (600 ms) ran out before the watch's first read
     // on a loaded machine (it saw the replacement running and never read again), and counting reads
     // from the stop raced the scheduler placing the replacement.
-    const job = simpleJob('collected', 'service', 1);
-    const h = await harness.start({ jobs: [job] }, { allocStartMs: PENDING_UNTIL_STARTED_MS });
-    const target = h;
-    await waitAllRunning(target, job.ID, 1);
-    const [original] = allocationsOf(target, job.ID);
-    void target.sim.control
-      .waitFor((s) => Boolean(s.allocation(original?.ID ?? '')?.NextAllocation), UNBOUNDED)
-      .then(() => {
-        const replacement = target.sim.control.state().allocation(original?.ID ?? '')?.NextAllocation ?? '';
-        target.sim.control.onRequest({ pathSuffix: `/job/${job.ID}/allocations`, nth: 2 }, () => {
-          target.sim.control.garbageCollect(original?.ID ?? '');
-          target.sim.control.startPendingAllocation(replacement);
-        });
+    const { job, target, originalId } = await pendingReplacements('collected');
+    onceReplaced(target, originalId, (replacement) => {
+      target.sim.control.onRequest({ pathSuffix: `/job/${job.ID}/allocations`, nth: 2 }, () => {
+        target.sim.control.garbageCollect(originalId);
+        target.sim.control.startPendingAllocation(replacement);
       });
+    });
 
     // Act
     const { run } = await restart(target, job.ID, {});
 
     // Assert: the job's allocation list links the replacement to it (PreviousAllocation).
-    expect(target.sim.control.state().allocation(original?.ID ?? '')).toBeUndefined();
+    expect(target.sim.control.state().allocation(originalId)).toBeUndefined();
     expect({ code: run.exitCode, errors: run.errors }).toEqual({ code: 0, errors: [] });
     const replaced = run.events.find((e) => e.type === 'allocation-replaced');
-    expect(replaced).toMatchObject({ allocationId: original?.ID });
+    expect(replaced).toMatchObject({ allocationId: originalId });
   });
 
   it('8b. the original and its replacement both garbage-collected: a clear error naming the allocation, not a hang', async () => {
     // Arrange
-    const job = simpleJob('vanished', 'service', 1);
-    const h = await harness.start({ jobs: [job] }, { allocStartMs: PENDING_UNTIL_STARTED_MS });
-    const target = h;
-    await waitAllRunning(target, job.ID, 1);
-    const [original] = allocationsOf(target, job.ID);
-    void target.sim.control
-      .waitFor((s) => Boolean(s.allocation(original?.ID ?? '')?.NextAllocation), UNBOUNDED)
-      .then(() => {
-        const replacement = target.sim.control.state().allocation(original?.ID ?? '')?.NextAllocation ?? '';
-        target.sim.control.garbageCollect(original?.ID ?? '');
-        target.sim.control.garbageCollect(replacement);
-      });
+    const { job, target, originalId } = await pendingReplacements('vanished');
+    onceReplaced(target, originalId, (replacement) => {
+      target.sim.control.garbageCollect(originalId);
+      target.sim.control.garbageCollect(replacement);
+    });
 
     // Act
     const { run } = await restart(target, job.ID, {});
 
     // Assert: the run ended (no -replacement-timeout is set, so a hang would last until jest's
     // timeout) on the error that names the vanished allocation.
-    const id = original?.ID.slice(0, 8);
+    const id = originalId.slice(0, 8);
     expect(run.exitCode).toBe(1);
     expect(run.errors).toEqual([
       `Error restarting allocation "${id}": Allocation "${id}" disappeared while waiting for its replacement`,

@@ -38,112 +38,80 @@ const STATE_MACHINE = 'arn:aws:states:us-east-1:123456789012:stateMachine:M';
 const FACTS = { partitionKeys: { [TABLE]: 'lockKey' }, taskTokenIssuers: new Map([['t', STATE_MACHINE]]) };
 const key = { lockKey: { S: 'default/web' } };
 
+/**
+ * One operation: the SDK's input, and the IAM action, resource and condition keys it is
+ * authorized as.
+ */
+function row(
+  op: string,
+  input: Record<string, unknown>,
+  action: string,
+  resource: string,
+  context: Record<string, unknown> = {},
+) {
+  return { op, input, action, resource, context };
+}
+
 const ROWS = [
-  {
-    op: 'S3:GetObject',
-    input: { Bucket: BUCKET, Key: 'runs/r/plan' },
-    action: 's3:GetObject',
-    resource: 'arn:aws:s3:::plans/runs/r/plan',
-    context: {},
-  },
-  {
-    op: 'S3:PutObject',
-    input: { Bucket: BUCKET, Key: 'jobs/web' },
-    action: 's3:PutObject',
-    resource: 'arn:aws:s3:::plans/jobs/web',
-    context: {},
-  },
-  {
-    op: 'S3:PutObjectTagging',
-    input: { Bucket: BUCKET, Key: 'runs/r/plan' },
-    action: 's3:PutObjectTagging',
-    resource: 'arn:aws:s3:::plans/runs/r/plan',
-    context: {},
-  },
-  {
-    op: 'S3:ListObjectsV2',
-    input: { Bucket: BUCKET, Prefix: 'runs/r/' },
-    action: 's3:ListBucket',
-    resource: 'arn:aws:s3:::plans',
-    context: { 's3:prefix': 'runs/r/' },
-  },
-  {
-    op: 'DynamoDB:GetItem',
-    input: { TableName: TABLE, Key: key },
-    action: 'dynamodb:GetItem',
-    resource: TABLE_ARN,
-    context: { 'dynamodb:LeadingKeys': ['default/web'] },
-  },
-  {
-    op: 'DynamoDB:PutItem',
-    input: { TableName: TABLE, Item: { ...key, owner: { S: 'r' } } },
-    action: 'dynamodb:PutItem',
-    resource: TABLE_ARN,
-    context: { 'dynamodb:LeadingKeys': ['default/web'] },
-  },
-  {
-    op: 'DynamoDB:UpdateItem',
-    input: { TableName: TABLE, Key: key },
-    action: 'dynamodb:UpdateItem',
-    resource: TABLE_ARN,
-    context: { 'dynamodb:LeadingKeys': ['default/web'] },
-  },
-  {
-    op: 'DynamoDB:DeleteItem',
-    input: { TableName: TABLE, Key: key },
-    action: 'dynamodb:DeleteItem',
-    resource: TABLE_ARN,
-    context: { 'dynamodb:LeadingKeys': ['default/web'] },
-  },
-  {
-    op: 'DynamoDB:Query',
-    input: { TableName: TABLE, IndexName: 'owner-index' },
-    action: 'dynamodb:Query',
-    resource: `${TABLE_ARN}/index/owner-index`,
-    context: {},
-  },
-  {
-    op: 'DynamoDB:Scan',
-    input: { TableName: TABLE },
-    action: 'dynamodb:Scan',
-    resource: TABLE_ARN,
-    context: {},
-  },
-  {
-    op: 'SFN:DescribeExecution',
-    input: { executionArn: 'arn:aws:states:us-east-1:123456789012:execution:M:r' },
-    action: 'states:DescribeExecution',
-    resource: 'arn:aws:states:us-east-1:123456789012:execution:M:r',
-    context: {},
-  },
-  {
-    op: 'SFN:SendTaskSuccess',
-    input: { taskToken: 't' },
-    action: 'states:SendTaskSuccess',
-    resource: STATE_MACHINE,
-    context: {},
-  },
-  {
-    op: 'SFN:SendTaskFailure',
-    input: { taskToken: 't' },
-    action: 'states:SendTaskFailure',
-    resource: STATE_MACHINE,
-    context: {},
-  },
-  {
-    op: 'SNS:Publish',
-    input: { TopicArn: 'arn:aws:sns:us-east-1:123456789012:t' },
-    action: 'sns:Publish',
-    resource: 'arn:aws:sns:us-east-1:123456789012:t',
-    context: {},
-  },
-  {
-    op: 'Secrets Manager:GetSecretValue',
-    input: { SecretId: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:s-AbCdEf' },
-    action: 'secretsmanager:GetSecretValue',
-    resource: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:s-AbCdEf',
-    context: {},
-  },
+  row(
+    'S3:GetObject',
+    { Bucket: BUCKET, Key: 'runs/r/plan' },
+    's3:GetObject',
+    'arn:aws:s3:::plans/runs/r/plan',
+  ),
+  row('S3:PutObject', { Bucket: BUCKET, Key: 'jobs/web' }, 's3:PutObject', 'arn:aws:s3:::plans/jobs/web'),
+  row(
+    'S3:PutObjectTagging',
+    { Bucket: BUCKET, Key: 'runs/r/plan' },
+    's3:PutObjectTagging',
+    'arn:aws:s3:::plans/runs/r/plan',
+  ),
+  row('S3:ListObjectsV2', { Bucket: BUCKET, Prefix: 'runs/r/' }, 's3:ListBucket', 'arn:aws:s3:::plans', {
+    's3:prefix': 'runs/r/',
+  }),
+  row('DynamoDB:GetItem', { TableName: TABLE, Key: key }, 'dynamodb:GetItem', TABLE_ARN, {
+    'dynamodb:LeadingKeys': ['default/web'],
+  }),
+  row(
+    'DynamoDB:PutItem',
+    { TableName: TABLE, Item: { ...key, owner: { S: 'r' } } },
+    'dynamodb:PutItem',
+    TABLE_ARN,
+    { 'dynamodb:LeadingKeys': ['default/web'] },
+  ),
+  row('DynamoDB:UpdateItem', { TableName: TABLE, Key: key }, 'dynamodb:UpdateItem', TABLE_ARN, {
+    'dynamodb:LeadingKeys': ['default/web'],
+  }),
+  row('DynamoDB:DeleteItem', { TableName: TABLE, Key: key }, 'dynamodb:DeleteItem', TABLE_ARN, {
+    'dynamodb:LeadingKeys': ['default/web'],
+  }),
+  row(
+    'DynamoDB:Query',
+    { TableName: TABLE, IndexName: 'owner-index' },
+    'dynamodb:Query',
+    `${TABLE_ARN}/index/owner-index`,
+  ),
+  row('DynamoDB:Scan', { TableName: TABLE }, 'dynamodb:Scan', TABLE_ARN),
+  row(
+    'SFN:DescribeExecution',
+    { executionArn: 'arn:aws:states:us-east-1:123456789012:execution:M:r' },
+    'states:DescribeExecution',
+    'arn:aws:states:us-east-1:123456789012:execution:M:r',
+  ),
+  row('SFN:SendTaskSuccess', { taskToken: 't' }, 'states:SendTaskSuccess', STATE_MACHINE),
+  row('SFN:SendTaskFailure', { taskToken: 't' }, 'states:SendTaskFailure', STATE_MACHINE),
+  row(
+    'SNS:Publish',
+    { TopicArn: 'arn:aws:sns:us-east-1:123456789012:t' },
+    'sns:Publish',
+    'arn:aws:sns:us-east-1:123456789012:t',
+  ),
+  row(
+    'Secrets Manager:GetSecretValue',
+    { SecretId: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:s-AbCdEf' },
+    'secretsmanager:GetSecretValue',
+    'arn:aws:secretsmanager:us-east-1:123456789012:secret:s-AbCdEf',
+  ),
 ];
 
 describe('iamRequestFor', () => {

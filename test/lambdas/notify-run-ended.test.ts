@@ -111,6 +111,14 @@ function received(): Received {
   };
 }
 
+/** What the channels received, once the handler ended as `outcome` with the webhook message titled `title`. */
+function receivedAfter(result: { outcome: string | null }, outcome: string, title: string): Received {
+  expect(result.outcome).toBe(outcome);
+  const got = received();
+  expect(got.webhookMessage.title).toBe(title);
+  return got;
+}
+
 const notify = (facts: StatusChangeFacts) => handler(statusChangeEvent(facts), lambdaContext());
 
 const summary = (over: Partial<RunFacts>): RunSummary =>
@@ -224,9 +232,7 @@ describe('notify-run-ended handler', () => {
     const result = await notify(ended('run-errors', { status: 'FAILED', error: c.error, cause: made.text }));
 
     // Assert
-    const got = received();
-    expect(result.outcome).toBe(c.outcome);
-    expect(got.webhookMessage.title).toBe(`nomad-restart: restart of job "web" ${c.ending}`);
+    const got = receivedAfter(result, c.outcome, `nomad-restart: restart of job "web" ${c.ending}`);
     expect(got.webhookMessage.lines).toEqual([
       ...made.lines.slice(0, made.lines.indexOf('1 error occurred while restarting job:')),
       'Started by alice@laptop',
@@ -254,9 +260,7 @@ describe('notify-run-ended handler', () => {
     );
 
     // Assert
-    const got = received();
-    expect(result.outcome).toBe('error');
-    expect(got.webhookMessage.title).toBe('nomad-restart: restart of job "web" failed: InvalidInput');
+    const got = receivedAfter(result, 'error', 'nomad-restart: restart of job "web" failed: InvalidInput');
     expect(got.webhookMessage.lines).toEqual([
       'Restart of job "web" in namespace "default": stopped by an error',
       'Started 2026-11-29T02:00:00.000Z, finished 2026-11-29T02:12:34.000Z, took 12m34s',
@@ -324,9 +328,7 @@ describe('notify-run-ended handler', () => {
     );
 
     // Assert
-    const got = received();
-    expect(result.outcome).toBe('canceled');
-    expect(got.webhookMessage.title).toBe('nomad-restart: restart of job "web" canceled');
+    const got = receivedAfter(result, 'canceled', 'nomad-restart: restart of job "web" canceled');
     expect(got.webhookMessage.lines).toContain(
       'Allocations: 6 planned, 2 restarted, 0 failed, 4 not reached',
     );
@@ -423,9 +425,7 @@ describe('notify-run-ended handler', () => {
     );
 
     // Assert
-    const got = received();
-    expect(result.outcome).toBe('timed-out');
-    expect(got.webhookMessage.title).toBe('nomad-restart: restart of job "web" timed out');
+    const got = receivedAfter(result, 'timed-out', 'nomad-restart: restart of job "web" timed out');
     expect(got.webhookMessage.lines).toEqual([
       'Restart of job "web" in namespace "prod": timed out, the execution ran out of time',
       'Allocations: 40 planned, 20 restarted, 0 failed, 20 not reached',

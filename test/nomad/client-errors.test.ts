@@ -149,13 +149,17 @@ describe('NomadClient errors', () => {
   });
 
   describe('timeouts', () => {
-    it('ends a request that gets no answer within the limit', async () => {
-      // Arrange
-      const slow = NomadClient.create({
+    /** A client that gives each request 50 ms and does not retry. */
+    const clientGiving50ms = () =>
+      NomadClient.create({
         address: fake.nomad.address,
         timeouts: { requestMs: 50 },
         retry: { attempts: 1 },
       });
+
+    it('ends a request that gets no answer within the limit', async () => {
+      // Arrange
+      const slow = clientGiving50ms();
       fake.nomad.setHandler(() => ({ hold: true }));
 
       // Act
@@ -169,11 +173,7 @@ describe('NomadClient errors', () => {
 
     it('gives a blocking query its wait plus jitter on top of the limit', async () => {
       // Arrange
-      const slow = NomadClient.create({
-        address: fake.nomad.address,
-        timeouts: { requestMs: 50 },
-        retry: { attempts: 1 },
-      });
+      const slow = clientGiving50ms();
       fake.nomad.setHandler(() => ({ hold: true }));
 
       // Act

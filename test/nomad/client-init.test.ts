@@ -11,6 +11,11 @@ import { FakeNomad } from './helpers/fake-nomad';
 
 const TLS = join(import.meta.dirname, '..', 'fixtures', 'tls');
 
+/** One refused TLS set-up: the files given and Nomad's reason after `Error initializing client: `. */
+function refusal(name: string, tls: NonNullable<NomadClientConfig['tls']>, reason: string) {
+  return { name, tls, reason };
+}
+
 describe('NomadClient.create', () => {
   let nomad: FakeNomad;
 
@@ -80,41 +85,41 @@ describe('NomadClient.create', () => {
 
   describe('TLS files', () => {
     it.each([
-      {
-        name: 'a missing CA file',
-        tls: { caCert: '/nonexistent/ca.pem' },
-        reason: 'Error loading CA File: open /nonexistent/ca.pem: no such file or directory',
-      },
-      {
-        name: 'a CA file without PEM',
-        tls: { caCert: join(TLS, 'README.md') },
-        reason: `Error loading CA File: Couldn't parse PEM in: ${join(TLS, 'README.md')}`,
-      },
-      {
-        name: 'a missing CA path',
-        tls: { caPath: '/nonexistent/ca.d' },
-        reason: 'lstat /nonexistent/ca.d: no such file or directory',
-      },
-      {
-        name: 'a CA file that is a directory',
-        tls: { caCert: TLS },
-        reason: `Error loading CA File: read ${TLS}: is a directory`,
-      },
-      {
-        name: 'a CA path with a file that is no certificate',
-        tls: { caPath: TLS },
-        reason: `Error loading CA Path: Couldn't parse PEM in: ${join(TLS, 'README.md')}`,
-      },
-      {
-        name: 'a client cert without key',
-        tls: { clientCert: join(TLS, 'client.pem') },
-        reason: 'Both client cert and client key must be provided',
-      },
-      {
-        name: 'an unreadable client key',
-        tls: { clientCert: join(TLS, 'client.pem'), clientKey: '/nonexistent/key.pem' },
-        reason: 'open /nonexistent/key.pem: no such file or directory',
-      },
+      refusal(
+        'a missing CA file',
+        { caCert: '/nonexistent/ca.pem' },
+        'Error loading CA File: open /nonexistent/ca.pem: no such file or directory',
+      ),
+      refusal(
+        'a CA file without PEM',
+        { caCert: join(TLS, 'README.md') },
+        `Error loading CA File: Couldn't parse PEM in: ${join(TLS, 'README.md')}`,
+      ),
+      refusal(
+        'a missing CA path',
+        { caPath: '/nonexistent/ca.d' },
+        'lstat /nonexistent/ca.d: no such file or directory',
+      ),
+      refusal(
+        'a CA file that is a directory',
+        { caCert: TLS },
+        `Error loading CA File: read ${TLS}: is a directory`,
+      ),
+      refusal(
+        'a CA path with a file that is no certificate',
+        { caPath: TLS },
+        `Error loading CA Path: Couldn't parse PEM in: ${join(TLS, 'README.md')}`,
+      ),
+      refusal(
+        'a client cert without key',
+        { clientCert: join(TLS, 'client.pem') },
+        'Both client cert and client key must be provided',
+      ),
+      refusal(
+        'an unreadable client key',
+        { clientCert: join(TLS, 'client.pem'), clientKey: '/nonexistent/key.pem' },
+        'open /nonexistent/key.pem: no such file or directory',
+      ),
     ])("refuses $name with Nomad's words", ({ tls, reason }) => {
       // Arrange / Act
       const err = init({ address: nomad.address, tls });

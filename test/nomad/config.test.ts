@@ -1,33 +1,49 @@
-import { DEFAULT_NOMAD_ADDRESS, parseHttpAuth, resolveNomadConfig } from '../../lib/nomad';
+import {
+  DEFAULT_NOMAD_ADDRESS,
+  type NomadConfigFlags,
+  parseHttpAuth,
+  resolveNomadConfig,
+} from '../../lib/nomad';
+
+/** One row of the address table: the flags and variables given, and the address they make. */
+function row(name: string, flags: NomadConfigFlags, env: Record<string, string>, expected: string) {
+  return { name, flags, env, expected };
+}
+
+/** The general options (all but the address) as resolved when every one came from `source`. */
+function generalOptions(source: 'flag' | 'env') {
+  return {
+    token: `${source}-token`,
+    namespace: `${source}-ns`,
+    region: `${source}-region`,
+    tls: {
+      caCert: `/${source}/ca.pem`,
+      caPath: `/${source}/ca`,
+      clientCert: `/${source}/cert.pem`,
+      clientKey: `/${source}/key.pem`,
+      serverName: `${source}.nomad`,
+    },
+  };
+}
 
 describe('resolveNomadConfig', () => {
   describe('precedence', () => {
     it.each([
-      {
-        name: 'flag beats env',
-        flags: { address: 'http://flag:4646' },
-        env: { NOMAD_ADDR: 'http://env:4646' },
-        expected: 'http://flag:4646',
-      },
-      {
-        name: 'env beats default',
-        flags: {},
-        env: { NOMAD_ADDR: 'http://env:4646' },
-        expected: 'http://env:4646',
-      },
-      { name: 'default when neither', flags: {}, env: {}, expected: DEFAULT_NOMAD_ADDRESS },
-      {
-        name: 'empty flag counts as not given',
-        flags: { address: '' },
-        env: { NOMAD_ADDR: 'http://env:4646' },
-        expected: 'http://env:4646',
-      },
-      {
-        name: 'empty env counts as not given',
-        flags: {},
-        env: { NOMAD_ADDR: '' },
-        expected: DEFAULT_NOMAD_ADDRESS,
-      },
+      row(
+        'flag beats env',
+        { address: 'http://flag:4646' },
+        { NOMAD_ADDR: 'http://env:4646' },
+        'http://flag:4646',
+      ),
+      row('env beats default', {}, { NOMAD_ADDR: 'http://env:4646' }, 'http://env:4646'),
+      row('default when neither', {}, {}, DEFAULT_NOMAD_ADDRESS),
+      row(
+        'empty flag counts as not given',
+        { address: '' },
+        { NOMAD_ADDR: 'http://env:4646' },
+        'http://env:4646',
+      ),
+      row('empty env counts as not given', {}, { NOMAD_ADDR: '' }, DEFAULT_NOMAD_ADDRESS),
     ])('resolves the address: $name', ({ flags, env, expected }) => {
       // Arrange / Act
       const config = resolveNomadConfig(flags, env);
@@ -64,32 +80,8 @@ describe('resolveNomadConfig', () => {
       const fromEnv = resolveNomadConfig({}, env);
 
       // Assert
-      expect(fromFlags).toEqual({
-        address: DEFAULT_NOMAD_ADDRESS,
-        token: 'flag-token',
-        namespace: 'flag-ns',
-        region: 'flag-region',
-        tls: {
-          caCert: '/flag/ca.pem',
-          caPath: '/flag/ca',
-          clientCert: '/flag/cert.pem',
-          clientKey: '/flag/key.pem',
-          serverName: 'flag.nomad',
-        },
-      });
-      expect(fromEnv).toEqual({
-        address: DEFAULT_NOMAD_ADDRESS,
-        token: 'env-token',
-        namespace: 'env-ns',
-        region: 'env-region',
-        tls: {
-          caCert: '/env/ca.pem',
-          caPath: '/env/ca',
-          clientCert: '/env/cert.pem',
-          clientKey: '/env/key.pem',
-          serverName: 'env.nomad',
-        },
-      });
+      expect(fromFlags).toEqual({ address: DEFAULT_NOMAD_ADDRESS, ...generalOptions('flag') });
+      expect(fromEnv).toEqual({ address: DEFAULT_NOMAD_ADDRESS, ...generalOptions('env') });
     });
 
     it('returns only the address when nothing is configured', () => {

@@ -11,16 +11,15 @@ import {
   UnexpectedResponseError,
 } from '../../lib/nomad';
 
+/** One answer Nomad gave (status and body) and the message its CLI prints for it. */
+const row = (status: number, body: string, expected: string) => ({ status, body, expected });
+
 describe('UnexpectedResponseError', () => {
   it.each([
-    { status: 404, body: 'job not found', expected: 'Unexpected response code: 404 (job not found)' },
-    {
-      status: 403,
-      body: 'Permission denied\n',
-      expected: 'Unexpected response code: 403 (Permission denied)',
-    },
-    { status: 502, body: '', expected: 'Unexpected response code: 502' },
-    { status: 503, body: '  \n', expected: 'Unexpected response code: 503' },
+    row(404, 'job not found', 'Unexpected response code: 404 (job not found)'),
+    row(403, 'Permission denied\n', 'Unexpected response code: 403 (Permission denied)'),
+    row(502, '', 'Unexpected response code: 502'),
+    row(503, '  \n', 'Unexpected response code: 503'),
   ])('formats $status with body $body like Nomad', ({ status, body, expected }) => {
     // Arrange / Act
     const err = new UnexpectedResponseError(status, body);

@@ -1,5 +1,5 @@
 import { AllocationRestartError, PlacementFailureError } from '../../lib/restart/allocation-errors';
-import type { ProgressEvent } from '../../lib/restart/events';
+import type { ProgressEvent, RestartMode } from '../../lib/restart/events';
 import { createFormatter, type OutputLine } from '../../lib/restart/format';
 import { interruptQuestion, multiRegionQuestion, proceedQuestion } from '../../lib/restart/questions';
 import { formatTimestamp, ordinal, plural } from '../../lib/restart/text';
@@ -20,6 +20,11 @@ function renderAll(events: ProgressEvent[], verbose = false): OutputLine[] {
   return events.flatMap((e) => formatter.render(e));
 }
 
+/** The event of one allocation's restart starting. */
+function restarting(time: number, allocationId: string, group: string, mode: RestartMode): ProgressEvent {
+  return { type: 'allocation-restarting', time, allocationId, group, mode };
+}
+
 describe('format', () => {
   describe('createFormatter().render: Nomad transcripts', () => {
     it('reproduces the default in-place restart with -batch-size=2 byte for byte', () => {
@@ -27,28 +32,10 @@ describe('format', () => {
       const events: ProgressEvent[] = [
         { type: 'restart-started', time: T0, count: 3 },
         { type: 'batch-started', time: T0, batchNumber: 1, size: 2 },
-        {
-          type: 'allocation-restarting',
-          time: T0,
-          allocationId: '653f983e-8d5c-4c8e-a6a8-0e8e4d1f2a3b',
-          group: 'web',
-          mode: { kind: 'running-tasks' },
-        },
-        {
-          type: 'allocation-restarting',
-          time: T0,
-          allocationId: '4d18e545-1111-2222-3333-444444444444',
-          group: 'web',
-          mode: { kind: 'running-tasks' },
-        },
+        restarting(T0, '653f983e-8d5c-4c8e-a6a8-0e8e4d1f2a3b', 'web', { kind: 'running-tasks' }),
+        restarting(T0, '4d18e545-1111-2222-3333-444444444444', 'web', { kind: 'running-tasks' }),
         { type: 'batch-started', time: T1, batchNumber: 2, size: 1 },
-        {
-          type: 'allocation-restarting',
-          time: T1,
-          allocationId: '77d5c4f6-1111-2222-3333-444444444444',
-          group: 'proxy',
-          mode: { kind: 'running-tasks' },
-        },
+        restarting(T1, '77d5c4f6-1111-2222-3333-444444444444', 'proxy', { kind: 'running-tasks' }),
         { type: 'finished', time: T1, errors: [], canceled: false },
       ];
 
@@ -79,13 +66,7 @@ describe('format', () => {
       const b = 'c4b9a3b1-0000-0000-0000-000000000000';
       const events: ProgressEvent[] = [
         { type: 'restart-started', time: T0, count: 1 },
-        {
-          type: 'allocation-restarting',
-          time: T0,
-          allocationId: a,
-          group: 'controller',
-          mode: { kind: 'reschedule' },
-        },
+        restarting(T0, a, 'controller', { kind: 'reschedule' }),
         { type: 'allocation-status', time: T0, allocationId: b, status: 'pending', verbose: true },
         { type: 'allocation-replaced', time: T0, allocationId: a, replacementId: b },
         { type: 'allocation-status', time: T0, allocationId: b, status: 'running', verbose: false },
@@ -149,20 +130,8 @@ describe('format', () => {
       const events: ProgressEvent[] = [
         { type: 'restart-started', time: T0, count: 3 },
         { type: 'batch-started', time: T0, batchNumber: 1, size: 2 },
-        {
-          type: 'allocation-restarting',
-          time: T0,
-          allocationId: 'aaaaaaaa-1111-1111-1111-111111111111',
-          group: 'group1',
-          mode: { kind: 'reschedule' },
-        },
-        {
-          type: 'allocation-restarting',
-          time: T0,
-          allocationId: 'bbbbbbbb-2222-2222-2222-222222222222',
-          group: 'group1',
-          mode: { kind: 'reschedule' },
-        },
+        restarting(T0, 'aaaaaaaa-1111-1111-1111-111111111111', 'group1', { kind: 'reschedule' }),
+        restarting(T0, 'bbbbbbbb-2222-2222-2222-222222222222', 'group1', { kind: 'reschedule' }),
         { type: 'stopping', time: T0, reason: 'unrecoverable-error' },
         { type: 'finished', time: T0, errors, canceled: false },
       ];
@@ -236,24 +205,12 @@ describe('format', () => {
       ],
       [
         'all tasks',
-        {
-          type: 'allocation-restarting',
-          time: T0,
-          allocationId: 'abcdefgh-1',
-          group: 'g',
-          mode: { kind: 'all-tasks' },
-        },
+        restarting(T0, 'abcdefgh-1', 'g', { kind: 'all-tasks' }),
         [`    ${ts}: Restarting all tasks in allocation "abcdefgh" for group "g"`],
       ],
       [
         'one task',
-        {
-          type: 'allocation-restarting',
-          time: T0,
-          allocationId: 'abcdefgh-1',
-          group: 'g',
-          mode: { kind: 'task', task: 't' },
-        },
+        restarting(T0, 'abcdefgh-1', 'g', { kind: 'task', task: 't' }),
         [`    ${ts}: Restarting task "t" in allocation "abcdefgh" for group "g"`],
       ],
       [

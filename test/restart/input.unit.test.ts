@@ -7,6 +7,14 @@ import {
   validateRestartInput,
 } from '../../lib/restart/input';
 import { restartOptions, WINDOW_INPUT_FIELDS } from '../fixtures/restart-options';
+import { refusal } from './helpers/refusal';
+
+/** A refused `-yes` input for job "j" with `fields` beside. */
+const confirmedRefusal = (name: string, fields: Record<string, unknown>, expectedErr: string) =>
+  refusal(name, { job: 'j', ...fields, yes: true }, expectedErr);
+/** A refused `-wait-healthy -yes` input for job "j", with `timings` beside. */
+const gatedRefusal = (name: string, timings: Record<string, string>, expectedErr: string) =>
+  confirmedRefusal(name, { waitHealthy: true, ...timings }, expectedErr);
 
 const headless = { interactive: false };
 
@@ -93,152 +101,143 @@ describe('input', () => {
     });
 
     it.each([
-      {
-        name: 'not an object',
-        raw: 'example',
-        expectedErr: 'Invalid input: got "example", expected a JSON object with a "job" field',
-      },
-      {
-        name: 'null',
-        raw: null,
-        expectedErr: 'Invalid input: got null, expected a JSON object with a "job" field',
-      },
-      {
-        name: 'missing job',
-        raw: { yes: true },
-        expectedErr:
-          'Invalid input field "job": got nothing, expected a job ID or ID prefix (non-empty string)',
-      },
-      {
-        name: 'empty job',
-        raw: { job: '  ' },
-        expectedErr: 'Invalid input field "job": got "  ", expected a job ID or ID prefix (non-empty string)',
-      },
-      {
-        name: 'string boolean',
-        raw: { job: 'j', yes: 'true' },
-        expectedErr: 'Invalid input field "yes": got "true", expected true or false',
-      },
-      {
-        name: 'boolean batch size',
-        raw: { job: 'j', batchSize: true },
-        expectedErr:
-          'Invalid input field "batchSize": got true, expected n or n% (string or integer), e.g. "2" or "25%"',
-      },
-      {
-        name: 'number in groups',
-        raw: { job: 'j', groups: ['a', 3] },
-        expectedErr: 'Invalid input field "groups[1]": got 3, expected a string',
-      },
-      {
-        name: 'unknown field',
-        raw: { job: 'j', batch_size: '2' },
-        expectedErr:
-          'Unknown input field "batch_size": allowed fields are job, namespace, region, batchSize, batchWait, onError, yes, groups, tasks, allTasks, reschedule, noShutdownDelay, verbose, replacementTimeout, maxErrors, dryRun, waitHealthy, minHealthyTime, healthyDeadline, startedBy, windowEnd, windowDuration, trigger, scheduleName, scheduledTime, resumeNextWindow',
-      },
-      {
-        name: 'startedBy past 200 characters',
-        raw: { job: 'j', startedBy: 'x'.repeat(201) },
-        expectedErr: `Invalid input field "startedBy": got "${'x'.repeat(201)}", expected who or what started the run, shown with its questions in chat (string, at most 200 characters)`,
-      },
+      refusal(
+        'not an object',
+        'example',
+        'Invalid input: got "example", expected a JSON object with a "job" field',
+      ),
+      refusal('null', null, 'Invalid input: got null, expected a JSON object with a "job" field'),
+      refusal(
+        'missing job',
+        { yes: true },
+        'Invalid input field "job": got nothing, expected a job ID or ID prefix (non-empty string)',
+      ),
+      refusal(
+        'empty job',
+        { job: '  ' },
+        'Invalid input field "job": got "  ", expected a job ID or ID prefix (non-empty string)',
+      ),
+      refusal(
+        'string boolean',
+        { job: 'j', yes: 'true' },
+        'Invalid input field "yes": got "true", expected true or false',
+      ),
+      refusal(
+        'boolean batch size',
+        { job: 'j', batchSize: true },
+        'Invalid input field "batchSize": got true, expected n or n% (string or integer), e.g. "2" or "25%"',
+      ),
+      refusal(
+        'number in groups',
+        { job: 'j', groups: ['a', 3] },
+        'Invalid input field "groups[1]": got 3, expected a string',
+      ),
+      refusal(
+        'unknown field',
+        { job: 'j', batch_size: '2' },
+        'Unknown input field "batch_size": allowed fields are job, namespace, region, batchSize, batchWait, onError, yes, groups, tasks, allTasks, reschedule, noShutdownDelay, verbose, replacementTimeout, maxErrors, dryRun, waitHealthy, minHealthyTime, healthyDeadline, startedBy, windowEnd, windowDuration, trigger, scheduleName, scheduledTime, resumeNextWindow',
+      ),
+      refusal(
+        'startedBy past 200 characters',
+        { job: 'j', startedBy: 'x'.repeat(201) },
+        `Invalid input field "startedBy": got "${'x'.repeat(201)}", expected who or what started the run, shown with its questions in chat (string, at most 200 characters)`,
+      ),
       // Nomad's checks 3-9, in order, with Nomad's messages.
-      {
-        name: 'decimal batch size number',
-        raw: { job: 'j', batchSize: 1.5, yes: true },
-        expectedErr: 'Invalid -batch-size value "1.5": batch size must be an integer or a percentage',
-      },
-      {
-        name: 'negative batch size number',
-        raw: { job: 'j', batchSize: -1, yes: true },
-        expectedErr: 'Invalid -batch-size value "-1": batch size must be an integer or a percentage',
-      },
-      {
-        name: 'zero batch size',
-        raw: { job: 'j', batchSize: '0%', yes: true },
-        expectedErr: 'Invalid -batch-size value "0%": number value must be greater than zero',
-      },
-      {
-        name: 'ask wait without approvals',
-        raw: { job: 'j', batchWait: 'ask' },
-        expectedErr: 'Invalid -batch-wait value "ask": "ask" cannot be used when terminal is not interactive',
-      },
-      {
-        name: 'bad wait',
-        raw: { job: 'j', batchWait: '10', yes: true },
-        expectedErr: 'Invalid -batch-wait value "10": time: missing unit in duration "10"',
-      },
-      {
-        name: 'ask on error without approvals',
-        raw: { job: 'j' },
-        expectedErr: 'Invalid -on-error value "ask": "ask" cannot be used when terminal is not interactive',
-      },
-      {
-        name: 'bad on error',
-        raw: { job: 'j', onError: 'Fail', yes: true },
-        expectedErr: 'Invalid -on-error value "Fail": valid options are "ask" and "fail"',
-      },
-      {
-        name: 'all tasks with task',
-        raw: { job: 'j', allTasks: true, tasks: ['t'], yes: true },
-        expectedErr: 'The -all-tasks option cannot be used with -task',
-      },
-      {
-        name: 'reschedule with task',
-        raw: { job: 'j', reschedule: true, tasks: ['t'], yes: true },
-        expectedErr: 'The -reschedule option cannot be used with -task',
-      },
-      {
-        name: 'zero timeout',
-        raw: { job: 'j', replacementTimeout: '-5s', yes: true },
-        expectedErr: 'Invalid -replacement-timeout value "-5s": duration must be greater than zero',
-      },
-      {
-        name: 'bad max errors',
-        raw: { job: 'j', maxErrors: '1.5', yes: true },
-        expectedErr: 'Invalid -max-errors value "1.5": max errors must be an integer or a percentage',
-      },
-      {
-        name: 'string waitHealthy',
-        raw: { job: 'j', waitHealthy: 'yes', yes: true },
-        expectedErr: 'Invalid input field "waitHealthy": got "yes", expected true or false',
-      },
-      {
-        name: 'bad min healthy time',
-        raw: { job: 'j', waitHealthy: true, minHealthyTime: '10', yes: true },
-        expectedErr: 'Invalid -min-healthy-time value "10": time: missing unit in duration "10"',
-      },
-      {
-        name: 'bad healthy deadline',
-        raw: { job: 'j', waitHealthy: true, healthyDeadline: '5 m', yes: true },
-        expectedErr: 'Invalid -healthy-deadline value "5 m": time: unknown unit " m" in duration "5 m"',
-      },
-      {
-        name: 'negative min healthy time',
-        raw: { job: 'j', waitHealthy: true, minHealthyTime: '-1s', yes: true },
-        expectedErr: 'Invalid -min-healthy-time value "-1s": duration must not be negative',
-      },
-      {
-        name: 'zero healthy deadline',
-        raw: { job: 'j', waitHealthy: true, minHealthyTime: '0s', healthyDeadline: '0s', yes: true },
-        expectedErr: 'Invalid -healthy-deadline value "0s": duration must be greater than zero',
-      },
-      {
-        name: 'min healthy time past the deadline',
-        raw: { job: 'j', waitHealthy: true, minHealthyTime: '6m', yes: true },
-        expectedErr:
-          'Invalid -min-healthy-time value "6m": minimum healthy time 6m0s must be less than -healthy-deadline 5m0s',
-      },
-      {
-        name: 'min healthy time equal to the deadline',
-        raw: { job: 'j', waitHealthy: true, minHealthyTime: '60s', healthyDeadline: '1m', yes: true },
-        expectedErr:
-          'Invalid -min-healthy-time value "60s": minimum healthy time 1m0s must be less than -healthy-deadline 1m0s',
-      },
-      {
-        name: 'timings without the gate',
-        raw: { job: 'j', healthyDeadline: '1m', yes: true },
-        expectedErr: 'The -healthy-deadline option can only be used with -wait-healthy',
-      },
+      confirmedRefusal(
+        'decimal batch size number',
+        { batchSize: 1.5 },
+        'Invalid -batch-size value "1.5": batch size must be an integer or a percentage',
+      ),
+      confirmedRefusal(
+        'negative batch size number',
+        { batchSize: -1 },
+        'Invalid -batch-size value "-1": batch size must be an integer or a percentage',
+      ),
+      confirmedRefusal(
+        'zero batch size',
+        { batchSize: '0%' },
+        'Invalid -batch-size value "0%": number value must be greater than zero',
+      ),
+      refusal(
+        'ask wait without approvals',
+        { job: 'j', batchWait: 'ask' },
+        'Invalid -batch-wait value "ask": "ask" cannot be used when terminal is not interactive',
+      ),
+      confirmedRefusal(
+        'bad wait',
+        { batchWait: '10' },
+        'Invalid -batch-wait value "10": time: missing unit in duration "10"',
+      ),
+      refusal(
+        'ask on error without approvals',
+        { job: 'j' },
+        'Invalid -on-error value "ask": "ask" cannot be used when terminal is not interactive',
+      ),
+      confirmedRefusal(
+        'bad on error',
+        { onError: 'Fail' },
+        'Invalid -on-error value "Fail": valid options are "ask" and "fail"',
+      ),
+      confirmedRefusal(
+        'all tasks with task',
+        { allTasks: true, tasks: ['t'] },
+        'The -all-tasks option cannot be used with -task',
+      ),
+      confirmedRefusal(
+        'reschedule with task',
+        { reschedule: true, tasks: ['t'] },
+        'The -reschedule option cannot be used with -task',
+      ),
+      confirmedRefusal(
+        'zero timeout',
+        { replacementTimeout: '-5s' },
+        'Invalid -replacement-timeout value "-5s": duration must be greater than zero',
+      ),
+      confirmedRefusal(
+        'bad max errors',
+        { maxErrors: '1.5' },
+        'Invalid -max-errors value "1.5": max errors must be an integer or a percentage',
+      ),
+      confirmedRefusal(
+        'string waitHealthy',
+        { waitHealthy: 'yes' },
+        'Invalid input field "waitHealthy": got "yes", expected true or false',
+      ),
+      gatedRefusal(
+        'bad min healthy time',
+        { minHealthyTime: '10' },
+        'Invalid -min-healthy-time value "10": time: missing unit in duration "10"',
+      ),
+      gatedRefusal(
+        'bad healthy deadline',
+        { healthyDeadline: '5 m' },
+        'Invalid -healthy-deadline value "5 m": time: unknown unit " m" in duration "5 m"',
+      ),
+      gatedRefusal(
+        'negative min healthy time',
+        { minHealthyTime: '-1s' },
+        'Invalid -min-healthy-time value "-1s": duration must not be negative',
+      ),
+      gatedRefusal(
+        'zero healthy deadline',
+        { minHealthyTime: '0s', healthyDeadline: '0s' },
+        'Invalid -healthy-deadline value "0s": duration must be greater than zero',
+      ),
+      gatedRefusal(
+        'min healthy time past the deadline',
+        { minHealthyTime: '6m' },
+        'Invalid -min-healthy-time value "6m": minimum healthy time 6m0s must be less than -healthy-deadline 5m0s',
+      ),
+      gatedRefusal(
+        'min healthy time equal to the deadline',
+        { minHealthyTime: '60s', healthyDeadline: '1m' },
+        'Invalid -min-healthy-time value "60s": minimum healthy time 1m0s must be less than -healthy-deadline 1m0s',
+      ),
+      confirmedRefusal(
+        'timings without the gate',
+        { healthyDeadline: '1m' },
+        'The -healthy-deadline option can only be used with -wait-healthy',
+      ),
     ])('fails: $name', ({ raw, expectedErr }) => {
       // Arrange / Act
       const message = messageOf(() => validateRestartInput(raw, headless));

@@ -1,6 +1,7 @@
 import { RestartValidationError } from '../../lib/restart/errors';
 import { toRestartInput, validateRestartInput } from '../../lib/restart/input';
 import { parseRfc3339, resolveWindow, skipsWhenLocked, windowHasEnded } from '../../lib/restart/window';
+import { refusal } from './helpers/refusal';
 
 const ctx = { interactive: true };
 const at = (iso: string) => Date.parse(iso);
@@ -56,48 +57,41 @@ describe('maintenance window', () => {
     });
 
     it.each([
-      {
-        name: 'a window end without a zone',
-        raw: { windowEnd: '2026-11-29T05:00:00' },
-        expectedErr:
-          'Invalid input field "windowEnd": got "2026-11-29T05:00:00", expected an RFC 3339 time with a zone, e.g. "2026-11-29T05:00:00+01:00" (string)',
-      },
-      {
-        name: 'a window end that is not a string',
-        raw: { windowEnd: 5 },
-        expectedErr:
-          'Invalid input field "windowEnd": got 5, expected an RFC 3339 time with a zone, e.g. "2026-11-29T05:00:00+01:00" (string)',
-      },
-      {
-        name: 'a window duration that is not a Go duration',
-        raw: { windowDuration: '2 hours' },
-        expectedErr:
-          'Invalid input field "windowDuration": got "2 hours", expected a Go duration greater than zero, e.g. "2h" (string), counted from scheduledTime, else from the execution start (time: unknown unit " hours" in duration "2 hours")',
-      },
-      {
-        name: 'a window duration of zero',
-        raw: { windowDuration: '0s' },
-        expectedErr:
-          'Invalid input field "windowDuration": got "0s", expected a Go duration greater than zero, e.g. "2h" (string), counted from scheduledTime, else from the execution start',
-      },
-      {
-        name: 'an unknown trigger',
-        raw: { trigger: 'cron' },
-        expectedErr:
-          'Invalid input field "trigger": got "cron", expected "schedule" (set by a schedule: a run that finds the job locked is skipped, not failed)',
-      },
-      {
-        name: 'resumeNextWindow without a schedule to resume in',
-        raw: { resumeNextWindow: true },
-        expectedErr:
-          'Invalid input field "resumeNextWindow": got true, expected false without a "scheduleName" (true or false: a run stopped at its window end leaves the rest to the next run of its schedule (needs scheduleName))',
-      },
-      {
-        name: 'a scheduled time that is not a time',
-        raw: { scheduledTime: '<aws.scheduler.scheduled-time>' },
-        expectedErr:
-          'Invalid input field "scheduledTime": got "<aws.scheduler.scheduled-time>", expected an RFC 3339 time with a zone: when the schedule fired (string)',
-      },
+      refusal(
+        'a window end without a zone',
+        { windowEnd: '2026-11-29T05:00:00' },
+        'Invalid input field "windowEnd": got "2026-11-29T05:00:00", expected an RFC 3339 time with a zone, e.g. "2026-11-29T05:00:00+01:00" (string)',
+      ),
+      refusal(
+        'a window end that is not a string',
+        { windowEnd: 5 },
+        'Invalid input field "windowEnd": got 5, expected an RFC 3339 time with a zone, e.g. "2026-11-29T05:00:00+01:00" (string)',
+      ),
+      refusal(
+        'a window duration that is not a Go duration',
+        { windowDuration: '2 hours' },
+        'Invalid input field "windowDuration": got "2 hours", expected a Go duration greater than zero, e.g. "2h" (string), counted from scheduledTime, else from the execution start (time: unknown unit " hours" in duration "2 hours")',
+      ),
+      refusal(
+        'a window duration of zero',
+        { windowDuration: '0s' },
+        'Invalid input field "windowDuration": got "0s", expected a Go duration greater than zero, e.g. "2h" (string), counted from scheduledTime, else from the execution start',
+      ),
+      refusal(
+        'an unknown trigger',
+        { trigger: 'cron' },
+        'Invalid input field "trigger": got "cron", expected "schedule" (set by a schedule: a run that finds the job locked is skipped, not failed)',
+      ),
+      refusal(
+        'resumeNextWindow without a schedule to resume in',
+        { resumeNextWindow: true },
+        'Invalid input field "resumeNextWindow": got true, expected false without a "scheduleName" (true or false: a run stopped at its window end leaves the rest to the next run of its schedule (needs scheduleName))',
+      ),
+      refusal(
+        'a scheduled time that is not a time',
+        { scheduledTime: '<aws.scheduler.scheduled-time>' },
+        'Invalid input field "scheduledTime": got "<aws.scheduler.scheduled-time>", expected an RFC 3339 time with a zone: when the schedule fired (string)',
+      ),
     ])('fails: $name', ({ raw, expectedErr }) => {
       // Act
       const act = () => validateRestartInput({ job: 'example', ...raw }, ctx);

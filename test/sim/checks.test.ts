@@ -7,6 +7,7 @@
 // then answer `null`.
 import type { Allocation, AllocCheckStatuses, Job, TaskGroup } from '../../lib/nomad/types';
 import { createScaledClock, type RunningSimulator, startSimulator } from '../../sim/index';
+import { onlyTracedCheck } from './helpers/checks-answer';
 import { job, nodes, seconds, seededRandom } from './helpers/fixtures';
 import { call, get, put } from './helpers/http';
 
@@ -72,12 +73,7 @@ describe('simulator service checks', () => {
     const response = await checksOf(alloc.ID);
 
     // Assert
-    const entries = Object.entries(response.json ?? {});
-    expect(response.status).toBe(200);
-    expect(response.headers.get('X-Nomad-Index')).toBeNull();
-    expect(entries).toHaveLength(1);
-    const [id, result] = entries[0] ?? [];
-    expect(id).toMatch(/^[0-9a-f]{64}$/);
+    const [id, result] = onlyTracedCheck(response);
     expect(result).toEqual({
       ID: id,
       Check: 'alive',

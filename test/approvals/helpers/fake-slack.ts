@@ -7,6 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { closeServer, listenOnLoopback } from '../../fixtures/loopback';
+import { openedAroundAll } from '../../fixtures/opened-around';
 
 /** One recorded call. */
 export interface SlackCall {
@@ -37,6 +38,14 @@ function decode(body: string, contentType: string | undefined): Record<string, u
     if (typeof args[key] === 'string') args[key] = JSON.parse(args[key] as string) as unknown;
   }
   return args;
+}
+
+/** The fake, open around the file's (or the `describe`'s) tests; only `botToken` is served. */
+export function fakeSlackAroundAll(botToken: string): FakeSlack {
+  return openedAroundAll(
+    () => startFakeSlack(botToken),
+    (opened) => opened.close(),
+  );
 }
 
 /** Starts the fake; only requests bearing `botToken` are served. */

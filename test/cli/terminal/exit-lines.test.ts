@@ -84,58 +84,41 @@ async function awsRun(ending: Ending): Promise<{ stderr: string; code: number }>
   return { stderr: result.stderr, code: result.code ?? -1 };
 }
 
+/** The three ways a run ends: a Task's error, a Fail state, or success with the run's outcome. */
+const taskError = (error: string, message: string): Ending => ({ kind: 'task-error', error, message });
+const failState = (error: string, cause = ''): Ending => ({ kind: 'fail-state', error, cause });
+const succeeded = (outcome: string, errorText = ''): Ending => ({
+  kind: 'succeeded',
+  output: { outcome, errorText },
+});
+
+/** One ending, and what both engines print on stderr and exit with after it. */
+function row(name: string, ending: Ending, stderr: string, code: number) {
+  return { name, ending, stderr, code };
+}
+
 describe('the end of a run at the terminal', () => {
   afterEach(() => sfn.reset());
 
-  it.each<{ name: string; ending: Ending; stderr: string; code: number }>([
-    {
-      name: 'a step error Nomad words (JobNotFound)',
-      ending: { kind: 'task-error', error: 'JobNotFound', message: 'No job(s) with prefix or ID "x" found' },
-      stderr: 'No job(s) with prefix or ID "x" found\n',
-      code: 1,
-    },
-    {
-      name: 'a Fail state without a cause (InvalidInput)',
-      ending: { kind: 'fail-state', error: 'InvalidInput', cause: '' },
-      stderr: 'InvalidInput\n',
-      code: 1,
-    },
-    {
-      name: 'an error no step words',
-      ending: { kind: 'task-error', error: 'TypeError', message: 'x is not a function' },
-      stderr: 'Restart failed: TypeError: x is not a function\n',
-      code: 1,
-    },
-    {
-      name: 'an error without a cause',
-      ending: { kind: 'fail-state', error: 'States.Runtime', cause: '' },
-      stderr: 'Restart failed: States.Runtime\n',
-      code: 1,
-    },
-    {
-      name: 'a confirmed interrupt (Canceled)',
-      ending: { kind: 'fail-state', error: 'Canceled', cause: 'Canceling job restart process' },
-      stderr: '',
-      code: 0,
-    },
-    {
-      name: 'errors the summary has printed (RestartFailed)',
-      ending: { kind: 'fail-state', error: 'RestartFailed', cause: 'errors' },
-      stderr: '',
-      code: 1,
-    },
-    {
-      name: 'a summary with errors',
-      ending: { kind: 'succeeded', output: { outcome: 'failed', errorText: 'x' } },
-      stderr: '',
-      code: 1,
-    },
-    {
-      name: 'a success',
-      ending: { kind: 'succeeded', output: { outcome: 'succeeded', errorText: '' } },
-      stderr: '',
-      code: 0,
-    },
+  it.each([
+    row(
+      'a step error Nomad words (JobNotFound)',
+      taskError('JobNotFound', 'No job(s) with prefix or ID "x" found'),
+      'No job(s) with prefix or ID "x" found\n',
+      1,
+    ),
+    row('a Fail state without a cause (InvalidInput)', failState('InvalidInput'), 'InvalidInput\n', 1),
+    row(
+      'an error no step words',
+      taskError('TypeError', 'x is not a function'),
+      'Restart failed: TypeError: x is not a function\n',
+      1,
+    ),
+    row('an error without a cause', failState('States.Runtime'), 'Restart failed: States.Runtime\n', 1),
+    row('a confirmed interrupt (Canceled)', failState('Canceled', 'Canceling job restart process'), '', 0),
+    row('errors the summary has printed (RestartFailed)', failState('RestartFailed', 'errors'), '', 1),
+    row('a summary with errors', succeeded('failed', 'x'), '', 1),
+    row('a success', succeeded('succeeded'), '', 0),
   ])('prints the same line for $name on both engines', async ({ ending, stderr, code }) => {
     // Act
     const local = await localRun(ending);

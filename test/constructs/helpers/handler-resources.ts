@@ -6,6 +6,7 @@
  * store it uses locally).
  */
 import type { Template } from 'aws-cdk-lib/assertions';
+import { CHAT_SECRETS_KEY } from './synth';
 
 /** The statements of the role described as `description`. */
 export function roleStatements(template: Template, description: string): Record<string, unknown>[] {
@@ -21,6 +22,32 @@ export function roleStatements(template: Template, description: string): Record<
         .Statement,
   );
 }
+
+/** What a handler reading the chat secrets may do with their key: decrypt, through Secrets Manager only. */
+export const DECRYPT_CHAT_SECRETS = {
+  Action: 'kms:Decrypt',
+  Effect: 'Allow',
+  Resource: CHAT_SECRETS_KEY,
+  Condition: { StringEquals: { 'kms:ViaService': 'secretsmanager.us-east-1.amazonaws.com' } },
+};
+
+/** What a handler that asks how the restart state machine's executions stand may do: describe them. */
+export const DESCRIBE_RESTART_EXECUTIONS = {
+  Action: 'states:DescribeExecution',
+  Effect: 'Allow',
+  Resource: {
+    'Fn::Join': [
+      '',
+      [
+        'arn:',
+        { Ref: 'AWS::Partition' },
+        ':states:us-east-1:123456789012:execution:',
+        { 'Fn::GetAtt': [expect.stringMatching(/^RestartStateMachine/), 'Name'] },
+        ':*',
+      ],
+    ],
+  },
+};
 
 /** A statement's actions, as a list. */
 export const actionsOf = (s: Record<string, unknown>) => [s['Action']].flat() as string[];

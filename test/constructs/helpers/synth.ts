@@ -1,6 +1,11 @@
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { NomadRestartStack, type SlackApprovalReferences } from '../../../lib/constructs/nomad-restart-stack';
+import {
+  NomadRestartStack,
+  type NomadRestartStackProps,
+  type SlackApprovalReferences,
+  type WebhookApprovalReferences,
+} from '../../../lib/constructs/nomad-restart-stack';
 
 /** Secret ARNs used by the test stacks (fake, well-formed). */
 export const TOKEN_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:nomad-token-AbCdEf';
@@ -20,6 +25,42 @@ export const slackApprovalReferences = (
   allowedUserIds: ['U1'],
   ...over,
 });
+
+/** Webhook approvals as the stack takes them: chat.example.com, its secret by ARN, key "ops". */
+export const webhookApprovalReferences = (
+  over: Partial<WebhookApprovalReferences> = {},
+): WebhookApprovalReferences => ({
+  url: 'https://chat.example.com/hook',
+  secret: { completeArn: secretArn('webhook') },
+  keyId: 'ops',
+  ...over,
+});
+
+/** The customer-managed KMS key the construct tests give the chat secrets. */
+export const CHAT_SECRETS_KEY = 'arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab';
+
+/**
+ * An app with the stack `id` and every approval channel (Slack and the webhook as above, e-mail
+ * on `topicArn`, the chat secrets under CHAT_SECRETS_KEY), synthesized without bundling; `over`
+ * adds or replaces props.
+ */
+export function synthWithApprovalChannels(
+  id: string,
+  topicArn: string,
+  over: Partial<NomadRestartStackProps> = {},
+): { app: App; template: Template } {
+  const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+  const stack = new NomadRestartStack(app, id, {
+    env: { account: '123456789012', region: 'us-east-1' },
+    nomadAddress: 'https://nomad.internal:4646',
+    slackApprovals: slackApprovalReferences(),
+    webhookApprovals: webhookApprovalReferences(),
+    approvalEmailTopicArn: topicArn,
+    approvalSecretsKmsKeyArn: CHAT_SECRETS_KEY,
+    ...over,
+  });
+  return { app, template: Template.fromStack(stack) };
+}
 
 /**
  * One app with the stack, synthesized once per test file. Bundling is skipped (the

@@ -10,6 +10,7 @@
  * command under test.
  */
 import { randomBytes } from 'node:crypto';
+import { call } from '../../sim/helpers/http';
 import { E2E_ADDR } from './e2e-target';
 
 export const CONSUL_ADDR = process.env['NOMAD_E2E_CONSUL_ADDR'];
@@ -89,25 +90,15 @@ export class ConsulPair {
   }
 
   /** Calls Consul with `token` (the management token unless given). */
-  public async call<T = unknown>(
+  public call<T = unknown>(
     path: string,
     init: { method?: string; body?: unknown; token?: string; signal?: AbortSignal } = {},
   ): Promise<ConsulAnswer<T>> {
-    const request: RequestInit = {
-      method: init.method ?? 'GET',
-      headers: { 'X-Consul-Token': init.token ?? CONSUL_MANAGEMENT ?? '' },
-    };
-    if (init.body !== undefined) request.body = JSON.stringify(init.body);
-    if (init.signal !== undefined) request.signal = init.signal;
-    const response = await fetch(`${this.url}${path}`, request);
-    const text = await response.text();
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: response.status, headers: response.headers, text, json: json as T };
+    return call<T>(this.url, path, {
+      ...init,
+      token: init.token ?? CONSUL_MANAGEMENT ?? '',
+      tokenHeader: 'X-Consul-Token',
+    });
   }
 
   /** A client token holding one new policy of `rules` (Consul's HCL), deleted on close. */

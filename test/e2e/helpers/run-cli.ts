@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { collectText } from '../../fixtures/stream-text';
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'bin', 'nomad-restart.js');
 
@@ -25,16 +26,10 @@ export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, inp
       env: { PATH: process.env['PATH'], HOME: process.env['HOME'], TZ: 'UTC', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
+    const stdout = collectText(child.stdout);
+    const stderr = collectText(child.stderr);
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout: normalise(stdout), stderr: normalise(stderr) }));
+    child.on('close', (code) => resolve({ code, stdout: normalise(stdout()), stderr: normalise(stderr()) }));
     child.stdin.end(input);
   });
 }
@@ -57,4 +52,49 @@ export async function runCliPool(
   };
   await Promise.all(Array.from({ length: Math.min(limit, runs.length) }, worker));
   return results;
+}
+
+/**
+ * The stdout lines of a successful `-wait-healthy -batch-size 1` restart of the allocations whose
+ * short IDs are given, in order, all in group "web": each batch waits for its allocation to be
+ * healthy again before the next one starts.
+ */
+export function healthGatedRestartLines(shortIds: readonly (string | undefined)[]): string[] {
+  return [
+    `==> <ts>: Restarting ${shortIds.length} allocations`,
+    ...shortIds.flatMap((id) => [
+      `    <ts>: Restarting running tasks in allocation "${id}" for group "web"`,
+      '==> <ts>: Waiting for 1 allocation to become healthy',
+      `    <ts>: Allocation "${id}" is healthy`,
+    ]),
+    '==> <ts>: Job restart finished',
+    '',
+    'Job restarted successfully!',
+    '',
+  ];
+}
+
+/**
+ * The stdout lines of a `-wait-healthy -batch-size 1 -max-errors 0` restart of `total`
+ * allocations whose first batch (the allocation `firstShortId`, group "web") never became healthy.
+ */
+export function healthGateStoppedLines(total: number, firstShortId: string): string[] {
+  return [
+    `==> <ts>: Restarting ${total} allocations`,
+    `    <ts>: Restarting running tasks in allocation "${firstShortId}" for group "web"`,
+    '==> <ts>: Waiting for 1 allocation to become healthy',
+    '==> <ts>: Stopping job restart: 1 allocation failed, more than -max-errors=0',
+    '==> <ts>: Job restart finished with errors',
+    '',
+  ];
+}
+
+/** The stderr lines of a `-reschedule` run whose one error is Nomad's 403 on evaluating the job. */
+export function evaluateDeniedErrorLines(shortId: string): string[] {
+  return [
+    '',
+    '1 error occurred while restarting job:',
+    `* Error restarting allocation "${shortId}": Failed evaluate job: Unexpected response code: 403 (Permission denied)`,
+    '',
+  ];
 }

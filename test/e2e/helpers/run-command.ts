@@ -5,6 +5,7 @@
  */
 import { PassThrough } from 'node:stream';
 import { runJobRestart } from '../../../lib/cli/index';
+import { collectText } from '../../fixtures/stream-text';
 import { type CliResult, normalise } from './run-cli';
 
 export async function runCommand(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
@@ -12,14 +13,8 @@ export async function runCommand(args: readonly string[], env: NodeJS.ProcessEnv
   const stderr = new PassThrough();
   const stdin = new PassThrough();
   stdin.end();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString('utf8');
-  });
-  stderr.on('data', (chunk: Buffer) => {
-    err += chunk.toString('utf8');
-  });
+  const out = collectText(stdout);
+  const err = collectText(stderr);
   const code = await runJobRestart(args, {
     stdin,
     stdout,
@@ -27,5 +22,5 @@ export async function runCommand(args: readonly string[], env: NodeJS.ProcessEnv
     env: { TZ: 'UTC', ...env },
     onInterrupt: () => () => undefined,
   });
-  return { code, stdout: normalise(out), stderr: normalise(err) };
+  return { code, stdout: normalise(out()), stderr: normalise(err()) };
 }

@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXECUTION_NAME_RE } from '../../../lib/engines/aws';
 import { type CliResult, normalise, runCli } from '../../e2e/helpers/run-cli';
+import { collectText } from '../../fixtures/stream-text';
 import {
   batchRestarted,
   batchSettled,
@@ -38,23 +39,17 @@ function spawnCommand(args: readonly string[], env: NodeJS.ProcessEnv) {
     env: { PATH: process.env['PATH'], HOME: process.env['HOME'], TZ: 'UTC', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
+  const stdout = collectText(child.stdout);
+  const stderr = collectText(child.stderr);
   let running = true;
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString('utf8');
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
   child.stdin.end();
   const exited = new Promise<CliResult>((resolve) =>
     child.on('close', (code) => {
       running = false;
-      resolve({ code, stdout: normalise(stdout), stderr: normalise(stderr) });
+      resolve({ code, stdout: normalise(stdout()), stderr: normalise(stderr()) });
     }),
   );
-  return { exited, running: () => running, stdout: () => normalise(stdout) };
+  return { exited, running: () => running, stdout: () => normalise(stdout()) };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -10,7 +10,13 @@
 import { jest } from '@jest/globals';
 import type { RunSummary } from '../../../lib/restart/run-summary';
 import { FlowStates, TaskStates } from '../../../lib/workflow/state-names';
-import { allocationsOf, type Harness, harnessPerTest, simpleJob } from '../../steps/helpers/harness';
+import {
+  allocationsOf,
+  type Harness,
+  harnessPerTest,
+  refuseFirstRestart,
+  simpleJob,
+} from '../../steps/helpers/harness';
 import { runWorkflowInput } from './helpers/workflow-harness';
 
 jest.setTimeout(60_000);
@@ -78,13 +84,7 @@ describe('a console-started execution', () => {
   it("fails a run with errors with its summary as the cause, Nomad's error list included", async () => {
     // Arrange: the first in-place restart is refused.
     const target = await cluster(2);
-    target.sim.control.injectFault({
-      pathSuffix: '/restart',
-      method: 'PUT',
-      nth: 1,
-      status: 400,
-      body: 'nope',
-    });
+    refuseFirstRestart(target, 'nope');
 
     // Act
     const run = await runWorkflowInput(target, { job: 'web', yes: true });

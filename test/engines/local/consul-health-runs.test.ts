@@ -17,7 +17,7 @@ import type { ConsulClientConfig } from '../../../lib/consul/config';
 import { restartOptions } from '../../fixtures/restart-options';
 import { consulJob, consulReads } from '../../steps/health/helpers/consul-fixtures';
 import { checkedJob } from '../../steps/health/helpers/health-fixtures';
-import { eventsOf, type Harness, startHarness, waitAllRunning } from '../../steps/helpers/harness';
+import { eventsOf, type Harness, harnessPerTest } from '../../steps/helpers/harness';
 import { runWorkflow, type WorkflowRun } from './helpers/workflow-harness';
 
 jest.setTimeout(60_000);
@@ -31,11 +31,9 @@ const consulOf = (target: Harness, token?: string): ConsulClientConfig => ({
   retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 5 },
 });
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
+/** -min-healthy-time 100ms, -healthy-deadline 1.5s: the gate of the cases that end in an error. */
+const SHORT_GATE = { minHealthyTimeNs: 100e6, healthyDeadlineNs: 1.5e9 };
 
 /** `{ time, id }` of each restart request Nomad answered, in order (simulated ms). */
 function restarts(target: Harness): { time: number; id: string }[] {
@@ -67,8 +65,7 @@ describe('-wait-healthy with Consul checks', () => {
   it('starts the next batch only after a fresh passing held for -min-healthy-time, not the stale one', async () => {
     // Arrange: 1 s checks on a group service, which a task restart leaves `passing` from before.
     const job = consulJob('fresh', 2, { intervalS: 1 });
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 2);
+    const h = await harness.startRunning(job);
     const service = `${job.ID}-web`;
     const passingBefore = h.sim.consul.control.checks(service).map((c) => c.Status);
 
@@ -100,8 +97,7 @@ describe('-wait-healthy with Consul checks', () => {
     // Arrange: after the restart, runs (one a simulated second, 10 real ms) go passing, critical,
     // passing, ... for 150 criticals (3 real seconds), then passing.
     const job = consulJob('flappy', 1, { intervalS: 1 });
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 1);
+    const h = await harness.startRunning(job);
     h.sim.consul.control.setCheck({ jobId: job.ID }, 'http', { status: 'flapping', flaps: 150 });
 
     // Act
@@ -127,15 +123,14 @@ describe('-wait-healthy with Consul checks', () => {
     // Arrange: registered `warning`, so its first critical run is a change, whose output Consul
     // keeps (it keeps a check's output only when its status changes).
     const job = consulJob('broken', 2, { initialStatus: 'warning' });
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 2);
+    const h = await harness.startRunning(job);
     h.sim.consul.control.setCheck({ jobId: job.ID }, 'http', {
       status: 'critical',
       output: 'HTTP GET http://127.0.0.1/: 503 Service Unavailable',
     });
 
     // Act
-    const run = await gatedRun(h, job.ID, { minHealthyTimeNs: 100e6, healthyDeadlineNs: 1.5e9 });
+    const run = await gatedRun(h, job.ID, SHORT_GATE);
 
     // Assert: the second allocation is never restarted.
     expect(run.exitCode).toBe(1);
@@ -153,12 +148,11 @@ describe('-wait-healthy with Consul checks', () => {
   ])('$name', async ({ onUpdate, exitCode }) => {
     // Arrange
     const job = consulJob('warned', 1, onUpdate === undefined ? {} : { onUpdate });
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 1);
+    const h = await harness.startRunning(job);
     h.sim.consul.control.setCheck({ jobId: job.ID }, 'http', { status: 'warning' });
 
     // Act
-    const run = await gatedRun(h, job.ID, { minHealthyTimeNs: 100e6, healthyDeadlineNs: 1.5e9 });
+    const run = await gatedRun(h, job.ID, SHORT_GATE);
 
     // Assert
     expect(run.exitCode).toBe(exitCode);
@@ -172,8 +166,7 @@ describe('-wait-healthy with Consul checks', () => {
     const job = consulJob('ready', 1, {
       extraChecks: [{ Name: 'ready', Type: 'http', Path: '/ready', Interval: 1e9, OnUpdate: 'ignore' }],
     });
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 1);
+    const h = await harness.startRunning(job);
     h.sim.consul.control.setCheck({ jobId: job.ID }, 'ready', { status: 'critical' });
 
     // Act
@@ -190,14 +183,13 @@ describe('-wait-healthy with Consul checks', () => {
   ])('waits for Nomad and Consul checks alike ($failing failing)', async ({ failing, reason }) => {
     // Arrange
     const job = consulJob('mixed', 1, { withNomadCheck: true });
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 1);
+    const h = await harness.startRunning(job);
     if (failing === 'nomad')
       h.sim.control.setCheckBehaviour({ jobId: job.ID }, 'nomad-http', { behaviour: 'never-passing' });
     else h.sim.consul.control.setCheck({ jobId: job.ID }, 'http', { status: 'critical' });
 
     // Act
-    const run = await gatedRun(h, job.ID, { minHealthyTimeNs: 100e6, healthyDeadlineNs: 1.5e9 });
+    const run = await gatedRun(h, job.ID, SHORT_GATE);
 
     // Assert
     expect(run.exitCode).toBe(1);
@@ -207,8 +199,7 @@ describe('-wait-healthy with Consul checks', () => {
   it('counts both kinds of checks when both pass', async () => {
     // Arrange
     const job = consulJob('both', 1, { withNomadCheck: true });
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 1);
+    const h = await harness.startRunning(job);
 
     // Act
     const run = await gatedRun(h, job.ID, { minHealthyTimeNs: 100e6, healthyDeadlineNs: 20e9 });
@@ -222,17 +213,13 @@ describe('-wait-healthy with Consul checks', () => {
     it('when Consul cannot be reached, naming its address', async () => {
       // Arrange: nothing listens on the sim's Consul port once it is closed.
       const job = consulJob('unreached', 1);
-      h = await startHarness({ jobs: [job] });
-      await waitAllRunning(h, job.ID, 1);
+      const h = await harness.startRunning(job);
       const address = 'http://127.0.0.1:1';
 
       // Act
-      const run = await gatedRun(
-        h,
-        job.ID,
-        { minHealthyTimeNs: 100e6, healthyDeadlineNs: 1.5e9 },
-        { consul: { address, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 5 } } },
-      );
+      const run = await gatedRun(h, job.ID, SHORT_GATE, {
+        consul: { address, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 5 } },
+      });
 
       // Assert
       expect(run.exitCode).toBe(1);
@@ -243,17 +230,11 @@ describe('-wait-healthy with Consul checks', () => {
     it('when Consul refuses the token', async () => {
       // Arrange
       const job = consulJob('refused', 1);
-      h = await startHarness({ jobs: [job] });
-      await waitAllRunning(h, job.ID, 1);
+      const h = await harness.startRunning(job);
       h.sim.consul.control.configureAcl({ enabled: true, tokens: [{ secret: 'good', management: true }] });
 
       // Act
-      const run = await gatedRun(
-        h,
-        job.ID,
-        { minHealthyTimeNs: 100e6, healthyDeadlineNs: 1.5e9 },
-        { token: 'bad' },
-      );
+      const run = await gatedRun(h, job.ID, SHORT_GATE, { token: 'bad' });
 
       // Assert
       expect(run.exitCode).toBe(1);
@@ -265,20 +246,14 @@ describe('-wait-healthy with Consul checks', () => {
     it("when ACLs hide the service's checks, naming the missing service:read", async () => {
       // Arrange: the token reads nodes and other services only.
       const job = consulJob('hidden', 1);
-      h = await startHarness({ jobs: [job] });
-      await waitAllRunning(h, job.ID, 1);
+      const h = await harness.startRunning(job);
       h.sim.consul.control.configureAcl({
         enabled: true,
         tokens: [{ secret: 'narrow', serviceRead: ['other-'], nodeRead: [''] }],
       });
 
       // Act
-      const run = await gatedRun(
-        h,
-        job.ID,
-        { minHealthyTimeNs: 100e6, healthyDeadlineNs: 1.5e9 },
-        { token: 'narrow' },
-      );
+      const run = await gatedRun(h, job.ID, SHORT_GATE, { token: 'narrow' });
 
       // Assert
       expect(run.exitCode).toBe(1);
@@ -290,8 +265,7 @@ describe('-wait-healthy with Consul checks', () => {
   it('stops before the next batch when Consul refuses the token mid-run', async () => {
     // Arrange: the token is revoked as the first batch's health wait begins.
     const job = consulJob('revoked', 2);
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 2);
+    const h = await harness.startRunning(job);
     const target = h;
     target.sim.consul.control.configureAcl({ enabled: true, tokens: [{ secret: 'good', management: true }] });
     const revokeBeforeHealth = (state: string, invoke: () => Promise<unknown>) => {
@@ -322,8 +296,7 @@ describe('-wait-healthy with Consul checks', () => {
     { name: 'for a job without Consul services', job: checkedJob('nomadonly', 1), gated: true },
   ])('never contacts Consul $name', async ({ job, gated }) => {
     // Arrange
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 1);
+    const h = await harness.startRunning(job);
     const gate = { minHealthyTimeNs: 100e6, healthyDeadlineNs: 20e9 };
 
     // Act

@@ -29,111 +29,91 @@ interface Case {
   waits: number;
 }
 
+/** One case: exit code 0 and no waits between batches unless `end` says otherwise. */
+function row(
+  name: string,
+  over: Partial<RestartOptions>,
+  restarted: Case['restarted'],
+  batchSizes: number[],
+  end: Partial<Pick<Case, 'exitCode' | 'waits'>> = {},
+): Case {
+  return { name, over, restarted, batchSizes, exitCode: end.exitCode ?? 0, waits: end.waits ?? 0 };
+}
+
+/** `main` restarted in every allocation, 3 then 2 at a time, 3 s apart: the size as a count or a percent of 5. */
+function mainInBatchesOf3Then2(name: string, batchSize: RestartOptions['batchSize']): Case {
+  const over: Partial<RestartOptions> = {
+    batchSize,
+    batchWait: { kind: 'duration', ns: 3e9 },
+    tasks: ['main'],
+  };
+  return row(name, over, { [S]: ['main'], [M]: ['main'] }, [3, 2], { waits: 1 });
+}
+
 const cases: Case[] = [
-  {
-    name: '3.1 restarts only running tasks in all groups by default',
-    over: { batchSize: ALL },
-    restarted: { [S]: ['main'], [M]: ['main', 'sidecar'] },
-    batchSizes: [5],
-    exitCode: 0,
-    waits: 0,
-  },
-  {
-    name: '3.2 restarts a specific task in all groups',
-    over: { batchSize: ALL, tasks: ['main'] },
-    restarted: { [S]: ['main'], [M]: ['main'] },
-    batchSizes: [5],
-    exitCode: 0,
-    waits: 0,
-  },
-  {
-    name: '3.3 restarts multiple tasks in all groups',
-    over: { batchSize: ALL, tasks: ['main', 'sidecar'] },
-    restarted: { [S]: ['main'], [M]: ['main', 'sidecar'] },
-    batchSizes: [5],
-    exitCode: 0,
-    waits: 0,
-  },
-  {
-    name: '3.4 restarts all tasks in all groups',
-    over: { batchSize: ALL, allTasks: true },
-    restarted: { [S]: ['main'], [M]: ['main', 'prestart', 'sidecar'] },
-    batchSizes: [5],
-    exitCode: 0,
-    waits: 0,
-  },
-  {
-    name: '3.5 restarts running tasks in a specific group',
-    over: { batchSize: ALL, groups: [S] },
-    restarted: { [S]: ['main'], [M]: [] },
-    batchSizes: [3],
-    exitCode: 0,
-    waits: 0,
-  },
-  {
-    name: '3.6 fails on a specific task that is not running',
-    over: { batchSize: ALL, tasks: ['prestart'] },
-    restarted: { [S]: [], [M]: [] },
-    batchSizes: [2],
-    exitCode: 1,
-    waits: 0,
-  },
-  {
-    name: '3.7 restarts a specific task in a specific group',
-    over: { batchSize: ALL, tasks: ['main'], groups: [S] },
-    restarted: { [S]: ['main'], [M]: [] },
-    batchSizes: [3],
-    exitCode: 0,
-    waits: 0,
-  },
-  {
-    name: '3.8 restarts multiple tasks in a specific group',
-    over: { batchSize: ALL, tasks: ['main', 'sidecar'], groups: [M] },
-    restarted: { [S]: [], [M]: ['main', 'sidecar'] },
-    batchSizes: [2],
-    exitCode: 0,
-    waits: 0,
-  },
-  {
-    name: '3.9 restarts all tasks in a specific group',
-    over: { batchSize: ALL, allTasks: true, groups: [M] },
-    restarted: { [S]: [], [M]: ['main', 'prestart', 'sidecar'] },
-    batchSizes: [2],
-    exitCode: 0,
-    waits: 0,
-  },
-  {
-    name: '3.10 restarts in batches',
-    over: {
-      batchSize: { value: 3, percent: false },
-      batchWait: { kind: 'duration', ns: 3e9 },
-      tasks: ['main'],
-    },
-    restarted: { [S]: ['main'], [M]: ['main'] },
-    batchSizes: [3, 2],
-    exitCode: 0,
-    waits: 1,
-  },
-  {
-    name: '3.11 restarts in percent batches',
-    over: {
-      batchSize: { value: 50, percent: true },
-      batchWait: { kind: 'duration', ns: 3e9 },
-      tasks: ['main'],
-    },
-    restarted: { [S]: ['main'], [M]: ['main'] },
-    batchSizes: [3, 2],
-    exitCode: 0,
-    waits: 1,
-  },
-  {
-    name: '3.12 never asks with -batch-wait ask and -yes',
-    over: { batchSize: ALL, batchWait: { kind: 'ask' }, groups: [S] },
-    restarted: { [S]: ['main'], [M]: [] },
-    batchSizes: [3],
-    exitCode: 0,
-    waits: 0,
-  },
+  row(
+    '3.1 restarts only running tasks in all groups by default',
+    { batchSize: ALL },
+    { [S]: ['main'], [M]: ['main', 'sidecar'] },
+    [5],
+  ),
+  row(
+    '3.2 restarts a specific task in all groups',
+    { batchSize: ALL, tasks: ['main'] },
+    { [S]: ['main'], [M]: ['main'] },
+    [5],
+  ),
+  row(
+    '3.3 restarts multiple tasks in all groups',
+    { batchSize: ALL, tasks: ['main', 'sidecar'] },
+    { [S]: ['main'], [M]: ['main', 'sidecar'] },
+    [5],
+  ),
+  row(
+    '3.4 restarts all tasks in all groups',
+    { batchSize: ALL, allTasks: true },
+    { [S]: ['main'], [M]: ['main', 'prestart', 'sidecar'] },
+    [5],
+  ),
+  row(
+    '3.5 restarts running tasks in a specific group',
+    { batchSize: ALL, groups: [S] },
+    { [S]: ['main'], [M]: [] },
+    [3],
+  ),
+  row(
+    '3.6 fails on a specific task that is not running',
+    { batchSize: ALL, tasks: ['prestart'] },
+    { [S]: [], [M]: [] },
+    [2],
+    { exitCode: 1 },
+  ),
+  row(
+    '3.7 restarts a specific task in a specific group',
+    { batchSize: ALL, tasks: ['main'], groups: [S] },
+    { [S]: ['main'], [M]: [] },
+    [3],
+  ),
+  row(
+    '3.8 restarts multiple tasks in a specific group',
+    { batchSize: ALL, tasks: ['main', 'sidecar'], groups: [M] },
+    { [S]: [], [M]: ['main', 'sidecar'] },
+    [2],
+  ),
+  row(
+    '3.9 restarts all tasks in a specific group',
+    { batchSize: ALL, allTasks: true, groups: [M] },
+    { [S]: [], [M]: ['main', 'prestart', 'sidecar'] },
+    [2],
+  ),
+  mainInBatchesOf3Then2('3.10 restarts in batches', { value: 3, percent: false }),
+  mainInBatchesOf3Then2('3.11 restarts in percent batches', { value: 50, percent: true }),
+  row(
+    '3.12 never asks with -batch-wait ask and -yes',
+    { batchSize: ALL, batchWait: { kind: 'ask' }, groups: [S] },
+    { [S]: ['main'], [M]: [] },
+    [3],
+  ),
 ];
 
 const rows = (['batch', 'service'] as const).flatMap((type) => cases.map((c) => ({ ...c, type })));

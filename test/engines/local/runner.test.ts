@@ -4,6 +4,7 @@ import {
   TaskBindingError,
   type TaskHandler,
   type TaskStateInfo,
+  type TaskTokenAnswerer,
   UnsupportedStateError,
 } from '../../../lib/engines/local';
 import { fnArn, lambdaTask, namedError } from './helpers/asl';
@@ -251,6 +252,15 @@ describe('runLocalExecution', () => {
         Unanswered: { Type: 'Pass', End: true },
       },
     });
+    /** The output of the ask state answered by `answerTaskToken` alone (no Lambda handler). */
+    const askedOutput = async (answerTaskToken: TaskTokenAnswerer, timeout?: number) => {
+      const run = runLocalExecution(askDefinition(timeout), {
+        input: { question: 'proceed?' },
+        taskHandlers: () => undefined,
+        answerTaskToken,
+      });
+      return (await run.result).output;
+    };
 
     it('passes the token where the ASL puts $$.Task.Token and resumes with the answer', async () => {
       // Arrange
@@ -295,14 +305,10 @@ describe('runLocalExecution', () => {
       };
 
       // Act
-      const result = await runLocalExecution(askDefinition(), {
-        input: { question: 'proceed?' },
-        taskHandlers: () => undefined,
-        answerTaskToken,
-      }).result;
+      const output = await askedOutput(answerTaskToken);
 
       // Assert
-      expect(result.output).toEqual({
+      expect(output).toEqual({
         question: 'proceed?',
         error: { Error: 'Canceled', Cause: 'Job restart canceled' },
       });
@@ -320,14 +326,10 @@ describe('runLocalExecution', () => {
         });
 
       // Act
-      const result = await runLocalExecution(askDefinition(1), {
-        input: { question: 'proceed?' },
-        taskHandlers: () => undefined,
-        answerTaskToken,
-      }).result;
+      const output = await askedOutput(answerTaskToken, 1);
 
       // Assert
-      expect(result.output).toEqual({
+      expect(output).toEqual({
         question: 'proceed?',
         error: { Error: 'States.Timeout', Cause: 'States.Timeout' },
       });

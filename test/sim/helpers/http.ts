@@ -12,6 +12,8 @@ export interface CallOptions {
   method?: string;
   body?: unknown;
   token?: string;
+  /** The header `token` goes in: Nomad's unless given (Consul's is `X-Consul-Token`). */
+  tokenHeader?: string;
   signal?: AbortSignal;
 }
 
@@ -22,7 +24,7 @@ export async function call<T = unknown>(
   options: CallOptions = {},
 ): Promise<WireResponse<T>> {
   const headers: Record<string, string> = {};
-  if (options.token !== undefined) headers['X-Nomad-Token'] = options.token;
+  if (options.token !== undefined) headers[options.tokenHeader ?? 'X-Nomad-Token'] = options.token;
   const init: RequestInit = { method: options.method ?? 'GET', headers };
   if (options.body !== undefined)
     init.body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);

@@ -17,21 +17,10 @@ import {
   restartBatch,
 } from '../../../lib/steps/index';
 import { restartOptions } from '../../fixtures/restart-options';
-import {
-  eventsOf,
-  type Harness,
-  recorder,
-  simpleJob,
-  startHarness,
-  waitAllRunning,
-} from '../helpers/harness';
+import { eventsOf, type Harness, harnessPerTest, recorder, simpleJob } from '../helpers/harness';
 import { checkedJob } from './helpers/health-fixtures';
 
-let h: Harness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = harnessPerTest();
 
 /** Plans and restarts the job's only batch; returns what the health wait starts from. */
 async function restarted(target: Harness, options: RestartOptions) {
@@ -40,6 +29,17 @@ async function restarted(target: Harness, options: RestartOptions) {
   const startedAt = Date.now();
   const outcomes = await restartBatch(target.client, plan, 0, options, { emit: () => {}, now: Date.now });
   return { plan: plan as RestartPlan, outcomes, startedAt };
+}
+
+/** A one-allocation job whose `http` check never passes again, restarted with `gate`. */
+async function restartedNeverPassing(
+  jobId: string,
+  gate: { minHealthyTimeNs: number; healthyDeadlineNs: number },
+) {
+  const job = checkedJob(jobId, 1);
+  const h = await harness.startRunning(job);
+  h.sim.control.setCheckBehaviour({ jobId }, 'http', { behaviour: 'never-passing' });
+  return { h, ...(await restarted(h, restartOptions(jobId, { waitHealthy: gate }))) };
 }
 
 /**
@@ -64,13 +64,8 @@ const failedMessages = (outcomes: AllocationOutcome[]) =>
 describe('awaitHealth', () => {
   it('says "still waiting" per interval with the reason, then fails the allocation at -healthy-deadline', async () => {
     // Arrange: a check that fails from now on.
-    const job = checkedJob('sick', 1);
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 1);
-    h.sim.control.setCheckBehaviour({ jobId: job.ID }, 'http', { behaviour: 'never-passing' });
     const gate = { minHealthyTimeNs: 50e6, healthyDeadlineNs: 450e6 };
-    const options = restartOptions(job.ID, { waitHealthy: gate });
-    const { plan, outcomes, startedAt } = await restarted(h, options);
+    const { h, plan, outcomes, startedAt } = await restartedNeverPassing('sick', gate);
     const clock = steppingClock();
     const cursor = createHealthCursor(0, outcomes, {
       now: clock.now(),
@@ -111,8 +106,7 @@ describe('awaitHealth', () => {
   it('returns a cursor before its deadline, and a resumed slice keeps the -min-healthy-time count', async () => {
     // Arrange: healthy as soon as the check runs again (every 200 ms real), for 800 ms.
     const job = checkedJob('slow', 1, { intervalS: 20 });
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 1);
+    const h = await harness.startRunning(job);
     const gate = { minHealthyTimeNs: 800e6, healthyDeadlineNs: 20e9 };
     const options = restartOptions(job.ID, { waitHealthy: gate });
     const { plan, outcomes, startedAt } = await restarted(h, options);
@@ -147,8 +141,7 @@ describe('awaitHealth', () => {
   it('judges an allocation without Nomad checks on its tasks, reading the checks once', async () => {
     // Arrange
     const job = simpleJob('plain', 'service', 1);
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 1);
+    const h = await harness.startRunning(job);
     const gate = { minHealthyTimeNs: 300e6, healthyDeadlineNs: 10e9 };
     const options = restartOptions(job.ID, { verbose: true, waitHealthy: gate });
     const { plan, outcomes, startedAt } = await restarted(h, options);
@@ -171,8 +164,7 @@ describe('awaitHealth', () => {
   it('reports an allocation garbage-collected while awaited, instead of waiting on it', async () => {
     // Arrange
     const job = checkedJob('gone', 1);
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 1);
+    const h = await harness.startRunning(job);
     const gate = { minHealthyTimeNs: 300e6, healthyDeadlineNs: 10e9 };
     const options = restartOptions(job.ID, { waitHealthy: gate });
     const { plan, outcomes } = await restarted(h, options);
@@ -203,13 +195,8 @@ describe('awaitHealth', () => {
     // Arrange: a check that never passes, so the gate keeps polling until its deadline, on a
     // stepping clock: when a checks request arrives at the simulator, the clock still reads what
     // the gate read when it sent it, so the spacing below is the gate's decision.
-    const job = checkedJob('polled', 1);
-    h = await startHarness({ jobs: [job] });
-    await waitAllRunning(h, job.ID, 1);
-    h.sim.control.setCheckBehaviour({ jobId: job.ID }, 'http', { behaviour: 'never-passing' });
     const gate = { minHealthyTimeNs: 300e6, healthyDeadlineNs: 2_000e6 };
-    const options = restartOptions(job.ID, { waitHealthy: gate });
-    const { plan, outcomes } = await restarted(h, options);
+    const { h, plan, outcomes } = await restartedNeverPassing('polled', gate);
     const clock = steppingClock();
     const readAt: number[] = [];
     // Each trigger fires once; the next one, armed while this request is matched, counts it as its

@@ -154,6 +154,14 @@ export function task(name: string, extra: Partial<Task> = {}): Task {
  * T3's job (`TestJobRestartCommand_Run`): group `single_task` (3 × `main`) and group `multiple_tasks` (2 ×
  * a finished prestart task, a poststart sidecar and `main`): 5 running allocations.
  */
+/** A prestart task that runs to its end (100 ms, exit 0) before the main task starts. */
+export function prestartTask(): Task {
+  return task('prestart', {
+    Config: { run_for: '100ms', exit_code: 0 },
+    Lifecycle: { Hook: 'prestart', Sidecar: false },
+  });
+}
+
 export function t3Job(type: 'batch' | 'service'): Job {
   return {
     ID: `test_job_${type}`,
@@ -167,10 +175,7 @@ export function t3Job(type: 'batch' | 'service'): Job {
         Name: 'multiple_tasks',
         Count: 2,
         Tasks: [
-          task('prestart', {
-            Config: { run_for: '100ms', exit_code: 0 },
-            Lifecycle: { Hook: 'prestart', Sidecar: false },
-          }),
+          prestartTask(),
           task('sidecar', { Lifecycle: { Hook: 'poststart', Sidecar: true } }),
           task('main'),
         ],
@@ -252,6 +257,11 @@ export async function holdDeploymentRunning(h: Harness, jobId: string): Promise<
   const [deployment] = h.sim.control.state().deployments({ jobId });
   h.sim.control.setDeploymentStatus(deployment?.ID ?? 'missing', 'running');
   return deployment;
+}
+
+/** Makes Nomad refuse the run's first in-place restart with a 400 `body`: a run that ends with errors. */
+export function refuseFirstRestart(h: Harness, body: string): void {
+  h.sim.control.injectFault({ pathSuffix: '/restart', method: 'PUT', nth: 1, status: 400, body });
 }
 
 /** Events of one type, narrowed. */
