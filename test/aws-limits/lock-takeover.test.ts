@@ -10,7 +10,9 @@ import { OPERATOR_TOKEN, readmePolicyAcl } from '../fixtures/readme-policy';
 import { restartOptions } from '../fixtures/restart-options';
 import { harnessPerTest, simpleJob, waitAllRunning } from '../steps/helpers/harness';
 
-jest.setTimeout(60_000);
+// A hang guard, not a speed target: the run synthesizes the stack, which takes minutes on a
+// machine running other suites beside this one.
+jest.setTimeout(240_000);
 
 const KEY = { namespace: 'default', jobId: 'web' };
 const GONE = 'arn:aws:states:local:000000000000:execution:NomadRestart-Restart:gone';

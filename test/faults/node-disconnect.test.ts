@@ -62,19 +62,31 @@ function processingOrder(target: Harness): Allocation[] {
   return allocationsOf(target, JOB).sort((a, b) => b.CreateIndex - a.CreateIndex || (a.ID < b.ID ? -1 : 1));
 }
 
-/** Disconnects n2 when the 3rd write (batch 2's first) arrives; reconnects after the outage. */
+/**
+ * Disconnects n2 when the 3rd write (batch 2's first) arrives. In place, n2 comes back once every
+ * restart of the run has been answered, so the outage covers batches 2 and 3 however slowly the
+ * run goes; with `-reschedule` (whose batch 2 waits for the node) after {@link OUTAGE_MS}.
+ */
 async function restartThroughOutage(target: Harness, over: Partial<RestartOptions>, write: string) {
   const order = processingOrder(target);
   const startedAt = target.now();
   let reconnected: Promise<void> = Promise.resolve();
+  const reconnect = () => target.sim.control.setNodeStatus(N2, 'ready');
+  const answeredWrites = () =>
+    target.sim.control.requestLog().filter((r) => r.method === 'PUT' && r.path.endsWith(write)).length;
   target.sim.control.onRequest({ pathSuffix: write, method: 'PUT', nth: 3 }, () => {
     target.sim.control.setNodeStatus(N2, 'disconnected');
-    reconnected = new Promise((resolve) =>
-      setTimeout(() => {
-        target.sim.control.setNodeStatus(N2, 'ready');
-        resolve();
-      }, OUTAGE_MS * TIME_SCALE),
-    );
+    reconnected = new Promise((resolve) => {
+      if (write !== '/restart') {
+        setTimeout(() => resolve(reconnect()), OUTAGE_MS * TIME_SCALE);
+        return;
+      }
+      const watch = setInterval(() => {
+        if (answeredWrites() < COUNT) return;
+        clearInterval(watch);
+        resolve(reconnect());
+      }, 5);
+    });
   });
   const options = restartOptions(JOB, { batchSize: { value: 2, percent: false }, ...over });
   const run = await runWorkflow(target, options);

@@ -15,7 +15,8 @@ import {
 } from '../../../lib/engines/local/local-definition';
 import { synthesizeStack } from '../../aws-limits/helpers/synthesized-stack';
 
-jest.setTimeout(120_000);
+// A hang guard, not a speed target: CDK synthesis takes minutes on a loaded machine.
+jest.setTimeout(300_000);
 
 describe('synthesizeLocalStateMachine', () => {
   it('renders the definition, ARN and timeouts the CDK app synthesizes', async () => {
