@@ -3,9 +3,9 @@
  * servers that answer as a case needs, the job that puts them behind Consul services and checks,
  * the service IDs Nomad registers them under, and a fixture's job, Consul token and cleanup.
  */
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AllocListStub, Job, TaskGroup } from '../../../lib/nomad/types';
+import { readmeConsulPolicyHcl } from '../../fixtures/readme-policy';
 import { ConsulPair } from './consul-pair';
 import { type E2eTarget, openE2e } from './e2e-target';
 
@@ -116,15 +116,6 @@ export async function closedAddress(): Promise<string> {
   return `127.0.0.1:${port}`;
 }
 
-/** The README's least-privilege Consul policy: its `hcl` block that grants `service_prefix`. */
-function readmeConsulPolicy(): string {
-  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-  const blocks = [...readme.matchAll(/```hcl\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
-  const policy = blocks.find((block) => block.includes('service_prefix'));
-  if (policy === undefined) throw new Error('README.md has no hcl Consul policy block (service_prefix)');
-  return policy;
-}
-
 /** A job on the pair, the command's token, and the watch of its Consul service. */
 export interface Fixture {
   target: E2eTarget;
@@ -139,7 +130,7 @@ export async function openFixture(id: string, spec: JobSpec): Promise<Fixture> {
   const service = `${id}-${consul.run}`;
   const target = await openE2e({ jobs: [consulJob(id, service, spec)] });
   const order = inOrder(await target.allocations(id));
-  return { target, consul, service, order, token: await consul.token(readmeConsulPolicy()) };
+  return { target, consul, service, order, token: await consul.token(readmeConsulPolicyHcl()) };
 }
 
 export async function closeFixture(fixture: Fixture | undefined): Promise<void> {

@@ -14,6 +14,7 @@
 //   any restart; without -wait-healthy, or without a Consul service, Consul is never contacted.
 import { jest } from '@jest/globals';
 import type { ConsulClientConfig } from '../../../lib/consul/config';
+import { readmeConsulPolicyToken } from '../../fixtures/readme-policy';
 import { restartOptions } from '../../fixtures/restart-options';
 import { consulJob, consulReads } from '../../steps/health/helpers/consul-fixtures';
 import { checkedJob } from '../../steps/health/helpers/health-fixtures';
@@ -241,6 +242,32 @@ describe('-wait-healthy with Consul checks', () => {
       expect(restarts(h)).toEqual([]);
       expect(run.errors.join('\n')).toContain('ACL not found');
       expect(run.errors.join('\n')).not.toContain('bad');
+    });
+
+    it("restarts with a token of exactly the README's Consul policy, and not without its node rule", async () => {
+      // Arrange: Consul shows a check only to a token that may read its service and its node.
+      const job = consulJob('policy', 1);
+      const h = await harness.startRunning(job);
+      const readme = readmeConsulPolicyToken('readme');
+      const serviceOnly = { ...readmeConsulPolicyToken('service-only'), nodeRead: [] };
+      h.sim.consul.control.configureAcl({ enabled: true, tokens: [readme, serviceOnly] });
+
+      // Act
+      const refused = await gatedRun(h, job.ID, SHORT_GATE, { token: 'service-only' });
+      const granted = await gatedRun(
+        h,
+        job.ID,
+        { minHealthyTimeNs: 100e6, healthyDeadlineNs: 20e9 },
+        { token: 'readme' },
+      );
+
+      // Assert: without node:read the answer is filtered and nothing restarts; with it, the run passes.
+      expect(refused.exitCode).toBe(1);
+      expect(refused.errors.join('\n')).toContain('X-Consul-Results-Filtered-By-ACLs');
+      expect(granted.errors).toEqual([]);
+      expect(granted.exitCode).toBe(0);
+      expect(restarts(h)).toHaveLength(1);
+      expect(eventsOf(granted.events, 'allocation-healthy')).toHaveLength(1);
     });
 
     it("when ACLs hide the service's checks, naming the missing service:read", async () => {
