@@ -44,5 +44,9 @@ export default {
   // Two cores on CI: one worker per core, and tests that start servers stay isolated per file.
   // A real agent (NOMAD_E2E_ADDR) is one shared cluster, so its test files take turns.
   maxWorkers: process.env.NOMAD_E2E_ADDR ? 1 : 2,
-  testTimeout: 30000,
+  // One hang guard for every test, not a speed target: tests wait on the simulator's state and
+  // clock, never on wall time, but on a machine shared with two other suites a test that
+  // synthesizes the stack or starts emulators can wait minutes for a core. Speed is measured in
+  // bench/. (A real agent's t3 table sets its own, longer guard.)
+  testTimeout: 300_000,
 };

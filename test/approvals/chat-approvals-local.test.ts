@@ -35,8 +35,6 @@ import { SIGNING_SECRET, slackBody, slackHeaders } from './helpers/approvals';
 import { fakeSlackAroundAll, type SlackCall } from './helpers/fake-slack';
 import { type LocalLoop, startLocalLoop } from './helpers/local-loop';
 
-jest.setTimeout(120_000);
-
 const BOT_TOKEN = 'xoxb-bot-token-for-tests';
 const SECRET_ARNS = {
   bot: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:slack-bot-AbCdEf',

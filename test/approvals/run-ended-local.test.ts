@@ -11,7 +11,6 @@
  */
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { APPROVAL_ENV } from '../../lib/approvals/settings';
 import { type InvocationInterceptor, runRestartLocally } from '../../lib/engines/local/engine';
@@ -35,7 +34,6 @@ import {
 } from '../steps/helpers/harness';
 import { fakeSlackAroundAll, type SlackCall } from './helpers/fake-slack';
 
-jest.setTimeout(120_000);
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
 
 const BOT_TOKEN = 'xoxb-run-ended-local-bot-token';

@@ -5,14 +5,12 @@
  * would: the same lines, the same outcome, every allocation restarted once; and each successor
  * is named after the run and its number, so a retried hand-over cannot start a second one.
  */
-import { jest } from '@jest/globals';
+
 import type { ProgressEvent } from '../../lib/restart/events';
 import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
 import { harnessPerTest, restartedTasks, simpleJob, waitAllRunning } from '../steps/helpers/harness';
 import { type SynthesizedStack, synthesizeStack } from './helpers/synthesized-stack';
-
-jest.setTimeout(120_000);
 
 const JOB = 'web';
 const ALLOCATIONS = 14;

@@ -5,15 +5,13 @@
  * ends like a run in one execution: the same lines, every allocation restarted once, each batch
  * announced and found healthy once.
  */
-import { jest } from '@jest/globals';
+
 import { DEFAULT_SAFETY_MARGIN_MS } from '../../lambdas/private/deadline';
 import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
 import { checkedJob } from '../steps/health/helpers/health-fixtures';
 import { eventsOf, harnessPerTest, restartedTasks } from '../steps/helpers/harness';
 import { synthesizeStack } from './helpers/synthesized-stack';
-
-jest.setTimeout(120_000);
 
 const harness = harnessPerTest();
 

@@ -4,13 +4,11 @@
  * two slices and go back to awaiting the same batch, instead of running one execution into
  * Step Functions' 25,000-event history limit. The run finishes with the replacement running.
  */
-import { jest } from '@jest/globals';
+
 import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
 import { allocationsOf, harnessPerTest, simpleJob } from '../steps/helpers/harness';
 import { synthesizeStack } from './helpers/synthesized-stack';
-
-jest.setTimeout(120_000);
 
 /** Await slices end this long before the invocation's end (lambdas/private/deadline.ts). */
 const SAFETY_MARGIN_MS = 10_000;

@@ -3,16 +3,12 @@
  * whose lock holder ended without releasing it (no status-change event arrived) takes the lock
  * over and says so; a holder that is still running keeps it even with its lease long expired.
  */
-import { jest } from '@jest/globals';
+
 import { localStores } from '../../lib/stores/from-env';
 import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../fixtures/readme-policy';
 import { restartOptions } from '../fixtures/restart-options';
 import { harnessPerTest, simpleJob, waitAllRunning } from '../steps/helpers/harness';
-
-// A hang guard, not a speed target: the run synthesizes the stack, which takes minutes on a
-// machine running other suites beside this one.
-jest.setTimeout(240_000);
 
 const KEY = { namespace: 'default', jobId: 'web' };
 const GONE = 'arn:aws:states:local:000000000000:execution:NomadRestart-Restart:gone';

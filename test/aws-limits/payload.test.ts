@@ -4,13 +4,11 @@
  * which would end the execution with the lock held). The run completes, reports every error,
  * and its largest state is printed.
  */
-import { jest } from '@jest/globals';
+
 import { STEP_FUNCTIONS_LIMITS } from '../../lib/engines/local/stats';
 import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
 import { harnessPerTest, simpleJob, waitAllRunning } from '../steps/helpers/harness';
-
-jest.setTimeout(120_000);
 
 const ALLOCATIONS = 300;
 /** About 500 bytes, like a Nomad RPC error with its wrapped causes. */

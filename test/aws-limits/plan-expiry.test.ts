@@ -3,15 +3,13 @@
  * bucket expires only documents tagged as an ended run's, and a run tags its own only on its
  * way out (Release lock, on success and on every failure path).
  */
-import { jest } from '@jest/globals';
+
 import { runRestartLocally } from '../../lib/engines/local/engine';
 import { toRestartInput } from '../../lib/restart/input';
 import { localStores } from '../../lib/stores/from-env';
 import { FlowStates } from '../../lib/workflow/state-names';
 import { restartOptions } from '../fixtures/restart-options';
 import { harnessPerTest, simpleJob } from '../steps/helpers/harness';
-
-jest.setTimeout(60_000);
 
 const harness = harnessPerTest();
 

@@ -13,8 +13,6 @@ import { accountFor, CLEAN, invariantsOf } from '../faults/helpers/accounting';
 import { restartOptions } from '../fixtures/restart-options';
 import { allocationsOf, harnessPerTest, simpleJob } from '../steps/helpers/harness';
 
-jest.setTimeout(60_000);
-
 /** What the S3 client throws when it is asked to slow down. */
 function slowDown(): Error {
   return Object.assign(new Error('Please reduce your request rate.'), { name: 'SlowDown', $fault: 'server' });

@@ -4,12 +4,10 @@
  * both limits from the template (Task `TimeoutSeconds`, function `Timeout`), so with the old task
  * timeout this run failed with `States.Timeout`. It takes a real minute, on purpose.
  */
-import { jest } from '@jest/globals';
+
 import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
 import { harnessPerTest, simpleJob } from '../steps/helpers/harness';
-
-jest.setTimeout(180_000);
 
 /** Each of the Plan step's three slow reads; each stays under the client's own 60 s request limit. */
 const SLOW_READ_MS = 21_000;

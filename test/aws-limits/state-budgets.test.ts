@@ -26,8 +26,6 @@ import { plannedState } from '../lambdas/helpers/fixtures';
 import { runFacts } from '../restart/helpers/run-facts';
 import { synthesizeStack } from './helpers/synthesized-stack';
 
-jest.setTimeout(120_000);
-
 /** The scenario the fake engine plays: batches, slices of each wait, and events per step. */
 interface Scenario {
   readonly batches: number;

@@ -1,11 +1,10 @@
 // Scenario: `npm run bench` and `npm run bench:scale` at tiny sizes, so the benchmark code cannot
 // rot. It checks that each run completes and that every metric of its report is there; it asserts
 // no timing.
-import { jest } from '@jest/globals';
+
 import { runBench, runScaleBench, SCALE_SMOKE, SMOKE } from '../../bench/index';
 import { formatTable } from '../../bench/report';
 
-jest.setTimeout(120_000);
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
 
 describe('benchmarks (smoke sizes)', () => {

@@ -6,11 +6,8 @@
  * out the Lambda SDK the local engine never calls. Every end-to-end test runs the command through this bundle.
  */
 import { readFileSync } from 'node:fs';
-import { jest } from '@jest/globals';
 // @ts-expect-error: a plain JavaScript module of the shim, without type declarations
 import { buildBundle, freshBundle } from '../../bin/private/cli-bundle.js';
-
-jest.setTimeout(120_000);
 
 describe('buildBundle', () => {
   let path: string;

@@ -8,11 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { jest } from '@jest/globals';
 import { build } from 'esbuild';
 import { HANDLER_BUNDLE_FILE, handlerEsbuildOptions } from '../../lib/constructs/private/handler-bundle';
-
-jest.setTimeout(60_000);
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

@@ -8,9 +8,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jest } from '@jest/globals';
-
-jest.setTimeout(120_000);
 
 const APP = 'npx tsx test/fixtures/apps/schedule-app.ts';
 

@@ -5,13 +5,11 @@
  * operator writes them. The simulator runs both in cli-nomad-tests.test.ts and
  * cli-scenarios.test.ts; without an ACL agent this file prints why it does not run.
  */
-import { jest } from '@jest/globals';
+
 import { readmePolicyHcl } from '../fixtures/readme-policy';
 import { T11_CASES, T11_JOB, T11_TOKENS } from '../fixtures/t11-cases';
 import { AclAgent, onAclAgent, rawExecJob } from './helpers/acl-agent';
 import { type CliResult, evaluateDeniedErrorLines, runCli } from './helpers/run-cli';
-
-jest.setTimeout(180_000);
 
 const WHY = 'needs an ACL-enabled agent: set NOMAD_E2E_ACL_ADDR and NOMAD_E2E_ACL_TOKEN (a management token)';
 const namespacePolicy = (...capabilities: string[]) =>

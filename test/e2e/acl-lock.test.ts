@@ -7,7 +7,7 @@
  * each lock capability taken away in turn gives its documented warning, refusal or leftover,
  * never a stack trace, never exit 0 with work left.
  */
-import { jest } from '@jest/globals';
+
 import {
   ACL_ADDR,
   type AclTarget,
@@ -17,8 +17,6 @@ import {
   type PolicyVariant,
 } from './helpers/acl-target';
 import { type CliResult, runCli } from './helpers/run-cli';
-
-jest.setTimeout(240_000);
 
 /** Between batches: long enough on an agent for the terminal's keeper to renew (every 42 s) too. */
 const BATCH_WAIT = ACL_ADDR === undefined ? '2s' : '30s';

@@ -3,13 +3,11 @@
 // simulator or the agent at NOMAD_E2E_ADDR, behind the recording HTTPS front of the full option
 // table (test/cli/commands/general-options.test.ts): region and namespace on every request, and a region
 // the agent cannot reach refused with Nomad's error before anything is touched.
-import { jest } from '@jest/globals';
+
 import { startTlsFront, TLS_FIXTURES, type TlsFront } from '../cli/helpers/tls-front';
 import { simpleJob } from '../steps/helpers/harness';
 import { type E2eTarget, openE2e } from './helpers/e2e-target';
 import { runCommand } from './helpers/run-command';
-
-jest.setTimeout(300_000);
 
 const JOB = 'opts';
 const NS = 'opts';

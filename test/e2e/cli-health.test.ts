@@ -13,7 +13,6 @@
 // - -reschedule -wait-healthy waits for the replacement's checks.
 // Timings: the agent's are real; the simulator runs 100 simulated ms per real ms.
 import { existsSync } from 'node:fs';
-import { jest } from '@jest/globals';
 import type { AllocListStub, Job, TaskGroup } from '../../lib/nomad/types';
 import type { ProgressEvent } from '../../lib/restart/events';
 import { onlyTracedCheck } from '../sim/helpers/checks-answer';
@@ -23,8 +22,6 @@ import { TIME_SCALE } from '../steps/helpers/harness';
 import { FLAPPING } from './helpers/consul-fixtures';
 import { E2E_ADDR, type E2eTarget, openE2e, wasRestarted } from './helpers/e2e-target';
 import { type CliResult, healthGatedRestartLines, healthGateStoppedLines, runCli } from './helpers/run-cli';
-
-jest.setTimeout(E2E_ADDR ? 300_000 : 120_000);
 
 const PYTHON = '/usr/bin/python3';
 const SECOND = 1e9;

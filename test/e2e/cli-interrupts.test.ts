@@ -6,7 +6,7 @@
 // The batch wait (2s) keeps the run alive long enough to be interrupted between batches.
 // Runs against the simulator or the agent at NOMAD_E2E_ADDR; the restarted allocations are
 // read back through the API, and scenario 2's failing restart comes from a proxy in front.
-import { jest } from '@jest/globals';
+
 import pty from 'node-pty';
 import { simpleJob } from '../steps/helpers/harness';
 import { restartedCount, runningE2ePerTest } from './helpers/e2e-target';
@@ -14,7 +14,6 @@ import { normalise } from './helpers/run-cli';
 import { runInPty } from './helpers/run-pty';
 import { startStubProxy } from './helpers/stub-proxy';
 
-jest.setTimeout(120_000);
 const BIN = new URL('../../bin/nomad-restart.js', import.meta.url).pathname;
 const RESTART = 'PUT /v1/client/allocation/:id/restart';
 const INTERRUPT_PROMPT = 'Are you sure you want to stop the restart process? [y/N] ';

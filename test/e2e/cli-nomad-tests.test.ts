@@ -6,7 +6,6 @@
 // a -dry-run, so the printed plan says which allocations survive the filter. What the command did
 // is read back through the API: task events and stopped allocations.
 
-import { jest } from '@jest/globals';
 import type { AllocListStub, Job } from '../../lib/nomad/types';
 import { T11_CASES, T11_JOB, T11_TOKENS } from '../fixtures/t11-cases';
 import { type Harness, simpleJob, startHarness, waitAllRunning } from '../steps/helpers/harness';
@@ -14,7 +13,6 @@ import { describeSim, type E2eTarget, openE2e, wasRestarted } from './helpers/e2
 import { type CliResult, runCli, runCliPool } from './helpers/run-cli';
 import { type StubProxy, startStubProxy } from './helpers/stub-proxy';
 
-jest.setTimeout(120_000);
 const STOP = 'PUT /v1/allocation/:id/stop';
 const restartedIn = (allocations: readonly AllocListStub[]) => allocations.filter(wasRestarted).length;
 

@@ -4,12 +4,11 @@
 // questions, `n` cancels with exit 0. Answers go through the workflow's task-token step.
 // Runs against the simulator or the agent at NOMAD_E2E_ADDR; the restarted allocations are
 // read back through the API. Scenario 3's multi-region job needs Nomad Enterprise.
-import { jest } from '@jest/globals';
+
 import { simpleJob } from '../steps/helpers/harness';
 import { notOnAgent, restartedCount, runningE2ePerTest } from './helpers/e2e-target';
 import { runInPty } from './helpers/run-pty';
 
-jest.setTimeout(120_000);
 const QUESTION = '==> <ts>: Proceed with the next batch? [Y/n/<wait duration>] ';
 
 describe('nomad-restart at a terminal', () => {

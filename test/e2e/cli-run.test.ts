@@ -6,7 +6,6 @@
 // replaced allocations); against the simulator its request counters are checked as well. One file,
 // run in order, so the definition is synthesized once.
 
-import { jest } from '@jest/globals';
 import type { AllocListStub } from '../../lib/nomad/types';
 import { simpleJob } from '../steps/helpers/harness';
 import { type E2eSetup, type E2eTarget, openE2e, wasRestarted } from './helpers/e2e-target';
@@ -35,8 +34,6 @@ const writes = (t: E2eTarget) => {
 /** What a restart, stop or reschedule would have left on the allocations. */
 const touched = (allocations: readonly AllocListStub[]) =>
   allocations.filter((a) => wasRestarted(a) || a.DesiredStatus !== 'run' || a.NextAllocation);
-
-jest.setTimeout(120_000);
 
 describe('nomad-restart against the simulator or NOMAD_E2E_ADDR', () => {
   describe('system job reschedule (T4)', () => {

@@ -19,7 +19,7 @@
 //    allocations on a disconnected node on the simulator only, like 5–8.
 // Allocations are handled newest first, ties by ID (Nomad's `command/job_restart.go` `Run`: a
 // stable order), which is how the expected lines are built from the target's state.
-import { jest } from '@jest/globals';
+
 import type { Allocation, AllocListStub, Job } from '../../lib/nomad/types';
 import {
   allocationsOf,
@@ -30,12 +30,11 @@ import {
   task,
   waitAllRunning,
 } from '../steps/helpers/harness';
-import { E2E_ADDR, type E2eTarget, notOnAgent, openE2e, wasRestarted } from './helpers/e2e-target';
+import { type E2eTarget, notOnAgent, openE2e, wasRestarted } from './helpers/e2e-target';
 import { type CliResult, evaluateDeniedErrorLines, runCli, runCliPool } from './helpers/run-cli';
 import { startInPty } from './helpers/run-pty';
 import { type StubProxy, startStubProxy } from './helpers/stub-proxy';
 
-jest.setTimeout(E2E_ADDR ? 300_000 : 150_000);
 const RESTART = 'PUT /v1/client/allocation/:id/restart';
 const STOP = 'PUT /v1/allocation/:id/stop';
 const EVALUATE = 'PUT /v1/job/:id/evaluate';

@@ -8,15 +8,13 @@
 // default namespace, each real run its own `my-job` in a namespace of its own (NOMAD_NAMESPACE), so
 // the case arguments stay exactly Nomad's. 17's failing restart comes from a proxy in front, as in
 // T14.
-import { jest } from '@jest/globals';
+
 import type { AllocListStub, Job, TaskGroup } from '../../lib/nomad/types';
 import { T2_GROUPS_AND_TASKS_ARGS } from '../fixtures/t2-cases';
 import { TIME_SCALE, task } from '../steps/helpers/harness';
 import { E2E_ADDR, type E2eTarget, openE2e, wasRestarted } from './helpers/e2e-target';
 import { type CliResult, runCliPool } from './helpers/run-cli';
 import { type StubProxy, startStubProxy } from './helpers/stub-proxy';
-
-jest.setTimeout(E2E_ADDR ? 300_000 : 120_000);
 
 const JOB = 'my-job';
 const TASKS = ['my-task-1', 'my-task-2', 'my-task-3'];

@@ -17,7 +17,7 @@
 //   -min-healthy-time starts over, in the JSON events and in Consul's own record;
 // - Consul's errors stop the run before any restart: an unknown token, a token that may not read
 //   the service, an address nothing listens on.
-import { jest } from '@jest/globals';
+
 import type { AllocListStub } from '../../lib/nomad/types';
 import type { ProgressEvent } from '../../lib/restart/events';
 import {
@@ -38,8 +38,6 @@ import {
 import { type CheckReading, describeConsul, passingSince, statusesSeen } from './helpers/consul-pair';
 import { wasRestarted } from './helpers/e2e-target';
 import { type CliResult, healthGatedRestartLines, healthGateStoppedLines, runCli } from './helpers/run-cli';
-
-jest.setTimeout(240_000);
 
 const MIN_MS = 3_000;
 const gate = (deadline = '60s', minHealthy = '3s') => [

@@ -9,7 +9,6 @@
  */
 
 import { hostname, userInfo } from 'node:os';
-import { jest } from '@jest/globals';
 import type { Variable } from '../../lib/nomad';
 import type { AllocListStub } from '../../lib/nomad/types';
 import { SHARED_LOCK_PREFIX, sharedLockPath } from '../../lib/stores';
@@ -19,8 +18,6 @@ import { eventually, get } from '../sim/helpers/http';
 import { simpleJob } from '../steps/helpers/harness';
 import { type E2eTarget, openE2e } from './helpers/e2e-target';
 import { runCli } from './helpers/run-cli';
-
-jest.setTimeout(120_000);
 
 const RESTART = 'PUT /v1/client/allocation/:id/restart';
 

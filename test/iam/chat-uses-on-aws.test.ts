@@ -16,7 +16,6 @@
  */
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { SendTaskSuccessCommand } from '@aws-sdk/client-sfn';
-import { jest } from '@jest/globals';
 import { decideQuestion } from '../../lib/approvals/decide';
 import { APPROVAL_ROUTES } from '../../lib/approvals/endpoint';
 import { APPROVAL_ENV } from '../../lib/approvals/settings';
@@ -44,8 +43,6 @@ import { FULL_STACK_NAME } from './helpers/full-stack';
 import { asFunction } from './helpers/iam-check';
 import { DEPLOYED } from './helpers/template-iam';
 import { withEnvironment } from './helpers/with-environment';
-
-jest.setTimeout(60_000);
 
 const aws = useEmulatedAws();
 /** The full stack's e-mail topic (test/iam/helpers/full-stack.ts): both notifiers may publish on it. */

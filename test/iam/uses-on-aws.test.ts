@@ -12,7 +12,7 @@
  * checked against its role. A gated restart of a job with a Consul service reads the Consul token
  * the same way, from the secret the template gives the functions that read Consul.
  */
-import { jest } from '@jest/globals';
+
 import type { InvocationInterceptor } from '../../lib/engines/local/engine';
 import { FlowStates, TaskStates } from '../../lib/workflow/state-names';
 import { runWorkflow, runWorkflowInput } from '../engines/local/helpers/workflow-harness';
@@ -22,8 +22,6 @@ import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../step
 import { useEmulatedAws } from './helpers/emulated-aws';
 import { secretsManagerServing, startFakeJsonServices } from './helpers/fake-json-services';
 import { withEnvironment } from './helpers/with-environment';
-
-jest.setTimeout(60_000);
 
 const aws = useEmulatedAws();
 const KEY = { namespace: 'default', jobId: 'web' };

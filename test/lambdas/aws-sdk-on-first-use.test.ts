@@ -9,11 +9,8 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { jest } from '@jest/globals';
 import { build, type Metafile } from 'esbuild';
 import { TASK_STATE_HANDLERS } from '../../lib/workflow/state-names';
-
-jest.setTimeout(60_000);
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The handlers the local engine binds to Task states (others, like the approval notifier, run on AWS only). */

@@ -17,8 +17,6 @@ import { startTlsFront, TLS_FIXTURES, type TlsFront } from '../cli/helpers/tls-f
 import { restartOptions } from '../fixtures/restart-options';
 import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../steps/helpers/harness';
 
-jest.setTimeout(60_000);
-
 const TOKEN = '7b1e0c4a-5f3d-4e2b-9a61-secret-token';
 
 let front: TlsFront | undefined;

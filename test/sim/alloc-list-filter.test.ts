@@ -30,7 +30,7 @@ describe('simulator: the allocations list filtered to a job', () => {
         return allocs.filter((a) => a.ClientStatus === 'running').length === count ? allocs : undefined;
       });
     }
-  }, 60_000);
+  });
 
   afterAll(async () => {
     // A real agent keeps what the tests registered.

@@ -415,6 +415,6 @@ describe('simulator', () => {
         // A real agent keeps what a failed run leaves behind.
         await call(target.address, `/v1/job/${id}?purge=true`, { method: 'DELETE' });
       }
-    }, 60_000);
+    });
   });
 });

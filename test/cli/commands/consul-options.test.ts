@@ -2,12 +2,11 @@
 // the CONSUL_* variables), through the real command front end against the simulator: bad settings
 // stop it in Consul's CLI's words before Nomad is asked anything; `-dry-run` shows the Consul reads
 // the gate would make without making them; and each token goes only to its own server.
-import { jest } from '@jest/globals';
+
 import { runCommand } from '../../e2e/helpers/run-command';
 import { consulJob } from '../../steps/health/helpers/consul-fixtures';
 import { type Harness, startHarness, waitAllRunning } from '../../steps/helpers/harness';
 
-jest.setTimeout(60_000);
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
 
 let h: Harness | undefined;

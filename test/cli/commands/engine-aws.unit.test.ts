@@ -3,14 +3,12 @@
 // Nomad's lines, a failed execution's cause is printed once on stderr, the exit code is Nomad's,
 // and the execution input carries the options and who started the run (user@host), and no token.
 import { GetExecutionHistoryCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { operatorName } from '../../../lib/cli/terminal/operator';
 import type { ProgressEvent } from '../../../lib/restart/events';
 import { runCommand } from '../../e2e/helpers/run-command';
 import { ev, FakeExecution } from '../../engines/aws/helpers/fake-history';
 
-jest.setTimeout(30_000);
 const sfn = mockClient(SFNClient);
 const MACHINE = 'arn:aws:states:eu-west-1:123456789012:stateMachine:NomadRestart-Restart';
 const EXEC = 'arn:aws:states:eu-west-1:123456789012:execution:NomadRestart-Restart:run-1';

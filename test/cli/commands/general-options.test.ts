@@ -10,14 +10,12 @@
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jest } from '@jest/globals';
 import { TLS_SKIP_VERIFY_WARNING } from '../../../lib/cli/commands/run-job-restart';
 import type { AclSpec } from '../../../sim/index';
 import { runCommand } from '../../e2e/helpers/run-command';
 import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../../steps/helpers/harness';
 import { type SeenRequest, startTlsFront, TLS_FIXTURES, type TlsFront } from '../helpers/tls-front';
 
-jest.setTimeout(120_000);
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
 
 const CA = join(TLS_FIXTURES, 'ca.pem');

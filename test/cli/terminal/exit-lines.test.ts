@@ -4,7 +4,6 @@
 // exit with the same code. A Task's error reaches AWS's history as Lambda's JSON cause and the
 // local engine's as the plain message; a Fail state's cause is plain text on both.
 import { GetExecutionHistoryCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { exitCodeOf } from '../../../lib/cli/terminal/exit-code';
 import type { Terminal } from '../../../lib/cli/terminal/terminal';
@@ -13,7 +12,6 @@ import { createFormatter } from '../../../lib/restart/format';
 import { runCommand } from '../../e2e/helpers/run-command';
 import { ev, FakeExecution } from '../../engines/aws/helpers/fake-history';
 
-jest.setTimeout(30_000);
 const sfn = mockClient(SFNClient);
 const MACHINE = 'arn:aws:states:eu-west-1:123456789012:stateMachine:NomadRestart-Restart';
 const EXEC = 'arn:aws:states:eu-west-1:123456789012:execution:NomadRestart-Restart:run-1';

@@ -113,7 +113,7 @@ describe('nomad-restart against a Step Functions endpoint on 127.0.0.1', () => {
     expect(result.stderr).toBe(
       `AWS is throttling this command (ThrottlingException); retrying with backoff. The restart goes on in AWS: execution "${arn}" is followed again as soon as AWS answers\n`,
     );
-  }, 150_000);
+  });
 
   it('attaches to an execution it did not start, and starts nothing', async () => {
     // Arrange

@@ -6,7 +6,6 @@
  * run holds it) shows none of its plan, only the refusal naming the holder, and exits 1.
  */
 
-import { jest } from '@jest/globals';
 import { ExecutionTracker } from '../../../lib/engines/aws';
 import type { ProgressEvent } from '../../../lib/restart/events';
 import { createFormatter } from '../../../lib/restart/format';
@@ -14,8 +13,6 @@ import { exitStatusOf } from '../../../lib/workflow/exit-status';
 import { type Harness, harnessPerTest, simpleJob } from '../../steps/helpers/harness';
 import { freeJob, holdJob, runWorkflowInput, type WorkflowRun } from '../local/helpers/workflow-harness';
 import { type EventShape, ev } from './helpers/fake-history';
-
-jest.setTimeout(60_000);
 
 const EXECUTION = 'arn:aws:states:eu-west-1:123456789012:execution:NomadRestart-Restart:second';
 const KEY = { namespace: 'default', jobId: 'web' };

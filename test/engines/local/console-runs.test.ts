@@ -7,7 +7,7 @@
  * scheduled input whose job was deleted since ends in JobNotFound with Nomad's message, no
  * stack trace; bad input ends in InvalidInput before anything is touched.
  */
-import { jest } from '@jest/globals';
+
 import type { RunSummary } from '../../../lib/restart/run-summary';
 import { FlowStates, TaskStates } from '../../../lib/workflow/state-names';
 import {
@@ -18,8 +18,6 @@ import {
   simpleJob,
 } from '../../steps/helpers/harness';
 import { runWorkflowInput } from './helpers/workflow-harness';
-
-jest.setTimeout(60_000);
 
 const RESTARTS = 'PUT /v1/client/allocation/:id/restart';
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

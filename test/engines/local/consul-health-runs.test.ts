@@ -12,7 +12,7 @@
 // - a job with Nomad and Consul checks waits for both;
 // - Consul unreachable, a refused token, and an answer filtered by ACLs each stop the run before
 //   any restart; without -wait-healthy, or without a Consul service, Consul is never contacted.
-import { jest } from '@jest/globals';
+
 import type { ConsulClientConfig } from '../../../lib/consul/config';
 import { readmeConsulPolicyToken } from '../../fixtures/readme-policy';
 import { restartOptions } from '../../fixtures/restart-options';
@@ -20,8 +20,6 @@ import { consulJob, consulReads } from '../../steps/health/helpers/consul-fixtur
 import { checkedJob } from '../../steps/health/helpers/health-fixtures';
 import { eventsOf, type Harness, harnessPerTest } from '../../steps/helpers/harness';
 import { runWorkflow, type WorkflowRun } from './helpers/workflow-harness';
-
-jest.setTimeout(60_000);
 
 const RESTART = /^\/v1\/client\/allocation\/([^/]+)\/restart$/;
 const short = (id: string) => id.slice(0, 8);

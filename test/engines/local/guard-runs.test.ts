@@ -5,7 +5,7 @@
  * exactly 2 restart requests), and junk answers from Nomad, which must give an error naming
  * the allocation.
  */
-import { jest } from '@jest/globals';
+
 import type { AclSpec } from '../../../sim/index';
 import { restartOptions } from '../../fixtures/restart-options';
 import {
@@ -17,8 +17,6 @@ import {
   waitAllRunning,
 } from '../../steps/helpers/harness';
 import { runWorkflow } from './helpers/workflow-harness';
-
-jest.setTimeout(60_000);
 
 const RESTART = 'PUT /v1/client/allocation/:id/restart';
 

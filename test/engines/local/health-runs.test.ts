@@ -12,7 +12,7 @@
 // deadline ran 100 times slower than the allocations: an event loop stalled by a starved machine
 // let a crash-looping allocation live through whole restart delays and check intervals between
 // two looks, and the verdict depended on the machine's speed.
-import { jest } from '@jest/globals';
+
 import type { RestartOptions } from '../../../lib/restart/options';
 import { TaskStates } from '../../../lib/workflow/state-names';
 import { restartOptions } from '../../fixtures/restart-options';
@@ -25,8 +25,6 @@ import {
   waitAllRunning,
 } from '../../steps/helpers/harness';
 import { runWorkflow, type WorkflowRun } from './helpers/workflow-harness';
-
-jest.setTimeout(60_000);
 
 const RESTART = /^\/v1\/client\/allocation\/([^/]+)\/restart$/;
 const CHECKS = /^\/v1\/client\/allocation\/([^/]+)\/checks$/;

@@ -6,14 +6,11 @@
  * `Restart Signaled`, the batches and the waits.
  */
 
-import { jest } from '@jest/globals';
 import type { RestartOptions } from '../../../lib/restart/options';
 import { FlowStates } from '../../../lib/workflow/state-names';
 import { restartOptions } from '../../fixtures/restart-options';
 import { allocationsOf, eventsOf, harnessPerTest, restartedTasks, t3Job } from '../../steps/helpers/harness';
 import { runWorkflow } from './helpers/workflow-harness';
-
-jest.setTimeout(60_000);
 
 const ALL = { value: 100, percent: true };
 const S = 'single_task';

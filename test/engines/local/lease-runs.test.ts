@@ -10,14 +10,11 @@
  * batch would be swept mid-await and the run stopped at its next safe point, the job lost.
  */
 import { DeleteItemCommand, DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
-import { jest } from '@jest/globals';
 import { DEFAULT_SAFETY_MARGIN_MS } from '../../../lambdas/private/deadline';
 import { restartOptions } from '../../fixtures/restart-options';
 import { useEmulatedAws } from '../../iam/helpers/emulated-aws';
 import { type Harness, simpleJob, startHarness, waitAllRunning } from '../../steps/helpers/harness';
 import { runWorkflow } from './helpers/workflow-harness';
-
-jest.setTimeout(60_000);
 
 const LEASE_SECONDS = 300;
 const aws = useEmulatedAws();

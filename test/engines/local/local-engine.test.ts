@@ -3,13 +3,12 @@
 // engine behind it, against the simulator over HTTP. An in-place restart and a system-job
 // reschedule complete; the per-job lock is released on success and on failure; a batch costs
 // at most 10 state transitions whatever its size (none per allocation).
-import { jest } from '@jest/globals';
+
 import { runRestartLocally } from '../../../lib/engines/local/engine';
 import type { ProgressEvent } from '../../../lib/restart/events';
 import type { RestartInput } from '../../../lib/restart/input';
 import { type Harness, simpleJob, startHarness, waitAllRunning } from '../../steps/helpers/harness';
 
-jest.setTimeout(120_000);
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
 const { localStores } = await import('../../../lib/stores/from-env');
 

@@ -7,7 +7,7 @@
  * DynamoDB emulators, every call checked against its function's role) as an execution keeps it:
  * the execution fails `RestartFailed`, the reason in its summary.
  */
-import { jest } from '@jest/globals';
+
 import { NomadClient } from '../../../lib/nomad';
 import { NomadVariablesLock, sharedLockPath } from '../../../lib/stores';
 import type { RunningSimulator } from '../../../sim/index';
@@ -25,8 +25,6 @@ import {
   waitAllRunning,
 } from '../../steps/helpers/harness';
 import { runWorkflow } from './helpers/workflow-harness';
-
-jest.setTimeout(60_000);
 
 const RESTART = 'PUT /v1/client/allocation/:id/restart';
 const PATH = sharedLockPath('web');

@@ -6,7 +6,7 @@
  * never starts the next batch. A scheduled run that finds the job locked by a running run ends as
  * `SkippedJobLocked` without touching the job; a console run in the same spot still fails.
  */
-import { jest } from '@jest/globals';
+
 import type { InvocationInterceptor } from '../../../lib/engines/local/engine';
 import type { RunSummary } from '../../../lib/restart/run-summary';
 import { localStores } from '../../../lib/stores/from-env';
@@ -20,8 +20,6 @@ import {
   simpleJob,
 } from '../../steps/helpers/harness';
 import { freeJob, holdJob, runWorkflowInput } from './helpers/workflow-harness';
-
-jest.setTimeout(60_000);
 
 const KEY = { namespace: 'default', jobId: 'web' };
 const HOLDER = 'arn:aws:states:local:000000000000:execution:NomadRestart-Restart:nightly-by-hand';

@@ -7,7 +7,6 @@
  * (README, "Differences from nomad job restart": it still gets its evaluation, from the job's own type).
  */
 
-import { jest } from '@jest/globals';
 import type { RestartOptions } from '../../../lib/restart/options';
 import { restartOptions } from '../../fixtures/restart-options';
 import {
@@ -19,8 +18,6 @@ import {
   waitAllRunning,
 } from '../../steps/helpers/harness';
 import { runWorkflow } from './helpers/workflow-harness';
-
-jest.setTimeout(60_000);
 
 const STOP = 'PUT /v1/allocation/:id/stop';
 const EVALUATE = 'PUT /v1/job/:id/evaluate';

@@ -7,16 +7,12 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { jest } from '@jest/globals';
 import {
   loadLocalDefinition,
   SHIPPED_DEFINITION_FILE,
   synthesizeLocalStateMachine,
 } from '../../../lib/engines/local/local-definition';
 import { synthesizeStack } from '../../aws-limits/helpers/synthesized-stack';
-
-// A hang guard, not a speed target: CDK synthesis takes minutes on a loaded machine.
-jest.setTimeout(300_000);
 
 describe('synthesizeLocalStateMachine', () => {
   it('renders the definition, ARN and timeouts the CDK app synthesizes', async () => {

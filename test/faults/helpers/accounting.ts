@@ -9,7 +9,6 @@
  * must never report success with work it planned left undone.
  */
 
-import { jest } from '@jest/globals';
 import type { Allocation } from '../../../lib/nomad/types';
 import type { RestartOptions } from '../../../lib/restart/options';
 import {
@@ -148,11 +147,10 @@ export function accountFor(
 
 /** The invariants that hold whatever the fault: for `expect(...).toEqual(CLEAN)`. */
 /**
- * What every fault suite sets up: a minute per test, the handlers' AWS stores on emulators (every
+ * What every fault suite sets up: the handlers' AWS stores on emulators (every
  * call checked against its function's role), and one harness per test.
  */
 export function faultSuite(): { harness: HarnessPerTest; aws: EmulatedAws } {
-  jest.setTimeout(60_000);
   const aws = useEmulatedAws();
   return { harness: harnessPerTest(), aws };
 }
