@@ -44,6 +44,12 @@ export default {
   // Two cores on CI: one worker per core, and tests that start servers stay isolated per file.
   // A real agent (NOMAD_E2E_ADDR) is one shared cluster, so its test files take turns.
   maxWorkers: process.env.NOMAD_E2E_ADDR ? 1 : 2,
+  // Every test file starts in a fresh worker. Under --experimental-vm-modules a worker keeps each
+  // file's module graph (CDK's among them): over a suite one grew to 4.9 GB resident, and three
+  // suites at once filled 24 GB and stalled in the kernel's page reclaim. A limit in bytes would
+  // not do: jest-worker compares it with the heap alone, and workers far past 1 GB resident were
+  // never replaced under one. A fresh worker costs about 0.1 s a file; one peaks near 600 MB.
+  workerIdleMemoryLimit: 0,
   // One hang guard for every test, not a speed target: tests wait on the simulator's state and
   // clock, never on wall time, but on a machine shared with two other suites a test that
   // synthesizes the stack or starts emulators can wait minutes for a core. Speed is measured in
