@@ -62,8 +62,11 @@ async function gatedRun(
 
 describe('-wait-healthy with Consul checks', () => {
   it('starts the next batch only after a fresh passing held for -min-healthy-time, not the stale one', async () => {
-    // Arrange: 1 s checks on a group service, which a task restart leaves `passing` from before.
-    const job = consulJob('fresh', 2, { intervalS: 1 });
+    // Arrange: 1 s checks on a group service, `passing` from before the restart. The restart
+    // registers the group's services again; with `initial_status = "passing"` Consul never shows
+    // the check otherwise, so only a check interval can make its passing fresh (with Consul's
+    // default `critical` the gate may or may not read that status before the first run: a race).
+    const job = consulJob('fresh', 2, { intervalS: 1, initialStatus: 'passing' });
     const h = await harness.startRunning(job);
     const service = `${job.ID}-web`;
     const passingBefore = h.sim.consul.control.checks(service).map((c) => c.Status);
