@@ -9,14 +9,9 @@ import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import { BatchLoop, healthPending } from './batch-loop';
 import { CONTINUATION_NAME_HASH } from './continuation-name';
-import { WORKFLOW_ERROR_NAMES } from './errors';
+import { EXECUTION_ALREADY_EXISTS, WORKFLOW_ERROR_NAMES } from './errors';
 import { lambdaStep, taskTimeoutFor } from './private/lambda-step';
-import {
-  ERROR_RESULT_PATH,
-  EXECUTION_ALREADY_EXISTS,
-  retryWithBackoff,
-  START_EXECUTION_RETRY_ERRORS,
-} from './private/retry-catch';
+import { ERROR_RESULT_PATH, retryWithBackoff, START_EXECUTION_RETRY_ERRORS } from './private/retry-catch';
 import { FailStates, FlowStates, type HandlerId, TaskStates } from './state-names';
 
 /** What {@link restartDefinition} needs. */

@@ -65,3 +65,13 @@ export function causeMessage(cause: string): string {
   }
   return cause;
 }
+
+/**
+ * What `StartExecution` raises when an execution of that name exists: the continue-as-new
+ * hand-over happened. Both spellings, as for the execution limit (private/retry-catch.ts). Here,
+ * in a module without the CDK, because the run-end notifier reads it at run time.
+ */
+export const EXECUTION_ALREADY_EXISTS: readonly string[] = [
+  'StepFunctions.ExecutionAlreadyExists',
+  'StepFunctions.ExecutionAlreadyExistsException',
+];

@@ -7,7 +7,7 @@
 import type { RunOutcome, RunSummary } from '../restart/run-summary';
 import { ERROR_LIST_HEADER } from '../restart/text';
 import type { EndedExecution } from './ended-execution';
-import { EXECUTION_ALREADY_EXISTS } from './private/retry-catch';
+import { EXECUTION_ALREADY_EXISTS } from './errors';
 import { type RunRecordView, runFactsOf, startedByOf } from './private/run-facts';
 import { FailStates } from './state-names';
 

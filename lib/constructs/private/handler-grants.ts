@@ -127,8 +127,15 @@ function grantTableAccess(r: HandlerResources): void {
   };
   // UpdateItem refreshes a lease in place (keeping a cancel flag, and names the execution running
   // the run: "Resume run" does that for a continued one); PutItem takes a lock; GetItem reads a
-  // holder back where a failed condition returned none, and the shared lock's ID before a release.
-  table('lock-job', r.lockTable, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
+  // holder back where a failed condition returned none, and the shared lock's ID before a release;
+  // DeleteItem gives the engine's lock back when the job's Nomad lock cannot be taken
+  // (PairedJobLock.takeShared), so the run ends JobLocked, not denied.
+  table('lock-job', r.lockTable, [
+    'dynamodb:GetItem',
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+  ]);
   table('resume-run', r.lockTable, ['dynamodb:UpdateItem']);
   table('check-deployments', r.lockTable, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
   // Decide and the await slices keep the lease alive between safe points (a wait, a question).

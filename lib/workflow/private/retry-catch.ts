@@ -62,15 +62,6 @@ export const START_EXECUTION_RETRY_ERRORS: readonly string[] = [
 ];
 
 /**
- * What `StartExecution` raises when an execution of that name exists: the hand-over happened.
- * Both spellings, as for the execution limit above.
- */
-export const EXECUTION_ALREADY_EXISTS: readonly string[] = [
-  'StepFunctions.ExecutionAlreadyExists',
-  'StepFunctions.ExecutionAlreadyExistsException',
-];
-
-/**
  * Exponential backoff with full jitter (2 s, 4 s, 8 s … capped at 60 s, 6 attempts): concurrent
  * executions hitting the same throttle or the same Nomad leader election spread out instead of
  * retrying in lock-step.
