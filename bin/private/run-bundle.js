@@ -51,17 +51,57 @@ function cacheMakers(path) {
   }
 }
 
-/** Replaces a file in one step, so concurrent runs never read half of one. */
+/**
+ * Makes `dir` and its missing parents. Not `mkdirSync(dir, { recursive: true })`: Node's own walk
+ * never ends on a path under `/proc`, where `mkdir` answers ENOENT however often the parent exists
+ * (a cache folder there kept the command spinning until killed). Here each level is tried once.
+ */
+function makeDir(dir) {
+  try {
+    mkdirSync(dir);
+    return;
+  } catch (err) {
+    // EEXIST: a folder, or a file whose ENOTDIR the write then reports.
+    if (err.code === 'EEXIST') return;
+    if (err.code !== 'ENOENT' || dirname(dir) === dir) throw err;
+  }
+  makeDir(dirname(dir));
+  try {
+    mkdirSync(dir);
+  } catch (err) {
+    // Another run may have made it in between.
+    if (err.code !== 'EEXIST') throw err;
+  }
+}
+
+/**
+ * Replaces a file in one step, so concurrent runs never read half of one.
+ * @returns the error that kept it from being written (a read-only or misplaced cache folder, a
+ *   full disk), else undefined: the next run then compiles again, nothing worse
+ */
 function replaceFile(path, data) {
   const scratch = `${path}.${process.pid}`;
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeDir(dirname(path));
     writeFileSync(scratch, data);
     renameSync(scratch, path);
-  } catch {
-    // A read-only checkout or cache, a full disk: the next run compiles again, nothing worse.
-    rmSync(scratch, { force: true });
+    return undefined;
+  } catch (err) {
+    try {
+      rmSync(scratch, { force: true });
+    } catch {
+      // `force` ignores only a missing file: under a file or a symlink loop, there is none to remove.
+    }
+    return err;
   }
+}
+
+/** The one line a run prints when its compiled code cannot be kept: the run itself goes on. */
+function warnNotKept(err, cacheDir) {
+  const hint = cacheDir === undefined ? '' : ' Point XDG_CACHE_HOME at a writable folder to keep it.';
+  process.stderr.write(
+    `nomad-restart: warning: compiled code not kept (${err.message}); the command works, each start is slower.${hint}\n`,
+  );
 }
 
 /**
@@ -87,8 +127,10 @@ export function runBundle(path, { cacheDir, bundleId } = {}) {
     process.once('exit', () => {
       const code = script.createCachedData();
       // A run that compiled less than the one before (a bad flag after a restart) keeps the cache.
-      if (!usable || code.length > cachedData.length) replaceFile(cachePath, code);
-      replaceFile(`${cachePath}.n`, String(makers + 1));
+      const failed =
+        (!usable || code.length > cachedData.length ? replaceFile(cachePath, code) : undefined) ??
+        replaceFile(`${cachePath}.n`, String(makers + 1));
+      if (failed !== undefined) warnNotKept(failed, cacheDir);
     });
   }
   const module = { exports: {} };

@@ -3,10 +3,22 @@
  * command starts: a CommonJS bundle runs exactly as Node would run it, V8's compiled code is
  * kept beside it and used by the next run, a cache V8 refuses is replaced, a run that compiled
  * less never replaces a fuller cache, and only the first few runs of a bundle spend time on it.
- * Installed, the cache goes to the user's cache folder, named by the bundle's id, never beside it.
+ * Installed, the cache goes to the user's cache folder, named by the bundle's id, never beside it;
+ * a cache folder that cannot be written (a file, under /proc, a symlink loop, read-only) costs one
+ * warning line and the run goes on as usual.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -193,5 +205,64 @@ describe('runBundle', () => {
       expect.stringMatching(/^bundle-1\.[0-9a-f]{12}\.v8-cache$/),
     ]);
     expect(readdirSync(dir).sort()).toEqual(['nomad-restart.cjs', 'user-cache']);
+  });
+});
+
+/** The user `nobody`: root writes through any folder's mode, so a read-only folder needs another user. */
+const NOBODY = 65534;
+
+/** XDG_CACHE_HOME-like folders no run can write to, made under `dir`; `asNobody` when root ignores the mode. */
+const UNWRITABLE: { name: string; make: () => string; asNobody?: boolean }[] = [
+  {
+    name: 'a file',
+    make: () => {
+      writeFileSync(join(dir, 'a-file'), '');
+      return join(dir, 'a-file', 'nomad-restart');
+    },
+  },
+  { name: 'a folder under /proc', make: () => '/proc/nomad-restart-cache/nomad-restart' },
+  {
+    name: 'a symlink loop',
+    make: () => {
+      symlinkSync(join(dir, 'loop-b'), join(dir, 'loop-a'));
+      symlinkSync(join(dir, 'loop-a'), join(dir, 'loop-b'));
+      return join(dir, 'loop-a', 'nomad-restart');
+    },
+  },
+  {
+    name: 'a read-only folder',
+    make: () => {
+      mkdirSync(join(dir, 'read-only'));
+      chmodSync(join(dir, 'read-only'), 0o555);
+      return join(dir, 'read-only', 'nomad-restart');
+    },
+    asNobody: process.getuid?.() === 0,
+  },
+];
+
+describe('runBundle with a cache folder it cannot write', () => {
+  it.each(UNWRITABLE)('runs normally with one warning line when it is $name', ({ make, asNobody }) => {
+    // Arrange
+    const cacheDir = make();
+    // The child (as nobody, when it must be) reads the bundle from a folder it may enter.
+    chmodSync(dir, 0o755);
+    const script = `import { runBundle } from ${JSON.stringify(RUNNER)};
+      runBundle(process.argv[1], { cacheDir: ${JSON.stringify(cacheDir)}, bundleId: 'bundle-1' });`;
+
+    // Act
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, bundle], {
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: '' },
+      // A mkdir loop would otherwise hang the suite: a killed child fails the status below.
+      timeout: 20_000,
+      ...(asNobody ? { uid: NOBODY, gid: NOBODY } : {}),
+    });
+
+    // Assert
+    expect({ status: child.status, signal: child.signal }).toEqual({ status: 3, signal: null });
+    expect(JSON.parse(child.stdout)).toMatchObject({ exportsOk: true, file: bundle });
+    expect(child.stderr).toMatch(
+      /^nomad-restart: warning: compiled code not kept \(E[A-Z]+: [^\n]*\); the command works, each start is slower\. Point XDG_CACHE_HOME at a writable folder to keep it\.\n$/,
+    );
   });
 });
