@@ -10,10 +10,17 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runBundle } from './run-bundle.js';
 
+/** What a terminal shows while the command is bundled again (the first run after a source change). */
+const PREPARING_COMMAND = 'Preparing the command (first run after a source change, a few seconds)...';
+
 if (existsSync(new URL('../nomad-restart.ts', import.meta.url))) {
   const { buildBundle, freshBundle } = await import('./cli-bundle.js');
   let entry = freshBundle();
-  if (entry === undefined) entry = await buildBundle().catch(() => undefined);
+  if (entry === undefined) {
+    // Said at a terminal only: piped or scripted, the output stays byte for byte Nomad's.
+    if (process.stderr.isTTY) process.stderr.write(`${PREPARING_COMMAND}\n`);
+    entry = await buildBundle().catch(() => undefined);
+  }
   if (entry === undefined) {
     const { register } = await import('tsx/esm/api');
     register();

@@ -54,6 +54,7 @@ export async function runLocal(
     ...(line.general.consul === undefined ? {} : { consul: line.general.consul }),
     emit: output.write,
     prompt: terminalPrompt(formatter, terminal),
+    onPreparing: terminal.notice,
   });
   const stopListening = handleInterrupts(interrupts, new TerminalDesk(formatter, terminal), {
     asking: () => {

@@ -21,6 +21,11 @@ export interface Terminal {
   readonly interactive: boolean;
   write(line: OutputLine): void;
   /**
+   * Writes a line for a person watching, on stderr, only when stderr is a TTY: a script or a
+   * pipe reading the command's output sees the same bytes as from Nomad's own command.
+   */
+  notice(text: string): void;
+  /**
    * Prints `prompt` (which ends with its one space) and reads one line. When `withdrawn` aborts
    * first, the prompt's line is ended and the read resolves `withdrawn`; a line typed after that
    * and before the next read is dropped, since it answered the question that was called off.
@@ -39,7 +44,7 @@ export interface Terminal {
 export interface TerminalStreams {
   readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
-  readonly stderr: NodeJS.WritableStream;
+  readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
 /** A terminal over the process's streams (or test streams). */
@@ -71,6 +76,9 @@ export function createTerminal(streams: TerminalStreams): Terminal {
   return {
     interactive: streams.stdin.isTTY === true && streams.stdout.isTTY === true,
     write: (line) => (line.stream === 'stdout' ? streams.stdout : streams.stderr).write(`${line.text}\n`),
+    notice: (text) => {
+      if (streams.stderr.isTTY === true) streams.stderr.write(`${text}\n`);
+    },
     read: (prompt, withdrawn) => {
       if (withdrawn?.aborted) return Promise.resolve({ kind: 'withdrawn' });
       afterWithdrawal = false;

@@ -60,6 +60,11 @@ export interface LocalRestartRequest {
    * @default - the one `bin/app.ts` synthesizes
    */
   readonly stateMachine?: LocalStateMachine;
+  /**
+   * Told what is being prepared before a wait with nothing to show: in this repository, the
+   * state machine synthesized again (the first run after a source change, ~20 s).
+   */
+  readonly onPreparing?: (what: string) => void;
   /** Milliseconds to wait in the named Wait states instead of the definition's (tests). */
   readonly waitTimeOverrides?: Readonly<Record<string, number>>;
   /**
@@ -202,7 +207,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
   process.env['POWERTOOLS_LOG_LEVEL'] ??= 'SILENT';
   const { stateMachine, synthesized } =
     request.stateMachine === undefined
-      ? await loadLocalDefinition()
+      ? await loadLocalDefinition(undefined, request.onPreparing)
       : { stateMachine: request.stateMachine, synthesized: true };
   // The handlers' own in-memory lock: the same module instance the lambdas import.
   const { localStores } = await import('../../stores/from-env');

@@ -91,6 +91,10 @@ function localStateMachineOf(template: unknown): LocalStateMachine {
   return { definition, stateMachineArn, functionTimeoutsMs };
 }
 
+/** What a terminal says while the state machine is synthesized again (measured in docs/benchmarks.md). */
+export const PREPARING_STATE_MACHINE =
+  'Preparing the state machine (first run after a source change, about 20 s)...';
+
 /** Where the package carries the definition `npm run build` synthesized, relative to its root. */
 export const SHIPPED_DEFINITION_FILE = join('dist', 'local-definition.json');
 
@@ -148,8 +152,12 @@ function readShippedDefinition(path: string): LocalStateMachine {
  * build shipped. `synthesized` says whether it is fresh from the CDK app (then the engine
  * validates it once more).
  * @param projectDir the repository or package root
+ * @param onPreparing told {@link PREPARING_STATE_MACHINE} just before a synth starts
  */
-export async function loadLocalDefinition(projectDir: string = PROJECT_DIR): Promise<{
+export async function loadLocalDefinition(
+  projectDir: string = PROJECT_DIR,
+  onPreparing: (what: string) => void = () => {},
+): Promise<{
   stateMachine: LocalStateMachine;
   synthesized: boolean;
 }> {
@@ -163,7 +171,10 @@ export async function loadLocalDefinition(projectDir: string = PROJECT_DIR): Pro
     projectDir,
     stackName: STACK_NAME,
     cdkOutDir: join(projectDir, LOCAL_SYNTH_DIR),
-    synthesize: synthesizeForLocalRun,
+    synthesize: (dir, outDir) => {
+      onPreparing(PREPARING_STATE_MACHINE);
+      return synthesizeForLocalRun(dir, outDir);
+    },
   });
   return { stateMachine: localStateMachineOf(synth.template), synthesized: synth.synthesized };
 }

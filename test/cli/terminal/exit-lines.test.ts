@@ -56,6 +56,7 @@ async function localRun(ending: Ending): Promise<{ stderr: string; code: number 
     write: (line) => {
       if (line.stream === 'stderr') lines.push(`${line.text}\n`);
     },
+    notice: () => {},
     read: async () => ({ kind: 'eof' }),
     interruptRead: () => {},
     close: () => {},

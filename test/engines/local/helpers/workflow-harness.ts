@@ -92,6 +92,7 @@ export const discardingTerminal: Terminal = {
   interactive: false,
   reading: false,
   write: () => {},
+  notice: () => {},
   read: async () => ({ kind: 'eof' }),
   interruptRead: () => {},
   close: () => {},

@@ -1,0 +1,163 @@
+/**
+ * Scenario: the first run from a checkout (or the first after a source change) spends seconds
+ * bundling the command, and a run about 20 s synthesizing the state machine, before printing
+ * anything. At a terminal each says so in one line on stderr; piped, the output stays byte for
+ * byte what Nomad's command prints. Runs in a copy of the
+ * checkout's sources (node_modules linked), so the repository's own bundle cache is left alone.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import pty from 'node-pty';
+import { createTerminal } from '../../lib/cli/terminal/terminal';
+import { PREPARING_STATE_MACHINE } from '../../lib/engines/local/local-definition';
+import { runningE2ePerTest } from '../e2e/helpers/e2e-target';
+import { simpleJob } from '../steps/helpers/harness';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const PREPARING = 'Preparing the command (first run after a source change, a few seconds)...';
+/** Bundling the command, or synthesizing the stack, on a loaded 2-core machine takes up to minutes. */
+const RUN_TIMEOUT_MS = 240_000;
+
+/** A checkout with its own (empty) `.nomad-restart/`: the sources copied, node_modules linked. */
+function copyCheckout(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'first-run-'));
+  for (const entry of [
+    'bin',
+    'lib',
+    'lambdas',
+    'sim',
+    'cdk.json',
+    'tsconfig.json',
+    'package.json',
+    'package-lock.json',
+  ]) {
+    cpSync(join(ROOT, entry), join(dir, entry), { recursive: true });
+  }
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return dir;
+}
+
+/** Runs `nomad-restart <args>` from `checkout` at a pseudo-terminal: everything it wrote. */
+function atTerminal(checkout: string, args: string[], env: Record<string, string> = {}): Promise<string> {
+  return new Promise((resolve) => {
+    const child = pty.spawn(process.execPath, [join(checkout, 'bin', 'nomad-restart.js'), ...args], {
+      env: { PATH: process.env['PATH'] ?? '', ...env },
+      cols: 250,
+    });
+    let output = '';
+    child.onData((data) => {
+      output += data;
+    });
+    const killer = setTimeout(() => child.kill(), RUN_TIMEOUT_MS);
+    child.onExit(() => {
+      clearTimeout(killer);
+      resolve(output.replace(/\r/g, ''));
+    });
+  });
+}
+
+function helpPiped(checkout: string) {
+  return spawnSync(process.execPath, [join(checkout, 'bin', 'nomad-restart.js'), '-help'], {
+    encoding: 'utf8',
+    env: { PATH: process.env['PATH'] ?? '' },
+    timeout: RUN_TIMEOUT_MS,
+  });
+}
+
+describe('the first run from a checkout', () => {
+  let checkouts: string[] = [];
+  afterEach(() => {
+    for (const dir of checkouts) rmSync(dir, { recursive: true, force: true });
+    checkouts = [];
+  });
+  const checkout = () => {
+    const dir = copyCheckout();
+    checkouts.push(dir);
+    return dir;
+  };
+
+  it(
+    'says at a terminal that it is preparing the command, once',
+    async () => {
+      // Arrange
+      const dir = checkout();
+
+      // Act
+      const first = await atTerminal(dir, ['-help']);
+      const second = await atTerminal(dir, ['-help']);
+
+      // Assert
+      expect(first.split('\n')[0]).toBe(PREPARING);
+      expect(first).toContain('Usage: nomad-restart');
+      expect(second).not.toContain(PREPARING);
+      expect(second).toContain('Usage: nomad-restart');
+    },
+    2 * RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'prints nothing more when its output is piped',
+    () => {
+      // Arrange
+      const dir = checkout();
+
+      // Act
+      const first = helpPiped(dir);
+      const second = helpPiped(dir);
+
+      // Assert: the same bytes as a run with nothing to prepare.
+      expect(first.stdout).toContain('Usage: nomad-restart');
+      expect({ stdout: first.stdout, stderr: first.stderr }).toEqual({
+        stdout: second.stdout,
+        stderr: second.stderr,
+      });
+      expect(first.stderr).not.toContain('Preparing');
+    },
+    2 * RUN_TIMEOUT_MS,
+  );
+});
+
+describe('the first restart from a checkout', () => {
+  const h = runningE2ePerTest(simpleJob('example', 'service', 1));
+  let dir: string;
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it(
+    "says at a terminal that it is preparing the state machine, before Nomad's lines",
+    async () => {
+      // Arrange
+      dir = copyCheckout();
+
+      // Act
+      const output = await atTerminal(dir, ['-no-color', 'no-such-job'], h.env);
+
+      // Assert
+      const lines = output.split('\n');
+      expect(lines.slice(0, 2)).toEqual([PREPARING, PREPARING_STATE_MACHINE]);
+      expect(lines).toContain('No job(s) with prefix or ID "no-such-job" found');
+    },
+    2 * RUN_TIMEOUT_MS,
+  );
+});
+
+describe('Terminal.notice', () => {
+  it.each([
+    { tty: true, expected: 'a note\n' },
+    { tty: false, expected: '' },
+  ])('writes to stderr only when it is a TTY ($tty)', ({ tty, expected }) => {
+    // Arrange
+    const stderr = Object.assign(new PassThrough(), { isTTY: tty });
+    const terminal = createTerminal({ stdin: new PassThrough(), stdout: new PassThrough(), stderr });
+
+    // Act
+    terminal.notice('a note');
+    stderr.end();
+
+    // Assert
+    expect(stderr.read()?.toString() ?? '').toBe(expected);
+  });
+});
