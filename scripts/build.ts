@@ -22,6 +22,7 @@ import { commandBundleOptions, moduleUrls, packagedFileUrl } from '../bin/privat
 import { HANDLER_BUNDLE_FILE, handlerEsbuildOptions } from '../lib/constructs/private/handler-bundle';
 import { prebuiltHandlerDir } from '../lib/constructs/private/task-function';
 import { SHIPPED_DEFINITION_FILE, synthesizeLocalStateMachine } from '../lib/engines/local/local-definition';
+import { dropZodDeclarations } from './drop-zod-declarations';
 import { expandInferredTypes } from './expand-inferred-types';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -89,6 +90,7 @@ async function buildConstructs(): Promise<void> {
     },
   );
   expandInferredTypes(ROOT, join(DIST, 'types'), ['lib/restart/input.ts']);
+  dropZodDeclarations(join(DIST, 'types'), ['lib/restart/input.d.ts']);
 }
 
 async function buildLocalDefinition(): Promise<void> {

@@ -5,7 +5,9 @@
 # the same code as CommonJS JavaScript) against the installed constructs and compare its template
 # with the same app run in this repository; install it globally into a temporary prefix made
 # read-only and run it from elsewhere, checking nothing is written into the package and its
-# cache lands under XDG_CACHE_HOME. Prints the tarball's size and file count and each step's time.
+# cache lands under XDG_CACHE_HOME. Fails when the tarball outgrows its budgets (below), or when the
+# declarations do not type-check in a CDK app as `cdk init` writes it, without skipLibCheck. Prints
+# the tarball's size and file count and each step's time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -20,6 +22,13 @@ trap cleanup EXIT
 export npm_config_audit=false npm_config_fund=false npm_config_update_notifier=false
 export CDK_DISABLE_CLI_TELEMETRY=true XDG_CACHE_HOME="$WORK/cache"
 OFFLINE=(--offline --no-audit --no-fund)
+# What the tarball may weigh and hold. Today (handlers with the AWS SDK left to the runtime): about
+# 4.4 MB packed, 16 MB unpacked, 144 files; handlers that bundle the SDK add about 9 MB packed and
+# 40 MB unpacked. A budget this size still fails on what once slipped in: a handler carrying the
+# CDK (85 MB), or sources and tests.
+MAX_PACKED_KB=16384
+MAX_UNPACKED_KB=65536
+MAX_FILES=170
 
 started=$(date +%s%N)
 step() { printf '%6.1f s  %s\n' "$(( ($(date +%s%N) - started) / 1000000 ))e-3" "$*"; }
@@ -43,7 +52,15 @@ stop_sim() { kill "$SIM_PID" && wait "$SIM_PID" 2>/dev/null || true; SIM_PID=; }
 # 1. Pack: `prepack` builds dist/.
 quiet npm pack --pack-destination "$WORK"
 TARBALL=$(echo "$WORK"/nomad-restart-*.tgz)
-step "packed $(basename "$TARBALL"): $(du -k "$TARBALL" | cut -f1) KB, $(tar tzf "$TARBALL" | grep -vc '/$') files"
+PACKED_KB=$(( $(stat -c %s "$TARBALL") / 1024 ))
+UNPACKED_KB=$(tar tzvf "$TARBALL" | awk '{ sum += $3 } END { print int(sum / 1024) }')
+FILES=$(tar tzf "$TARBALL" | grep -vc '/$')
+step "packed $(basename "$TARBALL"): $PACKED_KB KB ($UNPACKED_KB KB unpacked), $FILES files"
+if [ "$PACKED_KB" -gt "$MAX_PACKED_KB" ] || [ "$UNPACKED_KB" -gt "$MAX_UNPACKED_KB" ] || [ "$FILES" -gt "$MAX_FILES" ]; then
+  echo "the tarball is over budget: at most $MAX_PACKED_KB KB packed, $MAX_UNPACKED_KB KB unpacked, $MAX_FILES files" >&2
+  tar tzvf "$TARBALL" | sort -k3 -rn | head -5 >&2
+  exit 1
+fi
 if tar tzf "$TARBALL" | grep -E '^package/(test|bench|lambdas|lib|scripts)/|[^.][^d]\.ts$'; then
   echo 'the tarball carries sources or tests (above)' >&2
   exit 1
@@ -75,27 +92,28 @@ node -e "const fs = require('fs'); const app = fs.readFileSync(process.argv[1], 
 mkdir "$WORK/cdk-app" && cd "$WORK/cdk-app"
 npm init -y >/dev/null
 quiet npm install "${OFFLINE[@]}" "$TARBALL"
-# The CDK and tsx at the versions this repository locks, through a lock file (see lock-from-repo.mjs).
-node "$ROOT/scripts/package-check/lock-from-repo.mjs" "$ROOT/package-lock.json" aws-cdk-lib constructs tsx
+# The CDK, tsx and the types `cdk init` installs at the versions this repository locks, through a
+# lock file (see lock-from-repo.mjs).
+node "$ROOT/scripts/package-check/lock-from-repo.mjs" "$ROOT/package-lock.json" \
+  aws-cdk-lib constructs tsx @types/node @types/jest
 quiet npm ci "${OFFLINE[@]}"
-step "installed the package, aws-cdk-lib, constructs and tsx into a CDK app from the npm cache"
+step "installed the package, aws-cdk-lib, constructs, tsx and @types into a CDK app from the npm cache"
 cp "$ROOT/scripts/package-check/consumer-app.ts" app.ts
 sed -E "s/^import \{ (.*) \} from '(.*)';$/const { \1 } = require('\2');/" app.ts >app.cjs
 quiet env CDK_OUTDIR="$WORK/out-ts" npx tsx app.ts
 step "synthesized the TypeScript app (tsx)"
-# Its types, as a CDK app's tsconfig checks them (NodeNext; skipLibCheck, as aws-cdk-lib needs),
-# with an input the declarations must refuse.
-cat >tsconfig.json <<'JSON'
-{ "compilerOptions": { "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext",
-  "strict": true, "skipLibCheck": true, "noEmit": true, "types": [] }, "files": ["app.ts", "wrong.ts"] }
-JSON
+# Its types, under the tsconfig.json `cdk init app --language typescript` writes (the template of
+# the aws-cdk CLI this repository locks) with skipLibCheck off, so that the package's declarations
+# are checked too, with an input they must refuse.
+node "$ROOT/scripts/package-check/cdk-init-tsconfig.mjs" \
+  "$ROOT/node_modules/aws-cdk/lib/init-templates/app/typescript/tsconfig.json" app.ts wrong.ts >tsconfig.json
 cat >wrong.ts <<'TS'
 import type { NomadRestartScheduleProps } from 'nomad-restart';
 // @ts-expect-error: a job is named by a string
 export const wrong: NomadRestartScheduleProps['input'] = { job: 1 };
 TS
 quiet node "$ROOT/node_modules/typescript/bin/tsc" -p .
-step "type-checked it against the declarations (tsc, NodeNext)"
+step "type-checked it and the declarations (tsc, cdk init's tsconfig, no skipLibCheck)"
 quiet env CDK_OUTDIR="$WORK/out-js" node app.cjs
 step "synthesized the same app as CommonJS JavaScript"
 mkdir -p "$ROOT/.nomad-restart/package-check"

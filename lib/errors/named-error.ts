@@ -7,7 +7,9 @@
 
 /** Base of each hierarchy's base class: `name` is the class that was constructed (`new.target`). */
 export class NamedError extends Error {
-  public constructor(message: string, options?: ErrorOptions) {
+  // `{ cause }`, not `ErrorOptions`: the package's declarations carry this type, and a CDK app
+  // whose tsconfig `lib` is older than ES2022 (earlier `cdk init` templates wrote ES2020) has none.
+  public constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
   }
