@@ -5,9 +5,10 @@
 # the same code as CommonJS JavaScript) against the installed constructs and compare its template
 # with the same app run in this repository; install it globally into a temporary prefix made
 # read-only and run it from elsewhere, checking nothing is written into the package and its
-# cache lands under XDG_CACHE_HOME. Fails when the tarball outgrows its budgets (below), or when the
-# declarations do not type-check in a CDK app as `cdk init` writes it, without skipLibCheck. Prints
-# the tarball's size and file count and each step's time.
+# cache lands under XDG_CACHE_HOME, and that a cache folder it cannot write costs one warning line.
+# Fails when the tarball outgrows its budgets (below), or when the declarations do not type-check
+# in a CDK app as `cdk init` writes it, without skipLibCheck. Prints the tarball's size and file
+# count and each step's time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -141,3 +142,10 @@ listing >"$WORK/after.txt"
 diff "$WORK/before.txt" "$WORK/after.txt" || { echo 'the command wrote into its install folder (above)' >&2; exit 1; }
 ls "$XDG_CACHE_HOME"/nomad-restart/*.v8-cache >/dev/null
 step "ran from $(basename "$PWD")/ as $(id -un): nothing written into the package, its cache under XDG_CACHE_HOME"
+# A cache folder the installed command cannot write to (mkdir under /proc never succeeds, even as
+# root): one warning line, and the run ends as it would have, with no hang and no stack trace.
+quiet env XDG_CACHE_HOME=/proc/nomad-restart-cache timeout 60 "$WORK/global/bin/nomad-restart" -help
+grep -q '^Usage: nomad-restart' "$WORK/step.log"
+[ "$(grep -c '^nomad-restart: warning: compiled code not kept' "$WORK/step.log")" = 1 ]
+if grep -q '^    at ' "$WORK/step.log"; then cat "$WORK/step.log"; exit 1; fi
+step "ran with XDG_CACHE_HOME under /proc: one warning line, the command's own output and exit code"
