@@ -9,6 +9,7 @@
  * its holder once, at the lock-acquire, and every later renewal and release needs it.
  */
 import { randomUUID } from 'node:crypto';
+import { isTransientNomadError } from '../nomad/errors';
 import { JobLockLostError, SharedLockUnavailableError } from './errors';
 import type { HeldLock, JobLock, LeaseRequest, LockKey } from './job-lock';
 import type { NomadVariablesLock } from './nomad-variables-lock';
@@ -109,7 +110,8 @@ export class PairedJobLock {
   /**
    * Takes the shared lock with `take` under `keptId` or a fresh random ID, kept first (so that a
    * take whose answer was lost can be retried). A run left without it forgets the ID; one that
-   * cannot take it gives its own lock back (it blocks nobody).
+   * cannot take it gives its own lock back (it blocks nobody). One that Nomad did not answer keeps
+   * both, for the step's retry.
    */
   private async takeShared(
     key: LockKey,
@@ -129,7 +131,11 @@ export class PairedJobLock {
         await this.own.forgetSharedLockId(key, owner);
         return;
       }
-      await this.own.release(key, owner);
+      // Nomad may have taken the lock and lost its answer on the way back: the run keeps its own
+      // lock and the ID beside it, so the step's retry acquires again under that ID (Nomad lets
+      // its holder) instead of meeting its own lock as another run's. A run that is not retried
+      // frees both on its way out ("Release lock after error", or the stale-lock cleanup).
+      if (!isTransientNomadError(err)) await this.own.release(key, owner);
       throw err;
     }
   }

@@ -7,8 +7,10 @@
  *
  * - A job held by a terminal run (a laptop: its variable's items name it) meets a scheduled run: it
  *   ends `SkippedJobLocked` naming the holder (docs/schedules.md), and a console run `JobLocked`.
- * - Nomad answers the lock-acquire 503 once: the state machine retries Lock job and the run
- *   succeeds, leaving no lock behind.
+ * - Nomad answers the lock-acquire 503 once, before or after taking the lock (a proxy failing on
+ *   the way back): the state machine retries Lock job, which keeps the engine's lock and the
+ *   shared lock's ID in between and takes Nomad's lock under it, and the run succeeds, leaving
+ *   no lock behind.
  */
 import { NomadClient } from '../../lib/nomad';
 import type { RunSummary } from '../../lib/restart/run-summary';
@@ -119,27 +121,28 @@ describe('Lock job when the job is held by a terminal run, on AWS with IAM enfor
 });
 
 describe('Lock job when Nomad answers the lock-acquire 503 once, on AWS with IAM enforced', () => {
-  it.each([{ when: 'before taking the lock', afterHandling: false }])(
-    'is retried and the run succeeds, leaving no lock behind: $when',
-    async ({ afterHandling }) => {
-      // Arrange
-      const h = await cluster();
-      h.sim.control.injectFault({ pathSuffix: PATH, method: 'PUT', nth: 1, status: 503, afterHandling });
+  it.each([
+    { when: 'before taking the lock', afterHandling: false },
+    { when: 'after taking the lock (the answer lost on the way back)', afterHandling: true },
+  ])('is retried and the run succeeds, leaving no lock behind: $when', async ({ afterHandling }) => {
+    // Arrange
+    const h = await cluster();
+    h.sim.control.injectFault({ pathSuffix: PATH, method: 'PUT', nth: 1, status: 503, afterHandling });
 
-      // Act
-      const run = await runWorkflowInput(h, { job: 'web', yes: true }, { token: OPERATOR_TOKEN });
+    // Act
+    const run = await runWorkflowInput(h, { job: 'web', yes: true }, { token: OPERATOR_TOKEN });
 
-      // Assert: Step Functions' Retry ran Lock job again in the same state, and the run went on.
-      expect(run.result.status).toBe('SUCCEEDED');
-      expect(run.exitCode).toBe(0);
-      expect(run.entered.filter((s) => s === TaskStates.lockJob)).toHaveLength(1);
-      const acquires = h.sim.control
-        .requestLog()
-        .filter((r) => r.path.endsWith(PATH) && r.query.includes('lock-acquire'));
-      expect(acquires.map((r) => r.status)).toEqual([503, 200]);
-      expect(h.sim.control.counters()[RESTARTS]).toBe(2);
-      expect(await aws.lockHolder(KEY)).toBeUndefined();
-      expect(lockVariable(h)).toBeUndefined();
-    },
-  );
+    // Assert: Step Functions' Retry ran Lock job again in the same state, and the run went on.
+    expect(run.result.status).toBe('SUCCEEDED');
+    expect(run.exitCode).toBe(0);
+    expect(run.entered.filter((s) => s === TaskStates.lockJob)).toHaveLength(1);
+    const acquires = h.sim.control
+      .requestLog()
+      .filter((r) => r.path.endsWith(PATH) && r.query.includes('lock-acquire'));
+    expect(acquires.map((r) => r.status)).toEqual([503, 200]);
+    expect(h.sim.control.counters()[RESTARTS]).toBe(2);
+    expect(await aws.lockHolder(KEY)).toBeUndefined();
+    expect(lockVariable(h)).toBeUndefined();
+  });
 });
+
