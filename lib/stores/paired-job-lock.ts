@@ -87,11 +87,14 @@ export class PairedJobLock {
     return (await this.own.release(key, owner)) !== undefined;
   }
 
-  /** Releases every lock `owner` holds, shared ones included; returns how many jobs. */
+  /**
+   * Releases every lock `owner` holds, each as {@link release} does (the shared lock first, so a
+   * Nomad that does not answer leaves the ID kept for the cleanup's retry); returns how many jobs.
+   */
   public async releaseByOwner(owner: string): Promise<number> {
-    const released = await this.own.releaseByOwner(owner);
-    for (const held of released) await this.releaseShared(held);
-    return released.length;
+    let released = 0;
+    for (const key of await this.own.keysHeldBy(owner)) if (await this.release(key, owner)) released += 1;
+    return released;
   }
 
   public requestCancel(key: LockKey, owner: string): Promise<boolean> {

@@ -11,15 +11,22 @@
  *   the way back): the state machine retries Lock job, which keeps the engine's lock and the
  *   shared lock's ID in between and takes Nomad's lock under it, and the run succeeds, leaving
  *   no lock behind.
+ * - An execution dies holding the job; the stale-lock cleanup meets a 503 on Nomad's release: the
+ *   engine's item still keeps the shared lock's ID, and Lambda's retry of the event frees the job
+ *   at once instead of leaving it to Nomad's 24 h TTL.
  */
 import { NomadClient } from '../../lib/nomad';
+import type { RestartInput } from '../../lib/restart/input';
 import type { RunSummary } from '../../lib/restart/run-summary';
 import { NomadVariablesLock, sharedLockPath } from '../../lib/stores';
 import { FlowStates, TaskStates } from '../../lib/workflow/state-names';
 import { runWorkflowInput } from '../engines/local/helpers/workflow-harness';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../fixtures/readme-policy';
+import { captureOutput, lambdaContext } from '../lambdas/helpers/fixtures';
 import { type Harness, harnessPerTest, simpleJob } from '../steps/helpers/harness';
 import { useEmulatedAws } from './helpers/emulated-aws';
+import { asFunction } from './helpers/invoking-function';
+import { withEnvironment } from './helpers/with-environment';
 
 const aws = useEmulatedAws();
 const harness = harnessPerTest();
@@ -146,3 +153,51 @@ describe('Lock job when Nomad answers the lock-acquire 503 once, on AWS with IAM
   });
 });
 
+const { handler: releaseStaleLock } = await import('../../lambdas/release-stale-lock');
+
+/** Runs `input` and aborts the execution (stopped from the console: no Catch, its locks stay) at its first restart. */
+async function abortedAtFirstRestart(h: Harness, input: RestartInput): Promise<string> {
+  const controller = new AbortController();
+  h.sim.control.onRequest({ pathSuffix: '/restart', method: 'PUT', nth: 1 }, () => controller.abort());
+  const run = await runWorkflowInput(h, input, { token: OPERATOR_TOKEN, signal: controller.signal });
+  expect(run.result.status).toBe('ABORTED');
+  // Let the batch step the abort left running finish, as a Lambda does after its execution stops.
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  return run.result.executions?.[0]?.executionArn ?? '';
+}
+
+/** One delivery of the execution's status change to the stale-lock handler, reaching Nomad as on Lambda. */
+function deliverAborted(h: Harness, executionArn: string, input: RestartInput) {
+  const event = {
+    'detail-type': 'Step Functions Execution Status Change',
+    detail: { executionArn, status: 'ABORTED', input: JSON.stringify(input) },
+  };
+  return withEnvironment({ NOMAD_ADDR: h.sim.address, NOMAD_TOKEN: OPERATOR_TOKEN }, () =>
+    captureOutput(() => asFunction('release-stale-lock', () => releaseStaleLock(event, lambdaContext()))),
+  );
+}
+
+describe('the stale-lock cleanup when Nomad answers its release 503, on AWS with IAM enforced', () => {
+  it('keeps the shared lock’s ID for the retry, which frees the job without waiting for the TTL', async () => {
+    // Arrange: an execution aborted mid-run holds both locks; Nomad fails the next lock request.
+    const h = await cluster();
+    const input = { job: 'web', yes: true };
+    const executionArn = await abortedAtFirstRestart(h, input);
+    expect(await aws.lockHolder(KEY)).toBe(executionArn);
+    expect(lockVariable(h)?.lock).toBeDefined();
+    h.sim.control.injectFault({ pathSuffix: PATH, method: 'PUT', nth: 1, status: 503 });
+
+    // Act: the event, then Lambda's retry of it (an asynchronous invocation that failed).
+    const first = await deliverAborted(h, executionArn, input);
+    const holderBetween = await aws.lockHolder(KEY);
+    const retried = await deliverAborted(h, executionArn, input);
+
+    // Assert
+    expect(first.error).toBeInstanceOf(Error);
+    expect(holderBetween).toBe(executionArn);
+    expect(retried.error).toBeUndefined();
+    expect(retried.result).toEqual({ released: 1 });
+    expect(lockVariable(h)).toBeUndefined();
+    expect(await aws.lockHolder(KEY)).toBeUndefined();
+  });
+});

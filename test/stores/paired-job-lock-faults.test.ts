@@ -5,6 +5,8 @@
  * must outlive it, or the job stays locked until Nomad's TTL (24 h for an execution) frees it.
  * - A lock-acquire whose answer is lost (503 after Nomad took the lock): the run keeps its own
  *   lock and the ID, and the retried take holds the job.
+ * - The cleanup of a dead run (`releaseByOwner`) that meets a 503 on the release: the engine's
+ *   lock still keeps the ID, and the cleanup's retry frees the job at once.
  */
 import { NomadClient, UnexpectedResponseError } from '../../lib/nomad';
 import { MemoryJobLock, NomadVariablesLock, PairedJobLock, sharedLockPath } from '../../lib/stores';
@@ -80,3 +82,22 @@ describe('PairedJobLock.take when Nomad answers 503', () => {
   });
 });
 
+describe('PairedJobLock.releaseByOwner when Nomad answers 503', () => {
+  it('frees Nomad’s lock first, so the cleanup’s retry frees the job without waiting for the TTL', async () => {
+    // Arrange: the dead run holds both; Nomad fails the first lock-release.
+    await pair.take(KEY, LEASE);
+    nextLockRequestFails(false);
+
+    // Act
+    const failed = await caught(pair.releaseByOwner('run-1'));
+    const keptAfterFailure = (await own.held(KEY, 'run-1'))?.sharedLockId;
+    const released = await pair.releaseByOwner('run-1');
+
+    // Assert
+    expect(failed).toBeInstanceOf(UnexpectedResponseError);
+    expect(keptAfterFailure).toMatch(/^[0-9a-f-]{36}$/);
+    expect(released).toBe(1);
+    expect(lockVariable()).toBeUndefined();
+    expect(own.holder(KEY)).toBeUndefined();
+  });
+});
