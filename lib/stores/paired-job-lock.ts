@@ -51,13 +51,14 @@ export class PairedJobLock {
 
   /**
    * Takes the lock from `previousOwner`, a run found no longer running: its shared lock is freed
-   * with the ID its engine's lock kept, then taken.
+   * with the ID its engine's lock kept, then both are taken. Nomad's lock goes first, as in
+   * {@link release}: should Nomad not answer, the dead run's lock still keeps the ID for the retry.
    */
   public async takeOver(key: LockKey, lease: LeaseRequest, previousOwner: string): Promise<void> {
-    const previous = await this.own.takeOver(key, lease, previousOwner);
-    await this.takeShared(key, lease.owner, undefined, (shared, id) =>
-      shared.takeOver(key, lease.owner, previous?.sharedLockId, id),
-    );
+    const previous = await this.own.held(key, previousOwner);
+    if (previous !== undefined) await this.releaseShared(previous);
+    await this.own.takeOver(key, lease, previousOwner);
+    await this.takeShared(key, lease.owner, undefined, (shared, id) => shared.take(key, lease.owner, id));
   }
 
   /**

@@ -7,6 +7,8 @@
  *   lock and the ID, and the retried take holds the job.
  * - The cleanup of a dead run (`releaseByOwner`) that meets a 503 on the release: the engine's
  *   lock still keeps the ID, and the cleanup's retry frees the job at once.
+ * - A takeover from a dead run that meets a 503 on the release of the dead run's lock: the dead
+ *   run's lock still keeps its ID, and the retried takeover holds the job.
  */
 import { NomadClient, UnexpectedResponseError } from '../../lib/nomad';
 import { MemoryJobLock, NomadVariablesLock, PairedJobLock, sharedLockPath } from '../../lib/stores';
@@ -99,5 +101,26 @@ describe('PairedJobLock.releaseByOwner when Nomad answers 503', () => {
     expect(released).toBe(1);
     expect(lockVariable()).toBeUndefined();
     expect(own.holder(KEY)).toBeUndefined();
+  });
+});
+
+describe('PairedJobLock.takeOver when Nomad answers 503', () => {
+  it('frees the dead run’s lock in Nomad first, so the retried takeover holds the job', async () => {
+    // Arrange: a dead run holds both; Nomad fails the release of its lock.
+    await pair.take(KEY, { owner: 'run-dead', ttlSeconds: 60 });
+    const deadId = (await own.held(KEY, 'run-dead'))?.sharedLockId;
+    nextLockRequestFails(false);
+
+    // Act
+    const failed = await caught(pair.takeOver(KEY, LEASE, 'run-dead'));
+    const keptAfterFailure = (await own.held(KEY, 'run-dead'))?.sharedLockId;
+    await pair.takeOver(KEY, LEASE, 'run-dead');
+
+    // Assert
+    expect(failed).toBeInstanceOf(UnexpectedResponseError);
+    expect(keptAfterFailure).toBe(deadId);
+    expect(own.holder(KEY)).toBe('run-1');
+    expect(lockVariable()?.items['runId']).toBe('run-1');
+    expect(lockVariable()?.lock?.id).toBe((await own.held(KEY, 'run-1'))?.sharedLockId);
   });
 });
