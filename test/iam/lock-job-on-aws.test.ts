@@ -36,7 +36,8 @@ const PATH = sharedLockPath('web');
 const RESTARTS = 'PUT /v1/client/allocation/:id/restart';
 /** A `nomad-restart` on someone's laptop: not this process, so no engine here can ask about it. */
 const TERMINAL = { engine: 'local', who: 'alice', host: 'alice-laptop', pid: '4242' };
-const TERMINAL_RUN = 'local-run-alice-1';
+/** A terminal's run is named by its local execution (lib/engines/local), as the variable's items say. */
+const TERMINAL_RUN = 'arn:aws:states:local:000000000000:execution:NomadRestart-Restart:0b5d6c1e-alice';
 const TERMINAL_LOCK_ID = '44444444-4444-4444-8444-444444444444';
 
 const scheduled = {
@@ -98,6 +99,9 @@ describe('Lock job when the job is held by a terminal run, on AWS with IAM enfor
     expect(run.entered).not.toContain(TaskStates.checkDeployments);
     const summary = run.result.output as RunSummary;
     expect(summary).toMatchObject({ outcome: 'skipped-job-locked', lockedBy: TERMINAL_RUN });
+    expect(summary.lines[0]).toBe(
+      `Restart of job "web" in namespace "default": skipped, the job is already being restarted by execution "${TERMINAL_RUN}"`,
+    );
     expect(run.events).toEqual([
       expect.objectContaining({ type: 'skipped-job-locked', jobId: 'web', holder: TERMINAL_RUN }),
     ]);
