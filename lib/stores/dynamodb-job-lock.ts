@@ -223,7 +223,8 @@ export class DynamoDbJobLock implements JobLock {
     }
   }
 
-  public async releaseByOwner(owner: string): Promise<HeldLock[]> {
+  /** Found through the owner index (keys only: each lock's shared lock ID is read with its item). */
+  public async keysHeldBy(owner: string): Promise<LockKey[]> {
     const out = await this.client.send(
       new QueryCommand({
         TableName: this.tableName,
@@ -233,14 +234,10 @@ export class DynamoDbJobLock implements JobLock {
         ExpressionAttributeValues: { ':owner': { S: owner } },
       }),
     );
-    const released: HeldLock[] = [];
-    for (const item of out.Items ?? []) {
+    return (out.Items ?? []).flatMap((item) => {
       const id = item['lockKey']?.S;
-      if (id === undefined) continue;
-      const held = await this.release(keyOf(id), owner);
-      if (held !== undefined) released.push(held);
-    }
-    return released;
+      return id === undefined ? [] : [keyOf(id)];
+    });
   }
 
   public async requestCancel(key: LockKey, owner: string): Promise<boolean> {

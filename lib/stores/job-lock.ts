@@ -77,8 +77,11 @@ export interface JobLock {
   forgetSharedLockId(key: LockKey, owner: string): Promise<void>;
   /** Releases the lock if `owner` holds it, answering what it held; `undefined` when it did not. */
   release(key: LockKey, owner: string): Promise<HeldLock | undefined>;
-  /** Releases every lock `owner` holds (cleanup after a dead execution), answering what they held. */
-  releaseByOwner(owner: string): Promise<HeldLock[]>;
+  /**
+   * The jobs whose lock `owner` holds (the cleanup after a dead execution releases each), read
+   * only: the cleanup frees each job's shared lock before it deletes the lock that keeps its ID.
+   */
+  keysHeldBy(owner: string): Promise<LockKey[]>;
   /**
    * Flags a cancel request for run `owner` on the job's lock; `false` when that run does not
    * hold it (finished, or the job is another run's now: a late cancel never touches it).
@@ -161,15 +164,8 @@ export class MemoryJobLock implements JobLock {
     return heldLockOf(held);
   }
 
-  public async releaseByOwner(owner: string): Promise<HeldLock[]> {
-    const released: HeldLock[] = [];
-    for (const [id, item] of [...this.items]) {
-      if (item.owner === owner) {
-        this.items.delete(id);
-        released.push(heldLockOf(item));
-      }
-    }
-    return released;
+  public async keysHeldBy(owner: string): Promise<LockKey[]> {
+    return [...this.items.values()].filter((item) => item.owner === owner).map((item) => item.key);
   }
 
   public async requestCancel(key: LockKey, owner: string): Promise<boolean> {

@@ -115,23 +115,10 @@ export class NomadVariablesLock {
   }
 
   /**
-   * Frees `previousLockId` (the lock of a run found no longer running, as its engine kept it; a
-   * lock whose ID is lost to everyone frees only by its TTL), then takes the lock for `owner`.
-   * @throws SharedLockHeldError when another run holds it.
-   */
-  public async takeOver(
-    key: LockKey,
-    owner: string,
-    previousLockId: string | undefined,
-    lockId: string,
-  ): Promise<void> {
-    if (previousLockId !== undefined) await this.release(key, previousLockId);
-    await this.take(key, owner, lockId);
-  }
-
-  /**
    * Releases the lock `lockId` and deletes its variable; `false` when `lockId` does not hold it
-   * (any more: its TTL ran out, or someone took it meanwhile, and it is not ours to release).
+   * (any more: its TTL ran out, or someone took it meanwhile, and it is not ours to release). Its
+   * holder's ID, as its engine kept it, frees a dead run's lock too; one whose ID is lost to
+   * everyone frees only by its TTL.
    */
   public async release(key: LockKey, lockId: string): Promise<boolean> {
     const path = sharedLockPath(key.jobId);

@@ -9,6 +9,7 @@
  * its holder once, at the lock-acquire, and every later renewal and release needs it.
  */
 import { randomUUID } from 'node:crypto';
+import { isTransientNomadError } from '../nomad/errors';
 import { JobLockLostError, SharedLockUnavailableError } from './errors';
 import type { HeldLock, JobLock, LeaseRequest, LockKey } from './job-lock';
 import type { NomadVariablesLock } from './nomad-variables-lock';
@@ -50,13 +51,14 @@ export class PairedJobLock {
 
   /**
    * Takes the lock from `previousOwner`, a run found no longer running: its shared lock is freed
-   * with the ID its engine's lock kept, then taken.
+   * with the ID its engine's lock kept, then both are taken. Nomad's lock goes first, as in
+   * {@link release}: should Nomad not answer, the dead run's lock still keeps the ID for the retry.
    */
   public async takeOver(key: LockKey, lease: LeaseRequest, previousOwner: string): Promise<void> {
-    const previous = await this.own.takeOver(key, lease, previousOwner);
-    await this.takeShared(key, lease.owner, undefined, (shared, id) =>
-      shared.takeOver(key, lease.owner, previous?.sharedLockId, id),
-    );
+    const previous = await this.own.held(key, previousOwner);
+    if (previous !== undefined) await this.releaseShared(previous);
+    await this.own.takeOver(key, lease, previousOwner);
+    await this.takeShared(key, lease.owner, undefined, (shared, id) => shared.take(key, lease.owner, id));
   }
 
   /**
@@ -86,11 +88,14 @@ export class PairedJobLock {
     return (await this.own.release(key, owner)) !== undefined;
   }
 
-  /** Releases every lock `owner` holds, shared ones included; returns how many jobs. */
+  /**
+   * Releases every lock `owner` holds, each as {@link release} does (the shared lock first, so a
+   * Nomad that does not answer leaves the ID kept for the cleanup's retry); returns how many jobs.
+   */
   public async releaseByOwner(owner: string): Promise<number> {
-    const released = await this.own.releaseByOwner(owner);
-    for (const held of released) await this.releaseShared(held);
-    return released.length;
+    let released = 0;
+    for (const key of await this.own.keysHeldBy(owner)) if (await this.release(key, owner)) released += 1;
+    return released;
   }
 
   public requestCancel(key: LockKey, owner: string): Promise<boolean> {
@@ -109,7 +114,8 @@ export class PairedJobLock {
   /**
    * Takes the shared lock with `take` under `keptId` or a fresh random ID, kept first (so that a
    * take whose answer was lost can be retried). A run left without it forgets the ID; one that
-   * cannot take it gives its own lock back (it blocks nobody).
+   * cannot take it gives its own lock back (it blocks nobody). One that Nomad did not answer keeps
+   * both, for the step's retry.
    */
   private async takeShared(
     key: LockKey,
@@ -129,7 +135,11 @@ export class PairedJobLock {
         await this.own.forgetSharedLockId(key, owner);
         return;
       }
-      await this.own.release(key, owner);
+      // Nomad may have taken the lock and lost its answer on the way back: the run keeps its own
+      // lock and the ID beside it, so the step's retry acquires again under that ID (Nomad lets
+      // its holder) instead of meeting its own lock as another run's. A run that is not retried
+      // frees both on its way out ("Release lock after error", or the stale-lock cleanup).
+      if (!isTransientNomadError(err)) await this.own.release(key, owner);
       throw err;
     }
   }

@@ -122,20 +122,22 @@ describe('DynamoDbJobLock on a DynamoDB emulator', () => {
     expect(released).toEqual({ key });
   });
 
-  it('answers the shared lock IDs of every lock a dead run held, found through the owner index', async () => {
+  it('finds every job a dead run holds through the owner index, and releases none of them', async () => {
     // Arrange
     const lock = new DynamoDbJobLock(emulated.db.client, emulated.table);
     const api = { namespace: 'prod', jobId: 'api' };
+    const db = { namespace: 'prod', jobId: 'db' };
     await lock.acquire(key, { owner: run(1), ttlSeconds: 3600 });
     await lock.acquire(api, { owner: run(1), ttlSeconds: 3600 });
     await lock.keepSharedLockId(api, run(1), 'id-api');
+    await lock.acquire(db, { owner: run(2), ttlSeconds: 3600 });
 
     // Act
-    const released = await lock.releaseByOwner(run(1));
+    const keys = await lock.keysHeldBy(run(1));
 
-    // Assert
-    expect(released).toEqual(expect.arrayContaining([{ key }, { key: api, sharedLockId: 'id-api' }]));
-    expect(released).toHaveLength(2);
-    await expect(lock.held(key, run(1))).resolves.toBeUndefined();
+    // Assert: the cleanup frees each job's shared lock with the ID still kept, then releases.
+    expect(keys).toEqual(expect.arrayContaining([key, api]));
+    expect(keys).toHaveLength(2);
+    await expect(lock.held(api, run(1))).resolves.toEqual({ key: api, sharedLockId: 'id-api' });
   });
 });

@@ -109,25 +109,27 @@ describe('DynamoDbJobLock', () => {
     });
   });
 
-  describe('releaseByOwner', () => {
-    it('finds the owner’s locks through the owner index and releases each', async () => {
+  describe('keysHeldBy', () => {
+    it('finds the owner’s jobs through the owner index and deletes nothing', async () => {
       // Arrange
       ddb
         .on(QueryCommand)
         .resolves({ Items: [{ lockKey: { S: 'prod/api' } }, { lockKey: { S: 'default/web' } }] });
-      ddb.on(DeleteItemCommand).resolves({});
       const lock = new DynamoDbJobLock(new DynamoDBClient({}), 'locks', now);
 
       // Act
-      const released = await lock.releaseByOwner(owner);
+      const keys = await lock.keysHeldBy(owner);
 
       // Assert
-      expect(released).toHaveLength(2);
-      expect(ddb.commandCalls(QueryCommand)[0]?.args[0].input.IndexName).toBe('owner-index');
-      expect(ddb.commandCalls(DeleteItemCommand).map((c) => c.args[0].input.Key?.['lockKey']?.S)).toEqual([
-        'prod/api',
-        'default/web',
+      expect(keys).toEqual([
+        { namespace: 'prod', jobId: 'api' },
+        { namespace: 'default', jobId: 'web' },
       ]);
+      expect(ddb.commandCalls(QueryCommand)[0]?.args[0].input).toMatchObject({
+        IndexName: 'owner-index',
+        ExpressionAttributeValues: { ':owner': { S: owner } },
+      });
+      expect(ddb.commandCalls(DeleteItemCommand)).toHaveLength(0);
     });
   });
 

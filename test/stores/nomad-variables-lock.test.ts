@@ -257,18 +257,6 @@ describe('NomadVariablesLock with the README’s policy', () => {
     expect(logged).toEqual({ debug: [], warn: [] });
   });
 
-  it('takes over from a dead run with the ID its engine kept', async () => {
-    // Arrange
-    await lockAs(ELSEWHERE).take(KEY, 'run-dead', ID_1);
-
-    // Act
-    await lockAs(HERE).takeOver(KEY, 'run-2', ID_1, ID_2);
-
-    // Assert
-    expect(lockVariable()?.items['runId']).toBe('run-2');
-    expect(lockVariable()?.lock?.id).toBe(ID_2);
-  });
-
   it('never deletes the lock of a run that took it between the release and the delete', async () => {
     // Arrange: the other run's acquire lands after the release answered, before the delete.
     await lockAs(HERE).take(KEY, 'run-1', ID_1);

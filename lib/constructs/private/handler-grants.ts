@@ -145,7 +145,9 @@ function grantTableAccess(r: HandlerResources): void {
   // Ask, the last step before a question, makes the lease outlast it.
   table('ask', r.lockTable, ['dynamodb:UpdateItem']);
   table('release-lock', r.lockTable, ['dynamodb:GetItem', 'dynamodb:DeleteItem']);
-  table(STALE_LOCK_HANDLER_ID, r.lockTable, ['dynamodb:DeleteItem']);
+  // The stale-lock cleanup finds a dead run's jobs through the owner index (keys only), then
+  // releases each as Release lock does: reads the shared lock's ID, frees Nomad's lock, deletes.
+  table(STALE_LOCK_HANDLER_ID, r.lockTable, ['dynamodb:GetItem', 'dynamodb:DeleteItem']);
   table(STALE_LOCK_HANDLER_ID, r.lockTable, ['dynamodb:Query'], LOCK_TABLE_SCHEMA.ownerIndex);
   table('ask', r.approvalsTable, ['dynamodb:PutItem']);
   // A question that timed out is recorded as decided by its default (chat shows it).
