@@ -9,12 +9,14 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { APPROVALS_TABLE_SCHEMA } from '../stores/dynamodb-approval-store';
 import { restartDefinition } from '../workflow/definition';
 import { HANDLER_IDS, STALE_LOCK_HANDLER_ID } from '../workflow/state-names';
 import { ApprovalChannels, type ApprovalChannelsProps, hasApprovalChannels } from './approval-channels';
+import { notifyAlarmsTo } from './private/alarm-actions';
 import { questionRecordPatterns } from './private/approvals-stream-filter';
 import type { DeadLetterQueue } from './private/dead-letter-queue';
 import { executionEndRule } from './private/execution-end-rule';
@@ -26,6 +28,7 @@ import {
   type SharedLockProps,
   type WorkflowFunctionId,
 } from './private/task-functions';
+import { type ExecutionAlarms, endpointThrottlesAlarm, executionAlarms } from './private/workflow-alarms';
 import { resolveWorkflowSettings } from './private/workflow-settings';
 import { createWorkflowStorage } from './private/workflow-storage';
 
@@ -76,6 +79,13 @@ export interface NomadRestartWorkflowProps extends SharedLockProps, NomadConnect
   readonly approvals?: ApprovalChannelsProps;
   /** Days an ended run's plan documents are kept, counted from when each was written; a running run's never expire. @default 14 */
   readonly planExpirationDays?: number;
+  /**
+   * Where every alarm of the workflow goes when it fires: failed, timed-out and aborted
+   * executions, each function's errors, the answer endpoint's throttles, and each dead-letter
+   * queue (which also reports back when emptied). Subscribe people or a pager to it.
+   * @default - the alarms exist but notify nobody: only the CloudWatch console shows them
+   */
+  readonly alarmTopic?: sns.ITopic;
 }
 
 /**
@@ -101,6 +111,8 @@ export class NomadRestartWorkflow extends Construct {
   public readonly staleLockDeadLetters: DeadLetterQueue;
   /** The handler functions by handler id (plus `release-stale-lock`). */
   public readonly functions: Readonly<Record<WorkflowFunctionId, lambda.IFunction>>;
+  /** In ALARM for 5 minutes after an execution failed, timed out or was aborted. */
+  public readonly executionAlarms: ExecutionAlarms;
 
   public constructor(scope: Construct, id: string, props: NomadRestartWorkflowProps) {
     super(scope, id);
@@ -204,6 +216,10 @@ export class NomadRestartWorkflow extends Construct {
         timeout: Duration.seconds(30),
       });
     }
+    this.executionAlarms = executionAlarms(this, this.stateMachine);
+    const endpoint = this.approvalChannels?.endpoint;
+    if (endpoint !== undefined) endpointThrottlesAlarm(this, endpoint);
+    if (props.alarmTopic !== undefined) notifyAlarmsTo(this, props.alarmTopic);
   }
 
   /**
