@@ -85,6 +85,15 @@ export class TaskFunction extends Construct {
       timeout: props.timeout,
       tracing: lambda.Tracing.ACTIVE,
       logGroup,
+      // JSON lines, the runtime's own (START, REPORT, an uncaught error) included, so Logs Insights
+      // filters them by field (https://docs.aws.amazon.com/lambda/latest/dg/nodejs-logging.html).
+      // Powertools' Logger writes its JSON through a Console of its own on process.stdout
+      // (Logger.setConsole in @aws-lambda-powertools/logger), not the console the runtime wraps,
+      // so its lines are not wrapped a second time. INFO for both: the handlers log at INFO and
+      // above, and the platform's REPORT line (duration, memory) is INFO.
+      loggingFormat: lambda.LoggingFormat.JSON,
+      applicationLogLevelV2: lambda.ApplicationLogLevel.INFO,
+      systemLogLevelV2: lambda.SystemLogLevel.INFO,
       role: this.role,
       environment: {
         ...props.environment,
