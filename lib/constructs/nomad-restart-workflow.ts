@@ -2,7 +2,7 @@
  * The `NomadRestartWorkflow` construct: the state machine, its Lambda functions, the plan bucket,
  * the lock and approvals tables and the least-privilege grants between them.
  */
-import { type CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, type CfnElement, Duration, Fn, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -89,6 +89,14 @@ export interface NomadRestartWorkflowProps extends SharedLockProps, NomadConnect
 }
 
 /**
+ * The first group of the UUID in the stack's id (`arn:...:stack/<name>/<uuid>`): the same for
+ * every update of a stack, new when the stack is created again after a delete.
+ */
+function stackCreationId(): string {
+  return Fn.select(0, Fn.split('-', Fn.select(2, Fn.split('/', Aws.STACK_ID))));
+}
+
+/**
  * `nomad job restart` as a durable Step Functions workflow: the state machine, its Lambda
  * handlers, the plan bucket, the job-lock table and the approvals table, plus an EventBridge
  * rule that frees the lock of an execution that died outside a Catch.
@@ -144,8 +152,10 @@ export class NomadRestartWorkflow extends Construct {
     const self = sfn.StateMachine.fromStateMachineName(this, 'Self', stateMachineName);
     const machineLogs = new logs.LogGroup(this, 'StateMachineLogs', {
       // Under /aws/vendedlogs/: other names grow the account's one CloudWatch Logs resource
-      // policy, whose small size limit would fail a later deployment.
-      logGroupName: `/aws/vendedlogs/states/${stateMachineName}`,
+      // policy, whose small size limit would fail a later deployment. Suffixed with the stack's
+      // creation (its id's UUID): a retained group outlives `cdk destroy`, and with a fixed name
+      // the next deployment of the stack would fail on "already exists".
+      logGroupName: Fn.join('-', [`/aws/vendedlogs/states/${stateMachineName}`, stackCreationId()]),
       retention: logRetention,
       removalPolicy,
     });
