@@ -94,6 +94,8 @@ export class NomadRestartStack extends Stack {
   public readonly workflow: NomadRestartWorkflow;
   /** The rule and function that post each run's end to the approval channels, with `notifyRunEnded`. */
   public readonly runNotifications?: RunNotifications;
+  /** The topic every alarm of the stack notifies (`alarmTopicArn`); give it to your schedules' `alarmTopic`. */
+  public readonly alarmTopic?: sns.ITopic;
 
   public constructor(scope: Construct, id: string, props: NomadRestartStackProps) {
     super(scope, id, props);
@@ -111,7 +113,8 @@ export class NomadRestartStack extends Stack {
       alarmTopicArn,
       ...workflowProps
     } = props;
-    const alarmTopic = this.alarmTopic(alarmTopicArn);
+    const alarmTopic = this.importAlarmTopic(alarmTopicArn);
+    if (alarmTopic !== undefined) this.alarmTopic = alarmTopic;
     const approvals: ApprovalChannelsProps = {
       ...(slackApprovals === undefined
         ? {}
@@ -205,7 +208,7 @@ export class NomadRestartStack extends Stack {
   }
 
   /** The alarm topic, imported; an ARN that is no SNS topic's stops the synth, naming the prop. */
-  private alarmTopic(arn: string | undefined): sns.ITopic | undefined {
+  private importAlarmTopic(arn: string | undefined): sns.ITopic | undefined {
     if (arn === undefined) return undefined;
     if (!Token.isUnresolved(arn) && !SNS_TOPIC_ARN.test(arn)) {
       throw new ValidationError(

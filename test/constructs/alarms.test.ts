@@ -4,8 +4,9 @@
  * of them notifies that topic (the dead-letter ones when emptied too), without it none notifies
  * anybody; an ARN that is no SNS topic's stops the synth naming the key; cdk-nag stays clean.
  */
-import { App } from 'aws-cdk-lib';
-import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { App, type CfnElement } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { NomadRestartSchedule } from '../../lib/constructs/nomad-restart-schedule';
 import { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
 import { StackContextError, stackPropsFromContext } from '../../lib/constructs/stack-context';
 import { awsSolutionsFindings } from './helpers/nag';
@@ -127,6 +128,34 @@ describe('alarms with alarmTopicArn', () => {
     // Assert
     expect(report.findings).toEqual([]);
     expect(report.success).toBe(true);
+  });
+});
+
+describe("the stack's alarmTopic", () => {
+  it('reaches a schedule added to the stack', () => {
+    // Arrange
+    const scheduled = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const stack = new NomadRestartStack(scheduled, 'Scheduled', {
+      env: { account: '123456789012', region: 'us-east-1' },
+      nomadAddress: 'https://nomad.internal:4646',
+      alarmTopicArn: ALARM_TOPIC,
+    });
+
+    // Act
+    const schedule = new NomadRestartSchedule(stack, 'Nightly', {
+      stateMachine: stack.workflow.stateMachine,
+      scheduleName: 'nightly-web',
+      schedule: 'cron(0 2 * * ? *)',
+      input: { job: 'web', yes: true },
+      ...(stack.alarmTopic === undefined ? {} : { alarmTopic: stack.alarmTopic }),
+    });
+
+    // Assert
+    const queueAlarm =
+      Template.fromStack(stack).toJSON()['Resources'][
+        stack.getLogicalId(schedule.deadLetters.alarm.node.defaultChild as CfnElement)
+      ];
+    expect(queueAlarm['Properties']).toMatchObject({ AlarmActions: [ALARM_TOPIC], OKActions: [ALARM_TOPIC] });
   });
 });
 
