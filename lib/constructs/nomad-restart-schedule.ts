@@ -86,7 +86,7 @@ export interface NomadRestartScheduleProps {
   readonly alarmTopic?: sns.ITopic;
 }
 
-/** Scheduler's maximum: retries go on until `maxStartDelay`, whichever ends first. */
+/** Scheduler's maximum: retries stop after 185 attempts or at `maxStartDelay`, whichever comes first. */
 const DEFAULT_RETRY_ATTEMPTS = 185;
 /** {@link NomadRestartScheduleProps.maxStartDelay} of a schedule without a window. */
 const DEFAULT_MAX_START_DELAY = Duration.minutes(15);
@@ -140,11 +140,7 @@ export class NomadRestartSchedule extends Construct {
       );
     }
     const flexible = props.flexibleWindow;
-    if (
-      flexible !== undefined &&
-      !flexible.isUnresolved() &&
-      (flexible.toMinutes({ integral: false }) < 1 || flexible.toMinutes({ integral: false }) > 1440)
-    ) {
+    if (flexible !== undefined && outsideMinuteToDay(flexible)) {
       fail(
         'InvalidFlexibleWindow',
         `flexibleWindow must be from 1 minute to 24 hours, got ${flexible.toHumanString()}`,
@@ -169,8 +165,7 @@ export class NomadRestartSchedule extends Construct {
       fail('InvalidScheduleInput', err.message);
     }
     const given = props.maxStartDelay;
-    const givenMinutes = given?.toMinutes({ integral: false }) ?? 1;
-    if (given !== undefined && !given.isUnresolved() && (givenMinutes < 1 || givenMinutes > 1440)) {
+    if (given !== undefined && outsideMinuteToDay(given)) {
       fail(
         'InvalidMaxStartDelay',
         `maxStartDelay must be from 1 minute to 24 hours, got ${given.toHumanString()}`,
@@ -236,6 +231,13 @@ function windowOf(input: Record<string, unknown>): Duration | undefined {
   const text = input['windowDuration'];
   if (typeof text !== 'string') return undefined;
   return Duration.seconds(Math.ceil(parseGoDuration(text) / 1e9));
+}
+
+/** Whether `d` is outside the 1 minute to 24 hours Scheduler takes for its windows and event ages. */
+function outsideMinuteToDay(d: Duration): boolean {
+  if (d.isUnresolved()) return false;
+  const minutes = d.toMinutes({ integral: false });
+  return minutes < 1 || minutes > 1440;
 }
 
 function clamp(d: Duration, min: Duration, max: Duration): Duration {
