@@ -3,6 +3,7 @@
  * `nomadAddress` (required: Nomad's address as the Lambda functions reach it), `nomadTokenSecretArn`
  * and `nomadTlsSecretArn` (a secret's name or ARN), `nomadSecretsKmsKeyArn`, `batchesPerExecution`,
  * `stackName` (default NomadRestart). A bad value stops the synth with a message naming it.
+ * `alarmTopicArn`: the SNS topic every alarm of the stack notifies (without it they notify nobody).
  */
 import { App } from 'aws-cdk-lib';
 import { NomadRestartStack } from '../lib/constructs/nomad-restart-stack';

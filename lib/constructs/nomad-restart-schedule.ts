@@ -3,17 +3,19 @@
  * on a cron or rate, in a time zone, with a fixed input checked at `cdk synth` against the same
  * rules as every other entry point, through a role that may only start that one state machine.
  */
-import { Duration, Stack, TimeZone, ValidationError } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, TimeZone, ValidationError } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as targets from 'aws-cdk-lib/aws-scheduler-targets';
+import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { formatGoDuration } from '../go/duration';
+import { formatGoDuration, parseGoDuration } from '../go/duration';
 import { RestartValidationError } from '../restart/errors';
 import { validateExecutionInput } from '../restart/execution-input';
 import type { RestartInput } from '../restart/input';
 import { SCHEDULE_TRIGGER } from '../restart/window';
+import { notifyAlarmsTo } from './private/alarm-actions';
 import { DeadLetterQueue } from './private/dead-letter-queue';
 import { isTimeZone, scheduleExpressionProblem } from './private/schedule-expression';
 
@@ -61,17 +63,35 @@ export interface NomadRestartScheduleProps {
   readonly description?: string;
   /** Whether the schedule fires. @default true */
   readonly enabled?: boolean;
-  /** @default - the account's `default` group */
+  /**
+   * The schedule group. Names are unique per group only: in the account's `default` group two
+   * stacks' schedules of the same name would collide.
+   * @default - the stack's own group, one for all its NomadRestartSchedules, deleted with the stack
+   */
   readonly scheduleGroup?: scheduler.IScheduleGroup;
   /**
    * How often Scheduler retries a failed StartExecution (throttling, a service error). A retry
    * that starts a second run meets the job lock and is skipped. @default 185
    */
   readonly retryAttempts?: number;
+  /**
+   * How long Scheduler keeps retrying a start that failed (its retry policy's maximum event age):
+   * after that the firing goes to the dead-letter queue, whose alarm says so, and the run does
+   * not start late. 1 minute to 24 hours.
+   * @default - the maintenance window when there is one (no batch would start after it), else
+   * 15 minutes: a maintenance restart should not start hours after its time
+   */
+  readonly maxStartDelay?: Duration;
+  /** Where the schedule's alarm (its dead-letter queue) goes. @default - it notifies nobody */
+  readonly alarmTopic?: sns.ITopic;
 }
 
-/** Scheduler's own default and maximum: with 24 hours of event age, retries span the whole day. */
+/** Scheduler's maximum: retries stop after 185 attempts or at `maxStartDelay`, whichever comes first. */
 const DEFAULT_RETRY_ATTEMPTS = 185;
+/** {@link NomadRestartScheduleProps.maxStartDelay} of a schedule without a window. */
+const DEFAULT_MAX_START_DELAY = Duration.minutes(15);
+/** The construct id of a stack's own schedule group, under the stack. */
+const STACK_GROUP_ID = 'NomadRestartSchedules';
 const NAME = /^[0-9A-Za-z_.-]{1,64}$/;
 const lit = (s: string) => s as ConstructorParameters<typeof ValidationError>[0];
 
@@ -120,11 +140,7 @@ export class NomadRestartSchedule extends Construct {
       );
     }
     const flexible = props.flexibleWindow;
-    if (
-      flexible !== undefined &&
-      !flexible.isUnresolved() &&
-      (flexible.toMinutes({ integral: false }) < 1 || flexible.toMinutes({ integral: false }) > 1440)
-    ) {
+    if (flexible !== undefined && outsideMinuteToDay(flexible)) {
       fail(
         'InvalidFlexibleWindow',
         `flexibleWindow must be from 1 minute to 24 hours, got ${flexible.toHumanString()}`,
@@ -148,11 +164,25 @@ export class NomadRestartSchedule extends Construct {
       if (!(err instanceof RestartValidationError)) throw err;
       fail('InvalidScheduleInput', err.message);
     }
+    const given = props.maxStartDelay;
+    if (given !== undefined && outsideMinuteToDay(given)) {
+      fail(
+        'InvalidMaxStartDelay',
+        `maxStartDelay must be from 1 minute to 24 hours, got ${given.toHumanString()}`,
+      );
+    }
+    // A window longer than a day (or shorter than a minute) is brought into Scheduler's range.
+    const maxStartDelay = clamp(
+      given ?? windowOf(input) ?? DEFAULT_MAX_START_DELAY,
+      Duration.minutes(1),
+      Duration.hours(24),
+    );
     // Scheduler writes the time it fired for, so the window counts from it even when the run
     // starts late (flexible window, retries).
     this.executionInput = { ...input, scheduledTime: scheduler.ContextAttribute.scheduledTime };
 
     const stack = Stack.of(this);
+    const group = props.scheduleGroup ?? stackScheduleGroup(stack);
     this.role = new iam.Role(this, 'Role', {
       description: `EventBridge Scheduler: starts restart ${name}`,
       // Scheduler assumes a target's role with the schedule GROUP's ARN as aws:SourceArn, never
@@ -163,9 +193,7 @@ export class NomadRestartSchedule extends Construct {
         conditions: {
           StringEquals: {
             'aws:SourceAccount': stack.account,
-            'aws:SourceArn':
-              props.scheduleGroup?.scheduleGroupArn ??
-              stack.formatArn({ service: 'scheduler', resource: 'schedule-group', resourceName: 'default' }),
+            'aws:SourceArn': group.scheduleGroupArn,
           },
         },
       }),
@@ -181,8 +209,7 @@ export class NomadRestartSchedule extends Construct {
         role: this.role,
         input: scheduler.ScheduleTargetInput.fromObject(this.executionInput),
         retryAttempts: props.retryAttempts ?? DEFAULT_RETRY_ATTEMPTS,
-        // Scheduler's longest: a firing is retried for a day before it goes to the queue.
-        maxEventAge: Duration.hours(24),
+        maxEventAge: maxStartDelay,
         deadLetterQueue: this.deadLetters.queue,
       }),
       description:
@@ -190,7 +217,42 @@ export class NomadRestartSchedule extends Construct {
       enabled: props.enabled ?? true,
       timeWindow:
         flexible === undefined ? scheduler.TimeWindow.off() : scheduler.TimeWindow.flexible(flexible),
-      ...(props.scheduleGroup === undefined ? {} : { scheduleGroup: props.scheduleGroup }),
+      scheduleGroup: group,
     });
+    // The schedule names its group by name, which CloudFormation does not read as a dependency:
+    // without this the schedule could be created before the group it goes in.
+    this.schedule.node.addDependency(group);
+    if (props.alarmTopic !== undefined) notifyAlarmsTo(this, props.alarmTopic);
   }
+}
+
+/** The input's `windowDuration`, when it has one (a window end alone is not a length). */
+function windowOf(input: Record<string, unknown>): Duration | undefined {
+  const text = input['windowDuration'];
+  if (typeof text !== 'string') return undefined;
+  return Duration.seconds(Math.ceil(parseGoDuration(text) / 1e9));
+}
+
+/** Whether `d` is outside the 1 minute to 24 hours Scheduler takes for its windows and event ages. */
+function outsideMinuteToDay(d: Duration): boolean {
+  if (d.isUnresolved()) return false;
+  const minutes = d.toMinutes({ integral: false });
+  return minutes < 1 || minutes > 1440;
+}
+
+function clamp(d: Duration, min: Duration, max: Duration): Duration {
+  if (d.isUnresolved()) return d;
+  const ms = d.toMilliseconds();
+  return ms < min.toMilliseconds() ? min : ms > max.toMilliseconds() ? max : d;
+}
+
+/**
+ * The schedule group of every NomadRestartSchedule in `stack` that names none, created with the
+ * first: its generated name is unique to the stack, and it goes when the stack does (its
+ * schedules are the stack's own resources, deleted with it anyway).
+ */
+function stackScheduleGroup(stack: Stack): scheduler.IScheduleGroup {
+  const existing = stack.node.tryFindChild(STACK_GROUP_ID);
+  if (existing instanceof scheduler.ScheduleGroup) return existing;
+  return new scheduler.ScheduleGroup(stack, STACK_GROUP_ID, { removalPolicy: RemovalPolicy.DESTROY });
 }

@@ -2,7 +2,7 @@
  * The deployable stack: the workflow construct plus the Nomad address and secret ARNs it is given
  * through CDK context, and the outputs the terminal's `-engine=aws` reads.
  */
-import { CfnOutput, Fn, Stack, type StackProps, ValidationError } from 'aws-cdk-lib';
+import { CfnOutput, Fn, Stack, type StackProps, Token, ValidationError } from 'aws-cdk-lib';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
@@ -18,6 +18,7 @@ import {
 } from './approval-channels';
 import { NomadRestartWorkflow, type NomadRestartWorkflowProps } from './nomad-restart-workflow';
 import { RunNotifications } from './run-notifications';
+import { SNS_TOPIC_ARN } from './stack-context';
 
 /**
  * A Secrets Manager secret as a user can name it. A complete ARN carries the 6-character suffix
@@ -44,7 +45,12 @@ export interface NomadRestartStackProps
   extends StackProps,
     Omit<
       NomadRestartWorkflowProps,
-      'nomadTokenSecret' | 'nomadTlsSecret' | 'nomadSecretsKey' | 'consulTokenSecret' | 'approvals'
+      | 'nomadTokenSecret'
+      | 'nomadTlsSecret'
+      | 'nomadSecretsKey'
+      | 'consulTokenSecret'
+      | 'approvals'
+      | 'alarmTopic'
     > {
   /** Slack approvals. @default - none */
   readonly slackApprovals?: SlackApprovalReferences;
@@ -70,6 +76,11 @@ export interface NomadRestartStackProps
   readonly nomadTlsSecret?: SecretReference;
   /** ARN of the customer-managed KMS key that encrypts those secrets. @default - the AWS managed key */
   readonly nomadSecretsKmsKeyArn?: string;
+  /**
+   * ARN of the SNS topic every alarm of the stack notifies (`NomadRestartWorkflowProps.alarmTopic`).
+   * @default - the alarms exist but notify nobody
+   */
+  readonly alarmTopicArn?: string;
 }
 
 function importSecret(scope: Construct, id: string, ref: SecretReference): secretsmanager.ISecret {
@@ -83,6 +94,8 @@ export class NomadRestartStack extends Stack {
   public readonly workflow: NomadRestartWorkflow;
   /** The rule and function that post each run's end to the approval channels, with `notifyRunEnded`. */
   public readonly runNotifications?: RunNotifications;
+  /** The topic every alarm of the stack notifies (`alarmTopicArn`); give it to your schedules' `alarmTopic`. */
+  public readonly alarmTopic?: sns.ITopic;
 
   public constructor(scope: Construct, id: string, props: NomadRestartStackProps) {
     super(scope, id, props);
@@ -97,8 +110,11 @@ export class NomadRestartStack extends Stack {
       approvalSecretsKmsKeyArn,
       approvalEndpointReservedConcurrency,
       notifyRunEnded,
+      alarmTopicArn,
       ...workflowProps
     } = props;
+    const alarmTopic = this.importAlarmTopic(alarmTopicArn);
+    if (alarmTopic !== undefined) this.alarmTopic = alarmTopic;
     const approvals: ApprovalChannelsProps = {
       ...(slackApprovals === undefined
         ? {}
@@ -137,6 +153,7 @@ export class NomadRestartStack extends Stack {
     this.workflow = new NomadRestartWorkflow(this, 'Restart', {
       ...workflowProps,
       approvals,
+      ...(alarmTopic === undefined ? {} : { alarmTopic }),
       ...(nomadTokenSecret === undefined
         ? {}
         : { nomadTokenSecret: importSecret(this, 'NomadToken', nomadTokenSecret) }),
@@ -156,6 +173,7 @@ export class NomadRestartStack extends Stack {
         workflow: this.workflow,
         ...(workflowProps.logRetention === undefined ? {} : { logRetention: workflowProps.logRetention }),
         ...(workflowProps.removalPolicy === undefined ? {} : { removalPolicy: workflowProps.removalPolicy }),
+        ...(alarmTopic === undefined ? {} : { alarmTopic }),
       });
     }
     new CfnOutput(this, 'StateMachineArn', {
@@ -187,5 +205,18 @@ export class NomadRestartStack extends Stack {
       value: JSON.stringify(restartInputJsonSchema()),
       description: 'JSON Schema of the execution input (console, schedules)',
     });
+  }
+
+  /** The alarm topic, imported; an ARN that is no SNS topic's stops the synth, naming the prop. */
+  private importAlarmTopic(arn: string | undefined): sns.ITopic | undefined {
+    if (arn === undefined) return undefined;
+    if (!Token.isUnresolved(arn) && !SNS_TOPIC_ARN.test(arn)) {
+      throw new ValidationError(
+        'InvalidAlarmTopicArn' as ConstructorParameters<typeof ValidationError>[0],
+        `alarmTopicArn is "${arn}", not an SNS topic ARN; e.g. arn:aws:sns:eu-west-1:123456789012:nomad-restart-alarms`,
+        this,
+      );
+    }
+    return sns.Topic.fromTopicArn(this, 'AlarmTopic', arn);
   }
 }

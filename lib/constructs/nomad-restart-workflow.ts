@@ -2,19 +2,21 @@
  * The `NomadRestartWorkflow` construct: the state machine, its Lambda functions, the plan bucket,
  * the lock and approvals tables and the least-privilege grants between them.
  */
-import { type CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Aws, type CfnElement, Duration, Fn, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { APPROVALS_TABLE_SCHEMA } from '../stores/dynamodb-approval-store';
 import { restartDefinition } from '../workflow/definition';
 import { HANDLER_IDS, STALE_LOCK_HANDLER_ID } from '../workflow/state-names';
 import { ApprovalChannels, type ApprovalChannelsProps, hasApprovalChannels } from './approval-channels';
+import { notifyAlarmsTo } from './private/alarm-actions';
 import { questionRecordPatterns } from './private/approvals-stream-filter';
 import type { DeadLetterQueue } from './private/dead-letter-queue';
 import { executionEndRule } from './private/execution-end-rule';
@@ -26,6 +28,7 @@ import {
   type SharedLockProps,
   type WorkflowFunctionId,
 } from './private/task-functions';
+import { type ExecutionAlarms, endpointThrottlesAlarm, executionAlarms } from './private/workflow-alarms';
 import { resolveWorkflowSettings } from './private/workflow-settings';
 import { createWorkflowStorage } from './private/workflow-storage';
 
@@ -76,6 +79,21 @@ export interface NomadRestartWorkflowProps extends SharedLockProps, NomadConnect
   readonly approvals?: ApprovalChannelsProps;
   /** Days an ended run's plan documents are kept, counted from when each was written; a running run's never expire. @default 14 */
   readonly planExpirationDays?: number;
+  /**
+   * Where every alarm of the workflow goes when it fires: failed, timed-out and aborted
+   * executions, each function's errors, the answer endpoint's throttles, and each dead-letter
+   * queue (which also reports back when emptied). Subscribe people or a pager to it.
+   * @default - the alarms exist but notify nobody: only the CloudWatch console shows them
+   */
+  readonly alarmTopic?: sns.ITopic;
+}
+
+/**
+ * The first group of the UUID in the stack's id (`arn:...:stack/<name>/<uuid>`): the same for
+ * every update of a stack, new when the stack is created again after a delete.
+ */
+function stackCreationId(): string {
+  return Fn.select(0, Fn.split('-', Fn.select(2, Fn.split('/', Aws.STACK_ID))));
 }
 
 /**
@@ -101,6 +119,8 @@ export class NomadRestartWorkflow extends Construct {
   public readonly staleLockDeadLetters: DeadLetterQueue;
   /** The handler functions by handler id (plus `release-stale-lock`). */
   public readonly functions: Readonly<Record<WorkflowFunctionId, lambda.IFunction>>;
+  /** In ALARM for 5 minutes after an execution failed, timed out or was aborted. */
+  public readonly executionAlarms: ExecutionAlarms;
 
   public constructor(scope: Construct, id: string, props: NomadRestartWorkflowProps) {
     super(scope, id);
@@ -132,8 +152,10 @@ export class NomadRestartWorkflow extends Construct {
     const self = sfn.StateMachine.fromStateMachineName(this, 'Self', stateMachineName);
     const machineLogs = new logs.LogGroup(this, 'StateMachineLogs', {
       // Under /aws/vendedlogs/: other names grow the account's one CloudWatch Logs resource
-      // policy, whose small size limit would fail a later deployment.
-      logGroupName: `/aws/vendedlogs/states/${stateMachineName}`,
+      // policy, whose small size limit would fail a later deployment. Suffixed with the stack's
+      // creation (its id's UUID): a retained group outlives `cdk destroy`, and with a fixed name
+      // the next deployment of the stack would fail on "already exists".
+      logGroupName: Fn.join('-', [`/aws/vendedlogs/states/${stateMachineName}`, stackCreationId()]),
       retention: logRetention,
       removalPolicy,
     });
@@ -204,6 +226,10 @@ export class NomadRestartWorkflow extends Construct {
         timeout: Duration.seconds(30),
       });
     }
+    this.executionAlarms = executionAlarms(this, this.stateMachine);
+    const endpoint = this.approvalChannels?.endpoint;
+    if (endpoint !== undefined) endpointThrottlesAlarm(this, endpoint);
+    if (props.alarmTopic !== undefined) notifyAlarmsTo(this, props.alarmTopic);
   }
 
   /**

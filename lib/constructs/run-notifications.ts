@@ -12,10 +12,12 @@ import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { ENV } from '../stores/from-env';
 import { END_STATUSES } from '../workflow/ended-execution';
 import type { NomadRestartWorkflow } from './nomad-restart-workflow';
+import { notifyAlarmsTo } from './private/alarm-actions';
 import { grantPosting, type PostingChannels, postingEnvironment } from './private/chat-channel-grants';
 import type { DeadLetterQueue } from './private/dead-letter-queue';
 import { grantDescribeExecutions } from './private/describe-executions-grant';
@@ -34,6 +36,11 @@ export interface RunNotificationsProps extends PostingChannels {
   readonly logRetention?: logs.RetentionDays;
   /** What happens to the notifier's log group when removed. @default RemovalPolicy.RETAIN */
   readonly removalPolicy?: RemovalPolicy;
+  /**
+   * Where the notifier's alarms go (its errors, its dead-letter queue): the workflow's
+   * `alarmTopic`. @default - the alarms notify nobody
+   */
+  readonly alarmTopic?: sns.ITopic;
 }
 
 const lit = (s: string) => s as ConstructorParameters<typeof ValidationError>[0];
@@ -82,6 +89,7 @@ export class RunNotifications extends Construct {
     });
     this.rule = rule;
     this.deadLetters = deadLetterQueue;
+    if (props.alarmTopic !== undefined) notifyAlarmsTo(this, props.alarmTopic);
   }
 
   /** DescribeExecution on this state machine's executions, and the runs' records (read and list). */

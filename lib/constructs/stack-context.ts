@@ -184,5 +184,24 @@ export function stackPropsFromContext(get: (key: string) => string | undefined):
     ...(lock === undefined ? {} : { variablesLock: variablesLockFrom(lock) }),
     ...approvalsFromContext(get),
     ...(notify === 'true' ? { notifyRunEnded: true } : {}),
+    ...alarmsFromContext(get),
   };
+}
+
+/**
+ * An SNS topic's ARN: partition, region, 12-digit account, and a name of letters, digits, `-`
+ * and `_` (a FIFO topic's ends with `.fifo`).
+ */
+export const SNS_TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\.fifo)?$/;
+
+/** `alarmTopicArn`: the SNS topic every alarm of the stack notifies. */
+function alarmsFromContext(get: (key: string) => string | undefined): Partial<NomadRestartStackProps> {
+  const topic = get('alarmTopicArn');
+  if (topic === undefined) return {};
+  if (!SNS_TOPIC_ARN.test(topic)) {
+    throw new StackContextError(
+      `Context "alarmTopicArn" is "${topic}", not an SNS topic ARN; e.g. -c alarmTopicArn=arn:aws:sns:eu-west-1:123456789012:nomad-restart-alarms`,
+    );
+  }
+  return { alarmTopicArn: topic };
 }

@@ -2,9 +2,10 @@
  * Scenario: a handler bundled as it is for Lambda (minified, lib/constructs/private/handler-bundle.ts)
  * still throws errors under their class names. Error classes take their `name` from the class
  * (`new.target.name`), and the state machine's Retry/Catch match on the `errorType` Lambda reports
- * for it: a minifier that renamed the classes would send every error to the wrong branch.
+ * for it: a minifier that renamed the classes would send every error to the wrong branch. And it
+ * carries the AWS SDK the tests ran, not an import left for the runtime's own copy to answer.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -66,5 +67,38 @@ describe('the Lambda handler bundle', () => {
         'VariableLockConflictError',
       ].map((name) => [name, name]),
     );
+  });
+
+  it('carries the AWS SDK clients at the versions package-lock.json pins, importing none at run time', async () => {
+    // Arrange
+    const outfile = join(dir, 'sdk', HANDLER_BUNDLE_FILE);
+    const clients = ['client-sfn', 'client-dynamodb', 'client-s3', 'client-secrets-manager'];
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, { version: string }>;
+    };
+    const pinned = clients.map((c) => lock.packages[`node_modules/@aws-sdk/${c}`]?.version);
+
+    // Act
+    const { metafile } = await build({
+      ...handlerEsbuildOptions(),
+      stdin: {
+        contents: clients.map((c, i) => `export * as c${i} from '@aws-sdk/${c}';`).join('\n'),
+        resolveDir: ROOT,
+        loader: 'ts',
+      },
+      absWorkingDir: ROOT,
+      outfile,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const bundle = readFileSync(outfile, 'utf8');
+
+    // Assert
+    const leftOut = Object.values(metafile.outputs).flatMap((o) =>
+      o.imports.filter((i) => i.external && i.path.startsWith('@aws-sdk/')).map((i) => i.path),
+    );
+    expect(leftOut).toEqual([]);
+    // Each client names its own version in its user agent.
+    for (const version of pinned) expect(bundle).toContain(`"${version}"`);
   });
 });

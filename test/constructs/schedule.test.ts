@@ -9,6 +9,8 @@
 import { readFileSync } from 'node:fs';
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Capture, Match, Template } from 'aws-cdk-lib/assertions';
+import * as scheduler from 'aws-cdk-lib/aws-scheduler';
+import * as sns from 'aws-cdk-lib/aws-sns';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import {
   NomadRestartSchedule,
@@ -121,20 +123,8 @@ describe('NomadRestartSchedule', () => {
             Condition: {
               StringEquals: {
                 'aws:SourceAccount': { Ref: 'AWS::AccountId' },
-                'aws:SourceArn': {
-                  'Fn::Join': [
-                    '',
-                    [
-                      'arn:',
-                      { Ref: 'AWS::Partition' },
-                      ':scheduler:',
-                      { Ref: 'AWS::Region' },
-                      ':',
-                      { Ref: 'AWS::AccountId' },
-                      ':schedule-group/default',
-                    ],
-                  ],
-                },
+                // The stack's own group (`default` is shared by every stack of the account).
+                'aws:SourceArn': { 'Fn::GetAtt': [expect.stringMatching(/^NomadRestartSchedules/), 'Arn'] },
               },
             },
           },
@@ -151,14 +141,14 @@ describe('NomadRestartSchedule', () => {
       ]);
     });
 
-    it('retries a failed start for a day, then puts the firing in a watched dead-letter queue', () => {
+    it('retries a failed start until its 2-hour window is over, then puts the firing in a watched dead-letter queue', () => {
       // Act
       const target = Object.values(template.findResources('AWS::Scheduler::Schedule'))[0]?.['Properties'][
         'Target'
       ];
 
       // Assert
-      expect(target['RetryPolicy']).toEqual({ MaximumEventAgeInSeconds: 86400, MaximumRetryAttempts: 185 });
+      expect(target['RetryPolicy']).toEqual({ MaximumEventAgeInSeconds: 7200, MaximumRetryAttempts: 185 });
       expectWatchedDeadLetterQueue(template, queueIdOf(target['DeadLetterConfig']['Arn']));
     });
 
@@ -247,6 +237,154 @@ describe('NomadRestartSchedule', () => {
     });
   });
 
+  describe('how late a run may start', () => {
+    const retryPolicyOf = (over: Partial<NomadRestartScheduleProps>) => {
+      const scope = new Stack(new App(), 'Late', {
+        env: { account: '123456789012', region: 'eu-central-1' },
+      });
+      new NomadRestartSchedule(scope, 'Schedule', {
+        stateMachine: sfn.StateMachine.fromStateMachineName(scope, 'M', 'NomadRestart-Restart'),
+        scheduleName: 'nightly-web',
+        schedule: 'cron(0 2 * * ? *)',
+        input: { job: 'web', yes: true },
+        ...over,
+      });
+      const [schedule] = Object.values(Template.fromStack(scope).findResources('AWS::Scheduler::Schedule'));
+      return schedule?.['Properties']['Target']['RetryPolicy'];
+    };
+
+    it('gives up on a start after 15 minutes when the schedule has no window', () => {
+      // Act
+      const policy = retryPolicyOf({});
+
+      // Assert: not the 24 hours that would restart a 02:00 job in the afternoon.
+      expect(policy).toEqual({ MaximumEventAgeInSeconds: 900, MaximumRetryAttempts: 185 });
+    });
+
+    it("gives up when the input's window is over", () => {
+      // Act
+      const policy = retryPolicyOf({ input: { job: 'web', yes: true, windowDuration: '45m' } });
+
+      // Assert
+      expect(policy).toMatchObject({ MaximumEventAgeInSeconds: 2700 });
+    });
+
+    it('caps a window longer than a day at the 24 hours Scheduler allows', () => {
+      // Act
+      const policy = retryPolicyOf({ maintenanceWindow: Duration.hours(30) });
+
+      // Assert
+      expect(policy).toMatchObject({ MaximumEventAgeInSeconds: 86400 });
+    });
+
+    it('takes maxStartDelay over the window', () => {
+      // Act
+      const policy = retryPolicyOf({
+        maintenanceWindow: Duration.hours(2),
+        maxStartDelay: Duration.minutes(5),
+      });
+
+      // Assert
+      expect(policy).toMatchObject({ MaximumEventAgeInSeconds: 300 });
+    });
+  });
+
+  describe('schedule groups', () => {
+    const twoSchedules = (stackName: string) => {
+      const scope = new Stack(new App(), stackName, {
+        env: { account: '123456789012', region: 'eu-central-1' },
+      });
+      const stateMachine = sfn.StateMachine.fromStateMachineName(scope, 'M', 'NomadRestart-Restart');
+      for (const job of ['web', 'api']) {
+        new NomadRestartSchedule(scope, `Schedule-${job}`, {
+          stateMachine,
+          scheduleName: `nightly-${job}`,
+          schedule: 'cron(0 2 * * ? *)',
+          input: { job, yes: true },
+        });
+      }
+      return Template.fromStack(scope);
+    };
+
+    it("puts a stack's schedules in one group of its own, deleted with the stack", () => {
+      // Act
+      const template = twoSchedules('Team1');
+
+      // Assert
+      const groups = template.findResources('AWS::Scheduler::ScheduleGroup');
+      expect(Object.keys(groups)).toHaveLength(1);
+      const [groupId] = Object.keys(groups);
+      expect(groups[groupId ?? '']).toMatchObject({ DeletionPolicy: 'Delete' });
+      const schedules = Object.values(template.findResources('AWS::Scheduler::Schedule'));
+      const name = groups[groupId ?? '']?.['Properties']['Name'];
+      expect(schedules.map((r) => [r['Properties']['GroupName'], r['DependsOn']])).toEqual([
+        [name, expect.arrayContaining([groupId])],
+        [name, expect.arrayContaining([groupId])],
+      ]);
+    });
+
+    it('names the groups of two stacks apart, so their schedules of the same name do not collide', () => {
+      // Act
+      const names = ['Team1', 'Team2'].map((stackName) =>
+        Object.values(twoSchedules(stackName).findResources('AWS::Scheduler::ScheduleGroup')).map(
+          (g) => g['Properties']['Name'],
+        ),
+      );
+
+      // Assert
+      expect(names[0]?.[0]).toEqual(expect.stringMatching(/^Team1/));
+      expect(names[1]?.[0]).toEqual(expect.stringMatching(/^Team2/));
+    });
+
+    it('uses the group it is given instead', () => {
+      // Arrange
+      const scope = new Stack(new App(), 'Given', {
+        env: { account: '123456789012', region: 'eu-central-1' },
+      });
+      const group = scheduler.ScheduleGroup.fromScheduleGroupName(scope, 'Group', 'maintenance');
+
+      // Act
+      new NomadRestartSchedule(scope, 'Schedule', {
+        stateMachine: sfn.StateMachine.fromStateMachineName(scope, 'M', 'NomadRestart-Restart'),
+        scheduleName: 'nightly-web',
+        schedule: 'cron(0 2 * * ? *)',
+        input: { job: 'web', yes: true },
+        scheduleGroup: group,
+      });
+
+      // Assert
+      const template = Template.fromStack(scope);
+      template.resourceCountIs('AWS::Scheduler::ScheduleGroup', 0);
+      template.hasResourceProperties('AWS::Scheduler::Schedule', { GroupName: 'maintenance' });
+    });
+  });
+
+  describe('alarmTopic', () => {
+    it("sends the dead-letter queue's alarm, and its all-clear, to the topic", () => {
+      // Arrange
+      const scope = new Stack(new App(), 'Alarmed', {
+        env: { account: '123456789012', region: 'eu-central-1' },
+      });
+      const topicArn = 'arn:aws:sns:eu-central-1:123456789012:ops-alarms';
+
+      // Act
+      new NomadRestartSchedule(scope, 'Schedule', {
+        stateMachine: sfn.StateMachine.fromStateMachineName(scope, 'M', 'NomadRestart-Restart'),
+        scheduleName: 'nightly-web',
+        schedule: 'cron(0 2 * * ? *)',
+        input: { job: 'web', yes: true },
+        alarmTopic: sns.Topic.fromTopicArn(scope, 'Ops', topicArn),
+      });
+
+      // Assert
+      Template.fromStack(scope).hasResourceProperties('AWS::CloudWatch::Alarm', {
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        AlarmActions: [topicArn],
+        OKActions: [topicArn],
+      });
+    });
+  });
+
   describe('bad values', () => {
     /** One bad value (`over` the valid props below) and the reason given after the schedule's name. */
     const refused = (name: string, over: Partial<NomadRestartScheduleProps>, reason: string) => ({
@@ -307,6 +445,11 @@ describe('NomadRestartSchedule', () => {
         'a window given twice',
         { input: { job: 'web', windowDuration: '1h' }, maintenanceWindow: Duration.hours(2) },
         "give the window once: maintenanceWindow or the input's windowDuration",
+      ),
+      refused(
+        'a maxStartDelay under a minute',
+        { maxStartDelay: Duration.seconds(30) },
+        'maxStartDelay must be from 1 minute to 24 hours, got 30 seconds',
       ),
       refused(
         'a flexible window over a day',

@@ -7,6 +7,7 @@ import { Duration, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
+import { StandingAlarm } from './alarm-actions';
 
 /** What the queue receives, in words an operator reads in the alarm. */
 export interface DeadLetterQueueProps {
@@ -20,7 +21,10 @@ export interface DeadLetterQueueProps {
  */
 export class DeadLetterQueue extends Construct {
   public readonly queue: sqs.Queue;
-  /** In ALARM while any message waits in the queue: read it, fix the cause, redrive or delete it. */
+  /**
+   * In ALARM while any message waits in the queue: read it, fix the cause, redrive or delete it.
+   * With an alarm topic it notifies both ways, so the all-clear reaches whoever got the alarm.
+   */
   public readonly alarm: cloudwatch.Alarm;
 
   public constructor(scope: Construct, id: string, props: DeadLetterQueueProps) {
@@ -38,7 +42,7 @@ export class DeadLetterQueue extends Construct {
       reason:
         'This queue is itself a dead-letter queue (of a schedule, a rule or a stream mapping, which cdk-nag does not see), watched by an alarm.',
     });
-    this.alarm = new cloudwatch.Alarm(this, 'NotEmpty', {
+    this.alarm = new StandingAlarm(this, 'NotEmpty', {
       alarmDescription: `${props.holds}: see the messages in the dead-letter queue, fix the cause, then redrive or delete them.`,
       metric: this.queue.metricApproximateNumberOfMessagesVisible({
         period: Duration.minutes(5),

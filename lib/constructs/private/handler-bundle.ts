@@ -16,8 +16,10 @@ export const HANDLER_BUNDLE = {
   // Stack traces need only the mappings (NODE_OPTIONS=--enable-source-maps); the sources' text
   // would be five sixths of every package.
   sourcesContent: false,
-  // The Node.js 22 runtime ships AWS SDK v3; bundling it again only grows the package.
-  externalModules: ['@aws-sdk/*'],
+  // Nothing left to the runtime: its own AWS SDK v3 is whatever version Lambda installed, not the
+  // one package-lock.json pins and the tests ran; the bundles carry the tested one (and
+  // NodejsFunction's default, for a Node.js 18+ runtime, is to leave `@aws-sdk/*` out).
+  externalModules: [],
   // Bundled CommonJS dependencies call require(); give the ESM bundle one. Spelled in two pieces
   // so that the package build's rewrite of `import.meta.url` (bin/private/cli-bundle.js) skips it.
   banner: `import { createRequire } from 'module'; const require = createRequire(${'import.meta'}.url);`,

@@ -4,7 +4,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as ec2 from 'aws-cdk-lib/aws-ec2';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -29,6 +30,11 @@ export interface TaskFunctionProps {
   readonly securityGroups?: ec2.ISecurityGroup[];
   /** Concurrent executions reserved for (and capping) the function. @default - none: the account's unreserved pool */
   readonly reservedConcurrentExecutions?: number;
+  /**
+   * Errors within 5 minutes that put {@link TaskFunction.errorsAlarm} in ALARM, and what they
+   * mean to whoever reads it. @default - 1: any error
+   */
+  readonly errorsAlarm?: { readonly threshold: number; readonly meaning: string };
 }
 
 /** Where `npm run build` puts a handler's bundle (`<dir>/index.mjs`) for the package. */
@@ -46,6 +52,8 @@ export function prebuiltHandlerDir(projectRoot: string, handlerId: string): stri
 export class TaskFunction extends Construct {
   public readonly function: lambda.Function;
   public readonly role: iam.Role;
+  /** In ALARM when the function reports errors (its `Errors` metric) past the threshold. */
+  public readonly errorsAlarm: cloudwatch.Alarm;
 
   public constructor(scope: Construct, id: string, props: TaskFunctionProps) {
     super(scope, id);
@@ -77,6 +85,15 @@ export class TaskFunction extends Construct {
       timeout: props.timeout,
       tracing: lambda.Tracing.ACTIVE,
       logGroup,
+      // JSON lines, the runtime's own (START, REPORT, an uncaught error) included, so Logs Insights
+      // filters them by field (https://docs.aws.amazon.com/lambda/latest/dg/nodejs-logging.html).
+      // Powertools' Logger writes its JSON through a Console of its own on process.stdout
+      // (Logger.setConsole in @aws-lambda-powertools/logger), not the console the runtime wraps,
+      // so its lines are not wrapped a second time. INFO for both: the handlers log at INFO and
+      // above, and the platform's REPORT line (duration, memory) is INFO.
+      loggingFormat: lambda.LoggingFormat.JSON,
+      applicationLogLevelV2: lambda.ApplicationLogLevel.INFO,
+      systemLogLevelV2: lambda.SystemLogLevel.INFO,
       role: this.role,
       environment: {
         ...props.environment,
@@ -107,6 +124,15 @@ export class TaskFunction extends Construct {
           code: lambda.Code.fromAsset(prebuilt),
           handler: HANDLER_BUNDLE_HANDLER,
         });
+    const errors = props.errorsAlarm ?? { threshold: 1, meaning: 'it threw, timed out or crashed' };
+    this.errorsAlarm = new cloudwatch.Alarm(this, 'Errors', {
+      alarmDescription: `nomad-restart ${props.handlerId}: ${errors.threshold} or more errors in 5 minutes (${errors.meaning}). Its log group has each error with its stack trace.`,
+      metric: this.function.metricErrors({ period: Duration.minutes(5), statistic: cloudwatch.Stats.SUM }),
+      threshold: errors.threshold,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
     // X-Ray's PutTraceSegments/PutTelemetryRecords have no resource-level permissions.
     Validations.of(this.role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::*]`,

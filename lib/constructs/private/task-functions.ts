@@ -132,6 +132,18 @@ const HOLDS_SHARED_LOCK: ReadonlySet<WorkflowFunctionId> = new Set([
   'release-lock',
   STALE_LOCK_HANDLER_ID,
 ]);
+/**
+ * Errors of a step function that make an alarm. The state machine retries a transient error
+ * (up to 6 retries, within about two minutes) and routes a named one (`JobNotFound`, `JobLocked`)
+ * to a Fail state, which the executions-failed alarm reports; each counts once in `Errors`. Three
+ * in 5 minutes is a fault that retries are not absorbing, or several runs failing at once.
+ */
+const STEP_ERRORS_ALARM = {
+  threshold: 3,
+  meaning:
+    'retried or routed by the state machine, so several at once: a fault its retries are not absorbing',
+} as const;
+
 const READS_APPROVALS: ReadonlySet<WorkflowFunctionId> = new Set([
   'ask',
   'apply-answer',
@@ -178,6 +190,8 @@ export function createTaskFunctions(
       environment,
       logRetention: props.logRetention,
       removalPolicy: props.removalPolicy,
+      // The stale-lock release runs outside the graph: its first error is news.
+      ...(handlerId === STALE_LOCK_HANDLER_ID ? {} : { errorsAlarm: STEP_ERRORS_ALARM }),
       ...(nomad && props.vpc !== undefined ? { vpc: props.vpc } : {}),
       ...(nomad && props.vpcSubnets !== undefined ? { vpcSubnets: props.vpcSubnets } : {}),
       ...(nomad && props.securityGroups !== undefined ? { securityGroups: props.securityGroups } : {}),
