@@ -10,11 +10,7 @@ import { goQuote } from '../lib/go/quote';
 import { RestartValidationError, resolveWindow, validateExecutionInput } from '../lib/restart';
 import { liveEventsOf } from '../lib/steps/kit/local-invocation';
 import { AWS_LONGEST_WAIT_SECONDS, AWS_SHARED_LOCK_TTL } from '../lib/stores/shared-lock-settings';
-import {
-  type DeploymentCheckState,
-  isDeploymentCheckInput,
-  validateDeploymentCheckInput,
-} from '../lib/workflow/deployment-check';
+import { type DeploymentCheckState, validateDeploymentCheckInput } from '../lib/workflow/deployment-check';
 import { InvalidInputError, StepPayloadError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { logger } from './private/logger';
@@ -58,9 +54,9 @@ const validateInput = async (
     throw new StepPayloadError('Task input has no "executionId": the state machine passes $$.Execution.Id');
   }
   const raw = (event as { input?: unknown }).input;
-  // The state machine routes a check here through its own Task; checked here too, so that the
-  // restart path can never be handed one (its schema would refuse the field anyway).
-  if (isDeploymentCheckInput(raw)) return validateCheck(raw, executionId);
+  // Only the check's own Task says so: on the restart path the restart schema refuses the field.
+  if ((event as { deploymentCheck?: unknown }).deploymentCheck === true)
+    return validateCheck(raw, executionId);
   let options: WorkflowState['options'];
   try {
     options = validateExecutionInput(raw);

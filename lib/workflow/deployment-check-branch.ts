@@ -39,6 +39,8 @@ export function deploymentCheckBranch(scope: Construct, props: DeploymentCheckBr
       input: sfn.JsonPath.entirePayload,
       executionId: sfn.JsonPath.executionId,
       startTime: sfn.JsonPath.executionStartTime,
+      // Tells the validate-input function to read the input as a check's, not a restart's.
+      deploymentCheck: true,
     }),
     catches: [{ errors: [WORKFLOW_ERROR_NAMES.invalidInput], next: props.onInvalidInput }],
   });

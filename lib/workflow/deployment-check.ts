@@ -35,11 +35,6 @@ export interface DeploymentCheckState {
   readonly run: { readonly runId: string; readonly executionId: string };
 }
 
-/** Whether an execution input asks for a deployment check (the state machine's Choice tests the same). */
-export function isDeploymentCheckInput(raw: unknown): boolean {
-  return raw !== null && typeof raw === 'object' && DEPLOYMENT_CHECK_FIELD in raw;
-}
-
 /**
  * Checks a deployment check's input: exactly `{"deploymentCheck": true}`. Any other field is
  * refused, so the check cannot carry restart options past the restart's own validation.

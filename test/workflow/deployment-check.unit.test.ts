@@ -1,5 +1,5 @@
 import { RestartValidationError } from '../../lib/restart/errors';
-import { isDeploymentCheckInput, validateDeploymentCheckInput } from '../../lib/workflow/deployment-check';
+import { validateDeploymentCheckInput } from '../../lib/workflow/deployment-check';
 
 const EXECUTION = 'arn:aws:states:eu-west-1:123456789012:execution:NomadRestart-Restart:check-1';
 
@@ -40,18 +40,5 @@ describe('validateDeploymentCheckInput', () => {
     expect(() => validateDeploymentCheckInput(input, EXECUTION)).toThrow(
       new RestartValidationError(expectedErr),
     );
-  });
-});
-
-describe('isDeploymentCheckInput', () => {
-  it.each([
-    { input: { deploymentCheck: true }, expected: true },
-    { input: { deploymentCheck: false, job: 'web' }, expected: true },
-    { input: { job: 'web' }, expected: false },
-    { input: null, expected: false },
-    { input: 'deploymentCheck', expected: false },
-  ])('answers $expected for $input', ({ input, expected }) => {
-    // Act / Assert
-    expect(isDeploymentCheckInput(input)).toBe(expected);
   });
 });

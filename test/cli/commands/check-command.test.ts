@@ -13,6 +13,7 @@ import { SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { CHECK_USAGE, runCheckCommand } from '../../../lib/cli/commands/check-command';
 import { operatorName } from '../../../lib/cli/terminal/operator';
+import { loadLocalDefinition } from '../../../lib/engines/local/local-definition';
 import { FakeStepFunctions } from '../../engines/aws/helpers/fake-step-functions';
 import { fakeTerminal, MACHINE } from '../../engines/aws/helpers/fixtures';
 import { type LocalExecutions, runExecutionsLocally } from '../../engines/aws/helpers/local-executions';
@@ -23,6 +24,11 @@ const cloudwatch = mockClient(CloudWatchClient);
 
 let fake: FakeStepFunctions;
 let executions: LocalExecutions;
+
+// The synthesis a first local run makes is not the check's to wait for (waitMs bounds the check).
+beforeAll(async () => {
+  await loadLocalDefinition();
+}, 300_000);
 
 beforeEach(() => {
   fake = new FakeStepFunctions();

@@ -98,7 +98,10 @@ export async function checkAnswerPath(request: AnswerPathRequest): Promise<Check
       failed(
         askWhat,
         why,
-        'read the log of the function behind "Ask deployment check" (the ask function) for its error',
+        asked.end === undefined
+          ? 'read the log of the ask function (behind "Ask deployment check") for its error'
+          : 'deploy the stack from this version of nomad-restart (an older state machine has no deployment ' +
+              'check); if it has one, read the log of the function the failed state runs',
       ),
     ];
   }
