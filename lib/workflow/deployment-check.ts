@@ -41,7 +41,8 @@ export interface DeploymentCheckState {
  * @throws RestartValidationError naming the field and quoting the value
  */
 export function validateDeploymentCheckInput(raw: unknown, executionId: string): DeploymentCheckState {
-  const input = raw as Record<string, unknown>;
+  const input: Record<string, unknown> =
+    raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
   const value = input[DEPLOYMENT_CHECK_FIELD];
   if (value !== true) {
     throw new RestartValidationError(

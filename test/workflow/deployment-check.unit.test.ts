@@ -24,6 +24,11 @@ describe('validateDeploymentCheckInput', () => {
       expectedErr: 'Invalid input field "deploymentCheck": got false, expected true',
     },
     {
+      name: 'an input that is not an object',
+      input: [true],
+      expectedErr: 'Invalid input field "deploymentCheck": got nothing, expected true',
+    },
+    {
       name: 'a restart field beside it',
       input: { deploymentCheck: true, job: 'web' },
       expectedErr:
