@@ -134,6 +134,17 @@ describe('nomad-restart check', () => {
     expect(execution?.status).toBe('ABORTED');
   });
 
+  it('prints its usage on stdout for -help and starts nothing', async () => {
+    // Act
+    const { exitCode, out, stderr } = await check(['-help']);
+
+    // Assert
+    expect(out).toBe(`${CHECK_USAGE}\n`);
+    expect(stderr).toBe('');
+    expect(exitCode).toBe(0);
+    expect(fake.calls).toEqual([]);
+  });
+
   it.each([
     { name: 'a missing ARN', args: [], expectedErr: 'The check command requires -state-machine-arn' },
     {
