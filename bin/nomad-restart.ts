@@ -20,6 +20,10 @@ async function main(argv: string[]): Promise<number> {
     const { runQuestionsCommand } = await import('../lib/cli/commands/questions-command');
     return runQuestionsCommand(rest, ctx);
   }
+  if (first === 'check') {
+    const { runCheckCommand } = await import('../lib/cli/commands/check-command');
+    return runCheckCommand(rest, ctx);
+  }
   if (first === 'approve' || first === 'deny') {
     const { runApproveCommand, runDenyCommand } = await import('../lib/cli/commands/answer-command');
     return (first === 'approve' ? runApproveCommand : runDenyCommand)(rest, ctx);

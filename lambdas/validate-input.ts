@@ -10,6 +10,7 @@ import { goQuote } from '../lib/go/quote';
 import { RestartValidationError, resolveWindow, validateExecutionInput } from '../lib/restart';
 import { liveEventsOf } from '../lib/steps/kit/local-invocation';
 import { AWS_LONGEST_WAIT_SECONDS, AWS_SHARED_LOCK_TTL } from '../lib/stores/shared-lock-settings';
+import { type DeploymentCheckState, validateDeploymentCheckInput } from '../lib/workflow/deployment-check';
 import { InvalidInputError, StepPayloadError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { logger } from './private/logger';
@@ -34,12 +35,28 @@ function refuseWaitBeyondLease(options: WorkflowState['options'], given: unknown
   );
 }
 
-const validateInput = async (event: unknown, context: Context): Promise<WorkflowState> => {
+/** A deployment check's input (`nomad-restart check`), refused with any other field. */
+function validateCheck(raw: unknown, executionId: string): DeploymentCheckState {
+  try {
+    return validateDeploymentCheckInput(raw, executionId);
+  } catch (err) {
+    if (err instanceof RestartValidationError) throw new InvalidInputError(err.message, { cause: err });
+    throw err;
+  }
+}
+
+const validateInput = async (
+  event: unknown,
+  context: Context,
+): Promise<WorkflowState | DeploymentCheckState> => {
   const executionId = (event as { executionId?: unknown } | null)?.executionId;
   if (typeof executionId !== 'string' || executionId === '') {
     throw new StepPayloadError('Task input has no "executionId": the state machine passes $$.Execution.Id');
   }
   const raw = (event as { input?: unknown }).input;
+  // Only the check's own Task says so: on the restart path the restart schema refuses the field.
+  if ((event as { deploymentCheck?: unknown }).deploymentCheck === true)
+    return validateCheck(raw, executionId);
   let options: WorkflowState['options'];
   try {
     options = validateExecutionInput(raw);

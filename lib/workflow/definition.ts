@@ -9,6 +9,8 @@ import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import { BatchLoop, healthPending } from './batch-loop';
 import { CONTINUATION_NAME_HASH } from './continuation-name';
+import { DEPLOYMENT_CHECK_FIELD } from './deployment-check';
+import { deploymentCheckBranch } from './deployment-check-branch';
 import { EXECUTION_ALREADY_EXISTS, WORKFLOW_ERROR_NAMES } from './errors';
 import { lambdaStep, taskTimeoutFor } from './private/lambda-step';
 import { ERROR_RESULT_PATH, retryWithBackoff, START_EXECUTION_RETRY_ERRORS } from './private/retry-catch';
@@ -143,7 +145,17 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
     approvalTimeout: props.approvalTimeout,
   });
 
-  // Bad input ends at once, before the lock is taken or Nomad is called.
+  // Bad input ends at once, before the lock is taken or Nomad is called. The cause of a Lambda
+  // error is the runtime's JSON with a stack trace; the console shows only its message, Nomad's words.
+  const invalidInput = new sfn.Pass(scope, FlowStates.readInputError, {
+    parameters: { 'Cause.$': 'States.StringToJson($.error.Cause)' },
+    resultPath: ERROR_RESULT_PATH,
+  }).next(
+    new sfn.Fail(scope, FailStates.invalidInput, {
+      error: FailStates.invalidInput,
+      causePath: '$.error.Cause.errorMessage',
+    }),
+  );
   const validateInput = lambdaStep(scope, TaskStates.validateInput, {
     fn: f['validate-input'],
     onError,
@@ -155,17 +167,7 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
     catches: [
       {
         errors: [WORKFLOW_ERROR_NAMES.invalidInput],
-        // The cause of a Lambda error is the runtime's JSON with a stack trace; the console shows
-        // only its message, Nomad's words.
-        next: new sfn.Pass(scope, FlowStates.readInputError, {
-          parameters: { 'Cause.$': 'States.StringToJson($.error.Cause)' },
-          resultPath: ERROR_RESULT_PATH,
-        }).next(
-          new sfn.Fail(scope, FailStates.invalidInput, {
-            error: FailStates.invalidInput,
-            causePath: '$.error.Cause.errorMessage',
-          }),
-        ),
+        next: invalidInput,
       },
     ],
   });
@@ -201,9 +203,21 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
     .next(lambdaStep(scope, TaskStates.lockJob, { fn: f['lock-job'], onError }))
     .next(lockedByAnotherRun);
 
-  return new sfn.Choice(scope, FlowStates.isContinuation)
-    .when(sfn.Condition.isPresent('$.continuation'), resumeRun)
-    .otherwise(validateInput);
+  return (
+    new sfn.Choice(scope, FlowStates.isContinuation)
+      .when(sfn.Condition.isPresent('$.continuation'), resumeRun)
+      // `nomad-restart check`: one question, no job (deployment-check.ts); its own validation
+      // refuses any other field, so restart options cannot ride past the restart's validation.
+      .when(
+        sfn.Condition.isPresent(`$.${DEPLOYMENT_CHECK_FIELD}`),
+        deploymentCheckBranch(scope, {
+          validateInput: f['validate-input'],
+          ask: f.ask,
+          onInvalidInput: invalidInput,
+        }),
+      )
+      .otherwise(validateInput)
+  );
 }
 
 function errorIs(name: string): sfn.Condition {

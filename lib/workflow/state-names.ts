@@ -48,11 +48,17 @@ export const TaskStates = {
   releaseLock: 'Release lock',
   releaseLockAfterError: 'Release lock after error',
   continueAsNew: 'Continue as new execution',
+  /** `nomad-restart check`: its input, through the validate-input function. */
+  validateDeploymentCheck: 'Validate deployment check',
+  /** `nomad-restart check`: its one question, on a task token, through the ask function. */
+  askDeploymentCheck: 'Ask deployment check',
 } as const;
 
 /** Choice, Wait, Pass and Succeed state IDs. */
 export const FlowStates = {
   isContinuation: 'Continuation?',
+  /** Succeed: a deployment check's question was answered (the output is the answer). */
+  deploymentCheckAnswered: 'Deployment check answered',
   readInputError: 'Read input error',
   resumeWhere: 'Resume where?',
   nextStep: 'Next step?',
@@ -81,6 +87,8 @@ export const FailStates = {
   restartFailed: 'RestartFailed',
   canceled: 'Canceled',
   stepFailed: 'StepFailed',
+  /** A deployment check's question was not answered (a timeout, the ask function failing). */
+  deploymentCheckFailed: 'DeploymentCheckFailed',
 } as const;
 
 /**
@@ -120,4 +128,6 @@ export const TASK_STATE_HANDLERS: Readonly<Record<string, HandlerId>> = {
   [TaskStates.finish]: 'finish',
   [TaskStates.releaseLock]: 'release-lock',
   [TaskStates.releaseLockAfterError]: 'release-lock',
+  [TaskStates.validateDeploymentCheck]: 'validate-input',
+  [TaskStates.askDeploymentCheck]: 'ask',
 };

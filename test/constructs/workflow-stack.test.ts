@@ -376,6 +376,29 @@ describe('NomadRestartStack', () => {
       expect(choice.Choices[0]?.Next).toBe(TaskStates.resumeRun);
     });
 
+    it('routes a deployment check to its own validation, then one question and its answer', () => {
+      // Arrange
+      const choice = states[FlowStates.isContinuation] as unknown as { Choices: unknown[] };
+
+      // Act
+      const validate = states[TaskStates.validateDeploymentCheck] as unknown as Record<string, unknown>;
+      const ask = states[TaskStates.askDeploymentCheck] as unknown as Record<string, unknown>;
+
+      // Assert
+      expect(choice.Choices[1]).toEqual({
+        Variable: '$.deploymentCheck',
+        IsPresent: true,
+        Next: TaskStates.validateDeploymentCheck,
+      });
+      expect(validate['Next']).toBe(TaskStates.askDeploymentCheck);
+      expect(validate['Catch']).toContainEqual(
+        expect.objectContaining({ ErrorEquals: ['InvalidInputError'], Next: FlowStates.readInputError }),
+      );
+      expect(JSON.stringify(ask['Resource'])).toContain('lambda:invoke.waitForTaskToken');
+      expect(ask['Next']).toBe(FlowStates.deploymentCheckAnswered);
+      expect(states[FlowStates.deploymentCheckAnswered]).toEqual({ Type: 'Succeed', OutputPath: '$.answer' });
+    });
+
     it('ends bad input in InvalidInput straight from validation, without lock or Nomad, showing only the message', () => {
       // Arrange
       const validate = states[TaskStates.validateInput] as unknown as {
@@ -420,7 +443,7 @@ describe('NomadRestartStack', () => {
       });
 
       // Assert
-      expect(tasks.length).toBe(17);
+      expect(tasks.length).toBe(19);
       expect(missing.map(([name]) => name)).toEqual([]);
     });
 

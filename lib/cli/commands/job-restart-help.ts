@@ -219,6 +219,8 @@ Options beyond nomad job restart:
     from here). 'nomad-restart attach <execution-arn>' follows a run again;
     'nomad-restart questions', 'approve <id>' and 'deny <id>' answer its
     questions from any terminal, as chat does (first answer wins).
+    'nomad-restart check -state-machine-arn <arn>', run once after deploying,
+    proves the answer path and the alarms against the real deployment.
 
   -max-errors=<n|n%>
     With '-yes', stop the restart once more than this many allocations (or

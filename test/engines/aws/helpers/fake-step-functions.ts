@@ -73,6 +73,8 @@ export class FakeStepFunctions {
   public onStart: (execution: FakeExecutionRecord) => void = () => undefined;
   /** Called with each `SendTaskSuccess` (the test appends what the answer does). */
   public onAnswer: (taskToken: string, output: unknown) => void = () => undefined;
+  /** Called after `StopExecution` ended a running execution (a test stops what runs it). */
+  public onStop: (execution: FakeExecutionRecord) => void = () => undefined;
 
   /** The calls of one operation that got through. */
   public received(operation: SfnOperation): Record<string, unknown>[] {
@@ -144,6 +146,7 @@ export class FakeStepFunctions {
               executionAbortedEventDetails: { error: str(input['error']), cause: str(input['cause']) },
             },
           ]);
+          this.onStop(record);
         }
         return { stopDate: new Date() };
       }
