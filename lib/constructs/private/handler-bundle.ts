@@ -7,7 +7,7 @@
 
 /** The bundle's options, in `NodejsFunction`'s `bundling` vocabulary. */
 export const HANDLER_BUNDLE = {
-  target: 'node22',
+  target: 'node24',
   minify: true,
   // Minified but named: error classes take their `name` from the class (`new.target.name`), and
   // the state machine's Retry/Catch match on it (the `errorType` Lambda reports for a thrown error).
@@ -16,7 +16,7 @@ export const HANDLER_BUNDLE = {
   // Stack traces need only the mappings (NODE_OPTIONS=--enable-source-maps); the sources' text
   // would be five sixths of every package.
   sourcesContent: false,
-  // The Node.js 22 runtime ships AWS SDK v3; bundling it again only grows the package.
+  // The Node.js 24 runtime ships AWS SDK v3; bundling it again only grows the package.
   externalModules: ['@aws-sdk/*'],
   // Bundled CommonJS dependencies call require(); give the ESM bundle one. Spelled in two pieces
   // so that the package build's rewrite of `import.meta.url` (bin/private/cli-bundle.js) skips it.
