@@ -72,7 +72,7 @@ async function buildConstructs(): Promise<void> {
     bundle: true,
     platform: 'node',
     format: 'cjs',
-    target: 'node20',
+    target: 'node22',
     external: CDK_PACKAGES,
     // Names kept for stack traces; no layout nor comments (the declarations carry the docs).
     keepNames: true,

@@ -25,3 +25,24 @@ export class SimControlError extends SimError {}
 
 /** `waitFor` gave up before its predicate held. */
 export class SimWaitTimeoutError extends SimError {}
+
+/**
+ * One of the simulator's servers could not listen (its port is taken, say). Names which server
+ * and port, so a command can point at the flag that chose it; the system error is the cause.
+ */
+export class SimListenError extends SimError {
+  readonly server: 'nomad' | 'consul';
+  readonly port: number;
+  /** The system error's code (`EADDRINUSE`, `EACCES`...), when it has one. */
+  readonly code: string | undefined;
+  constructor(server: 'nomad' | 'consul', port: number, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+    const what = server === 'nomad' ? 'Nomad simulator' : 'Consul simulator';
+    const why =
+      code === 'EADDRINUSE' ? 'the port is already in use' : String((cause as Error)?.message ?? cause);
+    super(`${what} cannot listen on 127.0.0.1:${port}: ${why}`, { cause });
+    this.server = server;
+    this.port = port;
+    this.code = code;
+  }
+}

@@ -1,5 +1,12 @@
 export { createScaledClock } from './clock';
-export { SimControlError, SimError, SimHttpError, SimScenarioError, SimWaitTimeoutError } from './errors';
+export {
+  SimControlError,
+  SimError,
+  SimHttpError,
+  SimListenError,
+  SimScenarioError,
+  SimWaitTimeoutError,
+} from './errors';
 export { decodeScenario, demoScenario, loadScenarioFile } from './scenario';
 export { SIM_HOST, startSimulator } from './simulator';
 export type {

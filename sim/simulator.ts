@@ -7,6 +7,7 @@ import { ConsulAcl } from './consul/acl';
 import { createConsulControl, createConsulControlHandler } from './consul/control';
 import { consulApi } from './consul/endpoints';
 import { createControl, createControlHandler } from './control';
+import { SimListenError } from './errors';
 import { Faults } from './http/faults';
 import { createSimServer } from './http/server';
 import { RequestStats } from './http/stats';
@@ -62,8 +63,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     control: createConsulControlHandler(consulControl),
     api: consulApi(consulAcl),
   });
-  const port = await listen(server, options.port ?? 0);
-  const consulPort = await listen(consulServer, options.consulPort ?? 0);
+  const port = await listen(server, options.port ?? 0, 'nomad');
+  // The Nomad server is already listening: a Consul port that fails must not leave it open, or
+  // the process that asked would never exit.
+  const consulPort = await listen(consulServer, options.consulPort ?? 0, 'consul').catch(
+    async (error: unknown) => {
+      cluster.reset();
+      await stop(server);
+      throw error;
+    },
+  );
   return {
     address: `http://${SIM_HOST}:${port}`,
     control,
@@ -76,12 +85,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   };
 }
 
-/** Listens on 127.0.0.1 and resolves to the port (a free one for 0). */
-async function listen(server: Server, port: number): Promise<number> {
+/**
+ * Listens on 127.0.0.1 and resolves to the port (a free one for 0); a failure is a
+ * {@link SimListenError} naming `which` server.
+ */
+async function listen(server: Server, port: number, which: 'nomad' | 'consul'): Promise<number> {
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const fail = (error: Error): void => reject(new SimListenError(which, port, error));
+    server.once('error', fail);
     server.listen(port, SIM_HOST, () => {
-      server.off('error', reject);
+      server.off('error', fail);
       resolve();
     });
   });

@@ -118,7 +118,7 @@ export function commandBundleOptions({ projectDir, outfile, moduleUrl = sourceFi
     // import hook (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), see run-bundle.js.
     supported: { 'dynamic-import': false },
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     packages: 'bundle',
     // No comments nor layout (a third less to read and parse at every start), names kept (for
     // messages and stack traces), and nothing but ASCII, which run-bundle.js reads as latin1.

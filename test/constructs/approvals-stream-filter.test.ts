@@ -83,7 +83,7 @@ describe('the approvals stream filters', () => {
     // Arrange
     const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'OwnNotifier');
     const notifier = new lambda.Function(stack, 'Mine', {
-      runtime: lambda.Runtime.NODEJS_22_X,
+      runtime: lambda.Runtime.NODEJS_24_X,
       handler: 'index.handler',
       code: lambda.Code.fromInline('exports.handler = async () => {}'),
     });

@@ -53,7 +53,7 @@ describe('NomadRestartStack', () => {
       });
     });
 
-    it('creates one ARM64 Node.js 22 function per handler, traced, with its own log group', () => {
+    it('creates one ARM64 Node.js 24 function per handler, traced, with its own log group', () => {
       // Arrange
       const expected = HANDLER_IDS.length + 1; // + release-stale-lock
 
@@ -63,7 +63,7 @@ describe('NomadRestartStack', () => {
       // Assert
       expect(Object.keys(functions)).toHaveLength(expected);
       template.allResourcesProperties('AWS::Lambda::Function', {
-        Runtime: 'nodejs22.x',
+        Runtime: 'nodejs24.x',
         Architectures: ['arm64'],
         TracingConfig: { Mode: 'Active' },
         LoggingConfig: Match.objectLike({ LogGroup: Match.anyValue() }),

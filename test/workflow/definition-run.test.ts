@@ -15,15 +15,6 @@ import { restartOptions } from '../fixtures/restart-options';
 import { lambdaContext } from '../lambdas/helpers/fixtures';
 import { runFacts } from '../restart/helpers/run-facts';
 
-// aws-local-stepfunctions 3 calls Promise.withResolvers (Node 22); these machines run Node 20.
-type Resolvers = { promise: Promise<unknown>; resolve: (v: unknown) => void; reject: (e: unknown) => void };
-const P = Promise as unknown as { withResolvers?: () => Resolvers };
-P.withResolvers ??= () => {
-  const r: Partial<Resolvers> = {};
-  r.promise = new Promise((resolve, reject) => Object.assign(r, { resolve, reject }));
-  return r as Resolvers;
-};
-
 // Quiet handler logs (the Logger reads its level when the handler modules load, below).
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
 

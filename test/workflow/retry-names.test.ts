@@ -5,7 +5,6 @@
 // runtime); continue-as-new gets both spellings of the execution limit and the integration's
 // generic service and client errors, and takes `ExecutionAlreadyExists` in either spelling as the
 // hand-over it is.
-import '../../lib/engines/local/private/promise-with-resolvers';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { TaskFailure } from '../../lib/engines/local/private/task-failures';
 import { FlowStates, TaskStates } from '../../lib/workflow/state-names';

@@ -4,7 +4,7 @@
  * `sim` accepts and refuses command lines as `job restart` does. Without `-scenario` or
  * `-empty` the demo scenario is loaded.
  */
-import { loadScenarioFile, type Scenario, startSimulator } from '../../../sim/index';
+import { loadScenarioFile, type Scenario, SimListenError, startSimulator } from '../../../sim/index';
 import { parseCommandFlags } from './command-flags';
 import { CliUsageError } from './errors';
 
@@ -22,7 +22,7 @@ const USAGE = `Usage: nomad-restart sim [options]
 Options:
 
   -port=<n>         Port to listen on (default 4646; 0 picks a free port).
-  -consul-port=<n>  Port of the simulator's Consul (default 8500; 0 picks a free port).
+  -consul-port=<n>  Port of the simulator's Consul (default: a free port, printed).
   -scenario=<file>  JSON scenario to load instead of the demo.
   -empty            Start with no nodes and no jobs.
 `;
@@ -35,8 +35,11 @@ interface Flags {
 }
 
 const DEFAULT_PORT = 4646;
-/** Consul's own default (`CONSUL_HTTP_ADDR` unset means 127.0.0.1:8500), so the command finds it unconfigured. */
-const DEFAULT_CONSUL_PORT = 8500;
+/**
+ * A free port, printed. Not Consul's own 8500: most machines that run Nomad run a Consul agent
+ * there, and the simulator would fail to start beside it.
+ */
+const DEFAULT_CONSUL_PORT = 0;
 
 /** A port flag's value, or the message naming the flag and its bad value. */
 function portFlag(text: string | undefined, name: string, fallback: number): number | string {
@@ -100,8 +103,16 @@ export async function runSimCommand(args: string[], io: SimCommandIo): Promise<n
     await sim.close();
     return 0;
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    io.stderr.write(`Error starting simulator: ${message}\n`);
+    io.stderr.write(`Error starting simulator: ${startFailure(error)}\n`);
     return 1;
   }
+}
+
+/** What to print after `Error starting simulator: `; a taken port names the flag that chose it. */
+function startFailure(error: unknown): string {
+  if (!(error instanceof SimListenError)) return error instanceof Error ? error.message : String(error);
+  if (error.code !== 'EADDRINUSE') return error.message;
+  return error.server === 'nomad'
+    ? `${error.message}; give -port another port, or -port=0 for a free one`
+    : `${error.message}; give -consul-port another port, or leave it out for a free one`;
 }

@@ -7,7 +7,7 @@
 
 /** The bundle's options, in `NodejsFunction`'s `bundling` vocabulary. */
 export const HANDLER_BUNDLE = {
-  target: 'node22',
+  target: 'node24',
   minify: true,
   // Minified but named: error classes take their `name` from the class (`new.target.name`), and
   // the state machine's Retry/Catch match on it (the `errorType` Lambda reports for a thrown error).

@@ -79,7 +79,7 @@ export class TaskFunction extends Construct {
       ...(props.reservedConcurrentExecutions === undefined
         ? {}
         : { reservedConcurrentExecutions: props.reservedConcurrentExecutions }),
-      runtime: lambda.Runtime.NODEJS_22_X,
+      runtime: lambda.Runtime.NODEJS_24_X,
       architecture: lambda.Architecture.ARM_64,
       memorySize: 256,
       timeout: props.timeout,
@@ -137,11 +137,6 @@ export class TaskFunction extends Construct {
     Validations.of(this.role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::*]`,
       reason: 'X-Ray tracing (xray:PutTraceSegments, xray:PutTelemetryRecords) supports only Resource "*".',
-    });
-    Validations.of(this.function).acknowledge({
-      id: 'AwsSolutions-L1',
-      reason:
-        'Pinned to nodejs22.x, the runtime the bundles are built for (esbuild target node22) and that @middy/core 7 requires; moving to nodejs24.x is a one-line change once tested there.',
     });
     if (props.vpc !== undefined) {
       Validations.of(this.role).acknowledge({

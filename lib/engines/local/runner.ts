@@ -2,7 +2,6 @@
  * Runs any state machine definition in-process (aws-local-stepfunctions), following continue-as-new;
  * the restart-specific wiring is in engine.ts.
  */
-import './private/promise-with-resolvers';
 import { randomUUID } from 'node:crypto';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { InvalidDefinitionError } from './errors';

@@ -2,10 +2,26 @@
  * `nomad-restart sim`: serves the demo on 127.0.0.1 until stopped, and refuses bad flags with
  * the command parser's Go messages before starting anything.
  */
+import { createServer, type Server } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { runSimCommand } from '../../../lib/cli/commands/sim-command';
 import type { JobListStub } from '../../../lib/nomad/types';
 import { get } from '../../sim/helpers/http';
+
+/** A TCP listener on 127.0.0.1:`port` (0: a free one), or undefined when `port` is taken already. */
+async function hold(port: number): Promise<Server | undefined> {
+  const server = createServer();
+  return new Promise((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EADDRINUSE' ? resolve(undefined) : reject(error),
+    );
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}
+
+const portOf = (server: Server): number => (server.address() as { port: number }).port;
+const release = (server: Server | undefined): Promise<void> =>
+  new Promise((resolve) => (server === undefined ? resolve() : server.close(() => resolve())));
 
 describe('runSimCommand', () => {
   const io = () => {
@@ -47,6 +63,80 @@ describe('runSimCommand', () => {
     expect(checks.status).toBe(200);
     expect(checks.headers.get('X-Consul-Index')).toMatch(/^\d+$/);
     expect(await exit).toBe(0);
+  });
+
+  it('starts beside a Consul agent on 8500 and prints the free port its Consul took', async () => {
+    // Arrange: 8500 taken, by this test or by whatever already listens there (an agent, say).
+    const agent = await hold(8500);
+    const streams = io();
+    const aborter = new AbortController();
+
+    // Act
+    const exit = runSimCommand(['-port=0'], {
+      stdout: streams.stdout,
+      stderr: streams.stderr,
+      signal: aborter.signal,
+    });
+    while (streams.text.out.split('\n').length < 3 && streams.text.err === '') {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    const consulAddress = /Consul simulator listening on (\S+)/.exec(streams.text.out)?.[1] ?? '';
+    const leader =
+      consulAddress === '' ? undefined : await get<unknown[]>(consulAddress, '/v1/health/checks/web');
+    aborter.abort();
+    const code = await exit;
+    await release(agent);
+
+    // Assert
+    expect(streams.text.err).toBe('');
+    expect(consulAddress).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(consulAddress).not.toBe('http://127.0.0.1:8500');
+    expect(leader?.status).toBe(200);
+    expect(code).toBe(0);
+  });
+
+  it('refuses a taken -consul-port by name and frees the Nomad port it had taken', async () => {
+    // Arrange
+    const taken = await hold(0);
+    const spare = await hold(0);
+    if (taken === undefined || spare === undefined) throw new Error('no free port on 127.0.0.1');
+    const [nomadPort, consulPort] = [portOf(spare), portOf(taken)];
+    await release(spare);
+    const streams = io();
+
+    // Act
+    const code = await runSimCommand([`-port=${nomadPort}`, `-consul-port=${consulPort}`], {
+      stdout: streams.stdout,
+      stderr: streams.stderr,
+    });
+    const nomadPortAgain = await hold(nomadPort);
+    await Promise.all([release(taken), release(nomadPortAgain)]);
+
+    // Assert
+    expect(code).toBe(1);
+    expect(streams.text.err).toBe(
+      `Error starting simulator: Consul simulator cannot listen on 127.0.0.1:${consulPort}: the port is already in use; give -consul-port another port, or leave it out for a free one\n`,
+    );
+    expect(streams.text.out).toBe('');
+    expect(nomadPortAgain).toBeDefined();
+  });
+
+  it('refuses a taken -port by name', async () => {
+    // Arrange
+    const taken = await hold(0);
+    if (taken === undefined) throw new Error('no free port on 127.0.0.1');
+    const port = portOf(taken);
+    const streams = io();
+
+    // Act
+    const code = await runSimCommand([`-port=${port}`], { stdout: streams.stdout, stderr: streams.stderr });
+    await release(taken);
+
+    // Assert
+    expect(code).toBe(1);
+    expect(streams.text.err).toBe(
+      `Error starting simulator: Nomad simulator cannot listen on 127.0.0.1:${port}: the port is already in use; give -port another port, or -port=0 for a free one\n`,
+    );
   });
 
   it.each([

@@ -40,7 +40,7 @@ function synthesizeWorkflowStack(): Synthesized {
   const stack = new Stack(app, 'LocalEngineTest');
   const fn = (id: string): LambdaFunction =>
     new Fn(stack, id, {
-      runtime: Runtime.NODEJS_22_X,
+      runtime: Runtime.NODEJS_24_X,
       handler: 'index.handler',
       code: Code.fromInline('exports.handler = async () => ({})'),
     });
