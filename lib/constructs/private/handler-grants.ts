@@ -147,7 +147,9 @@ function grantTableAccess(r: HandlerResources): void {
   table('release-lock', r.lockTable, ['dynamodb:GetItem', 'dynamodb:DeleteItem']);
   table(STALE_LOCK_HANDLER_ID, r.lockTable, ['dynamodb:DeleteItem']);
   table(STALE_LOCK_HANDLER_ID, r.lockTable, ['dynamodb:Query'], LOCK_TABLE_SCHEMA.ownerIndex);
-  table('ask', r.approvalsTable, ['dynamodb:PutItem']);
+  // A retried ask finds its first attempt's question by execution and points it at its new token.
+  table('ask', r.approvalsTable, ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem']);
+  table('ask', r.approvalsTable, ['dynamodb:Query'], APPROVALS_TABLE_SCHEMA.executionIndex);
   // A question that timed out is recorded as decided by its default (chat shows it).
   table('apply-answer', r.approvalsTable, ['dynamodb:GetItem', 'dynamodb:UpdateItem']);
   table('apply-answer', r.approvalsTable, ['dynamodb:Query'], APPROVALS_TABLE_SCHEMA.executionIndex);
