@@ -143,7 +143,22 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
     approvalTimeout: props.approvalTimeout,
   });
 
-  // Bad input ends at once, before the lock is taken or Nomad is called.
+  // Bad input ends at once, before the lock is taken or Nomad is called, and without the failure
+  // funnel: a run that does not hold the lock must not release it.
+  const invalidInput = {
+    errors: [WORKFLOW_ERROR_NAMES.invalidInput],
+    // The cause of a Lambda error is the runtime's JSON with a stack trace; the console shows
+    // only its message, Nomad's words.
+    next: new sfn.Pass(scope, FlowStates.readInputError, {
+      parameters: { 'Cause.$': 'States.StringToJson($.error.Cause)' },
+      resultPath: ERROR_RESULT_PATH,
+    }).next(
+      new sfn.Fail(scope, FailStates.invalidInput, {
+        error: FailStates.invalidInput,
+        causePath: '$.error.Cause.errorMessage',
+      }),
+    ),
+  };
   const validateInput = lambdaStep(scope, TaskStates.validateInput, {
     fn: f['validate-input'],
     onError,
@@ -152,23 +167,9 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
       executionId: sfn.JsonPath.executionId,
       startTime: sfn.JsonPath.executionStartTime,
     }),
-    catches: [
-      {
-        errors: [WORKFLOW_ERROR_NAMES.invalidInput],
-        // The cause of a Lambda error is the runtime's JSON with a stack trace; the console shows
-        // only its message, Nomad's words.
-        next: new sfn.Pass(scope, FlowStates.readInputError, {
-          parameters: { 'Cause.$': 'States.StringToJson($.error.Cause)' },
-          resultPath: ERROR_RESULT_PATH,
-        }).next(
-          new sfn.Fail(scope, FailStates.invalidInput, {
-            error: FailStates.invalidInput,
-            causePath: '$.error.Cause.errorMessage',
-          }),
-        ),
-      },
-    ],
+    catches: [invalidInput],
   });
+  // A continuation no hand-over made (lambdas/resume-run.ts) is bad input too.
   const resumeRun = lambdaStep(scope, TaskStates.resumeRun, {
     fn: f['resume-run'],
     onError,
@@ -176,6 +177,7 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
       continuation: sfn.JsonPath.objectAt('$.continuation'),
       executionId: sfn.JsonPath.executionId,
     }),
+    catches: [invalidInput],
   }).next(
     // An execution continued between await slices goes back to awaiting that batch (its
     // replacements, or with -wait-healthy its health).
