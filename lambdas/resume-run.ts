@@ -13,6 +13,7 @@ import { RestartValidationError, validateExecutionInput } from '../lib/restart';
 import { toRestartInput } from '../lib/restart/input';
 import { leaseOf, lockKeyOf } from '../lib/steps/lock/job-locks';
 import { jobLockFromEnv, lockLeaseSeconds } from '../lib/stores/from-env';
+import { continuationNamePrefix } from '../lib/workflow/continuation-name';
 import { InvalidInputError, StepPayloadError } from '../lib/workflow/errors';
 import type { PlanRef, WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState, requirePlanned } from './private/decode-state';
@@ -48,7 +49,13 @@ const resumeRun = async (event: unknown): Promise<WorkflowState> => {
   const state = decodeWorkflowState((event as { continuation?: unknown }).continuation);
   const { plan, progress } = requirePlanned(state);
   await refuseForgedContinuation(state, plan);
-  const run = { ...state.run, executionId, executionNumber: state.run.executionNumber + 1 };
+  const run = {
+    // A state from before the prefix: the same one Validate input would have written.
+    continuationPrefix: continuationNamePrefix(state.run.runId, state.options.job),
+    ...state.run,
+    executionId,
+    executionNumber: state.run.executionNumber + 1,
+  };
   // A lock lost from here on is found at the next safe point, which stops the run there.
   await jobLockFromEnv().extend(lockKeyOf(plan), leaseOf(run, lockLeaseSeconds()));
   logger.info('Run resumed', {

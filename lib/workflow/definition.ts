@@ -8,7 +8,6 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import { BatchLoop, healthPending } from './batch-loop';
-import { CONTINUATION_NAME_HASH } from './continuation-name';
 import { EXECUTION_ALREADY_EXISTS, WORKFLOW_ERROR_NAMES } from './errors';
 import { lambdaStep, taskTimeoutFor } from './private/lambda-step';
 import { ERROR_RESULT_PATH, retryWithBackoff, START_EXECUTION_RETRY_ERRORS } from './private/retry-catch';
@@ -113,11 +112,11 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
     stateMachine: props.self,
     input: sfn.TaskInput.fromObject({ continuation: sfn.JsonPath.entirePayload }),
     // The same name for the same hand-over, so a retried StartExecution cannot start a second
-    // successor: the run's identity (hashed: any length fits the 80-character limit) and the
-    // number of the execution being started (`continuation-name.ts` computes the same name).
+    // successor: the run's prefix (job, first execution, digest; written once by Validate input)
+    // and the number of the execution being started (`continuation-name.ts`).
     name: sfn.JsonPath.format(
       '{}-{}',
-      sfn.JsonPath.hash(sfn.JsonPath.stringAt('$.run.runId'), CONTINUATION_NAME_HASH),
+      sfn.JsonPath.stringAt('$.run.continuationPrefix'),
       sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt('$.run.executionNumber'), 1),
     ),
     // Lets the console and the CLI follow the chain from child to parent.

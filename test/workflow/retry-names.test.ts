@@ -82,7 +82,7 @@ describe('retries that match', () => {
       TaskStates.continueAsNew,
       error,
       {
-        run: { runId: 'arn:run', executionNumber: 1 },
+        run: { runId: 'arn:run', executionNumber: 1, continuationPrefix: 'web-run-0123456789ab' },
       },
     );
 
@@ -97,7 +97,7 @@ describe('retries that match', () => {
     async (error) => {
       // Act
       const { attempts, entered } = await runOnce(TaskStates.continueAsNew, TaskStates.continueAsNew, error, {
-        run: { runId: 'arn:run', executionNumber: 1 },
+        run: { runId: 'arn:run', executionNumber: 1, continuationPrefix: 'web-run-0123456789ab' },
       });
 
       // Assert
