@@ -67,7 +67,22 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
   releaseLockAfterError.addRetry(retryWithBackoff(['States.ALL']));
   releaseLockAfterError.addCatch(whichError, { errors: [sfn.Errors.ALL], resultPath: '$.releaseError' });
   releaseLockAfterError.next(whichError);
-  const onError = releaseLockAfterError;
+  // A redriven execution (redrive.ts) ends at once: it holds no lock to release, and the failure
+  // path must not call Nomad for it either.
+  const onError = new sfn.Choice(scope, FlowStates.redriven)
+    .when(
+      errorIs(WORKFLOW_ERROR_NAMES.executionRedriven),
+      new sfn.Pass(scope, FlowStates.readRedriveError, {
+        parameters: { 'Cause.$': 'States.StringToJson($.error.Cause)' },
+        resultPath: ERROR_RESULT_PATH,
+      }).next(
+        new sfn.Fail(scope, FailStates.executionRedriven, {
+          error: FailStates.executionRedriven,
+          causePath: '$.error.Cause.errorMessage',
+        }),
+      ),
+    )
+    .otherwise(releaseLockAfterError);
 
   const cancelRequested = new sfn.Pass(scope, FlowStates.cancelRequested, {
     result: sfn.Result.fromObject({ Error: FailStates.canceled, Cause: CANCELED_CAUSE }),

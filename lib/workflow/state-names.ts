@@ -54,6 +54,8 @@ export const TaskStates = {
 export const FlowStates = {
   isContinuation: 'Continuation?',
   readInputError: 'Read input error',
+  redriven: 'Redriven?',
+  readRedriveError: 'Read redrive error',
   resumeWhere: 'Resume where?',
   nextStep: 'Next step?',
   safeToRestart: 'Safe to restart?',
@@ -81,6 +83,7 @@ export const FailStates = {
   restartFailed: 'RestartFailed',
   canceled: 'Canceled',
   stepFailed: 'StepFailed',
+  executionRedriven: 'ExecutionRedriven',
 } as const;
 
 /**
