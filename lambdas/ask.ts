@@ -3,6 +3,11 @@
  * prompt, the batch summary and the task token under a new opaque approval id, keyed by
  * execution, and returns at once; the execution resumes when someone answers that id. The task
  * token is never logged or returned.
+ *
+ * A retried attempt (a throttled put, `Lambda.Unknown`) gets a new task token, and the previous
+ * one completes nothing any more: it finds the question its first attempt parked (same execution,
+ * same question point) and points it at the new token, so the question is asked, and posted to
+ * chat, once, and the answer reaches the token the run waits on.
  */
 import * as z from 'zod';
 import { questionLife } from '../lib/approvals/question-life';
@@ -77,18 +82,35 @@ function runContext(e: AskEventInput): Partial<Approval> {
   };
 }
 
-const parkQuestion = async (event: unknown): Promise<AskResult> => {
-  const parsed = askEventSchema.safeParse(event);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new StepPayloadError(
-      `Ask input is invalid at "${issue?.path.join('.') ?? ''}": ${issue?.message ?? ''}`,
-    );
+/**
+ * Where in its execution a question is asked: its kind and the batch just run (0 before any).
+ * An execution asks at most one question per point, so a second ask there is a retry.
+ */
+function questionPoint(e: AskEventInput): string {
+  return `${e.question.kind}:${e.progress?.nextBatch ?? 0}`;
+}
+
+/**
+ * Parks the question under a new approval id, or, on a retried attempt, points the question its
+ * first attempt parked at this attempt's token. Returns the approval id.
+ */
+async function parkOnce(e: AskEventInput): Promise<string> {
+  const approvals = approvalStoreFromEnv();
+  const askedAt = questionPoint(e);
+  // The execution index is read eventually consistently; Step Functions' retry waits (jittered)
+  // before the next attempt, by which time the first attempt's item is there.
+  const earlier = (await approvals.listByExecution(e.executionId)).find((a) => a.askedAt === askedAt);
+  if (earlier !== undefined) {
+    await approvals.reask(earlier.approvalId, e.taskToken);
+    logger.info('Question asked again: the retried attempt waits on it', {
+      approvalId: earlier.approvalId,
+      jobId: e.jobId,
+    });
+    return earlier.approvalId;
   }
-  const e = parsed.data;
   const createdAt = Math.floor(Date.now() / 1000);
   const approvalId = newApprovalId();
-  await approvalStoreFromEnv().put({
+  await approvals.put({
     approvalId,
     executionId: e.executionId,
     taskToken: e.taskToken,
@@ -105,11 +127,25 @@ const parkQuestion = async (event: unknown): Promise<AskResult> => {
       secondsFromEnv(ENV.approvalTtlSeconds, DEFAULT_APPROVAL_TTL_SECONDS),
     ),
     ...runContext(e),
+    askedAt,
   });
+  logger.info('Question parked', { approvalId, kind: e.question.kind, jobId: e.jobId });
+  return approvalId;
+}
+
+const parkQuestion = async (event: unknown): Promise<AskResult> => {
+  const parsed = askEventSchema.safeParse(event);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new StepPayloadError(
+      `Ask input is invalid at "${issue?.path.join('.') ?? ''}": ${issue?.message ?? ''}`,
+    );
+  }
+  const e = parsed.data;
+  const approvalId = await parkOnce(e);
   const lease = questionLeaseSeconds(lockLeaseSeconds(), e.timeoutSeconds);
   const key = { namespace: e.namespace, jobId: e.jobId };
   await jobLockFromEnv().extend(key, { owner: e.runId, ttlSeconds: lease, execution: e.executionId });
-  logger.info('Question parked', { approvalId, kind: e.question.kind, jobId: e.jobId });
   return { approvalId };
 };
 

@@ -10,6 +10,7 @@ import { goQuote } from '../lib/go/quote';
 import { RestartValidationError, resolveWindow, validateExecutionInput } from '../lib/restart';
 import { liveEventsOf } from '../lib/steps/kit/local-invocation';
 import { AWS_LONGEST_WAIT_SECONDS, AWS_SHARED_LOCK_TTL } from '../lib/stores/shared-lock-settings';
+import { continuationNamePrefix } from '../lib/workflow/continuation-name';
 import { type DeploymentCheckState, validateDeploymentCheckInput } from '../lib/workflow/deployment-check';
 import { InvalidInputError, StepPayloadError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
@@ -78,6 +79,7 @@ const validateInput = async (
       executionId,
       executionNumber: 1,
       startedAt,
+      continuationPrefix: continuationNamePrefix(executionId, options.job),
       ...(typeof startedBy === 'string' && startedBy !== '' ? { startedBy } : {}),
     },
     plan: null,

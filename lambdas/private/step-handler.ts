@@ -1,6 +1,6 @@
 /**
  * The one middleware chain of the handlers, in the order every handler uses it: the Powertools
- * logger's Lambda context first, then the Nomad client, the lease renewal, the workflow's error
+ * logger's Lambda context first, then the redrive guard (which unwraps the state), the Nomad client, the lease renewal, the workflow's error
  * names, and last the state's budgets (middy runs `after` hooks in reverse: the budgets see the
  * state first). Each handler says which links it needs; a handler is then a function that decodes
  * its event, calls its step and builds its result.
@@ -12,6 +12,7 @@ import type { HandlerId } from '../../lib/workflow/state-names';
 import { leaseMiddleware } from './lease-middleware';
 import { logger } from './logger';
 import { nomadClientMiddleware } from './nomad-client-middleware';
+import { redriveGuardMiddleware } from './redrive-guard-middleware';
 import { stateBudgetMiddleware } from './state-budget-middleware';
 import { workflowErrorsMiddleware } from './workflow-errors-middleware';
 
@@ -50,6 +51,8 @@ export function stepHandler<TEvent = unknown, TResult = unknown>(
   options: StepHandlerOptions = {},
 ): MiddyfiedHandler<TEvent, TResult, Error, Context> {
   const chain: AnyMiddleware[] = [injectLambdaContext(logger) as AnyMiddleware];
+  // Before the Nomad client: a redriven execution is refused before any secret or Nomad call.
+  if (options.workflowErrors !== false) chain.push(redriveGuardMiddleware());
   if (options.nomad === true) chain.push(nomadClientMiddleware());
   if (options.renewsLease === true) chain.push(leaseMiddleware());
   if (options.workflowErrors !== false) chain.push(workflowErrorsMiddleware());

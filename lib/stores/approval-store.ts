@@ -91,6 +91,11 @@ export interface Approval {
   readonly decision?: ApprovalDecision;
   /** Chat messages showing the question, by channel name (`slack`). */
   readonly messages?: Readonly<Record<string, ApprovalMessage>>;
+  /**
+   * Where in its execution the question was asked (`<kind>:<batch>`): a retried "Ask question"
+   * finds its first attempt's question by it instead of asking again. Absent in older items.
+   */
+  readonly askedAt?: string;
 }
 
 /** A pending question as listed: everything but the task token. */
@@ -132,6 +137,13 @@ export interface ApprovalStore {
    * is open again; a no-op when `decisionId` is not the recorded one.
    */
   withdrawDecision(approvalId: string, decisionId: string): Promise<void>;
+  /**
+   * Points the question at `taskToken`, the token of a retried "Ask question" the execution now
+   * waits on, and opens it again: a decision recorded meanwhile went to the previous attempt's
+   * token, which no longer completes anything, so it is dropped and the question must be
+   * answered again. Throws `StoreItemNotFoundError` when the id is unknown.
+   */
+  reask(approvalId: string, taskToken: string): Promise<void>;
   /** Remembers the chat message that shows the question. */
   recordMessage(approvalId: string, channel: string, message: ApprovalMessage): Promise<void>;
   /** Removes an answered (or abandoned) question. Deleting an unknown id is not an error. */
@@ -244,6 +256,12 @@ export class MemoryApprovalStore implements ApprovalStore {
     if (item?.decision?.decisionId !== decisionId) return;
     const { decision: _taken, ...open } = item;
     this.items.set(approvalId, open);
+    this.changed('MODIFY', approvalId);
+  }
+
+  public async reask(approvalId: string, taskToken: string): Promise<void> {
+    const { decision: _dropped, ...item } = await this.get(approvalId);
+    this.items.set(approvalId, { ...item, taskToken });
     this.changed('MODIFY', approvalId);
   }
 

@@ -165,6 +165,30 @@ export class DynamoDbApprovalStore implements ApprovalStore {
     });
   }
 
+  public async reask(approvalId: string, taskToken: string): Promise<void> {
+    // Only the token and the decision change: an update, not a put, so a chat message recorded by
+    // the notifier meanwhile is kept (and the notifier, seeing it already shown, posts nothing).
+    const current = await this.get(approvalId);
+    const stateMachineArn = current.stateMachineArn ?? stateMachineArnOf(current.executionId);
+    try {
+      await this.documents.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { approvalId },
+          UpdateExpression: `SET taskToken = :t${stateMachineArn === undefined ? '' : ', stateMachineArn = :m'} REMOVE decision`,
+          ConditionExpression: 'attribute_exists(approvalId)',
+          ExpressionAttributeValues: {
+            ':t': taskToken,
+            ...(stateMachineArn === undefined ? {} : { ':m': stateMachineArn }),
+          },
+        }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) throw new StoreItemNotFoundError(`No question with id "${approvalId}"`);
+      throw error;
+    }
+  }
+
   public async recordMessage(approvalId: string, channel: string, message: ApprovalMessage): Promise<void> {
     try {
       await this.documents.send(

@@ -8,7 +8,6 @@ import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import { BatchLoop, healthPending } from './batch-loop';
-import { CONTINUATION_NAME_HASH } from './continuation-name';
 import { DEPLOYMENT_CHECK_FIELD } from './deployment-check';
 import { deploymentCheckBranch } from './deployment-check-branch';
 import { EXECUTION_ALREADY_EXISTS, WORKFLOW_ERROR_NAMES } from './errors';
@@ -70,7 +69,22 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
   releaseLockAfterError.addRetry(retryWithBackoff(['States.ALL']));
   releaseLockAfterError.addCatch(whichError, { errors: [sfn.Errors.ALL], resultPath: '$.releaseError' });
   releaseLockAfterError.next(whichError);
-  const onError = releaseLockAfterError;
+  // A redriven execution (redrive.ts) ends at once: it holds no lock to release, and the failure
+  // path must not call Nomad for it either.
+  const onError = new sfn.Choice(scope, FlowStates.redriven)
+    .when(
+      errorIs(WORKFLOW_ERROR_NAMES.executionRedriven),
+      new sfn.Pass(scope, FlowStates.readRedriveError, {
+        parameters: { 'Cause.$': 'States.StringToJson($.error.Cause)' },
+        resultPath: ERROR_RESULT_PATH,
+      }).next(
+        new sfn.Fail(scope, FailStates.executionRedriven, {
+          error: FailStates.executionRedriven,
+          causePath: '$.error.Cause.errorMessage',
+        }),
+      ),
+    )
+    .otherwise(releaseLockAfterError);
 
   const cancelRequested = new sfn.Pass(scope, FlowStates.cancelRequested, {
     result: sfn.Result.fromObject({ Error: FailStates.canceled, Cause: CANCELED_CAUSE }),
@@ -115,11 +129,11 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
     stateMachine: props.self,
     input: sfn.TaskInput.fromObject({ continuation: sfn.JsonPath.entirePayload }),
     // The same name for the same hand-over, so a retried StartExecution cannot start a second
-    // successor: the run's identity (hashed: any length fits the 80-character limit) and the
-    // number of the execution being started (`continuation-name.ts` computes the same name).
+    // successor: the run's prefix (job, first execution, digest; written once by Validate input)
+    // and the number of the execution being started (`continuation-name.ts`).
     name: sfn.JsonPath.format(
       '{}-{}',
-      sfn.JsonPath.hash(sfn.JsonPath.stringAt('$.run.runId'), CONTINUATION_NAME_HASH),
+      sfn.JsonPath.stringAt('$.run.continuationPrefix'),
       sfn.JsonPath.mathAdd(sfn.JsonPath.numberAt('$.run.executionNumber'), 1),
     ),
     // Lets the console and the CLI follow the chain from child to parent.
@@ -145,17 +159,22 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
     approvalTimeout: props.approvalTimeout,
   });
 
-  // Bad input ends at once, before the lock is taken or Nomad is called. The cause of a Lambda
-  // error is the runtime's JSON with a stack trace; the console shows only its message, Nomad's words.
-  const invalidInput = new sfn.Pass(scope, FlowStates.readInputError, {
-    parameters: { 'Cause.$': 'States.StringToJson($.error.Cause)' },
-    resultPath: ERROR_RESULT_PATH,
-  }).next(
-    new sfn.Fail(scope, FailStates.invalidInput, {
-      error: FailStates.invalidInput,
-      causePath: '$.error.Cause.errorMessage',
-    }),
-  );
+  // Bad input ends at once, before the lock is taken or Nomad is called, and without the failure
+  // funnel: a run that does not hold the lock must not release it.
+  const invalidInput = {
+    errors: [WORKFLOW_ERROR_NAMES.invalidInput],
+    // The cause of a Lambda error is the runtime's JSON with a stack trace; the console shows
+    // only its message, Nomad's words.
+    next: new sfn.Pass(scope, FlowStates.readInputError, {
+      parameters: { 'Cause.$': 'States.StringToJson($.error.Cause)' },
+      resultPath: ERROR_RESULT_PATH,
+    }).next(
+      new sfn.Fail(scope, FailStates.invalidInput, {
+        error: FailStates.invalidInput,
+        causePath: '$.error.Cause.errorMessage',
+      }),
+    ),
+  };
   const validateInput = lambdaStep(scope, TaskStates.validateInput, {
     fn: f['validate-input'],
     onError,
@@ -164,13 +183,9 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
       executionId: sfn.JsonPath.executionId,
       startTime: sfn.JsonPath.executionStartTime,
     }),
-    catches: [
-      {
-        errors: [WORKFLOW_ERROR_NAMES.invalidInput],
-        next: invalidInput,
-      },
-    ],
+    catches: [invalidInput],
   });
+  // A continuation no hand-over made (lambdas/resume-run.ts) is bad input too.
   const resumeRun = lambdaStep(scope, TaskStates.resumeRun, {
     fn: f['resume-run'],
     onError,
@@ -178,6 +193,7 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
       continuation: sfn.JsonPath.objectAt('$.continuation'),
       executionId: sfn.JsonPath.executionId,
     }),
+    catches: [invalidInput],
   }).next(
     // An execution continued between await slices goes back to awaiting that batch (its
     // replacements, or with -wait-healthy its health).
@@ -213,7 +229,7 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
         deploymentCheckBranch(scope, {
           validateInput: f['validate-input'],
           ask: f.ask,
-          onInvalidInput: invalidInput,
+          onInvalidInput: invalidInput.next,
         }),
       )
       .otherwise(validateInput)

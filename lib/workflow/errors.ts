@@ -33,6 +33,13 @@ export class NomadTransientError extends WorkflowError {}
  */
 export class AwsTransientError extends WorkflowError {}
 
+/**
+ * The execution was redriven (Step Functions' Redrive of a failed, aborted or timed-out
+ * execution): it would go on mid-run without the job's lock, which its end released. Ends in
+ * `ExecutionRedriven`, before any Nomad call.
+ */
+export class ExecutionRedrivenError extends WorkflowError {}
+
 /** The event a handler received does not have the shape the state machine sends. A bug, not bad user input. */
 export class StepPayloadError extends WorkflowError {}
 
@@ -48,6 +55,7 @@ export const WORKFLOW_ERROR_NAMES = {
   rescheduleNotAllowed: 'RescheduleNotAllowedError',
   nomadTransient: 'NomadTransientError',
   awsTransient: 'AwsTransientError',
+  executionRedriven: 'ExecutionRedrivenError',
 } as const;
 
 /**

@@ -30,6 +30,7 @@ const PRINT_CAUSE = new Set<string>([
   FailStates.jobLocked,
   FailStates.rescheduleNotAllowed,
   FailStates.stepFailed,
+  FailStates.executionRedriven,
 ]);
 /** Fail states whose errors the `finished` event has already printed. */
 const REPORTED = new Set<string>([FailStates.unrecoverableError, FailStates.restartFailed]);

@@ -36,6 +36,11 @@ export interface RunRef {
   readonly startedBy?: string;
   /** Unix ms when the run's first execution started (`$$.Execution.StartTime`); absent in older states. */
   readonly startedAt?: number;
+  /**
+   * What the run's continued executions are named after (`continuation-name.ts`); absent in
+   * states from before it, where "Resume run" adds it.
+   */
+  readonly continuationPrefix?: string;
 }
 
 /** What Plan resolved and stored. Everything else about the plan is in the plan store. */

@@ -60,6 +60,8 @@ export const FlowStates = {
   /** Succeed: a deployment check's question was answered (the output is the answer). */
   deploymentCheckAnswered: 'Deployment check answered',
   readInputError: 'Read input error',
+  redriven: 'Redriven?',
+  readRedriveError: 'Read redrive error',
   resumeWhere: 'Resume where?',
   nextStep: 'Next step?',
   safeToRestart: 'Safe to restart?',
@@ -89,6 +91,7 @@ export const FailStates = {
   stepFailed: 'StepFailed',
   /** A deployment check's question was not answered (a timeout, the ask function failing). */
   deploymentCheckFailed: 'DeploymentCheckFailed',
+  executionRedriven: 'ExecutionRedriven',
 } as const;
 
 /**

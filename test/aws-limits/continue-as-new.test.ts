@@ -7,6 +7,7 @@
  */
 
 import type { ProgressEvent } from '../../lib/restart/events';
+import { continuationNamePrefix } from '../../lib/workflow/continuation-name';
 import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
 import { harnessPerTest, restartedTasks, simpleJob, waitAllRunning } from '../steps/helpers/harness';
@@ -69,11 +70,11 @@ describe('continue-as-new through the local engine', () => {
     // Act
     const { run } = await restartOnce(stateMachine);
 
-    // Assert: one digest of the run's identity, then the number of the execution started.
-    const [, ...successors] = run.result.executions ?? [];
+    // Assert: the job, the first execution's name, the run's digest, then the execution's number.
+    const [first, ...successors] = run.result.executions ?? [];
     const names = successors.map((e) => e.name);
-    const digest = names[0]?.slice(0, 40) ?? '';
-    expect(digest).toMatch(/^[0-9a-f]{40}$/);
-    expect(names).toEqual([`${digest}-2`, `${digest}-3`, `${digest}-4`]);
+    const prefix = continuationNamePrefix(first?.executionArn ?? '', JOB);
+    expect(prefix).toMatch(new RegExp(`^${JOB}-${first?.name}-[0-9a-f]{12}$`));
+    expect(names).toEqual([`${prefix}-2`, `${prefix}-3`, `${prefix}-4`]);
   });
 });

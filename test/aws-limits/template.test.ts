@@ -91,7 +91,7 @@ describe('the synthesized template', () => {
 
     // Assert
     expect(((task?.['Parameters'] ?? {}) as Record<string, unknown>)['Name.$']).toMatch(
-      /States\.Hash\(\$\.run\.runId/,
+      /^States\.Format\('\{\}-\{\}', \$\.run\.continuationPrefix, States\.MathAdd\(\$\.run\.executionNumber, 1\)\)$/,
     );
     expect(retried).toContain('StepFunctions.ExecutionLimitExceededException');
     expect(statesOf(stack)[alreadyExists?.Next ?? '']?.Type).toBe('Succeed');

@@ -67,6 +67,25 @@ describe('MemoryApprovalStore', () => {
     expect((await store.get(q.approvalId)).decision).toBeUndefined();
   });
 
+  it('points a question asked again at the new token and opens it, keeping its chat message', async () => {
+    // Arrange
+    const store = new MemoryApprovalStore();
+    const q = question(1);
+    await store.put(q);
+    await store.recordMessage(q.approvalId, 'slack', { channel: 'C1', ts: '1', shows: 'asked' });
+    await store.decide(q.approvalId, decision('alice'));
+
+    // Act
+    await store.reask(q.approvalId, 'token-retried');
+
+    // Assert
+    const reasked = await store.get(q.approvalId);
+    expect(reasked.taskToken).toBe('token-retried');
+    expect(reasked.decision).toBeUndefined();
+    expect(reasked.messages?.['slack']?.ts).toBe('1');
+    expect((await store.listPending()).map((p) => p.approvalId)).toEqual([q.approvalId]);
+  });
+
   it('fails to decide an unknown id', async () => {
     // Act
     const result = new MemoryApprovalStore().decide(newApprovalId(), decision('alice'));

@@ -143,6 +143,8 @@ async function run(input: Record<string, string | boolean>, executionId: string)
         Name: executionId.split(':').pop() ?? executionId,
         Input: input,
         StartTime: new Date().toISOString(),
+        // As Step Functions gives it to an execution never redriven.
+        RedriveCount: 0,
       },
     },
   });

@@ -7,6 +7,7 @@
 // hand-over it is.
 import { StateMachine } from 'aws-local-stepfunctions';
 import { TaskFailure } from '../../lib/engines/local/private/task-failures';
+import { unwrapStepEvent } from '../../lib/workflow/redrive';
 import { FlowStates, TaskStates } from '../../lib/workflow/state-names';
 import { extractAsl, synthStack } from '../constructs/helpers/synth';
 
@@ -28,7 +29,8 @@ async function runOnce(startAt: string, failing: string, error: string, input: o
     attempts.push(state);
     if (state === failing && attempts.filter((s) => s === state).length === 1)
       throw TaskFailure.fromLambda(Object.assign(new Error(`${error} once`), { name: error }));
-    return state === TaskStates.continueAsNew ? { ExecutionArn: SUCCESSOR } : event;
+    // A Lambda step's handler gets the state beside the redrive count, and returns the state.
+    return state === TaskStates.continueAsNew ? { ExecutionArn: SUCCESSOR } : unwrapStepEvent(event);
   };
   const tasks = Object.entries(asl.States).filter(([, s]) => s['Type'] === 'Task');
   const machine = new StateMachine({ ...asl, StartAt: startAt } as never, {
@@ -36,7 +38,10 @@ async function runOnce(startAt: string, failing: string, error: string, input: o
   });
   const execution = machine.run(input as never, {
     context: {
-      Execution: { Id: 'arn:aws:states:us-east-1:123456789012:execution:NomadRestartTest-Restart:run' },
+      Execution: {
+        Id: 'arn:aws:states:us-east-1:123456789012:execution:NomadRestartTest-Restart:run',
+        RedriveCount: 0,
+      },
     },
     overrides: {
       taskResourceLocalHandlers: Object.fromEntries(tasks.map(([name]) => [name, handler(name)])) as never,
@@ -81,7 +86,7 @@ describe('retries that match', () => {
       TaskStates.continueAsNew,
       error,
       {
-        run: { runId: 'arn:run', executionNumber: 1 },
+        run: { runId: 'arn:run', executionNumber: 1, continuationPrefix: 'web-run-0123456789ab' },
       },
     );
 
@@ -96,7 +101,7 @@ describe('retries that match', () => {
     async (error) => {
       // Act
       const { attempts, entered } = await runOnce(TaskStates.continueAsNew, TaskStates.continueAsNew, error, {
-        run: { runId: 'arn:run', executionNumber: 1 },
+        run: { runId: 'arn:run', executionNumber: 1, continuationPrefix: 'web-run-0123456789ab' },
       });
 
       // Assert

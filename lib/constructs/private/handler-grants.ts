@@ -136,7 +136,8 @@ function grantTableAccess(r: HandlerResources): void {
     'dynamodb:UpdateItem',
     'dynamodb:DeleteItem',
   ]);
-  table('resume-run', r.lockTable, ['dynamodb:UpdateItem']);
+  // Resume run reads the lock before it renews it: a continuation whose run holds no lock is refused.
+  table('resume-run', r.lockTable, ['dynamodb:GetItem', 'dynamodb:UpdateItem']);
   table('check-deployments', r.lockTable, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
   // Decide and the await slices keep the lease alive between safe points (a wait, a question).
   table('decide', r.lockTable, ['dynamodb:GetItem', 'dynamodb:UpdateItem']);
@@ -149,7 +150,9 @@ function grantTableAccess(r: HandlerResources): void {
   // releases each as Release lock does: reads the shared lock's ID, frees Nomad's lock, deletes.
   table(STALE_LOCK_HANDLER_ID, r.lockTable, ['dynamodb:GetItem', 'dynamodb:DeleteItem']);
   table(STALE_LOCK_HANDLER_ID, r.lockTable, ['dynamodb:Query'], LOCK_TABLE_SCHEMA.ownerIndex);
-  table('ask', r.approvalsTable, ['dynamodb:PutItem']);
+  // A retried ask finds its first attempt's question by execution and points it at its new token.
+  table('ask', r.approvalsTable, ['dynamodb:PutItem', 'dynamodb:GetItem', 'dynamodb:UpdateItem']);
+  table('ask', r.approvalsTable, ['dynamodb:Query'], APPROVALS_TABLE_SCHEMA.executionIndex);
   // A question that timed out is recorded as decided by its default (chat shows it).
   table('apply-answer', r.approvalsTable, ['dynamodb:GetItem', 'dynamodb:UpdateItem']);
   table('apply-answer', r.approvalsTable, ['dynamodb:Query'], APPROVALS_TABLE_SCHEMA.executionIndex);

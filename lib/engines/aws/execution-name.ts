@@ -5,14 +5,11 @@
  * a start whose answer was lost cannot leave an unobserved run behind.
  */
 import { randomBytes } from 'node:crypto';
+import { nameSafe } from '../../workflow/continuation-name';
 
-/** Step Functions' longest execution name. */
-export const MAX_EXECUTION_NAME_LENGTH = 80;
-/**
- * Characters every execution name here keeps to: Step Functions allows more, but only these are
- * safe in CloudWatch Logs and in the ARN a user copies into `attach`.
- */
-export const EXECUTION_NAME_RE = /^[A-Za-z0-9_-]{1,80}$/;
+// One rule for every execution name, the first and each continued one.
+export { EXECUTION_NAME_RE, MAX_EXECUTION_NAME_LENGTH } from '../../workflow/continuation-name';
+
 /** How much of the job ID the name keeps, so the console shows which job a run restarts. */
 const JOB_PART_LENGTH = 40;
 
@@ -33,6 +30,6 @@ export function newExecutionName(
   now: number = Date.now(),
   random: (bytes: number) => Buffer = randomBytes,
 ): string {
-  const job = jobId.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, JOB_PART_LENGTH) || 'job';
+  const job = nameSafe(jobId).slice(0, JOB_PART_LENGTH) || 'job';
   return `${job}-${compactUtc(now)}-${random(8).toString('hex')}`;
 }

@@ -16,35 +16,47 @@ export interface RunIdentity {
   readonly executionNumber: number;
   /** The run was started with `-verbose` (its lines are rendered with the verbose ones). */
   readonly verbose: boolean;
+  /** The job as the run's input names it (what its continued executions are named after). */
+  readonly job: string;
 }
 
 const continuedInputSchema = z.object({
   continuation: z.object({
     run: z.object({ runId: z.string().min(1), executionNumber: z.number().int().min(1) }),
-    options: z.object({ verbose: z.boolean().optional() }).loose().optional(),
+    options: z.object({ verbose: z.boolean().optional(), job: z.string().optional() }).loose().optional(),
   }),
 });
-const firstInputSchema = z.object({ verbose: z.boolean().optional() }).loose();
+const firstInputSchema = z.object({ verbose: z.boolean().optional(), job: z.string().optional() }).loose();
 
 /** The run of the execution `executionArn` that started with `input`. */
 export function runIdentityOf(executionArn: string, input: unknown): RunIdentity {
   const continued = continuedInputSchema.safeParse(input);
   if (continued.success) {
     const { run, options } = continued.data.continuation;
-    return { runId: run.runId, executionNumber: run.executionNumber, verbose: options?.verbose === true };
+    return {
+      runId: run.runId,
+      executionNumber: run.executionNumber,
+      verbose: options?.verbose === true,
+      job: options?.job ?? '',
+    };
   }
   const first = firstInputSchema.safeParse(input);
-  return { runId: executionArn, executionNumber: 1, verbose: first.success && first.data.verbose === true };
+  return {
+    runId: executionArn,
+    executionNumber: 1,
+    verbose: first.success && first.data.verbose === true,
+    job: (first.success ? first.data.job : undefined) ?? '',
+  };
 }
 
 /** The ARN the execution after `executionArn` (number `executionNumber`) of run `runId` gets. */
 export function successorArnOf(
   executionArn: string,
-  run: Pick<RunIdentity, 'runId' | 'executionNumber'>,
+  run: Pick<RunIdentity, 'runId' | 'executionNumber' | 'job'>,
 ): string {
   const execution = parseExecutionArn(executionArn);
   return executionArnOf(
     { ...execution, name: execution.stateMachineName },
-    continuationExecutionName(run.runId, run.executionNumber + 1),
+    continuationExecutionName(run.runId, run.job, run.executionNumber + 1),
   );
 }

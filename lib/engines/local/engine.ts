@@ -18,7 +18,7 @@ import { type LocalStateMachine, loadLocalDefinition } from './local-definition'
 import { runLocalExecution } from './runner';
 import { localRunLease } from './shared-lock-keeper';
 import type { LocalTaskTokenCallbacks } from './task-token-callbacks';
-import type { ExecutionResult, TaskHandler, TaskTokenAnswerer } from './types';
+import type { ExecutionResult, RedriveRequest, TaskHandler, TaskTokenAnswerer } from './types';
 
 /**
  * How long each local "invocation" may run. An await slice returns its cursor before this
@@ -67,6 +67,12 @@ export interface LocalRestartRequest {
   readonly onPreparing?: (what: string) => void;
   /** Milliseconds to wait in the named Wait states instead of the definition's (tests). */
   readonly waitTimeOverrides?: Readonly<Record<string, number>>;
+  /**
+   * Runs `input` as Step Functions' Redrive would: from `fromState`, with that state's input
+   * (tests: what a console Redrive of a failed or aborted run does).
+   * @default - a new execution
+   */
+  readonly redrive?: RedriveRequest;
   /**
    * How long one local "invocation" may run (tests: short await slices).
    * @default each function's own `Timeout` from the template, as on Lambda
@@ -262,6 +268,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
         return answer;
       }),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
+    ...(request.redrive === undefined ? {} : { redrive: request.redrive }),
     ...(request.waitTimeOverrides === undefined ? {} : { waitTimeOverrides: request.waitTimeOverrides }),
     ...(request.retryIntervalOverrides === undefined
       ? {}

@@ -76,6 +76,11 @@ export function runLocalExecution(definition: object, options: RunLocalExecution
     options.answerTaskToken,
   );
   const machine = createMachine(prepared.definition, options.validate ?? true);
+  // A redrive goes on at the state that did not succeed; continued executions start as usual.
+  const firstMachine =
+    options.redrive === undefined
+      ? machine
+      : createMachine({ ...prepared.definition, StartAt: options.redrive.fromState }, false);
   const ownArn = options.stateMachineArn ?? localStateMachineArn('local');
   const maxExecutions = options.maxExecutions ?? DEFAULT_MAX_EXECUTIONS;
 
@@ -95,8 +100,10 @@ export function runLocalExecution(definition: object, options: RunLocalExecution
       const arn = executionArn(ownArn, current.name);
       let request: NextExecutionRequest | undefined;
       const executionNumber = executions.length + 2;
+      const first = executions.length === 0;
       const ended = await runSingleExecution({
-        machine,
+        machine: first ? firstMachine : machine,
+        redriveCount: first && options.redrive !== undefined ? 1 : 0,
         tasks,
         input: current.input,
         executionArn: arn,

@@ -88,6 +88,14 @@ export interface RunLocalExecutionOptions {
    */
   readonly stateMachineArn?: string;
   /**
+   * Models Step Functions' Redrive of an execution that did not succeed: the first execution
+   * starts at `fromState` with `input` as that state's input, and `$$.Execution.RedriveCount` is
+   * 1 (0 otherwise, as for any execution never redriven).
+   * (https://docs.aws.amazon.com/step-functions/latest/dg/redrive-executions.html)
+   * @default - a new execution, from the definition's `StartAt`
+   */
+  readonly redrive?: RedriveRequest;
+  /**
    * Validate the definition with `asl-validator` before running. It costs several hundred
    * milliseconds per run, so a caller that already validated the same (cached) template may
    * pass `false`.
@@ -103,6 +111,11 @@ export interface RunLocalExecutionOptions {
 
 /** How a run ended. An execution timeout (`TimeoutSeconds`) is `FAILED` with `States.Timeout`. */
 export type ExecutionStatus = 'SUCCEEDED' | 'FAILED' | 'ABORTED';
+
+/** Where a redriven execution goes on: the state that did not succeed. */
+export interface RedriveRequest {
+  readonly fromState: string;
+}
 
 /** One execution of a continue-as-new chain. */
 export interface ExecutionSummary {

@@ -6,6 +6,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
+import { REDRIVE_COUNT_FIELD, REDRIVE_COUNT_PATH, STEP_STATE_FIELD } from '../redrive';
 import { ERROR_RESULT_PATH, IDEMPOTENT_STEP_RETRY_ERRORS, retryWithBackoff } from './retry-catch';
 
 /** Options of one Lambda Task state of the restart graph. */
@@ -14,13 +15,22 @@ export interface LambdaStepOptions {
   readonly fn: lambda.Function;
   /** Where the failure path starts (release the lock, then fail). */
   readonly onError: sfn.IChainable;
-  /** @default - the whole state (`$`) is the payload */
+  /**
+   * @default - the whole state (`$`), with the execution's redrive count beside it
+   * (`{ state, redriveCount }`: a redriven execution is refused, see `redrive.ts`)
+   */
   readonly payload?: sfn.TaskInput;
   /** Extra catchers, tried before the catch-all. @default - none */
   readonly catches?: ReadonlyArray<{ readonly errors: string[]; readonly next: sfn.IChainable }>;
   /** @default - the result replaces the state (the handler returns the next state) */
   readonly resultPath?: string;
 }
+
+/** The default payload: the state, and how many times the execution was redriven. */
+const stateWithRedriveCount = sfn.TaskInput.fromObject({
+  [STEP_STATE_FIELD]: sfn.JsonPath.entirePayload,
+  [REDRIVE_COUNT_FIELD]: sfn.JsonPath.numberAt(REDRIVE_COUNT_PATH),
+});
 
 /** Lambda's own default timeout, for a function that does not set one. */
 const LAMBDA_DEFAULT_TIMEOUT = Duration.seconds(3);
@@ -51,7 +61,7 @@ export function lambdaStep(scope: Construct, id: string, options: LambdaStepOpti
     // write the result under a key named "$" instead of replacing the state.
     ...(options.resultPath === undefined ? {} : { resultPath: options.resultPath }),
     taskTimeout: taskTimeoutFor(options.fn),
-    ...(options.payload === undefined ? {} : { payload: options.payload }),
+    payload: options.payload ?? stateWithRedriveCount,
   });
   task.addRetry(retryWithBackoff(IDEMPOTENT_STEP_RETRY_ERRORS));
   for (const c of options.catches ?? []) {

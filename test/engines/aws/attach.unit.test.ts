@@ -30,7 +30,7 @@ import { bindToSdkMock } from './helpers/sdk-binding';
 
 const sfn = mockClient(SFNClient);
 const FIRST = execArn('scheduled-run-1');
-const SECOND = successorArnOf(FIRST, { runId: FIRST, executionNumber: 1 });
+const SECOND = successorArnOf(FIRST, { runId: FIRST, executionNumber: 1, job: 'example' });
 const T = Date.parse('2026-11-24T10:00:00Z');
 const verboseStatus: ProgressEvent = {
   type: 'allocation-status',

@@ -14,11 +14,12 @@ import { mockClient } from 'aws-sdk-client-mock';
 import {
   LATE_SUCCESSOR_LOOKS_MS,
   type RunRestartOnAwsRequest,
+  runIdentityOf,
   runRestartOnAws,
   successorArnOf,
 } from '../../../lib/engines/aws';
 import type { ProgressEvent } from '../../../lib/restart/events';
-import { CONTINUATION_NAME_HASH, continuationExecutionName } from '../../../lib/workflow/continuation-name';
+import { continuationExecutionName } from '../../../lib/workflow/continuation-name';
 import { type EventShape, ev } from './helpers/fake-history';
 import { FakeStepFunctions } from './helpers/fake-step-functions';
 import { batchRestarted, MACHINE, OPERATOR, options, planned, REGION } from './helpers/fixtures';
@@ -49,7 +50,7 @@ function chain(
       arns.second,
       {
         continuation: {
-          options: { verbose: false },
+          options: { verbose: false, job: 'web' },
           run: { runId: arns.first, executionId: arns.second, executionNumber: 2 },
         },
       },
@@ -57,7 +58,7 @@ function chain(
     );
   fake.onStart = (execution) => {
     arns.first = execution.arn;
-    arns.second = successorArnOf(execution.arn, { runId: execution.arn, executionNumber: 1 });
+    arns.second = successorArnOf(execution.arn, runIdentityOf(execution.arn, JSON.parse(execution.input)));
     if (successorAt === 'start') createSuccessor();
     fake.append(execution.arn, first(arns.second));
   };
@@ -101,16 +102,15 @@ describe('an interrupt around continue-as-new', () => {
     ddb.reset();
   });
 
-  it('names a successor as the workflow does: SHA-1 of the run, then its number', () => {
+  it('names a successor as the workflow does: the job, the first execution, its digest, its number', () => {
     // Arrange
     const runId = 'abc';
 
     // Act
-    const name = continuationExecutionName(runId, 2);
+    const name = continuationExecutionName(runId, 'web', 2);
 
-    // Assert: FIPS 180's "abc" test vector.
-    expect(name).toBe('a9993e364706816aba3e25717850c26c9cd0d89d-2');
-    expect(CONTINUATION_NAME_HASH).toBe('SHA-1');
+    // Assert: the digest starts FIPS 180's "abc" test vector.
+    expect(name).toBe('web-abc-a9993e364706-2');
   });
 
   it('stops the successor when the interrupt comes as the first execution hands over', async () => {

@@ -13,6 +13,8 @@ type RunContext = NonNullable<NonNullable<Parameters<StateMachine['run']>[1]>['c
 /** One execution to run. */
 export interface SingleRunOptions {
   readonly machine: StateMachine;
+  /** `$$.Execution.RedriveCount`: 1 for a redriven execution, else 0. */
+  readonly redriveCount: number;
   readonly tasks: ReadonlyMap<string, BoundTask>;
   readonly input: unknown;
   readonly executionArn: string;
@@ -60,7 +62,7 @@ export async function runSingleExecution(opts: SingleRunOptions): Promise<Single
   const recorder = new StatsRecorder(attemptEventsOf(opts.tasks));
   const machineName = opts.stateMachineArn.split(':').at(-1) ?? 'local';
   const context: RunContext = {
-    Execution: { Id: opts.executionArn, Name: opts.executionName },
+    Execution: { Id: opts.executionArn, Name: opts.executionName, RedriveCount: opts.redriveCount },
     StateMachine: { Id: opts.stateMachineArn, Name: machineName },
     Task: tokens.contextTask,
   };

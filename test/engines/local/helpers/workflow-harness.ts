@@ -10,7 +10,7 @@ import type { ConsulClientConfig } from '../../../../lib/consul/config';
 import { type InvocationInterceptor, runRestartLocally } from '../../../../lib/engines/local/engine';
 import type { LocalStateMachine } from '../../../../lib/engines/local/local-definition';
 import type { LocalTaskTokenCallbacks } from '../../../../lib/engines/local/task-token-callbacks';
-import type { ExecutionResult } from '../../../../lib/engines/local/types';
+import type { ExecutionResult, RedriveRequest } from '../../../../lib/engines/local/types';
 import type { ProgressEvent } from '../../../../lib/restart/events';
 import { createFormatter } from '../../../../lib/restart/format';
 import { type RestartInput, toRestartInput } from '../../../../lib/restart/input';
@@ -74,6 +74,8 @@ export interface WorkflowRunOptions {
   readonly nomadFromEnvironment?: boolean;
   /** Consul's settings for `-wait-healthy`'s Consul reads, as the command hands them. @default none */
   readonly consul?: ConsulClientConfig;
+  /** Runs the input as a console Redrive would: from this state, with the input as its input. @default - a new run */
+  readonly redrive?: RedriveRequest;
 }
 
 /**
@@ -151,6 +153,7 @@ export async function runWorkflowInput(
       ? {}
       : { invocationBudgetMs: runOptions.invocationBudgetMs }),
     ...(runOptions.signal === undefined ? {} : { signal: runOptions.signal }),
+    ...(runOptions.redrive === undefined ? {} : { redrive: runOptions.redrive }),
     interceptInvocation: asInvokedFunction(runOptions.interceptInvocation),
     // Step Functions' retry backoff (2 s, 4 s, ...) in real time would only slow the tests down.
     retryIntervalOverrides: Object.fromEntries(Object.keys(TASK_STATE_HANDLERS).map((name) => [name, 0])),
