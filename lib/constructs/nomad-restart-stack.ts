@@ -56,10 +56,11 @@ export interface NomadRestartStackProps
   readonly approvalSecretsKmsKeyArn?: string;
   /**
    * Concurrent executions reserved for (and capping) the public answer endpoint, when Slack or
-   * webhook answers create one: `ApprovalChannelsProps.endpointReservedConcurrency`. 1 to 100.
+   * webhook answers create one: `ApprovalChannelsProps.endpointReservedConcurrency`. 1 to 100, or
+   * `'none'` (no reservation: what an account with a concurrency quota under 110 needs).
    * @default 10
    */
-  readonly approvalEndpointReservedConcurrency?: number;
+  readonly approvalEndpointReservedConcurrency?: number | 'none';
   /** Post the end of every run to the approval channels above (at least one is needed). @default false */
   readonly notifyRunEnded?: boolean;
   /** The secret holding the Nomad ACL token. @default - anonymous */

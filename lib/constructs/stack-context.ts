@@ -135,12 +135,16 @@ function approvalsFromContext(get: (key: string) => string | undefined): Partial
   };
 }
 
-/** `approvalEndpointReservedConcurrency`: a whole number from 1 to 100. */
-function reservedConcurrencyFrom(value: string): number {
+/**
+ * `approvalEndpointReservedConcurrency`: a whole number from 1 to 100, or `none` (no reservation,
+ * for accounts whose Lambda concurrency quota is too small to reserve any).
+ */
+function reservedConcurrencyFrom(value: string): number | 'none' {
+  if (value === 'none') return 'none';
   const n = Number(value);
   if (/^\d+$/.test(value) && n >= 1 && n <= 100) return n;
   throw new StackContextError(
-    `Context "approvalEndpointReservedConcurrency" is "${value}": expected a whole number from 1 to 100, e.g. -c approvalEndpointReservedConcurrency=10`,
+    `Context "approvalEndpointReservedConcurrency" is "${value}": expected a whole number from 1 to 100, or "none" for no reservation, e.g. -c approvalEndpointReservedConcurrency=10`,
   );
 }
 
