@@ -19,6 +19,7 @@ import { questionRecordPatterns } from './private/approvals-stream-filter';
 import type { DeadLetterQueue } from './private/dead-letter-queue';
 import { executionEndRule } from './private/execution-end-rule';
 import { grantHandlerAccess } from './private/handler-grants';
+import { validateNomadAddressProp } from './private/nomad-address';
 import { grantOperator, OPERATOR_USES, type OperatorUse } from './private/operator-grants';
 import {
   createTaskFunctions,
@@ -104,6 +105,7 @@ export class NomadRestartWorkflow extends Construct {
 
   public constructor(scope: Construct, id: string, props: NomadRestartWorkflowProps) {
     super(scope, id);
+    validateNomadAddressProp(this, props.nomadAddress);
     const settings = resolveWorkflowSettings(this, props);
     const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
     const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
