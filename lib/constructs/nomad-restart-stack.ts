@@ -17,6 +17,7 @@ import {
   type WebhookApprovalProps,
 } from './approval-channels';
 import { NomadRestartWorkflow, type NomadRestartWorkflowProps } from './nomad-restart-workflow';
+import { importVpcPlacement, type VpcPlacementIds, vpcPlacementProblem } from './private/vpc-placement';
 import { RunNotifications } from './run-notifications';
 
 /**
@@ -42,6 +43,7 @@ export type WebhookApprovalReferences = Omit<WebhookApprovalProps, 'secret'> & {
 /** Props of {@link NomadRestartStack}: the workflow's, with secrets and their key given by reference. */
 export interface NomadRestartStackProps
   extends StackProps,
+    VpcPlacementIds,
     Omit<
       NomadRestartWorkflowProps,
       'nomadTokenSecret' | 'nomadTlsSecret' | 'nomadSecretsKey' | 'consulTokenSecret' | 'approvals'
@@ -73,6 +75,8 @@ export interface NomadRestartStackProps
   readonly nomadSecretsKmsKeyArn?: string;
 }
 
+const lit = (s: string) => s as ConstructorParameters<typeof ValidationError>[0];
+
 function importSecret(scope: Construct, id: string, ref: SecretReference): secretsmanager.ISecret {
   if ('completeArn' in ref) return secretsmanager.Secret.fromSecretCompleteArn(scope, id, ref.completeArn);
   if ('partialArn' in ref) return secretsmanager.Secret.fromSecretPartialArn(scope, id, ref.partialArn);
@@ -98,8 +102,12 @@ export class NomadRestartStack extends Stack {
       approvalSecretsKmsKeyArn,
       approvalEndpointReservedConcurrency,
       notifyRunEnded,
+      vpcId,
+      subnetIds,
+      securityGroupIds,
       ...workflowProps
     } = props;
+    const vpcPlacement = this.vpcPlacement(props);
     const approvals: ApprovalChannelsProps = {
       ...(slackApprovals === undefined
         ? {}
@@ -130,13 +138,14 @@ export class NomadRestartStack extends Stack {
     };
     if (notifyRunEnded === true && !hasApprovalChannels(approvals)) {
       throw new ValidationError(
-        'NotifyRunEndedWithoutChannel' as ConstructorParameters<typeof ValidationError>[0],
+        lit('NotifyRunEndedWithoutChannel'),
         'notifyRunEnded posts to the approval channels, and none is configured: give Slack, a webhook or an e-mail topic',
         this,
       );
     }
     this.workflow = new NomadRestartWorkflow(this, 'Restart', {
       ...workflowProps,
+      ...vpcPlacement,
       approvals,
       ...(nomadTokenSecret === undefined
         ? {}
@@ -184,9 +193,37 @@ export class NomadRestartStack extends Stack {
         description: "Paste into the Slack app's Interactivity & Shortcuts > Request URL",
       });
     }
+    if (vpcId !== undefined && securityGroupIds === undefined) {
+      new CfnOutput(this, 'NomadCallersSecurityGroupId', {
+        value: this.workflow.securityGroups.map((g) => g.securityGroupId).join(','),
+        description:
+          "Security group of the functions that call Nomad: allow it into Nomad's (4646) and Consul's (8500) security groups",
+      });
+    }
     new CfnOutput(this, 'InputJsonSchema', {
       value: JSON.stringify(restartInputJsonSchema()),
       description: 'JSON Schema of the execution input (console, schedules)',
     });
+  }
+
+  /**
+   * The VPC placement the ids name, imported (`vpcId`, `subnetIds`, `securityGroupIds`), or the
+   * workflow's own `vpc` props, refused when given both ways or when the ids make no placement.
+   */
+  private vpcPlacement(props: NomadRestartStackProps): Partial<NomadRestartWorkflowProps> {
+    const problem = vpcPlacementProblem(props);
+    if (problem !== undefined) {
+      throw new ValidationError(lit('InvalidVpcPlacement'), `${problem.key} ${problem.problem}`, this);
+    }
+    if (props.vpcId === undefined) return {};
+    const given = (['vpc', 'vpcSubnets', 'securityGroups'] as const).find((k) => props[k] !== undefined);
+    if (given !== undefined) {
+      throw new ValidationError(
+        lit('InvalidVpcPlacement'),
+        `vpcId and ${given} are both given: name the VPC by id (vpcId, subnetIds, securityGroupIds) or as constructs (vpc, vpcSubnets, securityGroups), not both`,
+        this,
+      );
+    }
+    return importVpcPlacement(this, props);
   }
 }

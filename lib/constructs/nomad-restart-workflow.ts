@@ -4,6 +4,7 @@
  */
 import { type CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -27,6 +28,7 @@ import {
   type SharedLockProps,
   type WorkflowFunctionId,
 } from './private/task-functions';
+import { validateVpcProps } from './private/vpc-placement';
 import { resolveWorkflowSettings } from './private/workflow-settings';
 import { createWorkflowStorage } from './private/workflow-storage';
 
@@ -102,10 +104,17 @@ export class NomadRestartWorkflow extends Construct {
   public readonly staleLockDeadLetters: DeadLetterQueue;
   /** The handler functions by handler id (plus `release-stale-lock`). */
   public readonly functions: Readonly<Record<WorkflowFunctionId, lambda.IFunction>>;
+  /**
+   * The security groups of the functions that call Nomad, with `vpc`: `securityGroups`, or the one
+   * created for them (all egress, no ingress). Nomad's (and Consul's) security group must let these
+   * in. Empty without `vpc`.
+   */
+  public readonly securityGroups: readonly ec2.ISecurityGroup[];
 
   public constructor(scope: Construct, id: string, props: NomadRestartWorkflowProps) {
     super(scope, id);
     validateNomadAddressProp(this, props.nomadAddress);
+    validateVpcProps(this, props);
     const settings = resolveWorkflowSettings(this, props);
     const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
     const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
@@ -119,8 +128,20 @@ export class NomadRestartWorkflow extends Construct {
     this.lockTable = storage.lockTable;
     this.approvalsTable = storage.approvalsTable;
 
+    // One group for every function that calls Nomad, so Nomad's and Consul's groups need one rule.
+    this.securityGroups =
+      props.vpc === undefined
+        ? []
+        : (props.securityGroups ?? [
+            new ec2.SecurityGroup(this, 'NomadCallers', {
+              vpc: props.vpc,
+              description: 'nomad-restart functions that call Nomad and Consul',
+              allowAllOutbound: true,
+            }),
+          ]);
     const fns = createTaskFunctions(this, {
       ...props,
+      ...(this.securityGroups.length === 0 ? {} : { securityGroups: [...this.securityGroups] }),
       planBucketName: this.planBucket.bucketName,
       lockTableName: this.lockTable.tableName,
       approvalsTableName: this.approvalsTable.tableName,

@@ -6,6 +6,7 @@
 import { NamedError } from '../errors/named-error';
 import type { NomadRestartStackProps, SecretReference } from './nomad-restart-stack';
 import { NOMAD_ADDRESS_EXAMPLE, nomadAddressProblem } from './private/nomad-address';
+import { type VpcPlacementIds, vpcPlacementProblem } from './private/vpc-placement';
 
 /** A context value that makes no deployable stack; its message is the line to print. */
 export class StackContextError extends NamedError {}
@@ -123,6 +124,29 @@ function reservedConcurrencyFrom(value: string): number | 'none' {
   );
 }
 
+const VPC_EXAMPLE =
+  '-c vpcId=vpc-0123456789abcdef0 -c subnetIds=subnet-0123456789abcdef0,subnet-0fedcba9876543210 (-c securityGroupIds=sg-0123456789abcdef0)';
+
+/**
+ * The VPC the functions that call Nomad run in: `vpcId`, `subnetIds` and `securityGroupIds`
+ * (comma-separated), checked as the stack checks them (docs/deploying.md, "Running in a VPC").
+ */
+function vpcFromContext(get: (key: string) => string | undefined): VpcPlacementIds {
+  const vpcId = get('vpcId');
+  const subnetIds = ids(get('subnetIds'));
+  const securityGroupIds = ids(get('securityGroupIds'));
+  const placement = {
+    ...(vpcId === undefined ? {} : { vpcId }),
+    ...(subnetIds === undefined ? {} : { subnetIds }),
+    ...(securityGroupIds === undefined ? {} : { securityGroupIds }),
+  };
+  const problem = vpcPlacementProblem(placement);
+  if (problem !== undefined) {
+    throw new StackContextError(`Context "${problem.key}" ${problem.problem}; e.g. ${VPC_EXAMPLE}`);
+  }
+  return placement;
+}
+
 const VARIABLES_LOCK_MODES = ['on', 'required', 'off'] as const;
 
 /** `variablesLock`: how runs take the job's lock shared with every `nomad-restart` process. */
@@ -163,5 +187,6 @@ export function stackPropsFromContext(get: (key: string) => string | undefined):
     ...(lock === undefined ? {} : { variablesLock: variablesLockFrom(lock) }),
     ...approvalsFromContext(get),
     ...(notify === 'true' ? { notifyRunEnded: true } : {}),
+    ...vpcFromContext(get),
   };
 }

@@ -1,0 +1,337 @@
+// Scenario: Nomad is private, so the stack is deployed with `-c vpcId=… -c subnetIds=…` (and maybe
+// `-c securityGroupIds=…`). The functions that call Nomad run in those subnets and no other
+// function does; the security group they share is an output to allow into Nomad's; a placement
+// that could never deploy (a VPC without subnets, subnets without a VPC, malformed ids, more than
+// Lambda takes, subnets of another VPC where the constructs can tell) is refused at synth, naming
+// the setting.
+import { App, Stack } from 'aws-cdk-lib';
+import type { Template } from 'aws-cdk-lib/assertions';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
+import { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
+import { NomadRestartWorkflow } from '../../lib/constructs/nomad-restart-workflow';
+import { UNKNOWN_ZONE } from '../../lib/constructs/private/vpc-placement';
+import { stackPropsFromContext } from '../../lib/constructs/stack-context';
+import { awsSolutionsFindings } from './helpers/nag';
+import { synthWithApprovalChannels } from './helpers/synth';
+
+const VPC = 'vpc-0123456789abcdef0';
+const SUBNETS = ['subnet-0123456789abcdef0', 'subnet-0fedcba9876543210'];
+const GROUP = 'sg-0123456789abcdef0';
+const ADDRESS = 'https://nomad.internal:4646';
+const TOPIC = 'arn:aws:sns:us-east-1:123456789012:approvals';
+
+type Resource = { Properties: Record<string, unknown> };
+
+// exactOptionalPropertyTypes trips over CDK's own Vpc vs IVpc optional fields.
+const asIVpc = (vpc: ec2.Vpc) => vpc as unknown as ec2.IVpc;
+
+/** Function logical id → its `VpcConfig` (undefined outside the VPC) and whether it has NOMAD_ADDR. */
+function placements(template: Template) {
+  return Object.entries(template.findResources('AWS::Lambda::Function') as Record<string, Resource>).map(
+    ([id, fn]) => {
+      const env = (fn.Properties['Environment'] as { Variables?: Record<string, unknown> } | undefined)
+        ?.Variables;
+      return {
+        id,
+        vpcConfig: fn.Properties['VpcConfig'] as
+          | { SubnetIds: unknown[]; SecurityGroupIds: unknown[] }
+          | undefined,
+        callsNomad: env?.['NOMAD_ADDR'] !== undefined,
+      };
+    },
+  );
+}
+
+describe('NomadRestartStack in a VPC', () => {
+  describe('from -c vpcId and -c subnetIds', () => {
+    let app: App;
+    let template: Template;
+
+    beforeAll(() => {
+      ({ app, template } = synthWithApprovalChannels('InVpc', TOPIC, {
+        notifyRunEnded: true,
+        vpcId: VPC,
+        subnetIds: SUBNETS,
+      }));
+    });
+
+    it('places exactly the functions that call Nomad in the given subnets', () => {
+      // Act
+      const all = placements(template);
+      const inside = all.filter((p) => p.vpcConfig !== undefined).map((p) => p.id);
+
+      // Assert: the 12 that call Nomad; the chat, answer and run-end functions stay outside.
+      expect(inside).toEqual(all.filter((p) => p.callsNomad).map((p) => p.id));
+      expect(inside).toHaveLength(12);
+      expect(inside).toEqual(expect.arrayContaining([expect.stringMatching(/^RestartlockjobfnFunction/)]));
+      expect(inside).toEqual(
+        expect.arrayContaining([expect.stringMatching(/^RestartreleasestalelockfnFunction/)]),
+      );
+      expect(inside.filter((id) => /approval|RunNotifications|askfn|validateinput/.test(id))).toEqual([]);
+      for (const p of all.filter((x) => x.vpcConfig !== undefined)) {
+        expect(p.vpcConfig?.SubnetIds).toEqual(SUBNETS);
+      }
+    });
+
+    it('gives those functions one security group of their own, all egress, and outputs its id', () => {
+      // Act
+      const groups = template.findResources('AWS::EC2::SecurityGroup') as Record<string, Resource>;
+      const [groupId] = Object.keys(groups);
+      const configs = placements(template).flatMap((p) => (p.vpcConfig === undefined ? [] : [p.vpcConfig]));
+
+      // Assert
+      expect(Object.keys(groups)).toEqual([expect.stringMatching(/^RestartNomadCallers/)]);
+      expect(groups[groupId ?? '']?.Properties).toMatchObject({
+        VpcId: VPC,
+        SecurityGroupEgress: [{ CidrIp: '0.0.0.0/0', IpProtocol: '-1' }],
+      });
+      expect(groups[groupId ?? '']?.Properties['SecurityGroupIngress']).toBeUndefined();
+      for (const config of configs) {
+        expect(config.SecurityGroupIds).toEqual([{ 'Fn::GetAtt': [groupId, 'GroupId'] }]);
+      }
+      template.hasOutput('NomadCallersSecurityGroupId', {
+        Value: { 'Fn::GetAtt': [groupId, 'GroupId'] },
+      });
+    });
+
+    it('renders no placeholder zone of the imported VPC', () => {
+      // Act
+      const rendered = JSON.stringify(template.toJSON());
+
+      // Assert
+      expect(rendered).not.toContain(UNKNOWN_ZONE);
+    });
+
+    it('reports no unacknowledged cdk-nag finding', () => {
+      // Act
+      const { findings } = awsSolutionsFindings(app);
+
+      // Assert
+      expect(findings).toEqual([]);
+    });
+  });
+
+  it('uses the given security groups, never changing them, and outputs none', () => {
+    // Act
+    const { template } = synthWithApprovalChannels('InVpcWithGroup', TOPIC, {
+      vpcId: VPC,
+      subnetIds: SUBNETS,
+      securityGroupIds: [GROUP],
+    });
+
+    // Assert
+    const configs = placements(template).flatMap((p) => (p.vpcConfig === undefined ? [] : [p.vpcConfig]));
+    expect(configs).toHaveLength(12);
+    for (const config of configs) expect(config.SecurityGroupIds).toEqual([GROUP]);
+    template.resourceCountIs('AWS::EC2::SecurityGroup', 0);
+    template.resourceCountIs('AWS::EC2::SecurityGroupIngress', 0);
+    template.resourceCountIs('AWS::EC2::SecurityGroupEgress', 0);
+    expect(Object.keys(template.findOutputs('NomadCallersSecurityGroupId'))).toEqual([]);
+  });
+
+  it('places no function in a VPC without one', () => {
+    // Act
+    const { template } = synthWithApprovalChannels('NoVpc', TOPIC);
+
+    // Assert
+    expect(placements(template).filter((p) => p.vpcConfig !== undefined)).toEqual([]);
+    template.resourceCountIs('AWS::EC2::SecurityGroup', 0);
+  });
+
+  it.each([
+    {
+      name: 'a VPC without subnets',
+      over: { vpcId: VPC },
+      expectedErr: `vpcId is "${VPC}" but subnetIds is not given`,
+    },
+    {
+      name: 'subnets without a VPC',
+      over: { subnetIds: SUBNETS },
+      expectedErr: 'subnetIds is given without vpcId',
+    },
+    {
+      name: 'security groups without a VPC',
+      over: { securityGroupIds: [GROUP] },
+      expectedErr: 'securityGroupIds is given without vpcId',
+    },
+    {
+      name: 'a malformed VPC id',
+      over: { vpcId: 'vpc-xyz', subnetIds: SUBNETS },
+      expectedErr: 'vpcId is "vpc-xyz", which is not a VPC id',
+    },
+    {
+      name: 'a malformed subnet id',
+      over: { vpcId: VPC, subnetIds: ['subnet-0123456789abcdef0', 'sn-1'] },
+      expectedErr: 'subnetIds has "sn-1", which is not a subnet id',
+    },
+    {
+      name: 'a malformed security group id',
+      over: { vpcId: VPC, subnetIds: SUBNETS, securityGroupIds: ['subnet-0123456789abcdef0'] },
+      expectedErr: 'securityGroupIds has "subnet-0123456789abcdef0", which is not a security group id',
+    },
+    {
+      name: 'a subnet twice',
+      over: { vpcId: VPC, subnetIds: [SUBNETS[0] ?? '', SUBNETS[0] ?? ''] },
+      expectedErr: `subnetIds has "${SUBNETS[0]}" twice`,
+    },
+    {
+      name: 'more subnets than Lambda takes',
+      over: {
+        vpcId: VPC,
+        subnetIds: Array.from({ length: 17 }, (_, i) => `subnet-${String(i).padStart(8, '0')}`),
+      },
+      expectedErr: 'subnetIds has 17 ids; a Lambda function takes at most 16',
+    },
+    {
+      name: 'more security groups than Lambda takes',
+      over: {
+        vpcId: VPC,
+        subnetIds: SUBNETS,
+        securityGroupIds: Array.from({ length: 6 }, (_, i) => `sg-${String(i).padStart(8, '0')}`),
+      },
+      expectedErr: 'securityGroupIds has 6 ids; a Lambda function takes at most 5',
+    },
+  ])('refuses $name, naming the prop', ({ over, expectedErr }) => {
+    // Arrange
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+
+    // Act
+    const act = () => new NomadRestartStack(app, 'Bad', { nomadAddress: ADDRESS, ...over });
+
+    // Assert
+    expect(act).toThrow(expectedErr);
+  });
+
+  it('refuses a VPC given both by id and as a construct', () => {
+    // Arrange
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const network = new Stack(app, 'Network');
+    const vpc = new ec2.Vpc(network, 'Vpc');
+
+    // Act
+    const act = () =>
+      new NomadRestartStack(app, 'Both', {
+        nomadAddress: ADDRESS,
+        vpcId: VPC,
+        subnetIds: SUBNETS,
+        vpc: asIVpc(vpc),
+      });
+
+    // Assert
+    expect(act).toThrow('vpcId and vpc are both given');
+  });
+});
+
+describe('stackPropsFromContext with a VPC', () => {
+  const fromContext = (context: Record<string, string>) => () =>
+    stackPropsFromContext((key) => ({ nomadAddress: ADDRESS, ...context })[key]);
+
+  it('reads -c vpcId, -c subnetIds and -c securityGroupIds (comma-separated)', () => {
+    // Act
+    const props = fromContext({
+      vpcId: VPC,
+      subnetIds: ` ${SUBNETS.join(' , ')} `,
+      securityGroupIds: GROUP,
+    })();
+
+    // Assert
+    expect(props).toMatchObject({ vpcId: VPC, subnetIds: SUBNETS, securityGroupIds: [GROUP] });
+  });
+
+  it('leaves the VPC out when no key is given', () => {
+    // Act
+    const props = fromContext({})();
+
+    // Assert
+    expect(props).not.toHaveProperty('vpcId');
+    expect(props).not.toHaveProperty('subnetIds');
+    expect(props).not.toHaveProperty('securityGroupIds');
+  });
+
+  it.each([
+    {
+      name: 'a VPC without subnets',
+      context: { vpcId: VPC },
+      expectedErr: `Context "vpcId" is "${VPC}" but subnetIds is not given`,
+    },
+    {
+      name: 'an empty subnet list',
+      context: { vpcId: VPC, subnetIds: ' , ' },
+      expectedErr: `Context "vpcId" is "${VPC}" but subnetIds is not given`,
+    },
+    {
+      name: 'subnets without a VPC',
+      context: { subnetIds: SUBNETS.join(',') },
+      expectedErr: 'Context "subnetIds" is given without vpcId',
+    },
+    {
+      name: 'a subnet id as the VPC',
+      context: { vpcId: SUBNETS[0] ?? '', subnetIds: SUBNETS.join(',') },
+      expectedErr: `Context "vpcId" is "${SUBNETS[0]}", which is not a VPC id`,
+    },
+    {
+      name: 'a malformed subnet',
+      context: { vpcId: VPC, subnetIds: 'subnet-0123456789ABCDEF0' },
+      expectedErr: 'Context "subnetIds" has "subnet-0123456789ABCDEF0", which is not a subnet id',
+    },
+    {
+      name: 'a malformed security group',
+      context: { vpcId: VPC, subnetIds: SUBNETS.join(','), securityGroupIds: 'default' },
+      expectedErr: 'Context "securityGroupIds" has "default", which is not a security group id',
+    },
+  ])('refuses $name, naming the key', ({ context, expectedErr }) => {
+    // Act / Assert
+    expect(fromContext(context)).toThrow(expectedErr);
+    expect(fromContext(context)).toThrow('e.g. -c vpcId=vpc-0123456789abcdef0 -c subnetIds=subnet-');
+  });
+});
+
+describe('NomadRestartWorkflow in a VPC', () => {
+  const build = (props: (stack: Stack) => Partial<ConstructorParameters<typeof NomadRestartWorkflow>[2]>) => {
+    const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Workflow');
+    return () => new NomadRestartWorkflow(stack, 'Restart', { nomadAddress: ADDRESS, ...props(stack) });
+  };
+
+  it('refuses a subnet of another VPC when the VPC knows its subnets', () => {
+    // Arrange
+    const act = build((stack) => {
+      const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 2 });
+      const other = new ec2.Vpc(stack, 'Other', { maxAzs: 2 });
+      return { vpc: asIVpc(vpc), vpcSubnets: { subnets: [other.privateSubnets[0] as ec2.ISubnet] } };
+    });
+
+    // Act / Assert
+    expect(act).toThrow(/vpcSubnets has subnet ".+", which is not one of the subnets of vpc/);
+  });
+
+  it('takes a subnet of its own VPC', () => {
+    // Arrange
+    let vpc: ec2.Vpc | undefined;
+    const act = build((stack) => {
+      vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 2 });
+      return { vpc: asIVpc(vpc), vpcSubnets: { subnets: [vpc.privateSubnets[0] as ec2.ISubnet] } };
+    });
+
+    // Act
+    const workflow = act();
+
+    // Assert
+    expect(workflow.securityGroups).toHaveLength(1);
+    expect(vpc).toBeDefined();
+  });
+
+  it.each([
+    { name: 'vpcSubnets', expectedErr: 'vpcSubnets is given without vpc' },
+    { name: 'securityGroups', expectedErr: 'securityGroups is given without vpc' },
+  ])('refuses $name without vpc', ({ name, expectedErr }) => {
+    // Arrange
+    const act = build((stack) =>
+      name === 'vpcSubnets'
+        ? { vpcSubnets: { subnets: [ec2.Subnet.fromSubnetId(stack, 'S', SUBNETS[0] ?? '')] } }
+        : { securityGroups: [ec2.SecurityGroup.fromSecurityGroupId(stack, 'G', GROUP)] },
+    );
+
+    // Act / Assert
+    expect(act).toThrow(expectedErr);
+  });
+});
