@@ -4,11 +4,14 @@
 // that could never deploy (a VPC without subnets, subnets without a VPC, malformed ids, more than
 // Lambda takes, subnets of another VPC where the constructs can tell) is refused at synth, naming
 // the setting.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import type { Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
 import { NomadRestartWorkflow } from '../../lib/constructs/nomad-restart-workflow';
+import { PROJECT_ROOT } from '../../lib/constructs/private/task-function';
 import { UNKNOWN_ZONE } from '../../lib/constructs/private/vpc-placement';
 import { stackPropsFromContext } from '../../lib/constructs/stack-context';
 import { awsSolutionsFindings } from './helpers/nag';
@@ -40,6 +43,23 @@ function placements(template: Template) {
       };
     },
   );
+}
+
+/** Every action the IAM policies of the in-VPC functions' roles allow. */
+function inVpcRoleActions(template: Template): string[] {
+  const functions = template.findResources('AWS::Lambda::Function') as Record<string, Resource>;
+  const roles = new Set(
+    Object.values(functions)
+      .filter((fn) => fn.Properties['VpcConfig'] !== undefined)
+      .map((fn) => (fn.Properties['Role'] as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0]),
+  );
+  const policies = template.findResources('AWS::IAM::Policy') as Record<string, Resource>;
+  return Object.values(policies)
+    .filter((p) => (p.Properties['Roles'] as { Ref: string }[]).some((r) => roles.has(r.Ref)))
+    .flatMap(
+      (p) => (p.Properties['PolicyDocument'] as { Statement: { Action: string | string[] }[] }).Statement,
+    )
+    .flatMap((st) => (Array.isArray(st.Action) ? st.Action : [st.Action]));
 }
 
 describe('NomadRestartStack in a VPC', () => {
@@ -109,6 +129,31 @@ describe('NomadRestartStack in a VPC', () => {
       // Assert
       expect(findings).toEqual([]);
     });
+  });
+
+  it('lists in docs/deploying.md an endpoint for every AWS API an in-VPC function may call', () => {
+    // Arrange: every secret configured, so every grant is there.
+    const { template } = synthWithApprovalChannels('InVpcSecrets', TOPIC, {
+      vpcId: VPC,
+      subnetIds: SUBNETS,
+      nomadTokenSecret: { name: 'nomad-token' },
+      nomadTlsSecret: { name: 'nomad-tls' },
+      consulTokenSecret: { name: 'consul-token' },
+    });
+    const doc = readFileSync(join(PROJECT_ROOT, 'docs', 'deploying.md'), 'utf8');
+
+    // Act
+    const services = new Set(
+      inVpcRoleActions(template)
+        .map((action) => action.split(':')[0] ?? '')
+        // Lambda itself delivers logs, traces and the dead-letter queue's messages; ec2 is its
+        // own ENI management (the VPC access managed policy).
+        .filter((service) => !['logs', 'xray', 'sqs', 'ec2'].includes(service)),
+    );
+
+    // Assert
+    expect([...services].sort()).toEqual(['dynamodb', 's3', 'secretsmanager', 'states']);
+    for (const service of services) expect(doc).toContain(`\`com.amazonaws.<region>.${service}\``);
   });
 
   it('uses the given security groups, never changing them, and outputs none', () => {
