@@ -20,6 +20,8 @@ import { NomadRestartWorkflow, type NomadRestartWorkflowProps } from './nomad-re
 import { importVpcPlacement, type VpcPlacementIds, vpcPlacementProblem } from './private/vpc-placement';
 import { RunNotifications } from './run-notifications';
 
+export type { VpcPlacementIds } from './private/vpc-placement';
+
 /**
  * A Secrets Manager secret as a user can name it. A complete ARN carries the 6-character suffix
  * Secrets Manager adds; with a partial ARN or a name, grants match any suffix.

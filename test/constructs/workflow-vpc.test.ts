@@ -122,6 +122,18 @@ describe('NomadRestartStack in a VPC', () => {
       expect(rendered).not.toContain(UNKNOWN_ZONE);
     });
 
+    it('synthesizes without a warning', () => {
+      // Act
+      const warnings = app
+        .synth()
+        .getStackByName('InVpc')
+        .messages.filter((m) => m.level === 'warning')
+        .map((m) => `${m.id}: ${String(m.entry.data)}`);
+
+      // Assert
+      expect(warnings).toEqual([]);
+    });
+
     it('reports no unacknowledged cdk-nag finding', () => {
       // Act
       const { findings } = awsSolutionsFindings(app);

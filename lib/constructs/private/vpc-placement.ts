@@ -7,7 +7,7 @@
  * subnets really are in that VPC, when all it has are ids) is for the deployment:
  * docs/deploying.md, "Running in a VPC".
  */
-import { Token, ValidationError } from 'aws-cdk-lib';
+import { Annotations, Token, ValidationError } from 'aws-cdk-lib';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type { Construct } from 'constructs';
 
@@ -101,6 +101,12 @@ export function importVpcPlacement(scope: Construct, ids: VpcPlacementIds): VpcP
     // template (test/constructs/workflow-vpc.test.ts checks it).
     availabilityZones: subnetIds.map((_, i) => `${UNKNOWN_ZONE}${i}`),
   });
+  for (const subnet of vpc.privateSubnets) {
+    Annotations.of(subnet).acknowledgeWarning(
+      '@aws-cdk/aws-ec2:noSubnetRouteTableId',
+      'A Lambda function in a subnet needs its id only; nothing in the stack reads its route table.',
+    );
+  }
   const groups = (ids.securityGroupIds ?? []).map((id) =>
     ec2.SecurityGroup.fromSecurityGroupId(scope, `SecurityGroup-${id}`, id, { mutable: false }),
   );
