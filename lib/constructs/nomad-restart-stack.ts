@@ -195,7 +195,7 @@ export class NomadRestartStack extends Stack {
         description: "Paste into the Slack app's Interactivity & Shortcuts > Request URL",
       });
     }
-    if (vpcId !== undefined && securityGroupIds === undefined) {
+    if (vpcId !== undefined && (securityGroupIds ?? []).length === 0) {
       new CfnOutput(this, 'NomadCallersSecurityGroupId', {
         value: this.workflow.securityGroups.map((g) => g.securityGroupId).join(','),
         description:

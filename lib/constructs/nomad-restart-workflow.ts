@@ -129,16 +129,20 @@ export class NomadRestartWorkflow extends Construct {
     this.approvalsTable = storage.approvalsTable;
 
     // One group for every function that calls Nomad, so Nomad's and Consul's groups need one rule.
+    // An empty list is no group given (Lambda would otherwise make one per function).
+    const given = props.securityGroups ?? [];
     this.securityGroups =
       props.vpc === undefined
         ? []
-        : (props.securityGroups ?? [
-            new ec2.SecurityGroup(this, 'NomadCallers', {
-              vpc: props.vpc,
-              description: 'nomad-restart functions that call Nomad and Consul',
-              allowAllOutbound: true,
-            }),
-          ]);
+        : given.length > 0
+          ? given
+          : [
+              new ec2.SecurityGroup(this, 'NomadCallers', {
+                vpc: props.vpc,
+                description: 'nomad-restart functions that call Nomad and Consul',
+                allowAllOutbound: true,
+              }),
+            ];
     const fns = createTaskFunctions(this, {
       ...props,
       ...(this.securityGroups.length === 0 ? {} : { securityGroups: [...this.securityGroups] }),

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
-import type { Template } from 'aws-cdk-lib/assertions';
+import { Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
 import { NomadRestartWorkflow } from '../../lib/constructs/nomad-restart-workflow';
@@ -184,6 +184,31 @@ describe('NomadRestartStack in a VPC', () => {
     template.resourceCountIs('AWS::EC2::SecurityGroupIngress', 0);
     template.resourceCountIs('AWS::EC2::SecurityGroupEgress', 0);
     expect(Object.keys(template.findOutputs('NomadCallersSecurityGroupId'))).toEqual([]);
+  });
+
+  it('takes an empty -c securityGroupIds as none given: one group for all, and its id output', () => {
+    // Arrange
+    const context: Record<string, string> = {
+      nomadAddress: ADDRESS,
+      vpcId: VPC,
+      subnetIds: SUBNETS.join(','),
+      securityGroupIds: ' , ',
+    };
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+
+    // Act
+    const stack = new NomadRestartStack(
+      app,
+      'EmptyGroups',
+      stackPropsFromContext((key) => context[key]),
+    );
+
+    // Assert
+    const template = Template.fromStack(stack);
+    template.resourceCountIs('AWS::EC2::SecurityGroup', 1);
+    expect(Object.keys(template.findOutputs('NomadCallersSecurityGroupId'))).toEqual([
+      'NomadCallersSecurityGroupId',
+    ]);
   });
 
   it('places no function in a VPC without one', () => {
