@@ -2,15 +2,14 @@
 // `-c securityGroupIds=…`). The functions that call Nomad run in those subnets and no other
 // function does; the security group they share is an output to allow into Nomad's; a placement
 // that could never deploy (a VPC without subnets, subnets without a VPC, malformed ids, more than
-// Lambda takes, subnets of another VPC where the constructs can tell) is refused at synth, naming
-// the setting.
+// Lambda takes, a VPC given two ways) is refused at synth, naming the prop. The context's and the
+// workflow construct's own checks: vpc-placement.test.ts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
-import { NomadRestartWorkflow } from '../../lib/constructs/nomad-restart-workflow';
 import { PROJECT_ROOT } from '../../lib/constructs/private/task-function';
 import { UNKNOWN_ZONE } from '../../lib/constructs/private/vpc-placement';
 import { stackPropsFromContext } from '../../lib/constructs/stack-context';
@@ -301,119 +300,5 @@ describe('NomadRestartStack in a VPC', () => {
 
     // Assert
     expect(act).toThrow('vpcId and vpc are both given');
-  });
-});
-
-describe('stackPropsFromContext with a VPC', () => {
-  const fromContext = (context: Record<string, string>) => () =>
-    stackPropsFromContext((key) => ({ nomadAddress: ADDRESS, ...context })[key]);
-
-  it('reads -c vpcId, -c subnetIds and -c securityGroupIds (comma-separated)', () => {
-    // Act
-    const props = fromContext({
-      vpcId: VPC,
-      subnetIds: ` ${SUBNETS.join(' , ')} `,
-      securityGroupIds: GROUP,
-    })();
-
-    // Assert
-    expect(props).toMatchObject({ vpcId: VPC, subnetIds: SUBNETS, securityGroupIds: [GROUP] });
-  });
-
-  it('leaves the VPC out when no key is given', () => {
-    // Act
-    const props = fromContext({})();
-
-    // Assert
-    expect(props).not.toHaveProperty('vpcId');
-    expect(props).not.toHaveProperty('subnetIds');
-    expect(props).not.toHaveProperty('securityGroupIds');
-  });
-
-  it.each([
-    {
-      name: 'a VPC without subnets',
-      context: { vpcId: VPC },
-      expectedErr: `Context "vpcId" is "${VPC}" but subnetIds is not given`,
-    },
-    {
-      name: 'an empty subnet list',
-      context: { vpcId: VPC, subnetIds: ' , ' },
-      expectedErr: `Context "vpcId" is "${VPC}" but subnetIds is not given`,
-    },
-    {
-      name: 'subnets without a VPC',
-      context: { subnetIds: SUBNETS.join(',') },
-      expectedErr: 'Context "subnetIds" is given without vpcId',
-    },
-    {
-      name: 'a subnet id as the VPC',
-      context: { vpcId: SUBNETS[0] ?? '', subnetIds: SUBNETS.join(',') },
-      expectedErr: `Context "vpcId" is "${SUBNETS[0]}", which is not a VPC id`,
-    },
-    {
-      name: 'a malformed subnet',
-      context: { vpcId: VPC, subnetIds: 'subnet-0123456789ABCDEF0' },
-      expectedErr: 'Context "subnetIds" has "subnet-0123456789ABCDEF0", which is not a subnet id',
-    },
-    {
-      name: 'a malformed security group',
-      context: { vpcId: VPC, subnetIds: SUBNETS.join(','), securityGroupIds: 'default' },
-      expectedErr: 'Context "securityGroupIds" has "default", which is not a security group id',
-    },
-  ])('refuses $name, naming the key', ({ context, expectedErr }) => {
-    // Act / Assert
-    expect(fromContext(context)).toThrow(expectedErr);
-    expect(fromContext(context)).toThrow('e.g. -c vpcId=vpc-0123456789abcdef0 -c subnetIds=subnet-');
-  });
-});
-
-describe('NomadRestartWorkflow in a VPC', () => {
-  const build = (props: (stack: Stack) => Partial<ConstructorParameters<typeof NomadRestartWorkflow>[2]>) => {
-    const stack = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Workflow');
-    return () => new NomadRestartWorkflow(stack, 'Restart', { nomadAddress: ADDRESS, ...props(stack) });
-  };
-
-  it('refuses a subnet of another VPC when the VPC knows its subnets', () => {
-    // Arrange
-    const act = build((stack) => {
-      const vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 2 });
-      const other = new ec2.Vpc(stack, 'Other', { maxAzs: 2 });
-      return { vpc: asIVpc(vpc), vpcSubnets: { subnets: [other.privateSubnets[0] as ec2.ISubnet] } };
-    });
-
-    // Act / Assert
-    expect(act).toThrow(/vpcSubnets has subnet ".+", which is not one of the subnets of vpc/);
-  });
-
-  it('takes a subnet of its own VPC', () => {
-    // Arrange
-    let vpc: ec2.Vpc | undefined;
-    const act = build((stack) => {
-      vpc = new ec2.Vpc(stack, 'Vpc', { maxAzs: 2 });
-      return { vpc: asIVpc(vpc), vpcSubnets: { subnets: [vpc.privateSubnets[0] as ec2.ISubnet] } };
-    });
-
-    // Act
-    const workflow = act();
-
-    // Assert
-    expect(workflow.securityGroups).toHaveLength(1);
-    expect(vpc).toBeDefined();
-  });
-
-  it.each([
-    { name: 'vpcSubnets', expectedErr: 'vpcSubnets is given without vpc' },
-    { name: 'securityGroups', expectedErr: 'securityGroups is given without vpc' },
-  ])('refuses $name without vpc', ({ name, expectedErr }) => {
-    // Arrange
-    const act = build((stack) =>
-      name === 'vpcSubnets'
-        ? { vpcSubnets: { subnets: [ec2.Subnet.fromSubnetId(stack, 'S', SUBNETS[0] ?? '')] } }
-        : { securityGroups: [ec2.SecurityGroup.fromSecurityGroupId(stack, 'G', GROUP)] },
-    );
-
-    // Act / Assert
-    expect(act).toThrow(expectedErr);
   });
 });
