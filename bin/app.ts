@@ -2,8 +2,9 @@
  * The CDK app: `npx cdk synth` (cdk.json runs this with tsx). Context (see docs/deploying.md):
  * `nomadAddress` (required: Nomad's address as the Lambda functions reach it), `nomadTokenSecretArn`
  * and `nomadTlsSecretArn` (a secret's name or ARN), `nomadSecretsKmsKeyArn`, `batchesPerExecution`,
- * `stackName` (default NomadRestart). A bad value stops the synth with a message naming it.
+ * `stackName` (default NomadRestart); a private Nomad's VPC: `vpcId`, `subnetIds`, `securityGroupIds`.
  * `alarmTopicArn`: the SNS topic every alarm of the stack notifies (without it they notify nobody).
+ * A bad value stops the synth with a message naming it.
  */
 import { App } from 'aws-cdk-lib';
 import { NomadRestartStack } from '../lib/constructs/nomad-restart-stack';

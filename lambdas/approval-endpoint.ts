@@ -12,6 +12,7 @@ import {
   handleApprovalRequest,
 } from '../lib/approvals/endpoint';
 import { SlackChannel } from '../lib/approvals/slack-channel';
+import { awsSdkClient } from '../lib/stores/aws-client-config';
 import { approvalStoreFromEnv, replayGuardFromEnv } from '../lib/stores/from-env';
 import { approvalSettings } from './private/approval-wiring';
 import { logger } from './private/logger';
@@ -23,10 +24,7 @@ async function endpointDeps(): Promise<EndpointDeps> {
   const settings = await approvalSettings();
   // Before Slack's 3-second acknowledgement: short attempts (the decision reopens the question
   // and says to answer again when Step Functions cannot be told in time).
-  sfn ??= new SFNClient({
-    maxAttempts: 2,
-    requestHandler: { connectionTimeout: 500, requestTimeout: 1_000 },
-  });
+  sfn ??= awsSdkClient(SFNClient, { maxAttempts: 2 }, { connectionTimeoutMs: 500, requestTimeoutMs: 1_000 });
   const { slack, webhook } = settings;
   return {
     decide: { approvals: approvalStoreFromEnv(), sfn },

@@ -13,7 +13,9 @@ import {
 import { SlackChannel } from '../../lib/approvals/slack-channel';
 import { SnsChannel } from '../../lib/approvals/sns-channel';
 import { WebhookChannel } from '../../lib/approvals/webhook-channel';
+import { awsSdkClient } from '../../lib/stores/aws-client-config';
 import { HandlerConfigError } from './errors';
+import { secretsProvider } from './secrets-provider';
 
 /** How long a fetched secret is reused, in seconds: a rotated one is picked up within this. */
 const SECRET_MAX_AGE_SECONDS = 300;
@@ -22,7 +24,7 @@ type SecretsProvider = import('@aws-lambda-powertools/parameters/secrets').Secre
 let provider: SecretsProvider | undefined;
 
 async function readSecret(arn: string): Promise<string> {
-  provider ??= new (await import('@aws-lambda-powertools/parameters/secrets')).SecretsProvider();
+  provider ??= await secretsProvider();
   const secret = await provider.get(arn, { maxAge: SECRET_MAX_AGE_SECONDS });
   if (typeof secret !== 'string' || secret === '') {
     throw new HandlerConfigError(`Secret "${arn}" is empty or not a string`);
@@ -68,7 +70,7 @@ export async function chatChannels(settings: ChatSettings): Promise<ChatChannel[
   }
   if (emailTopicArn !== undefined) {
     const { SNSClient } = await import('@aws-sdk/client-sns');
-    channels.push(new SnsChannel(new SNSClient({}), emailTopicArn));
+    channels.push(new SnsChannel(awsSdkClient(SNSClient, {}), emailTopicArn));
   }
   return channels;
 }

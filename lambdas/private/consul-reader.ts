@@ -13,6 +13,7 @@ import type { ConsulChecksReader } from '../../lib/restart/consul-health';
 import { consulConfigOf } from '../../lib/steps/kit/local-invocation';
 import { ENV } from '../../lib/stores/from-env';
 import { decodeToken, type SecretSource } from './nomad-client-middleware';
+import { secretsProvider } from './secrets-provider';
 
 /** How long a fetched Consul token is reused, as the Nomad token's. */
 const SECRET_MAX_AGE_SECONDS = 300;
@@ -27,7 +28,7 @@ async function configFor(context: Context, env: NodeJS.ProcessEnv): Promise<Cons
   const config = consulConfigFromEnv(env);
   const arn = env[ENV.consulTokenSecretArn];
   if (arn === undefined || arn === '') return config;
-  secrets ??= new (await import('@aws-lambda-powertools/parameters/secrets')).SecretsProvider();
+  secrets ??= await secretsProvider();
   const raw = await secrets.get(arn, { maxAge: SECRET_MAX_AGE_SECONDS });
   return { ...config, token: decodeToken(raw, arn) };
 }

@@ -22,6 +22,7 @@ import { NomadClient, type NomadClientConfig, resolveNomadConfig } from '../../l
 import { nomadConfigOf } from '../../lib/steps/kit/local-invocation';
 import { ENV } from '../../lib/stores/from-env';
 import { HandlerConfigError, NomadSecretError } from './errors';
+import { secretsProvider } from './secrets-provider';
 
 /** The Lambda context as handlers behind this middleware see it. */
 export interface NomadContext extends Context {
@@ -154,7 +155,7 @@ export function nomadClientMiddleware(
       return { config, fingerprint: digest(JSON.stringify(config)) };
     }
     // Loaded only when a secret is configured: a local run never needs the Secrets Manager client.
-    secrets ??= new (await import('@aws-lambda-powertools/parameters/secrets')).SecretsProvider();
+    secrets ??= await secretsProvider();
     const maxAge = options.cacheMaxAgeSeconds;
     let fingerprint = '';
     if (tokenArn !== undefined && tokenArn !== '') {

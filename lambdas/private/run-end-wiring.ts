@@ -6,6 +6,7 @@
  */
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import { readRunRecord } from '../../lib/steps/kit/step-kit';
+import { awsSdkClient } from '../../lib/stores/aws-client-config';
 import { planStoreFromEnv } from '../../lib/stores/from-env';
 import { type EndedExecution, runIdOf } from '../../lib/workflow/ended-execution';
 import type { RunRecordView } from '../../lib/workflow/run-end';
@@ -16,7 +17,7 @@ let sfn: SFNClient | undefined;
 /** `DescribeExecution` of one of this state machine's executions. */
 async function describeExecution(executionArn: string) {
   const { SFNClient, DescribeExecutionCommand } = await import('@aws-sdk/client-sfn');
-  sfn ??= new SFNClient({});
+  sfn ??= awsSdkClient(SFNClient, {});
   return sfn.send(new DescribeExecutionCommand({ executionArn }));
 }
 

@@ -76,10 +76,13 @@ export interface ApprovalChannelsProps {
    * URL is public (auth NONE: requests are verified by their signatures inside the function), so
    * without a cap a flood of unsigned requests could take the account's whole concurrency and
    * throttle the workflow's own functions until runs fail; with it, a flood only throttles the
-   * endpoint (answers are retried by Slack, or again by the person). A whole number from 1 to 100.
+   * endpoint (answers are retried by Slack, or again by the person). A whole number from 1 to 100,
+   * or `'none'` for no reservation (and no cap): Lambda refuses a reservation that leaves the
+   * account fewer than 100 unreserved executions, so an account whose concurrency quota is under
+   * 100 plus this number (new accounts often have 10 or 50) deploys only with `'none'`.
    * @default 10
    */
-  readonly endpointReservedConcurrency?: number;
+  readonly endpointReservedConcurrency?: number | 'none';
 }
 
 /** Default of {@link ApprovalChannelsProps.endpointReservedConcurrency}: a few people answering at once, with room. */
@@ -118,10 +121,13 @@ export class ApprovalChannels extends Construct {
     const answers = props.slack !== undefined || (props.webhook?.answerKeyIds?.length ?? 0) > 0;
     let answerUrl: string | undefined;
     if (answers) {
-      const endpoint = this.fn('approval-endpoint', props, this.endpointEnvironment(props), {
-        reservedConcurrentExecutions:
-          props.endpointReservedConcurrency ?? DEFAULT_ENDPOINT_RESERVED_CONCURRENCY,
-      });
+      const reserved = props.endpointReservedConcurrency ?? DEFAULT_ENDPOINT_RESERVED_CONCURRENCY;
+      const endpoint = this.fn(
+        'approval-endpoint',
+        props,
+        this.endpointEnvironment(props),
+        reserved === 'none' ? {} : { reservedConcurrentExecutions: reserved },
+      );
       this.endpoint = endpoint;
       // Slack and webhook senders cannot sign with SigV4: each request is verified by its own
       // signature (Slack v0, webhook v1 HMAC) inside the function instead.
@@ -161,10 +167,14 @@ export class ApprovalChannels extends Construct {
 
   private validate(props: ApprovalChannelsProps): void {
     const reserved = props.endpointReservedConcurrency;
-    if (reserved !== undefined && !(Number.isInteger(reserved) && reserved >= 1 && reserved <= 100)) {
+    if (
+      reserved !== undefined &&
+      reserved !== 'none' &&
+      !(Number.isInteger(reserved) && reserved >= 1 && reserved <= 100)
+    ) {
       throw new ValidationError(
         lit('InvalidEndpointReservedConcurrency'),
-        `endpointReservedConcurrency must be a whole number from 1 to 100, got ${String(reserved)}`,
+        `endpointReservedConcurrency must be a whole number from 1 to 100, or 'none' for no reservation, got ${JSON.stringify(reserved)}`,
         this,
       );
     }

@@ -20,6 +20,7 @@ export {
   type NomadRestartStackProps,
   type SecretReference,
   type SlackApprovalReferences,
+  type VpcPlacementIds,
   type WebhookApprovalReferences,
 } from './nomad-restart-stack';
 export {

@@ -17,8 +17,11 @@ import {
   type WebhookApprovalProps,
 } from './approval-channels';
 import { NomadRestartWorkflow, type NomadRestartWorkflowProps } from './nomad-restart-workflow';
+import { importVpcPlacement, type VpcPlacementIds, vpcPlacementProblem } from './private/vpc-placement';
 import { RunNotifications } from './run-notifications';
 import { SNS_TOPIC_ARN } from './stack-context';
+
+export type { VpcPlacementIds } from './private/vpc-placement';
 
 /**
  * A Secrets Manager secret as a user can name it. A complete ARN carries the 6-character suffix
@@ -43,6 +46,7 @@ export type WebhookApprovalReferences = Omit<WebhookApprovalProps, 'secret'> & {
 /** Props of {@link NomadRestartStack}: the workflow's, with secrets and their key given by reference. */
 export interface NomadRestartStackProps
   extends StackProps,
+    VpcPlacementIds,
     Omit<
       NomadRestartWorkflowProps,
       | 'nomadTokenSecret'
@@ -62,10 +66,11 @@ export interface NomadRestartStackProps
   readonly approvalSecretsKmsKeyArn?: string;
   /**
    * Concurrent executions reserved for (and capping) the public answer endpoint, when Slack or
-   * webhook answers create one: `ApprovalChannelsProps.endpointReservedConcurrency`. 1 to 100.
+   * webhook answers create one: `ApprovalChannelsProps.endpointReservedConcurrency`. 1 to 100, or
+   * `'none'` (no reservation: what an account with a concurrency quota under 110 needs).
    * @default 10
    */
-  readonly approvalEndpointReservedConcurrency?: number;
+  readonly approvalEndpointReservedConcurrency?: number | 'none';
   /** Post the end of every run to the approval channels above (at least one is needed). @default false */
   readonly notifyRunEnded?: boolean;
   /** The secret holding the Nomad ACL token. @default - anonymous */
@@ -82,6 +87,8 @@ export interface NomadRestartStackProps
    */
   readonly alarmTopicArn?: string;
 }
+
+const lit = (s: string) => s as ConstructorParameters<typeof ValidationError>[0];
 
 function importSecret(scope: Construct, id: string, ref: SecretReference): secretsmanager.ISecret {
   if ('completeArn' in ref) return secretsmanager.Secret.fromSecretCompleteArn(scope, id, ref.completeArn);
@@ -111,10 +118,14 @@ export class NomadRestartStack extends Stack {
       approvalEndpointReservedConcurrency,
       notifyRunEnded,
       alarmTopicArn,
+      vpcId,
+      subnetIds,
+      securityGroupIds,
       ...workflowProps
     } = props;
     const alarmTopic = this.importAlarmTopic(alarmTopicArn);
     if (alarmTopic !== undefined) this.alarmTopic = alarmTopic;
+    const vpcPlacement = this.vpcPlacement(props);
     const approvals: ApprovalChannelsProps = {
       ...(slackApprovals === undefined
         ? {}
@@ -145,13 +156,14 @@ export class NomadRestartStack extends Stack {
     };
     if (notifyRunEnded === true && !hasApprovalChannels(approvals)) {
       throw new ValidationError(
-        'NotifyRunEndedWithoutChannel' as ConstructorParameters<typeof ValidationError>[0],
+        lit('NotifyRunEndedWithoutChannel'),
         'notifyRunEnded posts to the approval channels, and none is configured: give Slack, a webhook or an e-mail topic',
         this,
       );
     }
     this.workflow = new NomadRestartWorkflow(this, 'Restart', {
       ...workflowProps,
+      ...vpcPlacement,
       approvals,
       ...(alarmTopic === undefined ? {} : { alarmTopic }),
       ...(nomadTokenSecret === undefined
@@ -201,6 +213,13 @@ export class NomadRestartStack extends Stack {
         description: "Paste into the Slack app's Interactivity & Shortcuts > Request URL",
       });
     }
+    if (vpcId !== undefined && (securityGroupIds ?? []).length === 0) {
+      new CfnOutput(this, 'NomadCallersSecurityGroupId', {
+        value: this.workflow.securityGroups.map((g) => g.securityGroupId).join(','),
+        description:
+          "Security group of the functions that call Nomad: allow it into Nomad's (4646) and Consul's (8500) security groups",
+      });
+    }
     new CfnOutput(this, 'InputJsonSchema', {
       value: JSON.stringify(restartInputJsonSchema()),
       description: 'JSON Schema of the execution input (console, schedules)',
@@ -212,11 +231,32 @@ export class NomadRestartStack extends Stack {
     if (arn === undefined) return undefined;
     if (!Token.isUnresolved(arn) && !SNS_TOPIC_ARN.test(arn)) {
       throw new ValidationError(
-        'InvalidAlarmTopicArn' as ConstructorParameters<typeof ValidationError>[0],
+        lit('InvalidAlarmTopicArn'),
         `alarmTopicArn is "${arn}", not an SNS topic ARN; e.g. arn:aws:sns:eu-west-1:123456789012:nomad-restart-alarms`,
         this,
       );
     }
     return sns.Topic.fromTopicArn(this, 'AlarmTopic', arn);
+  }
+
+  /**
+   * The VPC placement the ids name, imported (`vpcId`, `subnetIds`, `securityGroupIds`), or the
+   * workflow's own `vpc` props, refused when given both ways or when the ids make no placement.
+   */
+  private vpcPlacement(props: NomadRestartStackProps): Partial<NomadRestartWorkflowProps> {
+    const problem = vpcPlacementProblem(props);
+    if (problem !== undefined) {
+      throw new ValidationError(lit('InvalidVpcPlacement'), `${problem.key} ${problem.problem}`, this);
+    }
+    if (props.vpcId === undefined) return {};
+    const given = (['vpc', 'vpcSubnets', 'securityGroups'] as const).find((k) => props[k] !== undefined);
+    if (given !== undefined) {
+      throw new ValidationError(
+        lit('InvalidVpcPlacement'),
+        `vpcId and ${given} are both given: name the VPC by id (vpcId, subnetIds, securityGroupIds) or as constructs (vpc, vpcSubnets, securityGroups), not both`,
+        this,
+      );
+    }
+    return importVpcPlacement(this, props);
   }
 }

@@ -4,6 +4,7 @@
  */
 import { Aws, type CfnElement, Duration, Fn, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
@@ -21,6 +22,7 @@ import { questionRecordPatterns } from './private/approvals-stream-filter';
 import type { DeadLetterQueue } from './private/dead-letter-queue';
 import { executionEndRule } from './private/execution-end-rule';
 import { grantHandlerAccess } from './private/handler-grants';
+import { validateNomadAddressProp } from './private/nomad-address';
 import { grantOperator, OPERATOR_USES, type OperatorUse } from './private/operator-grants';
 import {
   createTaskFunctions,
@@ -28,6 +30,7 @@ import {
   type SharedLockProps,
   type WorkflowFunctionId,
 } from './private/task-functions';
+import { validateVpcProps } from './private/vpc-placement';
 import { type ExecutionAlarms, endpointThrottlesAlarm, executionAlarms } from './private/workflow-alarms';
 import { resolveWorkflowSettings } from './private/workflow-settings';
 import { createWorkflowStorage } from './private/workflow-storage';
@@ -122,8 +125,17 @@ export class NomadRestartWorkflow extends Construct {
   /** In ALARM for 5 minutes after an execution failed, timed out or was aborted. */
   public readonly executionAlarms: ExecutionAlarms;
 
+  /**
+   * The security groups of the functions that call Nomad, with `vpc`: `securityGroups`, or the one
+   * created for them (all egress, no ingress). Nomad's (and Consul's) security group must let these
+   * in. Empty without `vpc`.
+   */
+  public readonly securityGroups: readonly ec2.ISecurityGroup[];
+
   public constructor(scope: Construct, id: string, props: NomadRestartWorkflowProps) {
     super(scope, id);
+    validateNomadAddressProp(this, props.nomadAddress);
+    validateVpcProps(this, props);
     const settings = resolveWorkflowSettings(this, props);
     const removalPolicy = props.removalPolicy ?? RemovalPolicy.RETAIN;
     const logRetention = props.logRetention ?? logs.RetentionDays.ONE_MONTH;
@@ -137,8 +149,24 @@ export class NomadRestartWorkflow extends Construct {
     this.lockTable = storage.lockTable;
     this.approvalsTable = storage.approvalsTable;
 
+    // One group for every function that calls Nomad, so Nomad's and Consul's groups need one rule.
+    // An empty list is no group given (Lambda would otherwise make one per function).
+    const given = props.securityGroups ?? [];
+    this.securityGroups =
+      props.vpc === undefined
+        ? []
+        : given.length > 0
+          ? given
+          : [
+              new ec2.SecurityGroup(this, 'NomadCallers', {
+                vpc: props.vpc,
+                description: 'nomad-restart functions that call Nomad and Consul',
+                allowAllOutbound: true,
+              }),
+            ];
     const fns = createTaskFunctions(this, {
       ...props,
+      ...(this.securityGroups.length === 0 ? {} : { securityGroups: [...this.securityGroups] }),
       planBucketName: this.planBucket.bucketName,
       lockTableName: this.lockTable.tableName,
       approvalsTableName: this.approvalsTable.tableName,

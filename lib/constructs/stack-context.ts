@@ -3,47 +3,23 @@
  * template that could never work on AWS fails `cdk synth` with a message naming the setting and
  * showing an example, not at the first run.
  */
-import { isIP } from 'node:net';
 import { NamedError } from '../errors/named-error';
 import type { NomadRestartStackProps, SecretReference } from './nomad-restart-stack';
+import { NOMAD_ADDRESS_EXAMPLE, nomadAddressProblem } from './private/nomad-address';
+import { type VpcPlacementIds, vpcPlacementProblem } from './private/vpc-placement';
 
 /** A context value that makes no deployable stack; its message is the line to print. */
 export class StackContextError extends NamedError {}
 
-const ADDRESS_EXAMPLE = '-c nomadAddress=https://nomad.example.internal:4646';
+const ADDRESS_EXAMPLE = `-c nomadAddress=${NOMAD_ADDRESS_EXAMPLE}`;
 const SECRET_EXAMPLE =
   '-c nomadTokenSecretArn=nomad-token (a name), or its ARN: arn:aws:secretsmanager:eu-west-1:123456789012:secret:nomad-token-AbCdEf';
 
-/** Host names that always mean "this machine", which a Lambda function is not. */
-function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, '');
-  if (bare === 'localhost' || bare.endsWith('.localhost')) return true;
-  if (isIP(bare) === 4) return bare.startsWith('127.');
-  return isIP(bare) === 6 && (bare === '::1' || bare === '0:0:0:0:0:0:0:1');
-}
-
 /** `nomadAddress`: required, an http(s) URL, and not a loopback address. */
 export function nomadAddressFrom(value: string | undefined): string {
-  if (value === undefined) {
-    throw new StackContextError(
-      `Context "nomadAddress" is required: the address the Lambda functions reach Nomad at, e.g. ${ADDRESS_EXAMPLE}`,
-    );
-  }
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new StackContextError(`Context "nomadAddress" is not a URL: "${value}"; e.g. ${ADDRESS_EXAMPLE}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new StackContextError(
-      `Context "nomadAddress" must be http(s), got "${value}"; e.g. ${ADDRESS_EXAMPLE}`,
-    );
-  }
-  if (isLoopback(url.hostname)) {
-    throw new StackContextError(
-      `Context "nomadAddress" is "${value}", a loopback address the Lambda functions can never reach; give Nomad's address as they see it, e.g. ${ADDRESS_EXAMPLE}`,
-    );
+  const problem = nomadAddressProblem(value);
+  if (problem !== undefined || value === undefined) {
+    throw new StackContextError(`Context "nomadAddress" ${problem}, e.g. ${ADDRESS_EXAMPLE}`);
   }
   return value;
 }
@@ -135,13 +111,40 @@ function approvalsFromContext(get: (key: string) => string | undefined): Partial
   };
 }
 
-/** `approvalEndpointReservedConcurrency`: a whole number from 1 to 100. */
-function reservedConcurrencyFrom(value: string): number {
+/**
+ * `approvalEndpointReservedConcurrency`: a whole number from 1 to 100, or `none` (no reservation,
+ * for accounts whose Lambda concurrency quota is too small to reserve any).
+ */
+function reservedConcurrencyFrom(value: string): number | 'none' {
+  if (value === 'none') return 'none';
   const n = Number(value);
   if (/^\d+$/.test(value) && n >= 1 && n <= 100) return n;
   throw new StackContextError(
-    `Context "approvalEndpointReservedConcurrency" is "${value}": expected a whole number from 1 to 100, e.g. -c approvalEndpointReservedConcurrency=10`,
+    `Context "approvalEndpointReservedConcurrency" is "${value}": expected a whole number from 1 to 100, or "none" for no reservation, e.g. -c approvalEndpointReservedConcurrency=10`,
   );
+}
+
+const VPC_EXAMPLE =
+  '-c vpcId=vpc-0123456789abcdef0 -c subnetIds=subnet-0123456789abcdef0,subnet-0fedcba9876543210 (-c securityGroupIds=sg-0123456789abcdef0)';
+
+/**
+ * The VPC the functions that call Nomad run in: `vpcId`, `subnetIds` and `securityGroupIds`
+ * (comma-separated), checked as the stack checks them (docs/deploying.md, "Running in a VPC").
+ */
+function vpcFromContext(get: (key: string) => string | undefined): VpcPlacementIds {
+  const vpcId = get('vpcId');
+  const subnetIds = ids(get('subnetIds'));
+  const securityGroupIds = ids(get('securityGroupIds'));
+  const placement = {
+    ...(vpcId === undefined ? {} : { vpcId }),
+    ...(subnetIds === undefined ? {} : { subnetIds }),
+    ...(securityGroupIds === undefined ? {} : { securityGroupIds }),
+  };
+  const problem = vpcPlacementProblem(placement);
+  if (problem !== undefined) {
+    throw new StackContextError(`Context "${problem.key}" ${problem.problem}; e.g. ${VPC_EXAMPLE}`);
+  }
+  return placement;
 }
 
 const VARIABLES_LOCK_MODES = ['on', 'required', 'off'] as const;
@@ -185,6 +188,7 @@ export function stackPropsFromContext(get: (key: string) => string | undefined):
     ...approvalsFromContext(get),
     ...(notify === 'true' ? { notifyRunEnded: true } : {}),
     ...alarmsFromContext(get),
+    ...vpcFromContext(get),
   };
 }
 

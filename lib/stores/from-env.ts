@@ -9,6 +9,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { S3Client } from '@aws-sdk/client-s3';
 import type { SFNClient } from '@aws-sdk/client-sfn';
 import { type ApprovalStore, MemoryApprovalStore } from './approval-store';
+import { awsSdkClient } from './aws-client-config';
 import { type JobLock, MemoryJobLock } from './job-lock';
 import { MemoryPlanStore, type PlanStore } from './plan-store';
 import { MemoryReplayGuard, type ReplayGuard } from './replay-guard';
@@ -61,7 +62,7 @@ export const localStores: {
 
 async function dynamoClient(): Promise<DynamoDBClient> {
   const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
-  dynamo ??= new DynamoDBClient({});
+  dynamo ??= awsSdkClient(DynamoDBClient, {});
   return dynamo;
 }
 
@@ -107,7 +108,7 @@ export function planStoreFromEnv(env: NodeJS.ProcessEnv = process.env): PlanStor
       import('@aws-sdk/client-s3'),
       import('./s3-plan-store'),
     ]);
-    s3 ??= new S3Client({});
+    s3 ??= awsSdkClient(S3Client, {});
     return new S3PlanStore(s3, bucket);
   });
 }
@@ -149,7 +150,7 @@ export function runStatusFromEnv(env: NodeJS.ProcessEnv = process.env): RunStatu
         import('@aws-sdk/client-sfn'),
         import('./run-status'),
       ]);
-      sfn ??= new SFNClient({});
+      sfn ??= awsSdkClient(SFNClient, {});
       return new StepFunctionsRuns(sfn).status(runId);
     },
   };

@@ -158,10 +158,21 @@ describe('NomadRestartStack with approvals', () => {
 
   it.each([
     { reserved: 3, expectedErr: undefined },
-    { reserved: 0, expectedErr: 'endpointReservedConcurrency must be a whole number from 1 to 100, got 0' },
+    { reserved: 'none' as const, expectedErr: undefined },
+    {
+      reserved: 0,
+      expectedErr:
+        "endpointReservedConcurrency must be a whole number from 1 to 100, or 'none' for no reservation, got 0",
+    },
     {
       reserved: 2.5,
-      expectedErr: 'endpointReservedConcurrency must be a whole number from 1 to 100, got 2.5',
+      expectedErr:
+        "endpointReservedConcurrency must be a whole number from 1 to 100, or 'none' for no reservation, got 2.5",
+    },
+    {
+      reserved: 101,
+      expectedErr:
+        "endpointReservedConcurrency must be a whole number from 1 to 100, or 'none' for no reservation, got 101",
     },
   ])('takes endpointReservedConcurrency $reserved', ({ reserved, expectedErr }) => {
     // Arrange
@@ -187,9 +198,12 @@ describe('NomadRestartStack with approvals', () => {
       return;
     }
     build();
-    Template.fromStack(stack).hasResourceProperties('AWS::Lambda::Function', {
-      ReservedConcurrentExecutions: reserved,
-    });
+    const endpoint = Object.entries(Template.fromStack(stack).findResources('AWS::Lambda::Function')).find(
+      ([id]) => /approvalendpointfnFunction/.test(id),
+    );
+    expect(endpoint?.[1]['Properties']['ReservedConcurrentExecutions']).toBe(
+      reserved === 'none' ? undefined : reserved,
+    );
   });
 
   it('refuses Slack without an allow-list', () => {
@@ -252,9 +266,28 @@ describe('stackPropsFromContext with approvals', () => {
 
   it.each([
     { value: '25', expected: 25, expectedErr: undefined },
-    { value: '0', expected: undefined, expectedErr: '"0": expected a whole number from 1 to 100' },
-    { value: '2.5', expected: undefined, expectedErr: '"2.5": expected a whole number from 1 to 100' },
-    { value: 'ten', expected: undefined, expectedErr: '"ten": expected a whole number from 1 to 100' },
+    { value: 'none', expected: 'none', expectedErr: undefined },
+    { value: '0', expected: undefined, expectedErr: '"0": expected a whole number from 1 to 100, or "none"' },
+    {
+      value: '2.5',
+      expected: undefined,
+      expectedErr: '"2.5": expected a whole number from 1 to 100, or "none"',
+    },
+    {
+      value: 'ten',
+      expected: undefined,
+      expectedErr: '"ten": expected a whole number from 1 to 100, or "none"',
+    },
+    {
+      value: '101',
+      expected: undefined,
+      expectedErr: '"101": expected a whole number from 1 to 100, or "none"',
+    },
+    {
+      value: 'None',
+      expected: undefined,
+      expectedErr: '"None": expected a whole number from 1 to 100, or "none"',
+    },
   ])('reads -c approvalEndpointReservedConcurrency=$value', ({ value, expected, expectedErr }) => {
     // Act
     const act = () =>
@@ -292,6 +325,34 @@ describe('stackPropsFromContext with approvals', () => {
       Role: { 'Fn::GetAtt': [Match.stringLikeRegexp('approvalendpointfn'), 'Arn'] },
       ReservedConcurrentExecutions: 4,
     });
+  });
+
+  it('reserves no concurrency anywhere with -c approvalEndpointReservedConcurrency=none', () => {
+    // Arrange: what an account whose Lambda concurrency quota is 10 deploys with.
+    const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const context: Record<string, string> = {
+      nomadAddress: 'https://nomad.internal:4646',
+      slackBotTokenSecretArn: ARN('slack-bot'),
+      slackSigningSecretArn: ARN('slack-signing'),
+      slackChannelId: 'C123',
+      slackAllowedUserIds: 'U1',
+      approvalEndpointReservedConcurrency: 'none',
+    };
+
+    // Act
+    const stack = new NomadRestartStack(
+      app,
+      'Unreserved',
+      stackPropsFromContext((key) => context[key]),
+    );
+
+    // Assert: the endpoint exists, and no function takes from the account's unreserved pool.
+    const template = Template.fromStack(stack);
+    template.hasResourceProperties('AWS::Lambda::Url', { AuthType: 'NONE' });
+    const reserved = Object.values(template.findResources('AWS::Lambda::Function')).filter(
+      (f) => f['Properties']['ReservedConcurrentExecutions'] !== undefined,
+    );
+    expect(reserved).toEqual([]);
   });
 
   it('names the setting when the chat secrets key is not a KMS key ARN', () => {

@@ -10,6 +10,7 @@ import { silenceSdkNodeVersionWarning } from '../../engines/aws/aws-session';
 import { RemoteInputError } from '../../engines/aws/errors';
 import { goQuote } from '../../go/quote';
 import type { ApprovalStore } from '../../stores/approval-store';
+import { awsSdkClient, TERMINAL_AWS_TIMEOUTS } from '../../stores/aws-client-config';
 import { DynamoDbApprovalStore } from '../../stores/dynamodb-approval-store';
 import { APPROVALS_TABLE_ENV } from '../../stores/table-env';
 import { CommandArgumentError } from './errors';
@@ -51,8 +52,8 @@ export async function openApprovalsAccess(
 ): Promise<ApprovalsAccess> {
   silenceSdkNodeVersionWarning();
   const config = region === undefined ? {} : { region };
-  const dynamodb = clients.dynamodb ?? new DynamoDBClient(config);
-  const sfn = clients.sfn ?? new SFNClient(config);
+  const dynamodb = clients.dynamodb ?? awsSdkClient(DynamoDBClient, config, TERMINAL_AWS_TIMEOUTS);
+  const sfn = clients.sfn ?? awsSdkClient(SFNClient, config, TERMINAL_AWS_TIMEOUTS);
   try {
     await dynamodb.config.region();
   } catch (error) {

@@ -68,11 +68,20 @@ export interface NomadConnectionProps {
    * @default - no token: Consul's anonymous token
    */
   readonly consulTokenSecret?: secretsmanager.ISecret;
-  /** VPC to place the Nomad-calling functions in (Nomad is usually private). @default - not in a VPC */
+  /**
+   * VPC to place the functions that call Nomad in (Nomad is usually private); the others, which
+   * call AWS APIs and chat only, stay outside it. The functions inside need a route to S3,
+   * DynamoDB, Secrets Manager and Step Functions: VPC endpoints or NAT (docs/deploying.md,
+   * "Running in a VPC").
+   * @default - not in a VPC
+   */
   readonly vpc?: ec2.IVpc;
-  /** Subnets within `vpc`. @default - the VPC's private subnets with egress */
+  /** Subnets within `vpc` (at most 16); refused without `vpc`. @default - the VPC's private subnets with egress */
   readonly vpcSubnets?: ec2.SubnetSelection;
-  /** Security groups for the functions in `vpc`. @default - one created per function, all egress */
+  /**
+   * Security groups for the functions in `vpc` (at most 5); refused without `vpc`.
+   * @default - one security group created for all of them, all egress (`NomadRestartWorkflow.securityGroups`)
+   */
   readonly securityGroups?: ec2.ISecurityGroup[];
 }
 

@@ -6,6 +6,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import type { ApprovalStore } from '../../stores/approval-store';
+import { awsSdkClient, TERMINAL_AWS_TIMEOUTS } from '../../stores/aws-client-config';
 import { DynamoDbApprovalStore } from '../../stores/dynamodb-approval-store';
 import { DynamoDbJobLock } from '../../stores/dynamodb-job-lock';
 import type { JobLock } from '../../stores/job-lock';
@@ -13,12 +14,6 @@ import { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from '../../stores/table-env';
 import { type AwsRetryOptions, patient } from './aws-call';
 import { OutageNotice } from './outage-notice';
 import { type SfnCalls, sfnCalls } from './sfn-calls';
-
-/**
- * Connection and answer timeouts of the command's own AWS requests: Step Functions answers in
- * well under a second, and the SDK's default would wait 15 minutes on a dead connection.
- */
-const REQUEST_HANDLER = { connectionTimeout: 5_000, requestTimeout: 30_000, throwOnRequestTimeout: true };
 
 /** What a session is opened with (the AWS parts of the engine's requests). */
 export interface AwsSessionOptions {
@@ -65,12 +60,12 @@ export function openAwsSession(options: AwsSessionOptions): AwsSession {
   silenceSdkNodeVersionWarning();
   const notice = new OutageNotice(options.printError);
   const retry = options.retry ?? {};
-  const sfn = options.clients?.sfn ?? new SFNClient({ region, requestHandler: REQUEST_HANDLER });
+  const sfn = options.clients?.sfn ?? awsSdkClient(SFNClient, { region }, TERMINAL_AWS_TIMEOUTS);
   const approvalsTable = options.approvalsTable ?? nonEmpty(env[APPROVALS_TABLE_ENV]);
   const lockTable = options.lockTable ?? nonEmpty(env[LOCK_TABLE_ENV]);
   let dynamodb = options.clients?.dynamodb;
   const ddb = () => {
-    dynamodb ??= new DynamoDBClient({ region, requestHandler: REQUEST_HANDLER });
+    dynamodb ??= awsSdkClient(DynamoDBClient, { region }, TERMINAL_AWS_TIMEOUTS);
     return dynamodb;
   };
   return {
