@@ -1,8 +1,8 @@
 /**
  * Which IAM actions each function made under the IAM check, across every IAM-checked test file
  * (those that load emulated-aws.ts). Jest runs each file in its own worker, so each such file
- * writes what its functions did when it ends ({@link recordExercised}), under a directory named
- * after a fingerprint of the sources: a record is used only while no source changed since. A file
+ * writes what its functions did when it ends ({@link recordExercised}), in a file named after a
+ * fingerprint of the sources it depends on: a record is used only while none changed since. A file
  * without a fresh record (a fresh clone, an edit, the comparison test run alone) is run once more
  * in a child jest ({@link exercisedOperations}) so that its record is written.
  */
@@ -34,55 +34,71 @@ function filesUnder(root: string, directory: string): string[] {
   });
 }
 
-let fingerprint: string | undefined;
+let shared: string | undefined;
 
 /**
- * A hash of every source an IAM-checked file's calls depend on: the handlers, lib/, the lock file,
- * and the IAM-checked test files with every test file they import.
+ * A hash of every source one IAM-checked file's calls depend on: the handlers, lib/, the lock
+ * file, and the test file with every test file it imports (so an edit to one test file makes
+ * only its own record stale).
  */
-export function sourceFingerprint(root: string): string {
-  if (fingerprint !== undefined) return fingerprint;
-  const { files: checked, imports } = testImports(root);
+export function sourceFingerprint(root: string, testFile: string): string {
+  if (shared === undefined) {
+    const hash = createHash('sha256');
+    const files = [...['lambdas', 'lib'].flatMap((d) => filesUnder(root, d)), 'package-lock.json'].sort();
+    for (const file of files)
+      hash
+        .update(file)
+        .update('\0')
+        .update(readFileSync(join(root, file)))
+        .update('\0');
+    shared = hash.digest('hex');
+  }
+  const { imports } = testImports(root);
   const tests = new Set<string>();
   const add = (file: string) => {
     if (tests.has(file) || !imports.has(file)) return;
     tests.add(file);
     for (const next of imports.get(file) ?? []) add(next);
   };
-  for (const file of checked) add(file);
-  const hash = createHash('sha256');
-  const files = [
-    ...['lambdas', 'lib'].flatMap((d) => filesUnder(root, d)),
-    ...tests,
-    'package-lock.json',
-  ].sort();
-  for (const file of files)
+  add(testFile);
+  const hash = createHash('sha256').update(shared);
+  for (const file of [...tests].sort())
     hash
       .update(file)
       .update('\0')
       .update(readFileSync(join(root, file)))
       .update('\0');
-  fingerprint = hash.digest('hex').slice(0, 16);
-  return fingerprint;
+  return hash.digest('hex').slice(0, 16);
 }
 
-const recordDirectory = (root: string) =>
-  join(tmpdir(), 'nomad-restart-iam-exercised', sourceFingerprint(root));
+const recordDirectory = join(tmpdir(), 'nomad-restart-iam-exercised');
 const recordFile = (root: string, testFile: string) =>
-  join(recordDirectory(root), `${testFile.replaceAll('/', '__')}.json`);
+  join(recordDirectory, `${testFile.replaceAll('/', '__')}-${sourceFingerprint(root, testFile)}.json`);
 
 /** Writes what the functions of `testFile` (absolute) did under the IAM check. */
 export function recordExercised(root: string, testFile: string, actions: ExercisedActions): void {
   const file = relative(root, testFile);
-  mkdirSync(recordDirectory(root), { recursive: true });
+  mkdirSync(recordDirectory, { recursive: true });
   writeFileSync(recordFile(root, file), JSON.stringify({ file, actions } satisfies ExercisedRecord));
 }
 
-/** Each test file's relative imports, and the test files that load emulated-aws.ts through them. */
+/**
+ * Each test file's relative imports, and the test files that install the IAM check: those that
+ * call `useEmulatedAws()`, or a helper that calls it (`faultSuite()`), from a file they import.
+ */
+let scanned: { files: string[]; imports: Map<string, string[]> } | undefined;
+
 function testImports(root: string): { files: string[]; imports: Map<string, string[]> } {
+  scanned ??= scanTests(root);
+  return scanned;
+}
+
+function scanTests(root: string): { files: string[]; imports: Map<string, string[]> } {
   const imports = new Map<string, string[]>();
+  const texts = new Map<string, string>();
   for (const file of filesUnder(root, 'test')) {
     const text = readFileSync(join(root, file), 'utf8');
+    texts.set(file, text);
     const specifiers = [...text.matchAll(/from '(\.[^']+)'/g)].map((m) => m[1] as string);
     imports.set(
       file,
@@ -91,17 +107,34 @@ function testImports(root: string): { files: string[]; imports: Map<string, stri
       ),
     );
   }
-  const reaches = (file: string, seen: Set<string>): boolean => {
-    if (file === EMULATED_AWS) return true;
-    if (seen.has(file)) return false;
-    seen.add(file);
-    return (imports.get(file) ?? []).some((next) => reaches(next, seen));
-  };
-  const files = [...imports.keys()].filter((f) => f.endsWith('.test.ts') && reaches(f, new Set())).sort();
+  // The functions that install the check, by the file exporting them: emulated-aws.ts's, then
+  // every exported function of a helper whose body calls one of them.
+  const installers = new Map<string, string[]>([[EMULATED_AWS, ['useEmulatedAws']]]);
+  const calls = (file: string) =>
+    (imports.get(file) ?? [])
+      .flatMap((next) => installers.get(next) ?? [])
+      .filter((name) => (texts.get(file) ?? '').includes(`${name}(`));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [file, text] of texts) {
+      if (file.endsWith('.test.ts') || installers.has(file) || calls(file).length === 0) continue;
+      const exported = [...text.matchAll(/export (?:async )?function (\w+)\(/g)].map((m) => m[1] as string);
+      const installing = exported.filter((name) => {
+        const body = text.slice(text.indexOf(`function ${name}(`));
+        const end = body.search(/\n}\n/);
+        return calls(file).some((c) => body.slice(0, end).includes(`${c}(`));
+      });
+      if (installing.length > 0) {
+        installers.set(file, installing);
+        grew = true;
+      }
+    }
+  }
+  const files = [...imports.keys()].filter((f) => f.endsWith('.test.ts') && calls(f).length > 0).sort();
   return { files, imports };
 }
 
-/** The test files that run under the IAM check: those whose static imports reach emulated-aws.ts. */
+/** The test files that run under the IAM check. */
 export function iamCheckedTestFiles(root: string): string[] {
   return testImports(root).files;
 }

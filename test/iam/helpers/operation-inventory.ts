@@ -5,7 +5,8 @@
  * are named: an operation the code can make that no IAM-checked test made (AWS may deny it and no
  * test would know), and a grant no operation of the code needs (least privilege). A grant the
  * Lambda service itself uses for the function (its logs, traces, stream reads, failure
- * destination) is needed when the template gives the function that feature.
+ * destination) is needed when the template gives the function that feature; `s3:ListBucket` is
+ * needed by a reader ({@link NEEDED_ALONGSIDE}).
  */
 import type { ExercisedRecord } from './exercised-operations';
 import type { ReachableOperation } from './reachable-operations';
@@ -28,6 +29,16 @@ export interface InventoryGap {
 }
 
 type Json = Record<string, unknown>;
+
+/**
+ * Actions a reachable one needs beside it. S3 answers a GetObject of a missing key with 403
+ * AccessDenied, not 404 NoSuchKey, unless the caller may `s3:ListBucket` the bucket (the
+ * GetObject page of the S3 API reference, "Permissions"): the plan store tells a missing document
+ * from a denied one only with it.
+ */
+const NEEDED_ALONGSIDE: Readonly<Record<string, readonly string[]>> = {
+  's3:GetObject': ['s3:ListBucket'],
+};
 
 /** Grants the Lambda service uses for a function, and the template feature that needs each. */
 const SERVICE_USED: readonly {
@@ -120,7 +131,8 @@ export function compareInventory(
       });
     }
     for (const action of granted) {
-      if (reach.includes(action) || serviceUsed.includes(action)) continue;
+      const alongside = reach.flatMap((a) => NEEDED_ALONGSIDE[a] ?? []);
+      if (reach.includes(action) || serviceUsed.includes(action) || alongside.includes(action)) continue;
       const service = SERVICE_USED.find((s) => s.actions.includes(action));
       gaps.push({
         handler,

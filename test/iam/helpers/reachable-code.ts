@@ -62,6 +62,30 @@ const isMethodLike = (member: ts.Node): member is ts.MethodDeclaration | ts.Acce
   ts.isGetAccessorDeclaration(member) ||
   ts.isSetAccessorDeclaration(member);
 
+/** What holds members reached by name: a top-level class, or an object literal. */
+type Holder = ts.ClassLikeDeclaration | ts.ObjectLiteralExpression;
+
+/**
+ * Whether `node` is code of its own, run only once called: a method of a top-level class, or a
+ * method or function-valued property of an object literal (`{ take: (input) => … }`).
+ */
+export function isMemberUnit(node: ts.Node): boolean {
+  if (isMethodLike(node))
+    return ts.isClassLike(node.parent)
+      ? ts.isSourceFile(node.parent.parent)
+      : ts.isObjectLiteralExpression(node.parent);
+  return (
+    ts.isPropertyAssignment(node) &&
+    ts.isObjectLiteralExpression(node.parent) &&
+    (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))
+  );
+}
+
+const memberName = (member: { readonly name?: ts.Node }): string | undefined => {
+  const name = member.name;
+  return name !== undefined && (ts.isIdentifier(name) || ts.isStringLiteral(name)) ? name.text : undefined;
+};
+
 /** A top-level statement that runs when its file loads whether or not anything names it. */
 const runsOnLoad = (statement: ts.Statement) =>
   !ts.isImportDeclaration(statement) &&
@@ -161,20 +185,27 @@ export function reachableCode(program: ts.Program, entry: string): ReachableCode
   const entryFile = program.getSourceFile(entry);
   if (entryFile === undefined) throw new Error(`${entry} is not in the program`);
   const units = new Set<CodeUnit>();
-  const classes: ts.ClassLikeDeclaration[] = [];
-  // Calls whose receiver is an interface, or not typed: each reaches the matching methods of the
-  // classes reached so far and of those reached later.
+  const holders: Holder[] = [];
+  // Calls whose receiver is an interface, or not typed: each reaches the matching members of the
+  // holders met so far and of those met later.
   const calls: { name: string; on: ts.Type | undefined }[] = [];
   const work: CodeUnit[] = [];
   const files = new Set<ts.SourceFile>();
-  const methodOf = (cls: ts.ClassLikeDeclaration, name: string) =>
-    cls.members.find(
-      (m) => isMethodLike(m) && m.name !== undefined && ts.isIdentifier(m.name) && m.name.text === name,
+  const memberOf = (holder: Holder, name: string) =>
+    [...(ts.isObjectLiteralExpression(holder) ? holder.properties : holder.members)].find(
+      (m) => isMemberUnit(m) && memberName(m) === name,
     );
-  const satisfies = (cls: ts.ClassLikeDeclaration, on: ts.Type | undefined) => {
+  const satisfies = (holder: Holder, on: ts.Type | undefined) => {
     if (on === undefined) return true;
-    const symbol = cls.name === undefined ? undefined : checker.getSymbolAtLocation(cls.name);
+    if (ts.isObjectLiteralExpression(holder))
+      return checker.isTypeAssignableTo(checker.getTypeAtLocation(holder), on);
+    const symbol = holder.name === undefined ? undefined : checker.getSymbolAtLocation(holder.name);
     return symbol === undefined || checker.isTypeAssignableTo(checker.getDeclaredTypeOfSymbol(symbol), on);
+  };
+  const hold = (holder: Holder) => {
+    if (holders.includes(holder)) return;
+    holders.push(holder);
+    for (const call of calls) if (satisfies(holder, call.on)) reach(memberOf(holder, call.name));
   };
   const reach = (unit: CodeUnit | undefined) => {
     if (unit === undefined || units.has(unit)) return;
@@ -186,15 +217,12 @@ export function reachableCode(program: ts.Program, entry: string): ReachableCode
       files.add(file);
       for (const statement of file.statements) if (runsOnLoad(statement)) reach(statement);
     }
-    if (ts.isClassLike(unit)) {
-      classes.push(unit);
-      for (const call of calls) if (satisfies(unit, call.on)) reach(methodOf(unit, call.name));
-    }
+    if (ts.isClassLike(unit)) hold(unit);
   };
   const called = (name: string, on: ts.Type | undefined) => {
     if (calls.some((c) => c.name === name && c.on === on)) return;
     calls.push({ name, on });
-    for (const cls of classes) if (satisfies(cls, on)) reach(methodOf(cls, name));
+    for (const holder of holders) if (satisfies(holder, on)) reach(memberOf(holder, name));
   };
   const resolved = (node: ts.Node): ts.Symbol | undefined => {
     const symbol = checker.getSymbolAtLocation(node);
@@ -209,7 +237,8 @@ export function reachableCode(program: ts.Program, entry: string): ReachableCode
     for (const declaration of declarations) {
       const owner = declaration.parent;
       if (!isProjectFile(declaration.getSourceFile())) continue;
-      if (ts.isClassLike(owner)) reach(unitOf(declaration));
+      if (isMemberUnit(declaration)) reach(declaration);
+      else if (ts.isClassLike(owner)) reach(unitOf(declaration));
       else if (ts.isInterfaceDeclaration(owner) && owner.name !== undefined) {
         const symbol = checker.getSymbolAtLocation(owner.name);
         called(name.text, symbol === undefined ? undefined : checker.getDeclaredTypeOfSymbol(symbol));
@@ -218,19 +247,25 @@ export function reachableCode(program: ts.Program, entry: string): ReachableCode
   };
   const visit = (node: ts.Node, unit: CodeUnit, file: ts.SourceFile): void => {
     if (isTypeOnly(node)) return;
-    // A class's methods are units of their own, reached when called.
-    if (node !== unit && isMethodLike(node) && unitOf(node) === node) return;
+    // Members are units of their own, reached when called.
+    if (node !== unit && isMemberUnit(node)) return;
+    if (ts.isObjectLiteralExpression(node)) hold(node);
     if (ts.isIfStatement(node) && foldedAway(checker, entryFile, node)) {
       if (node.elseStatement !== undefined) visit(node.elseStatement, unit, file);
       return;
     }
     if (ts.isIdentifier(node)) {
       for (const declaration of resolved(node)?.declarations ?? []) {
-        if (isProjectFile(declaration.getSourceFile()) && !isMethodLike(declaration))
+        if (isProjectFile(declaration.getSourceFile()) && !isMemberUnit(declaration))
           reach(unitOf(declaration));
       }
     }
     if (ts.isPropertyAccessExpression(node)) readProperty(node.name);
+    // `const { take } = steps` reads `take` as surely as `steps.take` does.
+    if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) {
+      const name = memberName({ name: node.propertyName ?? node.name });
+      if (name !== undefined) called(name, undefined);
+    }
     if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [specifier] = node.arguments;
       if (specifier !== undefined && ts.isStringLiteralLike(specifier)) {
