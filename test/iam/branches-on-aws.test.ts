@@ -7,6 +7,8 @@
  * (operation-inventory.test.ts) names the calls still unwalked.
  */
 import { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
+import { APPROVAL_ENV } from '../../lib/approvals/settings';
+import { closeOpenQuestions } from '../../lib/approvals/timeouts';
 import type { Approval } from '../../lib/stores/approval-store';
 import {
   approvalStoreFromEnv,
@@ -108,12 +110,15 @@ describe('branches no full run walks, as AWS authorizes them', () => {
     },
   );
 
-  it("Apply answer and the stale-lock handler read and settle a run's question", async () => {
+  it.each([
+    ['apply-answer', 'timeout'],
+    ['release-stale-lock', 'run-ended'],
+  ] as const)("%s closes the run's open question (%s)", async (fn, why) => {
     // Arrange: Ask parked a question for the run.
-    const run = execution('asked');
-    const now = Math.floor(Date.parse('2026-12-07T02:00:00Z') / 1000);
+    const run = execution(`asked-${fn}`);
+    const now = Date.parse('2026-12-07T02:00:00Z');
     const question: Approval = {
-      approvalId: 'A-1',
+      approvalId: `A-${fn}`,
       executionId: run,
       taskToken: 'token-1',
       kind: 'proceed',
@@ -121,23 +126,21 @@ describe('branches no full run walks, as AWS authorizes them', () => {
       summary: 'batch 1 of 2',
       jobId: 'web',
       namespace: 'default',
-      createdAt: now,
-      expiresAt: now + 86_400,
+      createdAt: now / 1000,
+      expiresAt: now / 1000 + 86_400,
     };
     await asFunction('ask', () => approvalStoreFromEnv().put(question));
     const from = aws.ledger.calls.length;
 
-    // Act
-    for (const fn of ['apply-answer', 'release-stale-lock']) {
-      await asFunction(fn, async () => {
-        const [listed] = await approvalStoreFromEnv().listByExecution(run);
-        await approvalStoreFromEnv().get(listed?.approvalId ?? '');
-      });
-    }
+    // Act: the call apply-answer.ts makes when the question timed out, and
+    // release-stale-lock.ts makes for a dead run.
+    const closed = await asFunction(fn, () =>
+      closeOpenQuestions(approvalStoreFromEnv(), run, why, () => now),
+    );
 
     // Assert
-    expect(actionsOf('apply-answer', from)).toEqual(['dynamodb:Query', 'dynamodb:GetItem']);
-    expect(actionsOf('release-stale-lock', from)).toEqual(['dynamodb:Query', 'dynamodb:GetItem']);
+    expect(closed).toBe(1);
+    expect(actionsOf(fn, from)).toEqual(['dynamodb:Query', 'dynamodb:UpdateItem']);
   });
 
   it('Notify run ended reads the plan of the run that ended', async () => {
@@ -158,9 +161,11 @@ describe('branches no full run walks, as AWS authorizes them', () => {
     'plan',
     'lock-job',
     'restart-batch',
+    'trigger-evaluations',
     'await-batch',
     'await-health',
     'decide',
+    'apply-answer',
     'finish',
     'release-stale-lock',
   ])('%s reads the Nomad TLS secret the template names', async (fn) => {
@@ -178,4 +183,24 @@ describe('branches no full run walks, as AWS authorizes them', () => {
       aws.ledger.calls.slice(from).map((c) => `${c.functionName} ${c.request.action} ${c.request.resource}`),
     ).toEqual([`${fn} secretsmanager:GetSecretValue ${arn}`]);
   });
+
+  it.each(['approval-notifier', 'notify-run-ended'])(
+    '%s reads the webhook signing secret the template names',
+    async (fn) => {
+      // Arrange
+      const arn = aws.check.functionEnvironment(fn)[APPROVAL_ENV.webhookSecretArn];
+      if (arn === undefined) throw new Error(`the template gives ${fn} no ${APPROVAL_ENV.webhookSecretArn}`);
+      const from = aws.ledger.calls.length;
+
+      // Act
+      await asFunction(fn, () => new SecretsProvider().get(arn));
+
+      // Assert
+      expect(
+        aws.ledger.calls
+          .slice(from)
+          .map((c) => `${c.functionName} ${c.request.action} ${c.request.resource}`),
+      ).toEqual([`${fn} secretsmanager:GetSecretValue ${arn}`]);
+    },
+  );
 });

@@ -37,6 +37,26 @@ export interface CallFacts {
   readonly partitionKeys?: PartitionKeys;
   /** The ARN of the state machine whose execution issued a task token, by token. */
   readonly taskTokenIssuers?: ReadonlyMap<string, string>;
+  /** The full ARNs of the secrets the deployment knows (a `SecretId` may be a name). */
+  readonly secretArns?: readonly string[];
+}
+
+/** A secret's name from its full or partial ARN, or the name itself. */
+const secretName = (id: string) =>
+  id.startsWith('arn:') ? id.slice(id.indexOf(':secret:') + ':secret:'.length) : id;
+
+/**
+ * The secret a `SecretId` names, as IAM sees it: Secrets Manager takes "the ARN or name of the
+ * secret" (https://docs.aws.amazon.com/secretsmanager/latest/apireference/API_GetSecretValue.html),
+ * resolves it, and authorizes the call on the secret's full ARN (its name, `-`, six random
+ * characters). A name or partial ARN of a known secret is answered with that secret's full ARN.
+ */
+function secretArnOf(input: Input, facts: CallFacts): string {
+  const id = String(input['SecretId']);
+  const known = facts.secretArns ?? [];
+  if (known.includes(id)) return id;
+  const name = secretName(id);
+  return known.find((arn) => secretName(arn).replace(/-[A-Za-z0-9]{6}$/, '') === name) ?? id;
 }
 
 /**
@@ -186,8 +206,8 @@ const MAP: Readonly<Record<string, Readonly<Record<string, Mapper>>>> = {
   'Secrets Manager': {
     GetSecretValue: {
       action: 'secretsmanager:GetSecretValue',
-      on: (i) => ({
-        resource: String(i['SecretId']),
+      on: (i, f) => ({
+        resource: secretArnOf(i, f),
         context: {},
       }),
     },
