@@ -168,6 +168,8 @@ export function exercisedOperations(root: string): ExercisedRecord[] {
         'node_modules/jest/bin/jest.js',
         '--selectProjects',
         'integration',
+        // Exact paths: patterns would be regular expressions.
+        '--runTestsByPath',
         ...missing,
       ],
       { cwd: root, encoding: 'utf8', env: childEnvironment() },
