@@ -142,6 +142,28 @@ describe('iamRequestFor', () => {
     expect(unmapped).toEqual([]);
   });
 
+  it.each([
+    ['a name', 'nomad-token'],
+    ['a partial ARN', 'arn:aws:secretsmanager:us-east-1:123456789012:secret:nomad-token'],
+  ])('authorizes a secret named by %s on its full ARN, as Secrets Manager resolves it', (_, secretId) => {
+    // Arrange
+    const full = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:nomad-token-AbCdEf';
+    const other = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:nomad-token-tls-GhIjKl';
+
+    // Act
+    const request = iamRequestFor(
+      'Secrets Manager',
+      'GetSecretValue',
+      { SecretId: secretId },
+      {
+        secretArns: [other, full],
+      },
+    );
+
+    // Assert
+    expect(request.resource).toBe(full);
+  });
+
   it('refuses a task token whose state machine it was not told', () => {
     // Act
     const act = () => iamRequestFor('SFN', 'SendTaskSuccess', { taskToken: 'other' }, FACTS);

@@ -27,6 +27,7 @@ import {
   EMULATOR_START_TIMEOUT_MS,
   startDynamoDbEmulator,
 } from '../../stores/helpers/dynamodb-emulator';
+import { recordExercised } from './exercised-operations';
 import { synthesizeFullStack } from './full-stack';
 import { IamCheck, IamLedger, installIamCheck } from './iam-check';
 import { TemplateIam } from './template-iam';
@@ -140,6 +141,13 @@ export function useEmulatedAws(): EmulatedAws {
     await close();
     for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
     Object.assign(process.env, savedEnv);
+    const testPath = expect.getState().testPath;
+    if (testPath !== undefined) {
+      const actions = Object.fromEntries(
+        Object.entries(ledger.countsByFunction()).map(([fn, counts]) => [fn, Object.keys(counts).sort()]),
+      );
+      recordExercised(process.cwd(), testPath, actions);
+    }
     // `IAM_CHECK_REPORT=<file>` collects the calls checked per function and action, per test file.
     const report = savedEnv['IAM_CHECK_REPORT'];
     if (report !== undefined) {

@@ -127,6 +127,8 @@ export class IamLedger {
 export class IamCheck {
   private readonly partitionKeys: PartitionKeys;
   private readonly taskTokenIssuers = new Map<string, string>();
+  /** The secrets the roles name: a call may name one by its name (sdk-iam-actions.ts). */
+  private readonly secretArns: string[];
 
   public constructor(
     private readonly template: TemplateIam,
@@ -139,6 +141,12 @@ export class IamCheck {
       if (hash !== undefined) keys[template.nameOf(id)] = hash.AttributeName;
     }
     this.partitionKeys = keys;
+    this.secretArns = template
+      .logicalIdsOf('AWS::IAM::Role')
+      .flatMap((role) => template.rolePolicies(role))
+      .flatMap(({ policy }) => policy.Statement.flatMap((st) => [st['Resource'] ?? []].flat()))
+      .map(String)
+      .filter((arn) => arn.startsWith(`arn:${DEPLOYED.partition}:secretsmanager:`));
   }
 
   /**
@@ -182,6 +190,7 @@ export class IamCheck {
     const request = iamRequestFor(service, operation, input, {
       partitionKeys: this.partitionKeys,
       taskTokenIssuers: this.taskTokenIssuers,
+      secretArns: this.secretArns,
     });
     const roleId = this.roleIdOf(functionName);
     const bucket = service === 'S3' ? this.template.bucketPolicy(String(input['Bucket'])) : undefined;

@@ -37,6 +37,26 @@ export interface CallFacts {
   readonly partitionKeys?: PartitionKeys;
   /** The ARN of the state machine whose execution issued a task token, by token. */
   readonly taskTokenIssuers?: ReadonlyMap<string, string>;
+  /** The full ARNs of the secrets the deployment knows (a `SecretId` may be a name). */
+  readonly secretArns?: readonly string[];
+}
+
+/** A secret's name from its full or partial ARN, or the name itself. */
+const secretName = (id: string) =>
+  id.startsWith('arn:') ? id.slice(id.indexOf(':secret:') + ':secret:'.length) : id;
+
+/**
+ * The secret a `SecretId` names, as IAM sees it: Secrets Manager takes "the ARN or name of the
+ * secret" (https://docs.aws.amazon.com/secretsmanager/latest/apireference/API_GetSecretValue.html),
+ * resolves it, and authorizes the call on the secret's full ARN (its name, `-`, six random
+ * characters). A name or partial ARN of a known secret is answered with that secret's full ARN.
+ */
+function secretArnOf(input: Input, facts: CallFacts): string {
+  const id = String(input['SecretId']);
+  const known = facts.secretArns ?? [];
+  if (known.includes(id)) return id;
+  const name = secretName(id);
+  return known.find((arn) => secretName(arn).replace(/-[A-Za-z0-9]{6}$/, '') === name) ?? id;
 }
 
 /**
@@ -77,7 +97,11 @@ function leadingKeys(input: Input, field: 'Key' | 'Item', facts: CallFacts): Rec
   return value === undefined ? {} : { 'dynamodb:LeadingKeys': [String(value)] };
 }
 
-type Mapper = (input: Input, facts: CallFacts) => IamRequest;
+/** The action one operation is authorized as, and the resource and condition keys of one call. */
+interface Mapper {
+  readonly action: string;
+  readonly on: (input: Input, facts: CallFacts) => Omit<IamRequest, 'action'>;
+}
 
 /** The state machine whose execution issued the call's `taskToken` (see {@link TASK_TOKEN_ACTIONS}). */
 function issuerOfToken(input: Input, facts: CallFacts): string {
@@ -92,65 +116,101 @@ function issuerOfToken(input: Input, facts: CallFacts): string {
 
 const MAP: Readonly<Record<string, Readonly<Record<string, Mapper>>>> = {
   S3: {
-    GetObject: (i) => ({ action: 's3:GetObject', resource: s3Object(i), context: {} }),
-    PutObject: (i) => ({ action: 's3:PutObject', resource: s3Object(i), context: {} }),
-    PutObjectTagging: (i) => ({ action: 's3:PutObjectTagging', resource: s3Object(i), context: {} }),
-    ListObjectsV2: (i) => ({
+    GetObject: {
+      action: 's3:GetObject',
+      on: (i) => ({ resource: s3Object(i), context: {} }),
+    },
+    PutObject: {
+      action: 's3:PutObject',
+      on: (i) => ({ resource: s3Object(i), context: {} }),
+    },
+    PutObjectTagging: {
+      action: 's3:PutObjectTagging',
+      on: (i) => ({ resource: s3Object(i), context: {} }),
+    },
+    ListObjectsV2: {
       action: 's3:ListBucket',
-      resource: s3Bucket(i),
-      context: typeof i['Prefix'] === 'string' ? { 's3:prefix': i['Prefix'] } : {},
-    }),
+      on: (i) => ({
+        resource: s3Bucket(i),
+        context: typeof i['Prefix'] === 'string' ? { 's3:prefix': i['Prefix'] } : {},
+      }),
+    },
   },
   DynamoDB: {
-    GetItem: (i, f) => ({
+    GetItem: {
       action: 'dynamodb:GetItem',
-      resource: tableArn(i),
-      context: leadingKeys(i, 'Key', f),
-    }),
-    PutItem: (i, f) => ({
+      on: (i, f) => ({
+        resource: tableArn(i),
+        context: leadingKeys(i, 'Key', f),
+      }),
+    },
+    PutItem: {
       action: 'dynamodb:PutItem',
-      resource: tableArn(i),
-      context: leadingKeys(i, 'Item', f),
-    }),
-    UpdateItem: (i, f) => ({
+      on: (i, f) => ({
+        resource: tableArn(i),
+        context: leadingKeys(i, 'Item', f),
+      }),
+    },
+    UpdateItem: {
       action: 'dynamodb:UpdateItem',
-      resource: tableArn(i),
-      context: leadingKeys(i, 'Key', f),
-    }),
-    DeleteItem: (i, f) => ({
+      on: (i, f) => ({
+        resource: tableArn(i),
+        context: leadingKeys(i, 'Key', f),
+      }),
+    },
+    DeleteItem: {
       action: 'dynamodb:DeleteItem',
-      resource: tableArn(i),
-      context: leadingKeys(i, 'Key', f),
-    }),
-    Query: (i) => ({ action: 'dynamodb:Query', resource: tableArn(i), context: {} }),
-    Scan: (i) => ({ action: 'dynamodb:Scan', resource: tableArn(i), context: {} }),
+      on: (i, f) => ({
+        resource: tableArn(i),
+        context: leadingKeys(i, 'Key', f),
+      }),
+    },
+    Query: {
+      action: 'dynamodb:Query',
+      on: (i) => ({ resource: tableArn(i), context: {} }),
+    },
+    Scan: {
+      action: 'dynamodb:Scan',
+      on: (i) => ({ resource: tableArn(i), context: {} }),
+    },
   },
   SFN: {
-    DescribeExecution: (i) => ({
+    DescribeExecution: {
       action: 'states:DescribeExecution',
-      resource: String(i['executionArn']),
-      context: {},
-    }),
-    SendTaskSuccess: (i, f) => ({
+      on: (i) => ({
+        resource: String(i['executionArn']),
+        context: {},
+      }),
+    },
+    SendTaskSuccess: {
       action: 'states:SendTaskSuccess',
-      resource: issuerOfToken(i, f),
-      context: {},
-    }),
-    SendTaskFailure: (i, f) => ({
+      on: (i, f) => ({
+        resource: issuerOfToken(i, f),
+        context: {},
+      }),
+    },
+    SendTaskFailure: {
       action: 'states:SendTaskFailure',
-      resource: issuerOfToken(i, f),
-      context: {},
-    }),
+      on: (i, f) => ({
+        resource: issuerOfToken(i, f),
+        context: {},
+      }),
+    },
   },
   SNS: {
-    Publish: (i) => ({ action: 'sns:Publish', resource: String(i['TopicArn']), context: {} }),
+    Publish: {
+      action: 'sns:Publish',
+      on: (i) => ({ resource: String(i['TopicArn']), context: {} }),
+    },
   },
   'Secrets Manager': {
-    GetSecretValue: (i) => ({
+    GetSecretValue: {
       action: 'secretsmanager:GetSecretValue',
-      resource: String(i['SecretId']),
-      context: {},
-    }),
+      on: (i, f) => ({
+        resource: secretArnOf(i, f),
+        context: {},
+      }),
+    },
   },
 };
 
@@ -172,13 +232,26 @@ export function iamRequestFor(
   input: Input,
   facts: CallFacts = {},
 ): IamRequest {
+  const mapper = mapperOf(service, operation);
+  return { action: mapper.action, ...mapper.on(input, facts) };
+}
+
+/**
+ * The IAM action `operation` of `service` is authorized as, whatever its input.
+ * @throws Error when the operation is not mapped
+ */
+export function iamActionOf(service: string, operation: string): string {
+  return mapperOf(service, operation).action;
+}
+
+function mapperOf(service: string, operation: string): Mapper {
   const mapper = MAP[service]?.[operation];
   if (mapper === undefined) {
     throw new Error(
       `No IAM mapping for ${service} ${operation}: add it to test/iam/helpers/sdk-iam-actions.ts from the Service Authorization Reference`,
     );
   }
-  return mapper(input, facts);
+  return mapper;
 }
 
 /** Every operation mapped, as `Service:Operation` (its test covers each). */

@@ -126,6 +126,9 @@ export class TemplateIam {
       // A table's stream: its label is only known once deployed.
       if (attribute === 'StreamArn') return `${this.arnOf(id)}/stream/*`;
       if (attribute === 'Name') return this.nameOf(id);
+      // A Function URL's address (AWS::Lambda::Url return values): only its shape matters here.
+      if (attribute === 'FunctionUrl')
+        return `https://${id.toLowerCase()}.lambda-url.${DEPLOYED.region}.on.aws/`;
       throw new Error(`Cannot resolve Fn::GetAtt ${id}.${attribute}`);
     }
     if ('Fn::Join' in v) {
