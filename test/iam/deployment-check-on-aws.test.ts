@@ -30,7 +30,11 @@ describe('a deployment check, on the AWS stores with IAM enforced', () => {
     // Assert
     expect(run.result.status).toBe('SUCCEEDED');
     const calls = aws.ledger.calls.slice(from).map((c) => `${c.functionName} ${c.request.action}`);
-    expect([...new Set(calls)].sort()).toEqual(['ask dynamodb:PutItem', 'ask dynamodb:UpdateItem']);
+    expect([...new Set(calls)].sort()).toEqual([
+      'ask dynamodb:PutItem',
+      'ask dynamodb:Query',
+      'ask dynamodb:UpdateItem',
+    ]);
     expect(await aws.lockHolder({ namespace: '', jobId: DEPLOYMENT_CHECK_JOB })).toBeUndefined();
     const { Items = [] } = await new DynamoDBClient({}).send(
       new ScanCommand({ TableName: aws.approvalsTable }),

@@ -10,6 +10,7 @@ import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { CheckResult } from '../../engines/aws/check/check-result';
 import { RemoteEngineError } from '../../engines/aws/errors';
 import { parseStateMachineArn, type StateMachineArn } from '../../engines/aws/state-machine-arn';
+import { awsSdkClient, TERMINAL_AWS_TIMEOUTS } from '../../stores/aws-client-config';
 import { operatorName } from '../terminal/operator';
 import { createTerminal, type Terminal } from '../terminal/terminal';
 import { parseCommandFlags } from './command-flags';
@@ -103,8 +104,9 @@ async function runChecks(line: CheckLine, ctx: CheckCommandContext, terminal: Te
     ]);
   aws.silenceSdkNodeVersionWarning();
   const region = line.stateMachine.region;
-  const sfn = ctx.awsClients?.sfn ?? new SFNClient({ region });
-  const cloudwatch = ctx.awsClients?.cloudwatch ?? new CloudWatchClient({ region });
+  const sfn = ctx.awsClients?.sfn ?? awsSdkClient(SFNClient, { region }, TERMINAL_AWS_TIMEOUTS);
+  const cloudwatch =
+    ctx.awsClients?.cloudwatch ?? awsSdkClient(CloudWatchClient, { region }, TERMINAL_AWS_TIMEOUTS);
   const results: CheckResult[] = [];
   const print = (result: CheckResult) => {
     results.push(result);
