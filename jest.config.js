@@ -55,4 +55,6 @@ export default {
   // synthesizes the stack or starts emulators can wait minutes for a core. Speed is measured in
   // bench/. (A real agent's t3 table sets its own, longer guard.)
   testTimeout: 300_000,
+  // The IAM-checked files first and the IAM inventory last (test/sequencer.cjs).
+  testSequencer: '<rootDir>/test/sequencer.cjs',
 };
