@@ -213,6 +213,7 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
         deploymentCheckBranch(scope, {
           validateInput: f['validate-input'],
           ask: f.ask,
+          plan: f.plan,
           onInvalidInput: invalidInput,
         }),
       )
