@@ -9,6 +9,7 @@
 import type { HistoryEventType } from '@aws-sdk/client-sfn';
 import { runRestartLocally } from '../../../../lib/engines/local/engine';
 import { LocalTaskTokenCallbacks } from '../../../../lib/engines/local/task-token-callbacks';
+import type { NomadClientConfig } from '../../../../lib/nomad';
 import type { RestartInput } from '../../../../lib/restart/input';
 import type { FakeExecutionRecord, FakeStepFunctions } from './fake-step-functions';
 
@@ -45,8 +46,17 @@ export interface LocalExecutions {
   settled(): Promise<void>;
 }
 
+/** Where the handlers of the local runs find Nomad. */
+export interface LocalExecutionsOptions {
+  /** The Nomad the functions call (a simulator, with the token they hold). @default - their environment's */
+  readonly nomad?: NomadClientConfig;
+}
+
 /** Makes `fake` run each execution it starts through the synthesized definition. */
-export function runExecutionsLocally(fake: FakeStepFunctions): LocalExecutions {
+export function runExecutionsLocally(
+  fake: FakeStepFunctions,
+  options: LocalExecutionsOptions = {},
+): LocalExecutions {
   const runs: Promise<void>[] = [];
   const tokens = new Map<string, LocalTaskTokenCallbacks>();
   const aborts = new Map<string, AbortController>();
@@ -57,6 +67,7 @@ export function runExecutionsLocally(fake: FakeStepFunctions): LocalExecutions {
     aborts.set(execution.arn, controller);
     const local = await runRestartLocally({
       input: JSON.parse(execution.input) as RestartInput,
+      ...(options.nomad === undefined ? {} : { nomad: options.nomad }),
       emit: () => undefined,
       prompt: async () => ({ kind: 'read-error', text: 'no terminal' }),
       taskTokenCallbacks: callbacks,
