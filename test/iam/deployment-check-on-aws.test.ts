@@ -83,8 +83,8 @@ describe('a deployment check, on the AWS stores with IAM enforced', () => {
     // Assert: both answered the plan function, which read both secrets as its role allows.
     expect(run.result.status).toBe('SUCCEEDED');
     const exit = run.exits.find((e) => e.name === TaskStates.reachDeploymentCheck);
-    const report = (exit?.output as { reached: ReachReport }).reached;
-    expect(report.nomad).toEqual({
+    const report = (exit?.output as { reached?: ReachReport } | undefined)?.reached;
+    expect(report?.nomad).toEqual({
       reached: true,
       job: 'web',
       namespace: 'default',
@@ -92,7 +92,7 @@ describe('a deployment check, on the AWS stores with IAM enforced', () => {
       status: 'running',
       allocations: 1,
     });
-    expect(report.consul).toMatchObject({ reached: true, service: 'web-web' });
+    expect(report?.consul).toMatchObject({ reached: true, service: 'web-web' });
     const calls = aws.ledger.calls.slice(from);
     expect([...new Set(calls.map((c) => `${c.functionName} ${c.request.action}`))].sort()).toEqual([
       'ask dynamodb:PutItem',

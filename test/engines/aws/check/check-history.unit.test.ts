@@ -1,8 +1,9 @@
-import { type HistoryEvent, SFNClient } from '@aws-sdk/client-sfn';
+import { SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { readCheckExecution } from '../../../../lib/engines/aws/check/check-history';
 import { sfnCalls } from '../../../../lib/engines/aws/sfn-calls';
 import { TaskStates } from '../../../../lib/workflow/state-names';
+import type { EventShape } from '../helpers/fake-history';
 import { FakeStepFunctions } from '../helpers/fake-step-functions';
 import { MACHINE } from '../helpers/fixtures';
 import { bindToSdkMock } from '../helpers/sdk-binding';
@@ -16,12 +17,14 @@ beforeEach(() => {
 });
 afterEach(() => sfn.reset());
 
+/** What Step Functions records of the Lambda a failed Task invoked. */
+const LAMBDA = { resourceType: 'lambda', resource: 'invoke' };
 const calls = () => sfnCalls(new SFNClient({ region: 'eu-west-1' }), { retries: 0 });
-const entered = (name: string): HistoryEvent => ({
+const entered = (name: string): EventShape => ({
   type: 'TaskStateEntered',
   stateEnteredEventDetails: { name },
 });
-const exited = (name: string, output: unknown): HistoryEvent => ({
+const exited = (name: string, output: unknown): EventShape => ({
   type: 'TaskStateExited',
   stateExitedEventDetails: { name, output: JSON.stringify(output) },
 });
@@ -51,7 +54,10 @@ describe('readCheckExecution', () => {
     const arn = await calls().startExecution(MACHINE, { deploymentCheck: true }, 'check-1');
     fake.append(arn, [
       entered(TaskStates.reachDeploymentCheck),
-      { type: 'TaskFailed', taskFailedEventDetails: { error: 'NomadSecretError', cause: 'first attempt' } },
+      {
+        type: 'TaskFailed',
+        taskFailedEventDetails: { ...LAMBDA, error: 'NomadSecretError', cause: 'first attempt' },
+      },
       exited(TaskStates.reachDeploymentCheck, {
         error: { Error: 'NomadSecretError', Cause: 'the secret is empty' },
       }),
@@ -69,7 +75,10 @@ describe('readCheckExecution', () => {
     const arn = await calls().startExecution(MACHINE, { deploymentCheck: true }, 'check-1');
     fake.append(arn, [
       entered(TaskStates.reachDeploymentCheck),
-      { type: 'TaskFailed', taskFailedEventDetails: { error: 'States.Timeout', cause: 'timed out' } },
+      {
+        type: 'TaskFailed',
+        taskFailedEventDetails: { ...LAMBDA, error: 'States.Timeout', cause: 'timed out' },
+      },
       exited(TaskStates.reachDeploymentCheck, { deploymentCheck: true }),
     ]);
 
