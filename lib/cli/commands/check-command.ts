@@ -40,7 +40,7 @@ export const CHECK_USAGE = `Usage: nomad-restart check [options]
   Exits 0 when every check passed, 1 otherwise. Needs AWS credentials allowed
   states:StartExecution on the state machine, states:GetExecutionHistory and
   states:StopExecution on its executions, states:SendTaskSuccess, and
-  cloudwatch:DescribeAlarms (the stack's grantOperate grants them).
+  cloudwatch:DescribeAlarms (grantOperate(role, 'check') grants them).
 
 Options:
 
