@@ -4,13 +4,15 @@
  * whose functions call the simulator with ACLs on and the README's policy. The plan function reads
  * the job (and its allocations) before the question: PASS with what Nomad said; an unknown job
  * (404), a namespace the policy does not cover (403) and a Nomad nobody listens on each FAIL with
- * the error the function saw and the fix, while the answer path is still proved. Nothing is
- * written to Nomad.
+ * the error the function saw and the fix, while the answer path is still proved; a job with
+ * Consul services has its checks read with the README's Consul policy, or the refusal reported.
+ * Nothing is written to Nomad.
  */
 import { CloudWatchClient, DescribeAlarmsCommand } from '@aws-sdk/client-cloudwatch';
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { CHECK_USAGE, runCheckCommand } from '../../../lib/cli/commands/check-command';
+import type { ConsulClientConfig } from '../../../lib/consul/config';
 import { NOMAD_NETWORK_FIX } from '../../../lib/engines/aws/check/nomad-reach';
 import { loadLocalDefinition } from '../../../lib/engines/local/local-definition';
 import type { NomadClientConfig } from '../../../lib/nomad';
@@ -18,7 +20,8 @@ import { FakeStepFunctions } from '../../engines/aws/helpers/fake-step-functions
 import { fakeTerminal, MACHINE } from '../../engines/aws/helpers/fixtures';
 import { type LocalExecutions, runExecutionsLocally } from '../../engines/aws/helpers/local-executions';
 import { bindToSdkMock } from '../../engines/aws/helpers/sdk-binding';
-import { OPERATOR_TOKEN, readmePolicyAcl } from '../../fixtures/readme-policy';
+import { OPERATOR_TOKEN, readmeConsulPolicyToken, readmePolicyAcl } from '../../fixtures/readme-policy';
+import { consulJob } from '../../steps/health/helpers/consul-fixtures';
 import { type Harness, harnessPerTest, simpleJob } from '../../steps/helpers/harness';
 
 const sfn = mockClient(SFNClient);
@@ -63,9 +66,9 @@ const cluster = () =>
 /** The functions hold the README's token for `h`'s agent. */
 const functionsCall = (h: Harness): NomadClientConfig => ({ address: h.sim.address, token: OPERATOR_TOKEN });
 
-/** Runs `check` with the functions calling `nomad`; the execution id made stable. */
-async function check(args: string[], nomad: NomadClientConfig) {
-  executions = runExecutionsLocally(fake, { nomad });
+/** Runs `check` with the functions calling `nomad` (and `consul`); the execution id made stable. */
+async function check(args: string[], nomad: NomadClientConfig, consul?: ConsulClientConfig) {
+  executions = runExecutionsLocally(fake, { nomad, ...(consul === undefined ? {} : { consul }) });
   const tty = fakeTerminal();
   tty.streams.stdin.isTTY = false;
   const exitCode = await runCheckCommand([`-state-machine-arn=${MACHINE}`, ...args], {
@@ -165,6 +168,57 @@ describe('nomad-restart check -job', () => {
     expect(lines).toContain('PASS the check execution ends with the answer');
     expect(exitCode).toBe(1);
   }, 120_000);
+
+  it("passes a job with Consul services when the functions read its checks with the README's Consul policy", async () => {
+    // Arrange
+    const h = await harness.startRunning(
+      consulJob('web', 1),
+      { token: OPERATOR_TOKEN },
+      { acl: readmePolicyAcl() },
+    );
+    h.sim.consul.control.configureAcl({ enabled: true, tokens: [readmeConsulPolicyToken('consul-token')] });
+
+    // Act
+    const { exitCode, lines } = await check(['-job', 'web'], functionsCall(h), {
+      address: h.sim.consul.address,
+      token: 'consul-token',
+    });
+
+    // Assert
+    expect(readLines(lines)).toEqual([
+      'PASS the functions read job "web" from Nomad at "<nomad>": a service job, status running, 1 allocations, in namespace "default"',
+      expect.stringMatching(
+        /^PASS the functions read the checks of Consul service "web-web" \(of job "web"\): [1-9]\d* checks$/,
+      ),
+    ]);
+    expect(exitCode).toBe(0);
+  });
+
+  it('fails a Consul that refuses the token, with the README Consul policy as the fix', async () => {
+    // Arrange
+    const h = await harness.startRunning(
+      consulJob('web', 1),
+      { token: OPERATOR_TOKEN },
+      { acl: readmePolicyAcl() },
+    );
+    h.sim.consul.control.configureAcl({ enabled: true, tokens: [readmeConsulPolicyToken('consul-token')] });
+
+    // Act
+    const { exitCode, lines } = await check(['-job', 'web'], functionsCall(h), {
+      address: h.sim.consul.address,
+      token: 'another-token',
+    });
+
+    // Assert
+    const read = readLines(lines);
+    expect(read[1]).toMatch(
+      /^FAIL the functions read the checks of Consul service "web-web" \(of job "web"\): Consul refused the Consul token \(GET http:\/\/127\.0\.0\.1:\d+\/v1\/health\/checks\/web-web: Unexpected response code: 403 \(ACL not found\)\)$/,
+    );
+    expect(read[2]).toBe(
+      `  fix: put in the Consul token secret a token Consul knows ("ACL not found" otherwise) with the README's Consul policy (read on the job's services and their nodes)`,
+    );
+    expect(exitCode).toBe(1);
+  });
 
   it('refuses -namespace without -job, starting nothing', async () => {
     // Arrange

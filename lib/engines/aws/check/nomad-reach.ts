@@ -46,7 +46,8 @@ function consulResult(consul: ConsulReach, job: string): CheckResult {
       ? 'deploy with -c consulAddress=<host:port the functions reach> and let the functions that read ' +
         'Consul (plan, await-health) reach it as they reach Nomad (docs/deploying.md)'
       : consul.error.statusCode === 403
-        ? "give the token in the Consul token secret the README's Consul policy (read on the job's services and their nodes)"
+        ? 'put in the Consul token secret a token Consul knows ("ACL not found" otherwise) with the ' +
+          "README's Consul policy (read on the job's services and their nodes)"
         : 'read the log of the plan function (behind "Reach Nomad for deployment check")';
   return failed(what, consul.error.message, fix);
 }

@@ -7,6 +7,7 @@
  * completes the token. `StopExecution` aborts the run.
  */
 import type { HistoryEventType } from '@aws-sdk/client-sfn';
+import type { ConsulClientConfig } from '../../../../lib/consul/config';
 import { runRestartLocally } from '../../../../lib/engines/local/engine';
 import { LocalTaskTokenCallbacks } from '../../../../lib/engines/local/task-token-callbacks';
 import type { NomadClientConfig } from '../../../../lib/nomad';
@@ -46,10 +47,12 @@ export interface LocalExecutions {
   settled(): Promise<void>;
 }
 
-/** Where the handlers of the local runs find Nomad. */
+/** Where the handlers of the local runs find Nomad and Consul. */
 export interface LocalExecutionsOptions {
   /** The Nomad the functions call (a simulator, with the token they hold). @default - their environment's */
   readonly nomad?: NomadClientConfig;
+  /** The Consul the functions that read it call. @default - their environment's */
+  readonly consul?: ConsulClientConfig;
 }
 
 /** Makes `fake` run each execution it starts through the synthesized definition. */
@@ -68,6 +71,7 @@ export function runExecutionsLocally(
     const local = await runRestartLocally({
       input: JSON.parse(execution.input) as RestartInput,
       ...(options.nomad === undefined ? {} : { nomad: options.nomad }),
+      ...(options.consul === undefined ? {} : { consul: options.consul }),
       emit: () => undefined,
       prompt: async () => ({ kind: 'read-error', text: 'no terminal' }),
       taskTokenCallbacks: callbacks,
