@@ -229,6 +229,7 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
         deploymentCheckBranch(scope, {
           validateInput: f['validate-input'],
           ask: f.ask,
+          plan: f.plan,
           onInvalidInput: invalidInput.next,
         }),
       )

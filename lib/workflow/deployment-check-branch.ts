@@ -1,7 +1,8 @@
 /**
  * The deployment check's states (`deployment-check.ts` says what it proves): validate its input,
- * ask one question through the ask function on a task token, and end with the answer. No state
- * here calls Nomad, takes a lock or writes a plan.
+ * read the job it names (if any) through the plan function (`deployment-check-reach.ts`: reads
+ * only), ask one question through the ask function on a task token, and end with the answer. No
+ * state here writes to Nomad, takes a lock or writes a plan.
  */
 import { Duration } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -11,7 +12,9 @@ import type { Construct } from 'constructs';
 import {
   DEPLOYMENT_CHECK_JOB,
   DEPLOYMENT_CHECK_QUESTION,
+  DEPLOYMENT_CHECK_REACH_FIELD,
   DEPLOYMENT_CHECK_TIMEOUT_SECONDS,
+  REACHED_FIELD,
 } from './deployment-check';
 import { WORKFLOW_ERROR_NAMES } from './errors';
 import { lambdaStep } from './private/lambda-step';
@@ -22,6 +25,8 @@ import { FailStates, FlowStates, TaskStates } from './state-names';
 export interface DeploymentCheckBranchProps {
   readonly validateInput: lambda.Function;
   readonly ask: lambda.Function;
+  /** Reads the job the check names, from where the Nomad-calling functions run. */
+  readonly plan: lambda.Function;
   /** Where refused input goes: the restart's own `InvalidInput` ending. */
   readonly onInvalidInput: sfn.IChainable;
 }
@@ -63,7 +68,22 @@ export function deploymentCheckBranch(scope: Construct, props: DeploymentCheckBr
   });
   ask.addRetry(retryWithBackoff(LAMBDA_RETRY_ERRORS));
   ask.addCatch(failed, { errors: [sfn.Errors.ALL], resultPath: ERROR_RESULT_PATH });
-  return validate
-    .next(ask)
-    .next(new sfn.Succeed(scope, FlowStates.deploymentCheckAnswered, { outputPath: '$.answer' }));
+  ask.next(new sfn.Succeed(scope, FlowStates.deploymentCheckAnswered, { outputPath: '$.answer' }));
+  // A read that fails is the check's finding, not its end: its error rides on to the question,
+  // and `nomad-restart check` reads either from the step's exit in the history.
+  const reach = lambdaStep(scope, TaskStates.reachDeploymentCheck, {
+    fn: props.plan,
+    onError: ask,
+    resultPath: `$.${REACHED_FIELD}`,
+    payload: sfn.TaskInput.fromObject({
+      deploymentCheck: true,
+      reach: sfn.JsonPath.objectAt(`$.${DEPLOYMENT_CHECK_REACH_FIELD}`),
+    }),
+  });
+  reach.next(ask);
+  return validate.next(
+    new sfn.Choice(scope, FlowStates.deploymentCheckReaches)
+      .when(sfn.Condition.isPresent(`$.${DEPLOYMENT_CHECK_REACH_FIELD}`), reach)
+      .otherwise(ask),
+  );
 }

@@ -52,6 +52,8 @@ export const TaskStates = {
   validateDeploymentCheck: 'Validate deployment check',
   /** `nomad-restart check`: its one question, on a task token, through the ask function. */
   askDeploymentCheck: 'Ask deployment check',
+  /** `nomad-restart check -job`: the job read from where the Nomad-calling functions run (plan's). */
+  reachDeploymentCheck: 'Reach Nomad for deployment check',
 } as const;
 
 /** Choice, Wait, Pass and Succeed state IDs. */
@@ -59,6 +61,8 @@ export const FlowStates = {
   isContinuation: 'Continuation?',
   /** Succeed: a deployment check's question was answered (the output is the answer). */
   deploymentCheckAnswered: 'Deployment check answered',
+  /** Choice: the deployment check names a job to read (`reach`). */
+  deploymentCheckReaches: 'Deployment check reads a job?',
   readInputError: 'Read input error',
   redriven: 'Redriven?',
   readRedriveError: 'Read redrive error',
@@ -133,4 +137,5 @@ export const TASK_STATE_HANDLERS: Readonly<Record<string, HandlerId>> = {
   [TaskStates.releaseLockAfterError]: 'release-lock',
   [TaskStates.validateDeploymentCheck]: 'validate-input',
   [TaskStates.askDeploymentCheck]: 'ask',
+  [TaskStates.reachDeploymentCheck]: 'plan',
 };

@@ -390,13 +390,33 @@ describe('NomadRestartStack', () => {
         IsPresent: true,
         Next: TaskStates.validateDeploymentCheck,
       });
-      expect(validate['Next']).toBe(TaskStates.askDeploymentCheck);
+      expect(validate['Next']).toBe(FlowStates.deploymentCheckReaches);
       expect(validate['Catch']).toContainEqual(
         expect.objectContaining({ ErrorEquals: ['InvalidInputError'], Next: FlowStates.readInputError }),
       );
       expect(JSON.stringify(ask['Resource'])).toContain('lambda:invoke.waitForTaskToken');
       expect(ask['Next']).toBe(FlowStates.deploymentCheckAnswered);
       expect(states[FlowStates.deploymentCheckAnswered]).toEqual({ Type: 'Succeed', OutputPath: '$.answer' });
+    });
+
+    it('reads the job a deployment check names through the plan function, its failure riding on to the question', () => {
+      // Act
+      const choice = states[FlowStates.deploymentCheckReaches] as unknown as Record<string, unknown>;
+      const reach = states[TaskStates.reachDeploymentCheck] as unknown as Record<string, unknown>;
+
+      // Assert
+      expect(choice).toEqual({
+        Type: 'Choice',
+        Choices: [{ Variable: '$.reach', IsPresent: true, Next: TaskStates.reachDeploymentCheck }],
+        Default: TaskStates.askDeploymentCheck,
+      });
+      expect(JSON.stringify(reach['Resource'])).toContain('Restartplanfn');
+      expect(reach['Parameters']).toEqual({ deploymentCheck: true, 'reach.$': '$.reach' });
+      expect(reach['ResultPath']).toBe('$.reached');
+      expect(reach['Next']).toBe(TaskStates.askDeploymentCheck);
+      expect(reach['Catch']).toEqual([
+        { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: TaskStates.askDeploymentCheck },
+      ]);
     });
 
     it('ends bad input in InvalidInput straight from validation, without lock or Nomad, showing only the message', () => {
@@ -443,7 +463,7 @@ describe('NomadRestartStack', () => {
       });
 
       // Assert
-      expect(tasks.length).toBe(19);
+      expect(tasks.length).toBe(20);
       expect(missing.map(([name]) => name)).toEqual([]);
     });
 

@@ -9,6 +9,7 @@ import type { RestartInput } from '../../lib/restart/input';
 import { DEPLOYMENT_CHECK_QUESTION } from '../../lib/workflow/deployment-check';
 import { FailStates, FlowStates, TaskStates } from '../../lib/workflow/state-names';
 import { runWorkflowInput } from '../engines/local/helpers/workflow-harness';
+import { OPERATOR_TOKEN, readmePolicyAcl } from '../fixtures/readme-policy';
 import { harnessPerTest, simpleJob } from '../steps/helpers/harness';
 
 const harness = harnessPerTest();
@@ -36,6 +37,7 @@ describe('a deployment check execution', () => {
     expect(run.entered).toEqual([
       FlowStates.isContinuation,
       TaskStates.validateDeploymentCheck,
+      FlowStates.deploymentCheckReaches,
       TaskStates.askDeploymentCheck,
       FlowStates.deploymentCheckAnswered,
     ]);
@@ -59,7 +61,7 @@ describe('a deployment check execution', () => {
       name: 'a restart field beside it',
       input: { deploymentCheck: true, job: 'web', yes: true },
       expectedErr:
-        'Invalid input field "job": got "web", but a deployment check ({"deploymentCheck": true}) takes no other field',
+        'Invalid input field "job": got "web", but a deployment check ({"deploymentCheck": true}) takes no other field than "reach"',
     },
     {
       name: 'a value other than true',
@@ -80,5 +82,109 @@ describe('a deployment check execution', () => {
     expect(run.result.cause).toBe(expectedErr);
     expect(run.prompts).toEqual([]);
     expect(nomadRequests(target.sim.control.counters())).toBe(before);
+  });
+});
+
+describe('a deployment check that reads a job (nomad-restart check -job)', () => {
+  /** The report "Reach Nomad for deployment check" left in the state, as the history holds it. */
+  const reachedOf = (run: { exits: readonly { name: string; output: unknown }[] }) =>
+    (run.exits.find((e) => e.name === TaskStates.reachDeploymentCheck)?.output as { reached?: unknown })
+      ?.reached;
+
+  /** Two allocations of `web` on an agent with ACLs on; the functions hold the README's token. */
+  const cluster = () =>
+    harness.startRunning(
+      simpleJob('web', 'service', 2),
+      { token: OPERATOR_TOKEN },
+      { acl: readmePolicyAcl(), namespaces: ['default', 'prod'] },
+    );
+
+  it('reads the job through the plan function with the README policy, writes nothing, then asks', async () => {
+    // Arrange
+    const target = await cluster();
+    const before = target.sim.control.counters();
+
+    // Act
+    const run = await runWorkflowInput(target, asInput({ deploymentCheck: true, reach: { job: 'web' } }), {
+      replies: ['yes'],
+      token: OPERATOR_TOKEN,
+    });
+
+    // Assert
+    expect(run.result.status).toBe('SUCCEEDED');
+    expect(run.entered).toEqual([
+      FlowStates.isContinuation,
+      TaskStates.validateDeploymentCheck,
+      FlowStates.deploymentCheckReaches,
+      TaskStates.reachDeploymentCheck,
+      TaskStates.askDeploymentCheck,
+      FlowStates.deploymentCheckAnswered,
+    ]);
+    expect(reachedOf(run)).toEqual({
+      nomadAddress: target.sim.address,
+      nomad: {
+        reached: true,
+        job: 'web',
+        namespace: 'default',
+        type: 'service',
+        status: 'running',
+        allocations: 2,
+      },
+    });
+    const after = target.sim.control.counters();
+    const sent = Object.keys(after).filter((route) => route !== 'total' && after[route] !== before[route]);
+    // Reads only: the job and its allocations, nothing written, no lock variable touched.
+    expect(sent.sort()).toEqual(['GET /v1/job/:id', 'GET /v1/job/:id/allocations']);
+  });
+
+  it('reports a job Nomad does not have, and still asks its question', async () => {
+    // Arrange
+    const target = await cluster();
+
+    // Act
+    const run = await runWorkflowInput(target, asInput({ deploymentCheck: true, reach: { job: 'nope' } }), {
+      replies: ['yes'],
+      token: OPERATOR_TOKEN,
+    });
+
+    // Assert
+    expect(run.result.status).toBe('SUCCEEDED');
+    expect(reachedOf(run)).toEqual({
+      nomadAddress: target.sim.address,
+      nomad: {
+        reached: false,
+        error: {
+          name: 'UnexpectedResponseError',
+          message: 'Unexpected response code: 404 (job not found)',
+          statusCode: 404,
+        },
+      },
+    });
+  });
+
+  it('reports the 403 of a namespace the token has no policy for', async () => {
+    // Arrange
+    const target = await cluster();
+
+    // Act
+    const run = await runWorkflowInput(
+      target,
+      asInput({ deploymentCheck: true, reach: { job: 'web', namespace: 'prod' } }),
+      { replies: ['yes'], token: OPERATOR_TOKEN },
+    );
+
+    // Assert
+    expect(run.result.status).toBe('SUCCEEDED');
+    expect(reachedOf(run)).toEqual({
+      nomadAddress: target.sim.address,
+      nomad: {
+        reached: false,
+        error: {
+          name: 'UnexpectedResponseError',
+          message: 'Unexpected response code: 403 (Permission denied)',
+          statusCode: 403,
+        },
+      },
+    });
   });
 });

@@ -10,7 +10,9 @@ import type { SFNClient } from '@aws-sdk/client-sfn';
 import type { CheckResult } from '../../engines/aws/check/check-result';
 import { RemoteEngineError } from '../../engines/aws/errors';
 import { parseStateMachineArn, type StateMachineArn } from '../../engines/aws/state-machine-arn';
+import { goQuote } from '../../go/quote';
 import { awsSdkClient, TERMINAL_AWS_TIMEOUTS } from '../../stores/aws-client-config';
+import type { ReachTarget } from '../../workflow/deployment-check';
 import { operatorName } from '../terminal/operator';
 import { createTerminal, type Terminal } from '../terminal/terminal';
 import { parseCommandFlags } from './command-flags';
@@ -27,13 +29,19 @@ export const CHECK_USAGE = `Usage: nomad-restart check [options]
     ({"deploymentCheck": true}, which touches no job) parks one question
     through the ask function; this identity answers it with
     states:SendTaskSuccess; the execution ends with the answer.
+  - with -job: Nomad's (and Consul's) reachability from inside the deployment.
+    Before its question the check execution reads the job, and its
+    allocations, through the plan function, which runs where every function
+    that calls Nomad runs (VPC, subnets, security groups, token and TLS
+    secrets); when the job declares Consul services, it also reads the first
+    one's checks from Consul. Reads only: no write, no lock.
   - the alarms: every alarm of the stack has an action (an alarm without one
     notifies nobody).
 
   Exits 0 when every check passed, 1 otherwise. Needs AWS credentials allowed
   states:StartExecution on the state machine, states:GetExecutionHistory and
   states:StopExecution on its executions, states:SendTaskSuccess, and
-  cloudwatch:DescribeAlarms.
+  cloudwatch:DescribeAlarms (grantOperate(role, 'check') grants them).
 
 Options:
 
@@ -43,6 +51,13 @@ Options:
   -stack-name=<name>
     The stack whose alarms are read (those named <name>-...). Defaults to the
     state machine's name without its "-Restart" suffix.
+
+  -job=<job ID>
+    A job the deployment's functions read from Nomad, to prove they reach it
+    and their token may read it. Without it, Nomad is not checked.
+
+  -namespace=<namespace>
+    The job's namespace (with -job). Defaults to the functions' own.
 `;
 
 /** The workflow's construct id in the stack: the state machine is named `<stack>-Restart`. */
@@ -66,10 +81,27 @@ export type CheckCommandContext = RunContext & {
 interface CheckLine {
   readonly stateMachine: StateMachineArn;
   readonly stackName: string | undefined;
+  readonly reach: ReachTarget | undefined;
+}
+
+function parseReach(job: string | undefined, namespace: string | undefined): ReachTarget | undefined {
+  if (job === undefined) {
+    if (namespace !== undefined)
+      throw new CommandArgumentError('-namespace is the namespace of -job: give -job too');
+    return undefined;
+  }
+  if (job.trim() === '')
+    throw new CommandArgumentError(`Invalid -job value ${goQuote(job)}: expected a job ID`);
+  return namespace === undefined || namespace === '' ? { job } : { job, namespace };
 }
 
 function parseCheckArgs(args: readonly string[]): CheckLine {
-  const flags = parseCommandFlags(args, { 'state-machine-arn': 'string', 'stack-name': 'string' });
+  const flags = parseCommandFlags(args, {
+    'state-machine-arn': 'string',
+    'stack-name': 'string',
+    job: 'string',
+    namespace: 'string',
+  });
   if (flags.args.length > 0) throw new CommandArgumentError('This command takes no arguments');
   const arn = flags.strings.get('state-machine-arn');
   if (arn === undefined || arn === '')
@@ -85,7 +117,8 @@ function parseCheckArgs(args: readonly string[]): CheckLine {
   const derived = stateMachine.name.endsWith(WORKFLOW_SUFFIX)
     ? stateMachine.name.slice(0, -WORKFLOW_SUFFIX.length)
     : undefined;
-  return { stateMachine, stackName: given ?? derived };
+  const reach = parseReach(flags.strings.get('job'), flags.strings.get('namespace'));
+  return { stateMachine, stackName: given ?? derived, reach };
 }
 
 /** One finding as printed: `PASS <what>`, or `FAIL <what>: <why>` and its fix. */
@@ -117,6 +150,7 @@ async function runChecks(line: CheckLine, ctx: CheckCommandContext, terminal: Te
       sfn: aws.sfnCalls(sfn, { retries: 2 }),
       stateMachine: line.stateMachine,
       answeredBy: operatorName(ctx.env),
+      ...(line.reach === undefined ? {} : { reach: line.reach }),
       ...(ctx.pollMs === undefined ? {} : { pollMs: ctx.pollMs }),
       ...(ctx.waitMs === undefined ? {} : { waitMs: ctx.waitMs }),
     }))

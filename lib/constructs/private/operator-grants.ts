@@ -1,6 +1,6 @@
 /**
- * What an operator's identity needs to run `nomad-restart -engine=aws` and `attach` against the
- * workflow, per use, and nothing more: the permissions table of docs/operating-on-aws.md is this
+ * What an operator's identity needs to run `nomad-restart -engine=aws`, `attach` and `check`
+ * against the workflow, per use, and nothing more: the permissions table of docs/operating-on-aws.md is this
  * one.
  */
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -15,12 +15,14 @@ import { APPROVALS_TABLE_SCHEMA } from '../../stores/dynamodb-approval-store';
  *   and answer them by id (`questions`, `approve`, `deny`);
  * - `interrupt`: Ctrl-C, confirmed: a cancel at the next safe point through the lock table, or a
  *   stop of the execution and of its continue-as-new successors;
- * - `attach`: follow any run again (`nomad-restart attach <execution-arn>`).
+ * - `attach`: follow any run again (`nomad-restart attach <execution-arn>`);
+ * - `check`: check the deployment once (`nomad-restart check`, docs/deploying.md): start a
+ *   deployment check execution, answer its question, stop it if it cannot end, read the alarms.
  */
-export type OperatorUse = 'start' | 'answer' | 'interrupt' | 'attach';
+export type OperatorUse = 'start' | 'answer' | 'interrupt' | 'attach' | 'check';
 
 /** Every use, in the order docs/operating-on-aws.md lists them. */
-export const OPERATOR_USES: readonly OperatorUse[] = ['start', 'answer', 'interrupt', 'attach'];
+export const OPERATOR_USES: readonly OperatorUse[] = ['start', 'answer', 'interrupt', 'attach', 'check'];
 
 /** The actions of one use, by the resource they apply to. */
 export interface OperatorActions {
@@ -34,6 +36,8 @@ export interface OperatorActions {
   readonly approvalsIndexes: Readonly<Record<string, readonly string[]>>;
   /** On the lock table (with `NOMAD_RESTART_LOCK_TABLE`). */
   readonly lockTable: readonly string[];
+  /** Actions that take no resource narrower than `*`. */
+  readonly anyResource: readonly string[];
 }
 
 const none: readonly string[] = [];
@@ -46,6 +50,7 @@ export const OPERATOR_ACTIONS: Readonly<Record<OperatorUse, OperatorActions>> = 
     approvalsTable: none,
     approvalsIndexes: {},
     lockTable: none,
+    anyResource: none,
   },
   answer: {
     stateMachine: ['states:SendTaskSuccess'],
@@ -60,6 +65,7 @@ export const OPERATOR_ACTIONS: Readonly<Record<OperatorUse, OperatorActions>> = 
       [APPROVALS_TABLE_SCHEMA.pendingIndex]: ['dynamodb:Query', 'dynamodb:Scan'],
     },
     lockTable: none,
+    anyResource: none,
   },
   interrupt: {
     stateMachine: none,
@@ -68,6 +74,7 @@ export const OPERATOR_ACTIONS: Readonly<Record<OperatorUse, OperatorActions>> = 
     approvalsTable: none,
     approvalsIndexes: {},
     lockTable: ['dynamodb:UpdateItem'],
+    anyResource: none,
   },
   attach: {
     stateMachine: none,
@@ -76,6 +83,19 @@ export const OPERATOR_ACTIONS: Readonly<Record<OperatorUse, OperatorActions>> = 
     approvalsTable: none,
     approvalsIndexes: {},
     lockTable: none,
+    anyResource: none,
+  },
+  check: {
+    // The check execution started, and its question answered as `approve` answers.
+    stateMachine: ['states:StartExecution', 'states:SendTaskSuccess'],
+    // Its history read for the question and the read step's report; stopped when it cannot end.
+    executions: ['states:GetExecutionHistory', 'states:StopExecution'],
+    approvalsTable: none,
+    approvalsIndexes: {},
+    lockTable: none,
+    // Composite alarms are listed only to a DescribeAlarms scoped to "*"
+    // (https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_DescribeAlarms.html).
+    anyResource: ['cloudwatch:DescribeAlarms'],
   },
 };
 
@@ -115,5 +135,8 @@ export function grantOperator(
   }
   const lockActions = of('lockTable');
   if (lockActions.length > 0) grants.push(resources.lockTable.grant(grantee, ...lockActions));
+  const anyActions = of('anyResource');
+  if (anyActions.length > 0)
+    grants.push(iam.Grant.addToPrincipal({ grantee, actions: anyActions, resourceArns: ['*'] }));
   return grants.reduce((all, grant) => all.combine(grant));
 }

@@ -45,6 +45,7 @@ describe('NomadRestartWorkflow.grantOperate', () => {
   grantRole('Answer', ['answer']);
   grantRole('Interrupt', ['interrupt']);
   grantRole('Attach', ['attach']);
+  grantRole('Check', ['check']);
   grantRole('Everything', []);
   const template = Template.fromStack(stack);
   const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
@@ -105,6 +106,17 @@ describe('NomadRestartWorkflow.grantOperate', () => {
       },
     },
     { role: 'Attach', expected: { 'states:GetExecutionHistory': onExecutions } },
+    {
+      role: 'Check',
+      expected: {
+        'states:StartExecution': onMachine,
+        'states:SendTaskSuccess': onMachine,
+        'states:GetExecutionHistory': onExecutions,
+        'states:StopExecution': onExecutions,
+        // No resource-level permission reaches composite alarms.
+        'cloudwatch:DescribeAlarms': (r) => r === '"*"',
+      },
+    },
   ])('gives the $role use exactly its actions, each on its resource', ({ role, expected }) => {
     // Act
     const granted = allowed(role);
@@ -125,6 +137,7 @@ describe('NomadRestartWorkflow.grantOperate', () => {
 
     // Assert
     expect([...granted.keys()].sort()).toEqual([
+      'cloudwatch:DescribeAlarms',
       'dynamodb:GetItem',
       'dynamodb:Query',
       'dynamodb:Scan',

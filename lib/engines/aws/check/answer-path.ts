@@ -7,12 +7,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { goQuote } from '../../../go/quote';
-import { DEPLOYMENT_CHECK_FIELD } from '../../../workflow/deployment-check';
+import {
+  DEPLOYMENT_CHECK_FIELD,
+  DEPLOYMENT_CHECK_REACH_FIELD,
+  type ReachTarget,
+} from '../../../workflow/deployment-check';
 import { AwsCallError } from '../errors';
 import type { SfnCalls } from '../sfn-calls';
 import type { StateMachineArn } from '../state-machine-arn';
 import { type CheckExecutionState, readCheckExecution } from './check-history';
 import { type CheckResult, failed, passed } from './check-result';
+import { reachResults } from './nomad-reach';
 
 /** The Service Authorization Reference page that says which resources each Step Functions action takes. */
 export const SFN_ACTIONS_DOC =
@@ -22,6 +27,8 @@ export const SFN_ACTIONS_DOC =
 export interface AnswerPathRequest {
   readonly sfn: SfnCalls;
   readonly stateMachine: StateMachineArn;
+  /** The job the execution reads from inside the deployment before its question (`-job`). */
+  readonly reach?: ReachTarget;
   /** Who answers, recorded with the answer (the operator's name). */
   readonly answeredBy: string;
   /** @default `check-<random UUID>` */
@@ -76,7 +83,11 @@ export async function checkAnswerPath(request: AnswerPathRequest): Promise<Check
   const startWhat = `a deployment check execution starts on ${goQuote(stateMachine.arn)}`;
   let executionArn: string;
   try {
-    executionArn = await sfn.startExecution(stateMachine.arn, { [DEPLOYMENT_CHECK_FIELD]: true }, name);
+    const input = {
+      [DEPLOYMENT_CHECK_FIELD]: true,
+      ...(request.reach === undefined ? {} : { [DEPLOYMENT_CHECK_REACH_FIELD]: request.reach }),
+    };
+    executionArn = await sfn.startExecution(stateMachine.arn, input, name);
   } catch (error) {
     if (!(error instanceof AwsCallError)) throw error;
     const fix = error.accessDenied
@@ -88,6 +99,8 @@ export async function checkAnswerPath(request: AnswerPathRequest): Promise<Check
 
   const askWhat = 'the ask function parks the check question';
   const asked = await until(request, executionArn, (s) => s.taskToken !== undefined || s.end !== undefined);
+  // The read runs before the question: once the question is parked (or the execution ended) it has ended.
+  if (request.reach !== undefined) results.push(...reachResults(asked.reach, request.reach));
   if (asked.taskToken === undefined) {
     const why =
       asked.end === undefined

@@ -7,8 +7,10 @@
  * completes the token. `StopExecution` aborts the run.
  */
 import type { HistoryEventType } from '@aws-sdk/client-sfn';
+import type { ConsulClientConfig } from '../../../../lib/consul/config';
 import { runRestartLocally } from '../../../../lib/engines/local/engine';
 import { LocalTaskTokenCallbacks } from '../../../../lib/engines/local/task-token-callbacks';
+import type { NomadClientConfig } from '../../../../lib/nomad';
 import type { RestartInput } from '../../../../lib/restart/input';
 import type { FakeExecutionRecord, FakeStepFunctions } from './fake-step-functions';
 
@@ -45,8 +47,19 @@ export interface LocalExecutions {
   settled(): Promise<void>;
 }
 
+/** Where the handlers of the local runs find Nomad and Consul. */
+export interface LocalExecutionsOptions {
+  /** The Nomad the functions call (a simulator, with the token they hold). @default - their environment's */
+  readonly nomad?: NomadClientConfig;
+  /** The Consul the functions that read it call. @default - their environment's */
+  readonly consul?: ConsulClientConfig;
+}
+
 /** Makes `fake` run each execution it starts through the synthesized definition. */
-export function runExecutionsLocally(fake: FakeStepFunctions): LocalExecutions {
+export function runExecutionsLocally(
+  fake: FakeStepFunctions,
+  options: LocalExecutionsOptions = {},
+): LocalExecutions {
   const runs: Promise<void>[] = [];
   const tokens = new Map<string, LocalTaskTokenCallbacks>();
   const aborts = new Map<string, AbortController>();
@@ -57,6 +70,8 @@ export function runExecutionsLocally(fake: FakeStepFunctions): LocalExecutions {
     aborts.set(execution.arn, controller);
     const local = await runRestartLocally({
       input: JSON.parse(execution.input) as RestartInput,
+      ...(options.nomad === undefined ? {} : { nomad: options.nomad }),
+      ...(options.consul === undefined ? {} : { consul: options.consul }),
       emit: () => undefined,
       prompt: async () => ({ kind: 'read-error', text: 'no terminal' }),
       taskTokenCallbacks: callbacks,
