@@ -100,6 +100,7 @@ describe('a deployment check, on the AWS stores with IAM enforced', () => {
     const calls = aws.ledger.calls.slice(from);
     expect([...new Set(calls.map((c) => `${c.functionName} ${c.request.action}`))].sort()).toEqual([
       'ask dynamodb:PutItem',
+      'ask dynamodb:Query',
       'ask dynamodb:UpdateItem',
       'plan secretsmanager:GetSecretValue',
     ]);
