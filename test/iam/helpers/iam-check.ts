@@ -7,6 +7,7 @@
  * template (iam-evaluator.ts), recorded, and, when AWS would deny it, failed as AWS fails it: the
  * service's own exception class, `AccessDenied` / `AccessDeniedException`, a 4xx, AWS's sentence,
  * then the evaluator's explanation. Calls outside any function (a test creating its tables) pass.
+ * S3's answer to a read of a missing key follows the caller's `s3:ListBucket` (`s3AnswerToMissingKey`).
  */
 import { S3Client } from '@aws-sdk/client-s3';
 import { evaluateIdentityRequest, type IamDecision } from './iam-evaluator';
@@ -204,6 +205,57 @@ export class IamCheck {
     this.ledger.calls.push(call);
     return call;
   }
+
+  /**
+   * Whether `functionName` may list the bucket at the key it read (`s3:ListBucket` with
+   * `s3:prefix` = the key), which decides S3's answer when the key is missing. Not recorded in
+   * the ledger: S3 evaluates it, the code never calls it.
+   */
+  public async listingOfKey(
+    functionName: string,
+    input: Readonly<Record<string, unknown>>,
+  ): Promise<CheckedCall> {
+    // ListObjectsV2 is the call S3 authorizes as s3:ListBucket with s3:prefix (sdk-iam-actions.ts).
+    const request = iamRequestFor('S3', 'ListObjectsV2', { Bucket: input['Bucket'], Prefix: input['Key'] });
+    const roleId = this.roleIdOf(functionName);
+    const decision = await evaluateIdentityRequest(
+      this.template.arnOf(roleId),
+      this.template.rolePolicies(roleId),
+      request,
+      this.template.bucketPolicy(String(input['Bucket'])),
+    );
+    return { functionName, request, decision };
+  }
+}
+
+/** The S3 reads whose answer for a missing key depends on `s3:ListBucket`. */
+const KEY_READS = new Set(['GetObject', 'HeadObject']);
+
+/**
+ * What S3 answers `functionName`'s `operation` that the emulator answered `error`: a missing key
+ * (`NoSuchKey`, or `NotFound` for HeadObject) is a 403 `AccessDenied` unless the caller may
+ * `s3:ListBucket` the bucket at that key ("If you don't have the s3:ListBucket permission, Amazon
+ * S3 returns an HTTP status code 403 Access Denied error",
+ * https://docs.aws.amazon.com/AmazonS3/latest/API/API_GetObject.html). Any other error is
+ * returned as it is.
+ */
+export async function s3AnswerToMissingKey(
+  check: IamCheck,
+  functionName: string,
+  operation: string,
+  input: Readonly<Record<string, unknown>>,
+  error: unknown,
+): Promise<unknown> {
+  const name = error instanceof Error ? error.name : undefined;
+  if (!KEY_READS.has(operation) || (name !== 'NoSuchKey' && name !== 'NotFound')) return error;
+  const listing = await check.listingOfKey(functionName, input);
+  if (listing.decision.allowed) return error;
+  const explanation = `the key "${String(input['Key'])}" does not exist and the role may not list it, so S3 answers 403 AccessDenied, not 404 ${name}: ${listing.decision.explanation}`;
+  return accessDeniedError(
+    'S3',
+    { ...listing, decision: { ...listing.decision, explanation } },
+    check.roleNameOf(functionName),
+  );
 }
 
 type Middleware = (
@@ -228,7 +280,12 @@ function iamCheckMiddleware(checkNow: () => IamCheck): Middleware {
     const operation = (context.commandName ?? '').replace(/Command$/, '');
     const call = await check.check(functionName, service, operation, args.input);
     if (!call.decision.allowed) throw await accessDeniedError(service, call, check.roleNameOf(functionName));
-    return next(args);
+    if (service !== 'S3') return next(args);
+    try {
+      return await next(args);
+    } catch (error) {
+      throw await s3AnswerToMissingKey(check, functionName, operation, args.input, error);
+    }
   };
 }
 

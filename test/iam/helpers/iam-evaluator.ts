@@ -5,7 +5,13 @@
  * reviewer needs it: which statement came closest and why it did not apply, and the statement
  * that would allow the call.
  */
-import { runSimulation, runUnsafeSimulation, type Simulation } from '@cloud-copilot/iam-simulate';
+import {
+  anonymousPrincipal,
+  runSimulation,
+  runUnsafeSimulation,
+  type Simulation,
+  type SimulationRequestPrincipal,
+} from '@cloud-copilot/iam-simulate';
 import { type IamRequest, TASK_TOKEN_ACTIONS } from './sdk-iam-actions';
 import { DEPLOYED, type NamedPolicy, type PolicyDocument } from './template-iam';
 
@@ -69,7 +75,7 @@ export function allowingStatement(request: IamRequest): Record<string, unknown> 
 
 /** The evaluator's input: `request` by `principal` holding `identityPolicies`, against `resourcePolicy`. */
 function simulationOf(
-  principal: string,
+  principal: SimulationRequestPrincipal,
   request: IamRequest,
   identityPolicies: readonly NamedPolicy[],
   resourcePolicy: PolicyDocument | undefined,
@@ -90,7 +96,7 @@ function simulationOf(
 
 /** The evaluator's verdict on `request` by `principal`, and its analysis (read when denied). */
 async function simulate(
-  principal: string,
+  principal: SimulationRequestPrincipal,
   request: IamRequest,
   identityPolicies: readonly NamedPolicy[],
   resourcePolicy: PolicyDocument | undefined,
@@ -184,7 +190,7 @@ function evaluateOnIssuingStateMachine(
  * `aws:SourceAccount`): a role's trust policy, a queue's policy.
  */
 export async function evaluateServiceRequest(
-  servicePrincipal: string,
+  servicePrincipal: SimulationRequestPrincipal,
   request: IamRequest,
   resourcePolicy: PolicyDocument,
 ): Promise<IamDecision> {
@@ -196,8 +202,21 @@ export async function evaluateServiceRequest(
     allowed: false,
     result: overall,
     explanation:
-      near.length === 0 ? `no statement of the resource's policy names ${servicePrincipal}` : near.join('; '),
+      near.length === 0
+        ? `no statement of the resource's policy names ${typeof servicePrincipal === 'string' ? servicePrincipal : 'an anonymous caller'}`
+        : near.join('; '),
   };
+}
+
+/**
+ * Evaluates an unsigned request (a Function URL with auth type NONE: AWS authorizes it on the
+ * function's resource policy alone) against `resourcePolicy`.
+ */
+export function evaluateAnonymousRequest(
+  request: IamRequest,
+  resourcePolicy: PolicyDocument,
+): Promise<IamDecision> {
+  return evaluateServiceRequest(anonymousPrincipal, request, resourcePolicy);
 }
 
 /**
