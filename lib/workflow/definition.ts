@@ -74,15 +74,7 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
   const onError = new sfn.Choice(scope, FlowStates.redriven)
     .when(
       errorIs(WORKFLOW_ERROR_NAMES.executionRedriven),
-      new sfn.Pass(scope, FlowStates.readRedriveError, {
-        parameters: { 'Cause.$': 'States.StringToJson($.error.Cause)' },
-        resultPath: ERROR_RESULT_PATH,
-      }).next(
-        new sfn.Fail(scope, FailStates.executionRedriven, {
-          error: FailStates.executionRedriven,
-          causePath: '$.error.Cause.errorMessage',
-        }),
-      ),
+      failWithMessage(scope, FlowStates.readRedriveError, FailStates.executionRedriven),
     )
     .otherwise(releaseLockAfterError);
 
@@ -163,17 +155,7 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
   // funnel: a run that does not hold the lock must not release it.
   const invalidInput = {
     errors: [WORKFLOW_ERROR_NAMES.invalidInput],
-    // The cause of a Lambda error is the runtime's JSON with a stack trace; the console shows
-    // only its message, Nomad's words.
-    next: new sfn.Pass(scope, FlowStates.readInputError, {
-      parameters: { 'Cause.$': 'States.StringToJson($.error.Cause)' },
-      resultPath: ERROR_RESULT_PATH,
-    }).next(
-      new sfn.Fail(scope, FailStates.invalidInput, {
-        error: FailStates.invalidInput,
-        causePath: '$.error.Cause.errorMessage',
-      }),
-    ),
+    next: failWithMessage(scope, FlowStates.readInputError, FailStates.invalidInput),
   };
   const validateInput = lambdaStep(scope, TaskStates.validateInput, {
     fn: f['validate-input'],
@@ -235,6 +217,18 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
       )
       .otherwise(validateInput)
   );
+}
+
+/**
+ * Ends in the Fail state `failName` with the caught Lambda error's message as its cause. The cause
+ * of a Lambda error is the runtime's JSON with a stack trace; the console shows only its message,
+ * Nomad's words.
+ */
+function failWithMessage(scope: Construct, readStateId: string, failName: string): sfn.Chain {
+  return new sfn.Pass(scope, readStateId, {
+    parameters: { 'Cause.$': 'States.StringToJson($.error.Cause)' },
+    resultPath: ERROR_RESULT_PATH,
+  }).next(new sfn.Fail(scope, failName, { error: failName, causePath: '$.error.Cause.errorMessage' }));
 }
 
 function errorIs(name: string): sfn.Condition {
