@@ -7,8 +7,9 @@
  * as every Nomad-calling one is, and reads Nomad and Consul, so what it reaches they reach.
  */
 import type { Context } from 'aws-lambda';
+import { reachFromDeployment } from '../lib/steps/plan/deployment-check-reach';
 import type { ReachTarget } from '../lib/workflow/deployment-check';
-import { type ReachReport, reachFromDeployment } from '../lib/workflow/deployment-check-reach';
+import type { ReachReport } from '../lib/workflow/deployment-check-reach';
 import { StepPayloadError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { consulReaderOf } from './private/consul-reader';

@@ -17,9 +17,9 @@ import {
   type WebhookApprovalProps,
 } from './approval-channels';
 import { NomadRestartWorkflow, type NomadRestartWorkflowProps } from './nomad-restart-workflow';
+import { SNS_TOPIC_ARN } from './private/sns-topic-arn';
 import { importVpcPlacement, type VpcPlacementIds, vpcPlacementProblem } from './private/vpc-placement';
 import { RunNotifications } from './run-notifications';
-import { SNS_TOPIC_ARN } from './stack-context';
 
 export type { VpcPlacementIds } from './private/vpc-placement';
 

@@ -6,6 +6,7 @@
 import { NamedError } from '../errors/named-error';
 import type { NomadRestartStackProps, SecretReference } from './nomad-restart-stack';
 import { NOMAD_ADDRESS_EXAMPLE, nomadAddressProblem } from './private/nomad-address';
+import { SNS_TOPIC_ARN } from './private/sns-topic-arn';
 import { type VpcPlacementIds, vpcPlacementProblem } from './private/vpc-placement';
 
 /** A context value that makes no deployable stack; its message is the line to print. */
@@ -191,12 +192,6 @@ export function stackPropsFromContext(get: (key: string) => string | undefined):
     ...vpcFromContext(get),
   };
 }
-
-/**
- * An SNS topic's ARN: partition, region, 12-digit account, and a name of letters, digits, `-`
- * and `_` (a FIFO topic's ends with `.fifo`).
- */
-export const SNS_TOPIC_ARN = /^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}(\.fifo)?$/;
 
 /** `alarmTopicArn`: the SNS topic every alarm of the stack notifies. */
 function alarmsFromContext(get: (key: string) => string | undefined): Partial<NomadRestartStackProps> {
