@@ -16,8 +16,6 @@ import { TemplateIam } from './helpers/template-iam';
 
 const ROOT = process.cwd();
 
-/** CDK's `grantRead` of a secret adds DescribeSecret; the code only calls GetSecretValue (task-functions.ts, approval-channels.ts, chat-channel-grants.ts). */
-const DESCRIBE_SECRET = 'CDK grantRead adds it; no code calls it: grant secretsmanager:GetSecretValue alone';
 /** Reached through createLockSteps' `take` (take-lock-step.ts asks whether a holder still runs). */
 const TAKE_LOCK_VIA_LOCK_STEPS =
   'not granted: reached through the lock steps this handler builds (take-lock-step.ts:106); only Lock job takes a lock: confirm and narrow';
@@ -28,25 +26,6 @@ const TAKE_LOCK_VIA_LOCK_STEPS =
  * gone (delete its line).
  */
 const KNOWN_GAPS: Readonly<Record<string, string>> = {
-  'apply-answer secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'approval-endpoint secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'approval-notifier secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'await-batch secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'await-health secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'check-deployments secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'decide secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'finish secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'lock-job secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'notify-run-ended secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'plan secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'release-lock secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'release-stale-lock secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'restart-batch secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'trigger-evaluations secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'approval-endpoint states:SendTaskFailure not needed':
-    'the endpoint only answers with SendTaskSuccess (lib/approvals/decide.ts); approval-channels.ts grants both',
-  'check-deployments dynamodb:PutItem not needed':
-    'no call of check-deployments takes a lock (dynamodb-job-lock.ts:125 is not reachable from it); handler-grants.ts grants it: confirm and remove',
   'apply-answer dynamodb:Scan not exercised':
     "listPending's Scan of pending-index: apply-answer always passes an executionId (lib/approvals/timeouts.ts), a branch the inventory cannot decide",
   'release-stale-lock dynamodb:Scan not exercised':
