@@ -16,10 +16,6 @@ import { TemplateIam } from './helpers/template-iam';
 
 const ROOT = process.cwd();
 
-/** Reached through createLockSteps' `take` (take-lock-step.ts asks whether a holder still runs). */
-const TAKE_LOCK_VIA_LOCK_STEPS =
-  'not granted: reached through the lock steps this handler builds (take-lock-step.ts:106); only Lock job takes a lock: confirm and narrow';
-
 /**
  * Gaps known when the inventory was introduced, each `<handler> <action> <kind>` with why it is
  * still open. The list may only shrink: a gap not listed fails, and so does a listed one that is
@@ -42,10 +38,6 @@ const KNOWN_GAPS: Readonly<Record<string, string>> = {
     'not granted: reached through the plan store of the lock steps (createLockSteps); confirm Lock job never reads, or grant it',
   'resume-run s3:PutObject not exercised':
     "not granted: the state budget (state-budget-middleware.ts) sets aside an over-long event list; Resume run's lists come cut to budget by the step that continued the run",
-  'await-batch states:DescribeExecution not exercised': TAKE_LOCK_VIA_LOCK_STEPS,
-  'await-health states:DescribeExecution not exercised': TAKE_LOCK_VIA_LOCK_STEPS,
-  'check-deployments states:DescribeExecution not exercised': TAKE_LOCK_VIA_LOCK_STEPS,
-  'decide states:DescribeExecution not exercised': TAKE_LOCK_VIA_LOCK_STEPS,
 };
 
 describe('the AWS operations each handler can make', () => {

@@ -224,16 +224,26 @@ export function reachableCode(program: ts.Program, entry: string): ReachableCode
     calls.push({ name, on });
     for (const holder of holders) if (satisfies(holder, on)) reach(memberOf(holder, name));
   };
+  /** The type a receiver must have, or `undefined` when the compiler could not type it. */
+  const receiverType = (receiver: ts.Expression): ts.Type | undefined => {
+    const type = checker.getTypeAtLocation(receiver);
+    return (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) !== 0 ? undefined : type;
+  };
   const resolved = (node: ts.Node): ts.Symbol | undefined => {
     const symbol = checker.getSymbolAtLocation(node);
     return symbol !== undefined && (symbol.flags & ts.SymbolFlags.Alias) !== 0
       ? checker.getAliasedSymbol(symbol)
       : symbol;
   };
-  /** A property read `x.name`: the class method itself, or every satisfying class's. */
-  const readProperty = (name: ts.Identifier | ts.PrivateIdentifier) => {
+  /**
+   * A property read `x.name`: the class method itself, or every satisfying class's. A property
+   * declared by no class or interface (one of a type literal or a mapped type, such as a batch
+   * journal's `outcomes[id]?.status`) reaches the members of that name that fit `x`'s type: by
+   * name alone only when `x` is `any` (an outcome's `status` is not the run-status reader's).
+   */
+  const readProperty = (name: ts.Identifier | ts.PrivateIdentifier, receiver: ts.Expression) => {
     const declarations = resolved(name)?.declarations ?? [];
-    if (declarations.length === 0) return called(name.text, undefined);
+    if (declarations.length === 0) return called(name.text, receiverType(receiver));
     for (const declaration of declarations) {
       const owner = declaration.parent;
       if (!isProjectFile(declaration.getSourceFile())) continue;
@@ -242,7 +252,7 @@ export function reachableCode(program: ts.Program, entry: string): ReachableCode
       else if (ts.isInterfaceDeclaration(owner) && owner.name !== undefined) {
         const symbol = checker.getSymbolAtLocation(owner.name);
         called(name.text, symbol === undefined ? undefined : checker.getDeclaredTypeOfSymbol(symbol));
-      } else called(name.text, undefined);
+      } else called(name.text, receiverType(receiver));
     }
   };
   const visit = (node: ts.Node, unit: CodeUnit, file: ts.SourceFile): void => {
@@ -260,7 +270,7 @@ export function reachableCode(program: ts.Program, entry: string): ReachableCode
           reach(unitOf(declaration));
       }
     }
-    if (ts.isPropertyAccessExpression(node)) readProperty(node.name);
+    if (ts.isPropertyAccessExpression(node)) readProperty(node.name, node.expression);
     // `const { take } = steps` reads `take` as surely as `steps.take` does.
     if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) {
       const name = memberName({ name: node.propertyName ?? node.name });
