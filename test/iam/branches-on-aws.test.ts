@@ -166,6 +166,42 @@ describe('branches no full run walks, as AWS authorizes them', () => {
     expect(actionsOf(fn, from)).toEqual(['dynamodb:Query', 'dynamodb:UpdateItem']);
   });
 
+  it.each(['apply-answer', 'release-stale-lock'])(
+    '%s reads back a question someone answered while it was closing it',
+    async (fn) => {
+      // Arrange: closeOpenQuestions (lib/approvals/timeouts.ts) listed the question pending, then
+      // a person answered it through the endpoint before this function's decide.
+      const run = execution(`raced-${fn}`);
+      const now = Date.parse('2026-12-07T02:00:00Z');
+      const approvalId = `R-${fn}`;
+      await asFunction('ask', () => approvalStoreFromEnv().put(questionOf(approvalId, run, now)));
+      const answer = {
+        decisionId: 'person-1',
+        answer: 'yes',
+        answeredBy: 'U123',
+        via: 'slack',
+        decidedAt: now / 1000,
+      } as const;
+      await asFunction('approval-endpoint', () => approvalStoreFromEnv().decide(approvalId, answer));
+      const from = aws.ledger.calls.length;
+
+      // Act: the decide closeOpenQuestions makes for each question it listed.
+      const result = await asFunction(fn, () =>
+        approvalStoreFromEnv().decide(approvalId, {
+          decisionId: 'closing-1',
+          answer: 'no',
+          answeredBy: 'nobody (timed out)',
+          via: 'timeout',
+          decidedAt: now / 1000,
+        }),
+      );
+
+      // Assert: the person's answer stands, read back as the function (its lost race).
+      expect(result).toEqual({ won: false, decision: answer });
+      expect(actionsOf(fn, from)).toEqual(['dynamodb:UpdateItem', 'dynamodb:GetItem']);
+    },
+  );
+
   it('Notify run ended reads the plan of the run that ended', async () => {
     // Arrange
     const run = execution('ended');

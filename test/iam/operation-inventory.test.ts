@@ -26,10 +26,6 @@ const KNOWN_GAPS: Readonly<Record<string, string>> = {
     "listPending's Scan of pending-index: apply-answer always passes an executionId (lib/approvals/timeouts.ts), a branch the inventory cannot decide",
   'release-stale-lock dynamodb:Scan not exercised':
     "listPending's Scan of pending-index: the stale-lock handler always passes an executionId, a branch the inventory cannot decide",
-  'apply-answer dynamodb:GetItem not exercised':
-    'granted; the approval store read of a question (dynamodb-approval-store.ts:84) is not walked as apply-answer yet',
-  'release-stale-lock dynamodb:GetItem not exercised':
-    'granted; the approval store read of a question (dynamodb-approval-store.ts:84) is not walked as the stale-lock handler yet',
   'apply-answer s3:PutObject not exercised':
     'granted on runs/*; no IAM-checked test walks apply-answer writing its batch documents yet',
   'release-stale-lock s3:GetObject not exercised':
