@@ -28,10 +28,6 @@ const KNOWN_GAPS: Readonly<Record<string, string>> = {
     "listPending's Scan of pending-index: the stale-lock handler always passes an executionId, a branch the inventory cannot decide",
   'apply-answer s3:PutObject not exercised':
     'granted on runs/*; no IAM-checked test walks apply-answer writing its batch documents yet',
-  'release-stale-lock s3:GetObject not exercised':
-    "not granted: reached through the plan store a dead run's clean-up shares (lib/steps/lock/release-lock-step.ts); confirm it never reads",
-  'lock-job s3:GetObject not exercised':
-    'not granted: reached through the plan store of the lock steps (createLockSteps); confirm Lock job never reads, or grant it',
   'resume-run s3:PutObject not exercised':
     "not granted: the state budget (state-budget-middleware.ts) sets aside an over-long event list; Resume run's lists come cut to budget by the step that continued the run",
 };

@@ -1,7 +1,8 @@
 /**
  * How reachable-code.ts follows a property read to the members it can run: a read whose property
  * no class or interface declares reaches the members of that name only on a value of a fitting
- * type, and by name alone only on a value the compiler cannot type.
+ * type, and by name alone only on a value the compiler cannot type; a factory's local function
+ * runs only once called (directly, or as the member the factory returns it as).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,20 +24,12 @@ export function askAws(id: string): string {
 }
 `;
 
-/** Whether `askAws` is reachable from an entry that reads `status` on `receiver`. */
-function reachesAskAws(receiver: string): boolean {
+/** Whether `askAws` is reachable from `entry`, a file beside `store` (`./store`). */
+function reachesAskAws(store: string, entry: string): boolean {
   const dir = mkdtempSync(join(tmpdir(), 'reachable-code-'));
   try {
-    writeFileSync(join(dir, 'store.ts'), STORE);
-    writeFileSync(
-      join(dir, 'entry.ts'),
-      `import { makeReader, type Outcome } from './store';
-export const reader = makeReader();
-export function read(outcome: Outcome | undefined, loose: any) {
-  return ${receiver}.status;
-}
-`,
-    );
+    writeFileSync(join(dir, 'store.ts'), store);
+    writeFileSync(join(dir, 'entry.ts'), entry);
     const program = ts.createProgram({
       rootNames: [join(dir, 'entry.ts')],
       options: {
@@ -53,10 +46,29 @@ export function read(outcome: Outcome | undefined, loose: any) {
   }
 }
 
+/** An entry that reads `status` on `receiver` (an Outcome, or an untyped `loose`). */
+const readingStatusOn = (receiver: string) => `import { makeReader, type Outcome } from './store';
+export const reader = makeReader();
+export function read(outcome: Outcome | undefined, loose: any) {
+  return ${receiver}.status;
+}
+`;
+
+/** A factory (as createStepKit) returning a local function `load` that runs `askAws`, and `now`. */
+const KIT = `
+export function makeKit() {
+  const load = (key: string) => askAws(key);
+  return { now: () => 0, load };
+}
+export function askAws(id: string): string {
+  return id;
+}
+`;
+
 describe('reachableCode', () => {
   it("does not reach a store's method from a record's field of the same name", () => {
     // Act
-    const reached = reachesAskAws('outcome?');
+    const reached = reachesAskAws(STORE, readingStatusOn('outcome?'));
 
     // Assert: an Outcome's `status` is a string, never the reader's `status` method.
     expect(reached).toBe(false);
@@ -64,7 +76,29 @@ describe('reachableCode', () => {
 
   it('reaches every member of that name from a value the compiler cannot type', () => {
     // Act
-    const reached = reachesAskAws('loose');
+    const reached = reachesAskAws(STORE, readingStatusOn('loose'));
+
+    // Assert
+    expect(reached).toBe(true);
+  });
+
+  it('does not run a local function of a factory that nothing calls', () => {
+    // Act
+    const reached = reachesAskAws(
+      KIT,
+      "import { makeKit } from './store';\nexport const t = makeKit().now();\n",
+    );
+
+    // Assert: the kit is built, but only `now` is called.
+    expect(reached).toBe(false);
+  });
+
+  it('runs a local function of a factory once its member is called', () => {
+    // Act
+    const reached = reachesAskAws(
+      KIT,
+      "import { makeKit } from './store';\nexport const v = makeKit().load('k');\n",
+    );
 
     // Assert
     expect(reached).toBe(true);

@@ -81,6 +81,24 @@ export function isMemberUnit(node: ts.Node): boolean {
   );
 }
 
+/**
+ * Whether `node` is a function kept in a local constant (`const loadPlan = (key) => …` inside a
+ * factory): its body runs only once something calls it, not when the enclosing function runs.
+ */
+function isLocalFunction(node: ts.Node): node is ts.VariableDeclaration {
+  return (
+    ts.isVariableDeclaration(node) &&
+    node.initializer !== undefined &&
+    (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer)) &&
+    !ts.isSourceFile(node.parent.parent.parent)
+  );
+}
+
+/** Whether `node` is code reached on its own (a member, a local function), not with its enclosing unit. */
+export function isUnitOfItsOwn(node: ts.Node): boolean {
+  return isMemberUnit(node) || isLocalFunction(node);
+}
+
 const memberName = (member: { readonly name?: ts.Node }): string | undefined => {
   const name = member.name;
   return name !== undefined && (ts.isIdentifier(name) || ts.isStringLiteral(name)) ? name.text : undefined;
@@ -191,10 +209,18 @@ export function reachableCode(program: ts.Program, entry: string): ReachableCode
   const calls: { name: string; on: ts.Type | undefined }[] = [];
   const work: CodeUnit[] = [];
   const files = new Set<ts.SourceFile>();
-  const memberOf = (holder: Holder, name: string) =>
-    [...(ts.isObjectLiteralExpression(holder) ? holder.properties : holder.members)].find(
-      (m) => isMemberUnit(m) && memberName(m) === name,
-    );
+  // `{ loadPlan }` returns a local function as a member: it is reached as that member is.
+  const memberOf = (holder: Holder, name: string): CodeUnit | undefined => {
+    for (const m of ts.isObjectLiteralExpression(holder) ? holder.properties : holder.members) {
+      if (memberName(m) !== name) continue;
+      if (isMemberUnit(m)) return m;
+      const value = ts.isShorthandPropertyAssignment(m)
+        ? checker.getShorthandAssignmentValueSymbol(m)?.valueDeclaration
+        : undefined;
+      if (value !== undefined && isLocalFunction(value)) return value;
+    }
+    return undefined;
+  };
   const satisfies = (holder: Holder, on: ts.Type | undefined) => {
     if (on === undefined) return true;
     if (ts.isObjectLiteralExpression(holder))
@@ -258,7 +284,7 @@ export function reachableCode(program: ts.Program, entry: string): ReachableCode
   const visit = (node: ts.Node, unit: CodeUnit, file: ts.SourceFile): void => {
     if (isTypeOnly(node)) return;
     // Members are units of their own, reached when called.
-    if (node !== unit && isMemberUnit(node)) return;
+    if (node !== unit && isUnitOfItsOwn(node)) return;
     if (ts.isObjectLiteralExpression(node)) hold(node);
     if (ts.isIfStatement(node) && foldedAway(checker, entryFile, node)) {
       if (node.elseStatement !== undefined) visit(node.elseStatement, unit, file);
@@ -266,8 +292,9 @@ export function reachableCode(program: ts.Program, entry: string): ReachableCode
     }
     if (ts.isIdentifier(node)) {
       for (const declaration of resolved(node)?.declarations ?? []) {
-        if (isProjectFile(declaration.getSourceFile()) && !isMemberUnit(declaration))
-          reach(unitOf(declaration));
+        if (!isProjectFile(declaration.getSourceFile())) continue;
+        if (isLocalFunction(declaration)) reach(declaration);
+        else if (!isMemberUnit(declaration)) reach(unitOf(declaration));
       }
     }
     if (ts.isPropertyAccessExpression(node)) readProperty(node.name, node.expression);
