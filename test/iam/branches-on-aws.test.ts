@@ -202,6 +202,20 @@ describe('branches no full run walks, as AWS authorizes them', () => {
     },
   );
 
+  it('Apply answer sets an over-long event list aside in the plan store', async () => {
+    // Arrange: a timed-out question's closing events took the list past its budget.
+    const run = execution('answered');
+    const key = planKeys.asideEvents(run, 'request-1', 'events');
+    const from = aws.ledger.calls.length;
+
+    // Act: the write lambdas/private/state-budget-middleware.ts makes before cutting the list.
+    await asFunction('apply-answer', () => planStoreFromEnv().put(key, [{ type: 'batch-started' }]));
+
+    // Assert
+    expect(actionsOf('apply-answer', from)).toEqual(['s3:PutObject']);
+    expect(await asFunction('plan', () => planStoreFromEnv().get(key))).toEqual([{ type: 'batch-started' }]);
+  });
+
   it('Notify run ended reads the plan of the run that ended', async () => {
     // Arrange
     const run = execution('ended');

@@ -26,8 +26,6 @@ const KNOWN_GAPS: Readonly<Record<string, string>> = {
     "listPending's Scan of pending-index: apply-answer always passes an executionId (lib/approvals/timeouts.ts), a branch the inventory cannot decide",
   'release-stale-lock dynamodb:Scan not exercised':
     "listPending's Scan of pending-index: the stale-lock handler always passes an executionId, a branch the inventory cannot decide",
-  'apply-answer s3:PutObject not exercised':
-    'granted on runs/*; no IAM-checked test walks apply-answer writing its batch documents yet',
   'resume-run s3:PutObject not exercised':
     "not granted: the state budget (state-budget-middleware.ts) sets aside an over-long event list; Resume run's lists come cut to budget by the step that continued the run",
 };
