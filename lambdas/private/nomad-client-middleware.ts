@@ -40,9 +40,15 @@ export function nomadClientOf(context: Context): NomadClient {
   return client;
 }
 
-/** Reads one secret string by ARN; the Powertools provider in production, a fake in tests. */
+/**
+ * Reads one secret string by ARN; the Powertools provider in production, a fake in tests. Its
+ * answer is typed as Secrets Manager's (a string or binary value, or none) rather than `unknown`:
+ * the IAM inventory (test/iam/helpers/reachable-code.ts) follows a call through an interface to
+ * every class that fits it, and with `unknown` the plan store's `get` fitted, making its
+ * `s3:GetObject` look reachable from every handler that reads a secret.
+ */
 export interface SecretSource {
-  get(name: string, options: { maxAge: number }): Promise<unknown>;
+  get(name: string, options: { maxAge: number }): Promise<string | Uint8Array | undefined>;
 }
 
 export interface NomadClientMiddlewareOptions {

@@ -24,7 +24,7 @@ import { questionRecordPatterns } from './private/approvals-stream-filter';
 import { grantPosting, postingEnvironment } from './private/chat-channel-grants';
 import { DeadLetterQueue } from './private/dead-letter-queue';
 import { grantDescribeExecutions } from './private/describe-executions-grant';
-import { grantDecryptThroughSecretsManager } from './private/secrets-key-grant';
+import { grantDecryptThroughSecretsManager, grantGetSecretValue } from './private/secrets-key-grant';
 import { TaskFunction } from './private/task-function';
 
 /** Slack: where questions are posted and who may answer them. */
@@ -236,9 +236,11 @@ export class ApprovalChannels extends Construct {
   private grantEndpoint(endpoint: lambda.Function, props: ApprovalChannelsResources): void {
     // Decide (GetItem, UpdateItem) and the replay guard (PutItem of seen:<signature> items).
     this.tableAccess(endpoint, props, ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem']);
+    // Every answer, approve or deny, is a SendTaskSuccess carrying the decision (lib/approvals/
+    // decide.ts): the endpoint never fails a task, so it is not granted SendTaskFailure.
     endpoint.addToRolePolicy(
       new iam.PolicyStatement({
-        actions: ['states:SendTaskSuccess', 'states:SendTaskFailure'],
+        actions: ['states:SendTaskSuccess'],
         resources: [props.stateMachine.stateMachineArn],
       }),
     );
@@ -247,9 +249,8 @@ export class ApprovalChannels extends Construct {
       props.stateMachine,
       'An answer whose SendTaskSuccess reply was lost asks whether its execution took it; any execution of this state machine can ask, their names are not known when deploying.',
     );
-    props.slack?.botTokenSecret.grantRead(endpoint);
-    props.slack?.signingSecret.grantRead(endpoint);
-    props.webhook?.secret.grantRead(endpoint);
+    for (const secret of [props.slack?.botTokenSecret, props.slack?.signingSecret, props.webhook?.secret])
+      if (secret !== undefined) grantGetSecretValue(endpoint, secret);
     if (props.secretsKey !== undefined)
       grantDecryptThroughSecretsManager(endpoint, props.secretsKey, Stack.of(this).region);
   }

@@ -48,8 +48,9 @@ describe('NomadRestartStack with approvals', () => {
     // Assert
     const states = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('states:')));
     expect(states).toEqual([
+      // Approve or deny, an answer is a SendTaskSuccess (lib/approvals/decide.ts): no SendTaskFailure.
       {
-        Action: ['states:SendTaskSuccess', 'states:SendTaskFailure'],
+        Action: 'states:SendTaskSuccess',
         Effect: 'Allow',
         Resource: { Ref: expect.stringMatching(/^RestartStateMachine/) },
       },

@@ -48,6 +48,20 @@ afterAll(async () => {
   await secrets.close();
 });
 
+/** A question Ask parked for `run` at `now` (ms). */
+const questionOf = (approvalId: string, run: string, now: number): Approval => ({
+  approvalId,
+  executionId: run,
+  taskToken: 'token-1',
+  kind: 'proceed',
+  prompt: 'Are you sure you want to restart the next batch? [Y/n]',
+  summary: 'batch 1 of 2',
+  jobId: 'web',
+  namespace: 'default',
+  createdAt: now / 1000,
+  expiresAt: now / 1000 + 86_400,
+});
+
 /** The IAM actions `fn` was checked for since call `from`, each allowed (a denial fails the test). */
 const actionsOf = (fn: string, from: number) =>
   aws.ledger.calls
@@ -78,21 +92,41 @@ describe('branches no full run walks, as AWS authorizes them', () => {
     expect(await aws.lockHolder(KEY)).toBeUndefined();
   });
 
-  it('Resume run extends the lease of the run it continues', async () => {
+  it('Resume run reads the lock of the run it continues, then extends its lease', async () => {
     // Arrange
     const run = execution('continued');
     await asFunction('lock-job', () => jobLockFromEnv().acquire(KEY, { owner: run, ttlSeconds: 60 }));
     const from = aws.ledger.calls.length;
 
-    // Act
-    const held = await asFunction('resume-run', () =>
-      jobLockFromEnv().extend(KEY, { owner: run, ttlSeconds: 600, execution: execution('continued-2') }),
-    );
+    // Act: lambdas/resume-run.ts refuses a continuation whose run holds no lock, then renews it.
+    const { holds, extended } = await asFunction('resume-run', async () => ({
+      holds: await jobLockFromEnv().held(KEY, run),
+      extended: await jobLockFromEnv().extend(KEY, {
+        owner: run,
+        ttlSeconds: 600,
+        execution: execution('continued-2'),
+      }),
+    }));
 
     // Assert
-    expect(held).toBeDefined();
+    expect(holds).toBeDefined();
+    expect(extended).toBeDefined();
     expect(await aws.lockHolder(KEY)).toBe(run);
-    expect(actionsOf('resume-run', from)).toEqual(['dynamodb:UpdateItem']);
+    expect(actionsOf('resume-run', from)).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
+  });
+
+  it("Ask points the question its first attempt parked at a retried attempt's task token", async () => {
+    // Arrange: the first attempt parked the question, then failed before it returned.
+    const run = execution('asked-twice');
+    await asFunction('ask', () => approvalStoreFromEnv().put(questionOf('A-retried', run, Date.now())));
+    const from = aws.ledger.calls.length;
+
+    // Act: what lambdas/ask.ts does on the retried attempt.
+    await asFunction('ask', () => approvalStoreFromEnv().reask('A-retried', 'token-2'));
+
+    // Assert
+    expect((await approvalStoreFromEnv().get('A-retried')).taskToken).toBe('token-2');
+    expect(actionsOf('ask', from)).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
   });
 
   it.each(['approval-endpoint', 'notify-run-ended', 'release-stale-lock'])(
@@ -117,18 +151,7 @@ describe('branches no full run walks, as AWS authorizes them', () => {
     // Arrange: Ask parked a question for the run.
     const run = execution(`asked-${fn}`);
     const now = Date.parse('2026-12-07T02:00:00Z');
-    const question: Approval = {
-      approvalId: `A-${fn}`,
-      executionId: run,
-      taskToken: 'token-1',
-      kind: 'proceed',
-      prompt: 'Are you sure you want to restart the next batch? [Y/n]',
-      summary: 'batch 1 of 2',
-      jobId: 'web',
-      namespace: 'default',
-      createdAt: now / 1000,
-      expiresAt: now / 1000 + 86_400,
-    };
+    const question = questionOf(`A-${fn}`, run, now);
     await asFunction('ask', () => approvalStoreFromEnv().put(question));
     const from = aws.ledger.calls.length;
 
@@ -141,6 +164,56 @@ describe('branches no full run walks, as AWS authorizes them', () => {
     // Assert
     expect(closed).toBe(1);
     expect(actionsOf(fn, from)).toEqual(['dynamodb:Query', 'dynamodb:UpdateItem']);
+  });
+
+  it.each(['apply-answer', 'release-stale-lock'])(
+    '%s reads back a question someone answered while it was closing it',
+    async (fn) => {
+      // Arrange: closeOpenQuestions (lib/approvals/timeouts.ts) listed the question pending, then
+      // a person answered it through the endpoint before this function's decide.
+      const run = execution(`raced-${fn}`);
+      const now = Date.parse('2026-12-07T02:00:00Z');
+      const approvalId = `R-${fn}`;
+      await asFunction('ask', () => approvalStoreFromEnv().put(questionOf(approvalId, run, now)));
+      const answer = {
+        decisionId: 'person-1',
+        answer: 'yes',
+        answeredBy: 'U123',
+        via: 'slack',
+        decidedAt: now / 1000,
+      } as const;
+      await asFunction('approval-endpoint', () => approvalStoreFromEnv().decide(approvalId, answer));
+      const from = aws.ledger.calls.length;
+
+      // Act: the decide closeOpenQuestions makes for each question it listed.
+      const result = await asFunction(fn, () =>
+        approvalStoreFromEnv().decide(approvalId, {
+          decisionId: 'closing-1',
+          answer: 'no',
+          answeredBy: 'nobody (timed out)',
+          via: 'timeout',
+          decidedAt: now / 1000,
+        }),
+      );
+
+      // Assert: the person's answer stands, read back as the function (its lost race).
+      expect(result).toEqual({ won: false, decision: answer });
+      expect(actionsOf(fn, from)).toEqual(['dynamodb:UpdateItem', 'dynamodb:GetItem']);
+    },
+  );
+
+  it('Apply answer sets an over-long event list aside in the plan store', async () => {
+    // Arrange: a timed-out question's closing events took the list past its budget.
+    const run = execution('answered');
+    const key = planKeys.asideEvents(run, 'request-1', 'events');
+    const from = aws.ledger.calls.length;
+
+    // Act: the write lambdas/private/state-budget-middleware.ts makes before cutting the list.
+    await asFunction('apply-answer', () => planStoreFromEnv().put(key, [{ type: 'batch-started' }]));
+
+    // Assert
+    expect(actionsOf('apply-answer', from)).toEqual(['s3:PutObject']);
+    expect(await asFunction('plan', () => planStoreFromEnv().get(key))).toEqual([{ type: 'batch-started' }]);
   });
 
   it('Notify run ended reads the plan of the run that ended', async () => {

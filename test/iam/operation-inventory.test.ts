@@ -16,57 +16,18 @@ import { TemplateIam } from './helpers/template-iam';
 
 const ROOT = process.cwd();
 
-/** CDK's `grantRead` of a secret adds DescribeSecret; the code only calls GetSecretValue (task-functions.ts, approval-channels.ts, chat-channel-grants.ts). */
-const DESCRIBE_SECRET = 'CDK grantRead adds it; no code calls it: grant secretsmanager:GetSecretValue alone';
-/** Reached through createLockSteps' `take` (take-lock-step.ts asks whether a holder still runs). */
-const TAKE_LOCK_VIA_LOCK_STEPS =
-  'not granted: reached through the lock steps this handler builds (take-lock-step.ts:106); only Lock job takes a lock: confirm and narrow';
-
 /**
  * Gaps known when the inventory was introduced, each `<handler> <action> <kind>` with why it is
  * still open. The list may only shrink: a gap not listed fails, and so does a listed one that is
  * gone (delete its line).
  */
 const KNOWN_GAPS: Readonly<Record<string, string>> = {
-  'apply-answer secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'approval-endpoint secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'approval-notifier secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'await-batch secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'await-health secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'check-deployments secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'decide secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'finish secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'lock-job secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'notify-run-ended secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'plan secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'release-lock secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'release-stale-lock secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'restart-batch secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'trigger-evaluations secretsmanager:DescribeSecret not needed': DESCRIBE_SECRET,
-  'approval-endpoint states:SendTaskFailure not needed':
-    'the endpoint only answers with SendTaskSuccess (lib/approvals/decide.ts); approval-channels.ts grants both',
-  'check-deployments dynamodb:PutItem not needed':
-    'no call of check-deployments takes a lock (dynamodb-job-lock.ts:125 is not reachable from it); handler-grants.ts grants it: confirm and remove',
   'apply-answer dynamodb:Scan not exercised':
     "listPending's Scan of pending-index: apply-answer always passes an executionId (lib/approvals/timeouts.ts), a branch the inventory cannot decide",
   'release-stale-lock dynamodb:Scan not exercised':
     "listPending's Scan of pending-index: the stale-lock handler always passes an executionId, a branch the inventory cannot decide",
-  'apply-answer dynamodb:GetItem not exercised':
-    'granted; the approval store read of a question (dynamodb-approval-store.ts:84) is not walked as apply-answer yet',
-  'release-stale-lock dynamodb:GetItem not exercised':
-    'granted; the approval store read of a question (dynamodb-approval-store.ts:84) is not walked as the stale-lock handler yet',
-  'apply-answer s3:PutObject not exercised':
-    'granted on runs/*; no IAM-checked test walks apply-answer writing its batch documents yet',
-  'release-stale-lock s3:GetObject not exercised':
-    "not granted: reached through the plan store a dead run's clean-up shares (lib/steps/lock/release-lock-step.ts); confirm it never reads",
-  'lock-job s3:GetObject not exercised':
-    'not granted: reached through the plan store of the lock steps (createLockSteps); confirm Lock job never reads, or grant it',
   'resume-run s3:PutObject not exercised':
     "not granted: the state budget (state-budget-middleware.ts) sets aside an over-long event list; Resume run's lists come cut to budget by the step that continued the run",
-  'await-batch states:DescribeExecution not exercised': TAKE_LOCK_VIA_LOCK_STEPS,
-  'await-health states:DescribeExecution not exercised': TAKE_LOCK_VIA_LOCK_STEPS,
-  'check-deployments states:DescribeExecution not exercised': TAKE_LOCK_VIA_LOCK_STEPS,
-  'decide states:DescribeExecution not exercised': TAKE_LOCK_VIA_LOCK_STEPS,
 };
 
 describe('the AWS operations each handler can make', () => {

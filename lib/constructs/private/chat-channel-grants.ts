@@ -10,7 +10,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import { APPROVAL_ENV } from '../../approvals/settings';
-import { grantDecryptThroughSecretsManager } from './secrets-key-grant';
+import { grantDecryptThroughSecretsManager, grantGetSecretValue } from './secrets-key-grant';
 
 /** The channels as a poster sees them (the approval channels' props are one). */
 export interface PostingChannels {
@@ -48,8 +48,8 @@ export function postingEnvironment(channels: PostingChannels): Record<string, st
 
 /** Lets `poster` read the secrets it posts with and publish on the topic. */
 export function grantPosting(poster: lambda.IFunction, channels: PostingChannels): void {
-  channels.slack?.botTokenSecret.grantRead(poster);
-  channels.webhook?.secret.grantRead(poster);
+  if (channels.slack !== undefined) grantGetSecretValue(poster, channels.slack.botTokenSecret);
+  if (channels.webhook !== undefined) grantGetSecretValue(poster, channels.webhook.secret);
   channels.emailTopic?.grantPublish(poster);
   if (channels.secretsKey !== undefined)
     grantDecryptThroughSecretsManager(poster, channels.secretsKey, Stack.of(poster).region);

@@ -138,7 +138,8 @@ function grantTableAccess(r: HandlerResources): void {
   ]);
   // Resume run reads the lock before it renews it: a continuation whose run holds no lock is refused.
   table('resume-run', r.lockTable, ['dynamodb:GetItem', 'dynamodb:UpdateItem']);
-  table('check-deployments', r.lockTable, ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem']);
+  // Check deployments renews the lease it finds; only Lock job takes a lock (PutItem).
+  table('check-deployments', r.lockTable, ['dynamodb:GetItem', 'dynamodb:UpdateItem']);
   // Decide and the await slices keep the lease alive between safe points (a wait, a question).
   table('decide', r.lockTable, ['dynamodb:GetItem', 'dynamodb:UpdateItem']);
   table('await-batch', r.lockTable, ['dynamodb:UpdateItem']);

@@ -13,7 +13,7 @@ import type { Construct } from 'constructs';
 import { ENV } from '../../stores/from-env';
 import { VARIABLES_LOCK_ENV } from '../../stores/shared-lock-settings';
 import { HANDLER_IDS, type HandlerId, STALE_LOCK_HANDLER_ID } from '../../workflow/state-names';
-import { grantDecryptThroughSecretsManager } from './secrets-key-grant';
+import { grantDecryptThroughSecretsManager, grantGetSecretValue } from './secrets-key-grant';
 import { TaskFunction } from './task-function';
 
 /** Every function the workflow deploys, by handler id. */
@@ -206,15 +206,16 @@ export function createTaskFunctions(
       ...(nomad && props.securityGroups !== undefined ? { securityGroups: props.securityGroups } : {}),
     });
     if (nomad) grantNomadSecrets(fn.role, props);
-    if (READS_CONSUL.has(handlerId)) props.consulTokenSecret?.grantRead(fn.role);
+    if (READS_CONSUL.has(handlerId) && props.consulTokenSecret !== undefined)
+      grantGetSecretValue(fn.role, props.consulTokenSecret);
     out[handlerId] = fn.function;
   }
   return out as Record<WorkflowFunctionId, lambda.Function>;
 }
 
 function grantNomadSecrets(role: iam.IRole, props: TaskFunctionsProps): void {
-  props.nomadTokenSecret?.grantRead(role);
-  props.nomadTlsSecret?.grantRead(role);
+  if (props.nomadTokenSecret !== undefined) grantGetSecretValue(role, props.nomadTokenSecret);
+  if (props.nomadTlsSecret !== undefined) grantGetSecretValue(role, props.nomadTlsSecret);
   if (props.nomadSecretsKey !== undefined)
     grantDecryptThroughSecretsManager(role, props.nomadSecretsKey, Stack.of(role).region);
 }

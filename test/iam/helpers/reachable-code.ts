@@ -81,6 +81,24 @@ export function isMemberUnit(node: ts.Node): boolean {
   );
 }
 
+/**
+ * Whether `node` is a function kept in a local constant (`const loadPlan = (key) => …` inside a
+ * factory): its body runs only once something calls it, not when the enclosing function runs.
+ */
+function isLocalFunction(node: ts.Node): node is ts.VariableDeclaration {
+  return (
+    ts.isVariableDeclaration(node) &&
+    node.initializer !== undefined &&
+    (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer)) &&
+    !ts.isSourceFile(node.parent.parent.parent)
+  );
+}
+
+/** Whether `node` is code reached on its own (a member, a local function), not with its enclosing unit. */
+export function isUnitOfItsOwn(node: ts.Node): boolean {
+  return isMemberUnit(node) || isLocalFunction(node);
+}
+
 const memberName = (member: { readonly name?: ts.Node }): string | undefined => {
   const name = member.name;
   return name !== undefined && (ts.isIdentifier(name) || ts.isStringLiteral(name)) ? name.text : undefined;
@@ -191,10 +209,18 @@ export function reachableCode(program: ts.Program, entry: string): ReachableCode
   const calls: { name: string; on: ts.Type | undefined }[] = [];
   const work: CodeUnit[] = [];
   const files = new Set<ts.SourceFile>();
-  const memberOf = (holder: Holder, name: string) =>
-    [...(ts.isObjectLiteralExpression(holder) ? holder.properties : holder.members)].find(
-      (m) => isMemberUnit(m) && memberName(m) === name,
-    );
+  // `{ loadPlan }` returns a local function as a member: it is reached as that member is.
+  const memberOf = (holder: Holder, name: string): CodeUnit | undefined => {
+    for (const m of ts.isObjectLiteralExpression(holder) ? holder.properties : holder.members) {
+      if (memberName(m) !== name) continue;
+      if (isMemberUnit(m)) return m;
+      const value = ts.isShorthandPropertyAssignment(m)
+        ? checker.getShorthandAssignmentValueSymbol(m)?.valueDeclaration
+        : undefined;
+      if (value !== undefined && isLocalFunction(value)) return value;
+    }
+    return undefined;
+  };
   const satisfies = (holder: Holder, on: ts.Type | undefined) => {
     if (on === undefined) return true;
     if (ts.isObjectLiteralExpression(holder))
@@ -224,16 +250,26 @@ export function reachableCode(program: ts.Program, entry: string): ReachableCode
     calls.push({ name, on });
     for (const holder of holders) if (satisfies(holder, on)) reach(memberOf(holder, name));
   };
+  /** The type a receiver must have, or `undefined` when the compiler could not type it. */
+  const receiverType = (receiver: ts.Expression): ts.Type | undefined => {
+    const type = checker.getTypeAtLocation(receiver);
+    return (type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) !== 0 ? undefined : type;
+  };
   const resolved = (node: ts.Node): ts.Symbol | undefined => {
     const symbol = checker.getSymbolAtLocation(node);
     return symbol !== undefined && (symbol.flags & ts.SymbolFlags.Alias) !== 0
       ? checker.getAliasedSymbol(symbol)
       : symbol;
   };
-  /** A property read `x.name`: the class method itself, or every satisfying class's. */
-  const readProperty = (name: ts.Identifier | ts.PrivateIdentifier) => {
+  /**
+   * A property read `x.name`: the class method itself, or every satisfying class's. A property
+   * declared by no class or interface (one of a type literal or a mapped type, such as a batch
+   * journal's `outcomes[id]?.status`) reaches the members of that name that fit `x`'s type: by
+   * name alone only when `x` is `any` (an outcome's `status` is not the run-status reader's).
+   */
+  const readProperty = (name: ts.Identifier | ts.PrivateIdentifier, receiver: ts.Expression) => {
     const declarations = resolved(name)?.declarations ?? [];
-    if (declarations.length === 0) return called(name.text, undefined);
+    if (declarations.length === 0) return called(name.text, receiverType(receiver));
     for (const declaration of declarations) {
       const owner = declaration.parent;
       if (!isProjectFile(declaration.getSourceFile())) continue;
@@ -242,13 +278,13 @@ export function reachableCode(program: ts.Program, entry: string): ReachableCode
       else if (ts.isInterfaceDeclaration(owner) && owner.name !== undefined) {
         const symbol = checker.getSymbolAtLocation(owner.name);
         called(name.text, symbol === undefined ? undefined : checker.getDeclaredTypeOfSymbol(symbol));
-      } else called(name.text, undefined);
+      } else called(name.text, receiverType(receiver));
     }
   };
   const visit = (node: ts.Node, unit: CodeUnit, file: ts.SourceFile): void => {
     if (isTypeOnly(node)) return;
     // Members are units of their own, reached when called.
-    if (node !== unit && isMemberUnit(node)) return;
+    if (node !== unit && isUnitOfItsOwn(node)) return;
     if (ts.isObjectLiteralExpression(node)) hold(node);
     if (ts.isIfStatement(node) && foldedAway(checker, entryFile, node)) {
       if (node.elseStatement !== undefined) visit(node.elseStatement, unit, file);
@@ -256,11 +292,12 @@ export function reachableCode(program: ts.Program, entry: string): ReachableCode
     }
     if (ts.isIdentifier(node)) {
       for (const declaration of resolved(node)?.declarations ?? []) {
-        if (isProjectFile(declaration.getSourceFile()) && !isMemberUnit(declaration))
-          reach(unitOf(declaration));
+        if (!isProjectFile(declaration.getSourceFile())) continue;
+        if (isLocalFunction(declaration)) reach(declaration);
+        else if (!isMemberUnit(declaration)) reach(unitOf(declaration));
       }
     }
-    if (ts.isPropertyAccessExpression(node)) readProperty(node.name);
+    if (ts.isPropertyAccessExpression(node)) readProperty(node.name, node.expression);
     // `const { take } = steps` reads `take` as surely as `steps.take` does.
     if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) {
       const name = memberName({ name: node.propertyName ?? node.name });

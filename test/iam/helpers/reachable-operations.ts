@@ -9,7 +9,7 @@
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
-import { type CodeUnit, handlersProgram, isMemberUnit, reachableCode } from './reachable-code';
+import { type CodeUnit, handlersProgram, isUnitOfItsOwn, reachableCode } from './reachable-code';
 import { iamActionOf } from './sdk-iam-actions';
 
 /** One operation a handler can make, and where. */
@@ -96,8 +96,9 @@ function operationsIn(
 ): ReachableOperation[] {
   const found = new Map<string, { service: string; operation: string; sites: Set<string> }>();
   const visit = (node: ts.Node, unit: CodeUnit): void => {
-    // A member (a method, a function property) is counted only if it is reachable itself.
-    if (node !== unit && isMemberUnit(node)) return;
+    // A member (a method, a function property) or a local function is counted only if it is
+    // reachable itself.
+    if (node !== unit && isUnitOfItsOwn(node)) return;
     if (ts.isNewExpression(node)) {
       const op = operationOf(checker, node.expression);
       if (op !== undefined) {
