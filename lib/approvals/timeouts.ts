@@ -37,7 +37,9 @@ export async function closeOpenQuestions(
 ): Promise<number> {
   const decision = { ...CLOSINGS[why], decidedAt: Math.floor(now() / 1000) };
   let closed = 0;
-  for (const pending of await approvals.listPending({ executionId })) {
+  // The execution's own questions (a query by execution), not a listing of every pending one.
+  const open = (await approvals.listByExecution(executionId)).filter((a) => a.decision === undefined);
+  for (const pending of open) {
     const result = await approvals.decide(pending.approvalId, { ...decision, decisionId: randomUUID() });
     if (result.won) closed += 1;
   }

@@ -107,7 +107,8 @@ export type DecideResult =
   | { readonly won: false; readonly decision: ApprovalDecision };
 
 /** Which pending questions to list: those of one execution, or of every execution of a state machine. */
-export type PendingFilter = { readonly executionId: string } | { readonly stateMachineArn: string };
+/** Which pending questions to list: those of one state machine (one execution's: `listByExecution`). */
+export type PendingFilter = { readonly stateMachineArn: string };
 
 export interface ApprovalStore {
   /** Stores a pending question. Overwrites an item with the same id. */
@@ -179,11 +180,7 @@ export function toPending(approval: Approval): PendingApproval {
 }
 
 const matches = (filter: PendingFilter | undefined, a: Approval) =>
-  filter === undefined
-    ? true
-    : 'executionId' in filter
-      ? a.executionId === filter.executionId
-      : a.stateMachineArn === filter.stateMachineArn;
+  filter === undefined || a.stateMachineArn === filter.stateMachineArn;
 
 /** A change to a stored question, as the table's stream reports it (keys only). */
 export type ApprovalChange = {

@@ -100,10 +100,6 @@ export class DynamoDbApprovalStore implements ApprovalStore {
   }
 
   public async listPending(filter?: PendingFilter): Promise<PendingApproval[]> {
-    if (filter !== undefined && 'executionId' in filter) {
-      const all = await this.listByExecution(filter.executionId);
-      return all.filter((a) => a.decision === undefined).map(toPending);
-    }
     const index = { TableName: this.tableName, IndexName: APPROVALS_TABLE_SCHEMA.pendingIndex };
     const items = await this.allPages((start) =>
       filter === undefined

@@ -216,6 +216,20 @@ describe('branches no full run walks, as AWS authorizes them', () => {
     expect(await asFunction('plan', () => planStoreFromEnv().get(key))).toEqual([{ type: 'batch-started' }]);
   });
 
+  it('Resume run sets an over-long event list aside in the plan store', async () => {
+    // Arrange: a continued execution's plan events past their budget.
+    const run = execution('continued');
+    const key = planKeys.asideEvents(run, 'request-1', 'planEvents');
+    const from = aws.ledger.calls.length;
+
+    // Act: the write lambdas/private/state-budget-middleware.ts makes before cutting the list.
+    await asFunction('resume-run', () => planStoreFromEnv().put(key, [{ type: 'batch-started' }]));
+
+    // Assert
+    expect(actionsOf('resume-run', from)).toEqual(['s3:PutObject']);
+    expect(await asFunction('plan', () => planStoreFromEnv().get(key))).toEqual([{ type: 'batch-started' }]);
+  });
+
   it('Notify run ended reads the plan of the run that ended', async () => {
     // Arrange
     const run = execution('ended');

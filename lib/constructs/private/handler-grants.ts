@@ -36,6 +36,8 @@ const PLAN_ACCESS: Readonly<Partial<Record<WorkflowFunctionId, readonly string[]
   decide: ['s3:GetObject', 's3:PutObject'],
   'apply-answer': ['s3:GetObject', 's3:PutObject'],
   finish: ['s3:GetObject', 's3:PutObject'],
+  // Its state budget (lambdas/private/state-budget-middleware.ts) sets an over-long event list aside.
+  'resume-run': ['s3:PutObject'],
   // They end runs: list the run's documents and tag each so they may expire.
   'release-lock': ['s3:PutObjectTagging'],
   [STALE_LOCK_HANDLER_ID]: ['s3:PutObjectTagging'],
