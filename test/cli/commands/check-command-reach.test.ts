@@ -169,14 +169,20 @@ describe('nomad-restart check -job', () => {
     expect(exitCode).toBe(1);
   }, 120_000);
 
-  it("passes a job with Consul services when the functions read its checks with the README's Consul policy", async () => {
-    // Arrange
+  /** Job "web" with a Consul service, Nomad under the README's policy, Consul's ACLs on with its Consul policy's token. */
+  async function startConsulJob() {
     const h = await harness.startRunning(
       consulJob('web', 1),
       { token: OPERATOR_TOKEN },
       { acl: readmePolicyAcl() },
     );
     h.sim.consul.control.configureAcl({ enabled: true, tokens: [readmeConsulPolicyToken('consul-token')] });
+    return h;
+  }
+
+  it("passes a job with Consul services when the functions read its checks with the README's Consul policy", async () => {
+    // Arrange
+    const h = await startConsulJob();
 
     // Act
     const { exitCode, lines } = await check(['-job', 'web'], functionsCall(h), {
@@ -196,12 +202,7 @@ describe('nomad-restart check -job', () => {
 
   it('fails a Consul that refuses the token, with the README Consul policy as the fix', async () => {
     // Arrange
-    const h = await harness.startRunning(
-      consulJob('web', 1),
-      { token: OPERATOR_TOKEN },
-      { acl: readmePolicyAcl() },
-    );
-    h.sim.consul.control.configureAcl({ enabled: true, tokens: [readmeConsulPolicyToken('consul-token')] });
+    const h = await startConsulJob();
 
     // Act
     const { exitCode, lines } = await check(['-job', 'web'], functionsCall(h), {
