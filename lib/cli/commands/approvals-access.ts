@@ -6,7 +6,6 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SFNClient } from '@aws-sdk/client-sfn';
-import { silenceSdkNodeVersionWarning } from '../../engines/aws/aws-session';
 import { RemoteInputError } from '../../engines/aws/errors';
 import { goQuote } from '../../go/quote';
 import type { ApprovalStore } from '../../stores/approval-store';
@@ -50,7 +49,6 @@ export async function openApprovalsAccess(
   region: string | undefined,
   clients: ApprovalsClients = {},
 ): Promise<ApprovalsAccess> {
-  silenceSdkNodeVersionWarning();
   const config = region === undefined ? {} : { region };
   const dynamodb = clients.dynamodb ?? awsSdkClient(DynamoDBClient, config, TERMINAL_AWS_TIMEOUTS);
   const sfn = clients.sfn ?? awsSdkClient(SFNClient, config, TERMINAL_AWS_TIMEOUTS);

@@ -135,7 +135,6 @@ async function runChecks(line: CheckLine, ctx: CheckCommandContext, terminal: Te
       import('../../engines/aws/check/answer-path'),
       import('../../engines/aws/check/alarm-actions'),
     ]);
-  aws.silenceSdkNodeVersionWarning();
   const region = line.stateMachine.region;
   const sfn = ctx.awsClients?.sfn ?? awsSdkClient(SFNClient, { region }, TERMINAL_AWS_TIMEOUTS);
   const cloudwatch =

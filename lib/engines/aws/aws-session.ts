@@ -45,19 +45,10 @@ export interface AwsSession {
 
 const nonEmpty = (value: string | undefined) => (value === undefined || value === '' ? undefined : value);
 
-/**
- * The SDK warns on stderr that later versions need Node 22; this command's stderr is Nomad's lines
- * (a contract), so the notice stays out unless the user asked for it.
- */
-export function silenceSdkNodeVersionWarning(): void {
-  process.env['AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED'] ??= 'true';
-}
-
 /** Opens a session; no AWS call is made yet. */
 export function openAwsSession(options: AwsSessionOptions): AwsSession {
   const { region } = options;
   const env = options.env ?? process.env;
-  silenceSdkNodeVersionWarning();
   const notice = new OutageNotice(options.printError);
   const retry = options.retry ?? {};
   const sfn = options.clients?.sfn ?? awsSdkClient(SFNClient, { region }, TERMINAL_AWS_TIMEOUTS);

@@ -14,7 +14,6 @@ export {
   type AwsSession,
   type AwsSessionOptions,
   openAwsSession,
-  silenceSdkNodeVersionWarning,
 } from './aws-session';
 export {
   type CancelRequest,
