@@ -15,11 +15,7 @@ import {
   syncQuestionMessages,
 } from '../../lib/approvals';
 import { DynamoDbApprovalStore, DynamoDbJobLock } from '../../lib/stores';
-import {
-  type DynamoDbEmulator,
-  EMULATOR_START_TIMEOUT_MS,
-  startDynamoDbEmulator,
-} from '../stores/helpers/dynamodb-emulator';
+import { emulatedHandlerEnvironment } from '../stores/helpers/dynamodb-emulator';
 import { captureOutput, lambdaContext } from './helpers/fixtures';
 
 const { handler: ask } = await import('../../lambdas/ask');
@@ -29,31 +25,15 @@ const FIRST_TOKEN = 'AQCEAAAAKgAAAAMAAAAAAAAAA-first-attempt-token';
 const RETRY_TOKEN = 'AQCEAAAAKgAAAAMAAAAAAAAAA-retried-attempt-token';
 
 const sfn = mockClient(SFNClient);
-const envBefore = { ...process.env };
-let db: DynamoDbEmulator;
+const emulated = emulatedHandlerEnvironment();
 let approvalsTable: string;
 let lockTable: string;
 
-beforeAll(async () => {
-  db = await startDynamoDbEmulator();
-  Object.assign(process.env, {
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'test',
-    AWS_SECRET_ACCESS_KEY: 'test',
-    AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
-    POWERTOOLS_LOG_LEVEL: 'SILENT',
-    NOMAD_RESTART_VARIABLES_LOCK: 'false',
-  });
-}, EMULATOR_START_TIMEOUT_MS);
-afterAll(async () => {
-  process.env = { ...envBefore };
-  await db.close();
-});
 beforeEach(async () => {
-  approvalsTable = await db.createTable('ApprovalsTable');
-  lockTable = await db.createTable('LockTable');
+  approvalsTable = await emulated.db.createTable('ApprovalsTable');
+  lockTable = await emulated.db.createTable('LockTable');
   process.env['APPROVALS_TABLE'] = approvalsTable;
-  await new DynamoDbJobLock(db.client, lockTable).acquire(
+  await new DynamoDbJobLock(emulated.db.client, lockTable).acquire(
     { namespace: 'default', jobId: 'web' },
     { owner: EXECUTION, ttlSeconds: 3600 },
   );
@@ -101,7 +81,7 @@ function countingChannel(): ChatChannel & { posts: ChatMessage[]; updates: ChatM
   };
 }
 
-const store = () => new DynamoDbApprovalStore(db.client, approvalsTable);
+const store = () => new DynamoDbApprovalStore(emulated.db.client, approvalsTable);
 
 describe('ask handler, retried', () => {
   it('keeps one question for the execution and points it at the retried attempt token', async () => {

@@ -8,11 +8,7 @@ import { DescribeExecutionCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { DynamoDbJobLock } from '../../lib/stores';
 import { captureOutput, lambdaContext, plannedState } from '../lambdas/helpers/fixtures';
-import {
-  type DynamoDbEmulator,
-  EMULATOR_START_TIMEOUT_MS,
-  startDynamoDbEmulator,
-} from './helpers/dynamodb-emulator';
+import { emulatedHandlerEnvironment } from './helpers/dynamodb-emulator';
 
 const { handler: lockJob } = await import('../../lambdas/lock-job');
 const { handler: releaseLock } = await import('../../lambdas/release-lock');
@@ -24,28 +20,11 @@ const stateOf = (name: string) =>
   plannedState({ run: { runId: execution(name), executionId: execution(name), executionNumber: 1 } });
 
 const sfn = mockClient(SFNClient);
-const envBefore = { ...process.env };
-let db: DynamoDbEmulator;
+const emulated = emulatedHandlerEnvironment();
 let table: string;
 
-beforeAll(async () => {
-  db = await startDynamoDbEmulator();
-  Object.assign(process.env, {
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'test',
-    AWS_SECRET_ACCESS_KEY: 'test',
-    AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
-    POWERTOOLS_LOG_LEVEL: 'SILENT',
-    // DynamoDB decides here; the job's shared lock in Nomad is tested against the simulator.
-    NOMAD_RESTART_VARIABLES_LOCK: 'false',
-  });
-}, EMULATOR_START_TIMEOUT_MS);
-afterAll(async () => {
-  process.env = { ...envBefore };
-  await db.close();
-});
 beforeEach(async () => {
-  table = await db.createTable('LockTable');
+  table = await emulated.db.createTable('LockTable');
   process.env['LOCK_TABLE'] = table;
 });
 afterEach(() => sfn.reset());
@@ -76,13 +55,16 @@ describe('Lock job on a DynamoDB emulator', () => {
       name: 'JobLockedError',
       message: `Job "web" in namespace "default" is already being restarted by execution "${execution(winner)}"`,
     });
-    const holder = new DynamoDbJobLock(db.client, table);
+    const holder = new DynamoDbJobLock(emulated.db.client, table);
     await expect(holder.release(KEY, execution(winner))).resolves.toEqual({ key: KEY });
   });
 
   it('keeps a job whose holder is still running, even with its lease long run out', async () => {
     // Arrange
-    await new DynamoDbJobLock(db.client, table).acquire(KEY, { owner: execution('slow'), ttlSeconds: -3600 });
+    await new DynamoDbJobLock(emulated.db.client, table).acquire(KEY, {
+      owner: execution('slow'),
+      ttlSeconds: -3600,
+    });
     executionsAre({ slow: 'RUNNING' });
 
     // Act
@@ -91,14 +73,16 @@ describe('Lock job on a DynamoDB emulator', () => {
     // Assert
     expect(error).toMatchObject({ name: 'JobLockedError' });
     expect(String((error as Error).message)).toContain(execution('slow'));
-    await expect(new DynamoDbJobLock(db.client, table).release(KEY, execution('slow'))).resolves.toEqual({
+    await expect(
+      new DynamoDbJobLock(emulated.db.client, table).release(KEY, execution('slow')),
+    ).resolves.toEqual({
       key: KEY,
     });
   });
 
   it('takes a job over from a holder found not running, once, when two runs race for it', async () => {
     // Arrange: the holder was aborted without its lock being released.
-    await new DynamoDbJobLock(db.client, table).acquire(KEY, {
+    await new DynamoDbJobLock(emulated.db.client, table).acquire(KEY, {
       owner: execution('aborted'),
       ttlSeconds: 3600,
     });
@@ -120,7 +104,7 @@ describe('Lock job on a DynamoDB emulator', () => {
 
   it('lets the holder release the job and a late release of the run it took over from change nothing', async () => {
     // Arrange
-    await new DynamoDbJobLock(db.client, table).acquire(KEY, {
+    await new DynamoDbJobLock(emulated.db.client, table).acquire(KEY, {
       owner: execution('aborted'),
       ttlSeconds: 3600,
     });

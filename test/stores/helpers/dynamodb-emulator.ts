@@ -157,3 +157,35 @@ export function emulatedTable(id: WorkflowTableId): EmulatedTable {
     },
   };
 }
+
+/**
+ * Starts the emulator for the test file calling this, once, and sets what a handler reads to use
+ * it as Lambda would (region, credentials, the DynamoDB endpoint, quiet logs), restoring the
+ * environment afterwards. The job's shared lock in Nomad is off: DynamoDB decides here, and that
+ * lock is tested against the simulator. Each test makes its own tables and sets their variables.
+ */
+export function emulatedHandlerEnvironment(): { readonly db: DynamoDbEmulator } {
+  const envBefore = { ...process.env };
+  let db: DynamoDbEmulator | undefined;
+  beforeAll(async () => {
+    db = await startDynamoDbEmulator();
+    Object.assign(process.env, {
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: 'test',
+      AWS_SECRET_ACCESS_KEY: 'test',
+      AWS_ENDPOINT_URL_DYNAMODB: db.endpoint,
+      POWERTOOLS_LOG_LEVEL: 'SILENT',
+      NOMAD_RESTART_VARIABLES_LOCK: 'false',
+    });
+  }, EMULATOR_START_TIMEOUT_MS);
+  afterAll(async () => {
+    process.env = { ...envBefore };
+    await db?.close();
+  });
+  return {
+    get db() {
+      if (db === undefined) throw new Error('the emulator is started in beforeAll');
+      return db;
+    },
+  };
+}
