@@ -57,33 +57,38 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   // The health gate's Consul reads (issue #31): Consul's own client, beside Nomad's.
   'lib/consul': ['lib/http'],
   'lib/restart': [],
+  // Fleet runs (issue #37): the pure fleet domain (selection rules, order, budget, its lines) on
+  // top of the one-job domain's options and formatter.
+  'lib/fleet': ['lib/restart'],
   // The shared job lock is a Nomad variable (stores have Nomad Variables implementations).
   'lib/stores': ['lib/restart', 'lib/nomad'],
   // The Retry fields name the Nomad client's transient error classes.
-  'lib/workflow': ['lib/nomad', 'lib/restart', 'lib/stores'],
-  'lib/steps': ['lib/nomad', 'lib/consul', 'lib/restart', 'lib/stores', 'lib/workflow'],
+  'lib/workflow': ['lib/nomad', 'lib/restart', 'lib/fleet', 'lib/stores'],
+  'lib/steps': ['lib/nomad', 'lib/consul', 'lib/restart', 'lib/fleet', 'lib/stores', 'lib/workflow'],
   // Chat-ops approvals: notifiers, request verification, one decision per question.
   'lib/approvals': ['lib/restart', 'lib/stores'],
   lambdas: [
     'lib/nomad',
     'lib/consul',
     'lib/restart',
+    'lib/fleet',
     'lib/stores',
     'lib/workflow',
     'lib/steps',
     'lib/approvals',
   ],
-  'lib/constructs': ['lib/restart', 'lib/stores', 'lib/workflow', 'lib/approvals'],
+  'lib/constructs': ['lib/restart', 'lib/fleet', 'lib/stores', 'lib/workflow', 'lib/approvals'],
   // A terminal's process renews its shared lock in Nomad between steps (shared-lock-keeper.ts).
-  'lib/engines/local': ['lib/nomad', 'lib/restart', 'lib/stores', 'lib/workflow', 'lib/steps'],
+  'lib/engines/local': ['lib/nomad', 'lib/restart', 'lib/fleet', 'lib/stores', 'lib/workflow', 'lib/steps'],
   // A terminal answers a question through the one decision function, as chat does.
-  'lib/engines/aws': ['lib/restart', 'lib/stores', 'lib/workflow', 'lib/approvals'],
+  'lib/engines/aws': ['lib/restart', 'lib/fleet', 'lib/stores', 'lib/workflow', 'lib/approvals'],
   // The dry run plans in-process; `demo` and `sim` serve the simulator; `questions`, `approve`
   // and `deny` read the approvals table and answer through the one decision function.
   'lib/cli': [
     'lib/nomad',
     'lib/consul',
     'lib/restart',
+    'lib/fleet',
     'lib/stores',
     // A run's exit status is read from its end, one rule for both engines.
     'lib/workflow',

@@ -1,0 +1,66 @@
+/**
+ * A fleet run's progress events: its own (planned, each job started and finished, the end) and
+ * every one-job event of its jobs tagged with the job. The terminal prints them as lines (a
+ * header per job, or a `[<namespace>/<job>] ` prefix with `-max-jobs` above 1); `-output json`
+ * prints them as they are.
+ */
+import type { ProgressEvent } from '../restart/events';
+
+/** Why a selected job is not restarted. Kinds, not failures, unless said otherwise. */
+export type FleetSkipReason =
+  | { kind: 'sysbatch' }
+  | { kind: 'stopped'; status: string }
+  | { kind: 'parameterized' }
+  | { kind: 'periodic' }
+  /** A dispatched or periodic child: finite batch work of its parent `parentId`. */
+  | { kind: 'child'; parentId: string }
+  | { kind: 'nothing-in-scope' }
+  /** Held by another run (`holder` in the lock's own words): not done, never a failure. */
+  | { kind: 'locked'; holder: string }
+  /** Never started: the failure budget ran out, the window ended, or the run was stopped. */
+  | { kind: 'not-reached'; why: 'max-failed-jobs' | 'window-ended' | 'stopped' };
+
+/** A job as the fleet names it. */
+export interface FleetJobName {
+  readonly namespace: string;
+  readonly job: string;
+}
+
+/** How a job a fleet started ended. */
+export type FleetJobOutcome = 'restarted' | 'failed' | 'locked' | 'stopped-at-window-end' | 'canceled';
+
+export type FleetEvent =
+  | {
+      type: 'fleet-planned';
+      time: number;
+      /** Jobs to restart, in order, with their allocations in scope. */
+      jobs: number;
+      allocations: number;
+      skipped: readonly (FleetJobName & { reason: FleetSkipReason })[];
+      /** The namespaces the token could list (with `-namespace '*'`). */
+      namespaces: readonly string[];
+    }
+  | ({ type: 'job-started'; time: number; index: number; of: number } & FleetJobName)
+  | ({
+      type: 'job-finished';
+      time: number;
+      outcome: FleetJobOutcome;
+      /** The failure's or the lock holder's words, when there are any. */
+      reason?: string;
+      executionArn?: string;
+    } & FleetJobName)
+  | {
+      type: 'fleet-finished';
+      time: number;
+      restarted: number;
+      failed: number;
+      skipped: number;
+      /** True when the summary line reads `Fleet restart finished with errors`. */
+      withErrors: boolean;
+    };
+
+/** A one-job event of a fleet's job: the event, with the job it belongs to. */
+export type JobProgressEvent = ProgressEvent & FleetJobName;
+
+/** Everything a fleet run emits. */
+export type FleetProgressEvent = FleetEvent | JobProgressEvent;

@@ -1,0 +1,65 @@
+/**
+ * What a fleet run hands from its plan to each job: the item list the Distributed Map reads
+ * (one item per job, written by "Plan fleet" to the plan store), the reference every one-job
+ * execution started by a fleet carries, and where a fleet run keeps its documents.
+ *
+ * The one-job execution's input is the fleet's shared restart options merged (shallowly, by
+ * `States.JsonMerge` in the item processor) with the item's `input`: so `input` holds only
+ * fields of the one-job input (`lib/restart/input.ts`), and everything else an item needs sits
+ * beside it.
+ */
+
+/**
+ * The allocations of a job a fleet run restarts: only those placed on these nodes. Absent: all of
+ * the job's running allocations, as the one-job command. Node IDs are full (the fleet's plan
+ * resolved `-node` prefixes); a node pool or datacenters are resolved by the job's own plan
+ * through Nomad's node list.
+ */
+export interface JobScope {
+  readonly nodes?: readonly string[];
+  readonly nodePool?: string;
+  readonly datacenters?: readonly string[];
+}
+
+/** Carried by a one-job execution a fleet started (its input's `fleet`, and its summary's). */
+export interface FleetJobRef {
+  /** The fleet run's ID (the fleet execution's name). */
+  readonly runId: string;
+  /** This job's place in the fleet's order, from 1. */
+  readonly index: number;
+  /** How many jobs the fleet restarts. */
+  readonly of: number;
+}
+
+/** One line of a fleet's item list. */
+export interface FleetJobItem {
+  /** Merged into the shared options to make the one-job execution's input. */
+  readonly input: {
+    readonly job: string;
+    readonly namespace: string;
+    readonly fleet: FleetJobRef;
+  };
+  /**
+   * The one-job execution's name: derived from the fleet run and the job, so a retried start
+   * never starts a job twice (Step Functions refuses a second execution of the same name).
+   */
+  readonly executionName: string;
+  /** Running allocations in scope when the fleet planned (the plan's and the summary's counts). */
+  readonly allocations: number;
+}
+
+/** Where a fleet run's documents live in the plan store, under one prefix ended with the run. */
+export const fleetKeys = (runId: string) => {
+  const prefix = `fleets/${runId}/`;
+  return {
+    prefix,
+    /** The item list: a JSON array of {@link FleetJobItem}, read by the Distributed Map. */
+    items: `${prefix}items.json`,
+    /** The jobs selected but not restarted, with their reasons (a JSON array). */
+    skipped: `${prefix}skipped.json`,
+    /** Where the Distributed Map's ResultWriter writes (`<prefix>/<map run id>/manifest.json`, ...). */
+    results: `${prefix}results`,
+    /** The whole per-job report the summary points to (too large for an execution's output). */
+    report: `${prefix}report.json`,
+  };
+};
