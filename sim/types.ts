@@ -48,7 +48,7 @@ export interface SimulatorOptions extends Partial<SimTiming> {
   /** Port of the simulated Consul. Default 0 (an ephemeral port). */
   consulPort?: number;
   /** Default `'empty'`. */
-  scenario?: Scenario | 'demo' | 'empty';
+  scenario?: Scenario | 'demo' | 'fleet' | 'empty';
   /** Real ms per simulated ms; 0.01 makes a simulated second last 10 ms. Default 1. */
   timeScale?: number;
   /** Overrides the scaled wall clock built from `timeScale`. */
