@@ -25,6 +25,7 @@ export type {
   NodeSpec,
   NoLeaderFault,
   RequestLogEntry,
+  RequestRates,
   RequestTrigger,
   ResetFault,
   RunningSimulator,

@@ -212,6 +212,12 @@ export interface SimControl {
    * Control requests under `/_sim` are not counted.
    */
   counters(): Record<string, number>;
+  /**
+   * `/v1` requests per endpoint family (the path's first segment: `job`, `jobs`, `allocation`,
+   * `client`, `node`, ...) and per wall-clock second, with the busiest second (a fleet's peak
+   * load on Nomad). Cleared with the counters.
+   */
+  requestRates(): RequestRates;
   requestLog(): RequestLogEntry[];
   resetCounters(): void;
   /** Empty state (no nodes, jobs or ACLs), faults and counters cleared. */
@@ -222,6 +228,13 @@ export interface SimControl {
    * real ms (10 s by default); `Infinity` waits on the state alone, for a test whose own timeout bounds it.
    */
   waitFor(predicate: (state: SimStateView) => boolean, timeoutMs?: number): Promise<void>;
+}
+
+/** Request rates: per endpoint family, per wall-clock second (Unix seconds), and the peak. */
+export interface RequestRates {
+  byFamily: Record<string, number>;
+  perSecond: Array<{ second: number; count: number }>;
+  peakPerSecond: number;
 }
 
 /** Control of the simulated Consul. */

@@ -3,7 +3,7 @@
 // datacenters, and a token with exactly the fleet's policy; the generator builds the benchmark's
 // 5,000-job shape at any size, the same on every call.
 import type { JobListStub } from '../../lib/nomad/types';
-import { FLEET_TOKENS, fleetScenario, startSimulator } from '../../sim/index';
+import { FLEET_TOKENS, fleetScenario, type RequestRates, startSimulator } from '../../sim/index';
 import { get } from './helpers/http';
 import { TEST_TIME_SCALE } from './helpers/target';
 
@@ -15,11 +15,14 @@ describe('simulator: fleet scenarios', () => {
       // Act
       const jobs = await get<JobListStub[]>(sim.address, '/v1/jobs?namespace=*', FLEET_TOKENS.fleet);
       const state = sim.control.state();
+      const rates = await get<RequestRates>(sim.address, '/_sim/rates');
 
       // Assert
       const byId = new Map(jobs.json.map((j) => [`${j.Namespace}/${j.ID}`, j]));
       expect(new Set(jobs.json.map((j) => j.Namespace))).toEqual(new Set(['default', 'payments', 'search']));
       expect(jobs.json).toHaveLength(20);
+      expect(rates.json.byFamily).toEqual({ jobs: 1 });
+      expect(rates.json.peakPerSecond).toBe(1);
       expect(byId.get('default/log-shipper')?.Type).toBe('sysbatch');
       expect(byId.get('default/old-web')).toMatchObject({ Stop: true, Status: 'dead' });
       expect(byId.get('payments/reports')).toMatchObject({ Periodic: true, Status: 'running' });
