@@ -70,6 +70,19 @@ describe('simulator: the job list', () => {
     expect(without.json.every((s) => !('Meta' in s))).toBe(true);
   });
 
+  it('reads meta as Go reads a bool, and refuses another value with Nomad’s text', async () => {
+    // Act
+    const one = await jobs('namespace=prod&meta=1&prefix=bill');
+    const bad = await jobs('namespace=prod&meta=yes');
+
+    // Assert
+    expect(one.json.map((s) => s.Meta)).toEqual([{ team: 'payments' }]);
+    expect([bad.status, bad.text]).toEqual([
+      500,
+      'Failed to parse value of "meta" (yes) as a bool: strconv.ParseBool: parsing "yes": invalid syntax',
+    ]);
+  });
+
   it('evaluates the filter on the whole job, not on the stub', async () => {
     // Act: task groups are not in the stub.
     const answer = await jobs(`namespace=prod&${filter('TaskGroups.0.Name == "worker"')}`);

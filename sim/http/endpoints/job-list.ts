@@ -13,6 +13,7 @@ import type { JobRecord } from '../../model/store';
 import type { ApiEnv, ApiRequest, ApiResponse } from '../api';
 import { namespaceOf, principalOf } from '../api';
 import { blockingQuery } from '../blocking';
+import { boolParam } from '../query';
 
 /** `GET /v1/jobs`. */
 export function listJobs(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
@@ -32,7 +33,7 @@ export function listJobs(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
     throw new SimHttpError(400, 'Expect a number for `per_page` query string parameter');
   }
   const filter = listFilter(req.query.get('filter'), JOB);
-  const withMeta = req.query.get('meta') === 'true';
+  const withMeta = boolParam(req, 'meta');
   const prefix = req.query.get('prefix') ?? '';
   const nextToken = req.query.get('next_token') ?? '';
   return blockingQuery(env, req, {
