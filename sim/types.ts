@@ -251,6 +251,8 @@ export interface SimConsulControl {
   checks(service: string): ConsulHealthCheck[];
   /** Consul requests per `'METHOD /v1/route/pattern'`, plus `total`, `total:blocking` and `total:errors`. */
   counters(): Record<string, number>;
+  /** Consul requests per endpoint family (`health`, ...) and per wall-clock second, with the peak. */
+  requestRates(): RequestRates;
   requestLog(): RequestLogEntry[];
   resetCounters(): void;
   injectFault(fault: Fault): void;
