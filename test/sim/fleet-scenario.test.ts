@@ -91,12 +91,12 @@ describe('simulator: fleet scenarios', () => {
         'payments/ledger',
         'payments/refunds-worker',
       ]);
-      expect(parents).toEqual(['search/reindex', 'payments/reports']);
+      expect(parents).toEqual(['payments/reports', 'search/reindex']);
       expect(children).toEqual([
-        'search/reindex/dispatch-1764990000-3f2a1b9c',
         'payments/reports/periodic-1764990000',
+        'search/reindex/dispatch-1764990000-3f2a1b9c',
       ]);
-      expect(gpu).toEqual(['search/embeddings', 'payments/fraud-model']);
+      expect(gpu).toEqual(['payments/fraud-model', 'search/embeddings']);
       expect(nodes.json.map((n) => n.Name)).toEqual(['client-1', 'client-2']);
       expect(pools.json.map((p) => p.Name)).toEqual(['all', 'default', 'gpu']);
     } finally {
