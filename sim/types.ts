@@ -118,6 +118,9 @@ export interface RequestLogEntry {
   path: string;
   query: string;
   status: number;
+  /** The job the request is about (a job route, or the job of the allocation, evaluation or deployment it names). */
+  job?: string;
+  namespace?: string;
   token?: 'redacted';
 }
 
