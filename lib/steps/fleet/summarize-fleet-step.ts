@@ -79,6 +79,7 @@ export async function summarizeFleetStep(
     withErrors: summary.outcome === 'finished-with-errors',
     problems: summary.problems.map(({ namespace, job, problem }) => ({ namespace, job, problem })),
     omittedProblems: summary.omittedProblems,
+    report: summary.report,
   };
   return { ...summary, events: [event] };
 }
