@@ -1,4 +1,4 @@
-import { failureMessage, jobEndOf } from '../../lib/fleet/job-end';
+import { failureMessage, jobEndOf, jobFinishedEvent } from '../../lib/fleet/job-end';
 import { asEntries, childArn, failed, item, lambdaCause, runSummary, succeeded } from './helpers/map-results';
 
 const web = item('payments', 'web', 1, 3);
@@ -127,6 +127,37 @@ describe('job end', () => {
       // Assert
       expect(message).toHaveLength(300);
       expect(message.endsWith('...')).toBe(true);
+    });
+  });
+
+  describe('jobFinishedEvent', () => {
+    it("tells a restarted job's end with its execution, a locked one with its holder, a failed one in words", () => {
+      // Arrange
+      const lockCause = lambdaCause(
+        'JobLockedError',
+        'Job "web" in namespace "payments" is already being restarted by execution "x"',
+      );
+
+      // Act
+      const restarted = jobFinishedEvent(one(succeeded(web, runSummary('succeeded'))), 7, {
+        maxFailedJobs: 0,
+      });
+      const locked = jobFinishedEvent(one(failed(web, 'JobLocked', lockCause)), 7, { maxFailedJobs: 0 });
+      const failedJob = jobFinishedEvent(one(failed(web, 'StepFailed', 'Nomad is down')), 7, {
+        maxFailedJobs: 0,
+      });
+
+      // Assert
+      expect(restarted).toEqual({
+        type: 'job-finished',
+        time: 7,
+        namespace: 'payments',
+        job: 'web',
+        outcome: 'restarted',
+        executionArn: childArn(web),
+      });
+      expect(locked).toMatchObject({ outcome: 'locked', reason: 'execution "x"' });
+      expect(failedJob).toMatchObject({ outcome: 'failed', reason: 'failed: StepFailed: Nomad is down' });
     });
   });
 });
