@@ -45,12 +45,37 @@ describe('job end', () => {
       });
     });
 
-    it('reads a locked item that succeeded with the lock words as its output', () => {
+    it("reads a locked item that succeeded with the child's cause (the lock step's error) as its output", () => {
+      // Arrange: "Read lock holder" puts the JobLocked Fail state's cause, Lambda's error JSON, there.
+      const cause = lambdaCause(
+        'JobLockedError',
+        'Job "web" in namespace "payments" is already being restarted by execution "other-run"',
+      );
+
       // Act
-      const end = one(succeeded(web, 'execution "other-run"'));
+      const end = one(succeeded(web, cause));
 
       // Assert
-      expect(end.problem).toEqual({ kind: 'locked', holder: 'execution "other-run"' });
+      expect(end).toMatchObject({
+        outcome: 'locked',
+        problem: { kind: 'locked', holder: 'execution "other-run"' },
+        executionArn: childArn(web),
+      });
+    });
+
+    it('reads a job whose start was refused (a cause that is no execution) as failed with AWS words', () => {
+      // Arrange
+      const entry = { ...failed(web, 'x', ''), Cause: 'Execution limit exceeded' };
+
+      // Act
+      const end = one(entry);
+
+      // Assert
+      expect(end.problem).toEqual({
+        kind: 'failed',
+        error: 'JobFailed',
+        message: 'JobFailed: Execution limit exceeded',
+      });
     });
 
     it("reads a failed child's error and the first of Nomad's errors from its summary", () => {
