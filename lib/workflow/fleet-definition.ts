@@ -18,6 +18,9 @@ import {
 } from './fleet-state-names';
 import { failWithMessage } from './private/fail-with-message';
 import { fleetJobProcessor } from './private/fleet-job-processor';
+
+export { JOB_FAILED_ERROR } from './private/fleet-job-processor';
+
 import { lambdaStep } from './private/lambda-step';
 import { ERROR_RESULT_PATH } from './private/retry-catch';
 
