@@ -5,7 +5,11 @@
 import { createRequire } from 'node:module';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { FailStates } from '../../lib/workflow';
-import { FLEET_FINISHED_WITH_ERRORS, JOB_FAILED_ERROR } from '../../lib/workflow/fleet-definition';
+import {
+  FLEET_FINISHED_WITH_ERRORS,
+  JOB_FAILED_ERROR,
+  READ_LOCK_HOLDER,
+} from '../../lib/workflow/fleet-definition';
 import { FleetFailStates, FleetFlowStates, FleetTaskStates } from '../../lib/workflow/fleet-state-names';
 import { extractAsl, synthStack } from './helpers/synth';
 
@@ -22,7 +26,9 @@ beforeAll(() => {
   ({ template } = synthStack());
   asl = extractAsl(template, 'FleetStateMachine');
   states = asl.States as Record<string, State>;
-  const map = states[FleetFlowStates.restartJobs] as unknown as { ItemProcessor: { States: Record<string, State> } };
+  const map = states[FleetFlowStates.restartJobs] as unknown as {
+    ItemProcessor: { States: Record<string, State> };
+  };
   processor = map.ItemProcessor.States;
 });
 
@@ -132,7 +138,7 @@ describe('the fleet state machine', () => {
       },
       End: true,
     });
-    expect((restart?.['Retry'] as { ErrorEquals: string[] }[])[0]?.ErrorEquals).toContain(
+    expect((restart?.['Retry'] as { ErrorEquals: string[] }[] | undefined)?.[0]?.ErrorEquals).toContain(
       'StepFunctions.ExecutionLimitExceeded',
     );
   });
@@ -156,11 +162,22 @@ describe('the fleet state machine', () => {
           { Variable: '$.failedExecution.execution.Error', IsPresent: true },
           { Variable: '$.failedExecution.execution.Error', StringEquals: FailStates.jobLocked },
         ],
-        Next: FleetFlowStates.jobSkippedLocked,
+        Next: READ_LOCK_HOLDER,
       },
     ]);
     expect(locked?.['Default']).toBe(FleetFlowStates.jobFailed);
-    expect(processor[FleetFlowStates.jobSkippedLocked]?.Type).toBe('Succeed');
+    expect(processor[READ_LOCK_HOLDER]).toEqual({
+      Type: 'Pass',
+      Parameters: {
+        'job.$': '$.item.input.job',
+        'namespace.$': '$.item.input.namespace',
+        'fleet.$': '$.item.input.fleet',
+        'executionArn.$': '$.failedExecution.execution.ExecutionArn',
+        'output.$': '$.failedExecution.execution.Cause',
+      },
+      Next: FleetFlowStates.jobSkippedLocked,
+    });
+    expect(processor[FleetFlowStates.jobSkippedLocked]).toEqual({ Type: 'Succeed' });
     expect(processor[FleetFlowStates.jobFailed]).toEqual({
       Type: 'Fail',
       Error: JOB_FAILED_ERROR,
@@ -177,8 +194,8 @@ describe('the fleet state machine', () => {
     expect(summarize?.['ResultPath']).toBe('$.summary');
     expect(choice?.['Choices']).toEqual([
       {
-        Variable: '$.summary.text',
-        StringMatches: `${FLEET_FINISHED_WITH_ERRORS}*`,
+        Variable: '$.summary.outcome',
+        StringEquals: FLEET_FINISHED_WITH_ERRORS,
         Next: FleetFailStates.fleetFinishedWithErrors,
       },
     ]);
