@@ -251,4 +251,27 @@ describe('the fleet’s resources', () => {
       },
     });
   });
+
+  it('exports the fleet input’s JSON Schema: selectors and budget, and no job', () => {
+    // Act
+    const schema = JSON.parse(
+      String(template.findOutputs('FleetInputJsonSchema')['FleetInputJsonSchema']?.['Value']),
+    ) as {
+      properties: Record<string, unknown>;
+    };
+
+    // Assert
+    expect(Object.keys(schema.properties)).toEqual(
+      expect.arrayContaining([
+        'namespace',
+        'filter',
+        'nodes',
+        'nodePool',
+        'datacenters',
+        'maxJobs',
+        'maxFailedJobs',
+      ]),
+    );
+    expect(schema.properties['job']).toBeUndefined();
+  });
 });
