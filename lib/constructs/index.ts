@@ -10,9 +10,11 @@ export {
   type SlackApprovalProps,
   type WebhookApprovalProps,
 } from './approval-channels';
+export { type FleetOperatorUse, NomadRestartFleet, type NomadRestartFleetProps } from './nomad-restart-fleet';
 export {
   NomadRestartSchedule,
   type NomadRestartScheduleProps,
+  type ScheduledFleetInput,
   type ScheduledRestartInput,
 } from './nomad-restart-schedule';
 export {

@@ -8,6 +8,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { APPROVAL_ROUTES } from '../approvals/endpoint';
+import { fleetInputJsonSchema } from '../fleet/input';
 import { restartInputJsonSchema } from '../restart/input';
 import { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from '../stores/table-env';
 import {
@@ -16,6 +17,7 @@ import {
   type SlackApprovalProps,
   type WebhookApprovalProps,
 } from './approval-channels';
+import { NomadRestartFleet } from './nomad-restart-fleet';
 import { NomadRestartWorkflow, type NomadRestartWorkflowProps } from './nomad-restart-workflow';
 import { SNS_TOPIC_ARN } from './private/sns-topic-arn';
 import { importVpcPlacement, type VpcPlacementIds, vpcPlacementProblem } from './private/vpc-placement';
@@ -99,6 +101,8 @@ function importSecret(scope: Construct, id: string, ref: SecretReference): secre
 /** Deploys one {@link NomadRestartWorkflow} and exports what callers need to start a restart. */
 export class NomadRestartStack extends Stack {
   public readonly workflow: NomadRestartWorkflow;
+  /** Fleet restarts: many jobs in one run, each by the workflow's state machine. */
+  public readonly fleet: NomadRestartFleet;
   /** The rule and function that post each run's end to the approval channels, with `notifyRunEnded`. */
   public readonly runNotifications?: RunNotifications;
   /** The topic every alarm of the stack notifies (`alarmTopicArn`); give it to your schedules' `alarmTopic`. */
@@ -179,10 +183,12 @@ export class NomadRestartStack extends Stack {
         ? {}
         : { nomadSecretsKey: kms.Key.fromKeyArn(this, 'NomadSecretsKey', nomadSecretsKmsKeyArn) }),
     });
+    this.fleet = new NomadRestartFleet(this, 'Fleet', { workflow: this.workflow });
     if (notifyRunEnded === true) {
       this.runNotifications = new RunNotifications(this, 'RunNotifications', {
         ...approvals,
         workflow: this.workflow,
+        fleet: this.fleet,
         ...(workflowProps.logRetention === undefined ? {} : { logRetention: workflowProps.logRetention }),
         ...(workflowProps.removalPolicy === undefined ? {} : { removalPolicy: workflowProps.removalPolicy }),
         ...(alarmTopic === undefined ? {} : { alarmTopic }),
@@ -191,6 +197,10 @@ export class NomadRestartStack extends Stack {
     new CfnOutput(this, 'StateMachineArn', {
       value: this.workflow.stateMachine.stateMachineArn,
       description: 'Start a restart here: nomad-restart -engine=aws -state-machine-arn=<this>',
+    });
+    new CfnOutput(this, 'FleetStateMachineArn', {
+      value: this.fleet.stateMachine.stateMachineArn,
+      description: 'Start a fleet restart here: nomad-restart fleet -engine=aws -state-machine-arn=<this>',
     });
     // -engine=aws answers questions through the approvals table and cancels through the lock
     // table when it knows them (lib/engines/aws reads these two variables).
@@ -223,6 +233,10 @@ export class NomadRestartStack extends Stack {
     new CfnOutput(this, 'InputJsonSchema', {
       value: JSON.stringify(restartInputJsonSchema()),
       description: 'JSON Schema of the execution input (console, schedules)',
+    });
+    new CfnOutput(this, 'FleetInputJsonSchema', {
+      value: JSON.stringify(fleetInputJsonSchema()),
+      description: 'JSON Schema of a fleet execution input (console, schedules)',
     });
   }
 

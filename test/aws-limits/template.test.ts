@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StackContextError, stackPropsFromContext } from '../../lib/constructs/stack-context';
+import { extractStateMachineDefinition } from '../../lib/engines/local';
 import { functionNameOf } from '../../lib/engines/local/private/placeholders';
 import { type SynthesizedStack, synthesizeStack } from './helpers/synthesized-stack';
 
@@ -57,9 +58,12 @@ describe('the synthesized template', () => {
       functionNameOf(
         String((state['Parameters'] as Record<string, unknown> | undefined)?.['FunctionName'] ?? ''),
       );
-    const lambdaTasks = Object.entries(statesOf(stack)).filter(
-      ([, state]) => state.Type === 'Task' && functionOf(state) !== undefined,
-    );
+    // The one-job state machine's tasks and the fleet's ("Plan fleet", "Summarize fleet").
+    const fleet = extractStateMachineDefinition(stack.template, { logicalIdPrefix: 'FleetStateMachine' });
+    const lambdaTasks = [
+      ...Object.entries(statesOf(stack)),
+      ...Object.entries(fleet.definition['States'] as Record<string, State>),
+    ].filter(([, state]) => state.Type === 'Task' && functionOf(state) !== undefined);
 
     // Act
     const pairs = lambdaTasks.map(([name, state]) => ({
@@ -69,7 +73,8 @@ describe('the synthesized template', () => {
     }));
 
     // Assert
-    expect(pairs.length).toBeGreaterThanOrEqual(10);
+    expect(pairs.length).toBeGreaterThanOrEqual(12);
+    expect(pairs.map((p) => p.name)).toEqual(expect.arrayContaining(['Plan fleet', 'Summarize fleet']));
     expect(pairs.filter((p) => !(p.task > p.function))).toEqual([]);
   });
 
@@ -169,7 +174,7 @@ describe('the synthesized template', () => {
     });
   });
 
-  it('10. lets only the Lock job and stale-lock roles describe executions, and only this state machine’s', () => {
+  it('10. lets only the Lock job and stale-lock roles describe executions, only this state machine’s, and the fleet’s role its jobs’ and its own', () => {
     // Act
     const describers = [...statementsByRole(stack)].flatMap(([role, statements]) =>
       statements
@@ -177,12 +182,23 @@ describe('the synthesized template', () => {
         .map((st) => ({ role, resource: JSON.stringify(st.Resource) })),
     );
 
+    const handlers = describers.filter((d) => !d.role.startsWith('FleetStateMachine'));
+    const fleet = describers.filter((d) => d.role.startsWith('FleetStateMachine'));
+
     // Assert
-    expect(describers.map((d) => d.role).sort()).toEqual([
+    expect(handlers.map((d) => d.role).sort()).toEqual([
       expect.stringMatching(/lockjob/i),
       expect.stringMatching(/releasestalelock/i),
     ]);
-    for (const d of describers) expect(d.resource).toMatch(/:execution:NomadRestart-Restart:\*/);
+    for (const d of handlers) expect(d.resource).toMatch(/:execution:NomadRestart-Restart:\*/);
+    // The fleet's role: its jobs' executions (`.sync`), its Map Run's items and its own (the Map).
+    const nameOf = (machine: string) =>
+      new RegExp(`:execution:",\\{"Fn::Select":\\[6,\\{"Fn::Split":\\[":",\\{"Ref":"${machine}[0-9A-F]{8}"`);
+    expect(fleet.map((d) => d.resource).sort()).toEqual([
+      expect.stringMatching(nameOf('FleetStateMachine')),
+      expect.stringMatching(nameOf('RestartStateMachine')),
+      expect.stringMatching(/:execution:NomadRestart-Fleet\/\*"/),
+    ]);
   });
 
   it('12. lets plan documents expire only when tagged as an ended run’s, and lets the functions that end runs tag them', () => {
@@ -209,6 +225,7 @@ describe('the synthesized template', () => {
       ),
     ).toBe(true);
     expect(taggers.map(([role]) => role).sort()).toEqual([
+      expect.stringMatching(/summarizefleet/i),
       expect.stringMatching(/releaselock/i),
       expect.stringMatching(/releasestalelock/i),
     ]);
