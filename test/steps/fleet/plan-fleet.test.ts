@@ -5,8 +5,9 @@
  * the kinds a fleet skips, with reasons; Nomad's 400 for a malformed filter and the one line for
  * a token without `node:read`, with nothing written; the requests counted from the request log.
  */
-import { fleetKeys } from '../../../lib/fleet/items';
+import { type FleetJobItem, fleetKeys } from '../../../lib/fleet/items';
 import type { Job } from '../../../lib/nomad/types';
+import { validateExecutionInput } from '../../../lib/restart/execution-input';
 import { NODE_READ_DENIED } from '../../../lib/steps/fleet/node-scope';
 import { type PlanFleetPayload, planFleetStep } from '../../../lib/steps/fleet/plan-fleet-step';
 import { MemoryPlanStore } from '../../../lib/stores/plan-store';
@@ -190,6 +191,36 @@ describe('planFleetStep', () => {
     // Assert: web (80) after api, search and train (50, by namespace then ID).
     const items = (await planStore.get(fleetKeys('weekly-1').items)) as { input: { job: string } }[];
     expect(items.map((i) => i.input.job)).toEqual(['api', 'search', 'train', 'web']);
+  });
+
+  it("makes each job's input, merged as the item processor merges it, one the one-job execution accepts", async () => {
+    // Arrange
+    const h = await start();
+    const planStore = new MemoryPlanStore();
+    const state = await planFleetStep(
+      deps(h, planStore),
+      payload({
+        namespace: 'prod',
+        datacenters: ['dc1'],
+        batchSize: '25%',
+        onError: 'fail',
+        startedBy: 'ops',
+      }),
+    );
+    const [item] = (await planStore.get(fleetKeys('weekly-1').items)) as FleetJobItem[];
+
+    // Act: States.JsonMerge($.options, $.item.input, false) is a shallow merge, the item winning.
+    const options = validateExecutionInput({ ...state.jobOptions, ...item?.input });
+
+    // Assert
+    expect(options).toMatchObject({
+      job: item?.input.job,
+      namespace: 'prod',
+      batchSize: { value: 25, percent: true },
+      onError: 'fail',
+      fleet: { runId: 'weekly-1', index: 1 },
+      scope: { datacenters: ['dc1'] },
+    });
   });
 
   it('counts only allocations on the node a prefix names, and gives each job that scope', async () => {
