@@ -9,6 +9,7 @@ import { type FleetJobItem, fleetKeys } from '../../../lib/fleet/items';
 import type { Job } from '../../../lib/nomad/types';
 import { validateExecutionInput } from '../../../lib/restart/execution-input';
 import { NODE_READ_DENIED } from '../../../lib/steps/fleet/node-scope';
+import { FLEET_PAGE_SIZE } from '../../../lib/steps/fleet/pages';
 import { type PlanFleetPayload, planFleetStep } from '../../../lib/steps/fleet/plan-fleet-step';
 import { MemoryPlanStore } from '../../../lib/stores/plan-store';
 import { InvalidInputError } from '../../../lib/workflow/errors';
@@ -156,9 +157,9 @@ describe('planFleetStep', () => {
     expect(events).toEqual([expect.objectContaining({ type: 'fleet-planned', jobs: 2, allocations: 9 })]);
     // Assert: three requests for the whole fleet, none per job.
     expect(requests(h)).toEqual([
-      `GET /v1/jobs?${query('Meta.team == "payments"')}&namespace=*&per_page=2000`,
+      `GET /v1/jobs?${query('Meta.team == "payments"')}&namespace=*&per_page=${FLEET_PAGE_SIZE}`,
       'GET /v1/namespaces?',
-      `GET /v1/allocations?${query('ClientStatus == "running" or DesiredStatus == "run"')}&namespace=*&per_page=2000&task_states=false`,
+      `GET /v1/allocations?${query('ClientStatus == "running" or DesiredStatus == "run"')}&namespace=*&per_page=${FLEET_PAGE_SIZE}&task_states=false`,
     ]);
   });
 
@@ -318,7 +319,10 @@ describe('planFleetStep', () => {
     expect(state.plan.allocations).toBe(
       ['search', 'train', 'web'].reduce((sum, id) => sum + placedOn(h, 'prod', id, gpu), 0),
     );
-    expect(requests(h).slice(0, 2)).toEqual(['GET /v1/node/pool/gpu?', 'GET /v1/nodes?per_page=2000']);
+    expect(requests(h).slice(0, 2)).toEqual([
+      'GET /v1/node/pool/gpu?',
+      `GET /v1/nodes?per_page=${FLEET_PAGE_SIZE}`,
+    ]);
   });
 
   it('refuses an unknown node pool, naming it', async () => {
