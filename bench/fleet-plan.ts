@@ -32,6 +32,7 @@ let peakRss = rssBefore;
 const sampler = setInterval(() => {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
 }, 5);
+const cpuBefore = process.cpuUsage();
 const started = performance.now();
 const state = await planFleetStep(
   { nomad, planStore: new MemoryPlanStore(), now: Date.now },
@@ -43,6 +44,8 @@ const state = await planFleetStep(
   },
 );
 const wallMs = performance.now() - started;
+// The planner's own CPU: the rest of the wall time is Nomad's (the simulator's) answering.
+const cpu = process.cpuUsage(cpuBefore);
 clearInterval(sampler);
 peakRss = Math.max(peakRss, process.memoryUsage().rss);
 // The simulator's request log: every request the plan made (the scenario was seeded in-process).
@@ -57,6 +60,7 @@ process.stdout.write(
     selectedAllocations: state.plan.allocations,
     simSeedMs: seededMs,
     planWallMs: Math.round(wallMs),
+    planCpuMs: Math.round((cpu.user + cpu.system) / 1000),
     peakRssMiB: Math.round(peakRss / 2 ** 20),
     rssGrowthMiB: Math.round((peakRss - rssBefore) / 2 ** 20),
     nomadRequests: requests,
