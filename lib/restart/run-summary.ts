@@ -6,6 +6,7 @@
 import { formatGoDuration } from '../go/duration';
 import { goQuote } from '../go/quote';
 import type { SkipReason } from './events';
+import type { FleetJobRef } from './job-scope';
 import { formatErrorList } from './text';
 
 /** How a run ended. The execution's last state routes on it. */
@@ -114,11 +115,7 @@ export interface RunFacts {
 }
 
 /** A fleet run that started a one-job run: the fleet's run ID, and the job's place in its order. */
-export interface FleetOfRun {
-  readonly runId: string;
-  readonly index: number;
-  readonly of: number;
-}
+export type FleetOfRun = FleetJobRef;
 
 /** The summary of a finished run: the execution output. Plain JSON; times are RFC 3339 (UTC). */
 export interface RunSummary {

@@ -53,6 +53,7 @@ export async function finishStep(
       lockedBy: null,
       scheduleName: options.scheduleName ?? null,
       scheduledTime: options.scheduledTime ?? null,
+      ...(options.fleet === undefined ? {} : { fleet: options.fleet }),
     }),
   };
 }

@@ -61,6 +61,7 @@ function skippedSummary({ options, run, plan }: PlannedStepInput, holder: string
     lockedBy: holder,
     scheduleName: options.scheduleName ?? null,
     scheduledTime: options.scheduledTime ?? null,
+    ...(options.fleet === undefined ? {} : { fleet: options.fleet }),
   });
 }
 

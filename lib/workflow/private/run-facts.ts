@@ -107,5 +107,6 @@ export function runFactsOf(
     lockedBy: null,
     scheduleName: options?.scheduleName ?? null,
     scheduledTime: options?.scheduledTime ?? null,
+    ...(options?.fleet === undefined ? {} : { fleet: options.fleet }),
   });
 }
