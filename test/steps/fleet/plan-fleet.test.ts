@@ -161,6 +161,21 @@ describe('planFleetStep', () => {
     ]);
   });
 
+  it("counts a relative window from the fleet's start, once, for every job", async () => {
+    // Arrange
+    const h = await start();
+
+    // Act
+    const state = await planFleetStep(
+      deps(h),
+      payload({ namespace: 'prod', windowDuration: '2h', yes: true }),
+    );
+
+    // Assert: every job's run gets the same absolute end, however late the Map starts it.
+    expect(state.jobOptions.windowEnd).toBe('2026-12-07T07:00:00.000Z');
+    expect(state.jobOptions).not.toHaveProperty('windowDuration');
+  });
+
   it('orders by priority with the highest last', async () => {
     // Arrange
     const h = await start();
