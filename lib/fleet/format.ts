@@ -18,8 +18,6 @@ export interface FleetFormatterOptions extends FormatterOptions {
   readonly maxJobs: number;
   /** `-max-failed-jobs`, which a job not reached for it names. */
   readonly maxFailedJobs: number;
-  /** Where the whole report is, for the line that says how many jobs the summary left out. */
-  readonly reportKey?: string;
 }
 
 export interface FleetFormatter {
@@ -97,7 +95,7 @@ export function createFleetFormatter(options: FleetFormatterOptions): FleetForma
         for (const p of event.problems ?? [])
           lines.push(stdout(problemLine({ ...p, reason: problemText(p.problem, options) })));
         const omitted = event.omittedProblems ?? 0;
-        if (omitted > 0) lines.push(stdout(omittedLine(omitted, options.reportKey ?? 'report.json')));
+        if (omitted > 0) lines.push(stdout(omittedLine(omitted, event.report)));
         return lines;
       }
     }

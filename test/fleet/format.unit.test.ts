@@ -168,6 +168,7 @@ describe('fleet format', () => {
               { namespace: 'ns', job: 'job', problem: { kind: 'not-reached', why: 'max-failed-jobs' } },
             ],
             omittedProblems: 2,
+            report: 'fleets/f/report.json',
           },
         ],
         1,
@@ -179,7 +180,7 @@ describe('fleet format', () => {
         '  payments/web: failed: boom',
         '  batch/report: skipped: sysbatch jobs are not restarted',
         '  ns/job: not reached: the failure budget (-max-failed-jobs 1) ran out',
-        '  ... and 2 more jobs in the report "report.json"',
+        '  ... and 2 more jobs in the report "fleets/f/report.json"',
       ]);
     });
   });
