@@ -8,12 +8,12 @@
  */
 import type { FleetProgressEvent } from '../../fleet/events';
 import type { RestartInput } from '../../restart/input';
-import { getIfPresent, type PlanStore } from '../../stores/plan-store';
+import type { PlanStore } from '../../stores/plan-store';
 import { FleetTaskStates } from '../../workflow/fleet-state-names';
 import { LocalChildExecutions } from './child-executions';
 import { type LocalRestart, type LocalRestartRequest, localInvocation, runRestartLocally } from './engine';
 import { StateMachineNotFoundError } from './errors';
-import { finishedEvent, fleetStateOf, jobFinishedEvent, jobOf, plannedEvent } from './fleet-events';
+import { fleetStateOf, jobFinishedEvent, jobOf, summaryEventsOf } from './fleet-events';
 import { createGate, lambdaTaskHandler } from './lambda-tasks';
 import { type LocalDefinitions, loadLocalDefinition } from './local-definition';
 import { runLocalExecution } from './runner';
@@ -136,8 +136,6 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
   let itemEnded = () => {};
   let validateJob = synthesized;
   let budget = { maxFailedJobs: 0 };
-  // Job events come after the fleet's plan is told: the skipped list is read before any job starts.
-  let planned: Promise<void> = Promise.resolve();
 
   /** One job's one-job run: settles when its first execution ends, as `.sync` waits for that one only. */
   const runJob = (name: string, input: unknown, signal: AbortSignal) =>
@@ -181,7 +179,6 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
         `a fleet item started "${child.stateMachineArn}"; locally only "${stateMachine.stateMachineArn}" runs`,
       );
     }
-    await planned;
     if (canceling || child.signal.aborted) {
       // The fleet is being stopped: no job starts; the item waits for the stop, as StopExecution
       // would find it.
@@ -208,8 +205,8 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
       15 * 60 * 1000;
     return lambdaTaskHandler(id, state.stateName, budgetMs, {
       gate,
-      // The fleet's own steps report through their outputs (fleet-planned, fleet-finished).
-      invocation: localInvocation(request, () => {}),
+      // The fleet's own steps tell fleet events (fleet-planned, live); no one-job event.
+      invocation: { ...localInvocation(request, () => {}), fleetEvents: request.emit },
       intercept: request.interceptInvocation ?? ((_state, invoke) => invoke()),
       prepare: async () => {},
     });
@@ -231,14 +228,9 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
     ...(request.onStateEntered === undefined ? {} : { onStateEntered: request.onStateEntered }),
     onStateExited: (name, output) => {
       const state = name === FleetTaskStates.planFleet ? fleetStateOf(output) : undefined;
-      if (state !== undefined) {
-        budget = { maxFailedJobs: state.budget.maxFailedJobs };
-        planned = getIfPresent<Skipped>(store, state.plan.skippedKey).then((skipped) =>
-          request.emit(plannedEvent(state, skipped, now())),
-        );
-      }
-      const finished = name === FleetTaskStates.summarizeFleet ? finishedEvent(output, now()) : undefined;
-      if (finished !== undefined) request.emit(finished);
+      if (state !== undefined) budget = { maxFailedJobs: state.budget.maxFailedJobs };
+      if (name === FleetTaskStates.summarizeFleet)
+        for (const event of summaryEventsOf(output)) request.emit(event);
       request.onStateExited?.(name, output);
     },
     onItemExecutionEnded: (item) => {
@@ -268,8 +260,6 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
     },
   };
 }
-
-type Skipped = Extract<FleetProgressEvent, { type: 'fleet-planned' }>['skipped'];
 
 /** The stats of an execution that never ran. */
 function emptyStats() {
