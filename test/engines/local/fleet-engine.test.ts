@@ -19,7 +19,13 @@ import { localStores } from '../../../lib/stores/from-env';
 import type { FleetState } from '../../../lib/workflow/fleet-state-names';
 import { FlowStates, TASK_STATE_HANDLERS } from '../../../lib/workflow/state-names';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../../fixtures/readme-policy';
-import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../../steps/helpers/harness';
+import {
+  allocationsOf,
+  type Harness,
+  harnessPerTest,
+  simpleJob,
+  waitAllRunning,
+} from '../../steps/helpers/harness';
 import { freeJob, holdJob } from './helpers/workflow-harness';
 
 const JOBS = ['api', 'cache', 'db', 'web', 'worker'];
@@ -224,5 +230,57 @@ describe('runFleetLocally', () => {
     expect(stopped.jobs.map((job) => job.status)).toEqual(['ABORTED']);
     const nextApi = next.events.find((e) => e.type === 'job-finished' && e.job === 'api');
     expect(nextApi).toMatchObject({ outcome: 'restarted' });
+  });
+
+  it('starts no further job once more jobs failed than maxFailedJobs tolerates', async () => {
+    // Arrange: every restart of "cache" and "web" refused by Nomad; one failed job tolerated.
+    const h = await startJobs();
+    for (const jobId of ['cache', 'web']) {
+      for (const allocation of allocationsOf(h, jobId)) {
+        h.sim.control.injectFault({
+          pathSuffix: `/${allocation.ID}/restart`,
+          method: 'PUT',
+          status: 400,
+          body: 'restart refused',
+        });
+      }
+    }
+    const events: FleetProgressEvent[] = [];
+
+    // Act
+    const fleet = await startFleet(
+      h,
+      'fleet-budget',
+      { maxJobs: 1, maxFailedJobs: 1 },
+      {
+        input: {
+          namespace: 'default',
+          filter: 'Type == "service"',
+          yes: true,
+          onError: 'fail',
+          maxJobs: 1,
+          maxFailedJobs: 1,
+        },
+        emit: (event) => events.push(event),
+      },
+    );
+    const result = await fleet.result;
+
+    // Assert
+    expect(events.filter((e) => e.type === 'job-started').map((e) => e.job)).toEqual([
+      'api',
+      'cache',
+      'db',
+      'web',
+    ]);
+    expect(result.error).toBe('FleetRestartFinishedWithErrors');
+    expect(events.at(-1)).toMatchObject({
+      type: 'fleet-finished',
+      restarted: 2,
+      failed: 2,
+      skipped: 1,
+      withErrors: true,
+    });
+    expect(result.cause).toContain('worker');
   });
 });
