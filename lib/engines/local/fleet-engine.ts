@@ -66,9 +66,15 @@ export interface LocalFleetRequest
 export interface FleetRunResult extends ExecutionResult {
   /** Each item execution of the Distributed Map (its history is its own, not the fleet's). */
   readonly items: readonly ItemExecutionSummary[];
-  /** Each job's one-job run, as it ended (a continued run: its whole chain). */
-  readonly jobs: readonly ExecutionResult[];
+  /**
+   * How each job's one-job run ended (a continued run: its whole chain), without its output
+   * (that is in its item's): 5,000 jobs' summaries would only weigh on the run's memory.
+   */
+  readonly jobs: readonly JobRunEnd[];
 }
+
+/** How one job's run ended, and its counters (its history is its own). */
+export type JobRunEnd = Pick<ExecutionResult, 'status' | 'error' | 'cause' | 'stats'>;
 
 /** A local fleet run, and a cancel honoured as the one-job command honours it. */
 export interface LocalFleet {
@@ -127,7 +133,7 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
   const ask = oneAtATime();
   const stop = new AbortController();
   const running = new Set<LocalRestart>();
-  const jobs: ExecutionResult[] = [];
+  const jobs: JobRunEnd[] = [];
   const chains: Promise<unknown>[] = [];
   const items: ItemExecutionSummary[] = [];
   let canceling = false;
@@ -165,7 +171,13 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
         running.add(restart);
         if (canceling) void restart.requestCancel();
         return restart.result.then((result) => {
-          jobs.push(result);
+          const { status, error, cause, stats } = result;
+          jobs.push({
+            status,
+            stats,
+            ...(error === undefined ? {} : { error }),
+            ...(cause === undefined ? {} : { cause }),
+          });
           running.delete(restart);
         });
       });
