@@ -63,6 +63,8 @@ export interface SimulatorOptions extends Partial<SimTiming> {
   random?: () => number;
   /** The agent's region; a request for any other answers 500 `No path to region`. Default `global`. */
   region?: string;
+  /** Entries the request logs keep, the most recent (a fleet benchmark may want them all). Default 100,000. */
+  requestLogLimit?: number;
 }
 
 /** The Nth (1-based; every one if omitted) request whose path ends with `pathSuffix` gets `status` and `body`. */
@@ -118,6 +120,9 @@ export interface RequestLogEntry {
   path: string;
   query: string;
   status: number;
+  /** The job the request is about (a job route, or the job of the allocation, evaluation or deployment it names). */
+  job?: string;
+  namespace?: string;
   token?: 'redacted';
 }
 
@@ -251,6 +256,8 @@ export interface SimConsulControl {
   checks(service: string): ConsulHealthCheck[];
   /** Consul requests per `'METHOD /v1/route/pattern'`, plus `total`, `total:blocking` and `total:errors`. */
   counters(): Record<string, number>;
+  /** Consul requests per endpoint family (`health`, ...) and per wall-clock second, with the peak. */
+  requestRates(): RequestRates;
   requestLog(): RequestLogEntry[];
   resetCounters(): void;
   injectFault(fault: Fault): void;

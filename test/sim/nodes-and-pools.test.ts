@@ -44,6 +44,7 @@ const scenario: Scenario = {
         nodePools: { default: 'read' },
       },
       { secret: 'no-nodes', namespaces: { prod: ['list-jobs', 'read-job'] } },
+      { secret: 'nobody', namespaces: { prod: ['list-jobs'] } },
     ],
   },
 };
@@ -73,6 +74,32 @@ describe('simulator: nodes and node pools', () => {
     expect(ids(byMeta.json)).toEqual(['a1b2ffff', 'c0ffee00']);
   });
 
+  it('lists node stubs without Meta, which only the node itself has', async () => {
+    // Act
+    const list = await read<Array<Record<string, unknown>>>('/v1/nodes?prefix=c0ffee00');
+    const node = await read<Record<string, unknown>>('/v1/node/c0ffee00-0000-4000-8000-000000000003');
+
+    // Assert
+    expect(list.json[0]).toMatchObject({ NodePool: 'gpu', Datacenter: 'dc1' });
+    expect(list.json[0]).not.toHaveProperty('Meta');
+    expect(node.json['Meta']).toEqual({ rack: 'r7' });
+  });
+
+  it('reads a node prefix as Nomad’s UUID index does: hyphens ignored, odd lengths and non-hex refused', async () => {
+    // Act
+    const noHyphen = await read<Node[]>('/v1/nodes?prefix=c0ffee0000');
+    const odd = await read('/v1/nodes?prefix=a1b');
+    const notHex = await read('/v1/nodes?prefix=node');
+
+    // Assert
+    expect(ids(noHyphen.json)).toEqual(['c0ffee00']);
+    expect([odd.status, odd.text]).toEqual([500, 'index error: Input (without hyphens) must be even length']);
+    expect([notHex.status, notHex.text]).toEqual([
+      500,
+      "index error: Invalid UUID: encoding/hex: invalid byte: U+006E 'n'",
+    ]);
+  });
+
   it('refuses a malformed node filter with Nomad’s 400', async () => {
     // Act
     const answer = await read(`/v1/nodes?filter=${encodeURIComponent('NodePool ==')}`);
@@ -92,6 +119,16 @@ describe('simulator: nodes and node pools', () => {
     // Assert
     expect([list.status, list.text]).toEqual([403, 'Permission denied']);
     expect([allocs.status, allocs.text]).toEqual([403, 'Permission denied']);
+  });
+
+  it('lists every namespace’s allocations only to a token that may read jobs in some namespace', async () => {
+    // Act
+    const asFleet = await read<Allocation[]>('/v1/allocations?namespace=*');
+    const denied = await read('/v1/allocations?namespace=*', 'nobody');
+
+    // Assert: the fleet token reads prod only (staging's train is left out).
+    expect(new Set(asFleet.json.map((a) => `${a.Namespace}/${a.JobID}`))).toEqual(new Set(['prod/web']));
+    expect([denied.status, denied.text]).toEqual([403, 'Permission denied']);
   });
 
   it('places a job only on the nodes of its pool', () => {

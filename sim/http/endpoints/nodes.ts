@@ -1,20 +1,22 @@
 /**
  * Nodes and node pools (Nomad's `command/agent/node_endpoint.go` and `node_pool_endpoint.go`):
- * `/v1/nodes` with `prefix` and `filter` (evaluated on the whole node), `/v1/node/:id`,
+ * `/v1/nodes` with `prefix` (as Nomad's UUID index reads it) and `filter` (on the whole node), `/v1/node/:id`,
  * `/v1/node/:id/allocations`, `/v1/node/pools` and `/v1/node/pool/:name`. Nodes need
  * `node:read`; pools need `node_pool:read` on each pool, and the list keeps only those.
  */
+import type { Node } from '../../../lib/nomad/types';
 import { listFilter, NODE } from '../../filter';
 import { renderAlloc } from '../../model/render';
 import type { ApiEnv, ApiRequest, ApiResponse, Route } from '../api';
 import { notFound, ok, principalOf } from '../api';
 import { blockingQuery } from '../blocking';
 import { byId } from '../reads';
+import { uuidPrefixMatcher } from '../uuid-prefix';
 
 function listNodes(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
   env.acl.requireNodeRead(principalOf(env, req));
   const { store } = env.cluster.ctx;
-  const prefix = req.query.get('prefix') ?? '';
+  const matchesPrefix = uuidPrefixMatcher(req.query.get('prefix') ?? '');
   const filter = listFilter(req.query.get('filter'), NODE);
   return blockingQuery(env, req, {
     tables: ['nodes'],
@@ -23,9 +25,19 @@ function listNodes(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
       ok(
         [...store.nodes.values()]
           .map((r) => r.node)
-          .filter((n) => n.ID.startsWith(prefix) && (filter?.test(n) ?? true)),
+          .filter((n) => matchesPrefix(n.ID) && (filter?.test(n) ?? true))
+          .map(nodeStub),
       ),
   });
+}
+
+/**
+ * Nomad's `NodeListStub`: the list leaves out what only `GET /v1/node/:id` has, `Meta` among it,
+ * so a caller that needs a node's meta must filter on it or read the node.
+ */
+function nodeStub(node: Node): Node {
+  const { Meta: _meta, ...stub } = node as Node & { Meta?: unknown };
+  return stub;
 }
 
 function readNode(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
