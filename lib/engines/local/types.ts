@@ -107,6 +107,54 @@ export interface RunLocalExecutionOptions {
    * @default - a random UUID
    */
   readonly executionName?: string;
+  /**
+   * Runs the children of `states:startExecution.sync` Tasks (shared by every execution of one
+   * local run, so a retried start of the same name is seen as such).
+   * @default - a definition with a `.sync` Task is refused with `TaskBindingError`
+   */
+  readonly childExecutions?: ChildExecutionStarter;
+  /**
+   * The S3 a Distributed Map's `ItemReader` reads and its `ResultWriter` writes: locally, the
+   * plan store the handlers use (its bucket is the definition's `Bucket`).
+   * @default - a Distributed Map that reads or writes S3 is refused with `TaskBindingError`
+   */
+  readonly objectStore?: LocalObjectStore;
+  /** Called as each execution of the chain ends (a `.sync` parent waits for the first only, as on AWS). */
+  readonly onExecutionEnded?: (execution: ExecutionSummary) => void;
+  /**
+   * Called as each item execution of a Distributed Map ends, with its own stats: they are not
+   * part of the parent's (each item has its own history, as on AWS).
+   */
+  readonly onItemExecutionEnded?: (item: ItemExecutionSummary) => void;
+}
+
+/**
+ * Starts the child of a `states:startExecution.sync` Task and waits for it (`LocalChildExecutions`
+ * in child-executions.ts is the engine's).
+ */
+export interface ChildExecutionStarter {
+  /**
+   * @param parameters the Task's resolved `Parameters` (`StateMachineArn`, `Name`, `Input`)
+   * @param version 2 for `.sync:2` (Input and Output as JSON), 1 for `.sync`
+   * @param signal aborted when the parent stops (the child is stopped too)
+   * @returns DescribeExecution's response; throws the Task's failure when the child did not succeed
+   */
+  startSync(parameters: unknown, version: 1 | 2, signal: AbortSignal): Promise<Record<string, unknown>>;
+}
+
+/** The S3 objects a Distributed Map reads and writes, as JSON documents by key (a `PlanStore` is one). */
+export interface LocalObjectStore {
+  get(key: string): Promise<unknown>;
+  put(key: string, value: unknown): Promise<void>;
+}
+
+/** One item execution of a Distributed Map, once it ended. */
+export interface ItemExecutionSummary extends ExecutionSummary {
+  readonly mapRunArn: string;
+  /** The item's input (`ItemSelector`'s result). */
+  readonly input: unknown;
+  /** The item's place in the item list, from 0 (`$$.Map.Item.Index`). */
+  readonly index: number;
 }
 
 /** How a run ended. An execution timeout (`TimeoutSeconds`) is `FAILED` with `States.Timeout`. */

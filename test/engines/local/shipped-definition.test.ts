@@ -7,23 +7,28 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { extractStateMachineDefinition } from '../../../lib/engines/local';
 import {
   loadLocalDefinition,
   SHIPPED_DEFINITION_FILE,
+  STATE_MACHINE_ID_PREFIXES,
   synthesizeLocalStateMachine,
 } from '../../../lib/engines/local/local-definition';
 import { synthesizeStack } from '../../aws-limits/helpers/synthesized-stack';
 
 describe('synthesizeLocalStateMachine', () => {
-  it('renders the definition, ARN and timeouts the CDK app synthesizes', async () => {
+  it('renders both state machines (definition, ARN and timeouts) as the CDK app synthesizes them', async () => {
     // Arrange
-    const rendered = synthesizeStack().stateMachine;
+    const { template, stateMachine: rendered } = synthesizeStack();
+    const { definition, stateMachineArn, functionTimeoutsMs } = extractStateMachineDefinition(template, {
+      logicalIdPrefix: STATE_MACHINE_ID_PREFIXES.fleet,
+    });
 
     // Act
     const shipped = await synthesizeLocalStateMachine();
 
     // Assert
-    expect(shipped).toEqual(rendered);
+    expect(shipped).toEqual({ ...rendered, fleet: { definition, stateMachineArn, functionTimeoutsMs } });
     expect(Object.keys(shipped.functionTimeoutsMs).length).toBeGreaterThan(10);
   });
 });
@@ -52,8 +57,40 @@ describe('loadLocalDefinition', () => {
     expect(loaded).toEqual({ stateMachine: shipped, synthesized: false });
   });
 
+  it("reads the fleet's state machine shipped beside the one-job one", async () => {
+    // Arrange
+    const machine = (name: string) => ({
+      definition: { StartAt: 'Done', States: { Done: { Type: 'Succeed' } } },
+      stateMachineArn: `arn:aws:states:local:000000000000:stateMachine:${name}`,
+      functionTimeoutsMs: { PlanFunction: 30_000 },
+    });
+    const shipped = { ...machine('Restart'), fleet: machine('Fleet') };
+    writeFileSync(join(packageDir, SHIPPED_DEFINITION_FILE), JSON.stringify(shipped));
+
+    // Act
+    const loaded = await loadLocalDefinition(packageDir);
+
+    // Assert
+    expect(loaded.stateMachine.fleet?.stateMachineArn).toBe(
+      'arn:aws:states:local:000000000000:stateMachine:Fleet',
+    );
+    expect(loaded.stateMachine.stateMachineArn).toBe(
+      'arn:aws:states:local:000000000000:stateMachine:Restart',
+    );
+  });
+
   it.each([
     { name: 'a missing file', content: undefined, expectedErr: /cannot read the shipped definition/ },
+    {
+      name: 'a fleet that is not a state machine',
+      content: JSON.stringify({
+        definition: {},
+        stateMachineArn: 'arn',
+        functionTimeoutsMs: {},
+        fleet: { definition: 'x' },
+      }),
+      expectedErr: /is not a shipped definition/,
+    },
     { name: 'not JSON', content: '{', expectedErr: /cannot read the shipped definition/ },
     {
       name: 'a template instead',
