@@ -7,7 +7,7 @@ import type { SimClock } from './clock';
 import type { SimConsulAclSpec } from './consul/acl';
 import type { SimCheckBehaviour, SimConsulCheckScript, SimCrash, SimTarget } from './model/behaviours';
 import type { SimTiming } from './model/context';
-import type { NodeSpec } from './model/nodes';
+import type { NodePoolSpec, NodeSpec } from './model/nodes';
 import type { SimCheckRun } from './model/store';
 
 export type { AclSpec, AclTokenSpec } from './acl';
@@ -15,7 +15,7 @@ export type { SimClock } from './clock';
 export type { SimConsulAclSpec, SimConsulTokenSpec } from './consul/acl';
 export type { SimCheckBehaviour, SimConsulCheckScript, SimCrash, SimTarget } from './model/behaviours';
 export type { SimTiming } from './model/context';
-export type { NodeSpec } from './model/nodes';
+export type { NodePoolSpec, NodeSpec } from './model/nodes';
 export type { SimCheckRun } from './model/store';
 
 /**
@@ -28,6 +28,8 @@ export type VariablesApi = 'locks' | 'no-locks' | 'absent';
 export interface Scenario {
   /** Namespaces besides `default`. */
   namespaces?: string[];
+  /** Node pools besides the built-in `all` and `default` (a node's pool is created if missing). */
+  nodePools?: NodePoolSpec[];
   nodes: NodeSpec[];
   /** Jobs as the API takes them; `Namespace` picks the namespace. `{ "Job": {...} }` is accepted too. */
   jobs: Array<Job | { Job: Job }>;
@@ -46,7 +48,7 @@ export interface SimulatorOptions extends Partial<SimTiming> {
   /** Port of the simulated Consul. Default 0 (an ephemeral port). */
   consulPort?: number;
   /** Default `'empty'`. */
-  scenario?: Scenario | 'demo' | 'empty';
+  scenario?: Scenario | 'demo' | 'fleet' | 'empty';
   /** Real ms per simulated ms; 0.01 makes a simulated second last 10 ms. Default 1. */
   timeScale?: number;
   /** Overrides the scaled wall clock built from `timeScale`. */
@@ -210,6 +212,12 @@ export interface SimControl {
    * Control requests under `/_sim` are not counted.
    */
   counters(): Record<string, number>;
+  /**
+   * `/v1` requests per endpoint family (the path's first segment: `job`, `jobs`, `allocation`,
+   * `client`, `node`, ...) and per wall-clock second, with the busiest second (a fleet's peak
+   * load on Nomad). Cleared with the counters.
+   */
+  requestRates(): RequestRates;
   requestLog(): RequestLogEntry[];
   resetCounters(): void;
   /** Empty state (no nodes, jobs or ACLs), faults and counters cleared. */
@@ -220,6 +228,13 @@ export interface SimControl {
    * real ms (10 s by default); `Infinity` waits on the state alone, for a test whose own timeout bounds it.
    */
   waitFor(predicate: (state: SimStateView) => boolean, timeoutMs?: number): Promise<void>;
+}
+
+/** Request rates: per endpoint family, per wall-clock second (Unix seconds), and the peak. */
+export interface RequestRates {
+  byFamily: Record<string, number>;
+  perSecond: Array<{ second: number; count: number }>;
+  peakPerSecond: number;
 }
 
 /** Control of the simulated Consul. */
