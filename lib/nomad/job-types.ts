@@ -160,6 +160,8 @@ export interface Job {
   Type?: JobType | string;
   Priority?: number;
   Datacenters?: string[];
+  /** The node pool the job's allocations are placed in (Nomad 1.6+; `default` when unset). */
+  NodePool?: string;
   Constraints?: Constraint[] | null;
   TaskGroups?: TaskGroup[];
   Update?: UpdateStrategy | null;
@@ -203,6 +205,8 @@ export interface JobListStub {
    * may be missing.
    */
   JobSummary?: JobSummary | null;
+  /** The job's meta, only with `meta=true` on the list (Nomad 1.6+). */
+  Meta?: Record<string, string> | null;
   CreateIndex?: number;
   ModifyIndex?: number;
   JobModifyIndex?: number;

@@ -52,7 +52,7 @@ function checkTaskGroup(ctx: DecodeContext, tg: JsonObject, at: string): void {
 /** Checks a Job. `Type` may be missing (an old or pruned definition): it stays `undefined`. */
 export function checkJob(ctx: DecodeContext, job: JsonObject, at: string): void {
   reqString(ctx, job, 'ID', at);
-  optStrings(ctx, job, at, 'Name', 'Namespace', 'Region', 'ParentID', 'Type', 'Status');
+  optStrings(ctx, job, at, 'Name', 'Namespace', 'Region', 'ParentID', 'Type', 'Status', 'NodePool');
   optNumbers(
     ctx,
     job,
@@ -89,6 +89,7 @@ function checkJobListStub(ctx: DecodeContext, j: JsonObject, at: string): void {
   optBooleans(ctx, j, at, 'Periodic', 'ParameterizedJob', 'Stop');
   optArrays(ctx, j, at, 'Datacenters');
   optObject(ctx, j, 'JobSummary', at, checkJobSummary);
+  optObjects(ctx, j, at, 'Meta');
 }
 
 function checkDeployment(ctx: DecodeContext, d: JsonObject, at: string): void {
