@@ -53,6 +53,8 @@ const FLEET_EVENT_TYPES: ReadonlySet<string> = new Set<FleetEvent['type']>([
 const isJobEvent = (event: FleetProgressEvent): event is JobProgressEvent =>
   !FLEET_EVENT_TYPES.has(event.type);
 
+const jobKey = (name: FleetJobName) => `${name.namespace}/${name.job}`;
+
 /** Creates the formatter of one fleet run. */
 export function createFleetFormatter(options: FleetFormatterOptions): FleetFormatter {
   const job = createFormatter(options);
@@ -60,6 +62,8 @@ export function createFleetFormatter(options: FleetFormatterOptions): FleetForma
   const forJob = (name: FleetJobName, lines: OutputLine[]): OutputLine[] =>
     prefixed ? lines.map((line) => ({ ...line, text: prefixLines(jobPrefix(name), line.text) })) : lines;
   const stdout = (text: string): OutputLine => ({ stream: 'stdout', text });
+  /** Jobs whose own lines already said they were skipped for a lock. */
+  const saidLocked = new Set<string>();
 
   const renderFleet = (event: FleetEvent): OutputLine[] => {
     switch (event.type) {
@@ -76,9 +80,10 @@ export function createFleetFormatter(options: FleetFormatterOptions): FleetForma
           ),
         ]);
       case 'job-finished':
-        // A job's own lines said how it ended, except a job held by another run: its execution
-        // ended on the lock before any line of its own.
-        if (event.outcome !== 'locked') return [];
+        // A job's own lines said how it ended, except a job held by another run outside a
+        // schedule: its execution failed on the lock before any line of its own. (A scheduled
+        // one said it: `Skipping scheduled restart: ...`.)
+        if (event.outcome !== 'locked' || saidLocked.has(jobKey(event))) return [];
         return forJob(event, [
           job.renderError(
             `Skipping job ${goQuote(event.job)} in namespace ${goQuote(event.namespace)}: ${problemText(
@@ -98,10 +103,14 @@ export function createFleetFormatter(options: FleetFormatterOptions): FleetForma
     }
   };
 
+  const renderJob = (event: JobProgressEvent): OutputLine[] => {
+    if (event.type === 'skipped-job-locked') saidLocked.add(jobKey(event));
+    return forJob(event, job.render(event));
+  };
+
   return {
     job,
-    render: (event) =>
-      isJobEvent(event) ? forJob(event, job.render(event)) : renderFleet(event as FleetEvent),
+    render: (event) => (isJobEvent(event) ? renderJob(event) : renderFleet(event as FleetEvent)),
     renderJobQuestion: (name, question, time) => {
       const text = job.renderQuestion(question, time);
       return prefixed ? prefixLines(jobPrefix(name), text) : text;

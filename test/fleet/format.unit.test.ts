@@ -106,6 +106,36 @@ describe('fleet format', () => {
       ]);
     });
 
+    it('says a scheduled job was skipped for a lock once, in its own words', () => {
+      // Act
+      const lines = render(
+        [
+          {
+            type: 'skipped-job-locked',
+            time: T0,
+            jobId: 'api',
+            holder: 'other',
+            namespace: 'payments',
+            job: 'api',
+          },
+          {
+            type: 'job-finished',
+            time: T0,
+            outcome: 'locked',
+            reason: 'execution "other"',
+            namespace: 'payments',
+            job: 'api',
+          },
+        ],
+        1,
+      );
+
+      // Assert
+      expect(texts(lines)).toEqual([
+        `==> ${TS}: Skipping scheduled restart: job "api" is already being restarted by execution "other"`,
+      ]);
+    });
+
     it('prints nothing for a job that ended in its own lines', () => {
       // Act
       const lines = render(
