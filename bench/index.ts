@@ -6,7 +6,8 @@
  * on a timing.
  *
  *   npm run bench              full sizes (within 5 minutes on 2 cores)
- *   npm run bench:scale        the 50,000-allocation restarts through continue-as-new (bench/scale.ts;
+ *   npm run bench:scale        the 50,000-allocation restarts through continue-as-new (bench/scale.ts)
+ *                              and a 5,000-job fleet (bench/fleet-scale.ts;
  *                              several minutes), under `scale` in `bench/results.json`
  *   npm run bench -- smoke     tiny sizes of the first (what the test suite runs); `bench:scale -- smoke` too
  */
@@ -23,6 +24,7 @@ import { readAllocationsToPlan } from '../lib/steps/kit/job-allocations-read';
 import { startSimulator } from '../sim/index';
 import { measureStartToExit } from './cli-start-to-exit';
 import { runEngineRequestsBench } from './engine-requests';
+import { type FleetScaleSize, fleetScaleRows } from './fleet-scale';
 import { measureHealthGate } from './health-gate';
 import { measureWorstMix, type WorstMixSizes } from './history-worst-mix';
 import { installPackage } from './installed-package';
@@ -80,17 +82,20 @@ export const SMOKE: BenchSizes = {
   worstMix: { batches: 1, awaitSlices: 5, healthSlices: 5 },
 };
 
-/** `npm run bench:scale`: the large restarts through continue-as-new (bench/scale.ts). */
-export const SCALE_FULL: ScaleSizes = {
+/** `npm run bench:scale`: the large restarts through continue-as-new (bench/scale.ts), and a fleet (bench/fleet-scale.ts). */
+export const SCALE_FULL: ScaleSizes & { readonly fleet: FleetScaleSize } = {
   // 500 batches: the deployable 200 per execution makes 3 executions.
   inPlace: { allocations: 50_000, batchSize: 100, batchesPerExecution: 200 },
   // 100 batches, 25 per execution: 4 executions. Each row says how long its run took.
   reschedule: { allocations: 50_000, batchSize: 500, batchesPerExecution: 25 },
+  // 200,000 allocations; 20 jobs at once; each job in two batches of 20.
+  fleet: { jobs: 5000, allocationsPerJob: 40, namespaces: 5, maxJobs: 20, batchSize: '50%' },
 };
 
-export const SCALE_SMOKE: ScaleSizes = {
+export const SCALE_SMOKE: ScaleSizes & { readonly fleet: FleetScaleSize } = {
   inPlace: { allocations: 200, batchSize: 10, batchesPerExecution: 3 },
   reschedule: { allocations: 100, batchSize: 20, batchesPerExecution: 3 },
+  fleet: { jobs: 12, allocationsPerJob: 4, namespaces: 2, maxJobs: 3, batchSize: '50%' },
 };
 
 const FAST = 0.01;
@@ -355,9 +360,9 @@ export async function runBench(sizes: BenchSizes) {
 }
 
 /** `npm run bench:scale`: the scale rows alone, each run in processes of its own. */
-export async function runScaleBench(sizes: ScaleSizes) {
+export async function runScaleBench(sizes: ScaleSizes & { readonly fleet: FleetScaleSize }) {
   const machineBefore = machineNow();
-  const rows = await scaleRows(sizes);
+  const rows = [...(await scaleRows(sizes)), ...(await fleetScaleRows(sizes.fleet))];
   return { machine: machineBefore, date: new Date().toISOString(), rows };
 }
 

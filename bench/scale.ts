@@ -45,7 +45,7 @@ export function stackContinuingEvery(batchesPerExecution: number): LocalStateMac
 }
 
 /** Runs a bench script in a process of its own; resolves its first line of output, then `stop` ends it. */
-async function child(script: string, args: readonly string[]) {
+export async function child(script: string, args: readonly string[]) {
   const proc = spawn(
     process.execPath,
     ['--import', 'tsx', new URL(script, import.meta.url).pathname, ...args],

@@ -53,10 +53,26 @@ describe('benchmarks (smoke sizes)', () => {
         `${reschedule.allocations} allocations -reschedule, batch ${reschedule.batchSize}`,
       ),
       expect.stringContaining('local engine peak memory in those runs'),
+      expect.stringContaining('plan time, Nomad requests and engine heap'),
+      expect.stringContaining('wall time of the whole run through the local engine (SUCCEEDED'),
+      expect.stringContaining('Nomad requests per allocation, the fleet (plan listing included)'),
+      expect.stringContaining('peak Nomad requests in one second'),
+      expect.stringContaining('largest state / history events of the fleet execution'),
+      expect.stringContaining('local engine peak memory (engine and simulator'),
     ]);
     expect(
       report.rows.filter((row) => row.metric.includes('continue-as-new every')).map((row) => row.verdict),
     ).toEqual(['pass', 'pass']);
+    // The fleet: every job planned and restarted, no more requests than one job's plus the listing,
+    // and states and histories within Step Functions' quotas.
+    expect(report.rows.filter((row) => row.metric.startsWith('fleet of')).map((row) => row.verdict)).toEqual([
+      'pass',
+      'pass',
+      'pass',
+      'info',
+      'pass',
+      'info',
+    ]);
     expect(report.rows.every((row) => !row.figure.includes('NaN'))).toBe(true);
   });
 });
