@@ -5,28 +5,21 @@
  * wall time, the planner's peak memory and the Nomad requests it made. A measured report, not a
  * pass/fail timing.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { cpus } from 'node:os';
-import { createInterface } from 'node:readline';
 import { NomadClient } from '../lib/nomad/client';
 import { planFleetStep } from '../lib/steps/fleet/plan-fleet-step';
 import { MemoryPlanStore } from '../lib/stores/plan-store';
+import { child } from './scale';
 
 const jobs = Number(process.argv[2] ?? 5_000);
 const perJob = Number(process.argv[3] ?? 40);
 
 const simStarted = Date.now();
-const proc = spawn(
-  process.execPath,
-  ['--import', 'tsx', new URL('./fleet-sim.ts', import.meta.url).pathname, String(jobs), String(perJob)],
-  { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] },
-);
-if (proc.stdout === null) throw new Error('fleet-sim: no stdout');
-const [address] = (await once(createInterface({ input: proc.stdout }), 'line')) as [string];
+const sim = await child('./fleet-sim.ts', [String(jobs), String(perJob)]);
+const address = sim.line;
 const seededMs = Date.now() - simStarted;
 
-const nomad = NomadClient.create({ address: address.trim() });
+const nomad = NomadClient.create({ address: address });
 const rssBefore = process.memoryUsage().rss;
 let peakRss = rssBefore;
 const sampler = setInterval(() => {
@@ -49,7 +42,7 @@ const cpu = process.cpuUsage(cpuBefore);
 clearInterval(sampler);
 peakRss = Math.max(peakRss, process.memoryUsage().rss);
 // The simulator's request log: every request the plan made (the scenario was seeded in-process).
-const requests = ((await (await fetch(`${address.trim()}/_sim/requests`)).json()) as unknown[]).length;
+const requests = ((await (await fetch(`${address}/_sim/requests`)).json()) as unknown[]).length;
 process.stdout.write(
   `${JSON.stringify({
     node: process.version,
@@ -67,4 +60,4 @@ process.stdout.write(
   })}\n`,
 );
 await nomad.close();
-proc.disconnect();
+sim.stop();

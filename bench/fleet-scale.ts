@@ -73,7 +73,7 @@ export async function measureFleetScale(size: FleetScaleSize): Promise<FleetScal
   const dir = await mkdtemp(join(tmpdir(), 'nomad-restart-fleet-scale-'));
   const machineFile = join(dir, 'state-machines.json');
   await writeFile(machineFile, JSON.stringify(deployableDefinitions()));
-  const sim = await child('./fleet-scale-sim.ts', [
+  const sim = await child('./fleet-sim.ts', [
     String(size.jobs),
     String(size.allocationsPerJob),
     String(size.namespaces),
