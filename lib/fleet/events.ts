@@ -20,6 +20,20 @@ export type FleetSkipReason =
   /** Never started: the failure budget ran out, the window ended, or the run was stopped. */
   | { kind: 'not-reached'; why: 'max-failed-jobs' | 'window-ended' | 'stopped' };
 
+/**
+ * Why a selected job ended without being restarted, as the fleet's summary lists it: a skip
+ * decided by the plan ({@link FleetSkipReason}), or how a started job's execution ended.
+ * Worded once, in `reasons.ts`.
+ */
+export type FleetJobProblem =
+  | FleetSkipReason
+  /** The job's execution failed: its error name and, in words, what went wrong. */
+  | { kind: 'failed'; error: string; message: string }
+  /** The maintenance window ended during the job's run: `done` of `of` allocations done. */
+  | { kind: 'window-ended-midway'; done: number; of: number }
+  /** The job's execution ended before its work did (stopped, or a "no" to its question). */
+  | { kind: 'canceled'; message: string };
+
 /** A job as the fleet names it. */
 export interface FleetJobName {
   readonly namespace: string;
@@ -57,6 +71,9 @@ export type FleetEvent =
       skipped: number;
       /** True when the summary line reads `Fleet restart finished with errors`. */
       withErrors: boolean;
+      /** The jobs not restarted, with why, in the fleet's order (capped: `omittedProblems` more). */
+      problems?: readonly (FleetJobName & { problem: FleetJobProblem })[];
+      omittedProblems?: number;
     };
 
 /** A one-job event of a fleet's job: the event, with the job it belongs to. */

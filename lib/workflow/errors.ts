@@ -58,21 +58,7 @@ export const WORKFLOW_ERROR_NAMES = {
   executionRedriven: 'ExecutionRedrivenError',
 } as const;
 
-/**
- * The message inside a `Cause`. A Lambda error caught by `Catch` arrives as Lambda's JSON
- * (`{"errorType", "errorMessage", "trace"}`): only `errorMessage` is for people; the trace is not.
- */
-export function causeMessage(cause: string): string {
-  try {
-    const parsed = JSON.parse(cause) as { errorMessage?: unknown } | null;
-    if (parsed !== null && typeof parsed === 'object' && typeof parsed.errorMessage === 'string') {
-      return parsed.errorMessage;
-    }
-  } catch {
-    // Not JSON: a Fail state's own cause, already plain text.
-  }
-  return cause;
-}
+export { causeMessage } from '../errors/cause-message';
 
 /**
  * What `StartExecution` raises when an execution of that name exists: the continue-as-new
