@@ -9,27 +9,11 @@
  * beside it.
  */
 
-/**
- * The allocations of a job a fleet run restarts: only those placed on these nodes. Absent: all of
- * the job's running allocations, as the one-job command. Node IDs are full (the fleet's plan
- * resolved `-node` prefixes); a node pool or datacenters are resolved by the job's own plan
- * through Nomad's node list.
- */
-export interface JobScope {
-  readonly nodes?: readonly string[];
-  readonly nodePool?: string;
-  readonly datacenters?: readonly string[];
-}
+import type { FleetJobRef } from '../restart/job-scope';
 
-/** Carried by a one-job execution a fleet started (its input's `fleet`, and its summary's). */
-export interface FleetJobRef {
-  /** The fleet run's ID (the fleet execution's name). */
-  readonly runId: string;
-  /** This job's place in the fleet's order, from 1. */
-  readonly index: number;
-  /** How many jobs the fleet restarts. */
-  readonly of: number;
-}
+// Defined beside the one-job input that carries them (a one-job run reads both); the fleet names
+// them from here.
+export type { FleetJobRef, JobScope } from '../restart/job-scope';
 
 /** One line of a fleet's item list. */
 export interface FleetJobItem {

@@ -6,6 +6,14 @@
 import * as z from 'zod';
 import { formatGoDuration } from '../go/duration';
 import { RestartValidationError } from './errors';
+import { inputSchemaError } from './input-errors';
+import {
+  copyScope,
+  fleetRefSchema,
+  JOB_SCOPE_FIELDS_ALLOWED,
+  jobScopeSchema,
+  validateJobScopeFields,
+} from './job-scope';
 import {
   ASK,
   DEFAULT_BATCH_SIZE,
@@ -23,7 +31,7 @@ import { SCHEDULE_TRIGGER, validateWindowFields, WINDOW_FIELDS_ALLOWED, windowIn
 export const MAX_STARTED_BY_LENGTH = 200;
 
 /** What each field accepts, in words; used in the schema and in error messages. */
-const ALLOWED = {
+export const RESTART_INPUT_ALLOWED = {
   job: 'a job ID or ID prefix (non-empty string)',
   namespace: 'a namespace name (string)',
   region: 'a region name (string)',
@@ -45,54 +53,80 @@ const ALLOWED = {
   healthyDeadline: 'a Go duration greater than zero, e.g. "5m" (string); only with waitHealthy',
   startedBy: `who or what started the run, shown with its questions in chat (string, at most ${MAX_STARTED_BY_LENGTH} characters)`,
   ...WINDOW_FIELDS_ALLOWED,
+  ...JOB_SCOPE_FIELDS_ALLOWED,
 } as const;
+
+const ALLOWED = RESTART_INPUT_ALLOWED;
 
 type Field = keyof typeof ALLOWED;
 
 const flag = (field: Field) => z.boolean().optional().describe(ALLOWED[field]);
+
+/**
+ * The restart options every job of a fleet shares with a one-job run: every field but the job, its
+ * namespace, groups, tasks and what a fleet sets per job. The fleet's input reuses this shape, so
+ * both inputs accept and describe these fields alike.
+ */
+export const restartOptionsShape = {
+  region: z.string().optional().describe(ALLOWED.region),
+  batchSize: z
+    .union([z.string(), z.number()])
+    .optional()
+    .describe(`${ALLOWED.batchSize}. Default ${DEFAULT_BATCH_SIZE}`),
+  batchWait: z.string().optional().describe(`${ALLOWED.batchWait}. Default ${DEFAULT_BATCH_WAIT}`),
+  onError: z.string().optional().describe(`${ALLOWED.onError}. Default ${DEFAULT_ON_ERROR}`),
+  yes: flag('yes'),
+  allTasks: flag('allTasks'),
+  reschedule: flag('reschedule'),
+  noShutdownDelay: flag('noShutdownDelay'),
+  verbose: flag('verbose'),
+  replacementTimeout: z.string().optional().describe(ALLOWED.replacementTimeout),
+  maxErrors: z.union([z.string(), z.number()]).optional().describe(ALLOWED.maxErrors),
+  dryRun: flag('dryRun'),
+  waitHealthy: z
+    .boolean()
+    .optional()
+    .describe(`${ALLOWED.waitHealthy}: wait until each batch is healthy again before the next`),
+  minHealthyTime: z
+    .string()
+    .optional()
+    .describe(`${ALLOWED.minHealthyTime}. Default ${DEFAULT_MIN_HEALTHY_TIME}`),
+  healthyDeadline: z
+    .string()
+    .optional()
+    .describe(`${ALLOWED.healthyDeadline}. Default ${DEFAULT_HEALTHY_DEADLINE}`),
+  // Not a flag of nomad job restart: a label for people (chat approvals), never checked.
+  startedBy: z.string().max(MAX_STARTED_BY_LENGTH).optional().describe(ALLOWED.startedBy),
+  windowEnd: z.string().optional().describe(ALLOWED.windowEnd),
+  windowDuration: z.string().optional().describe(ALLOWED.windowDuration),
+  trigger: z.literal(SCHEDULE_TRIGGER).optional().describe(ALLOWED.trigger),
+  scheduleName: z.string().optional().describe(ALLOWED.scheduleName),
+  scheduledTime: z.string().optional().describe(ALLOWED.scheduledTime),
+  resumeNextWindow: z.boolean().optional().describe(ALLOWED.resumeNextWindow),
+};
+
+/** The shape's fields `keys`, first (the input lists the flags in Nomad's help order). */
+function restartOptionsBefore<K extends keyof typeof restartOptionsShape>(
+  keys: readonly K[],
+): Pick<typeof restartOptionsShape, K> {
+  return Object.fromEntries(keys.map((key) => [key, restartOptionsShape[key]])) as Pick<
+    typeof restartOptionsShape,
+    K
+  >;
+}
 
 /** The raw workflow / console input. Unknown fields are refused so that typos do not pass silently. */
 export const restartInputSchema = z
   .object({
     job: z.string().describe(ALLOWED.job),
     namespace: z.string().optional().describe(ALLOWED.namespace),
-    region: z.string().optional().describe(ALLOWED.region),
-    batchSize: z
-      .union([z.string(), z.number()])
-      .optional()
-      .describe(`${ALLOWED.batchSize}. Default ${DEFAULT_BATCH_SIZE}`),
-    batchWait: z.string().optional().describe(`${ALLOWED.batchWait}. Default ${DEFAULT_BATCH_WAIT}`),
-    onError: z.string().optional().describe(`${ALLOWED.onError}. Default ${DEFAULT_ON_ERROR}`),
-    yes: flag('yes'),
+    ...restartOptionsBefore(['region', 'batchSize', 'batchWait', 'onError', 'yes']),
+    // Names inside one job: a fleet's input has neither.
     groups: z.array(z.string()).optional().describe(ALLOWED.groups),
     tasks: z.array(z.string()).optional().describe(ALLOWED.tasks),
-    allTasks: flag('allTasks'),
-    reschedule: flag('reschedule'),
-    noShutdownDelay: flag('noShutdownDelay'),
-    verbose: flag('verbose'),
-    replacementTimeout: z.string().optional().describe(ALLOWED.replacementTimeout),
-    maxErrors: z.union([z.string(), z.number()]).optional().describe(ALLOWED.maxErrors),
-    dryRun: flag('dryRun'),
-    waitHealthy: z
-      .boolean()
-      .optional()
-      .describe(`${ALLOWED.waitHealthy}: wait until each batch is healthy again before the next`),
-    minHealthyTime: z
-      .string()
-      .optional()
-      .describe(`${ALLOWED.minHealthyTime}. Default ${DEFAULT_MIN_HEALTHY_TIME}`),
-    healthyDeadline: z
-      .string()
-      .optional()
-      .describe(`${ALLOWED.healthyDeadline}. Default ${DEFAULT_HEALTHY_DEADLINE}`),
-    // Not a flag of nomad job restart: a label for people (chat approvals), never checked.
-    startedBy: z.string().max(MAX_STARTED_BY_LENGTH).optional().describe(ALLOWED.startedBy),
-    windowEnd: z.string().optional().describe(ALLOWED.windowEnd),
-    windowDuration: z.string().optional().describe(ALLOWED.windowDuration),
-    trigger: z.literal(SCHEDULE_TRIGGER).optional().describe(ALLOWED.trigger),
-    scheduleName: z.string().optional().describe(ALLOWED.scheduleName),
-    scheduledTime: z.string().optional().describe(ALLOWED.scheduledTime),
-    resumeNextWindow: z.boolean().optional().describe(ALLOWED.resumeNextWindow),
+    ...restartOptionsShape,
+    fleet: fleetRefSchema.optional(),
+    scope: jobScopeSchema.optional(),
   })
   .strict()
   .describe('Input of a nomad-restart execution: the options of `nomad job restart`');
@@ -103,41 +137,6 @@ export type RestartInput = z.infer<typeof restartInputSchema>;
 /** JSON Schema (draft 2020-12) of the input, for the console, schedules and docs. */
 export function restartInputJsonSchema(): Record<string, unknown> {
   return z.toJSONSchema(restartInputSchema) as Record<string, unknown>;
-}
-
-const describe = (value: unknown): string => (value === undefined ? 'nothing' : JSON.stringify(value));
-
-function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
-  let value = raw;
-  for (const key of path) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return value;
-}
-
-/** Turns the first schema problem into a message that names the field, quotes the value and says what is allowed. */
-function schemaError(raw: unknown, issue: z.core.$ZodIssue): RestartValidationError {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    return new RestartValidationError(
-      `Invalid input: got ${describe(raw)}, expected a JSON object with a "job" field`,
-    );
-  }
-  if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0] ?? '';
-    return new RestartValidationError(
-      `Unknown input field ${JSON.stringify(key)}: allowed fields are ${Object.keys(ALLOWED).join(', ')}`,
-      { field: key },
-    );
-  }
-  const [top, ...rest] = issue.path;
-  const field = String(top);
-  const name = field + rest.map((k) => `[${String(k)}]`).join('');
-  const allowed = rest.length > 0 ? 'a string' : (ALLOWED[field as Field] ?? 'a valid value');
-  return new RestartValidationError(
-    `Invalid input field ${JSON.stringify(name)}: got ${describe(valueAt(raw, issue.path))}, expected ${allowed}`,
-    { field },
-  );
 }
 
 const countText = (value: string | number | undefined, fallback?: string) =>
@@ -157,7 +156,9 @@ export function validateRestartInput(raw: unknown, ctx: ValidationContext): Rest
   const parsed = restartInputSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw issue === undefined ? new RestartValidationError('Invalid input') : schemaError(raw, issue);
+    throw issue === undefined
+      ? new RestartValidationError('Invalid input')
+      : inputSchemaError(raw, issue, ALLOWED, 'a JSON object with a "job" field');
   }
   const input = parsed.data;
   if (input.job.trim() === '') {
@@ -166,6 +167,27 @@ export function validateRestartInput(raw: unknown, ctx: ValidationContext): Rest
       { field: 'job' },
     );
   }
+  return { ...validateRestartOptionFields(input, ctx), ...validateJobScopeFields(input) };
+}
+
+/** The shared options' values as the schema parsed them (absent fields `undefined`). */
+export type RestartOptionsFields = z.infer<z.ZodObject<typeof restartOptionsShape>>;
+
+/**
+ * The checks every restart's options pass, one job's or a fleet's: Nomad's checks 3-9 of
+ * `command/job_restart.go` `parseAndValidate` with its messages, ours after them, then the window
+ * and trigger fields. Defaults fill what is absent.
+ * @throws RestartValidationError
+ */
+export function validateRestartOptionFields(
+  input: RestartOptionsFields & {
+    readonly job: string;
+    readonly namespace?: string | undefined;
+    readonly groups?: readonly string[] | undefined;
+    readonly tasks?: readonly string[] | undefined;
+  },
+  ctx: ValidationContext,
+): RestartOptions {
   const options = validateRestartFields(
     {
       job: input.job,
@@ -226,5 +248,7 @@ export function toRestartInput(options: RestartOptions, startedBy?: string): Res
     input.healthyDeadline = formatGoDuration(options.waitHealthy.healthyDeadlineNs);
   }
   if (startedBy !== undefined) input.startedBy = startedBy.slice(0, MAX_STARTED_BY_LENGTH);
+  if (options.fleet !== undefined) input.fleet = { ...options.fleet };
+  if (options.scope !== undefined) input.scope = copyScope(options.scope);
   return { ...input, ...windowInputFields(options) };
 }

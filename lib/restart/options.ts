@@ -3,6 +3,7 @@
  * CLI, console input, schedules and chat approvals. Plain JSON: it travels in Step
  * Functions state as it is.
  */
+import type { FleetJobRef, JobScope } from './job-scope';
 
 /**
  * The special `-batch-wait` and `-on-error` value `ask`: pause and ask a human (at the
@@ -77,6 +78,10 @@ export interface RestartOptions {
    * restarts only the rest (one maintenance across windows); needs `scheduleName`.
    */
   resumeNextWindow?: boolean;
+  /** Set by a fleet run that started this one: which fleet, and this job's place in it. */
+  fleet?: FleetJobRef;
+  /** Set by a fleet run with a node scope: only allocations on these nodes are restarted. */
+  scope?: JobScope;
 }
 
 /** The timings of the health gate (`-wait-healthy`), Nomad's `update` block names. */

@@ -135,7 +135,7 @@ describe('input', () => {
       refusal(
         'unknown field',
         { job: 'j', batch_size: '2' },
-        'Unknown input field "batch_size": allowed fields are job, namespace, region, batchSize, batchWait, onError, yes, groups, tasks, allTasks, reschedule, noShutdownDelay, verbose, replacementTimeout, maxErrors, dryRun, waitHealthy, minHealthyTime, healthyDeadline, startedBy, windowEnd, windowDuration, trigger, scheduleName, scheduledTime, resumeNextWindow',
+        'Unknown input field "batch_size": allowed fields are job, namespace, region, batchSize, batchWait, onError, yes, groups, tasks, allTasks, reschedule, noShutdownDelay, verbose, replacementTimeout, maxErrors, dryRun, waitHealthy, minHealthyTime, healthyDeadline, startedBy, windowEnd, windowDuration, trigger, scheduleName, scheduledTime, resumeNextWindow, fleet, scope',
       ),
       refusal(
         'startedBy past 200 characters',
@@ -342,6 +342,8 @@ describe('input', () => {
         'healthyDeadline',
         'startedBy',
         ...WINDOW_INPUT_FIELDS,
+        'fleet',
+        'scope',
       ]);
       expect(properties.batchSize).toMatchObject({
         type: ['string', 'number'],
