@@ -56,15 +56,25 @@ export function renderSummary(
   };
 }
 
+/** Nomad's `JobListStub` fields that the client library's type leaves out. */
+export interface SimJobListStub extends JobListStub {
+  NodePool: string;
+  Multiregion: Job['Multiregion'];
+  /** Only with `meta=true`. */
+  Meta?: Record<string, string> | null;
+}
+
 /** A job list stub with `JobSummary` filled in (the CLI reads the namespace from it). */
-export function renderJobStub(store: Store, record: JobRecord): JobListStub {
-  const job = record.job;
+export function renderJobStub(store: Store, record: JobRecord): SimJobListStub {
+  const job = record.job as Job & { NodePool?: string };
   return {
     ID: job.ID,
     ParentID: job.ParentID ?? '',
     Name: job.Name ?? job.ID,
     Namespace: record.namespace,
     Datacenters: job.Datacenters ?? [],
+    NodePool: job.NodePool ?? 'default',
+    Multiregion: job.Multiregion ?? null,
     Type: job.Type ?? 'service',
     Priority: job.Priority ?? 50,
     Periodic: Boolean(job.Periodic),

@@ -1,12 +1,12 @@
 // Scenario: `GET /v1/allocations` filtered to one job without task states, the read the batch
 // watch makes on a large job: the same stubs as the job's own list (every field but the task
-// states), the same blocking index, and the filters the simulator cannot read refused with
-// Nomad's words. The tests written with plain `it` only use the Nomad API, so they also run
+// states), the same blocking index, any other filter evaluated as Nomad's go-bexpr does, and the
+// filters Nomad refuses refused with its words. The tests written with plain `it` only use the Nomad API, so they also run
 // against a real agent with NOMAD_E2E_ADDR set (that is how the shape was checked).
 import type { AllocListStub } from '../../lib/nomad/types';
 import { nodes, seededRandom, sleepJob } from './helpers/fixtures';
 import { call, eventually, get, put } from './helpers/http';
-import { itSim, openTarget, type Target } from './helpers/target';
+import { openTarget, type Target } from './helpers/target';
 
 const filtered = (id: string, extra = '') =>
   `/v1/allocations?filter=${encodeURIComponent(`JobID == "${id}"`)}${extra}`;
@@ -84,20 +84,36 @@ describe('simulator: the allocations list filtered to a job', () => {
 
     // Assert
     expect(answer.status).toBe(400);
-    expect(answer.text).toMatch(/^failed to create result paginator: failed to read filter expression: /);
+    expect(answer.text).toBe(
+      'failed to create result paginator: failed to read filter expression: 1:9 (8): no match found, expected: "-", "0", "[", "\\"", "`", [ \\t\\r\\n], [1-9] or [a-zA-Z]',
+    );
   });
 
-  itSim('refuses, rather than guesses at, any filter but JobID == "<id>"', async () => {
-    // Act: a valid go-bexpr filter for Nomad, which the simulator does not evaluate.
-    const answer = await get(
+  it('evaluates any other filter on the whole allocation, its job included', async () => {
+    // Act: `contains` on the job ID, and a field only the full allocation has (its job's type).
+    const contains = await get<AllocListStub[]>(
       target.address,
-      `/v1/allocations?filter=${encodeURIComponent(`JobID contains "${watched}"`)}`,
+      `/v1/allocations?filter=${encodeURIComponent(`JobID contains "alloc-filter-other-${run}"`)}`,
     );
+    const byJob = await get<AllocListStub[]>(
+      target.address,
+      `/v1/allocations?filter=${encodeURIComponent(`Job.ID == "${watched}" and Job.Type == "service"`)}`,
+    );
+
+    // Assert
+    expect(contains.status).toBe(200);
+    expect(contains.json.map((stub) => stub.JobID)).toEqual([other]);
+    expect(byJob.json.map((stub) => stub.JobID)).toEqual([watched, watched]);
+  });
+
+  it('refuses a field the allocation does not have with Nomad’s 400', async () => {
+    // Act
+    const answer = await get(target.address, `/v1/allocations?filter=${encodeURIComponent('Jobid == "x"')}`);
 
     // Assert
     expect(answer.status).toBe(400);
     expect(answer.text).toBe(
-      `failed to create result paginator: failed to read filter expression: the simulator reads only JobID == "<id>", not JobID contains "${watched}"`,
+      'failed to read result page: error finding value in datum: /Jobid at part 0: couldn\'t find key: struct field with name "Jobid"',
     );
   });
 });

@@ -6,6 +6,7 @@
 
 import { parseGoBool } from '../../../lib/go/strconv';
 import { SimHttpError } from '../../errors';
+import { ALLOCATION, equalityOn, listFilter } from '../../filter';
 import { parseJsonBody } from '../../model/job-spec';
 import { renderAlloc, renderAllocStub } from '../../model/render';
 import type { AllocRecord } from '../../model/store';
@@ -14,7 +15,6 @@ import { namespaceOf, notFound, ok, principalOf } from '../api';
 import { blockingQuery } from '../blocking';
 import { clientAllocation } from '../client-allocation';
 import { byId, recordRead } from '../reads';
-import { jobIdOfFilter } from './alloc-filter';
 import { readChecks } from './checks';
 
 function readAlloc(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
@@ -66,20 +66,21 @@ function listAllocs(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
   if (namespace !== '*') env.acl.require(principal, namespace, 'read-job');
   const prefix = req.query.get('prefix') ?? '';
   const taskStates = boolParam(req, 'task_states', true);
-  const jobId = jobIdOfFilter(req.query.get('filter'));
-  // Filtered to a job in one namespace: that job's records, not a scan of the whole table.
+  const filter = listFilter(req.query.get('filter'), ALLOCATION);
+  const jobId = equalityOn(filter, 'JobID');
+  // Filtered to a job in one namespace (the batch watch's read of a large job): that job's
+  // records, not the whole table through the evaluator.
   const candidates = (): Iterable<AllocRecord> =>
     jobId !== undefined && namespace !== '*' ? store.allocsOfJob(namespace, jobId) : store.allocs.values();
+  const passes = (r: AllocRecord): boolean =>
+    jobId !== undefined ? r.alloc.JobID === jobId : (filter?.test(renderAlloc(r)) ?? true);
   return blockingQuery(env, req, {
     tables: ['allocs'],
     resourceIndex: () => store.last('allocs'),
     render: () =>
       ok(
         [...candidates()]
-          .filter(
-            (r) =>
-              visible(r) && r.alloc.ID.startsWith(prefix) && (jobId === undefined || r.alloc.JobID === jobId),
-          )
+          .filter((r) => visible(r) && r.alloc.ID.startsWith(prefix) && passes(r))
           .map((r) => renderAllocStub(r, taskStates)),
       ),
   });

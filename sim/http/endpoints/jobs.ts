@@ -6,55 +6,15 @@
 import type { Job } from '../../../lib/nomad/types';
 import { SimHttpError } from '../../errors';
 import { decodeJob, decodeRegisterBody, parseJsonBody } from '../../model/job-spec';
-import { renderAllocStub, renderJob, renderJobStub, renderSummary } from '../../model/render';
+import { renderAllocStub, renderJob, renderSummary } from '../../model/render';
 import { type JobRecord, jobKey } from '../../model/store';
 import type { ApiEnv, ApiRequest, ApiResponse, Route } from '../api';
 import { namespaceOf, notFound, ok, principalOf } from '../api';
-import { blockingQuery } from '../blocking';
 import { byId, namespaceRead } from '../reads';
+import { listJobs } from './job-list';
 
 function findJob(env: ApiEnv, req: ApiRequest, id: string): JobRecord | undefined {
   return env.cluster.ctx.store.jobs.get(jobKey(namespaceOf(req), id));
-}
-
-function listJobs(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
-  const principal = principalOf(env, req);
-  const { store } = env.cluster.ctx;
-  const namespace = namespaceOf(req);
-  const allowed =
-    namespace === '*'
-      ? (ns: string) => env.acl.allowed(principal, ns, 'list-jobs')
-      : (ns: string) => ns === namespace;
-  if (namespace === '*') {
-    if (![...store.namespaces.keys()].some(allowed)) throw new SimHttpError(403, 'Permission denied');
-  } else env.acl.require(principal, namespace, 'list-jobs');
-  const rawPerPage = req.query.get('per_page');
-  const perPage = rawPerPage ? Number(rawPerPage) : 0;
-  if (rawPerPage && !/^-?\d+$/.test(rawPerPage)) {
-    throw new SimHttpError(400, 'Expect a number for `per_page` query string parameter');
-  }
-  const prefix = req.query.get('prefix') ?? '';
-  const nextToken = req.query.get('next_token') ?? '';
-  return blockingQuery(env, req, {
-    tables: ['jobs', 'job_summary'],
-    resourceIndex: () => Math.max(store.last('jobs'), store.last('job_summary')),
-    render: () => {
-      const records = [...store.jobs.values()]
-        .filter((r) => allowed(r.namespace) && r.id.startsWith(prefix))
-        .sort((a, b) => (a.id === b.id ? a.namespace.localeCompare(b.namespace) : a.id < b.id ? -1 : 1));
-      const start = nextToken ? records.findIndex((r) => tokenOf(r) >= nextToken) : 0;
-      const from = start < 0 ? records.length : start;
-      const page = perPage > 0 ? records.slice(from, from + perPage) : records.slice(from);
-      const next = perPage > 0 ? records[from + perPage] : undefined;
-      const headers: Record<string, string> = next ? { 'X-Nomad-NextToken': tokenOf(next) } : {};
-      return { status: 200, body: page.map((r) => renderJobStub(store, r)), headers };
-    },
-  });
-}
-
-/** Pagination token: the namespace and ID of the first job of the next page. */
-function tokenOf(record: JobRecord): string {
-  return `${record.id}.${record.namespace}`;
 }
 
 function register(env: ApiEnv, req: ApiRequest, pathId: string | undefined): ApiResponse {
