@@ -18,6 +18,11 @@ export interface PlanStore {
    * ever does, however long it runs.
    */
   endRun(prefix: string): Promise<void>;
+  /**
+   * The keys that start with `prefix`, sorted: for documents written under a name this process
+   * cannot know (the Distributed Map's results, under the Map Run's own ID).
+   */
+  list(prefix: string): Promise<string[]>;
 }
 
 /**
@@ -58,6 +63,10 @@ export class MemoryPlanStore implements PlanStore {
     for (const key of this.items.keys()) {
       if (key.startsWith(prefix)) this.ended.add(key);
     }
+  }
+
+  public async list(prefix: string): Promise<string[]> {
+    return this.keys().filter((key) => key.startsWith(prefix));
   }
 
   /** Whether `key` was marked as an ended run's; for tests. */

@@ -49,6 +49,19 @@ export class S3PlanStore implements PlanStore {
   }
 
   public async endRun(prefix: string): Promise<void> {
+    for (const Key of await this.list(prefix)) {
+      await this.client.send(
+        new PutObjectTaggingCommand({
+          Bucket: this.bucket,
+          Key,
+          Tagging: { TagSet: [{ Key: ENDED_RUN_TAG.key, Value: ENDED_RUN_TAG.value }] },
+        }),
+      );
+    }
+  }
+
+  public async list(prefix: string): Promise<string[]> {
+    const keys: string[] = [];
     let token: string | undefined;
     do {
       const page = await this.client.send(
@@ -58,17 +71,10 @@ export class S3PlanStore implements PlanStore {
           ...(token === undefined ? {} : { ContinuationToken: token }),
         }),
       );
-      for (const { Key } of page.Contents ?? []) {
-        if (Key === undefined) continue;
-        await this.client.send(
-          new PutObjectTaggingCommand({
-            Bucket: this.bucket,
-            Key,
-            Tagging: { TagSet: [{ Key: ENDED_RUN_TAG.key, Value: ENDED_RUN_TAG.value }] },
-          }),
-        );
-      }
+      for (const { Key } of page.Contents ?? []) if (Key !== undefined) keys.push(Key);
       token = page.IsTruncated === true ? page.NextContinuationToken : undefined;
     } while (token !== undefined);
+    // ListObjectsV2 answers in UTF-8 binary order already; sorted here as the interface promises.
+    return keys.sort();
   }
 }

@@ -68,4 +68,20 @@ describe('MemoryPlanStore', () => {
       await expect(store.get('runs/a/plan')).resolves.toBe(1);
     });
   });
+
+  describe('list', () => {
+    it('lists only the keys under the prefix, sorted', async () => {
+      // Arrange
+      const store = new MemoryPlanStore();
+      await store.put('fleets/f/results/m/manifest.json', {});
+      await store.put('fleets/f/items.json', []);
+      await store.put('fleets/f/results/m/FAILED_0.json', []);
+
+      // Act
+      const keys = await store.list('fleets/f/results/');
+
+      // Assert
+      expect(keys).toEqual(['fleets/f/results/m/FAILED_0.json', 'fleets/f/results/m/manifest.json']);
+    });
+  });
 });

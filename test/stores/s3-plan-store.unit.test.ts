@@ -94,6 +94,30 @@ describe('S3PlanStore', () => {
       ]);
     });
   });
+
+  describe('list', () => {
+    it('lists the keys of every page under the prefix, sorted', async () => {
+      // Arrange
+      s3.on(ListObjectsV2Command)
+        .resolvesOnce({
+          Contents: [{ Key: 'fleets/f/results/m/SUCCEEDED_0.json' }],
+          IsTruncated: true,
+          NextContinuationToken: 't',
+        })
+        .resolvesOnce({ Contents: [{ Key: 'fleets/f/results/m/manifest.json' }], IsTruncated: false });
+      const store = new S3PlanStore(new S3Client({}), 'plans');
+
+      // Act
+      const keys = await store.list('fleets/f/results/');
+
+      // Assert
+      expect(s3.commandCalls(ListObjectsV2Command)[0]?.args[0].input).toEqual({
+        Bucket: 'plans',
+        Prefix: 'fleets/f/results/',
+      });
+      expect(keys).toEqual(['fleets/f/results/m/SUCCEEDED_0.json', 'fleets/f/results/m/manifest.json']);
+    });
+  });
 });
 
 describe('runKeyPrefix', () => {
