@@ -1,3 +1,4 @@
+export * from './child-executions';
 export * from './errors';
 export * from './runner';
 export * from './stats';

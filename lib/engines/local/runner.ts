@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { StateMachine } from 'aws-local-stepfunctions';
 import { InvalidDefinitionError } from './errors';
+import { checkEngineIntegrations, engineIntegrations } from './private/engine-integrations';
 import { executionArn, stateMachineArn as localStateMachineArn } from './private/placeholders';
 import { prepareDefinition } from './private/prepare-definition';
 import { runSingleExecution } from './private/single-run';
@@ -63,11 +64,19 @@ function startRequestOf(parameters: unknown): { arn: string; name?: string; inpu
  * and following continue-as-new (`states:startExecution` of itself) by running the next
  * execution once the current one ends, as the console follows a chain.
  *
+ * `states:startExecution.sync` Tasks run their child through `options.childExecutions`, and
+ * Distributed Maps are run by the engine (items from `options.objectStore`, each item an
+ * execution of its own: see `private/map-run.ts`).
+ *
  * Bindings are checked before anything runs: an unbound Task throws `TaskBindingError`, an
- * invalid definition `InvalidDefinitionError`, a `.sync` or JSONata state `UnsupportedStateError`.
+ * invalid definition `InvalidDefinitionError`, a `.sync` of another service or a JSONata state
+ * `UnsupportedStateError`.
  * Workflow failures do not throw: they come back as `status: 'FAILED'` with their ASL error.
  */
 export function runLocalExecution(definition: object, options: RunLocalExecutionOptions): LocalExecution {
+  const validate = options.validate ?? true;
+  // Validated as written (a Distributed Map included), then run as rewritten for the library.
+  if (validate) createMachine(JSON.parse(JSON.stringify(definition)) as Record<string, unknown>, true);
   const prepared = prepareDefinition(definition);
   const tasks = bindTasks(
     prepared.definition,
@@ -75,13 +84,15 @@ export function runLocalExecution(definition: object, options: RunLocalExecution
     options.taskHandlers,
     options.answerTaskToken,
   );
-  const machine = createMachine(prepared.definition, options.validate ?? true);
+  checkEngineIntegrations(tasks, prepared.distributedMaps, options);
+  const machine = createMachine(prepared.definition, false);
   // A redrive goes on at the state that did not succeed; continued executions start as usual.
   const firstMachine =
     options.redrive === undefined
       ? machine
       : createMachine({ ...prepared.definition, StartAt: options.redrive.fromState }, false);
   const ownArn = options.stateMachineArn ?? localStateMachineArn('local');
+  const integrations = engineIntegrations(prepared.distributedMaps, options, ownArn, runLocalExecution);
   const maxExecutions = options.maxExecutions ?? DEFAULT_MAX_EXECUTIONS;
 
   const controller = new AbortController();
@@ -113,6 +124,7 @@ export function runLocalExecution(definition: object, options: RunLocalExecution
         ...(options.answerTaskToken === undefined ? {} : { answerTaskToken: options.answerTaskToken }),
         callbacks: options,
         overrides: options,
+        ...integrations,
         startExecution: (parameters) => {
           const asked = startRequestOf(parameters);
           if (asked.arn !== ownArn) {
@@ -139,7 +151,9 @@ export function runLocalExecution(definition: object, options: RunLocalExecution
           return { ExecutionArn: executionArn(ownArn, name), StartDate: Date.now() };
         },
       });
-      executions.push({ executionArn: arn, name: current.name, ...ended });
+      const summary: ExecutionSummary = { executionArn: arn, name: current.name, ...ended };
+      executions.push(summary);
+      options.onExecutionEnded?.(summary);
       current = undefined;
       // As on AWS, the started execution runs whatever its parent did afterwards, unless the user aborted.
       const follow: NextExecutionRequest | undefined = ended.status === 'ABORTED' ? undefined : request;

@@ -12,6 +12,13 @@ export type TaskIntegration =
   | 'lambda-arn'
   /** `arn:aws:states:::states:startExecution`: continue-as-new, run by the engine itself. */
   | 'start-execution'
+  /**
+   * `arn:aws:states:::states:startExecution.sync` (`.sync:2`): a child execution run through
+   * `childExecutions`, the state getting DescribeExecution's answer once it ends.
+   */
+  | 'start-execution-sync'
+  /** A Distributed Map state, which the engine runs itself (see `prepare-definition.ts`). */
+  | 'distributed-map'
   /** Any other service integration: the handler gets the resolved `Parameters`, the state gets its result. */
   | 'other';
 
@@ -26,11 +33,20 @@ export interface TaskStateInfo {
   readonly waitForTaskToken: boolean;
   /** Logical id of the Lambda function called, when the ASL names it statically. */
   readonly functionLogicalId?: string;
+  /** For `start-execution-sync`: 2 for `.sync:2` (Input and Output as JSON), 1 for `.sync` (as strings). */
+  readonly syncVersion?: 1 | 2;
 }
+
+/**
+ * The `Resource` a Distributed Map state is rewritten to before aws-local-stepfunctions sees it
+ * (which has no Distributed Map): a Task the engine binds to its own map run.
+ */
+export const LOCAL_DISTRIBUTED_MAP_RESOURCE = 'arn:aws:states:::local:distributedMap';
 
 const WAIT_FOR_TASK_TOKEN = '.waitForTaskToken';
 const LAMBDA_INVOKE = /^arn:[^:]+:states:::lambda:invoke$/;
 const START_EXECUTION = /^arn:[^:]+:states:::states:startExecution$/;
+const START_EXECUTION_SYNC = /^arn:[^:]+:states:::states:startExecution\.sync(:2)?$/;
 const LAMBDA_FUNCTION = /^arn:[^:]+:lambda:/;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -44,9 +60,17 @@ function describeTask(stateName: string, state: Record<string, unknown>): TaskSt
   }
   const waitForTaskToken = resource.endsWith(WAIT_FOR_TASK_TOKEN);
   const base = waitForTaskToken ? resource.slice(0, -WAIT_FOR_TASK_TOKEN.length) : resource;
+  if (resource === LOCAL_DISTRIBUTED_MAP_RESOURCE) {
+    return { stateName, resource, integration: 'distributed-map', waitForTaskToken: false };
+  }
+  const sync = START_EXECUTION_SYNC.exec(base);
+  if (sync !== null && !waitForTaskToken) {
+    const syncVersion = sync[1] === undefined ? 1 : 2;
+    return { stateName, resource, integration: 'start-execution-sync', waitForTaskToken, syncVersion };
+  }
   if (/\.sync(:\d+)?$/.test(base)) {
     throw new UnsupportedStateError(
-      `Task state "${stateName}" uses "${resource}"; the local engine does not run .sync integrations`,
+      `Task state "${stateName}" uses "${resource}"; the local engine runs only states:startExecution's .sync integrations`,
     );
   }
   const parameters = isRecord(state['Parameters']) ? state['Parameters'] : {};
@@ -90,7 +114,7 @@ function collect(states: unknown, into: TaskStateInfo[]): void {
 /**
  * Lists every Task state of a definition (inside Map and Parallel states too) with how the
  * local engine will run it.
- * @throws UnsupportedStateError for a Task the local engine cannot run (`.sync` integrations)
+ * @throws UnsupportedStateError for a Task the local engine cannot run (`.sync` of other services)
  */
 export function describeTaskStates(definition: object): TaskStateInfo[] {
   const tasks: TaskStateInfo[] = [];

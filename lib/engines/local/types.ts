@@ -1,6 +1,7 @@
 /**
  * The local engine's public types: handlers, task-token answerers, continue-as-new requests and run options.
  */
+import type { LocalChildExecutions } from './child-executions';
 import type { ExecutionStats } from './stats';
 import type { TaskStateInfo } from './task-states';
 
@@ -107,6 +108,38 @@ export interface RunLocalExecutionOptions {
    * @default - a random UUID
    */
   readonly executionName?: string;
+  /**
+   * Runs the children of `states:startExecution.sync` Tasks (shared by every execution of one
+   * local run, so a retried start of the same name is seen as such).
+   * @default - a definition with a `.sync` Task is refused with `TaskBindingError`
+   */
+  readonly childExecutions?: LocalChildExecutions;
+  /**
+   * The S3 a Distributed Map's `ItemReader` reads and its `ResultWriter` writes: locally, the
+   * plan store the handlers use (its bucket is the definition's `Bucket`).
+   * @default - a Distributed Map that reads or writes S3 is refused with `TaskBindingError`
+   */
+  readonly objectStore?: LocalObjectStore;
+  /** Called as each execution of the chain ends (a `.sync` parent waits for the first only, as on AWS). */
+  readonly onExecutionEnded?: (execution: ExecutionSummary) => void;
+  /**
+   * Called as each item execution of a Distributed Map ends, with its own stats: they are not
+   * part of the parent's (each item has its own history, as on AWS).
+   */
+  readonly onItemExecutionEnded?: (item: ItemExecutionSummary) => void;
+}
+
+/** The S3 objects a Distributed Map reads and writes, as JSON documents by key (a `PlanStore` is one). */
+export interface LocalObjectStore {
+  get(key: string): Promise<unknown>;
+  put(key: string, value: unknown): Promise<void>;
+}
+
+/** One item execution of a Distributed Map, once it ended. */
+export interface ItemExecutionSummary extends ExecutionSummary {
+  readonly mapRunArn: string;
+  /** The item's place in the item list, from 0 (`$$.Map.Item.Index`). */
+  readonly index: number;
 }
 
 /** How a run ended. An execution timeout (`TimeoutSeconds`) is `FAILED` with `States.Timeout`. */

@@ -700,7 +700,24 @@ describe('runLocalExecution', () => {
         ),
       },
       {
-        name: 'a .sync integration',
+        name: 'a .sync integration of another service',
+        definition: {
+          StartAt: 'Batch',
+          States: {
+            Batch: {
+              Type: 'Task',
+              Resource: 'arn:aws:states:::batch:submitJob.sync',
+              Parameters: { JobName: 'x' },
+              End: true,
+            },
+          },
+        },
+        expectedErr: new UnsupportedStateError(
+          'Task state "Batch" uses "arn:aws:states:::batch:submitJob.sync"; the local engine runs only states:startExecution\'s .sync integrations',
+        ),
+      },
+      {
+        name: 'a startExecution.sync without childExecutions',
         definition: {
           StartAt: 'Child',
           States: {
@@ -712,8 +729,8 @@ describe('runLocalExecution', () => {
             },
           },
         },
-        expectedErr: new UnsupportedStateError(
-          'Task state "Child" uses "arn:aws:states:::states:startExecution.sync:2"; the local engine does not run .sync integrations',
+        expectedErr: new TaskBindingError(
+          'cannot run the state machine locally: "Child" (arn:aws:states:::states:startExecution.sync:2) starts child executions but no childExecutions was given',
         ),
       },
       {

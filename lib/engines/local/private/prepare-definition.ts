@@ -3,6 +3,7 @@
  * and the states it cannot run refused up front.
  */
 import { UnsupportedStateError } from '../errors';
+import { type DistributedMapSpec, isDistributedMap, rewriteDistributedMap } from './distributed-map-spec';
 
 /**
  * Node timers hold at most 2^31-1 ms (about 24.8 days); a longer `TimeoutSeconds` would make the
@@ -15,6 +16,8 @@ export interface PreparedDefinition {
   readonly definition: Record<string, unknown>;
   /** Static `TimeoutSeconds` of Task states that declare one, by state name, in milliseconds. */
   readonly taskTimeoutsMs: ReadonlyMap<string, number>;
+  /** The Distributed Map states, rewritten to Tasks the engine runs, by state name. */
+  readonly distributedMaps: ReadonlyMap<string, DistributedMapSpec>;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -48,11 +51,22 @@ function normalize(state: Record<string, unknown>): void {
   }
 }
 
-function prepareStates(states: unknown, timeouts: Map<string, number>): void {
+function prepareStates(
+  states: unknown,
+  timeouts: Map<string, number>,
+  maps: Map<string, DistributedMapSpec>,
+): void {
   if (!isRecord(states)) return;
-  for (const [name, state] of Object.entries(states)) {
-    if (!isRecord(state)) continue;
-    refuseJsonata(`state "${name}"`, state);
+  for (const [name, found] of Object.entries(states)) {
+    if (!isRecord(found)) continue;
+    refuseJsonata(`state "${name}"`, found);
+    let state = found;
+    if (isDistributedMap(found)) {
+      // Its item processor is a definition of its own, prepared when each item runs.
+      const { task, spec } = rewriteDistributedMap(name, found);
+      states[name] = state = task;
+      maps.set(name, spec);
+    }
     normalize(state);
     if (state['Type'] === 'Task') {
       const seconds = state['TimeoutSeconds'];
@@ -65,19 +79,21 @@ function prepareStates(states: unknown, timeouts: Map<string, number>): void {
       }
     }
     for (const nested of [state['Iterator'], state['ItemProcessor']]) {
-      if (isRecord(nested)) prepareStates(nested['States'], timeouts);
+      if (isRecord(nested)) prepareStates(nested['States'], timeouts, maps);
     }
     if (Array.isArray(state['Branches'])) {
-      for (const branch of state['Branches']) if (isRecord(branch)) prepareStates(branch['States'], timeouts);
+      for (const branch of state['Branches'])
+        if (isRecord(branch)) prepareStates(branch['States'], timeouts, maps);
     }
   }
 }
 
 /**
  * Copies a definition and adapts it to the local engine: Task states without a timeout get the
- * longest one a Node timer allows, two engine quirks are spelled around (see `normalize`), and
+ * longest one a Node timer allows, two engine quirks are spelled around (see `normalize`),
+ * Distributed Maps become Tasks the engine runs (`distributed-map-spec.ts`), and
  * JSONata/variables are refused up front.
- * @throws UnsupportedStateError for JSONata or `Assign`
+ * @throws UnsupportedStateError for JSONata, `Assign`, or a Distributed Map feature the engine does not run
  */
 export function prepareDefinition(definition: object): PreparedDefinition {
   // A JSON copy, not structuredClone: aws-local-stepfunctions only resolves nested Parameters
@@ -86,6 +102,7 @@ export function prepareDefinition(definition: object): PreparedDefinition {
   const copy = JSON.parse(JSON.stringify(definition)) as Record<string, unknown>;
   refuseJsonata('the state machine', copy);
   const taskTimeoutsMs = new Map<string, number>();
-  prepareStates(copy['States'], taskTimeoutsMs);
-  return { definition: copy, taskTimeoutsMs };
+  const distributedMaps = new Map<string, DistributedMapSpec>();
+  prepareStates(copy['States'], taskTimeoutsMs, distributedMaps);
+  return { definition: copy, taskTimeoutsMs, distributedMaps };
 }

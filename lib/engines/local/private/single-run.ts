@@ -4,7 +4,7 @@
 import { ExecutionError, ExecutionTimeoutError, type StateMachine } from 'aws-local-stepfunctions';
 import { type EngineEvent, type ExecutionStats, limitFailureOf, StatsRecorder } from '../stats';
 import type { ExecutionStatus, RunLocalExecutionOptions, TaskTokenAnswerer } from '../types';
-import { type BoundTask, engineHandlers } from './task-bindings';
+import { type BoundTask, type ExecutionDeps, engineHandlers } from './task-bindings';
 import { TaskTokens } from './task-tokens';
 
 type RunInput = Parameters<StateMachine['run']>[0];
@@ -24,6 +24,8 @@ export interface SingleRunOptions {
   readonly answerTaskToken?: TaskTokenAnswerer;
   /** Runs a `states:startExecution` Task; returns the state's result. */
   readonly startExecution: (parameters: unknown) => unknown;
+  readonly startExecutionSync: ExecutionDeps['startExecutionSync'];
+  readonly runDistributedMap: ExecutionDeps['runDistributedMap'];
   readonly callbacks: Pick<RunLocalExecutionOptions, 'onStateEntered' | 'onStateExited'>;
   readonly overrides: Pick<RunLocalExecutionOptions, 'waitTimeOverrides' | 'retryIntervalOverrides'>;
 }
@@ -37,12 +39,24 @@ export interface SingleRunResult {
   readonly stats: ExecutionStats;
 }
 
-/** History events of one Task attempt: `Scheduled`, `Started`, `Succeeded|Failed`, and `Submitted` for callbacks. */
+/**
+ * History events of one Task attempt: `Scheduled`, `Started`, `Succeeded|Failed`, and
+ * `Submitted` for callbacks and started executions. A Distributed Map (run as a Task) writes
+ * `MapStateStarted`, `MapRunStarted`, `MapRunSucceeded|Failed` and `MapStateSucceeded|Failed`:
+ * its items' events are in their own executions' histories, never in the parent's.
+ */
 function attemptEventsOf(tasks: ReadonlyMap<string, BoundTask>) {
   return (stateName: string): number => {
     const info = tasks.get(stateName)?.info;
-    return info?.waitForTaskToken || info?.integration === 'start-execution' ? 4 : 3;
+    if (info?.integration === 'distributed-map') return 4;
+    const submitted = info?.waitForTaskToken || info?.integration?.startsWith('start-execution');
+    return submitted ? 4 : 3;
   };
+}
+
+/** The type a state has in the definition: a Distributed Map runs as a Task but is reported as the Map it is. */
+function stateTypeOf(tasks: ReadonlyMap<string, BoundTask>, name: string, type: string): string {
+  return tasks.get(name)?.info.integration === 'distributed-map' ? 'Map' : type;
 }
 
 function failureOf(error: unknown): { error: string; cause: string } {
@@ -74,6 +88,8 @@ export async function runSingleExecution(opts: SingleRunOptions): Promise<Single
         signal: opts.signal,
         tokens,
         startExecution: opts.startExecution,
+        startExecutionSync: opts.startExecutionSync,
+        runDistributedMap: opts.runDistributedMap,
         ...(opts.answerTaskToken === undefined ? {} : { answerTaskToken: opts.answerTaskToken }),
       }) as never,
       ...(opts.overrides.waitTimeOverrides
@@ -106,7 +122,10 @@ export async function runSingleExecution(opts: SingleRunOptions): Promise<Single
       if (callbackError !== undefined || event.state === undefined) continue;
       try {
         if (event.type === 'StateEntered')
-          opts.callbacks.onStateEntered?.(event.state.name, event.state.type);
+          opts.callbacks.onStateEntered?.(
+            event.state.name,
+            stateTypeOf(opts.tasks, event.state.name, event.state.type),
+          );
         if (event.type === 'StateExited')
           opts.callbacks.onStateExited?.(event.state.name, event.state.output);
       } catch (error) {

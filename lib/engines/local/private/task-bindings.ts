@@ -24,7 +24,22 @@ export interface ExecutionDeps {
   readonly answerTaskToken?: TaskTokenAnswerer;
   /** Runs a `states:startExecution` Task (continue-as-new); returns the state's result. */
   readonly startExecution: (parameters: unknown) => unknown;
+  /** Runs a `states:startExecution.sync` Task's child to its end; returns the state's result. */
+  readonly startExecutionSync: (parameters: unknown, version: 1 | 2, signal: AbortSignal) => Promise<unknown>;
+  /** Runs the map run of a Distributed Map state (rewritten to a Task); returns the state's result. */
+  readonly runDistributedMap: (
+    stateName: string,
+    parameters: unknown,
+    signal: AbortSignal,
+  ) => Promise<unknown>;
 }
+
+/** Integrations the engine carries out itself: no handler is bound to them. */
+const ENGINE_INTEGRATIONS: ReadonlySet<string> = new Set([
+  'start-execution',
+  'start-execution-sync',
+  'distributed-map',
+]);
 
 /** A local handler as aws-local-stepfunctions calls it: the state's effective input in, its result out. */
 export type EngineTaskHandler = (input: unknown) => Promise<unknown>;
@@ -43,12 +58,13 @@ export function bindTasks(
   const bound = new Map<string, BoundTask>();
   const problems: string[] = [];
   for (const info of describeTaskStates(definition)) {
-    const handler = info.integration === 'start-execution' ? undefined : resolver(info);
+    const byEngine = ENGINE_INTEGRATIONS.has(info.integration);
+    const handler = byEngine ? undefined : resolver(info);
     if (info.waitForTaskToken && answerer === undefined) {
       problems.push(
         `"${info.stateName}" (${info.resource}) waits for a task token but no answerTaskToken was given`,
       );
-    } else if (!info.waitForTaskToken && info.integration !== 'start-execution' && handler === undefined) {
+    } else if (!info.waitForTaskToken && !byEngine && handler === undefined) {
       const fn = info.functionLogicalId === undefined ? '' : `, function ${info.functionLogicalId}`;
       problems.push(`"${info.stateName}" (${info.resource}${fn}) has no local handler`);
     }
@@ -127,6 +143,9 @@ function engineHandler(task: BoundTask, deps: ExecutionDeps): EngineTaskHandler 
   ): Promise<unknown> => {
     await afterPendingCallbacks();
     if (info.integration === 'start-execution') return deps.startExecution(input);
+    if (info.integration === 'start-execution-sync')
+      return deps.startExecutionSync(input, info.syncVersion ?? 1, signal);
+    if (info.integration === 'distributed-map') return deps.runDistributedMap(info.stateName, input, signal);
     const payload =
       info.integration === 'lambda-invoke' ? asJson(isRecord(input) ? (input['Payload'] ?? {}) : {}) : input;
     const ctx: TaskHandlerContext = {
