@@ -38,7 +38,9 @@ export function stackContinuingEvery(batchesPerExecution: number): LocalStateMac
     batchesPerExecution,
   });
   const template = app.synth().getStackByName('NomadRestartScale').template as Record<string, unknown>;
-  const { definition, stateMachineArn, functionTimeoutsMs } = extractStateMachineDefinition(template);
+  const { definition, stateMachineArn, functionTimeoutsMs } = extractStateMachineDefinition(template, {
+    logicalIdPrefix: 'RestartStateMachine',
+  });
   return { definition, stateMachineArn, functionTimeoutsMs };
 }
 

@@ -10,6 +10,7 @@ export {
   type SlackApprovalProps,
   type WebhookApprovalProps,
 } from './approval-channels';
+export { type FleetOperatorUse, NomadRestartFleet, type NomadRestartFleetProps } from './nomad-restart-fleet';
 export {
   NomadRestartSchedule,
   type NomadRestartScheduleProps,

@@ -16,6 +16,7 @@ import {
   type SlackApprovalProps,
   type WebhookApprovalProps,
 } from './approval-channels';
+import { NomadRestartFleet } from './nomad-restart-fleet';
 import { NomadRestartWorkflow, type NomadRestartWorkflowProps } from './nomad-restart-workflow';
 import { SNS_TOPIC_ARN } from './private/sns-topic-arn';
 import { importVpcPlacement, type VpcPlacementIds, vpcPlacementProblem } from './private/vpc-placement';
@@ -99,6 +100,8 @@ function importSecret(scope: Construct, id: string, ref: SecretReference): secre
 /** Deploys one {@link NomadRestartWorkflow} and exports what callers need to start a restart. */
 export class NomadRestartStack extends Stack {
   public readonly workflow: NomadRestartWorkflow;
+  /** Fleet restarts: many jobs in one run, each by the workflow's state machine. */
+  public readonly fleet: NomadRestartFleet;
   /** The rule and function that post each run's end to the approval channels, with `notifyRunEnded`. */
   public readonly runNotifications?: RunNotifications;
   /** The topic every alarm of the stack notifies (`alarmTopicArn`); give it to your schedules' `alarmTopic`. */
@@ -179,6 +182,7 @@ export class NomadRestartStack extends Stack {
         ? {}
         : { nomadSecretsKey: kms.Key.fromKeyArn(this, 'NomadSecretsKey', nomadSecretsKmsKeyArn) }),
     });
+    this.fleet = new NomadRestartFleet(this, 'Fleet', { workflow: this.workflow });
     if (notifyRunEnded === true) {
       this.runNotifications = new RunNotifications(this, 'RunNotifications', {
         ...approvals,
@@ -191,6 +195,10 @@ export class NomadRestartStack extends Stack {
     new CfnOutput(this, 'StateMachineArn', {
       value: this.workflow.stateMachine.stateMachineArn,
       description: 'Start a restart here: nomad-restart -engine=aws -state-machine-arn=<this>',
+    });
+    new CfnOutput(this, 'FleetStateMachineArn', {
+      value: this.fleet.stateMachine.stateMachineArn,
+      description: 'Start a fleet restart here: nomad-restart fleet -engine=aws -state-machine-arn=<this>',
     });
     // -engine=aws answers questions through the approvals table and cancels through the lock
     // table when it knows them (lib/engines/aws reads these two variables).

@@ -2,7 +2,7 @@
  * The `NomadRestartWorkflow` construct: the state machine, its Lambda functions, the plan bucket,
  * the lock and approvals tables and the least-privilege grants between them.
  */
-import { Aws, type CfnElement, Duration, Fn, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { type CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as iam from 'aws-cdk-lib/aws-iam';
@@ -21,9 +21,11 @@ import { notifyAlarmsTo } from './private/alarm-actions';
 import { questionRecordPatterns } from './private/approvals-stream-filter';
 import type { DeadLetterQueue } from './private/dead-letter-queue';
 import { executionEndRule } from './private/execution-end-rule';
+import type { FleetFunctionsProps } from './private/fleet-functions';
 import { grantHandlerAccess } from './private/handler-grants';
 import { validateNomadAddressProp } from './private/nomad-address';
 import { grantOperator, OPERATOR_USES, type OperatorUse } from './private/operator-grants';
+import { stateMachineLogGroup } from './private/state-machine-log-group';
 import {
   createTaskFunctions,
   type NomadConnectionProps,
@@ -92,14 +94,6 @@ export interface NomadRestartWorkflowProps extends SharedLockProps, NomadConnect
 }
 
 /**
- * The first group of the UUID in the stack's id (`arn:...:stack/<name>/<uuid>`): the same for
- * every update of a stack, new when the stack is created again after a delete.
- */
-function stackCreationId(): string {
-  return Fn.select(0, Fn.split('-', Fn.select(2, Fn.split('/', Aws.STACK_ID))));
-}
-
-/**
  * `nomad job restart` as a durable Step Functions workflow: the state machine, its Lambda
  * handlers, the plan bucket, the job-lock table and the approvals table, plus an EventBridge
  * rule that frees the lock of an execution that died outside a Catch.
@@ -131,6 +125,15 @@ export class NomadRestartWorkflow extends Construct {
    * in. Empty without `vpc`.
    */
   public readonly securityGroups: readonly ec2.ISecurityGroup[];
+
+  /**
+   * What a fleet beside this workflow (`NomadRestartFleet`) builds its functions with: the same
+   * Nomad connection and placement, log retention, removal policy and alarm topic.
+   * @internal
+   */
+  public readonly fleetSettings: Omit<FleetFunctionsProps, 'planBucketName'> & {
+    readonly alarmTopic?: sns.ITopic;
+  };
 
   public constructor(scope: Construct, id: string, props: NomadRestartWorkflowProps) {
     super(scope, id);
@@ -175,16 +178,18 @@ export class NomadRestartWorkflow extends Construct {
       removalPolicy,
     });
     this.functions = fns;
+    this.fleetSettings = {
+      ...connectionOf(props),
+      ...(this.securityGroups.length === 0 ? {} : { securityGroups: [...this.securityGroups] }),
+      logRetention,
+      removalPolicy,
+      ...(props.alarmTopic === undefined ? {} : { alarmTopic: props.alarmTopic }),
+    };
 
     const stateMachineName = `${Stack.of(this).stackName}-${id}`.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 80);
     const self = sfn.StateMachine.fromStateMachineName(this, 'Self', stateMachineName);
-    const machineLogs = new logs.LogGroup(this, 'StateMachineLogs', {
-      // Under /aws/vendedlogs/: other names grow the account's one CloudWatch Logs resource
-      // policy, whose small size limit would fail a later deployment. Suffixed with the stack's
-      // creation (its id's UUID): a retained group outlives `cdk destroy`, and with a fixed name
-      // the next deployment of the stack would fail on "already exists".
-      logGroupName: Fn.join('-', [`/aws/vendedlogs/states/${stateMachineName}`, stackCreationId()]),
-      retention: logRetention,
+    const machineLogs = stateMachineLogGroup(this, 'StateMachineLogs', stateMachineName, {
+      logRetention,
       removalPolicy,
     });
     this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {
@@ -284,4 +289,17 @@ export class NomadRestartWorkflow extends Construct {
   private logicalIdOf(fn: lambda.IFunction): string {
     return Stack.of(this).getLogicalId(fn.node.defaultChild as CfnElement);
   }
+}
+
+/** The props that say where Nomad is and how to reach it, without the workflow's own. */
+function connectionOf(props: NomadRestartWorkflowProps): NomadConnectionProps {
+  const { nomadAddress, nomadTokenSecret, nomadTlsSecret, nomadSecretsKey, vpc, vpcSubnets } = props;
+  return {
+    nomadAddress,
+    ...(nomadTokenSecret === undefined ? {} : { nomadTokenSecret }),
+    ...(nomadTlsSecret === undefined ? {} : { nomadTlsSecret }),
+    ...(nomadSecretsKey === undefined ? {} : { nomadSecretsKey }),
+    ...(vpc === undefined ? {} : { vpc }),
+    ...(vpcSubnets === undefined ? {} : { vpcSubnets }),
+  };
 }

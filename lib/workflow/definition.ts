@@ -11,6 +11,7 @@ import { BatchLoop, healthPending } from './batch-loop';
 import { DEPLOYMENT_CHECK_FIELD } from './deployment-check';
 import { deploymentCheckBranch } from './deployment-check-branch';
 import { EXECUTION_ALREADY_EXISTS, WORKFLOW_ERROR_NAMES } from './errors';
+import { failWithMessage } from './private/fail-with-message';
 import { lambdaStep, taskTimeoutFor } from './private/lambda-step';
 import { ERROR_RESULT_PATH, retryWithBackoff, START_EXECUTION_RETRY_ERRORS } from './private/retry-catch';
 import { FailStates, FlowStates, type HandlerId, TaskStates } from './state-names';
@@ -217,18 +218,6 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
       )
       .otherwise(validateInput)
   );
-}
-
-/**
- * Ends in the Fail state `failName` with the caught Lambda error's message as its cause. The cause
- * of a Lambda error is the runtime's JSON with a stack trace; the console shows only its message,
- * Nomad's words.
- */
-function failWithMessage(scope: Construct, readStateId: string, failName: string): sfn.Chain {
-  return new sfn.Pass(scope, readStateId, {
-    parameters: { 'Cause.$': 'States.StringToJson($.error.Cause)' },
-    resultPath: ERROR_RESULT_PATH,
-  }).next(new sfn.Fail(scope, failName, { error: failName, causePath: '$.error.Cause.errorMessage' }));
 }
 
 function errorIs(name: string): sfn.Condition {

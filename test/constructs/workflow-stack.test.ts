@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import type { App } from 'aws-cdk-lib';
 import { Capture, Match, type Template } from 'aws-cdk-lib/assertions';
 import { ASK_STATE_NAME, FailStates, FlowStates, TASK_STATE_HANDLERS, TaskStates } from '../../lib/workflow';
+import { FLEET_HANDLER_IDS } from '../../lib/workflow/fleet-state-names';
 import { HANDLER_IDS } from '../../lib/workflow/state-names';
 import { expectWatchedDeadLetterQueue, queueArn, queueIdOf } from './helpers/dead-letters';
 import { awsSolutionsFindings } from './helpers/nag';
@@ -37,16 +38,19 @@ const statesOfType = (type: string) => Object.entries(states).filter(([, s]) => 
 
 describe('NomadRestartStack', () => {
   describe('resources', () => {
-    it('creates one Standard state machine with tracing and logging of all events', () => {
+    it('creates two Standard state machines, the one-job one and the fleet’s, with tracing and logging of all events but no data', () => {
       // Arrange
       const type = 'AWS::StepFunctions::StateMachine';
 
       // Act
-      const count = Object.keys(template.findResources(type)).length;
+      const machines = Object.keys(template.findResources(type));
 
       // Assert
-      expect(count).toBe(1);
-      template.hasResourceProperties(type, {
+      expect(machines.map((id) => id.replace(/[0-9A-F]{8}$/, ''))).toEqual([
+        'RestartStateMachine',
+        'FleetStateMachine',
+      ]);
+      template.allResourcesProperties(type, {
         StateMachineType: 'STANDARD',
         TracingConfiguration: { Enabled: true },
         LoggingConfiguration: Match.objectLike({ Level: 'ALL', IncludeExecutionData: false }),
@@ -55,7 +59,7 @@ describe('NomadRestartStack', () => {
 
     it('creates one ARM64 Node.js 24 function per handler, traced, with its own log group', () => {
       // Arrange
-      const expected = HANDLER_IDS.length + 1; // + release-stale-lock
+      const expected = HANDLER_IDS.length + 1 + FLEET_HANDLER_IDS.length; // + release-stale-lock
 
       // Act
       const functions = template.findResources('AWS::Lambda::Function');
@@ -68,7 +72,7 @@ describe('NomadRestartStack', () => {
         TracingConfig: { Mode: 'Active' },
         LoggingConfig: Match.objectLike({ LogGroup: Match.anyValue() }),
       });
-      template.resourceCountIs('AWS::Logs::LogGroup', expected + 1);
+      template.resourceCountIs('AWS::Logs::LogGroup', expected + 2); // + each state machine's
       template.allResourcesProperties('AWS::Logs::LogGroup', { RetentionInDays: 30 });
     });
 
@@ -316,7 +320,7 @@ describe('NomadRestartStack', () => {
       );
 
       // Assert
-      expect(fns.length).toBe(HANDLER_IDS.length + 1);
+      expect(fns.length).toBe(HANDLER_IDS.length + 1 + FLEET_HANDLER_IDS.length);
       expect(new Set(roles).size).toBe(fns.length);
       expect(strays).toEqual([]);
     });

@@ -97,24 +97,46 @@ function grantPrefix(
   access: Readonly<Partial<Record<WorkflowFunctionId, readonly string[]>>>,
   why: string,
 ): void {
-  const objects = r.planBucket.arnForObjects(`${prefix}*`);
-  const bucketId = Stack.of(scope).getLogicalId(r.planBucket.node.defaultChild as s3.CfnBucket);
   for (const [handlerId, actions] of Object.entries(access)) {
-    const fn = r.functions[handlerId as WorkflowFunctionId];
-    fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...actions], resources: [objects] }));
-    if (listsPrefix(actions))
-      fn.addToRolePolicy(
-        new iam.PolicyStatement({
-          actions: ['s3:ListBucket'],
-          resources: [r.planBucket.bucketArn],
-          conditions: { StringLike: { 's3:prefix': [`${prefix}*`] } },
-        }),
-      );
-    Validations.of(fn.role ?? scope).acknowledge({
-      id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${prefix}*]`,
-      reason: `${why}; the keys are not known when deploying.`,
+    grantPlanObjects(scope, {
+      fn: r.functions[handlerId as WorkflowFunctionId],
+      planBucket: r.planBucket,
+      prefix,
+      actions,
+      why,
     });
   }
+}
+
+/** One function's access to the plan bucket's objects under one prefix. */
+export interface PlanObjectsGrant {
+  readonly fn: lambda.IFunction;
+  readonly planBucket: s3.Bucket;
+  /** E.g. `runs/`: the grant covers `<prefix>*`. */
+  readonly prefix: string;
+  /** Object actions (`s3:GetObject`...); a reader or a tagger also lists the prefix. */
+  readonly actions: readonly string[];
+  /** Why these keys are under a wildcard, for the cdk-nag acknowledgement. */
+  readonly why: string;
+}
+
+/** Grants `fn` the object actions under the prefix (and listing it, when it reads or tags). */
+export function grantPlanObjects(scope: Construct, g: PlanObjectsGrant): void {
+  const objects = g.planBucket.arnForObjects(`${g.prefix}*`);
+  const bucketId = Stack.of(scope).getLogicalId(g.planBucket.node.defaultChild as s3.CfnBucket);
+  g.fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...g.actions], resources: [objects] }));
+  if (listsPrefix(g.actions))
+    g.fn.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['s3:ListBucket'],
+        resources: [g.planBucket.bucketArn],
+        conditions: { StringLike: { 's3:prefix': [`${g.prefix}*`] } },
+      }),
+    );
+  Validations.of(g.fn.role ?? scope).acknowledge({
+    id: `AwsSolutions-IAM5[Resource::<${bucketId}.Arn>/${g.prefix}*]`,
+    reason: `${g.why}; the keys are not known when deploying.`,
+  });
 }
 
 function grantTableAccess(r: HandlerResources): void {

@@ -167,15 +167,7 @@ export function createTaskFunctions(
   const out: Partial<Record<WorkflowFunctionId, lambda.Function>> = {};
   for (const handlerId of [...HANDLER_IDS, STALE_LOCK_HANDLER_ID] as const) {
     const nomad = CALLS_NOMAD.has(handlerId);
-    const environment: Record<string, string> = {};
-    if (nomad) {
-      // Nomad's own variable: the handlers' client resolves it as Nomad's CLI does.
-      environment['NOMAD_ADDR'] = props.nomadAddress;
-      if (props.nomadTokenSecret !== undefined)
-        environment[ENV.nomadTokenSecretArn] = props.nomadTokenSecret.secretArn;
-      if (props.nomadTlsSecret !== undefined)
-        environment[ENV.nomadTlsSecretArn] = props.nomadTlsSecret.secretArn;
-    }
+    const environment: Record<string, string> = nomad ? nomadEnvironment(props) : {};
     if (nomad) environment[ENV.planBucket] = props.planBucketName;
     if (READS_LOCK.has(handlerId)) environment[ENV.lockTable] = props.lockTableName;
     if (READS_CONSUL.has(handlerId)) {
@@ -213,7 +205,18 @@ export function createTaskFunctions(
   return out as Record<WorkflowFunctionId, lambda.Function>;
 }
 
-function grantNomadSecrets(role: iam.IRole, props: TaskFunctionsProps): void {
+/** What a function that calls Nomad reads to find it: its address and its secrets' ARNs. */
+export function nomadEnvironment(props: NomadConnectionProps): Record<string, string> {
+  // Nomad's own variable: the handlers' client resolves it as Nomad's CLI does.
+  const environment: Record<string, string> = { NOMAD_ADDR: props.nomadAddress };
+  if (props.nomadTokenSecret !== undefined)
+    environment[ENV.nomadTokenSecretArn] = props.nomadTokenSecret.secretArn;
+  if (props.nomadTlsSecret !== undefined) environment[ENV.nomadTlsSecretArn] = props.nomadTlsSecret.secretArn;
+  return environment;
+}
+
+/** Lets a function that calls Nomad read its secrets (and decrypt them with their key). */
+export function grantNomadSecrets(role: iam.IRole, props: NomadConnectionProps): void {
   if (props.nomadTokenSecret !== undefined) grantGetSecretValue(role, props.nomadTokenSecret);
   if (props.nomadTlsSecret !== undefined) grantGetSecretValue(role, props.nomadTlsSecret);
   if (props.nomadSecretsKey !== undefined)

@@ -33,33 +33,44 @@ function onAny(scope: Construct, id: string, metric: cloudwatch.IMetric, descrip
   });
 }
 
+/** What an alarm's description says about the executions of each state machine. */
+const ALARM_TEXTS = {
+  restart: {
+    run: 'A nomad-restart run',
+    next: "The execution's error and cause name what happened (console, or nomad-restart -engine=aws attach); the job's lock was released by the run or by the stale-lock rule.",
+  },
+  fleet: {
+    run: 'A nomad-restart fleet run',
+    next: "The execution's error and cause name what happened (console, or nomad-restart attach); its summary names each job that failed or was not reached. A stopped fleet stops its jobs' executions, whose locks the stale-lock rule releases.",
+  },
+} as const;
+
 /**
  * `ExecutionsFailed`, `ExecutionsTimedOut` and `ExecutionsAborted` of the state machine, each in
  * ALARM for the 5 minutes in which one happened. A scheduled run that skipped a locked job
  * succeeds (`SkippedJobLocked`), and a run that continues as new ends SUCCEEDED: neither alarms.
+ * `kind` picks the descriptions: the one-job state machine's, or the fleet's.
  */
-export function executionAlarms(scope: Construct, stateMachine: sfn.StateMachine): ExecutionAlarms {
+export function executionAlarms(
+  scope: Construct,
+  stateMachine: sfn.StateMachine,
+  kind: keyof typeof ALARM_TEXTS = 'restart',
+): ExecutionAlarms {
   const sum = { period: PERIOD, statistic: cloudwatch.Stats.SUM };
-  const next =
-    "The execution's error and cause name what happened (console, or nomad-restart -engine=aws attach); the job's lock was released by the run or by the stale-lock rule.";
+  const { run, next } = ALARM_TEXTS[kind];
   return {
-    failed: onAny(
-      scope,
-      'ExecutionsFailed',
-      stateMachine.metricFailed(sum),
-      `A nomad-restart run failed. ${next}`,
-    ),
+    failed: onAny(scope, 'ExecutionsFailed', stateMachine.metricFailed(sum), `${run} failed. ${next}`),
     timedOut: onAny(
       scope,
       'ExecutionsTimedOut',
       stateMachine.metricTimedOut(sum),
-      `A nomad-restart run timed out. ${next}`,
+      `${run} timed out. ${next}`,
     ),
     aborted: onAny(
       scope,
       'ExecutionsAborted',
       stateMachine.metricAborted(sum),
-      `A nomad-restart run was stopped from outside (StopExecution, e.g. in the console). ${next}`,
+      `${run} was stopped from outside (StopExecution, e.g. in the console). ${next}`,
     ),
   };
 }

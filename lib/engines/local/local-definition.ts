@@ -87,7 +87,9 @@ function runCdkApp(projectDir: string, outDir: string): Promise<void> {
 
 /** The part of a template the local engine keeps. The ARN too: continue-as-new starts this same state machine, by ARN. */
 function localStateMachineOf(template: unknown): LocalStateMachine {
-  const { definition, stateMachineArn, functionTimeoutsMs } = extractStateMachineDefinition(template);
+  const { definition, stateMachineArn, functionTimeoutsMs } = extractStateMachineDefinition(template, {
+    logicalIdPrefix: 'RestartStateMachine',
+  });
   return { definition, stateMachineArn, functionTimeoutsMs };
 }
 

@@ -18,6 +18,8 @@ export function synthesizeStack(props: Partial<NomadRestartStackProps> = {}): Sy
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   new NomadRestartStack(app, STACK_NAME, { nomadAddress: 'https://nomad.example.internal:4646', ...props });
   const template = app.synth().getStackByName(STACK_NAME).template as Record<string, unknown>;
-  const { definition, stateMachineArn, functionTimeoutsMs } = extractStateMachineDefinition(template);
+  const { definition, stateMachineArn, functionTimeoutsMs } = extractStateMachineDefinition(template, {
+    logicalIdPrefix: 'RestartStateMachine',
+  });
   return { template, stateMachine: { definition, stateMachineArn, functionTimeoutsMs } };
 }

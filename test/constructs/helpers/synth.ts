@@ -107,12 +107,18 @@ export function renderCfnString(value: Json): string {
   throw new Error(`Cannot render ${JSON.stringify(value)}`);
 }
 
-/** The ASL of the stack's one state machine, as JSON with fake ARNs in place of tokens. */
+/**
+ * The ASL of the stack's state machine whose logical id starts with `logicalIdPrefix` (the
+ * one-job one by default; the fleet's is `FleetStateMachine`), as JSON with fake ARNs in place of tokens.
+ */
 export function extractAsl(
   template: Template,
+  logicalIdPrefix = 'RestartStateMachine',
 ): Record<string, unknown> & { States: Record<string, Record<string, unknown>> } {
   const machines = template.findResources('AWS::StepFunctions::StateMachine');
-  const [machine] = Object.values(machines);
+  const [machine] = Object.entries(machines)
+    .filter(([id]) => id.startsWith(logicalIdPrefix))
+    .map(([, m]) => m);
   const definition = (machine as { Properties: { DefinitionString: Json } }).Properties.DefinitionString;
   return JSON.parse(renderCfnString(definition));
 }

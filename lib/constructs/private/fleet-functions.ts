@@ -1,0 +1,61 @@
+/**
+ * The fleet's two Lambda functions, built like the one-job handlers' (`task-functions.ts`): "Plan
+ * fleet" calls Nomad (its address, secrets and VPC placement), "Summarize fleet" reads and writes
+ * the plan bucket only.
+ */
+import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { ENV } from '../../stores/from-env';
+import { FLEET_HANDLER_IDS, type FleetHandlerId } from '../../workflow/fleet-state-names';
+import { TaskFunction } from './task-function';
+import { grantNomadSecrets, type NomadConnectionProps, nomadEnvironment } from './task-functions';
+
+/** What the fleet's functions need: where Nomad is, the plan bucket, and the log settings. */
+export interface FleetFunctionsProps extends NomadConnectionProps {
+  readonly planBucketName: string;
+  readonly logRetention: logs.RetentionDays;
+  readonly removalPolicy: RemovalPolicy;
+}
+
+/**
+ * Each function's time: the plan lists a whole cluster's jobs and, for a node scope, pages
+ * through their allocations (a fleet is sized for thousands of jobs, far more Nomad calls than
+ * any one-job step's 2 minutes are for); the summary reads every result file of the Map Run once.
+ */
+const TIMEOUTS: Readonly<Record<FleetHandlerId, Duration>> = {
+  'plan-fleet': Duration.minutes(5),
+  'summarize-fleet': Duration.minutes(2),
+};
+
+/** Errors of a fleet step that make an alarm: the state machine retries transient ones, as for a job's steps. */
+const STEP_ERRORS_ALARM = {
+  threshold: 3,
+  meaning: 'retried by the fleet state machine, so several at once: a fault its retries are not absorbing',
+} as const;
+
+/** Creates the fleet's functions under `scope` (construct ids `<handler>-fn`). */
+export function createFleetFunctions(
+  scope: Construct,
+  props: FleetFunctionsProps,
+): Record<FleetHandlerId, lambda.Function> {
+  const out: Partial<Record<FleetHandlerId, lambda.Function>> = {};
+  for (const handlerId of FLEET_HANDLER_IDS) {
+    const nomad = handlerId === 'plan-fleet';
+    const fn = new TaskFunction(scope, `${handlerId}-fn`, {
+      handlerId,
+      timeout: TIMEOUTS[handlerId],
+      environment: { ...(nomad ? nomadEnvironment(props) : {}), [ENV.planBucket]: props.planBucketName },
+      logRetention: props.logRetention,
+      removalPolicy: props.removalPolicy,
+      errorsAlarm: STEP_ERRORS_ALARM,
+      ...(nomad && props.vpc !== undefined ? { vpc: props.vpc } : {}),
+      ...(nomad && props.vpcSubnets !== undefined ? { vpcSubnets: props.vpcSubnets } : {}),
+      ...(nomad && props.securityGroups !== undefined ? { securityGroups: props.securityGroups } : {}),
+    });
+    if (nomad) grantNomadSecrets(fn.role, props);
+    out[handlerId] = fn.function;
+  }
+  return out as Record<FleetHandlerId, lambda.Function>;
+}

@@ -1,0 +1,37 @@
+/**
+ * The fleet functions' access to the plan bucket: each under `fleets/` only (`fleetKeys`).
+ */
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type { Construct } from 'constructs';
+import type { FleetHandlerId } from '../../workflow/fleet-state-names';
+import { FLEET_RUNS_PREFIX } from '../../workflow/private/fleet-plan-store';
+import { grantPlanObjects } from './handler-grants';
+
+/** Object actions per fleet function on `fleets/*`. */
+export const FLEET_PLAN_ACCESS: Readonly<Record<FleetHandlerId, readonly string[]>> = {
+  // Writes the item list and the skipped list.
+  'plan-fleet': ['s3:PutObject'],
+  // Reads the Map Run's manifest and result files, the item and skipped lists; writes the report;
+  // ends the run's documents (S3PlanStore.endRun tags each one it lists).
+  'summarize-fleet': ['s3:GetObject', 's3:PutObject', 's3:PutObjectTagging'],
+};
+
+/** Grants each fleet function what its step does in the plan bucket. */
+export function grantFleetHandlerAccess(
+  scope: Construct,
+  r: {
+    readonly functions: Readonly<Record<FleetHandlerId, lambda.IFunction>>;
+    readonly planBucket: s3.Bucket;
+  },
+): void {
+  for (const [handlerId, actions] of Object.entries(FLEET_PLAN_ACCESS)) {
+    grantPlanObjects(scope, {
+      fn: r.functions[handlerId as FleetHandlerId],
+      planBucket: r.planBucket,
+      prefix: FLEET_RUNS_PREFIX,
+      actions,
+      why: "A fleet run's documents are under fleets/<run>/",
+    });
+  }
+}

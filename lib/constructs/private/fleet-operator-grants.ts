@@ -1,0 +1,51 @@
+/**
+ * What an operator's identity needs to run `nomad-restart fleet -engine=aws` and `attach` a fleet
+ * run, per use: the fleet state machine's own actions, and reading its jobs' one-job executions
+ * (the lines a fleet prints are its jobs').
+ */
+import type * as iam from 'aws-cdk-lib/aws-iam';
+import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
+import type { NomadRestartWorkflow } from '../nomad-restart-workflow';
+
+/**
+ * What an operator does with a fleet from a terminal:
+ * - `start`: start a fleet run and follow it (`nomad-restart fleet -engine=aws`);
+ * - `interrupt`: stop it (its Map Run stops the jobs' executions, whose locks the stale-lock rule
+ *   releases);
+ * - `attach`: follow any fleet run again (`nomad-restart attach <fleet execution arn>`).
+ */
+export type FleetOperatorUse = 'start' | 'interrupt' | 'attach';
+
+/** Every use, in the order docs/operating-on-aws.md lists them. */
+export const FLEET_OPERATOR_USES: readonly FleetOperatorUse[] = ['start', 'interrupt', 'attach'];
+
+/** The IAM actions of one use on the fleet state machine and on its executions. */
+export const FLEET_OPERATOR_ACTIONS: Readonly<
+  Record<
+    FleetOperatorUse,
+    { readonly stateMachine: readonly string[]; readonly executions: readonly string[] }
+  >
+> = {
+  start: { stateMachine: ['states:StartExecution'], executions: ['states:GetExecutionHistory'] },
+  interrupt: { stateMachine: [], executions: ['states:StopExecution'] },
+  attach: { stateMachine: [], executions: ['states:GetExecutionHistory'] },
+};
+
+/** Grants `grantee` the actions of `uses`; following a run (`start`, `attach`) also reads its jobs' executions. */
+export function grantFleetOperator(
+  r: { readonly stateMachine: sfn.StateMachine; readonly workflow: NomadRestartWorkflow },
+  grantee: iam.IGrantable,
+  uses: readonly FleetOperatorUse[],
+): iam.Grant {
+  const of = (key: 'stateMachine' | 'executions') => [
+    ...new Set(uses.flatMap((u) => FLEET_OPERATOR_ACTIONS[u][key])),
+  ];
+  const grants: iam.Grant[] = [];
+  const machine = of('stateMachine');
+  if (machine.length > 0) grants.push(r.stateMachine.grant(grantee, ...machine));
+  const executions = of('executions');
+  if (executions.length > 0) grants.push(r.stateMachine.grantExecution(grantee, ...executions));
+  if (uses.includes('start') || uses.includes('attach'))
+    grants.push(r.workflow.grantOperate(grantee, 'attach'));
+  return grants.reduce((all, grant) => all.combine(grant));
+}
