@@ -2,14 +2,17 @@
  * The command line of `nomad-restart fleet [options]`: the selection (`-namespace`, `-filter`,
  * `-node`, `-node-pool`, `-datacenter`), the budget (`-max-jobs`, `-max-failed-jobs`), the order,
  * and every option of the one-job command but `-task` and `-group` (they name things inside one
- * job), read and validated exactly as the one-job command reads them (`restart-flags.ts`).
+ * job). The flags are read as the one-job command reads them (`restart-flags.ts`) and checked by
+ * the fleet input's own validation (`lib/fleet/input.ts`), so the command, the console and
+ * schedules accept and refuse the same values with the same messages.
  */
 
+import { validateFleetInput } from '../../fleet/input';
+import type { FleetOptions } from '../../fleet/options';
 import type { GoFlagResult, GoFlagSpecs } from '../../go/flag';
 import { goQuote } from '../../go/quote';
+import type { NomadClientConfig } from '../../nomad/config';
 import { RestartValidationError } from '../../restart/errors';
-import type { RestartOptions } from '../../restart/options';
-import { validateRestartFields } from '../../restart/validate';
 import { type OutputMode, parseFlags } from './command-flags';
 import { CommandArgumentError, HelpRequestedError } from './errors';
 import {
@@ -24,39 +27,10 @@ import {
   wantsHelp,
 } from './restart-flags';
 
-/** `-order`: namespace then job ID, or by Nomad priority with the highest last. */
-export const FLEET_ORDERS = ['id', 'priority'] as const;
-
-/** One of {@link FLEET_ORDERS}. */
-export type FleetOrder = (typeof FLEET_ORDERS)[number];
-
-/** Which jobs, and which of their allocations, the fleet restarts. */
-export interface FleetSelection {
-  /**
-   * `-namespace` or `NOMAD_NAMESPACE` (`*`: every namespace the token may list). Absent: Nomad's
-   * `default` namespace, which alone does not count as a selection.
-   */
-  readonly namespace?: string;
-  /** `-filter`: Nomad's filter expression, evaluated by Nomad on each job. */
-  readonly filter?: string;
-  /** `-node`: node IDs or ID prefixes, resolved by the fleet's plan. */
-  readonly nodes: readonly string[];
-  /** `-node-pool`. */
-  readonly nodePool?: string;
-  /** `-datacenter`. */
-  readonly datacenters: readonly string[];
-}
-
-/** The restart options every job of the fleet shares: the one-job options but the job's own. */
-export type FleetJobOptions = Omit<RestartOptions, 'job' | 'groups' | 'tasks' | 'namespace'>;
-
 /** A parsed and validated `fleet` command line. */
 export interface FleetCommandLine {
-  readonly options: FleetJobOptions;
-  readonly selection: FleetSelection;
-  /** `-max-jobs` (default 1) and `-max-failed-jobs` (default 0). */
-  readonly budget: { readonly maxJobs: number; readonly maxFailedJobs: number };
-  readonly order: FleetOrder;
+  /** The selection, budget, order and the restart options every job shares. */
+  readonly fleet: FleetOptions;
   readonly general: GeneralOptions;
   readonly engine: EngineChoice;
   readonly output: OutputMode;
@@ -74,111 +48,24 @@ const FLEET_FLAGS: GoFlagSpecs = {
   order: 'string',
 };
 
-/**
- * Step Functions runs at most 10,000 child executions of a Distributed Map at once
- * (https://docs.aws.amazon.com/step-functions/latest/dg/concepts-asl-use-map-state-distributed.html),
- * and `-max-jobs` is its `MaxConcurrency`.
- */
-export const MAX_JOBS_LIMIT = 10_000;
+/** The selector flags, with what an empty value of each should have been. */
+const SELECTOR_FLAGS = [
+  ['filter', 'a filter expression, such as \'Meta.team == "payments"\''],
+  ['node', 'a node ID or ID prefix'],
+  ['node-pool', 'a node pool name'],
+  ['datacenter', 'a datacenter name'],
+] as const;
 
-const DIGITS_RE = /^[0-9]+$/;
-
-/** A whole number from a flag, as Go's `strconv.Atoi` reads one (no sign, decimals or spaces). */
-function parseWhole(flags: GoFlagResult, flag: string, noun: string, fallback: number): number {
-  const text = flags.strings.get(flag);
-  if (text === undefined) return fallback;
-  if (!DIGITS_RE.test(text))
-    throw new CommandArgumentError(
-      `Invalid -${flag} value ${goQuote(text)}: ${noun} must be a whole number of 0 or more`,
-    );
-  return Number(text);
-}
-
-/** `-max-jobs`: 1 to {@link MAX_JOBS_LIMIT}. */
-function parseMaxJobs(flags: GoFlagResult): number {
-  const maxJobs = parseWhole(flags, 'max-jobs', 'max jobs', 1);
-  const text = flags.strings.get('max-jobs') ?? '';
-  if (maxJobs === 0)
-    throw new CommandArgumentError(
-      `Invalid -max-jobs value ${goQuote(text)}: number value must be greater than zero`,
-    );
-  if (maxJobs > MAX_JOBS_LIMIT) {
-    throw new CommandArgumentError(
-      `Invalid -max-jobs value ${goQuote(text)}: at most ${MAX_JOBS_LIMIT} jobs can restart at once (Step Functions' limit on a Distributed Map's child executions)`,
-    );
-  }
-  return maxJobs;
-}
-
-/** `-max-failed-jobs`: 0 or more (a count of jobs, never a percentage). */
-const parseMaxFailedJobs = (flags: GoFlagResult): number =>
-  parseWhole(flags, 'max-failed-jobs', 'max failed jobs', 0);
-
-function parseOrder(flags: GoFlagResult): FleetOrder {
-  const order = flags.strings.get('order') ?? 'id';
-  if ((FLEET_ORDERS as readonly string[]).includes(order)) return order as FleetOrder;
-  throw new CommandArgumentError(
-    `Invalid -order value ${goQuote(order)}: valid options are "id" and "priority"`,
-  );
-}
-
-/** A given selector flag must say something: an empty one would silently select more. */
-function nonEmpty(flag: string, values: readonly string[], what: string): void {
-  if (values.includes('')) throw new CommandArgumentError(`Invalid -${flag} value "": expected ${what}`);
-}
-
-function parseSelection(flags: GoFlagResult, namespace: string | undefined): FleetSelection {
-  const filter = flags.strings.get('filter');
-  const nodePool = flags.strings.get('node-pool');
-  const nodes = flags.lists.get('node') ?? [];
-  const datacenters = flags.lists.get('datacenter') ?? [];
-  nonEmpty(
-    'filter',
-    filter === undefined ? [] : [filter],
-    'a filter expression, such as \'Meta.team == "payments"\'',
-  );
-  nonEmpty('node', nodes, 'a node ID or ID prefix');
-  nonEmpty('node-pool', nodePool === undefined ? [] : [nodePool], 'a node pool name');
-  nonEmpty('datacenter', datacenters, 'a datacenter name');
-  const selection: FleetSelection = {
-    nodes: [...new Set(nodes)],
-    datacenters: [...new Set(datacenters)],
-    ...(namespace === undefined ? {} : { namespace }),
-    ...(filter === undefined ? {} : { filter }),
-    ...(nodePool === undefined ? {} : { nodePool }),
-  };
-  const selects =
-    selection.namespace !== undefined ||
-    selection.filter !== undefined ||
-    selection.nodePool !== undefined ||
-    selection.nodes.length > 0 ||
-    selection.datacenters.length > 0;
-  if (!selects) {
-    throw new CommandArgumentError(
-      'A fleet restart needs a selection: give at least one of -filter, -node, -node-pool, -datacenter or -namespace (or NOMAD_NAMESPACE); it never restarts every job by default',
-    );
-  }
-  return selection;
-}
+const valuesOf = (flags: GoFlagResult, flag: string): string[] => {
+  const one = flags.strings.get(flag);
+  return one === undefined ? (flags.lists.get(flag) ?? []) : [one];
+};
 
 /**
- * Parses and validates `nomad-restart fleet [options]` arguments (after the word `fleet`).
- *
- * The namespace counts as a selection only when given (`-namespace` or a non-empty
- * `NOMAD_NAMESPACE`): Nomad's implicit `default` namespace would otherwise turn a bare `fleet` into
- * "restart every job of the default namespace".
- *
- * @param ctx.interactive stdin and stdout are both terminals (`ask`, the default `-on-error`, needs
- *   it, or `-yes`).
- * @throws HelpRequestedError for `-h`/`-help`; GoFlagError for flag syntax; CommandArgumentError
- *   for an argument, `-task`/`-group`, no selection, or a bad value (the flag and the value named).
+ * Refuses what only a command line can get wrong, in the command's words: an argument,
+ * `-task`/`-group`, no selection at all, an empty selector.
  */
-export function parseFleetArgs(
-  args: readonly string[],
-  ctx: { interactive: boolean; env: Env },
-): FleetCommandLine {
-  if (wantsHelp(args)) throw new HelpRequestedError();
-  const flags = parseFlags(args, FLEET_FLAGS);
+function refuseCommandLine(flags: GoFlagResult, nomad: NomadClientConfig): void {
   if (flags.args.length > 0) {
     throw new CommandArgumentError(
       `This command takes no arguments (got ${goQuote(flags.args[0] ?? '')}): jobs are selected with -namespace, -filter, -node, -node-pool or -datacenter`,
@@ -191,20 +78,73 @@ export function parseFleetArgs(
       );
     }
   }
+  // Only a namespace given as a flag or NOMAD_NAMESPACE selects: Nomad's implicit `default` would
+  // turn a bare `fleet` into "restart every job of the default namespace".
+  const selects =
+    nomad.namespace !== undefined || SELECTOR_FLAGS.some(([flag]) => valuesOf(flags, flag).length > 0);
+  if (!selects) {
+    throw new CommandArgumentError(
+      'A fleet restart needs a selection: give at least one of -filter, -node, -node-pool, -datacenter or -namespace (or NOMAD_NAMESPACE); it never restarts every job by default',
+    );
+  }
+  for (const [flag, what] of SELECTOR_FLAGS) {
+    if (valuesOf(flags, flag).includes(''))
+      throw new CommandArgumentError(`Invalid -${flag} value "": expected ${what}`);
+  }
+}
+
+/** The fleet input the flags stand for (strings as typed; the fleet input's validation reads them). */
+function rawFleetInput(flags: GoFlagResult, nomad: NomadClientConfig): Record<string, unknown> {
+  const {
+    job: _job,
+    groups: _groups,
+    tasks: _tasks,
+    namespace,
+    ...shared
+  } = rawRestartFieldsOf(flags, '', nomad);
+  const raw: Record<string, unknown> = {
+    ...shared,
+    namespace,
+    filter: flags.strings.get('filter'),
+    nodes: flags.lists.get('node'),
+    nodePool: flags.strings.get('node-pool'),
+    datacenters: flags.lists.get('datacenter'),
+    order: flags.strings.get('order'),
+    maxJobs: flags.strings.get('max-jobs'),
+    maxFailedJobs: flags.strings.get('max-failed-jobs'),
+  };
+  return Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined));
+}
+
+/**
+ * Parses and validates `nomad-restart fleet [options]` arguments (after the word `fleet`).
+ *
+ * @param ctx.interactive stdin and stdout are both terminals (`ask`, the default `-on-error`, needs
+ *   it, or `-yes`).
+ * @throws HelpRequestedError for `-h`/`-help`; GoFlagError for flag syntax; CommandArgumentError
+ *   for an argument, `-task`/`-group`, no selection, or a bad value (the flag and the value named).
+ */
+export function parseFleetArgs(
+  args: readonly string[],
+  ctx: { interactive: boolean; env: Env },
+): FleetCommandLine {
+  if (wantsHelp(args)) throw new HelpRequestedError();
+  const flags = parseFlags(args, FLEET_FLAGS);
   const nomad = nomadConfigOf(flags, ctx.env);
-  // What to restart comes first: a bare `fleet` is told it selects nothing, whatever else is wrong.
-  const selection = parseSelection(flags, nomad.namespace);
-  let options: RestartOptions;
+  refuseCommandLine(flags, nomad);
+  let fleet: FleetOptions;
   try {
-    options = validateRestartFields(rawRestartFieldsOf(flags, '', nomad), { interactive: ctx.interactive });
+    fleet = validateFleetInput(rawFleetInput(flags, nomad), { interactive: ctx.interactive });
   } catch (err) {
     if (err instanceof RestartValidationError) throw new CommandArgumentError(err.message, { cause: err });
     throw err;
   }
-  const { job: _job, groups: _groups, tasks: _tasks, namespace: _namespace, ...jobOptions } = options;
-  const budget = { maxJobs: parseMaxJobs(flags), maxFailedJobs: parseMaxFailedJobs(flags) };
-  const order = parseOrder(flags);
-  const engine = engineOf(flags, options.dryRun);
-  const { general, output } = generalOptionsOf(flags, ctx.env, nomad, options.waitHealthy !== undefined);
-  return { options: jobOptions, selection, budget, order, general, engine, output };
+  const engine = engineOf(flags, fleet.jobOptions.dryRun);
+  const { general, output } = generalOptionsOf(
+    flags,
+    ctx.env,
+    nomad,
+    fleet.jobOptions.waitHealthy !== undefined,
+  );
+  return { fleet, general, engine, output };
 }

@@ -62,8 +62,8 @@ const FLEET_OPTIONS = [
     A locked job never counts. Defaults to 0.`,
   `
   -max-jobs=<n>
-    Number of jobs restarting at the same moment (1 to 10000). With 1, each
-    job opens with its own header and prints exactly the lines of
+    Number of jobs restarting at the same moment. With 1, each job opens
+    with its own header and prints exactly the lines of
     'nomad-restart <job>'; above 1, each job's lines are prefixed with
     '[<namespace>/<job>] '. Defaults to 1.`,
   `

@@ -58,30 +58,24 @@ describe('parseFleetArgs', () => {
       {
         name: '-max-jobs not a number',
         args: ['-yes', '-namespace', 'web', '-max-jobs', 'many'],
-        expectedErr: 'Invalid -max-jobs value "many": max jobs must be a whole number of 0 or more',
+        expectedErr: 'Invalid -max-jobs value "many": max jobs must be an integer greater than zero',
       },
       {
         name: '-max-jobs a decimal',
         args: ['-yes', '-namespace', 'web', '-max-jobs=1.5'],
-        expectedErr: 'Invalid -max-jobs value "1.5": max jobs must be a whole number of 0 or more',
-      },
-      {
-        name: '-max-jobs above the Distributed Map limit',
-        args: ['-yes', '-namespace', 'web', '-max-jobs=10001'],
-        expectedErr:
-          'Invalid -max-jobs value "10001": at most 10000 jobs can restart at once (Step Functions\' limit on a Distributed Map\'s child executions)',
+        expectedErr: 'Invalid -max-jobs value "1.5": max jobs must be an integer greater than zero',
       },
       {
         name: '-max-failed-jobs -1',
         args: ['-yes', '-namespace', 'web', '-max-failed-jobs', '-1'],
         expectedErr:
-          'Invalid -max-failed-jobs value "-1": max failed jobs must be a whole number of 0 or more',
+          'Invalid -max-failed-jobs value "-1": max failed jobs must be an integer greater than or equal to zero',
       },
       {
         name: '-max-failed-jobs a percentage',
         args: ['-yes', '-namespace', 'web', '-max-failed-jobs', '10%'],
         expectedErr:
-          'Invalid -max-failed-jobs value "10%": max failed jobs must be a whole number of 0 or more',
+          'Invalid -max-failed-jobs value "10%": max failed jobs must be an integer greater than or equal to zero',
       },
       {
         name: 'an unknown -order',
@@ -165,7 +159,7 @@ describe('parseFleetArgs', () => {
       const line = parseFleetArgs(['-yes'], ctx);
 
       // Assert
-      expect(line.selection).toEqual({ namespace: 'payments', nodes: [], datacenters: [] });
+      expect(line.fleet.selection).toEqual({ namespace: 'payments' });
     });
 
     it('does not count an empty NOMAD_NAMESPACE', () => {
@@ -187,7 +181,7 @@ describe('parseFleetArgs', () => {
       const line = parseFleetArgs(['-yes', '-namespace', '*'], ctx);
 
       // Assert
-      expect(line.selection.namespace).toBe('*');
+      expect(line.fleet.selection.namespace).toBe('*');
       expect(line.general.nomad.namespace).toBe('*');
     });
 
@@ -215,7 +209,7 @@ describe('parseFleetArgs', () => {
       const line = parseFleetArgs(args, notTty);
 
       // Assert
-      expect(line.selection).toEqual({
+      expect(line.fleet.selection).toEqual({
         filter: 'Meta.team == "payments"',
         nodes: ['ab12', 'cd34'],
         nodePool: 'gpu',
@@ -244,8 +238,7 @@ describe('parseFleetArgs', () => {
       const line = parseFleetArgs(['-yes', '-namespace', 'web'], notTty);
 
       // Assert
-      expect(line.budget).toEqual({ maxJobs: 1, maxFailedJobs: 0 });
-      expect(line.order).toBe('id');
+      expect(line.fleet).toEqual(expect.objectContaining({ maxJobs: 1, maxFailedJobs: 0, order: 'id' }));
       expect(line.engine).toEqual({ kind: 'local' });
       expect(line.output).toBe('text');
     });
@@ -258,8 +251,9 @@ describe('parseFleetArgs', () => {
       );
 
       // Assert
-      expect(line.budget).toEqual({ maxJobs: 3, maxFailedJobs: 1 });
-      expect(line.order).toBe('priority');
+      expect(line.fleet).toEqual(
+        expect.objectContaining({ maxJobs: 3, maxFailedJobs: 1, order: 'priority' }),
+      );
     });
 
     it('keeps the one-job options every job shares, without a job, groups or tasks', () => {
@@ -281,7 +275,7 @@ describe('parseFleetArgs', () => {
       );
 
       // Assert
-      expect(line.options).toEqual(
+      expect(line.fleet.jobOptions).toEqual(
         expect.objectContaining({
           batchSize: { value: 25, percent: true },
           batchWait: { kind: 'ask' },
@@ -290,10 +284,8 @@ describe('parseFleetArgs', () => {
           yes: false,
         }),
       );
-      expect(Object.keys(line.options)).not.toEqual(expect.arrayContaining(['job']));
-      expect(line.options).not.toHaveProperty('groups');
-      expect(line.options).not.toHaveProperty('tasks');
-      expect(line.options).not.toHaveProperty('namespace');
+      for (const oneJob of ['job', 'groups', 'tasks', 'namespace', 'fleet', 'scope'])
+        expect(line.fleet.jobOptions).not.toHaveProperty(oneJob);
     });
 
     it('takes the aws engine with the fleet state machine ARN', () => {
