@@ -4,7 +4,7 @@
  * ours at run time.
  *
  * - `dist/cli/nomad-restart.cjs`: the command, one file with its npm packages (bin/private/cli-bundle.js);
- * - `dist/local-definition.json`: the state machine the local engine runs, synthesized here once;
+ * - `dist/local-definition.json`: the state machines the local engine runs (one-job and fleet), synthesized here once;
  * - `dist/lambdas/<handler>/index.mjs`: each handler bundled as `NodejsFunction` bundles it;
  * - `dist/constructs/index.js` and `dist/types/`: the constructs as CommonJS, with declarations.
  *

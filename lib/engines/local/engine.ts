@@ -5,26 +5,37 @@
  * TLS, region) reaches the handlers on their Lambda context, never through the execution input
  * or `process.env`; plan store, lock and approvals are the handlers' in-memory twins.
  */
-import type { Context } from 'aws-lambda';
 import type { NomadClientConfig } from '../../nomad/config';
 import type { ProgressEvent } from '../../restart/events';
 import type { RestartInput } from '../../restart/input';
-import { type LocalInvocation, withLocalInvocation } from '../../steps/kit/local-invocation';
+import type { LocalInvocation } from '../../steps/kit/local-invocation';
 import type { ApprovalAnswer, AskEvent, WorkflowState } from '../../workflow/payloads';
 import { ASK_STATE_NAME, TASK_STATE_HANDLERS, TaskStates } from '../../workflow/state-names';
-import { withinFunctionTimeout } from './function-timeout';
-import { lambdaContext } from './lambda-context';
+import {
+  createGate,
+  type InvocationInterceptor,
+  type LambdaTaskOptions,
+  lambdaTaskHandler,
+} from './lambda-tasks';
 import { type LocalStateMachine, loadLocalDefinition } from './local-definition';
 import { runLocalExecution } from './runner';
 import { localRunLease } from './shared-lock-keeper';
 import type { LocalTaskTokenCallbacks } from './task-token-callbacks';
-import type { ExecutionResult, RedriveRequest, TaskHandler, TaskTokenAnswerer } from './types';
+import type {
+  ExecutionResult,
+  ExecutionSummary,
+  RedriveRequest,
+  TaskHandler,
+  TaskTokenAnswerer,
+} from './types';
+
+export type { InvocationInterceptor } from './lambda-tasks';
 
 /**
  * How long each local "invocation" may run. An await slice returns its cursor before this
  * (like a Lambda before its timeout) and the graph loops, exactly as on AWS.
  */
-const LOCAL_INVOCATION_BUDGET_MS = 15 * 60 * 1000;
+export const LOCAL_INVOCATION_BUDGET_MS = 15 * 60 * 1000;
 
 /** A line read from the terminal, or why none was read (the question's default then applies). */
 export type PromptReply = { kind: 'answer'; text: string } | { kind: 'read-error'; text: string };
@@ -95,72 +106,28 @@ export interface LocalRestartRequest {
   readonly now?: () => number;
   /** Waits on `now`'s clock (tests: the simulator's timers). @default real timers */
   readonly sleep?: LocalInvocation['sleep'];
+  /** `$$.Execution.Name` of the first execution (a fleet's child: the name its item chose). @default - a random UUID */
+  readonly executionName?: string;
+  /** Called as each execution of the run ends (a continued run has several). */
+  readonly onExecutionEnded?: (execution: ExecutionSummary) => void;
+  /**
+   * Validate the definition with `asl-validator` first (a fleet validates the one-job
+   * definition once, not once per job).
+   * @default - when it was just synthesized or given as `stateMachine`
+   */
+  readonly validate?: boolean;
 }
 
-type LambdaHandler = (event: unknown, context: Context) => Promise<unknown>;
-const handlerCache = new Map<string, Promise<LambdaHandler>>();
-
-/** The exported middy handler of `lambdas/<id>.ts`, imported once. */
-function lambdaHandler(id: string): Promise<LambdaHandler> {
-  let handler = handlerCache.get(id);
-  if (handler === undefined) {
-    handler = import(`../../../lambdas/${id}.ts`).then((m: { handler: LambdaHandler }) => m.handler);
-    handlerCache.set(id, handler);
-  }
-  return handler;
-}
-
-/** Wraps one invocation of a Task's handler (tests: a Lambda that dies after doing its work). */
-export type InvocationInterceptor = (stateName: string, invoke: () => Promise<unknown>) => Promise<unknown>;
-
+/** The one-job Task `stateName`'s handler, unless it has none (or is the question, answered from outside). */
 function taskHandler(
   stateName: string,
-  gate: Gate,
-  invocation: LocalInvocation,
   budgetMs: number,
-  intercept: InvocationInterceptor,
+  options: LambdaTaskOptions,
   runAskHandler: boolean,
-  prepare: (stateName: string) => Promise<void>,
 ): TaskHandler | undefined {
   const id = TASK_STATE_HANDLERS[stateName];
   if (id === undefined || (stateName === ASK_STATE_NAME && !runAskHandler)) return undefined;
-  return async (payload) => {
-    await gate.passed();
-    await prepare(stateName);
-    const handler = await lambdaHandler(id);
-    const invoke = () =>
-      withinFunctionTimeout(
-        handler(payload, withLocalInvocation(lambdaContext(id, budgetMs), invocation)),
-        budgetMs,
-      );
-    return intercept(stateName, invoke);
-  };
-}
-
-/** Holds Tasks back while closed (the interrupt question is open): no new work starts. */
-interface Gate {
-  close(): void;
-  open(): void;
-  passed(): Promise<void>;
-}
-
-function createGate(): Gate {
-  let opened: Promise<void> | undefined;
-  let release = () => {};
-  return {
-    close: () => {
-      opened ??= new Promise((resolve) => {
-        release = resolve;
-      });
-    },
-    open: () => {
-      opened = undefined;
-      release();
-    },
-    passed: async () => {
-      while (opened) await opened;
-    },
-  };
+  return lambdaTaskHandler(id, stateName, budgetMs, options);
 }
 
 /**
@@ -185,8 +152,24 @@ function eventSink(emit: (event: ProgressEvent) => void) {
   return { live, fromOutput };
 }
 
+/** What each handler invocation of a local run is handed on its context. */
+export function localInvocation(
+  request: Pick<LocalRestartRequest, 'nomad' | 'consul' | 'now' | 'sleep'>,
+  liveEvents: LocalInvocation['liveEvents'],
+): LocalInvocation {
+  return {
+    liveEvents,
+    ...(request.nomad === undefined ? {} : { nomad: request.nomad }),
+    ...(request.consul === undefined ? {} : { consul: request.consul }),
+    ...(request.now === undefined ? {} : { now: request.now }),
+    ...(request.sleep === undefined ? {} : { sleep: request.sleep }),
+  };
+}
+
 /** Waits on the callbacks for a question's task token, when the run was given them. */
-function answerFromOutside(callbacks: LocalTaskTokenCallbacks | undefined): TaskTokenAnswerer | undefined {
+export function answerFromOutside(
+  callbacks: LocalTaskTokenCallbacks | undefined,
+): TaskTokenAnswerer | undefined {
   if (callbacks === undefined) return undefined;
   return (_question, taskToken, { signal }) => callbacks.wait(taskToken, signal);
 }
@@ -229,28 +212,27 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
   // valid reply and the next question some other Task always runs (see batch-loop.ts).
   let lastReply: string | undefined;
   const gate = createGate();
+  const tasks: LambdaTaskOptions = {
+    gate,
+    invocation: localInvocation(request, events.live),
+    intercept: request.interceptInvocation ?? ((_state, invoke) => invoke()),
+    prepare: lease.beforeTask,
+  };
   const execution = runLocalExecution(stateMachine.definition, {
     stateMachineArn: stateMachine.stateMachineArn,
     input: request.input,
-    validate: synthesized,
+    validate: request.validate ?? synthesized,
+    ...(request.executionName === undefined ? {} : { executionName: request.executionName }),
+    ...(request.onExecutionEnded === undefined ? {} : { onExecutionEnded: request.onExecutionEnded }),
     taskHandlers: (state) =>
       taskHandler(
         state.stateName,
-        gate,
-        {
-          liveEvents: events.live,
-          ...(request.nomad === undefined ? {} : { nomad: request.nomad }),
-          ...(request.consul === undefined ? {} : { consul: request.consul }),
-          ...(request.now === undefined ? {} : { now: request.now }),
-          ...(request.sleep === undefined ? {} : { sleep: request.sleep }),
-        },
         request.invocationBudgetsMs?.[state.stateName] ??
           request.invocationBudgetMs ??
           stateMachine.functionTimeoutsMs[state.functionLogicalId ?? ''] ??
           LOCAL_INVOCATION_BUDGET_MS,
-        request.interceptInvocation ?? ((_state, invoke) => invoke()),
+        tasks,
         request.taskTokenCallbacks !== undefined,
-        lease.beforeTask,
       ),
     answerTaskToken:
       answerFromOutside(request.taskTokenCallbacks) ??

@@ -26,6 +26,21 @@ export type LocalStateMachine = Pick<
   'definition' | 'stateMachineArn' | 'functionTimeoutsMs'
 >;
 
+/**
+ * The one-job state machine, and the fleet's beside it when the stack has one (a fleet's items
+ * start the one-job state machine by its ARN, so the two always come from one template).
+ */
+export type LocalDefinitions = LocalStateMachine & { readonly fleet?: LocalStateMachine };
+
+/** Logical id prefixes of the stack's state machines (`nomad-restart-workflow.ts`, the fleet construct). */
+export const STATE_MACHINE_ID_PREFIXES = {
+  restart: 'RestartStateMachine',
+  fleet: 'FleetStateMachine',
+} as const;
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 const PROJECT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const STACK_NAME = 'NomadRestart';
 /** Where the local synth lives: apart from `cdk.out`, whose template carries bundled assets. */
@@ -86,11 +101,28 @@ function runCdkApp(projectDir: string, outDir: string): Promise<void> {
 }
 
 /** The part of a template the local engine keeps. The ARN too: continue-as-new starts this same state machine, by ARN. */
-function localStateMachineOf(template: unknown): LocalStateMachine {
+function localStateMachineOf(template: unknown, logicalIdPrefix: string): LocalStateMachine {
   const { definition, stateMachineArn, functionTimeoutsMs } = extractStateMachineDefinition(template, {
-    logicalIdPrefix: 'RestartStateMachine',
+    logicalIdPrefix,
   });
   return { definition, stateMachineArn, functionTimeoutsMs };
+}
+
+function hasStateMachine(template: unknown, logicalIdPrefix: string): boolean {
+  const resources = isRecord(template) && isRecord(template['Resources']) ? template['Resources'] : {};
+  return Object.entries(resources).some(
+    ([id, resource]) =>
+      id.startsWith(logicalIdPrefix) &&
+      isRecord(resource) &&
+      resource['Type'] === 'AWS::StepFunctions::StateMachine',
+  );
+}
+
+/** The one-job state machine of a template, and the fleet's when the template has one. */
+function localDefinitionsOf(template: unknown): LocalDefinitions {
+  const restart = localStateMachineOf(template, STATE_MACHINE_ID_PREFIXES.restart);
+  if (!hasStateMachine(template, STATE_MACHINE_ID_PREFIXES.fleet)) return restart;
+  return { ...restart, fleet: localStateMachineOf(template, STATE_MACHINE_ID_PREFIXES.fleet) };
 }
 
 /** What a terminal says while the state machine is synthesized again (measured in docs/benchmarks.md). */
@@ -106,21 +138,18 @@ export const SHIPPED_DEFINITION_FILE = join('dist', 'local-definition.json');
  */
 export async function synthesizeLocalStateMachine(
   projectDir: string = PROJECT_DIR,
-): Promise<LocalStateMachine> {
+): Promise<LocalDefinitions> {
   const outDir = await mkdtemp(join(tmpdir(), 'nomad-restart-synth-'));
   try {
     await synthesizeForLocalRun(projectDir, outDir);
-    return localStateMachineOf(await loadSynthesizedTemplate(outDir, STACK_NAME));
+    return localDefinitionsOf(await loadSynthesizedTemplate(outDir, STACK_NAME));
   } finally {
     await rm(outDir, { recursive: true, force: true });
   }
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** Reads the definition the package shipped, refusing a file that is not one. */
-function readShippedDefinition(path: string): LocalStateMachine {
+function readShippedDefinition(path: string): LocalDefinitions {
   let shipped: unknown;
   try {
     shipped = JSON.parse(readFileSync(path, 'utf8'));
@@ -129,21 +158,32 @@ function readShippedDefinition(path: string): LocalStateMachine {
       cause: error,
     });
   }
-  const timeouts = isRecord(shipped) ? shipped['functionTimeoutsMs'] : undefined;
+  const restart = shippedStateMachine(shipped);
+  const fleet =
+    isRecord(shipped) && shipped['fleet'] !== undefined ? shippedStateMachine(shipped['fleet']) : undefined;
+  if (restart === undefined || (isRecord(shipped) && shipped['fleet'] !== undefined && fleet === undefined)) {
+    throw new SynthesizedTemplateNotFoundError(
+      `${path} is not a shipped definition: want {definition, stateMachineArn, functionTimeoutsMs} (and the same as fleet); reinstall the package`,
+    );
+  }
+  return fleet === undefined ? restart : { ...restart, fleet };
+}
+
+/** A state machine as the package ships it, or `undefined` when `value` is not one. */
+function shippedStateMachine(value: unknown): LocalStateMachine | undefined {
+  const timeouts = isRecord(value) ? value['functionTimeoutsMs'] : undefined;
   if (
-    !isRecord(shipped) ||
-    !isRecord(shipped['definition']) ||
-    typeof shipped['stateMachineArn'] !== 'string' ||
+    !isRecord(value) ||
+    !isRecord(value['definition']) ||
+    typeof value['stateMachineArn'] !== 'string' ||
     !isRecord(timeouts) ||
     !Object.values(timeouts).every((ms) => typeof ms === 'number')
   ) {
-    throw new SynthesizedTemplateNotFoundError(
-      `${path} is not a shipped definition: want {definition, stateMachineArn, functionTimeoutsMs}; reinstall the package`,
-    );
+    return undefined;
   }
   return {
-    definition: shipped['definition'],
-    stateMachineArn: shipped['stateMachineArn'],
+    definition: value['definition'],
+    stateMachineArn: value['stateMachineArn'],
     functionTimeoutsMs: timeouts as Record<string, number>,
   };
 }
@@ -160,7 +200,7 @@ export async function loadLocalDefinition(
   projectDir: string = PROJECT_DIR,
   onPreparing: (what: string) => void = () => {},
 ): Promise<{
-  stateMachine: LocalStateMachine;
+  stateMachine: LocalDefinitions;
   synthesized: boolean;
 }> {
   if (!existsSync(join(projectDir, 'bin', 'app.ts'))) {
@@ -178,5 +218,5 @@ export async function loadLocalDefinition(
       return synthesizeForLocalRun(dir, outDir);
     },
   });
-  return { stateMachine: localStateMachineOf(synth.template), synthesized: synth.synthesized };
+  return { stateMachine: localDefinitionsOf(synth.template), synthesized: synth.synthesized };
 }

@@ -52,8 +52,40 @@ describe('loadLocalDefinition', () => {
     expect(loaded).toEqual({ stateMachine: shipped, synthesized: false });
   });
 
+  it("reads the fleet's state machine shipped beside the one-job one", async () => {
+    // Arrange
+    const machine = (name: string) => ({
+      definition: { StartAt: 'Done', States: { Done: { Type: 'Succeed' } } },
+      stateMachineArn: `arn:aws:states:local:000000000000:stateMachine:${name}`,
+      functionTimeoutsMs: { PlanFunction: 30_000 },
+    });
+    const shipped = { ...machine('Restart'), fleet: machine('Fleet') };
+    writeFileSync(join(packageDir, SHIPPED_DEFINITION_FILE), JSON.stringify(shipped));
+
+    // Act
+    const loaded = await loadLocalDefinition(packageDir);
+
+    // Assert
+    expect(loaded.stateMachine.fleet?.stateMachineArn).toBe(
+      'arn:aws:states:local:000000000000:stateMachine:Fleet',
+    );
+    expect(loaded.stateMachine.stateMachineArn).toBe(
+      'arn:aws:states:local:000000000000:stateMachine:Restart',
+    );
+  });
+
   it.each([
     { name: 'a missing file', content: undefined, expectedErr: /cannot read the shipped definition/ },
+    {
+      name: 'a fleet that is not a state machine',
+      content: JSON.stringify({
+        definition: {},
+        stateMachineArn: 'arn',
+        functionTimeoutsMs: {},
+        fleet: { definition: 'x' },
+      }),
+      expectedErr: /is not a shipped definition/,
+    },
     { name: 'not JSON', content: '{', expectedErr: /cannot read the shipped definition/ },
     {
       name: 'a template instead',
