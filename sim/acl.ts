@@ -16,8 +16,17 @@ export interface AclTokenSpec {
   management?: boolean;
   /** Capabilities per namespace, e.g. `{ "default": ["read-job", "alloc-lifecycle"] }`. */
   namespaces?: Record<string, string[]>;
-  /** `node:read`, needed for `/v1/nodes` and `/v1/node/:id` when ACLs are on. */
+  /**
+   * Nomad's `node { policy = "read" }` (`node:read`), needed for `/v1/nodes`, `/v1/node/:id` and
+   * `/v1/node/:id/allocations` when ACLs are on.
+   */
   nodeRead?: boolean;
+  /**
+   * Nomad's `node_pool "<name>" { policy = "read" }` rules: a policy per pool name or glob (`*`
+   * matches any run of characters), the most specific rule winning as in Nomad's ACL (an exact
+   * name, then the glob with the most literal characters).
+   */
+  nodePools?: Record<string, 'read' | 'write' | 'deny'>;
   /**
    * Variables capabilities (`read`, `write`, `list`, `destroy`) per namespace and path pattern (a
    * trailing `*` matches any rest), e.g. `{ "default": { "nomad-restart/locks/*": ["read", "write"] } }`.
@@ -28,6 +37,14 @@ export interface AclTokenSpec {
 
 /** Variables capabilities the simulator checks. */
 export type VariablesCapability = 'read' | 'write' | 'list' | 'destroy';
+
+const globRegExp = (pattern: string): RegExp =>
+  new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 
 const pathMatches = (pattern: string, path: string): boolean =>
   pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : pattern === path;
@@ -79,6 +96,16 @@ export class Acl {
     return [grants[namespace], grants['*']].some((caps) => caps?.includes(capability));
   }
 
+  /** Whether the principal has any capability in `namespace` (Nomad's `AllowNamespace`). */
+  allowedNamespace(principal: Principal, namespace: string): boolean {
+    if (principal.kind === 'anyone' || principal.token.management) return true;
+    const { namespaces = {}, variables = {} } = principal.token;
+    return (
+      [namespaces[namespace], namespaces['*']].some((caps) => (caps?.length ?? 0) > 0) ||
+      [variables[namespace], variables['*']].some((byPath) => Object.keys(byPath ?? {}).length > 0)
+    );
+  }
+
   /** @throws SimHttpError 403 `Permission denied` unless the principal has one of `capabilities`. */
   require(principal: Principal, namespace: string, ...capabilities: AclCapability[]): void {
     if (!capabilities.some((c) => this.allowed(principal, namespace, c))) {
@@ -120,6 +147,23 @@ export class Acl {
   ): void {
     if (!this.allowedVariable(principal, namespace, path, capability))
       throw new SimHttpError(403, PERMISSION_DENIED);
+  }
+
+  /** Whether the principal may read the node pool `pool` (`node_pool:read`). */
+  allowedNodePool(principal: Principal, pool: string): boolean {
+    if (principal.kind === 'anyone' || principal.token.management) return true;
+    const rules = Object.entries(principal.token.nodePools ?? {});
+    const exact = rules.find(([pattern]) => pattern === pool);
+    const globs = rules
+      .filter(([pattern]) => pattern.includes('*') && globRegExp(pattern).test(pool))
+      .sort(([a], [b]) => b.replaceAll('*', '').length - a.replaceAll('*', '').length);
+    const policy = (exact ?? globs[0])?.[1];
+    return policy === 'read' || policy === 'write';
+  }
+
+  /** @throws SimHttpError 403 `Permission denied` unless the principal may read the node pool. */
+  requireNodePoolRead(principal: Principal, pool: string): void {
+    if (!this.allowedNodePool(principal, pool)) throw new SimHttpError(403, PERMISSION_DENIED);
   }
 
   /** @throws SimHttpError 403 unless the principal may read nodes. */

@@ -63,6 +63,7 @@ export function createControl(cluster: Cluster, acl: Acl, faults: Faults, stats:
     seed(scenario: Scenario) {
       const decoded = decodeScenario(scenario);
       for (const ns of decoded.namespaces ?? []) cluster.addNamespace(ns);
+      for (const pool of decoded.nodePools ?? []) cluster.addNodePool(pool);
       for (const node of decoded.nodes) cluster.addNode(node);
       if (decoded.acl) acl.configure(decoded.acl);
       for (const job of decoded.jobs) {

@@ -4,7 +4,7 @@ import type { Job } from '../lib/nomad/types';
 import type { AclSpec } from './acl';
 import { SimHttpError, SimScenarioError } from './errors';
 import { decodeJob } from './model/job-spec';
-import type { NodeSpec } from './model/nodes';
+import type { NodePoolSpec, NodeSpec } from './model/nodes';
 import type { Scenario } from './types';
 
 function fail(field: string, value: unknown, allowed: string): never {
@@ -37,11 +37,28 @@ function decodeNode(value: unknown, i: number): NodeSpec {
   if (status !== undefined && status !== 'ready' && status !== 'down' && status !== 'disconnected') {
     fail(`${field}.status`, status, 'expected "ready", "down" or "disconnected"');
   }
+  const meta = value['meta'];
+  if (meta !== undefined && !isStringMap(meta)) fail(`${field}.meta`, meta, 'expected an object of strings');
   const drivers = value['drivers'];
   if (drivers !== undefined && !(Array.isArray(drivers) && drivers.every((d) => typeof d === 'string'))) {
     fail(`${field}.drivers`, drivers, 'expected a list of strings');
   }
   return value as unknown as NodeSpec;
+}
+
+function isStringMap(value: unknown): value is Record<string, string> {
+  return isRecord(value) && Object.values(value).every((v) => typeof v === 'string');
+}
+
+function decodeNodePool(value: unknown, i: number): NodePoolSpec {
+  const field = `nodePools[${i}]`;
+  if (!isRecord(value)) fail(field, value, 'expected an object');
+  if (typeof value['name'] !== 'string' || !/^[a-zA-Z0-9-_]{1,128}$/.test(value['name']))
+    fail(`${field}.name`, value['name'], 'expected a node pool name: letters, digits, - and _');
+  optional(value, 'description', 'string', field);
+  if (value['meta'] !== undefined && !isStringMap(value['meta']))
+    fail(`${field}.meta`, value['meta'], 'expected an object of strings');
+  return value as unknown as NodePoolSpec;
 }
 
 function decodeScenarioJob(value: unknown, i: number): Job {
@@ -79,6 +96,8 @@ export function decodeScenario(value: unknown): Scenario {
   if (!Array.isArray(namespaces) || !namespaces.every((n) => typeof n === 'string')) {
     fail('namespaces', namespaces, 'expected a list of strings');
   }
+  const nodePools = value['nodePools'] ?? [];
+  if (!Array.isArray(nodePools)) fail('nodePools', nodePools, 'expected a list');
   const nodes = value['nodes'] ?? [];
   if (!Array.isArray(nodes)) fail('nodes', nodes, 'expected a list');
   const jobs = value['jobs'] ?? [];
@@ -86,6 +105,7 @@ export function decodeScenario(value: unknown): Scenario {
   const acl = decodeAcl(value['acl']);
   return {
     namespaces: namespaces as string[],
+    nodePools: nodePools.map(decodeNodePool),
     nodes: nodes.map(decodeNode),
     jobs: jobs.map(decodeScenarioJob),
     ...(acl ? { acl } : {}),

@@ -7,7 +7,7 @@ import type { SimClock } from './clock';
 import type { SimConsulAclSpec } from './consul/acl';
 import type { SimCheckBehaviour, SimConsulCheckScript, SimCrash, SimTarget } from './model/behaviours';
 import type { SimTiming } from './model/context';
-import type { NodeSpec } from './model/nodes';
+import type { NodePoolSpec, NodeSpec } from './model/nodes';
 import type { SimCheckRun } from './model/store';
 
 export type { AclSpec, AclTokenSpec } from './acl';
@@ -15,7 +15,7 @@ export type { SimClock } from './clock';
 export type { SimConsulAclSpec, SimConsulTokenSpec } from './consul/acl';
 export type { SimCheckBehaviour, SimConsulCheckScript, SimCrash, SimTarget } from './model/behaviours';
 export type { SimTiming } from './model/context';
-export type { NodeSpec } from './model/nodes';
+export type { NodePoolSpec, NodeSpec } from './model/nodes';
 export type { SimCheckRun } from './model/store';
 
 /**
@@ -28,6 +28,8 @@ export type VariablesApi = 'locks' | 'no-locks' | 'absent';
 export interface Scenario {
   /** Namespaces besides `default`. */
   namespaces?: string[];
+  /** Node pools besides the built-in `all` and `default` (a node's pool is created if missing). */
+  nodePools?: NodePoolSpec[];
   nodes: NodeSpec[];
   /** Jobs as the API takes them; `Namespace` picks the namespace. `{ "Job": {...} }` is accepted too. */
   jobs: Array<Job | { Job: Job }>;

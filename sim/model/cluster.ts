@@ -20,7 +20,13 @@ import { DEFAULT_TIMING, newId, nowNs, type SimContext, type SimTiming } from '.
 import { createDeployment, setDeploymentStatus, watchDeploymentHealth } from './deployments';
 import { createEvaluation } from './evaluations';
 import { canonicalizeJob, specOf, validateJob } from './job-spec';
-import { type ControlNodeStatus, type NodeSpec, setNodeEligibility, setNodeStatus } from './nodes';
+import {
+  type ControlNodeStatus,
+  type NodePoolSpec,
+  type NodeSpec,
+  setNodeEligibility,
+  setNodeStatus,
+} from './nodes';
 import { enqueueEvaluation, unblockEvaluations } from './scheduler';
 import { type AllocRecord, type JobRecord, jobKey, Store } from './store';
 import { VariableStore } from './variables';
@@ -83,10 +89,30 @@ export class Cluster {
     });
   }
 
+  /** Adds a node pool, or updates its description and meta. */
+  addNodePool(spec: NodePoolSpec): void {
+    const { store } = this.ctx;
+    store.write(['node_pools'], (index) => {
+      const existing = store.nodePools.get(spec.name);
+      store.nodePools.set(spec.name, {
+        Name: spec.name,
+        Description: spec.description ?? existing?.Description ?? '',
+        Meta: spec.meta ?? existing?.Meta ?? null,
+        SchedulerConfiguration: null,
+        CreateIndex: existing?.CreateIndex ?? index,
+        ModifyIndex: index,
+      });
+    });
+  }
+
   addNode(spec: NodeSpec): Node {
     const id = spec.id ?? newId(this.ctx);
+    // As Nomad's `Node.Register`: a node names its pool, which is created if it does not exist.
+    if (!this.ctx.store.nodePools.has(spec.pool ?? 'default'))
+      this.addNodePool({ name: spec.pool ?? 'default' });
     return this.ctx.store.write(['nodes'], (index) => {
-      const node: Node = {
+      // The client library's `Node` has no `Meta`; Nomad's node does, and filters select on it.
+      const node: Node & { Meta: Record<string, string> } = {
         ID: id,
         Name: spec.name,
         Address: '127.0.0.1',
@@ -96,6 +122,7 @@ export class Cluster {
         Status: spec.status ?? 'ready',
         SchedulingEligibility: spec.eligible === false ? 'ineligible' : 'eligible',
         Drain: false,
+        Meta: spec.meta ?? {},
         Drivers: spec.drivers
           ? Object.fromEntries(spec.drivers.map((d) => [d, { Detected: true, Healthy: true }]))
           : null,

@@ -131,6 +131,7 @@ const JOB: ObjectShape = {
     Periodic: { map: 'any', go: 'api.PeriodicConfig' },
     ParameterizedJob: { map: 'any', go: 'api.ParameterizedJobConfig' },
     Stop: 'bool',
+    Dispatched: 'bool',
     Meta: { map: 'string', go: 'map[string]string' },
   },
 };
@@ -348,6 +349,9 @@ export function canonicalizeJob(job: Job, namespace: string): Job {
   copy.Datacenters = copy.Datacenters && copy.Datacenters.length > 0 ? copy.Datacenters : ['*'];
   copy.Stop = copy.Stop ?? false;
   copy.ParentID = copy.ParentID ?? '';
+  // The server puts a job without a pool in its namespace's default pool, `default` here.
+  const pooled = copy as Job & { NodePool?: string };
+  pooled.NodePool = pooled.NodePool || 'default';
   for (const group of copy.TaskGroups ?? []) {
     group.Count = group.Count ?? 1;
     for (const task of group.Tasks ?? []) {

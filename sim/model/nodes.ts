@@ -31,6 +31,15 @@ export interface NodeSpec {
   eligible?: boolean;
   /** Allocation slots; omitted: unlimited. */
   capacity?: number;
+  /** The node's `Meta` (filters can select on it). */
+  meta?: Record<string, string>;
+}
+
+/** A node pool as scenarios describe it (the built-in `all` and `default` always exist). */
+export interface NodePoolSpec {
+  name: string;
+  description?: string;
+  meta?: Record<string, string>;
 }
 
 function lostAfterMs(record: AllocRecord): number | undefined {

@@ -71,7 +71,11 @@ function bump(map: Record<string, number>, key: string): void {
 /** Filters the cluster's nodes for one task group, recording Nomad-style metrics. */
 export function feasibleNodes(store: Store, job: Job, group: TaskGroup): Feasibility {
   const datacenters = job.Datacenters && job.Datacenters.length > 0 ? job.Datacenters : ['*'];
-  const all = [...store.nodes.values()];
+  // A job runs only on the nodes of its node pool; the built-in pool `all` spans every node.
+  const pool = (job as Job & { NodePool?: string }).NodePool || 'default';
+  const all = [...store.nodes.values()].filter(
+    (r) => pool === 'all' || (r.node.NodePool ?? 'default') === pool,
+  );
   const nodesAvailable: Record<string, number> = {};
   const classFiltered: Record<string, number> = {};
   const constraintFiltered: Record<string, number> = {};

@@ -45,6 +45,7 @@ export type Table =
   | 'deployment'
   | 'nodes'
   | 'namespaces'
+  | 'node_pools'
   /** The simulator's Consul catalog (services and checks the clients register there). */
   | 'consul';
 
@@ -97,6 +98,36 @@ export interface AllocRecord {
   runtime: AllocRuntime;
 }
 
+/** A node pool as `GET /v1/node/pool/:name` serves it. */
+export interface NodePool {
+  Name: string;
+  Description: string;
+  Meta: Record<string, string> | null;
+  SchedulerConfiguration: null;
+  CreateIndex: number;
+  ModifyIndex: number;
+}
+
+/** Nomad's two built-in pools (`nomad/structs/node_pool.go`), which every cluster has. */
+const BUILT_IN_POOLS: readonly NodePool[] = [
+  {
+    Name: 'all',
+    Description: 'Node pool with all nodes in the cluster.',
+    Meta: null,
+    SchedulerConfiguration: null,
+    CreateIndex: 1,
+    ModifyIndex: 1,
+  },
+  {
+    Name: 'default',
+    Description: 'Default node pool.',
+    Meta: null,
+    SchedulerConfiguration: null,
+    CreateIndex: 1,
+    ModifyIndex: 1,
+  },
+];
+
 /** A node and its capacity in allocation slots (`undefined`: unlimited). */
 export interface NodeRecord {
   node: Node;
@@ -118,6 +149,7 @@ const TABLES: readonly Table[] = [
   'deployment',
   'nodes',
   'namespaces',
+  'node_pools',
   'consul',
 ];
 
@@ -139,6 +171,7 @@ export class Store {
   readonly evals = new Map<string, Evaluation>();
   readonly deployments = new Map<string, Deployment>();
   readonly nodes = new Map<string, NodeRecord>();
+  readonly nodePools = new Map<string, NodePool>();
   // The indexes hold the records themselves: a scheduler pass over a 50,000-allocation job reads
   // them many times, and a lookup by ID per record and pass was a third of its time.
   private readonly allocsByJob = new Map<string, Map<string, AllocRecord>>();
@@ -164,6 +197,8 @@ export class Store {
     this.allocsByJob.clear();
     this.allocsByNode.clear();
     this.evalsByJob.clear();
+    this.nodePools.clear();
+    for (const pool of BUILT_IN_POOLS) this.nodePools.set(pool.Name, { ...pool });
     this.namespaces.set('default', {
       Name: 'default',
       Description: 'Default shared namespace',

@@ -1,10 +1,11 @@
-/** Evaluations, deployments, nodes, namespaces and leader status. */
+/** Evaluations, deployments, namespaces and leader status; the node routes are in nodes.ts. */
 import { renderAllocStub } from '../../model/render';
 import type { Store } from '../../model/store';
 import type { ApiEnv, ApiRequest, ApiResponse, Route } from '../api';
-import { notFound, ok, principalOf } from '../api';
+import { ok, principalOf } from '../api';
 import { blockingQuery } from '../blocking';
 import { byId, namespaceRead, recordRead } from '../reads';
+import { nodeFixedRoutes, nodeIdRoutes } from './nodes';
 
 /** The evaluations and deployments tables: records of one namespace each, found by ID. */
 type NamespacedTable = 'evals' | 'deployment';
@@ -44,38 +45,18 @@ function evalAllocs(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiRespon
   });
 }
 
-function listNodes(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
-  env.acl.requireNodeRead(principalOf(env, req));
-  const { store } = env.cluster.ctx;
-  const prefix = req.query.get('prefix') ?? '';
-  return blockingQuery(env, req, {
-    tables: ['nodes'],
-    resourceIndex: () => store.last('nodes'),
-    render: () => ok([...store.nodes.values()].map((r) => r.node).filter((n) => n.ID.startsWith(prefix))),
-  });
-}
-
-function readNode(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
-  env.acl.requireNodeRead(principalOf(env, req));
-  const { store } = env.cluster.ctx;
-  return blockingQuery(env, req, {
-    tables: ['nodes'],
-    resourceIndex: () => store.nodes.get(id)?.node.ModifyIndex ?? store.last('nodes'),
-    render: () => {
-      const node = store.nodes.get(id);
-      if (!node) throw notFound('node not found');
-      return ok(node.node);
-    },
-  });
-}
-
+/**
+ * `GET /v1/namespaces` (`Namespace.ListNamespaces`): only the namespaces the token has some
+ * capability in, never a 403, so a fleet's `namespace=*` plan can say which ones it could see.
+ */
 function listNamespaces(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
-  principalOf(env, req);
+  const principal = principalOf(env, req);
   const { store } = env.cluster.ctx;
   return blockingQuery(env, req, {
     tables: ['namespaces'],
     resourceIndex: () => store.last('namespaces'),
-    render: () => ok([...store.namespaces.values()]),
+    render: () =>
+      ok([...store.namespaces.values()].filter((ns) => env.acl.allowedNamespace(principal, ns.Name))),
   });
 }
 
@@ -83,7 +64,7 @@ function listNamespaces(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
 export const fixedRoutes: Route[] = [
   { pattern: '/v1/evaluations', methods: ['GET'], handler: listRecords('evals') },
   { pattern: '/v1/deployments', methods: ['GET'], handler: listRecords('deployment') },
-  { pattern: '/v1/nodes', methods: ['GET'], handler: listNodes },
+  ...nodeFixedRoutes,
   { pattern: '/v1/namespaces', methods: ['GET'], handler: listNamespaces },
   { pattern: '/v1/status/leader', methods: ['GET'], handler: () => ok('127.0.0.1:4647', 1) },
 ];
@@ -103,5 +84,5 @@ export const idRoutes: Array<{ prefix: string; suffix?: string; route: Route }> 
     prefix: '/v1/deployment/',
     route: byId('/v1/deployment/:id', ['GET'], readRecord('deployment', 'deployment not found')),
   },
-  { prefix: '/v1/node/', route: byId('/v1/node/:id', ['GET'], readNode) },
+  ...nodeIdRoutes,
 ];
