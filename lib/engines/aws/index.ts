@@ -30,6 +30,7 @@ export { DEFAULT_POLL_INTERVAL_MS, type FollowResult, type FollowRunRequest, fol
 export { FIRST_PAGE_SIZE, HistoryFollower, type HistoryPageSizes, WIDE_PAGE_SIZE } from './history-follower';
 export { NOTICE_AFTER_FAILED_ATTEMPTS, OutageNotice } from './outage-notice';
 export { type AskOutcome, type AskQuestion, QuestionBridge } from './question-bridge';
+export { type RunFleetOnAwsRequest, runFleetOnAws } from './run-fleet-on-aws';
 export { type RunIdentity, runIdentityOf, successorArnOf } from './run-identity';
 export {
   type RunRestartOnAwsRequest,
