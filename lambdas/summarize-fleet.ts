@@ -1,7 +1,23 @@
-/**
- * PLACEHOLDER of the fl-machine branch, so the fleet state machine synthesizes before the real
- * handler is merged (its own branch replaces this file whole). Never deployed as is.
- */
-export const handler = async (): Promise<never> => {
-  throw new Error('placeholder');
+/** Task "Summarize fleet": the fleet run's summary, from the Distributed Map's results. */
+import type { Context } from 'aws-lambda';
+import { type SummarizeFleetOutput, summarizeFleetStep } from '../lib/steps/fleet/summarize-fleet-step';
+import { clockOf } from '../lib/steps/kit/local-invocation';
+import { planStoreFromEnv } from '../lib/stores/from-env';
+import { decodeFleetState } from './private/decode-fleet-state';
+import { logger } from './private/logger';
+import { stepHandler } from './private/step-handler';
+
+const summarizeFleet = async (event: unknown, context: Context): Promise<SummarizeFleetOutput> => {
+  const state = decodeFleetState(event);
+  const out = await summarizeFleetStep({ planStore: planStoreFromEnv(), now: clockOf(context) }, state);
+  logger.info('Fleet restart finished', {
+    outcome: out.outcome,
+    restarted: out.restarted,
+    failed: out.failed,
+    skipped: out.skipped,
+  });
+  return out;
 };
+
+// No Nomad client: the summary reads only the plan store, so this function never reads the token.
+export const handler = stepHandler(summarizeFleet);

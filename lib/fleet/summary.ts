@@ -30,6 +30,8 @@ export interface FleetFacts {
   readonly mapError?: { readonly Error: string; readonly Cause: string };
   /** The maintenance window's end had come when the run ended. */
   readonly windowEnded: boolean;
+  /** `dryRun`: nothing was started; the jobs to restart are reported as planned. */
+  readonly dryRun: boolean;
   /** A schedule started the run: a locked job is skipped there, not an error. */
   readonly scheduled: boolean;
   readonly maxFailedJobs: number;
@@ -41,7 +43,8 @@ export interface FleetFacts {
 
 /** One selected job in the report. */
 export interface FleetJobReport extends FleetJobName {
-  readonly status: 'restarted' | 'failed' | 'skipped';
+  /** `planned`: a dry run's job to restart. */
+  readonly status: 'restarted' | 'failed' | 'skipped' | 'planned';
   /** Why it was not restarted, as data and in words. */
   readonly problem?: FleetJobProblem;
   readonly reason?: string;
@@ -105,7 +108,8 @@ function reportJobs(facts: FleetFacts): FleetJobReport[] {
     return { ...name, status, problem, reason: problemText(problem, ctx), ...rest };
   };
   const why = notReachedWhy(facts);
-  const started = facts.items.map(({ input: { namespace, job }, allocations }) => {
+  const started = facts.items.map(({ input: { namespace, job }, allocations }): FleetJobReport => {
+    if (facts.dryRun) return { namespace, job, status: 'planned', allocations };
     const end = ends.get(key({ namespace, job }));
     if (end === undefined) return line({ namespace, job }, { kind: 'not-reached', why }, { allocations });
     const arn = end.executionArn === undefined ? {} : { executionArn: end.executionArn };
@@ -125,6 +129,10 @@ export function fleetHeadline(counts: {
   const finished = counts.withErrors ? 'Fleet restart finished with errors' : 'Fleet restart finished';
   return `${finished}: ${counts.restarted} jobs restarted, ${counts.failed} failed, ${counts.skipped} skipped`;
 }
+
+/** A dry run's first line: what it would have done. */
+const dryRunHeadline = (allocations: number, jobs: number, skipped: number) =>
+  `Fleet dry run: would restart ${allocations} allocations of ${jobs} jobs, ${skipped} skipped; nothing was changed`;
 
 /** One job's line under the headline. */
 export const problemLine = (p: FleetProblemLine) => `  ${p.namespace}/${p.job}: ${p.reason}`;
@@ -147,7 +155,11 @@ export function summarizeFleet(facts: FleetFacts): { summary: FleetSummary; repo
   const listed = problems.slice(0, MAX_LISTED_PROBLEMS);
   const omittedProblems = problems.length - listed.length;
   const counts = { restarted: count('restarted'), failed: count('failed'), skipped: count('skipped') };
-  const lines = [fleetHeadline({ ...counts, withErrors }), ...listed.map(problemLine)];
+  const allocations = facts.items.reduce((sum, item) => sum + item.allocations, 0);
+  const headline = facts.dryRun
+    ? dryRunHeadline(allocations, facts.items.length, counts.skipped)
+    : fleetHeadline({ ...counts, withErrors });
+  const lines = [headline, ...listed.map(problemLine)];
   if (omittedProblems > 0) lines.push(omittedLine(omittedProblems, facts.reportKey));
   const startedAt = facts.startedAt === null ? null : iso(facts.startedAt);
   const duration =
@@ -159,7 +171,7 @@ export function summarizeFleet(facts: FleetFacts): { summary: FleetSummary; repo
     runId: facts.runId,
     jobs: jobs.length,
     ...counts,
-    allocations: facts.items.reduce((sum, item) => sum + item.allocations, 0),
+    allocations,
     problems: listed,
     omittedProblems,
     startedAt,

@@ -109,6 +109,15 @@ export interface RunFacts {
   /** The schedule that started the run, when one did. */
   readonly scheduleName: string | null;
   readonly scheduledTime: number | null;
+  /** The fleet run that started this one (its input's `fleet`), when one did. */
+  readonly fleet?: FleetOfRun;
+}
+
+/** A fleet run that started a one-job run: the fleet's run ID, and the job's place in its order. */
+export interface FleetOfRun {
+  readonly runId: string;
+  readonly index: number;
+  readonly of: number;
 }
 
 /** The summary of a finished run: the execution output. Plain JSON; times are RFC 3339 (UTC). */
@@ -139,6 +148,8 @@ export interface RunSummary {
   /** The execution holding the job's lock, when this scheduled run was skipped for it. */
   readonly lockedBy: string | null;
   readonly schedule: { readonly name: string | null; readonly scheduledTime: string | null } | null;
+  /** The fleet run that started this one, when one did: its console and its report are the fleet's. */
+  readonly fleet: FleetOfRun | null;
   /** Nomad's error list (`command/job_restart.go` `errorFormat`, no indent); `''` when there are none. */
   readonly errorText: string;
   /** {@link renderRunSummary} of this summary: what to read first. */
@@ -182,6 +193,10 @@ export function summarizeRun(facts: RunFacts): RunSummary {
             name: facts.scheduleName,
             scheduledTime: facts.scheduledTime === null ? null : iso(facts.scheduledTime),
           },
+    fleet:
+      facts.fleet === undefined
+        ? null
+        : { runId: facts.fleet.runId, index: facts.fleet.index, of: facts.fleet.of },
     errorText: facts.errors.length > 0 ? formatErrorList(facts.errors, 0, facts.omittedErrors) : '',
   };
   const lines = renderRunSummary(data);
@@ -245,6 +260,8 @@ export function renderRunSummary(s: Omit<RunSummary, 'lines' | 'text'>): string[
       ? `Finished ${s.finishedAt}`
       : `Started ${s.startedAt}, finished ${s.finishedAt}, took ${s.duration ?? 'unknown'}`,
   );
+  if (s.fleet !== null)
+    lines.push(`Started by fleet run ${goQuote(s.fleet.runId)} (job ${s.fleet.index} of ${s.fleet.of})`);
   if (s.schedule !== null) {
     const name = s.schedule.name === null ? 'a schedule' : `schedule ${goQuote(s.schedule.name)}`;
     const when = s.schedule.scheduledTime === null ? '' : ` for ${s.schedule.scheduledTime}`;

@@ -138,19 +138,20 @@ export function windowInputFields(options: RestartOptions): RawWindowFields {
  * later, the maintenance window does not move), else from `startedAt` (the execution's start).
  * With both `windowEnd` and `windowDuration`, the earlier end wins.
  */
-export function resolveWindow(options: RestartOptions, startedAt: number): RestartOptions {
+export function resolveWindow<T extends WindowOptions>(options: T, startedAt: number): T {
   const { windowDurationNs, ...rest } = options;
   if (windowDurationNs === undefined) return options;
   const end = (options.scheduledTime ?? startedAt) + Math.ceil(windowDurationNs / 1e6);
-  return { ...rest, windowEnd: Math.min(end, options.windowEnd ?? end) };
+  // `T` without its (optional) duration, now an end: still a `T`.
+  return { ...rest, windowEnd: Math.min(end, options.windowEnd ?? end) } as T;
 }
 
 /** Whether no batch may start at `now` (Unix ms): the window has an end and it has come. */
-export function windowHasEnded(options: RestartOptions, now: number): boolean {
+export function windowHasEnded(options: Pick<WindowOptions, 'windowEnd'>, now: number): boolean {
   return options.windowEnd !== undefined && now >= options.windowEnd;
 }
 
 /** Whether a run that finds the job locked is skipped (a schedule started it) rather than failed. */
-export function skipsWhenLocked(options: RestartOptions): boolean {
+export function skipsWhenLocked(options: Pick<WindowOptions, 'trigger'>): boolean {
   return options.trigger === SCHEDULE_TRIGGER;
 }

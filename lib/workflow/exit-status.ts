@@ -6,6 +6,7 @@
  */
 import { goQuote } from '../go/quote';
 import { causeMessage } from './errors';
+import { FleetFailStates } from './fleet-state-names';
 import { FailStates } from './state-names';
 
 /** How an execution ended: its output, or the error and cause it ended with. */
@@ -70,5 +71,42 @@ export function exitStatusOf(
     }
     case 'TIMED_OUT':
       return status(1, `Restart timed out: execution ${goQuote(ctx.executionArn)} ran past its time limit`);
+  }
+}
+
+/** Fleet Fail states whose cause is a message to print as is (Nomad's words, or a step's). */
+const FLEET_PRINT_CAUSE = new Set<string>([FleetFailStates.invalidInput, FleetFailStates.stepFailed]);
+
+/**
+ * The fleet's rule, beside the one-job one: exit 0 only when every selected job restarted or was
+ * skipped for its kind (the summary's `finished`). The summary block (the `fleet-finished` event)
+ * has said why when it is not; only an end without a summary gets a line here.
+ * @param end how the fleet execution ended
+ * @param ctx.executionArn the fleet execution
+ * @param ctx.stoppedByUs this command stopped it (a confirmed interrupt): 0, as for one job
+ */
+export function fleetExitStatusOf(
+  end: ExecutionEnding,
+  ctx: { readonly executionArn: string; readonly stoppedByUs: boolean },
+): ExitStatus {
+  switch (end.status) {
+    case 'SUCCEEDED': {
+      const summary = end.output as { outcome?: unknown } | null | undefined;
+      return status(summary?.outcome === 'finished' ? 0 : 1);
+    }
+    case 'FAILED': {
+      if (end.error === FleetFailStates.fleetFinishedWithErrors) return status(1);
+      const cause = causeMessage(end.cause);
+      if (FLEET_PRINT_CAUSE.has(end.error)) return status(1, cause === '' ? end.error : cause);
+      return status(1, `Fleet restart failed: ${end.error}${cause === '' ? '' : `: ${cause}`}`);
+    }
+    case 'ABORTED':
+      if (ctx.stoppedByUs) return status(0);
+      return status(1, `Fleet restart aborted: execution ${goQuote(ctx.executionArn)} was stopped`);
+    case 'TIMED_OUT':
+      return status(
+        1,
+        `Fleet restart timed out: execution ${goQuote(ctx.executionArn)} ran past its time limit`,
+      );
   }
 }

@@ -14,6 +14,7 @@ function facts(items: FleetJobItem[], entries: object[], extra: Partial<FleetFac
     skipped: [],
     ends: asEntries(entries).map(jobEndOf),
     windowEnded: false,
+    dryRun: false,
     scheduled: false,
     maxFailedJobs: 1,
     startedAt: START,
@@ -177,6 +178,25 @@ describe('fleet summary', () => {
       );
       expect(report.jobs).toHaveLength(5000);
       expect(Buffer.byteLength(JSON.stringify(summary))).toBeLessThan(64 * 1024);
+    });
+
+    it('says what a dry run would restart, and lists only the skipped jobs', () => {
+      // Arrange
+      const input = facts([web, api], [], {
+        dryRun: true,
+        skipped: [{ namespace: 'batch', job: 'report', reason: { kind: 'sysbatch' } }],
+      });
+
+      // Act
+      const { summary, report } = summarizeFleet(input);
+
+      // Assert
+      expect(summary.outcome).toBe('finished');
+      expect(summary.lines).toEqual([
+        'Fleet dry run: would restart 8 allocations of 2 jobs, 1 skipped; nothing was changed',
+        '  batch/report: skipped: sysbatch jobs are not restarted',
+      ]);
+      expect(report.jobs.map((j) => j.status)).toEqual(['planned', 'planned', 'skipped']);
     });
 
     it('keeps the child execution and the allocations of each job in the report', () => {

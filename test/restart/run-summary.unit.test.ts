@@ -133,6 +133,24 @@ describe('run summary', () => {
       ]);
     });
 
+    it('names the fleet run that started it, in the data and in its lines', () => {
+      // Act
+      const summary = summarizeRun(facts({ fleet: { runId: 'fleet-weekly', index: 2, of: 5 } }));
+
+      // Assert
+      expect(summary.fleet).toEqual({ runId: 'fleet-weekly', index: 2, of: 5 });
+      expect(summary.lines).toContain('Started by fleet run "fleet-weekly" (job 2 of 5)');
+    });
+
+    it('has no fleet when none started it', () => {
+      // Act
+      const summary = summarizeRun(facts());
+
+      // Assert
+      expect(summary.fleet).toBeNull();
+      expect(summary.lines.some((line) => line.includes('fleet'))).toBe(false);
+    });
+
     it('says when a window did not end the run, and only the end time when the start is unknown', () => {
       // Act
       const lines = summarizeRun(facts({ windowEnd: START + 7_200_000, startedAt: null })).lines;

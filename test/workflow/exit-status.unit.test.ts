@@ -1,5 +1,5 @@
 import { causeMessage } from '../../lib/workflow/errors';
-import { type ExecutionEnding, exitStatusOf } from '../../lib/workflow/exit-status';
+import { type ExecutionEnding, exitStatusOf, fleetExitStatusOf } from '../../lib/workflow/exit-status';
 
 const EXEC = 'arn:aws:states:eu-west-1:123456789012:execution:m:e1';
 
@@ -109,6 +109,68 @@ describe('exit status', () => {
 
       // Act
       const status = exitStatusOf(end, { executionArn: EXEC, stoppedByUs: stoppedByUs ?? false });
+
+      // Assert
+      expect(status).toEqual({ exitCode, message });
+    });
+  });
+
+  describe('fleetExitStatusOf', () => {
+    const failed = (error: string, cause = ''): ExecutionEnding => ({ status: 'FAILED', error, cause });
+    it.each<{ name: string; end: ExecutionEnding; stoppedByUs?: boolean; exitCode: 0 | 1; message?: string }>(
+      [
+        {
+          name: 'a fleet that finished',
+          end: { status: 'SUCCEEDED', output: { outcome: 'finished' } },
+          exitCode: 0,
+        },
+        {
+          name: 'a summary with errors that still succeeded',
+          end: { status: 'SUCCEEDED', output: { outcome: 'finished-with-errors' } },
+          exitCode: 1,
+        },
+        {
+          name: 'the fail state of a fleet with errors (its block said why)',
+          end: failed(
+            'FleetRestartFinishedWithErrors',
+            'Fleet restart finished with errors: 0 jobs restarted, 1 failed, 0 skipped',
+          ),
+          exitCode: 1,
+        },
+        {
+          name: "bad input, in Nomad's words",
+          end: failed('InvalidInput', 'Invalid -max-jobs value "0": must be greater than zero'),
+          exitCode: 1,
+          message: 'Invalid -max-jobs value "0": must be greater than zero',
+        },
+        {
+          name: 'any other failure',
+          end: failed('States.Runtime', 'boom'),
+          exitCode: 1,
+          message: 'Fleet restart failed: States.Runtime: boom',
+        },
+        {
+          name: 'an abort by someone else',
+          end: { status: 'ABORTED', error: '', cause: '' },
+          exitCode: 1,
+          message: `Fleet restart aborted: execution "${EXEC}" was stopped`,
+        },
+        {
+          name: 'an abort by this command',
+          end: { status: 'ABORTED', error: '', cause: '' },
+          stoppedByUs: true,
+          exitCode: 0,
+        },
+        {
+          name: 'a timeout',
+          end: { status: 'TIMED_OUT', error: '', cause: '' },
+          exitCode: 1,
+          message: `Fleet restart timed out: execution "${EXEC}" ran past its time limit`,
+        },
+      ],
+    )('maps $name to $exitCode', ({ end, stoppedByUs, exitCode, message }) => {
+      // Act
+      const status = fleetExitStatusOf(end, { executionArn: EXEC, stoppedByUs: stoppedByUs ?? false });
 
       // Assert
       expect(status).toEqual({ exitCode, message });

@@ -1,0 +1,202 @@
+// Scenario: a fleet of three jobs ran under the Distributed Map with -max-failed-jobs 0: the first
+// job restarted, the second failed, the Map Run then failed on its failure budget and the third
+// never started; the plan had skipped a sysbatch job. The results sit in the plan store exactly
+// as AWS's ResultWriter lays them out (test/fleet/helpers/map-results.ts).
+import { fleetKeys } from '../../../lib/fleet/items';
+import { summarizeFleetStep } from '../../../lib/steps/fleet/summarize-fleet-step';
+import { MemoryPlanStore } from '../../../lib/stores/plan-store';
+import type { FleetState } from '../../../lib/workflow/fleet-state-names';
+import {
+  failed,
+  item,
+  RUN_ID,
+  resultDocuments,
+  runSummary,
+  succeeded,
+} from '../../fleet/helpers/map-results';
+
+const START = Date.UTC(2026, 11, 7, 2, 0, 0);
+const END = START + 600_000;
+const keys = fleetKeys(RUN_ID);
+const [web, api, db] = [
+  item('payments', 'web', 1, 3),
+  item('payments', 'api', 2, 3),
+  item('shop', 'db', 3, 3),
+] as const;
+const BUDGET_ERROR = {
+  Error: 'States.ExceedToleratedFailureThreshold',
+  Cause: 'The tolerated failure threshold was exceeded',
+};
+
+function fleetState(extra: Partial<FleetState> = {}): FleetState {
+  return {
+    run: { runId: RUN_ID, startedAt: START },
+    plan: {
+      itemsKey: keys.items,
+      skippedKey: keys.skipped,
+      resultsPrefix: keys.results,
+      jobs: 3,
+      allocations: 12,
+      skipped: 1,
+      namespaces: ['payments', 'shop', 'batch'],
+    },
+    budget: { maxJobs: 2, maxFailedJobs: 0 },
+    jobOptions: { batchSize: '2' },
+    dryRun: false,
+    ...extra,
+  };
+}
+
+/** The plan store after the plan and the Map Run. */
+async function planStoreWithResults() {
+  const store = new MemoryPlanStore();
+  await store.put(keys.items, [web, api, db]);
+  await store.put(keys.skipped, [{ namespace: 'batch', job: 'report', reason: { kind: 'sysbatch' } }]);
+  const results = resultDocuments(keys.results, {
+    SUCCEEDED: [[succeeded(web, runSummary('succeeded'))]],
+    FAILED: [
+      [
+        failed(
+          api,
+          'RestartFailed',
+          '1 error occurred while restarting job:\n* Error restarting allocation "a1": boom',
+        ),
+      ],
+    ],
+  });
+  for (const [key, value] of results.documents) await store.put(key, value);
+  return { store, mapResult: results.mapResult };
+}
+
+describe('summarizeFleetStep', () => {
+  it('finds the results under the prefix when the Map failed on its budget, and names the job it left', async () => {
+    // Arrange
+    const { store } = await planStoreWithResults();
+
+    // Act
+    const out = await summarizeFleetStep(
+      { planStore: store, now: () => END },
+      fleetState({ mapError: BUDGET_ERROR }),
+    );
+
+    // Assert
+    expect(out).toMatchObject({
+      outcome: 'finished-with-errors',
+      restarted: 1,
+      failed: 1,
+      skipped: 2,
+      duration: '10m0s',
+    });
+    expect(out.lines).toEqual([
+      'Fleet restart finished with errors: 1 jobs restarted, 1 failed, 2 skipped',
+      '  payments/api: failed: RestartFailed: Error restarting allocation "a1": boom',
+      '  shop/db: not reached: the failure budget (-max-failed-jobs 0) ran out',
+      '  batch/report: skipped: sysbatch jobs are not restarted',
+    ]);
+  });
+
+  it("reads the manifest the Map's output names", async () => {
+    // Arrange
+    const { store, mapResult } = await planStoreWithResults();
+    await store.put(`${keys.results}/stale-run/manifest.json`, {
+      ResultFiles: { SUCCEEDED: [{ Key: 'missing' }] },
+    });
+
+    // Act
+    const out = await summarizeFleetStep({ planStore: store, now: () => END }, fleetState({ mapResult }));
+
+    // Assert
+    expect(out.restarted).toBe(1);
+    expect(out.lines[2]).toBe('  shop/db: not reached: the fleet run was stopped');
+  });
+
+  it('writes the whole report and ends the run documents', async () => {
+    // Arrange
+    const { store, mapResult } = await planStoreWithResults();
+
+    // Act
+    await summarizeFleetStep({ planStore: store, now: () => END }, fleetState({ mapResult }));
+
+    // Assert
+    const report = (await store.get(keys.report)) as { jobs: { job: string; status: string }[] };
+    expect(report.jobs.map((j) => [j.job, j.status])).toEqual([
+      ['web', 'restarted'],
+      ['api', 'failed'],
+      ['db', 'skipped'],
+      ['report', 'skipped'],
+    ]);
+    expect((await store.list(keys.prefix)).every((key) => store.isEnded(key))).toBe(true);
+  });
+
+  it('emits the fleet-finished event the terminal prints as the summary block', async () => {
+    // Arrange
+    const { store } = await planStoreWithResults();
+
+    // Act
+    const out = await summarizeFleetStep(
+      { planStore: store, now: () => END },
+      fleetState({ mapError: BUDGET_ERROR }),
+    );
+
+    // Assert
+    expect(out.events).toEqual([
+      expect.objectContaining({
+        type: 'fleet-finished',
+        time: END,
+        restarted: 1,
+        failed: 1,
+        skipped: 2,
+        withErrors: true,
+        omittedProblems: 0,
+      }),
+    ]);
+  });
+
+  it('names the window as why the jobs left were not reached once it ended', async () => {
+    // Arrange
+    const store = new MemoryPlanStore();
+    await store.put(keys.items, [web]);
+    await store.put(keys.skipped, []);
+    const state = fleetState({
+      jobOptions: { windowDuration: '5m', trigger: 'schedule', scheduleName: 'weekly' },
+      mapResult: resultDocuments(keys.results, {}).mapResult,
+    });
+    const { documents } = resultDocuments(keys.results, {});
+    for (const [key, value] of documents) await store.put(key, value);
+
+    // Act
+    const out = await summarizeFleetStep({ planStore: store, now: () => END }, state);
+
+    // Assert
+    expect(out.lines).toEqual([
+      'Fleet restart finished with errors: 0 jobs restarted, 0 failed, 1 skipped',
+      '  payments/web: not reached: the maintenance window ended',
+    ]);
+  });
+
+  it('reads no results for a dry run, which never ran the Map', async () => {
+    // Arrange
+    const store = new MemoryPlanStore();
+    await store.put(keys.items, [web, api]);
+    await store.put(keys.skipped, []);
+
+    // Act
+    const out = await summarizeFleetStep({ planStore: store, now: () => END }, fleetState({ dryRun: true }));
+
+    // Assert
+    expect(out.lines).toEqual([
+      'Fleet dry run: would restart 8 allocations of 2 jobs, 0 skipped; nothing was changed',
+    ]);
+  });
+
+  it('refuses an item list that is not a list, naming its key', async () => {
+    // Arrange
+    const store = new MemoryPlanStore();
+    await store.put(keys.items, { not: 'a list' });
+
+    // Act / Assert
+    await expect(summarizeFleetStep({ planStore: store, now: () => END }, fleetState())).rejects.toThrow(
+      `Plan store object "${keys.items}" is not a JSON array`,
+    );
+  });
+});
