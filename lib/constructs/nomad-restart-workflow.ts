@@ -21,7 +21,7 @@ import { notifyAlarmsTo } from './private/alarm-actions';
 import { questionRecordPatterns } from './private/approvals-stream-filter';
 import type { DeadLetterQueue } from './private/dead-letter-queue';
 import { executionEndRule } from './private/execution-end-rule';
-import type { FleetFunctionsProps } from './private/fleet-functions';
+import { connectionOf, type FleetFunctionsProps } from './private/fleet-functions';
 import { grantHandlerAccess } from './private/handler-grants';
 import { validateNomadAddressProp } from './private/nomad-address';
 import { grantOperator, OPERATOR_USES, type OperatorUse } from './private/operator-grants';
@@ -289,17 +289,4 @@ export class NomadRestartWorkflow extends Construct {
   private logicalIdOf(fn: lambda.IFunction): string {
     return Stack.of(this).getLogicalId(fn.node.defaultChild as CfnElement);
   }
-}
-
-/** The props that say where Nomad is and how to reach it, without the workflow's own. */
-function connectionOf(props: NomadRestartWorkflowProps): NomadConnectionProps {
-  const { nomadAddress, nomadTokenSecret, nomadTlsSecret, nomadSecretsKey, vpc, vpcSubnets } = props;
-  return {
-    nomadAddress,
-    ...(nomadTokenSecret === undefined ? {} : { nomadTokenSecret }),
-    ...(nomadTlsSecret === undefined ? {} : { nomadTlsSecret }),
-    ...(nomadSecretsKey === undefined ? {} : { nomadSecretsKey }),
-    ...(vpc === undefined ? {} : { vpc }),
-    ...(vpcSubnets === undefined ? {} : { vpcSubnets }),
-  };
 }

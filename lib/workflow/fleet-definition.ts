@@ -8,6 +8,7 @@ import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
 import { WORKFLOW_ERROR_NAMES } from './errors';
+import { FleetItemReader, FleetResultWriter } from './fleet-plan-store';
 import {
   FleetFailStates,
   FleetFlowStates,
@@ -17,7 +18,6 @@ import {
 } from './fleet-state-names';
 import { failWithMessage } from './private/fail-with-message';
 import { fleetJobProcessor } from './private/fleet-job-processor';
-import { FleetItemReader, FleetResultWriter } from './private/fleet-plan-store';
 import { lambdaStep } from './private/lambda-step';
 import { ERROR_RESULT_PATH } from './private/retry-catch';
 

@@ -169,7 +169,7 @@ describe('the synthesized template', () => {
     });
   });
 
-  it('10. lets only the Lock job and stale-lock roles describe executions, and only this state machine’s', () => {
+  it('10. lets only the Lock job and stale-lock roles describe executions, only this state machine’s, and the fleet’s role its jobs’ and its own', () => {
     // Act
     const describers = [...statementsByRole(stack)].flatMap(([role, statements]) =>
       statements
@@ -177,12 +177,23 @@ describe('the synthesized template', () => {
         .map((st) => ({ role, resource: JSON.stringify(st.Resource) })),
     );
 
+    const handlers = describers.filter((d) => !d.role.startsWith('FleetStateMachine'));
+    const fleet = describers.filter((d) => d.role.startsWith('FleetStateMachine'));
+
     // Assert
-    expect(describers.map((d) => d.role).sort()).toEqual([
+    expect(handlers.map((d) => d.role).sort()).toEqual([
       expect.stringMatching(/lockjob/i),
       expect.stringMatching(/releasestalelock/i),
     ]);
-    for (const d of describers) expect(d.resource).toMatch(/:execution:NomadRestart-Restart:\*/);
+    for (const d of handlers) expect(d.resource).toMatch(/:execution:NomadRestart-Restart:\*/);
+    // The fleet's role: its jobs' executions (`.sync`), its Map Run's items and its own (the Map).
+    const nameOf = (machine: string) =>
+      new RegExp(`:execution:",\\{"Fn::Select":\\[6,\\{"Fn::Split":\\[":",\\{"Ref":"${machine}[0-9A-F]{8}"`);
+    expect(fleet.map((d) => d.resource).sort()).toEqual([
+      expect.stringMatching(nameOf('FleetStateMachine')),
+      expect.stringMatching(nameOf('RestartStateMachine')),
+      expect.stringMatching(/:execution:NomadRestart-Fleet\/\*"/),
+    ]);
   });
 
   it('12. lets plan documents expire only when tagged as an ended run’s, and lets the functions that end runs tag them', () => {
@@ -209,6 +220,7 @@ describe('the synthesized template', () => {
       ),
     ).toBe(true);
     expect(taggers.map(([role]) => role).sort()).toEqual([
+      expect.stringMatching(/summarizefleet/i),
       expect.stringMatching(/releaselock/i),
       expect.stringMatching(/releasestalelock/i),
     ]);

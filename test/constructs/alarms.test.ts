@@ -66,9 +66,14 @@ describe('alarms with alarmTopicArn', () => {
     ).toHaveLength(withOk.length);
   });
 
-  it('alarms on any failed, timed-out or aborted execution of the state machine', () => {
+  it.each([
+    ['one-job', 'RestartStateMachine'],
+    ['fleet', 'FleetStateMachine'],
+  ])('alarms on any failed, timed-out or aborted execution of the %s state machine', (_, machine) => {
     // Act
-    const machineAlarms = Object.values(alarms).filter((a) => a.Namespace === 'AWS/States');
+    const machineAlarms = Object.values(alarms).filter(
+      (a) => a.Namespace === 'AWS/States' && JSON.stringify(a.Dimensions).includes(`"Ref":"${machine}`),
+    );
 
     // Assert
     expect(machineAlarms.map((a) => a.MetricName).sort()).toEqual([
@@ -82,7 +87,7 @@ describe('alarms with alarmTopicArn', () => {
         ComparisonOperator: 'GreaterThanOrEqualToThreshold',
         TreatMissingData: 'notBreaching',
         Dimensions: [
-          { Name: 'StateMachineArn', Value: { Ref: expect.stringMatching(/^RestartStateMachine/) } },
+          { Name: 'StateMachineArn', Value: { Ref: expect.stringMatching(new RegExp(`^${machine}`)) } },
         ],
       });
     }

@@ -25,7 +25,9 @@ type Json = Record<string, unknown>;
 
 const template = synthesizeFullStack();
 const t = new TemplateIam(template);
-const [stateMachine = ''] = t.logicalIdsOf('AWS::StepFunctions::StateMachine');
+const [stateMachine = ''] = t
+  .logicalIdsOf('AWS::StepFunctions::StateMachine')
+  .filter((id) => id.startsWith('RestartStateMachine'));
 const machineRole = logicalIdOf(t.properties(stateMachine)['RoleArn']);
 
 /** The Task calls the role's policies do not allow, each naming its state and the reason. */

@@ -59,3 +59,16 @@ export function createFleetFunctions(
   }
   return out as Record<FleetHandlerId, lambda.Function>;
 }
+
+/** The props that say where Nomad is and how to reach it, without the workflow's own. */
+export function connectionOf(props: NomadConnectionProps): NomadConnectionProps {
+  const { nomadAddress, nomadTokenSecret, nomadTlsSecret, nomadSecretsKey, vpc, vpcSubnets } = props;
+  return {
+    nomadAddress,
+    ...(nomadTokenSecret === undefined ? {} : { nomadTokenSecret }),
+    ...(nomadTlsSecret === undefined ? {} : { nomadTlsSecret }),
+    ...(nomadSecretsKey === undefined ? {} : { nomadSecretsKey }),
+    ...(vpc === undefined ? {} : { vpc }),
+    ...(vpcSubnets === undefined ? {} : { vpcSubnets }),
+  };
+}

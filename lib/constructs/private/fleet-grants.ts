@@ -4,8 +4,8 @@
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { FLEET_RUNS_PREFIX } from '../../workflow/fleet-plan-store';
 import type { FleetHandlerId } from '../../workflow/fleet-state-names';
-import { FLEET_RUNS_PREFIX } from '../../workflow/private/fleet-plan-store';
 import { grantPlanObjects } from './handler-grants';
 
 /** Object actions per fleet function on `fleets/*`. */

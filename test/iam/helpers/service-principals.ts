@@ -46,26 +46,132 @@ const INTEGRATION = /^arn:[^:]+:states:::(?<integration>.+)$/;
  * (https://docs.aws.amazon.com/step-functions/latest/dg/service-integration-iam-templates.html).
  * An integration not modelled here throws, naming the state: it must be added, not skipped.
  */
-function requestsOf(name: string, state: Json): IamRequest[] {
+function requestsOf(name: string, state: Json, samples: Readonly<Record<string, string>>): IamRequest[] {
   const resource = String(state['Resource']);
   const parameters = (state['Parameters'] ?? {}) as Json;
   if (LAMBDA_FUNCTION.test(resource)) return invocations(resource);
   const integration = INTEGRATION.exec(resource)?.groups?.['integration'];
   if (integration === 'lambda:invoke' || integration === 'lambda:invoke.waitForTaskToken')
     return invocations(String(parameters['FunctionName']));
+  const stateMachineArn = String(parameters['StateMachineArn']);
   if (integration === 'states:startExecution') {
+    return [{ action: 'states:StartExecution', resource: stateMachineArn, context: {} }];
+  }
+  if (integration === 'states:startExecution.sync:2' || integration === 'states:startExecution.sync') {
+    // `.sync` polls and, when stopped, stops the child, and learns of its end through the managed
+    // rule (https://docs.aws.amazon.com/step-functions/latest/dg/stepfunctions-iam.html).
+    const childName = String(valueAt(name, parameters, 'Name', samples));
+    const execution = stateMachineArn.replace(':stateMachine:', ':execution:');
     return [
-      { action: 'states:StartExecution', resource: String(parameters['StateMachineArn']), context: {} },
+      { action: 'states:StartExecution', resource: stateMachineArn, context: {} },
+      ...['states:DescribeExecution', 'states:StopExecution'].map((action) => ({
+        action,
+        resource: `${execution}:${childName}`,
+        context: {},
+      })),
+      ...['events:PutTargets', 'events:PutRule', 'events:DescribeRule'].map((action) => ({
+        action,
+        resource: `arn:${DEPLOYED.partition}:events:${DEPLOYED.region}:${DEPLOYED.account}:rule/StepFunctionsGetEventsForStepFunctionsExecutionRule`,
+        context: {},
+      })),
     ];
   }
   throw new Error(`Task state "${name}" uses ${resource}, an integration whose IAM calls are not modelled`);
 }
 
-/** The state machine's definition, resolved, and every call its role makes for each Task state. */
-export function taskCalls(t: TemplateIam, stateMachineId: string): TaskCall[] {
+/**
+ * The value of a field given as a constant or as a path (`Key.$`): paths take their value from
+ * `samples` (an example state), and a path without a sample throws, naming the state.
+ */
+function valueAt(
+  state: string,
+  fields: Json,
+  field: string,
+  samples: Readonly<Record<string, string>>,
+): unknown {
+  const path = fields[`${field}.$`];
+  if (path === undefined) return fields[field];
+  const sample = samples[String(path)];
+  if (sample === undefined)
+    throw new Error(`State "${state}": no sample value for ${field}.$ ${String(path)}`);
+  return sample;
+}
+
+/**
+ * What a Distributed Map state makes its state machine's role do
+ * (https://docs.aws.amazon.com/step-functions/latest/dg/iam-policies-eg-dist-map.html): start
+ * its item executions on the state machine itself and describe and stop them (named
+ * `<state machine>/<map run label>:<id>`), read its `ItemReader` object (listing its key, so a
+ * missing one is NoSuchKey), and write its `ResultWriter` files under the prefix (a manifest and
+ * one file per status, multipart when large).
+ */
+function distributedMapRequests(
+  name: string,
+  state: Json,
+  self: string,
+  samples: Readonly<Record<string, string>>,
+) {
+  const execution = `${self.replace(':stateMachine:', ':execution:')}/${name}-label:00000000-0000-0000-0000-000000000000`;
+  const requests: IamRequest[] = [
+    { action: 'states:StartExecution', resource: self, context: {} },
+    { action: 'states:DescribeExecution', resource: execution, context: {} },
+    { action: 'states:StopExecution', resource: execution, context: {} },
+  ];
+  const object = (bucket: unknown, key: string) => `arn:${DEPLOYED.partition}:s3:::${String(bucket)}/${key}`;
+  const reader = state['ItemReader'] as Json | undefined;
+  if (reader !== undefined) {
+    const parameters = (reader['Parameters'] ?? {}) as Json;
+    const key = String(valueAt(name, parameters, 'Key', samples));
+    requests.push(
+      { action: 's3:GetObject', resource: object(parameters['Bucket'], key), context: {} },
+      {
+        action: 's3:ListBucket',
+        resource: `arn:${DEPLOYED.partition}:s3:::${String(parameters['Bucket'])}`,
+        context: { 's3:prefix': key },
+      },
+    );
+  }
+  const writer = state['ResultWriter'] as Json | undefined;
+  if (writer !== undefined) {
+    const parameters = (writer['Parameters'] ?? {}) as Json;
+    const prefix = String(valueAt(name, parameters, 'Prefix', samples));
+    for (const file of ['manifest.json', 'SUCCEEDED_0.json', 'FAILED_0.json']) {
+      const resource = object(parameters['Bucket'], `${prefix}/00000000-0000-0000-0000-000000000000/${file}`);
+      for (const action of ['s3:PutObject', 's3:ListMultipartUploadParts', 's3:AbortMultipartUpload'])
+        requests.push({ action, resource, context: {} });
+    }
+  }
+  return requests;
+}
+
+/**
+ * The state machine's definition, resolved, and every call its role makes for each Task state
+ * and each Distributed Map state. `samples` gives a value to each path a call's resource is
+ * read from (an item list's key, an execution's name): an example state.
+ */
+export function taskCalls(
+  t: TemplateIam,
+  stateMachineId: string,
+  samples: Readonly<Record<string, string>> = {},
+): TaskCall[] {
   const definition = JSON.parse(String(t.resolve(t.properties(stateMachineId)['DefinitionString']))) as Json;
-  return taskStates(definition['States'] as Record<string, Json>).flatMap(([state, json]) =>
-    requestsOf(state, json).map((request) => ({ state, request })),
+  const self = t.arnOf(stateMachineId);
+  const maps = distributedMaps(definition['States'] as Record<string, Json>).flatMap(([state, json]) =>
+    distributedMapRequests(state, json, self, samples).map((request) => ({ state, request })),
+  );
+  const tasks = taskStates(definition['States'] as Record<string, Json>).flatMap(([state, json]) =>
+    requestsOf(state, json, samples).map((request) => ({ state, request })),
+  );
+  return [...tasks, ...maps];
+}
+
+/** Every Map state in Distributed mode of an ASL definition (at the top level: they do not nest here). */
+function distributedMaps(states: Readonly<Record<string, Json>>): [string, Json][] {
+  return Object.entries(states).filter(
+    ([, s]) =>
+      s['Type'] === 'Map' &&
+      ((s['ItemProcessor'] as Json | undefined)?.['ProcessorConfig'] as Json | undefined)?.['Mode'] ===
+        'DISTRIBUTED',
   );
 }
 

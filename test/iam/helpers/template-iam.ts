@@ -135,6 +135,15 @@ export class TemplateIam {
       const [sep, parts] = v['Fn::Join'] as [string, unknown[]];
       return parts.map((p) => String(this.resolve(p))).join(sep);
     }
+    // CDK names a state machine's executions by the name in its ARN (`.sync` and Distributed Map grants).
+    if ('Fn::Split' in v) {
+      const [sep, text] = v['Fn::Split'] as [string, unknown];
+      return String(this.resolve(text)).split(sep);
+    }
+    if ('Fn::Select' in v) {
+      const [index, list] = v['Fn::Select'] as [number, unknown];
+      return (this.resolve(list) as unknown[])[index];
+    }
     const intrinsic = Object.keys(v).find((k) => k.startsWith('Fn::'));
     if (intrinsic !== undefined) throw new Error(`Cannot resolve ${intrinsic}: ${JSON.stringify(v)}`);
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, this.resolve(x)]));

@@ -40,8 +40,21 @@ export class FleetItemReader extends sfn.S3JsonItemReader {
   }
 
   public override providePolicyStatements(): iam.PolicyStatement[] {
+    const bucketArn = Arn.format({
+      partition: Aws.PARTITION,
+      service: 's3',
+      region: '',
+      account: '',
+      resource: this.bucketName,
+    });
     return [
       new iam.PolicyStatement({ actions: ['s3:GetObject'], resources: [fleetObjectsArn(this.bucketName)] }),
+      // Listing the prefix makes a missing item list NoSuchKey in the Map's error, not AccessDenied.
+      new iam.PolicyStatement({
+        actions: ['s3:ListBucket'],
+        resources: [bucketArn],
+        conditions: { StringLike: { 's3:prefix': [`${FLEET_RUNS_PREFIX}*`] } },
+      }),
     ];
   }
 }
