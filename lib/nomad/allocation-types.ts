@@ -237,3 +237,19 @@ export interface JobEvaluateRequest {
   Namespace: string;
   SecretID: string;
 }
+
+/** An entry of `GET /v1/namespaces` (Nomad's `api.Namespace`, the fields read here). */
+export interface Namespace {
+  Name: string;
+  Description?: string;
+  CreateIndex?: number;
+  ModifyIndex?: number;
+}
+
+/** `GET /v1/node/pool/:name` (Nomad's `api.NodePool`, the fields read here). */
+export interface NodePool {
+  Name: string;
+  Description?: string;
+  CreateIndex?: number;
+  ModifyIndex?: number;
+}

@@ -8,7 +8,14 @@ import {
   decodeAllocStubs,
 } from './private/decode-alloc';
 import type { Requester } from './private/requester';
-import type { QueryOptions, QueryResult, WriteOptions, WriteResult } from './query';
+import {
+  type PageOptions,
+  type QueryOptions,
+  type QueryResult,
+  setPageParams,
+  type WriteOptions,
+  type WriteResult,
+} from './query';
 import type {
   Allocation,
   AllocCheckStatuses,
@@ -25,15 +32,17 @@ export class Allocations {
   /**
    * `GET /v1/allocations?filter=<expr>&task_states=false`: the namespace's allocations that pass
    * `filter` (a go-bexpr expression Nomad evaluates on each allocation), without `TaskStates`
-   * when `taskStates` is false. With `q.index` a blocking watch on the whole allocations table.
+   * when `taskStates` is false. With `q.index` a blocking watch on the whole allocations table;
+   * with `q.namespace` `*` every namespace the token may read; paginated with `perPage`.
    */
   public list(
-    opts: { filter?: string; taskStates?: boolean },
+    opts: { filter?: string; taskStates?: boolean } & PageOptions,
     q?: QueryOptions,
   ): Promise<QueryResult<AllocListStub[]>> {
     const params: Record<string, string> = {};
     if (opts.filter !== undefined && opts.filter !== '') params['filter'] = opts.filter;
     if (opts.taskStates !== undefined) params['task_states'] = String(opts.taskStates);
+    setPageParams(params, opts);
     return this.http.query('/v1/allocations', params, q, decodeAllocStubs);
   }
 

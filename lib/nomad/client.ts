@@ -7,6 +7,8 @@ import { Allocations } from './allocations';
 import type { NomadClientConfig } from './config';
 import { Evaluations } from './evaluations';
 import { Jobs } from './jobs';
+import { Namespaces } from './namespaces';
+import { NodePools } from './node-pools';
 import { Nodes } from './nodes';
 import { buildConnection } from './private/agent';
 import { Requester } from './private/requester';
@@ -104,6 +106,16 @@ export class NomadClient {
   /** Node endpoints. */
   public nodes(): Nodes {
     return new Nodes(this.http);
+  }
+
+  /** Namespace endpoints. */
+  public namespaces(): Namespaces {
+    return new Namespaces(this.http);
+  }
+
+  /** Node pool endpoints. */
+  public nodePools(): NodePools {
+    return new NodePools(this.http);
   }
 
   /** Variables endpoints (the job lock of `nomad-restart`). */

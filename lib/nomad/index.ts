@@ -4,6 +4,8 @@ export * from './config';
 export * from './errors';
 export * from './evaluations';
 export * from './jobs';
+export * from './namespaces';
+export * from './node-pools';
 export * from './nodes';
 export * from './query';
 export type * from './types';

@@ -203,6 +203,8 @@ export interface JobListStub {
    * may be missing.
    */
   JobSummary?: JobSummary | null;
+  /** The job's meta, only with `meta=true` on the list (Nomad 1.6+). */
+  Meta?: Record<string, string> | null;
   CreateIndex?: number;
   ModifyIndex?: number;
   JobModifyIndex?: number;

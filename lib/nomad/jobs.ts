@@ -13,7 +13,14 @@ import {
   decodeJobVersions,
 } from './private/decode-job';
 import type { Requester } from './private/requester';
-import type { QueryOptions, QueryResult, WriteOptions, WriteResult } from './query';
+import {
+  type PageOptions,
+  type QueryOptions,
+  type QueryResult,
+  setPageParams,
+  type WriteOptions,
+  type WriteResult,
+} from './query';
 import type {
   AllocListStub,
   Deployment,
@@ -36,14 +43,22 @@ export class Jobs {
   /** @internal built by `NomadClient`. */
   public constructor(private readonly http: Requester) {}
 
-  /** `GET /v1/jobs?prefix=&per_page=`: job stubs whose ID starts with `prefix`. */
+  /**
+   * `GET /v1/jobs?prefix=&filter=&meta=&per_page=&next_token=`: job stubs whose ID starts with
+   * `prefix` and that pass `filter` (a go-bexpr expression Nomad evaluates on each whole job, so
+   * `Meta.team == "x"` works though the stub has no `Meta`; a malformed one is Nomad's 400).
+   * `meta` adds each job's `Meta` to its stub. With `q.namespace` `*`: every namespace the token
+   * may list, the others silently left out.
+   */
   public list(
-    opts: { prefix?: string; perPage?: number },
+    opts: { prefix?: string; filter?: string; meta?: boolean } & PageOptions,
     q?: QueryOptions,
   ): Promise<QueryResult<JobListStub[]>> {
     const params: Record<string, string> = {};
     if (opts.prefix !== undefined && opts.prefix !== '') params['prefix'] = opts.prefix;
-    if (opts.perPage !== undefined && opts.perPage > 0) params['per_page'] = String(Math.floor(opts.perPage));
+    if (opts.filter !== undefined && opts.filter !== '') params['filter'] = opts.filter;
+    if (opts.meta === true) params['meta'] = 'true';
+    setPageParams(params, opts);
     return this.http.query('/v1/jobs', params, q, decodeJobList);
   }
 

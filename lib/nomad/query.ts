@@ -40,6 +40,25 @@ export interface QueryResult<T> {
   lastContact: number;
   /** `X-Nomad-KnownLeader` is `true`. */
   knownLeader: boolean;
+  /**
+   * `X-Nomad-NextToken` of a paginated list (`per_page`): pass it back as `next_token` for the
+   * next page. Absent on the last page and on endpoints that do not paginate.
+   */
+  nextToken?: string;
+}
+
+/** The paging of a list endpoint (Nomad's `QueryOptions.PerPage` and `NextToken`). */
+export interface PageOptions {
+  /** Items per page, sent as `per_page`. Unset: Nomad's default, everything in one answer. */
+  perPage?: number;
+  /** The previous page's `nextToken`, sent as `next_token`. */
+  nextToken?: string;
+}
+
+/** `per_page` and `next_token` as query parameters, set into `params`. */
+export function setPageParams(params: Record<string, string>, page: PageOptions): void {
+  if (page.perPage !== undefined && page.perPage > 0) params['per_page'] = String(Math.floor(page.perPage));
+  if (page.nextToken !== undefined && page.nextToken !== '') params['next_token'] = page.nextToken;
 }
 
 /** A decoded write with its index (`X-Nomad-Index`, 0 when absent). */

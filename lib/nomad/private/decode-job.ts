@@ -89,6 +89,7 @@ function checkJobListStub(ctx: DecodeContext, j: JsonObject, at: string): void {
   optBooleans(ctx, j, at, 'Periodic', 'ParameterizedJob', 'Stop');
   optArrays(ctx, j, at, 'Datacenters');
   optObject(ctx, j, 'JobSummary', at, checkJobSummary);
+  optObjects(ctx, j, at, 'Meta');
 }
 
 function checkDeployment(ctx: DecodeContext, d: JsonObject, at: string): void {

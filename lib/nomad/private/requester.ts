@@ -82,11 +82,13 @@ export class Requester {
       () => new NomadAbortedError(`${this.transport.describe(req)}: request aborted`),
     );
     const ctx = { endpoint: `GET ${path}` };
+    const nextToken = res.headers['x-nomad-nexttoken'];
     return {
       value: decode(ctx, parseJson(ctx, res.body)),
       index: uintHeader(res.headers, 'x-nomad-index'),
       lastContact: uintHeader(res.headers, 'x-nomad-lastcontact'),
       knownLeader: res.headers['x-nomad-knownleader'] === 'true',
+      ...(typeof nextToken === 'string' && nextToken !== '' ? { nextToken } : {}),
     };
   }
 
