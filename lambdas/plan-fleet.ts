@@ -1,7 +1,38 @@
 /**
- * PLACEHOLDER of the fl-machine branch, so the fleet state machine synthesizes before the real
- * handler is merged (its own branch replaces this file whole). Never deployed as is.
+ * Task "Plan fleet": validates the fleet input, selects and plans the jobs from Nomad (reads
+ * only), writes the item list and the skipped list to the plan store, and returns the fleet's
+ * state for the Distributed Map. Bad input ends the run in `InvalidInput`, nothing touched.
  */
-export const handler = async (): Promise<never> => {
-  throw new Error('placeholder');
+import type { Context } from 'aws-lambda';
+import { decodePlanFleetPayload, planFleetStep } from '../lib/steps/fleet/plan-fleet-step';
+import { clockOf, fleetEventsOf } from '../lib/steps/kit/local-invocation';
+import { planStoreFromEnv } from '../lib/stores/from-env';
+import type { FleetState } from '../lib/workflow/fleet-state-names';
+import { deadlineSignal } from './private/deadline';
+import { logger } from './private/logger';
+import { nomadClientOf } from './private/nomad-client-middleware';
+import { stepHandler } from './private/step-handler';
+
+const planFleet = async (event: unknown, context: Context): Promise<FleetState> => {
+  const payload = decodePlanFleetPayload(event);
+  const onFleetEvent = fleetEventsOf(context);
+  const state = await planFleetStep(
+    {
+      nomad: nomadClientOf(context),
+      planStore: planStoreFromEnv(),
+      now: clockOf(context),
+      signal: deadlineSignal(context),
+      ...(onFleetEvent === undefined ? {} : { onFleetEvent }),
+    },
+    payload,
+  );
+  logger.info('Planned fleet', {
+    runId: state.run.runId,
+    jobs: state.plan.jobs,
+    allocations: state.plan.allocations,
+    skipped: state.plan.skipped,
+  });
+  return state;
 };
+
+export const handler = stepHandler(planFleet, { nomad: true });

@@ -217,11 +217,14 @@ export function validateFleetInput(raw: unknown, ctx: ValidationContext): FleetO
 export function sharedJobInput(
   jobOptions: FleetJobOptions,
   startedBy?: string,
-): Omit<RestartInput, 'job' | 'namespace' | 'groups' | 'tasks'> {
+): Omit<RestartInput, 'job' | 'namespace' | 'groups' | 'tasks' | 'fleet' | 'scope'> {
+  // FleetJobOptions has no fleet or scope: toRestartInput writes neither.
   const {
     job: _job,
     groups: _groups,
     tasks: _tasks,
+    fleet: _fleet,
+    scope: _scope,
     ...shared
   } = toRestartInput({ ...jobOptions, job: '', groups: [], tasks: [] }, startedBy);
   return shared;

@@ -56,6 +56,21 @@ function plan(stub: AllocListStub, job: Job | undefined, tasks: string[]): Plann
   return planned;
 }
 
+/** Rule 1 of Nomad's `filterAllocs`: client running or desired run (pending and stopping count). */
+const isRunning = (stub: Pick<AllocListStub, 'ClientStatus' | 'DesiredStatus'>): boolean =>
+  stub.ClientStatus === 'running' || stub.DesiredStatus === 'run';
+
+/**
+ * Whether a restart of the whole job would restart `stub`: rules 1 and 2 of Nomad's
+ * `command/job_restart.go` `filterAllocs` (running, not already replaced), the ones that do not
+ * depend on the options. A fleet's plan counts a job's allocations with it.
+ */
+export function isRestartCandidate(
+  stub: Pick<AllocListStub, 'ClientStatus' | 'DesiredStatus' | 'NextAllocation'>,
+): boolean {
+  return isRunning(stub) && !stub.NextAllocation;
+}
+
 /**
  * Why `stub` is skipped, by the first matching rule of Nomad's `command/job_restart.go`
  * `filterAllocs`, or `undefined` to keep it.
@@ -68,7 +83,7 @@ function skipReason(
   done: ReadonlySet<string>,
 ): SkipReason | undefined {
   // 1. "Running" means client running OR desired run, so pending and stopping allocations count.
-  if (stub.ClientStatus !== 'running' && stub.DesiredStatus !== 'run') {
+  if (!isRunning(stub)) {
     return { kind: 'status', desiredStatus: stub.DesiredStatus, clientStatus: stub.ClientStatus };
   }
   // 2. Restarting a replaced allocation is a no-op that would inflate the batch size.

@@ -11,6 +11,7 @@
  */
 import type { Context } from 'aws-lambda';
 import type { ConsulClientConfig } from '../../consul/config';
+import type { FleetEvent } from '../../fleet/events';
 import type { NomadClientConfig } from '../../nomad/config';
 import type { ProgressEvent } from '../../restart/events';
 import type { Sleep } from './watch-timing';
@@ -20,6 +21,8 @@ export type LiveEventSink = (event: ProgressEvent) => void;
 /** What the local caller attaches to one invocation. */
 export interface LocalInvocation {
   readonly liveEvents: LiveEventSink;
+  /** A fleet's own events (`fleet-planned`, ...), as its steps emit them. @default - not shown live */
+  readonly fleetEvents?: (event: FleetEvent) => void;
   /** @default - the handler resolves it from its environment, as on Lambda */
   readonly nomad?: NomadClientConfig;
   /** Consul's, for `-wait-healthy`. @default - the handler resolves it from its environment, as on Lambda */
@@ -44,6 +47,11 @@ export function withLocalInvocation(context: Context, invocation: LocalInvocatio
 /** The live event sink attached to this invocation's context, if any. */
 export function liveEventsOf(context: Context): LiveEventSink | undefined {
   return (context as WithLocalInvocation)[LOCAL_INVOCATION]?.liveEvents;
+}
+
+/** The fleet event sink attached to this invocation's context, if any. */
+export function fleetEventsOf(context: Context): ((event: FleetEvent) => void) | undefined {
+  return (context as WithLocalInvocation)[LOCAL_INVOCATION]?.fleetEvents;
 }
 
 /** The clock attached to this invocation's context, else the machine's. */

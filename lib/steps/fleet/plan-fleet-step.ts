@@ -1,0 +1,121 @@
+/**
+ * "Plan fleet": the fleet input validated, the jobs selected and planned, the item list and the
+ * skipped list written to the plan store under the run's keys, and the fleet's state (O(1) in its
+ * size) handed to the Distributed Map. Bad input, and a selection Nomad refuses, end the run in
+ * `InvalidInput` before anything is touched.
+ */
+import type { FleetEvent } from '../../fleet/events';
+import { sharedJobInput, validateFleetInput } from '../../fleet/input';
+import { fleetKeys } from '../../fleet/items';
+import type { FleetJobOptions } from '../../fleet/options';
+import type { NomadClient } from '../../nomad/client';
+import { RestartValidationError } from '../../restart/errors';
+import { copyScope } from '../../restart/job-scope';
+import type { RestartOptions } from '../../restart/options';
+import { resolveWindow } from '../../restart/window';
+import type { PlanStore } from '../../stores/plan-store';
+import { InvalidInputError, StepPayloadError } from '../../workflow/errors';
+import type { FleetState } from '../../workflow/fleet-state-names';
+import { type FleetPlan, planFleet } from './plan-fleet';
+
+/** The Task's payload (`{input: $, executionId: $$.Execution.Id, executionName: ..., startTime: ...}`). */
+export interface PlanFleetPayload {
+  readonly input: unknown;
+  readonly executionId: string;
+  readonly executionName: string;
+  readonly startTime: string;
+}
+
+/** What the step runs with. */
+export interface PlanFleetDeps {
+  readonly nomad: NomadClient;
+  readonly planStore: PlanStore;
+  /** Unix ms now; the execution's start wins when the payload has it. */
+  readonly now: () => number;
+  readonly signal?: AbortSignal;
+  /** Sees the `fleet-planned` event (the local engine's terminal). @default - not shown live */
+  readonly onFleetEvent?: (event: FleetEvent) => void;
+}
+
+/** The payload's fields, checked: the state machine always passes them. */
+export function decodePlanFleetPayload(event: unknown): PlanFleetPayload {
+  const e = (event ?? {}) as Record<string, unknown>;
+  for (const field of ['executionId', 'executionName', 'startTime'] as const) {
+    if (typeof e[field] !== 'string' || e[field] === '') {
+      throw new StepPayloadError(`Task input has no "${field}": the state machine passes $$.Execution`);
+    }
+  }
+  return {
+    input: e['input'],
+    executionId: e['executionId'] as string,
+    executionName: e['executionName'] as string,
+    startTime: e['startTime'] as string,
+  };
+}
+
+/**
+ * A relative window (`windowDuration`) counted from the fleet's start, once: each job's run then
+ * gets the same absolute end, however late the Map starts it.
+ */
+function withWindowResolved(jobOptions: FleetJobOptions, startedAt: number): FleetJobOptions {
+  const asJob: RestartOptions = { ...jobOptions, job: '', groups: [], tasks: [] };
+  const { job: _job, groups: _groups, tasks: _tasks, ...resolved } = resolveWindow(asJob, startedAt);
+  return resolved;
+}
+
+function refusedInput(err: unknown): never {
+  if (err instanceof RestartValidationError) throw new InvalidInputError(err.message, { cause: err });
+  throw err;
+}
+
+/** Runs "Plan fleet". */
+export async function planFleetStep(deps: PlanFleetDeps, payload: PlanFleetPayload): Promise<FleetState> {
+  // Questions are allowed, as in a one-job execution: chat, the console or a terminal answer them.
+  let options: ReturnType<typeof validateFleetInput>;
+  try {
+    options = validateFleetInput(payload.input, { interactive: true });
+  } catch (err) {
+    refusedInput(err);
+  }
+  const runId = payload.executionName;
+  const started = Date.parse(payload.startTime);
+  const startedAt = Number.isNaN(started) ? deps.now() : started;
+  const jobOptions = withWindowResolved(options.jobOptions, startedAt);
+  const nomad = jobOptions.region === undefined ? deps.nomad : deps.nomad.withRegion(jobOptions.region);
+  const plan = await planFleet(nomad, options, runId, deps.signal);
+  const keys = fleetKeys(runId);
+  await deps.planStore.put(keys.items, plan.items);
+  await deps.planStore.put(keys.skipped, plan.skipped);
+  deps.onFleetEvent?.(plannedEvent(plan, deps.now()));
+  const startedBy = (payload.input as { startedBy?: unknown }).startedBy;
+  const by = typeof startedBy === 'string' && startedBy !== '' ? startedBy : undefined;
+  return {
+    run: { runId, startedAt, ...(by === undefined ? {} : { startedBy: by }) },
+    plan: {
+      itemsKey: keys.items,
+      skippedKey: keys.skipped,
+      resultsPrefix: keys.results,
+      jobs: plan.items.length,
+      allocations: plan.allocations,
+      skipped: plan.skipped.length,
+      namespaces: plan.namespaces,
+    },
+    budget: { maxJobs: options.maxJobs, maxFailedJobs: options.maxFailedJobs },
+    jobOptions: {
+      ...sharedJobInput(jobOptions, by),
+      ...(plan.scope === undefined ? {} : { scope: copyScope(plan.scope) }),
+    },
+    dryRun: jobOptions.dryRun,
+  };
+}
+
+function plannedEvent(plan: FleetPlan, time: number): FleetEvent {
+  return {
+    type: 'fleet-planned',
+    time,
+    jobs: plan.items.length,
+    allocations: plan.allocations,
+    skipped: plan.skipped,
+    namespaces: plan.namespaces,
+  };
+}
