@@ -12,7 +12,8 @@ import type { RestartOptions } from './options';
 import type { RestartPlan } from './plan';
 import { ordinal, plural } from './text';
 
-const REQUEST_INDENT = '        ';
+/** Indentation of a request line: every line so indented is one request the run would send. */
+export const REQUEST_INDENT = '        ';
 
 function modesOf(alloc: PlannedAllocation, options: RestartOptions): RestartMode[] {
   if (options.reschedule) return [{ kind: 'reschedule' }];
