@@ -138,6 +138,8 @@ export interface LocalObjectStore {
 /** One item execution of a Distributed Map, once it ended. */
 export interface ItemExecutionSummary extends ExecutionSummary {
   readonly mapRunArn: string;
+  /** The item's input (`ItemSelector`'s result). */
+  readonly input: unknown;
   /** The item's place in the item list, from 0 (`$$.Map.Item.Index`). */
   readonly index: number;
 }

@@ -95,7 +95,12 @@ export function engineIntegrations(
           const [first] = result.executions;
           if (first === undefined) throw new Error('unreachable: an item always runs one execution');
           const end = { ...first, startDate, stopDate: Date.now() };
-          onItemExecutionEnded?.({ ...first, mapRunArn: item.mapRunArn, index: item.index });
+          onItemExecutionEnded?.({
+            ...first,
+            mapRunArn: item.mapRunArn,
+            index: item.index,
+            input: item.input,
+          });
           return end;
         },
       });

@@ -1,0 +1,344 @@
+/**
+ * The local engine for a fleet: the fleet state machine synthesized beside the one-job one, run
+ * in-process. Its "Plan fleet" and "Summarize fleet" Tasks are bound to `lambdas/plan-fleet.ts`
+ * and `lambdas/summarize-fleet.ts`; its Distributed Map is run by the engine
+ * (`private/map-run.ts`), reading the item list from and writing results to the plan store the
+ * handlers use; each item's `.sync:2` child is one run of the one-job state machine through
+ * `runRestartLocally`, exactly as a one-job run at a terminal.
+ */
+import type { FleetJobName, FleetProgressEvent } from '../../fleet/events';
+import { jobEndOf } from '../../fleet/job-end';
+import { problemText } from '../../fleet/reasons';
+import type { FleetSummary } from '../../fleet/summary';
+import type { RestartInput } from '../../restart/input';
+import { getIfPresent, type PlanStore } from '../../stores/plan-store';
+import { type FleetState, FleetTaskStates } from '../../workflow/fleet-state-names';
+import { LocalChildExecutions } from './child-executions';
+import { type LocalRestart, type LocalRestartRequest, localInvocation, runRestartLocally } from './engine';
+import { StateMachineNotFoundError } from './errors';
+import { createGate, lambdaTaskHandler } from './lambda-tasks';
+import { type LocalDefinitions, loadLocalDefinition } from './local-definition';
+import { runLocalExecution } from './runner';
+import type { ExecutionResult, ExecutionSummary, ItemExecutionSummary, TaskHandler } from './types';
+
+/** The fleet's Lambda Tasks and their handlers (`lambdas/<id>.ts`). */
+const FLEET_TASK_HANDLERS: Readonly<Record<string, string>> = {
+  [FleetTaskStates.planFleet]: 'plan-fleet',
+  [FleetTaskStates.summarizeFleet]: 'summarize-fleet',
+};
+
+/** One local fleet run: the one-job request's shared settings, and the fleet's own. */
+export interface LocalFleetRequest
+  extends Pick<
+    LocalRestartRequest,
+    | 'nomad'
+    | 'consul'
+    | 'prompt'
+    | 'signal'
+    | 'onPreparing'
+    | 'waitTimeOverrides'
+    | 'retryIntervalOverrides'
+    | 'invocationBudgetMs'
+    | 'invocationBudgetsMs'
+    | 'interceptInvocation'
+    | 'taskTokenCallbacks'
+    | 'now'
+    | 'sleep'
+  > {
+  /** The fleet's input, as the console or a schedule gives it ("Plan fleet" validates it). */
+  readonly input: unknown;
+  /** Called with each fleet event and each job's event (tagged with its job), once, as it happens. */
+  readonly emit: (event: FleetProgressEvent) => void;
+  /** The fleet run's ID (`$$.Execution.Name`). @default - a random UUID */
+  readonly executionName?: string;
+  /** Called as each of the fleet execution's own states is entered (not its items' or jobs'). */
+  readonly onStateEntered?: (name: string, type: string) => void;
+  readonly onStateExited?: (name: string, output: unknown) => void;
+  /** Both state machines to run instead of the app's (tests). @default - the ones `bin/app.ts` synthesizes */
+  readonly stateMachines?: LocalDefinitions;
+  /**
+   * The S3 the Distributed Map reads the item list from and writes results to: the plan store
+   * the handlers write (AWS-path tests: the S3 emulator's, as the handlers see it).
+   * @default - the handlers' in-memory plan store
+   */
+  readonly objectStore?: PlanStore;
+}
+
+/** A fleet run's end: the fleet execution's own, plus each item and job execution with its stats. */
+export interface FleetRunResult extends ExecutionResult {
+  /** Each item execution of the Distributed Map (its history is its own, not the fleet's). */
+  readonly items: readonly ItemExecutionSummary[];
+  /** Each job's one-job run, as it ended (a continued run: its whole chain). */
+  readonly jobs: readonly ExecutionResult[];
+}
+
+/** A local fleet run, and a cancel honoured as the one-job command honours it. */
+export interface LocalFleet {
+  readonly result: Promise<FleetRunResult>;
+  /**
+   * Cancels every running job at its next safe point (its lock flagged, as `runRestartLocally`'s
+   * `requestCancel`), starts no further job, then stops the fleet execution (ABORTED), as a
+   * StopExecution of the fleet does on AWS.
+   */
+  requestCancel(): Promise<void>;
+}
+
+/** Runs `ask` after every question asked before it has its reply: one question at a time. */
+function oneAtATime() {
+  let last: Promise<unknown> = Promise.resolve();
+  return <T>(ask: () => Promise<T>): Promise<T> => {
+    const next = last.then(ask, ask);
+    last = next.catch(() => undefined);
+    return next;
+  };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The job a child execution restarts, from its input. */
+function jobOf(input: unknown): FleetJobName & { index: number; of: number } {
+  const child = (isObject(input) ? input : {}) as Partial<RestartInput> & {
+    fleet?: { index?: number; of?: number };
+  };
+  return {
+    namespace: child.namespace ?? 'default',
+    job: child.job ?? '',
+    index: child.fleet?.index ?? 0,
+    of: child.fleet?.of ?? 0,
+  };
+}
+
+/**
+ * Runs a fleet through the synthesized fleet state machine. Questions of the jobs go through
+ * `request.prompt` one at a time, each naming its job (or, with `taskTokenCallbacks`, wait in the
+ * approvals store as on AWS).
+ * @throws StateMachineNotFoundError when the synthesized stack has no fleet state machine
+ */
+export async function runFleetLocally(request: LocalFleetRequest): Promise<LocalFleet> {
+  process.env['POWERTOOLS_LOG_LEVEL'] ??= 'SILENT';
+  const { stateMachine, synthesized } =
+    request.stateMachines === undefined
+      ? await loadLocalDefinition(undefined, request.onPreparing)
+      : { stateMachine: request.stateMachines, synthesized: true };
+  const fleet = stateMachine.fleet;
+  if (fleet === undefined) {
+    throw new StateMachineNotFoundError(
+      'the synthesized stack has no fleet state machine (FleetStateMachine)',
+    );
+  }
+  // What every job's run shares with the fleet's (the rest is the fleet's own).
+  const {
+    input: _input,
+    emit: _emit,
+    executionName: _executionName,
+    onStateEntered: _entered,
+    onStateExited: _exited,
+    stateMachines: _stateMachines,
+    objectStore: _objectStore,
+    signal: _signal,
+    ...jobSettings
+  } = request;
+  const { localStores } = await import('../../stores/from-env');
+  const store = request.objectStore ?? localStores.planStore;
+  const now = request.now ?? Date.now;
+  const ask = oneAtATime();
+  const stop = new AbortController();
+  const running = new Set<LocalRestart>();
+  const jobs: ExecutionResult[] = [];
+  const chains: Promise<unknown>[] = [];
+  const items: ItemExecutionSummary[] = [];
+  let canceling = false;
+  let jobsStarted = 0;
+  // Resolved as each item execution ends: a cancel waits for the items of the jobs it stopped.
+  let itemEnded = () => {};
+  let validateJob = synthesized;
+  let budget = { maxFailedJobs: 0 };
+  // Job events come after the fleet's plan is told: the skipped list is read before any job starts.
+  let planned: Promise<void> = Promise.resolve();
+
+  /** One job's one-job run: settles when its first execution ends, as `.sync` waits for that one only. */
+  const runJob = (name: string, input: unknown, signal: AbortSignal) =>
+    new Promise<ExecutionSummary>((resolve, reject) => {
+      const job = jobOf(input);
+      const label = `[${job.namespace}/${job.job}] `;
+      request.emit({ type: 'job-started', time: now(), ...job });
+      jobsStarted += 1;
+      let first = true;
+      const started = runRestartLocally({
+        ...jobSettings,
+        input: input as RestartInput,
+        stateMachine,
+        executionName: name,
+        validate: validateJob,
+        signal,
+        emit: (event) => request.emit({ ...event, namespace: job.namespace, job: job.job }),
+        prompt: (prompt, invalid) => ask(() => request.prompt(`${label}${prompt}`, invalid)),
+        onExecutionEnded: (execution) => {
+          if (first) resolve(execution);
+          first = false;
+        },
+      });
+      validateJob = false;
+      // Registered at once, so a cancel that comes before the run is set up still waits for it.
+      const chain = started.then((restart) => {
+        running.add(restart);
+        if (canceling) void restart.requestCancel();
+        return restart.result.then((result) => {
+          jobs.push(result);
+          running.delete(restart);
+        });
+      });
+      chains.push(chain);
+      chain.catch(reject);
+    });
+
+  const children = new LocalChildExecutions(async (child) => {
+    if (child.stateMachineArn !== stateMachine.stateMachineArn) {
+      throw new Error(
+        `a fleet item started "${child.stateMachineArn}"; locally only "${stateMachine.stateMachineArn}" runs`,
+      );
+    }
+    await planned;
+    if (canceling || child.signal.aborted) {
+      // The fleet is being stopped: no job starts; the item waits for the stop, as StopExecution
+      // would find it.
+      await new Promise((resolve) => {
+        if (child.signal.aborted) resolve(undefined);
+        child.signal.addEventListener('abort', resolve, { once: true });
+      });
+      return { executionArn: child.executionArn, name: child.name, status: 'ABORTED', stats: emptyStats() };
+    }
+    return runJob(child.name, child.input, child.signal);
+  });
+
+  const gate = createGate();
+  const taskHandlers = (state: {
+    stateName: string;
+    functionLogicalId?: string;
+  }): TaskHandler | undefined => {
+    const id = FLEET_TASK_HANDLERS[state.stateName];
+    if (id === undefined) return undefined;
+    const budgetMs =
+      request.invocationBudgetsMs?.[state.stateName] ??
+      request.invocationBudgetMs ??
+      fleet.functionTimeoutsMs[state.functionLogicalId ?? ''] ??
+      15 * 60 * 1000;
+    return lambdaTaskHandler(id, state.stateName, budgetMs, {
+      gate,
+      // The fleet's own steps report through their outputs (fleet-planned, fleet-finished).
+      invocation: localInvocation(request, () => {}),
+      intercept: request.interceptInvocation ?? ((_state, invoke) => invoke()),
+      prepare: async () => {},
+    });
+  };
+
+  const execution = runLocalExecution(fleet.definition, {
+    stateMachineArn: fleet.stateMachineArn,
+    input: request.input,
+    validate: synthesized,
+    ...(request.executionName === undefined ? {} : { executionName: request.executionName }),
+    taskHandlers,
+    childExecutions: children,
+    objectStore: store,
+    signal: request.signal === undefined ? stop.signal : AbortSignal.any([request.signal, stop.signal]),
+    ...(request.waitTimeOverrides === undefined ? {} : { waitTimeOverrides: request.waitTimeOverrides }),
+    ...(request.retryIntervalOverrides === undefined
+      ? {}
+      : { retryIntervalOverrides: request.retryIntervalOverrides }),
+    ...(request.onStateEntered === undefined ? {} : { onStateEntered: request.onStateEntered }),
+    onStateExited: (name, output) => {
+      if (name === FleetTaskStates.planFleet && isObject(output) && isObject(output['plan'])) {
+        const state = output as unknown as FleetState;
+        budget = { maxFailedJobs: state.budget.maxFailedJobs };
+        planned = getIfPresent<FleetEventSkipped>(store, state.plan.skippedKey).then((skipped) =>
+          request.emit({
+            type: 'fleet-planned',
+            time: now(),
+            jobs: state.plan.jobs,
+            allocations: state.plan.allocations,
+            skipped: skipped ?? [],
+            namespaces: state.plan.namespaces,
+          }),
+        );
+      }
+      if (name === FleetTaskStates.summarizeFleet && isObject(output) && isObject(output['summary'])) {
+        const summary = output['summary'] as unknown as FleetSummary;
+        request.emit({
+          type: 'fleet-finished',
+          time: now(),
+          restarted: summary.restarted,
+          failed: summary.failed,
+          skipped: summary.skipped,
+          withErrors: summary.outcome === 'finished-with-errors',
+          problems: summary.problems,
+          omittedProblems: summary.omittedProblems,
+        });
+      }
+      request.onStateExited?.(name, output);
+    },
+    onItemExecutionEnded: (item) => {
+      items.push(item);
+      itemEnded();
+      const end = jobEndOf(itemResultEntry(item));
+      request.emit({
+        type: 'job-finished',
+        time: now(),
+        namespace: end.namespace,
+        job: end.job,
+        outcome: end.outcome,
+        ...(end.problem === undefined ? {} : { reason: problemText(end.problem, budget) }),
+        ...(end.executionArn === undefined ? {} : { executionArn: end.executionArn }),
+      });
+    },
+  });
+
+  const result = execution.result.then(async (ended) => {
+    // A job continued as new runs on after its item ended (as on AWS): the run ends with it.
+    await Promise.all(chains);
+    return { ...ended, items, jobs };
+  });
+  return {
+    result,
+    requestCancel: async () => {
+      canceling = true;
+      await Promise.all([...running].map((restart) => restart.requestCancel()));
+      // Once the running jobs stopped at their safe points (and their items ended), the fleet is
+      // stopped too.
+      void (async () => {
+        await Promise.all(chains);
+        while (items.length < jobsStarted) await new Promise<void>((resolve) => (itemEnded = resolve));
+        stop.abort();
+      })();
+    },
+  };
+}
+
+type FleetEventSkipped = Extract<FleetProgressEvent, { type: 'fleet-planned' }>['skipped'];
+
+/** An item execution as the ResultWriter records it (`Input`/`Output` as JSON strings). */
+function itemResultEntry(item: ItemExecutionSummary) {
+  const status = item.status === 'FAILED' && item.error === 'States.Timeout' ? 'TIMED_OUT' : item.status;
+  return {
+    ExecutionArn: item.executionArn,
+    Status: status,
+    Input: JSON.stringify(item.input),
+    ...(item.status === 'SUCCEEDED' ? { Output: JSON.stringify(item.output ?? null) } : {}),
+    ...(item.error === undefined ? {} : { Error: item.error }),
+    ...(item.cause === undefined ? {} : { Cause: item.cause }),
+  };
+}
+
+function emptyStats() {
+  return {
+    executions: 0,
+    stateEntries: 0,
+    transitions: 0,
+    retries: 0,
+    stateCounts: {},
+    maxPayloadBytes: 0,
+    historyEvents: 0,
+    maxHistoryEvents: 0,
+    durationMs: 0,
+  };
+}
