@@ -99,6 +99,7 @@ export function createControl(cluster: Cluster, acl: Acl, faults: Faults, stats:
     onRequest: (trigger, action) => faults.addTrigger(trigger, action),
     clearFaults: () => faults.clear(),
     counters: () => stats.counters(),
+    requestRates: () => stats.rates(),
     requestLog: () => stats.requests(),
     resetCounters: () => stats.reset(),
     reset() {
@@ -226,6 +227,7 @@ const CONTROL_ROUTES: Array<[RegExp, ControlRoute]> = [
   [/^POST \/faults$/, (c, body) => void c.injectFault(body() as Fault)],
   [/^DELETE \/faults$/, (c) => void c.clearFaults()],
   [/^GET \/counters$/, (c) => ({ status: 200, body: c.counters() })],
+  [/^GET \/rates$/, (c) => ({ status: 200, body: c.requestRates() })],
   [/^DELETE \/counters$/, (c) => void c.resetCounters()],
   [/^GET \/requests$/, (c) => ({ status: 200, body: c.requestLog() })],
   [/^POST \/reset$/, (c) => void c.reset()],

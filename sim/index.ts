@@ -7,6 +7,13 @@ export {
   SimScenarioError,
   SimWaitTimeoutError,
 } from './errors';
+export {
+  bundledFleetScenario,
+  FLEET_TEAMS,
+  FLEET_TOKENS,
+  type FleetScenarioOptions,
+  fleetScenario,
+} from './fleet-scenario';
 export { decodeScenario, demoScenario, loadScenarioFile } from './scenario';
 export { SIM_HOST, startSimulator } from './simulator';
 export type {
@@ -14,9 +21,11 @@ export type {
   AclTokenSpec,
   Fault,
   LatencyFault,
+  NodePoolSpec,
   NodeSpec,
   NoLeaderFault,
   RequestLogEntry,
+  RequestRates,
   RequestTrigger,
   ResetFault,
   RunningSimulator,

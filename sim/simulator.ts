@@ -8,6 +8,7 @@ import { createConsulControl, createConsulControlHandler } from './consul/contro
 import { consulApi } from './consul/endpoints';
 import { createControl, createControlHandler } from './control';
 import { SimListenError } from './errors';
+import { bundledFleetScenario } from './fleet-scenario';
 import { Faults } from './http/faults';
 import { createSimServer } from './http/server';
 import { RequestStats } from './http/stats';
@@ -46,6 +47,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const control = createControl(cluster, acl, faults, stats);
   const scenario = options.scenario ?? 'empty';
   if (scenario === 'demo') control.seed(demoScenario());
+  else if (scenario === 'fleet') control.seed(bundledFleetScenario());
   else if (scenario !== 'empty') control.seed(scenario);
 
   const env = { cluster, acl, random, region: options.region ?? 'global' };

@@ -48,7 +48,7 @@ export interface SimulatorOptions extends Partial<SimTiming> {
   /** Port of the simulated Consul. Default 0 (an ephemeral port). */
   consulPort?: number;
   /** Default `'empty'`. */
-  scenario?: Scenario | 'demo' | 'empty';
+  scenario?: Scenario | 'demo' | 'fleet' | 'empty';
   /** Real ms per simulated ms; 0.01 makes a simulated second last 10 ms. Default 1. */
   timeScale?: number;
   /** Overrides the scaled wall clock built from `timeScale`. */
@@ -212,6 +212,12 @@ export interface SimControl {
    * Control requests under `/_sim` are not counted.
    */
   counters(): Record<string, number>;
+  /**
+   * `/v1` requests per endpoint family (the path's first segment: `job`, `jobs`, `allocation`,
+   * `client`, `node`, ...) and per wall-clock second, with the busiest second (a fleet's peak
+   * load on Nomad). Cleared with the counters.
+   */
+  requestRates(): RequestRates;
   requestLog(): RequestLogEntry[];
   resetCounters(): void;
   /** Empty state (no nodes, jobs or ACLs), faults and counters cleared. */
@@ -222,6 +228,13 @@ export interface SimControl {
    * real ms (10 s by default); `Infinity` waits on the state alone, for a test whose own timeout bounds it.
    */
   waitFor(predicate: (state: SimStateView) => boolean, timeoutMs?: number): Promise<void>;
+}
+
+/** Request rates: per endpoint family, per wall-clock second (Unix seconds), and the peak. */
+export interface RequestRates {
+  byFamily: Record<string, number>;
+  perSecond: Array<{ second: number; count: number }>;
+  peakPerSecond: number;
 }
 
 /** Control of the simulated Consul. */

@@ -9,6 +9,7 @@ import { type AllocRecord, jobKey } from './store';
 export function touchAlloc(ctx: SimContext, record: AllocRecord, index: number): void {
   record.alloc.ModifyIndex = index;
   record.alloc.ModifyTime = nowNs(ctx);
+  ctx.store.noteAllocChanged(record);
   const job = ctx.store.jobs.get(jobKey(record.alloc.Namespace ?? 'default', record.alloc.JobID));
   if (job) job.summaryModifyIndex = index;
 }

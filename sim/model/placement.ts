@@ -130,6 +130,7 @@ export function feasibleNodes(store: Store, job: Job, group: TaskGroup): Feasibi
 export class SlotTracker {
   private readonly used = new Map<string, number>();
   private readonly jobUsed = new Map<string, number>();
+  private jobCounted = false;
 
   constructor(
     private readonly store: Store,
@@ -141,22 +142,22 @@ export class SlotTracker {
   usage(nodeId: string): number {
     let n = this.used.get(nodeId);
     if (n === undefined) {
-      n = 0;
-      let mine = 0;
-      for (const record of this.store.allocsOfNode(nodeId)) {
-        if (!isLive(record.alloc)) continue;
-        n++;
-        if (record.alloc.JobID === this.jobId && record.alloc.Namespace === this.namespace) mine++;
-      }
+      n = this.store.liveAllocsOnNode(nodeId);
       this.used.set(nodeId, n);
-      this.jobUsed.set(nodeId, mine);
     }
     return n;
   }
 
   /** Live allocations of the job being scheduled on the node. */
   jobUsage(nodeId: string): number {
-    this.usage(nodeId);
+    if (!this.jobCounted) {
+      // One pass over the job's own allocations, not over every node's.
+      this.jobCounted = true;
+      for (const record of this.store.allocsOfJob(this.namespace, this.jobId)) {
+        const node = record.alloc.NodeID;
+        if (node && isLive(record.alloc)) this.jobUsed.set(node, (this.jobUsed.get(node) ?? 0) + 1);
+      }
+    }
     return this.jobUsed.get(nodeId) ?? 0;
   }
 
