@@ -11,8 +11,7 @@
 
 import type { FleetJobName, FleetProgressEvent } from '../../fleet/events';
 import { goQuote } from '../../go/quote';
-import { exitStatusOf } from '../../workflow/exit-status';
-import { FleetFailStates } from '../../workflow/fleet-state-names';
+import { fleetExitStatusOf } from '../../workflow/exit-status';
 import type { AwsSession } from './aws-session';
 import { RemoteEngineError } from './errors';
 import { FleetJobFinder, type StartedFleetJob } from './fleet-jobs';
@@ -109,10 +108,7 @@ async function followFleetExecution(request: FollowFleetRequest): Promise<Follow
     }
     const end = tracker.end;
     if (end !== undefined && running.size === 0) {
-      // The summary block said it already.
-      if (end.status === 'FAILED' && end.error === FleetFailStates.fleetFinishedWithErrors)
-        return { exitCode: 1, status: end.status, executionArns: [runId] };
-      const status = exitStatusOf(end, { executionArn: runId, stoppedByUs: stopped });
+      const status = fleetExitStatusOf(end, { executionArn: runId, stoppedByUs: stopped });
       if (status.message !== undefined) request.printError(status.message);
       return { exitCode: status.exitCode, status: end.status, executionArns: [runId] };
     }
