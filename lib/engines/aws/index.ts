@@ -1,5 +1,6 @@
 export { awsErrorCode } from '../../stores/aws-errors';
 export { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from '../../stores/table-env';
+export { type AttachToFleetRequest, attachToFleet, type FleetRenderer } from './attach-to-fleet';
 export { type AttachToRunRequest, attachToRun } from './attach-to-run';
 export {
   type AwsCallName,
