@@ -8,6 +8,7 @@ import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import type { Construct } from 'constructs';
 import { APPROVAL_ROUTES } from '../approvals/endpoint';
+import { fleetInputJsonSchema } from '../fleet/input';
 import { restartInputJsonSchema } from '../restart/input';
 import { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from '../stores/table-env';
 import {
@@ -231,6 +232,10 @@ export class NomadRestartStack extends Stack {
     new CfnOutput(this, 'InputJsonSchema', {
       value: JSON.stringify(restartInputJsonSchema()),
       description: 'JSON Schema of the execution input (console, schedules)',
+    });
+    new CfnOutput(this, 'FleetInputJsonSchema', {
+      value: JSON.stringify(fleetInputJsonSchema()),
+      description: 'JSON Schema of a fleet execution input (console, schedules)',
     });
   }
 

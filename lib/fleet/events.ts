@@ -74,6 +74,8 @@ export type FleetEvent =
       /** The jobs not restarted, with why, in the fleet's order (capped: `omittedProblems` more). */
       problems?: readonly (FleetJobName & { problem: FleetJobProblem })[];
       omittedProblems?: number;
+      /** The plan-store key of the whole per-job report. */
+      report?: string;
     };
 
 /** A one-job event of a fleet's job: the event, with the job it belongs to. */

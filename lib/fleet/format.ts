@@ -18,8 +18,6 @@ export interface FleetFormatterOptions extends FormatterOptions {
   readonly maxJobs: number;
   /** `-max-failed-jobs`, which a job not reached for it names. */
   readonly maxFailedJobs: number;
-  /** Where the whole report is, for the line that says how many jobs the summary left out. */
-  readonly reportKey?: string;
 }
 
 export interface FleetFormatter {
@@ -53,6 +51,8 @@ const FLEET_EVENT_TYPES: ReadonlySet<string> = new Set<FleetEvent['type']>([
 const isJobEvent = (event: FleetProgressEvent): event is JobProgressEvent =>
   !FLEET_EVENT_TYPES.has(event.type);
 
+const jobKey = (name: FleetJobName) => `${name.namespace}/${name.job}`;
+
 /** Creates the formatter of one fleet run. */
 export function createFleetFormatter(options: FleetFormatterOptions): FleetFormatter {
   const job = createFormatter(options);
@@ -60,6 +60,8 @@ export function createFleetFormatter(options: FleetFormatterOptions): FleetForma
   const forJob = (name: FleetJobName, lines: OutputLine[]): OutputLine[] =>
     prefixed ? lines.map((line) => ({ ...line, text: prefixLines(jobPrefix(name), line.text) })) : lines;
   const stdout = (text: string): OutputLine => ({ stream: 'stdout', text });
+  /** Jobs whose own lines already said they were skipped for a lock. */
+  const saidLocked = new Set<string>();
 
   const renderFleet = (event: FleetEvent): OutputLine[] => {
     switch (event.type) {
@@ -76,9 +78,10 @@ export function createFleetFormatter(options: FleetFormatterOptions): FleetForma
           ),
         ]);
       case 'job-finished':
-        // A job's own lines said how it ended, except a job held by another run: its execution
-        // ended on the lock before any line of its own.
-        if (event.outcome !== 'locked') return [];
+        // A job's own lines said how it ended, except a job held by another run outside a
+        // schedule: its execution failed on the lock before any line of its own. (A scheduled
+        // one said it: `Skipping scheduled restart: ...`.)
+        if (event.outcome !== 'locked' || saidLocked.has(jobKey(event))) return [];
         return forJob(event, [
           job.renderError(
             `Skipping job ${goQuote(event.job)} in namespace ${goQuote(event.namespace)}: ${problemText(
@@ -92,16 +95,20 @@ export function createFleetFormatter(options: FleetFormatterOptions): FleetForma
         for (const p of event.problems ?? [])
           lines.push(stdout(problemLine({ ...p, reason: problemText(p.problem, options) })));
         const omitted = event.omittedProblems ?? 0;
-        if (omitted > 0) lines.push(stdout(omittedLine(omitted, options.reportKey ?? 'report.json')));
+        if (omitted > 0) lines.push(stdout(omittedLine(omitted, event.report)));
         return lines;
       }
     }
   };
 
+  const renderJob = (event: JobProgressEvent): OutputLine[] => {
+    if (event.type === 'skipped-job-locked') saidLocked.add(jobKey(event));
+    return forJob(event, job.render(event));
+  };
+
   return {
     job,
-    render: (event) =>
-      isJobEvent(event) ? forJob(event, job.render(event)) : renderFleet(event as FleetEvent),
+    render: (event) => (isJobEvent(event) ? renderJob(event) : renderFleet(event as FleetEvent)),
     renderJobQuestion: (name, question, time) => {
       const text = job.renderQuestion(question, time);
       return prefixed ? prefixLines(jobPrefix(name), text) : text;

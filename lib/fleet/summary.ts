@@ -138,8 +138,8 @@ const dryRunHeadline = (allocations: number, jobs: number, skipped: number) =>
 export const problemLine = (p: FleetProblemLine) => `  ${p.namespace}/${p.job}: ${p.reason}`;
 
 /** The line that says how many jobs the list left out, and where they are. */
-export const omittedLine = (omitted: number, report: string) =>
-  `  ... and ${omitted} more jobs in the report "${report}"`;
+export const omittedLine = (omitted: number, report: string | undefined) =>
+  `  ... and ${omitted} more jobs in ${report === undefined ? "the run's report" : `the report "${report}"`}`;
 
 /** The fleet's summary and its whole report. */
 export function summarizeFleet(facts: FleetFacts): { summary: FleetSummary; report: FleetReport } {

@@ -160,6 +160,8 @@ export interface Job {
   Type?: JobType | string;
   Priority?: number;
   Datacenters?: string[];
+  /** The node pool the job's allocations are placed in (Nomad 1.6+; `default` when unset). */
+  NodePool?: string;
   Constraints?: Constraint[] | null;
   TaskGroups?: TaskGroup[];
   Update?: UpdateStrategy | null;

@@ -7,6 +7,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import type { FleetOutcome } from '../fleet/summary';
 import { WORKFLOW_ERROR_NAMES } from './errors';
 import { FleetItemReader, FleetResultWriter } from './fleet-plan-store';
 import {
@@ -18,6 +19,9 @@ import {
 } from './fleet-state-names';
 import { failWithMessage } from './private/fail-with-message';
 import { fleetJobProcessor } from './private/fleet-job-processor';
+
+export { JOB_FAILED_ERROR, READ_LOCK_HOLDER } from './private/fleet-job-processor';
+
 import { lambdaStep } from './private/lambda-step';
 import { ERROR_RESULT_PATH } from './private/retry-catch';
 
@@ -40,8 +44,8 @@ export const FleetInternalStates = {
   finishedWithErrors: 'Fleet finished with errors?',
 } as const;
 
-/** The first words of a fleet summary that ends the run failed (`FleetRestartFinishedWithErrors`). */
-export const FLEET_FINISHED_WITH_ERRORS = 'Fleet restart finished with errors';
+/** The summary's outcome that ends the run failed (`FleetRestartFinishedWithErrors`). */
+export const FLEET_FINISHED_WITH_ERRORS = 'finished-with-errors' satisfies FleetOutcome;
 
 /** Paths into {@link FleetState}, checked by the compiler against the contract's field names. */
 const at = {
@@ -59,9 +63,10 @@ const at = {
 /**
  * The fleet state machine: "Plan fleet" → "Jobs to restart?" → the Distributed Map "Restart
  * jobs" (items from the plan store, `MaxConcurrency` = `maxJobs`, `ToleratedFailureCount` =
- * `maxFailedJobs`, results to the plan store) → "Summarize fleet" → succeed, or fail
- * `FleetRestartFinishedWithErrors` with the summary as the cause. A Map Run that failed (more
- * failed jobs than tolerated: `States.ExceedToleratedFailureThreshold`) is summarized too, from
+ * `maxFailedJobs`, results to the plan store) → "Summarize fleet" → succeed with the summary, or
+ * fail `FleetRestartFinishedWithErrors` (outcome `finished-with-errors`) with its text as the
+ * cause. A Map Run that failed (more failed jobs than tolerated:
+ * `States.ExceedToleratedFailureThreshold`) is summarized too, from
  * `$.mapError` and the results it wrote. The parent's history holds no per-job event: each job
  * is a child of the Map Run, with a history of its own.
  */
@@ -81,7 +86,7 @@ export function fleetDefinition(scope: Construct, props: FleetDefinitionProps): 
   }).next(
     new sfn.Choice(states, FleetInternalStates.finishedWithErrors)
       .when(
-        sfn.Condition.stringMatches('$.summary.text', `${FLEET_FINISHED_WITH_ERRORS}*`),
+        sfn.Condition.stringEquals('$.summary.outcome', FLEET_FINISHED_WITH_ERRORS),
         new sfn.Fail(states, FleetFailStates.fleetFinishedWithErrors, {
           error: FleetFailStates.fleetFinishedWithErrors,
           causePath: '$.summary.text',

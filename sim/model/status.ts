@@ -1,6 +1,5 @@
 /** Allocation status predicates shared by the scheduler, the client model and the endpoints. */
 import type { AllocListStub } from '../../lib/nomad/types';
-import type { AllocRecord } from './store';
 
 const CLIENT_TERMINAL = new Set(['complete', 'failed', 'lost']);
 
@@ -30,8 +29,14 @@ export function nameIndex(name: string | undefined): number {
   return match?.[1] !== undefined ? Number(match[1]) : 0;
 }
 
-/** {@link nameIndex} of a record's name, parsed once: the name never changes. */
-export function slotOf(record: AllocRecord): number {
+/**
+ * {@link nameIndex} of a record's name, parsed once: the name never changes. (Typed by shape, not
+ * as the store's `AllocRecord`, so the store can use this module's predicates.)
+ */
+export function slotOf(record: {
+  readonly alloc: { readonly Name?: string };
+  readonly runtime: { nameIndex?: number };
+}): number {
   record.runtime.nameIndex ??= nameIndex(record.alloc.Name);
   return record.runtime.nameIndex;
 }

@@ -106,6 +106,36 @@ describe('fleet format', () => {
       ]);
     });
 
+    it('says a scheduled job was skipped for a lock once, in its own words', () => {
+      // Act
+      const lines = render(
+        [
+          {
+            type: 'skipped-job-locked',
+            time: T0,
+            jobId: 'api',
+            holder: 'other',
+            namespace: 'payments',
+            job: 'api',
+          },
+          {
+            type: 'job-finished',
+            time: T0,
+            outcome: 'locked',
+            reason: 'execution "other"',
+            namespace: 'payments',
+            job: 'api',
+          },
+        ],
+        1,
+      );
+
+      // Assert
+      expect(texts(lines)).toEqual([
+        `==> ${TS}: Skipping scheduled restart: job "api" is already being restarted by execution "other"`,
+      ]);
+    });
+
     it('prints nothing for a job that ended in its own lines', () => {
       // Act
       const lines = render(
@@ -138,6 +168,7 @@ describe('fleet format', () => {
               { namespace: 'ns', job: 'job', problem: { kind: 'not-reached', why: 'max-failed-jobs' } },
             ],
             omittedProblems: 2,
+            report: 'fleets/f/report.json',
           },
         ],
         1,
@@ -149,7 +180,7 @@ describe('fleet format', () => {
         '  payments/web: failed: boom',
         '  batch/report: skipped: sysbatch jobs are not restarted',
         '  ns/job: not reached: the failure budget (-max-failed-jobs 1) ran out',
-        '  ... and 2 more jobs in the report "report.json"',
+        '  ... and 2 more jobs in the report "fleets/f/report.json"',
       ]);
     });
   });

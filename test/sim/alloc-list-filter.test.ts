@@ -106,6 +106,28 @@ describe('simulator: the allocations list filtered to a job', () => {
     expect(byJob.json.map((stub) => stub.JobID)).toEqual([watched, watched]);
   });
 
+  it('pages in create-index order with <CreateIndex>.<ID> tokens, the filter applied before the page', async () => {
+    // Arrange
+    const mine = `/v1/allocations?task_states=false&filter=${encodeURIComponent(`JobID contains "-${run}"`)}`;
+    const all = (await get<AllocListStub[]>(target.address, mine)).json;
+
+    // Act
+    const first = await get<AllocListStub[]>(target.address, `${mine}&per_page=2`);
+    const token = first.headers.get('X-Nomad-NextToken') ?? '';
+    const second = await get<AllocListStub[]>(target.address, `${mine}&per_page=2&next_token=${token}`);
+
+    // Assert
+    expect(all).toHaveLength(3);
+    const order = [...all].sort(
+      (a, b) => (a.CreateIndex ?? 0) - (b.CreateIndex ?? 0) || (a.ID < b.ID ? -1 : 1),
+    );
+    expect(all.map((a) => a.ID)).toEqual(order.map((a) => a.ID));
+    expect(first.json.map((a) => a.ID)).toEqual(order.slice(0, 2).map((a) => a.ID));
+    expect(token).toBe(`${order[2]?.CreateIndex}.${order[2]?.ID}`);
+    expect(second.json.map((a) => a.ID)).toEqual([order[2]?.ID]);
+    expect(second.headers.get('X-Nomad-NextToken')).toBeNull();
+  });
+
   it('refuses a field the allocation does not have with Nomad’s 400', async () => {
     // Act
     const answer = await get(target.address, `/v1/allocations?filter=${encodeURIComponent('Jobid == "x"')}`);

@@ -6,16 +6,14 @@
  * handlers use; each item's `.sync:2` child is one run of the one-job state machine through
  * `runRestartLocally`, exactly as a one-job run at a terminal.
  */
-import type { FleetJobName, FleetProgressEvent } from '../../fleet/events';
-import { jobEndOf } from '../../fleet/job-end';
-import { problemText } from '../../fleet/reasons';
-import type { FleetSummary } from '../../fleet/summary';
+import type { FleetProgressEvent } from '../../fleet/events';
 import type { RestartInput } from '../../restart/input';
 import { getIfPresent, type PlanStore } from '../../stores/plan-store';
-import { type FleetState, FleetTaskStates } from '../../workflow/fleet-state-names';
+import { FleetTaskStates } from '../../workflow/fleet-state-names';
 import { LocalChildExecutions } from './child-executions';
 import { type LocalRestart, type LocalRestartRequest, localInvocation, runRestartLocally } from './engine';
 import { StateMachineNotFoundError } from './errors';
+import { finishedEvent, fleetStateOf, jobFinishedEvent, jobOf, plannedEvent } from './fleet-events';
 import { createGate, lambdaTaskHandler } from './lambda-tasks';
 import { type LocalDefinitions, loadLocalDefinition } from './local-definition';
 import { runLocalExecution } from './runner';
@@ -90,22 +88,6 @@ function oneAtATime() {
     const next = last.then(ask, ask);
     last = next.catch(() => undefined);
     return next;
-  };
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** The job a child execution restarts, from its input. */
-function jobOf(input: unknown): FleetJobName & { index: number; of: number } {
-  const child = (isObject(input) ? input : {}) as Partial<RestartInput> & {
-    fleet?: { index?: number; of?: number };
-  };
-  return {
-    namespace: child.namespace ?? 'default',
-    job: child.job ?? '',
-    index: child.fleet?.index ?? 0,
-    of: child.fleet?.of ?? 0,
   };
 }
 
@@ -248,48 +230,21 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
       : { retryIntervalOverrides: request.retryIntervalOverrides }),
     ...(request.onStateEntered === undefined ? {} : { onStateEntered: request.onStateEntered }),
     onStateExited: (name, output) => {
-      if (name === FleetTaskStates.planFleet && isObject(output) && isObject(output['plan'])) {
-        const state = output as unknown as FleetState;
+      const state = name === FleetTaskStates.planFleet ? fleetStateOf(output) : undefined;
+      if (state !== undefined) {
         budget = { maxFailedJobs: state.budget.maxFailedJobs };
-        planned = getIfPresent<FleetEventSkipped>(store, state.plan.skippedKey).then((skipped) =>
-          request.emit({
-            type: 'fleet-planned',
-            time: now(),
-            jobs: state.plan.jobs,
-            allocations: state.plan.allocations,
-            skipped: skipped ?? [],
-            namespaces: state.plan.namespaces,
-          }),
+        planned = getIfPresent<Skipped>(store, state.plan.skippedKey).then((skipped) =>
+          request.emit(plannedEvent(state, skipped, now())),
         );
       }
-      if (name === FleetTaskStates.summarizeFleet && isObject(output) && isObject(output['summary'])) {
-        const summary = output['summary'] as unknown as FleetSummary;
-        request.emit({
-          type: 'fleet-finished',
-          time: now(),
-          restarted: summary.restarted,
-          failed: summary.failed,
-          skipped: summary.skipped,
-          withErrors: summary.outcome === 'finished-with-errors',
-          problems: summary.problems,
-          omittedProblems: summary.omittedProblems,
-        });
-      }
+      const finished = name === FleetTaskStates.summarizeFleet ? finishedEvent(output, now()) : undefined;
+      if (finished !== undefined) request.emit(finished);
       request.onStateExited?.(name, output);
     },
     onItemExecutionEnded: (item) => {
       items.push(item);
       itemEnded();
-      const end = jobEndOf(itemResultEntry(item));
-      request.emit({
-        type: 'job-finished',
-        time: now(),
-        namespace: end.namespace,
-        job: end.job,
-        outcome: end.outcome,
-        ...(end.problem === undefined ? {} : { reason: problemText(end.problem, budget) }),
-        ...(end.executionArn === undefined ? {} : { executionArn: end.executionArn }),
-      });
+      request.emit(jobFinishedEvent(item, budget, now()));
     },
   });
 
@@ -314,21 +269,9 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
   };
 }
 
-type FleetEventSkipped = Extract<FleetProgressEvent, { type: 'fleet-planned' }>['skipped'];
+type Skipped = Extract<FleetProgressEvent, { type: 'fleet-planned' }>['skipped'];
 
-/** An item execution as the ResultWriter records it (`Input`/`Output` as JSON strings). */
-function itemResultEntry(item: ItemExecutionSummary) {
-  const status = item.status === 'FAILED' && item.error === 'States.Timeout' ? 'TIMED_OUT' : item.status;
-  return {
-    ExecutionArn: item.executionArn,
-    Status: status,
-    Input: JSON.stringify(item.input),
-    ...(item.status === 'SUCCEEDED' ? { Output: JSON.stringify(item.output ?? null) } : {}),
-    ...(item.error === undefined ? {} : { Error: item.error }),
-    ...(item.cause === undefined ? {} : { Cause: item.cause }),
-  };
-}
-
+/** The stats of an execution that never ran. */
 function emptyStats() {
   return {
     executions: 0,

@@ -52,7 +52,7 @@ function checkTaskGroup(ctx: DecodeContext, tg: JsonObject, at: string): void {
 /** Checks a Job. `Type` may be missing (an old or pruned definition): it stays `undefined`. */
 export function checkJob(ctx: DecodeContext, job: JsonObject, at: string): void {
   reqString(ctx, job, 'ID', at);
-  optStrings(ctx, job, at, 'Name', 'Namespace', 'Region', 'ParentID', 'Type', 'Status');
+  optStrings(ctx, job, at, 'Name', 'Namespace', 'Region', 'ParentID', 'Type', 'Status', 'NodePool');
   optNumbers(
     ctx,
     job,

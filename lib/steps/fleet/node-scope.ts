@@ -19,9 +19,9 @@ import { type JobScope, nodeInScope } from '../../restart/job-scope';
 import { InvalidInputError } from '../../workflow/errors';
 import { forEachPage } from './pages';
 
-/** The one line a token without `node:read` gets. */
+/** The one line a token without `node:read` (or, for `-node-pool`, node pool read) gets. */
 export const NODE_READ_DENIED =
-  "Permission denied reading Nomad's nodes: selecting by -node, -node-pool or -datacenter needs the node:read capability (see the fleet policy in the README)";
+  "Permission denied reading Nomad's nodes: -node, -node-pool and -datacenter need the node:read capability, and -node-pool read on the pool (node_pool policy); see the fleet policy in the README";
 
 /** A fleet's node scope: what each job's run gets, and the nodes the plan counts on. */
 export interface NodeScope {

@@ -31,6 +31,10 @@ async function readList<T>(store: PlanStore, key: string): Promise<T[]> {
   return value as T[];
 }
 
+/**
+ * The fleet's summary from its documents. Emits only `fleet-finished`: each job's own
+ * `job-finished` is the engine's to emit as the job ends (5,000 of them would not fit a state).
+ */
 export async function summarizeFleetStep(
   deps: SummarizeFleetDeps,
   state: FleetState,
@@ -75,6 +79,7 @@ export async function summarizeFleetStep(
     withErrors: summary.outcome === 'finished-with-errors',
     problems: summary.problems.map(({ namespace, job, problem }) => ({ namespace, job, problem })),
     omittedProblems: summary.omittedProblems,
+    report: summary.report,
   };
   return { ...summary, events: [event] };
 }

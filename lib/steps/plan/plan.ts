@@ -16,6 +16,7 @@ import { consulServiceNames } from '../health/consul-declared';
 import { PlanBatchOutOfRangeError } from '../kit/errors';
 import { readAllocationsToPlan } from '../kit/job-allocations-read';
 import { type ResolvedJob, resolveJob } from './resolve-job';
+import { allocationsInScope } from './scope';
 
 /**
  * Job types `-reschedule` accepts; sysbatch and unknown types are never replaced (Nomad's
@@ -111,6 +112,8 @@ export async function planRestart(
   } catch (err) {
     throw new NomadQueryError('allocations', job.id, err);
   }
+  // A fleet's node scope: the job's other allocations are not this run's to restart or report.
+  stubs = await allocationsInScope(client, options.scope, stubs, deps.signal);
 
   // One way to skip what earlier runs did (a window's carry-over, an interrupted run's work):
   // `done`, with the replacements of what they stopped, so a fresh replacement is not stopped again.

@@ -16,6 +16,9 @@ import { ERROR_RESULT_PATH, retryWithBackoff, START_EXECUTION_RETRY_ERRORS } fro
  */
 export const JOB_FAILED_ERROR = 'JobFailed';
 
+/** The item processor's Pass that shapes a locked job's result (no other part names it). */
+export const READ_LOCK_HOLDER = 'Read lock holder';
+
 /** Where "Read job error" writes the failed child's DescribeExecution, parsed. */
 const FAILED_EXECUTION_PATH = '$.failedExecution';
 
@@ -25,9 +28,9 @@ const FAILED_EXECUTION_PATH = '$.failedExecution';
  * ResultWriter:
  * - a job restarted (or, in a scheduled run, found locked: the child succeeds with outcome
  *   `skipped-job-locked`): `FleetJobResult` (job, namespace, fleet, executionArn, the child's output);
- * - a job locked by another run outside a schedule (the child failed `JobLocked`): the child's
- *   DescribeExecution (`ExecutionArn`, `Error` `JobLocked`, `Cause` the holder's words, `Input`),
- *   as a success of the item, so a locked job never counts toward `-max-failed-jobs`;
+ * - a job locked by another run outside a schedule (the child failed `JobLocked`): the same
+ *   `FleetJobResult` with the child's cause (the holder's words) as its `output`, a success of the
+ *   item, so a locked job never counts toward `-max-failed-jobs`;
  * - any other end: the Fail state {@link JOB_FAILED_ERROR}.
  */
 export function fleetJobProcessor(scope: Construct, restartStateMachine: sfn.IStateMachine): sfn.IChainable {
@@ -77,9 +80,16 @@ export function fleetJobProcessor(scope: Construct, restartStateMachine: sfn.ISt
         sfn.Condition.isPresent(childError),
         sfn.Condition.stringEquals(childError, FailStates.jobLocked),
       ),
-      new sfn.Succeed(scope, FleetFlowStates.jobSkippedLocked, {
-        outputPath: `${FAILED_EXECUTION_PATH}.execution`,
-      }),
+      new sfn.Pass(scope, READ_LOCK_HOLDER, {
+        // The item's result as a restarted job's, with the holder's words as its output.
+        parameters: {
+          'job.$': '$.item.input.job',
+          'namespace.$': '$.item.input.namespace',
+          'fleet.$': '$.item.input.fleet',
+          'executionArn.$': `${FAILED_EXECUTION_PATH}.execution.ExecutionArn`,
+          'output.$': `${FAILED_EXECUTION_PATH}.execution.Cause`,
+        },
+      }).next(new sfn.Succeed(scope, FleetFlowStates.jobSkippedLocked)),
     )
     .otherwise(jobFailed);
   restartJob.addCatch(readJobError.next(jobLocked), {

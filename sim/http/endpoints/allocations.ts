@@ -6,15 +6,13 @@
 
 import { parseGoBool } from '../../../lib/go/strconv';
 import { SimHttpError } from '../../errors';
-import { ALLOCATION, equalityOn, listFilter } from '../../filter';
 import { parseJsonBody } from '../../model/job-spec';
-import { renderAlloc, renderAllocStub } from '../../model/render';
-import type { AllocRecord } from '../../model/store';
+import { renderAlloc } from '../../model/render';
 import type { ApiEnv, ApiRequest, ApiResponse, Route } from '../api';
-import { namespaceOf, notFound, ok, principalOf } from '../api';
-import { blockingQuery } from '../blocking';
+import { notFound, ok, principalOf } from '../api';
 import { clientAllocation } from '../client-allocation';
 import { byId, recordRead } from '../reads';
+import { listAllocations } from './alloc-list';
 import { readChecks } from './checks';
 
 function readAlloc(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {
@@ -57,33 +55,7 @@ function stopAlloc(env: ApiEnv, req: ApiRequest, id: string): ApiResponse {
 }
 
 function listAllocs(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
-  const principal = principalOf(env, req);
-  const namespace = namespaceOf(req);
-  const { store } = env.cluster.ctx;
-  const visible = (r: AllocRecord): boolean =>
-    (namespace === '*' || r.alloc.Namespace === namespace) &&
-    env.acl.allowed(principal, r.alloc.Namespace ?? 'default', 'read-job');
-  if (namespace !== '*') env.acl.require(principal, namespace, 'read-job');
-  const prefix = req.query.get('prefix') ?? '';
-  const taskStates = boolParam(req, 'task_states', true);
-  const filter = listFilter(req.query.get('filter'), ALLOCATION);
-  const jobId = equalityOn(filter, 'JobID');
-  // Filtered to a job in one namespace (the batch watch's read of a large job): that job's
-  // records, not the whole table through the evaluator.
-  const candidates = (): Iterable<AllocRecord> =>
-    jobId !== undefined && namespace !== '*' ? store.allocsOfJob(namespace, jobId) : store.allocs.values();
-  const passes = (r: AllocRecord): boolean =>
-    jobId !== undefined ? r.alloc.JobID === jobId : (filter?.test(renderAlloc(r)) ?? true);
-  return blockingQuery(env, req, {
-    tables: ['allocs'],
-    resourceIndex: () => store.last('allocs'),
-    render: () =>
-      ok(
-        [...candidates()]
-          .filter((r) => visible(r) && r.alloc.ID.startsWith(prefix) && passes(r))
-          .map((r) => renderAllocStub(r, taskStates)),
-      ),
-  });
+  return listAllocations(env, req, boolParam(req, 'task_states', true));
 }
 
 interface RestartBody {

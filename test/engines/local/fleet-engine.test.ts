@@ -250,4 +250,33 @@ describe('runFleetLocally', () => {
       reason: expect.stringContaining('Canceling job restart process'),
     });
   });
+
+  it("stops the running job with the fleet, and the stopped job's lock does not hold the next run back", async () => {
+    // Arrange
+    const h = await startJobs();
+    const stop = new AbortController();
+    const events: FleetProgressEvent[] = [];
+
+    // Act: the fleet stopped (the console's StopExecution) as the first job restarts.
+    const fleet = await startFleet(
+      h,
+      'fleet-stopped',
+      { maxJobs: 1, maxFailedJobs: 0 },
+      {
+        signal: stop.signal,
+        emit: (event) => {
+          events.push(event);
+          if (event.type === 'allocation-restarting') stop.abort();
+        },
+      },
+    );
+    const stopped = await fleet.result;
+    const next = await runFleet(h, 'fleet-after-stop', { maxJobs: 1, maxFailedJobs: 0 });
+
+    // Assert
+    expect(stopped.status).toBe('ABORTED');
+    expect(stopped.jobs.map((job) => job.status)).toEqual(['ABORTED']);
+    const nextApi = next.events.find((e) => e.type === 'job-finished' && e.job === 'api');
+    expect(nextApi).toMatchObject({ outcome: 'restarted' });
+  });
 });

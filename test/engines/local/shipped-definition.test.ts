@@ -7,23 +7,28 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { extractStateMachineDefinition } from '../../../lib/engines/local';
 import {
   loadLocalDefinition,
   SHIPPED_DEFINITION_FILE,
+  STATE_MACHINE_ID_PREFIXES,
   synthesizeLocalStateMachine,
 } from '../../../lib/engines/local/local-definition';
 import { synthesizeStack } from '../../aws-limits/helpers/synthesized-stack';
 
 describe('synthesizeLocalStateMachine', () => {
-  it('renders the definition, ARN and timeouts the CDK app synthesizes', async () => {
+  it('renders both state machines (definition, ARN and timeouts) as the CDK app synthesizes them', async () => {
     // Arrange
-    const rendered = synthesizeStack().stateMachine;
+    const { template, stateMachine: rendered } = synthesizeStack();
+    const { definition, stateMachineArn, functionTimeoutsMs } = extractStateMachineDefinition(template, {
+      logicalIdPrefix: STATE_MACHINE_ID_PREFIXES.fleet,
+    });
 
     // Act
     const shipped = await synthesizeLocalStateMachine();
 
     // Assert
-    expect(shipped).toEqual(rendered);
+    expect(shipped).toEqual({ ...rendered, fleet: { definition, stateMachineArn, functionTimeoutsMs } });
     expect(Object.keys(shipped.functionTimeoutsMs).length).toBeGreaterThan(10);
   });
 });

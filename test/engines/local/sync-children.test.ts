@@ -239,4 +239,64 @@ describe('states:startExecution.sync in the local engine', () => {
     ]);
     expect((await read('FAILED')).map((r) => r['Error'])).toEqual(['JobFailed']);
   });
+
+  it('answers when the started execution ends, not its continuation, as .sync waits for that execution only', async () => {
+    // Arrange: a child that continues as new once, its continuation slower.
+    const continuing = {
+      StartAt: 'Continue?',
+      States: {
+        'Continue?': {
+          Type: 'Choice',
+          Choices: [{ Variable: '$.continued', IsPresent: true, Next: 'Slow' }],
+          Default: 'Continue as new',
+        },
+        'Continue as new': {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::states:startExecution',
+          Parameters: { StateMachineArn: CHILD_ARN, Input: { continued: true } },
+          ResultSelector: { 'ExecutionArn.$': '$.ExecutionArn' },
+          ResultPath: '$.continuedAs',
+          OutputPath: '$.continuedAs',
+          End: true,
+        },
+        Slow: { Type: 'Wait', Seconds: 1, End: true },
+      },
+    };
+    let continuationEnded = false;
+    const children = new LocalChildExecutions(
+      (request) =>
+        new Promise((resolve) => {
+          let first = true;
+          const run = runLocalExecution(continuing, {
+            input: request.input,
+            executionName: request.name,
+            stateMachineArn: request.stateMachineArn,
+            taskHandlers: () => undefined,
+            validate: false,
+            onExecutionEnded: (execution) => {
+              if (first) resolve(execution);
+              first = false;
+            },
+          });
+          void run.result.then(() => {
+            continuationEnded = true;
+          });
+        }),
+    );
+
+    // Act
+    const result = await runLocalExecution(syncParent('arn:aws:states:::states:startExecution.sync:2'), {
+      input: { name: 'long-job', input: {} },
+      taskHandlers: () => undefined,
+      childExecutions: children,
+    }).result;
+
+    // Assert: the parent has the first execution's end (where its continuation went), while the
+    // continuation still runs.
+    expect(result.output).toMatchObject({
+      Status: 'SUCCEEDED',
+      Output: { ExecutionArn: expect.stringContaining(':execution:OneJob:') },
+    });
+    expect(continuationEnded).toBe(false);
+  });
 });

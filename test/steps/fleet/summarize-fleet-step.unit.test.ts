@@ -148,6 +148,7 @@ describe('summarizeFleetStep', () => {
         skipped: 2,
         withErrors: true,
         omittedProblems: 0,
+        report: keys.report,
       }),
     ]);
   });
@@ -187,6 +188,29 @@ describe('summarizeFleetStep', () => {
     expect(out.lines).toEqual([
       'Fleet dry run: would restart 8 allocations of 2 jobs, 0 skipped; nothing was changed',
     ]);
+  });
+
+  it('keeps the output of a 5,000-job fleet whose every job failed far under 256 KiB', async () => {
+    // Arrange
+    const store = new MemoryPlanStore();
+    const many = Array.from({ length: 5000 }, (_, i) =>
+      item(`namespace-${i % 9}`, `job-${'x'.repeat(80)}-${i}`, i + 1, 5000),
+    );
+    await store.put(keys.items, many);
+    await store.put(keys.skipped, []);
+    const cause = `1 error occurred while restarting job:\n* ${'Nomad refused the restart. '.repeat(30)}`;
+    const { documents, mapResult } = resultDocuments(keys.results, {
+      FAILED: [many.map((it) => failed(it, 'RestartFailed', cause))],
+    });
+    for (const [key, value] of documents) await store.put(key, value);
+
+    // Act
+    const out = await summarizeFleetStep({ planStore: store, now: () => END }, fleetState({ mapResult }));
+
+    // Assert
+    expect(out.failed).toBe(5000);
+    expect(Buffer.byteLength(JSON.stringify(out))).toBeLessThan(128 * 1024);
+    expect(((await store.get(keys.report)) as { jobs: unknown[] }).jobs).toHaveLength(5000);
   });
 
   it('refuses an item list that is not a list, naming its key', async () => {

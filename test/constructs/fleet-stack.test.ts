@@ -1,0 +1,277 @@
+// Scenario: the fleet state machine the stack deploys beside the one-job one, synthesized once:
+// the rendered ASL (the plan, the Distributed Map over the plan store's item list with the fleet's
+// budget, each job a `.sync:2` child of the one-job state machine, the summary and its ends),
+// asl-validator, and the fleet's functions, log group and output.
+import { createRequire } from 'node:module';
+import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { FailStates } from '../../lib/workflow';
+import {
+  FLEET_FINISHED_WITH_ERRORS,
+  JOB_FAILED_ERROR,
+  READ_LOCK_HOLDER,
+} from '../../lib/workflow/fleet-definition';
+import { FleetFailStates, FleetFlowStates, FleetTaskStates } from '../../lib/workflow/fleet-state-names';
+import { extractAsl, synthStack } from './helpers/synth';
+
+type State = Record<string, unknown> & { Type: string };
+type Validator = (definition: unknown) => { isValid: boolean; errorsText: (separator?: string) => string };
+const aslValidator = createRequire(import.meta.url)('asl-validator') as Validator;
+
+let template: Template;
+let asl: Record<string, unknown> & { States: Record<string, Record<string, unknown>> };
+let states: Record<string, State>;
+let processor: Record<string, State>;
+
+beforeAll(() => {
+  ({ template } = synthStack());
+  asl = extractAsl(template, 'FleetStateMachine');
+  states = asl.States as Record<string, State>;
+  const map = states[FleetFlowStates.restartJobs] as unknown as {
+    ItemProcessor: { States: Record<string, State> };
+  };
+  processor = map.ItemProcessor.States;
+});
+
+describe('the fleet state machine', () => {
+  it('plans first, with the execution’s name as the run ID, and ends bad input in InvalidInput with the message', () => {
+    // Act
+    const plan = states[FleetTaskStates.planFleet];
+
+    // Assert
+    expect(asl['StartAt']).toBe(FleetTaskStates.planFleet);
+    expect(plan?.['Parameters']).toEqual({
+      'input.$': '$',
+      'executionId.$': '$$.Execution.Id',
+      'executionName.$': '$$.Execution.Name',
+      'startTime.$': '$$.Execution.StartTime',
+    });
+    expect(plan?.['Catch']).toEqual([
+      { ErrorEquals: ['InvalidInputError'], ResultPath: '$.error', Next: 'Read fleet input error' },
+      { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: 'Step error readable?' },
+    ]);
+    expect(states[FleetFailStates.invalidInput]).toEqual({
+      Type: 'Fail',
+      Error: FleetFailStates.invalidInput,
+      CausePath: '$.error.Cause.errorMessage',
+    });
+  });
+
+  it('restarts jobs only when the plan has some and it is no dry run', () => {
+    // Act
+    const choice = states[FleetFlowStates.jobsToRestart];
+
+    // Assert
+    expect(choice).toEqual({
+      Type: 'Choice',
+      Choices: [
+        {
+          And: [
+            { Variable: '$.plan.jobs', NumericGreaterThan: 0 },
+            { Variable: '$.dryRun', BooleanEquals: false },
+          ],
+          Next: FleetFlowStates.restartJobs,
+        },
+      ],
+      Default: FleetTaskStates.summarizeFleet,
+    });
+  });
+
+  it('maps over the plan store’s item list with the fleet’s budget, writing results there and summarizing even a failed Map Run', () => {
+    // Act
+    const { ItemProcessor, ...map } = states[FleetFlowStates.restartJobs] as State & {
+      ItemProcessor: unknown;
+    };
+
+    // Assert
+    expect(map).toEqual({
+      Type: 'Map',
+      ItemReader: {
+        Resource: 'arn:aws:states:::s3:getObject',
+        ReaderConfig: { InputType: 'JSON' },
+        Parameters: { Bucket: expect.stringMatching(/^ref-RestartPlanBucket/), 'Key.$': '$.plan.itemsKey' },
+      },
+      ItemSelector: { 'options.$': '$.jobOptions', 'item.$': '$$.Map.Item.Value' },
+      MaxConcurrencyPath: '$.budget.maxJobs',
+      ToleratedFailureCountPath: '$.budget.maxFailedJobs',
+      ResultWriter: {
+        Resource: 'arn:aws:states:::s3:putObject',
+        Parameters: {
+          Bucket: expect.stringMatching(/^ref-RestartPlanBucket/),
+          'Prefix.$': '$.plan.resultsPrefix',
+        },
+      },
+      ResultPath: '$.mapResult',
+      Catch: [
+        { ErrorEquals: ['States.ALL'], ResultPath: '$.mapError', Next: FleetTaskStates.summarizeFleet },
+      ],
+      Next: FleetTaskStates.summarizeFleet,
+    });
+    expect(ItemProcessor).toMatchObject({
+      ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' },
+      StartAt: FleetFlowStates.jobInput,
+    });
+  });
+
+  it('starts each job as a .sync:2 child of the one-job state machine, named by the item, its input the merged options', () => {
+    // Act
+    const input = processor[FleetFlowStates.jobInput];
+    const restart = processor[FleetTaskStates.restartJob];
+
+    // Assert
+    expect(input?.['Parameters']).toEqual({
+      'input.$': 'States.JsonMerge($.options, $.item.input, false)',
+      'name.$': '$.item.executionName',
+    });
+    expect(restart).toMatchObject({
+      Resource: 'arn:aws:states:::states:startExecution.sync:2',
+      Parameters: {
+        StateMachineArn: expect.stringMatching(/^ref-RestartStateMachine/),
+        'Input.$': '$.input',
+        'Name.$': '$.name',
+      },
+      ResultSelector: {
+        'job.$': '$.Input.job',
+        'namespace.$': '$.Input.namespace',
+        'fleet.$': '$.Input.fleet',
+        'executionArn.$': '$.ExecutionArn',
+        'output.$': '$.Output',
+      },
+      End: true,
+    });
+    expect((restart?.['Retry'] as { ErrorEquals: string[] }[] | undefined)?.[0]?.ErrorEquals).toContain(
+      'StepFunctions.ExecutionLimitExceeded',
+    );
+  });
+
+  it('succeeds the item of a job locked by another run and fails any other failed job', () => {
+    // Act
+    const restart = processor[FleetTaskStates.restartJob];
+    const locked = processor[FleetFlowStates.jobLocked];
+
+    // Assert
+    expect(restart?.['Catch']).toEqual([
+      { ErrorEquals: ['States.TaskFailed'], ResultPath: '$.error', Next: FleetFlowStates.readJobError },
+      { ErrorEquals: ['States.ALL'], ResultPath: '$.error', Next: FleetFlowStates.jobFailed },
+    ]);
+    expect(processor[FleetFlowStates.readJobError]?.['Parameters']).toEqual({
+      'execution.$': 'States.StringToJson($.error.Cause)',
+    });
+    expect(locked?.['Choices']).toEqual([
+      {
+        And: [
+          { Variable: '$.failedExecution.execution.Error', IsPresent: true },
+          { Variable: '$.failedExecution.execution.Error', StringEquals: FailStates.jobLocked },
+        ],
+        Next: READ_LOCK_HOLDER,
+      },
+    ]);
+    expect(locked?.['Default']).toBe(FleetFlowStates.jobFailed);
+    expect(processor[READ_LOCK_HOLDER]).toEqual({
+      Type: 'Pass',
+      Parameters: {
+        'job.$': '$.item.input.job',
+        'namespace.$': '$.item.input.namespace',
+        'fleet.$': '$.item.input.fleet',
+        'executionArn.$': '$.failedExecution.execution.ExecutionArn',
+        'output.$': '$.failedExecution.execution.Cause',
+      },
+      Next: FleetFlowStates.jobSkippedLocked,
+    });
+    expect(processor[FleetFlowStates.jobSkippedLocked]).toEqual({ Type: 'Succeed' });
+    expect(processor[FleetFlowStates.jobFailed]).toEqual({
+      Type: 'Fail',
+      Error: JOB_FAILED_ERROR,
+      CausePath: '$.error.Cause',
+    });
+  });
+
+  it('ends in FleetRestartFinishedWithErrors with the summary as the cause, else succeeds with the summary', () => {
+    // Act
+    const summarize = states[FleetTaskStates.summarizeFleet];
+    const choice = states[summarize?.['Next'] as string];
+
+    // Assert
+    expect(summarize?.['ResultPath']).toBe('$.summary');
+    expect(choice?.['Choices']).toEqual([
+      {
+        Variable: '$.summary.outcome',
+        StringEquals: FLEET_FINISHED_WITH_ERRORS,
+        Next: FleetFailStates.fleetFinishedWithErrors,
+      },
+    ]);
+    expect(states[FleetFailStates.fleetFinishedWithErrors]?.['CausePath']).toBe('$.summary.text');
+    expect(states[FleetFlowStates.fleetFinished]).toEqual({ Type: 'Succeed', OutputPath: '$.summary' });
+  });
+
+  it('uses JSONPath only and passes asl-validator', () => {
+    // Act
+    // Read before validating: asl-validator writes its defaults (QueryLanguage) into the definition.
+    const text = JSON.stringify(asl);
+    const result = aslValidator(structuredClone(asl));
+
+    // Assert
+    expect(['QueryLanguage', 'JSONata', '"Assign"', '"Arguments"'].filter((k) => text.includes(k))).toEqual(
+      [],
+    );
+    expect(result.errorsText('\n')).toBe('');
+    expect(result.isValid).toBe(true);
+  });
+});
+
+describe('the fleet’s resources', () => {
+  it('gives Nomad’s address and secrets to Plan fleet only, the plan bucket to both', () => {
+    // Act
+    const env = (handler: string) => {
+      const [fn] = Object.values(
+        template.findResources('AWS::Lambda::Function', {
+          Properties: { Description: Match.absent() },
+        }),
+      ).filter((f) => JSON.stringify(f).includes(`Fleet${handler}fnRole`));
+      return Object.keys(
+        (fn as { Properties: { Environment: { Variables: object } } }).Properties.Environment.Variables,
+      );
+    };
+
+    // Assert
+    expect(env('planfleet')).toEqual(
+      expect.arrayContaining(['NOMAD_ADDR', 'NOMAD_TOKEN_SECRET_ARN', 'NOMAD_TLS_SECRET_ARN', 'PLAN_BUCKET']),
+    );
+    expect(env('summarizefleet').filter((v) => v.startsWith('NOMAD_'))).toEqual([]);
+    expect(env('summarizefleet')).toContain('PLAN_BUCKET');
+  });
+
+  it('exports the fleet state machine’s ARN and logs it under /aws/vendedlogs/states/', () => {
+    // Assert
+    template.hasOutput('FleetStateMachineArn', {
+      Value: { Ref: Match.stringLikeRegexp('^FleetStateMachine') },
+    });
+    template.hasResourceProperties('AWS::Logs::LogGroup', {
+      LogGroupName: {
+        'Fn::Join': ['-', ['/aws/vendedlogs/states/NomadRestartTest-Fleet', Match.anyValue()]],
+      },
+    });
+  });
+
+  it('exports the fleet input’s JSON Schema: selectors and budget, and no job', () => {
+    // Act
+    const schema = JSON.parse(
+      String(template.findOutputs('FleetInputJsonSchema')['FleetInputJsonSchema']?.['Value']),
+    ) as {
+      properties: Record<string, unknown>;
+    };
+
+    // Assert
+    expect(Object.keys(schema.properties)).toEqual(
+      expect.arrayContaining([
+        'namespace',
+        'filter',
+        'nodes',
+        'nodePool',
+        'datacenters',
+        'maxJobs',
+        'maxFailedJobs',
+      ]),
+    );
+    expect(schema.properties['job']).toBeUndefined();
+  });
+});
