@@ -120,8 +120,12 @@ const pointerSegment = action(
   (_v, text) => text.slice(1),
 );
 const pointerSelector = action(seq(lit('"'), many(pointerSegment), lit('"')), ([, segments]): Selector => {
-  const path = (segments as string[]).map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
-  return { type: 'path', path, text: `/${(segments as string[]).join('/')}` };
+  // pointerstructure.Parse("/" + segments): `""` is the pointer "/", one empty part.
+  const parts = (segments as string[]).map((s) => s.replaceAll('~1', '/').replaceAll('~0', '~'));
+  const path = parts.length > 0 ? parts : [''];
+  // go-bexpr's Selector.String() joins a pointer's parts without the leading slash: as a value,
+  // `"/web"` reads `web` and `""` reads the empty string.
+  return { type: 'path', path, text: path.join('/') };
 });
 selector.body = choice(pathSelector, inlineSelector, pointerSelector);
 

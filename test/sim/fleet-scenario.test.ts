@@ -57,6 +57,50 @@ describe('simulator: fleet scenarios', () => {
     }
   });
 
+  it('answers the fleet’s selections to the fleet token: meta, kinds, nodes and pools', async () => {
+    // Arrange
+    const sim = await startSimulator({ scenario: 'fleet', timeScale: TEST_TIME_SCALE });
+    const select = async (expression: string) =>
+      (
+        await get<JobListStub[]>(
+          sim.address,
+          `/v1/jobs?namespace=*&meta=true&filter=${encodeURIComponent(expression)}`,
+          FLEET_TOKENS.fleet,
+        )
+      ).json.map((j) => `${j.Namespace}/${j.ID}`);
+    try {
+      // Act
+      const payments = await select('Meta.team == "payments" and Type == "service"');
+      const parents = await select('Periodic is not nil or ParameterizedJob is not nil');
+      const children = await select('ParentID != ""');
+      const gpu = await select('NodePool == gpu');
+      const nodes = await get<Array<{ Name: string }>>(
+        sim.address,
+        `/v1/nodes?prefix=5a1c&filter=${encodeURIComponent('Datacenter == dc1')}`,
+        FLEET_TOKENS.fleet,
+      );
+      const pools = await get<Array<{ Name: string }>>(sim.address, '/v1/node/pools', FLEET_TOKENS.fleet);
+
+      // Assert
+      expect(payments).toEqual([
+        'payments/checkout',
+        'payments/fraud-model',
+        'payments/ledger',
+        'payments/refunds-worker',
+      ]);
+      expect(parents).toEqual(['search/reindex', 'payments/reports']);
+      expect(children).toEqual([
+        'search/reindex/dispatch-1764990000-3f2a1b9c',
+        'payments/reports/periodic-1764990000',
+      ]);
+      expect(gpu).toEqual(['search/embeddings', 'payments/fraud-model']);
+      expect(nodes.json.map((n) => n.Name)).toEqual(['client-1', 'client-2']);
+      expect(pools.json.map((p) => p.Name)).toEqual(['all', 'default', 'gpu']);
+    } finally {
+      await sim.close();
+    }
+  });
+
   it('generates the benchmark’s fleet at any size, deterministically', () => {
     // Act
     const scenario = fleetScenario({

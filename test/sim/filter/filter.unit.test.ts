@@ -60,6 +60,9 @@ describe('the simulator’s filter language', () => {
     ['TaskGroups.0.Meta.port == "8080"', true],
     ['TaskGroups.0.Count == 2', true],
     ['"dc1" in ["dc1", "dc9"]', true],
+    ['Meta.tier == ""', true],
+    ['Name != ""', true],
+    ['Meta.team == "/payments"', true],
   ])('evaluates %s as %s', (filter, expected) => {
     // Act / Assert
     expect(run(filter)).toBe(expected);
