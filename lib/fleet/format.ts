@@ -13,6 +13,7 @@ import type { FleetEvent, FleetJobName, FleetProgressEvent, JobProgressEvent } f
 import { problemText } from './reasons';
 import { fleetHeadline, omittedLine, problemLine } from './summary';
 
+/** The one-job formatter's options, and the fleet's budget its lines name. */
 export interface FleetFormatterOptions extends FormatterOptions {
   /** `-max-jobs`: above 1, a job's lines carry its `[<namespace>/<job>] ` prefix. */
   readonly maxJobs: number;
@@ -20,6 +21,7 @@ export interface FleetFormatterOptions extends FormatterOptions {
   readonly maxFailedJobs: number;
 }
 
+/** Every line of a fleet run: its own events', and its jobs' through the one-job formatter. */
 export interface FleetFormatter {
   /** The lines a fleet event or a job's event prints, in order. */
   render(event: FleetProgressEvent): OutputLine[];

@@ -7,8 +7,9 @@
  */
 import { causeMessage } from '../errors/cause-message';
 import { ERROR_LIST_HEADER, trimSpace } from '../restart/text';
-import type { FleetJobName, FleetJobOutcome, FleetJobProblem } from './events';
+import type { FleetEvent, FleetJobName, FleetJobOutcome, FleetJobProblem } from './events';
 import { FleetResultDecodeError, type MapResultEntry, parseJson } from './map-results';
+import { type ProblemContext, problemText } from './reasons';
 
 /** A started job's end: its outcome, why it was not restarted (if not), its execution. */
 export interface FleetJobEnd extends FleetJobName {
@@ -157,4 +158,27 @@ export function jobEndOf(entry: MapResultEntry): FleetJobEnd {
   return entry.Status === 'SUCCEEDED'
     ? succeededEnd(name, parseJson(entry.Output))
     : unsucceededEnd(name, entry);
+}
+
+/**
+ * The `job-finished` event of a job's end, for an engine or a follower that sees each job end:
+ * a locked job's `reason` is the holder (the formatter words it), any other the reason's words.
+ */
+export function jobFinishedEvent(end: FleetJobEnd, time: number, ctx: ProblemContext): FleetEvent {
+  const { problem } = end;
+  const reason =
+    problem === undefined
+      ? undefined
+      : problem.kind === 'locked'
+        ? problem.holder
+        : problemText(problem, ctx);
+  return {
+    type: 'job-finished',
+    time,
+    namespace: end.namespace,
+    job: end.job,
+    outcome: end.outcome,
+    ...(reason === undefined ? {} : { reason }),
+    ...(end.executionArn === undefined ? {} : { executionArn: end.executionArn }),
+  };
 }

@@ -7,22 +7,13 @@
  */
 import { NamedError } from '../errors/named-error';
 
-/** The Map state's output with a `ResultWriter` (the fleet's `$.mapResult`). */
-export interface MapRunOutput {
-  readonly MapRunArn?: string;
-  readonly ResultWriterDetails: { readonly Bucket?: string; readonly Key: string };
-}
-
 /** One result file's place (`SUCCEEDED_0.json`, ...). */
 export interface ResultFileRef {
   readonly Key: string;
-  readonly Size?: number;
 }
 
-/** `manifest.json`. */
+/** `manifest.json`: the fields the summary reads (AWS writes the bucket and the Map Run too). */
 export interface ResultManifest {
-  readonly DestinationBucket?: string;
-  readonly MapRunArn?: string;
   readonly ResultFiles: {
     readonly SUCCEEDED: readonly ResultFileRef[];
     readonly FAILED: readonly ResultFileRef[];
@@ -59,7 +50,10 @@ const optionalString = (value: unknown, field: string, where: string): string | 
   return value;
 };
 
-/** `$.mapResult`: the manifest's key, or `undefined` when the Map left no output (it failed). */
+/**
+ * `$.mapResult`, the Map state's output with a `ResultWriter` (`{MapRunArn, ResultWriterDetails:
+ * {Bucket, Key}}`): the manifest's key, or `undefined` when the Map left no output (it failed).
+ */
 export function manifestKeyOf(mapResult: unknown): string | undefined {
   if (!isObject(mapResult)) return undefined;
   const details = mapResult['ResultWriterDetails'];

@@ -1,4 +1,4 @@
-import { failureMessage, jobEndOf } from '../../lib/fleet/job-end';
+import { failureMessage, jobEndOf, jobFinishedEvent } from '../../lib/fleet/job-end';
 import { asEntries, childArn, failed, item, lambdaCause, runSummary, succeeded } from './helpers/map-results';
 
 const web = item('payments', 'web', 1, 3);
@@ -45,12 +45,37 @@ describe('job end', () => {
       });
     });
 
-    it('reads a locked item that succeeded with the lock words as its output', () => {
+    it("reads a locked item that succeeded with the child's cause (the lock step's error) as its output", () => {
+      // Arrange: "Read lock holder" puts the JobLocked Fail state's cause, Lambda's error JSON, there.
+      const cause = lambdaCause(
+        'JobLockedError',
+        'Job "web" in namespace "payments" is already being restarted by execution "other-run"',
+      );
+
       // Act
-      const end = one(succeeded(web, 'execution "other-run"'));
+      const end = one(succeeded(web, cause));
 
       // Assert
-      expect(end.problem).toEqual({ kind: 'locked', holder: 'execution "other-run"' });
+      expect(end).toMatchObject({
+        outcome: 'locked',
+        problem: { kind: 'locked', holder: 'execution "other-run"' },
+        executionArn: childArn(web),
+      });
+    });
+
+    it('reads a job whose start was refused (a cause that is no execution) as failed with AWS words', () => {
+      // Arrange
+      const entry = { ...failed(web, 'x', ''), Cause: 'Execution limit exceeded' };
+
+      // Act
+      const end = one(entry);
+
+      // Assert
+      expect(end.problem).toEqual({
+        kind: 'failed',
+        error: 'JobFailed',
+        message: 'JobFailed: Execution limit exceeded',
+      });
     });
 
     it("reads a failed child's error and the first of Nomad's errors from its summary", () => {
@@ -127,6 +152,37 @@ describe('job end', () => {
       // Assert
       expect(message).toHaveLength(300);
       expect(message.endsWith('...')).toBe(true);
+    });
+  });
+
+  describe('jobFinishedEvent', () => {
+    it("tells a restarted job's end with its execution, a locked one with its holder, a failed one in words", () => {
+      // Arrange
+      const lockCause = lambdaCause(
+        'JobLockedError',
+        'Job "web" in namespace "payments" is already being restarted by execution "x"',
+      );
+
+      // Act
+      const restarted = jobFinishedEvent(one(succeeded(web, runSummary('succeeded'))), 7, {
+        maxFailedJobs: 0,
+      });
+      const locked = jobFinishedEvent(one(failed(web, 'JobLocked', lockCause)), 7, { maxFailedJobs: 0 });
+      const failedJob = jobFinishedEvent(one(failed(web, 'StepFailed', 'Nomad is down')), 7, {
+        maxFailedJobs: 0,
+      });
+
+      // Assert
+      expect(restarted).toEqual({
+        type: 'job-finished',
+        time: 7,
+        namespace: 'payments',
+        job: 'web',
+        outcome: 'restarted',
+        executionArn: childArn(web),
+      });
+      expect(locked).toMatchObject({ outcome: 'locked', reason: 'execution "x"' });
+      expect(failedJob).toMatchObject({ outcome: 'failed', reason: 'failed: StepFailed: Nomad is down' });
     });
   });
 });

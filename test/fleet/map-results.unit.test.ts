@@ -49,7 +49,7 @@ describe('map results', () => {
       const [entry] = decodeResultFile([failed(api, 'RestartFailed', 'boom')], 'FAILED_0.json');
 
       // Assert
-      expect(entry).toMatchObject({ Status: 'FAILED', Error: 'RestartFailed' });
+      expect(entry).toMatchObject({ Status: 'FAILED', Error: 'JobFailed' });
       expect(entry?.Input).toContain('"job":"api"');
       expect(Object.keys(entry ?? {}).sort()).toEqual(['Cause', 'Error', 'ExecutionArn', 'Input', 'Status']);
     });

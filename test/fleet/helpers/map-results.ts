@@ -84,11 +84,14 @@ export function succeeded(it: FleetJobItem, output: unknown) {
   };
 }
 
-/** A failed item ("Job failed"): its cause is the failed child as DescribeExecution describes it. */
+/**
+ * A failed item: the item processor's Fail state "Job failed" (error `JobFailed`), its cause the
+ * failed child as the `.sync` task's DescribeExecution describes it.
+ */
 export function failed(it: FleetJobItem, childError: string, childCause: string, status = 'FAILED') {
   return {
     ...entryBase(it, status),
-    Error: childError,
+    Error: 'JobFailed',
     Cause: JSON.stringify({
       ExecutionArn: childArn(it),
       StateMachineArn: JOB_MACHINE,
