@@ -50,7 +50,7 @@ export function renderSummary(
     JobID: record.id,
     Namespace: record.namespace,
     Summary: summary,
-    Children: { Pending: 0, Running: 0, Dead: 0 },
+    Children: childrenOf(store, record),
     CreateIndex: record.summaryCreateIndex,
     ModifyIndex: record.summaryModifyIndex,
   };
@@ -62,6 +62,23 @@ export interface SimJobListStub extends JobListStub {
   Multiregion: Job['Multiregion'];
   /** Only with `meta=true`. */
   Meta?: Record<string, string> | null;
+}
+
+/**
+ * A periodic or parameterized parent's children by status (Nomad's `JobChildrenSummary`): what
+ * tells an operator the parent's work runs in other jobs. Zeroes for any other job.
+ */
+function childrenOf(store: Store, record: JobRecord): { Pending: number; Running: number; Dead: number } {
+  const children = { Pending: 0, Running: 0, Dead: 0 };
+  if (!record.job.Periodic && !record.job.ParameterizedJob) return children;
+  for (const child of store.jobs.values()) {
+    if (child.namespace !== record.namespace || child.job.ParentID !== record.id) continue;
+    const status = jobStatus(store, child);
+    if (status === 'running') children.Running++;
+    else if (status === 'dead') children.Dead++;
+    else children.Pending++;
+  }
+  return children;
 }
 
 /** A job list stub with `JobSummary` filled in (the CLI reads the namespace from it). */

@@ -26,6 +26,9 @@ describe('simulator: fleet scenarios', () => {
       expect(byId.get('default/log-shipper')?.Type).toBe('sysbatch');
       expect(byId.get('default/old-web')).toMatchObject({ Stop: true, Status: 'dead' });
       expect(byId.get('payments/reports')).toMatchObject({ Periodic: true, Status: 'running' });
+      expect(byId.get('payments/reports')?.JobSummary).toMatchObject({
+        Children: { Pending: 0, Running: 1, Dead: 0 },
+      });
       expect(byId.get('payments/reports/periodic-1764990000')?.ParentID).toBe('reports');
       expect(byId.get('search/reindex')?.ParameterizedJob).toBe(true);
       expect(byId.get('search/reindex/dispatch-1764990000-3f2a1b9c')?.ParentID).toBe('reindex');

@@ -73,6 +73,21 @@ describe('simulator: nodes and node pools', () => {
     expect(ids(byMeta.json)).toEqual(['a1b2ffff', 'c0ffee00']);
   });
 
+  it('reads a node prefix as Nomad’s UUID index does: hyphens ignored, odd lengths and non-hex refused', async () => {
+    // Act
+    const noHyphen = await read<Node[]>('/v1/nodes?prefix=c0ffee0000');
+    const odd = await read('/v1/nodes?prefix=a1b');
+    const notHex = await read('/v1/nodes?prefix=node');
+
+    // Assert
+    expect(ids(noHyphen.json)).toEqual(['c0ffee00']);
+    expect([odd.status, odd.text]).toEqual([500, 'index error: Input (without hyphens) must be even length']);
+    expect([notHex.status, notHex.text]).toEqual([
+      500,
+      "index error: Invalid UUID: encoding/hex: invalid byte: U+006E 'n'",
+    ]);
+  });
+
   it('refuses a malformed node filter with Nomad’s 400', async () => {
     // Act
     const answer = await read(`/v1/nodes?filter=${encodeURIComponent('NodePool ==')}`);

@@ -1,6 +1,6 @@
 /**
  * Nodes and node pools (Nomad's `command/agent/node_endpoint.go` and `node_pool_endpoint.go`):
- * `/v1/nodes` with `prefix` and `filter` (evaluated on the whole node), `/v1/node/:id`,
+ * `/v1/nodes` with `prefix` (as Nomad's UUID index reads it) and `filter` (on the whole node), `/v1/node/:id`,
  * `/v1/node/:id/allocations`, `/v1/node/pools` and `/v1/node/pool/:name`. Nodes need
  * `node:read`; pools need `node_pool:read` on each pool, and the list keeps only those.
  */
@@ -10,11 +10,12 @@ import type { ApiEnv, ApiRequest, ApiResponse, Route } from '../api';
 import { notFound, ok, principalOf } from '../api';
 import { blockingQuery } from '../blocking';
 import { byId } from '../reads';
+import { uuidPrefixMatcher } from '../uuid-prefix';
 
 function listNodes(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
   env.acl.requireNodeRead(principalOf(env, req));
   const { store } = env.cluster.ctx;
-  const prefix = req.query.get('prefix') ?? '';
+  const matchesPrefix = uuidPrefixMatcher(req.query.get('prefix') ?? '');
   const filter = listFilter(req.query.get('filter'), NODE);
   return blockingQuery(env, req, {
     tables: ['nodes'],
@@ -23,7 +24,7 @@ function listNodes(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
       ok(
         [...store.nodes.values()]
           .map((r) => r.node)
-          .filter((n) => n.ID.startsWith(prefix) && (filter?.test(n) ?? true)),
+          .filter((n) => matchesPrefix(n.ID) && (filter?.test(n) ?? true)),
       ),
   });
 }
