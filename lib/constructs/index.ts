@@ -14,6 +14,7 @@ export { type FleetOperatorUse, NomadRestartFleet, type NomadRestartFleetProps }
 export {
   NomadRestartSchedule,
   type NomadRestartScheduleProps,
+  type ScheduledFleetInput,
   type ScheduledRestartInput,
 } from './nomad-restart-schedule';
 export {

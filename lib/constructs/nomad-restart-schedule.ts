@@ -10,11 +10,14 @@ import * as targets from 'aws-cdk-lib/aws-scheduler-targets';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
+import { type FleetInput, validateFleetInput } from '../fleet/input';
 import { formatGoDuration, parseGoDuration } from '../go/duration';
 import { RestartValidationError } from '../restart/errors';
 import { validateExecutionInput } from '../restart/execution-input';
 import type { RestartInput } from '../restart/input';
 import { SCHEDULE_TRIGGER } from '../restart/window';
+import { NomadRestartFleet } from './nomad-restart-fleet';
+import { NomadRestartWorkflow } from './nomad-restart-workflow';
 import { notifyAlarmsTo } from './private/alarm-actions';
 import { DeadLetterQueue } from './private/dead-letter-queue';
 import { isTimeZone, scheduleExpressionProblem } from './private/schedule-expression';
@@ -22,9 +25,15 @@ import { isTimeZone, scheduleExpressionProblem } from './private/schedule-expres
 /** The restart input a schedule sends, less the fields the schedule sets itself. */
 export type ScheduledRestartInput = Omit<RestartInput, 'trigger' | 'scheduleName' | 'scheduledTime'>;
 
+/** A fleet input a schedule sends (no `job`: its selectors choose the jobs), less the same fields. */
+export type ScheduledFleetInput = Omit<FleetInput, 'trigger' | 'scheduleName' | 'scheduledTime'>;
+
 /** Props of {@link NomadRestartSchedule}. */
 export interface NomadRestartScheduleProps {
-  /** The restart state machine to start: `NomadRestartWorkflow.stateMachine`, or one imported. */
+  /**
+   * The state machine to start: `NomadRestartWorkflow.stateMachine` (or one imported) for a job's
+   * input, `NomadRestartFleet.stateMachine` for a fleet input.
+   */
   readonly stateMachine: sfn.IStateMachine;
   /**
    * The schedule's name: 1 to 64 letters, digits, `-`, `_` and `.`. Unique in its group; it is
@@ -46,12 +55,14 @@ export interface NomadRestartScheduleProps {
    */
   readonly flexibleWindow?: Duration;
   /**
-   * The restart: the execution input as the console takes it (`job`, `batchSize`,
-   * `batchWait`, ...). Checked at synth with Nomad's messages; the schedule adds `trigger`,
-   * `scheduleName` and `scheduledTime`. Unattended: `batchWait: "ask"` or the default `onError:
-   * "ask"` park questions in the approvals table until someone answers or they time out.
+   * The restart: the execution input as the console takes it, one job's (`job`, `batchSize`,
+   * `batchWait`, ...) or, without `job`, a fleet's (`namespace`, `filter`, `maxJobs`, ...; a weekly
+   * restart of a whole namespace is one schedule). Checked at synth with Nomad's messages; the
+   * schedule adds `trigger`, `scheduleName` and `scheduledTime`. Unattended: `batchWait: "ask"` or
+   * the default `onError: "ask"` park questions in the approvals table until someone answers or
+   * they time out.
    */
-  readonly input: ScheduledRestartInput;
+  readonly input: ScheduledRestartInput | ScheduledFleetInput;
   /**
    * The maintenance window, counted from the scheduled time: no batch starts after it, and a run
    * still going stops at the next safe point (`StoppedAtWindowEnd`). Sets the input's
@@ -97,7 +108,7 @@ const lit = (s: string) => s as ConstructorParameters<typeof ValidationError>[0]
 
 /**
  * A scheduled maintenance restart: an EventBridge Scheduler schedule whose target starts the
- * restart state machine with a fixed, synth-checked input. A run that finds the job locked by
+ * restart state machine (or, with a fleet input, the fleet's) with a fixed, synth-checked input. A run that finds the job locked by
  * another run is skipped and says so (`SkippedJobLocked`), never queued.
  */
 export class NomadRestartSchedule extends Construct {
@@ -158,8 +169,12 @@ export class NomadRestartSchedule extends Construct {
       input['windowDuration'] = formatGoDuration(props.maintenanceWindow.toSeconds() * 1e9);
     }
     Object.assign(input, { trigger: SCHEDULE_TRIGGER, scheduleName: name });
+    const fleet = !('job' in props.input);
+    const targetProblem = targetMismatch(props.stateMachine, fleet);
+    if (targetProblem !== undefined) fail('InvalidScheduleTarget', targetProblem);
     try {
-      validateExecutionInput(input);
+      if (fleet) validateFleetInput(input, { interactive: true });
+      else validateExecutionInput(input);
     } catch (err) {
       if (!(err instanceof RestartValidationError)) throw err;
       fail('InvalidScheduleInput', err.message);
@@ -213,7 +228,8 @@ export class NomadRestartSchedule extends Construct {
         deadLetterQueue: this.deadLetters.queue,
       }),
       description:
-        props.description ?? `nomad job restart ${String(props.input.job)} (${props.schedule} ${timeZone})`,
+        props.description ??
+        `${'job' in props.input ? `nomad job restart ${String(props.input.job)}` : 'nomad-restart fleet'} (${props.schedule} ${timeZone})`,
       enabled: props.enabled ?? true,
       timeWindow:
         flexible === undefined ? scheduler.TimeWindow.off() : scheduler.TimeWindow.flexible(flexible),
@@ -224,6 +240,20 @@ export class NomadRestartSchedule extends Construct {
     this.schedule.node.addDependency(group);
     if (props.alarmTopic !== undefined) notifyAlarmsTo(this, props.alarmTopic);
   }
+}
+
+/**
+ * Why the input cannot go to the state machine, when the state machine is one of ours and of the
+ * other kind: a fleet input to the one-job state machine (or a job's to the fleet's) would end
+ * every run in InvalidInput.
+ */
+function targetMismatch(stateMachine: sfn.IStateMachine, fleet: boolean): string | undefined {
+  const owner = stateMachine.node.scope;
+  if (fleet && owner instanceof NomadRestartWorkflow)
+    return 'the input has no "job", so it is a fleet input: give it the fleet state machine (NomadRestartFleet.stateMachine), not the one-job one';
+  if (!fleet && owner instanceof NomadRestartFleet)
+    return 'the input names a "job": give it the one-job state machine (NomadRestartWorkflow.stateMachine), not the fleet\'s';
+  return undefined;
 }
 
 /** The input's `windowDuration`, when it has one (a window end alone is not a length). */

@@ -34,7 +34,9 @@ beforeAll(async () => {
 });
 
 const stateMachineRef = () => {
-  const [logicalId] = Object.keys(template.findResources('AWS::StepFunctions::StateMachine'));
+  const [logicalId] = Object.keys(template.findResources('AWS::StepFunctions::StateMachine')).filter((id) =>
+    id.startsWith('RestartStateMachine'),
+  );
   return { Ref: logicalId };
 };
 
