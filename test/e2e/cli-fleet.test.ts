@@ -214,6 +214,35 @@ describe('nomad-restart fleet against the simulator', () => {
     expect(restartedNodes(h)).toEqual([node?.ID]);
   });
 
+  it('restarts only allocations in the -datacenter', async () => {
+    // Arrange
+    h = await openFleet({
+      namespaces: ['payments'],
+      nodes: [
+        { name: 'east', datacenter: 'dc1' },
+        { name: 'west', datacenter: 'dc2' },
+      ],
+      jobs: [
+        { ...teamJob('spread', 'payments', 'payments', 1), Type: 'system', Datacenters: ['dc1', 'dc2'] },
+      ],
+    });
+    const west = h.sim.control
+      .state()
+      .nodes()
+      .find((n) => n.Name === 'west');
+
+    // Act
+    const result = await runCli(
+      ['fleet', '-yes', '-namespace', 'payments', '-datacenter', 'dc2'],
+      fleetEnv(h),
+    );
+
+    // Assert
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(restartedNodes(h)).toEqual([west?.ID]);
+  });
+
   it('restarts only the jobs with allocations in the -node-pool', async () => {
     // Arrange
     h = await openFleet({
