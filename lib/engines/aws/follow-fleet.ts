@@ -10,6 +10,7 @@
  */
 
 import type { FleetJobName, FleetProgressEvent } from '../../fleet/events';
+import { jobEndOf, jobFinishedEvent } from '../../fleet/job-end';
 import { goQuote } from '../../go/quote';
 import { fleetExitStatusOf } from '../../workflow/exit-status';
 import type { AwsSession } from './aws-session';
@@ -81,16 +82,10 @@ async function followFleetExecution(request: FollowFleetRequest): Promise<Follow
       pollIntervalMs: interval,
       ...(request.historyPageSizes === undefined ? {} : { historyPageSizes: request.historyPageSizes }),
       printError: (message) => request.printError(message, name),
-    }).then((result) => {
-      request.emit({
-        type: 'job-finished',
-        time: Date.now(),
-        outcome: result.exitCode === 0 ? 'restarted' : 'failed',
-        executionArn: job.executionArn,
-        ...name,
-      });
     });
-    const tracked = done.finally(() => running.delete(tracked));
+    const tracked = done.then(() => {
+      running.delete(tracked);
+    });
     running.add(tracked);
   };
 
@@ -99,7 +94,11 @@ async function followFleetExecution(request: FollowFleetRequest): Promise<Follow
       for (const fleetEvent of tracker.apply(event)) request.emit(fleetEvent);
     if (tracker.mapRunArn !== undefined && tracker.end === undefined) {
       finder ??= new FleetJobFinder(session.calls, tracker.mapRunArn, request.historyPageSizes);
-      for (const job of await finder.poll()) follow(job);
+      const { started, ended } = await finder.poll();
+      for (const job of started) follow(job);
+      // Each job's end as the summary reads it (locked, failed, canceled...), worded the same way.
+      const ctx = { maxFailedJobs: tracker.plan?.budget.maxFailedJobs ?? 0 };
+      for (const entry of ended) request.emit(jobFinishedEvent(jobEndOf(entry), Date.now(), ctx));
     }
     // Interrupted: the jobs' followers cancel their jobs; once none runs, no further one may start.
     if (signal?.aborted && !stopped && running.size === 0 && tracker.end === undefined) {

@@ -70,7 +70,8 @@ const summarized = (failed: number): EventShape => ({
   stateExitedEventDetails: { name: 'Summarize fleet', output: JSON.stringify({ summary: summary(failed) }) },
 });
 
-const itemHistory = (n: number) =>
+/** An item execution: its input, the one-job execution it started, then its result (a `FleetJobResult`). */
+const itemHistory = (n: number, output: unknown = { outcome: 'succeeded' }) =>
   new FakeExecution([
     [
       {
@@ -86,7 +87,12 @@ const itemHistory = (n: number) =>
         },
       },
     ],
+    [],
+    [],
+    [ev.succeeded({ ...item(n).input, executionArn: CHILD(n), output })],
   ]);
+const LOCKED_CAUSE =
+  'Job "web-2" in namespace "default" is already being restarted by run "other" (started by ops@laptop)';
 const started = (n: number): ProgressEvent => ({ type: 'restart-started', time: n, count: 2 });
 const finished: ProgressEvent = { type: 'finished', time: 9, errors: [], canceled: false };
 const plan = { jobId: 'web', namespace: 'default', planKey: 'runs/x/plan.json' };
@@ -107,7 +113,7 @@ const childLocked = () =>
     [
       ev.step('Validate input', []),
       ev.step('Plan restart', [], { plan }),
-      ev.failed('JobLocked', 'Job "web-2" is locked by run "other" (started by ops@laptop)'),
+      ev.failed('JobLocked', LOCKED_CAUSE),
     ],
   ]);
 
@@ -219,7 +225,7 @@ describe('runFleetOnAws', () => {
     );
   });
 
-  it('names a locked job in its error line and exits 1 without printing the summary twice', async () => {
+  it('tells a locked job by its item’s result, names it in its error line, exits 1 without printing the summary twice', async () => {
     // Arrange
     serve(
       {
@@ -235,7 +241,7 @@ describe('runFleetOnAws', () => {
           ],
         ]),
         [ITEM(1)]: itemHistory(1),
-        [ITEM(2)]: itemHistory(2),
+        [ITEM(2)]: itemHistory(2, LOCKED_CAUSE),
         [CHILD(1)]: childRestarted(1),
         [CHILD(2)]: childLocked(),
       },
@@ -247,12 +253,15 @@ describe('runFleetOnAws', () => {
 
     // Assert
     expect(result).toEqual({ exitCode: 1, status: 'FAILED', executionArns: [FLEET] });
-    expect(errors).toEqual([
-      {
-        message: 'Job "web-2" is locked by run "other" (started by ops@laptop)',
-        job: { namespace: 'default', job: 'web-2' },
-      },
-    ]);
+    expect(errors).toEqual([{ message: LOCKED_CAUSE, job: { namespace: 'default', job: 'web-2' } }]);
+    expect(emitted).toContainEqual(
+      expect.objectContaining({
+        type: 'job-finished',
+        outcome: 'locked',
+        reason: 'run "other" (started by ops@laptop)',
+        job: 'web-2',
+      }),
+    );
     expect(emitted.at(-1)).toEqual(
       expect.objectContaining({ type: 'fleet-finished', failed: 1, withErrors: true }),
     );
