@@ -169,9 +169,9 @@ describe('the fleet state machine', () => {
     expect(processor[READ_LOCK_HOLDER]).toEqual({
       Type: 'Pass',
       Parameters: {
-        'job.$': '$.item.input.job',
-        'namespace.$': '$.item.input.namespace',
-        'fleet.$': '$.item.input.fleet',
+        'job.$': '$.input.job',
+        'namespace.$': '$.input.namespace',
+        'fleet.$': '$.input.fleet',
         'executionArn.$': '$.failedExecution.execution.ExecutionArn',
         'output.$': '$.failedExecution.execution.Cause',
       },

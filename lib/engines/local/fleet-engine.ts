@@ -8,12 +8,12 @@
  */
 import type { FleetProgressEvent } from '../../fleet/events';
 import type { RestartInput } from '../../restart/input';
-import { getIfPresent, type PlanStore } from '../../stores/plan-store';
+import type { PlanStore } from '../../stores/plan-store';
 import { FleetTaskStates } from '../../workflow/fleet-state-names';
 import { LocalChildExecutions } from './child-executions';
 import { type LocalRestart, type LocalRestartRequest, localInvocation, runRestartLocally } from './engine';
 import { StateMachineNotFoundError } from './errors';
-import { finishedEvent, fleetStateOf, jobFinishedEvent, jobOf, plannedEvent } from './fleet-events';
+import { fleetStateOf, jobFinishedEvent, jobOf, summaryEventsOf } from './fleet-events';
 import { createGate, lambdaTaskHandler } from './lambda-tasks';
 import { type LocalDefinitions, loadLocalDefinition } from './local-definition';
 import { runLocalExecution } from './runner';
@@ -66,9 +66,15 @@ export interface LocalFleetRequest
 export interface FleetRunResult extends ExecutionResult {
   /** Each item execution of the Distributed Map (its history is its own, not the fleet's). */
   readonly items: readonly ItemExecutionSummary[];
-  /** Each job's one-job run, as it ended (a continued run: its whole chain). */
-  readonly jobs: readonly ExecutionResult[];
+  /**
+   * How each job's one-job run ended (a continued run: its whole chain), without its output
+   * (that is in its item's): 5,000 jobs' summaries would only weigh on the run's memory.
+   */
+  readonly jobs: readonly JobRunEnd[];
 }
+
+/** How one job's run ended, and its counters (its history is its own). */
+export type JobRunEnd = Pick<ExecutionResult, 'status' | 'error' | 'cause' | 'stats'>;
 
 /** A local fleet run, and a cancel honoured as the one-job command honours it. */
 export interface LocalFleet {
@@ -127,7 +133,7 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
   const ask = oneAtATime();
   const stop = new AbortController();
   const running = new Set<LocalRestart>();
-  const jobs: ExecutionResult[] = [];
+  const jobs: JobRunEnd[] = [];
   const chains: Promise<unknown>[] = [];
   const items: ItemExecutionSummary[] = [];
   let canceling = false;
@@ -136,8 +142,6 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
   let itemEnded = () => {};
   let validateJob = synthesized;
   let budget = { maxFailedJobs: 0 };
-  // Job events come after the fleet's plan is told: the skipped list is read before any job starts.
-  let planned: Promise<void> = Promise.resolve();
 
   /** One job's one-job run: settles when its first execution ends, as `.sync` waits for that one only. */
   const runJob = (name: string, input: unknown, signal: AbortSignal) =>
@@ -167,7 +171,13 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
         running.add(restart);
         if (canceling) void restart.requestCancel();
         return restart.result.then((result) => {
-          jobs.push(result);
+          const { status, error, cause, stats } = result;
+          jobs.push({
+            status,
+            stats,
+            ...(error === undefined ? {} : { error }),
+            ...(cause === undefined ? {} : { cause }),
+          });
           running.delete(restart);
         });
       });
@@ -181,7 +191,6 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
         `a fleet item started "${child.stateMachineArn}"; locally only "${stateMachine.stateMachineArn}" runs`,
       );
     }
-    await planned;
     if (canceling || child.signal.aborted) {
       // The fleet is being stopped: no job starts; the item waits for the stop, as StopExecution
       // would find it.
@@ -208,8 +217,8 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
       15 * 60 * 1000;
     return lambdaTaskHandler(id, state.stateName, budgetMs, {
       gate,
-      // The fleet's own steps report through their outputs (fleet-planned, fleet-finished).
-      invocation: localInvocation(request, () => {}),
+      // The fleet's own steps tell fleet events (fleet-planned, live); no one-job event.
+      invocation: { ...localInvocation(request, () => {}), fleetEvents: request.emit },
       intercept: request.interceptInvocation ?? ((_state, invoke) => invoke()),
       prepare: async () => {},
     });
@@ -231,14 +240,9 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
     ...(request.onStateEntered === undefined ? {} : { onStateEntered: request.onStateEntered }),
     onStateExited: (name, output) => {
       const state = name === FleetTaskStates.planFleet ? fleetStateOf(output) : undefined;
-      if (state !== undefined) {
-        budget = { maxFailedJobs: state.budget.maxFailedJobs };
-        planned = getIfPresent<Skipped>(store, state.plan.skippedKey).then((skipped) =>
-          request.emit(plannedEvent(state, skipped, now())),
-        );
-      }
-      const finished = name === FleetTaskStates.summarizeFleet ? finishedEvent(output, now()) : undefined;
-      if (finished !== undefined) request.emit(finished);
+      if (state !== undefined) budget = { maxFailedJobs: state.budget.maxFailedJobs };
+      if (name === FleetTaskStates.summarizeFleet)
+        for (const event of summaryEventsOf(output)) request.emit(event);
       request.onStateExited?.(name, output);
     },
     onItemExecutionEnded: (item) => {
@@ -268,8 +272,6 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
     },
   };
 }
-
-type Skipped = Extract<FleetProgressEvent, { type: 'fleet-planned' }>['skipped'];
 
 /** The stats of an execution that never ran. */
 function emptyStats() {

@@ -1,17 +1,15 @@
 /**
- * The fleet's own events, as a local fleet run derives them from what its states hand on: the
- * plan's state ("Plan fleet"), each item execution's end (worded by the summary's own
- * `jobEndOf`/`problemText`, so the terminal and the summary say the same), the summary.
+ * The fleet's own events in a local fleet run: "Plan fleet" tells `fleet-planned` live and
+ * "Summarize fleet" hands `fleet-finished` on in its output; the engine adds each job's
+ * `job-started` and, from its item execution's end, `job-finished` (worded by the summary's own
+ * `jobEndOf`/`problemText`, so the terminal and the summary say the same).
  */
 import type { FleetEvent, FleetJobName } from '../../fleet/events';
 import { jobEndOf } from '../../fleet/job-end';
 import { problemText } from '../../fleet/reasons';
-import type { FleetSummary } from '../../fleet/summary';
 import type { RestartInput } from '../../restart/input';
 import type { FleetState } from '../../workflow/fleet-state-names';
 import type { ItemExecutionSummary } from './types';
-
-type Planned = Extract<FleetEvent, { type: 'fleet-planned' }>;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -21,16 +19,6 @@ export function fleetStateOf(output: unknown): FleetState | undefined {
   return isObject(output) && isObject(output['plan']) && isObject(output['budget'])
     ? (output as unknown as FleetState)
     : undefined;
-}
-
-/** `fleet-planned`, from the plan's state and the skipped list it wrote. */
-export function plannedEvent(
-  state: FleetState,
-  skipped: Planned['skipped'] | undefined,
-  time: number,
-): Planned {
-  const { jobs, allocations, namespaces } = state.plan;
-  return { type: 'fleet-planned', time, jobs, allocations, skipped: skipped ?? [], namespaces };
 }
 
 /** The job a one-job execution started by the fleet restarts, and its place in the fleet. */
@@ -77,18 +65,12 @@ export function jobFinishedEvent(
   };
 }
 
-/** `fleet-finished`, from "Summarize fleet"'s output (its `summary`), or `undefined` for any other. */
-export function finishedEvent(output: unknown, time: number): FleetEvent | undefined {
-  if (!isObject(output) || !isObject(output['summary'])) return undefined;
-  const summary = output['summary'] as unknown as FleetSummary;
-  return {
-    type: 'fleet-finished',
-    time,
-    restarted: summary.restarted,
-    failed: summary.failed,
-    skipped: summary.skipped,
-    withErrors: summary.outcome === 'finished-with-errors',
-    problems: summary.problems,
-    omittedProblems: summary.omittedProblems,
-  };
+/**
+ * The events "Summarize fleet" hands on in its output (`$.summary.events`: its `fleet-finished`),
+ * or none for any other output.
+ */
+export function summaryEventsOf(output: unknown): FleetEvent[] {
+  const summary = isObject(output) ? output['summary'] : undefined;
+  const events = isObject(summary) ? summary['events'] : undefined;
+  return Array.isArray(events) ? (events as FleetEvent[]) : [];
 }

@@ -81,11 +81,12 @@ export function fleetJobProcessor(scope: Construct, restartStateMachine: sfn.ISt
         sfn.Condition.stringEquals(childError, FailStates.jobLocked),
       ),
       new sfn.Pass(scope, READ_LOCK_HOLDER, {
-        // The item's result as a restarted job's, with the holder's words as its output.
+        // The item's result as a restarted job's, with the holder's words as its output. `$` is
+        // "Job input"'s output here ({input, name}): the job is in the merged one-job input.
         parameters: {
-          'job.$': '$.item.input.job',
-          'namespace.$': '$.item.input.namespace',
-          'fleet.$': '$.item.input.fleet',
+          'job.$': '$.input.job',
+          'namespace.$': '$.input.namespace',
+          'fleet.$': '$.input.fleet',
           'executionArn.$': `${FAILED_EXECUTION_PATH}.execution.ExecutionArn`,
           'output.$': `${FAILED_EXECUTION_PATH}.execution.Cause`,
         },

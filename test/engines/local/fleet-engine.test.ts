@@ -1,13 +1,11 @@
 /**
- * Scenario: a fleet through the synthesized fleet state machine and the local engine, each job a
- * run of the synthesized one-job state machine (real handlers) against the simulator. "Plan
- * fleet" and "Summarize fleet" are stood in for here (the item list and a minimal summary), so
- * what is checked is the engine's part: the Distributed Map's limits over real jobs, each child a
- * real one-job run, the events tagged with their job, a locked job told apart, the results as
- * the summary will read them, and a cancel.
+ * Scenario: a fleet through the synthesized fleet state machine and the local engine, with the
+ * real handlers ("Plan fleet" selecting by Nomad's filter, "Summarize fleet" reading the
+ * Distributed Map's results) and each job a run of the synthesized one-job state machine, against
+ * the simulator over HTTP with ACLs on and the README's policy: the Distributed Map's limits
+ * over real jobs, the events tagged with their job, a locked job told apart, a cancel and a stop.
  */
 
-import type { InvocationInterceptor } from '../../../lib/engines/local/engine';
 import {
   type FleetRunResult,
   type LocalFleet,
@@ -16,13 +14,18 @@ import {
 } from '../../../lib/engines/local/fleet-engine';
 import { type LocalDefinitions, loadLocalDefinition } from '../../../lib/engines/local/local-definition';
 import type { FleetProgressEvent } from '../../../lib/fleet/events';
-import { type FleetJobItem, fleetKeys } from '../../../lib/fleet/items';
-import { type RestartInput, toRestartInput } from '../../../lib/restart/input';
+import type { FleetJobItem } from '../../../lib/fleet/items';
 import { localStores } from '../../../lib/stores/from-env';
-import { type FleetState, FleetTaskStates } from '../../../lib/workflow/fleet-state-names';
+import type { FleetState } from '../../../lib/workflow/fleet-state-names';
 import { FlowStates, TASK_STATE_HANDLERS } from '../../../lib/workflow/state-names';
-import { restartOptions } from '../../fixtures/restart-options';
-import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../../steps/helpers/harness';
+import { OPERATOR_TOKEN, readmePolicyAcl } from '../../fixtures/readme-policy';
+import {
+  allocationsOf,
+  type Harness,
+  harnessPerTest,
+  simpleJob,
+  waitAllRunning,
+} from '../../steps/helpers/harness';
 import { freeJob, holdJob } from './helpers/workflow-harness';
 
 const JOBS = ['api', 'cache', 'db', 'web', 'worker'];
@@ -32,69 +35,6 @@ beforeAll(async () => {
   stateMachines = (await loadLocalDefinition()).stateMachine;
 });
 
-/** The jobs of the fleet, in order, as "Plan fleet" writes them. */
-function itemsOf(runId: string, jobs: readonly string[]): FleetJobItem[] {
-  return jobs.map((job, i) => ({
-    input: { job, namespace: 'default', fleet: { runId, index: i + 1, of: jobs.length } },
-    executionName: `${runId}-${job}`,
-    allocations: 2,
-  }));
-}
-
-/**
- * Stands in for the fleet's own handlers: "Plan fleet" writes the item list to the plan store and
- * returns the fleet's state; "Summarize fleet" returns a summary that ends the run.
- */
-function fleetSteps(
-  runId: string,
-  jobs: readonly string[],
-  budget: FleetState['budget'],
-): InvocationInterceptor {
-  return async (stateName, invoke) => {
-    const keys = fleetKeys(runId);
-    if (stateName === FleetTaskStates.planFleet) {
-      await localStores.planStore.put(keys.items, itemsOf(runId, jobs));
-      await localStores.planStore.put(keys.skipped, [
-        { namespace: 'default', job: 'nightly', reason: { kind: 'periodic' } },
-      ]);
-      const { job: _job, ...jobOptions } = toRestartInput(restartOptions('unused')) as Omit<
-        RestartInput,
-        'scope'
-      >;
-      const state: FleetState = {
-        run: { runId, startedAt: Date.now() },
-        plan: {
-          itemsKey: keys.items,
-          skippedKey: keys.skipped,
-          resultsPrefix: keys.results,
-          jobs: jobs.length,
-          allocations: jobs.length * 2,
-          skipped: 1,
-          namespaces: ['default'],
-        },
-        budget,
-        jobOptions,
-        dryRun: false,
-      };
-      return state;
-    }
-    if (stateName === FleetTaskStates.summarizeFleet) {
-      const text = 'Fleet restart finished: 0 jobs restarted, 0 failed, 0 skipped';
-      return {
-        outcome: 'finished',
-        restarted: 0,
-        failed: 0,
-        skipped: 0,
-        problems: [],
-        omittedProblems: 0,
-        lines: [text],
-        text,
-      };
-    }
-    return invoke();
-  };
-}
-
 /** Starts a fleet of {@link JOBS} against `h`'s simulator; `extra` overrides the request. */
 async function startFleet(
   h: Harness,
@@ -103,13 +43,12 @@ async function startFleet(
   extra: Partial<LocalFleetRequest> = {},
 ): Promise<LocalFleet> {
   return runFleetLocally({
-    input: { namespace: 'default', filter: 'Type == "service"' },
+    input: { namespace: 'default', filter: 'Type == "service"', yes: true, ...budget },
     executionName: runId,
     stateMachines,
-    nomad: { address: h.sim.address },
+    nomad: { address: h.sim.address, token: OPERATOR_TOKEN },
     emit: () => {},
     prompt: async () => ({ kind: 'read-error', text: 'EOF' }),
-    interceptInvocation: fleetSteps(runId, JOBS, budget),
     waitTimeOverrides: { [FlowStates.waitBeforeNextBatch]: 0 },
     retryIntervalOverrides: Object.fromEntries(Object.keys(TASK_STATE_HANDLERS).map((name) => [name, 0])),
     now: h.now,
@@ -143,7 +82,13 @@ function maxJobsInFlight(events: readonly FleetProgressEvent[]): number {
 describe('runFleetLocally', () => {
   const harness = harnessPerTest();
   const startJobs = async () => {
-    const h = await harness.start({ jobs: JOBS.map((id) => simpleJob(id, 'service', 2)) });
+    const h = await harness.start(
+      {
+        jobs: [...JOBS.map((id) => simpleJob(id, 'service', 2)), simpleJob('nightly', 'sysbatch', 1)],
+        acl: readmePolicyAcl(['default']),
+      },
+      { token: OPERATOR_TOKEN },
+    );
     for (const id of JOBS) await waitAllRunning(h, id, 2);
     return h;
   };
@@ -166,8 +111,13 @@ describe('runFleetLocally', () => {
       (e) => 'namespace' in e && e.type !== 'job-started' && e.type !== 'job-finished',
     );
     expect(new Set(restarted.map((e) => ('job' in e ? e.job : undefined)))).toEqual(new Set(JOBS));
-    expect(events[0]).toMatchObject({ type: 'fleet-planned', jobs: 5, skipped: [{ job: 'nightly' }] });
-    expect(events.at(-1)).toMatchObject({ type: 'fleet-finished', withErrors: false });
+    expect(events[0]).toMatchObject({ type: 'fleet-planned', jobs: 5, allocations: 10 });
+    expect(events.at(-1)).toMatchObject({
+      type: 'fleet-finished',
+      restarted: 5,
+      failed: 0,
+      withErrors: false,
+    });
   });
 
   it("keeps each job's history out of the fleet's, and writes every job's end where the summary reads it", async () => {
@@ -181,8 +131,7 @@ describe('runFleetLocally', () => {
     expect(result.items).toHaveLength(5);
     expect(result.stats.maxHistoryEvents).toBeLessThan(40);
     expect(Math.min(...result.jobs.map((job) => job.stats.historyEvents))).toBeGreaterThan(20);
-    const output = result.output as { mapResult?: unknown };
-    expect(output).toMatchObject({ outcome: 'finished' });
+    expect(result.output).toMatchObject({ outcome: 'finished', restarted: 5 });
     const manifests = localStores.planStore
       .keys()
       .filter((k) => k.startsWith('fleets/fleet-history/results/'));
@@ -210,7 +159,7 @@ describe('runFleetLocally', () => {
       (item) => (item.input as { item: FleetJobItem }).item.input.job === 'db',
     );
     expect(db?.status).toBe('SUCCEEDED');
-    expect(db?.output).toMatchObject({ Error: 'JobLocked', Cause: expect.stringContaining('other-run') });
+    expect(db?.output).toMatchObject({ job: 'db', output: expect.stringContaining('other-run') });
     const finished = run.events.filter((e) => e.type === 'job-finished');
     expect(finished.filter((e) => e.outcome === 'restarted').map((e) => e.job)).toEqual([
       'api',
@@ -218,7 +167,10 @@ describe('runFleetLocally', () => {
       'web',
       'worker',
     ]);
-    expect(run.result.status).toBe('SUCCEEDED');
+    // Outside a schedule a locked job is not done: the fleet ends with errors, naming it.
+    expect(run.result.error).toBe('FleetRestartFinishedWithErrors');
+    expect(finished.find((e) => e.job === 'db')).toMatchObject({ outcome: 'locked' });
+    expect(run.events.at(-1)).toMatchObject({ type: 'fleet-finished', restarted: 4, withErrors: true });
   });
 
   it('cancels the running job at its safe point, starts no other, and stops the fleet', async () => {
@@ -278,5 +230,57 @@ describe('runFleetLocally', () => {
     expect(stopped.jobs.map((job) => job.status)).toEqual(['ABORTED']);
     const nextApi = next.events.find((e) => e.type === 'job-finished' && e.job === 'api');
     expect(nextApi).toMatchObject({ outcome: 'restarted' });
+  });
+
+  it('starts no further job once more jobs failed than maxFailedJobs tolerates', async () => {
+    // Arrange: every restart of "cache" and "web" refused by Nomad; one failed job tolerated.
+    const h = await startJobs();
+    for (const jobId of ['cache', 'web']) {
+      for (const allocation of allocationsOf(h, jobId)) {
+        h.sim.control.injectFault({
+          pathSuffix: `/${allocation.ID}/restart`,
+          method: 'PUT',
+          status: 400,
+          body: 'restart refused',
+        });
+      }
+    }
+    const events: FleetProgressEvent[] = [];
+
+    // Act
+    const fleet = await startFleet(
+      h,
+      'fleet-budget',
+      { maxJobs: 1, maxFailedJobs: 1 },
+      {
+        input: {
+          namespace: 'default',
+          filter: 'Type == "service"',
+          yes: true,
+          onError: 'fail',
+          maxJobs: 1,
+          maxFailedJobs: 1,
+        },
+        emit: (event) => events.push(event),
+      },
+    );
+    const result = await fleet.result;
+
+    // Assert
+    expect(events.filter((e) => e.type === 'job-started').map((e) => e.job)).toEqual([
+      'api',
+      'cache',
+      'db',
+      'web',
+    ]);
+    expect(result.error).toBe('FleetRestartFinishedWithErrors');
+    expect(events.at(-1)).toMatchObject({
+      type: 'fleet-finished',
+      restarted: 2,
+      failed: 2,
+      skipped: 1,
+      withErrors: true,
+    });
+    expect(result.cause).toContain('worker');
   });
 });
