@@ -4,8 +4,11 @@
  */
 import type { PageOptions, QueryResult } from '../../nomad/query';
 
-/** The page size of the fleet's listings: few requests, pages of a few megabytes at most. */
-export const FLEET_PAGE_SIZE = 2_000;
+/**
+ * The page size of the fleet's listings: 20 requests for 200,000 allocations, each page about 7 MB
+ * of stubs without task states, dropped before the next is read.
+ */
+export const FLEET_PAGE_SIZE = 10_000;
 
 /**
  * Reads every page of a list, handing each to `each` in order; resolves to how many requests it

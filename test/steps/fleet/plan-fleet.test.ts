@@ -5,9 +5,11 @@
  * the kinds a fleet skips, with reasons; Nomad's 400 for a malformed filter and the one line for
  * a token without `node:read`, with nothing written; the requests counted from the request log.
  */
-import { fleetKeys } from '../../../lib/fleet/items';
+import { type FleetJobItem, fleetKeys } from '../../../lib/fleet/items';
 import type { Job } from '../../../lib/nomad/types';
+import { validateExecutionInput } from '../../../lib/restart/execution-input';
 import { NODE_READ_DENIED } from '../../../lib/steps/fleet/node-scope';
+import { FLEET_PAGE_SIZE } from '../../../lib/steps/fleet/pages';
 import { type PlanFleetPayload, planFleetStep } from '../../../lib/steps/fleet/plan-fleet-step';
 import { MemoryPlanStore } from '../../../lib/stores/plan-store';
 import { InvalidInputError } from '../../../lib/workflow/errors';
@@ -155,9 +157,9 @@ describe('planFleetStep', () => {
     expect(events).toEqual([expect.objectContaining({ type: 'fleet-planned', jobs: 2, allocations: 9 })]);
     // Assert: three requests for the whole fleet, none per job.
     expect(requests(h)).toEqual([
-      `GET /v1/jobs?${query('Meta.team == "payments"')}&namespace=*&per_page=2000`,
+      `GET /v1/jobs?${query('Meta.team == "payments"')}&namespace=*&per_page=${FLEET_PAGE_SIZE}`,
       'GET /v1/namespaces?',
-      `GET /v1/allocations?${query('ClientStatus == "running" or DesiredStatus == "run"')}&namespace=*&per_page=2000&task_states=false`,
+      `GET /v1/allocations?${query('ClientStatus == "running" or DesiredStatus == "run"')}&namespace=*&per_page=${FLEET_PAGE_SIZE}&task_states=false`,
     ]);
   });
 
@@ -190,6 +192,36 @@ describe('planFleetStep', () => {
     // Assert: web (80) after api, search and train (50, by namespace then ID).
     const items = (await planStore.get(fleetKeys('weekly-1').items)) as { input: { job: string } }[];
     expect(items.map((i) => i.input.job)).toEqual(['api', 'search', 'train', 'web']);
+  });
+
+  it("makes each job's input, merged as the item processor merges it, one the one-job execution accepts", async () => {
+    // Arrange
+    const h = await start();
+    const planStore = new MemoryPlanStore();
+    const state = await planFleetStep(
+      deps(h, planStore),
+      payload({
+        namespace: 'prod',
+        datacenters: ['dc1'],
+        batchSize: '25%',
+        onError: 'fail',
+        startedBy: 'ops',
+      }),
+    );
+    const [item] = (await planStore.get(fleetKeys('weekly-1').items)) as FleetJobItem[];
+
+    // Act: States.JsonMerge($.options, $.item.input, false) is a shallow merge, the item winning.
+    const options = validateExecutionInput({ ...state.jobOptions, ...item?.input });
+
+    // Assert
+    expect(options).toMatchObject({
+      job: item?.input.job,
+      namespace: 'prod',
+      batchSize: { value: 25, percent: true },
+      onError: 'fail',
+      fleet: { runId: 'weekly-1', index: 1 },
+      scope: { datacenters: ['dc1'] },
+    });
   });
 
   it('counts only allocations on the node a prefix names, and gives each job that scope', async () => {
@@ -287,7 +319,10 @@ describe('planFleetStep', () => {
     expect(state.plan.allocations).toBe(
       ['search', 'train', 'web'].reduce((sum, id) => sum + placedOn(h, 'prod', id, gpu), 0),
     );
-    expect(requests(h).slice(0, 2)).toEqual(['GET /v1/node/pool/gpu?', 'GET /v1/nodes?per_page=2000']);
+    expect(requests(h).slice(0, 2)).toEqual([
+      'GET /v1/node/pool/gpu?',
+      `GET /v1/nodes?per_page=${FLEET_PAGE_SIZE}`,
+    ]);
   });
 
   it('refuses an unknown node pool, naming it', async () => {
