@@ -6,6 +6,7 @@
  * stays far under Step Functions' 256 KiB for 5,000 jobs; the report, in the plan store, has all.
  */
 import { formatGoDuration } from '../go/duration';
+import { runTimeLine } from '../restart/run-summary';
 import type { FleetJobName, FleetJobProblem, FleetSkipReason } from './events';
 import type { FleetJobItem } from './items';
 import type { FleetJobEnd } from './job-end';
@@ -166,6 +167,8 @@ export function summarizeFleet(facts: FleetFacts): { summary: FleetSummary; repo
     facts.startedAt === null
       ? null
       : formatGoDuration(Math.max(0, Math.round((facts.finishedAt - facts.startedAt) / 1000)) * 1e9);
+  // The console's and a notifier's reader also wants when (the terminal prints the block alone).
+  lines.push(runTimeLine({ startedAt, finishedAt: iso(facts.finishedAt), duration }));
   const summary: FleetSummary = {
     outcome,
     runId: facts.runId,

@@ -226,6 +226,17 @@ function headline(s: Omit<RunSummary, 'lines' | 'text'>): string {
   }
 }
 
+/** When a run started and finished, and how long it took (a one-job run's or a fleet's). */
+export function runTimeLine(s: {
+  readonly startedAt: string | null;
+  readonly finishedAt: string;
+  readonly duration: string | null;
+}): string {
+  return s.startedAt === null
+    ? `Finished ${s.finishedAt}`
+    : `Started ${s.startedAt}, finished ${s.finishedAt}, took ${s.duration ?? 'unknown'}`;
+}
+
 /**
  * The summary as text lines, for the console, a chat message or a log: the outcome, the
  * allocation counts (skipped by reason), the window, the time taken, who started the run, and
@@ -255,11 +266,7 @@ export function renderRunSummary(s: Omit<RunSummary, 'lines' | 'text'>): string[
         : `Maintenance window: until ${s.window.end}`,
     );
   }
-  lines.push(
-    s.startedAt === null
-      ? `Finished ${s.finishedAt}`
-      : `Started ${s.startedAt}, finished ${s.finishedAt}, took ${s.duration ?? 'unknown'}`,
-  );
+  lines.push(runTimeLine(s));
   if (s.fleet !== null)
     lines.push(`Started by fleet run ${goQuote(s.fleet.runId)} (job ${s.fleet.index} of ${s.fleet.of})`);
   if (s.schedule !== null) {

@@ -5,6 +5,7 @@ import { asEntries, failed, item, lambdaCause, RUN_ID, runSummary, succeeded } f
 
 const START = Date.UTC(2026, 11, 7, 2, 0, 0);
 const REPORT = `fleets/${RUN_ID}/report.json`;
+const TIMING = 'Started 2026-12-07T02:00:00.000Z, finished 2026-12-07T02:02:05.000Z, took 2m5s';
 
 /** Facts of a fleet run over `items`, the ends read from `entries`. */
 function facts(items: FleetJobItem[], entries: object[], extra: Partial<FleetFacts> = {}): FleetFacts {
@@ -69,6 +70,7 @@ describe('fleet summary', () => {
         'Fleet restart finished: 2 jobs restarted, 0 failed, 2 skipped',
         '  batch/report: skipped: sysbatch jobs are not restarted',
         '  batch/nightly/periodic-1700000000: skipped: dispatched or periodic child of "nightly" (finite batch work)',
+        TIMING,
       ]);
       expect(summary.text).toBe(summary.lines.join('\n'));
       expect(summary.duration).toBe('2m5s');
@@ -97,6 +99,7 @@ describe('fleet summary', () => {
         '  payments/web: failed: RestartFailed: Nomad is down',
         '  payments/api: failed: RestartFailed: again',
         '  shop/db: not reached: the failure budget (-max-failed-jobs 1) ran out',
+        TIMING,
       ]);
     });
 
@@ -131,6 +134,7 @@ describe('fleet summary', () => {
         expect(summary.lines).toEqual([
           `${headline}: 1 jobs restarted, 0 failed, 1 skipped`,
           '  payments/api: locked by run "alice-laptop" pid 4242',
+          TIMING,
         ]);
       },
     );
@@ -173,7 +177,7 @@ describe('fleet summary', () => {
       expect(summary.failed).toBe(5000);
       expect(summary.problems).toHaveLength(MAX_LISTED_PROBLEMS);
       expect(summary.omittedProblems).toBe(5000 - MAX_LISTED_PROBLEMS);
-      expect(summary.lines.at(-1)).toBe(
+      expect(summary.lines.at(-2)).toBe(
         `  ... and ${5000 - MAX_LISTED_PROBLEMS} more jobs in the report "${REPORT}"`,
       );
       expect(report.jobs).toHaveLength(5000);
@@ -195,6 +199,7 @@ describe('fleet summary', () => {
       expect(summary.lines).toEqual([
         'Fleet dry run: would restart 8 allocations of 2 jobs, 1 skipped; nothing was changed',
         '  batch/report: skipped: sysbatch jobs are not restarted',
+        TIMING,
       ]);
       expect(report.jobs.map((j) => j.status)).toEqual(['planned', 'planned', 'skipped']);
     });

@@ -44,7 +44,8 @@ describe('summarize-fleet handler', () => {
 
     // Assert
     expect(out).toMatchObject({ outcome: 'finished', restarted: 1, report: keys.report });
-    expect(out.text).toBe('Fleet restart finished: 1 jobs restarted, 0 failed, 0 skipped');
+    expect(out.lines[0]).toBe('Fleet restart finished: 1 jobs restarted, 0 failed, 0 skipped');
+    expect(out.text).toBe(out.lines.join('\n'));
   });
 
   it('fails naming the field when the input is not a fleet state', async () => {

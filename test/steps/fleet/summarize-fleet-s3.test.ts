@@ -91,6 +91,7 @@ describe('summarizeFleetStep on the S3 plan store', () => {
       '  payments/job-2: failed: RestartFailed: boom',
       '  payments/job-3: not reached: the failure budget (-max-failed-jobs 0) ran out',
       '  batch/report: skipped: sysbatch jobs are not restarted',
+      'Started 2026-12-07T02:00:00.000Z, finished 2026-12-07T03:00:00.000Z, took 1h0m0s',
     ]);
     await expect(store.get(keys.report)).resolves.toMatchObject({
       runId: RUN_ID,

@@ -17,6 +17,7 @@ import {
 
 const START = Date.UTC(2026, 11, 7, 2, 0, 0);
 const END = START + 600_000;
+const TIMING = 'Started 2026-12-07T02:00:00.000Z, finished 2026-12-07T02:10:00.000Z, took 10m0s';
 const keys = fleetKeys(RUN_ID);
 const [web, api, db] = [
   item('payments', 'web', 1, 3),
@@ -92,6 +93,7 @@ describe('summarizeFleetStep', () => {
       '  payments/api: failed: RestartFailed: Error restarting allocation "a1": boom',
       '  shop/db: not reached: the failure budget (-max-failed-jobs 0) ran out',
       '  batch/report: skipped: sysbatch jobs are not restarted',
+      TIMING,
     ]);
   });
 
@@ -172,6 +174,7 @@ describe('summarizeFleetStep', () => {
     expect(out.lines).toEqual([
       'Fleet restart finished with errors: 0 jobs restarted, 0 failed, 1 skipped',
       '  payments/web: not reached: the maintenance window ended',
+      TIMING,
     ]);
   });
 
@@ -187,6 +190,7 @@ describe('summarizeFleetStep', () => {
     // Assert
     expect(out.lines).toEqual([
       'Fleet dry run: would restart 8 allocations of 2 jobs, 0 skipped; nothing was changed',
+      TIMING,
     ]);
   });
 
