@@ -96,6 +96,15 @@ export class Acl {
     return [grants[namespace], grants['*']].some((caps) => caps?.includes(capability));
   }
 
+  /**
+   * Whether some namespace rule of the principal grants `capability`, existing namespace or not:
+   * Nomad's `AllowNsOp` for the `*` sentinel (`anyNamespaceAllowsOp`).
+   */
+  anyNamespaceAllows(principal: Principal, capability: AclCapability): boolean {
+    if (principal.kind === 'anyone' || principal.token.management) return true;
+    return Object.values(principal.token.namespaces ?? {}).some((caps) => caps.includes(capability));
+  }
+
   /** Whether the principal has any capability in `namespace` (Nomad's `AllowNamespace`). */
   allowedNamespace(principal: Principal, namespace: string): boolean {
     if (principal.kind === 'anyone' || principal.token.management) return true;

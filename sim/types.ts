@@ -118,6 +118,9 @@ export interface RequestLogEntry {
   path: string;
   query: string;
   status: number;
+  /** The job the request is about (a job route, or the job of the allocation, evaluation or deployment it names). */
+  job?: string;
+  namespace?: string;
   token?: 'redacted';
 }
 
@@ -251,6 +254,8 @@ export interface SimConsulControl {
   checks(service: string): ConsulHealthCheck[];
   /** Consul requests per `'METHOD /v1/route/pattern'`, plus `total`, `total:blocking` and `total:errors`. */
   counters(): Record<string, number>;
+  /** Consul requests per endpoint family (`health`, ...) and per wall-clock second, with the peak. */
+  requestRates(): RequestRates;
   requestLog(): RequestLogEntry[];
   resetCounters(): void;
   injectFault(fault: Fault): void;

@@ -26,6 +26,7 @@ export function createConsulControl(
     checks: (service) =>
       cluster.ctx.consul.instancesOf(service).flatMap((s) => s.checks.map((c) => ({ ...c.wire }))),
     counters: () => stats.counters(),
+    requestRates: () => stats.rates(),
     requestLog: () => stats.requests(),
     resetCounters: () => stats.reset(),
     injectFault: (fault) => faults.add(fault),
@@ -53,7 +54,7 @@ function scriptFromBody(body: unknown): SimConsulCheckScript {
 
 /**
  * `/_sim` on the Consul port: `PUT /_sim/checks` (`{allocationId | jobId, namespace?, check, status,
- * output?, flaps?}`), `PUT /_sim/acl` (a `SimConsulAclSpec`, `{}` for off), `GET`/`DELETE /_sim/counters`
+ * output?, flaps?}`), `PUT /_sim/acl` (a `SimConsulAclSpec`, `{}` for off), `GET`/`DELETE /_sim/counters`, `GET /_sim/rates`
  * and `GET /_sim/requests`.
  */
 export function createConsulControlHandler(
@@ -89,6 +90,8 @@ function answer(control: SimConsulControl, route: string, raw: string): ApiRespo
     }
     case 'GET /counters':
       return { status: 200, body: control.counters() };
+    case 'GET /rates':
+      return { status: 200, body: control.requestRates() };
     case 'DELETE /counters':
       control.resetCounters();
       return { status: 200, body: { ok: true } };

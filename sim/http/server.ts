@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { SimHttpError } from '../errors';
 import { type ApiEnv, type ApiRequest, type ApiResponse, INVALID_METHOD, requireOwnRegion } from './api';
 import type { Faults } from './faults';
+import { jobOfRequest, type RequestJob } from './request-job';
 import { type Match, matchRoute } from './router';
 import type { RequestStats } from './stats';
 
@@ -28,9 +29,11 @@ export interface ServedApi {
   readonly match: (path: string) => Match | undefined;
   /** Lower-case header name; `Authorization: Bearer` is accepted too, as by Nomad and Consul. */
   readonly tokenHeader: string;
+  /** The job a request is about, recorded in the request log. */
+  readonly jobOf?: (env: ApiEnv, match: Match, query: URLSearchParams) => RequestJob | undefined;
 }
 
-const NOMAD_API: ServedApi = { match: matchRoute, tokenHeader: 'x-nomad-token' };
+const NOMAD_API: ServedApi = { match: matchRoute, tokenHeader: 'x-nomad-token', jobOf: jobOfRequest };
 
 function tokenOf(req: IncomingMessage, api: ServedApi): string | undefined {
   const header = req.headers[api.tokenHeader];
@@ -116,6 +119,7 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   const match = path.startsWith('/v1/') ? api.match(path) : undefined;
   const key = match ? `${method} ${match.route.pattern}` : `${method} (unmatched)`;
   const blocking = method === 'GET' && Number(url.searchParams.get('index') ?? 0) > 0;
+  const about = match && api.jobOf ? api.jobOf(deps.env, match, url.searchParams) : undefined;
   const log = (status: number): void =>
     deps.stats.record(
       key,
@@ -125,6 +129,7 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
         path: url.pathname,
         query: url.search.replace(/^\?/, ''),
         status,
+        ...(about !== undefined ? { namespace: about.namespace, job: about.job } : {}),
         ...(token !== undefined ? { token: 'redacted' as const } : {}),
       },
       blocking,

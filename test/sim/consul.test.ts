@@ -70,6 +70,25 @@ describe('simulator Consul', () => {
     expect(Number(web.index)).toBeGreaterThan(0);
   });
 
+  it('counts Consul requests per family and per second, over HTTP too', async () => {
+    // Arrange
+    seed();
+    sim.consul.control.resetCounters();
+
+    // Act
+    await consul.serviceChecks('web');
+    await consul.serviceChecks('api');
+    const rates = await call<{ byFamily: Record<string, number>; peakPerSecond: number }>(
+      sim.consul.address,
+      '/_sim/rates',
+    );
+
+    // Assert
+    expect(sim.consul.control.requestRates().byFamily).toEqual({ health: 2 });
+    expect(rates.json.byFamily).toEqual({ health: 2 });
+    expect(rates.json.peakPerSecond).toBeGreaterThanOrEqual(1);
+  });
+
   it("registers a restarted task's service afresh and leaves the group's stale passing", async () => {
     // Arrange
     const alloc = seed();

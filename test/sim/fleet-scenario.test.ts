@@ -4,7 +4,7 @@
 // 5,000-job shape at any size, the same on every call.
 import type { JobListStub } from '../../lib/nomad/types';
 import { FLEET_TOKENS, fleetScenario, type RequestRates, startSimulator } from '../../sim/index';
-import { get } from './helpers/http';
+import { call, get } from './helpers/http';
 import { TEST_TIME_SCALE } from './helpers/target';
 
 describe('simulator: fleet scenarios', () => {
@@ -91,14 +91,42 @@ describe('simulator: fleet scenarios', () => {
         'payments/ledger',
         'payments/refunds-worker',
       ]);
-      expect(parents).toEqual(['search/reindex', 'payments/reports']);
+      expect(parents).toEqual(['payments/reports', 'search/reindex']);
       expect(children).toEqual([
-        'search/reindex/dispatch-1764990000-3f2a1b9c',
         'payments/reports/periodic-1764990000',
+        'search/reindex/dispatch-1764990000-3f2a1b9c',
       ]);
-      expect(gpu).toEqual(['search/embeddings', 'payments/fraud-model']);
+      expect(gpu).toEqual(['payments/fraud-model', 'search/embeddings']);
       expect(nodes.json.map((n) => n.Name)).toEqual(['client-1', 'client-2']);
       expect(pools.json.map((p) => p.Name)).toEqual(['all', 'default', 'gpu']);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it('names in the request log the job each request is about, allocation requests included', async () => {
+    // Arrange
+    const sim = await startSimulator({ scenario: 'fleet', timeScale: TEST_TIME_SCALE });
+    const [alloc] = sim.control.state().allocations({ jobId: 'checkout', namespace: 'payments' });
+    const token = FLEET_TOKENS.management;
+    try {
+      // Act
+      await get(sim.address, '/v1/job/ledger?namespace=payments', token);
+      await call(sim.address, `/v1/client/allocation/${alloc?.ID}/restart`, { method: 'PUT', token });
+      await get(
+        sim.address,
+        `/v1/allocations?namespace=search&filter=${encodeURIComponent('JobID == "query"')}`,
+        token,
+      );
+      await get(sim.address, '/v1/jobs?namespace=*', token);
+
+      // Assert
+      expect(sim.control.requestLog().map((e) => [e.path, e.namespace, e.job])).toEqual([
+        ['/v1/job/ledger', 'payments', 'ledger'],
+        [`/v1/client/allocation/${alloc?.ID}/restart`, 'payments', 'checkout'],
+        ['/v1/allocations', 'search', 'query'],
+        ['/v1/jobs', undefined, undefined],
+      ]);
     } finally {
       await sim.close();
     }

@@ -1,8 +1,9 @@
 // Scenario: the fleet's job selection, `GET /v1/jobs?namespace=*&filter=...&meta=true`, under
 // ACLs with a token that may list two of three namespaces: Nomad's `Job.List` evaluates the
-// filter on the whole job, leaves out the namespaces the token may not list (never a 403 for
-// `*`), adds `Meta` only with `meta=true`, pages over what the filter kept, and answers a filter
-// it cannot read or a field that does not exist with its 400s.
+// filter on the whole job, leaves out the namespaces the token may not list (a 403 for `*` only
+// when no namespace rule grants list-jobs), adds `Meta` only with `meta=true`, pages over what
+// the filter kept in namespace-then-ID order, and answers a filter it cannot read or a field that
+// does not exist with its 400s.
 import type { Scenario } from '../../sim/index';
 import type { SimJobListStub } from '../../sim/model/render';
 import { group, job, nodes } from './helpers/fixtures';
@@ -31,6 +32,7 @@ const scenario: Scenario = {
         namespaces: { default: ['list-jobs', 'read-job'], prod: ['list-jobs', 'read-job'] },
       },
       { secret: 'nobody', namespaces: {} },
+      { secret: 'ghost', namespaces: { ghost: ['list-jobs'] } },
     ],
   },
 };
@@ -68,6 +70,19 @@ describe('simulator: the job list', () => {
     expect(without.json.every((s) => !('Meta' in s))).toBe(true);
   });
 
+  it('reads meta as Go reads a bool, and refuses another value with Nomad’s text', async () => {
+    // Act
+    const one = await jobs('namespace=prod&meta=1&prefix=bill');
+    const bad = await jobs('namespace=prod&meta=yes');
+
+    // Assert
+    expect(one.json.map((s) => s.Meta)).toEqual([{ team: 'payments' }]);
+    expect([bad.status, bad.text]).toEqual([
+      500,
+      'Failed to parse value of "meta" (yes) as a bool: strconv.ParseBool: parsing "yes": invalid syntax',
+    ]);
+  });
+
   it('evaluates the filter on the whole job, not on the stub', async () => {
     // Act: task groups are not in the stub.
     const answer = await jobs(`namespace=prod&${filter('TaskGroups.0.Name == "worker"')}`);
@@ -92,20 +107,35 @@ describe('simulator: the job list', () => {
 
     // Assert
     expect(first.json.map((s) => s.ID)).toEqual(['api', 'billing']);
-    expect(token).toBe('web.prod');
+    expect(token).toBe('prod.web');
     expect(second.json.map((s) => `${s.Namespace}/${s.ID}`)).toEqual(['prod/web']);
     expect(second.headers.get('X-Nomad-NextToken')).toBeNull();
   });
 
-  it('answers an empty list, not a 403, for * to a token that may list no namespace', async () => {
+  it('answers * with an empty list to a token whose rules name no existing namespace, a 403 to one with none', async () => {
     // Act
-    const answer = await jobs('namespace=*', 'nobody');
+    const ghost = await jobs('namespace=*', 'ghost');
+    const nobody = await jobs('namespace=*', 'nobody');
     const one = await jobs('namespace=prod', 'nobody');
 
     // Assert
-    expect(answer.status).toBe(200);
-    expect(answer.json).toEqual([]);
+    expect([ghost.status, ghost.json]).toEqual([200, []]);
+    expect([nobody.status, nobody.text]).toEqual([403, 'Permission denied']);
     expect(one.status).toBe(403);
+  });
+
+  it('orders every namespace’s jobs by namespace, then ID', async () => {
+    // Act
+    const all = await jobs('namespace=*', 'root');
+
+    // Assert
+    expect(all.json.map((s) => `${s.Namespace}/${s.ID}`)).toEqual([
+      'default/api',
+      'prod/billing',
+      'prod/search',
+      'prod/web',
+      'staging/web',
+    ]);
   });
 
   it('refuses a filter it cannot read with Nomad’s 400 before reading anything', async () => {

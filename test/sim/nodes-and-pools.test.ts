@@ -44,6 +44,7 @@ const scenario: Scenario = {
         nodePools: { default: 'read' },
       },
       { secret: 'no-nodes', namespaces: { prod: ['list-jobs', 'read-job'] } },
+      { secret: 'nobody', namespaces: { prod: ['list-jobs'] } },
     ],
   },
 };
@@ -107,6 +108,16 @@ describe('simulator: nodes and node pools', () => {
     // Assert
     expect([list.status, list.text]).toEqual([403, 'Permission denied']);
     expect([allocs.status, allocs.text]).toEqual([403, 'Permission denied']);
+  });
+
+  it('lists every namespace’s allocations only to a token that may read jobs in some namespace', async () => {
+    // Act
+    const asFleet = await read<Allocation[]>('/v1/allocations?namespace=*');
+    const denied = await read('/v1/allocations?namespace=*', 'nobody');
+
+    // Assert: the fleet token reads prod only (staging's train is left out).
+    expect(new Set(asFleet.json.map((a) => `${a.Namespace}/${a.JobID}`))).toEqual(new Set(['prod/web']));
+    expect([denied.status, denied.text]).toEqual([403, 'Permission denied']);
   });
 
   it('places a job only on the nodes of its pool', () => {

@@ -1,6 +1,7 @@
 /**
  * `GET /v1/allocations` as Nomad's `Alloc.List` serves it (`nomad/alloc_endpoint.go`): one
- * namespace or `*` (the allocations of namespaces without `read-job` left out), `prefix`, the
+ * namespace or `*` (the allocations of namespaces without `read-job` left out; a 403 when no
+ * namespace rule grants `read-job`), `prefix`, the
  * `filter` evaluated on the whole allocation, `task_states=false`, and `per_page`/`next_token`
  * pages in Nomad's order: by create index then ID, tokens `<CreateIndex>.<ID>` (by ID, tokens the
  * ID, with a `prefix`).
@@ -22,6 +23,8 @@ export function listAllocations(env: ApiEnv, req: ApiRequest, taskStates: boolea
     (namespace === '*' || r.alloc.Namespace === namespace) &&
     env.acl.allowed(principal, r.alloc.Namespace ?? 'default', 'read-job');
   if (namespace !== '*') env.acl.require(principal, namespace, 'read-job');
+  else if (!env.acl.anyNamespaceAllows(principal, 'read-job'))
+    throw new SimHttpError(403, 'Permission denied');
   const prefix = req.query.get('prefix') ?? '';
   const rawPerPage = req.query.get('per_page');
   if (rawPerPage && !/^-?\d+$/.test(rawPerPage)) {

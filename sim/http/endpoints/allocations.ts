@@ -4,13 +4,13 @@
  * `command/agent/alloc_endpoint.go`); the checks endpoints are in checks.ts.
  */
 
-import { parseGoBool } from '../../../lib/go/strconv';
 import { SimHttpError } from '../../errors';
 import { parseJsonBody } from '../../model/job-spec';
 import { renderAlloc } from '../../model/render';
 import type { ApiEnv, ApiRequest, ApiResponse, Route } from '../api';
 import { notFound, ok, principalOf } from '../api';
 import { clientAllocation } from '../client-allocation';
+import { boolParam } from '../query';
 import { byId, recordRead } from '../reads';
 import { listAllocations } from './alloc-list';
 import { readChecks } from './checks';
@@ -27,20 +27,6 @@ function readAlloc(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiRespons
     // Upstream quirk: an existing allocation the token may not read is a 500, not a 403.
     denied: () => new SimHttpError(500, `Unknown allocation "${id}"`),
   });
-}
-
-/** Go's `strconv.ParseBool` with Nomad's error text; `fallback` when the parameter is absent. */
-function boolParam(req: ApiRequest, name: string, fallback = false): boolean {
-  const raw = req.query.get(name);
-  if (raw === null || raw === '') return fallback;
-  const value = parseGoBool(raw);
-  if (value === undefined) {
-    throw new SimHttpError(
-      500,
-      `Failed to parse value of "${name}" (${raw}) as a bool: strconv.ParseBool: parsing "${raw}": invalid syntax`,
-    );
-  }
-  return value;
 }
 
 function stopAlloc(env: ApiEnv, req: ApiRequest, id: string): ApiResponse {

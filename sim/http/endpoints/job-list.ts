@@ -1,8 +1,10 @@
 /**
- * `GET /v1/jobs` as Nomad's `Job.List` serves it (`nomad/job_endpoint.go`): every namespace the
- * token may list for `namespace=*` (the others silently left out), `prefix`, the `filter`
- * evaluated on the whole job (not the stub), `meta=true` adding each job's `Meta` to its stub,
- * and `per_page`/`next_token` pagination over what the filter kept.
+ * `GET /v1/jobs` as Nomad's `Job.List` serves it (`nomad/job_endpoint.go`): for `namespace=*`,
+ * every namespace the token may list (a 403 only when no namespace rule grants `list-jobs`, as
+ * `AllowNsOp` with the `*` sentinel; the namespaces it may not list left out silently), `prefix`,
+ * the `filter` evaluated on the whole job (not the stub), `meta=true` adding each job's `Meta` to
+ * its stub, and `per_page`/`next_token` pages over what the filter kept, in the jobs table's order
+ * (namespace, then ID) with `<namespace>.<ID>` tokens (`paginator.StructsTokenizer`).
  */
 import { SimHttpError } from '../../errors';
 import { JOB, listFilter } from '../../filter';
@@ -11,6 +13,7 @@ import type { JobRecord } from '../../model/store';
 import type { ApiEnv, ApiRequest, ApiResponse } from '../api';
 import { namespaceOf, principalOf } from '../api';
 import { blockingQuery } from '../blocking';
+import { boolParam } from '../query';
 
 /** `GET /v1/jobs`. */
 export function listJobs(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
@@ -22,13 +25,15 @@ export function listJobs(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
       ? (ns: string) => env.acl.allowed(principal, ns, 'list-jobs')
       : (ns: string) => ns === namespace;
   if (namespace !== '*') env.acl.require(principal, namespace, 'list-jobs');
+  else if (!env.acl.anyNamespaceAllows(principal, 'list-jobs'))
+    throw new SimHttpError(403, 'Permission denied');
   const rawPerPage = req.query.get('per_page');
   const perPage = rawPerPage ? Number(rawPerPage) : 0;
   if (rawPerPage && !/^-?\d+$/.test(rawPerPage)) {
     throw new SimHttpError(400, 'Expect a number for `per_page` query string parameter');
   }
   const filter = listFilter(req.query.get('filter'), JOB);
-  const withMeta = req.query.get('meta') === 'true';
+  const withMeta = boolParam(req, 'meta');
   const prefix = req.query.get('prefix') ?? '';
   const nextToken = req.query.get('next_token') ?? '';
   return blockingQuery(env, req, {
@@ -37,7 +42,7 @@ export function listJobs(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
     render: () => {
       const records = [...store.jobs.values()]
         .filter((r) => allowed(r.namespace) && r.id.startsWith(prefix))
-        .sort((a, b) => (a.id === b.id ? a.namespace.localeCompare(b.namespace) : a.id < b.id ? -1 : 1));
+        .sort((a, b) => compare(a.namespace, b.namespace) || compare(a.id, b.id));
       const start = nextToken ? records.findIndex((r) => tokenOf(r) >= nextToken) : 0;
       // As Nomad's paginator: the filter runs record by record in page order, and one more
       // passing record than the page holds names the next page.
@@ -63,5 +68,8 @@ export function listJobs(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
 
 /** Pagination token: the namespace and ID of the first job of the next page. */
 function tokenOf(record: JobRecord): string {
-  return `${record.id}.${record.namespace}`;
+  return `${record.namespace}.${record.id}`;
 }
+
+/** Go's string order (bytes, as go-memdb's index keys). */
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
