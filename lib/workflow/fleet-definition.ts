@@ -3,6 +3,7 @@
  * machine under a Distributed Map, summarize. One loop per level: the fleet's loop is the Map,
  * each job's loop stays the one-job state machine's batch loop.
  */
+import { Annotations } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
@@ -111,6 +112,12 @@ export function fleetDefinition(scope: Construct, props: FleetDefinitionProps): 
     mode: sfn.ProcessorMode.DISTRIBUTED,
     executionType: sfn.ProcessorType.STANDARD,
   });
+  // CDK's validation requires the processor's executionType, then warns it renders
+  // `mapExecutionType` instead: both say STANDARD.
+  Annotations.of(restartJobs).acknowledgeWarning(
+    '@aws-cdk/aws-stepfunctions:propertyIgnored',
+    "ProcessorConfig.executionType is required by CDK's validation and equals mapExecutionType (STANDARD)",
+  );
   // Failed beyond the tolerance, or stopped: what did run is in the results, and the summary says
   // which jobs were not reached.
   restartJobs.addCatch(summarize, { errors: [sfn.Errors.ALL], resultPath: at.mapError });

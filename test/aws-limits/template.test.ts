@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StackContextError, stackPropsFromContext } from '../../lib/constructs/stack-context';
+import { extractStateMachineDefinition } from '../../lib/engines/local';
 import { functionNameOf } from '../../lib/engines/local/private/placeholders';
 import { type SynthesizedStack, synthesizeStack } from './helpers/synthesized-stack';
 
@@ -57,9 +58,12 @@ describe('the synthesized template', () => {
       functionNameOf(
         String((state['Parameters'] as Record<string, unknown> | undefined)?.['FunctionName'] ?? ''),
       );
-    const lambdaTasks = Object.entries(statesOf(stack)).filter(
-      ([, state]) => state.Type === 'Task' && functionOf(state) !== undefined,
-    );
+    // The one-job state machine's tasks and the fleet's ("Plan fleet", "Summarize fleet").
+    const fleet = extractStateMachineDefinition(stack.template, { logicalIdPrefix: 'FleetStateMachine' });
+    const lambdaTasks = [
+      ...Object.entries(statesOf(stack)),
+      ...Object.entries(fleet.definition['States'] as Record<string, State>),
+    ].filter(([, state]) => state.Type === 'Task' && functionOf(state) !== undefined);
 
     // Act
     const pairs = lambdaTasks.map(([name, state]) => ({
@@ -69,7 +73,8 @@ describe('the synthesized template', () => {
     }));
 
     // Assert
-    expect(pairs.length).toBeGreaterThanOrEqual(10);
+    expect(pairs.length).toBeGreaterThanOrEqual(12);
+    expect(pairs.map((p) => p.name)).toEqual(expect.arrayContaining(['Plan fleet', 'Summarize fleet']));
     expect(pairs.filter((p) => !(p.task > p.function))).toEqual([]);
   });
 

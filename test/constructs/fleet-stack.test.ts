@@ -3,7 +3,10 @@
 // budget, each job a `.sync:2` child of the one-job state machine, the summary and its ends),
 // asl-validator, and the fleet's functions, log group and output.
 import { createRequire } from 'node:module';
-import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { App } from 'aws-cdk-lib';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { NomadRestartStack } from '../../lib/constructs/nomad-restart-stack';
 import { FailStates } from '../../lib/workflow';
 import {
   FLEET_FINISHED_WITH_ERRORS,
@@ -274,4 +277,38 @@ describe('the fleet’s resources', () => {
     );
     expect(schema.properties['job']).toBeUndefined();
   });
+
+  it.each([
+    ['start', ['states:StartExecution'], ['states:GetExecutionHistory'], true],
+    ['interrupt', [], ['states:StopExecution'], false],
+    ['attach', [], ['states:GetExecutionHistory'], true],
+  ] as const)(
+    'grants an operator the %s use of fleets, and nothing more',
+    (use, onMachine, onExecutions, readsJobs) => {
+      // Arrange
+      const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
+      const stack = new NomadRestartStack(app, 'FleetOperators', {
+        nomadAddress: 'https://nomad.internal:4646',
+      });
+      const role = new iam.Role(stack, 'Operator', { assumedBy: new iam.AccountRootPrincipal() });
+
+      // Act
+      stack.fleet.grantOperate(role, use);
+      const [policy] = Object.values(Template.fromStack(stack).findResources('AWS::IAM::Policy')).filter(
+        (p) => JSON.stringify(p).includes('"Ref":"Operator'),
+      );
+      const statements = (
+        policy as { Properties: { PolicyDocument: { Statement: { Action: unknown; Resource: unknown }[] } } }
+      ).Properties.PolicyDocument.Statement.map(
+        (st) => [[st.Action].flat(), JSON.stringify(st.Resource)] as const,
+      );
+
+      // Assert
+      const onFleet = statements.filter(([, r]) => r.includes('"Ref":"FleetStateMachine'));
+      const onJobs = statements.filter(([, r]) => r.includes('"Ref":"RestartStateMachine'));
+      expect(onFleet.flatMap(([a]) => a).sort()).toEqual([...onMachine, ...onExecutions].sort());
+      expect(onJobs.flatMap(([a]) => a)).toEqual(readsJobs ? ['states:GetExecutionHistory'] : []);
+      expect(statements.length).toBe(onFleet.length + onJobs.length);
+    },
+  );
 });

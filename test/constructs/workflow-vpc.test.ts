@@ -79,9 +79,11 @@ describe('NomadRestartStack in a VPC', () => {
       const all = placements(template);
       const inside = all.filter((p) => p.vpcConfig !== undefined).map((p) => p.id);
 
-      // Assert: the 12 that call Nomad; the chat, answer and run-end functions stay outside.
+      // Assert: the 12 that call Nomad and Plan fleet; the chat, answer, run-end and fleet summary
+      // functions stay outside.
       expect(inside).toEqual(all.filter((p) => p.callsNomad).map((p) => p.id));
-      expect(inside).toHaveLength(12);
+      expect(inside).toHaveLength(13);
+      expect(inside).toEqual(expect.arrayContaining([expect.stringMatching(/^FleetplanfleetfnFunction/)]));
       expect(inside).toEqual(expect.arrayContaining([expect.stringMatching(/^RestartlockjobfnFunction/)]));
       expect(inside).toEqual(
         expect.arrayContaining([expect.stringMatching(/^RestartreleasestalelockfnFunction/)]),
@@ -177,7 +179,7 @@ describe('NomadRestartStack in a VPC', () => {
 
     // Assert
     const configs = placements(template).flatMap((p) => (p.vpcConfig === undefined ? [] : [p.vpcConfig]));
-    expect(configs).toHaveLength(12);
+    expect(configs).toHaveLength(13); // the 12 that call Nomad and Plan fleet
     for (const config of configs) expect(config.SecurityGroupIds).toEqual([GROUP]);
     template.resourceCountIs('AWS::EC2::SecurityGroup', 0);
     template.resourceCountIs('AWS::EC2::SecurityGroupIngress', 0);

@@ -158,10 +158,13 @@ export class IamCheck {
     this.taskTokenIssuers.set(taskToken, stateMachineArn);
   }
 
-  /** The ARN of the template's one state machine. */
+  /** The ARN of the template's one-job state machine (`RestartStateMachine…`; the fleet's is beside it). */
   public stateMachineArn(): string {
-    const [id, ...others] = this.template.logicalIdsOf('AWS::StepFunctions::StateMachine');
-    if (id === undefined || others.length > 0) throw new Error('Expected one state machine in the template');
+    const [id, ...others] = this.template
+      .logicalIdsOf('AWS::StepFunctions::StateMachine')
+      .filter((sm) => sm.startsWith('RestartStateMachine'));
+    if (id === undefined || others.length > 0)
+      throw new Error('Expected one one-job state machine in the template');
     return this.template.arnOf(id);
   }
 
