@@ -188,7 +188,7 @@ describe('nomad-restart fleet against the simulator', () => {
     expect(result.stdout).toMatch(
       /^Fleet restart finished with errors: 1 jobs restarted, 0 failed, 1 skipped$/m,
     );
-    expect(result.stdout + result.stderr).toMatch(/held.*already being restarted by run/);
+    expect(result.stdout).toMatch(/^ {2}payments\/held: locked by run ".+" \(started by .+\)$/m);
     expect(restartedJobs(h)).toContain('payments/free');
   });
 
