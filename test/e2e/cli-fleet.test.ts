@@ -189,6 +189,9 @@ describe('nomad-restart fleet against the simulator', () => {
       /^Fleet restart finished with errors: 1 jobs restarted, 0 failed, 1 skipped$/m,
     );
     expect(result.stdout).toMatch(/^ {2}payments\/held: locked by run ".+" \(started by .+\)$/m);
+    expect(result.stderr).toMatch(
+      /^Skipping job "held" in namespace "payments": locked by run "[^"]+" \(started by /m,
+    );
     expect(restartedJobs(h)).toContain('payments/free');
   });
 
