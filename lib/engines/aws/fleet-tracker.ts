@@ -1,14 +1,14 @@
 /**
  * A fleet execution's history read as the fleet's own events (`lib/workflow/fleet-definition.ts`):
- * "Plan fleet" says what will restart, the Distributed Map's `MapRunStarted` names the map run whose
- * item executions start each job, "Summarize fleet" says how the run ended. The parent's history
+ * "Plan fleet" says what will restart (its state's counts: the skipped jobs themselves are in the
+ * plan store), the Distributed Map's `MapRunStarted` names the map run whose item executions start
+ * each job, "Summarize fleet" says how the run ended (the events its result carries). The parent's history
  * holds nothing per job; the jobs' own lines come from their executions (`follow-fleet.ts`).
  *
  * Pure: it is fed history events, oldest first, each once.
  */
 import type { HistoryEvent } from '@aws-sdk/client-sfn';
 import type { FleetEvent } from '../../fleet/events';
-import type { FleetSummary } from '../../fleet/summary';
 import type { ExecutionEnding } from '../../workflow/exit-status';
 import { type FleetState, FleetTaskStates } from '../../workflow/fleet-state-names';
 
@@ -25,20 +25,6 @@ function outputOf(event: HistoryEvent): unknown {
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** The fleet's `fleet-finished` event of a summary (`Summarize fleet`'s result). */
-export function fleetFinishedOf(summary: FleetSummary, time: number): FleetEvent {
-  return {
-    type: 'fleet-finished',
-    time,
-    restarted: summary.restarted,
-    failed: summary.failed,
-    skipped: summary.skipped,
-    withErrors: summary.outcome === 'finished-with-errors',
-    problems: summary.problems.map(({ namespace, job, problem }) => ({ namespace, job, problem })),
-    omittedProblems: summary.omittedProblems,
-  };
-}
 
 /** Follows one fleet execution's history. */
 export class FleetTracker {
@@ -70,9 +56,11 @@ export class FleetTracker {
       ];
     }
     if (event.type === 'TaskStateExited' && name === FleetTaskStates.summarizeFleet) {
+      // "Summarize fleet" tells its own events (`fleet-finished`) in its result, as a one-job step does.
       const out = outputOf(event);
-      const summary = isRecord(out) ? (out['summary'] as FleetSummary | undefined) : undefined;
-      return summary === undefined ? [] : [fleetFinishedOf(summary, time)];
+      const summary = isRecord(out) ? out['summary'] : undefined;
+      const events = isRecord(summary) ? summary['events'] : undefined;
+      return Array.isArray(events) ? (events as FleetEvent[]) : [];
     }
     if (event.type === 'MapRunStarted') {
       this.mapRunArn = event.mapRunStartedEventDetails?.mapRunArn ?? this.mapRunArn;

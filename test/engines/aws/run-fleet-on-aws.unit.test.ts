@@ -65,10 +65,25 @@ const summary = (failed: number) => ({
   omittedProblems: 0,
   text: 'Fleet restart finished',
 });
-const summarized = (failed: number): EventShape => ({
-  type: 'TaskStateExited',
-  stateExitedEventDetails: { name: 'Summarize fleet', output: JSON.stringify({ summary: summary(failed) }) },
-});
+/** "Summarize fleet"'s result: the summary, with the events the step tells (`fleet-finished`). */
+const summarized = (failed: number): EventShape => {
+  const { restarted, skipped, outcome } = summary(failed);
+  const finished = {
+    type: 'fleet-finished',
+    time: 1,
+    restarted,
+    failed,
+    skipped,
+    withErrors: outcome !== 'finished',
+  };
+  return {
+    type: 'TaskStateExited',
+    stateExitedEventDetails: {
+      name: 'Summarize fleet',
+      output: JSON.stringify({ summary: { ...summary(failed), events: [finished] } }),
+    },
+  };
+};
 
 /** An item execution: its input, the one-job execution it started, then its result (a `FleetJobResult`). */
 const itemHistory = (n: number, output: unknown = { outcome: 'succeeded' }) =>
