@@ -43,7 +43,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const cluster = new Cluster(clock, random, timingOf(options), options.leaseClock ?? createScaledClock(1));
   const acl = new Acl();
   const faults = new Faults();
-  const stats = new RequestStats();
+  const stats = new RequestStats(Date.now, options.requestLogLimit);
   const control = createControl(cluster, acl, faults, stats);
   const scenario = options.scenario ?? 'empty';
   if (scenario === 'demo') control.seed(demoScenario());
@@ -55,7 +55,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const server = createSimServer({ env, faults, stats, now, control: createControlHandler(control) });
   const consulAcl = new ConsulAcl();
   const consulFaults = new Faults();
-  const consulStats = new RequestStats();
+  const consulStats = new RequestStats(Date.now, options.requestLogLimit);
   const consulControl = createConsulControl(cluster, consulAcl, consulFaults, consulStats);
   const consulServer = createSimServer({
     env,

@@ -63,6 +63,8 @@ export interface SimulatorOptions extends Partial<SimTiming> {
   random?: () => number;
   /** The agent's region; a request for any other answers 500 `No path to region`. Default `global`. */
   region?: string;
+  /** Entries the request logs keep, the most recent (a fleet benchmark may want them all). Default 100,000. */
+  requestLogLimit?: number;
 }
 
 /** The Nth (1-based; every one if omitted) request whose path ends with `pathSuffix` gets `status` and `body`. */

@@ -188,6 +188,7 @@ export class NomadRestartStack extends Stack {
       this.runNotifications = new RunNotifications(this, 'RunNotifications', {
         ...approvals,
         workflow: this.workflow,
+        fleet: this.fleet,
         ...(workflowProps.logRetention === undefined ? {} : { logRetention: workflowProps.logRetention }),
         ...(workflowProps.removalPolicy === undefined ? {} : { removalPolicy: workflowProps.removalPolicy }),
         ...(alarmTopic === undefined ? {} : { alarmTopic }),

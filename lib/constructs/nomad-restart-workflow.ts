@@ -230,7 +230,7 @@ export class NomadRestartWorkflow extends Construct {
     });
     this.staleLockDeadLetters = executionEndRule(this, 'ReleaseStaleLock', {
       description: 'Releases the job lock of a nomad-restart execution that failed, timed out or was aborted',
-      stateMachine: this.stateMachine,
+      stateMachines: [this.stateMachine],
       statuses: ['FAILED', 'TIMED_OUT', 'ABORTED'],
       target: fns[STALE_LOCK_HANDLER_ID],
       undelivered:

@@ -16,6 +16,7 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { ENV } from '../stores/from-env';
 import { END_STATUSES } from '../workflow/ended-execution';
+import type { NomadRestartFleet } from './nomad-restart-fleet';
 import type { NomadRestartWorkflow } from './nomad-restart-workflow';
 import { notifyAlarmsTo } from './private/alarm-actions';
 import { grantPosting, type PostingChannels, postingEnvironment } from './private/chat-channel-grants';
@@ -32,6 +33,8 @@ import { TaskFunction } from './private/task-function';
 export interface RunNotificationsProps extends PostingChannels {
   /** The workflow whose runs are told about: its state machine, and its plan bucket for the runs' records. */
   readonly workflow: Pick<NomadRestartWorkflow, 'stateMachine' | 'planBucket'>;
+  /** A fleet beside it whose runs are told about too, each by its summary. @default - no fleet */
+  readonly fleet?: Pick<NomadRestartFleet, 'stateMachine'>;
   /** Retention of the notifier's log group. @default logs.RetentionDays.ONE_MONTH */
   readonly logRetention?: logs.RetentionDays;
   /** What happens to the notifier's log group when removed. @default RemovalPolicy.RETAIN */
@@ -80,9 +83,18 @@ export class RunNotifications extends Construct {
     this.notifier = fn;
     grantPosting(fn, props);
     this.grantReadRuns(fn, props.workflow);
+    if (props.fleet !== undefined)
+      grantDescribeExecutions(
+        fn,
+        props.fleet.stateMachine,
+        'Any execution of the fleet state machine can end; their names are not known when deploying.',
+      );
     const { rule, deadLetterQueue } = executionEndRule(this, 'RunEnded', {
       description: 'Posts the end of each nomad-restart run to its chat channels',
-      stateMachine: props.workflow.stateMachine,
+      stateMachines: [
+        props.workflow.stateMachine,
+        ...(props.fleet === undefined ? [] : [props.fleet.stateMachine]),
+      ],
       statuses: END_STATUSES,
       target: fn,
       undelivered: 'Run ends that were never posted to the chat channels',

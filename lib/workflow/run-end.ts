@@ -2,12 +2,14 @@
  * How a restart run ended, read from the end of one of its executions: its summary when it made
  * one (a Succeed state's output, the cause of `RestartFailed` / `UnrecoverableError`), else what
  * is known (the job from the input, how the execution ended, the counts from the run's record).
- * An execution that handed over to a continue-as-new successor has not ended the run.
+ * An execution that handed over to a continue-as-new successor has not ended the run. A fleet's
+ * end is its summary's lines (`fleet-run-end.ts`).
  */
 import type { RunOutcome, RunSummary } from '../restart/run-summary';
 import { ERROR_LIST_HEADER } from '../restart/text';
 import type { EndedExecution } from './ended-execution';
 import { EXECUTION_ALREADY_EXISTS } from './errors';
+import { fleetEndOf } from './fleet-run-end';
 import { type RunRecordView, runFactsOf, startedByOf } from './private/run-facts';
 import { FailStates } from './state-names';
 
@@ -40,7 +42,7 @@ const SUMMARY_FAILS: Readonly<Record<string, RunOutcome>> = {
 
 /** Whether telling the end needs the run's record (no summary was made). */
 export function needsRunRecord(e: EndedExecution): boolean {
-  if (e.status === 'SUCCEEDED') return false;
+  if (e.status === 'SUCCEEDED' || fleetEndOf(e) !== undefined) return false;
   return !(e.status === 'FAILED' && e.error !== undefined && SUMMARY_FAILS[e.error] !== undefined);
 }
 
@@ -105,6 +107,8 @@ export function endOfExecution(e: EndedExecution, record?: RunRecordView): Execu
       ...failure,
     };
   };
+  const fleet = fleetEndOf(e);
+  if (fleet !== undefined) return { kind: 'ended', ...base, ...fleet };
   if (e.status === 'SUCCEEDED') {
     const output = parseJson(e.output);
     if (isSummary(output)) {

@@ -37,7 +37,7 @@ function synthWithChannelsAndNotifications() {
 describe('run notifications', () => {
   const { app, template } = synthWithChannelsAndNotifications();
 
-  it("routes this state machine's ending status changes to the notifier", () => {
+  it("routes the one-job and fleet state machines' ending status changes to the notifier", () => {
     // Act
     const rules = template.findResources('AWS::Events::Rule', {
       Properties: { Description: 'Posts the end of each nomad-restart run to its chat channels' },
@@ -55,7 +55,11 @@ describe('run notifications', () => {
             'detail-type': ['Step Functions Execution Status Change'],
             detail: {
               status: ['SUCCEEDED', 'FAILED', 'TIMED_OUT', 'ABORTED'],
-              stateMachineArn: [{ Ref: expect.stringMatching(/^RestartStateMachine[0-9A-F]+$/) }],
+              // The one-job runs' and the fleet runs' ends.
+              stateMachineArn: [
+                { Ref: expect.stringMatching(/^RestartStateMachine[0-9A-F]+$/) },
+                { Ref: expect.stringMatching(/^FleetStateMachine[0-9A-F]+$/) },
+              ],
             },
           },
           Targets: [
@@ -132,7 +136,7 @@ describe('run notifications', () => {
     });
   });
 
-  it("lets the notifier describe this state machine's executions and read the runs' records, nothing more", () => {
+  it("lets the notifier describe the one-job and fleet state machines' executions and read the runs' records, nothing more", () => {
     // Act
     const statements = roleStatements(template, ROLE);
 
@@ -150,6 +154,22 @@ describe('run notifications', () => {
         Condition: { StringLike: { 's3:prefix': ['runs/*'] } },
         Effect: 'Allow',
         Resource: { 'Fn::GetAtt': [bucket, 'Arn'] },
+      },
+      // A fleet's end is told from the event (its summary); describing fills in a large one.
+      {
+        ...DESCRIBE_RESTART_EXECUTIONS,
+        Resource: {
+          'Fn::Join': [
+            '',
+            [
+              'arn:',
+              { Ref: 'AWS::Partition' },
+              ':states:us-east-1:123456789012:execution:',
+              { 'Fn::GetAtt': [expect.stringMatching(/^FleetStateMachine/), 'Name'] },
+              ':*',
+            ],
+          ],
+        },
       },
     ]);
     const other = statements

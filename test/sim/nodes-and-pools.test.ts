@@ -74,6 +74,17 @@ describe('simulator: nodes and node pools', () => {
     expect(ids(byMeta.json)).toEqual(['a1b2ffff', 'c0ffee00']);
   });
 
+  it('lists node stubs without Meta, which only the node itself has', async () => {
+    // Act
+    const list = await read<Array<Record<string, unknown>>>('/v1/nodes?prefix=c0ffee00');
+    const node = await read<Record<string, unknown>>('/v1/node/c0ffee00-0000-4000-8000-000000000003');
+
+    // Assert
+    expect(list.json[0]).toMatchObject({ NodePool: 'gpu', Datacenter: 'dc1' });
+    expect(list.json[0]).not.toHaveProperty('Meta');
+    expect(node.json['Meta']).toEqual({ rack: 'r7' });
+  });
+
   it('reads a node prefix as Nomad’s UUID index does: hyphens ignored, odd lengths and non-hex refused', async () => {
     // Act
     const noHyphen = await read<Node[]>('/v1/nodes?prefix=c0ffee0000');

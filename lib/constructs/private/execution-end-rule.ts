@@ -1,6 +1,6 @@
 /**
- * An EventBridge rule on the `Step Functions Execution Status Change` events of one state
- * machine's executions reaching the given statuses, delivered to a function: the stale-lock
+ * An EventBridge rule on the `Step Functions Execution Status Change` events of the given state
+ * machines' executions reaching the given statuses, delivered to a function: the stale-lock
  * release and the run-end notifier each have one.
  */
 import { Duration } from 'aws-cdk-lib';
@@ -15,7 +15,8 @@ import { DeadLetterQueue } from './dead-letter-queue';
 /** What {@link executionEndRule} routes where. */
 export interface ExecutionEndRuleProps {
   readonly description: string;
-  readonly stateMachine: sfn.IStateMachine;
+  /** The state machines whose executions' ends the rule routes. */
+  readonly stateMachines: readonly sfn.IStateMachine[];
   /** `SUCCEEDED`, `FAILED`, `TIMED_OUT`, `ABORTED`. */
   readonly statuses: readonly string[];
   readonly target: lambda.IFunction;
@@ -50,7 +51,10 @@ export function executionEndRule(
     eventPattern: {
       source: ['aws.states'],
       detailType: ['Step Functions Execution Status Change'],
-      detail: { status: [...props.statuses], stateMachineArn: [props.stateMachine.stateMachineArn] },
+      detail: {
+        status: [...props.statuses],
+        stateMachineArn: props.stateMachines.map((m) => m.stateMachineArn),
+      },
     },
     targets: [
       new targets.LambdaFunction(props.target, {

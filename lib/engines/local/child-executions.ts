@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { executionArn } from './private/placeholders';
 import { EngineRuntimeFailure, TaskFailure } from './private/task-failures';
-import type { ExecutionStatus, ExecutionSummary } from './types';
+import type { ChildExecutionStarter, ExecutionStatus, ExecutionSummary } from './types';
 
 /** A child execution to run. */
 export interface ChildExecutionRequest {
@@ -74,7 +74,7 @@ function statusOf(summary: ExecutionSummary): ExecutionStatus | 'TIMED_OUT' {
  * or with another input, the start fails with `StepFunctions.ExecutionAlreadyExistsException`.
  * (https://docs.aws.amazon.com/step-functions/latest/apireference/API_StartExecution.html)
  */
-export class LocalChildExecutions {
+export class LocalChildExecutions implements ChildExecutionStarter {
   private readonly started = new Map<string, Started>();
 
   constructor(private readonly run: ChildExecutionRunner) {}

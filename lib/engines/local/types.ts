@@ -1,7 +1,6 @@
 /**
  * The local engine's public types: handlers, task-token answerers, continue-as-new requests and run options.
  */
-import type { LocalChildExecutions } from './child-executions';
 import type { ExecutionStats } from './stats';
 import type { TaskStateInfo } from './task-states';
 
@@ -113,7 +112,7 @@ export interface RunLocalExecutionOptions {
    * local run, so a retried start of the same name is seen as such).
    * @default - a definition with a `.sync` Task is refused with `TaskBindingError`
    */
-  readonly childExecutions?: LocalChildExecutions;
+  readonly childExecutions?: ChildExecutionStarter;
   /**
    * The S3 a Distributed Map's `ItemReader` reads and its `ResultWriter` writes: locally, the
    * plan store the handlers use (its bucket is the definition's `Bucket`).
@@ -127,6 +126,20 @@ export interface RunLocalExecutionOptions {
    * part of the parent's (each item has its own history, as on AWS).
    */
   readonly onItemExecutionEnded?: (item: ItemExecutionSummary) => void;
+}
+
+/**
+ * Starts the child of a `states:startExecution.sync` Task and waits for it (`LocalChildExecutions`
+ * in child-executions.ts is the engine's).
+ */
+export interface ChildExecutionStarter {
+  /**
+   * @param parameters the Task's resolved `Parameters` (`StateMachineArn`, `Name`, `Input`)
+   * @param version 2 for `.sync:2` (Input and Output as JSON), 1 for `.sync`
+   * @param signal aborted when the parent stops (the child is stopped too)
+   * @returns DescribeExecution's response; throws the Task's failure when the child did not succeed
+   */
+  startSync(parameters: unknown, version: 1 | 2, signal: AbortSignal): Promise<Record<string, unknown>>;
 }
 
 /** The S3 objects a Distributed Map reads and writes, as JSON documents by key (a `PlanStore` is one). */

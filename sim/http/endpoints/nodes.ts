@@ -4,6 +4,7 @@
  * `/v1/node/:id/allocations`, `/v1/node/pools` and `/v1/node/pool/:name`. Nodes need
  * `node:read`; pools need `node_pool:read` on each pool, and the list keeps only those.
  */
+import type { Node } from '../../../lib/nomad/types';
 import { listFilter, NODE } from '../../filter';
 import { renderAlloc } from '../../model/render';
 import type { ApiEnv, ApiRequest, ApiResponse, Route } from '../api';
@@ -24,9 +25,19 @@ function listNodes(env: ApiEnv, req: ApiRequest): Promise<ApiResponse> {
       ok(
         [...store.nodes.values()]
           .map((r) => r.node)
-          .filter((n) => matchesPrefix(n.ID) && (filter?.test(n) ?? true)),
+          .filter((n) => matchesPrefix(n.ID) && (filter?.test(n) ?? true))
+          .map(nodeStub),
       ),
   });
+}
+
+/**
+ * Nomad's `NodeListStub`: the list leaves out what only `GET /v1/node/:id` has, `Meta` among it,
+ * so a caller that needs a node's meta must filter on it or read the node.
+ */
+function nodeStub(node: Node): Node {
+  const { Meta: _meta, ...stub } = node as Node & { Meta?: unknown };
+  return stub;
 }
 
 function readNode(env: ApiEnv, req: ApiRequest, id: string): Promise<ApiResponse> {

@@ -210,6 +210,67 @@ describe('runLocalExecution with a Distributed Map', () => {
     expect(pending.map((p) => JSON.parse(p.Input) as unknown)).toEqual([{ id: 5 }, { id: 6 }]);
   });
 
+  it('fails the map run once failures pass ToleratedFailurePercentage of the items', async () => {
+    // Arrange: 4 items, 1 at a time, the 1st and 2nd fail; 25% tolerated (1 item).
+    const store = await storeWithItems([{ id: 1, fail: true }, { id: 2, fail: true }, { id: 3 }, { id: 4 }]);
+    const { probe, taskHandlers } = concurrencyProbe();
+    const { ToleratedFailureCountPath: _count, ...byPercentage } = distributedMapDefinition(lambdaProcessor)
+      .States['Restart jobs'] as Record<string, unknown>;
+    const definition = {
+      StartAt: 'Restart jobs',
+      States: {
+        'Restart jobs': { ...byPercentage, ToleratedFailurePercentage: 25 },
+        Done: { Type: 'Pass', End: true },
+      },
+    };
+
+    // Act
+    const result = await runLocalExecution(definition, {
+      input: input(1, 0, 1),
+      taskHandlers,
+      objectStore: store,
+    }).result;
+
+    // Assert
+    expect(probe.started).toEqual([1, 2]);
+    expect((result.output as { mapError: { Error: string } }).mapError.Error).toBe(
+      'States.ExceedToleratedFailureThreshold',
+    );
+  });
+
+  it("retries the whole map run as the Map state's Retry says", async () => {
+    // Arrange: the item list is written only after the first attempt failed to read it.
+    const store = new MemoryPlanStore();
+    const { probe, taskHandlers } = concurrencyProbe();
+    const definition = distributedMapDefinition(lambdaProcessor, {
+      Retry: [{ ErrorEquals: ['States.ItemReaderFailed'], IntervalSeconds: 1, MaxAttempts: 1 }],
+    });
+    let attempts = 0;
+
+    // Act
+    const result = await runLocalExecution(definition, {
+      input: input(1, 0, 1),
+      taskHandlers,
+      objectStore: {
+        get: async (key) => {
+          attempts += 1;
+          if (attempts === 1) {
+            await store.put(key, [{ id: 1 }]);
+            throw new Error('NoSuchKey');
+          }
+          return store.get(key);
+        },
+        put: (key, value) => store.put(key, value),
+      },
+      retryIntervalOverrides: { 'Restart jobs': 0 },
+    }).result;
+
+    // Assert
+    expect(attempts).toBe(2);
+    expect(probe.started).toEqual([1]);
+    expect(result.output).toHaveProperty('mapResult.ResultWriterDetails');
+  });
+
   it('stops the items still running when the map run fails, as Step Functions stops them', async () => {
     // Arrange: three at a time; the first fails at once while the other two run long.
     const store = await storeWithItems([{ id: 1, fail: true }, { id: 2 }, { id: 3 }, { id: 4 }]);

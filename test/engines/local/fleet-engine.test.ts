@@ -283,4 +283,38 @@ describe('runFleetLocally', () => {
     });
     expect(result.cause).toContain('worker');
   });
+
+  it("asks the jobs' questions one at a time, each naming its job", async () => {
+    // Arrange: two jobs at once, each asking before its second batch.
+    const h = await startJobs();
+    const prompts: string[] = [];
+    let open = 0;
+    let mostOpen = 0;
+
+    // Act
+    const fleet = await startFleet(
+      h,
+      'fleet-questions',
+      { maxJobs: 2, maxFailedJobs: 0 },
+      {
+        // Without -yes, as -yes answers every question.
+        input: { namespace: 'default', filter: 'Type == "service"', batchWait: 'ask', maxJobs: 2 },
+        prompt: async (prompt) => {
+          prompts.push(prompt);
+          mostOpen = Math.max(mostOpen, ++open);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          open -= 1;
+          return { kind: 'answer', text: 'y' };
+        },
+      },
+    );
+    const result = await fleet.result;
+
+    // Assert
+    expect(result.status).toBe('SUCCEEDED');
+    expect(mostOpen).toBe(1);
+    expect([...prompts].sort()).toEqual(
+      JOBS.map((job) => `[default/${job}] Proceed with the next batch? [Y/n/<wait duration>]`),
+    );
+  });
 });

@@ -37,4 +37,16 @@ describe('the simulator’s request rates', () => {
     expect(rates.peakPerSecond).toBe(3);
     expect(stats.rates()).toEqual({ byFamily: {}, perSecond: [], peakPerSecond: 0 });
   });
+
+  it('keeps the most recent entries up to its limit', () => {
+    // Arrange
+    const stats = new RequestStats(Date.now, 10);
+
+    // Act
+    for (let i = 0; i < 25; i++) stats.record('GET /v1/jobs', { ...entry, time: i }, false);
+
+    // Assert
+    expect(stats.requests().map((e) => e.time)).toEqual([15, 16, 17, 18, 19, 20, 21, 22, 23, 24]);
+    expect(stats.counters()['total']).toBe(25);
+  });
 });
