@@ -20,11 +20,10 @@ import {
 } from './fleet-state-names';
 import { failWithMessage } from './private/fail-with-message';
 import { fleetJobProcessor } from './private/fleet-job-processor';
-
-export { JOB_FAILED_ERROR, READ_LOCK_HOLDER } from './private/fleet-job-processor';
-
 import { lambdaStep } from './private/lambda-step';
 import { ERROR_RESULT_PATH } from './private/retry-catch';
+
+export { JOB_FAILED_ERROR, READ_LOCK_HOLDER } from './private/fleet-job-processor';
 
 /** What {@link fleetDefinition} needs. */
 export interface FleetDefinitionProps {
