@@ -20,6 +20,10 @@ async function main(argv: string[]): Promise<number> {
     const { runQuestionsCommand } = await import('../lib/cli/commands/questions-command');
     return runQuestionsCommand(rest, ctx);
   }
+  if (first === 'fleet') {
+    const { runFleetCommand } = await import('../lib/cli/commands/run-fleet-command');
+    return runFleetCommand(rest, ctx);
+  }
   if (first === 'check') {
     const { runCheckCommand } = await import('../lib/cli/commands/check-command');
     return runCheckCommand(rest, ctx);

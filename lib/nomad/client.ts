@@ -64,6 +64,7 @@ export class NomadClient {
       connection,
       config.token,
       config.timeouts?.requestMs ?? DEFAULT_REQUEST_MS,
+      config.onRequest,
     );
     const http = new Requester(transport, resolveBackoff(config.retry), config.namespace, config.region);
     return new NomadClient(config, transport, http);

@@ -45,6 +45,11 @@ export interface NomadClientConfig {
   retry?: RetryOptions;
   /** Per-attempt time limits. @default - see each field */
   timeouts?: TimeoutOptions;
+  /**
+   * Told `METHOD url` of each attempt before it is sent (a dry run lists the reads it made; the
+   * URL holds no secret, the token travels in a header). @default - nobody
+   */
+  onRequest?: (request: string) => void;
 }
 
 /** Values of Nomad's general options; `undefined` or `''` means the flag was not given. */

@@ -5,8 +5,12 @@
  * they come, its questions asked here, Ctrl-C as for a start, and Nomad's exit code at its end.
  * Flags are parsed by the command's own Go-style parser.
  */
-import { createFormatter } from '../../restart/format';
+import type { FleetProgressEvent } from '../../fleet/events';
+import { createFleetFormatter } from '../../fleet/format';
+import type { ProgressEvent } from '../../restart/events';
+import { createFormatter, type Formatter } from '../../restart/format';
 import { awsTerminalSession } from '../terminal/aws-engine';
+import { fleetErrorWriter, fleetEventWriter, jobQuestionFormatter } from '../terminal/fleet-output';
 import { type InterruptSource, processInterrupts } from '../terminal/interrupt';
 import { operatorName } from '../terminal/operator';
 import { eventWriter } from '../terminal/run-local';
@@ -21,11 +25,15 @@ export const ATTACH_USAGE = `Usage: nomad-restart attach [options] <execution-ar
   Follow a restart running on AWS Step Functions, started from anywhere: print
   its lines so far and as they come, through its continue-as-new executions;
   ask its questions here; Ctrl-C asks whether to stop it, as for a start. Exits
-  with the restart's exit code when it ends. Starts nothing.
+  with the restart's exit code when it ends. Starts nothing. Given a fleet
+  execution (nomad-restart fleet -engine=aws, a fleet schedule), follows the
+  fleet and each of its jobs' executions as they start.
 
   Needs states:GetExecutionHistory on the state machine's executions; answering
   needs states:SendTaskSuccess, stopping states:StopExecution (or the lock
-  table's dynamodb:UpdateItem with NOMAD_RESTART_LOCK_TABLE set).
+  table's dynamodb:UpdateItem with NOMAD_RESTART_LOCK_TABLE set). A fleet also
+  needs states:ListExecutions on its map run and states:GetExecutionHistory on
+  the map run's and the one-job state machine's executions.
 
 Options:
 
@@ -70,20 +78,49 @@ export async function runAttachCommand(
     const uiColor = color && ctx.stdout.isTTY === true;
     const formatterFor = (verbose: boolean) => createFormatter({ verbose, color, uiColor });
     const formatter = formatterFor(false);
-    const { attachToRun } = await import('../../engines/aws/index');
+    const { attachToRun, attachToFleet } = await import('../../engines/aws/index');
     // Lines are rendered as the run was started: verbose or not, known once it is found.
-    let print = eventWriter(line, formatter, terminal);
-    const session = awsTerminalSession(
+    // A one-job run emits its own events only; a fleet, its own and its jobs'.
+    const oneJob = (f: Formatter) => {
+      const write = eventWriter(line, f, terminal);
+      return (event: ProgressEvent | FleetProgressEvent) => write(event as ProgressEvent);
+    };
+    let print = oneJob(formatter);
+    const session = awsTerminalSession<ProgressEvent | FleetProgressEvent>(
       (event) => print(event),
       formatter,
       terminal,
       ctx.onInterrupt ?? processInterrupts,
     );
     try {
+      const fleet = await attachToFleet({
+        executionArn: line.executionArn,
+        renderer: (options) => {
+          const fleetFormatter = createFleetFormatter({
+            verbose: options.jobOptions.verbose,
+            color,
+            uiColor,
+            maxJobs: options.maxJobs,
+            maxFailedJobs: options.maxFailedJobs,
+          });
+          const write = fleetEventWriter(line.output, fleetFormatter, terminal);
+          print = (event) => write(event as FleetProgressEvent);
+          return {
+            emit: session.emit,
+            askFor: (job) => session.desk.askForRunAs(jobQuestionFormatter(fleetFormatter, job)),
+            printError: fleetErrorWriter(fleetFormatter, terminal, options.maxJobs),
+          };
+        },
+        answeredBy: operatorName(ctx.env),
+        signal: session.signal,
+        printError: session.printError,
+        env: ctx.env,
+      });
+      if (fleet !== undefined) return fleet.exitCode;
       const result = await attachToRun({
         executionArn: line.executionArn,
         renderer: (run) => {
-          print = eventWriter(line, formatterFor(run.verbose), terminal);
+          print = oneJob(formatterFor(run.verbose));
           return session.emit;
         },
         ask: session.ask,

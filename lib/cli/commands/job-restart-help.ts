@@ -7,7 +7,7 @@
  */
 import { DEFAULT_NOMAD_ADDRESS } from '../../nomad/config';
 
-const HELP = `
+const HEADER = `
 Usage: nomad-restart [options] <job>
 
   Restart allocations of a job in place, or stop them so that the scheduler
@@ -58,7 +58,10 @@ Usage: nomad-restart [options] <job>
   that loses the lock (Nomad refuses its renewal) stops before its next batch
   and exits 1.
 
-General Options:
+`;
+
+/** Nomad's general options, as every Nomad command's help lists them. */
+export const GENERAL_OPTIONS_HELP = `General Options:
 
   -address=<addr>
     The address of the Nomad server.
@@ -119,43 +122,45 @@ General Options:
     The SecretID of an ACL token to use to authenticate API requests with.
     Overrides the NOMAD_TOKEN environment variable if set. HTTP basic
     authentication can be set with NOMAD_HTTP_AUTH=<user:pass>.
+`;
 
-Restart Options:
-
+/** The help entry of each option of `nomad job restart`, by flag (Nomad's order). */
+export const RESTART_OPTIONS_HELP: Readonly<Record<string, string>> = {
+  'all-tasks': `
   -all-tasks
     If set, all tasks in the allocations are restarted, even the ones that
     have already run, such as non-sidecar tasks. Tasks will restart following
     their lifecycle order. This option cannot be used with '-task', and is
-    ignored with '-reschedule'.
-
+    ignored with '-reschedule'.`,
+  'batch-size': `
   -batch-size=<n|n%>
     Number of allocations to restart at once. It may be defined as a percentage
     of the allocations to restart (after filtering by status, group and task,
     and leaving out allocations that already have a replacement). Percentage
-    values are rounded up to increase parallelism. Defaults to 1.
-
+    values are rounded up to increase parallelism. Defaults to 1.`,
+  'batch-wait': `
   -batch-wait=<duration|'ask'>
     Time to wait between restart batches. If set to 'ask' the command halts
     between batches and waits for user input on how to proceed. If the answer
     is a time duration all remaining batches will use this new value. Defaults
-    to 0.
-
+    to 0.`,
+  group: `
   -group=<group-name>
     Only restart allocations for the given group. Can be specified multiple
-    times. If no group is set all allocations for the job are restarted.
-
+    times. If no group is set all allocations for the job are restarted.`,
+  'no-shutdown-delay': `
   -no-shutdown-delay
     Only with '-reschedule': ignore the group and task 'shutdown_delay'
     configuration when stopping allocations, so there is no delay between
     service deregistration and task shutdown. Note that using this flag will
     result in failed network connections to the allocations being stopped.
-    In-place restarts always wait for the group 'shutdown_delay'.
-
+    In-place restarts always wait for the group 'shutdown_delay'.`,
+  'on-error': `
   -on-error=<'ask'|'fail'>
     Determines what action to take when an error happens during a restart
     batch. If 'ask' the command stops and waits for user confirmation on how to
-    proceed. If 'fail' the command exits immediately. Defaults to 'ask'.
-
+    proceed. If 'fail' the command exits immediately. Defaults to 'ask'.`,
+  reschedule: `
   -reschedule
     If set, allocations are stopped and the scheduler places a replacement for
     each one, instead of restarting them in place. The group's 'reschedule'
@@ -164,53 +169,55 @@ Restart Options:
     'max_parallel', are not taken into account. This option cannot be used
     with '-task'. Only jobs of type 'batch', 'service', and 'system' can be
     rescheduled; system jobs need the 'submit-job' or 'evaluate-job'
-    capability.
-
+    capability.`,
+  task: `
   -task=<task-name>
     Specify the task to restart. Can be specified multiple times. If groups are
     also specified the task must exist in at least one of them. If no task is
     set only tasks that are currently running are restarted. For example,
     non-sidecar tasks that already ran are not restarted unless '-all-tasks' is
     used instead. This option cannot be used with '-all-tasks' or
-    '-reschedule'.
-
+    '-reschedule'.`,
+  yes: `
   -yes
     Automatic yes to prompts. If set, the command automatically restarts
     multi-region jobs only in the region targeted by the command, ignores
     recoverable batch errors, stops on unrecoverable ones, and automatically
     proceeds with the remaining batches without waiting. Use '-on-error' and
-    '-batch-wait' to adjust these behaviors.
-
+    '-batch-wait' to adjust these behaviors.`,
+  verbose: `
   -verbose
-    Display full information.
+    Display full information.`,
+};
 
-Options beyond nomad job restart:
-
+/** The help entry of each of our options beyond `nomad job restart`, by flag (alphabetical). */
+export const BEYOND_OPTIONS_HELP: Readonly<Record<string, string>> = {
+  'consul-address': `
   -consul-address=<addr>
     With '-wait-healthy', the Consul agent whose checks the gate reads.
     Overrides the CONSUL_HTTP_ADDR environment variable if set
     (CONSUL_HTTP_SSL, CONSUL_CACERT, CONSUL_CAPATH, CONSUL_CLIENT_CERT,
     CONSUL_CLIENT_KEY, CONSUL_TLS_SERVER_NAME and CONSUL_HTTP_SSL_VERIFY are
-    read as Consul's CLI reads them). Default = 127.0.0.1:8500
-
+    read as Consul's CLI reads them). Default = 127.0.0.1:8500`,
+  'consul-token': `
   -consul-token=<token>
     With '-wait-healthy', the Consul ACL token the gate reads Consul's checks
     with (sent as X-Consul-Token, never to Nomad; the Nomad token never goes
     to Consul). Overrides CONSUL_HTTP_TOKEN_FILE and CONSUL_HTTP_TOKEN. It
     needs 'service:read' on the job's services and 'node:read' on their nodes:
     service_prefix "" { policy = "read" }
-    node_prefix "" { policy = "read" }
-
+    node_prefix "" { policy = "read" }`,
+  'dry-run': `
   -dry-run
     Print the plan (batches, allocations and what would be done to each,
-    skipped allocations and why) without changing anything.
-
+    skipped allocations and why) without changing anything.`,
+  'healthy-deadline': `
   -healthy-deadline=<duration>
     With '-wait-healthy', an allocation that is not healthy this long after
     the wait began counts as a failed allocation, handled by '-on-error',
     '-yes' and '-max-errors' like any other. Defaults to 5m, as Nomad's
-    'update' block.
-
+    'update' block.`,
+  engine: `
   -engine=<local|aws>
     Where the state machine runs: 'local' (default) runs it in this process;
     'aws' starts an execution of -state-machine-arn and follows it. With
@@ -220,29 +227,29 @@ Options beyond nomad job restart:
     'nomad-restart questions', 'approve <id>' and 'deny <id>' answer its
     questions from any terminal, as chat does (first answer wins).
     'nomad-restart check -state-machine-arn <arn>', run once after deploying,
-    proves the answer path and the alarms against the real deployment.
-
+    proves the answer path and the alarms against the real deployment.`,
+  'max-errors': `
   -max-errors=<n|n%>
     With '-yes', stop the restart once more than this many allocations (or
-    this percentage of the allocations to restart) have failed.
-
+    this percentage of the allocations to restart) have failed.`,
+  'min-healthy-time': `
   -min-healthy-time=<duration>
     With '-wait-healthy', how long an allocation must stay healthy without a
     break; a task that stops or a check that fails starts the count again.
     Must be less than '-healthy-deadline'. Defaults to 10s, as Nomad's
-    'update' block.
-
+    'update' block.`,
+  output: `
   -output=<text|json>
     'text' (default) prints the lines of 'nomad job restart'; 'json' prints
-    progress events as JSON lines.
-
+    progress events as JSON lines.`,
+  'replacement-timeout': `
   -replacement-timeout=<duration>
     With '-reschedule', stop waiting for an allocation's replacement after this
-    long and count it as a failed allocation. Defaults to waiting forever.
-
+    long and count it as a failed allocation. Defaults to waiting forever.`,
+  'state-machine-arn': `
   -state-machine-arn=<arn>
-    The state machine to run with -engine=aws.
-
+    The state machine to run with -engine=aws.`,
+  'wait-healthy': `
   -wait-healthy
     After each batch, before the batch wait and the next batch, wait until
     every allocation of the batch is healthy again: each restarted task
@@ -258,8 +265,25 @@ Options beyond nomad job restart:
     "ignore_warnings", and once they ran since the restart; on_update =
     "ignore" checks are not waited for. Consul is read only then, once
     before the first batch and with blocking queries after each batch; a
-    Consul that cannot be reached or refuses the token stops the run.
-`;
+    Consul that cannot be reached or refuses the token stops the run.`,
+};
+
+/**
+ * A help section: its title, then each entry (without its leading newline) a blank line apart.
+ * @param entries help entries such as {@link RESTART_OPTIONS_HELP}'s values
+ */
+export function helpSection(title: string, entries: readonly string[]): string {
+  return `${title}\n\n${entries.map((entry) => entry.slice(1)).join('\n\n')}\n`;
+}
+
+const HELP = [
+  HEADER,
+  GENERAL_OPTIONS_HELP,
+  '\n',
+  helpSection('Restart Options:', Object.values(RESTART_OPTIONS_HELP)),
+  '\n',
+  helpSection('Options beyond nomad job restart:', Object.values(BEYOND_OPTIONS_HELP)),
+].join('');
 
 /** The full help text, trimmed like Nomad's. */
 export function jobRestartHelp(): string {

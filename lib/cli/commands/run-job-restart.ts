@@ -24,11 +24,18 @@ export interface RunContext extends TerminalStreams {
   readonly onInterrupt?: InterruptSource;
 }
 
-/** Go's flag package prints the usage on stdout for `-help` and a bad flag; Nomad's messages go to stderr. */
-function reportUsage(error: CliUsageError, terminal: Terminal): number {
+/**
+ * Go's flag package prints the usage on stdout for `-help` and a bad flag; Nomad's messages go to stderr.
+ * @param usage the command's help text, and its additional-help line
+ */
+export function reportUsage(
+  error: CliUsageError,
+  terminal: Terminal,
+  usage: { readonly help: string; readonly additionalHelpLine: string },
+): number {
   if (error.message !== '') terminal.write({ stream: 'stderr', text: error.message });
-  if (error.showHelp) terminal.write({ stream: 'stdout', text: jobRestartHelp() });
-  if (error.additionalHelp) terminal.write({ stream: 'stderr', text: ADDITIONAL_HELP_LINE });
+  if (error.showHelp) terminal.write({ stream: 'stdout', text: usage.help });
+  if (error.additionalHelp) terminal.write({ stream: 'stderr', text: usage.additionalHelpLine });
   return error.exitCode;
 }
 
@@ -36,7 +43,10 @@ function reportUsage(error: CliUsageError, terminal: Terminal): number {
  * Builds the client once (and closes it) so a bad address, CA file or key fails with Nomad's
  * `Error initializing client: ...` before anything else happens.
  */
-async function checkClientConfig(config: NomadClientConfig, consul?: ConsulClientConfig): Promise<void> {
+export async function checkClientConfig(
+  config: NomadClientConfig,
+  consul?: ConsulClientConfig,
+): Promise<void> {
   const { NomadClient } = await import('../../nomad/index');
   await NomadClient.create(config).close();
   // Consul's too, with -wait-healthy: its CA, certificate and key (`Error connecting to Consul agent: ...`).
@@ -59,7 +69,11 @@ export async function runJobRestart(args: readonly string[], ctx: RunContext): P
     try {
       line = parseJobRestartArgs(args, { interactive: terminal.interactive, env: ctx.env });
     } catch (error) {
-      if (error instanceof CliUsageError) return reportUsage(error, terminal);
+      if (error instanceof CliUsageError)
+        return reportUsage(error, terminal, {
+          help: jobRestartHelp(),
+          additionalHelpLine: ADDITIONAL_HELP_LINE,
+        });
       // Consul's CLI's own wording (`Error connecting to Consul agent: ...`), before anything is touched.
       if (error instanceof ConsulConfigError) {
         terminal.write({ stream: 'stderr', text: error.message });

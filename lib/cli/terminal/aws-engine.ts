@@ -23,10 +23,12 @@ import type { Terminal } from './terminal';
 import { TerminalDesk } from './terminal-desk';
 
 /** The terminal's side of one run on AWS. */
-export interface AwsTerminalSession {
+export interface AwsTerminalSession<E = ProgressEvent> {
   /** Prints a progress event (held while the interrupt question is open). */
-  readonly emit: (event: ProgressEvent) => void;
+  readonly emit: (event: E) => void;
   readonly ask: AskQuestion;
+  /** The questions of this terminal, in its turns (`TerminalDesk`). */
+  readonly desk: TerminalDesk;
   /** Aborted once an interrupt is confirmed. */
   readonly signal: AbortSignal;
   readonly printError: (message: string) => void;
@@ -38,12 +40,12 @@ export interface AwsTerminalSession {
  * Wires the terminal for a run on AWS: interrupts, held lines, one question at a time.
  * @param print renders one event (called in order, never while the interrupt question is open)
  */
-export function awsTerminalSession(
-  print: (event: ProgressEvent) => void,
+export function awsTerminalSession<E = ProgressEvent>(
+  print: (event: E) => void,
   formatter: Formatter,
   terminal: Terminal,
   interrupts: InterruptSource,
-): AwsTerminalSession {
+): AwsTerminalSession<E> {
   const output = heldOutput(print);
   const abort = new AbortController();
   const desk = new TerminalDesk(formatter, terminal);
@@ -62,6 +64,7 @@ export function awsTerminalSession(
   return {
     emit: output.write,
     ask: desk.askForRun,
+    desk,
     signal: abort.signal,
     printError: (message) => terminal.write(formatter.renderError(message)),
     close,

@@ -7,9 +7,9 @@
  */
 import type { ProgressEvent } from '../../restart/events';
 
-export interface HeldOutput {
+export interface HeldOutput<E = ProgressEvent> {
   /** Prints `event` now, keeps it for later, or drops it, depending on the question. */
-  readonly write: (event: ProgressEvent) => void;
+  readonly write: (event: E) => void;
   /** The interrupt question is open: keep what comes. */
   hold(): void;
   /** Declined: print what was kept, then print as it comes again. */
@@ -18,8 +18,8 @@ export interface HeldOutput {
   silence(): void;
 }
 
-export function heldOutput(print: (event: ProgressEvent) => void): HeldOutput {
-  let held: ProgressEvent[] | undefined;
+export function heldOutput<E = ProgressEvent>(print: (event: E) => void): HeldOutput<E> {
+  let held: E[] | undefined;
   let silenced = false;
   return {
     write: (event) => {

@@ -51,24 +51,33 @@ export class TerminalDesk {
    * withdrawn (resolves `undefined` at once, even while waiting for its turn).
    */
   public readonly askForRun: AskQuestion = (question, canceled, withdrawn) =>
-    untilWithdrawn(
-      withdrawn,
-      this.exclusive(async () => {
-        if (withdrawn.aborted) return undefined;
-        if (canceled.aborted) return question.defaultOnInterrupt;
-        if (this.terminal.interactive)
-          return askUnlessWithdrawn(question, this.formatter, this.terminal, withdrawn);
-        this.terminal.write({
-          stream: 'stdout',
-          text: this.formatter.renderQuestion(question, Date.now()).trimEnd(),
-        });
-        this.terminal.write({
-          stream: 'stderr',
-          text: 'No terminal here to answer this question: it stays open for chat, the Step Functions console, or nomad-restart attach at a terminal',
-        });
-        return undefined;
-      }),
-    );
+    this.askForRunAs(this.formatter)(question, canceled, withdrawn);
+
+  /**
+   * {@link askForRun} with the questions worded by `formatter` (a fleet's job names its job), in
+   * the same turns as every other question of this desk.
+   */
+  public askForRunAs(formatter: Formatter): AskQuestion {
+    return (question, canceled, withdrawn) =>
+      untilWithdrawn(
+        withdrawn,
+        this.exclusive(async () => {
+          if (withdrawn.aborted) return undefined;
+          if (canceled.aborted) return question.defaultOnInterrupt;
+          if (this.terminal.interactive)
+            return askUnlessWithdrawn(question, formatter, this.terminal, withdrawn);
+          this.terminal.write({
+            stream: 'stdout',
+            text: formatter.renderQuestion(question, Date.now()).trimEnd(),
+          });
+          this.terminal.write({
+            stream: 'stderr',
+            text: 'No terminal here to answer this question: it stays open for chat, the Step Functions console, or nomad-restart attach at a terminal',
+          });
+          return undefined;
+        }),
+      );
+  }
 }
 
 /** `answer`, or `undefined` as soon as `withdrawn` aborts. */

@@ -1,5 +1,6 @@
 export { awsErrorCode } from '../../stores/aws-errors';
 export { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from '../../stores/table-env';
+export { type AttachToFleetRequest, attachToFleet, type FleetRenderer } from './attach-to-fleet';
 export { type AttachToRunRequest, attachToRun } from './attach-to-run';
 export {
   type AwsCallName,
@@ -30,6 +31,7 @@ export { DEFAULT_POLL_INTERVAL_MS, type FollowResult, type FollowRunRequest, fol
 export { FIRST_PAGE_SIZE, HistoryFollower, type HistoryPageSizes, WIDE_PAGE_SIZE } from './history-follower';
 export { NOTICE_AFTER_FAILED_ATTEMPTS, OutageNotice } from './outage-notice';
 export { type AskOutcome, type AskQuestion, QuestionBridge } from './question-bridge';
+export { type RunFleetOnAwsRequest, runFleetOnAws } from './run-fleet-on-aws';
 export { type RunIdentity, runIdentityOf, successorArnOf } from './run-identity';
 export {
   type RunRestartOnAwsRequest,

@@ -11,6 +11,7 @@ import {
   DescribeExecutionCommand,
   GetExecutionHistoryCommand,
   type HistoryEvent,
+  ListExecutionsCommand,
   SendTaskSuccessCommand,
   type SFNClient,
   StartExecutionCommand,
@@ -67,6 +68,11 @@ export interface SfnCalls {
   taskAnswerClient(executionArn: string): TaskAnswerClient;
   /** Stops an execution at once (it ends `ABORTED`). */
   stopExecution(executionArn: string, error: string, cause: string): Promise<void>;
+  /**
+   * The item executions a Distributed Map run started so far (one page, oldest order not
+   * promised): how a fleet's follower finds each job's execution.
+   */
+  mapRunExecutions(mapRunArn: string, nextToken?: string): Promise<{ arns: string[]; nextToken?: string }>;
 }
 
 /**
@@ -186,6 +192,25 @@ export function sfnCalls(
     },
 
     taskAnswerClient,
+
+    async mapRunExecutions(mapRunArn, nextToken) {
+      const out = await awsCall(
+        { action: 'states:ListExecutions', what: `listing the executions of map run ${goQuote(mapRunArn)}` },
+        () =>
+          client.send(
+            new ListExecutionsCommand({
+              mapRunArn,
+              maxResults: 1000,
+              ...(nextToken === undefined ? {} : { nextToken }),
+            }),
+          ),
+        following,
+      );
+      const arns = (out.executions ?? []).flatMap((e) =>
+        e.executionArn === undefined ? [] : [e.executionArn],
+      );
+      return out.nextToken === undefined ? { arns } : { arns, nextToken: out.nextToken };
+    },
 
     async stopExecution(executionArn, error, cause) {
       await awsCall(

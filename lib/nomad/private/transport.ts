@@ -93,6 +93,7 @@ export class Transport {
     private readonly connection: Connection,
     private readonly token: string | undefined,
     private readonly requestMs: number,
+    private readonly onRequest?: (request: string) => void,
   ) {}
 
   /** Closes the pool; requests in flight are allowed to finish. */
@@ -118,6 +119,7 @@ export class Transport {
     const url = this.url(req);
     const what = `${req.method} ${url}`;
     if (req.signal?.aborted) throw new NomadAbortedError(`${what}: request aborted`);
+    this.onRequest?.(what);
 
     const limitMs = this.requestMs + req.holdMs;
     const timeout = AbortSignal.timeout(limitMs);

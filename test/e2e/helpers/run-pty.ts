@@ -14,8 +14,13 @@ const PROMPTS = /\[[^\]\n]+\] /g;
 /** A scripted run that outlives this is killed, so a stuck prompt fails the test instead of hanging it. */
 const KILL_AFTER_MS = 60_000;
 
+/** Subcommands are words before any flag: `-no-color` goes after one. */
+const SUBCOMMANDS = new Set(['fleet', 'attach']);
+
 function spawnInPty(args: readonly string[], env: NodeJS.ProcessEnv) {
-  return pty.spawn(process.execPath, [BIN, '-no-color', ...args], {
+  const [first = '', ...rest] = args;
+  const argv = SUBCOMMANDS.has(first) ? [first, '-no-color', ...rest] : ['-no-color', ...args];
+  return pty.spawn(process.execPath, [BIN, ...argv], {
     env: { PATH: process.env['PATH'] ?? '', TZ: 'UTC', ...env },
     cols: 250,
   });
