@@ -3,7 +3,8 @@
  * run, per use: the fleet state machine's own actions, and reading its jobs' one-job executions
  * (the lines a fleet prints are its jobs').
  */
-import type * as iam from 'aws-cdk-lib/aws-iam';
+import { ArnFormat, Stack } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { NomadRestartWorkflow } from '../nomad-restart-workflow';
 
@@ -45,7 +46,36 @@ export function grantFleetOperator(
   if (machine.length > 0) grants.push(r.stateMachine.grant(grantee, ...machine));
   const executions = of('executions');
   if (executions.length > 0) grants.push(r.stateMachine.grantExecution(grantee, ...executions));
-  if (uses.includes('start') || uses.includes('attach'))
-    grants.push(r.workflow.grantOperate(grantee, 'attach'));
+  if (uses.includes('start') || uses.includes('attach')) {
+    grants.push(r.workflow.grantOperate(grantee, 'attach'), grantMapRunReads(r.stateMachine, grantee));
+  }
   return grants.reduce((all, grant) => all.combine(grant));
+}
+
+/**
+ * Following a fleet finds each job through its Distributed Map: `ListExecutions` of the map run
+ * (its resource is the map run, `mapRun:<state machine>/<label>:<id>`) and the history of each item
+ * execution (`execution:<state machine>/<label>:<id>`), neither of which `grantExecution`'s
+ * `execution:<state machine>:*` covers
+ * (https://docs.aws.amazon.com/step-functions/latest/dg/iam-policies-eg-dist-map.html).
+ */
+function grantMapRunReads(stateMachine: sfn.StateMachine, grantee: iam.IGrantable): iam.Grant {
+  const arn = (resource: string) =>
+    Stack.of(stateMachine).formatArn({
+      service: 'states',
+      resource,
+      resourceName: `${stateMachine.stateMachineName}/*`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+  return iam.Grant.addToPrincipal({
+    grantee,
+    actions: ['states:ListExecutions'],
+    resourceArns: [arn('mapRun')],
+  }).combine(
+    iam.Grant.addToPrincipal({
+      grantee,
+      actions: ['states:GetExecutionHistory'],
+      resourceArns: [arn('execution')],
+    }),
+  );
 }

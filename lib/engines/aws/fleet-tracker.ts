@@ -9,6 +9,7 @@
  */
 import type { HistoryEvent } from '@aws-sdk/client-sfn';
 import type { FleetEvent } from '../../fleet/events';
+import { summaryEventsOf } from '../../fleet/summary-events';
 import type { ExecutionEnding } from '../../workflow/exit-status';
 import { type FleetState, FleetTaskStates } from '../../workflow/fleet-state-names';
 
@@ -22,9 +23,6 @@ function outputOf(event: HistoryEvent): unknown {
     return undefined;
   }
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Follows one fleet execution's history. */
 export class FleetTracker {
@@ -57,10 +55,7 @@ export class FleetTracker {
     }
     if (event.type === 'TaskStateExited' && name === FleetTaskStates.summarizeFleet) {
       // "Summarize fleet" tells its own events (`fleet-finished`) in its result, as a one-job step does.
-      const out = outputOf(event);
-      const summary = isRecord(out) ? out['summary'] : undefined;
-      const events = isRecord(summary) ? summary['events'] : undefined;
-      return Array.isArray(events) ? (events as FleetEvent[]) : [];
+      return summaryEventsOf(outputOf(event));
     }
     if (event.type === 'MapRunStarted') {
       this.mapRunArn = event.mapRunStartedEventDetails?.mapRunArn ?? this.mapRunArn;

@@ -7,13 +7,15 @@
  * `runRestartLocally`, exactly as a one-job run at a terminal.
  */
 import type { FleetProgressEvent } from '../../fleet/events';
+import { jobFinishedEvent } from '../../fleet/job-end';
+import { summaryEventsOf } from '../../fleet/summary-events';
 import type { RestartInput } from '../../restart/input';
 import type { PlanStore } from '../../stores/plan-store';
 import { FleetTaskStates } from '../../workflow/fleet-state-names';
 import { LocalChildExecutions } from './child-executions';
 import { type LocalRestart, type LocalRestartRequest, localInvocation, runRestartLocally } from './engine';
 import { StateMachineNotFoundError } from './errors';
-import { fleetStateOf, jobFinishedEvent, jobOf, summaryEventsOf } from './fleet-events';
+import { fleetStateOf, jobEndOfItem, jobOf } from './fleet-events';
 import { createGate, lambdaTaskHandler } from './lambda-tasks';
 import { type LocalDefinitions, loadLocalDefinition } from './local-definition';
 import { runLocalExecution } from './runner';
@@ -248,7 +250,7 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
     onItemExecutionEnded: (item) => {
       items.push(item);
       itemEnded();
-      request.emit(jobFinishedEvent(item, budget, now()));
+      request.emit(jobFinishedEvent(jobEndOfItem(item), now(), budget));
     },
   });
 

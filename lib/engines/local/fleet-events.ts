@@ -1,12 +1,12 @@
 /**
  * The fleet's own events in a local fleet run: "Plan fleet" tells `fleet-planned` live and
  * "Summarize fleet" hands `fleet-finished` on in its output; the engine adds each job's
- * `job-started` and, from its item execution's end, `job-finished` (worded by the summary's own
- * `jobEndOf`/`problemText`, so the terminal and the summary say the same).
+ * `job-started` and, from its item execution's end, `job-finished` (read by the summary's own
+ * `jobEndOf` and worded by its `jobFinishedEvent`, as the AWS follower does, so the terminal, AWS
+ * and the summary say the same).
  */
-import type { FleetEvent, FleetJobName } from '../../fleet/events';
-import { jobEndOf } from '../../fleet/job-end';
-import { problemText } from '../../fleet/reasons';
+import type { FleetJobName } from '../../fleet/events';
+import { type FleetJobEnd, jobEndOf } from '../../fleet/job-end';
 import type { RestartInput } from '../../restart/input';
 import type { FleetState } from '../../workflow/fleet-state-names';
 import type { ItemExecutionSummary } from './types';
@@ -47,30 +47,7 @@ function resultEntryOf(item: ItemExecutionSummary) {
   };
 }
 
-/** `job-finished`, from the job's item execution as it ended. */
-export function jobFinishedEvent(
-  item: ItemExecutionSummary,
-  budget: { readonly maxFailedJobs: number },
-  time: number,
-): Extract<FleetEvent, { type: 'job-finished' }> {
-  const end = jobEndOf(resultEntryOf(item));
-  return {
-    type: 'job-finished',
-    time,
-    namespace: end.namespace,
-    job: end.job,
-    outcome: end.outcome,
-    ...(end.problem === undefined ? {} : { reason: problemText(end.problem, budget) }),
-    ...(end.executionArn === undefined ? {} : { executionArn: end.executionArn }),
-  };
-}
-
-/**
- * The events "Summarize fleet" hands on in its output (`$.summary.events`: its `fleet-finished`),
- * or none for any other output.
- */
-export function summaryEventsOf(output: unknown): FleetEvent[] {
-  const summary = isObject(output) ? output['summary'] : undefined;
-  const events = isObject(summary) ? summary['events'] : undefined;
-  return Array.isArray(events) ? (events as FleetEvent[]) : [];
+/** How the job of an item execution ended, read as the summary reads the ResultWriter's entry for it. */
+export function jobEndOfItem(item: ItemExecutionSummary): FleetJobEnd {
+  return jobEndOf(resultEntryOf(item));
 }

@@ -8,7 +8,7 @@
  */
 import type { Job } from '../../../lib/nomad/types';
 import type { RequestLogEntry } from '../../../sim/index';
-import { MANAGEMENT_TOKEN, OPERATOR_TOKEN, readmePolicyToken } from '../../fixtures/readme-policy';
+import { MANAGEMENT_TOKEN, OPERATOR_TOKEN, readmeFleetPolicyToken } from '../../fixtures/readme-policy';
 import { type Harness, simpleJob, startHarness } from '../../steps/helpers/harness';
 
 /** A service job of `count` allocations in `namespace` with `Meta.team`. */
@@ -35,10 +35,7 @@ export async function openFleet(setup: {
     jobs: setup.jobs,
     acl: {
       enabled: true,
-      tokens: [
-        { ...readmePolicyToken(all), nodeRead: true, nodePools: { '*': 'read' } },
-        { secret: MANAGEMENT_TOKEN, management: true },
-      ],
+      tokens: [readmeFleetPolicyToken(all), { secret: MANAGEMENT_TOKEN, management: true }],
     },
   });
 }

@@ -14,7 +14,7 @@ import { type PlanFleetPayload, planFleetStep } from '../../../lib/steps/fleet/p
 import { MemoryPlanStore } from '../../../lib/stores/plan-store';
 import { InvalidInputError } from '../../../lib/workflow/errors';
 import type { AclSpec, NodeSpec } from '../../../sim/index';
-import { MANAGEMENT_TOKEN, OPERATOR_TOKEN, readmePolicyToken } from '../../fixtures/readme-policy';
+import { MANAGEMENT_TOKEN, OPERATOR_TOKEN, readmeFleetPolicyToken } from '../../fixtures/readme-policy';
 import { group, job } from '../../sim/helpers/fixtures';
 import { type Harness, harnessPerTest, waitAllRunning } from '../helpers/harness';
 
@@ -59,13 +59,13 @@ const JOBS: Job[] = [
 ];
 
 /**
- * The README's policy in `default` and `prod`, with what a fleet's node selectors need: node:read,
+ * The README's fleet policy (read from it) in `default` and `prod`: the one-job policy, node:read,
  * and node pool read for `-node-pool`.
  */
 const fleetAcl = (nodeRead = true): AclSpec => ({
   enabled: true,
   tokens: [
-    { ...readmePolicyToken(['default', 'prod']), nodeRead, nodePools: { '*': 'read' } },
+    readmeFleetPolicyToken(['default', 'prod'], nodeRead),
     { secret: MANAGEMENT_TOKEN, management: true },
   ],
 });
