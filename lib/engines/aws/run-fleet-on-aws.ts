@@ -5,14 +5,11 @@
  */
 import { type FleetInput, toFleetInput, validateFleetInput } from '../../fleet/input';
 import type { FleetOptions } from '../../fleet/options';
-import { RestartValidationError } from '../../restart/errors';
-import { isAwsThrottlingError, isTransientAwsError } from '../../stores/aws-errors';
-import { type AwsSessionOptions, openAwsSession } from './aws-session';
-import { RemoteEngineError } from './errors';
+import type { AwsSessionOptions } from './aws-session';
 import { newExecutionName } from './execution-name';
 import { type FollowFleetRequest, followFleet } from './follow-fleet';
 import type { FollowResult } from './follow-run';
-import { executionArnOf, parseStateMachineArn } from './state-machine-arn';
+import { startOnAws } from './start-execution';
 
 /** What `nomad-restart fleet -engine=aws` asks for. */
 export interface RunFleetOnAwsRequest
@@ -31,36 +28,17 @@ export interface RunFleetOnAwsRequest
 }
 
 /** Runs a fleet as an AWS execution and follows it to its end. */
-export async function runFleetOnAws(request: RunFleetOnAwsRequest): Promise<FollowResult> {
-  const { printError } = request;
-  let input: FleetInput;
-  let region: string;
-  try {
-    region = request.region ?? parseStateMachineArn(request.stateMachineArn).region;
-    input = toFleetInput(request.fleet, request.operator);
-    // The state machine validates again; checking here means bad input starts nothing.
-    validateFleetInput(input, { interactive: true });
-  } catch (error) {
-    if (!(error instanceof RemoteEngineError || error instanceof RestartValidationError)) throw error;
-    printError(error.message);
-    return { exitCode: 1, status: 'NOT_STARTED', executionArns: [] };
-  }
-  if (request.signal?.aborted) return { exitCode: 0, status: 'NOT_STARTED', executionArns: [] };
-
-  const session = openAwsSession({ ...request, region, printError: (message) => printError(message) });
-  // One name for every try of this start: a retry after a lost answer finds the same execution.
-  const name = request.executionName ?? newExecutionName('fleet');
-  let runId: string;
-  try {
-    runId = await session.calls.startExecution(request.stateMachineArn, input, name);
-  } catch (error) {
-    if (!(error instanceof RemoteEngineError)) throw error;
-    printError(error.message);
-    if (isTransientAwsError(error.cause) && !isAwsThrottlingError(error.cause)) {
-      const arn = executionArnOf(parseStateMachineArn(request.stateMachineArn), name);
-      printError(`An execution named "${name}" may have started; look with: nomad-restart attach ${arn}`);
-    }
-    return { exitCode: 1, status: 'NOT_STARTED', executionArns: [] };
-  }
-  return followFleet({ ...request, session, runId, answeredBy: request.operator });
+export function runFleetOnAws(request: RunFleetOnAwsRequest): Promise<FollowResult> {
+  return startOnAws(
+    {
+      ...request,
+      name: request.executionName ?? newExecutionName('fleet'),
+      input: (): FleetInput => {
+        const input = toFleetInput(request.fleet, request.operator);
+        validateFleetInput(input, { interactive: true });
+        return input;
+      },
+    },
+    (session, runId) => followFleet({ ...request, session, runId, answeredBy: request.operator }),
+  );
 }

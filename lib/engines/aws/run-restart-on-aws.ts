@@ -4,18 +4,15 @@
  * invocation (so a retried start cannot start a second run), then follows the run
  * (`follow-run.ts`) and exits as Nomad does.
  */
-import { RestartValidationError } from '../../restart/errors';
 import type { ProgressEvent } from '../../restart/events';
 import { toRestartInput, validateRestartInput } from '../../restart/input';
 import type { RestartOptions } from '../../restart/options';
-import { isAwsThrottlingError, isTransientAwsError } from '../../stores/aws-errors';
-import { type AwsSessionOptions, openAwsSession } from './aws-session';
-import { RemoteEngineError } from './errors';
+import type { AwsSessionOptions } from './aws-session';
 import { newExecutionName } from './execution-name';
 import { type FollowResult, followRun } from './follow-run';
 import type { HistoryPageSizes } from './history-follower';
 import type { AskQuestion } from './question-bridge';
-import { executionArnOf, parseStateMachineArn } from './state-machine-arn';
+import { startOnAws } from './start-execution';
 
 /** What `nomad-restart -engine=aws` asks for. */
 export interface RunRestartOnAwsRequest extends Omit<AwsSessionOptions, 'region' | 'printError'> {
@@ -52,38 +49,19 @@ export interface RunRestartOnAwsRequest extends Omit<AwsSessionOptions, 'region'
 export type RunRestartOnAwsResult = FollowResult;
 
 /** Runs a restart as an AWS execution and follows it to its end. */
-export async function runRestartOnAws(request: RunRestartOnAwsRequest): Promise<RunRestartOnAwsResult> {
+export function runRestartOnAws(request: RunRestartOnAwsRequest): Promise<RunRestartOnAwsResult> {
   const printError = request.printError ?? ((message: string) => void process.stderr.write(`${message}\n`));
-  let input: ReturnType<typeof toRestartInput>;
-  let region: string;
-  try {
-    region = request.region ?? parseStateMachineArn(request.stateMachineArn).region;
-    input = toRestartInput(request.options, request.operator);
-    // The state machine validates again; checking here means bad input starts nothing.
-    validateRestartInput(input, { interactive: true });
-  } catch (error) {
-    if (!(error instanceof RemoteEngineError || error instanceof RestartValidationError)) throw error;
-    printError(error.message);
-    return { exitCode: 1, status: 'NOT_STARTED', executionArns: [] };
-  }
-  if (request.signal?.aborted) return { exitCode: 0, status: 'NOT_STARTED', executionArns: [] };
-
-  const session = openAwsSession({ ...request, region, printError });
-  // One name for every try of this start: a retry after a lost answer finds the same execution.
-  const name = request.executionName ?? newExecutionName(request.options.job);
-  let runId: string;
-  try {
-    runId = await session.calls.startExecution(request.stateMachineArn, input, name);
-  } catch (error) {
-    if (!(error instanceof RemoteEngineError)) throw error;
-    printError(error.message);
-    if (isTransientAwsError(error.cause) && !isAwsThrottlingError(error.cause)) {
-      // The last try was lost on the way or failed inside AWS (a throttled one was refused
-      // outright): it, or an earlier one, may have started the run all the same.
-      const arn = executionArnOf(parseStateMachineArn(request.stateMachineArn), name);
-      printError(`An execution named "${name}" may have started; look with: nomad-restart attach ${arn}`);
-    }
-    return { exitCode: 1, status: 'NOT_STARTED', executionArns: [] };
-  }
-  return followRun({ ...request, session, runId, printError, answeredBy: request.operator });
+  return startOnAws(
+    {
+      ...request,
+      printError,
+      name: request.executionName ?? newExecutionName(request.options.job),
+      input: () => {
+        const input = toRestartInput(request.options, request.operator);
+        validateRestartInput(input, { interactive: true });
+        return input;
+      },
+    },
+    (session, runId) => followRun({ ...request, session, runId, printError, answeredBy: request.operator }),
+  );
 }
