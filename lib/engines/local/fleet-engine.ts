@@ -10,7 +10,7 @@ import type { FleetProgressEvent } from '../../fleet/events';
 import type { RestartInput } from '../../restart/input';
 import type { PlanStore } from '../../stores/plan-store';
 import { FleetTaskStates } from '../../workflow/fleet-state-names';
-import { LocalChildExecutions } from './child-executions';
+import { type ChildExecutionRequest, LocalChildExecutions } from './child-executions';
 import { type LocalRestart, type LocalRestartRequest, localInvocation, runRestartLocally } from './engine';
 import { StateMachineNotFoundError } from './errors';
 import { fleetStateOf, jobFinishedEvent, jobOf, summaryEventsOf } from './fleet-events';
@@ -144,8 +144,9 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
   let budget = { maxFailedJobs: 0 };
 
   /** One job's one-job run: settles when its first execution ends, as `.sync` waits for that one only. */
-  const runJob = (name: string, input: unknown, signal: AbortSignal) =>
+  const runJob = (child: ChildExecutionRequest) =>
     new Promise<ExecutionSummary>((resolve, reject) => {
+      const { name, input, signal } = child;
       const job = jobOf(input);
       const label = `[${job.namespace}/${job.job}] `;
       request.emit({ type: 'job-started', time: now(), ...job });
@@ -162,6 +163,7 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
         prompt: (prompt, invalid) => ask(() => request.prompt(`${label}${prompt}`, invalid)),
         onExecutionEnded: (execution) => {
           if (first) resolve(execution);
+          else child.onContinuedExecutionEnded(execution);
           first = false;
         },
       });
@@ -200,7 +202,7 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
       });
       return { executionArn: child.executionArn, name: child.name, status: 'ABORTED', stats: emptyStats() };
     }
-    return runJob(child.name, child.input, child.signal);
+    return runJob(child);
   });
 
   const gate = createGate();
