@@ -67,7 +67,7 @@ const STILL_RUNNING = ['RUNNING', 'PENDING_REDRIVE'];
  * `output` the run summary of the chain's last execution. A failed successor fails the item
  * with its own `Error` and `Cause` (the run summary's text), which `lib/fleet/job-end.ts` reads
  * as it reads any failed item whose cause is not a DescribeExecution; a stopped or timed-out one,
- * or a failure that cannot be read, goes to `failed` with `$.error.Cause` saying so.
+ * or one that cannot be described, goes to `failed` with `$.error.Cause` saying so.
  *
  * Not the DescribeExecution JSON a failed `.sync` child gives: building it takes
  * `States.JsonToString`, and aws-local-stepfunctions strips every backslash from an intrinsic's
@@ -147,7 +147,9 @@ export function followContinuedJob(
     { 'Error.$': '$.Error', 'Cause.$': '$.Cause' },
     CONTINUED_PATH,
   );
-  // A failure without an Error or a Cause (a path that is not there is a runtime error).
+  // Every Fail state of the one-job workflow names an Error and a Cause (`definition.ts`), as do
+  // Step Functions' own `States.*` failures, so both paths are there. A describe still failing
+  // after its retries fails the job with the SDK's error.
   readError.addCatch(failed, { errors: [sfn.Errors.ALL], resultPath: ERROR_RESULT_PATH });
   const continuedFailed = new sfn.Fail(scope, ContinuationStates.continuedJobFailed, {
     errorPath: `${CONTINUED_PATH}.Error`,
