@@ -145,6 +145,8 @@ export class NomadRestartFleet extends Construct {
         "The item list and the Map Run's results are per-run objects under fleets/<run>/; the keys are not known when deploying.",
       [`AwsSolutions-IAM5[Resource::${executions}${nameOf(workflow.stateMachine)}*]`]:
         "A job's execution is named when the fleet plans it; `.sync` describes and stops it (CDK's grant for states:startExecution.sync).",
+      [`AwsSolutions-IAM5[Resource::${executions}${nameOf(workflow.stateMachine)}:*]`]:
+        'A job that continued as new goes on in an execution its own run names; the item reads its status (DescribeExecution) until the chain ends.',
       [`AwsSolutions-IAM5[Resource::${executions}${nameOf(this.stateMachine)}:*]`]:
         "The Distributed Map describes and stops this state machine's executions (CDK's grant for a Distributed Map).",
       [`AwsSolutions-IAM5[Resource::${executions}${nameOf(this.stateMachine)}/*:*]`]:

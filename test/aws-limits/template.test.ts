@@ -191,12 +191,16 @@ describe('the synthesized template', () => {
       expect.stringMatching(/releasestalelock/i),
     ]);
     for (const d of handlers) expect(d.resource).toMatch(/:execution:NomadRestart-Restart:\*/);
-    // The fleet's role: its jobs' executions (`.sync`), its Map Run's items and its own (the Map).
+    // The fleet's role: its jobs' executions (`.sync`, and the executions a job continued in, read
+    // by the item's SDK task), its Map Run's items and its own (the Map).
     const nameOf = (machine: string) =>
       new RegExp(`:execution:",\\{"Fn::Select":\\[6,\\{"Fn::Split":\\[":",\\{"Ref":"${machine}[0-9A-F]{8}"`);
     expect(fleet.map((d) => d.resource).sort()).toEqual([
       expect.stringMatching(nameOf('FleetStateMachine')),
       expect.stringMatching(nameOf('RestartStateMachine')),
+      expect.stringMatching(
+        /:execution:",\{"Fn::Select":\[6,\{"Fn::Split":\[":",\{"Ref":"RestartStateMachine[0-9A-F]{8}"\}\]\}\]\},":\*"/,
+      ),
       expect.stringMatching(/:execution:NomadRestart-Fleet\/\*"/),
     ]);
   });

@@ -14,6 +14,10 @@ import {
   READ_LOCK_HOLDER,
 } from '../../lib/workflow/fleet-definition';
 import { FleetFailStates, FleetFlowStates, FleetTaskStates } from '../../lib/workflow/fleet-state-names';
+import {
+  CONTINUED_JOB_POLL_SECONDS,
+  ContinuationStates,
+} from '../../lib/workflow/private/fleet-continuation';
 import { extractAsl, synthStack } from './helpers/synth';
 
 type State = Record<string, unknown> & { Type: string };
@@ -139,11 +143,50 @@ describe('the fleet state machine', () => {
         'executionArn.$': '$.ExecutionArn',
         'output.$': '$.Output',
       },
-      End: true,
+      Next: ContinuationStates.jobContinued,
     });
     expect((restart?.['Retry'] as { ErrorEquals: string[] }[] | undefined)?.[0]?.ErrorEquals).toContain(
       'StepFunctions.ExecutionLimitExceeded',
     );
+  });
+
+  it('follows a job that continued as new until its chain ends, reading only the status while it runs', () => {
+    // Act
+    const continued = processor[ContinuationStates.jobContinued];
+    const read = processor[ContinuationStates.readContinuedJob];
+    const status = processor[ContinuationStates.continuedJobStatus];
+
+    // Assert: a hand-over (the successor's ARN, no run summary) waits and reads the successor.
+    expect(continued).toMatchObject({
+      Choices: [
+        {
+          And: [
+            { Variable: '$.output.executionArn', IsPresent: true },
+            { Not: { Variable: '$.output.outcome', IsPresent: true } },
+          ],
+          Next: ContinuationStates.waitForContinuedJob,
+        },
+      ],
+    });
+    expect(processor[ContinuationStates.waitForContinuedJob]).toMatchObject({
+      Seconds: CONTINUED_JOB_POLL_SECONDS,
+      Next: ContinuationStates.readContinuedJob,
+    });
+    expect(read).toMatchObject({
+      Resource: 'arn:aws:states:::aws-sdk:sfn:describeExecution',
+      Parameters: { 'ExecutionArn.$': '$.output.executionArn' },
+      ResultSelector: { 'Status.$': '$.Status', 'ExecutionArn.$': '$.ExecutionArn' },
+      ResultPath: '$.continued',
+    });
+    expect(status?.['Default']).toBe(ContinuationStates.continuedJobStopped);
+    // A succeeded successor's summary becomes the item's output and is checked again (it may
+    // have continued too); a failed one fails the item with its own error.
+    expect(processor[ContinuationStates.takeContinuedOutput]?.['Next']).toBe(ContinuationStates.jobContinued);
+    expect(processor[ContinuationStates.continuedJobFailed]).toMatchObject({
+      Type: 'Fail',
+      ErrorPath: '$.continued.Error',
+      CausePath: '$.continued.Cause',
+    });
   });
 
   it('succeeds the item of a job locked by another run and fails any other failed job', () => {

@@ -4,11 +4,13 @@
  * fleet" and "Summarize fleet"; the Distributed Map starting, describing and stopping its item
  * executions on the fleet state machine, reading a run's item list and writing its results under
  * `fleets/`; each item's `.sync:2` start of the one-job state machine (its child's describe and
- * stop, the managed events rule). And what the role may not do: read or write the one-job runs'
+ * stop, the managed events rule); the DescribeExecution calls that follow a job continued as new.
+ * And what the role may not do: read or write the one-job runs'
  * documents, start any other state machine.
  */
 import { fleetKeys } from '../../lib/fleet/items';
 import { FleetFlowStates, FleetTaskStates } from '../../lib/workflow/fleet-state-names';
+import { ContinuationStates } from '../../lib/workflow/private/fleet-continuation';
 import { synthesizeFullStack } from './helpers/full-stack';
 import { evaluateIdentityRequest } from './helpers/iam-evaluator';
 import type { IamRequest } from './helpers/sdk-iam-actions';
@@ -23,10 +25,14 @@ const fleetRole = logicalIdOf(t.properties(fleet)['RoleArn']);
 
 /** An example fleet state: run `fleet-20261207`, its first job's execution name. */
 const RUN = 'fleet-20261207';
+/** The execution the first job continued in ("Continue as new execution" names it `<prefix>-2`). */
+const CONTINUED = `${t.arnOf(restart).replace(':stateMachine:', ':execution:')}:${RUN}-default-web-0a1b2c3d4e5f-2`;
 const SAMPLES = {
   '$.plan.itemsKey': fleetKeys(RUN).items,
   '$.plan.resultsPrefix': fleetKeys(RUN).results,
   '$.name': `${RUN}-default-web`,
+  '$.output.executionArn': CONTINUED,
+  '$.continued.ExecutionArn': CONTINUED,
 };
 
 async function denied(
@@ -57,9 +63,17 @@ describe("the fleet state machine's role", () => {
         FleetTaskStates.planFleet,
         FleetTaskStates.summarizeFleet,
         `${FleetFlowStates.restartJobs}/${FleetTaskStates.restartJob}`,
+        ...[
+          ContinuationStates.readContinuedJob,
+          ContinuationStates.readContinuedOutput,
+          ContinuationStates.readContinuedError,
+        ].map((state) => `${FleetFlowStates.restartJobs}/${state}`),
         FleetFlowStates.restartJobs,
       ].sort(),
     );
+    expect(byState.get(`${FleetFlowStates.restartJobs}/${ContinuationStates.readContinuedJob}`)).toEqual([
+      'states:DescribeExecution',
+    ]);
     expect(new Set(byState.get(FleetFlowStates.restartJobs))).toEqual(
       new Set([
         'states:StartExecution',
@@ -106,6 +120,14 @@ describe("the fleet state machine's role", () => {
       {
         action: 'states:StartExecution',
         resource: 'arn:aws:states:us-east-1:123456789012:stateMachine:someone-else',
+        context: {},
+      },
+    ],
+    [
+      "another state machine's execution",
+      {
+        action: 'states:DescribeExecution',
+        resource: 'arn:aws:states:us-east-1:123456789012:execution:someone-else:run-2',
         context: {},
       },
     ],

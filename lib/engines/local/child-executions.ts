@@ -6,9 +6,16 @@
  * (https://docs.aws.amazon.com/step-functions/latest/dg/connect-stepfunctions.html)
  */
 import { randomUUID } from 'node:crypto';
+import {
+  ContinuedExecutions,
+  describedStatus,
+  executionDoesNotExist,
+  type KnownExecution,
+  sdkDescription,
+} from './private/execution-descriptions';
 import { executionArn } from './private/placeholders';
 import { EngineRuntimeFailure, TaskFailure } from './private/task-failures';
-import type { ChildExecutionStarter, ExecutionStatus, ExecutionSummary } from './types';
+import type { ChildExecutionStarter, ExecutionSummary } from './types';
 
 /** A child execution to run. */
 export interface ChildExecutionRequest {
@@ -19,6 +26,11 @@ export interface ChildExecutionRequest {
   readonly input: unknown;
   /** Aborted when Step Functions would call StopExecution on the child (its parent stopped). */
   readonly signal: AbortSignal;
+  /**
+   * To call as each execution the child continued in ends (not the child's own end, which
+   * settles the runner's promise), so DescribeExecution follows the chain.
+   */
+  readonly onContinuedExecutionEnded: (summary: ExecutionSummary) => void;
 }
 
 /**
@@ -27,11 +39,9 @@ export interface ChildExecutionRequest {
  */
 export type ChildExecutionRunner = (request: ChildExecutionRequest) => Promise<ExecutionSummary>;
 
-interface Started {
+interface Started extends KnownExecution {
   readonly input: string;
-  readonly startDate: number;
   readonly stop: AbortController;
-  ended?: { readonly summary: ExecutionSummary; readonly stopDate: number };
   /** Set when the child's run threw (a bug in the engine or a callback, not a workflow failure). */
   engineError?: unknown;
   readonly done: Promise<void>;
@@ -62,11 +72,6 @@ function requestOf(parameters: unknown): { arn: string; name: string; input: unk
   return { arn: parameters['StateMachineArn'], name, input };
 }
 
-/** DescribeExecution's status for a local ending: a `TimeoutSeconds` end is `TIMED_OUT` on AWS. */
-function statusOf(summary: ExecutionSummary): ExecutionStatus | 'TIMED_OUT' {
-  return summary.status === 'FAILED' && summary.error === 'States.Timeout' ? 'TIMED_OUT' : summary.status;
-}
-
 /**
  * Every child execution started by `.sync` Tasks during one local run (a fleet and all its
  * items share one instance), so a retried start with the same `Name` behaves as on AWS: while
@@ -76,6 +81,7 @@ function statusOf(summary: ExecutionSummary): ExecutionStatus | 'TIMED_OUT' {
  */
 export class LocalChildExecutions implements ChildExecutionStarter {
   private readonly started = new Map<string, Started>();
+  private readonly continued = new ContinuedExecutions();
 
   constructor(private readonly run: ChildExecutionRunner) {}
 
@@ -126,9 +132,25 @@ export class LocalChildExecutions implements ChildExecutionStarter {
     return response;
   }
 
+  /**
+   * `aws-sdk:sfn:describeExecution` of a child or of an execution it continued in, as the SDK
+   * integration answers it (a running one is `RUNNING`).
+   * @throws TaskFailure `Sfn.ExecutionDoesNotExistException` for an ARN the engine never started
+   */
+  describe(parameters: unknown): Record<string, unknown> {
+    const arn = isRecord(parameters) ? parameters['ExecutionArn'] : undefined;
+    if (typeof arn !== 'string')
+      throw new TaskFailure('Sfn.ValidationException', 'ExecutionArn must be a string');
+    const known = this.started.get(arn) ?? this.continued.get(arn);
+    if (known === undefined) throw executionDoesNotExist(arn);
+    return sdkDescription(arn, known);
+  }
+
   private start(arn: string, request: { arn: string; name: string; input: unknown }, input: string): Started {
     const stop = new AbortController();
     const started: Started = {
+      stateMachineArn: request.arn,
+      name: request.name,
       input,
       startDate: Date.now(),
       stop,
@@ -138,9 +160,11 @@ export class LocalChildExecutions implements ChildExecutionStarter {
         executionArn: arn,
         input: request.input,
         signal: stop.signal,
+        onContinuedExecutionEnded: (summary) => this.continued.ended(summary, request.arn),
       }).then(
         (summary) => {
           started.ended = { summary, stopDate: Date.now() };
+          this.continued.ended(summary, request.arn);
         },
         (error: unknown) => {
           started.engineError = error;
@@ -160,7 +184,7 @@ function describeExecution(
   version: 1 | 2,
 ): Record<string, unknown> {
   const { summary } = ended;
-  const status = statusOf(summary);
+  const status = describedStatus(summary);
   const asJson = version === 2;
   const output = summary.status === 'SUCCEEDED' ? (summary.output ?? null) : undefined;
   return {

@@ -12,7 +12,7 @@ import { summaryEventsOf } from '../../fleet/summary-events';
 import type { RestartInput } from '../../restart/input';
 import type { PlanStore } from '../../stores/plan-store';
 import { FleetTaskStates } from '../../workflow/fleet-state-names';
-import { LocalChildExecutions } from './child-executions';
+import { type ChildExecutionRequest, LocalChildExecutions } from './child-executions';
 import { type LocalRestart, type LocalRestartRequest, localInvocation, runRestartLocally } from './engine';
 import { StateMachineNotFoundError } from './errors';
 import { fleetStateOf, jobEndOfItem, jobOf } from './fleet-events';
@@ -146,8 +146,9 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
   let budget = { maxFailedJobs: 0 };
 
   /** One job's one-job run: settles when its first execution ends, as `.sync` waits for that one only. */
-  const runJob = (name: string, input: unknown, signal: AbortSignal) =>
+  const runJob = (child: ChildExecutionRequest) =>
     new Promise<ExecutionSummary>((resolve, reject) => {
+      const { name, input, signal } = child;
       const job = jobOf(input);
       const label = `[${job.namespace}/${job.job}] `;
       request.emit({ type: 'job-started', time: now(), ...job });
@@ -164,6 +165,7 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
         prompt: (prompt, invalid) => ask(() => request.prompt(`${label}${prompt}`, invalid)),
         onExecutionEnded: (execution) => {
           if (first) resolve(execution);
+          else child.onContinuedExecutionEnded(execution);
           first = false;
         },
       });
@@ -202,7 +204,7 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
       });
       return { executionArn: child.executionArn, name: child.name, status: 'ABORTED', stats: emptyStats() };
     }
-    return runJob(child.name, child.input, child.signal);
+    return runJob(child);
   });
 
   const gate = createGate();

@@ -17,6 +17,11 @@ export type TaskIntegration =
    * `childExecutions`, the state getting DescribeExecution's answer once it ends.
    */
   | 'start-execution-sync'
+  /**
+   * `arn:aws:states:::aws-sdk:sfn:describeExecution`: answered from `childExecutions` for the
+   * executions the engine started (a child and the executions it continued in).
+   */
+  | 'describe-execution'
   /** A Distributed Map state, which the engine runs itself (see `prepare-definition.ts`). */
   | 'distributed-map'
   /** Any other service integration: the handler gets the resolved `Parameters`, the state gets its result. */
@@ -48,6 +53,7 @@ const LAMBDA_INVOKE = /^arn:[^:]+:states:::lambda:invoke$/;
 const START_EXECUTION = /^arn:[^:]+:states:::states:startExecution$/;
 const START_EXECUTION_SYNC = /^arn:[^:]+:states:::states:startExecution\.sync(:2)?$/;
 const LAMBDA_FUNCTION = /^arn:[^:]+:lambda:/;
+const DESCRIBE_EXECUTION = /^arn:[^:]+:states:::aws-sdk:sfn:describeExecution$/;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -62,6 +68,9 @@ function describeTask(stateName: string, state: Record<string, unknown>): TaskSt
   const base = waitForTaskToken ? resource.slice(0, -WAIT_FOR_TASK_TOKEN.length) : resource;
   if (resource === LOCAL_DISTRIBUTED_MAP_RESOURCE) {
     return { stateName, resource, integration: 'distributed-map', waitForTaskToken: false };
+  }
+  if (DESCRIBE_EXECUTION.test(resource)) {
+    return { stateName, resource, integration: 'describe-execution', waitForTaskToken: false };
   }
   const sync = START_EXECUTION_SYNC.exec(base);
   if (sync !== null && !waitForTaskToken) {

@@ -140,6 +140,12 @@ export interface ChildExecutionStarter {
    * @returns DescribeExecution's response; throws the Task's failure when the child did not succeed
    */
   startSync(parameters: unknown, version: 1 | 2, signal: AbortSignal): Promise<Record<string, unknown>>;
+  /**
+   * `aws-sdk:sfn:describeExecution` of a child or of an execution a child continued in.
+   * @param parameters the Task's resolved `Parameters` (`ExecutionArn`)
+   * @returns the SDK's response (`Input`/`Output` as strings); throws `Sfn.ExecutionDoesNotExistException` for any other ARN
+   */
+  describe(parameters: unknown): Record<string, unknown>;
 }
 
 /** The S3 objects a Distributed Map reads and writes, as JSON documents by key (a `PlanStore` is one). */

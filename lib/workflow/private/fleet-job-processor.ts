@@ -7,6 +7,7 @@ import * as tasks from 'aws-cdk-lib/aws-stepfunctions-tasks';
 import type { Construct } from 'constructs';
 import { FleetFlowStates, FleetTaskStates } from '../fleet-state-names';
 import { FailStates } from '../state-names';
+import { followContinuedJob } from './fleet-continuation';
 import { ERROR_RESULT_PATH, retryWithBackoff, START_EXECUTION_RETRY_ERRORS } from './retry-catch';
 
 /**
@@ -18,6 +19,9 @@ export const JOB_FAILED_ERROR = 'JobFailed';
 
 /** The item processor's Pass that shapes a locked job's result (no other part names it). */
 export const READ_LOCK_HOLDER = 'Read lock holder';
+
+/** The item processor's Succeed of a job whose run (its whole continue-as-new chain) ended. */
+const JOB_ENDED = 'Job ended';
 
 /** Where "Read job error" writes the failed child's DescribeExecution, parsed. */
 const FAILED_EXECUTION_PATH = '$.failedExecution';
@@ -100,5 +104,8 @@ export function fleetJobProcessor(scope: Construct, restartStateMachine: sfn.ISt
   // Anything else (the start refused, a cause that is no execution): the job failed, with AWS's message.
   restartJob.addCatch(jobFailed, { errors: [sfn.Errors.ALL], resultPath: ERROR_RESULT_PATH });
 
+  // A job that continued as new is followed to the end of its chain before the item ends.
+  const jobEnded = new sfn.Succeed(scope, JOB_ENDED);
+  restartJob.next(followContinuedJob(scope, restartStateMachine, jobEnded, jobFailed));
   return sfn.Chain.start(jobInput).next(restartJob);
 }

@@ -76,6 +76,12 @@ function requestsOf(name: string, state: Json, samples: Readonly<Record<string, 
       })),
     ];
   }
+  if (integration === 'aws-sdk:sfn:describeExecution') {
+    // An SDK integration makes the API call it names, as the role's own
+    // (https://docs.aws.amazon.com/step-functions/latest/dg/supported-services-awssdk.html).
+    const execution = String(valueAt(name, parameters, 'ExecutionArn', samples));
+    return [{ action: 'states:DescribeExecution', resource: execution, context: {} }];
+  }
   throw new Error(`Task state "${name}" uses ${resource}, an integration whose IAM calls are not modelled`);
 }
 

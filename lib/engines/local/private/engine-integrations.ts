@@ -1,6 +1,6 @@
 /**
  * The integrations the local engine carries out itself besides continue-as-new: the child of a
- * `states:startExecution.sync` Task, and the map run of a Distributed Map, whose items run as
+ * `states:startExecution.sync` Task, DescribeExecution of the children, and the map run of a Distributed Map, whose items run as
  * executions of their own through the same engine.
  */
 import { TaskBindingError } from '../errors';
@@ -30,6 +30,10 @@ export function checkEngineIntegrations(
       problems.push(
         `"${info.stateName}" (${info.resource}) starts child executions but no childExecutions was given`,
       );
+    if (info.integration === 'describe-execution' && options.childExecutions === undefined)
+      problems.push(
+        `"${info.stateName}" (${info.resource}) describes child executions but no childExecutions was given`,
+      );
   }
   for (const spec of maps.values()) {
     if ((spec.itemReader ?? spec.resultWriter) !== undefined && options.objectStore === undefined)
@@ -58,12 +62,17 @@ export function engineIntegrations(
   options: RunLocalExecutionOptions,
   stateMachineArn: string,
   runExecution: RunExecution,
-): Pick<ExecutionDeps, 'startExecutionSync' | 'runDistributedMap'> {
+): Pick<ExecutionDeps, 'startExecutionSync' | 'describeExecution' | 'runDistributedMap'> {
   return {
     startExecutionSync: (parameters, version, signal) => {
       if (options.childExecutions === undefined)
         throw new EngineRuntimeFailure('no childExecutions to run a .sync child');
       return options.childExecutions.startSync(parameters, version, signal);
+    },
+    describeExecution: (parameters) => {
+      if (options.childExecutions === undefined)
+        throw new EngineRuntimeFailure('no childExecutions to describe an execution');
+      return options.childExecutions.describe(parameters);
     },
     runDistributedMap: (stateName, parameters, signal) => {
       const spec = maps.get(stateName);

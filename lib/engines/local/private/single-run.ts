@@ -25,6 +25,7 @@ export interface SingleRunOptions {
   /** Runs a `states:startExecution` Task; returns the state's result. */
   readonly startExecution: (parameters: unknown) => unknown;
   readonly startExecutionSync: ExecutionDeps['startExecutionSync'];
+  readonly describeExecution: ExecutionDeps['describeExecution'];
   readonly runDistributedMap: ExecutionDeps['runDistributedMap'];
   readonly callbacks: Pick<RunLocalExecutionOptions, 'onStateEntered' | 'onStateExited'>;
   readonly overrides: Pick<RunLocalExecutionOptions, 'waitTimeOverrides' | 'retryIntervalOverrides'>;
@@ -89,6 +90,7 @@ export async function runSingleExecution(opts: SingleRunOptions): Promise<Single
         tokens,
         startExecution: opts.startExecution,
         startExecutionSync: opts.startExecutionSync,
+        describeExecution: opts.describeExecution,
         runDistributedMap: opts.runDistributedMap,
         ...(opts.answerTaskToken === undefined ? {} : { answerTaskToken: opts.answerTaskToken }),
       }) as never,

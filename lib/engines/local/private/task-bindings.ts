@@ -26,6 +26,8 @@ export interface ExecutionDeps {
   readonly startExecution: (parameters: unknown) => unknown;
   /** Runs a `states:startExecution.sync` Task's child to its end; returns the state's result. */
   readonly startExecutionSync: (parameters: unknown, version: 1 | 2, signal: AbortSignal) => Promise<unknown>;
+  /** Answers an `aws-sdk:sfn:describeExecution` Task from the child executions; returns the state's result. */
+  readonly describeExecution: (parameters: unknown) => unknown;
   /** Runs the map run of a Distributed Map state (rewritten to a Task); returns the state's result. */
   readonly runDistributedMap: (
     stateName: string,
@@ -38,6 +40,7 @@ export interface ExecutionDeps {
 const ENGINE_INTEGRATIONS: ReadonlySet<string> = new Set([
   'start-execution',
   'start-execution-sync',
+  'describe-execution',
   'distributed-map',
 ]);
 
@@ -145,6 +148,7 @@ function engineHandler(task: BoundTask, deps: ExecutionDeps): EngineTaskHandler 
     if (info.integration === 'start-execution') return deps.startExecution(input);
     if (info.integration === 'start-execution-sync')
       return deps.startExecutionSync(input, info.syncVersion ?? 1, signal);
+    if (info.integration === 'describe-execution') return deps.describeExecution(input);
     if (info.integration === 'distributed-map') return deps.runDistributedMap(info.stateName, input, signal);
     const payload =
       info.integration === 'lambda-invoke' ? asJson(isRecord(input) ? (input['Payload'] ?? {}) : {}) : input;
