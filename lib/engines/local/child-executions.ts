@@ -14,6 +14,7 @@ import {
   sdkDescription,
 } from './private/execution-descriptions';
 import { executionArn } from './private/placeholders';
+import { startRequestOf } from './private/start-request';
 import { EngineRuntimeFailure, TaskFailure } from './private/task-failures';
 import type { ChildExecutionStarter, ExecutionSummary } from './types';
 
@@ -51,27 +52,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A `.sync` Task's resolved `Parameters`: `StateMachineArn`, `Input` (a string or JSON), `Name`. */
-function requestOf(parameters: unknown): { arn: string; name: string; input: unknown } {
-  if (!isRecord(parameters) || typeof parameters['StateMachineArn'] !== 'string') {
-    throw new EngineRuntimeFailure('states:startExecution.sync needs a string StateMachineArn parameter');
-  }
-  const raw = parameters['Input'];
-  let input: unknown = raw ?? {};
-  if (typeof raw === 'string') {
-    try {
-      input = JSON.parse(raw) as unknown;
-    } catch {
-      throw new TaskFailure(
-        'StepFunctions.InvalidExecutionInputException',
-        'Input is a string that is not JSON',
-      );
-    }
-  }
-  const name = typeof parameters['Name'] === 'string' ? parameters['Name'] : randomUUID();
-  return { arn: parameters['StateMachineArn'], name, input };
-}
-
 /**
  * Every child execution started by `.sync` Tasks during one local run (a fleet and all its
  * items share one instance), so a retried start with the same `Name` behaves as on AWS: while
@@ -101,7 +81,8 @@ export class LocalChildExecutions implements ChildExecutionStarter {
     version: 1 | 2,
     signal: AbortSignal,
   ): Promise<Record<string, unknown>> {
-    const request = requestOf(parameters);
+    const asked = startRequestOf(parameters);
+    const request = { ...asked, name: asked.name ?? randomUUID() };
     const arn = executionArn(request.arn, request.name);
     const input = JSON.stringify(request.input);
     let started = this.started.get(arn);

@@ -9,6 +9,7 @@ import { checkEngineIntegrations, engineIntegrations } from './private/engine-in
 import { executionArn, stateMachineArn as localStateMachineArn } from './private/placeholders';
 import { prepareDefinition } from './private/prepare-definition';
 import { runSingleExecution } from './private/single-run';
+import { startRequestOf } from './private/start-request';
 import { bindTasks } from './private/task-bindings';
 import { EngineRuntimeFailure } from './private/task-failures';
 import { sumStats } from './stats';
@@ -25,10 +26,6 @@ const DEFAULT_MAX_EXECUTIONS = 1000;
 
 type Definition = ConstructorParameters<typeof StateMachine>[0];
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function createMachine(definition: Record<string, unknown>, validate: boolean): StateMachine {
   try {
     return new StateMachine(definition as unknown as Definition, {
@@ -38,24 +35,6 @@ function createMachine(definition: Record<string, unknown>, validate: boolean): 
     const message = error instanceof Error ? error.message : String(error);
     throw new InvalidDefinitionError(message, { cause: error });
   }
-}
-
-/** Decodes a `states:startExecution` Task's resolved Parameters. */
-function startRequestOf(parameters: unknown): { arn: string; name?: string; input: unknown } {
-  if (!isRecord(parameters) || typeof parameters['StateMachineArn'] !== 'string') {
-    throw new EngineRuntimeFailure('states:startExecution needs a string StateMachineArn parameter');
-  }
-  const raw = parameters['Input'];
-  let input: unknown = raw ?? {};
-  if (typeof raw === 'string') {
-    try {
-      input = JSON.parse(raw) as unknown;
-    } catch {
-      throw new EngineRuntimeFailure('states:startExecution Input is a string that is not JSON');
-    }
-  }
-  const name = parameters['Name'];
-  return { arn: parameters['StateMachineArn'], input, ...(typeof name === 'string' ? { name } : {}) };
 }
 
 /**
