@@ -346,10 +346,17 @@ describe('the fleet’s resources', () => {
         (st) => [[st.Action].flat(), JSON.stringify(st.Resource)] as const,
       );
 
-      // Assert
-      const onFleet = statements.filter(([, r]) => r.includes('"Ref":"FleetStateMachine'));
+      // Assert: following a fleet (start, attach) also lists its map run's executions and reads
+      // their histories, on ARNs built from the fleet state machine's name.
+      const onFleet = statements.filter(([, r]) => /"(Ref|Fn::GetAtt)":\[?"FleetStateMachine/.test(r));
       const onJobs = statements.filter(([, r]) => r.includes('"Ref":"RestartStateMachine'));
-      expect(onFleet.flatMap(([a]) => a).sort()).toEqual([...onMachine, ...onExecutions].sort());
+      const onMapRuns = readsJobs ? ['states:ListExecutions', 'states:GetExecutionHistory'] : [];
+      expect(onFleet.flatMap(([a]) => a).sort()).toEqual(
+        [...onMachine, ...onExecutions, ...onMapRuns].sort(),
+      );
+      expect(statements.filter(([, r]) => r.includes(':mapRun:')).flatMap(([a]) => a)).toEqual(
+        readsJobs ? ['states:ListExecutions'] : [],
+      );
       expect(onJobs.flatMap(([a]) => a)).toEqual(readsJobs ? ['states:GetExecutionHistory'] : []);
       expect(statements.length).toBe(onFleet.length + onJobs.length);
     },
