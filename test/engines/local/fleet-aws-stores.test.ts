@@ -4,6 +4,11 @@
  * function's role in the synthesized template, and the Distributed Map reading its item list and
  * writing its results through the same S3 bucket. (The Map's own S3 calls are the fleet state
  * machine role's, which the IAM check does not evaluate: test/iam/ checks that role's grants.)
+ *
+ * A second fleet runs on an agent holding the README's fleet policy with the handlers given no
+ * Nomad settings: each resolves them from its function's environment in the template, "Plan
+ * fleet" and each job's handlers reading the token through the real Secrets Manager client
+ * (served on 127.0.0.1), each read checked against its role.
  */
 import { S3Client } from '@aws-sdk/client-s3';
 import { type LocalFleetRequest, runFleetLocally } from '../../../lib/engines/local/fleet-engine';
@@ -13,9 +18,16 @@ import { fleetKeys } from '../../../lib/fleet/items';
 import { S3PlanStore } from '../../../lib/stores/s3-plan-store';
 import { FLEET_HANDLER_IDS, FleetTaskStates } from '../../../lib/workflow/fleet-state-names';
 import { FlowStates, TASK_STATE_HANDLERS } from '../../../lib/workflow/state-names';
-import { OPERATOR_TOKEN, readmePolicyAcl } from '../../fixtures/readme-policy';
+import {
+  MANAGEMENT_TOKEN,
+  OPERATOR_TOKEN,
+  readmeFleetPolicyToken,
+  readmePolicyAcl,
+} from '../../fixtures/readme-policy';
 import { useEmulatedAws } from '../../iam/helpers/emulated-aws';
+import { secretsManagerServing, startFakeJsonServices } from '../../iam/helpers/fake-json-services';
 import { asFunction } from '../../iam/helpers/invoking-function';
+import { withEnvironment } from '../../iam/helpers/with-environment';
 import { harnessPerTest, simpleJob, waitAllRunning } from '../../steps/helpers/harness';
 
 const aws = useEmulatedAws();
@@ -88,5 +100,69 @@ describe('runFleetLocally on the AWS stores with IAM enforced', () => {
     } finally {
       reader.destroy();
     }
+  });
+
+  it("reads the Nomad token from Secrets Manager in Plan fleet and each job's functions, on the secret's ARN", async () => {
+    // Arrange: the agent answers only the README fleet policy's token, which only the secret holds.
+    const h = await harness.start(
+      {
+        jobs: JOBS.map((id) => simpleJob(id, 'service', 1)),
+        acl: {
+          enabled: true,
+          tokens: [readmeFleetPolicyToken(['default']), { secret: MANAGEMENT_TOKEN, management: true }],
+        },
+      },
+      { token: OPERATOR_TOKEN },
+    );
+    for (const id of JOBS) await waitAllRunning(h, id, 1);
+    const tokenArn = aws.check.functionEnvironment('plan-fleet')['NOMAD_TOKEN_SECRET_ARN'];
+    if (tokenArn === undefined) throw new Error('the template gives Plan fleet no NOMAD_TOKEN_SECRET_ARN');
+    const secrets = await startFakeJsonServices(secretsManagerServing({ [tokenArn]: OPERATOR_TOKEN }));
+    const env = {
+      NOMAD_ADDR: h.sim.address,
+      NOMAD_TOKEN_SECRET_ARN: tokenArn,
+      AWS_ENDPOINT_URL_SECRETS_MANAGER: secrets.url,
+    };
+    const events: FleetProgressEvent[] = [];
+    const s3 = new S3Client({});
+    const from = aws.ledger.calls.length;
+
+    // Act: no `nomad` in the request: every handler resolves Nomad from its environment.
+    const result = await withEnvironment(
+      env,
+      async () =>
+        (
+          await runFleetLocally({
+            input: { namespace: 'default', yes: true, maxJobs: 1 },
+            executionName: 'fleet-token-from-secret',
+            stateMachines,
+            objectStore: new S3PlanStore(s3, aws.bucket),
+            emit: (event) => events.push(event),
+            prompt: async () => ({ kind: 'read-error', text: 'EOF' }),
+            interceptInvocation: (stateName, invoke) =>
+              asFunction(HANDLER_OF[stateName] ?? stateName, invoke),
+            waitTimeOverrides: { [FlowStates.waitBeforeNextBatch]: 0 },
+            now: h.now,
+            sleep: h.sleep,
+          })
+        ).result,
+    ).finally(() => {
+      s3.destroy();
+      return secrets.close();
+    });
+
+    // Assert: the run needed the token (the agent refuses anything else); every read was of the
+    // secret's ARN, by a function whose role allows it (a denial fails the run and the ledger).
+    expect(result.status).toBe('SUCCEEDED');
+    expect(events.at(-1)).toMatchObject({ type: 'fleet-finished', restarted: 3, failed: 0 });
+    expect(aws.ledger.denied()).toEqual([]);
+    const reads = aws.ledger.calls
+      .slice(from)
+      .filter((c) => c.request.action === 'secretsmanager:GetSecretValue');
+    expect(reads.map((c) => c.request.resource)).toEqual(reads.map(() => tokenArn));
+    expect([...new Set(reads.map((c) => c.functionName))]).toEqual(
+      expect.arrayContaining(['plan-fleet', 'plan', 'lock-job', 'restart-batch']),
+    );
+    expect(secrets.called).toHaveLength(reads.length);
   });
 });
