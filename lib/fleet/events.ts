@@ -15,6 +15,13 @@ export type FleetSkipReason =
   /** A dispatched or periodic child: finite batch work of its parent `parentId`. */
   | { kind: 'child'; parentId: string }
   | { kind: 'nothing-in-scope' }
+  /** With `startedBefore` or `-stale`: every allocation in scope started after `startedBefore` (Unix ms). */
+  | { kind: 'fresh'; startedBefore: number }
+  /**
+   * With `-uses-variable`/`-uses-secret`: a task template is read from a file (`SourcePath`), so
+   * whether the job reads the path cannot be known from its specification; `templates` names them.
+   */
+  | { kind: 'not-inspectable'; templates: readonly string[] }
   /** Held by another run (`holder` in the lock's own words): not done, never a failure. */
   | { kind: 'locked'; holder: string }
   /** Never started: the failure budget ran out, the window ended, or the run was stopped. */

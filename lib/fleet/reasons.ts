@@ -4,6 +4,7 @@
  * And which of them make a fleet run end "with errors" (exit 1).
  */
 import { goQuote } from '../go/quote';
+import { formatTimestamp } from '../restart/text';
 import type { FleetJobProblem } from './events';
 
 /** What the wording of a problem needs from the run. */
@@ -35,6 +36,10 @@ export function problemText(problem: FleetJobProblem, ctx: ProblemContext): stri
       return `skipped: dispatched or periodic child of ${goQuote(problem.parentId)} (finite batch work)`;
     case 'nothing-in-scope':
       return 'skipped: no running allocation in scope';
+    case 'fresh':
+      return `skipped: every allocation in scope started after ${formatTimestamp(problem.startedBefore, 'UTC')}`;
+    case 'not-inspectable':
+      return `skipped: not inspectable, a template is read from a file (${problem.templates.join(', ')})`;
     case 'locked':
       return `locked by ${problem.holder}`;
     case 'not-reached':
@@ -59,6 +64,8 @@ const KIND_SKIPS: ReadonlySet<FleetJobProblem['kind']> = new Set([
   'periodic',
   'child',
   'nothing-in-scope',
+  'fresh',
+  'not-inspectable',
 ]);
 
 /**

@@ -19,7 +19,37 @@ export type SkipReason =
   | { kind: 'group' }
   | { kind: 'task' }
   /** Beyond Nomad: an earlier run of the same restart already restarted it (`resumeNextWindow`). */
-  | { kind: 'done' };
+  | { kind: 'done' }
+  /**
+   * Beyond Nomad (`startedBefore`): every task in scope last started at or after `startedBefore`
+   * (Unix ms): the allocation is already fresh. Worded `started after <T>`.
+   */
+  | { kind: 'started-after'; startedBefore: number };
+
+/** Why an allocation in scope is still stale when a run with `startedBefore` ends. */
+export type StaleWhy =
+  /** Its restart failed (or its replacement never ran). */
+  | 'failed'
+  /** The run ended before reaching it: window end, a stop, `-max-errors`, a lost lock. */
+  | 'not-reached'
+  /** Another run held the job's lock, so this one restarted nothing of it. */
+  | 'locked';
+
+/** One job's freshness at the end of a run with `startedBefore`, from its allocations re-read. */
+export interface FreshnessReport {
+  readonly namespace: string;
+  readonly jobId: string;
+  /** The time allocations had to start after (Unix ms). */
+  readonly startedBefore: number;
+  /** Allocations in scope when the run planned (running, not replaced, in the group/task/node scope). */
+  readonly checked: number;
+  /** Restarted by this run (in place or by a replacement that now runs). */
+  readonly restarted: number;
+  /** Already started after `startedBefore` when planned: left alone. */
+  readonly alreadyFresh: number;
+  /** Still started before `startedBefore` when re-read after the last batch, with why. */
+  readonly stale: readonly { readonly allocationId: string; readonly why: StaleWhy }[];
+}
 
 /** How one allocation is handled (Nomad's `command/job_restart.go` `handleAlloc`). */
 export type RestartMode =
@@ -33,6 +63,16 @@ export type ProgressEvent =
   | { type: 'restart-started'; time: number; count: number }
   /** `No allocations to restart` (no prefix). */
   | { type: 'nothing-to-restart'; time: number }
+  /**
+   * Beyond Nomad (`startedBefore`): `All <count> allocations started after <T>`, instead of
+   * `No allocations to restart`, when every allocation in scope is already fresh (exit 0).
+   */
+  | { type: 'all-started-after'; time: number; count: number; startedBefore: number }
+  /**
+   * Beyond Nomad (`startedBefore`): the freshness report, after the last batch. Its last line,
+   * `Every allocation in scope started after <T>`, only when `report.stale` is empty.
+   */
+  | { type: 'freshness'; time: number; report: FreshnessReport }
   /**
    * Beyond Nomad: the job's lock was held by a run that is no longer running (it ended without
    * releasing it) and this run took it over.

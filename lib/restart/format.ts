@@ -137,6 +137,8 @@ export function createFormatter(options: FormatterOptions): Formatter {
         return `Skipping allocation ${alloc} because it doesn't have any of requested tasks`;
       case 'done':
         return `Skipping allocation ${alloc} because an earlier run of this restart already restarted it`;
+      case 'started-after':
+        return `Skipping allocation ${alloc} because it started after ${ts(reason.startedBefore)}`;
     }
   };
 
@@ -163,6 +165,11 @@ export function createFormatter(options: FormatterOptions): Formatter {
         return [stdout(header(t, `Restarting ${plural(event.count, 'allocation', 'allocations')}`))];
       case 'nothing-to-restart':
         return [stdout('No allocations to restart')];
+      case 'all-started-after':
+        return [stdout(`All ${event.count} allocations started after ${ts(event.startedBefore)}`)];
+      case 'freshness':
+        // The report's lines come with the freshness report (issue #38).
+        return [];
       case 'lock-taken-over':
       case 'earlier-run-resumed':
       case 'shared-lock-skipped':

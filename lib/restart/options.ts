@@ -78,6 +78,14 @@ export interface RestartOptions {
    * restarts only the rest (one maintenance across windows); needs `scheduleName`.
    */
   resumeNextWindow?: boolean;
+  /**
+   * Beyond Nomad (`-started-before`, and a fleet's `-stale`): only allocations with a task in scope
+   * (the tasks the restart would restart) whose last start, `TaskStates[task].StartedAt`, is before
+   * this time (Unix ms) are restarted; one started at it or after is fresh, skipped as
+   * `started-after`. Always absolute here: a relative `2h` is resolved once, against the run's
+   * start, where the input is validated, so a resumed run keeps the same time.
+   */
+  startedBefore?: number;
   /** Set by a fleet run that started this one: which fleet, and this job's place in it. */
   fleet?: FleetJobRef;
   /** Set by a fleet run with a node scope: only allocations on these nodes are restarted. */

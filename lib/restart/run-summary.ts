@@ -53,6 +53,8 @@ export interface SkippedCounts {
   readonly withoutTasks?: number;
   /** Restarted by an earlier run of the same maintenance (`resumeNextWindow`). */
   readonly alreadyRestarted?: number;
+  /** Every task in scope started after `startedBefore`: already fresh. */
+  readonly alreadyFresh?: number;
 }
 
 const SKIP_KEYS: Readonly<Record<SkipReason['kind'], keyof SkippedCounts>> = {
@@ -61,6 +63,7 @@ const SKIP_KEYS: Readonly<Record<SkipReason['kind'], keyof SkippedCounts>> = {
   group: 'notInGroups',
   task: 'withoutTasks',
   done: 'alreadyRestarted',
+  'started-after': 'alreadyFresh',
 };
 
 const SKIP_WORDS: Readonly<Record<keyof SkippedCounts, string>> = {
@@ -69,6 +72,7 @@ const SKIP_WORDS: Readonly<Record<keyof SkippedCounts, string>> = {
   notInGroups: 'not in the requested groups',
   withoutTasks: 'without the requested tasks',
   alreadyRestarted: 'already restarted by an earlier run',
+  alreadyFresh: 'started after the time given',
 };
 
 /** Counts skip reasons (the plan's skipped allocations) into {@link SkippedCounts}. */
