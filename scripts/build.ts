@@ -89,8 +89,15 @@ async function buildConstructs(): Promise<void> {
       stdio: 'inherit',
     },
   );
-  expandInferredTypes(ROOT, join(DIST, 'types'), ['lib/restart/input.ts']);
-  dropZodDeclarations(join(DIST, 'types'), ['lib/restart/input.d.ts']);
+  // The inputs a schedule takes (one job's, a fleet's) written out; then every schema, and the one
+  // helper typed with a zod issue, left out of the declarations.
+  expandInferredTypes(ROOT, join(DIST, 'types'), ['lib/restart/input.ts', 'lib/fleet/input.ts']);
+  dropZodDeclarations(join(DIST, 'types'), [
+    'lib/restart/input.d.ts',
+    'lib/fleet/input.d.ts',
+    'lib/restart/job-scope.d.ts',
+    'lib/restart/input-errors.d.ts',
+  ]);
 }
 
 async function buildLocalDefinition(): Promise<void> {

@@ -10,7 +10,7 @@ import ts from 'typescript';
 
 /** A use of zod's namespace import (`z.ZodObject<...>`), as tsc emits it. */
 const ZOD_USE = /\bz\./;
-const ZOD_IMPORT = /^import \* as z from 'zod';\n/m;
+const ZOD_IMPORT = /^import (?:type )?\* as z from 'zod';\n/m;
 
 function declarationsUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })

@@ -1,5 +1,5 @@
 /**
- * The declarations' one use of zod a CDK app would see: `RestartInput = z.infer<typeof ...>`, the
+ * The declarations' uses of zod a CDK app would see: `RestartInput = z.infer<typeof ...>`, the
  * type of a schedule's `input`. The package does not depend on zod (the bundles carry it), so in a
  * user's project that import resolves to nothing and, with `skipLibCheck` (which aws-cdk-lib's own
  * declarations require), silently to `any`: any input would type-check. This writes each such
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 
 /** An alias as tsc emits it, for a given name. */
-const inferredAlias = (name: string) => new RegExp(`^export type ${name} = z\\.infer<typeof \\w+>;$`, 'm');
+const inferredAlias = (name: string) => new RegExp(`^export type ${name} = z\\.infer<.+>;$`, 'm');
 
 /**
  * Rewrites, in the declarations under `typesDir`, every exported `z.infer<...>` alias of the
