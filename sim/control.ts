@@ -66,6 +66,8 @@ export function createControl(cluster: Cluster, acl: Acl, faults: Faults, stats:
       for (const pool of decoded.nodePools ?? []) cluster.addNodePool(pool);
       for (const node of decoded.nodes) cluster.addNode(node);
       if (decoded.acl) acl.configure(decoded.acl);
+      for (const v of decoded.variables ?? [])
+        cluster.variables.set(v.namespace ?? 'default', v.path, v.items);
       for (const job of decoded.jobs) {
         const j = 'Job' in job ? job.Job : job;
         try {

@@ -34,6 +34,15 @@ export interface Scenario {
   /** Jobs as the API takes them; `Namespace` picks the namespace. `{ "Job": {...} }` is accepted too. */
   jobs: Array<Job | { Job: Job }>;
   acl?: AclSpec;
+  /** Nomad variables, written before the jobs are placed (so at the same simulated instant). */
+  variables?: ScenarioVariable[];
+}
+
+/** A variable of a scenario: `namespace` (default `default`) must be one the scenario has. */
+export interface ScenarioVariable {
+  namespace?: string;
+  path: string;
+  items: Record<string, string>;
 }
 
 /**
@@ -48,7 +57,7 @@ export interface SimulatorOptions extends Partial<SimTiming> {
   /** Port of the simulated Consul. Default 0 (an ephemeral port). */
   consulPort?: number;
   /** Default `'empty'`. */
-  scenario?: Scenario | 'demo' | 'fleet' | 'empty';
+  scenario?: Scenario | 'demo' | 'fleet' | 'rotation' | 'empty';
   /** Real ms per simulated ms; 0.01 makes a simulated second last 10 ms. Default 1. */
   timeScale?: number;
   /** Overrides the scaled wall clock built from `timeScale`. */
