@@ -4,7 +4,7 @@
 // texts (nomad/structs/structs.go Template.Validate and Task.Validate), a field of the wrong type
 // refused by the agent's decoder, and the same specification registered again kept as one version.
 import { type RunningSimulator, startSimulator } from '../../sim/index';
-import { job, nodes } from './helpers/fixtures';
+import { nodes } from './helpers/fixtures';
 import { get, put } from './helpers/http';
 import { TEST_TIME_SCALE } from './helpers/target';
 
@@ -14,15 +14,22 @@ beforeEach(async () => {
 });
 afterEach(async () => sim.close());
 
-/** A one-task service job whose task has `templates` (and `vault` when given). */
-function templated(templates: unknown[], vault?: unknown) {
-  const base = job('app', 'service', [
-    { Name: 'web', Count: 1, Tasks: [{ Name: 'app', Driver: 'mock_driver', Config: { run_for: '1h' } }] },
-  ]);
-  const task = base.TaskGroups?.[0]?.Tasks[0] as Record<string, unknown>;
-  task['Templates'] = templates;
-  if (vault !== undefined) task['Vault'] = vault;
-  return base;
+/** A one-task service job whose task has `templates` (and `vault` when given), as JSON sends them. */
+function templated(templates: unknown[], vault?: unknown): unknown {
+  const task = {
+    Name: 'app',
+    Driver: 'mock_driver',
+    Config: { run_for: '1h' },
+    Templates: templates,
+    ...(vault === undefined ? {} : { Vault: vault }),
+  };
+  return {
+    ID: 'app',
+    Name: 'app',
+    Type: 'service',
+    Datacenters: ['dc1'],
+    TaskGroups: [{ Name: 'web', Count: 1, Tasks: [task] }],
+  };
 }
 
 interface Served {
