@@ -22,6 +22,8 @@ const PATH = 'nomad/jobs/shared/db';
 const WRITER = 'writer-secret';
 const LISTER = 'lister-secret';
 const NOBODY = 'nobody-secret';
+/** Broad rules and a narrower one that gives less: Nomad lets the closest rule decide. */
+const NARROWED = 'narrowed-secret';
 
 let sim: RunningSimulator;
 let clock: ManualClock;
@@ -40,6 +42,13 @@ beforeEach(async () => {
           { secret: WRITER, variables: { payments: { 'nomad/jobs/*': ['write'] } } },
           { secret: LISTER, variables: { '*': { 'nomad/jobs/shared/*': ['list'] } } },
           { secret: NOBODY, namespaces: { '*': ['read-job'] } },
+          {
+            secret: NARROWED,
+            variables: {
+              '*': { '*': ['list'], 'nomad/jobs/*': ['read'] },
+              payments: { 'nomad/jobs/private': ['write'] },
+            },
+          },
         ],
       },
     },
@@ -251,5 +260,21 @@ describe('the simulator’s variables listing', () => {
     expect(index).toBe(tableIndex);
     expect(Number(woken.headers.get('X-Nomad-Index'))).toBe(index + 1);
     expect(woken.json.find((v) => v.Path === PATH)?.ModifyIndex).toBe(index + 1);
+  });
+
+  it('lets the closest rule decide, never a union of the rules that match', async () => {
+    // Act
+    const listed = await get<Variable[]>(
+      sim.address,
+      '/v1/vars?prefix=nomad/jobs&namespace=payments',
+      NARROWED,
+    );
+    const readPrivate = await get(sim.address, '/v1/var/nomad/jobs/private?namespace=payments', NARROWED);
+    const readShared = await get<Variable>(sim.address, `/v1/var/${PATH}?namespace=payments`, NARROWED);
+
+    // Assert: nomad/jobs/private has its own rule (write only), which takes away the glob's read and list.
+    expect(listed.json.map((v) => v.Path)).toEqual(['nomad/jobs/shared/cache', PATH]);
+    expect(readPrivate.status).toBe(403);
+    expect(readShared.json.Items).toEqual({ a: 'b' });
   });
 });
