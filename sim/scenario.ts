@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import type { Job } from '../lib/nomad/types';
 import type { AclSpec } from './acl';
+import { parseGoDuration } from './duration';
 import { SimHttpError, SimScenarioError } from './errors';
 import { decodeJob } from './model/job-spec';
 import type { NodePoolSpec, NodeSpec } from './model/nodes';
@@ -99,7 +100,10 @@ function decodeVariable(value: unknown, i: number, namespaces: string[]): Scenar
   const items = value['items'];
   if (!isStringMap(items) || Object.keys(items).length === 0)
     fail(`${field}.items`, items, 'expected a non-empty object of strings');
-  return { namespace, path: path as string, items };
+  const age = value['age'];
+  if (age !== undefined && !(typeof age === 'string' && (parseGoDuration(age) ?? -1) >= 0))
+    fail(`${field}.age`, age, 'expected a Go duration that is not negative, e.g. "1h"');
+  return { namespace, path: path as string, items, ...(age === undefined ? {} : { age }) };
 }
 
 /**

@@ -34,15 +34,20 @@ export interface Scenario {
   /** Jobs as the API takes them; `Namespace` picks the namespace. `{ "Job": {...} }` is accepted too. */
   jobs: Array<Job | { Job: Job }>;
   acl?: AclSpec;
-  /** Nomad variables, written before the jobs are placed (so at the same simulated instant). */
+  /** Nomad variables, written before the jobs are placed (at the seed's instant, less their `age`). */
   variables?: ScenarioVariable[];
 }
 
-/** A variable of a scenario: `namespace` (default `default`) must be one the scenario has. */
+/**
+ * A variable of a scenario: `namespace` (default `default`) must be one the scenario has; `age`, a
+ * Go duration, dates its `CreateTime`/`ModifyTime` that long before the seed (default `0s`), as a
+ * variable a template needs was written before its job started.
+ */
 export interface ScenarioVariable {
   namespace?: string;
   path: string;
   items: Record<string, string>;
+  age?: string;
 }
 
 /**

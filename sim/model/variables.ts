@@ -131,11 +131,14 @@ export class VariableStore {
     return { kind: 'written', record: this.set(namespace, path, items) };
   }
 
-  /** Writes the variable's items without a lock, as a Nomad before 1.7 answers a lock-acquire. */
-  public set(namespace: string, path: string, items: Record<string, string>): VariableRecord {
+  /**
+   * Writes the variable's items without a lock (also how a Nomad before 1.7 answers a lock-acquire).
+   * `ageMs` dates the write that long before now (a scenario's variable written before its jobs).
+   */
+  public set(namespace: string, path: string, items: Record<string, string>, ageMs = 0): VariableRecord {
     const existing = this.read(namespace, path);
     return this.ctx.store.write(['variables'], (index) => {
-      const now = nowNs(this.ctx);
+      const now = nowNs(this.ctx) - Math.round(ageMs) * 1_000_000;
       const record: VariableRecord = existing ?? {
         namespace,
         path,

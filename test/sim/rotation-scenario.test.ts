@@ -4,7 +4,7 @@
 // file, one reads a Vault secret, one a variable whose path only starts like it. The rotation token
 // lists the variables; the fleet token, without `list`, gets an empty listing and no error.
 import type { Allocation, JobListStub } from '../../lib/nomad/types';
-import { ROTATION, type RunningSimulator, startSimulator } from '../../sim/index';
+import { decodeScenario, ROTATION, type RunningSimulator, startSimulator } from '../../sim/index';
 import { get, put } from './helpers/http';
 import { TEST_TIME_SCALE } from './helpers/target';
 
@@ -152,5 +152,59 @@ describe('simulator: the rotation scenario', () => {
     expect(seeded.every((a) => startedMs(a) < rotatedMs)).toBe(true);
     expect(restarted.status).toBe(200);
     expect(startedMs(state().allocation(first?.ID ?? ''))).toBeGreaterThan(rotatedMs);
+  });
+
+  it('dates its variables an hour before the allocations started, even read as -stale rounds them', async () => {
+    // Act
+    const [variable] = (
+      await get<VariableMeta[]>(
+        sim.address,
+        '/v1/vars?prefix=nomad/jobs/shared/db&namespace=payments',
+        tokens.rotation,
+      )
+    ).json;
+    const starts = sim.control
+      .state()
+      .allocations({ namespace: 'payments' })
+      .map((a) => Date.parse(a.TaskStates?.['app']?.StartedAt ?? ''));
+
+    // Assert: Nomad's ns past a double's precision, rounded up to ms, still before every start.
+    const modifiedMs = Math.ceil((variable?.ModifyTime ?? Number.NaN) / 1e6);
+    expect(starts).toHaveLength(8);
+    expect(starts.every((start) => start - modifiedMs >= 3_600_000 - 1)).toBe(true);
+  });
+});
+
+describe('scenario variables', () => {
+  it.each([
+    {
+      field: 'namespace',
+      variable: { namespace: 'search', path: 'a', items: { k: 'v' } },
+      error:
+        'Invalid scenario field "variables[0].namespace": "search" (expected "default" or one of the scenario\'s namespaces)',
+    },
+    {
+      field: 'path',
+      variable: { path: 'nomad/secrets', items: { k: 'v' } },
+      error:
+        'Invalid scenario field "variables[0].path": "nomad/secrets" (only paths at "nomad/jobs" or "nomad/job-templates" and below are valid paths under the top-level "nomad" directory)',
+    },
+    {
+      field: 'items',
+      variable: { path: 'a', items: {} },
+      error: 'Invalid scenario field "variables[0].items": {} (expected a non-empty object of strings)',
+    },
+    {
+      field: 'age',
+      variable: { path: 'a', items: { k: 'v' }, age: '-1h' },
+      error:
+        'Invalid scenario field "variables[0].age": "-1h" (expected a Go duration that is not negative, e.g. "1h")',
+    },
+  ])('refuses a bad $field, naming the field and quoting the value', ({ variable, error }) => {
+    // Act
+    const decode = () => decodeScenario({ nodes: [], jobs: [], variables: [variable] });
+
+    // Assert
+    expect(decode).toThrow(error);
   });
 });
