@@ -1,6 +1,8 @@
 import { CommandArgumentError } from '../../../lib/cli/commands/errors';
 import { parseFleetArgs } from '../../../lib/cli/commands/fleet-command';
 import { parseJobRestartArgs } from '../../../lib/cli/commands/job-restart-command';
+import { toFleetInput, validateFleetInput } from '../../../lib/fleet/input';
+import { toRestartInput, validateRestartInput } from '../../../lib/restart/input';
 
 const notTty = { interactive: false, env: {} };
 
@@ -80,4 +82,39 @@ describe('-started-before', () => {
       expect(err.message).toMatch(expectedErr);
     });
   });
+
+  it.each([
+    {
+      command: 'nomad-restart',
+      roundTrip: (args: string[]) => {
+        const { options } = parseJobRestartArgs([...args, 'web'], notTty);
+        const later = validateRestartInput(toRestartInput(options), {
+          interactive: false,
+          now: Date.now() + 3_600_000,
+        });
+        return [options.startedBefore, later.startedBefore];
+      },
+    },
+    {
+      command: 'nomad-restart fleet',
+      roundTrip: (args: string[]) => {
+        const { fleet } = parseFleetArgs([...args, '-namespace', 'web'], notTty);
+        const later = validateFleetInput(toFleetInput(fleet), {
+          interactive: false,
+          now: Date.now() + 3_600_000,
+        });
+        return [fleet.jobOptions.startedBefore, later.jobOptions.startedBefore];
+      },
+    },
+  ])(
+    '$command sends the time the flag resolved to, which an engine validating it later keeps',
+    ({ roundTrip }) => {
+      // Act: a relative value, read back an hour later (a run that starts, or resumes, later).
+      const [parsed, later] = roundTrip(['-yes', '-started-before', '30m']);
+
+      // Assert
+      expect(parsed).toEqual(expect.any(Number));
+      expect(later).toBe(parsed);
+    },
+  );
 });
