@@ -246,6 +246,15 @@ export const BEYOND_OPTIONS_HELP: Readonly<Record<string, string>> = {
   -replacement-timeout=<duration>
     With '-reschedule', stop waiting for an allocation's replacement after this
     long and count it as a failed allocation. Defaults to waiting forever.`,
+  'started-before': `
+  -started-before=<time|duration>
+    Only restart allocations with a task in scope (running tasks; all with
+    '-all-tasks' or '-reschedule'; the '-task' tasks) that last started before
+    this time: RFC 3339 with a zone (2026-12-07T09:00:00Z), or a duration that
+    long before now (2h); not in the future. Others are skipped as "started
+    after <time>"; if all are, "All <n> allocations started after <time>",
+    exit 0. So a run repeated with the same time, or resumed after an
+    interrupt, restarts only what it had not reached.`,
   'state-machine-arn': `
   -state-machine-arn=<arn>
     The state machine to run with -engine=aws.`,
