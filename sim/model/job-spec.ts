@@ -6,6 +6,7 @@
 import type { Job, TaskGroup } from '../../lib/nomad/types';
 import { SimHttpError } from '../errors';
 import { multiError } from './multi-error';
+import type { ObjectShape, Scalar, Shape } from './spec-shape';
 import {
   canonicalizeTaskBlocks,
   TEMPLATE_SHAPE,
@@ -13,16 +14,6 @@ import {
   taskTemplateErrors,
   VAULT_SHAPE,
 } from './templates';
-
-/** A Go scalar the decoder checks (`duration`: nanoseconds). */
-export type Scalar = 'string' | 'int' | 'duration' | 'bool' | 'any';
-/** A Go struct the decoder checks: its name and its fields' shapes. */
-export interface ObjectShape {
-  go: string;
-  fields: Record<string, Shape>;
-}
-/** What the decoder checks a JSON value against. */
-export type Shape = Scalar | ObjectShape | { array: Shape; go: string } | { map: Shape; go: string };
 
 const CONSTRAINT: ObjectShape = {
   go: 'api.Constraint',

@@ -5,8 +5,8 @@
  * (`Template.Validate` and the destination check of `Task.Validate`, nomad/structs/structs.go).
  */
 import { posix } from 'node:path';
-import type { ObjectShape } from './job-spec';
 import { multiError } from './multi-error';
+import type { ObjectShape } from './spec-shape';
 
 const DURATION = 'duration' as const;
 
