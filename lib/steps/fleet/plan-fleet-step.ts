@@ -119,5 +119,7 @@ function plannedEvent(plan: FleetPlan, time: number): FleetEvent {
     allocations: plan.allocations,
     skipped: plan.skipped,
     namespaces: plan.namespaces,
+    ...(plan.consumers === undefined ? {} : { consumers: plan.consumers }),
+    ...(plan.variables === undefined ? {} : { variables: plan.variables }),
   };
 }
