@@ -173,6 +173,11 @@ describe('fleet input', () => {
         "Invalid -stale: it needs -uses-variable <path>: each job's time is the newest change of the variables it reads there",
       ),
       refusal(
+        'stale with startedBefore',
+        { usesVariables: ['a'], stale: true, startedBefore: '2h', yes: true },
+        'Invalid -stale with -started-before "2h": both give the time allocations must have started after; give one',
+      ),
+      refusal(
         'stale not a boolean',
         { usesVariables: ['a'], stale: 'yes', yes: true },
         'Invalid input field "stale": got "yes", expected with usesVariables: restart only allocations that started before the newest change of the variables each job reads (true or false)',
