@@ -7,7 +7,6 @@
  * its time, and the requests counted from the request log.
  */
 import { type FleetJobItem, fleetKeys } from '../../../lib/fleet/items';
-import type { Job, Template } from '../../../lib/nomad/types';
 import type { FleetSkippedJob } from '../../../lib/steps/fleet/plan-fleet';
 import { type PlanFleetPayload, planFleetStep } from '../../../lib/steps/fleet/plan-fleet-step';
 import { MemoryPlanStore } from '../../../lib/stores/plan-store';
@@ -19,40 +18,8 @@ import {
   readmeFleetPolicyToken,
   readmePolicyToken,
 } from '../../fixtures/readme-policy';
-import { job } from '../../sim/helpers/fixtures';
+import { putVariable, ROTATION_JOBS, ROTATION_NAMESPACES, SHARED_DB } from '../../fixtures/rotation';
 import { clientFor, type Harness, harnessPerTest, waitAllRunning } from '../helpers/harness';
-
-const SHARED_DB = 'nomad/jobs/shared/db';
-
-/** A service job in `namespace` whose one task (`main` of group `group`) has `templates`. */
-const consumer = (id: string, namespace: string, templates: Template[], group = 'app'): Job =>
-  job(
-    id,
-    'service',
-    [
-      {
-        Name: group,
-        Count: 2,
-        Tasks: [{ Name: 'main', Driver: 'mock_driver', Config: { run_for: '1h' }, Templates: templates }],
-      },
-    ],
-    { Namespace: namespace },
-  );
-
-const tmpl = (text: string, dest = 'local/app.env'): Template => ({
-  EmbeddedTmpl: text,
-  DestPath: dest,
-  ChangeMode: 'noop',
-});
-
-const ROTATION: Job[] = [
-  consumer('api', 'default', [tmpl(`{{ with nomadVar "${SHARED_DB}" }}DB={{ .password }}{{ end }}`)]),
-  consumer('worker', 'prod', [tmpl('{{ range nomadVarList "nomad/jobs/shared" }}{{ .Path }}{{ end }}')]),
-  consumer('shared', 'default', [], 'db'),
-  consumer('payments', 'prod', [tmpl('{{ with secret "kv/data/payments/db" }}{{ .Data.data.pw }}{{ end }}')]),
-  consumer('legacy', 'default', [{ SourcePath: 'local/app.tpl', DestPath: 'local/app.env' }]),
-  consumer('static', 'prod', [tmpl('PORT={{ env "NOMAD_PORT_http" }}')]),
-];
 
 const h = harnessPerTest();
 
@@ -66,9 +33,9 @@ async function open(
 ): Promise<Harness> {
   const harness = await h.start(
     {
-      namespaces: ['prod'],
+      namespaces: ROTATION_NAMESPACES,
       nodes: [{ name: 'client-1' }, { name: 'client-2' }],
-      jobs: before === undefined ? ROTATION : [],
+      jobs: before === undefined ? [...ROTATION_JOBS] : [],
       acl: { enabled: true, tokens: [token, { secret: MANAGEMENT_TOKEN, management: true }] },
     },
     { token: OPERATOR_TOKEN },
@@ -76,29 +43,11 @@ async function open(
   if (before !== undefined) {
     await before(harness);
     const admin = clientFor(harness.sim, MANAGEMENT_TOKEN);
-    for (const j of ROTATION) await admin.jobs().register(j, { namespace: j.Namespace ?? 'default' });
+    for (const j of ROTATION_JOBS) await admin.jobs().register(j, { namespace: j.Namespace ?? 'default' });
     await admin.close();
   }
-  for (const j of ROTATION) await waitAllRunning(harness, j.ID, 2, j.Namespace);
+  for (const j of ROTATION_JOBS) await waitAllRunning(harness, j.ID, 2, j.Namespace);
   return harness;
-}
-
-/** Writes a variable as `nomad var put` does, with the management token; resolves to its ModifyTime (ms). */
-async function putVariable(harness: Harness, namespace: string, path: string): Promise<number> {
-  // The simulator's plain write is its pre-lock API (Nomad 1.4–1.6 semantics of PUT /v1/var).
-  harness.sim.control.setVariablesApi('no-locks');
-  try {
-    const url = `${harness.sim.address}/v1/var/${path}?namespace=${namespace}`;
-    const response = await fetch(url, {
-      method: 'PUT',
-      headers: { 'X-Nomad-Token': MANAGEMENT_TOKEN },
-      body: JSON.stringify({ Namespace: namespace, Path: path, Items: { password: 'rotated' } }),
-    });
-    const body = (await response.json()) as { ModifyTime: number };
-    return Math.ceil(body.ModifyTime / 1e6);
-  } finally {
-    harness.sim.control.setVariablesApi('locks');
-  }
 }
 
 /** The Task's payload, the execution started now on the simulator's clock. */
