@@ -21,8 +21,10 @@ export type FleetSkipReason =
    */
   | { kind: 'fresh'; startedBefore: number; allocations: number }
   /**
-   * With `-uses-variable`/`-uses-secret`: a task template is read from a file (`SourcePath`), so
-   * whether the job reads the path cannot be known from its specification; `templates` names them.
+   * With `-uses-variable`/`-uses-secret`: a task template is read from a file (`SourcePath`) or
+   * names a path that is not a literal, so whether the job reads the path cannot be known from its
+   * specification; `templates` names each, with why (`template "local/app.env" read from a file
+   * ("local/app.tpl")`).
    */
   | { kind: 'not-inspectable'; templates: readonly string[] }
   /** Held by another run (`holder` in the lock's own words): not done, never a failure. */

@@ -26,9 +26,11 @@ function invalid(value: string, reason: string): RestartValidationError {
  *
  * @param now the run's start (Unix ms): the clock at flag parsing, the execution's start (or the
  *   schedule's `scheduledTime`) in "Validate input", the fleet's start in "Plan fleet"
+ * @param fromPlan the time was set by a fleet's plan from Nomad's clock (`-stale`): one after `now`
+ *   is kept, since the two clocks may differ
  * @throws RestartValidationError naming the flag, quoting the value, saying what is allowed
  */
-export function resolveStartedBefore(text: string, now: number): number {
+export function resolveStartedBefore(text: string, now: number, fromPlan = false): number {
   let time = parseRfc3339(text);
   if (time === undefined) {
     let ns: number;
@@ -40,7 +42,7 @@ export function resolveStartedBefore(text: string, now: number): number {
     // To whole milliseconds, rounded back: the time is never later than the duration says.
     time = now - Math.ceil(ns / 1e6);
   }
-  if (time > now) {
+  if (time > now && !fromPlan) {
     throw invalid(
       text,
       `the time ${new Date(time).toISOString()} is in the future (it is ${new Date(now).toISOString()}); no allocation can have started after it yet`,

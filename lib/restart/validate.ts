@@ -52,6 +52,12 @@ export interface ValidationContext {
    * @default - the clock at validation
    */
   now?: number;
+  /**
+   * `startedBefore` was set by a fleet's plan, not typed by a person: with `-stale` it is a
+   * variable's `ModifyTime`, on Nomad's clock, which may run ahead of this run's, so it is never
+   * refused for being after {@link ValidationContext.now}. @default false
+   */
+  startedBeforeFromPlan?: boolean;
 }
 
 /** Nomad's `^(\d+)%?$` (ASCII digits only). */
@@ -177,7 +183,11 @@ export function validateRestartFields(raw: RawRestartFields, ctx: ValidationCont
   const gate = parseHealthGate(raw);
   if (gate !== undefined) options.waitHealthy = gate;
   if (raw.startedBefore !== undefined) {
-    options.startedBefore = resolveStartedBefore(raw.startedBefore, ctx.now ?? Date.now());
+    options.startedBefore = resolveStartedBefore(
+      raw.startedBefore,
+      ctx.now ?? Date.now(),
+      ctx.startedBeforeFromPlan === true,
+    );
   }
   return options;
 }
