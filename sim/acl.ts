@@ -28,9 +28,11 @@ export interface AclTokenSpec {
    */
   nodePools?: Record<string, 'read' | 'write' | 'deny'>;
   /**
-   * Variables capabilities (`read`, `write`, `list`, `destroy`) per namespace and path pattern (a
-   * trailing `*` matches any rest), e.g. `{ "default": { "nomad-restart/locks/*": ["read", "write"] } }`.
-   * As in Nomad, `write` implies neither `read` nor `destroy`.
+   * Variables capabilities (`read`, `write`, `list`, `destroy`, `deny`) per namespace and path
+   * pattern (`*` matches any run of characters, in either), e.g.
+   * `{ "default": { "nomad-restart/locks/*": ["read", "write"] } }`. As in Nomad, one rule decides
+   * for a variable (the exact one, else the closest glob), and `write` implies neither `read` nor
+   * `destroy`.
    */
   variables?: Record<string, Record<string, string[]>>;
 }
@@ -46,8 +48,33 @@ const globRegExp = (pattern: string): RegExp =>
       .join('.*')}$`,
   );
 
-const pathMatches = (pattern: string, path: string): boolean =>
-  pattern.endsWith('*') ? path.startsWith(pattern.slice(0, -1)) : pattern === path;
+/**
+ * The capabilities of the variables rule that decides for `path` in `namespace`: Nomad keys each
+ * rule `<namespace>\0<path>`; an exact key wins, else among the globs that match the one with the
+ * smallest `len(name) - len(glob) + count("*")` (acl/acl.go `findAllMatchingWildcards`), the first
+ * written on a tie.
+ */
+function closestVariablesRule(
+  rules: Record<string, Record<string, string[]>>,
+  namespace: string,
+  path: string,
+): string[] | undefined {
+  const name = `${namespace}\u0000${path}`;
+  let best: { difference: number; caps: string[] } | undefined;
+  for (const [nsPattern, byPath] of Object.entries(rules)) {
+    for (const [pathPattern, caps] of Object.entries(byPath)) {
+      const key = `${nsPattern}\u0000${pathPattern}`;
+      if (!key.includes('*')) {
+        if (key === name) return caps;
+        continue;
+      }
+      if (!globRegExp(key).test(name)) continue;
+      const difference = name.length - key.length + key.split('*').length - 1;
+      if (best === undefined || difference < best.difference) best = { difference, caps };
+    }
+  }
+  return best?.caps;
+}
 
 /** The ACL part of a scenario. */
 export interface AclSpec {
@@ -130,7 +157,12 @@ export class Acl {
     return principal.kind === 'anyone' || principal.token.management === true;
   }
 
-  /** Whether the principal has `capability` on the variable at `path` in `namespace`. */
+  /**
+   * Whether the principal has `capability` on the variable at `path` in `namespace`. As Nomad's
+   * `matchingVariablesCapabilitySet` (acl/acl.go), ONE rule decides, never a union: the rule naming
+   * this namespace and path exactly, else the closest matching glob (`*` anywhere, in the namespace
+   * or the path), so a narrower rule takes away what a broader one gives.
+   */
   allowedVariable(
     principal: Principal,
     namespace: string,
@@ -138,13 +170,10 @@ export class Acl {
     capability: VariablesCapability,
   ): boolean {
     if (principal.kind === 'anyone' || principal.token.management) return true;
-    const grants = principal.token.variables ?? {};
-    // As Nomad's `expandVariablesCapabilities`: `read` brings `list` with it.
-    const granting = (caps: string[]) =>
-      caps.includes(capability) || (capability === 'list' && caps.includes('read'));
-    return [grants[namespace], grants['*']].some((byPath) =>
-      Object.entries(byPath ?? {}).some(([pattern, caps]) => pathMatches(pattern, path) && granting(caps)),
-    );
+    const caps = closestVariablesRule(principal.token.variables ?? {}, namespace, path);
+    // As Nomad's `expandVariablesCapabilities`: `deny` is all there is; `read` brings `list`.
+    if (caps === undefined || caps.includes('deny')) return false;
+    return caps.includes(capability) || (capability === 'list' && caps.includes('read'));
   }
 
   /** @throws SimHttpError 403 `Permission denied` unless the principal has `capability` on the variable. */

@@ -1,6 +1,7 @@
 /** The control API: the in-process {@link SimControl} object and its HTTP face under `/_sim`. */
 import type { Acl } from './acl';
 import { badField, field, targetFromBody } from './control-body';
+import { parseGoDuration } from './duration';
 import { SimControlError, SimHttpError, SimScenarioError, SimWaitTimeoutError } from './errors';
 import type { ApiRequest, ApiResponse } from './http/api';
 import { decodeControlJob } from './http/endpoints/jobs';
@@ -66,6 +67,8 @@ export function createControl(cluster: Cluster, acl: Acl, faults: Faults, stats:
       for (const pool of decoded.nodePools ?? []) cluster.addNodePool(pool);
       for (const node of decoded.nodes) cluster.addNode(node);
       if (decoded.acl) acl.configure(decoded.acl);
+      for (const v of decoded.variables ?? [])
+        cluster.variables.set(v.namespace ?? 'default', v.path, v.items, parseGoDuration(v.age ?? '0s'));
       for (const job of decoded.jobs) {
         const j = 'Job' in job ? job.Job : job;
         try {

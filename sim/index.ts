@@ -14,6 +14,7 @@ export {
   type FleetScenarioOptions,
   fleetScenario,
 } from './fleet-scenario';
+export { bundledRotationScenario, ROTATION } from './rotation-scenario';
 export { decodeScenario, demoScenario, loadScenarioFile } from './scenario';
 export { SIM_HOST, startSimulator } from './simulator';
 export type {
@@ -30,6 +31,7 @@ export type {
   ResetFault,
   RunningSimulator,
   Scenario,
+  ScenarioVariable,
   SimCheckBehaviour,
   SimCheckRun,
   SimClock,

@@ -2,10 +2,12 @@
 import { readFileSync } from 'node:fs';
 import type { Job } from '../lib/nomad/types';
 import type { AclSpec } from './acl';
+import { parseGoDuration } from './duration';
 import { SimHttpError, SimScenarioError } from './errors';
 import { decodeJob } from './model/job-spec';
 import type { NodePoolSpec, NodeSpec } from './model/nodes';
-import type { Scenario } from './types';
+import { variablePathError } from './model/variable-path';
+import type { Scenario, ScenarioVariable } from './types';
 
 function fail(field: string, value: unknown, allowed: string): never {
   throw new SimScenarioError(`Invalid scenario field "${field}": ${JSON.stringify(value)} (${allowed})`);
@@ -86,6 +88,24 @@ function decodeAcl(value: unknown): AclSpec | undefined {
   return value as unknown as AclSpec;
 }
 
+function decodeVariable(value: unknown, i: number, namespaces: string[]): ScenarioVariable {
+  const field = `variables[${i}]`;
+  if (!isRecord(value)) fail(field, value, 'expected an object');
+  const namespace = value['namespace'] ?? 'default';
+  if (typeof namespace !== 'string' || !['default', ...namespaces].includes(namespace))
+    fail(`${field}.namespace`, namespace, 'expected "default" or one of the scenario\'s namespaces');
+  const path = value['path'];
+  const invalid = typeof path === 'string' ? variablePathError(path) : 'expected a string';
+  if (invalid !== undefined) fail(`${field}.path`, path, invalid);
+  const items = value['items'];
+  if (!isStringMap(items) || Object.keys(items).length === 0)
+    fail(`${field}.items`, items, 'expected a non-empty object of strings');
+  const age = value['age'];
+  if (age !== undefined && !(typeof age === 'string' && (parseGoDuration(age) ?? -1) >= 0))
+    fail(`${field}.age`, age, 'expected a Go duration that is not negative, e.g. "1h"');
+  return { namespace, path: path as string, items, ...(age === undefined ? {} : { age }) };
+}
+
 /**
  * Checks an untrusted scenario (a parsed file or a control-API body).
  * @throws SimScenarioError naming the field and the value.
@@ -103,12 +123,15 @@ export function decodeScenario(value: unknown): Scenario {
   const jobs = value['jobs'] ?? [];
   if (!Array.isArray(jobs)) fail('jobs', jobs, 'expected a list');
   const acl = decodeAcl(value['acl']);
+  const variables = value['variables'] ?? [];
+  if (!Array.isArray(variables)) fail('variables', variables, 'expected a list');
   return {
     namespaces: namespaces as string[],
     nodePools: nodePools.map(decodeNodePool),
     nodes: nodes.map(decodeNode),
     jobs: jobs.map(decodeScenarioJob),
     ...(acl ? { acl } : {}),
+    variables: variables.map((v, i) => decodeVariable(v, i, namespaces as string[])),
   };
 }
 

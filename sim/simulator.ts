@@ -14,6 +14,7 @@ import { createSimServer } from './http/server';
 import { RequestStats } from './http/stats';
 import { Cluster } from './model/cluster';
 import type { SimTiming } from './model/context';
+import { bundledRotationScenario } from './rotation-scenario';
 import { demoScenario } from './scenario';
 import type { RunningSimulator, SimulatorOptions } from './types';
 
@@ -48,6 +49,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const scenario = options.scenario ?? 'empty';
   if (scenario === 'demo') control.seed(demoScenario());
   else if (scenario === 'fleet') control.seed(bundledFleetScenario());
+  else if (scenario === 'rotation') control.seed(bundledRotationScenario());
   else if (scenario !== 'empty') control.seed(scenario);
 
   const env = { cluster, acl, random, region: options.region ?? 'global' };

@@ -34,6 +34,20 @@ export interface Scenario {
   /** Jobs as the API takes them; `Namespace` picks the namespace. `{ "Job": {...} }` is accepted too. */
   jobs: Array<Job | { Job: Job }>;
   acl?: AclSpec;
+  /** Nomad variables, written before the jobs are placed (at the seed's instant, less their `age`). */
+  variables?: ScenarioVariable[];
+}
+
+/**
+ * A variable of a scenario: `namespace` (default `default`) must be one the scenario has; `age`, a
+ * Go duration, dates its `CreateTime`/`ModifyTime` that long before the seed (default `0s`), as a
+ * variable a template needs was written before its job started.
+ */
+export interface ScenarioVariable {
+  namespace?: string;
+  path: string;
+  items: Record<string, string>;
+  age?: string;
 }
 
 /**
@@ -48,7 +62,7 @@ export interface SimulatorOptions extends Partial<SimTiming> {
   /** Port of the simulated Consul. Default 0 (an ephemeral port). */
   consulPort?: number;
   /** Default `'empty'`. */
-  scenario?: Scenario | 'demo' | 'fleet' | 'empty';
+  scenario?: Scenario | 'demo' | 'fleet' | 'rotation' | 'empty';
   /** Real ms per simulated ms; 0.01 makes a simulated second last 10 ms. Default 1. */
   timeScale?: number;
   /** Overrides the scaled wall clock built from `timeScale`. */

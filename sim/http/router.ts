@@ -3,7 +3,8 @@ import type { Route } from './api';
 import { allocationRoute, allocationsRoute, clientAllocationRoute } from './endpoints/allocations';
 import { fixedRoutes, idRoutes } from './endpoints/cluster';
 import { jobRoute, jobsRoute } from './endpoints/jobs';
-import { variableMatch, variablesRoute } from './endpoints/variables';
+import { variablesRoute } from './endpoints/variable-list';
+import { variableMatch } from './endpoints/variables';
 
 export interface Match {
   route: Route;

@@ -66,9 +66,13 @@ export function nowNs(ctx: SimContext): number {
   return Math.round(ctx.clock.now()) * 1_000_000;
 }
 
-/** Simulated now as RFC 3339. */
+/**
+ * Simulated now as RFC 3339, on the same whole millisecond as {@link nowNs}: a scaled clock has
+ * fractions, and a time printed both ways (a task's `StartedAt` and its `Started` event, a
+ * variable's `ModifyTime`) must not read as two instants.
+ */
 export function nowRfc3339(ctx: SimContext): string {
-  return new Date(ctx.clock.now()).toISOString();
+  return new Date(Math.round(ctx.clock.now())).toISOString();
 }
 
 /** Go's zero time, which Nomad prints for "never". */

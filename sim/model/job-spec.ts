@@ -5,13 +5,25 @@
  */
 import type { Job, TaskGroup } from '../../lib/nomad/types';
 import { SimHttpError } from '../errors';
+import { multiError } from './multi-error';
+import {
+  canonicalizeTemplate,
+  canonicalizeVault,
+  TEMPLATE_SHAPE,
+  type TemplateBlock,
+  taskTemplateErrors,
+  VAULT_SHAPE,
+} from './templates';
 
-type Scalar = 'string' | 'int' | 'duration' | 'bool' | 'any';
-interface ObjectShape {
+/** A Go scalar the decoder checks (`duration`: nanoseconds). */
+export type Scalar = 'string' | 'int' | 'duration' | 'bool' | 'any';
+/** A Go struct the decoder checks: its name and its fields' shapes. */
+export interface ObjectShape {
   go: string;
   fields: Record<string, Shape>;
 }
-type Shape = Scalar | ObjectShape | { array: Shape; go: string } | { map: Shape; go: string };
+/** What the decoder checks a JSON value against. */
+export type Shape = Scalar | ObjectShape | { array: Shape; go: string } | { map: Shape; go: string };
 
 const CONSTRAINT: ObjectShape = {
   go: 'api.Constraint',
@@ -76,6 +88,8 @@ const TASK: ObjectShape = {
     KillTimeout: 'duration',
     Constraints: CONSTRAINTS,
     Services: SERVICES,
+    Templates: { array: TEMPLATE_SHAPE, go: '[]*api.Template' },
+    Vault: VAULT_SHAPE,
   },
 };
 const GROUP: ObjectShape = {
@@ -266,10 +280,9 @@ export function decodeJob(value: unknown, root = 'Job'): Job {
   return value as Job;
 }
 
-/** go-multierror's text for a list of errors. */
-export function multiError(errors: string[]): string {
-  const head = errors.length === 1 ? '1 error occurred:' : `${errors.length} errors occurred:`;
-  return `${head}\n${errors.map((e) => `\t* ${e}`).join('\n')}\n\n`;
+/** A task's templates (`Templates`, which the shared `Task` type leaves to the simulator). */
+function templatesOf(task: object): TemplateBlock[] {
+  return (task as { Templates?: TemplateBlock[] | null }).Templates ?? [];
 }
 
 const JOB_TYPES = new Set(['service', 'batch', 'system', 'sysbatch']);
@@ -297,10 +310,13 @@ function validateGroup(group: TaskGroup, index: number): string[] {
   if (reconcile && !RECONCILE.has(reconcile)) errors.push(`invalid reconcile option: ${reconcile}`);
   for (const task of tasks) {
     const hook = task.Lifecycle?.Hook;
-    if (task.Lifecycle && !HOOKS.has(hook ?? ''))
-      errors.push(
-        `Task ${task.Name} validation failed: ${multiError([`Lifecycle validation failed: invalid hook: ${hook}`])}`,
-      );
+    const taskErrors =
+      task.Lifecycle && !HOOKS.has(hook ?? '') ? [`Lifecycle validation failed: invalid hook: ${hook}`] : [];
+    // The server validates what the agent canonicalized.
+    const templates = structuredClone(templatesOf(task));
+    for (const template of templates) canonicalizeTemplate(template);
+    taskErrors.push(...taskTemplateErrors(templates));
+    if (taskErrors.length > 0) errors.push(`Task ${task.Name} validation failed: ${multiError(taskErrors)}`);
   }
   return errors;
 }
@@ -357,6 +373,9 @@ export function canonicalizeJob(job: Job, namespace: string): Job {
     for (const task of group.Tasks ?? []) {
       task.KillTimeout = task.KillTimeout ?? 5_000_000_000;
       task.ShutdownDelay = task.ShutdownDelay ?? 0;
+      for (const template of templatesOf(task)) canonicalizeTemplate(template);
+      const vault = (task as { Vault?: Record<string, unknown> | null }).Vault;
+      if (vault) canonicalizeVault(vault);
     }
   }
   return copy;

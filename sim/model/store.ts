@@ -47,6 +47,8 @@ export type Table =
   | 'nodes'
   | 'namespaces'
   | 'node_pools'
+  /** Nomad's variables table: every write of a variable, lock operations included. */
+  | 'variables'
   /** The simulator's Consul catalog (services and checks the clients register there). */
   | 'consul';
 
@@ -153,6 +155,7 @@ const TABLES: readonly Table[] = [
   'nodes',
   'namespaces',
   'node_pools',
+  'variables',
   'consul',
 ];
 

@@ -88,9 +88,11 @@ export function markStarted(ctx: SimContext, state: TaskState): void {
       state,
       event(ctx, 'Task Setup', 'Building Task Directory', { Message: 'Building Task Directory' }),
     );
-  pushEvent(state, event(ctx, 'Started', 'Task started by client'));
+  // One reading of the clock for both: a scaled clock moves between two readings of it.
+  const ms = Math.round(ctx.clock.now());
+  pushEvent(state, event(ctx, 'Started', 'Task started by client', { Time: ms * 1_000_000 }));
   state.State = 'running';
-  state.StartedAt = nowRfc3339(ctx);
+  state.StartedAt = new Date(ms).toISOString();
   state.FinishedAt = null;
 }
 

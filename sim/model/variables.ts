@@ -59,6 +59,17 @@ export type DeleteOutcome =
   | { kind: 'changed'; current: VariableRecord }
   | { kind: 'locked' | 'missing' };
 
+/**
+ * What a plain write did: written, or Nomad's 409 with the variable that stood in the way
+ * (`undefined`: Nomad's zero value, for a missing variable under `cas` or a locked one).
+ */
+export type UpsertOutcome =
+  | { kind: 'written'; record: VariableRecord }
+  | { kind: 'conflict'; current: VariableRecord | undefined };
+
+/** Go's byte-wise string order (memdb's radix index), not the locale's. */
+const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 const key = (namespace: string, path: string) => `${namespace}\u0000${path}`;
 
 /** A lock field's Go duration in ms (`fallback` when empty). @throws SimHttpError 400 as Nomad's decoder. */
@@ -85,18 +96,49 @@ export class VariableStore {
     return this.byKey.get(key(namespace, path));
   }
 
-  /** Variables under `prefix` in `namespace` (`*`: every namespace). */
+  /**
+   * Variables under `prefix` in `namespace` (`*`: every namespace), in the order of Nomad's
+   * variables table (its ID index: namespace, then path).
+   */
   public list(namespace: string, prefix: string): VariableRecord[] {
-    return [...this.byKey.values()].filter(
-      (v) => (namespace === '*' || v.namespace === namespace) && v.path.startsWith(prefix),
-    );
+    return [...this.byKey.values()]
+      .filter((v) => (namespace === '*' || v.namespace === namespace) && v.path.startsWith(prefix))
+      .sort((a, b) => compare(a.namespace, b.namespace) || compare(a.path, b.path));
   }
 
-  /** Writes the variable's items without a lock, as a Nomad before 1.7 answers a lock-acquire. */
-  public set(namespace: string, path: string, items: Record<string, string>): VariableRecord {
+  /**
+   * A plain write (`nomad var put`, `PUT /v1/var/:path`), as Nomad's state store applies it
+   * (`varSetCASTxn`, `varSetTxn` in nomad/state/state_store_variables.go): with `cas`, only if the
+   * variable's ModifyIndex is `cas` (0: only if there is none); never over a lock held by another
+   * (`lockId` is the writer's). Every write moves ModifyIndex and ModifyTime, even with the same
+   * items: Nomad compares the stored metadata, whose ModifyTime is the request's own.
+   */
+  public upsert(
+    namespace: string,
+    path: string,
+    items: Record<string, string>,
+    cas: number | undefined,
+    lockId: string | undefined,
+  ): UpsertOutcome {
     const existing = this.read(namespace, path);
-    return this.ctx.store.write([], (index) => {
-      const now = nowNs(this.ctx);
+    if (cas === 0 && existing !== undefined) return { kind: 'conflict', current: existing };
+    if (cas !== undefined && cas !== 0 && existing === undefined)
+      return { kind: 'conflict', current: undefined };
+    if (cas !== undefined && existing !== undefined && existing.modifyIndex !== cas)
+      return { kind: 'conflict', current: existing };
+    if (existing?.lock !== undefined && existing.lock.id !== lockId)
+      return { kind: 'conflict', current: undefined };
+    return { kind: 'written', record: this.set(namespace, path, items) };
+  }
+
+  /**
+   * Writes the variable's items without a lock (also how a Nomad before 1.7 answers a lock-acquire).
+   * `ageMs` dates the write that long before now (a scenario's variable written before its jobs).
+   */
+  public set(namespace: string, path: string, items: Record<string, string>, ageMs = 0): VariableRecord {
+    const existing = this.read(namespace, path);
+    return this.ctx.store.write(['variables'], (index) => {
+      const now = nowNs(this.ctx) - Math.round(ageMs) * 1_000_000;
       const record: VariableRecord = existing ?? {
         namespace,
         path,
@@ -188,7 +230,7 @@ export class VariableStore {
     if (cas !== undefined && record !== undefined && record.modifyIndex !== cas)
       return { kind: 'changed', current: record };
     if (record?.lock !== undefined) return { kind: 'locked' };
-    return this.ctx.store.write([], (index) => {
+    return this.ctx.store.write(['variables'], (index) => {
       this.byKey.delete(key(namespace, path));
       return { kind: 'deleted', index };
     });
@@ -224,7 +266,7 @@ export class VariableStore {
 
   private free(record: VariableRecord): void {
     record.lock?.cancel();
-    this.ctx.store.write([], (index) => {
+    this.ctx.store.write(['variables'], (index) => {
       record.lock = undefined;
       record.modifyIndex = index;
       record.modifyTime = nowNs(this.ctx);

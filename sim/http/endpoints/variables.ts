@@ -1,45 +1,24 @@
 /**
- * `/v1/var/:path` (read, the lock operations `?lock-acquire`, `?lock-renew`, `?lock-release`, and
- * delete with an optional `?cas=`) and `/v1/vars` (list), with Nomad's ACL checks (`read` to read
- * or list, `write` for a lock operation, `destroy` to delete) and answers: the variable with its
- * lock to the lock-acquire's caller; on a read or a list, the lock only to a management token
- * (with ACLs off every request is one), as `nomad/variables_endpoint.go` does (`Read`, `List`:
- * `if !aclObj.IsManagement() { ov.Lock = nil }`); a 409 with the path and zero indexes, no
- * holder, when the lock is someone else's, and for a delete of a locked or (with `cas`) missing
- * variable; a delete whose `cas` is not the variable's index gets 409 with the variable (its
- * items only for a reader); a delete done, 204.
+ * `/v1/var/:path`: read, a plain write (`PUT`/`POST` without a lock operation, as `nomad var put`
+ * sends it, with an optional `?cas=`), the lock operations `?lock-acquire`, `?lock-renew`,
+ * `?lock-release`, and delete with an optional `?cas=`, with Nomad's ACL checks (`read` to read,
+ * `write` to write or for a lock operation, `destroy` to delete) and answers
+ * (command/agent/variable_endpoint.go, nomad/variables_endpoint.go): the variable with its lock to
+ * the lock-acquire's caller; on a read, the lock only to a management token (with ACLs off every
+ * request is one: `if !aclObj.IsManagement() { ov.Lock = nil }`); a 409 with the path and zero
+ * indexes, no holder, when the lock is someone else's, and for a write or delete of a locked or
+ * (with `cas`) missing variable; a write or delete whose `cas` is not the variable's index gets 409
+ * with the variable (its items only for a reader); a delete done, 204. The list is in variable-list.ts.
  */
 import { SimHttpError } from '../../errors';
 import { parseJsonBody } from '../../model/job-spec';
+import { variablePathError } from '../../model/variable-path';
 import type { LockRequest, VariableRecord } from '../../model/variables';
 import type { ApiEnv, ApiRequest, ApiResponse, Route } from '../api';
 import { indexHeaders, namespaceOf, notFound, ok, principalOf } from '../api';
+import { zeroConflict as conflict, renderVariable as render } from './variable-render';
 
 const LOCK_OPERATIONS = ['lock-acquire', 'lock-renew', 'lock-release'] as const;
-
-/** The variable's metadata, with its lock when `withLock`, and its items when given. */
-function render(record: VariableRecord, withLock: boolean, items?: Record<string, string>): unknown {
-  return {
-    Namespace: record.namespace,
-    Path: record.path,
-    CreateIndex: record.createIndex,
-    ModifyIndex: record.modifyIndex,
-    CreateTime: record.createTime,
-    ModifyTime: record.modifyTime,
-    ...(items === undefined ? {} : { Items: items }),
-    ...(withLock && record.lock !== undefined
-      ? { Lock: { ID: record.lock.id, TTL: record.lock.ttl, LockDelay: record.lock.delay } }
-      : {}),
-  };
-}
-
-/** Nomad's conflict body: the path, zero indexes, nothing about the holder. */
-function conflict(namespace: string, path: string): ApiResponse {
-  return {
-    status: 409,
-    body: { Namespace: namespace, Path: path, CreateIndex: 0, ModifyIndex: 0, CreateTime: 0, ModifyTime: 0 },
-  };
-}
 
 interface LockBody {
   Items?: Record<string, string>;
@@ -62,16 +41,29 @@ function readVariable(env: ApiEnv, req: ApiRequest, path: string): ApiResponse {
   return ok(render(record, env.acl.isManagement(principal), record.items), record.modifyIndex);
 }
 
-function lockOperation(env: ApiEnv, req: ApiRequest, path: string): ApiResponse {
+/** A `PUT`/`POST`: a plain write, or the one lock operation its query names. */
+function write(env: ApiEnv, req: ApiRequest, path: string): ApiResponse {
+  // A Nomad before 1.7 knows no lock operation: the query is ignored, the body's items written.
   if (env.cluster.variables.api === 'no-locks') return plainWrite(env, req, path);
   const operations = LOCK_OPERATIONS.filter((op) => req.query.has(op));
-  if (operations.length !== 1)
-    throw new SimHttpError(operations.length === 0 ? 400 : 500, 'multiple lock operations');
+  if (operations.length === 0) return plainWrite(env, req, path);
+  if (operations.length > 1) throw new SimHttpError(500, 'multiple lock operations');
+  if ((req.query.get('cas') ?? '') !== '')
+    throw new SimHttpError(400, "CAS can't be used with lock operations");
+  return lockOperation(env, req, path, operations[0] as (typeof LOCK_OPERATIONS)[number]);
+}
+
+function lockOperation(
+  env: ApiEnv,
+  req: ApiRequest,
+  path: string,
+  operation: (typeof LOCK_OPERATIONS)[number],
+): ApiResponse {
   const namespace = namespaceOf(req);
   env.acl.requireVariable(principalOf(env, req), namespace, path, 'write');
   const body = lockBody(req);
   const variables = env.cluster.variables;
-  switch (operations[0]) {
+  switch (operation) {
     case 'lock-acquire': {
       const record = variables.acquire(namespace, path, body.Items ?? {}, body.Lock ?? {});
       if (record === undefined) return conflict(namespace, path);
@@ -91,23 +83,53 @@ function lockOperation(env: ApiEnv, req: ApiRequest, path: string): ApiResponse 
   }
 }
 
-/** A Nomad 1.4 to 1.6 knows no lock operation: the query is ignored, the body's items written. */
+/** `?cas=<index>`: undefined without one. @throws SimHttpError 400 with Nomad's `parseCAS` text. */
+function casOf(req: ApiRequest): number | undefined {
+  const text = req.query.get('cas') ?? '';
+  if (text === '') return undefined;
+  if (!/^\d+$/.test(text))
+    throw new SimHttpError(400, `can not parse cas: strconv.ParseUint: parsing "${text}": invalid syntax`);
+  return Number(text);
+}
+
+/**
+ * `nomad var put`: the body's items replace the variable's (`variableUpsert`). The agent refuses a
+ * body without items and a bad `cas` (400) before the server checks `write` (403) and the path
+ * (400, the server's coded error wrapped twice: `RPC Error:: 400,<text>`).
+ */
 function plainWrite(env: ApiEnv, req: ApiRequest, path: string): ApiResponse {
   const namespace = namespaceOf(req);
-  env.acl.requireVariable(principalOf(env, req), namespace, path, 'write');
-  const record = env.cluster.variables.set(namespace, path, lockBody(req).Items ?? {});
-  return ok(render(record, false, record.items), record.modifyIndex);
+  const body = lockBody(req);
+  if (body.Items === undefined || body.Items === null || Object.keys(body.Items).length === 0)
+    throw new SimHttpError(400, 'variable missing required Items object');
+  const cas = casOf(req);
+  const principal = principalOf(env, req);
+  env.acl.requireVariable(principal, namespace, path, 'write');
+  const invalid = variablePathError(path);
+  if (invalid !== undefined) throw new SimHttpError(400, `RPC Error:: 400,${invalid}`);
+  const outcome = env.cluster.variables.upsert(namespace, path, body.Items, cas, body.Lock?.ID);
+  if (outcome.kind === 'written') {
+    const record = outcome.record;
+    const holder = record.lock !== undefined && record.lock.id === body.Lock?.ID;
+    return ok(render(record, holder || env.acl.isManagement(principal), record.items), record.modifyIndex);
+  }
+  const current = outcome.current;
+  if (current === undefined) return conflict(namespace, path);
+  const readable = env.acl.allowedVariable(principal, namespace, path, 'read');
+  return {
+    status: 409,
+    body: render(current, true, readable ? current.items : undefined),
+    headers: indexHeaders(current.modifyIndex),
+  };
 }
 
 /** `DELETE /v1/var/:path[?cas=<index>]`, as Nomad's `variableDelete`. */
 function deleteVariable(env: ApiEnv, req: ApiRequest, path: string): ApiResponse {
   const namespace = namespaceOf(req);
   const principal = principalOf(env, req);
-  const casText = req.query.get('cas') ?? '';
-  if (casText !== '' && !/^\d+$/.test(casText))
-    throw new SimHttpError(400, `can not parse cas: strconv.ParseUint: parsing "${casText}": invalid syntax`);
+  const cas = casOf(req);
   env.acl.requireVariable(principal, namespace, path, 'destroy');
-  const outcome = env.cluster.variables.delete(namespace, path, casText === '' ? undefined : Number(casText));
+  const outcome = env.cluster.variables.delete(namespace, path, cas);
   switch (outcome.kind) {
     case 'deleted':
       return { status: 204, body: '', headers: indexHeaders(outcome.index) };
@@ -125,26 +147,6 @@ function deleteVariable(env: ApiEnv, req: ApiRequest, path: string): ApiResponse
   }
 }
 
-function listVariables(env: ApiEnv, req: ApiRequest): ApiResponse {
-  const principal = principalOf(env, req);
-  const namespace = namespaceOf(req);
-  const prefix = req.query.get('prefix') ?? '';
-  const visible = env.cluster.variables
-    .list(namespace, prefix)
-    .filter((v) => env.acl.allowedVariable(principal, v.namespace, v.path, 'list'));
-  return ok(
-    visible.map((v) => render(v, env.acl.isManagement(principal))),
-    Math.max(1, ...visible.map((v) => v.modifyIndex)),
-  );
-}
-
-/** `GET /v1/vars`. */
-export const variablesRoute: Route = {
-  pattern: '/v1/vars',
-  methods: ['GET'],
-  handler: (env, req) => withVariablesApi(env, () => listVariables(env, req)),
-};
-
 /** Before 1.4 Nomad has no variables routes: a 404 with an empty body. */
 function withVariablesApi(env: ApiEnv, answer: () => ApiResponse): ApiResponse {
   return env.cluster.variables.api === 'absent' ? { status: 404, body: '' } : answer();
@@ -152,12 +154,12 @@ function withVariablesApi(env: ApiEnv, answer: () => ApiResponse): ApiResponse {
 
 const variableRoute: Route = {
   pattern: '/v1/var/:path',
-  methods: ['GET', 'PUT', 'DELETE'],
+  methods: ['GET', 'PUT', 'POST', 'DELETE'],
   handler: (env, req, params) =>
     withVariablesApi(env, () => {
       const path = params['path'] ?? '';
       if (req.method === 'GET') return readVariable(env, req, path);
-      return req.method === 'DELETE' ? deleteVariable(env, req, path) : lockOperation(env, req, path);
+      return req.method === 'DELETE' ? deleteVariable(env, req, path) : write(env, req, path);
     }),
 };
 
