@@ -107,4 +107,23 @@ describe('nomad-restart fleet -uses-variable -stale, before and after a rotation
     expect(restarts(h)).toBe(restartedByFirst);
     expect(requestsSince(h, fromSecond).filter((r) => !r.startsWith('GET '))).toEqual([]);
   });
+
+  it('prints the plan of -dry-run -stale after the change, the consumers and the job it cannot inspect, and writes nothing', async () => {
+    // Arrange
+    h = await openRotation();
+    await putVariable(h, variable.namespace, variable.path);
+    const from = h.sim.control.requestLog().length;
+
+    // Act
+    const result = await runCli(['fleet', '-dry-run', ...ROTATION_RUN.slice(1)], fleetEnv(h));
+
+    // Assert
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Dry run: would restart 6 allocations of 3 jobs');
+    expect(result.stdout).toContain('Job "reports" in namespace "default" is not inspectable');
+    expect(result.stdout).toContain('Job "checkout" in namespace "payments" (1 of 3): 2 allocations');
+    expect(requestsSince(h, from).filter((r) => !r.startsWith('GET '))).toEqual([]);
+    expect(restarts(h)).toBe(0);
+  });
 });

@@ -7,6 +7,7 @@
  * its time, and the requests counted from the request log.
  */
 import { type FleetJobItem, fleetKeys } from '../../../lib/fleet/items';
+import { validateExecutionInput } from '../../../lib/restart/execution-input';
 import type { FleetSkippedJob } from '../../../lib/steps/fleet/plan-fleet';
 import { type PlanFleetPayload, planFleetStep } from '../../../lib/steps/fleet/plan-fleet-step';
 import { MemoryPlanStore } from '../../../lib/stores/plan-store';
@@ -119,6 +120,26 @@ describe('Plan fleet with -uses-variable, -uses-secret and -stale', () => {
     expect(count('GET /v1/vars')).toBe(2);
     expect(requests.filter((r) => r.endsWith('/allocations'))).toHaveLength(3);
     expect(requests).toHaveLength(1 + 1 + 6 + 2 + 3);
+  });
+
+  it('gives each job an input, merged as the item processor merges it, that keeps its own time', async () => {
+    // Arrange
+    const harness = await open();
+    const changed = await putVariable(harness, 'prod', SHARED_DB);
+    await putVariable(harness, 'default', SHARED_DB);
+    const { items, state } = await plan(harness, {
+      namespace: 'prod',
+      usesVariables: [SHARED_DB],
+      stale: true,
+      yes: true,
+    });
+
+    // Act: States.JsonMerge($.options, $.item.input, false), validated as the child's first state
+    // does, at the fleet's start (the simulator's clock may run ahead of it: the time is kept).
+    const options = validateExecutionInput({ ...state.jobOptions, ...items[0]?.input }, changed - 60_000);
+
+    // Assert
+    expect(options).toMatchObject({ job: 'worker', namespace: 'prod', startedBefore: changed });
   });
 
   it('skips a consumer whose allocations all started after the change as fresh, with nothing to start', async () => {
