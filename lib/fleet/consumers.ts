@@ -72,9 +72,9 @@ export function parsePathPattern(text: string): PathPattern {
 
 /**
  * The variables Nomad lets a job's task read with no policy: `nomad/jobs`, `nomad/jobs/<job>`,
- * `.../<group>`, `.../<group>/<task>`, exactly (Nomad's `nomad/variables_endpoint.go`
- * `authValidatePrefix` compares path segments one by one, no deeper), with the parent's ID for a
- * dispatched or periodic child (its workload identity names the parent job).
+ * `.../<group>`, `.../<group>/<task>`, exactly, no deeper (Nomad's `acl/acl.go`
+ * `matchingVariablesCapabilitySet` grants `read` and `list` on these four paths), with the
+ * parent's ID for a dispatched or periodic child (its workload identity names the parent job).
  */
 export function implicitPaths(jobId: string, group: string, task: string): string[] {
   return [
