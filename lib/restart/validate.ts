@@ -53,6 +53,11 @@ export interface ValidationContext {
    */
   now?: number;
   /**
+   * What a relative `-started-before` counts back from, when not `now`: a schedule's
+   * `scheduledTime`. @default - `now`
+   */
+  countFrom?: number;
+  /**
    * `startedBefore` was set by a fleet's plan, not typed by a person: with `-stale` it is a
    * variable's `ModifyTime`, on Nomad's clock, which may run ahead of this run's, so it is never
    * refused for being after {@link ValidationContext.now}. @default false
@@ -183,11 +188,9 @@ export function validateRestartFields(raw: RawRestartFields, ctx: ValidationCont
   const gate = parseHealthGate(raw);
   if (gate !== undefined) options.waitHealthy = gate;
   if (raw.startedBefore !== undefined) {
-    options.startedBefore = resolveStartedBefore(
-      raw.startedBefore,
-      ctx.now ?? Date.now(),
-      ctx.startedBeforeFromPlan === true,
-    );
+    const now = ctx.now ?? Date.now();
+    const { countFrom = now, startedBeforeFromPlan = false } = ctx;
+    options.startedBefore = resolveStartedBefore(raw.startedBefore, now, countFrom, startedBeforeFromPlan);
   }
   return options;
 }
