@@ -7,8 +7,7 @@ import type { Job, TaskGroup } from '../../lib/nomad/types';
 import { SimHttpError } from '../errors';
 import { multiError } from './multi-error';
 import {
-  canonicalizeTemplate,
-  canonicalizeVault,
+  canonicalizeTaskBlocks,
   TEMPLATE_SHAPE,
   type TemplateBlock,
   taskTemplateErrors,
@@ -312,10 +311,7 @@ function validateGroup(group: TaskGroup, index: number): string[] {
     const hook = task.Lifecycle?.Hook;
     const taskErrors =
       task.Lifecycle && !HOOKS.has(hook ?? '') ? [`Lifecycle validation failed: invalid hook: ${hook}`] : [];
-    // The server validates what the agent canonicalized.
-    const templates = structuredClone(templatesOf(task));
-    for (const template of templates) canonicalizeTemplate(template);
-    taskErrors.push(...taskTemplateErrors(templates));
+    taskErrors.push(...taskTemplateErrors(templatesOf(task)));
     if (taskErrors.length > 0) errors.push(`Task ${task.Name} validation failed: ${multiError(taskErrors)}`);
   }
   return errors;
@@ -373,9 +369,7 @@ export function canonicalizeJob(job: Job, namespace: string): Job {
     for (const task of group.Tasks ?? []) {
       task.KillTimeout = task.KillTimeout ?? 5_000_000_000;
       task.ShutdownDelay = task.ShutdownDelay ?? 0;
-      for (const template of templatesOf(task)) canonicalizeTemplate(template);
-      const vault = (task as { Vault?: Record<string, unknown> | null }).Vault;
-      if (vault) canonicalizeVault(vault);
+      canonicalizeTaskBlocks(task);
     }
   }
   return copy;

@@ -26,6 +26,7 @@ export const TEMPLATE_SHAPE: ObjectShape = {
         Args: { array: 'string', go: '[]string' },
         Timeout: DURATION,
         FailOnError: 'bool',
+        RunOnFirstRender: 'bool',
       },
     },
     Once: 'bool',
@@ -65,50 +66,75 @@ export type TemplateBlock = Record<string, unknown> & {
   EmbeddedTmpl?: string;
   ChangeMode?: string;
   ChangeSignal?: string;
-  ChangeScript?: unknown;
+  ChangeScript?: Record<string, unknown> | null;
+  Wait?: Record<string, unknown> | null;
   Splay?: number;
   Perms?: string;
   Envvars?: boolean;
 };
 
-const TEMPLATE_DEFAULTS = {
-  SourcePath: '',
-  DestPath: '',
-  EmbeddedTmpl: '',
-  ChangeMode: 'restart',
-  Once: false,
-  Splay: 5_000_000_000,
-  Perms: '0644',
-  LeftDelim: '{{',
-  RightDelim: '}}',
-  Envvars: false,
-  ErrMissingKey: false,
-  VaultGrace: 0,
-} as const;
-
-/** `Template.Canonicalize`: the defaults of the fields left out; a signal upper-cased, SIGHUP when unset. */
-export function canonicalizeTemplate(template: TemplateBlock): void {
-  for (const [field, value] of Object.entries(TEMPLATE_DEFAULTS))
-    if (template[field] === undefined || template[field] === null) template[field] = value;
-  const signal = template.ChangeSignal;
-  if (typeof signal === 'string') template.ChangeSignal = signal.toUpperCase();
-  else template.ChangeSignal = template.ChangeMode === 'signal' ? 'SIGHUP' : '';
+/**
+ * `Template.Canonicalize`, then the agent's conversion to `structs.Template`
+ * (command/agent/job_endpoint.go): every field Nomad keeps, the defaults for those left out
+ * (`ChangeMode` restart, `Splay` 5 s, `Perms` 0644, `{{`/`}}`...), `null` for an unset pointer.
+ */
+export function toStructsTemplate(t: TemplateBlock): TemplateBlock {
+  const mode = t.ChangeMode ?? 'restart';
+  const script = t.ChangeScript;
+  const wait = t.Wait;
+  return {
+    SourcePath: t.SourcePath ?? '',
+    DestPath: t.DestPath ?? '',
+    EmbeddedTmpl: t.EmbeddedTmpl ?? '',
+    ChangeMode: mode,
+    ChangeSignal:
+      typeof t.ChangeSignal === 'string' ? t.ChangeSignal.toUpperCase() : mode === 'signal' ? 'SIGHUP' : '',
+    ChangeScript: script
+      ? {
+          Command: script['Command'] ?? '',
+          Args: script['Args'] ?? [],
+          Timeout: script['Timeout'] ?? 5_000_000_000,
+          FailOnError: script['FailOnError'] ?? false,
+          RunOnFirstRender: script['RunOnFirstRender'] ?? false,
+        }
+      : null,
+    Once: t['Once'] ?? false,
+    Splay: t.Splay ?? 5_000_000_000,
+    Perms: t.Perms ?? '0644',
+    Uid: t['Uid'] ?? null,
+    Gid: t['Gid'] ?? null,
+    LeftDelim: t['LeftDelim'] ?? '{{',
+    RightDelim: t['RightDelim'] ?? '}}',
+    Envvars: t.Envvars ?? false,
+    VaultGrace: t['VaultGrace'] ?? 0,
+    Wait: wait ? { Min: wait['Min'] ?? null, Max: wait['Max'] ?? null } : null,
+    ErrMissingKey: t['ErrMissingKey'] ?? false,
+  };
 }
 
-const VAULT_DEFAULTS = {
-  Env: true,
-  DisableFile: false,
-  Namespace: '',
-  ChangeMode: 'restart',
-  ChangeSignal: 'SIGHUP',
-  AllowTokenExpiration: false,
-} as const;
+/** `Vault.Canonicalize`, then `structs.Vault`, which has no `Policies` (Nomad 1.10 dropped them). */
+function toStructsVault(v: Record<string, unknown>): Record<string, unknown> {
+  return {
+    Role: v['Role'] ?? '',
+    Namespace: v['Namespace'] ?? '',
+    Cluster: v['Cluster'] || 'default',
+    Env: v['Env'] ?? true,
+    DisableFile: v['DisableFile'] ?? false,
+    ChangeMode: v['ChangeMode'] ?? 'restart',
+    ChangeSignal: v['ChangeSignal'] ?? 'SIGHUP',
+    AllowTokenExpiration: v['AllowTokenExpiration'] ?? false,
+  };
+}
 
-/** `Vault.Canonicalize`. */
-export function canonicalizeVault(vault: Record<string, unknown>): void {
-  for (const [field, value] of Object.entries(VAULT_DEFAULTS))
-    if (vault[field] === undefined || vault[field] === null) vault[field] = value;
-  if (!vault['Cluster']) vault['Cluster'] = 'default';
+/**
+ * A task's `Templates` and `Vault` as `GET /v1/job/:id` serves them: Nomad's struct forms, and
+ * `null` when the task has none (`structs.Task` prints an unset slice or pointer as null, and an
+ * empty list of templates is not converted at all).
+ */
+export function canonicalizeTaskBlocks(task: object): void {
+  const t = task as { Templates?: TemplateBlock[] | null; Vault?: Record<string, unknown> | null };
+  t.Templates = t.Templates && t.Templates.length > 0 ? t.Templates.map(toStructsTemplate) : null;
+  t.Vault = t.Vault ? toStructsVault(t.Vault) : null;
 }
 
 const CHANGE_MODES = new Set(['noop', 'restart', 'signal', 'script']);
@@ -143,11 +169,14 @@ function templateErrors(template: TemplateBlock): string[] {
   return errors;
 }
 
-/** The template part of `Task.Validate`: each template's errors, then shared destinations. */
-export function taskTemplateErrors(templates: readonly TemplateBlock[]): string[] {
+/**
+ * The template part of `Task.Validate`: each template's errors, then shared destinations; on the
+ * templates as the server sees them (after the agent's canonicalization).
+ */
+export function taskTemplateErrors(submitted: readonly TemplateBlock[]): string[] {
   const errors: string[] = [];
   const destinations = new Map<string, number>();
-  templates.forEach((template, i) => {
+  submitted.map(toStructsTemplate).forEach((template, i) => {
     const own = templateErrors(template);
     if (own.length > 0) errors.push(`Template ${i + 1} validation failed: ${multiError(own)}`);
     const dest = template.DestPath ?? '';

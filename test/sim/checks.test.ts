@@ -91,9 +91,10 @@ describe('simulator service checks', () => {
   });
 
   it('starts a newly placed allocation with a pending result, then runs it', async () => {
-    // Arrange
+    // Arrange: a check every minute, so the first run (half an interval after the start, 300 ms real)
+    // cannot beat the read on a busy machine, as it did with 2 s (10 ms real).
     sim.control.seed({ nodes: nodes(1), jobs: [] });
-    sim.control.registerJob(checkedJob());
+    sim.control.registerJob(checkedJob({}, 60));
     await sim.control.waitFor((s) => s.allocations({ jobId: 'checked' })[0]?.ClientStatus === 'running');
     const [alloc] = sim.control.state().allocations({ jobId: 'checked' });
     const id = alloc?.ID ?? '';

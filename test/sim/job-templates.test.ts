@@ -42,7 +42,7 @@ const served = async () =>
   (await get<Served>(sim.address, '/v1/job/app')).json.TaskGroups[0]?.Tasks[0] ?? { Templates: [] };
 
 describe('simulator: task templates', () => {
-  it('serves every template and vault field, with the API’s defaults for those left out', async () => {
+  it('serves every template and vault field, with the API’s defaults for those left out, as Nomad’s structs', async () => {
     // Act
     const registered = await put(sim.address, '/v1/jobs', {
       Job: templated(
@@ -55,29 +55,33 @@ describe('simulator: task templates', () => {
             ChangeSignal: 'sigusr1',
           },
         ],
-        { Role: 'app' },
+        { Role: 'app', Policies: ['old-style'] },
       ),
     });
     const task = await served();
 
     // Assert
     expect(registered.status).toBe(200);
-    expect(task.Templates[0]).toEqual({
+    expect(task.Templates?.[0]).toEqual({
       SourcePath: '',
       DestPath: 'local/a.env',
       EmbeddedTmpl: '{{ with nomadVar "nomad/jobs/app" }}{{ .k }}{{ end }}',
       ChangeMode: 'restart',
       ChangeSignal: '',
+      ChangeScript: null,
       Once: false,
       Splay: 5_000_000_000,
       Perms: '0644',
+      Uid: null,
+      Gid: null,
       LeftDelim: '{{',
       RightDelim: '}}',
       Envvars: false,
-      ErrMissingKey: false,
       VaultGrace: 0,
+      Wait: null,
+      ErrMissingKey: false,
     });
-    expect(task.Templates[1]).toMatchObject({
+    expect(task.Templates?.[1]).toMatchObject({
       SourcePath: '/etc/tpl/b.tpl',
       EmbeddedTmpl: '',
       ChangeMode: 'signal',
@@ -93,6 +97,16 @@ describe('simulator: task templates', () => {
       ChangeSignal: 'SIGHUP',
       AllowTokenExpiration: false,
     });
+  });
+
+  it('serves null templates and vault for a task without them, an empty list included', async () => {
+    // Act
+    await put(sim.address, '/v1/jobs', { Job: templated([]) });
+    const task = await served();
+
+    // Assert: structs.Task prints an unset slice or pointer as null, not absent.
+    expect(task.Templates).toBeNull();
+    expect(task.Vault).toBeNull();
   });
 
   it('keeps one version when the same specification is registered again', async () => {

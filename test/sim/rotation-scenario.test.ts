@@ -16,7 +16,7 @@ interface Template {
 }
 interface JobSpec {
   ID: string;
-  TaskGroups: Array<{ Name: string; Tasks: Array<{ Name: string; Templates?: Template[] }> }>;
+  TaskGroups: Array<{ Name: string; Tasks: Array<{ Name: string; Templates: Template[] | null }> }>;
 }
 interface VariableMeta {
   Namespace: string;
@@ -36,7 +36,7 @@ beforeEach(async () => {
 afterEach(async () => sim.close());
 
 /** The templates of the job's one task, as `GET /v1/job/:id` serves them to the rotation token. */
-async function templatesOf(namespace: string, job: string): Promise<Template[] | undefined> {
+async function templatesOf(namespace: string, job: string): Promise<Template[] | null | undefined> {
   const spec = await get<JobSpec>(sim.address, `/v1/job/${job}?namespace=${namespace}`, tokens.rotation);
   return spec.json.TaskGroups[0]?.Tasks[0]?.Templates;
 }
@@ -78,7 +78,7 @@ describe('simulator: the rotation scenario', () => {
     const sharedSpec = await get<JobSpec>(sim.address, '/v1/job/shared?namespace=payments', tokens.rotation);
 
     // Assert: `shared` names the variable nowhere; its group makes it nomad/jobs/<job>/<group>.
-    expect(shared).toBeUndefined();
+    expect(shared).toBeNull();
     expect(`nomad/jobs/${sharedSpec.json.ID}/${sharedSpec.json.TaskGroups[0]?.Name}`).toBe(
       ROTATION.variable.path,
     );
