@@ -213,6 +213,26 @@ describe('Plan fleet with -uses-variable, -uses-secret and -stale', () => {
     expect(skipped).toEqual([]);
   });
 
+  it('with -stale, gives the job -filter vouches for the newest change under the path in its namespace', async () => {
+    // Arrange
+    const harness = await open();
+    const changed = await putVariable(harness, 'default', SHARED_DB);
+
+    // Act
+    const { items } = await plan(harness, {
+      namespace: 'default',
+      filter: 'ID == "legacy"',
+      usesVariables: [SHARED_DB],
+      stale: true,
+      yes: true,
+    });
+
+    // Assert
+    expect(items.map((i) => [i.input.job, i.input.startedBefore])).toEqual([
+      ['legacy', new Date(changed).toISOString()],
+    ]);
+  });
+
   it('selects the consumer of a Vault secret given as vault kv get takes it', async () => {
     // Arrange
     const harness = await open();
