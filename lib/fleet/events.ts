@@ -15,11 +15,16 @@ export type FleetSkipReason =
   /** A dispatched or periodic child: finite batch work of its parent `parentId`. */
   | { kind: 'child'; parentId: string }
   | { kind: 'nothing-in-scope' }
-  /** With `startedBefore` or `-stale`: every allocation in scope started after `startedBefore` (Unix ms). */
-  | { kind: 'fresh'; startedBefore: number }
   /**
-   * With `-uses-variable`/`-uses-secret`: a task template is read from a file (`SourcePath`), so
-   * whether the job reads the path cannot be known from its specification; `templates` names them.
+   * With `startedBefore` or `-stale`: every allocation in scope (`allocations` of them) started
+   * after `startedBefore` (Unix ms).
+   */
+  | { kind: 'fresh'; startedBefore: number; allocations: number }
+  /**
+   * With `-uses-variable`/`-uses-secret`: a task template is read from a file (`SourcePath`) or
+   * names a path that is not a literal, so whether the job reads the path cannot be known from its
+   * specification; `templates` names each, with why (`template "local/app.env" read from a file
+   * ("local/app.tpl")`).
    */
   | { kind: 'not-inspectable'; templates: readonly string[] }
   /** Held by another run (`holder` in the lock's own words): not done, never a failure. */
@@ -60,6 +65,10 @@ export type FleetEvent =
       skipped: readonly (FleetJobName & { reason: FleetSkipReason })[];
       /** The namespaces the token could list (with `-namespace '*'`). */
       namespaces: readonly string[];
+      /** With `-uses-variable`/`-uses-secret`: jobs whose specification was read, and the consumers. */
+      consumers?: { readonly inspected: number; readonly consumers: number };
+      /** With `-stale`: how many variables each path's listing found, per namespace. */
+      variables?: readonly { readonly namespace: string; readonly path: string; readonly found: number }[];
     }
   | ({ type: 'job-started'; time: number; index: number; of: number } & FleetJobName)
   | ({

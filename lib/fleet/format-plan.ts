@@ -11,6 +11,7 @@ import type { RestartOptions } from '../restart/options';
 import type { RestartPlan } from '../restart/plan';
 import type { FleetJobName, FleetSkipReason } from './events';
 import type { FleetFormatter } from './format';
+import { type ConsumerFindings, consumerLines } from './format-consumers';
 import { problemText } from './reasons';
 
 /** A fleet's plan, as a dry run prints it. */
@@ -28,6 +29,10 @@ export interface FleetPlanPreview {
   readonly order: 'id' | 'priority';
   /** The read requests the fleet's own plan made (job lists, namespaces, nodes). */
   readonly requests: readonly string[];
+  /** With `-uses-variable`/`-uses-secret`: jobs whose specification was read, and the consumers. */
+  readonly consumers?: NonNullable<ConsumerFindings['consumers']>;
+  /** With `-stale`: how many variables each path's listing found, per namespace. */
+  readonly variables?: NonNullable<ConsumerFindings['variables']>;
 }
 
 const ORDER_WORDS: Readonly<Record<FleetPlanPreview['order'], string>> = {
@@ -60,6 +65,7 @@ export function renderFleetPlan(
   );
   if (preview.namespaces !== undefined)
     header(`Namespaces the token can list: ${preview.namespaces.join(', ') || '(none)'}`);
+  lines.push(...consumerLines(preview, formatter.job, time, formatter.timeZone));
   header(`Jobs selected with ${preview.requests.length} requests`);
   for (const request of preview.requests) out(`${REQUEST_INDENT}${request}`);
   let jobRequests = 0;

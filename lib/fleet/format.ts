@@ -10,6 +10,7 @@ import { goQuote } from '../go/quote';
 import { createFormatter, type Formatter, type FormatterOptions, type OutputLine } from '../restart/format';
 import type { Question } from '../restart/questions';
 import type { FleetEvent, FleetJobName, FleetProgressEvent, JobProgressEvent } from './events';
+import { consumerLines } from './format-consumers';
 import { problemText } from './reasons';
 import { fleetHeadline, omittedLine, problemLine } from './summary';
 
@@ -29,6 +30,8 @@ export interface FleetFormatter {
   renderJobQuestion(name: FleetJobName, question: Question, time: number): string;
   /** The one-job formatter underneath (errors, usage, timestamps). */
   readonly job: Formatter;
+  /** The zone of its timestamps. @default - the process's local zone */
+  readonly timeZone?: string;
 }
 
 /** `[<namespace>/<job>] `: the prefix of a job's lines when several jobs run at once. */
@@ -70,6 +73,7 @@ export function createFleetFormatter(options: FleetFormatterOptions): FleetForma
       case 'fleet-planned':
         // Counts as Nomad writes its own: `1 allocations`, `1 jobs`.
         return [
+          ...consumerLines(event, job, event.time, options.timeZone),
           job.renderHeader(`Restarting ${event.allocations} allocations of ${event.jobs} jobs`, event.time),
         ];
       case 'job-started':
@@ -110,6 +114,7 @@ export function createFleetFormatter(options: FleetFormatterOptions): FleetForma
 
   return {
     job,
+    ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }),
     render: (event) => (isJobEvent(event) ? renderJob(event) : renderFleet(event as FleetEvent)),
     renderJobQuestion: (name, question, time) => {
       const text = job.renderQuestion(question, time);

@@ -16,6 +16,7 @@ import {
 } from '../restart/input';
 import { inputSchemaError } from '../restart/input-errors';
 import type { ValidationContext } from '../restart/validate';
+import { CONSUMER_ALLOWED, consumerFieldsOf, consumerFieldsShape } from './consumer-input';
 import {
   ALL_NAMESPACES,
   DEFAULT_FLEET_ORDER,
@@ -51,7 +52,7 @@ const ALLOWED: Readonly<Record<string, string>> = (() => {
     scope: _s,
     ...shared
   } = RESTART_INPUT_ALLOWED;
-  return { ...FLEET_ALLOWED, ...shared };
+  return { ...FLEET_ALLOWED, ...CONSUMER_ALLOWED, ...shared };
 })();
 
 const ORDERS: readonly FleetOrder[] = ['id', 'priority'];
@@ -63,6 +64,8 @@ const SELECTORS = [
   ['nodes', '-node'],
   ['nodePool', '-node-pool'],
   ['datacenters', '-datacenter'],
+  ['usesVariables', '-uses-variable'],
+  ['usesSecrets', '-uses-secret'],
 ] as const;
 
 const count = z.union([z.number(), z.string()]);
@@ -78,6 +81,7 @@ export const fleetInputSchema = z
     order: z.string().optional().describe(FLEET_ALLOWED.order),
     maxJobs: count.optional().describe(FLEET_ALLOWED.maxJobs),
     maxFailedJobs: count.optional().describe(FLEET_ALLOWED.maxFailedJobs),
+    ...consumerFieldsShape,
     ...restartOptionsShape,
   })
   .strict()
@@ -133,7 +137,10 @@ function parseCountField(
   return n;
 }
 
-function selectionOf(input: FleetInput): FleetSelection {
+function selectionOf(
+  input: FleetInput,
+  { usesVariables, usesSecrets }: ReturnType<typeof consumerFieldsOf>,
+): FleetSelection {
   if (input.filter !== undefined && input.filter.trim() === '') {
     throw new RestartValidationError(
       `Invalid input field "filter": got ${JSON.stringify(input.filter)}, expected ${FLEET_ALLOWED.filter}`,
@@ -147,6 +154,8 @@ function selectionOf(input: FleetInput): FleetSelection {
     ...(input.nodes === undefined ? {} : { nodes: [...new Set(input.nodes)] }),
     ...(input.nodePool === undefined ? {} : { nodePool: input.nodePool }),
     ...(input.datacenters === undefined ? {} : { datacenters: [...new Set(input.datacenters)] }),
+    ...(usesVariables === undefined ? {} : { usesVariables }),
+    ...(usesSecrets === undefined ? {} : { usesSecrets }),
   };
   if (!SELECTORS.some(([field]) => field in selection)) {
     throw new RestartValidationError(
@@ -187,7 +196,8 @@ export function validateFleetInput(raw: unknown, ctx: ValidationContext): FleetO
     tasks: _tasks,
     ...jobOptions
   } = validateRestartOptionFields({ ...input, job: '', namespace: undefined }, ctx);
-  const selection = selectionOf(input);
+  const consumers = consumerFieldsOf(input);
+  const selection = selectionOf(input, consumers);
   const order = input.order ?? DEFAULT_FLEET_ORDER;
   if (!(ORDERS as readonly string[]).includes(order)) {
     throw new RestartValidationError(
@@ -198,6 +208,7 @@ export function validateFleetInput(raw: unknown, ctx: ValidationContext): FleetO
   return {
     selection,
     order: order as FleetOrder,
+    stale: consumers.stale,
     maxJobs: parseCountField(input.maxJobs, 'max-jobs', 'maxJobs', 1, DEFAULT_MAX_JOBS),
     maxFailedJobs: parseCountField(
       input.maxFailedJobs,
@@ -243,6 +254,9 @@ export function toFleetInput(options: FleetOptions, startedBy?: string): FleetIn
     ...(selection.nodes === undefined ? {} : { nodes: [...selection.nodes] }),
     ...(selection.nodePool === undefined ? {} : { nodePool: selection.nodePool }),
     ...(selection.datacenters === undefined ? {} : { datacenters: [...selection.datacenters] }),
+    ...(selection.usesVariables === undefined ? {} : { usesVariables: [...selection.usesVariables] }),
+    ...(selection.usesSecrets === undefined ? {} : { usesSecrets: [...selection.usesSecrets] }),
+    ...(options.stale ? { stale: true } : {}),
     order: options.order,
     maxJobs: options.maxJobs,
     maxFailedJobs: options.maxFailedJobs,

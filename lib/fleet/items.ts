@@ -22,6 +22,8 @@ export interface FleetJobItem {
     readonly job: string;
     readonly namespace: string;
     readonly fleet: FleetJobRef;
+    /** With `-stale`: the job's own time (RFC 3339, ms), laid over the shared options. */
+    readonly startedBefore?: string;
   };
   /**
    * The one-job execution's name: derived from the fleet run and the job, so a retried start

@@ -30,6 +30,13 @@ export interface FleetSelection {
   readonly nodes?: readonly string[];
   readonly nodePool?: string;
   readonly datacenters?: readonly string[];
+  /**
+   * `-uses-variable`: only jobs that read one of these Nomad variables (a trailing `*`: any under
+   * the prefix), from their specification (`lib/fleet/consumers.ts`).
+   */
+  readonly usesVariables?: readonly string[];
+  /** `-uses-secret`: only jobs whose templates read one of these Vault secrets (trailing `*` likewise). */
+  readonly usesSecrets?: readonly string[];
 }
 
 /** The restart options every job of the fleet shares: a one-job run's, minus what names one job. */
@@ -46,5 +53,10 @@ export interface FleetOptions {
   readonly maxJobs: number;
   /** `-max-failed-jobs`: once more jobs than this failed, no further job starts (≥ 0). */
   readonly maxFailedJobs: number;
+  /**
+   * `-stale` (needs `usesVariables`): each job restarts only the allocations that started before
+   * the newest change of the variables it reads that `usesVariables` selects.
+   */
+  readonly stale: boolean;
   readonly jobOptions: FleetJobOptions;
 }

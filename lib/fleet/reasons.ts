@@ -39,7 +39,7 @@ export function problemText(problem: FleetJobProblem, ctx: ProblemContext): stri
     case 'fresh':
       return `skipped: every allocation in scope started after ${formatTimestamp(problem.startedBefore, 'UTC')}`;
     case 'not-inspectable':
-      return `skipped: not inspectable, a template is read from a file (${problem.templates.join(', ')})`;
+      return `skipped: not inspectable: ${problem.templates.join('; ')}`;
     case 'locked':
       return `locked by ${problem.holder}`;
     case 'not-reached':

@@ -80,8 +80,25 @@ export interface RestartPolicy {
   Mode?: string;
 }
 
+/**
+ * A task template (`api.Template`): its text inline (`EmbeddedTmpl`, the jobspec's `data`) or read
+ * from a file on the client (`SourcePath`, the jobspec's `source`), which the API never shows.
+ */
+export interface Template {
+  EmbeddedTmpl?: string | null;
+  SourcePath?: string | null;
+  DestPath?: string | null;
+  /** `restart`, `signal`, `script` or `noop`. */
+  ChangeMode?: string | null;
+  /** The action delimiters when not Go's `{{`/`}}`. */
+  LeftDelim?: string | null;
+  RightDelim?: string | null;
+}
+
 export interface Task {
   Name: string;
+  /** Its templates, which a fleet's `-uses-variable`/`-uses-secret` reads. */
+  Templates?: Template[] | null;
   Driver?: string;
   Config?: Record<string, unknown>;
   Lifecycle?: TaskLifecycle | null;

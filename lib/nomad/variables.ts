@@ -38,6 +38,9 @@ export interface Variable {
   Lock?: VariableLock;
   CreateIndex?: number;
   ModifyIndex?: number;
+  /** Unix nanoseconds (a listing's metadata carries them too): when it was written first and last. */
+  CreateTime?: number;
+  ModifyTime?: number;
 }
 
 /** The lock is another holder's (HTTP 409): acquire on a held lock, renew or release with a wrong ID. */
@@ -51,7 +54,7 @@ function decodeVariable(ctx: DecodeContext, value: unknown): Variable {
   const o: JsonObject = object(ctx, value, '');
   reqString(ctx, o, 'Path', '');
   optStrings(ctx, o, '', 'Namespace');
-  optNumbers(ctx, o, '', 'CreateIndex', 'ModifyIndex');
+  optNumbers(ctx, o, '', 'CreateIndex', 'ModifyIndex', 'CreateTime', 'ModifyTime');
   optObject(ctx, o, 'Items', '', (c, items, at) => {
     for (const key of Object.keys(items)) reqString(c, items, key, at);
   });

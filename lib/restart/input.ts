@@ -181,7 +181,9 @@ export function validateRestartInput(raw: unknown, ctx: ValidationContext): Rest
       { field: 'job' },
     );
   }
-  return { ...validateRestartOptionFields(input, ctx), ...validateJobScopeFields(input) };
+  // A fleet's job: its startedBefore was set by the fleet's plan (see ValidationContext).
+  const jobCtx = input.fleet === undefined ? ctx : { ...ctx, startedBeforeFromPlan: true };
+  return { ...validateRestartOptionFields(input, jobCtx), ...validateJobScopeFields(input) };
 }
 
 /** The shared options' values as the schema parsed them (absent fields `undefined`). */

@@ -28,9 +28,11 @@ function invalid(value: string, reason: string): RestartValidationError {
  *   "Validate input", the fleet's start in "Plan fleet"
  * @param countFrom what a duration counts back from: a schedule's `scheduledTime` (its flexible
  *   window may start the run later; "2h before" does not move), else `now`
+ * @param fromPlan the time was set by a fleet's plan from Nomad's clock (`-stale`): one after `now`
+ *   is kept, since the two clocks may differ
  * @throws RestartValidationError naming the flag, quoting the value, saying what is allowed
  */
-export function resolveStartedBefore(text: string, now: number, countFrom = now): number {
+export function resolveStartedBefore(text: string, now: number, countFrom = now, fromPlan = false): number {
   let time = parseRfc3339(text);
   if (time === undefined) {
     let ns: number;
@@ -42,7 +44,7 @@ export function resolveStartedBefore(text: string, now: number, countFrom = now)
     // To whole milliseconds, rounded back: the time is never later than the duration says.
     time = countFrom - Math.ceil(ns / 1e6);
   }
-  if (time > now) {
+  if (time > now && !fromPlan) {
     throw invalid(
       text,
       `the time ${new Date(time).toISOString()} is in the future (it is ${new Date(now).toISOString()}); no allocation can have started after it yet`,

@@ -57,6 +57,12 @@ export interface ValidationContext {
    * `scheduledTime`. @default - `now`
    */
   countFrom?: number;
+  /**
+   * `startedBefore` was set by a fleet's plan, not typed by a person: with `-stale` it is a
+   * variable's `ModifyTime`, on Nomad's clock, which may run ahead of this run's, so it is never
+   * refused for being after {@link ValidationContext.now}. @default false
+   */
+  startedBeforeFromPlan?: boolean;
 }
 
 /** Nomad's `^(\d+)%?$` (ASCII digits only). */
@@ -183,7 +189,8 @@ export function validateRestartFields(raw: RawRestartFields, ctx: ValidationCont
   if (gate !== undefined) options.waitHealthy = gate;
   if (raw.startedBefore !== undefined) {
     const now = ctx.now ?? Date.now();
-    options.startedBefore = resolveStartedBefore(raw.startedBefore, now, ctx.countFrom ?? now);
+    const { countFrom = now, startedBeforeFromPlan = false } = ctx;
+    options.startedBefore = resolveStartedBefore(raw.startedBefore, now, countFrom, startedBeforeFromPlan);
   }
   return options;
 }

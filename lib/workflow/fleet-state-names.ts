@@ -60,6 +60,14 @@ export interface FleetState {
     readonly allocations: number;
     readonly skipped: number;
     readonly namespaces: readonly string[];
+    /** With `usesVariables`/`usesSecrets`: specifications read, and the consumers among them. */
+    readonly consumers?: { readonly inspected: number; readonly consumers: number };
+    /** With `stale`: how many variables each path's listing found, per namespace (a few entries). */
+    readonly variables?: readonly {
+      readonly namespace: string;
+      readonly path: string;
+      readonly found: number;
+    }[];
   };
   /** `MaxConcurrencyPath` and `ToleratedFailureCountPath` of the Distributed Map. */
   readonly budget: { readonly maxJobs: number; readonly maxFailedJobs: number };

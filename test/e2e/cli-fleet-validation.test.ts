@@ -7,7 +7,7 @@ import { runCli } from './helpers/run-cli';
 const NO_NOMAD = { NOMAD_ADDR: 'http://127.0.0.1:9' };
 const HELP_LINE = "For additional help try 'nomad-restart fleet -help'";
 const NEEDS_SELECTION =
-  'A fleet restart needs a selection: give at least one of -filter, -node, -node-pool, -datacenter or -namespace (or NOMAD_NAMESPACE); it never restarts every job by default';
+  'A fleet restart needs a selection: give at least one of -filter, -node, -node-pool, -datacenter, -uses-variable, -uses-secret or -namespace (or NOMAD_NAMESPACE); it never restarts every job by default';
 
 describe('nomad-restart fleet command line', () => {
   it.each([
@@ -49,6 +49,24 @@ describe('nomad-restart fleet command line', () => {
       name: 'an unknown -order',
       args: ['fleet', '-yes', '-namespace', '*', '-order', 'random'],
       expectedErr: 'Invalid -order value "random": valid options are "id" and "priority"',
+    },
+    {
+      name: 'an empty -uses-variable',
+      args: ['fleet', '-yes', '-uses-variable', ''],
+      expectedErr:
+        'Invalid -uses-variable value "": expected a Nomad variable path, such as "nomad/jobs/shared/db", or a prefix ending in "*"',
+    },
+    {
+      name: '-stale without -uses-variable',
+      args: ['fleet', '-yes', '-namespace', '*', '-uses-secret', 'kv/payments/db', '-stale'],
+      expectedErr:
+        "Invalid -stale: it needs -uses-variable <path>: each job's time is the newest change of the variables it reads there",
+    },
+    {
+      name: '-stale with -started-before',
+      args: ['fleet', '-yes', '-uses-variable', 'nomad/jobs/shared/db', '-stale', '-started-before', '2h'],
+      expectedErr:
+        'Invalid -stale with -started-before "2h": both give the time allocations must have started after; give one',
     },
     {
       name: 'a job name',

@@ -17,6 +17,6 @@ describe('the fleet inputs docs/console.md shows', () => {
 
     // Assert
     expect(inputs.length).toBeGreaterThanOrEqual(5);
-    expect(options.map((o) => o.maxJobs)).toEqual([1, 3, 2, 5, 4]);
+    expect(options.map((o) => o.maxJobs)).toEqual([1, 3, 2, 5, 4, 1]);
   });
 });

@@ -36,6 +36,46 @@ const webEvents: JobProgressEvent[] = [
 
 describe('fleet format', () => {
   describe('createFleetFormatter().render', () => {
+    it('writes the plan’s consumer lines before its header: variables found, consumers, not inspectable, fresh', () => {
+      // Arrange
+      const event: FleetProgressEvent = {
+        type: 'fleet-planned',
+        time: T0,
+        jobs: 1,
+        allocations: 2,
+        namespaces: ['default'],
+        consumers: { inspected: 6, consumers: 3 },
+        variables: [{ namespace: 'default', path: 'nomad/jobs/shared/db', found: 1 }],
+        skipped: [
+          {
+            namespace: 'default',
+            job: 'legacy',
+            reason: {
+              kind: 'not-inspectable',
+              templates: ['template "local/app.env" read from a file ("local/app.tpl")'],
+            },
+          },
+          {
+            namespace: 'payments',
+            job: 'api',
+            reason: { kind: 'fresh', startedBefore: T0 - 60_000, allocations: 2 },
+          },
+        ],
+      };
+
+      // Act
+      const lines = texts(render([event], 1));
+
+      // Assert
+      expect(lines).toEqual([
+        `==> ${TS}: Found 1 variables under "nomad/jobs/shared/db" in namespace "default"`,
+        `==> ${TS}: 3 of 6 jobs read the paths given (from their specifications)`,
+        `==> ${TS}: Job "legacy" in namespace "default" is not inspectable: template "local/app.env" read from a file ("local/app.tpl"); skipped (-filter selects it)`,
+        'All 2 allocations of job "api" in namespace "payments" started after 2023-02-28T17:39:58-05:00',
+        `==> ${TS}: Restarting 2 allocations of 1 jobs`,
+      ]);
+    });
+
     it("writes the fleet's header with Nomad's plain counts", () => {
       // Act
       const lines = render(

@@ -83,12 +83,12 @@ describe('fleet input', () => {
       refusal(
         'a bare fleet',
         { yes: true },
-        'A fleet needs at least one selector: give "namespace" (-namespace), "filter" (-filter), "nodes" (-node), "nodePool" (-node-pool), "datacenters" (-datacenter); "namespace": "*" with a filter selects across namespaces. A fleet never restarts every job by default',
+        'A fleet needs at least one selector: give "namespace" (-namespace), "filter" (-filter), "nodes" (-node), "nodePool" (-node-pool), "datacenters" (-datacenter), "usesVariables" (-uses-variable), "usesSecrets" (-uses-secret); "namespace": "*" with a filter selects across namespaces. A fleet never restarts every job by default',
       ),
       refusal(
         'only an empty namespace',
         { namespace: '', yes: true },
-        'A fleet needs at least one selector: give "namespace" (-namespace), "filter" (-filter), "nodes" (-node), "nodePool" (-node-pool), "datacenters" (-datacenter); "namespace": "*" with a filter selects across namespaces. A fleet never restarts every job by default',
+        'A fleet needs at least one selector: give "namespace" (-namespace), "filter" (-filter), "nodes" (-node), "nodePool" (-node-pool), "datacenters" (-datacenter), "usesVariables" (-uses-variable), "usesSecrets" (-uses-secret); "namespace": "*" with a filter selects across namespaces. A fleet never restarts every job by default',
       ),
       refusal(
         'groups',
@@ -104,7 +104,7 @@ describe('fleet input', () => {
         'job',
         { namespace: 'prod', job: 'web' },
         expect.stringMatching(
-          /^Unknown input field "job": allowed fields are namespace, filter, nodes, nodePool, datacenters, order, maxJobs, maxFailedJobs, region, batchSize/,
+          /^Unknown input field "job": allowed fields are namespace, filter, nodes, nodePool, datacenters, order, maxJobs, maxFailedJobs, usesVariables, usesSecrets, stale, region, batchSize/,
         ),
       ),
       refusal(
@@ -158,6 +158,31 @@ describe('fleet input', () => {
         'Invalid -batch-wait value "ask": "ask" cannot be used when terminal is not interactive',
       ),
       refusal(
+        'an empty variable path',
+        { usesVariables: ['nomad/jobs/shared/db', ' '], yes: true },
+        'Invalid -uses-variable value " ": expected a path, such as "nomad/jobs/shared/db", or a prefix ending in "*"',
+      ),
+      refusal(
+        'a * inside a secret path',
+        { usesSecrets: ['kv/*/db'], yes: true },
+        'Invalid -uses-secret value "kv/*/db": only a trailing "*" selects (every path under the prefix before it)',
+      ),
+      refusal(
+        'stale without a variable path',
+        { namespace: 'prod', usesSecrets: ['kv/payments/db'], stale: true, yes: true },
+        "Invalid -stale: it needs -uses-variable <path>: each job's time is the newest change of the variables it reads there",
+      ),
+      refusal(
+        'stale with startedBefore',
+        { usesVariables: ['a'], stale: true, startedBefore: '2h', yes: true },
+        'Invalid -stale with -started-before "2h": both give the time allocations must have started after; give one',
+      ),
+      refusal(
+        'stale not a boolean',
+        { usesVariables: ['a'], stale: 'yes', yes: true },
+        'Invalid input field "stale": got "yes", expected with usesVariables: restart only allocations that started before the newest change of the variables each job reads (true or false)',
+      ),
+      refusal(
         'not an object',
         'prod',
         'Invalid input: got "prod", expected a JSON object with the fleet\'s selectors ("namespace", "filter"...)',
@@ -181,6 +206,43 @@ describe('fleet input', () => {
 
       // Assert
       expect(field).toBe('maxFailedJobs');
+    });
+  });
+
+  describe('consumer fields', () => {
+    it('selects with -uses-variable or -uses-secret alone, paths trimmed and unique', () => {
+      // Arrange
+      const raw = {
+        usesVariables: ['nomad/jobs/shared/db', ' nomad/jobs/shared/db ', 'cfg/*'],
+        usesSecrets: ['kv/payments/db'],
+        stale: true,
+        yes: true,
+      };
+
+      // Act
+      const options = validateFleetInput(raw, headless);
+
+      // Assert
+      expect(options.selection).toEqual({
+        usesVariables: ['nomad/jobs/shared/db', 'cfg/*'],
+        usesSecrets: ['kv/payments/db'],
+      });
+      expect(options.stale).toBe(true);
+    });
+
+    it('builds the input that validates back to the same consumer options', () => {
+      // Arrange
+      const options = validateFleetInput(
+        { namespace: '*', usesVariables: ['nomad/jobs/shared/db'], stale: true, yes: true },
+        headless,
+      );
+
+      // Act
+      const input = toFleetInput(options);
+
+      // Assert
+      expect(input).toMatchObject({ usesVariables: ['nomad/jobs/shared/db'], stale: true });
+      expect(validateFleetInput(input, headless)).toEqual(options);
     });
   });
 

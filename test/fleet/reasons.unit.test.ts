@@ -21,6 +21,20 @@ describe('fleet reasons', () => {
         text: 'skipped: dispatched or periodic child of "nightly" (finite batch work)',
       },
       { problem: { kind: 'nothing-in-scope' }, text: 'skipped: no running allocation in scope' },
+      {
+        problem: {
+          kind: 'not-inspectable',
+          templates: [
+            'template "a" read from a file ("a.tpl")',
+            'template "b" nomadVar with a path that is not a literal',
+          ],
+        },
+        text: 'skipped: not inspectable: template "a" read from a file ("a.tpl"); template "b" nomadVar with a path that is not a literal',
+      },
+      {
+        problem: { kind: 'fresh', startedBefore: Date.UTC(2026, 11, 7, 9), allocations: 2 },
+        text: 'skipped: every allocation in scope started after 2026-12-07T09:00:00Z',
+      },
       { problem: { kind: 'locked', holder: 'execution "x"' }, text: 'locked by execution "x"' },
       {
         problem: { kind: 'not-reached', why: 'max-failed-jobs' },
@@ -49,6 +63,8 @@ describe('fleet reasons', () => {
       { problem: { kind: 'stopped', status: 'dead' }, scheduled: false, error: false },
       { problem: { kind: 'nothing-in-scope' }, scheduled: false, error: false },
       { problem: { kind: 'child', parentId: 'p' }, scheduled: false, error: false },
+      { problem: { kind: 'fresh', startedBefore: 0, allocations: 1 }, scheduled: false, error: false },
+      { problem: { kind: 'not-inspectable', templates: ['t'] }, scheduled: false, error: false },
       { problem: { kind: 'locked', holder: 'h' }, scheduled: false, error: true },
       { problem: { kind: 'locked', holder: 'h' }, scheduled: true, error: false },
       { problem: { kind: 'not-reached', why: 'window-ended' }, scheduled: true, error: true },

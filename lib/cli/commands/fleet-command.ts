@@ -1,6 +1,6 @@
 /**
  * The command line of `nomad-restart fleet [options]`: the selection (`-namespace`, `-filter`,
- * `-node`, `-node-pool`, `-datacenter`), the budget (`-max-jobs`, `-max-failed-jobs`), the order,
+ * `-node`, `-node-pool`, `-datacenter`, `-uses-variable`, `-uses-secret` with `-stale`), the budget (`-max-jobs`, `-max-failed-jobs`), the order,
  * and every option of the one-job command but `-task` and `-group` (they name things inside one
  * job). The flags are read as the one-job command reads them (`restart-flags.ts`) and checked by
  * the fleet input's own validation (`lib/fleet/input.ts`), so the command, the console and
@@ -46,6 +46,9 @@ const FLEET_FLAGS: GoFlagSpecs = {
   'max-jobs': 'string',
   'max-failed-jobs': 'string',
   order: 'string',
+  'uses-variable': 'list',
+  'uses-secret': 'list',
+  stale: 'bool',
 };
 
 /** The selector flags, with what an empty value of each should have been. */
@@ -54,6 +57,8 @@ const SELECTOR_FLAGS = [
   ['node', 'a node ID or ID prefix'],
   ['node-pool', 'a node pool name'],
   ['datacenter', 'a datacenter name'],
+  ['uses-variable', 'a Nomad variable path, such as "nomad/jobs/shared/db", or a prefix ending in "*"'],
+  ['uses-secret', 'a Vault secret path, such as "kv/payments/db", or a prefix ending in "*"'],
 ] as const;
 
 const valuesOf = (flags: GoFlagResult, flag: string): string[] => {
@@ -84,7 +89,7 @@ function refuseCommandLine(flags: GoFlagResult, nomad: NomadClientConfig): void 
     nomad.namespace !== undefined || SELECTOR_FLAGS.some(([flag]) => valuesOf(flags, flag).length > 0);
   if (!selects) {
     throw new CommandArgumentError(
-      'A fleet restart needs a selection: give at least one of -filter, -node, -node-pool, -datacenter or -namespace (or NOMAD_NAMESPACE); it never restarts every job by default',
+      'A fleet restart needs a selection: give at least one of -filter, -node, -node-pool, -datacenter, -uses-variable, -uses-secret or -namespace (or NOMAD_NAMESPACE); it never restarts every job by default',
     );
   }
   for (const [flag, what] of SELECTOR_FLAGS) {
@@ -112,6 +117,9 @@ function rawFleetInput(flags: GoFlagResult, nomad: NomadClientConfig): Record<st
     order: flags.strings.get('order'),
     maxJobs: flags.strings.get('max-jobs'),
     maxFailedJobs: flags.strings.get('max-failed-jobs'),
+    usesVariables: flags.lists.get('uses-variable'),
+    usesSecrets: flags.lists.get('uses-secret'),
+    stale: flags.bools.get('stale'),
   };
   return Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined));
 }

@@ -53,6 +53,10 @@ export async function fleetDryRun(
         groups: [],
         tasks: [],
         ...(plan.scope === undefined ? {} : { scope: plan.scope }),
+        // -stale: the job's own time, which the item lays over the shared options.
+        ...(item.input.startedBefore === undefined
+          ? {}
+          : { startedBefore: Date.parse(item.input.startedBefore) }),
       };
       const planned = await planRestart(client, options, {
         emit: () => undefined,
@@ -77,6 +81,8 @@ export async function fleetDryRun(
       maxFailedJobs: fleet.maxFailedJobs,
       order: fleet.order,
       requests,
+      ...(plan.consumers === undefined ? {} : { consumers: plan.consumers }),
+      ...(plan.variables === undefined ? {} : { variables: plan.variables }),
     };
     const shared: RestartOptions = { ...fleet.jobOptions, job: '', groups: [], tasks: [] };
     for (const out of renderFleetPlan(

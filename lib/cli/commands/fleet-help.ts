@@ -16,12 +16,12 @@ Usage: nomad-restart fleet [options]
   Restart many jobs as one durable run: the jobs Nomad selects with the
   options below, each restarted as 'nomad-restart <job>' restarts one (same
   batches, lines, questions and lock), a few at a time under one budget.
-  At least one of -filter, -node, -node-pool, -datacenter or -namespace (or
-  NOMAD_NAMESPACE) must be given: a fleet run never restarts every job by
-  default. -namespace (a general option) selects every job of that
-  namespace, or with '*' of every namespace the token may list: Nomad lists
-  only those, and the plan names them, so a namespace hidden by the token's
-  policy shows before anything restarts.
+  At least one of -filter, -node, -node-pool, -datacenter, -uses-variable,
+  -uses-secret or -namespace (or NOMAD_NAMESPACE) must be given: a fleet
+  run never restarts every job by default. -namespace (a general option)
+  selects every job of that namespace, or with '*' of every namespace the
+  token may list: Nomad lists only those, and the plan names them, so a
+  namespace hidden by the token's policy shows before anything restarts.
 
   Jobs that cannot be restarted are listed with their reason and skipped,
   never failed: sysbatch jobs, stopped or dead jobs, parameterized and
@@ -38,7 +38,8 @@ Usage: nomad-restart fleet [options]
   When ACLs are enabled, this command needs what 'nomad-restart <job>' needs
   in each selected job's namespace, plus 'list-jobs' there. The options
   -node, -node-pool and -datacenter read Nomad's node endpoints, which need
-  'node:read'.
+  'node:read'. -stale lists the variables' metadata, which needs the
+  variables 'list' capability on their paths.
 
 `;
 
@@ -80,6 +81,29 @@ const FLEET_OPTIONS = [
     'id' (default): namespace, then job ID. 'priority': by Nomad job
     priority, highest last, so the most important services restart after the
     rest proved fine.`,
+  `
+  -stale
+    With -uses-variable: in each job, restart only the allocations with a
+    task that started before the newest change ('ModifyTime') of the
+    variables the job reads there, so a run after no change restarts
+    nothing and starts no job. Listing the variables needs the 'list'
+    capability on their paths; a path where none is found is refused.`,
+  `
+  -uses-secret=<path>
+    Only jobs whose task templates read this Vault secret ('secret "<path>"'),
+    given as 'vault kv get' takes it ('kv/payments/db') or as a template
+    writes it ('kv/data/payments/db'); a trailing '*' selects every path
+    under a prefix. Can be specified multiple times. The tool never asks
+    Vault: -started-before gives the time of the rotation.`,
+  `
+  -uses-variable=<path>
+    Only jobs that read this Nomad variable: a task template with nomadVar,
+    nomadVarExists or a nomadVarList prefix covering it, or the paths Nomad
+    lets the job's tasks read without a policy (nomad/jobs/<job>/...). Read
+    from each job's specification; a job with a template read from a file
+    (source) is named not inspectable and skipped unless -filter selects it.
+    A trailing '*' selects every path under a prefix. Can be specified
+    multiple times.`,
 ];
 
 /** The one-job options that name something inside one job: refused by `fleet`. */

@@ -50,6 +50,8 @@ export class FleetTracker {
           allocations: state.plan.allocations,
           skipped: [],
           namespaces: state.plan.namespaces,
+          ...(state.plan.consumers === undefined ? {} : { consumers: state.plan.consumers }),
+          ...(state.plan.variables === undefined ? {} : { variables: state.plan.variables }),
         },
       ];
     }

@@ -34,6 +34,9 @@ function checkTask(ctx: DecodeContext, t: JsonObject, at: string): void {
     reqString(c, l, 'Hook', a);
     optBooleans(c, l, a, 'Sidecar');
   });
+  optArrayOf(ctx, t, 'Templates', at, (c, tmpl, a) =>
+    optStrings(c, tmpl, a, 'EmbeddedTmpl', 'SourcePath', 'DestPath', 'ChangeMode', 'LeftDelim', 'RightDelim'),
+  );
 }
 
 function checkTaskGroup(ctx: DecodeContext, tg: JsonObject, at: string): void {

@@ -2,7 +2,8 @@
  * The fleet plan's reads of Nomad, each one paginated listing whatever the fleet's size: the jobs
  * the selection names (Nomad evaluates `-filter` on each whole job), the namespaces the token can
  * see, and the running allocations, counted per selected job on the nodes in scope. Never a
- * request per job: 5,000 jobs cost a handful of pages.
+ * request per job (5,000 jobs cost a handful of pages), but for a fleet's few consumers of a
+ * variable or secret (`countJobAllocations`).
  */
 
 import { ALL_NAMESPACES } from '../../fleet/options';
@@ -72,27 +73,74 @@ export async function visibleNamespaces(
   return { namespaces: value.map((ns) => ns.Name).sort(), requests: 1 };
 }
 
+/** A selected job's allocations a restart would restart: in scope, and of those, started before its time. */
+export interface JobAllocationCount {
+  inScope: number;
+  /** In scope and stale: with a task in scope started before the job's `startedBefore`. */
+  stale: number;
+}
+
+/**
+ * Whether an allocation in scope of the job `key` is stale; `undefined` when the run has no time
+ * (every allocation in scope is then restarted, and task states need not be read).
+ */
+export type StaleTest = (stub: AllocListStub, key: string) => boolean;
+
+/** Counts one allocation into its job's count, when it is the job's and in scope. */
+function countInto(
+  counts: Map<string, JobAllocationCount>,
+  key: string,
+  stub: AllocListStub,
+  nodeIds: ReadonlySet<string> | undefined,
+  isStale: StaleTest | undefined,
+): void {
+  const count = counts.get(key);
+  if (count === undefined || !isRestartCandidate(stub)) return;
+  if (nodeIds !== undefined && !nodeIds.has(stub.NodeID ?? '')) return;
+  count.inScope++;
+  if (isStale === undefined || isStale(stub, key)) count.stale++;
+}
+
 /**
  * Counts, for each key of `counts` (a selected job), its allocations a restart would restart on the
- * nodes in scope (`nodeIds`; all nodes when absent), from one paginated listing without task
- * states. Allocations of other jobs are dropped page by page.
+ * nodes in scope (`nodeIds`; all nodes when absent), from one paginated listing, with task states
+ * only when `isStale` needs them. Allocations of other jobs are dropped page by page.
  */
 export async function countRunningAllocations(
   nomad: NomadClient,
-  counts: Map<string, number>,
+  counts: Map<string, JobAllocationCount>,
   nodeIds: ReadonlySet<string> | undefined,
   q: QueryOptions & { namespace: string },
+  isStale?: StaleTest,
 ): Promise<number> {
   return forEachPage<AllocListStub>(
-    (page) => nomad.allocations().list({ filter: RUNNING_ALLOCATIONS_FILTER, taskStates: false, ...page }, q),
+    (page) =>
+      nomad
+        .allocations()
+        .list({ filter: RUNNING_ALLOCATIONS_FILTER, taskStates: isStale !== undefined, ...page }, q),
     (page) => {
-      for (const stub of page) {
-        const key = jobKey(stub.Namespace ?? q.namespace, stub.JobID);
-        const count = counts.get(key);
-        if (count === undefined || !isRestartCandidate(stub)) continue;
-        if (nodeIds !== undefined && !nodeIds.has(stub.NodeID ?? '')) continue;
-        counts.set(key, count + 1);
-      }
+      for (const stub of page)
+        countInto(counts, jobKey(stub.Namespace ?? q.namespace, stub.JobID), stub, nodeIds, isStale);
     },
   );
+}
+
+/**
+ * The same count for a few jobs (a fleet's consumers), one `GET /v1/job/:id/allocations` each, its
+ * stubs with their task states: cheaper than the whole cluster's listing when the jobs are few.
+ */
+export async function countJobAllocations(
+  nomad: NomadClient,
+  jobs: readonly { readonly namespace: string; readonly id: string }[],
+  counts: Map<string, JobAllocationCount>,
+  nodeIds: ReadonlySet<string> | undefined,
+  isStale: StaleTest | undefined,
+  signal: AbortSignal | undefined,
+): Promise<number> {
+  for (const job of jobs) {
+    const q = { namespace: job.namespace, ...(signal === undefined ? {} : { signal }) };
+    const { value } = await nomad.jobs().allocations(job.id, q);
+    for (const stub of value) countInto(counts, jobKey(job.namespace, job.id), stub, nodeIds, isStale);
+  }
+  return jobs.length;
 }

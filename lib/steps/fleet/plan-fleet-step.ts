@@ -101,6 +101,8 @@ export async function planFleetStep(deps: PlanFleetDeps, payload: PlanFleetPaylo
       allocations: plan.allocations,
       skipped: plan.skipped.length,
       namespaces: plan.namespaces,
+      ...(plan.consumers === undefined ? {} : { consumers: plan.consumers }),
+      ...(plan.variables === undefined ? {} : { variables: plan.variables }),
     },
     budget: { maxJobs: options.maxJobs, maxFailedJobs: options.maxFailedJobs },
     jobOptions: {
@@ -119,5 +121,7 @@ function plannedEvent(plan: FleetPlan, time: number): FleetEvent {
     allocations: plan.allocations,
     skipped: plan.skipped,
     namespaces: plan.namespaces,
+    ...(plan.consumers === undefined ? {} : { consumers: plan.consumers }),
+    ...(plan.variables === undefined ? {} : { variables: plan.variables }),
   };
 }

@@ -24,19 +24,31 @@ describe('parseFleetArgs', () => {
         name: 'a bare fleet',
         args: [],
         expectedErr:
-          'A fleet restart needs a selection: give at least one of -filter, -node, -node-pool, -datacenter or -namespace (or NOMAD_NAMESPACE); it never restarts every job by default',
+          'A fleet restart needs a selection: give at least one of -filter, -node, -node-pool, -datacenter, -uses-variable, -uses-secret or -namespace (or NOMAD_NAMESPACE); it never restarts every job by default',
       },
       {
         name: 'a bare fleet with -yes',
         args: ['-yes'],
         expectedErr:
-          'A fleet restart needs a selection: give at least one of -filter, -node, -node-pool, -datacenter or -namespace (or NOMAD_NAMESPACE); it never restarts every job by default',
+          'A fleet restart needs a selection: give at least one of -filter, -node, -node-pool, -datacenter, -uses-variable, -uses-secret or -namespace (or NOMAD_NAMESPACE); it never restarts every job by default',
       },
       {
         name: 'a job name as an argument',
         args: ['-yes', '-namespace', 'web', 'my-job'],
         expectedErr:
           'This command takes no arguments (got "my-job"): jobs are selected with -namespace, -filter, -node, -node-pool or -datacenter',
+      },
+      {
+        name: 'an empty -uses-variable',
+        args: ['-yes', '-uses-variable', ''],
+        expectedErr:
+          'Invalid -uses-variable value "": expected a Nomad variable path, such as "nomad/jobs/shared/db", or a prefix ending in "*"',
+      },
+      {
+        name: '-stale without -uses-variable',
+        args: ['-yes', '-namespace', 'web', '-stale'],
+        expectedErr:
+          "Invalid -stale: it needs -uses-variable <path>: each job's time is the newest change of the variables it reads there",
       },
       {
         name: '-task',
@@ -223,12 +235,39 @@ describe('parseFleetArgs', () => {
       { name: '-node-pool', args: ['-node-pool', 'gpu'] },
       { name: '-datacenter', args: ['-datacenter', 'dc1'] },
       { name: '-namespace', args: ['-namespace', 'default'] },
+      { name: '-uses-variable', args: ['-uses-variable', 'nomad/jobs/shared/db'] },
+      { name: '-uses-secret', args: ['-uses-secret', 'kv/payments/db'] },
     ])('takes $name alone as a selection', ({ args }) => {
       // Arrange / Act
       const act = () => parseFleetArgs(['-yes', ...args], notTty);
 
       // Assert
       expect(act).not.toThrow();
+    });
+  });
+
+  describe('consumer options', () => {
+    it('reads -uses-variable and -uses-secret, repeatable, and -stale', () => {
+      // Arrange
+      const args = [
+        '-yes',
+        '-uses-variable',
+        'nomad/jobs/shared/db',
+        '-uses-variable=cfg/*',
+        '-uses-secret',
+        'kv/payments/db',
+        '-stale',
+      ];
+
+      // Act
+      const line = parseFleetArgs(args, notTty);
+
+      // Assert
+      expect(line.fleet.selection).toEqual({
+        usesVariables: ['nomad/jobs/shared/db', 'cfg/*'],
+        usesSecrets: ['kv/payments/db'],
+      });
+      expect(line.fleet.stale).toBe(true);
     });
   });
 
@@ -317,6 +356,9 @@ describe('fleetHelp', () => {
       'max-jobs',
       'max-failed-jobs',
       'order',
+      'uses-variable',
+      'uses-secret',
+      'stale',
     ].filter((flag) => flag !== 'insecure'); // Nomad's hidden alias of -tls-skip-verify.
 
     // Act
