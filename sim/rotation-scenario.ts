@@ -29,9 +29,9 @@ export const ROTATION = {
   allocationsPerJob: 2,
   tokens: {
     management: 'management-secret',
-    /** The README's fleet policy plus variables `list` on `nomad/jobs/*` in every namespace. */
+    /** The README's fleet policy, its variables `list` on `nomad/jobs/*` in every namespace included. */
     rotation: 'rotation-secret',
-    /** The README's fleet policy alone: its listing of `nomad/jobs/…` is empty, without an error. */
+    /** The fleet policy without its variables `list` rule: its listing of `nomad/jobs/…` is empty, without an error. */
     fleet: 'fleet-secret',
   },
 } as const;
