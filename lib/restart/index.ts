@@ -8,6 +8,7 @@ export * from './events';
 export * from './execution-input';
 export * from './filter';
 export * from './format';
+export * from './freshness';
 export * from './ids';
 export * from './input';
 export * from './options';

@@ -1,0 +1,165 @@
+/**
+ * The freshness report of a run with `startedBefore` (issue #38): per job, how many allocations
+ * were in scope, how many this run restarted, how many were already fresh, and which are still
+ * stale and why. Pure: "Finish restart" re-reads the job's allocations from Nomad after the last
+ * batch and hands them here, so the report says what Nomad shows, not what the run assumed.
+ */
+import type { AllocListStub, TaskState } from '../nomad/types';
+import { firstThatFit } from './error-sample';
+import type { FreshnessReport, StaleWhy } from './events';
+import type { RestartPlan } from './plan';
+
+/** Which tasks of an allocation a restart touches: the options that decide it. */
+export interface TaskScope {
+  /** `-task`: only these. */
+  readonly tasks: readonly string[];
+  /** `-all-tasks`. */
+  readonly allTasks: boolean;
+  /** `-reschedule` replaces the whole allocation, so every task restarts. */
+  readonly reschedule: boolean;
+}
+
+/** What the run did, as "Finish restart" knows it. */
+export interface RunWork {
+  /** Batches the run settled: those before this index were reached, the rest were not. */
+  readonly reachedBatches: number;
+  /** Allocations with an error in the run's record. */
+  readonly failed: ReadonlySet<string>;
+  /** The run was skipped because another run held the job: it restarted nothing. */
+  readonly locked: boolean;
+}
+
+/** UTF-8 bytes of stale entries a report may carry in a workflow state (error-sample.ts). */
+export const STALE_BUDGET_BYTES = 8_000;
+
+/**
+ * The tasks of `stub` a restart with `scope` restarts, by name: the `-task` tasks it has; every
+ * task with `-all-tasks` or `-reschedule`; else the running ones (Nomad restarts only those,
+ * `command/job_restart.go` `handleAlloc`).
+ */
+export function tasksInScope(
+  stub: Pick<AllocListStub, 'TaskStates'>,
+  scope: TaskScope,
+): [string, TaskState][] {
+  const states = Object.entries(stub.TaskStates ?? {});
+  if (scope.tasks.length > 0) return states.filter(([name]) => scope.tasks.includes(name));
+  if (scope.allTasks || scope.reschedule) return states;
+  return states.filter(([, state]) => state.State === 'running');
+}
+
+/** Unix ms of a task's last start; `undefined` when it never started (or Nomad sent no time). */
+function startedAtMs(state: TaskState): number | undefined {
+  const ms = state.StartedAt ? Date.parse(state.StartedAt) : Number.NaN;
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+/**
+ * Whether the re-read shows `stub` fresh: it runs, and its tasks in scope include one that
+ * started at or after `startedBefore` and none that started before. Proof, not the plan's benefit
+ * of the doubt: a task that never started, or an allocation not running, proves nothing.
+ */
+export function shownFresh(stub: AllocListStub, scope: TaskScope, startedBefore: number): boolean {
+  if (stub.ClientStatus !== 'running') return false;
+  const starts = tasksInScope(stub, scope).map(([, state]) => startedAtMs(state));
+  const known = starts.filter((ms): ms is number => ms !== undefined);
+  return known.length > 0 && known.every((ms) => ms >= startedBefore);
+}
+
+/**
+ * The allocation that stands for `id` now: itself, or the last replacement its `NextAllocation`
+ * chain leads to (`-reschedule`, or Nomad replacing a lost one); `undefined` when the re-read no
+ * longer lists it (garbage collected).
+ */
+function current(id: string, byId: ReadonlyMap<string, AllocListStub>): AllocListStub | undefined {
+  let stub = byId.get(id);
+  // Bounded: a chain longer than the listing would be a loop in what Nomad sent.
+  for (let hops = 0; stub?.NextAllocation && hops < byId.size; hops += 1) {
+    const next = byId.get(stub.NextAllocation);
+    if (next === undefined) break;
+    stub = next;
+  }
+  return stub;
+}
+
+/** What a report is made from. */
+export interface FreshnessFacts {
+  readonly plan: RestartPlan;
+  readonly namespace: string;
+  readonly startedBefore: number;
+  readonly scope: TaskScope;
+  readonly work: RunWork;
+  /** The job's allocations listed after the last batch; `null` when the run restarted nothing (locked). */
+  readonly reread: readonly AllocListStub[] | null;
+}
+
+/**
+ * The report: `checked` = the plan's allocations plus those it skipped as already fresh or
+ * already restarted by an earlier run of the same restart; each planned allocation the re-read
+ * does not show fresh is stale (`locked` when the run was skipped, `failed` when its batch ran,
+ * `not-reached` otherwise), a planned one shown fresh counts as restarted when its batch ran
+ * and as already fresh when something else restarted it. The stale list is cut to
+ * {@link STALE_BUDGET_BYTES} so a workflow state stays small; `staleOmitted` counts the rest.
+ */
+export function freshnessReport(facts: FreshnessFacts): FreshnessReport {
+  const { plan, work, scope, startedBefore } = facts;
+  const byId = new Map((facts.reread ?? []).map((stub) => [stub.ID, stub]));
+  const fresh = (id: string) => {
+    const stub = facts.reread === null ? undefined : current(id, byId);
+    return stub !== undefined && shownFresh(stub, scope, startedBefore);
+  };
+  const skippedFresh = plan.skipped.filter((s) => s.reason.kind === 'started-after').length;
+  // Restarted by an earlier run of the same restart: in scope, and left to the re-read's proof.
+  const earlier = plan.skipped.filter((s) => s.reason.kind === 'done').map((s) => s.id);
+  let restarted = 0;
+  let alreadyFresh = skippedFresh;
+  const stale: { allocationId: string; why: StaleWhy }[] = [];
+  plan.batches.forEach((batch, index) => {
+    const reached = !work.locked && index < work.reachedBatches;
+    for (const { id } of batch) {
+      if (fresh(id)) {
+        if (reached && !work.failed.has(id)) restarted += 1;
+        else alreadyFresh += 1;
+      } else {
+        stale.push({ allocationId: id, why: staleWhy(work, reached || work.failed.has(id)) });
+      }
+    }
+  });
+  for (const id of earlier) {
+    if (fresh(id)) alreadyFresh += 1;
+    else stale.push({ allocationId: id, why: work.locked ? 'locked' : 'not-reached' });
+  }
+  const { kept, omitted } = firstThatFit(
+    stale,
+    STALE_BUDGET_BYTES,
+    (s) => s.allocationId.length + s.why.length + 40,
+  );
+  return {
+    namespace: facts.namespace,
+    jobId: plan.job.id,
+    startedBefore,
+    checked: plan.counts.eligible + skippedFresh + earlier.length,
+    restarted,
+    alreadyFresh,
+    stale: kept,
+    ...(omitted > 0 ? { staleOmitted: omitted } : {}),
+  };
+}
+
+function staleWhy(work: RunWork, tried: boolean): StaleWhy {
+  if (work.locked) return 'locked';
+  return tried ? 'failed' : 'not-reached';
+}
+
+/** How many allocations are still stale, the ones a report leaves out included. */
+export function staleCount(report: FreshnessReport): number {
+  return report.stale.length + (report.staleOmitted ?? 0);
+}
+
+/**
+ * Whether stale allocations make the run exit 1 (as a failed batch does): any, unless all of
+ * them are only `locked` (a scheduled run skipped for another run, which is not a failure).
+ */
+export function staleFails(report: FreshnessReport): boolean {
+  // `locked` is all or nothing: a run skipped for the lock restarted none of its allocations.
+  return staleCount(report) > 0 && !report.stale.every((s) => s.why === 'locked');
+}
