@@ -5,6 +5,7 @@
  */
 import { goQuote } from '../go/quote';
 import type { FreshnessReport, StaleWhy } from './events';
+import { staleCount } from './freshness';
 import { plural } from './text';
 
 /** Why an allocation is still stale, in words. */
@@ -14,18 +15,32 @@ export const STALE_WORDS: Readonly<Record<StaleWhy, string>> = {
   locked: 'another run held the job',
 };
 
+/** What the texts read of a report: its counts and stale list (a summary's copy has them too). */
+export type FreshnessCounts = Pick<
+  FreshnessReport,
+  'checked' | 'restarted' | 'alreadyFresh' | 'stale' | 'staleOmitted'
+>;
+
 /** `Freshness: <n> allocations checked, <r> restarted, <f> already fresh, <s> still stale`. */
-export function freshnessCountsText(report: FreshnessReport): string {
-  const stale = report.stale.length + (report.staleOmitted ?? 0);
-  return `Freshness: ${plural(report.checked, 'allocation', 'allocations')} checked, ${report.restarted} restarted, ${report.alreadyFresh} already fresh, ${stale} still stale`;
+export function freshnessCountsText(report: FreshnessCounts): string {
+  return `Freshness: ${plural(report.checked, 'allocation', 'allocations')} checked, ${report.restarted} restarted, ${report.alreadyFresh} already fresh, ${staleCount(report)} still stale`;
 }
 
-/** One line per stale allocation (`id` shortens IDs as the formatter does), then how many were left out. */
-export function staleTexts(report: FreshnessReport, id: (allocationId: string) => string): string[] {
-  const lines = report.stale.map(
-    (s) => `Allocation ${goQuote(id(s.allocationId))} started before the time given: ${STALE_WORDS[s.why]}`,
-  );
-  const omitted = report.staleOmitted ?? 0;
+/**
+ * One line per stale allocation (`id` shortens IDs as the formatter does), the first `limit` of
+ * them, then how many were left out.
+ */
+export function staleTexts(
+  report: FreshnessCounts,
+  id: (allocationId: string) => string,
+  limit = report.stale.length,
+): string[] {
+  const lines = report.stale
+    .slice(0, limit)
+    .map(
+      (s) => `Allocation ${goQuote(id(s.allocationId))} started before the time given: ${STALE_WORDS[s.why]}`,
+    );
+  const omitted = report.stale.length - lines.length + (report.staleOmitted ?? 0);
   if (omitted > 0)
     lines.push(`... and ${plural(omitted, 'more stale allocation', 'more stale allocations')}`);
   return lines;
@@ -35,7 +50,7 @@ export function staleTexts(report: FreshnessReport, id: (allocationId: string) =
  * `Every allocation in scope started after <T>`: only for a report with nothing stale, which a
  * report has only when the re-read showed every allocation it restarted fresh (freshness.ts).
  */
-export function allFreshText(report: FreshnessReport, time: (ms: number) => string): string | undefined {
-  if (report.stale.length > 0 || (report.staleOmitted ?? 0) > 0) return undefined;
-  return `Every allocation in scope started after ${time(report.startedBefore)}`;
+export function allFreshText(report: FreshnessCounts, startedBefore: string): string | undefined {
+  if (staleCount(report) > 0) return undefined;
+  return `Every allocation in scope started after ${startedBefore}`;
 }

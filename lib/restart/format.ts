@@ -170,7 +170,7 @@ export function createFormatter(options: FormatterOptions): Formatter {
         return [stdout(`All ${event.count} allocations started after ${ts(event.startedBefore)}`)];
       case 'freshness': {
         const { report } = event;
-        const last = allFreshText(report, ts);
+        const last = allFreshText(report, ts(report.startedBefore));
         return [
           stdout(header(t, freshnessCountsText(report))),
           ...staleTexts(report, id).map((text) => stdout(detail(t, text))),

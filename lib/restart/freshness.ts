@@ -151,7 +151,7 @@ function staleWhy(work: RunWork, tried: boolean): StaleWhy {
 }
 
 /** How many allocations are still stale, the ones a report leaves out included. */
-export function staleCount(report: FreshnessReport): number {
+export function staleCount(report: Pick<FreshnessReport, 'stale' | 'staleOmitted'>): number {
   return report.stale.length + (report.staleOmitted ?? 0);
 }
 
@@ -159,7 +159,7 @@ export function staleCount(report: FreshnessReport): number {
  * Whether stale allocations make the run exit 1 (as a failed batch does): any, unless all of
  * them are only `locked` (a scheduled run skipped for another run, which is not a failure).
  */
-export function staleFails(report: FreshnessReport): boolean {
+export function staleFails(report: Pick<FreshnessReport, 'stale' | 'staleOmitted'>): boolean {
   // `locked` is all or nothing: a run skipped for the lock restarted none of its allocations.
   return staleCount(report) > 0 && !report.stale.every((s) => s.why === 'locked');
 }

@@ -5,7 +5,8 @@
  */
 import { formatGoDuration } from '../go/duration';
 import { goQuote } from '../go/quote';
-import type { SkipReason } from './events';
+import type { FreshnessReport, SkipReason } from './events';
+import { allFreshText, freshnessCountsText, staleTexts } from './format-freshness';
 import type { FleetJobRef } from './job-scope';
 import { formatErrorList } from './text';
 
@@ -116,10 +117,20 @@ export interface RunFacts {
   readonly scheduledTime: number | null;
   /** The fleet run that started this one (its input's `fleet`), when one did. */
   readonly fleet?: FleetOfRun;
+  /** The freshness report of a run with `startedBefore` that planned a restart (freshness.ts). */
+  readonly freshness?: FreshnessReport;
 }
 
 /** A fleet run that started a one-job run: the fleet's run ID, and the job's place in its order. */
 export type FleetOfRun = FleetJobRef;
+
+/** The freshness report in a summary: as the `freshness` event carries it, the time as RFC 3339. */
+export type FreshnessOfRun = Omit<FreshnessReport, 'namespace' | 'jobId' | 'startedBefore'> & {
+  readonly startedBefore: string;
+};
+
+/** Stale allocations a summary names one by one; the rest it counts (a Fail cause stays short). */
+const SUMMARY_STALE_LINES = 10;
 
 /** The summary of a finished run: the execution output. Plain JSON; times are RFC 3339 (UTC). */
 export interface RunSummary {
@@ -151,6 +162,12 @@ export interface RunSummary {
   readonly schedule: { readonly name: string | null; readonly scheduledTime: string | null } | null;
   /** The fleet run that started this one, when one did: its console and its report are the fleet's. */
   readonly fleet: FleetOfRun | null;
+  /**
+   * With `startedBefore`: per allocation in scope, restarted, already fresh or still stale (with
+   * why), from the job's allocations re-read after the last batch; `null` without it, or when the
+   * run planned nothing.
+   */
+  readonly freshness: FreshnessOfRun | null;
   /** Nomad's error list (`command/job_restart.go` `errorFormat`, no indent); `''` when there are none. */
   readonly errorText: string;
   /** {@link renderRunSummary} of this summary: what to read first. */
@@ -198,10 +215,22 @@ export function summarizeRun(facts: RunFacts): RunSummary {
       facts.fleet === undefined
         ? null
         : { runId: facts.fleet.runId, index: facts.fleet.index, of: facts.fleet.of },
+    freshness: facts.freshness === undefined ? null : freshnessOfRun(facts.freshness),
     errorText: facts.errors.length > 0 ? formatErrorList(facts.errors, 0, facts.omittedErrors) : '',
   };
   const lines = renderRunSummary(data);
   return { ...data, lines, text: lines.join('\n') };
+}
+
+function freshnessOfRun(r: FreshnessReport): FreshnessOfRun {
+  return {
+    startedBefore: iso(r.startedBefore),
+    checked: r.checked,
+    restarted: r.restarted,
+    alreadyFresh: r.alreadyFresh,
+    stale: r.stale,
+    ...(r.staleOmitted === undefined ? {} : { staleOmitted: r.staleOmitted }),
+  };
 }
 
 function headline(s: Omit<RunSummary, 'lines' | 'text'>): string {
@@ -265,6 +294,14 @@ export function renderRunSummary(s: Omit<RunSummary, 'lines' | 'text'>): string[
       s.window.reached
         ? `Maintenance window: ended ${s.window.end}, ${done} of ${a.planned} allocations done, ${a.notReached} left`
         : `Maintenance window: until ${s.window.end}`,
+    );
+  }
+  if (s.freshness !== null) {
+    const last = allFreshText(s.freshness, s.freshness.startedBefore);
+    lines.push(
+      freshnessCountsText(s.freshness),
+      ...staleTexts(s.freshness, (id) => id, SUMMARY_STALE_LINES),
+      ...(last === undefined ? [] : [last]),
     );
   }
   lines.push(runTimeLine(s));
