@@ -58,18 +58,18 @@ const validateInput = async (
   // Only the check's own Task says so: on the restart path the restart schema refuses the field.
   if ((event as { deploymentCheck?: unknown }).deploymentCheck === true)
     return validateCheck(raw, executionId);
+  // The execution's start, not this invocation's clock: a retried Validate input must resolve a
+  // relative window, and a relative startedBefore, to the same time.
+  const started = Date.parse(String((event as { startTime?: unknown }).startTime));
+  const startedAt = Number.isNaN(started) ? Date.now() : started;
   let options: WorkflowState['options'];
   try {
-    options = validateExecutionInput(raw);
+    options = validateExecutionInput(raw, startedAt);
   } catch (err) {
     if (err instanceof RestartValidationError) throw new InvalidInputError(err.message, { cause: err });
     throw err;
   }
   refuseWaitBeyondLease(options, (raw as { batchWait?: unknown } | null)?.batchWait, context);
-  // The execution's start, not this invocation's clock: a retried Validate input must resolve a
-  // relative window to the same end.
-  const started = Date.parse(String((event as { startTime?: unknown }).startTime));
-  const startedAt = Number.isNaN(started) ? Date.now() : started;
   logger.info('Input valid', { job: options.job });
   const startedBy = (raw as { startedBy?: unknown }).startedBy;
   return {

@@ -4,6 +4,7 @@
  */
 import type { AllocListStub, Job } from '../nomad/types';
 import type { SkipReason } from './events';
+import { taskStartedAt } from './started-before';
 
 /** An allocation the restart will handle, with what the batch steps need and nothing more. */
 export interface PlannedAllocation {
@@ -71,6 +72,38 @@ export function isRestartCandidate(
   return isRunning(stub) && !stub.NextAllocation;
 }
 
+/** What decides which of an allocation's tasks the restart would restart. */
+export interface TaskScopeOptions {
+  /** `-task`: the requested tasks the allocation has. */
+  readonly tasks: readonly string[];
+  readonly allTasks: boolean;
+  readonly reschedule: boolean;
+}
+
+/**
+ * The names of `stub`'s tasks a restart would restart (Nomad's `command/job_restart.go`
+ * `handleAlloc`): the requested ones with `-task`; every task with `-all-tasks`, or with
+ * `-reschedule` (the whole allocation is replaced); else the running ones.
+ */
+function tasksInScope(stub: AllocListStub, scope: TaskScopeOptions): string[] {
+  if (scope.tasks.length > 0) return [...scope.tasks];
+  const states = Object.entries(stub.TaskStates ?? {});
+  if (scope.allTasks || scope.reschedule) return states.map(([name]) => name);
+  return states.filter(([, state]) => state.State === 'running').map(([name]) => name);
+}
+
+/**
+ * Beyond Nomad (`-started-before`): whether every task in scope last started at or after
+ * `startedBefore` (Unix ms), so the allocation is already fresh. A task that never started will
+ * start after it, so it is fresh too; a task with no state yet has not started.
+ */
+export function startedAfter(stub: AllocListStub, scope: TaskScopeOptions, startedBefore: number): boolean {
+  return !tasksInScope(stub, scope).some((task) => {
+    const started = taskStartedAt(stub.TaskStates?.[task]?.StartedAt);
+    return started !== undefined && started < startedBefore;
+  });
+}
+
 /**
  * Why `stub` is skipped, by the first matching rule of Nomad's `command/job_restart.go`
  * `filterAllocs`, or `undefined` to keep it.
@@ -95,17 +128,31 @@ function skipReason(
   return undefined;
 }
 
+/** The options {@link filterAllocations} reads. */
+export interface FilterOptions {
+  readonly groups: readonly string[];
+  readonly tasks: readonly string[];
+  readonly done?: ReadonlySet<string>;
+  /** `-all-tasks` and `-reschedule` widen the tasks `startedBefore` looks at. @default false */
+  readonly allTasks?: boolean;
+  readonly reschedule?: boolean;
+  /** `-started-before` (Unix ms). @default - no allocation is skipped as fresh */
+  readonly startedBefore?: number;
+}
+
 /**
  * Splits stubs (already in processing order) into eligible and skipped allocations,
  * both in input order. `versions` maps job version numbers to definitions; a version that
  * is missing never crashes anything (seed fix), it only limits `-task` matching to
  * `TaskStates`. `opts.done` lists allocations an earlier run of the same restart already
- * restarted (carried over between maintenance windows): they are skipped as `done`.
+ * restarted (carried over between maintenance windows): they are skipped as `done`. Last, with
+ * `opts.startedBefore`, an allocation whose tasks in scope all started at or after it is skipped
+ * as `started-after` (see {@link startedAfter}).
  */
 export function filterAllocations(
   stubs: readonly AllocListStub[],
   versions: ReadonlyMap<number, Job>,
-  opts: { groups: readonly string[]; tasks: readonly string[]; done?: ReadonlySet<string> },
+  opts: FilterOptions,
 ): { eligible: PlannedAllocation[]; skipped: SkippedAllocation[] } {
   const groups = new Set(opts.groups);
   const tasks = [...new Set(opts.tasks)];
@@ -120,6 +167,12 @@ export function filterAllocations(
       continue;
     }
     const has = tasks.filter((t) => allocationHasTask(stub, job, t));
+    const { startedBefore } = opts;
+    const scope = { tasks: has, allTasks: opts.allTasks ?? false, reschedule: opts.reschedule ?? false };
+    if (startedBefore !== undefined && startedAfter(stub, scope, startedBefore)) {
+      skipped.push({ id: stub.ID, reason: { kind: 'started-after', startedBefore } });
+      continue;
+    }
     eligible.push(plan(stub, job, has));
   }
   return { eligible, skipped };

@@ -18,6 +18,7 @@ export * from './prompt-question';
 export * from './questions';
 export * from './replacement-cause';
 export * from './run-summary';
+export * from './started-before';
 export * from './text';
 export * from './validate';
 export * from './window';

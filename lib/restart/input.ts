@@ -24,8 +24,15 @@ import {
   formatCount,
   type RestartOptions,
 } from './options';
+import { formatStartedBefore, STARTED_BEFORE_ALLOWED } from './started-before';
 import { type ValidationContext, validateRestartFields } from './validate';
-import { SCHEDULE_TRIGGER, validateWindowFields, WINDOW_FIELDS_ALLOWED, windowInputFields } from './window';
+import {
+  parseRfc3339,
+  SCHEDULE_TRIGGER,
+  validateWindowFields,
+  WINDOW_FIELDS_ALLOWED,
+  windowInputFields,
+} from './window';
 
 /** The longest `startedBy` the input takes. */
 export const MAX_STARTED_BY_LENGTH = 200;
@@ -51,6 +58,7 @@ export const RESTART_INPUT_ALLOWED = {
   waitHealthy: 'true or false',
   minHealthyTime: 'a Go duration, e.g. "10s" (string); only with waitHealthy',
   healthyDeadline: 'a Go duration greater than zero, e.g. "5m" (string); only with waitHealthy',
+  startedBefore: STARTED_BEFORE_ALLOWED,
   startedBy: `who or what started the run, shown with its questions in chat (string, at most ${MAX_STARTED_BY_LENGTH} characters)`,
   ...WINDOW_FIELDS_ALLOWED,
   ...JOB_SCOPE_FIELDS_ALLOWED,
@@ -95,6 +103,12 @@ export const restartOptionsShape = {
     .string()
     .optional()
     .describe(`${ALLOWED.healthyDeadline}. Default ${DEFAULT_HEALTHY_DEADLINE}`),
+  startedBefore: z
+    .string()
+    .optional()
+    .describe(
+      `${ALLOWED.startedBefore}: only allocations with a task in scope that last started before it are restarted`,
+    ),
   // Not a flag of nomad job restart: a label for people (chat approvals), never checked.
   startedBy: z.string().max(MAX_STARTED_BY_LENGTH).optional().describe(ALLOWED.startedBy),
   windowEnd: z.string().optional().describe(ALLOWED.windowEnd),
@@ -209,10 +223,19 @@ export function validateRestartOptionFields(
       waitHealthy: input.waitHealthy,
       minHealthyTime: input.minHealthyTime,
       healthyDeadline: input.healthyDeadline,
+      startedBefore: input.startedBefore,
     },
-    ctx,
+    // A relative startedBefore counts back from when the schedule fired, as windowDuration does
+    // (a flexible window may start the run later; what "2h before" means does not move).
+    { ...ctx, ...scheduledClock(input.scheduledTime) },
   );
   return { ...options, ...validateWindowFields(input) };
+}
+
+/** `now` = the schedule's `scheduledTime` when it is a valid time (the window check refuses it otherwise). */
+function scheduledClock(scheduledTime: string | undefined): Pick<ValidationContext, 'now'> {
+  const now = scheduledTime === undefined ? undefined : parseRfc3339(scheduledTime);
+  return now === undefined ? {} : { now };
 }
 
 /**
@@ -247,6 +270,7 @@ export function toRestartInput(options: RestartOptions, startedBy?: string): Res
     input.minHealthyTime = formatGoDuration(options.waitHealthy.minHealthyTimeNs);
     input.healthyDeadline = formatGoDuration(options.waitHealthy.healthyDeadlineNs);
   }
+  if (options.startedBefore !== undefined) input.startedBefore = formatStartedBefore(options.startedBefore);
   if (startedBy !== undefined) input.startedBy = startedBy.slice(0, MAX_STARTED_BY_LENGTH);
   if (options.fleet !== undefined) input.fleet = { ...options.fleet };
   if (options.scope !== undefined) input.scope = copyScope(options.scope);

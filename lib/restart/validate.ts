@@ -15,6 +15,7 @@ import {
   type OnError,
   type RestartOptions,
 } from './options';
+import { resolveStartedBefore } from './started-before';
 
 /** Option values as typed, before validation. */
 export interface RawRestartFields {
@@ -37,11 +38,20 @@ export interface RawRestartFields {
   waitHealthy?: boolean | undefined;
   minHealthyTime?: string | undefined;
   healthyDeadline?: string | undefined;
+  /** RFC 3339 with a zone, or a Go duration counted back from `ValidationContext.now`. */
+  startedBefore?: string | undefined;
 }
 
 /** Whether questions can be asked: at a terminal, both stdin and stdout are TTYs. */
 export interface ValidationContext {
   interactive: boolean;
+  /**
+   * The run's start (Unix ms), which a relative `-started-before 2h` counts back from and which an
+   * absolute one may not be after. Resolved once, where the input is validated: a resumed run then
+   * keeps the same time.
+   * @default - the clock at validation
+   */
+  now?: number;
 }
 
 /** Nomad's `^(\d+)%?$` (ASCII digits only). */
@@ -166,6 +176,9 @@ export function validateRestartFields(raw: RawRestartFields, ctx: ValidationCont
   }
   const gate = parseHealthGate(raw);
   if (gate !== undefined) options.waitHealthy = gate;
+  if (raw.startedBefore !== undefined) {
+    options.startedBefore = resolveStartedBefore(raw.startedBefore, ctx.now ?? Date.now());
+  }
   return options;
 }
 

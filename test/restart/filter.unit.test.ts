@@ -1,4 +1,4 @@
-import type { AllocListStub, Job } from '../../lib/nomad/types';
+import type { AllocListStub, Job, TaskState } from '../../lib/nomad/types';
 import { filterAllocations, sortAllocations } from '../../lib/restart/filter';
 
 // `TestJobRestartCommand_filterAllocs` fixture: job "example", version 1 with group_1[task_1],
@@ -217,6 +217,145 @@ describe('filter', () => {
 
       // Assert
       expect(eligible[0]?.tasks).toEqual(['task_2', 'task_1']);
+    });
+  });
+
+  describe('filterAllocations: -started-before', () => {
+    /** T: allocations must have a task in scope that last started before it. */
+    const T = Date.parse('2026-12-07T09:00:00Z');
+    const BEFORE = '2026-12-07T08:59:59.999999999Z';
+    const AT = '2026-12-07T09:00:00Z';
+    const AFTER = '2026-12-07T09:30:00Z';
+
+    const state = (State: string, StartedAt: string | null): TaskState => ({ State, StartedAt });
+    /** A running allocation of group_2 (tasks task_1, task_2 in version 1) with these task states. */
+    const alloc = (id: string, states: Record<string, TaskState>): AllocListStub => ({
+      ...stub(id, 1, 'group_2', 'run', 'running'),
+      TaskStates: states,
+    });
+
+    it.each([
+      {
+        name: 'keeps an allocation whose running task started before T',
+        states: { task_1: state('running', BEFORE) },
+        opts: {},
+        kept: true,
+      },
+      {
+        name: 'skips an allocation whose running task started exactly at T',
+        states: { task_1: state('running', AT) },
+        opts: {},
+        kept: false,
+      },
+      {
+        name: 'skips an allocation whose running task started after T',
+        states: { task_1: state('running', AFTER) },
+        opts: {},
+        kept: false,
+      },
+      {
+        name: 'keeps an allocation when one running task of two is stale',
+        states: { task_1: state('running', AFTER), task_2: state('running', BEFORE) },
+        opts: {},
+        kept: true,
+      },
+      {
+        name: 'skips an allocation whose only stale task is dead (not restarted without -all-tasks)',
+        states: { task_1: state('running', AFTER), task_2: state('dead', BEFORE) },
+        opts: {},
+        kept: false,
+      },
+      {
+        name: 'keeps it with -all-tasks, which restarts the dead task too',
+        states: { task_1: state('running', AFTER), task_2: state('dead', BEFORE) },
+        opts: { allTasks: true },
+        kept: true,
+      },
+      {
+        name: 'keeps it with -reschedule, which replaces every task',
+        states: { task_1: state('running', AFTER), task_2: state('dead', BEFORE) },
+        opts: { reschedule: true },
+        kept: true,
+      },
+      {
+        name: 'looks only at the -task tasks',
+        states: { task_1: state('running', BEFORE), task_2: state('running', AFTER) },
+        opts: { tasks: ['task_2'] },
+        kept: false,
+      },
+      {
+        name: 'keeps a -task task that started before T',
+        states: { task_1: state('running', AFTER), task_2: state('running', BEFORE) },
+        opts: { tasks: ['task_2'] },
+        kept: true,
+      },
+      {
+        name: 'counts a task that never started (null) as fresh',
+        states: { task_1: state('pending', null) },
+        opts: { allTasks: true },
+        kept: false,
+      },
+      {
+        name: "counts a task that never started (Go's zero time) as fresh",
+        states: { task_1: state('pending', '0001-01-01T00:00:00Z') },
+        opts: { allTasks: true },
+        kept: false,
+      },
+    ])('$name', ({ states, opts, kept }) => {
+      // Arrange
+      const stubs = [alloc('a', states)];
+
+      // Act
+      const { eligible, skipped } = filterAllocations(stubs, versions, {
+        groups: [],
+        tasks: [],
+        ...opts,
+        startedBefore: T,
+      });
+
+      // Assert
+      expect(eligible.map((e) => e.id)).toEqual(kept ? ['a'] : []);
+      expect(skipped).toEqual(kept ? [] : [{ id: 'a', reason: { kind: 'started-after', startedBefore: T } }]);
+    });
+
+    it("applies after Nomad's rules and after done, so those reasons win", () => {
+      // Arrange
+      const fresh = { task_1: state('running', AFTER) };
+      const stubs = [
+        { ...stub('stopped', 1, 'group_2', 'stop', 'complete'), TaskStates: fresh },
+        { ...stub('replaced', 1, 'group_2', 'run', 'running', 'next'), TaskStates: fresh },
+        { ...stub('other-group', 1, 'group_1', 'run', 'running'), TaskStates: fresh },
+        alloc('done', fresh),
+        alloc('fresh', fresh),
+      ];
+
+      // Act
+      const { skipped } = filterAllocations(stubs, versions, {
+        groups: ['group_2'],
+        tasks: [],
+        done: new Set(['done']),
+        startedBefore: T,
+      });
+
+      // Assert
+      expect(skipped.map((s) => [s.id, s.reason.kind])).toEqual([
+        ['stopped', 'status'],
+        ['replaced', 'replaced'],
+        ['other-group', 'group'],
+        ['done', 'done'],
+        ['fresh', 'started-after'],
+      ]);
+    });
+
+    it('skips nothing as fresh without -started-before', () => {
+      // Arrange
+      const stubs = [alloc('a', { task_1: state('running', AFTER) })];
+
+      // Act
+      const { eligible } = filterAllocations(stubs, versions, { groups: [], tasks: [] });
+
+      // Assert
+      expect(eligible.map((e) => e.id)).toEqual(['a']);
     });
   });
 

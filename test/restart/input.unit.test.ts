@@ -135,7 +135,7 @@ describe('input', () => {
       refusal(
         'unknown field',
         { job: 'j', batch_size: '2' },
-        'Unknown input field "batch_size": allowed fields are job, namespace, region, batchSize, batchWait, onError, yes, groups, tasks, allTasks, reschedule, noShutdownDelay, verbose, replacementTimeout, maxErrors, dryRun, waitHealthy, minHealthyTime, healthyDeadline, startedBy, windowEnd, windowDuration, trigger, scheduleName, scheduledTime, resumeNextWindow, fleet, scope',
+        'Unknown input field "batch_size": allowed fields are job, namespace, region, batchSize, batchWait, onError, yes, groups, tasks, allTasks, reschedule, noShutdownDelay, verbose, replacementTimeout, maxErrors, dryRun, waitHealthy, minHealthyTime, healthyDeadline, startedBefore, startedBy, windowEnd, windowDuration, trigger, scheduleName, scheduledTime, resumeNextWindow, fleet, scope',
       ),
       refusal(
         'startedBy past 200 characters',
@@ -290,6 +290,74 @@ describe('input', () => {
     });
   });
 
+  describe('validateRestartInput: startedBefore', () => {
+    const NOW = Date.parse('2026-12-07T12:00:00Z');
+
+    it.each([
+      {
+        name: 'an RFC 3339 time as given',
+        fields: { startedBefore: '2026-12-07T10:00:00+01:00' },
+        expected: '2026-12-07T09:00:00.000Z',
+      },
+      {
+        name: 'a duration counted back from the run start',
+        fields: { startedBefore: '2h' },
+        expected: '2026-12-07T10:00:00.000Z',
+      },
+      {
+        name: "a duration counted back from a schedule's scheduledTime",
+        fields: { startedBefore: '2h', scheduledTime: '2026-12-07T11:00:00Z' },
+        expected: '2026-12-07T09:00:00.000Z',
+      },
+    ])('resolves $name into an absolute time', ({ fields, expected }) => {
+      // Act
+      const options = validateRestartInput({ job: 'j', yes: true, ...fields }, { ...headless, now: NOW });
+
+      // Assert
+      expect(new Date(options.startedBefore ?? Number.NaN).toISOString()).toBe(expected);
+    });
+
+    it.each([
+      refusal(
+        'neither a time nor a duration',
+        { job: 'j', yes: true, startedBefore: 'last tuesday' },
+        'Invalid -started-before value "last tuesday": expected an RFC 3339 time with a zone, e.g. "2026-12-07T09:00:00Z", or a Go duration meaning that long before now, e.g. "2h" (string)',
+      ),
+      refusal(
+        'a time in the future',
+        { job: 'j', yes: true, startedBefore: '2026-12-08T00:00:00Z' },
+        'Invalid -started-before value "2026-12-08T00:00:00Z": the time 2026-12-08T00:00:00.000Z is in the future (it is 2026-12-07T12:00:00.000Z); no allocation can have started after it yet',
+      ),
+      refusal(
+        'a number',
+        { job: 'j', yes: true, startedBefore: 7200 },
+        'Invalid input field "startedBefore": got 7200, expected an RFC 3339 time with a zone, e.g. "2026-12-07T09:00:00Z", or a Go duration meaning that long before now, e.g. "2h" (string)',
+      ),
+    ])('fails: $name', ({ raw, expectedErr }) => {
+      // Act
+      const message = messageOf(() => validateRestartInput(raw, { ...headless, now: NOW }));
+
+      // Assert
+      expect(message).toBe(expectedErr);
+    });
+
+    it('travels in the execution input as RFC 3339 with milliseconds, and reads back unchanged later', () => {
+      // Arrange: resolved at 12:00; the input is validated again an hour later (a resumed run).
+      const options = validateRestartInput(
+        { job: 'j', startedBefore: '90m' },
+        { interactive: true, now: NOW },
+      );
+
+      // Act
+      const input = toRestartInput(options);
+      const later = validateRestartInput(input, { interactive: true, now: NOW + 3_600_000 });
+
+      // Assert
+      expect(input.startedBefore).toBe('2026-12-07T10:30:00.000Z');
+      expect(later).toEqual(options);
+    });
+  });
+
   describe('toRestartInput', () => {
     it.each([
       { name: 'leaves startedBy out when nobody is named', startedBy: undefined, expected: undefined },
@@ -340,6 +408,7 @@ describe('input', () => {
         'waitHealthy',
         'minHealthyTime',
         'healthyDeadline',
+        'startedBefore',
         'startedBy',
         ...WINDOW_INPUT_FIELDS,
         'fleet',

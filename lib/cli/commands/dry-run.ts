@@ -27,7 +27,8 @@ export async function dryRun(
       terminal.write(awsDryRunNomadLine(line.general.nomad, formatter, Date.now()));
     const planned = await planRestart(client, line.options, {
       // The plan printout explains every allocation itself; only "nothing to do" is said as is.
-      emit: (event) => (event.type === 'nothing-to-restart' ? write(event) : undefined),
+      emit: (event) =>
+        event.type === 'nothing-to-restart' || event.type === 'all-started-after' ? write(event) : undefined,
       now: Date.now,
       // A preview touches nothing, so there is nothing to confirm for a multi-region job.
       confirmMultiregion: async () => true,

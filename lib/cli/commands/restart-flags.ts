@@ -73,6 +73,7 @@ export const RESTART_COMMAND_FLAGS: GoFlagSpecs = {
   'wait-healthy': 'bool',
   'min-healthy-time': 'string',
   'healthy-deadline': 'string',
+  'started-before': 'string',
   'consul-address': 'string',
   'consul-token': 'string',
 };
@@ -143,6 +144,7 @@ export function rawRestartFieldsOf(
     waitHealthy: bool('wait-healthy'),
     minHealthyTime: str('min-healthy-time'),
     healthyDeadline: str('healthy-deadline'),
+    startedBefore: str('started-before'),
   };
 }
 

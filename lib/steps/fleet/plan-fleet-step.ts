@@ -71,15 +71,17 @@ function refusedInput(err: unknown): never {
 /** Runs "Plan fleet". */
 export async function planFleetStep(deps: PlanFleetDeps, payload: PlanFleetPayload): Promise<FleetState> {
   // Questions are allowed, as in a one-job execution: chat, the console or a terminal answer them.
+  const started = Date.parse(payload.startTime);
+  const startedAt = Number.isNaN(started) ? deps.now() : started;
   let options: ReturnType<typeof validateFleetInput>;
   try {
-    options = validateFleetInput(payload.input, { interactive: true });
+    // A relative startedBefore counts back from the fleet's start, once: every job gets the same
+    // absolute time (in its input, as RFC 3339), however late the Map starts it.
+    options = validateFleetInput(payload.input, { interactive: true, now: startedAt });
   } catch (err) {
     refusedInput(err);
   }
   const runId = payload.executionName;
-  const started = Date.parse(payload.startTime);
-  const startedAt = Number.isNaN(started) ? deps.now() : started;
   const jobOptions = withWindowResolved(options.jobOptions, startedAt);
   const nomad = jobOptions.region === undefined ? deps.nomad : deps.nomad.withRegion(jobOptions.region);
   const plan = await planFleet(nomad, options, runId, deps.signal);

@@ -43,16 +43,18 @@ export async function readJobAllocations(
 /**
  * The plan's read: without task states when the job asks for at least
  * {@link FILTERED_READ_MIN_ALLOCATIONS} allocations (its groups' counts, known from the job
- * already read) and no `-task` filter needs them.
+ * already read) and no option needs them: neither a `-task` filter nor `-started-before` (which
+ * reads each task's `StartedAt`; without it every allocation would look never started, so fresh).
  */
 export function readAllocationsToPlan(
   client: NomadClient,
   job: { readonly id: string; readonly definition: Job },
-  tasks: readonly string[],
+  options: { readonly tasks: readonly string[]; readonly startedBefore?: number },
   q: QueryOptions,
 ): Promise<QueryResult<AllocListStub[]>> {
   const wanted = (job.definition.TaskGroups ?? []).reduce((sum, group) => sum + (group.Count ?? 1), 0);
-  return readJobAllocations(client, job.id, tasks.length === 0 && wanted >= FILTERED_READ_MIN_ALLOCATIONS, q);
+  const needsTaskStates = options.tasks.length > 0 || options.startedBefore !== undefined;
+  return readJobAllocations(client, job.id, !needsTaskStates && wanted >= FILTERED_READ_MIN_ALLOCATIONS, q);
 }
 
 /** One read of a batch's watch (blocking with `q.index`): without task states when the plan listed a large job. */

@@ -7,7 +7,7 @@ import type { AllocListStub, Job } from '../../nomad/types';
 import { cutBatches, resolveBatchSize, resolveMaxErrors } from '../../restart/batches';
 import { type EarlierRunWork, withReplacements } from '../../restart/earlier-work';
 import { NomadQueryError, RescheduleNotAllowedError } from '../../restart/errors';
-import type { EmitProgress } from '../../restart/events';
+import type { EmitProgress, ProgressEvent } from '../../restart/events';
 import { filterAllocations, type PlannedAllocation, sortAllocations } from '../../restart/filter';
 import type { RestartOptions } from '../../restart/options';
 import type { PlanCounts, PlannedJob, PlanResult, RestartPlan } from '../../restart/plan';
@@ -64,7 +64,8 @@ function plannedJob(resolved: ResolvedJob): PlannedJob {
  * refuses `-reschedule` for job types that are never replaced before anything is touched, reads
  * versions and allocations, filters and sorts them with the domain rules, and cuts batches.
  *
- * Emits `allocation-skipped` (verbose only), then `nothing-to-restart` or `restart-started`.
+ * Emits `allocation-skipped` (verbose only), then `nothing-to-restart` (or `all-started-after`) or
+ * `restart-started`.
  * Read-only: the only Nomad calls are GETs.
  */
 export async function planRestart(
@@ -107,7 +108,7 @@ export async function planRestart(
   let stubs: AllocListStub[];
   try {
     stubs = (
-      await readAllocationsToPlan(client, { id: job.id, definition: resolved.job }, options.tasks, query)
+      await readAllocationsToPlan(client, { id: job.id, definition: resolved.job }, options, query)
     ).value;
   } catch (err) {
     throw new NomadQueryError('allocations', job.id, err);
@@ -122,6 +123,9 @@ export async function planRestart(
   const { eligible, skipped } = filterAllocations(sortAllocations(stubs), versionMap, {
     groups: options.groups,
     tasks: options.tasks,
+    allTasks: options.allTasks,
+    reschedule: options.reschedule,
+    ...(options.startedBefore === undefined ? {} : { startedBefore: options.startedBefore }),
     ...(earlier.length === 0 ? {} : { done: withReplacements(earlier, stubs) }),
   });
   const skippedAsDone = skipped.filter((skip) => skip.reason.kind === 'done').length;
@@ -145,7 +149,7 @@ export async function planRestart(
     skippedBy: countSkipped(skipped.map((skip) => skip.reason)),
   };
   if (eligible.length === 0) {
-    deps.emit({ type: 'nothing-to-restart', time: deps.now() });
+    deps.emit(nothingToRestartEvent(options, counts, deps.now()));
     return { kind: 'nothing-to-restart', job, counts };
   }
 
@@ -176,6 +180,18 @@ export async function planRestart(
     createdAt,
     ...(resumed === undefined || resumed.restarted.length + resumed.stopped.length === 0 ? {} : { resumed }),
   };
+}
+
+/**
+ * What a plan with nothing to restart says: with `-started-before`, when the rules kept some
+ * allocations and every one of them was fresh, `All <n> allocations started after <T>` (a repeated
+ * run that finds its work done says so); otherwise Nomad's `No allocations to restart`.
+ */
+function nothingToRestartEvent(options: RestartOptions, counts: PlanCounts, time: number): ProgressEvent {
+  const fresh = counts.skippedBy.alreadyFresh ?? 0;
+  return options.startedBefore === undefined || fresh === 0
+    ? { type: 'nothing-to-restart', time }
+    : { type: 'all-started-after', time, count: fresh, startedBefore: options.startedBefore };
 }
 
 /** The allocations of one batch of a stored plan. */

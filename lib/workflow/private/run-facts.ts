@@ -60,8 +60,9 @@ function inputFacts(e: EndedExecution): InputFacts {
   }
   let options: RestartOptions | undefined;
   try {
-    // The window as "Validate input" resolved it: a duration counts from the execution's start.
-    options = resolveWindow(validateExecutionInput(raw), e.startDate);
+    // The window and startedBefore as "Validate input" resolved them: a duration counts from the
+    // execution's start.
+    options = resolveWindow(validateExecutionInput(raw, e.startDate), e.startDate);
   } catch {
     // Input that never validated (InvalidInput): only what it names can be shown.
   }

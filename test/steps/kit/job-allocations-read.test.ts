@@ -3,7 +3,7 @@
  * job of at least FILTERED_READ_MIN_ALLOCATIONS allocations through
  * `/v1/allocations?filter=JobID == "<id>"&task_states=false` (the watch still follows each
  * stopped allocation to its running replacement, the plan still plans every allocation), unless
- * `-task` needs the task states; a smaller job through the job's own list.
+ * `-task` or `-started-before` needs the task states; a smaller job through the job's own list.
  */
 
 import { NomadClient } from '../../../lib/nomad/index';
@@ -99,6 +99,29 @@ describe('the plan’s read', () => {
 
     // Assert
     expect(plan.kind).toBe('plan');
+    expect(filteredReads(h)).toEqual([]);
+    expect(h.sim.control.counters()[JOB_LIST]).toBe(1);
+  });
+});
+
+describe('the plan’s read with -started-before', () => {
+  const harness = harnessPerTest();
+
+  it('reads the task states of a large job, since each task’s StartedAt decides', async () => {
+    // Arrange
+    const job = simpleJob('large-started-before', 'service', FILTERED_READ_MIN_ALLOCATIONS);
+    const h = await harness.startRunning(job);
+    h.sim.control.resetCounters();
+
+    // Act: every task started before this time, so every allocation is stale.
+    const plan = await planRestart(h.client, restartOptions(job.ID, { startedBefore: h.now() + 1 }), {
+      emit: () => {},
+      now: h.now,
+    });
+
+    // Assert
+    if (plan.kind !== 'plan') throw new Error(`expected a plan, got ${plan.kind}`);
+    expect(plan.counts.eligible).toBe(FILTERED_READ_MIN_ALLOCATIONS);
     expect(filteredReads(h)).toEqual([]);
     expect(h.sim.control.counters()[JOB_LIST]).toBe(1);
   });
