@@ -4,20 +4,12 @@
  * stale and why. Pure: "Finish restart" re-reads the job's allocations from Nomad after the last
  * batch and hands them here, so the report says what Nomad shows, not what the run assumed.
  */
-import type { AllocListStub, TaskState } from '../nomad/types';
+import type { AllocListStub } from '../nomad/types';
 import { firstThatFit } from './error-sample';
 import type { FreshnessReport, StaleWhy } from './events';
+import { startedAfter, type TaskScopeOptions, tasksInScope } from './filter';
 import type { RestartPlan } from './plan';
-
-/** Which tasks of an allocation a restart touches: the options that decide it. */
-export interface TaskScope {
-  /** `-task`: only these. */
-  readonly tasks: readonly string[];
-  /** `-all-tasks`. */
-  readonly allTasks: boolean;
-  /** `-reschedule` replaces the whole allocation, so every task restarts. */
-  readonly reschedule: boolean;
-}
+import { taskStartedAt } from './started-before';
 
 /** What the run did, as "Finish restart" knows it. */
 export interface RunWork {
@@ -33,36 +25,17 @@ export interface RunWork {
 export const STALE_BUDGET_BYTES = 8_000;
 
 /**
- * The tasks of `stub` a restart with `scope` restarts, by name: the `-task` tasks it has; every
- * task with `-all-tasks` or `-reschedule`; else the running ones (Nomad restarts only those,
- * `command/job_restart.go` `handleAlloc`).
- */
-export function tasksInScope(
-  stub: Pick<AllocListStub, 'TaskStates'>,
-  scope: TaskScope,
-): [string, TaskState][] {
-  const states = Object.entries(stub.TaskStates ?? {});
-  if (scope.tasks.length > 0) return states.filter(([name]) => scope.tasks.includes(name));
-  if (scope.allTasks || scope.reschedule) return states;
-  return states.filter(([, state]) => state.State === 'running');
-}
-
-/** Unix ms of a task's last start; `undefined` when it never started (or Nomad sent no time). */
-function startedAtMs(state: TaskState): number | undefined {
-  const ms = state.StartedAt ? Date.parse(state.StartedAt) : Number.NaN;
-  return Number.isFinite(ms) ? ms : undefined;
-}
-
-/**
  * Whether the re-read shows `stub` fresh: it runs, and its tasks in scope include one that
  * started at or after `startedBefore` and none that started before. Proof, not the plan's benefit
  * of the doubt: a task that never started, or an allocation not running, proves nothing.
  */
-export function shownFresh(stub: AllocListStub, scope: TaskScope, startedBefore: number): boolean {
+export function shownFresh(stub: AllocListStub, scope: TaskScopeOptions, startedBefore: number): boolean {
   if (stub.ClientStatus !== 'running') return false;
-  const starts = tasksInScope(stub, scope).map(([, state]) => startedAtMs(state));
-  const known = starts.filter((ms): ms is number => ms !== undefined);
-  return known.length > 0 && known.every((ms) => ms >= startedBefore);
+  // The plan's rule (filter.ts) takes a task that never started as fresh; here one must have.
+  const started = tasksInScope(stub, scope).some(
+    (task) => taskStartedAt(stub.TaskStates?.[task]?.StartedAt) !== undefined,
+  );
+  return started && startedAfter(stub, scope, startedBefore);
 }
 
 /**
@@ -86,7 +59,7 @@ export interface FreshnessFacts {
   readonly plan: RestartPlan;
   readonly namespace: string;
   readonly startedBefore: number;
-  readonly scope: TaskScope;
+  readonly scope: TaskScopeOptions;
   readonly work: RunWork;
   /** The job's allocations listed after the last batch; `null` when the run restarted nothing (locked). */
   readonly reread: readonly AllocListStub[] | null;

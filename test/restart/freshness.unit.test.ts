@@ -7,7 +7,6 @@ import {
   shownFresh,
   staleCount,
   staleFails,
-  tasksInScope,
 } from '../../lib/restart/freshness';
 import type { RestartPlan } from '../../lib/restart/plan';
 
@@ -69,36 +68,6 @@ const freshStub = (id: string) => stub(id, { main: task('running', AFTER) });
 const staleStub = (id: string) => stub(id, { main: task('running', BEFORE) });
 
 describe('freshness', () => {
-  describe('tasksInScope', () => {
-    it.each([
-      { name: 'the running tasks by default', scope: RUNNING_TASKS, expected: ['main'] },
-      {
-        name: 'every task with -all-tasks',
-        scope: { ...RUNNING_TASKS, allTasks: true },
-        expected: ['main', 'init'],
-      },
-      {
-        name: 'every task with -reschedule',
-        scope: { ...RUNNING_TASKS, reschedule: true },
-        expected: ['main', 'init'],
-      },
-      {
-        name: 'the -task tasks it has',
-        scope: { ...RUNNING_TASKS, tasks: ['init', 'gone'] },
-        expected: ['init'],
-      },
-    ])('takes $name', ({ scope, expected }) => {
-      // Arrange
-      const alloc = stub('a1', { main: task('running', AFTER), init: task('dead', BEFORE) });
-
-      // Act
-      const names = tasksInScope(alloc, scope).map(([name]) => name);
-
-      // Assert
-      expect(names).toEqual(expected);
-    });
-  });
-
   describe('shownFresh', () => {
     it.each([
       {
