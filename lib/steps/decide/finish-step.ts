@@ -5,9 +5,9 @@
 import { sampleErrors } from '../../restart/error-sample';
 import { type RunOutcome, summarizeRun } from '../../restart/run-summary';
 import type { FinishInput, FinishOutput } from '../../workflow/restart-steps';
+import { readFreshness } from '../kit/freshness-read';
 import { EMPTY_RUN, type RunRecord, type StepKit } from '../kit/step-kit';
 import { carryOverKey, clearCarryOver } from '../plan/carry-over';
-import { readFreshness } from './freshness-read';
 
 export async function finishStep(
   kit: StepKit,

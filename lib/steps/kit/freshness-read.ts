@@ -9,8 +9,8 @@ import type { FreshnessReport } from '../../restart/events';
 import { freshnessReport, type RunWork } from '../../restart/freshness';
 import type { RestartOptions } from '../../restart/options';
 import type { PlanRef } from '../../workflow/payloads';
-import { readJobAllocations } from '../kit/job-allocations-read';
-import type { StepKit } from '../kit/step-kit';
+import { readJobAllocations } from './job-allocations-read';
+import type { StepKit } from './step-kit';
 
 /**
  * The report of the run of `options` and plan `ref`, or `undefined` without `startedBefore` or
