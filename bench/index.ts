@@ -156,7 +156,8 @@ async function measurePlan(allocations: number) {
     const ms = median(times);
     // The list the plan read: from 1,000 allocations on, filtered to the job without task states.
     const definition = (await client.jobs().info('big')).value;
-    const list: unknown = (await readAllocationsToPlan(client, { id: 'big', definition }, { tasks: [] }, {})).value;
+    const list: unknown = (await readAllocationsToPlan(client, { id: 'big', definition }, { tasks: [] }, {}))
+      .value;
     const serialiseStarted = performance.now();
     const bytes = JSON.stringify(list).length;
     const serialiseMs = performance.now() - serialiseStarted;

@@ -7,46 +7,21 @@
 // Runs against the simulator or the agent at NOMAD_E2E_ADDR; the restarted allocations are
 // read back through the API, and scenario 2's failing restart comes from a proxy in front.
 
-import pty from 'node-pty';
 import { simpleJob } from '../steps/helpers/harness';
 import { restartedCount, runningE2ePerTest } from './helpers/e2e-target';
-import { normalise } from './helpers/run-cli';
-import { runInPty } from './helpers/run-pty';
+import { INTERRUPT_PROMPT, runInPty, runInterrupted } from './helpers/run-pty';
 import { startStubProxy } from './helpers/stub-proxy';
 
-const BIN = new URL('../../bin/nomad-restart.js', import.meta.url).pathname;
 const RESTART = 'PUT /v1/client/allocation/:id/restart';
-const INTERRUPT_PROMPT = 'Are you sure you want to stop the restart process? [y/N] ';
 
 /** Runs the command in a pty, sends SIGINT after the first "Waiting" line, answers the question. */
-function interruptRun(env: Readonly<Record<string, string>>, answer: string) {
-  return new Promise<{ code: number; output: string }>((resolve) => {
-    const child = pty.spawn(
-      process.execPath,
-      [BIN, '-no-color', '-yes', '-batch-size', '1', '-batch-wait', '2s', 'web'],
-      { env: { PATH: process.env['PATH'] ?? '', TZ: 'UTC', ...env }, cols: 250 },
-    );
-    let output = '';
-    let interrupted = false;
-    let answered = false;
-    child.onData((data) => {
-      output += data;
-      if (!interrupted && output.includes('Waiting 2s before restarting the next batch')) {
-        interrupted = true;
-        child.kill('SIGINT');
-      }
-      if (!answered && output.endsWith(INTERRUPT_PROMPT)) {
-        answered = true;
-        child.write(`${answer}\r`);
-      }
-    });
-    const killer = setTimeout(() => child.kill(), 60_000);
-    child.onExit(({ exitCode }) => {
-      clearTimeout(killer);
-      resolve({ code: exitCode, output: normalise(output.replace(/\r/g, '')) });
-    });
-  });
-}
+const interruptRun = (env: Readonly<Record<string, string>>, answer: string) =>
+  runInterrupted(
+    ['-yes', '-batch-size', '1', '-batch-wait', '2s', 'web'],
+    env,
+    'Waiting 2s before restarting the next batch',
+    answer,
+  );
 
 describe('nomad-restart interrupts and error questions at a terminal', () => {
   const h = runningE2ePerTest(simpleJob('web', 'service', 3));

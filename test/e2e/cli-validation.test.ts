@@ -18,6 +18,18 @@ describe('nomad-restart command line', () => {
         expectedErr: 'This command takes one argument: <job>',
       },
       {
+        name: 'a -started-before that is neither a time nor a duration',
+        args: ['-yes', '-started-before', 'yesterday', 'my-job'],
+        expectedErr:
+          'Invalid -started-before value "yesterday": expected an RFC 3339 time with a zone, e.g. "<ts>", or a Go duration meaning that long before now, e.g. "2h" (string)',
+      },
+      {
+        name: 'a -started-before in the future (a negative duration)',
+        args: ['-yes', '-started-before', '-87600h', 'my-job'],
+        expectedErr:
+          'Invalid -started-before value "-87600h": the time <ms> is in the future (it is <ms>); no allocation can have started after it yet',
+      },
+      {
         name: 'the default -on-error without a terminal',
         args: ['my-job'],
         expectedErr: 'Invalid -on-error value "ask": "ask" cannot be used when terminal is not interactive',
@@ -26,9 +38,11 @@ describe('nomad-restart command line', () => {
       // Act
       const result = await runCli(args, NO_NOMAD);
 
-      // Assert
+      // Assert: times to the millisecond (the run's clock) read as <ms>.
       expect(result.code).toBe(1);
-      expect(result.stderr).toBe(`${expectedErr}\n${HELP_LINE}\n`);
+      expect(result.stderr.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/g, '<ms>')).toBe(
+        `${expectedErr}\n${HELP_LINE}\n`,
+      );
       expect(result.stdout).toBe('');
     });
 

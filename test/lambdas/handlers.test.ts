@@ -313,6 +313,12 @@ describe('validate-input handler', () => {
         'Invalid -batch-wait value "24h": a run on AWS waits at most 23h at a time, since the job\'s lock it renews before the wait lasts 24h; use "ask" or a shorter wait',
     },
     {
+      name: 'refuses a startedBefore that is neither a time nor a duration, naming the flag',
+      input: { job: 'web', startedBefore: 'last week', yes: true },
+      expectedErr:
+        'Invalid -started-before value "last week": expected an RFC 3339 time with a zone, e.g. "2026-12-07T09:00:00Z", or a Go duration meaning that long before now, e.g. "2h" (string)',
+    },
+    {
       name: 'refuses a dry run, which only the command line makes (read-only)',
       input: { job: 'web', dryRun: true, yes: true },
       expectedErr:
@@ -340,6 +346,21 @@ describe('validate-input handler', () => {
     // Assert
     expect(error).toBeUndefined();
     expect(result).toMatchObject({ options: { batchWait: { kind: 'duration', ns: 48 * 3600e9 } } });
+  });
+
+  it("resolves a relative startedBefore once, against the execution's start, not the handler's clock", async () => {
+    // Arrange: a retried Validate input, long after the execution started, must give the same time.
+    const event = {
+      input: { job: 'web', startedBefore: '2h', yes: true },
+      executionId: 'arn:exec:v',
+      startTime: '2026-12-07T05:00:00.000Z',
+    };
+
+    // Act
+    const { result } = await captureOutput(() => validateInput(event, lambdaContext()));
+
+    // Assert
+    expect(result).toMatchObject({ options: { startedBefore: Date.parse('2026-12-07T03:00:00.000Z') } });
   });
 
   it('starts the run with the execution as run id and empty slots', async () => {

@@ -107,9 +107,8 @@ export async function planRestart(
 
   let stubs: AllocListStub[];
   try {
-    stubs = (
-      await readAllocationsToPlan(client, { id: job.id, definition: resolved.job }, options, query)
-    ).value;
+    stubs = (await readAllocationsToPlan(client, { id: job.id, definition: resolved.job }, options, query))
+      .value;
   } catch (err) {
     throw new NomadQueryError('allocations', job.id, err);
   }

@@ -49,6 +49,43 @@ export function runInPty(args: readonly string[], env: NodeJS.ProcessEnv, replie
   });
 }
 
+/** Nomad's interrupt question, with the space after it. */
+export const INTERRUPT_PROMPT = 'Are you sure you want to stop the restart process? [y/N] ';
+
+/**
+ * Runs the command in a pty, sends it SIGINT once `afterText` is on screen (say, the batch wait's
+ * line, so one batch is done), and answers the interrupt question with `answer`.
+ */
+export function runInterrupted(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  afterText: string,
+  answer: string,
+): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawnInPty(args, env);
+    let output = '';
+    let interrupted = false;
+    let answered = false;
+    child.onData((data) => {
+      output += data;
+      if (!interrupted && output.includes(afterText)) {
+        interrupted = true;
+        child.kill('SIGINT');
+      }
+      if (!answered && output.endsWith(INTERRUPT_PROMPT)) {
+        answered = true;
+        child.write(`${answer}\r`);
+      }
+    });
+    const killer = setTimeout(() => child.kill(), KILL_AFTER_MS);
+    child.onExit(({ exitCode }) => {
+      clearTimeout(killer);
+      resolve({ code: exitCode, output: normalise(output.replace(/\r/g, '')) });
+    });
+  });
+}
+
 /**
  * Starts the command at a pseudo-terminal without answering anything, for tests that time its
  * lines: `lineAt` resolves with the arrival time (ms) of the first line equal to `line` after

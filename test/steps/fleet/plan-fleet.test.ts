@@ -178,6 +178,20 @@ describe('planFleetStep', () => {
     expect(state.jobOptions).not.toHaveProperty('windowDuration');
   });
 
+  it("resolves a relative startedBefore once, against the fleet's start: every job gets the same time", async () => {
+    // Arrange
+    const h = await start();
+
+    // Act
+    const state = await planFleetStep(
+      deps(h),
+      payload({ namespace: 'prod', startedBefore: '2h', yes: true }),
+    );
+
+    // Assert: the shared input every job's run gets carries the absolute time.
+    expect(state.jobOptions.startedBefore).toBe('2026-12-07T03:00:00.000Z');
+  });
+
   it('orders by priority with the highest last', async () => {
     // Arrange
     const h = await start();

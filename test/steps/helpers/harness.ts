@@ -228,6 +228,22 @@ export function restartedTasks(allocations: readonly Allocation[]): string[] {
   return restarted;
 }
 
+/**
+ * Restarts allocation `id` of `jobId` in place (as an operator would, outside any run) and waits
+ * until its task `task1` runs again, started after `afterMs` (simulated Unix ms): an allocation
+ * that is fresh for `-started-before afterMs`.
+ */
+export async function restartAfter(h: Harness, jobId: string, id: string, afterMs: number): Promise<void> {
+  await h.client.allocations().restart(id, {});
+  await h.sim.control.waitFor((s) =>
+    s.allocations({ jobId }).some((a) => {
+      const state = a.ID === id ? a.TaskStates?.['task1'] : undefined;
+      const started = state?.StartedAt == null ? Number.NaN : Date.parse(state.StartedAt);
+      return state?.State === 'running' && started > afterMs;
+    }),
+  );
+}
+
 /** Waits until every allocation of the job that should run is `running`. */
 export async function waitAllRunning(
   h: Harness,

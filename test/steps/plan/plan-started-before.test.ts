@@ -6,30 +6,18 @@
  * Nomad's `No allocations to restart`; without any allocation in scope it still says Nomad's line.
  */
 
-import { taskStartedAt } from '../../../lib/restart/started-before';
 import { planRestart } from '../../../lib/steps/index';
 import { restartOptions } from '../../fixtures/restart-options';
 import {
   allocationsOf,
   eventsOf,
-  type Harness,
   harnessPerTest,
   recorder,
+  restartAfter,
   simpleJob,
 } from '../helpers/harness';
 
 const JOB = 'web';
-
-/** Restarts `id` in place and waits until its task has started again after `after` (Unix ms). */
-async function restartAfter(h: Harness, id: string, after: number): Promise<void> {
-  await h.client.allocations().restart(id, {});
-  await h.sim.control.waitFor((s) =>
-    s.allocations({ jobId: JOB }).some((a) => {
-      const started = taskStartedAt(a.ID === id ? a.TaskStates?.['task1']?.StartedAt : undefined);
-      return started !== undefined && started > after && a.TaskStates?.['task1']?.State === 'running';
-    }),
-  );
-}
 
 describe('planRestart with startedBefore', () => {
   const harness = harnessPerTest();
@@ -37,10 +25,10 @@ describe('planRestart with startedBefore', () => {
   it('keeps what started before T and skips the rest as started-after, saying so with -verbose', async () => {
     // Arrange: T after every first start; then one allocation restarts (starts again after T).
     const h = await harness.startRunning(simpleJob(JOB, 'service', 3));
-    const T = h.now() + 1;
+    const T = Math.floor(h.now()) + 1;
     await h.sleep(5, new AbortController().signal);
     const [fresh, ...stale] = allocationsOf(h, JOB).map((a) => a.ID);
-    await restartAfter(h, fresh ?? '', T);
+    await restartAfter(h, JOB, fresh ?? '', T);
     const { events, emit } = recorder();
 
     // Act
