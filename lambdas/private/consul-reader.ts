@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { ConsulClient, type ConsulClientConfig, consulConfigFromEnv } from '../../lib/consul';
-import type { ConsulChecksReader } from '../../lib/restart/consul-health';
+import type { ConsulChecksReader } from '../../lib/restart/health/consul-health';
 import { consulConfigOf } from '../../lib/steps/kit/local-invocation';
 import { ENV } from '../../lib/stores/from-env';
 import { decodeToken, type SecretSource } from './nomad-client-middleware';

@@ -8,7 +8,7 @@ import { formatGoDuration } from '../go/duration';
 import { goQuote } from '../go/quote';
 import type { ProgressEvent, RestartMode, SkipReason } from './events';
 import { allFreshText, freshnessCountsText, staleTexts } from './format-freshness';
-import { healthLine } from './format-health';
+import { healthLine } from './health/format-health';
 import { displayId } from './ids';
 import { lockEventText } from './lock-lines';
 import { formatPrefixMatches } from './prefix-matches';

@@ -227,15 +227,15 @@ export function validateRestartOptionFields(
     },
     // A relative startedBefore counts back from when the schedule fired, as windowDuration does
     // (a flexible window may start the run later; what "2h before" means does not move).
-    { ...ctx, ...scheduledClock(input.scheduledTime) },
+    { ...ctx, ...countFromSchedule(input.scheduledTime) },
   );
   return { ...options, ...validateWindowFields(input) };
 }
 
-/** `now` = the schedule's `scheduledTime` when it is a valid time (the window check refuses it otherwise). */
-function scheduledClock(scheduledTime: string | undefined): Pick<ValidationContext, 'now'> {
-  const now = scheduledTime === undefined ? undefined : parseRfc3339(scheduledTime);
-  return now === undefined ? {} : { now };
+/** `countFrom` = the schedule's `scheduledTime` when it is a valid time (the window check refuses it otherwise). */
+function countFromSchedule(scheduledTime: string | undefined): Pick<ValidationContext, 'countFrom'> {
+  const countFrom = scheduledTime === undefined ? undefined : parseRfc3339(scheduledTime);
+  return countFrom === undefined ? {} : { countFrom };
 }
 
 /**

@@ -46,7 +46,7 @@ export interface RestartPlan {
   readonly counts: PlanCounts;
   /**
    * With `-wait-healthy`: the Consul services whose checks the gate reads (declared by the
-   * restarted allocations' job versions, see consul-health.ts); absent when there are none, and
+   * restarted allocations' job versions, see health/consul-health.ts); absent when there are none, and
    * Consul is then never contacted.
    */
   readonly consulServices?: readonly string[];

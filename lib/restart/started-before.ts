@@ -21,14 +21,16 @@ function invalid(value: string, reason: string): RestartValidationError {
 
 /**
  * The absolute time `text` stands for (Unix ms, to the millisecond): an RFC 3339 time as given, a
- * duration counted back from `now`. A time after `now` is refused: no task can have started after
- * it yet, so such a run would restart every allocation, which is not what the flag asks.
+ * duration counted back from `countFrom`. A time after `now` is refused: no task can have started
+ * after it yet, so such a run would restart every allocation, which is not what the flag asks.
  *
- * @param now the run's start (Unix ms): the clock at flag parsing, the execution's start (or the
- *   schedule's `scheduledTime`) in "Validate input", the fleet's start in "Plan fleet"
+ * @param now the run's start (Unix ms): the clock at flag parsing, the execution's start in
+ *   "Validate input", the fleet's start in "Plan fleet"
+ * @param countFrom what a duration counts back from: a schedule's `scheduledTime` (its flexible
+ *   window may start the run later; "2h before" does not move), else `now`
  * @throws RestartValidationError naming the flag, quoting the value, saying what is allowed
  */
-export function resolveStartedBefore(text: string, now: number): number {
+export function resolveStartedBefore(text: string, now: number, countFrom = now): number {
   let time = parseRfc3339(text);
   if (time === undefined) {
     let ns: number;
@@ -38,7 +40,7 @@ export function resolveStartedBefore(text: string, now: number): number {
       throw invalid(text, `expected ${STARTED_BEFORE_ALLOWED}`);
     }
     // To whole milliseconds, rounded back: the time is never later than the duration says.
-    time = now - Math.ceil(ns / 1e6);
+    time = countFrom - Math.ceil(ns / 1e6);
   }
   if (time > now) {
     throw invalid(

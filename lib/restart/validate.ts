@@ -52,6 +52,11 @@ export interface ValidationContext {
    * @default - the clock at validation
    */
   now?: number;
+  /**
+   * What a relative `-started-before` counts back from, when not `now`: a schedule's
+   * `scheduledTime`. @default - `now`
+   */
+  countFrom?: number;
 }
 
 /** Nomad's `^(\d+)%?$` (ASCII digits only). */
@@ -177,7 +182,8 @@ export function validateRestartFields(raw: RawRestartFields, ctx: ValidationCont
   const gate = parseHealthGate(raw);
   if (gate !== undefined) options.waitHealthy = gate;
   if (raw.startedBefore !== undefined) {
-    options.startedBefore = resolveStartedBefore(raw.startedBefore, ctx.now ?? Date.now());
+    const now = ctx.now ?? Date.now();
+    options.startedBefore = resolveStartedBefore(raw.startedBefore, now, ctx.countFrom ?? now);
   }
   return options;
 }

@@ -22,8 +22,8 @@
 
 import type { NomadClient } from '../nomad';
 import type { RestartOptions } from '../restart';
-import type { ConsulChecksReader } from '../restart/consul-health';
 import type { ProgressEvent } from '../restart/events';
+import type { ConsulChecksReader } from '../restart/health/consul-health';
 import type { PlanStore } from '../stores/plan-store';
 import type {
   ApprovalAnswer,

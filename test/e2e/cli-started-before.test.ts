@@ -7,8 +7,9 @@
  * two it had not reached; a third run restarts nothing and says `All 3 allocations started after
  * <T>`, exit 0. Every claim is read from the simulator's request log: which allocations got
  * `PUT /v1/client/allocation/:id/restart`, in which run, and that no request was refused.
- * Also: a dry run names the fresh allocation `started after <T>` and writes nothing; with
- * `-output json` a run where all are fresh prints the one `all-started-after` event, exit 0.
+ * Also: a dry run names the fresh allocation `started after <T>` and writes nothing; when all
+ * are fresh a dry run prints `All 3 allocations started after <T>`, and `-output json` the one
+ * `all-started-after` event, exit 0.
  *
  * The simulator runs on the wall clock here (time scale 1): T is a wall-clock time the command
  * must accept (a future time is refused), and the tasks' `StartedAt` must be on the same clock.
@@ -108,7 +109,7 @@ describe('nomad-restart -started-before', () => {
     expect(log.filter((e) => e.status === 401 || e.status === 403)).toEqual([]);
   });
 
-  it('shows the fresh allocation skipped in a dry run, and the all-started-after event in JSON', async () => {
+  it('names the fresh allocation in a dry run, and says when all are fresh in a dry run and in JSON', async () => {
     // Arrange: one allocation restarted by hand after T.
     const s = await startRunning();
     const T = Date.now();
@@ -133,12 +134,14 @@ describe('nomad-restart -started-before', () => {
       ['-yes', '-output', 'json', '-started-before', '2020-01-01T00:00:00Z', JOB],
       env,
     );
+    const dryAllFresh = await runCli(['-dry-run', '-started-before', '2020-01-01T00:00:00Z', JOB], env);
 
     // Assert
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain('==> <ts>: Skipping 1 allocation');
     expect(dry.stdout).toContain(`Skipping allocation "${id.slice(0, 8)}" because it started after <ts>`);
     expect(writesAfterDryRun).toBe(writesBefore);
+    expect(dryAllFresh).toEqual({ code: 0, stdout: 'All 3 allocations started after <ts>\n', stderr: '' });
     expect(json.code).toBe(0);
     const events = json.stdout
       .trim()

@@ -317,6 +317,22 @@ describe('input', () => {
       expect(new Date(options.startedBefore ?? Number.NaN).toISOString()).toBe(expected);
     });
 
+    it("accepts a time after a schedule's scheduledTime that is not after the run's start", () => {
+      // Arrange: a variable changed after the schedule fired, before its (flexible) run started.
+      const input = {
+        job: 'j',
+        yes: true,
+        startedBefore: '2026-12-07T11:30:00Z',
+        scheduledTime: '2026-12-07T11:00:00Z',
+      };
+
+      // Act
+      const options = validateRestartInput(input, { ...headless, now: NOW });
+
+      // Assert
+      expect(options.startedBefore).toBe(Date.parse('2026-12-07T11:30:00Z'));
+    });
+
     it.each([
       refusal(
         'neither a time nor a duration',

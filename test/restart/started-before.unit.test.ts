@@ -98,6 +98,24 @@ describe('started-before', () => {
     });
   });
 
+  describe('resolveStartedBefore with countFrom', () => {
+    it('counts a duration back from countFrom, and refuses only a time after now', () => {
+      // Arrange: a schedule fired at 11:00; its run starts at 12:00.
+      const scheduled = Date.parse('2026-12-07T11:00:00Z');
+
+      // Act
+      const relative = resolveStartedBefore('2h', NOW, scheduled);
+      const afterScheduled = resolveStartedBefore('2026-12-07T11:30:00Z', NOW, scheduled);
+
+      // Assert
+      expect(new Date(relative).toISOString()).toBe('2026-12-07T09:00:00.000Z');
+      expect(new Date(afterScheduled).toISOString()).toBe('2026-12-07T11:30:00.000Z');
+      expect(() => resolveStartedBefore('2026-12-07T12:00:01Z', NOW, scheduled)).toThrow(
+        /is in the future \(it is 2026-12-07T12:00:00\.000Z\)/,
+      );
+    });
+  });
+
   describe('formatStartedBefore', () => {
     it('writes RFC 3339 with milliseconds that reads back to the same time', () => {
       // Arrange

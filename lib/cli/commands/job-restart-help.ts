@@ -248,15 +248,13 @@ export const BEYOND_OPTIONS_HELP: Readonly<Record<string, string>> = {
     long and count it as a failed allocation. Defaults to waiting forever.`,
   'started-before': `
   -started-before=<time|duration>
-    Only restart allocations with a task in scope (the running tasks; every
-    task with '-all-tasks' or '-reschedule'; the '-task' tasks) that last
-    started before this time: an RFC 3339 time with a zone, such as
-    2026-12-07T09:00:00Z, or a duration meaning that long before now, such
-    as 2h. Allocations whose tasks in scope all started at or after it are
-    skipped as "started after <time>"; when every allocation is, the run
-    prints "All <n> allocations started after <time>" and exits 0. So a run
-    repeated with the same time, or resumed after an interrupt, restarts
-    only what it had not reached. A time in the future is refused.`,
+    Only restart allocations with a task in scope (running tasks; all with
+    '-all-tasks' or '-reschedule'; the '-task' tasks) that last started before
+    this time: RFC 3339 with a zone (2026-12-07T09:00:00Z), or a duration that
+    long before now (2h); not in the future. Others are skipped as "started
+    after <time>"; if all are, "All <n> allocations started after <time>",
+    exit 0. So a run repeated with the same time, or resumed after an
+    interrupt, restarts only what it had not reached.`,
   'state-machine-arn': `
   -state-machine-arn=<arn>
     The state machine to run with -engine=aws.`,

@@ -7,8 +7,8 @@
  */
 import type { NomadClient } from '../../nomad/client';
 import { MAX_BLOCKING_HOLD_MS } from '../../nomad/query';
-import type { ConsulChecksReader } from '../../restart/consul-health';
 import { ConsulGateError } from '../../restart/errors';
+import type { ConsulChecksReader } from '../../restart/health/consul-health';
 import type { HealthGate } from '../../restart/options';
 import type { RestartPlan } from '../../restart/plan';
 import type { AwaitBatchDeps } from '../await/await-batch';

@@ -10,13 +10,13 @@
  */
 import { ConsulAbortedError, ConsulError } from '../../consul/errors';
 import { MAX_BLOCKING_HOLD_MS } from '../../nomad/query';
+import { ConsulGateError, errorText } from '../../restart/errors';
 import {
   type ConsulCheckState,
   type ConsulChecksReader,
   type DeclaredConsulCheck,
   judgeConsulChecks,
-} from '../../restart/consul-health';
-import { ConsulGateError, errorText } from '../../restart/errors';
+} from '../../restart/health/consul-health';
 import { STALL_BACKOFF_MS } from '../kit/watch-timing';
 import { consulServiceId } from './consul-declared';
 import type { WatchedAllocation } from './health-cursor';

@@ -6,7 +6,7 @@
  */
 import { consulCheckName, groupServiceId, taskServiceId } from '../../consul/service-ids';
 import type { Service, TaskGroup } from '../../nomad/types';
-import type { DeclaredConsulCheck } from '../../restart/consul-health';
+import type { DeclaredConsulCheck } from '../../restart/health/consul-health';
 
 /** Nomad's `on_update` values (`nomad/structs/services.go`). */
 const ON_UPDATE_IGNORE = 'ignore';

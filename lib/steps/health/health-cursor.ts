@@ -3,8 +3,8 @@
  * since when each has been passing, carried between "Await health" slices in the plan store.
  */
 
-import type { DeclaredConsulCheck } from '../../restart/consul-health';
-import type { TaskRole } from '../../restart/health';
+import type { DeclaredConsulCheck } from '../../restart/health/consul-health';
+import type { TaskRole } from '../../restart/health/health';
 import { STILL_WAITING_INTERVAL_MS } from '../await/await-cursor';
 import type { AllocationOutcome } from '../kit/outcomes';
 

@@ -12,10 +12,10 @@ import {
   AllocationUnhealthyError,
   HealthDeadlineError,
 } from '../../restart/allocation-errors';
-import type { DeclaredConsulCheck } from '../../restart/consul-health';
 import { type ConsulGateError, errorText } from '../../restart/errors';
 import type { EmitProgress } from '../../restart/events';
-import { allocationGroup, allocationRoles, type Health, judgeHealth } from '../../restart/health';
+import type { DeclaredConsulCheck } from '../../restart/health/consul-health';
+import { allocationGroup, allocationRoles, type Health, judgeHealth } from '../../restart/health/health';
 import { displayId } from '../../restart/ids';
 import type { HealthGate } from '../../restart/options';
 import { STILL_WAITING_INTERVAL_MS } from '../await/await-cursor';

@@ -11,7 +11,7 @@
 import { ConsulError } from '../../consul/errors';
 import type { NomadClient } from '../../nomad/client';
 import { NomadError } from '../../nomad/errors';
-import type { ConsulChecksReader } from '../../restart/consul-health';
+import type { ConsulChecksReader } from '../../restart/health/consul-health';
 import type { ReachTarget } from '../../workflow/deployment-check';
 import type { NomadReach, ReachError, ReachReport } from '../../workflow/deployment-check-reach';
 import { consulServiceNames } from '../health/consul-declared';

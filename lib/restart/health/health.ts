@@ -11,8 +11,8 @@
  * `client/allocrunner/checks_hook.go`). Pure: the step reads Nomad and keeps the clock.
  */
 
-import { goQuote } from '../go/quote';
-import type { Allocation, AllocCheckStatuses, AllocListStub, TaskGroup, TaskState } from '../nomad/types';
+import { goQuote } from '../../go/quote';
+import type { Allocation, AllocCheckStatuses, AllocListStub, TaskGroup, TaskState } from '../../nomad/types';
 
 /** A task's lifecycle role, as the tracker treats it. */
 export type TaskRole = 'main' | 'prestart' | 'poststart' | 'poststop' | 'sidecar';

@@ -13,7 +13,7 @@
  * were seen started again, or once Consul showed it in another status since the restart began.
  * Pure: the step reads Consul and keeps the clock.
  */
-import { goQuote } from '../go/quote';
+import { goQuote } from '../../go/quote';
 
 /** The part of Consul's `/v1/health/checks/<service>` entries the judgement reads. */
 export interface ConsulCheckState {

@@ -3,9 +3,9 @@
  * formatter (format.ts) places them as header or detail lines, timestamps and colours included.
  */
 
-import { goQuote } from '../go/quote';
-import type { ProgressEvent } from './events';
-import { plural } from './text';
+import { goQuote } from '../../go/quote';
+import type { ProgressEvent } from '../events';
+import { plural } from '../text';
 
 /** The events of the health gate. */
 export type HealthEvent = Extract<

@@ -3,13 +3,17 @@
 // found by Nomad's service ID and the check name; passing, warning only with ignore_warnings,
 // critical never, a missing check not healthy, node checks ignored; and a passing that counts
 // only once the check ran since the restart (an interval after the start, or after another status).
-import type { TaskGroup } from '../../lib/nomad/types';
-import { type ConsulCheckState, type ConsulView, judgeConsulChecks } from '../../lib/restart/consul-health';
+import type { TaskGroup } from '../../../lib/nomad/types';
+import {
+  type ConsulCheckState,
+  type ConsulView,
+  judgeConsulChecks,
+} from '../../../lib/restart/health/consul-health';
 import {
   consulServiceId,
   consulServiceNames,
   declaredConsulChecks,
-} from '../../lib/steps/health/consul-declared';
+} from '../../../lib/steps/health/consul-declared';
 
 const ALLOC = '7b0f7602-0000-4000-8000-000000000001';
 const S = 1e9;

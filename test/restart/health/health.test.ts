@@ -3,8 +3,8 @@
 // failed tasks, ignored readiness failures), a task restarted by us must have started again, and
 // a check result counts only in a later second than the latest task start (the traced stale
 // result), with reasons that name the task or check and its last output.
-import type { AllocCheckStatus, TaskEvent, TaskState } from '../../lib/nomad/types';
-import { type HealthView, judgeHealth, latestStartNs, taskRoles } from '../../lib/restart/health';
+import type { AllocCheckStatus, TaskEvent, TaskState } from '../../../lib/nomad/types';
+import { type HealthView, judgeHealth, latestStartNs, taskRoles } from '../../../lib/restart/health/health';
 
 const S = 1e9;
 /** A restart signalled at t = 100 s (Unix ns), the batch started at 99 s. */
