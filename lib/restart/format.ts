@@ -7,7 +7,7 @@
 import { formatGoDuration } from '../go/duration';
 import { goQuote } from '../go/quote';
 import type { ProgressEvent, RestartMode, SkipReason } from './events';
-import { allFreshText, freshnessCountsText, staleTexts } from './format-freshness';
+import { allFreshText, freshnessCountsText, staleTexts } from './freshness/lines';
 import { healthLine } from './health/format-health';
 import { displayId } from './ids';
 import { lockEventText } from './lock-lines';

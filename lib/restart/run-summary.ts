@@ -6,7 +6,8 @@
 import { formatGoDuration } from '../go/duration';
 import { goQuote } from '../go/quote';
 import type { FreshnessReport, SkipReason } from './events';
-import { allFreshText, freshnessCountsText, staleTexts } from './format-freshness';
+import { type FreshnessOfRun, freshnessOfRun, summaryFreshnessLines } from './freshness/lines';
+
 import type { FleetJobRef } from './job-scope';
 import { formatErrorList } from './text';
 
@@ -117,20 +118,12 @@ export interface RunFacts {
   readonly scheduledTime: number | null;
   /** The fleet run that started this one (its input's `fleet`), when one did. */
   readonly fleet?: FleetOfRun;
-  /** The freshness report of a run with `startedBefore` that planned a restart (freshness.ts). */
+  /** The freshness report of a run with `startedBefore` that planned a restart (freshness/report.ts). */
   readonly freshness?: FreshnessReport;
 }
 
 /** A fleet run that started a one-job run: the fleet's run ID, and the job's place in its order. */
 export type FleetOfRun = FleetJobRef;
-
-/** The freshness report in a summary: as the `freshness` event carries it, the time as RFC 3339. */
-export type FreshnessOfRun = Omit<FreshnessReport, 'namespace' | 'jobId' | 'startedBefore'> & {
-  readonly startedBefore: string;
-};
-
-/** Stale allocations a summary names one by one; the rest it counts (a Fail cause stays short). */
-const SUMMARY_STALE_LINES = 10;
 
 /** The summary of a finished run: the execution output. Plain JSON; times are RFC 3339 (UTC). */
 export interface RunSummary {
@@ -215,22 +208,11 @@ export function summarizeRun(facts: RunFacts): RunSummary {
       facts.fleet === undefined
         ? null
         : { runId: facts.fleet.runId, index: facts.fleet.index, of: facts.fleet.of },
-    freshness: facts.freshness === undefined ? null : freshnessOfRun(facts.freshness),
+    freshness: facts.freshness === undefined ? null : freshnessOfRun(facts.freshness, iso),
     errorText: facts.errors.length > 0 ? formatErrorList(facts.errors, 0, facts.omittedErrors) : '',
   };
   const lines = renderRunSummary(data);
   return { ...data, lines, text: lines.join('\n') };
-}
-
-function freshnessOfRun(r: FreshnessReport): FreshnessOfRun {
-  return {
-    startedBefore: iso(r.startedBefore),
-    checked: r.checked,
-    restarted: r.restarted,
-    alreadyFresh: r.alreadyFresh,
-    stale: r.stale,
-    ...(r.staleOmitted === undefined ? {} : { staleOmitted: r.staleOmitted }),
-  };
 }
 
 function headline(s: Omit<RunSummary, 'lines' | 'text'>): string {
@@ -297,12 +279,7 @@ export function renderRunSummary(s: Omit<RunSummary, 'lines' | 'text'>): string[
     );
   }
   if (s.freshness !== null) {
-    const last = allFreshText(s.freshness, s.freshness.startedBefore);
-    lines.push(
-      freshnessCountsText(s.freshness),
-      ...staleTexts(s.freshness, (id) => id, SUMMARY_STALE_LINES),
-      ...(last === undefined ? [] : [last]),
-    );
+    lines.push(...summaryFreshnessLines(s.freshness));
   }
   lines.push(runTimeLine(s));
   if (s.fleet !== null)

@@ -5,8 +5,8 @@
  * a failure (`Error retrieving versions of job %q: %s`: what failed, a colon, the cause).
  */
 import { goQuote } from '../go/quote';
-import { staleFails } from '../restart/freshness';
-import type { FreshnessOfRun } from '../restart/run-summary';
+import type { FreshnessOfRun } from '../restart/freshness/lines';
+import { staleFails } from '../restart/freshness/stale';
 import { causeMessage } from './errors';
 import { FleetFailStates } from './fleet-state-names';
 import { FailStates } from './state-names';

@@ -5,7 +5,7 @@
  * An execution that handed over to a continue-as-new successor has not ended the run. A fleet's
  * end is its summary's lines (`fleet-run-end.ts`).
  */
-import { staleCount } from '../restart/freshness';
+import { staleCount } from '../restart/freshness/stale';
 import type { RunOutcome, RunSummary } from '../restart/run-summary';
 import { ERROR_LIST_HEADER } from '../restart/text';
 import type { EndedExecution } from './ended-execution';

@@ -1,5 +1,5 @@
 import type { StaleWhy } from '../../lib/restart/events';
-import type { FreshnessOfRun } from '../../lib/restart/run-summary';
+import type { FreshnessOfRun } from '../../lib/restart/freshness/lines';
 import { causeMessage } from '../../lib/workflow/errors';
 import { type ExecutionEnding, exitStatusOf, fleetExitStatusOf } from '../../lib/workflow/exit-status';
 

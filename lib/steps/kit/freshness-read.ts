@@ -6,7 +6,7 @@
  */
 import { NomadQueryError } from '../../restart/errors';
 import type { FreshnessReport } from '../../restart/events';
-import { freshnessReport, type RunWork } from '../../restart/freshness';
+import { freshnessReport, type RunWork } from '../../restart/freshness/report';
 import type { RestartOptions } from '../../restart/options';
 import type { PlanRef } from '../../workflow/payloads';
 import { readJobAllocations } from './job-allocations-read';

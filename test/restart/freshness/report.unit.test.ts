@@ -1,14 +1,13 @@
-import type { AllocListStub, TaskState } from '../../lib/nomad/types';
-import type { PlannedAllocation, SkippedAllocation } from '../../lib/restart/filter';
+import type { AllocListStub, TaskState } from '../../../lib/nomad/types';
+import type { PlannedAllocation, SkippedAllocation } from '../../../lib/restart/filter';
 import {
   type FreshnessFacts,
   freshnessReport,
   STALE_BUDGET_BYTES,
   shownFresh,
-  staleCount,
-  staleFails,
-} from '../../lib/restart/freshness';
-import type { RestartPlan } from '../../lib/restart/plan';
+} from '../../../lib/restart/freshness/report';
+import { staleCount, staleFails } from '../../../lib/restart/freshness/stale';
+import type { RestartPlan } from '../../../lib/restart/plan';
 
 const T = Date.UTC(2026, 11, 7, 10, 0, 0);
 const BEFORE = new Date(T - 60_000).toISOString();

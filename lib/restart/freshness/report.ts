@@ -4,12 +4,12 @@
  * stale and why. Pure: "Finish restart" re-reads the job's allocations from Nomad after the last
  * batch and hands them here, so the report says what Nomad shows, not what the run assumed.
  */
-import type { AllocListStub } from '../nomad/types';
-import { firstThatFit } from './error-sample';
-import type { FreshnessReport, StaleWhy } from './events';
-import { startedAfter, type TaskScopeOptions, tasksInScope } from './filter';
-import type { RestartPlan } from './plan';
-import { taskStartedAt } from './started-before';
+import type { AllocListStub } from '../../nomad/types';
+import { firstThatFit } from '../error-sample';
+import type { FreshnessReport, StaleWhy } from '../events';
+import { startedAfter, type TaskScopeOptions, tasksInScope } from '../filter';
+import type { RestartPlan } from '../plan';
+import { taskStartedAt } from '../started-before';
 
 /** What the run did, as "Finish restart" knows it. */
 export interface RunWork {
@@ -21,7 +21,7 @@ export interface RunWork {
   readonly locked: boolean;
 }
 
-/** UTF-8 bytes of stale entries a report may carry in a workflow state (error-sample.ts). */
+/** UTF-8 bytes of stale entries a report may carry in a workflow state (../error-sample.ts). */
 export const STALE_BUDGET_BYTES = 8_000;
 
 /**
@@ -31,7 +31,7 @@ export const STALE_BUDGET_BYTES = 8_000;
  */
 export function shownFresh(stub: AllocListStub, scope: TaskScopeOptions, startedBefore: number): boolean {
   if (stub.ClientStatus !== 'running') return false;
-  // The plan's rule (filter.ts) takes a task that never started as fresh; here one must have.
+  // The plan's rule (../filter.ts) takes a task that never started as fresh; here one must have.
   const started = tasksInScope(stub, scope).some(
     (task) => taskStartedAt(stub.TaskStates?.[task]?.StartedAt) !== undefined,
   );
@@ -121,18 +121,4 @@ export function freshnessReport(facts: FreshnessFacts): FreshnessReport {
 function staleWhy(work: RunWork, tried: boolean): StaleWhy {
   if (work.locked) return 'locked';
   return tried ? 'failed' : 'not-reached';
-}
-
-/** How many allocations are still stale, the ones a report leaves out included. */
-export function staleCount(report: Pick<FreshnessReport, 'stale' | 'staleOmitted'>): number {
-  return report.stale.length + (report.staleOmitted ?? 0);
-}
-
-/**
- * Whether stale allocations make the run exit 1 (as a failed batch does): any, unless all of
- * them are only `locked` (a scheduled run skipped for another run, which is not a failure).
- */
-export function staleFails(report: Pick<FreshnessReport, 'stale' | 'staleOmitted'>): boolean {
-  // `locked` is all or nothing: a run skipped for the lock restarted none of its allocations.
-  return staleCount(report) > 0 && !report.stale.every((s) => s.why === 'locked');
 }

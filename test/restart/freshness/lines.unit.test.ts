@@ -1,5 +1,5 @@
-import type { FreshnessReport, ProgressEvent } from '../../lib/restart/events';
-import { createFormatter } from '../../lib/restart/format';
+import type { FreshnessReport, ProgressEvent } from '../../../lib/restart/events';
+import { createFormatter } from '../../../lib/restart/format';
 
 // 2023-02-28T17:40:58-05:00 in New York, as the formatter's other tests use.
 const T0 = Date.UTC(2023, 1, 28, 22, 40, 58);
@@ -23,7 +23,7 @@ function render(r: FreshnessReport, verbose = false): string[] {
   return formatter.render(event).map((line) => `${line.stream}: ${line.text}`);
 }
 
-describe('format-freshness', () => {
+describe('freshness lines', () => {
   describe('createFormatter().render of a freshness event', () => {
     it('says every allocation in scope started after the time when nothing is stale', () => {
       // Arrange
