@@ -167,6 +167,22 @@ describe('the freshness report of a run with startedBefore', () => {
     expect(r.exitCode).toBe(1);
   });
 
+  it('names the allocations of batches a stopped run never reached as not reached', async () => {
+    // Arrange: one allocation per batch; Nomad refuses the first restart and -on-error fail stops there.
+    const h = await cluster();
+    const startedBefore = Date.now();
+    refuseFirstRestart(h, 'Unknown allocation');
+
+    // Act
+    const r = await run(h, { startedBefore, onError: 'fail' });
+
+    // Assert
+    const [freshness] = eventsOf(r.events, 'freshness');
+    expect(freshness?.report.restarted).toBe(0);
+    expect(freshness?.report.stale.map((s) => s.why)).toEqual(['failed', 'not-reached', 'not-reached']);
+    expect(r.exitCode).toBe(1);
+  });
+
   it('counts allocations the plan found fresh, and says every allocation is fresh', async () => {
     // Arrange: one allocation restarts after the time, before the run.
     const h = await cluster();
