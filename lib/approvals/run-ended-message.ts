@@ -6,6 +6,7 @@
  */
 import { goQuote } from '../go/quote';
 import type { RunOutcome } from '../restart/run-summary';
+import { plural } from '../restart/text';
 import type { RunEnd } from '../workflow/run-end';
 import type { ChatChannel, ChatMessage } from './message';
 import { executionConsoleUrl } from './question-message';
@@ -26,7 +27,9 @@ const ENDINGS: Readonly<Record<RunOutcome, string>> = {
 /** The message telling that a run ended. */
 export function runEndedMessage(end: RunEnd): ChatMessage {
   const failure = end.failure;
-  const ending = `${ENDINGS[end.outcome]}${end.outcome === 'error' && failure !== undefined ? `: ${failure.error}` : ''}`;
+  const stale = end.staleAllocations ?? 0;
+  // A run can end "succeeded" and still leave allocations stale (`startedBefore`): the title says so.
+  const ending = `${ENDINGS[end.outcome]}${end.outcome === 'error' && failure !== undefined ? `: ${failure.error}` : ''}${stale > 0 ? `, ${plural(stale, 'allocation', 'allocations')} still stale` : ''}`;
   const title =
     end.jobId === ''
       ? `nomad-restart: a run ${ending}`

@@ -45,10 +45,15 @@ export interface FreshnessReport {
   readonly checked: number;
   /** Restarted by this run (in place or by a replacement that now runs). */
   readonly restarted: number;
-  /** Already started after `startedBefore` when planned: left alone. */
+  /**
+   * Already started after `startedBefore` when planned, left alone (or planned but restarted by
+   * something else than this run, as the re-read shows).
+   */
   readonly alreadyFresh: number;
   /** Still started before `startedBefore` when re-read after the last batch, with why. */
   readonly stale: readonly { readonly allocationId: string; readonly why: StaleWhy }[];
+  /** Stale allocations left out of `stale` to keep a workflow state small; absent when none. */
+  readonly staleOmitted?: number;
 }
 
 /** How one allocation is handled (Nomad's `command/job_restart.go` `handleAlloc`). */

@@ -85,7 +85,7 @@ export interface TaskScopeOptions {
  * `handleAlloc`): the requested ones with `-task`; every task with `-all-tasks`, or with
  * `-reschedule` (the whole allocation is replaced); else the running ones.
  */
-function tasksInScope(stub: AllocListStub, scope: TaskScopeOptions): string[] {
+export function tasksInScope(stub: AllocListStub, scope: TaskScopeOptions): string[] {
   if (scope.tasks.length > 0) return [...scope.tasks];
   const states = Object.entries(stub.TaskStates ?? {});
   if (scope.allTasks || scope.reschedule) return states.map(([name]) => name);

@@ -7,6 +7,7 @@
 import { formatGoDuration } from '../go/duration';
 import { goQuote } from '../go/quote';
 import type { ProgressEvent, RestartMode, SkipReason } from './events';
+import { allFreshText, freshnessCountsText, staleTexts } from './freshness/lines';
 import { healthLine } from './health/format-health';
 import { displayId } from './ids';
 import { lockEventText } from './lock-lines';
@@ -167,9 +168,15 @@ export function createFormatter(options: FormatterOptions): Formatter {
         return [stdout('No allocations to restart')];
       case 'all-started-after':
         return [stdout(`All ${event.count} allocations started after ${ts(event.startedBefore)}`)];
-      case 'freshness':
-        // The report's lines come with the freshness report (issue #38).
-        return [];
+      case 'freshness': {
+        const { report } = event;
+        const last = allFreshText(report, ts(report.startedBefore));
+        return [
+          stdout(header(t, freshnessCountsText(report))),
+          ...staleTexts(report, id).map((text) => stdout(detail(t, text))),
+          ...(last === undefined ? [] : [stdout(last)]),
+        ];
+      }
       case 'lock-taken-over':
       case 'earlier-run-resumed':
       case 'shared-lock-skipped':

@@ -8,6 +8,8 @@ export * from './events';
 export * from './execution-input';
 export * from './filter';
 export * from './format';
+export * from './freshness/report';
+export * from './freshness/stale';
 export * from './ids';
 export * from './input';
 export * from './options';

@@ -5,7 +5,9 @@
  */
 import { formatGoDuration } from '../go/duration';
 import { goQuote } from '../go/quote';
-import type { SkipReason } from './events';
+import type { FreshnessReport, SkipReason } from './events';
+import { type FreshnessOfRun, freshnessOfRun, summaryFreshnessLines } from './freshness/lines';
+
 import type { FleetJobRef } from './job-scope';
 import { formatErrorList } from './text';
 
@@ -116,6 +118,8 @@ export interface RunFacts {
   readonly scheduledTime: number | null;
   /** The fleet run that started this one (its input's `fleet`), when one did. */
   readonly fleet?: FleetOfRun;
+  /** The freshness report of a run with `startedBefore` that planned a restart (freshness/report.ts). */
+  readonly freshness?: FreshnessReport;
 }
 
 /** A fleet run that started a one-job run: the fleet's run ID, and the job's place in its order. */
@@ -151,6 +155,12 @@ export interface RunSummary {
   readonly schedule: { readonly name: string | null; readonly scheduledTime: string | null } | null;
   /** The fleet run that started this one, when one did: its console and its report are the fleet's. */
   readonly fleet: FleetOfRun | null;
+  /**
+   * With `startedBefore`: per allocation in scope, restarted, already fresh or still stale (with
+   * why), from the job's allocations re-read after the last batch; `null` without it, or when the
+   * run planned nothing.
+   */
+  readonly freshness: FreshnessOfRun | null;
   /** Nomad's error list (`command/job_restart.go` `errorFormat`, no indent); `''` when there are none. */
   readonly errorText: string;
   /** {@link renderRunSummary} of this summary: what to read first. */
@@ -198,6 +208,7 @@ export function summarizeRun(facts: RunFacts): RunSummary {
       facts.fleet === undefined
         ? null
         : { runId: facts.fleet.runId, index: facts.fleet.index, of: facts.fleet.of },
+    freshness: facts.freshness === undefined ? null : freshnessOfRun(facts.freshness, iso),
     errorText: facts.errors.length > 0 ? formatErrorList(facts.errors, 0, facts.omittedErrors) : '',
   };
   const lines = renderRunSummary(data);
@@ -266,6 +277,9 @@ export function renderRunSummary(s: Omit<RunSummary, 'lines' | 'text'>): string[
         ? `Maintenance window: ended ${s.window.end}, ${done} of ${a.planned} allocations done, ${a.notReached} left`
         : `Maintenance window: until ${s.window.end}`,
     );
+  }
+  if (s.freshness !== null) {
+    lines.push(...summaryFreshnessLines(s.freshness));
   }
   lines.push(runTimeLine(s));
   if (s.fleet !== null)

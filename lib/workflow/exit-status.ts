@@ -5,6 +5,8 @@
  * a failure (`Error retrieving versions of job %q: %s`: what failed, a colon, the cause).
  */
 import { goQuote } from '../go/quote';
+import type { FreshnessOfRun } from '../restart/freshness/lines';
+import { staleFails } from '../restart/freshness/stale';
 import { causeMessage } from './errors';
 import { FleetFailStates } from './fleet-state-names';
 import { FailStates } from './state-names';
@@ -49,9 +51,16 @@ export function exitStatusOf(
 ): ExitStatus {
   switch (end.status) {
     case 'SUCCEEDED': {
-      const summary = end.output as { outcome?: unknown; errorText?: unknown } | null | undefined;
+      const summary = end.output as
+        | { outcome?: unknown; errorText?: unknown; freshness?: FreshnessOfRun | null }
+        | null
+        | undefined;
       const failed = summary?.outcome === 'failed' || summary?.outcome === 'unrecoverable';
-      return status(failed || (typeof summary?.errorText === 'string' && summary.errorText !== '') ? 1 : 0);
+      // Beyond Nomad (`startedBefore`): allocations still stale fail the run as a failed batch does.
+      const stale = Array.isArray(summary?.freshness?.stale) && staleFails(summary.freshness);
+      return status(
+        failed || stale || (typeof summary?.errorText === 'string' && summary.errorText !== '') ? 1 : 0,
+      );
     }
     case 'FAILED': {
       // A confirmed interrupt ends the workflow as Canceled; Nomad exits 0 there.

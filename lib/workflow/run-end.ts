@@ -5,6 +5,7 @@
  * An execution that handed over to a continue-as-new successor has not ended the run. A fleet's
  * end is its summary's lines (`fleet-run-end.ts`).
  */
+import { staleCount } from '../restart/freshness/stale';
 import type { RunOutcome, RunSummary } from '../restart/run-summary';
 import { ERROR_LIST_HEADER } from '../restart/text';
 import type { EndedExecution } from './ended-execution';
@@ -29,6 +30,11 @@ export interface RunEnd {
   readonly failure?: { readonly error: string; readonly cause: string };
   /** The input's `startedBy`. */
   readonly startedBy?: string;
+  /**
+   * With `startedBefore`: allocations the run's freshness report left stale, when any (a run that
+   * ended "succeeded" can leave some: the report's re-read shows them).
+   */
+  readonly staleAllocations?: number;
 }
 
 /** What an ended execution means: the run goes on in a successor, or it ended. */
@@ -71,6 +77,12 @@ const isSummary = (value: unknown): value is Pick<RunSummary, 'outcome' | 'jobId
   typeof (value as RunSummary).namespace === 'string' &&
   Array.isArray((value as RunSummary).lines);
 
+/** How many allocations a summary's freshness report left stale; 0 without a report. */
+function staleOf(summary: object): number {
+  const freshness = (summary as Partial<Pick<RunSummary, 'freshness'>>).freshness;
+  return freshness != null && Array.isArray(freshness.stale) ? staleCount(freshness) : 0;
+}
+
 /**
  * "Continued in new execution" outputs the successor's ARN, or, when a retried start found the
  * successor already started, the `ExecutionAlreadyExists` failure its Catch wrote: either way
@@ -112,6 +124,7 @@ export function endOfExecution(e: EndedExecution, record?: RunRecordView): Execu
   if (e.status === 'SUCCEEDED') {
     const output = parseJson(e.output);
     if (isSummary(output)) {
+      const stale = staleOf(output);
       return {
         kind: 'ended',
         ...base,
@@ -119,6 +132,7 @@ export function endOfExecution(e: EndedExecution, record?: RunRecordView): Execu
         jobId: output.jobId,
         namespace: output.namespace,
         ...splitErrorList(output.lines),
+        ...(stale > 0 ? { staleAllocations: stale } : {}),
       };
     }
     if (isHandOver(output)) return { kind: 'continued' };

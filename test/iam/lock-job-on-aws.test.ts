@@ -17,9 +17,12 @@
  */
 import { NomadClient } from '../../lib/nomad';
 import type { RestartInput } from '../../lib/restart/input';
+import type { RestartPlan } from '../../lib/restart/plan';
 import type { RunSummary } from '../../lib/restart/run-summary';
+import { rememberPlan } from '../../lib/steps/kit/plan-cache';
 import { NomadVariablesLock, sharedLockPath } from '../../lib/stores';
 import { FlowStates, TaskStates } from '../../lib/workflow/state-names';
+import { createScaledClock } from '../../sim/index';
 import { runWorkflowInput } from '../engines/local/helpers/workflow-harness';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../fixtures/readme-policy';
 import { captureOutput, lambdaContext } from '../lambdas/helpers/fixtures';
@@ -39,6 +42,17 @@ const TERMINAL = { engine: 'local', who: 'alice', host: 'alice-laptop', pid: '42
 /** A terminal's run is named by its local execution (lib/engines/local), as the variable's items say. */
 const TERMINAL_RUN = 'arn:aws:states:local:000000000000:execution:NomadRestart-Restart:0b5d6c1e-alice';
 const TERMINAL_LOCK_ID = '44444444-4444-4444-8444-444444444444';
+
+/** A plan of another run, which a process may hold instead of this run's. */
+const OTHER_PLAN: RestartPlan = {
+  kind: 'plan',
+  job: { id: 'other', multiregion: false },
+  batchSize: 1,
+  batches: [],
+  skipped: [],
+  counts: { listed: 0, eligible: 0, skipped: 0, skippedBy: {} },
+  createdAt: 0,
+};
 
 const scheduled = {
   job: 'web',
@@ -108,6 +122,49 @@ describe('Lock job when the job is held by a terminal run, on AWS with IAM enfor
     expect(lockJobActions(from)).toContain('dynamodb:DeleteItem');
     expect(await aws.lockHolder(KEY)).toBeUndefined();
     expect(lockVariable(h)?.items['runId']).toBe(TERMINAL_RUN);
+    expect(h.sim.control.counters()[RESTARTS]).toBeUndefined();
+  });
+
+  it('reports a skipped scheduled run’s planned allocations as locked with startedBefore, reading its plan', async () => {
+    // Arrange: on the wall clock, which "Validate input" resolves the time against.
+    const h = await harness.startRunning(
+      simpleJob('web', 'service', 2),
+      { token: OPERATOR_TOKEN, clock: createScaledClock(1) },
+      { acl: readmePolicyAcl() },
+    );
+    await heldByTerminal(h);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    const startedBefore = new Date().toISOString();
+    const from = aws.ledger.calls.length;
+
+    // Act
+    // The schedule fired now: a time after its scheduled time would be in the future.
+    const scheduledTime = new Date(Date.now() + 1).toISOString();
+    const run = await runWorkflowInput(
+      h,
+      { ...scheduled, scheduledTime, startedBefore },
+      {
+        token: OPERATOR_TOKEN,
+        // On AWS, Lock job is a function of its own, without the plan Plan decoded in its process:
+        // this process forgets it too, so Lock job reads it from S3 as it would there.
+        interceptInvocation: (state, invoke) => {
+          if (state === TaskStates.lockJob) rememberPlan('another-run/plan.json', OTHER_PLAN);
+          return invoke();
+        },
+      },
+    );
+
+    // Assert
+    expect(run.entered.at(-1)).toBe(FlowStates.skippedJobLocked);
+    const summary = run.result.output as RunSummary;
+    expect(summary.freshness).toMatchObject({
+      startedBefore,
+      checked: 2,
+      restarted: 0,
+      stale: [{ why: 'locked' }, { why: 'locked' }],
+    });
+    expect(run.exitCode).toBe(0);
+    expect(lockJobActions(from)).toContain('s3:GetObject');
     expect(h.sim.control.counters()[RESTARTS]).toBeUndefined();
   });
 

@@ -1,3 +1,4 @@
+import type { FreshnessReport } from '../../lib/restart/events';
 import { countSkipped, renderRunSummary, summarizeRun } from '../../lib/restart/run-summary';
 import { RUN_START, runFacts } from './helpers/run-facts';
 
@@ -140,6 +141,76 @@ describe('run summary', () => {
       // Assert
       expect(summary.fleet).toEqual({ runId: 'fleet-weekly', index: 2, of: 5 });
       expect(summary.lines).toContain('Started by fleet run "fleet-weekly" (job 2 of 5)');
+    });
+
+    it('carries the freshness report with its time in RFC 3339, and says every allocation is fresh', () => {
+      // Arrange
+      const freshness: FreshnessReport = {
+        namespace: 'default',
+        jobId: 'example',
+        startedBefore: START - 3_600_000,
+        checked: 12,
+        restarted: 10,
+        alreadyFresh: 2,
+        stale: [],
+      };
+
+      // Act
+      const summary = summarizeRun(facts({ freshness }));
+
+      // Assert
+      expect(summary.freshness).toEqual({
+        startedBefore: '2026-11-29T01:00:00.000Z',
+        checked: 12,
+        restarted: 10,
+        alreadyFresh: 2,
+        stale: [],
+      });
+      expect(summary.lines.slice(2, 4)).toEqual([
+        'Freshness: 12 allocations checked, 10 restarted, 2 already fresh, 0 still stale',
+        'Every allocation in scope started after 2026-11-29T01:00:00.000Z',
+      ]);
+    });
+
+    it('names the first stale allocations in full and counts the others', () => {
+      // Arrange
+      const stale = Array.from({ length: 12 }, (_, i) => ({
+        allocationId: `alloc-${i}`,
+        why: 'not-reached' as const,
+      }));
+      const freshness: FreshnessReport = {
+        namespace: 'default',
+        jobId: 'example',
+        startedBefore: START,
+        checked: 20,
+        restarted: 8,
+        alreadyFresh: 0,
+        stale,
+        staleOmitted: 3,
+      };
+
+      // Act
+      const lines = summarizeRun(facts({ freshness })).lines;
+
+      // Assert
+      expect(lines).toContain(
+        'Freshness: 20 allocations checked, 8 restarted, 0 already fresh, 15 still stale',
+      );
+      expect(lines).toContain(
+        'Allocation "alloc-0" started before the time given: the run ended before reaching it',
+      );
+      expect(lines).toContain('... and 5 more stale allocations');
+      expect(lines.some((line) => line.includes('alloc-10'))).toBe(false);
+      expect(lines.some((line) => line.startsWith('Every allocation'))).toBe(false);
+    });
+
+    it('has no freshness without startedBefore', () => {
+      // Act
+      const summary = summarizeRun(facts());
+
+      // Assert
+      expect(summary.freshness).toBeNull();
+      expect(summary.lines.some((line) => line.startsWith('Freshness'))).toBe(false);
     });
 
     it('has no fleet when none started it', () => {

@@ -1,7 +1,20 @@
+import type { StaleWhy } from '../../lib/restart/events';
+import type { FreshnessOfRun } from '../../lib/restart/freshness/lines';
 import { causeMessage } from '../../lib/workflow/errors';
 import { type ExecutionEnding, exitStatusOf, fleetExitStatusOf } from '../../lib/workflow/exit-status';
 
 const EXEC = 'arn:aws:states:eu-west-1:123456789012:execution:m:e1';
+const NOT_REACHED = { allocationId: 'a1', why: 'not-reached' } as const;
+const LOCKED = { allocationId: 'a1', why: 'locked' } as const;
+
+/** A summary's freshness field with `stale` (times and counts do not decide the exit code). */
+const fresh = (stale: readonly { allocationId: string; why: StaleWhy }[]): FreshnessOfRun => ({
+  startedBefore: '2026-12-07T10:00:00.000Z',
+  checked: 1,
+  restarted: 1 - stale.length,
+  alreadyFresh: 0,
+  stale,
+});
 
 describe('exit status', () => {
   describe('causeMessage', () => {
@@ -50,6 +63,27 @@ describe('exit status', () => {
           name: 'a run with errors',
           end: { status: 'SUCCEEDED', output: { outcome: 'failed', errorText: 'x' } },
           exitCode: 1,
+        },
+        {
+          name: 'a run that left an allocation stale (startedBefore)',
+          end: {
+            status: 'SUCCEEDED',
+            output: { outcome: 'stopped-at-window-end', errorText: '', freshness: fresh([NOT_REACHED]) },
+          },
+          exitCode: 1,
+        },
+        {
+          name: 'a run that left every allocation in scope fresh',
+          end: { status: 'SUCCEEDED', output: { outcome: 'succeeded', errorText: '', freshness: fresh([]) } },
+          exitCode: 0,
+        },
+        {
+          name: 'a scheduled run skipped for the lock, its allocations stale only as locked',
+          end: {
+            status: 'SUCCEEDED',
+            output: { outcome: 'skipped-job-locked', errorText: '', freshness: fresh([LOCKED]) },
+          },
+          exitCode: 0,
         },
         { name: 'a canceled run', end: failed('Canceled', 'Canceling job restart process'), exitCode: 0 },
         { name: 'RestartFailed (already printed)', end: failed('RestartFailed', 'errors'), exitCode: 1 },

@@ -36,6 +36,8 @@ const PLAN_ACCESS: Readonly<Partial<Record<WorkflowFunctionId, readonly string[]
   decide: ['s3:GetObject', 's3:PutObject'],
   'apply-answer': ['s3:GetObject', 's3:PutObject'],
   finish: ['s3:GetObject', 's3:PutObject'],
+  // A scheduled run it skips for the lock reports the plan's allocations as stale (`startedBefore`).
+  'lock-job': ['s3:GetObject'],
   // Its state budget (lambdas/private/state-budget-middleware.ts) sets an over-long event list aside.
   'resume-run': ['s3:PutObject'],
   // They end runs: list the run's documents and tag each so they may expire.

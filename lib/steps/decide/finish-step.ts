@@ -5,6 +5,7 @@
 import { sampleErrors } from '../../restart/error-sample';
 import { type RunOutcome, summarizeRun } from '../../restart/run-summary';
 import type { FinishInput, FinishOutput } from '../../workflow/restart-steps';
+import { readFreshness } from '../kit/freshness-read';
 import { EMPTY_RUN, type RunRecord, type StepKit } from '../kit/step-kit';
 import { carryOverKey, clearCarryOver } from '../plan/carry-over';
 
@@ -29,6 +30,18 @@ export async function finishStep(
       { type: 'finished', time, errors: sample.errors, canceled: stopped, omittedErrors: sample.omitted },
     );
   }
+  // After Nomad's last line: what the job's allocations show now, re-read (`startedBefore` only).
+  const freshness =
+    plan === null
+      ? undefined
+      : await readFreshness(kit, options, plan, {
+          reachedBatches: progress?.nextBatch ?? 0,
+          failed: new Set(
+            record.errors.flatMap((e) => (e.allocationId === undefined ? [] : [e.allocationId])),
+          ),
+          locked: false,
+        });
+  if (freshness !== undefined) emit({ type: 'freshness', time: kit.now(), report: freshness });
   const outcome = outcomeOf(record, messages.length, canceled);
   // A maintenance carried across windows is over once a run of it succeeds.
   const carryKey = carryOverKey(options);
@@ -54,6 +67,7 @@ export async function finishStep(
       scheduleName: options.scheduleName ?? null,
       scheduledTime: options.scheduledTime ?? null,
       ...(options.fleet === undefined ? {} : { fleet: options.fleet }),
+      ...(freshness === undefined ? {} : { freshness }),
     }),
   };
 }

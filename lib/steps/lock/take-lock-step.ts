@@ -5,7 +5,7 @@
  * says so. The lease never decides on its own, except for the job's shared lock in Nomad held by a
  * run this engine cannot ask about (another laptop): only its holder or Nomad's TTL frees that one.
  */
-import type { ProgressEvent } from '../../restart/events';
+import type { FreshnessReport, ProgressEvent } from '../../restart/events';
 import { summarizeRun } from '../../restart/run-summary';
 import { skipsWhenLocked } from '../../restart/window';
 import { describeHolder, LockHeldError, SharedLockHeldError } from '../../stores/errors';
@@ -13,6 +13,7 @@ import type { RunStatus } from '../../stores/run-status';
 import { JobLockedError } from '../../workflow/errors';
 import type { Summary } from '../../workflow/payloads';
 import type { PlannedStepInput, StepEvents } from '../../workflow/restart-steps';
+import { readFreshness } from '../kit/freshness-read';
 import type { StepKit } from '../kit/step-kit';
 import { jobRunKey, recordRunHoldsJob } from '../plan/earlier-run';
 import { type JobLocks, leaseOf, lockKeyOf } from './job-locks';
@@ -41,8 +42,16 @@ function holderName(err: LockHeldError): string {
  */
 const stillRuns = (status: RunStatus): boolean => status === 'RUNNING' || status === 'SUCCEEDED';
 
-/** The summary of a scheduled run skipped because `holder` keeps the job (the execution's output). */
-function skippedSummary({ options, run, plan }: PlannedStepInput, holder: string, now: number) {
+/**
+ * The summary of a scheduled run skipped because `holder` keeps the job (the execution's output),
+ * with its freshness report when it has one.
+ */
+function skippedSummary(
+  { options, run, plan }: PlannedStepInput,
+  holder: string,
+  now: number,
+  freshness: FreshnessReport | undefined,
+) {
   return summarizeRun({
     outcome: 'skipped-job-locked',
     jobId: plan.jobId,
@@ -62,6 +71,7 @@ function skippedSummary({ options, run, plan }: PlannedStepInput, holder: string
     scheduleName: options.scheduleName ?? null,
     scheduledTime: options.scheduledTime ?? null,
     ...(options.fleet === undefined ? {} : { fleet: options.fleet }),
+    ...(freshness === undefined ? {} : { freshness }),
   });
 }
 
@@ -90,11 +100,18 @@ export async function takeLockStep(
       emit({ type: 'shared-lock-skipped', time: kit.now(), jobId: plan.jobId, reason: skipped.message });
   };
   // Another run keeps the job: this one fails, or, scheduled, is skipped.
-  const lockedOut = (by: LockHeldError): TakeLockOutput => {
+  const lockedOut = async (by: LockHeldError): Promise<TakeLockOutput> => {
     if (!skipsWhenLocked(input.options)) throw held(by);
     const now = kit.now();
     emit({ type: 'skipped-job-locked', time: now, jobId: plan.jobId, holder: by.holder });
-    return { outcome: 'skipped', summary: skippedSummary(input, by.holder, now), events };
+    // With `startedBefore`: every planned allocation stays stale, `locked` (no failure, exit 0).
+    const freshness = await readFreshness(kit, input.options, plan, {
+      reachedBatches: 0,
+      failed: new Set(),
+      locked: true,
+    });
+    if (freshness !== undefined) emit({ type: 'freshness', time: now, report: freshness });
+    return { outcome: 'skipped', summary: skippedSummary(input, by.holder, now, freshness), events };
   };
   try {
     await lock.take(key, lease);

@@ -3,6 +3,7 @@
  * execution (and the run's record, where the message reads it). run-ended-doc.unit.test.ts renders
  * each with the real message builder and checks that the doc shows exactly that.
  */
+import type { FreshnessReport } from '../../../lib/restart/events';
 import { validateExecutionInput } from '../../../lib/restart/execution-input';
 import { type RunFacts, summarizeRun } from '../../../lib/restart/run-summary';
 import type { EndedExecution } from '../../../lib/workflow/ended-execution';
@@ -58,6 +59,17 @@ const invalidInput = (() => {
   throw new Error('the sample input is valid');
 })();
 
+/** The freshness report of a run that restarted 10 allocations after a rotation, `stale` still stale. */
+const freshness = (stale: FreshnessReport['stale']): FreshnessReport => ({
+  namespace: 'default',
+  jobId: 'example',
+  startedBefore: Date.parse('2026-11-29T01:45:00Z'),
+  checked: 12,
+  restarted: 10 - stale.length,
+  alreadyFresh: 2,
+  stale,
+});
+
 const RECORD: RunRecordView = {
   errors: [{ message: ERROR }],
   counts: { planned: 10, restarted: 3, failed: 1, skipped: { notRunning: 1 } },
@@ -101,6 +113,18 @@ export const RUN_END_SAMPLES: readonly {
       planned: 0,
       restarted: 0,
       lockedBy: 'arn:aws:states:eu-central-1:123456789012:execution:NomadRestart-Restart:example-by-hand',
+    }),
+  },
+  {
+    ending: 'made every allocation fresh (startedBefore)',
+    ended: succeeded({ skipped: { alreadyFresh: 2 }, freshness: freshness([]) }),
+  },
+  {
+    ending: 'succeeded but left an allocation stale (startedBefore)',
+    ended: succeeded({
+      restarted: 10,
+      skipped: { alreadyFresh: 2 },
+      freshness: freshness([{ allocationId: '3b0c5a1e-83c1-4a39-b7a4-0f4d1d6c2e11', why: 'failed' }]),
     }),
   },
   {

@@ -5,10 +5,12 @@
  * from the kit's clock, not the machine's.
  */
 import { NomadClient } from '../../../lib/nomad';
+import type { RestartPlan } from '../../../lib/restart/plan';
 import { SCHEDULE_TRIGGER } from '../../../lib/restart/window';
 import { createLockSteps, type LockSteps } from '../../../lib/steps/lock/lock-steps';
 import { questionLeaseSeconds } from '../../../lib/steps/lock/refresh-lock-step';
 import { MemoryJobLock, MemoryPlanStore, PairedJobLock, type RunStatus } from '../../../lib/stores';
+import { exitStatusOf } from '../../../lib/workflow/exit-status';
 import type { PlannedStepInput } from '../../../lib/workflow/restart-steps';
 import { restartOptions } from '../../fixtures/restart-options';
 import { plannedState } from '../../lambdas/helpers/fixtures';
@@ -20,10 +22,14 @@ const nomad = NomadClient.create({ address: 'http://127.0.0.1:1' });
 afterAll(() => nomad.close());
 
 /** The lock steps over `own`, at `NOW`, where every holder has `holderStatus`. */
-function lockSteps(own: MemoryJobLock, holderStatus: RunStatus = 'NOT_FOUND'): LockSteps {
+function lockSteps(
+  own: MemoryJobLock,
+  holderStatus: RunStatus = 'NOT_FOUND',
+  planStore = new MemoryPlanStore(),
+): LockSteps {
   return createLockSteps({
     nomad,
-    planStore: new MemoryPlanStore(),
+    planStore,
     now: () => NOW,
     signal: new AbortController().signal,
     lock: new PairedJobLock(own, undefined, { required: false }),
@@ -91,6 +97,55 @@ describe('LockSteps', () => {
         { type: 'skipped-job-locked', time: NOW, jobId: 'web', holder: 'run-busy' },
       ]);
       expect(own.holder(KEY)).toBe('run-busy');
+    });
+
+    it('reports every planned allocation of a skipped scheduled run with startedBefore as locked', async () => {
+      // Arrange: a stored plan of two allocations; one more was already fresh. No Nomad is reachable:
+      // a run that restarted nothing reads nothing more.
+      const own = new MemoryJobLock();
+      await own.acquire(KEY, { owner: 'run-busy', ttlSeconds: 60 });
+      const planStore = new MemoryPlanStore();
+      const stored: RestartPlan = {
+        kind: 'plan',
+        job: { id: 'web', namespace: 'default', multiregion: false },
+        batchSize: 1,
+        batches: [
+          [{ id: 'a1', group: 'g', jobId: 'web', tasks: [] }],
+          [{ id: 'a2', group: 'g', jobId: 'web', tasks: [] }],
+        ],
+        skipped: [{ id: 'f1', reason: { kind: 'started-after', startedBefore: NOW - 60_000 } }],
+        counts: { listed: 3, eligible: 2, skipped: 1, skippedBy: { alreadyFresh: 1 } },
+        createdAt: NOW,
+      };
+      await planStore.put('runs/run-late/plan.json', stored);
+      const base = input(
+        'run-late',
+        restartOptions('web', { trigger: SCHEDULE_TRIGGER, startedBefore: NOW - 60_000 }),
+      );
+      const scheduled = { ...base, plan: { ...base.plan, planKey: 'runs/run-late/plan.json' } };
+
+      // Act
+      const out = await lockSteps(own, 'RUNNING', planStore).take(scheduled);
+
+      // Assert
+      const report = {
+        namespace: 'default',
+        jobId: 'web',
+        startedBefore: NOW - 60_000,
+        checked: 3,
+        restarted: 0,
+        alreadyFresh: 1,
+        stale: [
+          { allocationId: 'a1', why: 'locked' },
+          { allocationId: 'a2', why: 'locked' },
+        ],
+      };
+      expect(out.events).toContainEqual({ type: 'freshness', time: NOW, report });
+      expect(out.summary?.freshness).toMatchObject({ checked: 3, stale: report.stale });
+      expect(
+        exitStatusOf({ status: 'SUCCEEDED', output: out.summary }, { executionArn: 'x', stoppedByUs: false })
+          .exitCode,
+      ).toBe(0);
     });
 
     it('fails a run started by hand while the holder still runs, naming the holder', async () => {

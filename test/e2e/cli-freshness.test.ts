@@ -1,0 +1,111 @@
+/**
+ * Scenario (issue #38, must show): the freshness report through the real command, against the
+ * simulator with ACLs on and the README's policy token. A service job "web" of three running
+ * allocations whose task may not restart after a failure (restart policy: no attempts, mode fail);
+ * the command restarts it with `-yes -started-before T`, T after every first start.
+ * - One allocation's task crashes as it starts again: Nomad accepted every restart (no error, Nomad's
+ *   "Job restarted successfully!"), yet the report, from the allocations re-read after the last
+ *   batch, names that allocation still stale, never says every allocation is fresh, and the
+ *   command exits 1.
+ * - Nothing crashes, `-output json`: the `freshness` event reports all three restarted and nothing
+ *   stale, exit 0.
+ *
+ * The simulator runs on the wall clock (time scale 1): T is a wall-clock time the command must
+ * accept (a future time is refused), and the tasks' `StartedAt` must be on the same clock.
+ */
+import type { ProgressEvent } from '../../lib/restart/events';
+import { createScaledClock, type RunningSimulator, startSimulator } from '../../sim/index';
+import { OPERATOR_TOKEN, readmePolicyAcl } from '../fixtures/readme-policy';
+import { simpleJob } from '../steps/helpers/harness';
+import { runCli } from './helpers/run-cli';
+
+const JOB = 'web';
+
+let sim: RunningSimulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+/** The simulator on the wall clock once `web` runs, then a few ms so a time taken now is after every start. */
+async function startRunning(): Promise<RunningSimulator> {
+  const job = simpleJob(JOB, 'service', 3);
+  const [group] = job.TaskGroups ?? [];
+  if (group !== undefined) group.RestartPolicy = { Attempts: 0, Interval: 1800e9, Delay: 1e9, Mode: 'fail' };
+  sim = await startSimulator({
+    clock: createScaledClock(1),
+    scenario: { nodes: [{ name: 'n1' }], jobs: [job], acl: readmePolicyAcl(['default']) },
+  });
+  await sim.control.waitFor(
+    (state) => state.allocations({ jobId: JOB }).filter((a) => a.ClientStatus === 'running').length === 3,
+  );
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  return sim;
+}
+
+describe('nomad-restart -started-before: the freshness report', () => {
+  it('names an allocation whose restarted task crashed as still stale and exits 1', async () => {
+    // Arrange
+    const s = await startRunning();
+    const [crashing] = s.control.state().allocations({ jobId: JOB });
+    const id = crashing?.ID ?? '';
+    s.control.crashOnStart({ allocationId: id }, { exitCode: 3 });
+    const T = new Date().toISOString();
+
+    // Act
+    const result = await runCli(['-yes', '-started-before', T, JOB], {
+      NOMAD_ADDR: s.address,
+      NOMAD_TOKEN: OPERATOR_TOKEN,
+    });
+
+    // Assert
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('');
+    const lines = result.stdout.split('\n');
+    const report = lines.findIndex((line) => line.includes('Freshness:'));
+    expect(lines.slice(report - 2, report + 2)).toEqual([
+      '',
+      'Job restarted successfully!',
+      '==> <ts>: Freshness: 3 allocations checked, 2 restarted, 0 already fresh, 1 still stale',
+      `    <ts>: Allocation "${id.slice(0, 8)}" started before the time given: its restart failed`,
+    ]);
+    expect(result.stdout).not.toContain('Every allocation in scope started after');
+    expect(s.control.requestLog().filter((e) => e.status >= 400)).toEqual([]);
+  });
+
+  it('prints the freshness event with -output json, nothing stale, exit 0', async () => {
+    // Arrange
+    const s = await startRunning();
+    const T = new Date().toISOString();
+
+    // Act
+    const result = await runCli(['-yes', '-output', 'json', '-started-before', T, JOB], {
+      NOMAD_ADDR: s.address,
+      NOMAD_TOKEN: OPERATOR_TOKEN,
+    });
+
+    // Assert
+    expect(result.code).toBe(0);
+    const events = result.stdout
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as ProgressEvent);
+    const freshness = events.filter((e) => e.type === 'freshness');
+    expect(freshness).toEqual([
+      {
+        type: 'freshness',
+        time: expect.any(Number),
+        report: {
+          namespace: 'default',
+          jobId: JOB,
+          startedBefore: Date.parse(T),
+          checked: 3,
+          restarted: 3,
+          alreadyFresh: 0,
+          stale: [],
+        },
+      },
+    ]);
+    expect(events.at(-1)?.type).toBe('freshness');
+  });
+});
