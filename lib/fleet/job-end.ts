@@ -6,6 +6,7 @@
  * `Cause`, its ARN).
  */
 import { causeMessage } from '../errors/cause-message';
+import { staleCount, staleFails } from '../restart/freshness/stale';
 import { ERROR_LIST_HEADER, trimSpace } from '../restart/text';
 import type { FleetEvent, FleetJobName, FleetJobOutcome, FleetJobProblem } from './events';
 import { FleetResultDecodeError, type MapResultEntry, parseJson } from './map-results';
@@ -84,8 +85,14 @@ function succeededEnd(name: FleetJobName, output: unknown): FleetJobEnd {
     return failed(name, at, 'UnreadableResult', 'the job ended without a run summary');
   const allocations = isObject(summary['allocations']) ? summary['allocations'] : {};
   switch (summary['outcome']) {
-    case 'succeeded':
-      return { ...name, ...at, outcome: 'restarted' };
+    case 'succeeded': {
+      // Nomad took every restart, yet a task may not have started again (a crash on start): the
+      // job's freshness report (with `startedBefore`) says so, and the fleet counts it as failed,
+      // as the job's own run at a terminal exits 1.
+      const stale = staleOf(summary['freshness']);
+      if (stale === undefined) return { ...name, ...at, outcome: 'restarted' };
+      return failed(name, at, 'AllocationsStillStale', stale);
+    }
     case 'skipped-job-locked':
       return {
         ...name,
@@ -119,6 +126,17 @@ function succeededEnd(name: FleetJobName, output: unknown): FleetJobEnd {
         failureMessage(stringOf(summary['text']) ?? String(summary['outcome'])),
       );
   }
+}
+
+/** How many allocations a job's freshness report left stale, in words, when that fails the job. */
+function staleOf(freshness: unknown): string | undefined {
+  if (!isObject(freshness) || !Array.isArray(freshness['stale'])) return undefined;
+  const report = {
+    stale: freshness['stale'] as { allocationId: string; why: 'failed' | 'not-reached' | 'locked' }[],
+    staleOmitted: numberOf(freshness['staleOmitted']),
+  };
+  if (!staleFails(report)) return undefined;
+  return `${staleCount(report)} allocations still started before ${stringOf(freshness['startedBefore']) ?? 'the time given'}`;
 }
 
 const lockedProblem = (cause: string): FleetJobProblem => ({ kind: 'locked', holder: holderOf(cause) });

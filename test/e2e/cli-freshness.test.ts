@@ -9,6 +9,8 @@
  *   command exits 1.
  * - Nothing crashes, `-output json`: the `freshness` event reports all three restarted and nothing
  *   stale, exit 0.
+ * - The same crash in a fleet (`fleet -namespace default -started-before T`): the job whose run
+ *   left an allocation stale is counted failed with the count, the fleet ends with errors, exit 1.
  *
  * The simulator runs on the wall clock (time scale 1): T is a wall-clock time the command must
  * accept (a future time is refused), and the tasks' `StartedAt` must be on the same clock.
@@ -107,5 +109,26 @@ describe('nomad-restart -started-before: the freshness report', () => {
       },
     ]);
     expect(events.at(-1)?.type).toBe('freshness');
+  });
+
+  it('counts a fleet job whose run left an allocation stale as failed, and the fleet ends with errors', async () => {
+    // Arrange
+    const s = await startRunning();
+    const [crashing] = s.control.state().allocations({ jobId: JOB });
+    s.control.crashOnStart({ allocationId: crashing?.ID ?? '' }, { exitCode: 3 });
+    const T = new Date().toISOString();
+
+    // Act
+    const result = await runCli(['fleet', '-namespace', 'default', '-yes', '-started-before', T], {
+      NOMAD_ADDR: s.address,
+      NOMAD_TOKEN: OPERATOR_TOKEN,
+    });
+
+    // Assert
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(
+      /^Fleet restart finished with errors: 0 jobs restarted, 1 failed, 0 skipped$/m,
+    );
+    expect(result.stdout).toContain(`  default/${JOB}: failed: 1 allocations still started before ${T}`);
   });
 });

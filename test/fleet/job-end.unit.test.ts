@@ -19,6 +19,35 @@ describe('job end', () => {
       });
     });
 
+    it('reads a succeeded child whose freshness report left allocations stale as failed, with their count', () => {
+      // Arrange: Nomad took every restart, but one task never started again.
+      const freshness = {
+        startedBefore: '2026-12-07T10:00:00Z',
+        checked: 3,
+        restarted: 2,
+        alreadyFresh: 0,
+        stale: [{ allocationId: 'a1', why: 'failed' }],
+        staleOmitted: 1,
+      };
+
+      // Act
+      const end = one(succeeded(web, runSummary('succeeded', { freshness })));
+      const allFresh = one(
+        succeeded(web, runSummary('succeeded', { freshness: { ...freshness, stale: [], staleOmitted: 0 } })),
+      );
+
+      // Assert
+      expect(end).toMatchObject({
+        outcome: 'failed',
+        problem: {
+          kind: 'failed',
+          error: 'AllocationsStillStale',
+          message: '2 allocations still started before 2026-12-07T10:00:00Z',
+        },
+      });
+      expect(allFresh.outcome).toBe('restarted');
+    });
+
     it('reads a scheduled child that found its job locked as locked, naming the holder', () => {
       // Act
       const end = one(succeeded(web, runSummary('skipped-job-locked', { lockedBy: 'nightly-42' })));
