@@ -35,6 +35,14 @@ export interface FleetJobItem {
 }
 
 /** Where a fleet run's documents live in the plan store, under one prefix ended with the run. */
+/**
+ * What fleet runs keep for the runs after them, outside every run's own prefix (so no run's end
+ * tags it for expiry, and no execution name can collide with it): each job's reads, by
+ * `JobModifyIndex` (lib/steps/fleet/job-reads-cache.ts).
+ */
+export const FLEET_CACHE_PREFIX = 'fleet-cache/';
+export const FLEET_JOB_READS_KEY = `${FLEET_CACHE_PREFIX}job-reads.json`;
+
 export const fleetKeys = (runId: string) => {
   const prefix = `fleets/${runId}/`;
   return {

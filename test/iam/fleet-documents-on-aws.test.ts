@@ -4,10 +4,12 @@
  * template (s3rver behind): "Plan fleet" writes the item and skipped lists under `fleets/<run>/`;
  * "Summarize fleet" reads them and the Map Run's result files, writes the report, and ends the
  * run (ListObjectsV2 under the prefix, PutObjectTagging on each key). Neither may touch a one-job
- * run's documents.
+ * run's documents. "Plan fleet" also keeps the jobs' reads for the next run under `fleet-cache/`:
+ * the first run finds none (a 404, with its listing grant, not a 403), the next reads them back.
  */
 import { S3ServiceException } from '@aws-sdk/client-s3';
 import { fleetKeys } from '../../lib/fleet/items';
+import { loadJobReads, saveJobReads } from '../../lib/steps/fleet/job-reads-cache';
 import { planStoreFromEnv } from '../../lib/stores/from-env';
 import { useEmulatedAws } from './helpers/emulated-aws';
 import { asFunction } from './helpers/iam-check';
@@ -44,6 +46,26 @@ describe("a fleet run's documents on S3, as AWS authorizes them", () => {
     expect(actions('summarize-fleet').sort()).toEqual(
       ['s3:GetObject', 's3:ListBucket', 's3:PutObject', 's3:PutObjectTagging'].sort(),
     );
+  });
+
+  it("are the jobs' reads Plan fleet keeps for the next run: none at first, then what it wrote", async () => {
+    // Arrange
+    const reads = {
+      index: 42,
+      reads: { variables: [{ path: 'nomad/jobs/shared/db', prefix: false }], secrets: [], opaque: [] },
+    };
+
+    // Act
+    const first = await asFunction('plan-fleet', () => loadJobReads(planStoreFromEnv()));
+    await asFunction('plan-fleet', () =>
+      saveJobReads(planStoreFromEnv(), new Map([['payments/checkout', reads]])),
+    );
+    const next = await asFunction('plan-fleet', () => loadJobReads(planStoreFromEnv()));
+
+    // Assert
+    expect(aws.ledger.denied()).toEqual([]);
+    expect(first.size).toBe(0);
+    expect(next).toEqual(new Map([['payments/checkout', reads]]));
   });
 
   it.each(['plan-fleet', 'summarize-fleet'])(

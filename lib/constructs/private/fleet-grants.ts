@@ -1,9 +1,11 @@
 /**
- * The fleet functions' access to the plan bucket: each under `fleets/` only (`fleetKeys`).
+ * The fleet functions' access to the plan bucket: each under `fleets/` only (`fleetKeys`), and
+ * "Plan fleet" under `fleet-cache/` too (the jobs' reads it keeps between runs).
  */
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
+import { FLEET_CACHE_PREFIX } from '../../fleet/items';
 import { FLEET_RUNS_PREFIX } from '../../workflow/fleet-plan-store';
 import type { FleetHandlerId } from '../../workflow/fleet-state-names';
 import { grantPlanObjects } from './handler-grants';
@@ -34,4 +36,13 @@ export function grantFleetHandlerAccess(
       why: "A fleet run's documents are under fleets/<run>/",
     });
   }
+  // Reads (a missing document is a 404 with the listing grant, not a 403) and writes the jobs'
+  // reads by JobModifyIndex (lib/steps/fleet/job-reads-cache.ts).
+  grantPlanObjects(scope, {
+    fn: r.functions['plan-fleet'],
+    planBucket: r.planBucket,
+    prefix: FLEET_CACHE_PREFIX,
+    actions: ['s3:GetObject', 's3:PutObject'],
+    why: "The jobs' reads a fleet keeps for the next run are under fleet-cache/",
+  });
 }

@@ -1,6 +1,7 @@
 /**
  * The fleet plan's reads for `-uses-variable`/`-uses-secret`/`-stale`: each candidate job's
- * specification, read once per run (`GET /v1/job/:id`), to tell its consumers from the rest; then,
+ * specification, read at most once per run (`GET /v1/job/:id`) and not at all when the run before
+ * kept its reads at the same `JobModifyIndex`, to tell its consumers from the rest; then,
  * with `-stale`, the variables' metadata, listed once per path and namespace (`GET
  * /v1/vars?prefix=`), from which each consumer gets its own time.
  */
@@ -8,6 +9,7 @@
 import {
   type ConsumerVerdict,
   consumerVerdict,
+  type JobReads,
   jobReads,
   type OpaqueTemplate,
   type PathPattern,
@@ -28,11 +30,14 @@ import type { NomadClient } from '../../nomad/client';
 import { UnexpectedResponseError } from '../../nomad/errors';
 import { InvalidInputError } from '../../workflow/errors';
 import { jobKey } from './fleet-listing';
+import type { CachedJobReads } from './job-reads-cache';
 
 /** A candidate job, as the plan names it. */
 export interface CandidateJob {
   readonly namespace: string;
   readonly id: string;
+  /** Its `JobModifyIndex` in the listing: a cached read at the same index is still the job's. */
+  readonly modifyIndex?: number;
 }
 
 /** How many variables one listing found: the plan's line for each path and namespace. */
@@ -51,8 +56,10 @@ export interface ConsumerScan {
   readonly notInspectable: Map<string, readonly OpaqueTemplate[]>;
   /** With `-stale`: each listing's count, in the order made. */
   readonly variables: readonly VariablesFound[];
-  /** Specifications read: one per candidate job. */
+  /** Specifications read from Nomad: one per candidate job whose cached reads were not current. */
   readonly inspected: number;
+  /** Each candidate's reads at its `JobModifyIndex`, to keep for the next run. */
+  readonly reads: ReadonlyMap<string, CachedJobReads>;
   /** Variables listings made (`-stale`): one per path and namespace. */
   readonly listings: number;
 }
@@ -104,7 +111,39 @@ async function listVariables(
 }
 
 /**
- * Reads each candidate's specification and keeps the consumers of `selection`'s paths. A job whose
+ * Each candidate's reads: from `known` when cached at the job's current `JobModifyIndex`, else from
+ * its specification (a job deleted since the listing has none).
+ */
+async function readsOfCandidates(
+  nomad: NomadClient,
+  candidates: readonly CandidateJob[],
+  known: ReadonlyMap<string, CachedJobReads>,
+  signal: AbortSignal | undefined,
+): Promise<{ reads: Map<string, CachedJobReads>; inspected: number; uncached: Map<string, JobReads> }> {
+  const reads = new Map<string, CachedJobReads>();
+  const uncached = new Map<string, JobReads>();
+  let inspected = 0;
+  for (const job of candidates) {
+    const key = jobKey(job.namespace, job.id);
+    const cached = known.get(key);
+    if (cached !== undefined && cached.index === job.modifyIndex) {
+      reads.set(key, cached);
+      continue;
+    }
+    inspected += 1;
+    const spec = await readSpec(nomad, job, signal);
+    if (spec === undefined) continue;
+    const jobReadsNow = jobReads(spec);
+    // A job listed without an index (never from Nomad) is read every time: nothing to key it by.
+    if (job.modifyIndex === undefined) uncached.set(key, jobReadsNow);
+    else reads.set(key, { index: job.modifyIndex, reads: jobReadsNow });
+  }
+  return { reads, inspected, uncached };
+}
+
+/**
+ * Reads each candidate's specification (or its cached reads, `known`, at the same
+ * `JobModifyIndex`) and keeps the consumers of `selection`'s paths. A job whose
  * templates cannot be inspected is kept only when `-filter` selected it too (the operator's filter
  * vouches for it); with `-stale` it is then taken to read every variable its namespace has under
  * the paths. With `-stale`, a consumer that reads none of the variables listed is no consumer.
@@ -115,14 +154,17 @@ export async function scanConsumers(
   selection: FleetSelection,
   stale: boolean,
   signal?: AbortSignal,
+  known: ReadonlyMap<string, CachedJobReads> = new Map(),
 ): Promise<ConsumerScan> {
   const usesVariables = patternsOf(selection.usesVariables);
   const usesSecrets = patternsOf(selection.usesSecrets);
+  const { reads, inspected, uncached } = await readsOfCandidates(nomad, candidates, known, signal);
   const verdicts: { job: CandidateJob; verdict: ConsumerVerdict }[] = [];
   for (const job of candidates) {
-    const spec = await readSpec(nomad, job, signal);
-    if (spec !== undefined)
-      verdicts.push({ job, verdict: consumerVerdict(jobReads(spec), usesVariables, usesSecrets) });
+    const key = jobKey(job.namespace, job.id);
+    const jobReadsNow = reads.get(key)?.reads ?? uncached.get(key);
+    if (jobReadsNow !== undefined)
+      verdicts.push({ job, verdict: consumerVerdict(jobReadsNow, usesVariables, usesSecrets) });
   }
   const vouched = selection.filter !== undefined;
   const readsOf = new Map<string, readonly VariableRead[]>();
@@ -136,7 +178,7 @@ export async function scanConsumers(
   const consumers = new Map<string, { startedBefore?: number }>();
   if (!stale) {
     for (const key of readsOf.keys()) consumers.set(key, {});
-    return { consumers, notInspectable, variables: [], inspected: candidates.length, listings: 0 };
+    return { consumers, notInspectable, variables: [], inspected, reads, listings: 0 };
   }
   const listings = new Map<string, VariableListing>();
   for (const { job } of verdicts) {
@@ -156,7 +198,8 @@ export async function scanConsumers(
     consumers,
     notInspectable,
     variables: found,
-    inspected: candidates.length,
+    inspected,
+    reads,
     listings: listings.size,
   };
 }

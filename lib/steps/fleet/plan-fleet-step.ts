@@ -84,7 +84,7 @@ export async function planFleetStep(deps: PlanFleetDeps, payload: PlanFleetPaylo
   const runId = payload.executionName;
   const jobOptions = withWindowResolved(options.jobOptions, startedAt);
   const nomad = jobOptions.region === undefined ? deps.nomad : deps.nomad.withRegion(jobOptions.region);
-  const plan = await planFleet(nomad, options, runId, deps.signal);
+  const plan = await planFleet(nomad, options, runId, deps.signal, deps.planStore);
   const keys = fleetKeys(runId);
   await deps.planStore.put(keys.items, plan.items);
   await deps.planStore.put(keys.skipped, plan.skipped);

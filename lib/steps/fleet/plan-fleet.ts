@@ -15,6 +15,7 @@ import type { NomadClient } from '../../nomad/client';
 import type { AllocListStub, JobListStub } from '../../nomad/types';
 import { startedAfter } from '../../restart/filter';
 import { formatStartedBefore } from '../../restart/started-before';
+import type { PlanStore } from '../../stores/plan-store';
 import { type ConsumerScan, scanConsumers, type VariablesFound } from './consumer-scan';
 import {
   countJobAllocations,
@@ -26,6 +27,7 @@ import {
   type StaleTest,
   visibleNamespaces,
 } from './fleet-listing';
+import { loadJobReads, saveJobReads } from './job-reads-cache';
 import { resolveNodeScope } from './node-scope';
 
 /** A selected job not restarted, with why. */
@@ -75,6 +77,7 @@ async function jobsToCount(
   nomad: NomadClient,
   options: FleetOptions,
   jobs: readonly Listed[],
+  kept: PlanStore | undefined,
   signal: AbortSignal | undefined,
 ): Promise<Counting> {
   const candidates = jobs.filter((job) => kindAllowsRestart(job.stub));
@@ -82,7 +85,22 @@ async function jobsToCount(
   const { selection } = options;
   if (selection.usesVariables === undefined && selection.usesSecrets === undefined)
     return { jobs: candidates, startedBefore: () => shared };
-  const scan = await scanConsumers(nomad, candidates, selection, options.stale, signal);
+  const known = kept === undefined ? undefined : await loadJobReads(kept);
+  const scan = await scanConsumers(
+    nomad,
+    candidates.map((job) => ({
+      namespace: job.namespace,
+      id: job.id,
+      ...(job.stub.JobModifyIndex === undefined ? {} : { modifyIndex: job.stub.JobModifyIndex }),
+    })),
+    selection,
+    options.stale,
+    signal,
+    known,
+  );
+  // Written only when something changed: a run after no change of any job writes nothing.
+  if (kept !== undefined && (scan.inspected > 0 || scan.reads.size !== known?.size))
+    await saveJobReads(kept, scan.reads);
   return {
     jobs: candidates.filter((job) => scan.consumers.has(jobKey(job.namespace, job.id))),
     startedBefore: (key) => scan.consumers.get(key)?.startedBefore ?? shared,
@@ -92,6 +110,8 @@ async function jobsToCount(
 
 /**
  * Plans the fleet `options` describes for run `runId`.
+ * @param kept where the jobs' reads are kept between runs (the plan store): with `-uses-variable`/
+ *   `-uses-secret`, only the specifications changed since are read from Nomad
  * @throws InvalidInputError with Nomad's words for a filter it cannot read, a node prefix that
  *   matches no node or several, an unknown pool, or a token without `node:read`; and, with
  *   `-stale`, for a path under which the token lists no variable
@@ -101,6 +121,7 @@ export async function planFleet(
   options: FleetOptions,
   runId: string,
   signal?: AbortSignal,
+  kept?: PlanStore,
 ): Promise<FleetPlan> {
   const { selection } = options;
   const nodeScope = await resolveNodeScope(nomad, selection, signal);
@@ -114,7 +135,7 @@ export async function planFleet(
     ...(stub.Priority === undefined ? {} : { priority: stub.Priority }),
   }));
 
-  const counting = await jobsToCount(nomad, options, jobs, signal);
+  const counting = await jobsToCount(nomad, options, jobs, kept, signal);
   const { scan } = counting;
   const counts = new Map<string, JobAllocationCount>();
   for (const job of counting.jobs) counts.set(jobKey(job.namespace, job.id), { inScope: 0, stale: 0 });

@@ -59,8 +59,7 @@ const payload = (input: unknown, now: number): PlanFleetPayload => ({
   startTime: new Date(now).toISOString(),
 });
 
-async function plan(harness: Harness, input: Record<string, unknown>) {
-  const planStore = new MemoryPlanStore();
+async function plan(harness: Harness, input: Record<string, unknown>, planStore = new MemoryPlanStore()) {
   const from = harness.sim.control.requestLog().length;
   const state = await planFleetStep(
     { nomad: harness.client, planStore, now: harness.now },
@@ -262,5 +261,32 @@ describe('Plan fleet with -uses-variable, -uses-secret and -stale', () => {
     await expect(act).rejects.toThrow(
       'No variable found under "nomad/jobs/shared/db" in namespace "default" for -stale: none exists there, or the token lacks the variables "list" capability on that path (Nomad leaves out of a listing, without an error, the variables a token may not list)',
     );
+  });
+
+  it('reads again only the specification of a job changed since the run before, the rest from the plan store', async () => {
+    // Arrange: two runs sharing a plan store, as a schedule's runs share the plan bucket; between
+    // them `api` gets a new version (its JobModifyIndex moves).
+    const harness = await open();
+    const kept = new MemoryPlanStore();
+    const input = { namespace: '*', usesVariables: [SHARED_DB], yes: true };
+    const specReads = (requests: readonly string[]) =>
+      requests.filter((r) => /^GET \/v1\/job\/[^/]+$/.test(r)).map((r) => r.slice('GET /v1/job/'.length));
+
+    // Act
+    const first = await plan(harness, input, kept);
+    const second = await plan(harness, input, kept);
+    const api = ROTATION_JOBS.find((j) => j.ID === 'api');
+    if (api === undefined) throw new Error('the rotation fixture has no api job');
+    const admin = clientFor(harness.sim, MANAGEMENT_TOKEN);
+    await admin.jobs().register({ ...api, Meta: { changed: 'yes' } }, { namespace: 'default' });
+    await admin.close();
+    const third = await plan(harness, input, kept);
+
+    // Assert: the same consumers each time; six specifications, then none, then api's alone.
+    for (const run of [first, second, third])
+      expect(run.items.map((i) => i.input.job).sort()).toEqual(['api', 'shared', 'worker']);
+    expect(specReads(first.requests)).toHaveLength(6);
+    expect(specReads(second.requests)).toEqual([]);
+    expect(specReads(third.requests)).toEqual(['api']);
   });
 });
