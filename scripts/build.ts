@@ -22,7 +22,7 @@ import { commandBundleOptions, moduleUrls, packagedFileUrl } from '../bin/privat
 import { HANDLER_BUNDLE_FILE, handlerEsbuildOptions } from '../lib/constructs/private/handler-bundle';
 import { prebuiltHandlerDir } from '../lib/constructs/private/task-function';
 import { SHIPPED_DEFINITION_FILE, synthesizeLocalStateMachine } from '../lib/engines/local/local-definition';
-import { dropZodDeclarations } from './drop-zod-declarations';
+import { declarationsImportingZod, dropZodDeclarations } from './drop-zod-declarations';
 import { expandInferredTypes } from './expand-inferred-types';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -89,15 +89,17 @@ async function buildConstructs(): Promise<void> {
       stdio: 'inherit',
     },
   );
-  // The inputs a schedule takes (one job's, a fleet's) written out; then every schema, and the one
-  // helper typed with a zod issue, left out of the declarations.
-  expandInferredTypes(ROOT, join(DIST, 'types'), ['lib/restart/input.ts', 'lib/fleet/input.ts']);
-  dropZodDeclarations(join(DIST, 'types'), [
-    'lib/restart/input.d.ts',
-    'lib/fleet/input.d.ts',
-    'lib/restart/job-scope.d.ts',
-    'lib/restart/input-errors.d.ts',
-  ]);
+  // Every declaration file that imports zod, found rather than listed (a new schema module would
+  // otherwise fail `npm pack`): the types inferred from schemas (the inputs a schedule takes)
+  // written out, then the schemas and what is typed with zod left out.
+  const types = join(DIST, 'types');
+  const withZod = declarationsImportingZod(types);
+  expandInferredTypes(
+    ROOT,
+    types,
+    withZod.map((file) => file.replace(/\.d\.ts$/, '.ts')),
+  );
+  dropZodDeclarations(types, withZod);
 }
 
 async function buildLocalDefinition(): Promise<void> {

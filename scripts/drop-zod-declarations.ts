@@ -5,7 +5,7 @@
  * schemas themselves, which no other declaration imports: this removes them, then the import.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
 /** A use of zod's namespace import (`z.ZodObject<...>`), as tsc emits it. */
@@ -45,6 +45,14 @@ function declaredNames(statement: ts.Statement): string[] {
     return [statement.name.text];
   if (ts.isFunctionDeclaration(statement) && statement.name !== undefined) return [statement.name.text];
   return [];
+}
+
+/** The declaration files under `typesDir` that import zod, relative to it (`lib/restart/input.d.ts`), sorted. */
+export function declarationsImportingZod(typesDir: string): string[] {
+  return declarationsUnder(typesDir)
+    .filter((path) => readFileSync(path, 'utf8').includes("from 'zod'"))
+    .map((path) => relative(typesDir, path))
+    .sort();
 }
 
 /**

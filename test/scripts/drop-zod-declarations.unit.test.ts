@@ -6,7 +6,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dropZodDeclarations } from '../../scripts/drop-zod-declarations';
+import { declarationsImportingZod, dropZodDeclarations } from '../../scripts/drop-zod-declarations';
 
 const INPUT = `/** About the input. */
 import * as z from 'zod';
@@ -76,5 +76,27 @@ describe('dropZodDeclarations', () => {
 
     // Assert
     expect(act).toThrow(/declarations importing zod, which the package does not ship: .*other\.d\.ts/);
+  });
+
+  it('finds every declaration importing zod, a type-only import too, and drops them all', () => {
+    // Arrange: a second schema module, as a new input module would add one.
+    writeFileSync(
+      join(dir, 'lib', 'constructs', 'other.d.ts'),
+      'import type * as z from \'zod\';\nexport declare function check(issue: z.core.$ZodIssue): void;\nexport declare const name = "other";\n',
+    );
+
+    // Act
+    const found = declarationsImportingZod(dir);
+    const dropped = dropZodDeclarations(dir, found);
+
+    // Assert
+    expect(found).toEqual(['lib/constructs/other.d.ts', 'lib/restart/input.d.ts']);
+    expect(dropped).toEqual([
+      'lib/constructs/other.d.ts: check',
+      'lib/restart/input.d.ts: restartInputSchema',
+    ]);
+    expect(readFileSync(join(dir, 'lib', 'constructs', 'other.d.ts'), 'utf8')).toBe(
+      'export declare const name = "other";\n',
+    );
   });
 });
