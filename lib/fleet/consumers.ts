@@ -129,11 +129,15 @@ export function jobReads(job: JobSpecTemplates): JobReads {
   return { variables: [...variables.values()], secrets: [...secrets], opaque };
 }
 
+/** Whether `pattern` (one path, or every path under a prefix) takes in the variable at `path`. */
+export function coversPath(pattern: PathPattern, path: string): boolean {
+  return pattern.prefix ? path.startsWith(pattern.path) : path === pattern.path;
+}
+
 /** Whether the paths `a` and `b` read or select (each one path or a prefix) can share a variable. */
 function overlaps(a: PathPattern, b: PathPattern): boolean {
-  if (!a.prefix && !b.prefix) return a.path === b.path;
-  if (a.prefix && !b.prefix) return b.path.startsWith(a.path);
-  if (!a.prefix && b.prefix) return a.path.startsWith(b.path);
+  if (!b.prefix) return coversPath(a, b.path);
+  if (!a.prefix) return coversPath(b, a.path);
   return a.path.startsWith(b.path) || b.path.startsWith(a.path);
 }
 

@@ -4,7 +4,7 @@
  * and namespace (`GET /v1/vars?prefix=`, which needs only `list`). An allocation of the job that
  * started before that time still holds an older value.
  */
-import type { PathPattern, VariableRead } from './consumers';
+import { coversPath, type PathPattern, type VariableRead } from './consumers';
 
 /** A variable as the listing shows it: where, and when it last changed (Unix ms). */
 export interface ListedVariable {
@@ -33,14 +33,6 @@ export const listingKey = (listing: VariableListing) =>
  */
 export const nanosToMs = (ns: number): number => Math.ceil(ns / 1e6);
 
-/** Whether `pattern` selects the variable at `path`. */
-const selects = (pattern: PathPattern, path: string) =>
-  pattern.prefix ? path.startsWith(pattern.path) : path === pattern.path;
-
-/** Whether `read` (one path or a prefix) covers the variable at `path`. */
-const covers = (read: VariableRead, path: string) =>
-  read.prefix ? path.startsWith(read.path) : path === read.path;
-
 /** The listings a consumer job needs: each pattern, in each namespace its matching reads name. */
 export function listingsFor(
   jobNamespace: string,
@@ -63,9 +55,9 @@ export function staleTime(
 ): number | undefined {
   let newest: number | undefined;
   for (const variable of listed) {
-    if (!patterns.some((pattern) => selects(pattern, variable.path))) continue;
+    if (!patterns.some((pattern) => coversPath(pattern, variable.path))) continue;
     const read = reads.some(
-      (r) => (r.namespace ?? jobNamespace) === variable.namespace && covers(r, variable.path),
+      (r) => (r.namespace ?? jobNamespace) === variable.namespace && coversPath(r, variable.path),
     );
     if (read && (newest === undefined || variable.modifiedAt > newest)) newest = variable.modifiedAt;
   }
