@@ -7,6 +7,7 @@
  * line rendered later from execution history still shows Nomad's timestamp.
  * Allocation, evaluation and deployment IDs are always full; the formatter shortens them.
  */
+import type { ControlRequest } from '../control/requests';
 import type { ReplacementCause } from './replacement-cause';
 
 /**
@@ -54,6 +55,16 @@ export interface FreshnessReport {
   readonly stale: readonly { readonly allocationId: string; readonly why: StaleWhy }[];
   /** Stale allocations left out of `stale` to keep a workflow state small; absent when none. */
   readonly staleOmitted?: number;
+}
+
+/** A CloudWatch alarm a run watches (`-stop-on-alarm`), as `DescribeAlarms` last showed it in `ALARM`. */
+export interface FiredAlarm {
+  /** The alarm's name (an ARN given is read back as its name). */
+  readonly name: string;
+  /** `StateReason`, CloudWatch's words. */
+  readonly reason: string;
+  /** `StateUpdatedTimestamp` (Unix ms): since when it is in `ALARM`. */
+  readonly since: number;
 }
 
 /** How one allocation is handled (Nomad's `command/job_restart.go` `handleAlloc`). */
@@ -187,6 +198,22 @@ export type ProgressEvent =
   | { type: 'question-timed-out'; time: number }
   /** `Job restart canceled` (after a "no" to the proceed question). */
   | { type: 'canceled'; time: number }
+  /**
+   * Beyond Nomad (run control, lib/control/requests.ts): a pause request reached a safe point; the
+   * run asks whether to resume (the question follows) and starts no batch until answered.
+   */
+  | { type: 'paused'; time: number; request: ControlRequest }
+  /** Beyond Nomad: the pause was answered yes (`resume`, or yes to its question); the next batch follows. */
+  | { type: 'resumed'; time: number; resumedBy: string }
+  /** Beyond Nomad: a stop request reached a safe point; the run ends there as after a "no" (`canceled`). */
+  | { type: 'stopped'; time: number; request: ControlRequest }
+  /**
+   * Beyond Nomad (`-stop-on-alarm`): a watched alarm is in `ALARM`: no further batch; the run ends
+   * as after a failed batch, the alarm in its errors.
+   */
+  | { type: 'alarm-fired'; time: number; alarm: FiredAlarm }
+  /** Beyond Nomad (`-bake-time`): the last batch is done; the alarms (and health) are watched until `until` (Unix ms). */
+  | { type: 'baking'; time: number; until: number; alarms: readonly string[] }
   /** `\nJob restart canceled.` (after a "no" to the multi-region question; exit 0). */
   | { type: 'multiregion-declined'; time: number }
   /**

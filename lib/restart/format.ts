@@ -4,6 +4,7 @@
  * restart` prints them (Nomad's `command/job_restart.go` `Run`), with our fix (README, "Differences
  * from nomad job restart") to the verbose status-skip line.
  */
+import { describeRequester } from '../control/requests';
 import { formatGoDuration } from '../go/duration';
 import { goQuote } from '../go/quote';
 import type { ProgressEvent, RestartMode, SkipReason } from './events';
@@ -275,6 +276,12 @@ export function createFormatter(options: FormatterOptions): Formatter {
         return [stdout(header(t, 'Job restart canceled'))];
       case 'multiregion-declined':
         return [stdout(MULTIREGION_CANCELED)];
+      case 'paused':
+      case 'resumed':
+      case 'stopped':
+      case 'alarm-fired':
+      case 'baking':
+        return [stdout(header(t, controlEventText(event, ts)))];
       case 'finished': {
         if (event.errors.length > 0) {
           const lines = event.canceled ? [] : [stdout(header(t, 'Job restart finished with errors'))];
@@ -311,4 +318,23 @@ export function createFormatter(options: FormatterOptions): Formatter {
       formatPrefixMatches(jobs, { ...opts, ...(timeZone ? { timeZone } : {}) }),
     timestamp: ts,
   };
+}
+
+/** The line of a run-control, alarm or bake event (beyond Nomad). */
+function controlEventText(
+  event: Extract<ProgressEvent, { type: 'paused' | 'resumed' | 'stopped' | 'alarm-fired' | 'baking' }>,
+  ts: (time: number) => string,
+): string {
+  switch (event.type) {
+    case 'paused':
+      return `Restart paused by ${describeRequester(event.request)}: no batch starts until it is resumed`;
+    case 'resumed':
+      return `Restart resumed by ${event.resumedBy}`;
+    case 'stopped':
+      return `Restart stopped by ${describeRequester(event.request)}: no more allocations will be restarted`;
+    case 'alarm-fired':
+      return `Alarm ${goQuote(event.alarm.name)} is in ALARM: ${event.alarm.reason}; no more allocations will be restarted`;
+    case 'baking':
+      return `Watching ${event.alarms.map(goQuote).join(', ')} until ${ts(event.until)} before declaring success`;
+  }
 }

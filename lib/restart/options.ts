@@ -86,6 +86,16 @@ export interface RestartOptions {
    * start, where the input is validated, so a resumed run keeps the same time.
    */
   startedBefore?: number;
+  /**
+   * Beyond Nomad (`-stop-on-alarm`): CloudWatch alarm names or ARNs read before each batch and
+   * during health waits; one in `ALARM` stops the run as a failed batch does.
+   */
+  stopOnAlarms?: string[];
+  /**
+   * Beyond Nomad (`-bake-time`, needs `stopOnAlarms` or `waitHealthy`): after the last batch, the
+   * alarms (and the health gate) are watched this many milliseconds before the run succeeds.
+   */
+  bakeTimeMs?: number;
   /** Set by a fleet run that started this one: which fleet, and this job's place in it. */
   fleet?: FleetJobRef;
   /** Set by a fleet run with a node scope: only allocations on these nodes are restarted. */

@@ -11,6 +11,7 @@ import {
   QueryCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
+import { type ControlRequest, isControlVerb } from '../control/requests';
 import { LockHeldError } from './errors';
 import { type HeldLock, type JobLock, type LeaseRequest, type LockKey, lockKeyString } from './job-lock';
 
@@ -266,5 +267,66 @@ export class DynamoDbJobLock implements JobLock {
   public async isCancelRequested(key: LockKey, owner: string): Promise<boolean> {
     const item = await this.readItem(lockKeyString(key));
     return item?.['owner']?.S === owner && item['cancelRequestedAt'] !== undefined;
+  }
+
+  public async requestControl(key: LockKey, owner: string, request: ControlRequest): Promise<boolean> {
+    try {
+      await this.client.send(
+        new UpdateItemCommand({
+          TableName: this.tableName,
+          Key: { lockKey: { S: lockKeyString(key) } },
+          UpdateExpression: 'SET controlRequest = :request',
+          // Only the run named: a late request must not steer the next run of the same job.
+          ConditionExpression: '#owner = :owner',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: {
+            ':request': { S: JSON.stringify(request) },
+            ':owner': { S: owner },
+          },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
+    }
+  }
+
+  public async controlRequest(key: LockKey, owner: string): Promise<ControlRequest | undefined> {
+    const item = await this.readItem(lockKeyString(key));
+    const text = item?.['owner']?.S === owner ? item['controlRequest']?.S : undefined;
+    return text === undefined ? undefined : controlRequestOf(text);
+  }
+
+  public async clearControlRequest(key: LockKey, owner: string, request: ControlRequest): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateItemCommand({
+          TableName: this.tableName,
+          Key: { lockKey: { S: lockKeyString(key) } },
+          UpdateExpression: 'REMOVE controlRequest',
+          // A newer request written since the run read this one is kept for its next safe point.
+          ConditionExpression: '#owner = :owner AND controlRequest = :request',
+          ExpressionAttributeNames: { '#owner': 'owner' },
+          ExpressionAttributeValues: {
+            ':request': { S: JSON.stringify(request) },
+            ':owner': { S: owner },
+          },
+        }),
+      );
+    } catch (err) {
+      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+    }
+  }
+}
+
+/** A recorded request read back; one this version does not know is ignored, never acted on. */
+function controlRequestOf(text: string): ControlRequest | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<ControlRequest>;
+    if (!isControlVerb(value.verb) || typeof value.at !== 'number') return undefined;
+    return value as ControlRequest;
+  } catch {
+    return undefined;
   }
 }

@@ -4,6 +4,7 @@
  * the EventBridge cleanup). The lock carries a TTL as a last safety net, and a cancel flag that
  * the workflow reads at its safe points.
  */
+import type { ControlRequest } from '../control/requests';
 import { LockHeldError } from './errors';
 
 /** Which job a lock protects. */
@@ -89,6 +90,19 @@ export interface JobLock {
   requestCancel(key: LockKey, owner: string): Promise<boolean>;
   /** Whether a cancel was requested for the run `owner` holding the job's lock. */
   isCancelRequested(key: LockKey, owner: string): Promise<boolean>;
+  /**
+   * Records a run-control request (pause, resume, stop: lib/control/requests.ts) for the run
+   * `owner` holding the job's lock, replacing any request recorded before; `false` when that run
+   * does not hold it (ended, or the job is another run's now: a late request never touches it).
+   */
+  requestControl(key: LockKey, owner: string, request: ControlRequest): Promise<boolean>;
+  /** The run-control request recorded for the run `owner` holding the job's lock, if any. */
+  controlRequest(key: LockKey, owner: string): Promise<ControlRequest | undefined>;
+  /**
+   * Forgets `request` once the run acted on it; a newer request recorded meanwhile (another `at`)
+   * is kept for the next safe point.
+   */
+  clearControlRequest(key: LockKey, owner: string, request: ControlRequest): Promise<void>;
 }
 
 interface MemoryLockItem {
@@ -98,6 +112,7 @@ interface MemoryLockItem {
   expiresAtMs: number;
   cancelRequested: boolean;
   sharedLockId?: string;
+  control?: ControlRequest;
 }
 
 /** What a lock item held, as its holder knows it. */
@@ -178,6 +193,24 @@ export class MemoryJobLock implements JobLock {
   public async isCancelRequested(key: LockKey, owner: string): Promise<boolean> {
     const item = this.items.get(lockKeyString(key));
     return item !== undefined && item.owner === owner && item.cancelRequested;
+  }
+
+  public async requestControl(key: LockKey, owner: string, request: ControlRequest): Promise<boolean> {
+    const item = this.items.get(lockKeyString(key));
+    if (item === undefined || item.owner !== owner) return false;
+    item.control = request;
+    return true;
+  }
+
+  public async controlRequest(key: LockKey, owner: string): Promise<ControlRequest | undefined> {
+    const item = this.items.get(lockKeyString(key));
+    return item?.owner === owner ? item.control : undefined;
+  }
+
+  public async clearControlRequest(key: LockKey, owner: string, request: ControlRequest): Promise<void> {
+    const item = this.items.get(lockKeyString(key));
+    if (item?.owner === owner && item.control?.at === request.at && item.control.verb === request.verb)
+      delete item.control;
   }
 
   /** `item` with its lease started again now, naming the execution when the request does. */

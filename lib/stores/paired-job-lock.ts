@@ -8,7 +8,9 @@
  * The engine's own lock keeps the shared lock's ID (`HeldLock.sharedLockId`): Nomad gives it to
  * its holder once, at the lock-acquire, and every later renewal and release needs it.
  */
+
 import { randomUUID } from 'node:crypto';
+import type { ControlRequest } from '../control/requests';
 import { isTransientNomadError } from '../nomad/errors';
 import { JobLockLostError, SharedLockUnavailableError } from './errors';
 import type { HeldLock, JobLock, LeaseRequest, LockKey } from './job-lock';
@@ -104,6 +106,18 @@ export class PairedJobLock {
 
   public isCancelRequested(key: LockKey, owner: string): Promise<boolean> {
     return this.own.isCancelRequested(key, owner);
+  }
+
+  public requestControl(key: LockKey, owner: string, request: ControlRequest): Promise<boolean> {
+    return this.own.requestControl(key, owner, request);
+  }
+
+  public controlRequest(key: LockKey, owner: string): Promise<ControlRequest | undefined> {
+    return this.own.controlRequest(key, owner);
+  }
+
+  public clearControlRequest(key: LockKey, owner: string, request: ControlRequest): Promise<void> {
+    return this.own.clearControlRequest(key, owner, request);
   }
 
   private async releaseShared(held: HeldLock): Promise<void> {

@@ -23,16 +23,33 @@ const MAX_PATH = 128;
  * 128 characters keeps its start and ends in a hash of the whole ID.
  */
 export function sharedLockPath(jobId: string): string {
+  return jobVariablePath(SHARED_LOCK_PREFIX, jobId);
+}
+
+/**
+ * Where run-control requests (lib/control/requests.ts) for a terminal run of a job are written by
+ * anyone else (Nomad refuses a write to a locked variable by a non-holder: `errVarIsLocked` in
+ * `nomad/variables_endpoint.go`), read by the lock's holder at its safe points. Needs `write` for
+ * the requester, `read` and `destroy` for the holder.
+ */
+export const CONTROL_REQUEST_PREFIX = 'nomad-restart/requests/';
+
+/** The request variable's path for `jobId`, encoded as {@link sharedLockPath} encodes it. */
+export function controlRequestPath(jobId: string): string {
+  return jobVariablePath(CONTROL_REQUEST_PREFIX, jobId);
+}
+
+function jobVariablePath(prefix: string, jobId: string): string {
   const encoded = [...Buffer.from(jobId, 'utf8')]
     .map((byte) => {
       const c = String.fromCharCode(byte);
       return /[A-Za-z0-9_-]/.test(c) ? c : `~${byte.toString(16).padStart(2, '0')}`;
     })
     .join('');
-  const room = MAX_PATH - SHARED_LOCK_PREFIX.length;
-  if (encoded.length <= room) return `${SHARED_LOCK_PREFIX}${encoded}`;
+  const room = MAX_PATH - prefix.length;
+  if (encoded.length <= room) return `${prefix}${encoded}`;
   const hash = createHash('sha256').update(jobId).digest('hex').slice(0, 40);
-  return `${SHARED_LOCK_PREFIX}${encoded.slice(0, room - hash.length - 1)}~${hash}`;
+  return `${prefix}${encoded.slice(0, room - hash.length - 1)}~${hash}`;
 }
 
 /** Structured log lines of the lock: names and statuses only, never a token. */

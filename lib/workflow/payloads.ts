@@ -103,8 +103,11 @@ export interface Progress {
 
 /** A question parked on a task token. The steps word it; the ask step stores it. */
 export interface PendingQuestion {
-  /** Which question (multi-region or proceed): decides how apply-answer reads the reply and its default. */
-  readonly kind: 'multiregion' | 'proceed';
+  /**
+   * Which question (multi-region, proceed, or a run-control pause asking to resume): decides how
+   * apply-answer reads the reply and its default.
+   */
+  readonly kind: 'multiregion' | 'proceed' | 'pause';
   /** The prompt exactly as Nomad prints it, options included, e.g. `Proceed with the next batch? [Y/n]`. */
   readonly prompt: string;
   /** Plain-text batch summary shown next to the question in chat (errors of the batch, counts). */
@@ -182,6 +185,12 @@ export interface GuardState {
   readonly canceled: boolean;
   /** The maintenance window has ended: no batch starts; the run finishes here. Absent in older states. */
   readonly windowEnded?: boolean;
+  /** A pause request was found: the run asks to resume before the batch (run control). Absent: no. */
+  readonly paused?: boolean;
+  /** A stop request was found: the run ends here as after a "no" (run control). Absent: no. */
+  readonly stopped?: boolean;
+  /** A `-stop-on-alarm` alarm is in `ALARM`: the run ends here as after a failed batch. Absent: no. */
+  readonly alarmFired?: boolean;
 }
 
 /** How the run ended, as "Finished with errors?" routes it. */
