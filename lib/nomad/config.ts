@@ -5,6 +5,7 @@
  */
 import { parseGoBool } from '../go/strconv';
 
+import type { RequestObserver } from '../http/request-observer';
 import type { RetryOptions } from '../http/retry';
 import type { TlsFiles } from '../http/tls';
 
@@ -50,6 +51,11 @@ export interface NomadClientConfig {
    * URL holds no secret, the token travels in a header). @default - nobody
    */
   onRequest?: (request: string) => void;
+  /**
+   * Told of each attempt as it is sent and when it settles, without changing it (the terminal's
+   * status line says when Nomad has not answered for a while). @default - nobody
+   */
+  observer?: RequestObserver;
 }
 
 /** Values of Nomad's general options; `undefined` or `''` means the flag was not given. */
