@@ -4,10 +4,9 @@
  * then a non-empty `NOMAD_*` variable, then the default.
  */
 import { parseGoBool } from '../go/strconv';
-
-import type { RequestObserver } from '../http/request-observer';
 import type { RetryOptions } from '../http/retry';
 import type { TlsFiles } from '../http/tls';
+import type { RequestObserver } from './request-observer';
 
 export type { RetryOptions } from '../http/retry';
 
