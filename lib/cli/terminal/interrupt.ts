@@ -3,7 +3,7 @@
  * belongs to it (its read ends and its default applies); otherwise Nomad's interrupt question is
  * asked, in its turn at the terminal (`TerminalDesk`: no other question can take the reply meant
  * for it), and a confirmation prints `\nCanceling job restart process` before the run is told to
- * stop. Beyond Nomad, where the run can pause (run control, docs/run-control.md), the same
+ * stop. Beyond Nomad, where the run can pause (run control, lib/control/requests.ts), the same
  * question, in Nomad's words, also takes `p` or `pause`: the run goes on and pauses at its next
  * safe point, before its next batch.
  */
