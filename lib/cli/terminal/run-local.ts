@@ -11,7 +11,6 @@ import type { JobRestartCommandLine } from '../commands/job-restart-command';
 import { heldOutput } from './held-output';
 import { handleInterrupts, type InterruptSource } from './interrupt';
 import { progressEventLine } from './json-output';
-import { LocalRunControl } from './local-control';
 import { operatorName } from './operator';
 import { terminalPrompt } from './questions';
 import type { EventContext } from './run-progress';
@@ -47,11 +46,9 @@ export async function runLocal(
   interrupts: InterruptSource,
   stderr: TerminalStreams['stderr'],
 ): Promise<ExecutionResult> {
-  const [{ runRestartLocally }, { toRestartInput }, { localStores }] = await Promise.all([
+  const [{ runRestartLocally }, { toRestartInput }] = await Promise.all([
     import('../../engines/local/engine'),
     import('../../restart/input'),
-    // The in-process lock the run's steps hold the job on: a pause asked here is recorded there.
-    import('../../stores/from-env'),
   ]);
   // A run parses each schema a handful of times: zod's JIT (a parser generated with `new Function`
   // on the first parse, which V8's kept code never holds) costs more than it saves here. Imported
@@ -59,7 +56,6 @@ export async function runLocal(
   (await import('zod')).config({ jitless: true });
   const watch = watchRun(line, shell, stderr);
   const { terminal, progress } = watch;
-  const control = new LocalRunControl(localStores.lock);
   const output = heldOutput(eventWriter(line, formatter, terminal, () => progress.eventContext()));
   const run = await runRestartLocally({
     // Who started it, for the people its questions reach when they go to chat.
@@ -70,10 +66,7 @@ export async function runLocal(
       progress.event(event);
       output.write(event);
     },
-    onStateExited: (_name, state) => {
-      watch.stateExited(state);
-      void control.stateExited(state);
-    },
+    onStateExited: (_name, state) => watch.stateExited(state),
     prompt: terminalPrompt(formatter, terminal),
     onPreparing: terminal.notice,
   });
@@ -91,8 +84,14 @@ export async function runLocal(
       }
       run.resume();
     },
-    pause: () =>
-      control.request({ verb: 'pause', requestedBy: operatorName(), via: 'terminal', at: Date.now() }),
+    pause: async () => {
+      await run.requestControl({
+        verb: 'pause',
+        requestedBy: operatorName(),
+        via: 'terminal',
+        at: Date.now(),
+      });
+    },
   });
   try {
     return await run.result;

@@ -149,3 +149,44 @@ export function startInPty(args: readonly string[], env: NodeJS.ProcessEnv) {
     },
   };
 }
+
+/**
+ * Runs the command in a pty, sends it SIGINT once `afterText` is on screen, then answers each
+ * prompt that ends the screen with the next of `replies` (the interrupt question first), and
+ * tells `onReply` the time of each reply.
+ */
+export function runInterruptedAnswering(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  afterText: string,
+  replies: readonly string[],
+  onReply: (reply: string) => void = () => undefined,
+): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawnInPty(args, env);
+    const pending = [...replies];
+    let output = '';
+    let interrupted = false;
+    let answered = 0;
+    child.onData((data) => {
+      output += data;
+      if (!interrupted && output.includes(afterText)) {
+        interrupted = true;
+        child.kill('SIGINT');
+        return;
+      }
+      const prompts = output.match(PROMPTS)?.length ?? 0;
+      if (interrupted && PROMPT_AT_END.test(output) && prompts > answered && pending.length > 0) {
+        answered = prompts;
+        const reply = pending.shift() ?? '';
+        onReply(reply);
+        child.write(`${reply}\r`);
+      }
+    });
+    const killer = setTimeout(() => child.kill(), KILL_AFTER_MS);
+    child.onExit(({ exitCode }) => {
+      clearTimeout(killer);
+      resolve({ code: exitCode, output: normalise(withoutStatusLine(output.replace(/\r/g, ''))) });
+    });
+  });
+}
