@@ -99,7 +99,7 @@ export async function runJobRestart(args: readonly string[], ctx: RunContext): P
     if (line.options.dryRun) return await dryRun(line, formatter, terminal);
     if (line.engine.kind === 'aws')
       return await runOnAws({ ...line, engine: line.engine }, formatter, terminal, interrupts, ctx.env);
-    const result = await runLocal(line, formatter, terminal, interrupts, ctx.stderr);
+    const result = await runLocal(line, formatter, terminal, interrupts, ctx);
     return exitCodeOf(result, formatter, terminal);
   } finally {
     terminal.close();

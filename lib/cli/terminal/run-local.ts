@@ -14,7 +14,8 @@ import { progressEventLine } from './json-output';
 import { operatorName } from './operator';
 import { terminalPrompt } from './questions';
 import type { EventContext } from './run-progress';
-import type { Terminal, TerminalStreams } from './terminal';
+import type { StatusLineOutput } from './status-line';
+import type { Terminal } from './terminal';
 import { TerminalDesk } from './terminal-desk';
 import { watchRun } from './watch-run';
 
@@ -44,7 +45,7 @@ export async function runLocal(
   formatter: Formatter,
   shell: Terminal,
   interrupts: InterruptSource,
-  stderr: TerminalStreams['stderr'],
+  out: StatusLineOutput,
 ): Promise<ExecutionResult> {
   const [{ runRestartLocally }, { toRestartInput }] = await Promise.all([
     import('../../engines/local/engine'),
@@ -54,7 +55,7 @@ export async function runLocal(
   // on the first parse, which V8's kept code never holds) costs more than it saves here. Imported
   // after the input schema: jest's module loader fails on one package imported twice at once.
   (await import('zod')).config({ jitless: true });
-  const watch = watchRun(line, shell, stderr);
+  const watch = watchRun(line, shell, out);
   const { terminal, progress } = watch;
   const output = heldOutput(eventWriter(line, formatter, terminal, () => progress.eventContext()));
   const run = await runRestartLocally({

@@ -25,16 +25,31 @@ export interface StatusLine {
   stop(): void;
 }
 
+/** Where the status line would go: stderr, and the environment that says what the terminal is. */
+export interface StatusLineOutput {
+  readonly stderr: TerminalStreams['stderr'] & { columns?: number };
+  readonly env: NodeJS.ProcessEnv;
+}
+
 /**
- * Draws `text()` on `stderr` under `terminal`'s lines, or returns `undefined` when stderr is not
- * a terminal (a pipe or a file gets nothing). `text` returns `undefined` for nothing to show.
+ * Whether a status line can be drawn: stderr is a terminal (a pipe or a file gets nothing), and
+ * not one that says it cannot move its cursor (`TERM=dumb`, as Emacs' shell buffers set it).
+ */
+export function canDrawStatusLine(out: StatusLineOutput): boolean {
+  return out.stderr.isTTY === true && out.env['TERM'] !== 'dumb';
+}
+
+/**
+ * Draws `text()` on stderr under `terminal`'s lines, or returns `undefined` when it cannot be
+ * drawn ({@link canDrawStatusLine}). `text` returns `undefined` for nothing to show.
  */
 export function startStatusLine(
   terminal: Terminal,
-  stderr: TerminalStreams['stderr'] & { columns?: number },
+  out: StatusLineOutput,
   text: () => string | undefined,
 ): StatusLine | undefined {
-  if (stderr.isTTY !== true) return undefined;
+  if (!canDrawStatusLine(out)) return undefined;
+  const { stderr } = out;
   let shown = false;
   let stopped = false;
   const erase = () => {

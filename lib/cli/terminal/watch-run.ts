@@ -11,9 +11,9 @@ import { slowRequestObserver } from '../../nomad/request-observer';
 import type { JobRestartCommandLine } from '../commands/job-restart-command';
 import { requestSlowLine } from './json-output';
 import { RunProgress } from './run-progress';
-import { startStatusLine } from './status-line';
+import { type StatusLineOutput, startStatusLine } from './status-line';
 import { statusText } from './status-text';
-import type { Terminal, TerminalStreams } from './terminal';
+import type { Terminal } from './terminal';
 
 /** How long a request to Nomad may go unanswered (past a blocking query's hold) before it is shown. */
 export const SLOW_REQUEST_MS = 10_000;
@@ -32,11 +32,11 @@ export interface RunWatch {
   stop(): void;
 }
 
-/** Starts watching a run of `line` at `terminal` (whose stderr is `stderr`). */
+/** Starts watching a run of `line` at `terminal` (whose stderr and environment are `out`'s). */
 export function watchRun(
   line: Pick<JobRestartCommandLine, 'output' | 'general'>,
   terminal: Terminal,
-  stderr: TerminalStreams['stderr'],
+  out: StatusLineOutput,
   now: () => number = Date.now,
 ): RunWatch {
   const progress = new RunProgress();
@@ -44,7 +44,7 @@ export function watchRun(
   const slow = new Set<SlowRequest>();
   const status =
     line.output === 'text'
-      ? startStatusLine(terminal, stderr, () =>
+      ? startStatusLine(terminal, out, () =>
           statusText(progress.snapshot(), now(), slow.values().next().value),
         )
       : undefined;

@@ -31,13 +31,10 @@ describe('who started a local run', () => {
     const line = parseJobRestartArgs(['-batch-wait', 'ask', 'example'], { interactive: true, env: {} });
 
     // Act
-    await runLocal(
-      line,
-      createFormatter({ verbose: false, color: false }),
-      tty.terminal,
-      tty.interrupts,
-      new PassThrough(),
-    );
+    await runLocal(line, createFormatter({ verbose: false, color: false }), tty.terminal, tty.interrupts, {
+      stderr: new PassThrough(),
+      env: {},
+    });
 
     // Assert
     expect(inputs.map((i) => i.startedBy)).toEqual([operatorName()]);

@@ -25,7 +25,19 @@ describe('startStatusLine', () => {
     const s = streams(false);
 
     // Act
-    const line = startStatusLine(createTerminal(s), s.stderr, () => 'batch 1 of 3');
+    const line = startStatusLine(createTerminal(s), { stderr: s.stderr, env: {} }, () => 'batch 1 of 3');
+
+    // Assert
+    expect(line).toBeUndefined();
+    expect(s.written.stderr).toBe('');
+  });
+
+  it('draws nothing at a terminal that cannot move its cursor (TERM=dumb)', () => {
+    // Arrange
+    const s = streams(true);
+
+    // Act
+    const line = startStatusLine(createTerminal(s), { stderr: s.stderr, env: { TERM: 'dumb' } }, () => 'x');
 
     // Assert
     expect(line).toBeUndefined();
@@ -35,7 +47,7 @@ describe('startStatusLine', () => {
   it('erases itself before a line and draws itself again after it', () => {
     // Arrange
     const s = streams(true);
-    const line = startStatusLine(createTerminal(s), s.stderr, () => 'batch 1 of 3');
+    const line = startStatusLine(createTerminal(s), { stderr: s.stderr, env: {} }, () => 'batch 1 of 3');
     line?.redraw();
 
     // Act
@@ -51,7 +63,7 @@ describe('startStatusLine', () => {
   it('leaves stdout exactly the lines written to it', () => {
     // Arrange
     const s = streams(true);
-    const line = startStatusLine(createTerminal(s), s.stderr, () => 'batch 1 of 3');
+    const line = startStatusLine(createTerminal(s), { stderr: s.stderr, env: {} }, () => 'batch 1 of 3');
 
     // Act
     line?.redraw();
@@ -66,7 +78,11 @@ describe('startStatusLine', () => {
   it('keeps to one column less than the terminal is wide', () => {
     // Arrange
     const s = streams(true, 11);
-    const line = startStatusLine(createTerminal(s), s.stderr, () => 'batch 10 of 30 | 9 restarted');
+    const line = startStatusLine(
+      createTerminal(s),
+      { stderr: s.stderr, env: {} },
+      () => 'batch 10 of 30 | 9 restarted',
+    );
 
     // Act
     line?.redraw();
@@ -79,7 +95,7 @@ describe('startStatusLine', () => {
   it('is not drawn while a question is read, and is drawn again after the answer', async () => {
     // Arrange
     const s = streams(true);
-    const line = startStatusLine(createTerminal(s), s.stderr, () => 'paused');
+    const line = startStatusLine(createTerminal(s), { stderr: s.stderr, env: {} }, () => 'paused');
     line?.redraw();
 
     // Act
