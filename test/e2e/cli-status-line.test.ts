@@ -7,7 +7,8 @@
  * too, Nomad's lines stay whole once the status line's drawings are taken out. Without a terminal
  * nothing is drawn. A request Nomad holds 11 s is named on the status line, and with
  * `-output json` it is a `request-slow` event. `-output json` events carry the job, its namespace,
- * the batch and the running totals; an unknown job is one JSON `error` event on stdout, exit 1.
+ * the batch and the running totals; an unknown job (a run or a dry run) is one JSON `error` event
+ * on stdout, exit 1.
  */
 
 import { ERASE_LINE } from '../../lib/cli/terminal/status-line';
@@ -162,6 +163,33 @@ describe('nomad-restart -output json', () => {
       job: 'nope',
     });
     // The same words the text output prints on stderr.
+    expect(text).toEqual({ code: 1, stdout: '', stderr: 'No job(s) with prefix or ID "nope" found\n' });
+  }, 60_000);
+
+  it('says a dry run of an unknown job as one JSON error event on stdout and exits 1', async () => {
+    // Arrange
+    const env = await startRunning([{ id: 'web', count: 1 }]);
+
+    // Act
+    const json = await runCli(['-output', 'json', '-dry-run', 'nope'], env);
+    const text = await runCli(['-dry-run', 'nope'], env);
+
+    // Assert
+    expect(json.code).toBe(1);
+    expect(json.stderr).toBe('');
+    expect(
+      json.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as unknown),
+    ).toEqual([
+      {
+        type: 'error',
+        time: expect.any(Number),
+        message: 'No job(s) with prefix or ID "nope" found',
+        job: 'nope',
+      },
+    ]);
     expect(text).toEqual({ code: 1, stdout: '', stderr: 'No job(s) with prefix or ID "nope" found\n' });
   }, 60_000);
 

@@ -96,11 +96,19 @@ export async function runJobRestart(args: readonly string[], ctx: RunContext): P
     if (line.general.nomad.tls?.insecure === true)
       terminal.write({ stream: 'stderr', text: TLS_SKIP_VERIFY_WARNING });
     const interrupts = ctx.onInterrupt ?? processInterrupts;
-    if (line.options.dryRun) return await dryRun(line, formatter, terminal);
-    if (line.engine.kind === 'aws')
-      return await runOnAws({ ...line, engine: line.engine }, formatter, terminal, interrupts, ctx.env);
-    const result = await runLocal(line, formatter, terminal, interrupts, ctx);
-    return exitCodeOf(result, formatter, terminal);
+    try {
+      if (line.options.dryRun) return await dryRun(line, formatter, terminal);
+      if (line.engine.kind === 'aws')
+        return await runOnAws({ ...line, engine: line.engine }, formatter, terminal, interrupts, ctx.env);
+      const result = await runLocal(line, formatter, terminal, interrupts, ctx);
+      return exitCodeOf(result, formatter, terminal);
+    } catch (error) {
+      // A failure no step reported (a dry run's unknown job): text output leaves it to the
+      // program's last resort (its message on stderr); a JSON reader gets it as the error event.
+      if (line.output !== 'json') throw error;
+      terminal.write(formatter.renderError(error instanceof Error ? error.message : String(error)));
+      return 1;
+    }
   } finally {
     terminal.close();
   }
