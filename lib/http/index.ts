@@ -1,4 +1,5 @@
 export * from './error-text';
 export * from './exchange';
+export * from './request-observer';
 export * from './retry';
 export * from './tls';

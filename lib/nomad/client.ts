@@ -65,6 +65,7 @@ export class NomadClient {
       config.token,
       config.timeouts?.requestMs ?? DEFAULT_REQUEST_MS,
       config.onRequest,
+      config.observer,
     );
     const http = new Requester(transport, resolveBackoff(config.retry), config.namespace, config.region);
     return new NomadClient(config, transport, http);

@@ -4,9 +4,9 @@
  * then a non-empty `NOMAD_*` variable, then the default.
  */
 import { parseGoBool } from '../go/strconv';
-
 import type { RetryOptions } from '../http/retry';
 import type { TlsFiles } from '../http/tls';
+import type { RequestObserver } from './request-observer';
 
 export type { RetryOptions } from '../http/retry';
 
@@ -50,6 +50,11 @@ export interface NomadClientConfig {
    * URL holds no secret, the token travels in a header). @default - nobody
    */
   onRequest?: (request: string) => void;
+  /**
+   * Told of each attempt as it is sent and when it settles, without changing it (the terminal's
+   * status line says when Nomad has not answered for a while). @default - nobody
+   */
+  observer?: RequestObserver;
 }
 
 /** Values of Nomad's general options; `undefined` or `''` means the flag was not given. */

@@ -106,6 +106,12 @@ describe('nomad-restart -started-before: the freshness report', () => {
           alreadyFresh: 0,
           stale: [],
         },
+        // The run's context every one-job JSON event carries: after the last of 3 batches of one.
+        job: JOB,
+        namespace: 'default',
+        batch: 3,
+        batches: 3,
+        totals: { restarted: 3, failed: 0 },
       },
     ]);
     expect(events.at(-1)?.type).toBe('freshness');

@@ -153,6 +153,12 @@ describe('nomad-restart -started-before', () => {
         time: expect.any(Number),
         count: 3,
         startedBefore: Date.parse('2020-01-01T00:00:00Z'),
+        // The run's context every one-job JSON event carries: no batch, nothing to restart.
+        job: 'web',
+        namespace: 'default',
+        batch: 0,
+        batches: 0,
+        totals: { restarted: 0, failed: 0 },
       },
     ]);
   });

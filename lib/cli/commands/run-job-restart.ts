@@ -11,6 +11,7 @@ import { ADDITIONAL_HELP_LINE, createFormatter } from '../../restart/format';
 import { runOnAws } from '../terminal/aws-engine';
 import { exitCodeOf } from '../terminal/exit-code';
 import { type InterruptSource, processInterrupts } from '../terminal/interrupt';
+import { withJsonErrors } from '../terminal/json-output';
 import { runLocal } from '../terminal/run-local';
 import { createTerminal, type Terminal, type TerminalStreams, useColor } from '../terminal/terminal';
 import { dryRun } from './dry-run';
@@ -83,7 +84,9 @@ export async function runJobRestart(args: readonly string[], ctx: RunContext): P
     }
     const color = useColor(ctx.stdout.isTTY === true, line.general);
     const uiColor = color && ctx.stdout.isTTY === true;
-    const formatter = createFormatter({ verbose: line.options.verbose, color, uiColor });
+    const text = createFormatter({ verbose: line.options.verbose, color, uiColor });
+    // With `-output json` every fatal error is one JSON event on stdout, not a line on stderr.
+    const formatter = line.output === 'json' ? withJsonErrors(text, line.options) : text;
     try {
       await checkClientConfig(line.general.nomad, line.general.consul);
     } catch (error) {
@@ -93,11 +96,19 @@ export async function runJobRestart(args: readonly string[], ctx: RunContext): P
     if (line.general.nomad.tls?.insecure === true)
       terminal.write({ stream: 'stderr', text: TLS_SKIP_VERIFY_WARNING });
     const interrupts = ctx.onInterrupt ?? processInterrupts;
-    if (line.options.dryRun) return await dryRun(line, formatter, terminal);
-    if (line.engine.kind === 'aws')
-      return await runOnAws({ ...line, engine: line.engine }, formatter, terminal, interrupts, ctx.env);
-    const result = await runLocal(line, formatter, terminal, interrupts);
-    return exitCodeOf(result, formatter, terminal);
+    try {
+      if (line.options.dryRun) return await dryRun(line, formatter, terminal);
+      if (line.engine.kind === 'aws')
+        return await runOnAws({ ...line, engine: line.engine }, formatter, terminal, interrupts, ctx.env);
+      const result = await runLocal(line, formatter, terminal, interrupts, ctx);
+      return exitCodeOf(result, formatter, terminal);
+    } catch (error) {
+      // A failure no step reported (a dry run's unknown job): text output leaves it to the
+      // program's last resort (its message on stderr); a JSON reader gets it as the error event.
+      if (line.output !== 'json') throw error;
+      terminal.write(formatter.renderError(error instanceof Error ? error.message : String(error)));
+      return 1;
+    }
   } finally {
     terminal.close();
   }

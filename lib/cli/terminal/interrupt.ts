@@ -3,7 +3,9 @@
  * belongs to it (its read ends and its default applies); otherwise Nomad's interrupt question is
  * asked, in its turn at the terminal (`TerminalDesk`: no other question can take the reply meant
  * for it), and a confirmation prints `\nCanceling job restart process` before the run is told to
- * stop.
+ * stop. Beyond Nomad, where the run can pause (run control, lib/control/requests.ts), the same
+ * question, in Nomad's words, also takes `p` or `pause`: the run goes on and pauses at its next
+ * safe point, before its next batch.
  */
 import { interruptQuestion } from '../../restart/questions';
 import { askAtTerminal } from './questions';
@@ -29,7 +31,21 @@ export interface InterruptHooks {
    * question is asked before this returns.
    */
   answered(confirmed: boolean): Promise<void>;
+  /**
+   * Answered `p` or `pause`: records a pause request for the run, before `answered(false)` lets it
+   * go on to its next safe point. Absent: the run cannot pause, and `p` is an invalid answer.
+   */
+  pause?(): Promise<void>;
 }
+
+/** The replies that pause the run instead of answering Nomad's interrupt question (any case). */
+const PAUSE_REPLIES: ReadonlySet<string> = new Set(['p', 'pause']);
+
+/** A pause asked for at the interrupt question. */
+const PAUSE = { kind: 'pause' } as const;
+
+/** Told at the terminal once a pause is recorded (beyond Nomad, on stderr). */
+export const PAUSE_RECORDED_NOTICE = 'Pause requested: the restart pauses before its next batch';
 
 /** Handles interrupts for one run until the returned function is called. */
 export function handleInterrupts(
@@ -45,8 +61,15 @@ export function handleInterrupts(
     asking = true;
     hooks.asking();
     void desk.exclusive(async () => {
-      const answer = await askAtTerminal(interruptQuestion(), formatter, terminal);
+      const pause = hooks.pause;
+      const answer = await askAtTerminal(interruptQuestion(), formatter, terminal, (text) =>
+        pause !== undefined && PAUSE_REPLIES.has(text.toLowerCase()) ? PAUSE : undefined,
+      );
       asking = false;
+      if (answer.kind === 'pause') {
+        await pause?.();
+        terminal.notice(PAUSE_RECORDED_NOTICE);
+      }
       const confirmed = answer.kind === 'yes';
       if (confirmed) {
         hooks.confirming?.();

@@ -22,13 +22,16 @@ function reportReadError(
 /**
  * Asks `question` until it is answered, or until `withdrawn` aborts (then `undefined`: someone
  * else answered it). Never returns `invalid`.
+ * @param extra reads a reply beyond the question's own answers first (the interrupt question's
+ *   `p`); `undefined` leaves the reply to Nomad's rules
  */
-export async function askUnlessWithdrawn(
+export async function askUnlessWithdrawn<E = never>(
   question: Question,
   formatter: Formatter,
   terminal: Terminal,
   withdrawn: AbortSignal | undefined,
-): Promise<Answer | undefined> {
+  extra?: (text: string) => E | undefined,
+): Promise<Answer | E | undefined> {
   for (;;) {
     const read = await terminal.read(formatter.renderQuestion(question, Date.now()), withdrawn);
     if (read.kind === 'withdrawn') return undefined;
@@ -36,20 +39,29 @@ export async function askUnlessWithdrawn(
       reportReadError(read, formatter, terminal);
       return question.defaultOnInterrupt;
     }
-    const answer = interpretAnswer(question, read.text.trim());
+    const text = read.text.trim();
+    const other = extra?.(text);
+    if (other !== undefined) return other;
+    const answer = interpretAnswer(question, text);
     if (answer.kind !== 'invalid') return answer;
     terminal.write(formatter.renderInvalidAnswer(answer.text));
   }
 }
 
-/** Asks `question` until it is answered, and returns the answer (never `invalid`). */
-export async function askAtTerminal(
+/**
+ * Asks `question` until it is answered, and returns the answer (never `invalid`).
+ * @param extra as for {@link askUnlessWithdrawn}
+ */
+export async function askAtTerminal<E = never>(
   question: Question,
   formatter: Formatter,
   terminal: Terminal,
-): Promise<Answer> {
+  extra?: (text: string) => E | undefined,
+): Promise<Answer | E> {
   // Nothing withdraws it: only a read error ends it without an answer, and that has a default.
-  return (await askUnlessWithdrawn(question, formatter, terminal, undefined)) ?? question.defaultOnInterrupt;
+  return (
+    (await askUnlessWithdrawn(question, formatter, terminal, undefined, extra)) ?? question.defaultOnInterrupt
+  );
 }
 
 /**

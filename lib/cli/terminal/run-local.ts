@@ -10,19 +10,27 @@ import type { Formatter } from '../../restart/format';
 import type { JobRestartCommandLine } from '../commands/job-restart-command';
 import { heldOutput } from './held-output';
 import { handleInterrupts, type InterruptSource } from './interrupt';
+import { progressEventLine } from './json-output';
 import { operatorName } from './operator';
 import { terminalPrompt } from './questions';
+import type { EventContext } from './run-progress';
+import type { StatusLineOutput } from './status-line';
 import type { Terminal } from './terminal';
 import { TerminalDesk } from './terminal-desk';
+import { watchRun } from './watch-run';
 
-/** Prints progress events: Nomad's lines, or one JSON object per line with `-output=json`. */
+/**
+ * Prints progress events: Nomad's lines, or one JSON object per line with `-output=json`.
+ * @param context the run's context each JSON event carries (job, namespace, batch, totals)
+ */
 export function eventWriter(
   line: Pick<JobRestartCommandLine, 'output'>,
   formatter: Formatter,
   terminal: Terminal,
+  context: () => EventContext | undefined = () => undefined,
 ) {
   return (event: ProgressEvent) => {
-    if (line.output === 'json') terminal.write({ stream: 'stdout', text: JSON.stringify(event) });
+    if (line.output === 'json') terminal.write(progressEventLine(event, context()));
     else for (const out of formatter.render(event)) terminal.write(out);
   };
 }
@@ -35,8 +43,9 @@ export function eventWriter(
 export async function runLocal(
   line: JobRestartCommandLine,
   formatter: Formatter,
-  terminal: Terminal,
+  shell: Terminal,
   interrupts: InterruptSource,
+  out: StatusLineOutput,
 ): Promise<ExecutionResult> {
   const [{ runRestartLocally }, { toRestartInput }] = await Promise.all([
     import('../../engines/local/engine'),
@@ -46,13 +55,19 @@ export async function runLocal(
   // on the first parse, which V8's kept code never holds) costs more than it saves here. Imported
   // after the input schema: jest's module loader fails on one package imported twice at once.
   (await import('zod')).config({ jitless: true });
-  const output = heldOutput(eventWriter(line, formatter, terminal));
+  const watch = watchRun(line, shell, out);
+  const { terminal, progress } = watch;
+  const output = heldOutput(eventWriter(line, formatter, terminal, () => progress.eventContext()));
   const run = await runRestartLocally({
     // Who started it, for the people its questions reach when they go to chat.
     input: toRestartInput(line.options, operatorName()),
-    nomad: line.general.nomad,
+    nomad: watch.nomad,
     ...(line.general.consul === undefined ? {} : { consul: line.general.consul }),
-    emit: output.write,
+    emit: (event) => {
+      progress.event(event);
+      output.write(event);
+    },
+    onStateExited: (_name, state) => watch.stateExited(state),
     prompt: terminalPrompt(formatter, terminal),
     onPreparing: terminal.notice,
   });
@@ -70,10 +85,19 @@ export async function runLocal(
       }
       run.resume();
     },
+    pause: async () => {
+      await run.requestControl({
+        verb: 'pause',
+        requestedBy: operatorName(),
+        via: 'terminal',
+        at: Date.now(),
+      });
+    },
   });
   try {
     return await run.result;
   } finally {
     stopListening();
+    watch.stop();
   }
 }

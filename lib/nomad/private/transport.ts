@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
 import { errorCode, goDialErrorText, isTlsErrorCode, messageOf } from '../../http/error-text';
 import { CONNECT_TIMEOUT_CODE, closePool, exchange } from '../../http/exchange';
+import type { RequestObserver } from '../../http/request-observer';
 import {
   NomadAbortedError,
   NomadConnectionError,
@@ -94,6 +95,7 @@ export class Transport {
     private readonly token: string | undefined,
     private readonly requestMs: number,
     private readonly onRequest?: (request: string) => void,
+    private readonly observer?: RequestObserver,
   ) {}
 
   /** Closes the pool; requests in flight are allowed to finish. */
@@ -120,6 +122,7 @@ export class Transport {
     const what = `${req.method} ${url}`;
     if (req.signal?.aborted) throw new NomadAbortedError(`${what}: request aborted`);
     this.onRequest?.(what);
+    const settled = this.observer?.sent(what, req.holdMs);
 
     const limitMs = this.requestMs + req.holdMs;
     const timeout = AbortSignal.timeout(limitMs);
@@ -144,6 +147,8 @@ export class Transport {
       if (timeout.aborted)
         throw new NomadTimeoutError(`${what}: no response within ${limitMs} ms`, { cause: err });
       throw classify(err, req.method, url);
+    } finally {
+      settled?.();
     }
   }
 

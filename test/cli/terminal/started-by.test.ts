@@ -1,6 +1,7 @@
 // Scenario: a local run's input says who started it: `user@host` of this process (never a
 // secret), the `startedBy` that chat's messages show ("Started by <user>@<host>") when a run's
 // questions reach chat. The local engine is stood in for, to read the input the command gives it.
+import { PassThrough } from 'node:stream';
 import { jest } from '@jest/globals';
 import type { ExecutionResult } from '../../../lib/engines/local/types';
 import type { RestartInput } from '../../../lib/restart/input';
@@ -30,7 +31,10 @@ describe('who started a local run', () => {
     const line = parseJobRestartArgs(['-batch-wait', 'ask', 'example'], { interactive: true, env: {} });
 
     // Act
-    await runLocal(line, createFormatter({ verbose: false, color: false }), tty.terminal, tty.interrupts);
+    await runLocal(line, createFormatter({ verbose: false, color: false }), tty.terminal, tty.interrupts, {
+      stderr: new PassThrough(),
+      env: {},
+    });
 
     // Assert
     expect(inputs.map((i) => i.startedBy)).toEqual([operatorName()]);

@@ -14,6 +14,20 @@ const PROMPTS = /\[[^\]\n]+\] /g;
 /** A scripted run that outlives this is killed, so a stuck prompt fails the test instead of hanging it. */
 const KILL_AFTER_MS = 60_000;
 
+/** The status line's erase (`CSI 2 K`), once `\r` is taken out of a terminal's bytes. */
+const ERASE = '\x1b[2K';
+
+/**
+ * A terminal's text (`\r` taken out) without the status line (lib/cli/terminal/status-line.ts):
+ * its drawings (an erase, a text without a line end, and the erase that takes it away again), and
+ * the erase before each other line, so the lines compare as Nomad prints them.
+ */
+export function withoutStatusLine(text: string): string {
+  const [before = '', ...afterErases] = text.split(ERASE);
+  const kept = afterErases.filter((part, i) => part.includes('\n') || i === afterErases.length - 1);
+  return before + kept.join('');
+}
+
 /** Subcommands are words before any flag: `-no-color` goes after one. */
 const SUBCOMMANDS = new Set(['fleet', 'attach']);
 
@@ -44,7 +58,7 @@ export function runInPty(args: readonly string[], env: NodeJS.ProcessEnv, replie
     const killer = setTimeout(() => child.kill(), KILL_AFTER_MS);
     child.onExit(({ exitCode }) => {
       clearTimeout(killer);
-      resolve({ code: exitCode, output: normalise(output.replace(/\r/g, '')) });
+      resolve({ code: exitCode, output: normalise(withoutStatusLine(output.replace(/\r/g, ''))) });
     });
   });
 }
@@ -81,7 +95,7 @@ export function runInterrupted(
     const killer = setTimeout(() => child.kill(), KILL_AFTER_MS);
     child.onExit(({ exitCode }) => {
       clearTimeout(killer);
-      resolve({ code: exitCode, output: normalise(output.replace(/\r/g, '')) });
+      resolve({ code: exitCode, output: normalise(withoutStatusLine(output.replace(/\r/g, ''))) });
     });
   });
 }
@@ -102,13 +116,13 @@ export function startInPty(args: readonly string[], env: NodeJS.ProcessEnv) {
     output += data;
     const parts = (partial + data.replace(/\r/g, '')).split('\n');
     partial = parts.pop() ?? '';
-    for (const line of parts) arrived.push({ line: normalise(line), at: Date.now() });
+    for (const line of parts) arrived.push({ line: normalise(withoutStatusLine(line)), at: Date.now() });
     for (const listener of listeners) listener();
   });
   const exited = new Promise<{ code: number; output: string }>((resolve) =>
     child.onExit(({ exitCode }) => {
       running = false;
-      resolve({ code: exitCode, output: normalise(output.replace(/\r/g, '')) });
+      resolve({ code: exitCode, output: normalise(withoutStatusLine(output.replace(/\r/g, ''))) });
     }),
   );
   const lineAt = (line: string, timeoutMs: number) =>
@@ -134,4 +148,45 @@ export function startInPty(args: readonly string[], env: NodeJS.ProcessEnv) {
       if (running) child.kill();
     },
   };
+}
+
+/**
+ * Runs the command in a pty, sends it SIGINT once `afterText` is on screen, then answers each
+ * prompt that ends the screen with the next of `replies` (the interrupt question first), and
+ * tells `onReply` the time of each reply.
+ */
+export function runInterruptedAnswering(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  afterText: string,
+  replies: readonly string[],
+  onReply: (reply: string) => void = () => undefined,
+): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawnInPty(args, env);
+    const pending = [...replies];
+    let output = '';
+    let interrupted = false;
+    let answered = 0;
+    child.onData((data) => {
+      output += data;
+      if (!interrupted && output.includes(afterText)) {
+        interrupted = true;
+        child.kill('SIGINT');
+        return;
+      }
+      const prompts = output.match(PROMPTS)?.length ?? 0;
+      if (interrupted && PROMPT_AT_END.test(output) && prompts > answered && pending.length > 0) {
+        answered = prompts;
+        const reply = pending.shift() ?? '';
+        onReply(reply);
+        child.write(`${reply}\r`);
+      }
+    });
+    const killer = setTimeout(() => child.kill(), KILL_AFTER_MS);
+    child.onExit(({ exitCode }) => {
+      clearTimeout(killer);
+      resolve({ code: exitCode, output: normalise(withoutStatusLine(output.replace(/\r/g, ''))) });
+    });
+  });
 }
