@@ -20,6 +20,16 @@ export interface ChatAnswers {
   readonly freeText?: { readonly label: string; readonly hint: string };
 }
 
+/**
+ * Run-control buttons on a run's live message (lib/control/requests.ts): each asks the run to
+ * pause or stop at its next safe point, attributed to whoever pressed it.
+ */
+export interface ChatControls {
+  /** The run: its first execution's ARN. */
+  readonly runId: string;
+  readonly verbs: readonly ('pause' | 'stop')[];
+}
+
 /** A message for people: channel-neutral. */
 export interface ChatMessage {
   readonly title: string;
@@ -28,6 +38,7 @@ export interface ChatMessage {
   readonly preformatted?: string;
   readonly link?: { readonly text: string; readonly url: string };
   readonly answers?: ChatAnswers;
+  readonly controls?: ChatControls;
 }
 
 /** Where a posted message is, so it can be updated: a Slack channel and ts, a webhook delivery id, ... */
