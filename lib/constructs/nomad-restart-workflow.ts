@@ -253,6 +253,7 @@ export class NomadRestartWorkflow extends Construct {
       this.approvalChannels = new ApprovalChannels(this, 'Approvals', {
         ...props.approvals,
         approvalsTable: this.approvalsTable,
+        lockTable: this.lockTable,
         stateMachine: this.stateMachine,
         logRetention,
         removalPolicy,
