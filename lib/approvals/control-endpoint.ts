@@ -10,8 +10,14 @@
 import * as z from 'zod';
 import { type ControlRequest, describeRequester, isControlVerb } from '../control/requests';
 import { checkSlackActor, checkWebhookKey } from './allow-list';
-import type { EndpointDeps } from './endpoint';
-import { type ApprovalHttpResponse, decisionIdOf, json, outcomeText, tellSafely } from './endpoint-kit';
+import {
+  type ApprovalHttpResponse,
+  decisionIdOf,
+  type EndpointDeps,
+  json,
+  outcomeText,
+  tellSafely,
+} from './endpoint-kit';
 import {
   AnswererNotAllowedError,
   ApprovalError,

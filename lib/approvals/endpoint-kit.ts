@@ -1,12 +1,55 @@
 /**
- * What every route of the approval endpoint shares: the JSON response, the decision id a signed
- * request decides a question under, the decision in a sentence, and the private Slack message.
+ * What every route of the approval endpoint shares: its request, response and dependencies, the
+ * JSON response, the decision id a signed request decides a question under, the decision in a
+ * sentence, and the private Slack message.
  */
 import { createHash } from 'node:crypto';
-import type { DecideOutcome } from './decide';
-import type { EndpointDeps } from './endpoint';
+import type { ReplayGuard } from '../stores/replay-guard';
+import type { SlackAllowList } from './allow-list';
+import type { DecideDeps, DecideOutcome } from './decide';
 import { decisionLine } from './question-message';
+import type { RunControlDeps } from './run-control';
+import type { SlackChannel } from './slack-channel';
 import type { SlackActor } from './slack-interaction';
+
+/** An HTTP request as the endpoint sees it: header names lower-case, the body raw (signatures cover it). */
+export interface ApprovalHttpRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly body: string;
+}
+
+/** Structured log lines: ids, names and statuses only. */
+export interface EndpointLog {
+  info(message: string, fields: Record<string, unknown>): void;
+  warn(message: string, fields: Record<string, unknown>): void;
+}
+
+/** What the endpoint works with; a channel left out is not served (404). */
+export interface EndpointDeps {
+  readonly decide: DecideDeps;
+  readonly replays: ReplayGuard;
+  readonly log: EndpointLog;
+  /** Unix milliseconds. */
+  readonly now: () => number;
+  readonly slack?: {
+    readonly signingSecret: string;
+    readonly allow: SlackAllowList;
+    readonly api: Pick<SlackChannel, 'tellPrivately' | 'openModal'>;
+  };
+  readonly webhook?: {
+    /** Secrets by key id: any of them verifies a signature. */
+    readonly keys: Readonly<Record<string, string>>;
+    /** The key ids that may answer. */
+    readonly allowedKeyIds: readonly string[];
+  };
+  /**
+   * The lock table, where pause and stop requests are recorded for a run's next safe point.
+   * @default - none: Pause / Stop buttons are told run control is off, `/webhook/requests` is 404
+   */
+  readonly lock?: RunControlDeps['lock'];
+}
 
 /** The endpoint's answer. */
 export interface ApprovalHttpResponse {

@@ -9,11 +9,18 @@
  * it is short and never waits out a rate limit (the deps' clients are built so).
  */
 import * as z from 'zod';
-import type { ReplayGuard } from '../stores/replay-guard';
-import { checkSlackActor, checkWebhookKey, type SlackAllowList } from './allow-list';
+import { checkSlackActor, checkWebhookKey } from './allow-list';
 import { handleSlackControl, handleWebhookRequest } from './control-endpoint';
-import { type DecideDeps, type DecideOutcome, decideQuestion, isOpenFor } from './decide';
-import { type ApprovalHttpResponse, decisionIdOf, json, outcomeText, tellSafely } from './endpoint-kit';
+import { type DecideOutcome, decideQuestion, isOpenFor } from './decide';
+import {
+  type ApprovalHttpRequest,
+  type ApprovalHttpResponse,
+  decisionIdOf,
+  type EndpointDeps,
+  json,
+  outcomeText,
+  tellSafely,
+} from './endpoint-kit';
 import {
   AnswererNotAllowedError,
   ApprovalError,
@@ -23,11 +30,11 @@ import {
   MalformedApprovalRequestError,
 } from './errors';
 import { TYPED_WAIT_HINT } from './question-message';
-import type { RunControlDeps } from './run-control';
 import { SIGNATURE_WINDOW_SECONDS, verifySlackSignature, verifyWebhookSignature } from './signatures';
 import { FREE_TEXT_VIEW, typedAnswerView } from './slack-blocks';
-import type { SlackChannel } from './slack-channel';
 import { parseSlackInteraction, type QuestionInteraction, type SlackInteraction } from './slack-interaction';
+
+export type { ApprovalHttpRequest, ApprovalHttpResponse, EndpointDeps, EndpointLog } from './endpoint-kit';
 
 /** The endpoint's paths. */
 export const APPROVAL_ROUTES = {
@@ -36,47 +43,6 @@ export const APPROVAL_ROUTES = {
   /** Run control (`{"runId", "request": "pause"|"resume"|"stop", "requestedBy"}`), signed as answers are. */
   webhookRequests: '/webhook/requests',
 } as const;
-
-/** An HTTP request as the endpoint sees it: header names lower-case, the body raw (signatures cover it). */
-export interface ApprovalHttpRequest {
-  readonly method: string;
-  readonly path: string;
-  readonly headers: Readonly<Record<string, string | undefined>>;
-  readonly body: string;
-}
-
-export type { ApprovalHttpResponse } from './endpoint-kit';
-
-/** Structured log lines: ids, names and statuses only. */
-export interface EndpointLog {
-  info(message: string, fields: Record<string, unknown>): void;
-  warn(message: string, fields: Record<string, unknown>): void;
-}
-
-/** What the endpoint works with; a channel left out is not served (404). */
-export interface EndpointDeps {
-  readonly decide: DecideDeps;
-  readonly replays: ReplayGuard;
-  readonly log: EndpointLog;
-  /** Unix milliseconds. */
-  readonly now: () => number;
-  readonly slack?: {
-    readonly signingSecret: string;
-    readonly allow: SlackAllowList;
-    readonly api: Pick<SlackChannel, 'tellPrivately' | 'openModal'>;
-  };
-  readonly webhook?: {
-    /** Secrets by key id: any of them verifies a signature. */
-    readonly keys: Readonly<Record<string, string>>;
-    /** The key ids that may answer. */
-    readonly allowedKeyIds: readonly string[];
-  };
-  /**
-   * The lock table, where pause and stop requests are recorded for a run's next safe point.
-   * @default - none: Pause / Stop buttons are told run control is off, `/webhook/requests` is 404
-   */
-  readonly lock?: RunControlDeps['lock'];
-}
 
 /** Handles one request; never throws. */
 export async function handleApprovalRequest(

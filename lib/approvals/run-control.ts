@@ -9,7 +9,6 @@ import type { ControlRequest } from '../control/requests';
 import { goQuote } from '../go/quote';
 import { type PendingApproval, stateMachineArnOf } from '../stores/approval-store';
 import type { JobLock, LockKey } from '../stores/job-lock';
-import { continuationNamePrefix } from '../workflow/continuation-name';
 import { type DecideDeps, type DecideOutcome, decideQuestion } from './decide';
 import { RunControlConflictError, RunNotRunningError } from './errors';
 
@@ -55,7 +54,7 @@ export async function controlRun(deps: RunControlDeps, call: RunControlCall): Pr
   const first = jobs[0];
   if (first === undefined) throw new RunNotRunningError(call.runId);
   const { verb } = call.request;
-  const parked = await parkedPauseQuestion(deps.decide, call.runId, jobs);
+  const parked = await parkedPauseQuestion(deps.decide, call.runId);
   if (parked !== undefined && verb !== 'pause') {
     const outcome = await decideQuestion(deps.decide, {
       approvalId: parked.approvalId,
@@ -92,22 +91,17 @@ async function withdrawPause(
 }
 
 /**
- * The pause question run `runId` is parked on, if any: an undecided `pause` question of its first
- * execution or of one it continued in (named after the run: lib/workflow/continuation-name.ts).
+ * The pause question run `runId` is parked on, if any: an undecided `pause` question the ask step
+ * parked for it (it names the run on every question it parks).
  */
-async function parkedPauseQuestion(
-  decide: DecideDeps,
-  runId: string,
-  jobs: readonly LockKey[],
-): Promise<PendingApproval | undefined> {
+async function parkedPauseQuestion(decide: DecideDeps, runId: string): Promise<PendingApproval | undefined> {
   const stateMachineArn = stateMachineArnOf(runId);
   const pending = await decide.approvals.listPending(
     stateMachineArn === undefined ? undefined : { stateMachineArn },
   );
-  const prefixes = jobs.map((key) => `${continuationNamePrefix(runId, key.jobId)}-`);
-  const ofRun = (executionId: string) => {
-    const name = executionId.slice(executionId.lastIndexOf(':') + 1);
-    return executionId === runId || prefixes.some((prefix) => name.startsWith(prefix));
-  };
-  return pending.find((q) => q.kind === PAUSE_QUESTION_KIND && ofRun(q.executionId));
+  for (const question of pending.filter((q) => q.kind === PAUSE_QUESTION_KIND)) {
+    // The pending index does not hold the run: each pause question is read (few are ever open).
+    if ((await decide.approvals.get(question.approvalId)).runId === runId) return question;
+  }
+  return undefined;
 }

@@ -64,6 +64,7 @@ async function setup(...questions: Approval[]): Promise<Setup> {
 const pauseQuestion = () =>
   parkedQuestion({
     kind: 'pause',
+    runId: EXECUTION,
     stateMachineArn: 'arn:aws:states:eu-west-1:123456789012:stateMachine:NomadRestart-Restart',
     prompt: 'Paused by U1 (Slack) at 2023-11-14T22:13:20Z.\nResume the restart? [y/N]',
   });
