@@ -8,6 +8,8 @@ export * from './notify';
 export * from './question-message';
 export * from './run-control';
 export * from './run-ended-message';
+export * from './run-progress';
+export * from './run-thread';
 export * from './settings';
 export * from './signatures';
 export * from './slack-blocks';
