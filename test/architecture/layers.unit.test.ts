@@ -51,7 +51,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'lib/go': [],
   // The base every error hierarchy extends (an error's name is its class's): beside lib/go, below all.
   'lib/errors': [],
-  // Run control's request shapes (issue #39): plain data that every layer carrying a request names.
+  // Run control's requests (issue #39): their shape and who asked, read by the stores that keep
+  // them, the steps that act on them and the lines that show them: beside lib/go, below all.
   'lib/control': [],
   // HTTP plumbing shared by the Nomad and Consul clients: connection pool, retries, TLS files, Go's texts.
   'lib/http': [],

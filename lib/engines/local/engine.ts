@@ -5,12 +5,14 @@
  * TLS, region) reaches the handlers on their Lambda context, never through the execution input
  * or `process.env`; plan store, lock and approvals are the handlers' in-memory twins.
  */
+import type { ControlRequest } from '../../control/requests';
 import type { NomadClientConfig } from '../../nomad/config';
 import type { ProgressEvent } from '../../restart/events';
 import type { RestartInput } from '../../restart/input';
 import type { LocalInvocation } from '../../steps/kit/local-invocation';
-import type { ApprovalAnswer, AskEvent, WorkflowState } from '../../workflow/payloads';
+import type { WorkflowState } from '../../workflow/payloads';
 import { ASK_STATE_NAME, TASK_STATE_HANDLERS, TaskStates } from '../../workflow/state-names';
+import { eventSink } from './event-sink';
 import {
   createGate,
   type InvocationInterceptor,
@@ -18,6 +20,8 @@ import {
   lambdaTaskHandler,
 } from './lambda-tasks';
 import { type LocalStateMachine, loadLocalDefinition } from './local-definition';
+import { pauseRequests } from './pause-answer';
+import { type Prompt, promptAnswerer } from './prompt-answerer';
 import { runLocalExecution } from './runner';
 import { localRunLease } from './shared-lock-keeper';
 import type { LocalTaskTokenCallbacks } from './task-token-callbacks';
@@ -30,15 +34,13 @@ import type {
 } from './types';
 
 export type { InvocationInterceptor } from './lambda-tasks';
+export type { Prompt, PromptReply } from './prompt-answerer';
 
 /**
  * How long each local "invocation" may run. An await slice returns its cursor before this
  * (like a Lambda before its timeout) and the graph loops, exactly as on AWS.
  */
 export const LOCAL_INVOCATION_BUDGET_MS = 15 * 60 * 1000;
-
-/** A line read from the terminal, or why none was read (the question's default then applies). */
-export type PromptReply = { kind: 'answer'; text: string } | { kind: 'read-error'; text: string };
 
 export interface LocalRestartRequest {
   /** The execution input (options only; no secret ever travels here). */
@@ -58,8 +60,13 @@ export interface LocalRestartRequest {
   /**
    * Asks a question worded by the workflow and returns the reply. `invalidAnswer` is set when
    * the previous reply to this question was not understood (print Nomad's line, then ask again).
+   * `withdrawn` is given for a question a request may answer instead (the pause question): when it
+   * aborts, the read is called off (`withdrawn`); a prompt with no person to read from then only
+   * shows the question and waits for that.
    */
-  readonly prompt: (prompt: string, invalidAnswer: string | undefined) => Promise<PromptReply>;
+  readonly prompt: Prompt;
+  /** How often a paused run looks for a `resume` or `stop` request (tests). @default 2 s */
+  readonly controlPollMs?: number;
   readonly signal?: AbortSignal;
   /** Called as each state is entered (tests and benchmarks count them). */
   readonly onStateEntered?: (name: string, type: string) => void;
@@ -130,28 +137,6 @@ function taskHandler(
   return lambdaTaskHandler(id, stateName, budgetMs, options);
 }
 
-/**
- * Every progress event once, as soon as it is known: live from a running step, or from a
- * state's output (Choice and Pass states repeat the last step's events; a step's result repeats
- * what it streamed).
- */
-function eventSink(emit: (event: ProgressEvent) => void) {
-  const seen = new Set<string>();
-  const live = (event: ProgressEvent) => {
-    // A state keeps a sample of a long error list (error-sample.ts): the same event as the
-    // full one shown live, so the lists do not count in telling events apart.
-    const key = JSON.stringify({ ...event, errors: undefined, omittedErrors: undefined });
-    if (seen.has(key)) return;
-    seen.add(key);
-    emit(event);
-  };
-  const fromOutput = (output: unknown) => {
-    const events = (output as Partial<WorkflowState> | null)?.events;
-    if (Array.isArray(events)) for (const event of events) live(event);
-  };
-  return { live, fromOutput };
-}
-
 /** What each handler invocation of a local run is handed on its context. */
 export function localInvocation(
   request: Pick<LocalRestartRequest, 'nomad' | 'consul' | 'now' | 'sleep'>,
@@ -176,12 +161,18 @@ export function answerFromOutside(
 
 /**
  * A local run: its result, and a cancel request honoured at the next safe point (Nomad's
- * `command/job_restart.go` `handleSignal`).
+ * `command/job_restart.go` `handleSignal`), and run-control requests (docs/run-control.md).
  */
 export interface LocalRestart {
   readonly result: Promise<ExecutionResult>;
   /** Flags a cancel on the job's lock; the workflow checks it before and after each batch. */
   requestCancel(): Promise<void>;
+  /**
+   * Records a pause, resume or stop request for the run on its lock, acted on at its next safe
+   * point (or answering its pause question); one made before the run holds the job is recorded as
+   * it takes it. `false` once the run has ended.
+   */
+  requestControl(request: ControlRequest): Promise<boolean>;
   /** Starts no new Task (a Task already running finishes) until `resume`. */
   pause(): void;
   resume(): void;
@@ -206,12 +197,19 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
   let runId: string | undefined;
   let runningRun: string | undefined;
   let cancelWanted = false;
+  // A run-control request made before the run held the job, recorded once it does.
+  let controlWanted: ControlRequest | undefined;
+  let ended = false;
+  const requests = pauseRequests(localStores.lock, request.nomad, request.controlPollMs);
   // Once the run holds the job, this process renews its shared lock in Nomad while it runs.
   const lease = localRunLease(request.nomad, localStores.lock);
-  // A reply the workflow did not accept brings it straight back to the ask step: between a
-  // valid reply and the next question some other Task always runs (see batch-loop.ts).
-  let lastReply: string | undefined;
   const gate = createGate();
+  const prompts = promptAnswerer({
+    prompt: request.prompt,
+    gate,
+    requests,
+    heldBy: () => (lockKey === undefined || runId === undefined ? undefined : { key: lockKey, runId }),
+  });
   const tasks: LambdaTaskOptions = {
     gate,
     invocation: localInvocation(request, events.live),
@@ -234,21 +232,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
         tasks,
         request.taskTokenCallbacks !== undefined,
       ),
-    answerTaskToken:
-      answerFromOutside(request.taskTokenCallbacks) ??
-      (async (payload) => {
-        await gate.passed();
-        const ask = ((payload as { Payload?: AskEvent }).Payload ?? payload) as AskEvent;
-        const reply = await request.prompt(ask.question.prompt, lastReply);
-        if (reply.kind === 'read-error') {
-          lastReply = undefined;
-          // Same path as an unanswered question on AWS: the Catch on States.Timeout applies the default.
-          throw Object.assign(new Error(reply.text), { name: 'States.Timeout' });
-        }
-        lastReply = reply.text;
-        const answer: ApprovalAnswer = { answer: reply.text, answeredBy: 'terminal' };
-        return answer;
-      }),
+    answerTaskToken: answerFromOutside(request.taskTokenCallbacks) ?? prompts.answer,
     ...(request.signal === undefined ? {} : { signal: request.signal }),
     ...(request.redrive === undefined ? {} : { redrive: request.redrive }),
     ...(request.waitTimeOverrides === undefined ? {} : { waitTimeOverrides: request.waitTimeOverrides }),
@@ -257,7 +241,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
       : { retryIntervalOverrides: request.retryIntervalOverrides }),
     onStateEntered: (name, type) => {
       if (type === 'Task' && name !== ASK_STATE_NAME && name !== TaskStates.applyAnswer)
-        lastReply = undefined;
+        prompts.forgetReply();
       request.onStateEntered?.(name, type);
     },
     onStateExited: (name, output) => {
@@ -273,20 +257,32 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
         // An interrupt confirmed before the job was known is honoured as soon as it is.
         if (cancelWanted) void localStores.lock.requestCancel(lockKey, runId);
       }
+      if (name === TaskStates.lockJob && controlWanted !== undefined && lockKey && runId) {
+        void localStores.lock.requestControl(lockKey, runId, controlWanted);
+        controlWanted = undefined;
+      }
       lease.stateExited(name, output, lockKey, runId);
       events.fromOutput(output);
       request.onStateExited?.(name, output);
     },
   });
   const result = execution.result.finally(async () => {
+    ended = true;
     if (runningRun !== undefined) localStores.runs.ended(runningRun);
-    await lease.stop();
+    await Promise.all([lease.stop(), requests.close()]);
   });
   return {
     result,
     requestCancel: async () => {
       cancelWanted = true;
       if (lockKey !== undefined && runId !== undefined) await localStores.lock.requestCancel(lockKey, runId);
+    },
+    requestControl: async (control) => {
+      if (ended) return false;
+      if (lockKey !== undefined && runId !== undefined && (await localStores.lock.held(lockKey, runId)))
+        return localStores.lock.requestControl(lockKey, runId, control);
+      controlWanted = control;
+      return true;
     },
     pause: gate.close,
     resume: gate.open,
