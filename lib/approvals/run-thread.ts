@@ -53,6 +53,8 @@ export async function syncRunThread(deps: RunThreadDeps, runId: string): Promise
   const found = await progressOf(deps.threads, runId);
   if (found === undefined) return 'none';
   const { thread, progress } = found;
+  // Closed by the run's end: every later stream record (the end's own writes) leaves it closed.
+  if (thread.endedAs !== undefined) return 'unchanged';
   const view = progressFingerprint(progress);
   const message = liveRunMessage(progress);
   const channels = threadChannels(deps.channels);
@@ -141,6 +143,7 @@ export async function endRunThread(deps: RunThreadDeps, runId: string, ending: s
   const found = await progressOf(deps.threads, runId);
   if (found === undefined) return;
   const { thread, progress } = found;
+  await deps.threads.recordEnd(runId, ending);
   const message = liveRunMessage({ ...progress, at: deps.now() }, ending);
   for (const channel of threadChannels(deps.channels)) {
     const shown = thread.messages[channel.name];

@@ -47,12 +47,14 @@ export class DynamoDbRunThreadStore implements RunThreadStore {
     const number = (v: unknown) => (typeof v === 'number' ? v : undefined);
     const editedAt = number(item['editedAt']);
     const notBefore = number(item['notBefore']);
+    const endedAs = typeof item['endedAs'] === 'string' ? item['endedAs'] : undefined;
     return {
       runId,
       ...(item['progress'] === undefined ? {} : { progress: item['progress'] as unknown }),
       messages: (item['messages'] ?? {}) as Record<string, ApprovalMessage>,
       ...(editedAt === undefined ? {} : { editedAt }),
       ...(notBefore === undefined ? {} : { notBefore }),
+      ...(endedAs === undefined ? {} : { endedAs }),
     };
   }
 
@@ -86,6 +88,18 @@ export class DynamoDbRunThreadStore implements RunThreadStore {
       if (isConditionFailure(error)) return false;
       throw error;
     }
+  }
+
+  public async recordEnd(runId: string, ending: string): Promise<void> {
+    await this.documents.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { approvalId: runThreadKey(runId) },
+        UpdateExpression: 'SET endedAs = :e',
+        ConditionExpression: 'attribute_exists(approvalId)',
+        ExpressionAttributeValues: { ':e': ending },
+      }),
+    );
   }
 
   public async deferEdits(runId: string, until: number): Promise<void> {

@@ -20,6 +20,8 @@ export interface RunThread {
   readonly editedAt?: number;
   /** Unix ms before which no edit may be made (a rate limit's `Retry-After`). */
   readonly notBefore?: number;
+  /** How the run ended, once its end was posted: the live message is closed, never edited back. */
+  readonly endedAs?: string;
 }
 
 /** Where threads are kept. */
@@ -37,6 +39,8 @@ export interface RunThreadStore {
   claimEdit(runId: string, now: number, intervalMs: number): Promise<boolean>;
   /** No edit before `until` (Unix ms): the channel asked to wait (`Retry-After`). */
   deferEdits(runId: string, until: number): Promise<void>;
+  /** Records that the run ended (`ending`, the outcome's words): no progress edit follows. */
+  recordEnd(runId: string, ending: string): Promise<void>;
 }
 
 /** The approvals-table key of run `runId`'s thread. */
@@ -51,6 +55,7 @@ interface MemoryThread {
   messages: Record<string, ApprovalMessage>;
   editedAt?: number;
   notBefore?: number;
+  endedAs?: string;
 }
 
 /** Threads in this process (local runs, tests); `subscribe` stands in for the table's stream. */
@@ -94,5 +99,10 @@ export class MemoryRunThreadStore implements RunThreadStore {
   public async deferEdits(runId: string, until: number): Promise<void> {
     const thread = this.threads.get(runId);
     if (thread !== undefined) thread.notBefore = until;
+  }
+
+  public async recordEnd(runId: string, ending: string): Promise<void> {
+    const thread = this.threads.get(runId);
+    if (thread !== undefined) thread.endedAs = ending;
   }
 }

@@ -88,6 +88,9 @@ describe('a run live Slack thread', () => {
       threadPlacement(threads, EXECUTION, c, true),
     );
     await endRunThread(deps, EXECUTION, 'succeeded');
+    // A stream record after the end (its own writes) leaves the closed message as it is.
+    now += 60_000;
+    const afterEnd = await syncRunThread(deps, EXECUTION);
 
     // Assert: one start message, with Pause / Stop.
     const posts = slack.calls.filter((c) => c.method === 'chat.postMessage');
@@ -127,5 +130,6 @@ describe('a run live Slack thread', () => {
     expect(text(last)).toContain('All 10 batches done: 10 restarted, 0 failed');
     expect(buttonsOf(last)).toEqual([]);
     expect(updates().every((c) => c.args['ts'] === liveTs)).toBe(true);
+    expect(afterEnd).toBe('unchanged');
   });
 });
