@@ -276,12 +276,16 @@ describe('a run steered from its live chat thread', () => {
     const h = await cluster(3);
     const restarts = () => h.sim.control.counters()[RESTART] ?? 0;
     const responses: { statusCode: number; body: string }[] = [];
+    let prompt = '';
 
     // Act
     const { result } = await run(h, restartOptions('web'), async (batch, runId) => {
       if (batch !== 1) return;
       responses.push(await webhookRequest(runId, 'pause'));
-      void parkedQuestionId().then(async () => responses.push(await webhookRequest(runId, 'stop')));
+      void parkedQuestionId().then(async (id) => {
+        prompt = (await localStores.approvals.get(id)).prompt;
+        responses.push(await webhookRequest(runId, 'stop'));
+      });
     });
     await loop.settled();
 
@@ -289,6 +293,7 @@ describe('a run steered from its live chat thread', () => {
     expect(responses.map((r) => r.statusCode)).toEqual([200, 200]);
     expect(JSON.parse(responses[0]?.body ?? '{}')).toMatchObject({ outcome: 'recorded' });
     expect(JSON.parse(responses[1]?.body ?? '{}')).toMatchObject({ outcome: 'answered' });
+    expect(prompt).toMatch(/^Paused by bob \(webhook\) at \S+\.\n\s*Resume the restart\? \[y\/N\]$/);
     expect(result.output as RunSummary).toMatchObject({
       outcome: 'canceled',
       stoppedBy: 'bob (webhook key ops)',
