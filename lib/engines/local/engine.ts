@@ -20,7 +20,7 @@ import {
   lambdaTaskHandler,
 } from './lambda-tasks';
 import { type LocalStateMachine, loadLocalDefinition } from './local-definition';
-import { pauseRequests } from './pause-answer';
+import { pauseRequests } from './pause-requests';
 import { type Prompt, promptAnswerer } from './prompt-answerer';
 import { runLocalExecution } from './runner';
 import { localRunLease } from './shared-lock-keeper';
@@ -57,13 +57,7 @@ export interface LocalRestartRequest {
   readonly consul?: LocalInvocation['consul'];
   /** Called with each progress event once, as it happens (a running step streams its events). */
   readonly emit: (event: ProgressEvent) => void;
-  /**
-   * Asks a question worded by the workflow and returns the reply. `invalidAnswer` is set when
-   * the previous reply to this question was not understood (print Nomad's line, then ask again).
-   * `withdrawn` is given for a question a request may answer instead (the pause question): when it
-   * aborts, the read is called off (`withdrawn`); a prompt with no person to read from then only
-   * shows the question and waits for that.
-   */
+  /** Asks a question worded by the workflow and returns the reply ({@link Prompt}). */
   readonly prompt: Prompt;
   /** How often a paused run looks for a `resume` or `stop` request (tests). @default 2 s */
   readonly controlPollMs?: number;

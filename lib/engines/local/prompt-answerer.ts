@@ -5,7 +5,7 @@
  */
 import type { ApprovalAnswer, AskEvent } from '../../workflow/payloads';
 import type { Gate } from './lambda-tasks';
-import type { PauseRequests } from './pause-answer';
+import type { PauseRequests } from './pause-requests';
 import type { TaskTokenAnswerer } from './types';
 
 /**

@@ -53,6 +53,8 @@ async function stopStep(kit: StepKit, input: PlannedStepInput, request: ControlR
     stoppedBy: describeRequester(request),
   });
   emit({ type: 'stopped', time: kit.now(), request });
+  // Then Nomad's own line after a "no" (`Job restart canceled`), which scripts may look for.
+  emit({ type: 'canceled', time: kit.now() });
   return {
     guard: { blocked: false, canceled: false, stopped: true },
     events,
