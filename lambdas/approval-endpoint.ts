@@ -1,5 +1,6 @@
 /**
- * The approval endpoint (Lambda Function URL): Slack interactivity and signed webhook answers.
+ * The approval endpoint (Lambda Function URL): Slack interactivity, signed webhook answers, and
+ * signed webhook run-control requests (pause, resume, stop).
  * Turns the URL's event into a raw request (signatures cover the raw body) and hands it to
  * `handleApprovalRequest`, which verifies, refuses replays and answerers off the allow-list, and
  * decides each question once. Logs carry ids, names and statuses only.
@@ -13,7 +14,7 @@ import {
 } from '../lib/approvals/endpoint';
 import { SlackChannel } from '../lib/approvals/slack-channel';
 import { awsSdkClient } from '../lib/stores/aws-client-config';
-import { approvalStoreFromEnv, replayGuardFromEnv } from '../lib/stores/from-env';
+import { approvalStoreFromEnv, jobLockFromEnv, replayGuardFromEnv } from '../lib/stores/from-env';
 import { approvalSettings } from './private/approval-wiring';
 import { logger } from './private/logger';
 import { stepHandler } from './private/step-handler';
@@ -29,6 +30,8 @@ async function endpointDeps(): Promise<EndpointDeps> {
   return {
     decide: { approvals: approvalStoreFromEnv(), sfn },
     replays: replayGuardFromEnv(),
+    // Pause and stop requests go on the run's lock item (the lock table).
+    lock: jobLockFromEnv(),
     log: logger,
     now: Date.now,
     ...(slack === undefined

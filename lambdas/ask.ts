@@ -117,6 +117,7 @@ async function parkOnce(e: AskEventInput): Promise<string> {
   await approvals.put({
     approvalId,
     executionId: e.executionId,
+    runId: e.runId,
     taskToken: e.taskToken,
     kind: e.question.kind,
     prompt: e.question.prompt,

@@ -13,4 +13,9 @@ const awaitHealth = async (event: unknown, context: Context): Promise<WorkflowSt
   return { ...slice.state, batch: { ...batch, healthChecked: done, slicesThisExecution }, events };
 };
 
-export const handler = stepHandler(awaitHealth, { nomad: true, renewsLease: true, state: 'await-health' });
+export const handler = stepHandler(awaitHealth, {
+  nomad: true,
+  renewsLease: true,
+  state: 'await-health',
+  recordsProgress: 'health',
+});

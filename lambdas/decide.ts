@@ -17,4 +17,9 @@ const decide = async (event: unknown, context: Context): Promise<WorkflowState> 
 };
 
 // The last step before a batch wait or a question: the leases must outlast either.
-export const handler = stepHandler(decide, { nomad: true, renewsLease: true, state: 'decide' });
+export const handler = stepHandler(decide, {
+  nomad: true,
+  renewsLease: true,
+  state: 'decide',
+  recordsProgress: 'batch',
+});

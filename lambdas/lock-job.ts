@@ -19,4 +19,5 @@ const lockJob = async (event: unknown, context: Context): Promise<WorkflowState>
   return { ...state, events: [...planEvents, ...events] };
 };
 
-export const handler = stepHandler(lockJob, { nomad: true });
+// The run holds its job from here: its live thread starts (lambdas/private/run-progress-middleware.ts).
+export const handler = stepHandler(lockJob, { nomad: true, recordsProgress: 'batch' });

@@ -1,14 +1,18 @@
 /**
  * EventBridge target for `Step Functions Execution Status Change` (SUCCEEDED, FAILED, TIMED_OUT,
  * ABORTED) of the restart state machine: tells the configured channels that a run ended, with
- * its summary and a link to the execution. An execution that handed over to a continue-as-new
+ * its summary and a link to the execution, in the run's live thread where it has one (also to
+ * the channel), and edits the live message one last time to say how it ended. An execution that handed over to a continue-as-new
  * successor is not the run's end and posts nothing. When every channel fails the invocation
  * fails, so Lambda retries it; when some were told, the others' failures are logged instead (a
  * retry would tell those twice).
  */
 import * as z from 'zod';
-import { postToAll, runEndedMessage } from '../lib/approvals/run-ended-message';
-import { END_STATUSES, type EndedExecution, lacksDetails } from '../lib/workflow/ended-execution';
+import type { ChatChannel } from '../lib/approvals/message';
+import { postToAll, RUN_ENDINGS, runEndedMessage } from '../lib/approvals/run-ended-message';
+import { endRunThread, threadPlacement } from '../lib/approvals/run-thread';
+import { runThreadStoreFromEnv } from '../lib/stores/from-env';
+import { END_STATUSES, type EndedExecution, lacksDetails, runIdOf } from '../lib/workflow/ended-execution';
 import { StepPayloadError } from '../lib/workflow/errors';
 import { endOfExecution, needsRunRecord } from '../lib/workflow/run-end';
 import { chatChannels, chatSettings } from './private/approval-wiring';
@@ -65,7 +69,18 @@ const notifyRunEnded = async (event: unknown): Promise<NotifyRunEndedResult> => 
     return { outcome: null, posted: [] };
   }
   const channels = await chatChannels(await chatSettings());
-  const { posted, failed } = await postToAll(channels, runEndedMessage(end));
+  // In the run's live thread where it has one, shown in the channel too (`reply_broadcast`).
+  const runId = runIdOf(executionArn, ended.input);
+  const threads = runThreadStoreFromEnv();
+  const placementOf = (channel: ChatChannel) =>
+    threadPlacement(threads, runId, channel, true).catch((error: unknown) => {
+      logger.warn('Run thread not read: the end is posted to the channel', { reason: errorName(error) });
+      return undefined;
+    });
+  const { posted, failed } = await postToAll(channels, runEndedMessage(end), placementOf);
+  await endRunThread({ threads, channels, now: Date.now }, runId, RUN_ENDINGS[end.outcome]).catch(
+    (error: unknown) => logger.warn('Run thread not closed', { reason: errorName(error) }),
+  );
   for (const { channel, error } of failed) {
     logger.error('Run end not posted', {
       executionArn,
@@ -77,5 +92,7 @@ const notifyRunEnded = async (event: unknown): Promise<NotifyRunEndedResult> => 
   logger.info('Run end posted', { executionArn, outcome: end.outcome, channels: posted });
   return { outcome: end.outcome, posted };
 };
+
+const errorName = (error: unknown) => (error instanceof Error ? error.name : 'unknown');
 
 export const handler = stepHandler(notifyRunEnded, { workflowErrors: false });

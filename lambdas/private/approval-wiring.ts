@@ -42,8 +42,15 @@ export function chatSettings(env: NodeJS.ProcessEnv = process.env): Promise<Chat
   return chatSettingsFromEnv(env, readSecret);
 }
 
-/** A sender per configured channel. */
-export async function chatChannels(settings: ChatSettings): Promise<ChatChannel[]> {
+/**
+ * A sender per configured channel. `rejectRateLimited`: Slack's 429 fails a call with its
+ * `Retry-After` instead of being waited out (the stream-driven notifier, whose live-message edits
+ * are deferred and whose other calls the stream retries).
+ */
+export async function chatChannels(
+  settings: ChatSettings,
+  { rejectRateLimited = false }: { readonly rejectRateLimited?: boolean } = {},
+): Promise<ChatChannel[]> {
   const channels: ChatChannel[] = [];
   const { slack, webhook, emailTopicArn } = settings;
   if (slack !== undefined) {
@@ -51,6 +58,7 @@ export async function chatChannels(settings: ChatSettings): Promise<ChatChannel[
       new SlackChannel({
         botToken: slack.botToken,
         channelId: slack.channelId,
+        rejectRateLimited,
         ...(slack.apiUrl === undefined ? {} : { slackApiUrl: slack.apiUrl }),
       }),
     );

@@ -13,6 +13,7 @@ import { leaseMiddleware } from './lease-middleware';
 import { logger } from './logger';
 import { nomadClientMiddleware } from './nomad-client-middleware';
 import { redriveGuardMiddleware } from './redrive-guard-middleware';
+import { type ProgressPoint, runProgressMiddleware } from './run-progress-middleware';
 import { stateBudgetMiddleware } from './state-budget-middleware';
 import { workflowErrorsMiddleware } from './workflow-errors-middleware';
 
@@ -41,6 +42,12 @@ export interface StepHandlerOptions {
   readonly freshHistory?: boolean;
   /** Renews the run's leases once the step returned (`leaseMiddleware`); needs `nomad`. @default false */
   readonly renewsLease?: boolean;
+  /**
+   * Records the run's progress (the handler returns the next workflow state) for its live chat thread once the step returned
+   * (`runProgressMiddleware`), after every other link has shaped the state.
+   * @default - records nothing
+   */
+  readonly recordsProgress?: ProgressPoint;
 }
 
 type AnyMiddleware = MiddlewareObj<unknown, unknown, Error, Context>;
@@ -51,6 +58,8 @@ export function stepHandler<TEvent = unknown, TResult = unknown>(
   options: StepHandlerOptions = {},
 ): MiddyfiedHandler<TEvent, TResult, Error, Context> {
   const chain: AnyMiddleware[] = [injectLambdaContext(logger) as AnyMiddleware];
+  // First in the chain, so its `after` runs last: it records the state the step hands on.
+  if (options.recordsProgress !== undefined) chain.push(runProgressMiddleware(options.recordsProgress));
   // Before the Nomad client: a redriven execution is refused before any secret or Nomad call.
   if (options.workflowErrors !== false) chain.push(redriveGuardMiddleware());
   if (options.nomad === true) chain.push(nomadClientMiddleware());

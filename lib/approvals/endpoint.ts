@@ -8,11 +8,19 @@
  * (https://api.slack.com/interactivity/handling#acknowledgment_response): every call made before
  * it is short and never waits out a rate limit (the deps' clients are built so).
  */
-import { createHash } from 'node:crypto';
 import * as z from 'zod';
-import type { ReplayGuard } from '../stores/replay-guard';
-import { checkSlackActor, checkWebhookKey, type SlackAllowList } from './allow-list';
-import { type DecideDeps, type DecideOutcome, decideQuestion, isOpenFor } from './decide';
+import { checkSlackActor, checkWebhookKey } from './allow-list';
+import { handleSlackControl, handleWebhookRequest } from './control-endpoint';
+import { type DecideOutcome, decideQuestion, isOpenFor } from './decide';
+import {
+  type ApprovalHttpRequest,
+  type ApprovalHttpResponse,
+  decisionIdOf,
+  type EndpointDeps,
+  json,
+  outcomeText,
+  tellSafely,
+} from './endpoint-kit';
 import {
   AnswererNotAllowedError,
   ApprovalError,
@@ -21,61 +29,20 @@ import {
   ApprovalReplayError,
   MalformedApprovalRequestError,
 } from './errors';
-import { decisionLine, TYPED_WAIT_HINT } from './question-message';
+import { TYPED_WAIT_HINT } from './question-message';
 import { SIGNATURE_WINDOW_SECONDS, verifySlackSignature, verifyWebhookSignature } from './signatures';
 import { FREE_TEXT_VIEW, typedAnswerView } from './slack-blocks';
-import type { SlackChannel } from './slack-channel';
-import { parseSlackInteraction, type SlackInteraction } from './slack-interaction';
+import { parseSlackInteraction, type QuestionInteraction, type SlackInteraction } from './slack-interaction';
+
+export type { ApprovalHttpRequest, ApprovalHttpResponse, EndpointDeps, EndpointLog } from './endpoint-kit';
 
 /** The endpoint's paths. */
-export const APPROVAL_ROUTES = { slack: '/slack/interactions', webhook: '/webhook/answers' } as const;
-
-/** An HTTP request as the endpoint sees it: header names lower-case, the body raw (signatures cover it). */
-export interface ApprovalHttpRequest {
-  readonly method: string;
-  readonly path: string;
-  readonly headers: Readonly<Record<string, string | undefined>>;
-  readonly body: string;
-}
-
-/** The endpoint's answer. */
-export interface ApprovalHttpResponse {
-  readonly statusCode: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string;
-}
-
-/** Structured log lines: ids, names and statuses only. */
-export interface EndpointLog {
-  info(message: string, fields: Record<string, unknown>): void;
-  warn(message: string, fields: Record<string, unknown>): void;
-}
-
-/** What the endpoint works with; a channel left out is not served (404). */
-export interface EndpointDeps {
-  readonly decide: DecideDeps;
-  readonly replays: ReplayGuard;
-  readonly log: EndpointLog;
-  /** Unix milliseconds. */
-  readonly now: () => number;
-  readonly slack?: {
-    readonly signingSecret: string;
-    readonly allow: SlackAllowList;
-    readonly api: Pick<SlackChannel, 'tellPrivately' | 'openModal'>;
-  };
-  readonly webhook?: {
-    /** Secrets by key id: any of them verifies a signature. */
-    readonly keys: Readonly<Record<string, string>>;
-    /** The key ids that may answer. */
-    readonly allowedKeyIds: readonly string[];
-  };
-}
-
-const json = (statusCode: number, body: unknown): ApprovalHttpResponse => ({
-  statusCode,
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify(body),
-});
+export const APPROVAL_ROUTES = {
+  slack: '/slack/interactions',
+  webhook: '/webhook/answers',
+  /** Run control (`{"runId", "request": "pause"|"resume"|"stop", "requestedBy"}`), signed as answers are. */
+  webhookRequests: '/webhook/requests',
+} as const;
 
 /** Handles one request; never throws. */
 export async function handleApprovalRequest(
@@ -88,6 +55,8 @@ export async function handleApprovalRequest(
     if (route === APPROVAL_ROUTES.slack && deps.slack !== undefined) return await handleSlack(deps, request);
     if (route === APPROVAL_ROUTES.webhook && deps.webhook !== undefined)
       return await handleWebhook(deps, request);
+    if (route === APPROVAL_ROUTES.webhookRequests && deps.webhook !== undefined && deps.lock !== undefined)
+      return await handleWebhookRequest(deps, request);
     return json(404, { message: 'Not found' });
   } catch (error) {
     if (error instanceof ApprovalError) {
@@ -98,14 +67,6 @@ export async function handleApprovalRequest(
     return json(500, { message: 'Internal error; the question is unchanged' });
   }
 }
-
-/**
- * The decision id of one signed request: the same for each copy of it, so a sender that retries
- * it (after a 503 "answer again", or a reply it never got) gives the same answer again, which
- * the one decision delivers at most once.
- */
-const decisionIdOf = (signature: string) =>
-  `sig-${createHash('sha256').update(signature).digest('hex').slice(0, 32)}`;
 
 /**
  * Refuses a copy of a request seen before, unless its question is still open to it: a retried
@@ -135,12 +96,6 @@ function refusalSentence(error: unknown): string | undefined {
   return undefined;
 }
 
-function outcomeText(outcome: DecideOutcome): string {
-  return outcome.kind === 'already-decided'
-    ? `Already decided: ${decisionLine(outcome.decision)}`
-    : decisionLine(outcome.decision);
-}
-
 async function handleSlack(deps: EndpointDeps, request: ApprovalHttpRequest): Promise<ApprovalHttpResponse> {
   const slack = deps.slack;
   if (slack === undefined) return json(404, { message: 'Not found' });
@@ -151,6 +106,8 @@ async function handleSlack(deps: EndpointDeps, request: ApprovalHttpRequest): Pr
     deps.now(),
   );
   const interaction: SlackInteraction = parseSlackInteraction(request.body);
+  if (interaction.kind === 'control')
+    return handleSlackControl(deps, slack, interaction, { signature, timestamp, channel: 'slack' });
   try {
     await refuseReplay(deps, { signature, timestamp, channel: 'slack' }, interaction.approvalId);
     checkSlackActor(slack.allow, interaction.actor);
@@ -172,24 +129,10 @@ async function handleSlack(deps: EndpointDeps, request: ApprovalHttpRequest): Pr
   }
 }
 
-/** A private message that must not undo the answer when Slack cannot take it: logged instead. */
-async function tellSafely(
-  deps: EndpointDeps,
-  slack: NonNullable<EndpointDeps['slack']>,
-  actor: SlackInteraction['actor'],
-  text: string,
-): Promise<void> {
-  try {
-    await slack.api.tellPrivately(actor.channelId, actor.userId, text);
-  } catch (error) {
-    deps.log.warn('Private message not sent', { reason: error instanceof Error ? error.name : 'unknown' });
-  }
-}
-
 async function answerSlack(
   deps: EndpointDeps,
   slack: NonNullable<EndpointDeps['slack']>,
-  interaction: SlackInteraction,
+  interaction: QuestionInteraction,
   decisionId: string,
 ): Promise<ApprovalHttpResponse> {
   const { actor } = interaction;

@@ -4,6 +4,7 @@
  * Block Kit, the webhook sends it as JSON, SNS as plain text. Run notifications reuse it without
  * the answers.
  */
+import { NamedError } from '../errors/named-error';
 
 /** One answer offered as a button: `reply` is what the workflow receives. */
 export interface ChatChoice {
@@ -20,6 +21,16 @@ export interface ChatAnswers {
   readonly freeText?: { readonly label: string; readonly hint: string };
 }
 
+/**
+ * Run-control buttons on a run's live message (lib/control/requests.ts): each asks the run to
+ * pause or stop at its next safe point, attributed to whoever pressed it.
+ */
+export interface ChatControls {
+  /** The run: its first execution's ARN. */
+  readonly runId: string;
+  readonly verbs: readonly ('pause' | 'stop')[];
+}
+
 /** A message for people: channel-neutral. */
 export interface ChatMessage {
   readonly title: string;
@@ -28,6 +39,7 @@ export interface ChatMessage {
   readonly preformatted?: string;
   readonly link?: { readonly text: string; readonly url: string };
   readonly answers?: ChatAnswers;
+  readonly controls?: ChatControls;
 }
 
 /** Where a posted message is, so it can be updated: a Slack channel and ts, a webhook delivery id, ... */
@@ -36,11 +48,37 @@ export interface MessageRef {
   readonly ts: string;
 }
 
+/** Where in a run's thread a message goes (lib/approvals/run-thread.ts). */
+export interface ThreadPlacement {
+  /** The run's live message, which the thread hangs off. */
+  readonly thread: MessageRef;
+  /** Shown in the channel too, not only in the thread (the run's end). @default false */
+  readonly broadcast?: boolean;
+}
+
+/** A channel asked to wait before the next call (Slack's 429 and its `Retry-After`). */
+export class ChatRateLimitedError extends NamedError {
+  public constructor(
+    /** How long to wait, in ms. */
+    public readonly retryAfterMs: number,
+    options?: ErrorOptions,
+  ) {
+    super(`Rate limited: retry after ${retryAfterMs} ms`, options);
+  }
+}
+
 /** A place messages go (Slack, a webhook, an SNS topic). */
 export interface ChatChannel {
   /** Stable name, the key of the message on the approval item (`slack`, `webhook`, `sns`). */
   readonly name: string;
-  post(message: ChatMessage): Promise<MessageRef>;
+  /**
+   * Whether it keeps a run's live message and thread (Slack: a thread; the webhook: deliveries
+   * naming the live one). An e-mail topic does not: one mail per edit would be noise.
+   * @default false
+   */
+  readonly threads?: boolean;
+  /** Posts `message`, in a run's thread when `placement` names one and the channel keeps threads. */
+  post(message: ChatMessage, placement?: ThreadPlacement): Promise<MessageRef>;
   /** Shows `message` instead of what `ref` showed (Slack: edits it; others send a follow-up). */
   update(ref: MessageRef, message: ChatMessage): Promise<MessageRef>;
 }

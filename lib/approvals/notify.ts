@@ -3,17 +3,22 @@
  * the question is parked, and once it is decided (answered anywhere, or timed out) updates it to
  * say who answered what and when. Driven by the approvals table's stream (INSERT and MODIFY), so
  * it runs at least once per change: each channel's message records what it shows, and a change
- * it already shows is skipped.
+ * it already shows is skipped. A question of a run with a live thread (lib/approvals/run-thread.ts) is
+ * posted in that thread.
  */
 import type { Approval, ApprovalStore } from '../stores/approval-store';
 import { StoreItemNotFoundError } from '../stores/errors';
+import type { RunThreadStore } from '../stores/run-thread-store';
 import type { ChatChannel } from './message';
 import { questionMessage } from './question-message';
+import { threadPlacement } from './run-thread';
 
 /** What {@link syncQuestionMessages} works with. */
 export interface NotifyDeps {
   readonly approvals: ApprovalStore;
   readonly channels: readonly ChatChannel[];
+  /** Runs' live threads: a question is posted in its run's thread when it has one. @default - none */
+  readonly threads?: RunThreadStore;
 }
 
 /** What a channel's message should show for the item: `asked`, a settled decision, or nothing new yet. */
@@ -48,7 +53,10 @@ export async function syncQuestionMessages(deps: NotifyDeps, approvalId: string)
     if (shown?.shows === view) continue;
     try {
       const message = questionMessage(approval);
-      const ref = shown === undefined ? await channel.post(message) : await channel.update(shown, message);
+      const placement =
+        deps.threads === undefined ? undefined : await threadPlacement(deps.threads, approval.runId, channel);
+      const ref =
+        shown === undefined ? await channel.post(message, placement) : await channel.update(shown, message);
       await deps.approvals.recordMessage(approvalId, channel.name, { ...ref, shows: view });
       written.push(channel.name);
     } catch (error) {

@@ -9,6 +9,7 @@ import { toQuestion } from '../restart/prompt-question';
 import { plural, TIMESTAMP_PREFIX_LENGTH } from '../restart/text';
 import type { Approval, ApprovalDecision } from '../stores/approval-store';
 import type { ChatAnswers, ChatChoice, ChatMessage } from './message';
+import { PAUSE_QUESTION_KIND } from './run-control';
 
 /** The waits offered as buttons on a batch-wait question; any other Go duration can be typed. */
 export const OFFERED_WAITS = ['10s', '1m', '5m'] as const;
@@ -18,9 +19,19 @@ export const TYPED_WAIT_HINT = 'A Go duration, read as nomad job restart reads i
 
 /**
  * The answers a question accepts (Nomad's `command/job_restart.go` `shouldProceed`): yes, no, and a
- * wait while the batch wait is `ask`.
+ * wait while the batch wait is `ask`; a pause question's are Resume (yes) and Stop (no).
  */
 export function answerChoices(approval: Pick<Approval, 'approvalId' | 'kind' | 'prompt'>): ChatAnswers {
+  // A paused run's question (lib/approvals/run-control.ts): yes resumes it, no stops it.
+  if (approval.kind === PAUSE_QUESTION_KIND) {
+    return {
+      approvalId: approval.approvalId,
+      choices: [
+        { label: 'Resume', reply: 'yes', style: 'primary' },
+        { label: 'Stop', reply: 'no', style: 'danger' },
+      ],
+    };
+  }
   const question = toQuestion(approval);
   const choices: ChatChoice[] = [
     { label: 'Proceed', reply: 'yes', style: 'primary' },

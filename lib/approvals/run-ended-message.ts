@@ -8,11 +8,11 @@ import { goQuote } from '../go/quote';
 import type { RunOutcome } from '../restart/run-summary';
 import { plural } from '../restart/text';
 import type { RunEnd } from '../workflow/run-end';
-import type { ChatChannel, ChatMessage } from './message';
+import type { ChatChannel, ChatMessage, ThreadPlacement } from './message';
 import { executionConsoleUrl } from './question-message';
 
-/** How each outcome reads in the message's title. */
-const ENDINGS: Readonly<Record<RunOutcome, string>> = {
+/** How each outcome reads in the message's title (and the live thread's last edit). */
+export const RUN_ENDINGS: Readonly<Record<RunOutcome, string>> = {
   succeeded: 'succeeded',
   canceled: 'canceled',
   failed: 'finished with errors',
@@ -29,7 +29,7 @@ export function runEndedMessage(end: RunEnd): ChatMessage {
   const failure = end.failure;
   const stale = end.staleAllocations ?? 0;
   // A run can end "succeeded" and still leave allocations stale (`startedBefore`): the title says so.
-  const ending = `${ENDINGS[end.outcome]}${end.outcome === 'error' && failure !== undefined ? `: ${failure.error}` : ''}${stale > 0 ? `, ${plural(stale, 'allocation', 'allocations')} still stale` : ''}`;
+  const ending = `${RUN_ENDINGS[end.outcome]}${end.outcome === 'error' && failure !== undefined ? `: ${failure.error}` : ''}${stale > 0 ? `, ${plural(stale, 'allocation', 'allocations')} still stale` : ''}`;
   const title =
     end.jobId === ''
       ? `nomad-restart: a run ${ending}`
@@ -61,9 +61,18 @@ export interface Broadcast {
   readonly failed: { readonly channel: string; readonly error: unknown }[];
 }
 
-/** Posts `message` to every channel at once; a channel that fails keeps no other from it. */
-export async function postToAll(channels: readonly ChatChannel[], message: ChatMessage): Promise<Broadcast> {
-  const results = await Promise.allSettled(channels.map((channel) => channel.post(message)));
+/**
+ * Posts `message` to every channel at once; a channel that fails keeps no other from it.
+ * `placementOf` puts it in a run's thread where the channel has one.
+ */
+export async function postToAll(
+  channels: readonly ChatChannel[],
+  message: ChatMessage,
+  placementOf: (channel: ChatChannel) => Promise<ThreadPlacement | undefined> = async () => undefined,
+): Promise<Broadcast> {
+  const results = await Promise.allSettled(
+    channels.map(async (channel) => channel.post(message, await placementOf(channel))),
+  );
   const broadcast: Broadcast = { posted: [], failed: [] };
   results.forEach((result, i) => {
     const channel = (channels[i] as ChatChannel).name;

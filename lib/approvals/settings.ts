@@ -23,6 +23,8 @@ export const APPROVAL_ENV = {
   webhookAnswerKeyIds: 'WEBHOOK_ANSWER_KEY_IDS',
   webhookAnswerUrl: 'WEBHOOK_ANSWER_URL',
   emailTopicArn: 'EMAIL_TOPIC_ARN',
+  /** `on` on the steps that record a run's progress for its live thread (lib/approvals/run-thread.ts). */
+  runThread: 'RUN_THREAD',
 } as const;
 
 /** Reads a secret's string value by ARN. */

@@ -12,6 +12,10 @@ export const ANSWER_BLOCK_PREFIX = 'approval:';
 export const ANSWER_ACTION = 'answer';
 /** Action id of the button that opens the typed-answer modal. */
 export const FREE_TEXT_ACTION = 'answer-typed';
+/** Block id prefix of a run's control buttons; the run id follows. */
+export const CONTROL_BLOCK_PREFIX = 'control:';
+/** Action id prefix of a control button; the verb follows (`control:pause`). */
+export const CONTROL_ACTION = 'control';
 /** Callback id of the typed-answer modal; its input block and element ids. */
 export const FREE_TEXT_VIEW = { callbackId: 'answer-typed', blockId: 'reply', actionId: 'reply' } as const;
 
@@ -66,6 +70,7 @@ export function slackBlocks(message: ChatMessage): KnownBlock[] {
       elements: buttons,
     });
   }
+  if (message.controls !== undefined) blocks.push(controlBlock(message.controls));
   if (message.link !== undefined) {
     blocks.push({
       type: 'context',
@@ -73,6 +78,25 @@ export function slackBlocks(message: ChatMessage): KnownBlock[] {
     });
   }
   return blocks;
+}
+
+const CONTROL_LABELS = { pause: 'Pause', stop: 'Stop' } as const;
+
+/** The Pause / Stop buttons of a run's live message. */
+function controlBlock(controls: NonNullable<ChatMessage['controls']>): KnownBlock {
+  return {
+    type: 'actions',
+    block_id: `${CONTROL_BLOCK_PREFIX}${controls.runId}`,
+    elements: controls.verbs.map(
+      (verb): Button => ({
+        type: 'button',
+        action_id: `${CONTROL_ACTION}:${verb}`,
+        text: { type: 'plain_text', text: CONTROL_LABELS[verb] },
+        value: verb,
+        ...(verb === 'stop' ? { style: 'danger' as const } : {}),
+      }),
+    ),
+  };
 }
 
 /** What the typed-answer modal carries back in `private_metadata`. */

@@ -1,11 +1,18 @@
 /**
  * Reads a verified Slack interactivity request (`payload=<JSON>`, form-encoded) into what the
- * endpoint acts on: an answer button, the button that opens the typed-answer modal, or the
- * modal's submission. Anything else is malformed.
+ * endpoint acts on: an answer button, the button that opens the typed-answer modal, the modal's
+ * submission, or a run's Pause / Stop button. Anything else is malformed.
  */
 import * as z from 'zod';
 import { MalformedApprovalRequestError } from './errors';
-import { ANSWER_ACTION, ANSWER_BLOCK_PREFIX, FREE_TEXT_ACTION, FREE_TEXT_VIEW } from './slack-blocks';
+import {
+  ANSWER_ACTION,
+  ANSWER_BLOCK_PREFIX,
+  CONTROL_ACTION,
+  CONTROL_BLOCK_PREFIX,
+  FREE_TEXT_ACTION,
+  FREE_TEXT_VIEW,
+} from './slack-blocks';
 
 /** Who pressed or submitted, as Slack names them. */
 export interface SlackActor {
@@ -17,6 +24,13 @@ export interface SlackActor {
 
 /** One Slack interaction the endpoint handles. */
 export type SlackInteraction =
+  | {
+      /** A run's Pause or Stop button (lib/approvals/run-control.ts). */
+      readonly kind: 'control';
+      readonly actor: SlackActor;
+      readonly runId: string;
+      readonly verb: 'pause' | 'stop';
+    }
   | {
       readonly kind: 'answer';
       readonly actor: SlackActor;
@@ -35,6 +49,9 @@ export type SlackInteraction =
       readonly approvalId: string;
       readonly reply: string;
     };
+
+/** An interaction about a question (an answer, the typed-answer modal): every kind but `control`. */
+export type QuestionInteraction = Exclude<SlackInteraction, { readonly kind: 'control' }>;
 
 const user = z.object({
   id: z.string().min(1),
@@ -99,11 +116,17 @@ export function parseSlackInteraction(rawBody: string): SlackInteraction {
       throw new MalformedApprovalRequestError('Slack block_actions payload lacks a field we need');
     const p = parsed.data;
     const action = p.actions[0];
+    const actor = actorOf(p.user, p.team.id, p.channel.id);
+    if (action?.block_id.startsWith(CONTROL_BLOCK_PREFIX) === true) {
+      const verb = action.action_id.slice(CONTROL_ACTION.length + 1);
+      if (!action.action_id.startsWith(`${CONTROL_ACTION}:`) || (verb !== 'pause' && verb !== 'stop'))
+        throw new MalformedApprovalRequestError(`Unknown Slack action "${action.action_id}"`);
+      return { kind: 'control', actor, runId: action.block_id.slice(CONTROL_BLOCK_PREFIX.length), verb };
+    }
     if (action === undefined || !action.block_id.startsWith(ANSWER_BLOCK_PREFIX)) {
       throw new MalformedApprovalRequestError('Slack action is not an answer to a nomad-restart question');
     }
     const approvalId = action.block_id.slice(ANSWER_BLOCK_PREFIX.length);
-    const actor = actorOf(p.user, p.team.id, p.channel.id);
     if (action.action_id === FREE_TEXT_ACTION)
       return { kind: 'open-typed', actor, approvalId, triggerId: p.trigger_id };
     if (action.action_id.startsWith(`${ANSWER_ACTION}:`) && action.value !== undefined) {

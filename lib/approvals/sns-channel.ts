@@ -14,6 +14,7 @@ const subjectOf = (text: string) =>
 /** An SNS topic as a chat channel. */
 export class SnsChannel implements ChatChannel {
   public readonly name = 'sns';
+  public readonly threads = false;
 
   public constructor(
     private readonly client: SNSClient,

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { NamedError } from '../errors/named-error';
-import type { ChatChannel, ChatMessage, MessageRef } from './message';
+import type { ChatChannel, ChatMessage, MessageRef, ThreadPlacement } from './message';
 import { WEBHOOK_HEADERS, webhookSignature } from './signatures';
 
 /** Where deliveries go and how they are signed. */
@@ -29,6 +29,10 @@ export interface WebhookDelivery {
   readonly deliveryId: string;
   /** The delivery this one replaces (an update), if any. */
   readonly replaces?: string;
+  /** The run's live message (its first delivery) this one belongs to, as a Slack thread reply would. */
+  readonly thread?: string;
+  /** With `thread`: meant for the channel too (the run's end). */
+  readonly broadcast?: boolean;
   readonly message: ChatMessage;
   /** How to answer, when the message asks a question. */
   readonly answerUrl?: string;
@@ -40,22 +44,30 @@ export class WebhookDeliveryError extends NamedError {}
 /** The webhook as a chat channel. */
 export class WebhookChannel implements ChatChannel {
   public readonly name = 'webhook';
+  public readonly threads = true;
 
   public constructor(private readonly options: WebhookChannelOptions) {}
 
-  public post(message: ChatMessage): Promise<MessageRef> {
-    return this.deliver(message, undefined);
+  public post(message: ChatMessage, placement?: ThreadPlacement): Promise<MessageRef> {
+    return this.deliver(message, undefined, placement);
   }
 
   public update(ref: MessageRef, message: ChatMessage): Promise<MessageRef> {
-    return this.deliver(message, ref.ts);
+    return this.deliver(message, ref.ts, undefined);
   }
 
-  private async deliver(message: ChatMessage, replaces: string | undefined): Promise<MessageRef> {
+  private async deliver(
+    message: ChatMessage,
+    replaces: string | undefined,
+    placement: ThreadPlacement | undefined,
+  ): Promise<MessageRef> {
     const o = this.options;
     const delivery: WebhookDelivery = {
       deliveryId: randomUUID(),
       ...(replaces === undefined ? {} : { replaces }),
+      ...(placement === undefined
+        ? {}
+        : { thread: placement.thread.ts, ...(placement.broadcast === true ? { broadcast: true } : {}) }),
       message,
       ...(o.answerUrl === undefined || message.answers === undefined ? {} : { answerUrl: o.answerUrl }),
     };

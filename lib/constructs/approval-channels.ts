@@ -19,6 +19,7 @@ import { Construct } from 'constructs';
 import { APPROVAL_ROUTES } from '../approvals/endpoint';
 import { APPROVAL_ENV } from '../approvals/settings';
 import { APPROVALS_TABLE_SCHEMA } from '../stores/dynamodb-approval-store';
+import { LOCK_TABLE_SCHEMA } from '../stores/dynamodb-job-lock';
 import { ENV } from '../stores/from-env';
 import { questionRecordPatterns } from './private/approvals-stream-filter';
 import { grantPosting, postingEnvironment } from './private/chat-channel-grants';
@@ -91,6 +92,8 @@ export const DEFAULT_ENDPOINT_RESERVED_CONCURRENCY = 10;
 /** What the channels attach to: the workflow's table and state machine, and its log settings. */
 export interface ApprovalChannelsResources extends ApprovalChannelsProps {
   readonly approvalsTable: dynamodb.Table;
+  /** Where the endpoint records a run's pause and stop requests (lib/approvals/run-control.ts). */
+  readonly lockTable: dynamodb.Table;
   readonly stateMachine: sfn.StateMachine;
   readonly logRetention: logs.RetentionDays;
   readonly removalPolicy: RemovalPolicy;
@@ -212,10 +215,12 @@ export class ApprovalChannels extends Construct {
     }).function;
   }
 
-  private endpointEnvironment(props: ApprovalChannelsProps): Record<string, string> {
+  private endpointEnvironment(props: ApprovalChannelsResources): Record<string, string> {
     const E = APPROVAL_ENV;
     // The endpoint publishes nothing: it gets the Slack and webhook settings, not the topic.
     const { [E.emailTopicArn]: _topic, ...env } = postingEnvironment(props);
+    // Run control: pause and stop requests are recorded on the run's lock item.
+    env[ENV.lockTable] = props.lockTable.tableName;
     const join = (ids: string[] | undefined) => (ids === undefined ? undefined : ids.join(','));
     const slack = props.slack;
     if (slack !== undefined) {
@@ -236,6 +241,24 @@ export class ApprovalChannels extends Construct {
   private grantEndpoint(endpoint: lambda.Function, props: ApprovalChannelsResources): void {
     // Decide (GetItem, UpdateItem) and the replay guard (PutItem of seen:<signature> items).
     this.tableAccess(endpoint, props, ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem']);
+    // Run control (lib/approvals/run-control.ts): the jobs a run holds (the owner index, keys
+    // only), the request recorded on each lock item (UpdateItem; GetItem reads one back to
+    // withdraw a pause), and the run's parked pause question among the pending ones.
+    endpoint.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        resources: [props.lockTable.tableArn],
+      }),
+    );
+    endpoint.addToRolePolicy(
+      new iam.PolicyStatement({
+        actions: ['dynamodb:Query'],
+        resources: [
+          `${props.lockTable.tableArn}/index/${LOCK_TABLE_SCHEMA.ownerIndex}`,
+          `${props.approvalsTable.tableArn}/index/${APPROVALS_TABLE_SCHEMA.pendingIndex}`,
+        ],
+      }),
+    );
     // Every answer, approve or deny, is a SendTaskSuccess carrying the decision (lib/approvals/
     // decide.ts): the endpoint never fails a task, so it is not granted SendTaskFailure.
     endpoint.addToRolePolicy(

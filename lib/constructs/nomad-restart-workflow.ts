@@ -25,6 +25,7 @@ import { connectionOf, type FleetFunctionsProps } from './private/fleet-function
 import { grantHandlerAccess } from './private/handler-grants';
 import { validateNomadAddressProp } from './private/nomad-address';
 import { grantOperator, OPERATOR_USES, type OperatorUse } from './private/operator-grants';
+import { enableRunThreads } from './private/run-thread-grants';
 import { stateMachineLogGroup } from './private/state-machine-log-group';
 import {
   createTaskFunctions,
@@ -253,11 +254,15 @@ export class NomadRestartWorkflow extends Construct {
       this.approvalChannels = new ApprovalChannels(this, 'Approvals', {
         ...props.approvals,
         approvalsTable: this.approvalsTable,
+        lockTable: this.lockTable,
         stateMachine: this.stateMachine,
         logRetention,
         removalPolicy,
         timeout: Duration.seconds(30),
       });
+      // Slack and the webhook keep a live thread per run; an e-mail topic does not.
+      if (props.approvals.slack !== undefined || props.approvals.webhook !== undefined)
+        enableRunThreads(fns, this.approvalsTable);
     }
     this.executionAlarms = executionAlarms(this, this.stateMachine);
     const endpoint = this.approvalChannels?.endpoint;

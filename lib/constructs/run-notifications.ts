@@ -31,8 +31,13 @@ import { TaskFunction } from './private/task-function';
  * channels); nothing here answers, so no signing secret or allow-list is needed.
  */
 export interface RunNotificationsProps extends PostingChannels {
-  /** The workflow whose runs are told about: its state machine, and its plan bucket for the runs' records. */
-  readonly workflow: Pick<NomadRestartWorkflow, 'stateMachine' | 'planBucket'>;
+  /**
+   * The workflow whose runs are told about: its state machine, its plan bucket for the runs'
+   * records, and, when given, its approvals table, where each run's live thread is: a run's end
+   * then goes in its thread (also to the channel) and closes its live message.
+   */
+  readonly workflow: Pick<NomadRestartWorkflow, 'stateMachine' | 'planBucket'> &
+    Partial<Pick<NomadRestartWorkflow, 'approvalsTable'>>;
   /** A fleet beside it whose runs are told about too, each by its summary. @default - no fleet */
   readonly fleet?: Pick<NomadRestartFleet, 'stateMachine'>;
   /** Retention of the notifier's log group. @default logs.RetentionDays.ONE_MONTH */
@@ -73,15 +78,30 @@ export class RunNotifications extends Construct {
         this,
       );
     }
+    // Slack and the webhook keep a live thread per run (lib/approvals/run-thread.ts).
+    const threads =
+      props.slack === undefined && props.webhook === undefined ? undefined : props.workflow.approvalsTable;
     const fn = new TaskFunction(this, 'notify-run-ended-fn', {
       handlerId: 'notify-run-ended',
       timeout: Duration.seconds(30),
-      environment: { ...postingEnvironment(props), [ENV.planBucket]: props.workflow.planBucket.bucketName },
+      environment: {
+        ...postingEnvironment(props),
+        [ENV.planBucket]: props.workflow.planBucket.bucketName,
+        ...(threads === undefined ? {} : { [ENV.approvalsTable]: threads.tableName }),
+      },
       logRetention: props.logRetention ?? logs.RetentionDays.ONE_MONTH,
       removalPolicy: props.removalPolicy ?? RemovalPolicy.RETAIN,
     }).function;
     this.notifier = fn;
     grantPosting(fn, props);
+    // The run's thread item: read, and its live message recorded as closed.
+    if (threads !== undefined)
+      fn.addToRolePolicy(
+        new iam.PolicyStatement({
+          actions: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+          resources: [threads.tableArn],
+        }),
+      );
     this.grantReadRuns(fn, props.workflow);
     if (props.fleet !== undefined)
       grantDescribeExecutions(

@@ -17,7 +17,7 @@ const STRING_FIELDS = [
   'namespace',
 ] as const;
 const NUMBER_FIELDS = ['createdAt', 'expiresAt'] as const;
-const OPTIONAL_STRINGS = ['stateMachineArn', 'region', 'startedBy', 'askedAt'] as const;
+const OPTIONAL_STRINGS = ['runId', 'stateMachineArn', 'region', 'startedBy', 'askedAt'] as const;
 const OPTIONAL_NUMBERS = ['timesOutAt'] as const;
 
 type Shape = Readonly<Record<string, 'string' | 'number'>>;

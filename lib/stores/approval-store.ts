@@ -59,6 +59,11 @@ export interface Approval {
   readonly approvalId: string;
   /** ARN (or local id) of the execution that waits. */
   readonly executionId: string;
+  /**
+   * The run asking (its first execution's ARN): a run-control request finds the run's pause
+   * question by it (lib/approvals/run-control.ts). Absent in older items.
+   */
+  readonly runId?: string;
   readonly taskToken: string;
   /**
    * `multiregion` or `proceed` (Nomad's `command/job_restart.go` `shouldRestartMultiregion`,

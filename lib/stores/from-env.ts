@@ -14,6 +14,7 @@ import { type JobLock, MemoryJobLock } from './job-lock';
 import { MemoryPlanStore, type PlanStore } from './plan-store';
 import { MemoryReplayGuard, type ReplayGuard } from './replay-guard';
 import { LocalRuns, type RunStatusSource } from './run-status';
+import { MemoryRunThreadStore, type RunThreadStore } from './run-thread-store';
 
 /** Environment variables the construct sets on each function (only those it needs). */
 export const ENV = {
@@ -47,6 +48,7 @@ const memory = {
   approvals: new MemoryApprovalStore(),
   replays: new MemoryReplayGuard(),
   runs: new LocalRuns(),
+  runThreads: new MemoryRunThreadStore(),
 };
 
 /** The process-wide in-memory stores used when no AWS resource is configured (local runs, tests). */
@@ -58,6 +60,8 @@ export const localStores: {
   readonly replays: MemoryReplayGuard;
   /** The local runs in progress: who may keep a lock. */
   readonly runs: LocalRuns;
+  /** Runs' live chat threads (the notifier run in-process). */
+  readonly runThreads: MemoryRunThreadStore;
 } = memory;
 
 async function dynamoClient(): Promise<DynamoDBClient> {
@@ -129,6 +133,14 @@ export function approvalStoreFromEnv(env: NodeJS.ProcessEnv = process.env): Appr
   return storeFromEnv<ApprovalStore>(env, ENV.approvalsTable, memory.approvals, async (table) => {
     const { DynamoDbApprovalStore } = await import('./dynamodb-approval-store');
     return new DynamoDbApprovalStore(await dynamoClient(), table);
+  });
+}
+
+/** Run threads live in the approvals table when `APPROVALS_TABLE` is set, else in memory. */
+export function runThreadStoreFromEnv(env: NodeJS.ProcessEnv = process.env): RunThreadStore {
+  return storeFromEnv<RunThreadStore>(env, ENV.approvalsTable, memory.runThreads, async (table) => {
+    const { DynamoDbRunThreadStore } = await import('./dynamodb-run-thread-store');
+    return new DynamoDbRunThreadStore(await dynamoClient(), table);
   });
 }
 

@@ -59,17 +59,32 @@ describe('NomadRestartStack with approvals', () => {
     ]);
   });
 
-  it('lets the endpoint read and write its table only (no index, no scan, no delete)', () => {
+  it('lets the endpoint read and write its table, and record run-control requests on the lock table, nothing more', () => {
     // Act
     const statements = roleStatements(template, 'nomad-restart approval-endpoint handler');
 
-    // Assert
+    // Assert: no scan, no delete; the two indexes run control reads by name only.
     const dynamo = statements.filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')));
+    const approvals = expect.stringMatching(/^RestartApprovalsTable/);
+    const lock = expect.stringMatching(/^RestartLockTable/);
+    const index = (table: unknown, name: string) => ({
+      'Fn::Join': ['', [{ 'Fn::GetAtt': [table, 'Arn'] }, `/index/${name}`]],
+    });
     expect(dynamo).toEqual([
       {
         Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem', 'dynamodb:PutItem'],
         Effect: 'Allow',
-        Resource: { 'Fn::GetAtt': [expect.stringMatching(/^RestartApprovalsTable/), 'Arn'] },
+        Resource: { 'Fn::GetAtt': [approvals, 'Arn'] },
+      },
+      {
+        Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        Effect: 'Allow',
+        Resource: { 'Fn::GetAtt': [lock, 'Arn'] },
+      },
+      {
+        Action: 'dynamodb:Query',
+        Effect: 'Allow',
+        Resource: [index(lock, 'owner-index'), index(approvals, 'pending-index')],
       },
     ]);
     const other = statements

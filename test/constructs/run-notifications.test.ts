@@ -136,13 +136,13 @@ describe('run notifications', () => {
     });
   });
 
-  it("lets the notifier describe the one-job and fleet state machines' executions and read the runs' records, nothing more", () => {
+  it("lets the notifier describe the one-job and fleet state machines' executions, read the runs' records and threads, nothing more", () => {
     // Act
     const statements = roleStatements(template, ROLE);
 
     // Assert
     const bucket = expect.stringMatching(/^RestartPlanBucket/);
-    expect(statements.filter((s) => actionsOf(s).some((a) => /^(states|s3|dynamodb):/.test(a)))).toEqual([
+    expect(statements.filter((s) => actionsOf(s).some((a) => /^(states|s3):/.test(a)))).toEqual([
       DESCRIBE_RESTART_EXECUTIONS,
       {
         Action: 's3:GetObject',
@@ -172,11 +172,21 @@ describe('run notifications', () => {
         },
       },
     ]);
+    // The run's live thread (lib/approvals/run-thread.ts): its item in the approvals table only.
+    expect(statements.filter((s) => actionsOf(s).some((a) => a.startsWith('dynamodb:')))).toEqual([
+      {
+        Action: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+        Effect: 'Allow',
+        Resource: { 'Fn::GetAtt': [expect.stringMatching(/^RestartApprovalsTable/), 'Arn'] },
+      },
+    ]);
     const other = statements
       .flatMap(actionsOf)
       .filter(
         (a) =>
-          !/^(states|s3|secretsmanager|logs|xray|sqs):/.test(a) && a !== 'kms:Decrypt' && a !== 'sns:Publish',
+          !/^(states|s3|dynamodb|secretsmanager|logs|xray|sqs):/.test(a) &&
+          a !== 'kms:Decrypt' &&
+          a !== 'sns:Publish',
       );
     expect(other).toEqual([]);
   });

@@ -2,7 +2,7 @@
  * A fake Slack Web API on 127.0.0.1: answers `chat.postMessage`, `chat.update`,
  * `chat.postEphemeral` and `views.open` as Slack does (form-encoded in, `{ ok: true, ... }` out)
  * and records each call with its arguments (`blocks` and `view` decoded), so a test reads what
- * people would have seen. Calls without the expected bot token are refused like Slack's
+ * people would have seen; a test may have a call answered with a 429 and `Retry-After`. Calls without the expected bot token are refused like Slack's
  * `invalid_auth`.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -22,6 +22,14 @@ export interface FakeSlack {
   readonly calls: SlackCall[];
   /** Resolves when a call to `method` has been recorded `count` times. */
   waitFor(method: string, count?: number): Promise<SlackCall>;
+  /**
+   * Answers the next call `matches` picks with Slack's rate limit: HTTP 429 and `Retry-After:
+   * <seconds>` (https://api.slack.com/apis/rate-limits). Such a call is recorded in `limited`, not
+   * in `calls`.
+   */
+  rateLimitNext(matches: (call: SlackCall) => boolean, retryAfterSeconds: number): void;
+  /** The calls answered with a 429, with when (Unix ms). */
+  readonly limited: (SlackCall & { readonly at: number })[];
   close(): Promise<void>;
 }
 
@@ -51,6 +59,8 @@ export function fakeSlackAroundAll(botToken: string): FakeSlack {
 /** Starts the fake; only requests bearing `botToken` are served. */
 export async function startFakeSlack(botToken: string): Promise<FakeSlack> {
   const calls: SlackCall[] = [];
+  const limited: (SlackCall & { at: number })[] = [];
+  const limits: { matches: (call: SlackCall) => boolean; retryAfterSeconds: number }[] = [];
   const waiters: { method: string; count: number; resolve: (call: SlackCall) => void }[] = [];
   let ts = 1_700_000_000;
   const server: Server = createServer(async (request, response) => {
@@ -62,6 +72,15 @@ export async function startFakeSlack(botToken: string): Promise<FakeSlack> {
       return;
     }
     const args = decode(body, request.headers['content-type']);
+    const limit = limits.find((l) => l.matches({ method, args }));
+    if (limit !== undefined) {
+      limits.splice(limits.indexOf(limit), 1);
+      limited.push({ method, args, at: Date.now() });
+      response.statusCode = 429;
+      response.setHeader('retry-after', String(limit.retryAfterSeconds));
+      response.end(JSON.stringify({ ok: false, error: 'ratelimited' }));
+      return;
+    }
     calls.push({ method, args });
     for (const w of [...waiters]) {
       const seen = calls.filter((c) => c.method === w.method);
@@ -83,6 +102,8 @@ export async function startFakeSlack(botToken: string): Promise<FakeSlack> {
   return {
     apiUrl: `http://127.0.0.1:${port}/api/`,
     calls,
+    limited,
+    rateLimitNext: (matches, retryAfterSeconds) => void limits.push({ matches, retryAfterSeconds }),
     waitFor: (method, count = 1) => {
       const seen = calls.filter((c) => c.method === method);
       if (seen.length >= count) return Promise.resolve(seen[count - 1] as SlackCall);

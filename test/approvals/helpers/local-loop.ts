@@ -1,7 +1,7 @@
 /**
  * The chat-ops loop run locally, as on AWS but without it: the local engine parks questions
  * through the real ask handler, the approvals store's change feed stands in for the table's
- * stream and drives the real notifier handler, the real endpoint handler takes Function URL
+ * stream and drives the real notifier handler (so do runs' progress records, for their live threads), the real endpoint handler takes Function URL
  * events, and the Step Functions client (faked with aws-sdk-client-mock) completes the local
  * engine's task tokens, as `SendTaskSuccess` completes them on AWS.
  */
@@ -16,6 +16,7 @@ import type { Context, LambdaFunctionURLEvent } from 'aws-lambda';
 import { type AwsStub, mockClient } from 'aws-sdk-client-mock';
 import { LocalTaskTokenCallbacks } from '../../../lib/engines/local/task-token-callbacks';
 import { localStores } from '../../../lib/stores/from-env';
+import { runThreadKey } from '../../../lib/stores/run-thread-store';
 import { lambdaContext } from '../../lambdas/helpers/fixtures';
 
 type Handler = (event: unknown, context: Context) => Promise<unknown>;
@@ -79,15 +80,22 @@ export async function startLocalLoop(): Promise<LocalLoop> {
   const notifierErrors: unknown[] = [];
   // One change at a time, in order, as a stream shard delivers them.
   let queue = Promise.resolve();
-  const unsubscribe = localStores.approvals.subscribe(({ eventName, approvalId }) => {
-    const event = { Records: [{ eventName, dynamodb: { Keys: { approvalId: { S: approvalId } } } }] };
+  const notify = (eventName: string, key: string) => {
+    const event = { Records: [{ eventName, dynamodb: { Keys: { approvalId: { S: key } } } }] };
     queue = queue.then(() =>
       notifier(event, lambdaContext()).then(
         () => undefined,
         (error: unknown) => void notifierErrors.push(error),
       ),
     );
-  });
+  };
+  const unsubscribe = localStores.approvals.subscribe(({ eventName, approvalId }) =>
+    notify(eventName, approvalId),
+  );
+  // A run's progress records (RUN_THREAD=on) reach the notifier as the thread item's stream records.
+  const unsubscribeThreads = localStores.runThreads.subscribe((runId) =>
+    notify('MODIFY', runThreadKey(runId)),
+  );
   return {
     callbacks,
     sfn,
@@ -106,6 +114,7 @@ export async function startLocalLoop(): Promise<LocalLoop> {
     },
     close: () => {
       unsubscribe();
+      unsubscribeThreads();
       sfn.restore();
     },
   };

@@ -1,0 +1,177 @@
+/**
+ * The approval endpoint's run-control routes: a run's Pause / Stop button in Slack, and the
+ * signed webhook request `{"runId", "request": "pause"|"resume"|"stop", "requestedBy"}`
+ * (`POST /webhook/requests`). Each is verified as answers are (signature, timestamp window),
+ * accepted once (a copy of a signed request is refused: unlike an answer, a request has no
+ * question whose openness tells a retry from a replay), checked against the allow-list that
+ * answers are checked against, and only then handed to {@link controlRun}. A refused Slack user is
+ * told why privately; nothing is written for a refused request.
+ */
+import * as z from 'zod';
+import { type ControlRequest, describeRequester, isControlVerb } from '../control/requests';
+import { checkSlackActor, checkWebhookKey } from './allow-list';
+import {
+  type ApprovalHttpResponse,
+  decisionIdOf,
+  type EndpointDeps,
+  json,
+  outcomeText,
+  tellSafely,
+} from './endpoint-kit';
+import {
+  AnswererNotAllowedError,
+  ApprovalError,
+  ApprovalReplayError,
+  MalformedApprovalRequestError,
+  RunControlOffError,
+} from './errors';
+import { controlRun, type RunControlCall, type RunControlOutcome } from './run-control';
+import { SIGNATURE_WINDOW_SECONDS, verifyWebhookSignature } from './signatures';
+import type { SlackInteraction } from './slack-interaction';
+
+/** A verified request as the replay guard keys it. */
+interface Seen {
+  readonly signature: string;
+  readonly timestamp: number;
+  readonly channel: string;
+}
+
+/** Refuses a second copy of one signed request. */
+async function refuseCopy(deps: EndpointDeps, seen: Seen): Promise<void> {
+  const first = await deps.replays.firstSighting(
+    `${seen.channel}:${seen.signature}`,
+    seen.timestamp + 2 * SIGNATURE_WINDOW_SECONDS,
+  );
+  if (!first) throw new ApprovalReplayError();
+}
+
+/** What the requester is told the request came to. */
+export function controlOutcomeText(request: ControlRequest, outcome: RunControlOutcome): string {
+  const jobs = outcome.jobs.map((key) => `"${key.jobId}"`).join(', ');
+  switch (outcome.kind) {
+    case 'answered':
+      return outcomeText(outcome.outcome);
+    case 'withdrawn':
+      return `Pause of job ${jobs} withdrawn by ${describeRequester(request)}: the run goes on.`;
+    case 'recorded':
+      return request.verb === 'pause'
+        ? `Pause of job ${jobs} requested by ${describeRequester(request)}: the run pauses before its next batch.`
+        : `Stop of job ${jobs} requested by ${describeRequester(request)}: the run stops before its next batch.`;
+  }
+}
+
+/** Runs one verified, allowed request, and logs what it came to. */
+async function steer(deps: EndpointDeps, call: RunControlCall): Promise<RunControlOutcome> {
+  const lock = deps.lock;
+  if (lock === undefined) throw new RunControlOffError('Run control is not configured for this deployment');
+  const outcome = await controlRun({ lock, decide: deps.decide }, call);
+  deps.log.info('Run control request handled', {
+    verb: call.request.verb,
+    via: call.request.via,
+    outcome: outcome.kind,
+    jobs: outcome.jobs.length,
+  });
+  return outcome;
+}
+
+/** The Slack Pause / Stop button: the outcome, or why it was refused, is told privately. */
+export async function handleSlackControl(
+  deps: EndpointDeps,
+  slack: NonNullable<EndpointDeps['slack']>,
+  interaction: Extract<SlackInteraction, { readonly kind: 'control' }>,
+  seen: Seen,
+): Promise<ApprovalHttpResponse> {
+  const { actor } = interaction;
+  const request: ControlRequest = {
+    verb: interaction.verb,
+    requestedBy: actor.userId,
+    via: 'slack',
+    at: deps.now(),
+  };
+  let text: string;
+  try {
+    await refuseCopy(deps, seen);
+    checkSlackActor(slack.allow, actor);
+    const outcome = await steer(deps, {
+      runId: interaction.runId,
+      request,
+      answeredBy: `${actor.userName} (Slack ${actor.userId})`,
+      decisionId: decisionIdOf(seen.signature),
+    });
+    text = controlOutcomeText(request, outcome);
+  } catch (error) {
+    if (!(error instanceof ApprovalError)) throw error;
+    deps.log.warn('Run control request refused', { reason: error.name, status: error.status });
+    // Slack shows its own generic error for anything but a 200: the user is told why instead.
+    text =
+      error instanceof AnswererNotAllowedError
+        ? 'You are not allowed to pause or stop nomad-restart runs.'
+        : error.message;
+  }
+  await tellSafely(deps, slack, actor, text);
+  return json(200, {});
+}
+
+const webhookRequest = z.object({
+  runId: z.string().min(1),
+  request: z.string(),
+  requestedBy: z.string().min(1).max(200),
+});
+
+/** `POST /webhook/requests`: 200 with what the request came to, or the refusal's status and reason. */
+export async function handleWebhookRequest(
+  deps: EndpointDeps,
+  request: { readonly headers: Readonly<Record<string, string | undefined>>; readonly body: string },
+): Promise<ApprovalHttpResponse> {
+  const webhook = deps.webhook;
+  if (webhook === undefined) return json(404, { message: 'Not found' });
+  const { keyId, signature, timestamp } = verifyWebhookSignature(
+    request.headers,
+    request.body,
+    webhook.keys,
+    deps.now(),
+  );
+  const body = readWebhookRequest(request.body);
+  await refuseCopy(deps, { signature, timestamp, channel: 'webhook-request' });
+  checkWebhookKey(webhook.allowedKeyIds, keyId);
+  const control: ControlRequest = {
+    verb: body.verb,
+    requestedBy: body.requestedBy,
+    via: 'webhook',
+    at: deps.now(),
+  };
+  const outcome = await steer(deps, {
+    runId: body.runId,
+    request: control,
+    answeredBy: `${body.requestedBy} (webhook key ${keyId})`,
+    decisionId: decisionIdOf(signature),
+  });
+  return json(200, { outcome: outcome.kind, message: controlOutcomeText(control, outcome) });
+}
+
+/** The webhook request's body, or a 400 naming the field and quoting the value. */
+function readWebhookRequest(text: string): {
+  runId: string;
+  verb: ControlRequest['verb'];
+  requestedBy: string;
+} {
+  let body: unknown;
+  try {
+    body = JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new MalformedApprovalRequestError('Webhook request is not JSON', { cause: error });
+  }
+  const parsed = webhookRequest.safeParse(body);
+  if (!parsed.success) {
+    throw new MalformedApprovalRequestError(
+      'Webhook request must be {"runId": string, "request": "pause"|"resume"|"stop", "requestedBy": string}',
+    );
+  }
+  const { runId, request, requestedBy } = parsed.data;
+  if (!isControlVerb(request)) {
+    throw new MalformedApprovalRequestError(
+      `Webhook request "request" must be "pause", "resume" or "stop", got ${JSON.stringify(request)}`,
+    );
+  }
+  return { runId, verb: request, requestedBy };
+}

@@ -1,0 +1,95 @@
+/**
+ * What every route of the approval endpoint shares: its request, response and dependencies, the
+ * JSON response, the decision id a signed request decides a question under, the decision in a
+ * sentence, and the private Slack message.
+ */
+import { createHash } from 'node:crypto';
+import type { ReplayGuard } from '../stores/replay-guard';
+import type { SlackAllowList } from './allow-list';
+import type { DecideDeps, DecideOutcome } from './decide';
+import { decisionLine } from './question-message';
+import type { RunControlDeps } from './run-control';
+import type { SlackChannel } from './slack-channel';
+import type { SlackActor } from './slack-interaction';
+
+/** An HTTP request as the endpoint sees it: header names lower-case, the body raw (signatures cover it). */
+export interface ApprovalHttpRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly body: string;
+}
+
+/** Structured log lines: ids, names and statuses only. */
+export interface EndpointLog {
+  info(message: string, fields: Record<string, unknown>): void;
+  warn(message: string, fields: Record<string, unknown>): void;
+}
+
+/** What the endpoint works with; a channel left out is not served (404). */
+export interface EndpointDeps {
+  readonly decide: DecideDeps;
+  readonly replays: ReplayGuard;
+  readonly log: EndpointLog;
+  /** Unix milliseconds. */
+  readonly now: () => number;
+  readonly slack?: {
+    readonly signingSecret: string;
+    readonly allow: SlackAllowList;
+    readonly api: Pick<SlackChannel, 'tellPrivately' | 'openModal'>;
+  };
+  readonly webhook?: {
+    /** Secrets by key id: any of them verifies a signature. */
+    readonly keys: Readonly<Record<string, string>>;
+    /** The key ids that may answer. */
+    readonly allowedKeyIds: readonly string[];
+  };
+  /**
+   * The lock table, where pause and stop requests are recorded for a run's next safe point.
+   * @default - none: Pause / Stop buttons are told run control is off, `/webhook/requests` is 404
+   */
+  readonly lock?: RunControlDeps['lock'];
+}
+
+/** The endpoint's answer. */
+export interface ApprovalHttpResponse {
+  readonly statusCode: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+}
+
+/** A JSON response. */
+export const json = (statusCode: number, body: unknown): ApprovalHttpResponse => ({
+  statusCode,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+/**
+ * The decision id of one signed request: the same for each copy of it, so a sender that retries
+ * it (after a 503 "answer again", or a reply it never got) gives the same answer again, which
+ * the one decision delivers at most once.
+ */
+export const decisionIdOf = (signature: string) =>
+  `sig-${createHash('sha256').update(signature).digest('hex').slice(0, 32)}`;
+
+/** A decision as the one who asked is told it. */
+export function outcomeText(outcome: DecideOutcome): string {
+  return outcome.kind === 'already-decided'
+    ? `Already decided: ${decisionLine(outcome.decision)}`
+    : decisionLine(outcome.decision);
+}
+
+/** A private message that must not undo the answer when Slack cannot take it: logged instead. */
+export async function tellSafely(
+  deps: EndpointDeps,
+  slack: NonNullable<EndpointDeps['slack']>,
+  actor: SlackActor,
+  text: string,
+): Promise<void> {
+  try {
+    await slack.api.tellPrivately(actor.channelId, actor.userId, text);
+  } catch (error) {
+    deps.log.warn('Private message not sent', { reason: error instanceof Error ? error.name : 'unknown' });
+  }
+}
