@@ -4,7 +4,7 @@
  * engine, who, where), and the request is written to the job's request variable beside it
  * (`nomad-restart/requests/<job>`, lib/stores/nomad-control-requests.ts), which the holder reads
  * at its safe points, a terminal run (polled while it waits on its pause question) or an AWS one.
- * Needs `read` on `nomad-restart/locks/*` and `read` and `write` on `nomad-restart/requests/*`.
+ * Needs `read` on `nomad-restart/locks/*` and `write` on `nomad-restart/requests/*`.
  */
 import { goQuote } from '../go/quote';
 import type { NomadClient } from '../nomad/client';
@@ -14,7 +14,7 @@ import type { LockKey } from '../stores/job-lock';
 import { NomadControlRequests } from '../stores/nomad-control-requests';
 import { holderOf } from '../stores/nomad-variables-lock';
 import { CONTROL_REQUEST_PREFIX, SHARED_LOCK_PREFIX, sharedLockPath } from '../stores/shared-lock-settings';
-import { RunControlError, RunNotPausedError, RunNotRunningError } from './errors';
+import { RunControlError, RunNotRunningError } from './errors';
 import type { ControlRequest } from './requests';
 
 /** The run that holds `key`, as its lock variable names it. */
@@ -29,10 +29,14 @@ export async function lockHolder(nomad: NomadClient, key: LockKey): Promise<Shar
 }
 
 /**
- * Writes `request` for `holder`'s run to the job's request variable; a `resume` only when a pause
- * is recorded there for that run.
- * @throws RunNotPausedError for a `resume` with no pause recorded; RunControlError naming the
- *   capability the token lacks
+ * Writes `request` for `holder`'s run to the job's request variable, replacing any request there
+ * (a `resume` so takes back a pause the run has not reached yet).
+ *
+ * A `resume` is not refused for "nothing paused" here, unlike through the lock table: the run
+ * deletes a pause request once it has become its question, so Nomad shows nothing that tells a
+ * parked run from one that is not paused; a run that is not paused forgets a `resume` at its next
+ * safe point (lib/steps/lock/control-step.ts).
+ * @throws RunControlError naming the capability the token lacks
  */
 export async function requestThroughNomad(
   nomad: NomadClient,
@@ -41,13 +45,6 @@ export async function requestThroughNomad(
   request: ControlRequest,
 ): Promise<void> {
   const requests = new NomadControlRequests(nomad);
-  if (request.verb === 'resume') {
-    const recorded = await permitted(key, CONTROL_REQUEST_PREFIX, 'read', () =>
-      requests.read(key, holder.runId),
-    );
-    if (recorded?.request.verb !== 'pause')
-      throw new RunNotPausedError(`The restart of ${jobText(key)} is not paused: there is nothing to resume`);
-  }
   await permitted(key, CONTROL_REQUEST_PREFIX, 'write', () => requests.write(key, holder.runId, request));
 }
 

@@ -15,7 +15,10 @@ const DOES: Readonly<Record<ControlVerb, string>> = {
   Unanswered, it times out as any question does: no, the run is canceled.`,
   resume: `  Resume a paused restart: its pause question is answered yes, and it goes
   on with its next batch. A pause the run has not reached yet is taken
-  back. A restart that is not paused is refused (exit 1).`,
+  back. Given an execution ARN, a restart that is not paused is refused
+  (exit 1); given a job, Nomad shows no pause once it has become the run's
+  question, so the request is written anyway and a run that is not paused
+  forgets it.`,
   stop: `  Stop a running restart at its next safe point, exactly as a "no" to its
   question does: no further batch starts, the batch in flight is awaited,
   the lock is released and the run ends canceled. A paused restart is
@@ -33,9 +36,9 @@ ${DOES[verb]}
   <job>: the run holding the job's lock in Nomad (-namespace), from any
   machine: its lock variable 'nomad-restart/locks/<job>' names the run, and
   the request is written to 'nomad-restart/requests/<job>', which the run
-  reads before each batch. Needs the variables capability 'read' on
-  'nomad-restart/locks/*' and 'read' and 'write' on
-  'nomad-restart/requests/*' (the README's policy grants them). When the
+  reads before each batch and while paused. Needs the variables capability
+  'read' on 'nomad-restart/locks/*' and 'write' on 'nomad-restart/requests/*'
+  (the README's policy grants them). When the
   run is on AWS and NOMAD_RESTART_LOCK_TABLE is set, the job form goes the
   way of the execution ARN form below.
 
@@ -47,8 +50,8 @@ ${DOES[verb]}
   grantOperate(role, 'control') grants (docs/operating-on-aws.md).
 
   Exits 0 once the request is recorded (or the question answered), 1 when
-  the run does not exist or has ended, nothing is paused to resume, or a
-  call is denied; nothing is written then.
+  the run does not exist or has ended, nothing is paused to resume (an
+  execution ARN), or a call is denied; nothing is written then.
 
 ${GENERAL_OPTIONS_HELP}`;
 }
