@@ -62,7 +62,7 @@ export async function controlAwsRun(
   executionArn: string,
   request: ControlRequest,
 ): Promise<AwsControlOutcome> {
-  const execution = parseExecutionArn(executionArn);
+  parseExecutionArn(executionArn);
   if (request.verb !== 'pause' && deps.approvals === undefined)
     throw new RemoteInputError(
       `nomad-restart ${request.verb} of an AWS run answers its pause question when it is parked on it: ` +
@@ -72,7 +72,8 @@ export async function controlAwsRun(
   const key = await heldKey(deps.lock, run.runId, executionArn);
   const owner = run.runId;
   const held = { key, runId: owner };
-  const stateMachineArn = `arn:${execution.partition}:states:${execution.region}:${execution.account}:stateMachine:${execution.stateMachineName}`;
+  // The run's questions are pending under the state machine of its first execution.
+  const stateMachineArn = owner.replace(/:execution:([^:]+):[^:]+$/, ':stateMachine:$1');
   const parked =
     deps.approvals === undefined ? undefined : await parkedPause(deps.approvals, stateMachineArn, key, run);
   if (parked !== undefined && request.verb === 'pause')
