@@ -6,18 +6,29 @@
  * pause question has it answered (resume: yes, stop: no) through the one decision, with exactly
  * one SendTaskSuccess. A run that has ended, an execution that does not exist, a malformed ARN
  * and a resume with nothing paused each get one clear line and exit 1, and nothing is written.
+ * Given the job of an AWS run (its lock in Nomad names it), the request goes the same way.
  */
 import { SFNClient } from '@aws-sdk/client-sfn';
 import { mockClient } from 'aws-sdk-client-mock';
 import { runControlCommand } from '../../../lib/cli/commands/control-command';
 import { operatorName } from '../../../lib/cli/terminal/operator';
 import type { ControlVerb } from '../../../lib/control/requests';
-import { DynamoDbJobLock } from '../../../lib/stores';
+import { NomadClient } from '../../../lib/nomad';
+import {
+  AWS_SHARED_LOCK_TTL,
+  awsLockIdentity,
+  controlRequestPath,
+  DynamoDbJobLock,
+  NomadVariablesLock,
+} from '../../../lib/stores';
 import { continuationExecutionName } from '../../../lib/workflow/continuation-name';
+import { startSimulator } from '../../../sim/index';
 import { emulatedApprovalsTable, parkedOn } from '../../engines/aws/helpers/chat-fixtures';
 import { FakeStepFunctions } from '../../engines/aws/helpers/fake-step-functions';
 import { execArn, fakeTerminal } from '../../engines/aws/helpers/fixtures';
 import { bindToSdkMock } from '../../engines/aws/helpers/sdk-binding';
+import { OPERATOR_TOKEN, readmePolicyAcl } from '../../fixtures/readme-policy';
+import { simpleJob } from '../../steps/helpers/harness';
 
 const sfn = mockClient(SFNClient);
 const KEY = { namespace: 'default', jobId: 'web' };
@@ -228,6 +239,34 @@ describe('nomad-restart pause|resume|stop <execution ARN>', () => {
     expect(out.stderr).toBe(expectedErr);
     expect(await lock().controlRequest(KEY, RUN)).toBeUndefined();
     expect(answers()).toEqual([]);
+  });
+
+  it('takes the job form of an AWS run the execution way when the lock table is known', async () => {
+    // Arrange: the run holds `web` in Nomad too (its shared lock names it, engine aws).
+    await runningWeb();
+    const sim = await startSimulator({
+      scenario: { nodes: [{ name: 'n1' }], jobs: [simpleJob('web', 'service', 1)], acl: readmePolicyAcl() },
+    });
+    try {
+      const nomad = NomadClient.create({ address: sim.address, token: OPERATOR_TOKEN });
+      await new NomadVariablesLock(nomad, { identity: awsLockIdentity({}), ttl: AWS_SHARED_LOCK_TTL }).take(
+        KEY,
+        RUN,
+        'lock-id-1',
+      );
+      await nomad.close();
+
+      // Act
+      const out = await control('pause', ['web'], { NOMAD_ADDR: sim.address, NOMAD_TOKEN: OPERATOR_TOKEN });
+
+      // Assert: recorded on the lock item, where the run's guard reads it; nothing in Nomad.
+      expect(out.exitCode).toBe(0);
+      expect(out.stdout).toContain(`(run "${RUN}"): it pauses before its next batch`);
+      expect((await lock().controlRequest(KEY, RUN))?.verb).toBe('pause');
+      expect(sim.control.state().variable('default', controlRequestPath('web'))).toBeUndefined();
+    } finally {
+      await sim.close();
+    }
   });
 
   it('needs the approvals table for a resume, said before any call', async () => {
