@@ -13,73 +13,18 @@ import type { AwsControlOutcome } from '../../engines/aws/control-run';
 import { RemoteEngineError } from '../../engines/aws/errors';
 import { parseExecutionArn } from '../../engines/aws/state-machine-arn';
 import { goQuote } from '../../go/quote';
-import type { NomadClientConfig } from '../../nomad/config';
 import type { LockKey } from '../../stores/job-lock';
 import { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from '../../stores/table-env';
 import { operatorName } from '../terminal/operator';
 import { createTerminal, type Terminal } from '../terminal/terminal';
 import type { ApprovalsClients } from './approvals-access';
-import { NOMAD_CONNECTION_FLAGS } from './aws-engine-flags';
-import { DISPLAY_FLAGS, parseCommandFlags } from './command-flags';
+import { type ControlLine, parseControlArgs } from './control-args';
 import { controlUsage } from './control-help';
 import { CliUsageError, CommandArgumentError } from './errors';
-import { nomadConfigOf } from './restart-flags';
 import type { RunContext } from './run-job-restart';
 
 /** The context of the control commands: a test may hand in its own SDK clients. */
 export type ControlCommandContext = RunContext & { readonly awsClients?: ApprovalsClients };
-
-/** The command line, checked. */
-type ControlLine =
-  | { readonly form: 'job'; readonly key: LockKey; readonly nomad: NomadClientConfig }
-  | { readonly form: 'execution'; readonly executionArn: string };
-
-const ARN_PREFIX = 'arn:';
-
-function parseControlArgs(args: readonly string[], env: NodeJS.ProcessEnv): ControlLine {
-  const flags = parseCommandFlags(args, {
-    address: 'string',
-    region: 'string',
-    namespace: 'string',
-    token: 'string',
-    'ca-cert': 'string',
-    'ca-path': 'string',
-    'client-cert': 'string',
-    'client-key': 'string',
-    'tls-server-name': 'string',
-    'tls-skip-verify': 'bool',
-    insecure: 'bool',
-    ...DISPLAY_FLAGS,
-  });
-  const [target, ...extra] = flags.args;
-  if (target === undefined || target === '' || extra.length > 0)
-    throw new CommandArgumentError('This command takes one argument: <job | execution ARN>');
-  if (!target.startsWith(ARN_PREFIX)) {
-    const nomad = nomadConfigOf(flags, env);
-    const namespace = nomad.namespace ?? 'default';
-    if (namespace === '*')
-      throw new CommandArgumentError(
-        'Invalid -namespace value "*": a request is for one job, in one namespace',
-      );
-    return { form: 'job', key: { namespace, jobId: target }, nomad };
-  }
-  try {
-    parseExecutionArn(target);
-  } catch (error) {
-    if (error instanceof RemoteEngineError) throw new CommandArgumentError(error.message);
-    throw error;
-  }
-  // The execution names its job and its tables name the run: Nomad's options would be ignored.
-  const ignored = [...NOMAD_CONNECTION_FLAGS, 'namespace', 'region'].find(
-    (f) => flags.strings.has(f) || flags.bools.has(f),
-  );
-  if (ignored !== undefined)
-    throw new CommandArgumentError(
-      `The -${ignored} option cannot be used with an execution ARN: the request goes through the stack's tables, ` +
-        'and the execution names its job',
-    );
-  return { form: 'execution', executionArn: target };
-}
 
 /** What the request asks, in the run's words, for the confirmation line. */
 const WILL: Readonly<Record<ControlVerb, string>> = {
