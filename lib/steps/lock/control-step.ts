@@ -12,7 +12,7 @@ import { JobLockLostError } from '../../stores/errors';
 import { planKeys } from '../../stores/plan-keys';
 import type { PlannedStepInput } from '../../workflow/restart-steps';
 import { decision, pendingQuestion, type StepKit } from '../kit/step-kit';
-import type { GuardStop } from './guard-step';
+import type { GuardStop } from './guard-stop';
 import { type JobLocks, lockKeyOf } from './job-locks';
 import { stopForLostLockStep } from './lock-lost-step';
 import { refreshLockStep } from './refresh-lock-step';
@@ -53,6 +53,8 @@ async function stopStep(kit: StepKit, input: PlannedStepInput, request: ControlR
     stoppedBy: describeRequester(request),
   });
   emit({ type: 'stopped', time: kit.now(), request });
+  // Then Nomad's own line after a "no" (`Job restart canceled`), which scripts may look for.
+  emit({ type: 'canceled', time: kit.now() });
   return {
     guard: { blocked: false, canceled: false, stopped: true },
     events,

@@ -175,7 +175,7 @@ describe('run control through the local engine, with the README’s policy', () 
     );
 
     // Assert
-    expect(typesOf(done)).toEqual(['allocation-restarting', 'stopped']);
+    expect(typesOf(done)).toEqual(['allocation-restarting', 'stopped', 'canceled']);
     expect(summaryOf(done)).toMatchObject({ outcome: 'canceled', stoppedBy: 'alice@laptop (terminal)' });
     expect(summaryOf(done).lines[0]).toBe(
       'Restart of job "web" in namespace "default": canceled, stopped by alice@laptop (terminal)',
