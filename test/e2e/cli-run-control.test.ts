@@ -1,5 +1,5 @@
 /**
- * Scenario: a terminal run of `web` (3 allocations, one per batch, `-batch-wait 2s`, `-yes`) and
+ * Scenario: a terminal run of `web` (3 allocations, one per batch, `-batch-wait 5s`, `-yes`) and
  * a second `nomad-restart` process steering it, as an operator on another machine would: both
  * real commands in subprocesses, against the simulator with ACLs on, each holding exactly the
  * README's policy. `pause web` after the first batch: the run prints the paused line and its
@@ -21,7 +21,9 @@ import { runCli } from './helpers/run-cli';
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'nomad-restart.js');
 const RESTART = /^\/v1\/client\/allocation\/[^/]+\/restart$/;
-const RESTART_ARGS = ['-batch-size', '1', '-batch-wait', '2s', '-yes', 'web'];
+/** 5 s between batches: room for the second process to start and write, on a loaded machine. */
+const RESTART_ARGS = ['-batch-size', '1', '-batch-wait', '5s', '-yes', 'web'];
+const WAITING = 'Waiting 5s before restarting the next batch';
 
 let sim: RunningSimulator | undefined;
 afterEach(async () => {
@@ -63,11 +65,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('a terminal run steered from another nomad-restart process', () => {
   it('pauses before its next batch, restarts nothing until resumed, then finishes', async () => {
-    // Arrange: the run has restarted its first allocation.
+    // Arrange: the run has restarted its first allocation and waits before the next batch.
     const s = await cluster();
     const env = { NOMAD_ADDR: s.address, NOMAD_TOKEN: OPERATOR_TOKEN };
     const run = startRestart(env);
-    await eventually(async () => (restarts(s) >= 1 ? true : undefined), 30_000);
+    await eventually(async () => (run.stdout().includes(WAITING) ? true : undefined), 30_000);
 
     // Act: pause; wait for the run to say so, then 3 s more (more than its 2 s poll); resume.
     const paused = await runCli(['pause', 'web'], env);
@@ -93,11 +95,11 @@ describe('a terminal run steered from another nomad-restart process', () => {
   }, 90_000);
 
   it('stops before its next batch, canceled, its lock released', async () => {
-    // Arrange
+    // Arrange: the run has restarted its first allocation and waits before the next batch.
     const s = await cluster();
     const env = { NOMAD_ADDR: s.address, NOMAD_TOKEN: OPERATOR_TOKEN };
     const run = startRestart(env);
-    await eventually(async () => (restarts(s) >= 1 ? true : undefined), 30_000);
+    await eventually(async () => (run.stdout().includes(WAITING) ? true : undefined), 30_000);
 
     // Act
     const stopped = await runCli(['stop', 'web'], env);
@@ -111,6 +113,7 @@ describe('a terminal run steered from another nomad-restart process', () => {
     expect(code).toBe(0);
     expect(restarts(s)).toBe(1);
     expect(s.control.state().variable('default', sharedLockPath('web'))?.lock).toBeUndefined();
+    expect(s.control.state().variable('default', controlRequestPath('web'))).toBeUndefined();
     expect(again).toEqual({
       code: 1,
       stdout: '',
