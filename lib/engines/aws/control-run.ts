@@ -11,14 +11,15 @@
  */
 import { randomUUID } from 'node:crypto';
 import { type DecideOutcome, decideQuestion, type TaskAnswerClient } from '../../approvals/decide';
+import { ApprovalError } from '../../approvals/errors';
 import { RunControlError, RunNotPausedError, RunNotRunningError } from '../../control/errors';
 import type { ControlRequest } from '../../control/requests';
 import { goQuote } from '../../go/quote';
 import type { ApprovalStore, PendingApproval } from '../../stores/approval-store';
 import type { JobLock, LockKey } from '../../stores/job-lock';
 import { continuationNamePrefix } from '../../workflow/continuation-name';
-import { awsCall } from './aws-call';
-import { AwsCallError, RemoteInputError } from './errors';
+import { awsCall, retryTransient, toAwsCallError } from './aws-call';
+import { AwsCallError, RemoteEngineError, RemoteInputError } from './errors';
 import { runIdentityOf } from './run-identity';
 import type { SfnCalls } from './sfn-calls';
 import { parseExecutionArn } from './state-machine-arn';
@@ -74,24 +75,16 @@ export async function controlAwsRun(
   const held = { key, runId: owner };
   // The run's questions are pending under the state machine of its first execution.
   const stateMachineArn = owner.replace(/:execution:([^:]+):[^:]+$/, ':stateMachine:$1');
+  const { approvals } = deps;
   const parked =
-    deps.approvals === undefined ? undefined : await parkedPause(deps.approvals, stateMachineArn, key, run);
+    approvals === undefined ? undefined : await parkedPause(approvals, stateMachineArn, key, run);
   if (parked !== undefined && request.verb === 'pause')
     throw new RunControlError(
       `The restart of job ${goQuote(key.jobId)} in namespace ${goQuote(key.namespace)} is already paused: ` +
         `its question ${goQuote(parked.approvalId)} waits for an answer (resume or stop it)`,
     );
-  if (parked !== undefined) {
-    const answer = await decideQuestion(
-      { approvals: deps.approvals as ApprovalStore, sfn: deps.answerClient(parked.executionId) },
-      {
-        approvalId: parked.approvalId,
-        reply: request.verb === 'resume' ? 'yes' : 'no',
-        answeredBy: request.requestedBy,
-        via: 'terminal',
-        decisionId: randomUUID(),
-      },
-    );
+  if (parked !== undefined && approvals !== undefined) {
+    const answer = await answerPause(approvals, deps.answerClient(parked.executionId), parked, request);
     return { kind: 'answered', ...held, answer };
   }
   if (request.verb === 'resume') {
@@ -114,6 +107,38 @@ export async function controlAwsRun(
   // Released between the owner-index read and this write: the run has just ended.
   if (!recorded) throw notRunning(executionArn, 'it has just ended');
   return { kind: 'recorded', ...held };
+}
+
+/**
+ * Answers the parked pause question `parked` as `approve` would (`resume`: yes, `stop`: no), each
+ * retry of it the same answer. Refusals of the answer itself (decided first, timed out) come back
+ * as ApprovalError, for the caller to say as they are.
+ */
+async function answerPause(
+  approvals: ApprovalStore,
+  sfn: TaskAnswerClient,
+  parked: PendingApproval,
+  request: ControlRequest,
+): Promise<DecideOutcome> {
+  const answer = {
+    approvalId: parked.approvalId,
+    reply: request.verb === 'resume' ? 'yes' : 'no',
+    answeredBy: request.requestedBy,
+    via: 'terminal' as const,
+    decisionId: randomUUID(),
+  };
+  try {
+    return await retryTransient(() => decideQuestion({ approvals, sfn }, answer));
+  } catch (error) {
+    if (error instanceof ApprovalError || error instanceof RemoteEngineError) throw error;
+    throw toAwsCallError(
+      {
+        action: 'dynamodb:GetItem and dynamodb:UpdateItem',
+        what: `answering pause question ${goQuote(parked.approvalId)}`,
+      },
+      error,
+    );
+  }
 }
 
 /** The run of `executionArn`, from the input it started with. */

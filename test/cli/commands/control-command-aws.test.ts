@@ -269,6 +269,40 @@ describe('nomad-restart pause|resume|stop <execution ARN>', () => {
     }
   });
 
+  it('names the IAM action AWS denies, in one line, exit 1', async () => {
+    // Arrange: the operator may read the tables but not write them.
+    await runningWeb();
+    const denying = emulated.db.newClient();
+    denying.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'UpdateItemCommand')
+          throw Object.assign(new Error('User: ops is not authorized to perform: dynamodb:UpdateItem'), {
+            name: 'AccessDeniedException',
+            $fault: 'client',
+            $metadata: { httpStatusCode: 400 },
+          });
+        return next(args);
+      },
+      { step: 'initialize', name: 'denyUpdateItem' },
+    );
+    const tty = fakeTerminal();
+
+    // Act
+    const code = await runControlCommand('pause', [RUN], {
+      ...tty.streams,
+      env: { NOMAD_RESTART_LOCK_TABLE: lockTable, NOMAD_RESTART_APPROVALS_TABLE: emulated.table },
+      awsClients: { dynamodb: denying },
+    });
+
+    // Assert
+    expect(code).toBe(1);
+    expect(tty.stderr()).toBe(
+      'Error recording a pause request on the lock of job "web": AccessDeniedException: ' +
+        'User: ops is not authorized to perform: dynamodb:UpdateItem; this needs the IAM action dynamodb:UpdateItem\n',
+    );
+    expect(await lock().controlRequest(KEY, RUN)).toBeUndefined();
+  });
+
   it('needs the approvals table for a resume, said before any call', async () => {
     // Arrange
     await runningWeb();
