@@ -1,7 +1,7 @@
 /**
  * `nomad-restart pause|resume|stop [options] <job | execution ARN>`: a run-control request
  * (lib/control/requests.ts) for a running restart, acted on at its next safe point
- * (docs/run-control.md). A job is reached through Nomad (lib/control/nomad-run-control.ts), an
+ * (docs/run-control.md). A job is reached through Nomad (lib/cli/commands/control-nomad.ts), an
  * execution through the stack's tables (lib/engines/aws/control-run.ts). The line is checked
  * before anything is read; a refusal is one line on stderr and exit 1, nothing written.
  */
@@ -128,7 +128,7 @@ async function requestForJob(
 ): Promise<number> {
   const [{ NomadClient }, control] = await Promise.all([
     import('../../nomad/client'),
-    import('../../control/nomad-run-control'),
+    import('./control-nomad'),
   ]);
   const nomad = NomadClient.create(line.nomad);
   try {

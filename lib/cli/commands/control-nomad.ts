@@ -6,16 +6,21 @@
  * at its safe points, a terminal run (polled while it waits on its pause question) or an AWS one.
  * Needs `read` on `nomad-restart/locks/*` and `write` on `nomad-restart/requests/*`.
  */
-import { goQuote } from '../go/quote';
-import type { NomadClient } from '../nomad/client';
-import { UnexpectedResponseError } from '../nomad/errors';
-import type { SharedLockHolder } from '../stores/errors';
-import type { LockKey } from '../stores/job-lock';
-import { NomadControlRequests } from '../stores/nomad-control-requests';
-import { holderOf } from '../stores/nomad-variables-lock';
-import { CONTROL_REQUEST_PREFIX, SHARED_LOCK_PREFIX, sharedLockPath } from '../stores/shared-lock-settings';
-import { RunControlError, RunNotRunningError } from './errors';
-import type { ControlRequest } from './requests';
+
+import { RunControlError, RunNotRunningError } from '../../control/errors';
+import type { ControlRequest } from '../../control/requests';
+import { goQuote } from '../../go/quote';
+import type { NomadClient } from '../../nomad/client';
+import { UnexpectedResponseError } from '../../nomad/errors';
+import type { SharedLockHolder } from '../../stores/errors';
+import type { LockKey } from '../../stores/job-lock';
+import { NomadControlRequests } from '../../stores/nomad-control-requests';
+import { holderOf } from '../../stores/nomad-variables-lock';
+import {
+  CONTROL_REQUEST_PREFIX,
+  SHARED_LOCK_PREFIX,
+  sharedLockPath,
+} from '../../stores/shared-lock-settings';
 
 /** The run that holds `key`, as its lock variable names it. */
 export async function lockHolder(nomad: NomadClient, key: LockKey): Promise<SharedLockHolder> {
