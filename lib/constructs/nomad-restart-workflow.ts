@@ -272,15 +272,18 @@ export class NomadRestartWorkflow extends Construct {
 
   /**
    * Lets `grantee` (an operator's role or user) run `nomad-restart -engine=aws`, `attach`,
-   * `questions`, `approve`, `deny` and `check`: exactly the actions of the given uses
-   * (docs/operating-on-aws.md), all five by default. `start`: `states:StartExecution`,
+   * `questions`, `approve`, `deny`, `check` and `pause|resume|stop <execution ARN>`: exactly the
+   * actions of the given uses (docs/operating-on-aws.md), all six by default. `start`: `states:StartExecution`,
    * `states:GetExecutionHistory`; `answer`: `states:SendTaskSuccess`, the approvals table's
    * `dynamodb:GetItem` and `dynamodb:UpdateItem`, `dynamodb:Query` on its execution and pending
    * indexes and `dynamodb:Scan` on the pending one; `interrupt`: `states:StopExecution`,
    * `states:GetExecutionHistory`, the lock table's `dynamodb:UpdateItem`; `attach`:
    * `states:GetExecutionHistory`; `check`: `states:StartExecution` and `states:SendTaskSuccess`,
    * `states:GetExecutionHistory` and `states:StopExecution` on its executions,
-   * `cloudwatch:DescribeAlarms` on `*`.
+   * `cloudwatch:DescribeAlarms` on `*`; `control`: `states:GetExecutionHistory` and
+   * `states:DescribeExecution` on its executions, `states:SendTaskSuccess`, the approvals table's
+   * `dynamodb:GetItem` and `dynamodb:UpdateItem` and `dynamodb:Query` on its pending index, the lock
+   * table's `dynamodb:GetItem` and `dynamodb:UpdateItem` and `dynamodb:Query` on its owner index.
    */
   public grantOperate(grantee: iam.IGrantable, ...uses: OperatorUse[]): iam.Grant {
     return grantOperator(this, grantee, uses.length > 0 ? uses : OPERATOR_USES);

@@ -31,8 +31,8 @@ import {
   VARIABLES_LOCK_ENV,
 } from './shared-lock-settings';
 
-/** The written holder of a lock variable, if its items carry one. */
-function holderOf(variable: Variable | undefined): SharedLockHolder | undefined {
+/** The written holder of a lock variable (its items), if it names one; `nomad-restart pause <job>` reads it too. */
+export function holderOf(variable: Variable | undefined): SharedLockHolder | undefined {
   const items = variable?.Items;
   if (items?.['runId'] === undefined) return undefined;
   return {

@@ -98,6 +98,12 @@ const ROWS = [
     'states:DescribeExecution',
     'arn:aws:states:us-east-1:123456789012:execution:M:r',
   ),
+  row(
+    'SFN:GetExecutionHistory',
+    { executionArn: 'arn:aws:states:us-east-1:123456789012:execution:M:r' },
+    'states:GetExecutionHistory',
+    'arn:aws:states:us-east-1:123456789012:execution:M:r',
+  ),
   row('SFN:SendTaskSuccess', { taskToken: 't' }, 'states:SendTaskSuccess', STATE_MACHINE),
   row('SFN:SendTaskFailure', { taskToken: 't' }, 'states:SendTaskFailure', STATE_MACHINE),
   row(

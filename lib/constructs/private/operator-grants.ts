@@ -7,6 +7,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { APPROVALS_TABLE_SCHEMA } from '../../stores/dynamodb-approval-store';
+import { LOCK_TABLE_SCHEMA } from '../../stores/dynamodb-job-lock';
 
 /**
  * What an operator does from a terminal:
@@ -17,12 +18,23 @@ import { APPROVALS_TABLE_SCHEMA } from '../../stores/dynamodb-approval-store';
  *   stop of the execution and of its continue-as-new successors;
  * - `attach`: follow any run again (`nomad-restart attach <execution-arn>`);
  * - `check`: check the deployment once (`nomad-restart check`, docs/deploying.md): start a
- *   deployment check execution, answer its question, stop it if it cannot end, read the alarms.
+ *   deployment check execution, answer its question, stop it if it cannot end, read the alarms;
+ * - `control`: pause, resume or stop a run at its next safe point (`nomad-restart pause|resume|stop
+ *   <execution ARN>`, docs/run-control.md): the run read from the execution's input, the job it
+ *   holds from the lock table's owner index, the request recorded on that lock item, and a run
+ *   parked on its pause question answered as `approve` answers.
  */
-export type OperatorUse = 'start' | 'answer' | 'interrupt' | 'attach' | 'check';
+export type OperatorUse = 'start' | 'answer' | 'interrupt' | 'attach' | 'check' | 'control';
 
 /** Every use, in the order docs/operating-on-aws.md lists them. */
-export const OPERATOR_USES: readonly OperatorUse[] = ['start', 'answer', 'interrupt', 'attach', 'check'];
+export const OPERATOR_USES: readonly OperatorUse[] = [
+  'start',
+  'answer',
+  'interrupt',
+  'attach',
+  'check',
+  'control',
+];
 
 /** The actions of one use, by the resource they apply to. */
 export interface OperatorActions {
@@ -36,6 +48,8 @@ export interface OperatorActions {
   readonly approvalsIndexes: Readonly<Record<string, readonly string[]>>;
   /** On the lock table (with `NOMAD_RESTART_LOCK_TABLE`). */
   readonly lockTable: readonly string[];
+  /** On the lock table's indexes, by index name. */
+  readonly lockIndexes: Readonly<Record<string, readonly string[]>>;
   /** Actions that take no resource narrower than `*`. */
   readonly anyResource: readonly string[];
 }
@@ -50,6 +64,7 @@ export const OPERATOR_ACTIONS: Readonly<Record<OperatorUse, OperatorActions>> = 
     approvalsTable: none,
     approvalsIndexes: {},
     lockTable: none,
+    lockIndexes: {},
     anyResource: none,
   },
   answer: {
@@ -65,6 +80,7 @@ export const OPERATOR_ACTIONS: Readonly<Record<OperatorUse, OperatorActions>> = 
       [APPROVALS_TABLE_SCHEMA.pendingIndex]: ['dynamodb:Query', 'dynamodb:Scan'],
     },
     lockTable: none,
+    lockIndexes: {},
     anyResource: none,
   },
   interrupt: {
@@ -74,6 +90,7 @@ export const OPERATOR_ACTIONS: Readonly<Record<OperatorUse, OperatorActions>> = 
     approvalsTable: none,
     approvalsIndexes: {},
     lockTable: ['dynamodb:UpdateItem'],
+    lockIndexes: {},
     anyResource: none,
   },
   attach: {
@@ -83,6 +100,7 @@ export const OPERATOR_ACTIONS: Readonly<Record<OperatorUse, OperatorActions>> = 
     approvalsTable: none,
     approvalsIndexes: {},
     lockTable: none,
+    lockIndexes: {},
     anyResource: none,
   },
   check: {
@@ -93,9 +111,27 @@ export const OPERATOR_ACTIONS: Readonly<Record<OperatorUse, OperatorActions>> = 
     approvalsTable: none,
     approvalsIndexes: {},
     lockTable: none,
+    lockIndexes: {},
     // Composite alarms are listed only to a DescribeAlarms scoped to "*"
     // (https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_DescribeAlarms.html).
     anyResource: ['cloudwatch:DescribeAlarms'],
+  },
+  control: {
+    // A parked pause question answered (resume: yes, stop: no).
+    stateMachine: ['states:SendTaskSuccess'],
+    // The run read from the execution's input (its oldest history event); DescribeExecution for an
+    // answer whose SendTaskSuccess reply was lost.
+    executions: ['states:GetExecutionHistory', 'states:DescribeExecution'],
+    // The parked question read, then its one decision written.
+    approvalsTable: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+    // The run's parked pause question, among the state machine's pending ones.
+    approvalsIndexes: { [APPROVALS_TABLE_SCHEMA.pendingIndex]: ['dynamodb:Query'] },
+    // The request recorded on (or, for an unreached pause, taken back from) the run's lock item;
+    // a resume reads it first.
+    lockTable: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
+    // Which job the run holds.
+    lockIndexes: { [LOCK_TABLE_SCHEMA.ownerIndex]: ['dynamodb:Query'] },
+    anyResource: none,
   },
 };
 
@@ -114,7 +150,7 @@ export function grantOperator(
   grantee: iam.IGrantable,
   uses: readonly OperatorUse[],
 ): iam.Grant {
-  const of = (key: Exclude<keyof OperatorActions, 'approvalsIndexes'>) =>
+  const of = (key: Exclude<keyof OperatorActions, 'approvalsIndexes' | 'lockIndexes'>) =>
     unique(uses.map((use) => OPERATOR_ACTIONS[use][key]));
   const grants: iam.Grant[] = [];
   const stateMachineActions = of('stateMachine');
@@ -128,15 +164,26 @@ export function grantOperator(
   const approvalsActions = of('approvalsTable');
   if (approvalsActions.length > 0)
     grants.push(iam.Grant.addToPrincipal({ grantee, actions: approvalsActions, resourceArns: [tableArn] }));
-  const indexes = unique(uses.map((use) => Object.keys(OPERATOR_ACTIONS[use].approvalsIndexes)));
-  for (const index of indexes) {
-    const actions = unique(uses.map((use) => OPERATOR_ACTIONS[use].approvalsIndexes[index] ?? none));
-    grants.push(iam.Grant.addToPrincipal({ grantee, actions, resourceArns: [`${tableArn}/index/${index}`] }));
-  }
+  grants.push(...indexGrants(grantee, uses, 'approvalsIndexes', tableArn));
   const lockActions = of('lockTable');
   if (lockActions.length > 0) grants.push(resources.lockTable.grant(grantee, ...lockActions));
+  grants.push(...indexGrants(grantee, uses, 'lockIndexes', resources.lockTable.tableArn));
   const anyActions = of('anyResource');
   if (anyActions.length > 0)
     grants.push(iam.Grant.addToPrincipal({ grantee, actions: anyActions, resourceArns: ['*'] }));
   return grants.reduce((all, grant) => all.combine(grant));
+}
+
+/** One grant per index the uses query, on that index alone. */
+function indexGrants(
+  grantee: iam.IGrantable,
+  uses: readonly OperatorUse[],
+  field: 'approvalsIndexes' | 'lockIndexes',
+  tableArn: string,
+): iam.Grant[] {
+  const indexes = unique(uses.map((use) => Object.keys(OPERATOR_ACTIONS[use][field])));
+  return indexes.map((index) => {
+    const actions = unique(uses.map((use) => OPERATOR_ACTIONS[use][field][index] ?? none));
+    return iam.Grant.addToPrincipal({ grantee, actions, resourceArns: [`${tableArn}/index/${index}`] });
+  });
 }

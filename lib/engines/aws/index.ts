@@ -24,6 +24,7 @@ export {
   STOP_CAUSE,
   STOP_ERROR,
 } from './cancel';
+export { type AwsControlOutcome, type AwsRunControlDeps, controlAwsRun } from './control-run';
 export * from './errors';
 export { EXECUTION_NAME_RE, MAX_EXECUTION_NAME_LENGTH, newExecutionName } from './execution-name';
 export { type ExecutionEnd, ExecutionTracker, type PendingAsk } from './execution-tracker';

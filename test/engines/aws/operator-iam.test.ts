@@ -46,6 +46,7 @@ describe('NomadRestartWorkflow.grantOperate', () => {
   grantRole('Interrupt', ['interrupt']);
   grantRole('Attach', ['attach']);
   grantRole('Check', ['check']);
+  grantRole('Control', ['control']);
   grantRole('Everything', []);
   const template = Template.fromStack(stack);
   const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
@@ -117,6 +118,19 @@ describe('NomadRestartWorkflow.grantOperate', () => {
         'cloudwatch:DescribeAlarms': (r) => r === '"*"',
       },
     },
+    {
+      role: 'Control',
+      expected: {
+        // A parked pause question answered as `approve` answers it.
+        'states:SendTaskSuccess': onMachine,
+        'states:DescribeExecution': onExecutions,
+        'dynamodb:GetItem': (r) => onTableItself(approvals)(r) || onTable(locks)(r),
+        'dynamodb:UpdateItem': (r) => onTableItself(approvals)(r) || onTable(locks)(r),
+        'dynamodb:Query': (r) => onIndex(approvals, 'pending-index')(r) || onIndex(locks, 'owner-index')(r),
+        // The run read from the execution's input.
+        'states:GetExecutionHistory': onExecutions,
+      },
+    },
   ])('gives the $role use exactly its actions, each on its resource', ({ role, expected }) => {
     // Act
     const granted = allowed(role);
@@ -131,7 +145,7 @@ describe('NomadRestartWorkflow.grantOperate', () => {
     }
   });
 
-  it('gives every use by default, and the queries reach only the approvals table’s two indexes', () => {
+  it('gives every use by default, and the queries reach only the approvals table’s two indexes and the lock table’s owner index', () => {
     // Act
     const granted = allowed('Everything');
 
@@ -148,7 +162,8 @@ describe('NomadRestartWorkflow.grantOperate', () => {
       'states:StartExecution',
       'states:StopExecution',
     ]);
-    expect(granted.get('dynamodb:Query')?.filter((r) => r.includes('/index/'))).toHaveLength(2);
+    expect(granted.get('dynamodb:Query')?.filter((r) => r.includes('/index/'))).toHaveLength(3);
+    expect(granted.get('dynamodb:Query')?.filter(onIndex(locks, 'owner-index'))).toHaveLength(1);
     expect(granted.get('dynamodb:Scan')?.every(onIndex(approvals, 'pending-index'))).toBe(true);
   });
 });

@@ -182,6 +182,13 @@ const MAP: Readonly<Record<string, Readonly<Record<string, Mapper>>>> = {
         context: {},
       }),
     },
+    GetExecutionHistory: {
+      action: 'states:GetExecutionHistory',
+      on: (i) => ({
+        resource: String(i['executionArn']),
+        context: {},
+      }),
+    },
     SendTaskSuccess: {
       action: 'states:SendTaskSuccess',
       on: (i, f) => ({

@@ -1,0 +1,78 @@
+/**
+ * A run-control request for the run that holds a job (`nomad-restart pause|resume|stop <job>`),
+ * reached through Nomad alone: the job's lock variable names its holder (its items: run ID,
+ * engine, who, where), and the request is written to the job's request variable beside it
+ * (`nomad-restart/requests/<job>`, lib/stores/nomad-control-requests.ts), which the holder reads
+ * at its safe points, a terminal run (polled while it waits on its pause question) or an AWS one.
+ * Needs `read` on `nomad-restart/locks/*` and `write` on `nomad-restart/requests/*`.
+ */
+
+import { RunControlError, RunNotRunningError } from '../../control/errors';
+import type { ControlRequest } from '../../control/requests';
+import { goQuote } from '../../go/quote';
+import type { NomadClient } from '../../nomad/client';
+import { UnexpectedResponseError } from '../../nomad/errors';
+import type { SharedLockHolder } from '../../stores/errors';
+import type { LockKey } from '../../stores/job-lock';
+import { NomadControlRequests } from '../../stores/nomad-control-requests';
+import { holderOf } from '../../stores/nomad-variables-lock';
+import {
+  CONTROL_REQUEST_PREFIX,
+  SHARED_LOCK_PREFIX,
+  sharedLockPath,
+} from '../../stores/shared-lock-settings';
+
+/** The run that holds `key`, as its lock variable names it. */
+export async function lockHolder(nomad: NomadClient, key: LockKey): Promise<SharedLockHolder> {
+  const variable = await permitted(key, SHARED_LOCK_PREFIX, 'read', () =>
+    nomad.variables().read(sharedLockPath(key.jobId), { namespace: key.namespace }),
+  );
+  const holder = holderOf(variable);
+  if (holder === undefined)
+    throw new RunNotRunningError(`No restart of ${jobText(key)} is running: no run holds its lock`);
+  return holder;
+}
+
+/**
+ * Writes `request` for `holder`'s run to the job's request variable, replacing any request there
+ * (a `resume` so takes back a pause the run has not reached yet).
+ *
+ * A `resume` is not refused for "nothing paused" here, unlike through the lock table: the run
+ * deletes a pause request once it has become its question, so Nomad shows nothing that tells a
+ * parked run from one that is not paused; a run that is not paused forgets a `resume` at its next
+ * safe point (lib/steps/lock/control-step.ts).
+ * @throws RunControlError naming the capability the token lacks
+ */
+export async function requestThroughNomad(
+  nomad: NomadClient,
+  key: LockKey,
+  holder: SharedLockHolder,
+  request: ControlRequest,
+): Promise<void> {
+  const requests = new NomadControlRequests(nomad);
+  await permitted(key, CONTROL_REQUEST_PREFIX, 'write', () => requests.write(key, holder.runId, request));
+}
+
+/** `job "web" in namespace "default"`. */
+export function jobText(key: LockKey): string {
+  return `job ${goQuote(key.jobId)} in namespace ${goQuote(key.namespace)}`;
+}
+
+/** Runs a Nomad call; a 403 says which variables capability the token needs, in policy words. */
+async function permitted<T>(
+  key: LockKey,
+  prefix: string,
+  capability: 'read' | 'write',
+  call: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    if (!(err instanceof UnexpectedResponseError) || err.statusCode !== 403) throw err;
+    throw new RunControlError(
+      `Nomad denied the request: the token needs the variables capability "${capability}" on path "${prefix}*" ` +
+        `in namespace "${key.namespace}" (docs/run-control.md)`,
+      { cause: err },
+    );
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * Why a run-control request (`nomad-restart pause|resume|stop`, lib/control/requests.ts) was
+ * refused before anything was written: the run named is not running, or there is nothing to
+ * resume. Each message names the run or job and quotes what was given.
+ */
+import { NamedError } from '../errors/named-error';
+
+/** Base class: a request that cannot reach a run; nothing was written. */
+export class RunControlError extends NamedError {}
+
+/** No run of the job holds its lock, the execution does not exist, or its run has ended. */
+export class RunNotRunningError extends RunControlError {}
+
+/** A `resume` for a run with no pause recorded or parked. */
+export class RunNotPausedError extends RunControlError {}

@@ -1,0 +1,187 @@
+/**
+ * Scenario: `nomad-restart pause|resume|stop <job>` in-process against the simulator with ACLs
+ * on, the command holding exactly the README's policy, a run of the job holding its lock in Nomad
+ * (taken here as a terminal run takes it). The request lands in the job's request variable for
+ * the holder's run, attributed; with no run holding the job, a token without `write` on the
+ * request path and `-namespace '*'`, one clear line and exit 1, and no request variable is
+ * written. A resume is written even with no pause recorded: the run deletes its pause request once
+ * it has become its question, so Nomad cannot tell a parked run from one not paused.
+ */
+import { runControlCommand } from '../../../lib/cli/commands/control-command';
+import { operatorName } from '../../../lib/cli/terminal/operator';
+import type { ControlVerb } from '../../../lib/control/requests';
+import { NomadClient } from '../../../lib/nomad';
+import {
+  CONTROL_REQUEST_PREFIX,
+  controlRequestPath,
+  LOCAL_SHARED_LOCK_TTL_MS,
+  localLockIdentity,
+  NomadVariablesLock,
+} from '../../../lib/stores';
+import { type RunningSimulator, startSimulator } from '../../../sim/index';
+import { fakeTerminal } from '../../engines/aws/helpers/fixtures';
+import {
+  MANAGEMENT_TOKEN,
+  OPERATOR_TOKEN,
+  readmePolicyAcl,
+  readmePolicyToken,
+} from '../../fixtures/readme-policy';
+import { simpleJob } from '../../steps/helpers/harness';
+
+const KEY = { namespace: 'default', jobId: 'web' };
+const HOLDER = 'local-run-1';
+
+let sim: RunningSimulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+/** The simulator with `web`, the README's token (or `tokens` instead) and a management token. */
+async function cluster(tokens = readmePolicyAcl().tokens): Promise<RunningSimulator> {
+  sim = await startSimulator({
+    scenario: {
+      nodes: [{ name: 'n1' }],
+      jobs: [simpleJob('web', 'service', 1)],
+      acl: { enabled: true, tokens },
+    },
+  });
+  return sim;
+}
+
+/** A terminal run of `web` holding its lock in Nomad, as the engine takes it. */
+async function holdWeb(s: RunningSimulator): Promise<void> {
+  const nomad = NomadClient.create({ address: s.address, token: OPERATOR_TOKEN });
+  const lock = new NomadVariablesLock(nomad, {
+    identity: localLockIdentity(),
+    ttl: `${LOCAL_SHARED_LOCK_TTL_MS / 1000}s`,
+  });
+  await lock.take(KEY, HOLDER, 'lock-id-1');
+  await nomad.close();
+}
+
+async function control(verb: ControlVerb, args: string[]) {
+  const tty = fakeTerminal();
+  tty.streams.stdin.isTTY = false;
+  const env = { NOMAD_ADDR: sim?.address ?? '', NOMAD_TOKEN: OPERATOR_TOKEN };
+  const exitCode = await runControlCommand(verb, args, { ...tty.streams, env });
+  return { exitCode, stdout: tty.output().replace(tty.stderr(), ''), stderr: tty.stderr() };
+}
+
+/** The request variable's items, as Nomad holds them. */
+const requestItems = () => sim?.control.state().variable('default', controlRequestPath('web'))?.items;
+
+describe('nomad-restart pause|resume|stop <job>', () => {
+  it('writes a pause for the run holding the job, attributed, to the job’s request variable', async () => {
+    // Arrange
+    await holdWeb(await cluster());
+
+    // Act
+    const out = await control('pause', ['web']);
+
+    // Assert
+    expect(out.stderr).toBe('');
+    expect(out.exitCode).toBe(0);
+    expect(out.stdout).toBe(
+      `Pause requested by ${operatorName()} for the restart of job "web" in namespace "default" (run "${HOLDER}"): ` +
+        'it pauses before its next batch and asks whether to resume\n',
+    );
+    expect(requestItems()).toEqual({
+      runId: HOLDER,
+      verb: 'pause',
+      requestedBy: operatorName(),
+      via: 'terminal',
+      at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
+  });
+
+  it('replaces a recorded pause with a resume, and a stop goes through as well', async () => {
+    // Arrange
+    await holdWeb(await cluster());
+    await control('pause', ['web']);
+
+    // Act
+    const resumed = await control('resume', ['web']);
+    const afterResume = requestItems()?.['verb'];
+    const stopped = await control('stop', ['-namespace', 'default', 'web']);
+
+    // Assert
+    expect([resumed.exitCode, stopped.exitCode]).toEqual([0, 0]);
+    expect(resumed.stdout).toContain('if it is paused, it goes on with its next batch');
+    expect(afterResume).toBe('resume');
+    expect(requestItems()?.['verb']).toBe('stop');
+  });
+
+  it('writes a resume with no pause recorded, for a run parked on its pause question to take', async () => {
+    // Arrange: the run deleted the pause once it became its question.
+    await holdWeb(await cluster());
+
+    // Act
+    const out = await control('resume', ['web']);
+
+    // Assert
+    expect(out.exitCode).toBe(0);
+    expect(out.stdout).toContain('if it is paused, it goes on with its next batch');
+    expect(requestItems()).toMatchObject({ runId: HOLDER, verb: 'resume' });
+  });
+
+  it.each([
+    {
+      name: 'a job no run holds',
+      verb: 'pause' as const,
+      args: ['web'],
+      held: false,
+      expectedErr: 'No restart of job "web" in namespace "default" is running: no run holds its lock\n',
+    },
+    {
+      name: '-namespace "*"',
+      verb: 'stop' as const,
+      args: ['-namespace', '*', 'web'],
+      held: true,
+      expectedErr:
+        'Invalid -namespace value "*": a request is for one job, in one namespace\n' +
+        "For additional help try 'nomad-restart stop -help'\n",
+    },
+  ])('refuses $name with one line and exit 1, writing nothing', async ({ verb, args, held, expectedErr }) => {
+    // Arrange
+    const s = await cluster();
+    if (held) await holdWeb(s);
+
+    // Act
+    const out = await control(verb, args);
+
+    // Assert
+    expect(out.exitCode).toBe(1);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toBe(expectedErr);
+    expect(requestItems()).toBeUndefined();
+  });
+
+  it('names the capability a token without write on the request path lacks', async () => {
+    // Arrange: the README's token, less `write` on the request path.
+    const token = readmePolicyToken();
+    const variables = Object.fromEntries(
+      Object.entries(token.variables ?? {}).map(([ns, paths]) => [
+        ns,
+        { ...paths, [`${CONTROL_REQUEST_PREFIX}*`]: ['read', 'destroy'] },
+      ]),
+    );
+    await holdWeb(
+      await cluster([
+        { ...token, variables },
+        { secret: MANAGEMENT_TOKEN, management: true },
+      ]),
+    );
+
+    // Act
+    const out = await control('pause', ['web']);
+
+    // Assert
+    expect(out.exitCode).toBe(1);
+    expect(out.stderr).toBe(
+      'Nomad denied the request: the token needs the variables capability "write" on path "nomad-restart/requests/*" ' +
+        'in namespace "default" (docs/run-control.md)\n',
+    );
+    expect(requestItems()).toBeUndefined();
+  });
+});
