@@ -9,9 +9,9 @@ import { alarmFiredError, firedAlarm } from '../../restart/alarms';
 import type { FiredAlarm, ProgressEvent } from '../../restart/events';
 import type { RestartOptions } from '../../restart/options';
 import { planKeys } from '../../stores/plan-keys';
+import type { GuardState, Progress } from '../../workflow/payloads';
 import type { PlannedStepInput } from '../../workflow/restart-steps';
 import type { StepKit } from '../kit/step-kit';
-import type { GuardStop } from '../lock/guard-step';
 
 /** Whether the run watches alarms (`-stop-on-alarm`). */
 export const watchesAlarms = (
@@ -54,8 +54,15 @@ export async function recordAlarmStop(
   return events;
 }
 
+/** How the guard stops the run on an alarm (its `GuardStop`, lib/steps/lock/guard-step.ts). */
+export interface AlarmStop {
+  readonly guard: GuardState;
+  readonly events: ProgressEvent[];
+  readonly progress: Progress;
+}
+
 /** The guard's alarm check before a batch; `undefined` when the run goes on. */
-export async function stopOnAlarmStep(kit: StepKit, input: PlannedStepInput): Promise<GuardStop | undefined> {
+export async function stopOnAlarmStep(kit: StepKit, input: PlannedStepInput): Promise<AlarmStop | undefined> {
   const alarm = await readFiredAlarm(kit, input.options, kit.signal);
   if (alarm === undefined) return undefined;
   const events = await recordAlarmStop(kit, input.run.runId, alarm, { asRunError: true });
