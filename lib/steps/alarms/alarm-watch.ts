@@ -47,7 +47,11 @@ export function watchAlarms(
       while (!stopped.signal.aborted && !wait.signal.aborted) {
         const alarm = await readFiredAlarm(kit, options, stopped.signal);
         if (alarm !== undefined) return alarm;
-        await sleep(ALARM_POLL_MS, AbortSignal.any([stopped.signal, wait.signal]));
+        // Checked after the read, with no await between: a sleep begun on an aborted signal would
+        // hold stop() for a whole poll interval after the wait it watched was over.
+        const awake = AbortSignal.any([stopped.signal, wait.signal]);
+        if (awake.aborted) break;
+        await sleep(ALARM_POLL_MS, awake);
       }
       return undefined;
     } catch (err) {
