@@ -1,7 +1,7 @@
 /**
  * The help entries of `-bake-time` and `-stop-on-alarm` (docs/alarms.md), last in the "Options
- * beyond nomad job restart" section of one job's help. A fleet's help leaves them out: a fleet
- * does not read the alarms once before it starts, as one job's run at a terminal does.
+ * beyond nomad job restart" section of one job's help and a fleet's (which words `-stop-on-alarm`
+ * its own way: a fleet does not read the alarms once before it starts, as one job's run does).
  */
 
 /** Each alarm option's help entry, by flag name. */
