@@ -48,7 +48,9 @@ export async function recordAlarmStop(
 ): Promise<ProgressEvent[]> {
   const { events, emit } = kit.recorder();
   const record = await kit.loadRun(runId);
-  const errors = asRunError ? [...record.errors, alarmFiredError(alarm)] : record.errors;
+  // A retried step finds its first attempt's stop recorded: the alarm is one error, not two.
+  const recorded = record.stoppedOn === 'alarm';
+  const errors = asRunError && !recorded ? [...record.errors, alarmFiredError(alarm)] : record.errors;
   await kit.planStore.put(planKeys.runRecord(runId), { ...record, errors, stoppedOn: 'alarm' });
   emit({ type: 'alarm-fired', time: kit.now(), alarm });
   return events;
