@@ -6,7 +6,12 @@ import { logger } from './private/logger';
 import { stepHandler } from './private/step-handler';
 
 const awaitBatch = async (event: unknown, context: Context): Promise<WorkflowState> => {
-  const slice = await awaitSlice(event, context, 'awaitBatch', '"Await batch" runs after a batch started');
+  const slice = await awaitSlice(
+    event,
+    context,
+    (steps, input) => steps.awaitBatch(input),
+    '"Await batch" runs after a batch started',
+  );
   const { done, cursor, batch, events } = slice.out;
   logger.info('Await slice ended', { batch: batch.index, done });
   return {

@@ -6,7 +6,12 @@ import { logger } from './private/logger';
 import { stepHandler } from './private/step-handler';
 
 const awaitHealth = async (event: unknown, context: Context): Promise<WorkflowState> => {
-  const slice = await awaitSlice(event, context, 'awaitHealth', '"Await health" runs after a batch settled');
+  const slice = await awaitSlice(
+    event,
+    context,
+    (steps, input) => steps.awaitHealth(input),
+    '"Await health" runs after a batch settled',
+  );
   const { done, batch, events } = slice.out;
   logger.info('Health slice ended', { batch: batch.index, done });
   const { slicesThisExecution } = slice;

@@ -5,7 +5,7 @@
  */
 import type { Context } from 'aws-lambda';
 import type { WorkflowState } from '../../lib/workflow/payloads';
-import type { AwaitOutput } from '../../lib/workflow/restart-steps';
+import type { AwaitOutput, BatchStepInput, RestartSteps } from '../../lib/workflow/restart-steps';
 import { batchInput, decodeWorkflowState } from './decode-state';
 import { stepsFor } from './step-context';
 
@@ -17,16 +17,20 @@ export interface AwaitSlice {
   readonly slicesThisExecution: number;
 }
 
-/** Runs one slice of `step` on the batch of the state in `event`; `order` is its no-batch message. */
+/**
+ * Runs one slice of `step` on the batch of the state in `event`; `order` is its no-batch message.
+ * Each handler names its step in code (`(steps, input) => steps.awaitHealth(input)`), not by a
+ * string key, so the IAM check's reachability (test/iam/helpers/reachable-code.ts) follows it.
+ */
 export async function awaitSlice(
   event: unknown,
   context: Context,
-  step: 'awaitBatch' | 'awaitHealth',
+  step: (steps: RestartSteps, input: BatchStepInput) => Promise<AwaitOutput>,
   order: string,
 ): Promise<AwaitSlice> {
   const state = decodeWorkflowState(event);
   const input = batchInput(state, order);
-  const out = await stepsFor(context)[step](input);
+  const out = await step(stepsFor(context), input);
   const slicesThisExecution = out.done ? 0 : (input.batch.slicesThisExecution ?? 0) + 1;
   return { state, out, slicesThisExecution };
 }

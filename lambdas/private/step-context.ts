@@ -8,6 +8,7 @@ import { createRestartSteps } from '../../lib/steps/kit/steps-factory';
 import { createLockSteps, type LockSteps } from '../../lib/steps/lock/lock-steps';
 import { lockLeaseSeconds, planStoreFromEnv, runStatusFromEnv } from '../../lib/stores/from-env';
 import type { RestartSteps, RestartStepsDeps } from '../../lib/workflow/restart-steps';
+import { alarmReaderOf } from './alarm-reader';
 import { consulReaderOf } from './consul-reader';
 import { deadlineSignal } from './deadline';
 import { jobLockFor } from './job-lock';
@@ -24,6 +25,7 @@ function stepDeps(context: Context): RestartStepsDeps {
     ...(sleep === undefined ? {} : { sleep }),
     signal: deadlineSignal(context),
     consul: consulReaderOf(context),
+    alarms: alarmReaderOf(context),
     ...(onEvent === undefined ? {} : { onEvent }),
   };
 }

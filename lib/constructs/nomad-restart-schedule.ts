@@ -3,7 +3,9 @@
  * on a cron or rate, in a time zone, with a fixed input checked at `cdk synth` against the same
  * rules as every other entry point, through a role that may only start that one state machine.
  */
+
 import { Duration, RemovalPolicy, Stack, TimeZone, ValidationError } from 'aws-cdk-lib';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as targets from 'aws-cdk-lib/aws-scheduler-targets';
@@ -70,6 +72,11 @@ export interface NomadRestartScheduleProps {
    * @default - no window: the run goes on until it is done
    */
   readonly maintenanceWindow?: Duration;
+  /**
+   * CloudWatch alarms that stop each run as a failed batch does (`-stop-on-alarm`, docs/alarms.md),
+   * added to the input's `stopOnAlarms` by ARN. @default - the input's `stopOnAlarms`, if any
+   */
+  readonly stopOnAlarms?: readonly cloudwatch.IAlarm[];
   /** @default - a description naming the job */
   readonly description?: string;
   /** Whether the schedule fires. @default true */
@@ -168,6 +175,9 @@ export class NomadRestartSchedule extends Construct {
       }
       input['windowDuration'] = formatGoDuration(props.maintenanceWindow.toSeconds() * 1e9);
     }
+    const alarms = (props.stopOnAlarms ?? []).map((alarm) => alarm.alarmArn);
+    if (alarms.length > 0)
+      input['stopOnAlarms'] = [...((input['stopOnAlarms'] as string[]) ?? []), ...alarms];
     Object.assign(input, { trigger: SCHEDULE_TRIGGER, scheduleName: name });
     const fleet = !('job' in props.input);
     const targetProblem = targetMismatch(props.stateMachine, fleet);

@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { formatGoDuration } from '../go/duration';
+import { BAKE_TIME_ALLOWED, formatBakeTime, STOP_ON_ALARM_ALLOWED } from './alarms';
 import { RestartValidationError } from './errors';
 import { inputSchemaError } from './input-errors';
 import {
@@ -59,6 +60,8 @@ export const RESTART_INPUT_ALLOWED = {
   minHealthyTime: 'a Go duration, e.g. "10s" (string); only with waitHealthy',
   healthyDeadline: 'a Go duration greater than zero, e.g. "5m" (string); only with waitHealthy',
   startedBefore: STARTED_BEFORE_ALLOWED,
+  stopOnAlarms: `a list of ${STOP_ON_ALARM_ALLOWED}`,
+  bakeTime: BAKE_TIME_ALLOWED,
   startedBy: `who or what started the run, shown with its questions in chat (string, at most ${MAX_STARTED_BY_LENGTH} characters)`,
   ...WINDOW_FIELDS_ALLOWED,
   ...JOB_SCOPE_FIELDS_ALLOWED,
@@ -109,6 +112,14 @@ export const restartOptionsShape = {
     .describe(
       `${ALLOWED.startedBefore}: only allocations with a task in scope that last started before it are restarted`,
     ),
+  stopOnAlarms: z
+    .array(z.string())
+    .optional()
+    .describe(`${ALLOWED.stopOnAlarms}: one in ALARM before a batch or during a health wait stops the run`),
+  bakeTime: z
+    .string()
+    .optional()
+    .describe(`${ALLOWED.bakeTime}: after the last batch, the alarms (and health) are watched this long`),
   // Not a flag of nomad job restart: a label for people (chat approvals), never checked.
   startedBy: z.string().max(MAX_STARTED_BY_LENGTH).optional().describe(ALLOWED.startedBy),
   windowEnd: z.string().optional().describe(ALLOWED.windowEnd),
@@ -226,6 +237,8 @@ export function validateRestartOptionFields(
       minHealthyTime: input.minHealthyTime,
       healthyDeadline: input.healthyDeadline,
       startedBefore: input.startedBefore,
+      stopOnAlarms: input.stopOnAlarms,
+      bakeTime: input.bakeTime,
     },
     // A relative startedBefore counts back from when the schedule fired, as windowDuration does
     // (a flexible window may start the run later; what "2h before" means does not move).
@@ -273,6 +286,8 @@ export function toRestartInput(options: RestartOptions, startedBy?: string): Res
     input.healthyDeadline = formatGoDuration(options.waitHealthy.healthyDeadlineNs);
   }
   if (options.startedBefore !== undefined) input.startedBefore = formatStartedBefore(options.startedBefore);
+  if (options.stopOnAlarms !== undefined) input.stopOnAlarms = [...options.stopOnAlarms];
+  if (options.bakeTimeMs !== undefined) input.bakeTime = formatBakeTime(options.bakeTimeMs);
   if (startedBy !== undefined) input.startedBy = startedBy.slice(0, MAX_STARTED_BY_LENGTH);
   if (options.fleet !== undefined) input.fleet = { ...options.fleet };
   if (options.scope !== undefined) input.scope = copyScope(options.scope);

@@ -5,6 +5,7 @@
  */
 import { formatGoDuration, parseGoDuration } from '../go/duration';
 import { goQuote } from '../go/quote';
+import { validateAlarmFields } from './alarms';
 import { errorText, RestartValidationError } from './errors';
 import {
   ASK,
@@ -40,6 +41,10 @@ export interface RawRestartFields {
   healthyDeadline?: string | undefined;
   /** RFC 3339 with a zone, or a Go duration counted back from `ValidationContext.now`. */
   startedBefore?: string | undefined;
+  /** `-stop-on-alarm`, repeated: CloudWatch alarm names or ARNs (lib/restart/alarms.ts). */
+  stopOnAlarms?: readonly string[] | undefined;
+  /** `-bake-time`: a Go duration. */
+  bakeTime?: string | undefined;
 }
 
 /** Whether questions can be asked: at a terminal, both stdin and stdout are TTYs. */
@@ -192,7 +197,7 @@ export function validateRestartFields(raw: RawRestartFields, ctx: ValidationCont
     const { countFrom = now, startedBeforeFromPlan = false } = ctx;
     options.startedBefore = resolveStartedBefore(raw.startedBefore, now, countFrom, startedBeforeFromPlan);
   }
-  return options;
+  return { ...options, ...validateAlarmFields({ ...raw, waitHealthy: gate !== undefined }) };
 }
 
 /**

@@ -99,10 +99,18 @@ export class BatchLoop extends sfn.StateMachineFragment {
     const waitBeforeNextBatch = new sfn.Wait(this, FlowStates.waitBeforeNextBatch, {
       time: sfn.WaitTime.secondsPath('$.decision.waitSeconds'),
     });
+    // -bake-time: after the last batch, wait and check the alarms again until the bake is over.
+    const waitWhileBaking = new sfn.Wait(this, FlowStates.waitWhileBaking, {
+      time: sfn.WaitTime.secondsPath('$.decision.waitSeconds'),
+    });
+    const checkWhileBaking = step(TaskStates.checkWhileBaking, 'decide');
 
     nextStep
       .when(sfn.Condition.stringEquals('$.decision.action', 'finish'), props.onFinish)
       .when(sfn.Condition.stringEquals('$.decision.action', 'cancel'), props.onCancel)
+      // Before continue-as-new: a continued execution never resumes a bake (a bake costs about 5
+      // history events per check, lib/steps/alarms/bake-step.ts).
+      .when(sfn.Condition.stringEquals('$.decision.action', 'bake'), waitWhileBaking)
       // Continue as new only between batches, so a continued execution starts clean; on a spent
       // history budget before a question too (the continued execution asks it).
       .when(historyBudgetSpent, props.onContinueAsNew)
@@ -114,6 +122,8 @@ export class BatchLoop extends sfn.StateMachineFragment {
       .when(sfn.Condition.stringEquals('$.decision.action', 'wait'), waitBeforeNextBatch)
       .otherwise(checkDeployments);
     waitBeforeNextBatch.next(checkDeployments);
+    waitWhileBaking.next(checkWhileBaking);
+    checkWhileBaking.next(nextStep);
     applyAnswer.next(nextStep);
     decide.next(nextStep);
 

@@ -115,7 +115,7 @@ export interface PendingQuestion {
 }
 
 /** What the graph does next; "Next step?" routes on `action`. */
-export type NextAction = 'batch' | 'wait' | 'ask' | 'finish' | 'cancel';
+export type NextAction = 'batch' | 'wait' | 'ask' | 'finish' | 'cancel' | 'bake';
 
 /** The decision taken after Plan, after each batch, and after each answer. */
 export interface Decision {
@@ -125,10 +125,12 @@ export interface Decision {
    * - `ask`: park `question` on a task token, then apply the answer;
    * - `finish`: leave the loop and print the final output (also after a "no");
    * - `cancel`: an interrupt was confirmed (Nomad's `command/job_restart.go` `handleSignal`): fail
-   *   as `Canceled` without a summary.
+   *   as `Canceled` without a summary;
+   * - `bake`: after the last batch (`-bake-time`), wait `waitSeconds`, then check the alarms again
+   *   (lib/steps/alarms/bake-step.ts).
    */
   readonly action: NextAction;
-  /** Seconds for the Wait state when `action` is `wait`; 0 otherwise. Whole seconds, rounded up. */
+  /** Seconds for the Wait state when `action` is `wait` or `bake`; 0 otherwise. Whole seconds, rounded up. */
   readonly waitSeconds: number;
   /** Set when `action` is `ask`, `null` otherwise. */
   readonly question: PendingQuestion | null;

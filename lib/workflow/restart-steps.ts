@@ -22,6 +22,7 @@
 
 import type { NomadClient } from '../nomad';
 import type { RestartOptions } from '../restart';
+import type { AlarmReader } from '../restart/alarms';
 import type { ProgressEvent } from '../restart/events';
 import type { ConsulChecksReader } from '../restart/health/consul-health';
 import type { PlanStore } from '../stores/plan-store';
@@ -87,6 +88,11 @@ export interface DecideInput extends BatchStepInput {
    * An interrupt (cancel request) is pending: this is a safe point, honour it (Nomad's
    * `command/job_restart.go` `handleSignal`).
    */
+  readonly cancelRequested: boolean;
+}
+
+/** What "Check while baking" receives (`-bake-time`): the run, and whether a cancel is pending. */
+export interface BakeInput extends PlannedStepInput {
   readonly cancelRequested: boolean;
 }
 
@@ -188,6 +194,14 @@ export interface RestartSteps {
   decide(input: DecideInput): Promise<DecisionOutput>;
 
   /**
+   * "Check while baking" (`-bake-time`, after Decide chose `bake` after the last batch): `cancel`
+   * if `cancelRequested`; a `-stop-on-alarm` alarm in `ALARM` records the alarm as a run error
+   * (event `alarm-fired`) and finishes; else `bake` again with the wait to the next check, or
+   * `finish` once the bake is over. Run by the decide function (lambdas/decide.ts).
+   */
+  bake(input: BakeInput): Promise<DecisionOutput>;
+
+  /**
    * "Apply answer": reads the reply to `decision.question` as Nomad's `command/job_restart.go`
    * `shouldProceed` does. A timeout is a read error: the question's default applies (no).
    * Multi-region: yes → `batch`, no → `finish` with `canceled`. Proceed: yes → `wait`/`batch`; no →
@@ -230,4 +244,9 @@ export interface RestartStepsDeps {
    * token). Contacted only when the plan's allocations declare Consul services.
    */
   readonly consul?: ConsulChecksReader;
+  /**
+   * Reads the `-stop-on-alarm` alarms (CloudWatch `DescribeAlarms`, lib/alarms). Contacted only
+   * when the options name alarms.
+   */
+  readonly alarms?: AlarmReader;
 }

@@ -42,6 +42,8 @@ export const TaskStates = {
   awaitBatch: 'Await batch',
   awaitHealth: 'Await health',
   decide: 'Decide',
+  /** `-bake-time`: the alarms read again after each wait of the bake (the decide function). */
+  checkWhileBaking: 'Check while baking',
   ask: 'Ask question',
   applyAnswer: 'Apply answer',
   finish: 'Finish restart',
@@ -71,6 +73,8 @@ export const FlowStates = {
   safeToRestart: 'Safe to restart?',
   batchSettled: 'Batch settled?',
   waitBeforeNextBatch: 'Wait before next batch',
+  /** `-bake-time`: the wait between two checks of the bake, after the last batch. */
+  waitWhileBaking: 'Wait while baking',
   cancelRequested: 'Cancel requested',
   finishedWithErrors: 'Finished with errors?',
   whichError: 'Which error?',
@@ -130,6 +134,7 @@ export const TASK_STATE_HANDLERS: Readonly<Record<string, HandlerId>> = {
   [TaskStates.awaitBatch]: 'await-batch',
   [TaskStates.awaitHealth]: 'await-health',
   [TaskStates.decide]: 'decide',
+  [TaskStates.checkWhileBaking]: 'decide',
   [TaskStates.ask]: 'ask',
   [TaskStates.applyAnswer]: 'apply-answer',
   [TaskStates.finish]: 'finish',

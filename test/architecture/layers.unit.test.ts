@@ -60,6 +60,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   // The health gate's Consul reads (issue #31): Consul's own client, beside Nomad's.
   'lib/consul': ['lib/http'],
   'lib/restart': [],
+  // -stop-on-alarm's reader over CloudWatch (issue #39): the SDK client stays out of lib/restart.
+  'lib/alarms': ['lib/restart'],
   // Fleet runs (issue #37): the pure fleet domain (selection rules, order, budget, its lines) on
   // top of the one-job domain's options and formatter.
   'lib/fleet': ['lib/restart'],
@@ -67,12 +69,21 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'lib/stores': ['lib/restart', 'lib/nomad'],
   // The Retry fields name the Nomad client's transient error classes.
   'lib/workflow': ['lib/nomad', 'lib/restart', 'lib/fleet', 'lib/stores'],
-  'lib/steps': ['lib/nomad', 'lib/consul', 'lib/restart', 'lib/fleet', 'lib/stores', 'lib/workflow'],
+  'lib/steps': [
+    'lib/nomad',
+    'lib/consul',
+    'lib/alarms',
+    'lib/restart',
+    'lib/fleet',
+    'lib/stores',
+    'lib/workflow',
+  ],
   // Chat-ops approvals: notifiers, request verification, one decision per question.
   'lib/approvals': ['lib/restart', 'lib/stores'],
   lambdas: [
     'lib/nomad',
     'lib/consul',
+    'lib/alarms',
     'lib/restart',
     'lib/fleet',
     'lib/stores',
@@ -90,6 +101,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'lib/cli': [
     'lib/nomad',
     'lib/consul',
+    'lib/alarms',
     'lib/restart',
     'lib/fleet',
     'lib/stores',

@@ -88,6 +88,10 @@ function fakeSteps(): RestartSteps {
       events: [],
     }),
     checkDeployments: async (i) => ({ blocked: false, progress: i.progress, events: [] }),
+    // No -bake-time in these runs: Decide never chooses `bake`.
+    bake: async () => {
+      throw new Error('bake not expected');
+    },
     restartBatch: async (i) => ({ batch: batch(i.progress.nextBatch), events: longEvents() }),
     triggerEvaluations: async (i) => ({ batch: i.batch, events: [] }),
     awaitBatch: async (i) => ({

@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { App, Duration, Stack } from 'aws-cdk-lib';
 import { Capture, Match, Template } from 'aws-cdk-lib/assertions';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import * as sns from 'aws-cdk-lib/aws-sns';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
@@ -239,6 +240,35 @@ describe('NomadRestartSchedule', () => {
     });
   });
 
+  describe('stopOnAlarms', () => {
+    it("adds the alarms' ARNs to the input's own", () => {
+      // Arrange
+      const scope = new Stack(new App(), 'Alarmed', {
+        env: { account: '123456789012', region: 'eu-central-1' },
+      });
+      const alarm = cloudwatch.Alarm.fromAlarmArn(
+        scope,
+        'Errors',
+        'arn:aws:cloudwatch:eu-central-1:123456789012:alarm:web-5xx',
+      );
+
+      // Act
+      const schedule = new NomadRestartSchedule(scope, 'Schedule', {
+        stateMachine: sfn.StateMachine.fromStateMachineName(scope, 'M', 'NomadRestart-Restart'),
+        scheduleName: 'nightly-web',
+        schedule: 'cron(0 2 * * ? *)',
+        input: { job: 'web', yes: true, stopOnAlarms: ['web-p99'], bakeTime: '10m' },
+        stopOnAlarms: [alarm],
+      });
+
+      // Assert
+      expect(schedule.executionInput).toMatchObject({
+        stopOnAlarms: ['web-p99', 'arn:aws:cloudwatch:eu-central-1:123456789012:alarm:web-5xx'],
+        bakeTime: '10m',
+      });
+    });
+  });
+
   describe('how late a run may start', () => {
     const retryPolicyOf = (over: Partial<NomadRestartScheduleProps>) => {
       const scope = new Stack(new App(), 'Late', {
@@ -458,6 +488,12 @@ describe('NomadRestartSchedule', () => {
         { flexibleWindow: Duration.hours(25) },
         'flexibleWindow must be from 1 minute to 24 hours, got 1 day 1 hour',
       ),
+      {
+        name: 'a bake with nothing to watch',
+        over: { input: { job: 'web', yes: true, bakeTime: '10m' } },
+        expectedErr:
+          'The -bake-time option can only be used with -stop-on-alarm or -wait-healthy: there is nothing to watch',
+      },
       {
         name: 'a name Scheduler refuses',
         over: { scheduleName: 'weekly web' },

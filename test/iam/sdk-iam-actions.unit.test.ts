@@ -20,7 +20,14 @@ const DOCUMENT_COMMANDS: Readonly<Record<string, string>> = {
 /** Every SDK operation the code the Lambdas run sends (`new <Op>Command(` in lib/ and lambdas/, engines and CLI aside). */
 function operationsSentByHandlers(): string[] {
   const ops = new Set<string>();
-  for (const dir of ['lib/stores', 'lib/approvals', 'lib/steps', 'lambdas', 'lambdas/private']) {
+  for (const dir of [
+    'lib/stores',
+    'lib/approvals',
+    'lib/steps',
+    'lib/alarms',
+    'lambdas',
+    'lambdas/private',
+  ]) {
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
       const text = readFileSync(join(dir, file), 'utf8');
       for (const [, op] of text.matchAll(/new (\w+)Command\(/g))
@@ -117,6 +124,12 @@ const ROWS = [
     { SecretId: 'arn:aws:secretsmanager:us-east-1:123456789012:secret:s-AbCdEf' },
     'secretsmanager:GetSecretValue',
     'arn:aws:secretsmanager:us-east-1:123456789012:secret:s-AbCdEf',
+  ),
+  row(
+    'CloudWatch:DescribeAlarms',
+    { AlarmNames: ['api-5xx'], AlarmTypes: ['MetricAlarm', 'CompositeAlarm'] },
+    'cloudwatch:DescribeAlarms',
+    '*',
   ),
 ];
 

@@ -135,7 +135,7 @@ describe('input', () => {
       refusal(
         'unknown field',
         { job: 'j', batch_size: '2' },
-        'Unknown input field "batch_size": allowed fields are job, namespace, region, batchSize, batchWait, onError, yes, groups, tasks, allTasks, reschedule, noShutdownDelay, verbose, replacementTimeout, maxErrors, dryRun, waitHealthy, minHealthyTime, healthyDeadline, startedBefore, startedBy, windowEnd, windowDuration, trigger, scheduleName, scheduledTime, resumeNextWindow, fleet, scope',
+        'Unknown input field "batch_size": allowed fields are job, namespace, region, batchSize, batchWait, onError, yes, groups, tasks, allTasks, reschedule, noShutdownDelay, verbose, replacementTimeout, maxErrors, dryRun, waitHealthy, minHealthyTime, healthyDeadline, startedBefore, stopOnAlarms, bakeTime, startedBy, windowEnd, windowDuration, trigger, scheduleName, scheduledTime, resumeNextWindow, fleet, scope',
       ),
       refusal(
         'startedBy past 200 characters',
@@ -232,6 +232,16 @@ describe('input', () => {
         'min healthy time equal to the deadline',
         { minHealthyTime: '60s', healthyDeadline: '1m' },
         'Invalid -min-healthy-time value "60s": minimum healthy time 1m0s must be less than -healthy-deadline 1m0s',
+      ),
+      confirmedRefusal(
+        'an alarm ARN of another service',
+        { stopOnAlarms: ['arn:aws:sns:eu-west-1:123456789012:alarms'] },
+        'Invalid -stop-on-alarm value "arn:aws:sns:eu-west-1:123456789012:alarms": an ARN must be a CloudWatch alarm ARN, arn:<partition>:cloudwatch:<region>:<account>:alarm:<name>',
+      ),
+      confirmedRefusal(
+        'a bake with nothing to watch',
+        { bakeTime: '2m' },
+        'The -bake-time option can only be used with -stop-on-alarm or -wait-healthy: there is nothing to watch',
       ),
       confirmedRefusal(
         'timings without the gate',
@@ -375,6 +385,23 @@ describe('input', () => {
   });
 
   describe('toRestartInput', () => {
+    it('carries the alarms and the bake, and they read back unchanged', () => {
+      // Arrange
+      const arn = 'arn:aws:cloudwatch:eu-west-1:123456789012:alarm:api-p99';
+      const options = validateRestartInput(
+        { job: 'j', stopOnAlarms: ['api-5xx', arn], bakeTime: '2m' },
+        { interactive: true },
+      );
+
+      // Act
+      const input = toRestartInput(options);
+
+      // Assert
+      expect(options).toMatchObject({ stopOnAlarms: ['api-5xx', arn], bakeTimeMs: 120_000 });
+      expect(input).toMatchObject({ stopOnAlarms: ['api-5xx', arn], bakeTime: '2m0s' });
+      expect(validateRestartInput(input, { interactive: true })).toEqual(options);
+    });
+
     it.each([
       { name: 'leaves startedBy out when nobody is named', startedBy: undefined, expected: undefined },
       { name: 'carries who started the run', startedBy: 'alice@laptop', expected: 'alice@laptop' },
@@ -425,6 +452,8 @@ describe('input', () => {
         'minHealthyTime',
         'healthyDeadline',
         'startedBefore',
+        'stopOnAlarms',
+        'bakeTime',
         'startedBy',
         ...WINDOW_INPUT_FIELDS,
         'fleet',

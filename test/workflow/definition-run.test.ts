@@ -68,6 +68,10 @@ function fakeSteps(opts: { system: boolean; failOnBatch?: number; healthSlices?:
       return { plan, progress, decision, events: ev({ type: 'restart-started', time: 1, count: 6 }) };
     },
     checkDeployments: async (i) => ({ blocked: false, progress: i.progress, events: [] }),
+    // No -bake-time in these runs: Decide never chooses `bake`.
+    bake: async () => {
+      throw new Error('bake not expected');
+    },
     restartBatch: async (i) => {
       if (i.progress.nextBatch === opts.failOnBatch) throw new Error('boom in restart batch');
       return { batch: batch(i.progress.nextBatch, !opts.system), events: [] };

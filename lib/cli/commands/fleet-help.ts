@@ -3,6 +3,8 @@
  * capabilities it needs, the selection and budget options, then the general options and every
  * restart option of the one-job command (the same entries, `-task` and `-group` left out).
  */
+
+import { ALARM_OPTIONS_HELP } from './alarm-help';
 import {
   BEYOND_OPTIONS_HELP,
   GENERAL_OPTIONS_HELP,
@@ -120,6 +122,14 @@ const FLEET_OVERRIDES: Readonly<Record<string, string>> = {
   -state-machine-arn=<arn>
     The fleet state machine to run with -engine=aws (the stack's
     FleetStateMachineArn output).`,
+  'stop-on-alarm': `
+  -stop-on-alarm=<name|arn>
+    A CloudWatch alarm (its name, or its ARN) each job watches, as
+    'nomad-restart <job>' does: before each batch and during health waits,
+    in ALARM it stops that job as a failed batch does. Repeatable. With the
+    local engine the alarms are read with this machine's AWS settings, not
+    checked before the fleet starts: an alarm that does not exist fails
+    each job before its first batch.`,
 };
 
 const entries = (help: Readonly<Record<string, string>>) =>
@@ -135,7 +145,10 @@ const HELP = [
   '\n',
   helpSection('Restart Options (each job):', entries(RESTART_OPTIONS_HELP)),
   '\n',
-  helpSection('Options beyond nomad job restart:', entries(BEYOND_OPTIONS_HELP)),
+  helpSection(
+    'Options beyond nomad job restart:',
+    entries({ ...BEYOND_OPTIONS_HELP, ...ALARM_OPTIONS_HELP }),
+  ),
 ].join('');
 
 /** The full help text of `nomad-restart fleet`, trimmed like Nomad's. */

@@ -6,6 +6,7 @@
  * `-no-shutdown-delay` is said to work only with `-reschedule`.
  */
 import { DEFAULT_NOMAD_ADDRESS } from '../../nomad/config';
+import { ALARM_OPTIONS_HELP as ALARMS } from './alarm-help';
 
 const HEADER = `
 Usage: nomad-restart [options] <job>
@@ -277,10 +278,7 @@ export const BEYOND_OPTIONS_HELP: Readonly<Record<string, string>> = {
     Consul that cannot be reached or refuses the token stops the run.`,
 };
 
-/**
- * A help section: its title, then each entry (without its leading newline) a blank line apart.
- * @param entries help entries such as {@link RESTART_OPTIONS_HELP}'s values
- */
+/** A help section: its title, then each help entry (less its leading newline) a blank line apart. */
 export function helpSection(title: string, entries: readonly string[]): string {
   return `${title}\n\n${entries.map((entry) => entry.slice(1)).join('\n\n')}\n`;
 }
@@ -291,7 +289,7 @@ const HELP = [
   '\n',
   helpSection('Restart Options:', Object.values(RESTART_OPTIONS_HELP)),
   '\n',
-  helpSection('Options beyond nomad job restart:', Object.values(BEYOND_OPTIONS_HELP)),
+  helpSection('Options beyond nomad job restart:', Object.values({ ...BEYOND_OPTIONS_HELP, ...ALARMS })),
 ].join('');
 
 /** The full help text, trimmed like Nomad's. */

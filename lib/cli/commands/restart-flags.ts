@@ -76,6 +76,8 @@ export const RESTART_COMMAND_FLAGS: GoFlagSpecs = {
   'started-before': 'string',
   'consul-address': 'string',
   'consul-token': 'string',
+  'stop-on-alarm': 'list',
+  'bake-time': 'string',
 };
 
 /** Like hashicorp/cli: a help flag anywhere before `--` shows the help, even after the arguments. */
@@ -145,6 +147,8 @@ export function rawRestartFieldsOf(
     minHealthyTime: str('min-healthy-time'),
     healthyDeadline: str('healthy-deadline'),
     startedBefore: str('started-before'),
+    stopOnAlarms: flags.lists.get('stop-on-alarm'),
+    bakeTime: str('bake-time'),
   };
 }
 

@@ -4,10 +4,13 @@
  * after validation, so a bad flag is reported before anything is loaded or touched.
  */
 
+import { AlarmAccessError, AlarmNotFoundError } from '../../alarms/errors';
 import type { ConsulClientConfig } from '../../consul/config';
 import { ConsulConfigError } from '../../consul/errors';
 import type { NomadClientConfig } from '../../nomad/config';
+import type { AlarmReader } from '../../restart/alarms';
 import { ADDITIONAL_HELP_LINE, createFormatter } from '../../restart/format';
+import type { AlarmAccessOptions } from '../terminal/alarm-access';
 import { runOnAws } from '../terminal/aws-engine';
 import { exitCodeOf } from '../terminal/exit-code';
 import { type InterruptSource, processInterrupts } from '../terminal/interrupt';
@@ -23,6 +26,18 @@ export interface RunContext extends TerminalStreams {
   readonly env: NodeJS.ProcessEnv;
   /** Installs the SIGINT handler; returns its removal. @default the process's SIGINT */
   readonly onInterrupt?: InterruptSource;
+  /** How `-stop-on-alarm` reaches CloudWatch (tests). @default the SDK's default chain */
+  readonly alarmAccess?: AlarmAccessOptions;
+}
+
+/** The alarm reader a local run with `-stop-on-alarm` needs, checked; none without the flag. */
+async function alarmReaderFor(
+  alarms: readonly string[] | undefined,
+  access: AlarmAccessOptions | undefined,
+): Promise<AlarmReader | undefined> {
+  if (alarms === undefined || alarms.length === 0) return undefined;
+  const { terminalAlarmReader } = await import('../terminal/alarm-access');
+  return terminalAlarmReader(alarms, access);
 }
 
 /**
@@ -100,7 +115,16 @@ export async function runJobRestart(args: readonly string[], ctx: RunContext): P
       if (line.options.dryRun) return await dryRun(line, formatter, terminal);
       if (line.engine.kind === 'aws')
         return await runOnAws({ ...line, engine: line.engine }, formatter, terminal, interrupts, ctx.env);
-      const result = await runLocal(line, formatter, terminal, interrupts, ctx);
+      // -stop-on-alarm reads CloudWatch from here: refused now, before anything is touched, if it cannot.
+      let alarms: AlarmReader | undefined;
+      try {
+        alarms = await alarmReaderFor(line.options.stopOnAlarms, ctx.alarmAccess);
+      } catch (error) {
+        if (!(error instanceof AlarmAccessError || error instanceof AlarmNotFoundError)) throw error;
+        terminal.write(formatter.renderError(error.message));
+        return 1;
+      }
+      const result = await runLocal(line, formatter, terminal, interrupts, ctx, alarms);
       return exitCodeOf(result, formatter, terminal);
     } catch (error) {
       // A failure no step reported (a dry run's unknown job): text output leaves it to the

@@ -5,6 +5,7 @@
  */
 
 import type { ExecutionResult } from '../../engines/local/types';
+import type { AlarmReader } from '../../restart/alarms';
 import type { ProgressEvent } from '../../restart/events';
 import type { Formatter } from '../../restart/format';
 import type { JobRestartCommandLine } from '../commands/job-restart-command';
@@ -46,6 +47,8 @@ export async function runLocal(
   shell: Terminal,
   interrupts: InterruptSource,
   out: StatusLineOutput,
+  /** `-stop-on-alarm`'s reader, checked before the run (lib/cli/terminal/alarm-access.ts). */
+  alarms?: AlarmReader,
 ): Promise<ExecutionResult> {
   const [{ runRestartLocally }, { toRestartInput }] = await Promise.all([
     import('../../engines/local/engine'),
@@ -63,6 +66,7 @@ export async function runLocal(
     input: toRestartInput(line.options, operatorName()),
     nomad: watch.nomad,
     ...(line.general.consul === undefined ? {} : { consul: line.general.consul }),
+    ...(alarms === undefined ? {} : { alarms }),
     emit: (event) => {
       progress.event(event);
       output.write(event);

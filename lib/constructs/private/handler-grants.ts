@@ -50,6 +50,27 @@ export function grantHandlerAccess(scope: Construct, r: HandlerResources): void 
   grantPlanAccess(scope, r);
   grantTableAccess(r);
   grantDescribeOwnExecutions(scope, r);
+  grantAlarmReads(r);
+}
+
+/**
+ * The functions that read `-stop-on-alarm` alarms (lib/steps/alarms): the guard before each batch,
+ * the health wait, and the bake's checks (run by the decide function).
+ */
+export const READS_ALARMS: readonly WorkflowFunctionId[] = ['check-deployments', 'await-health', 'decide'];
+
+/**
+ * `cloudwatch:DescribeAlarms` on Resource "*": the alarms are named by each run's input, not when
+ * deploying, and a composite alarm is only answered to a permission scoped to "*"
+ * (https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_DescribeAlarms.html). It
+ * reads alarm states and configurations, nothing else.
+ */
+function grantAlarmReads(r: HandlerResources): void {
+  for (const id of READS_ALARMS) {
+    r.functions[id].addToRolePolicy(
+      new iam.PolicyStatement({ actions: ['cloudwatch:DescribeAlarms'], resources: ['*'] }),
+    );
+  }
 }
 
 /**

@@ -133,10 +133,12 @@ export class TaskFunction extends Construct {
       evaluationPeriods: 1,
       treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
     });
-    // X-Ray's PutTraceSegments/PutTelemetryRecords have no resource-level permissions.
+    // X-Ray's PutTraceSegments/PutTelemetryRecords have no resource-level permissions, and the
+    // alarm readers' DescribeAlarms (handler-grants.ts) answers composite alarms only on "*".
     Validations.of(this.role).acknowledge({
       id: `AwsSolutions-IAM5[Resource::*]`,
-      reason: 'X-Ray tracing (xray:PutTraceSegments, xray:PutTelemetryRecords) supports only Resource "*".',
+      reason:
+        'X-Ray tracing (xray:PutTraceSegments, xray:PutTelemetryRecords) supports only Resource "*"; so does cloudwatch:DescribeAlarms for composite alarms (the -stop-on-alarm readers), whose names come with each run.',
     });
     if (props.vpc !== undefined) {
       Validations.of(this.role).acknowledge({

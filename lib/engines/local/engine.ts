@@ -55,6 +55,11 @@ export interface LocalRestartRequest {
    * @default - each handler resolves it from this process's `CONSUL_*` variables, as on Lambda
    */
   readonly consul?: LocalInvocation['consul'];
+  /**
+   * Reads the `-stop-on-alarm` alarms (the command's CloudWatch client: its credentials, its region).
+   * @default - each handler makes one from this process's AWS settings, as on Lambda
+   */
+  readonly alarms?: LocalInvocation['alarms'];
   /** Called with each progress event once, as it happens (a running step streams its events). */
   readonly emit: (event: ProgressEvent) => void;
   /** Asks a question worded by the workflow and returns the reply ({@link Prompt}). */
@@ -133,13 +138,14 @@ function taskHandler(
 
 /** What each handler invocation of a local run is handed on its context. */
 export function localInvocation(
-  request: Pick<LocalRestartRequest, 'nomad' | 'consul' | 'now' | 'sleep'>,
+  request: Pick<LocalRestartRequest, 'nomad' | 'consul' | 'alarms' | 'now' | 'sleep'>,
   liveEvents: LocalInvocation['liveEvents'],
 ): LocalInvocation {
   return {
     liveEvents,
     ...(request.nomad === undefined ? {} : { nomad: request.nomad }),
     ...(request.consul === undefined ? {} : { consul: request.consul }),
+    ...(request.alarms === undefined ? {} : { alarms: request.alarms }),
     ...(request.now === undefined ? {} : { now: request.now }),
     ...(request.sleep === undefined ? {} : { sleep: request.sleep }),
   };

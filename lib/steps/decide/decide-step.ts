@@ -11,6 +11,7 @@ import { formatErrorList } from '../../restart/text';
 import { planKeys } from '../../stores/plan-keys';
 import type { Progress } from '../../workflow/payloads';
 import type { DecideInput, DecisionOutput } from '../../workflow/restart-steps';
+import { startBake } from '../alarms/bake-step';
 import { type BatchResult, batchWaitOf, decision, pendingQuestion, type StepKit } from '../kit/step-kit';
 
 export async function decideStep(
@@ -58,8 +59,13 @@ export async function decideStep(
     failedAllocations: next.failed,
   });
   let out = decision('batch');
-  if (choice.action === 'finish') out = decision('finish');
-  else if (choice.action === 'stop') {
+  // A -stop-on-alarm alarm fired during this batch's health wait: no further batch, no bake.
+  if (record.stoppedOn === 'alarm') out = decision('finish');
+  else if (choice.action === 'finish') {
+    const bake = startBake(options, record, now(), emit);
+    if (bake !== undefined) record = bake.record;
+    out = bake?.decision ?? decision('finish');
+  } else if (choice.action === 'stop') {
     record = { ...record, stoppedOn: choice.reason };
     emit(
       choice.reason === 'max-errors'

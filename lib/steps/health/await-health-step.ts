@@ -4,17 +4,18 @@
  * the batch's result then counts those that failed the gate.
  */
 
+import { alarmFiredError } from '../../restart/alarms';
 import { planKeys } from '../../stores/plan-keys';
 import type { AwaitOutput, BatchStepInput } from '../../workflow/restart-steps';
+import { recordAlarmStop } from '../alarms/alarm-stop';
+import { watchAlarms } from '../alarms/alarm-watch';
 import { CLOCK_SKEW_ALLOWANCE_MS } from '../batch/in-place';
 import type { BatchResult, StepKit } from '../kit/step-kit';
 import { awaitHealth } from './await-health';
 import { createHealthCursor, type HealthCursor, healthOutcomes } from './health-cursor';
 
-export async function awaitHealthStep(
-  kit: StepKit,
-  { options, run, plan: ref, batch }: BatchStepInput,
-): Promise<AwaitOutput> {
+export async function awaitHealthStep(kit: StepKit, input: BatchStepInput): Promise<AwaitOutput> {
+  const { options, run, plan: ref, batch } = input;
   const gate = options.waitHealthy;
   if (gate === undefined) return { events: [], done: true, cursor: null, batch };
   const { planStore, now } = kit;
@@ -38,11 +39,22 @@ export async function awaitHealthStep(
         ...(plan.consulServices === undefined ? {} : { consulServices: plan.consulServices }),
       });
   }
+  // With -stop-on-alarm, an alarm in ALARM ends the wait at once (lib/steps/alarms/alarm-watch.ts).
+  const alarms = watchAlarms(kit, options, watch.signal);
   const result = await awaitHealth(nomad, plan, cursor, gate, options.verbose, {
     ...watch,
+    ...(alarms === undefined ? {} : { signal: alarms.signal }),
     consul: kit.consul,
   });
+  const fired = await alarms?.stop();
   await planStore.put(cursorKey, result.cursor);
+  if (fired !== undefined) {
+    // The batch settles as it stands; the recorded stop makes Decide finish the run.
+    events.push(...(await recordAlarmStop(kit, run.runId, fired, { asRunError: false })));
+    const outcomes = healthOutcomes(result.cursor);
+    const settled = await kit.settle(run.runId, batch, outcomes, [alarmFiredError(fired)]);
+    return { events, done: true, cursor: null, batch: settled };
+  }
   if (!result.done) return { events, done: false, cursor: null, batch };
   return {
     events,

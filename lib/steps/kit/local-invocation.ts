@@ -13,6 +13,7 @@ import type { Context } from 'aws-lambda';
 import type { ConsulClientConfig } from '../../consul/config';
 import type { FleetEvent } from '../../fleet/events';
 import type { NomadClientConfig } from '../../nomad/config';
+import type { AlarmReader } from '../../restart/alarms';
 import type { ProgressEvent } from '../../restart/events';
 import type { Sleep } from './watch-timing';
 
@@ -27,6 +28,11 @@ export interface LocalInvocation {
   readonly nomad?: NomadClientConfig;
   /** Consul's, for `-wait-healthy`. @default - the handler resolves it from its environment, as on Lambda */
   readonly consul?: ConsulClientConfig;
+  /**
+   * Reads the `-stop-on-alarm` alarms with the terminal's AWS credentials and region.
+   * @default - the handler makes a CloudWatch client from its environment, as on Lambda
+   */
+  readonly alarms?: AlarmReader;
   /**
    * The clock the steps read (Unix ms): tests run a maintenance window on simulated time.
    * @default Date.now
@@ -72,4 +78,9 @@ export function consulConfigOf(context: Context): ConsulClientConfig | undefined
 /** The Nomad client configuration attached to this invocation's context, if any. */
 export function nomadConfigOf(context: Context): NomadClientConfig | undefined {
   return (context as WithLocalInvocation)[LOCAL_INVOCATION]?.nomad;
+}
+
+/** The `-stop-on-alarm` reader attached to this invocation's context, if any. */
+export function alarmReaderOf(context: Context): AlarmReader | undefined {
+  return (context as WithLocalInvocation)[LOCAL_INVOCATION]?.alarms;
 }

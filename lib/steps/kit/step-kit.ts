@@ -47,9 +47,12 @@ export interface RunCounts {
 export interface RunRecord {
   readonly errors: BatchError[];
   readonly countedBatches: number[];
-  readonly stoppedOn?: 'error' | 'unrecoverable-error' | 'max-errors' | 'window-end';
+  /** `alarm`: a `-stop-on-alarm` alarm fired (lib/steps/alarms/alarm-stop.ts): no further batch. */
+  readonly stoppedOn?: 'error' | 'unrecoverable-error' | 'max-errors' | 'window-end' | 'alarm';
   /** Who stopped the run (a run-control `stop`, or a "no" to its pause question), as attributed. */
   readonly stoppedBy?: string;
+  /** `-bake-time`: the Unix ms until which the last batch bakes; set by Decide after it. */
+  readonly bakeUntil?: number;
   /**
    * Kept by Decide with each batch it counts: what a run's end notification shows when the run
    * ends outside "Finish restart" (aborted, timed out). Absent before the first batch is counted.
@@ -146,11 +149,15 @@ export interface StepKit extends Omit<RestartStepsDeps, 'nomad'> {
    * the run record, for Finish to report; answers the guard's output that stops the run there.
    */
   stopWithError(runId: string, error: BatchError, progress: Progress): Promise<GuardOutput>;
-  /** Settles a batch: its result for Decide, and the state the graph carries. */
+  /**
+   * Settles a batch: its result for Decide, and the state the graph carries. `runErrors` are
+   * errors of the batch that concern no allocation (an alarm that fired during its health wait).
+   */
   settle(
     runId: string,
     batch: { index: number; size: number; startedAt: number },
     outcomes: readonly AllocationOutcome[],
+    runErrors?: readonly BatchError[],
   ): Promise<BatchState>;
 }
 
@@ -195,8 +202,8 @@ export function createStepKit(deps: RestartStepsDeps): StepKit {
       await planStore.put(planKeys.runRecord(runId), { ...record, errors: [...record.errors, error] });
       return { events: [], blocked: true, progress: { ...progress, errorCount: progress.errorCount + 1 } };
     },
-    async settle(runId, batch, outcomes) {
-      const errors = batchErrorsOf(outcomes);
+    async settle(runId, batch, outcomes, runErrors = []) {
+      const errors = [...batchErrorsOf(outcomes), ...runErrors];
       const failed = failedCountOf(outcomes);
       const result: BatchResult = {
         errors,

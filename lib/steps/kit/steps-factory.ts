@@ -3,6 +3,7 @@
  * (`<step>-step.ts`), run with the kit built from this invocation's deps.
  */
 import type { RestartSteps, RestartStepsDeps } from '../../workflow/restart-steps';
+import { bakeStep } from '../alarms/bake-step';
 import { awaitBatchStep } from '../await/await-batch-step';
 import { checkDeploymentsStep } from '../batch/check-deployments-step';
 import { restartBatchStep } from '../batch/restart-batch-step';
@@ -25,6 +26,7 @@ export function createRestartSteps(deps: RestartStepsDeps): RestartSteps {
     awaitBatch: (input) => awaitBatchStep(kit, input),
     awaitHealth: (input) => awaitHealthStep(kit, input),
     decide: (input) => decideStep(kit, input),
+    bake: (input) => bakeStep(kit, input),
     applyAnswer: (input) => applyAnswerStep(kit, input),
     finish: (input) => finishStep(kit, input),
   };

@@ -7,6 +7,7 @@
 import { windowHasEnded } from '../../restart/window';
 import { JobLockLostError } from '../../stores/errors';
 import type { PlannedStepInput } from '../../workflow/restart-steps';
+import { stopOnAlarmStep } from '../alarms/alarm-stop';
 import { stopAtWindowEndStep } from '../batch/window-end-step';
 import type { StepKit } from '../kit/step-kit';
 import { controlStep } from './control-step';
@@ -33,6 +34,9 @@ export async function guardStep(
     const { events } = await stopAtWindowEndStep(kit, input);
     return { guard: { blocked: false, canceled: false, windowEnded: true }, events };
   }
+  // A watched CloudWatch alarm in ALARM stops the run as a failed batch does (lib/steps/alarms).
+  const alarm = await stopOnAlarmStep(kit, input);
+  if (alarm !== undefined) return alarm;
   try {
     await refreshLockStep(locks, input);
     return undefined;

@@ -46,6 +46,12 @@ const DENIAL: Readonly<Record<string, { name: string; status: number; module: st
       module: '@aws-sdk/client-sns',
       exception: 'SNSServiceException',
     },
+    CloudWatch: {
+      name: 'AccessDeniedException',
+      status: 400,
+      module: '@aws-sdk/client-cloudwatch',
+      exception: 'CloudWatchServiceException',
+    },
     'Secrets Manager': {
       name: 'AccessDeniedException',
       status: 400,

@@ -110,8 +110,13 @@ async function simulate(
       `The IAM evaluator refused ${describeRequest(request)}: ${JSON.stringify(response.errors)}`,
     );
   }
-  const analysis = (response as unknown as { result: { analysis?: Record<string, unknown> } }).result
-    .analysis;
+  // A request on Resource "*" for an action with a resource type (cloudwatch:DescribeAlarms, which
+  // answers composite alarms only on "*") is a `wildcard` simulation: its verdicts come as a list.
+  const answer = response as unknown as {
+    result?: { analysis?: Record<string, unknown> };
+    results?: { analysis?: Record<string, unknown> }[];
+  };
+  const analysis = answer.result?.analysis ?? answer.results?.[0]?.analysis;
   return { overall: String(response.overallResult), analysis };
 }
 

@@ -14,7 +14,7 @@ import { iamActionOf } from './sdk-iam-actions';
 
 /** One operation a handler can make, and where. */
 export interface ReachableOperation {
-  /** The SDK's service id (`S3`, `DynamoDB`, `SFN`, `SNS`, `Secrets Manager`). */
+  /** The SDK's service id (`S3`, `DynamoDB`, `SFN`, `SNS`, `Secrets Manager`, `CloudWatch`). */
   readonly service: string;
   /** The API operation (`GetItem`, not the document client's `Get`). */
   readonly operation: string;
@@ -32,6 +32,7 @@ const SERVICE_OF_PACKAGE: Readonly<Record<string, string>> = {
   '@aws-sdk/client-sfn': 'SFN',
   '@aws-sdk/client-sns': 'SNS',
   '@aws-sdk/client-secrets-manager': 'Secrets Manager',
+  '@aws-sdk/client-cloudwatch': 'CloudWatch',
 };
 
 /** The document client's commands, by the API operation each sends (lib-dynamodb's README). */

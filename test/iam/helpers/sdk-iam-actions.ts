@@ -13,6 +13,9 @@
  *   makes, see {@link TASK_TOKEN_ACTIONS})
  * - Amazon SNS: https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazonsns.html
  * - AWS Secrets Manager: https://docs.aws.amazon.com/service-authorization/latest/reference/list_awssecretsmanager.html
+ * - Amazon CloudWatch: https://docs.aws.amazon.com/service-authorization/latest/reference/list_amazoncloudwatch.html
+ *   (`DescribeAlarms` by `AlarmNames` with composite alarms asked for is authorized only on "*":
+ *   https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_DescribeAlarms.html)
  */
 import { DEPLOYED } from './template-iam';
 
@@ -208,6 +211,12 @@ const MAP: Readonly<Record<string, Readonly<Record<string, Mapper>>>> = {
     Publish: {
       action: 'sns:Publish',
       on: (i) => ({ resource: String(i['TopicArn']), context: {} }),
+    },
+  },
+  CloudWatch: {
+    DescribeAlarms: {
+      action: 'cloudwatch:DescribeAlarms',
+      on: () => ({ resource: '*', context: {} }),
     },
   },
   'Secrets Manager': {

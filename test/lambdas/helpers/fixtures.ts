@@ -75,6 +75,7 @@ export class FakeSteps {
       awaitBatch: record('awaitBatch'),
       awaitHealth: record('awaitHealth'),
       decide: record('decide'),
+      bake: record('bake'),
       applyAnswer: record('applyAnswer'),
       finish: record('finish'),
     };

@@ -15,6 +15,7 @@ import {
 import type { LocalStateMachine } from '../../../../lib/engines/local/local-definition';
 import type { LocalTaskTokenCallbacks } from '../../../../lib/engines/local/task-token-callbacks';
 import type { ExecutionResult, RedriveRequest } from '../../../../lib/engines/local/types';
+import type { AlarmReader } from '../../../../lib/restart/alarms';
 import type { ProgressEvent } from '../../../../lib/restart/events';
 import { createFormatter } from '../../../../lib/restart/format';
 import { type RestartInput, toRestartInput } from '../../../../lib/restart/input';
@@ -78,6 +79,10 @@ export interface WorkflowRunOptions {
   readonly nomadFromEnvironment?: boolean;
   /** Consul's settings for `-wait-healthy`'s Consul reads, as the command hands them. @default none */
   readonly consul?: ConsulClientConfig;
+  /** Reads `-stop-on-alarm` alarms, as the command hands its reader. @default - the handlers' own (from the environment) */
+  readonly alarms?: AlarmReader;
+  /** Milliseconds the bake's Wait takes instead of its seconds (a real-time bake). @default - the definition's */
+  readonly bakeWaitMs?: number;
   /** Runs the input as a console Redrive would: from this state, with the input as its input. @default - a new run */
   readonly redrive?: RedriveRequest;
   /** Told each progress event as it happens (a test acting while the run waits). */
@@ -144,6 +149,7 @@ export async function runWorkflowInput(
           },
         }),
     ...(runOptions.consul === undefined ? {} : { consul: runOptions.consul }),
+    ...(runOptions.alarms === undefined ? {} : { alarms: runOptions.alarms }),
     emit: (event) => {
       events.push(event);
       runOptions.onEvent?.(event);
@@ -160,7 +166,10 @@ export async function runWorkflowInput(
     },
     onStateEntered: (name) => entered.push(name),
     onStateExited: (name, output) => exits.push({ name, output }),
-    waitTimeOverrides: { [FlowStates.waitBeforeNextBatch]: 0 },
+    waitTimeOverrides: {
+      [FlowStates.waitBeforeNextBatch]: 0,
+      ...(runOptions.bakeWaitMs === undefined ? {} : { [FlowStates.waitWhileBaking]: runOptions.bakeWaitMs }),
+    },
     ...(runOptions.stateMachine === undefined ? {} : { stateMachine: runOptions.stateMachine }),
     ...(runOptions.now === undefined ? {} : { now: runOptions.now }),
     ...(runOptions.sleep === undefined ? {} : { sleep: runOptions.sleep }),
