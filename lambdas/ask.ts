@@ -34,7 +34,11 @@ const askEventSchema = z.object({
   runId: z.string().min(1),
   jobId: z.string(),
   namespace: z.string(),
-  question: z.object({ kind: z.enum(['multiregion', 'proceed']), prompt: z.string(), summary: z.string() }),
+  question: z.object({
+    kind: z.enum(['multiregion', 'proceed', 'pause']),
+    prompt: z.string(),
+    summary: z.string(),
+  }),
   timeoutSeconds: z.number().int().positive().optional(),
   // For the people asked (chat); absent from older definitions.
   options: z

@@ -7,6 +7,7 @@
 import type { Context } from 'aws-lambda';
 import { clockOf, liveEventsOf } from '../../lib/steps/kit/local-invocation';
 import { jobLockFromEnv } from '../../lib/stores/from-env';
+import { NomadControlRequests } from '../../lib/stores/nomad-control-requests';
 import { NomadVariablesLock } from '../../lib/stores/nomad-variables-lock';
 import { PairedJobLock } from '../../lib/stores/paired-job-lock';
 import {
@@ -28,11 +29,15 @@ export function jobLockFor(context: Context): PairedJobLock {
   const mode = sharedLockMode();
   if (mode === 'off') return new PairedJobLock(own, undefined, { required: false });
   const local = liveEventsOf(context) !== undefined;
+  const nomad = nomadClientOf(context);
   const shared = new NomadVariablesLock(
-    nomadClientOf(context),
+    nomad,
     local
       ? { identity: localLockIdentity(), ttl: `${LOCAL_SHARED_LOCK_TTL_MS / 1000}s`, log: logger }
       : { identity: awsLockIdentity(), ttl: AWS_SHARED_LOCK_TTL, log: logger },
   );
-  return new PairedJobLock(own, shared, { required: mode === 'required' });
+  // A terminal elsewhere steps a run through the request variable beside the lock variable, which
+  // it finds the holder's run in: without the shared lock no one elsewhere can name the run.
+  const requests = new NomadControlRequests(nomad, logger);
+  return new PairedJobLock(own, shared, { required: mode === 'required', requests });
 }

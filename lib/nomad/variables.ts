@@ -91,6 +91,15 @@ export class Variables {
   }
 
   /**
+   * `PUT /v1/var/:path` (`nomad var put`): writes `items`, replacing the variable's, and answers
+   * the variable as written (its `ModifyIndex` for a later {@link checkedDelete}). Nomad refuses a
+   * write to a variable locked by someone else (409, {@link VariableLockConflictError}).
+   */
+  public write(path: string, items: Record<string, string>, w?: WriteOptions): Promise<Variable> {
+    return this.put(undefined, { Path: path, Items: items }, w);
+  }
+
+  /**
    * `PUT /v1/var/:path?lock-acquire`: writes `items` (the whole variable: Nomad overwrites it) and
    * locks it for `lock.TTL`, under `lock.ID` when given (the holder of that ID may acquire again);
    * the answer carries the lock's `ID`.
@@ -102,7 +111,7 @@ export class Variables {
     lock: VariableLock,
     w?: WriteOptions,
   ): Promise<Variable> {
-    return this.lockOperation('lock-acquire', { Path: path, Items: items, Lock: lock }, w);
+    return this.put('lock-acquire', { Path: path, Items: items, Lock: lock }, w);
   }
 
   /**
@@ -128,7 +137,7 @@ export class Variables {
    * @throws VariableLockConflictError when `lockId` does not hold it.
    */
   public releaseLock(path: string, lockId: string, w?: WriteOptions): Promise<Variable> {
-    return this.lockOperation('lock-release', { Path: path, Lock: { ID: lockId } }, w);
+    return this.put('lock-release', { Path: path, Lock: { ID: lockId } }, w);
   }
 
   /**
@@ -147,14 +156,15 @@ export class Variables {
     }
   }
 
-  private async lockOperation(
-    operation: string,
+  /** A `PUT` of `body`, the lock operation `operation` when given (else a plain write). */
+  private async put(
+    operation: string | undefined,
     body: Variable,
     w: WriteOptions | undefined,
   ): Promise<Variable> {
+    const query = operation === undefined ? {} : { [operation]: '' };
     try {
-      return (await this.http.write(`/v1/var/${body.Path}`, { [operation]: '' }, body, w, decodeVariable))
-        .value;
+      return (await this.http.write(`/v1/var/${body.Path}`, query, body, w, decodeVariable)).value;
     } catch (err) {
       throw conflictOr(err);
     }

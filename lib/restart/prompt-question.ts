@@ -13,14 +13,14 @@ import { TIMESTAMP_PREFIX_LENGTH } from './text';
  * The question for a prompt the workflow worded: `<line>\n<31 spaces><line> [<options>]`.
  * An empty reply means yes only where the options put `Y` first (a batch without errors), and a
  * duration is accepted where the options offer `<wait duration>`, as `proceedQuestion` words them.
- * `kind` is the workflow's (`multiregion` or `proceed`).
+ * `kind` is the workflow's (`multiregion`, `proceed` or `pause`).
  */
 export function toQuestion(pending: { readonly kind: string; readonly prompt: string }): Question {
   const match = /^([\s\S]*) \[([^\]]*)\]$/.exec(pending.prompt);
   const text = match?.[1] ?? pending.prompt;
   const options = match?.[2] ?? '';
   return {
-    kind: pending.kind === 'multiregion' ? 'multi-region' : 'proceed',
+    kind: pending.kind === 'multiregion' ? 'multi-region' : pending.kind === 'pause' ? 'pause' : 'proceed',
     lines: text.split(`\n${' '.repeat(TIMESTAMP_PREFIX_LENGTH)}`),
     options,
     defaultOnInterrupt: { kind: 'no' },

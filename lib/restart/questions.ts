@@ -1,14 +1,17 @@
 /**
  * The three questions of `nomad job restart` (Nomad's `command/job_restart.go`
  * `shouldRestartMultiregion`, `shouldProceed`, `shouldExit`) as data: their text, their options
- * and how an answer is read. The terminal, chat and the console all use these.
+ * and how an answer is read, and ours beyond Nomad: the pause question of run control
+ * (docs/run-control.md). The terminal, chat and the console all use these.
  */
 
+import { type ControlRequest, describeRequester } from '../control/requests';
 import { parseGoDuration } from '../go/duration';
 import { goQuote } from '../go/quote';
 import type { BatchOutcome } from './decide';
+import { formatTimestamp } from './text';
 
-export type QuestionKind = 'multi-region' | 'proceed' | 'interrupt';
+export type QuestionKind = 'multi-region' | 'proceed' | 'interrupt' | 'pause';
 
 /** How an answer reads. `wait` (only when the batch wait is `ask`) also means yes. */
 export type Answer =
@@ -81,6 +84,25 @@ export function interruptQuestion(): Question {
     options: 'y/N',
     defaultOnInterrupt: YES,
     noErrors: true,
+    batchWaitAsk: false,
+  };
+}
+
+/**
+ * Beyond Nomad: asked at the safe point a pause request reached (`Paused by <who> at <time>.`,
+ * `Resume the restart? [y/N]`). Like every question with a capital N, nothing typed, a read that
+ * fails and a question nobody answers in time all mean no: the run ends `canceled`.
+ */
+export function pauseQuestion(request: ControlRequest): Question {
+  return {
+    kind: 'pause',
+    lines: [
+      `Paused by ${describeRequester(request)} at ${formatTimestamp(request.at)}.`,
+      'Resume the restart?',
+    ],
+    options: 'y/N',
+    defaultOnInterrupt: NO,
+    noErrors: false,
     batchWaitAsk: false,
   };
 }

@@ -113,6 +113,8 @@ export interface RunFacts {
   readonly windowReached: boolean;
   /** The run holding the job's lock, when this run was skipped for it. */
   readonly lockedBy: string | null;
+  /** Who stopped the run (run control: a `stop`, or a "no" to its pause question), when someone did. */
+  readonly stoppedBy?: string | undefined;
   /** The schedule that started the run, when one did. */
   readonly scheduleName: string | null;
   readonly scheduledTime: number | null;
@@ -152,6 +154,8 @@ export interface RunSummary {
   readonly window: { readonly end: string; readonly reached: boolean } | null;
   /** The execution holding the job's lock, when this scheduled run was skipped for it. */
   readonly lockedBy: string | null;
+  /** Who stopped a `canceled` run (run control), when someone did; absent otherwise. */
+  readonly stoppedBy?: string;
   readonly schedule: { readonly name: string | null; readonly scheduledTime: string | null } | null;
   /** The fleet run that started this one, when one did: its console and its report are the fleet's. */
   readonly fleet: FleetOfRun | null;
@@ -197,6 +201,7 @@ export function summarizeRun(facts: RunFacts): RunSummary {
         : formatGoDuration(Math.max(0, Math.round((facts.finishedAt - facts.startedAt) / 1000)) * 1e9),
     window: facts.windowEnd === null ? null : { end: iso(facts.windowEnd), reached: facts.windowReached },
     lockedBy: facts.lockedBy,
+    ...(facts.stoppedBy === undefined ? {} : { stoppedBy: facts.stoppedBy }),
     schedule:
       facts.scheduleName === null && facts.scheduledTime === null
         ? null
@@ -220,7 +225,7 @@ function headline(s: Omit<RunSummary, 'lines' | 'text'>): string {
     case 'succeeded':
       return s.allocations.planned === 0 ? 'succeeded, no allocations to restart' : 'succeeded';
     case 'canceled':
-      return 'canceled';
+      return s.stoppedBy === undefined ? 'canceled' : `canceled, stopped by ${s.stoppedBy}`;
     case 'failed':
       return 'finished with errors';
     case 'unrecoverable':

@@ -31,6 +31,7 @@ export {
   StoreItemNotFoundError,
 } from './errors';
 export { type HeldLock, type JobLock, type LockKey, lockKeyString, MemoryJobLock } from './job-lock';
+export { NomadControlRequests, type StoredControlRequest } from './nomad-control-requests';
 export { NomadVariablesLock } from './nomad-variables-lock';
 export { PairedJobLock } from './paired-job-lock';
 export { CARRY_OVER_PREFIX, planKeys, runKeyPrefix } from './plan-keys';
@@ -41,6 +42,8 @@ export { S3PlanStore } from './s3-plan-store';
 export {
   AWS_SHARED_LOCK_TTL,
   awsLockIdentity,
+  CONTROL_REQUEST_PREFIX,
+  controlRequestPath,
   LOCAL_SHARED_LOCK_TTL_MS,
   localLockIdentity,
   SHARED_LOCK_PREFIX,

@@ -14,12 +14,18 @@ import type { ControlRequest } from '../control/requests';
 import { isTransientNomadError } from '../nomad/errors';
 import { JobLockLostError, SharedLockUnavailableError } from './errors';
 import type { HeldLock, JobLock, LeaseRequest, LockKey } from './job-lock';
+import type { NomadControlRequests } from './nomad-control-requests';
 import type { NomadVariablesLock } from './nomad-variables-lock';
 
 /** How the pair treats the shared lock. */
 export interface PairedJobLockOptions {
   /** A shared lock out of reach fails the run (else the run goes on without it). */
   readonly required: boolean;
+  /**
+   * The job's run-control request variable in Nomad, read beside the engine's own requests (a
+   * terminal elsewhere asks through it). @default - the engine's own requests only
+   */
+  readonly requests?: NomadControlRequests | undefined;
 }
 
 export class PairedJobLock {
@@ -112,12 +118,30 @@ export class PairedJobLock {
     return this.own.requestControl(key, owner, request);
   }
 
-  public controlRequest(key: LockKey, owner: string): Promise<ControlRequest | undefined> {
-    return this.own.controlRequest(key, owner);
+  /**
+   * The request for run `owner`: the engine's own (in-process, the lock table) or the one in
+   * Nomad's request variable, the newer of the two when both are there (the operator's last word).
+   * Nomad's is read only while `owner` holds the engine's lock: a request is for the holder alone.
+   */
+  public async controlRequest(key: LockKey, owner: string): Promise<ControlRequest | undefined> {
+    const own = await this.own.controlRequest(key, owner);
+    const requests = this.options.requests;
+    if (requests === undefined || (await this.own.held(key, owner)) === undefined) return own;
+    const nomad = (await requests.read(key, owner))?.request;
+    if (own === undefined || nomad === undefined) return own ?? nomad;
+    return nomad.at > own.at ? nomad : own;
   }
 
-  public clearControlRequest(key: LockKey, owner: string, request: ControlRequest): Promise<void> {
-    return this.own.clearControlRequest(key, owner, request);
+  /**
+   * Forgets `request` and any older request wherever recorded (a pause asked in one place and
+   * resumed from the other must not pause the run again); a newer request in either is kept.
+   */
+  public async clearControlRequest(key: LockKey, owner: string, request: ControlRequest): Promise<void> {
+    const own = await this.own.controlRequest(key, owner);
+    if (own !== undefined && own.at <= request.at) await this.own.clearControlRequest(key, owner, own);
+    const requests = this.options.requests;
+    const nomad = await requests?.read(key, owner);
+    if (nomad !== undefined && nomad.request.at <= request.at) await requests?.clear(key, nomad);
   }
 
   private async releaseShared(held: HeldLock): Promise<void> {

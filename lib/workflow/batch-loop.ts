@@ -34,6 +34,13 @@ export interface BatchLoopProps {
 
 const batchDone = sfn.Condition.booleanEquals('$.batch.done', true);
 
+/** An optional flag of the guard is set. IsPresent first: older states (and other stops) lack it. */
+const guardFlag = (flag: 'windowEnded' | 'stopped' | 'paused') =>
+  sfn.Condition.and(
+    sfn.Condition.isPresent(`$.guard.${flag}`),
+    sfn.Condition.booleanEquals(`$.guard.${flag}`, true),
+  );
+
 /**
  * The execution's history has reached its budget of events (history-budget.ts): continue as new
  * at the next clean point. IsPresent first: a numeric comparison of a missing field is a runtime
@@ -113,13 +120,11 @@ export class BatchLoop extends sfn.StateMachineFragment {
     checkDeployments.next(
       safeToRestart
         .when(sfn.Condition.booleanEquals('$.guard.canceled', true), props.onCancel)
-        .when(
-          sfn.Condition.and(
-            sfn.Condition.isPresent('$.guard.windowEnded'),
-            sfn.Condition.booleanEquals('$.guard.windowEnded', true),
-          ),
-          props.onFinish,
-        )
+        // Run control (docs/run-control.md): a stop ends the run as a "no" does (progress
+        // `canceled`); a pause parks its question, whose yes comes back to this safe point.
+        .when(guardFlag('stopped'), props.onFinish)
+        .when(guardFlag('paused'), ask)
+        .when(guardFlag('windowEnded'), props.onFinish)
         .when(sfn.Condition.booleanEquals('$.guard.blocked', true), props.onFinish)
         .when(sfn.Condition.booleanEquals('$.plan.triggerEvaluations', true), stopAllocations)
         .otherwise(restartBatch),

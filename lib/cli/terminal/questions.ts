@@ -54,14 +54,29 @@ export async function askAtTerminal(
 
 /**
  * The local engine's prompt: the workflow words the question and reads the reply itself (its
- * "Apply answer" step), so this only prints, reads, and says when the last reply was refused.
+ * "Apply answer" step), so this only prints, reads, and says when the last reply was refused. A
+ * question a request may answer instead (`withdrawn` given: the pause question) is only shown when
+ * no person is at the terminal, and waits for that request: a script's stdin at its end must not
+ * answer "no" to a pause someone else asked for.
  */
 export function terminalPrompt(formatter: Formatter, terminal: Terminal) {
-  return async (prompt: string, invalidAnswer: string | undefined): Promise<PromptReply> => {
+  return async (
+    prompt: string,
+    invalidAnswer: string | undefined,
+    withdrawn?: AbortSignal,
+  ): Promise<PromptReply> => {
     if (invalidAnswer !== undefined) terminal.write(formatter.renderInvalidAnswer(invalidAnswer.trim()));
-    const read = await terminal.read(formatter.renderPrompt(prompt, Date.now()));
+    const rendered = formatter.renderPrompt(prompt, Date.now());
+    if (withdrawn !== undefined && !terminal.interactive) {
+      terminal.write({ stream: 'stdout', text: rendered.trimEnd() });
+      await new Promise((resolve) =>
+        withdrawn.aborted ? resolve(undefined) : withdrawn.addEventListener('abort', resolve, { once: true }),
+      );
+      return { kind: 'withdrawn' };
+    }
+    const read = await terminal.read(rendered, withdrawn);
+    if (read.kind === 'withdrawn') return read;
     if (read.kind === 'line') return { kind: 'answer', text: read.text.trim() };
-    // Never withdrawn (nothing else answers a local run's question): read as interrupted.
     const failed = read.kind === 'eof' ? read : ({ kind: 'interrupted' } as const);
     reportReadError(failed, formatter, terminal);
     return { kind: 'read-error', text: failed.kind === 'eof' ? 'EOF' : 'interrupted' };

@@ -48,7 +48,7 @@ const askParametersSchema = z.object({
     jobId: z.string(),
     namespace: z.string(),
     question: z.object({
-      kind: z.enum(['multiregion', 'proceed']),
+      kind: z.enum(['multiregion', 'proceed', 'pause']),
       prompt: z.string(),
       summary: z.string(),
     }),

@@ -5,6 +5,7 @@
  * TLS, region) reaches the handlers on their Lambda context, never through the execution input
  * or `process.env`; plan store, lock and approvals are the handlers' in-memory twins.
  */
+import type { ControlRequest } from '../../control/requests';
 import type { NomadClientConfig } from '../../nomad/config';
 import type { ProgressEvent } from '../../restart/events';
 import type { RestartInput } from '../../restart/input';
@@ -18,6 +19,7 @@ import {
   lambdaTaskHandler,
 } from './lambda-tasks';
 import { type LocalStateMachine, loadLocalDefinition } from './local-definition';
+import { pauseRequests } from './pause-answer';
 import { runLocalExecution } from './runner';
 import { localRunLease } from './shared-lock-keeper';
 import type { LocalTaskTokenCallbacks } from './task-token-callbacks';
@@ -37,8 +39,14 @@ export type { InvocationInterceptor } from './lambda-tasks';
  */
 export const LOCAL_INVOCATION_BUDGET_MS = 15 * 60 * 1000;
 
-/** A line read from the terminal, or why none was read (the question's default then applies). */
-export type PromptReply = { kind: 'answer'; text: string } | { kind: 'read-error'; text: string };
+/**
+ * A line read from the terminal, or why none was read (the question's default then applies), or
+ * `withdrawn`: the question was answered elsewhere (a run-control request) and the read called off.
+ */
+export type PromptReply =
+  | { kind: 'answer'; text: string }
+  | { kind: 'read-error'; text: string }
+  | { kind: 'withdrawn' };
 
 export interface LocalRestartRequest {
   /** The execution input (options only; no secret ever travels here). */
@@ -58,8 +66,17 @@ export interface LocalRestartRequest {
   /**
    * Asks a question worded by the workflow and returns the reply. `invalidAnswer` is set when
    * the previous reply to this question was not understood (print Nomad's line, then ask again).
+   * `withdrawn` is given for a question a request may answer instead (the pause question): when it
+   * aborts, the read is called off (`withdrawn`); a prompt with no person to read from then only
+   * shows the question and waits for that.
    */
-  readonly prompt: (prompt: string, invalidAnswer: string | undefined) => Promise<PromptReply>;
+  readonly prompt: (
+    prompt: string,
+    invalidAnswer: string | undefined,
+    withdrawn?: AbortSignal,
+  ) => Promise<PromptReply>;
+  /** How often a paused run looks for a `resume` or `stop` request (tests). @default 2 s */
+  readonly controlPollMs?: number;
   readonly signal?: AbortSignal;
   /** Called as each state is entered (tests and benchmarks count them). */
   readonly onStateEntered?: (name: string, type: string) => void;
@@ -176,12 +193,18 @@ export function answerFromOutside(
 
 /**
  * A local run: its result, and a cancel request honoured at the next safe point (Nomad's
- * `command/job_restart.go` `handleSignal`).
+ * `command/job_restart.go` `handleSignal`), and run-control requests (docs/run-control.md).
  */
 export interface LocalRestart {
   readonly result: Promise<ExecutionResult>;
   /** Flags a cancel on the job's lock; the workflow checks it before and after each batch. */
   requestCancel(): Promise<void>;
+  /**
+   * Records a pause, resume or stop request for the run on its lock, acted on at its next safe
+   * point (or answering its pause question); one made before the run holds the job is recorded as
+   * it takes it. `false` once the run has ended.
+   */
+  requestControl(request: ControlRequest): Promise<boolean>;
   /** Starts no new Task (a Task already running finishes) until `resume`. */
   pause(): void;
   resume(): void;
@@ -206,11 +229,41 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
   let runId: string | undefined;
   let runningRun: string | undefined;
   let cancelWanted = false;
+  // A run-control request made before the run held the job, recorded once it does.
+  let controlWanted: ControlRequest | undefined;
+  let ended = false;
+  const requests = pauseRequests(localStores.lock, request.nomad, request.controlPollMs);
   // Once the run holds the job, this process renews its shared lock in Nomad while it runs.
   const lease = localRunLease(request.nomad, localStores.lock);
   // A reply the workflow did not accept brings it straight back to the ask step: between a
   // valid reply and the next question some other Task always runs (see batch-loop.ts).
   let lastReply: string | undefined;
+  /**
+   * The pause question: the terminal (when someone is there) and the run's requests race; the first
+   * answer withdraws the other. The state's timeout withdraws both (its Catch applies the default).
+   */
+  const answerPause = async (
+    prompt: string,
+    key: { namespace: string; jobId: string },
+    run: string,
+    timedOut: AbortSignal,
+  ): Promise<PromptReply | { kind: 'request'; answer: ApprovalAnswer }> => {
+    const settled = new AbortController();
+    const withdrawn = AbortSignal.any([settled.signal, timedOut]);
+    const fromRequest = requests.answer(key, run, withdrawn).then((answer) => {
+      settled.abort();
+      return answer === undefined ? undefined : { kind: 'request' as const, answer };
+    });
+    const fromTerminal = request.prompt(prompt, lastReply, withdrawn).then((reply) => {
+      settled.abort();
+      return reply;
+    });
+    const first = await Promise.race([fromRequest, fromTerminal]);
+    // A withdrawn read is not an answer: the request that withdrew it is.
+    return first === undefined || first.kind === 'withdrawn'
+      ? ((await fromRequest) ?? { kind: 'withdrawn' })
+      : first;
+  };
   const gate = createGate();
   const tasks: LambdaTaskOptions = {
     gate,
@@ -236,14 +289,20 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
       ),
     answerTaskToken:
       answerFromOutside(request.taskTokenCallbacks) ??
-      (async (payload) => {
+      (async (payload, _taskToken, { signal }) => {
         await gate.passed();
         const ask = ((payload as { Payload?: AskEvent }).Payload ?? payload) as AskEvent;
-        const reply = await request.prompt(ask.question.prompt, lastReply);
-        if (reply.kind === 'read-error') {
+        const reply =
+          ask.question.kind === 'pause' && lockKey !== undefined && runId !== undefined
+            ? await answerPause(ask.question.prompt, lockKey, runId, signal)
+            : await request.prompt(ask.question.prompt, lastReply);
+        if (reply.kind === 'request') return reply.answer;
+        if (reply.kind !== 'answer') {
           lastReply = undefined;
           // Same path as an unanswered question on AWS: the Catch on States.Timeout applies the default.
-          throw Object.assign(new Error(reply.text), { name: 'States.Timeout' });
+          throw Object.assign(new Error(reply.kind === 'read-error' ? reply.text : 'withdrawn'), {
+            name: 'States.Timeout',
+          });
         }
         lastReply = reply.text;
         const answer: ApprovalAnswer = { answer: reply.text, answeredBy: 'terminal' };
@@ -273,20 +332,32 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
         // An interrupt confirmed before the job was known is honoured as soon as it is.
         if (cancelWanted) void localStores.lock.requestCancel(lockKey, runId);
       }
+      if (name === TaskStates.lockJob && controlWanted !== undefined && lockKey && runId) {
+        void localStores.lock.requestControl(lockKey, runId, controlWanted);
+        controlWanted = undefined;
+      }
       lease.stateExited(name, output, lockKey, runId);
       events.fromOutput(output);
       request.onStateExited?.(name, output);
     },
   });
   const result = execution.result.finally(async () => {
+    ended = true;
     if (runningRun !== undefined) localStores.runs.ended(runningRun);
-    await lease.stop();
+    await Promise.all([lease.stop(), requests.close()]);
   });
   return {
     result,
     requestCancel: async () => {
       cancelWanted = true;
       if (lockKey !== undefined && runId !== undefined) await localStores.lock.requestCancel(lockKey, runId);
+    },
+    requestControl: async (control) => {
+      if (ended) return false;
+      if (lockKey !== undefined && runId !== undefined && (await localStores.lock.held(lockKey, runId)))
+        return localStores.lock.requestControl(lockKey, runId, control);
+      controlWanted = control;
+      return true;
     },
     pause: gate.close,
     resume: gate.open,

@@ -1,6 +1,7 @@
 /**
  * "Apply answer": turns the answer to a parked question into the run's next move, with Nomad's
- * semantics: yes, no (cancel), a new batch wait, or an invalid answer that asks again.
+ * semantics: yes, no (cancel), a new batch wait, or an invalid answer that asks again. The pause
+ * question (run control, beyond Nomad) is read in pause-answer.ts.
  */
 import { batchOutcome, waitOrNext } from '../../restart/decide';
 import type { ProgressEvent } from '../../restart/events';
@@ -8,6 +9,7 @@ import { interpretAnswer, multiRegionQuestion, proceedQuestion } from '../../res
 import { planKeys } from '../../stores/plan-keys';
 import type { AnswerInput, DecisionOutput } from '../../workflow/restart-steps';
 import { type BatchResult, batchWaitOf, decision, type StepKit } from '../kit/step-kit';
+import { applyPauseAnswer } from './pause-answer';
 
 export async function applyAnswerStep(
   kit: StepKit,
@@ -17,6 +19,7 @@ export async function applyAnswerStep(
   const { events, emit } = kit.recorder();
   const pending = asked.question;
   const raw = 'answer' in answer ? answer.answer : undefined;
+  if (pending?.kind === 'pause') return applyPauseAnswer(kit, { run, progress, decision: asked, answer });
   if (pending?.kind === 'multiregion') {
     const reply =
       raw === undefined ? { kind: 'no' as const } : interpretAnswer(multiRegionQuestion(ref.jobId), raw);

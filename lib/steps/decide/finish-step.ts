@@ -64,6 +64,7 @@ export async function finishStep(
       windowEnd: options.windowEnd ?? null,
       windowReached: record.stoppedOn === 'window-end',
       lockedBy: null,
+      stoppedBy: outcome === 'canceled' ? record.stoppedBy : undefined,
       scheduleName: options.scheduleName ?? null,
       scheduledTime: options.scheduledTime ?? null,
       ...(options.fleet === undefined ? {} : { fleet: options.fleet }),

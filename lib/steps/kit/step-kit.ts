@@ -48,6 +48,8 @@ export interface RunRecord {
   readonly errors: BatchError[];
   readonly countedBatches: number[];
   readonly stoppedOn?: 'error' | 'unrecoverable-error' | 'max-errors' | 'window-end';
+  /** Who stopped the run (a run-control `stop`, or a "no" to its pause question), as attributed. */
+  readonly stoppedBy?: string;
   /**
    * Kept by Decide with each batch it counts: what a run's end notification shows when the run
    * ends outside "Finish restart" (aborted, timed out). Absent before the first batch is counted.
@@ -79,11 +81,15 @@ export const batchWaitOf = (progress: Progress) =>
     ? ({ kind: 'ask' } as const)
     : ({ kind: 'duration', ns: Math.max(0, progress.batchWaitMs) * 1e6 } as const);
 
+/** The workflow's name for a question kind (the interrupt question is the terminal's own, never parked). */
+const pendingKindOf = (kind: Question['kind']): PendingQuestion['kind'] =>
+  kind === 'multi-region' ? 'multiregion' : kind === 'pause' ? 'pause' : 'proceed';
+
 /** A question as the Ask state parks it: Nomad's lines joined under the timestamp prefix. */
 export function pendingQuestion(question: Question, summary: string): PendingQuestion {
   const text = question.lines.join(`\n${' '.repeat(TIMESTAMP_PREFIX_LENGTH)}`);
   return {
-    kind: question.kind === 'multi-region' ? 'multiregion' : 'proceed',
+    kind: pendingKindOf(question.kind),
     prompt: `${text} [${question.options}]`,
     summary,
   };

@@ -1,15 +1,16 @@
 /**
  * The lock's part of the safe point before a batch ("Check deployments", before its deployment
- * guard): a pending cancel request wins (no Nomad call), then the maintenance window's end (no
- * batch starts after it), then the run's leases are renewed, and a run that lost the job stops
- * there, failed, restarting nothing more.
+ * guard): a pending cancel request wins (no Nomad call), then a run-control request (stop, pause:
+ * control-step.ts), then the maintenance window's end (no batch starts after it), then the run's
+ * leases are renewed, and a run that lost the job stops there, failed, restarting nothing more.
  */
 import { windowHasEnded } from '../../restart/window';
 import { JobLockLostError } from '../../stores/errors';
-import type { GuardState, Progress } from '../../workflow/payloads';
+import type { Decision, GuardState, Progress } from '../../workflow/payloads';
 import type { PlannedStepInput, StepEvents } from '../../workflow/restart-steps';
 import { stopAtWindowEndStep } from '../batch/window-end-step';
 import type { StepKit } from '../kit/step-kit';
+import { controlStep } from './control-step';
 import { type JobLocks, lockKeyOf } from './job-locks';
 import { stopForLostLockStep } from './lock-lost-step';
 import { refreshLockStep } from './refresh-lock-step';
@@ -19,6 +20,8 @@ export interface GuardStop extends StepEvents {
   readonly guard: GuardState;
   /** The counters with the stop's error counted (a lost lock); absent when they are unchanged. */
   readonly progress?: Progress;
+  /** The pause question to park (`guard.paused`); absent otherwise. */
+  readonly decision?: Decision;
 }
 
 /** The lock's checks at the safe point before a batch; `undefined` when the run goes on. */
@@ -31,6 +34,8 @@ export async function guardStep(
   if (await locks.lock.isCancelRequested(lockKeyOf(plan), run.runId)) {
     return { guard: { blocked: false, canceled: true }, events: [] };
   }
+  const controlled = await controlStep(kit, locks, input);
+  if (controlled !== undefined) return controlled;
   if (windowHasEnded(input.options, kit.now())) {
     const { events } = await stopAtWindowEndStep(kit, input);
     return { guard: { blocked: false, canceled: false, windowEnded: true }, events };

@@ -7,7 +7,11 @@
 import { exitCodeOf } from '../../../../lib/cli/terminal/exit-code';
 import type { Terminal } from '../../../../lib/cli/terminal/terminal';
 import type { ConsulClientConfig } from '../../../../lib/consul/config';
-import { type InvocationInterceptor, runRestartLocally } from '../../../../lib/engines/local/engine';
+import {
+  type InvocationInterceptor,
+  type LocalRestart,
+  runRestartLocally,
+} from '../../../../lib/engines/local/engine';
 import type { LocalStateMachine } from '../../../../lib/engines/local/local-definition';
 import type { LocalTaskTokenCallbacks } from '../../../../lib/engines/local/task-token-callbacks';
 import type { ExecutionResult, RedriveRequest } from '../../../../lib/engines/local/types';
@@ -76,6 +80,12 @@ export interface WorkflowRunOptions {
   readonly consul?: ConsulClientConfig;
   /** Runs the input as a console Redrive would: from this state, with the input as its input. @default - a new run */
   readonly redrive?: RedriveRequest;
+  /** Told each progress event as it happens (a test acting while the run waits). */
+  readonly onEvent?: (event: ProgressEvent) => void;
+  /** Handed the run as it starts (a run-control request from this process). */
+  readonly onStarted?: (run: LocalRestart) => void;
+  /** How often a paused run looks for a resume or stop request. @default 2 s */
+  readonly controlPollMs?: number;
 }
 
 /**
@@ -134,11 +144,19 @@ export async function runWorkflowInput(
           },
         }),
     ...(runOptions.consul === undefined ? {} : { consul: runOptions.consul }),
-    emit: (event) => events.push(event),
-    prompt: async (prompt) => {
+    emit: (event) => {
+      events.push(event);
+      runOptions.onEvent?.(event);
+    },
+    prompt: async (prompt, _invalid, withdrawn) => {
       prompts.push(prompt);
       const text = replies.shift();
-      return text === undefined ? { kind: 'read-error', text: 'EOF' } : { kind: 'answer', text };
+      if (text !== undefined) return { kind: 'answer', text };
+      // A question a request may answer (the pause question) waits for it, as with no one at a terminal.
+      if (withdrawn === undefined) return { kind: 'read-error', text: 'EOF' };
+      if (!withdrawn.aborted)
+        await new Promise((resolve) => withdrawn.addEventListener('abort', resolve, { once: true }));
+      return { kind: 'withdrawn' };
     },
     onStateEntered: (name) => entered.push(name),
     onStateExited: (name, output) => exits.push({ name, output }),
@@ -154,10 +172,12 @@ export async function runWorkflowInput(
       : { invocationBudgetMs: runOptions.invocationBudgetMs }),
     ...(runOptions.signal === undefined ? {} : { signal: runOptions.signal }),
     ...(runOptions.redrive === undefined ? {} : { redrive: runOptions.redrive }),
+    ...(runOptions.controlPollMs === undefined ? {} : { controlPollMs: runOptions.controlPollMs }),
     interceptInvocation: asInvokedFunction(runOptions.interceptInvocation),
     // Step Functions' retry backoff (2 s, 4 s, ...) in real time would only slow the tests down.
     retryIntervalOverrides: Object.fromEntries(Object.keys(TASK_STATE_HANDLERS).map((name) => [name, 0])),
   });
+  runOptions.onStarted?.(local);
   const result = await local.result;
   const exitCode = exitCodeOf(result, createFormatter({ verbose: false, color: false }), discardingTerminal);
   const finished = events.find(

@@ -1,0 +1,93 @@
+/**
+ * Run control's part of the safe point before a batch (docs/run-control.md): a request recorded
+ * for the run (lib/control/requests.ts; the engine's lock or the job's request variable in Nomad)
+ * is acted on here, after a confirmed interrupt and before the window's end. `stop` ends the run
+ * as a "no" does; `pause` parks the pause question on the ask step; `resume` with nothing parked
+ * is only forgotten. Every request acted on is cleared (a newer one is kept for the next one).
+ */
+import type { ControlRequest } from '../../control/requests';
+import { describeRequester } from '../../control/requests';
+import { pauseQuestion } from '../../restart/questions';
+import { JobLockLostError } from '../../stores/errors';
+import { planKeys } from '../../stores/plan-keys';
+import type { PlannedStepInput } from '../../workflow/restart-steps';
+import { decision, pendingQuestion, type StepKit } from '../kit/step-kit';
+import type { GuardStop } from './guard-step';
+import { type JobLocks, lockKeyOf } from './job-locks';
+import { stopForLostLockStep } from './lock-lost-step';
+import { refreshLockStep } from './refresh-lock-step';
+
+/** The run-control request for the run, acted on; `undefined` when the run goes on. */
+export async function controlStep(
+  kit: StepKit,
+  locks: JobLocks,
+  input: PlannedStepInput,
+): Promise<GuardStop | undefined> {
+  const key = lockKeyOf(input.plan);
+  const runId = input.run.runId;
+  const request = await locks.lock.controlRequest(key, runId);
+  if (request === undefined) return undefined;
+  switch (request.verb) {
+    case 'resume':
+      // Nothing is parked at a safe point: the run is not paused, and goes on.
+      await locks.lock.clearControlRequest(key, runId, request);
+      return undefined;
+    case 'stop':
+      await locks.lock.clearControlRequest(key, runId, request);
+      return stopStep(kit, input, request);
+    case 'pause':
+      return pauseStep(kit, locks, input, request);
+  }
+}
+
+/**
+ * Ends the run here as a "no" to the proceed question does (progress `canceled`, Finish's summary
+ * `canceled`, the lock released on the way out), naming who stopped it in the run's record.
+ */
+async function stopStep(kit: StepKit, input: PlannedStepInput, request: ControlRequest): Promise<GuardStop> {
+  const { events, emit } = kit.recorder();
+  const { run, progress } = input;
+  const record = await kit.loadRun(run.runId);
+  await kit.planStore.put(planKeys.runRecord(run.runId), {
+    ...record,
+    stoppedBy: describeRequester(request),
+  });
+  emit({ type: 'stopped', time: kit.now(), request });
+  return {
+    guard: { blocked: false, canceled: false, stopped: true },
+    events,
+    progress: { ...progress, canceled: true },
+  };
+}
+
+/**
+ * Parks the pause question through the ask step. The leases are renewed first, as "Decide" renews
+ * them before any question: nothing renews them while the question waits for its answer. The pause
+ * request is cleared once it became the question: `resume`, `stop` or a yes/no answer it.
+ */
+async function pauseStep(
+  kit: StepKit,
+  locks: JobLocks,
+  input: PlannedStepInput,
+  request: ControlRequest,
+): Promise<GuardStop> {
+  try {
+    await refreshLockStep(locks, input);
+  } catch (err) {
+    if (!(err instanceof JobLockLostError)) throw err;
+    const { events, progress } = await stopForLostLockStep(kit, input, err.message);
+    return { guard: { blocked: true, canceled: false, windowEnded: false }, events, progress };
+  }
+  await locks.lock.clearControlRequest(lockKeyOf(input.plan), input.run.runId, request);
+  const { events, emit } = kit.recorder();
+  emit({ type: 'paused', time: kit.now(), request });
+  const { plan, progress } = input;
+  const summary =
+    `Paused before batch ${progress.nextBatch + 1} of ${plan.batchCount}: ` +
+    `${progress.restarted} restarted, ${progress.failed} failed so far`;
+  return {
+    guard: { blocked: false, canceled: false, paused: true },
+    events,
+    decision: decision('ask', { question: pendingQuestion(pauseQuestion(request), summary) }),
+  };
+}

@@ -1,0 +1,183 @@
+/**
+ * Run-control requests in Nomad (the job's request variable, `nomad-restart/requests/<job>`)
+ * against the simulator over HTTP with ACLs on and a token holding exactly the README's policy: a
+ * requester writes, the holder reads what is for its run only and deletes it checked at the index
+ * it read (a newer request survives); the pair with the engine's own lock answers the newer of its
+ * two places and forgets a request with every older one; a token that may not read them is warned.
+ */
+import type { ControlRequest } from '../../lib/control/requests';
+import { NomadClient } from '../../lib/nomad';
+import { controlRequestPath, MemoryJobLock, NomadControlRequests, PairedJobLock } from '../../lib/stores';
+import { type AclTokenSpec, type RunningSimulator, startSimulator } from '../../sim/index';
+import { MANAGEMENT_TOKEN, OPERATOR_TOKEN, readmePolicyToken } from '../fixtures/readme-policy';
+
+const KEY = { namespace: 'default', jobId: 'web' };
+const AT = Date.UTC(2026, 11, 7, 14, 0, 0, 123);
+const PAUSE: ControlRequest = { verb: 'pause', requestedBy: 'bob@laptop-2', via: 'terminal', at: AT };
+const RESUME: ControlRequest = { verb: 'resume', requestedBy: 'U0AAAAAAA', via: 'slack', at: AT + 5000 };
+/** A token that may take the job's lock but not read the requests (a policy from before them). */
+const LOCKS_ONLY = 'locks-only-secret';
+
+let sim: RunningSimulator | undefined;
+let clients: NomadClient[] = [];
+const warned: string[] = [];
+afterEach(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  clients = [];
+  await sim?.close();
+  sim = undefined;
+  warned.length = 0;
+});
+
+beforeEach(async () => {
+  const locksOnly: AclTokenSpec = {
+    secret: LOCKS_ONLY,
+    variables: { default: { 'nomad-restart/locks/*': ['read', 'write', 'destroy'] } },
+  };
+  sim = await startSimulator({
+    scenario: {
+      nodes: [],
+      jobs: [],
+      acl: {
+        enabled: true,
+        tokens: [readmePolicyToken(), locksOnly, { secret: MANAGEMENT_TOKEN, management: true }],
+      },
+    },
+  });
+});
+
+const running = (): RunningSimulator => {
+  if (sim === undefined) throw new Error('no simulator');
+  return sim;
+};
+
+/** The request store through `token` (the README's by default). */
+function requestsAs(token = OPERATOR_TOKEN): NomadControlRequests {
+  const client = NomadClient.create({ address: running().address, token });
+  clients.push(client);
+  return new NomadControlRequests(client, { debug: () => {}, warn: (message) => warned.push(message) });
+}
+
+const requestVariable = () => running().control.state().variable('default', controlRequestPath('web'));
+
+describe('NomadControlRequests with the README’s policy', () => {
+  it('writes a request its run reads back, attributed, with Nomad’s time in RFC 3339', async () => {
+    // Arrange
+    const requests = requestsAs();
+
+    // Act
+    await requests.write(KEY, 'run-1', PAUSE);
+    const read = await requests.read(KEY, 'run-1');
+
+    // Assert
+    expect(read?.request).toEqual(PAUSE);
+    expect(requestVariable()?.items).toEqual({
+      runId: 'run-1',
+      verb: 'pause',
+      requestedBy: 'bob@laptop-2',
+      via: 'terminal',
+      at: '2026-12-07T14:00:00.123Z',
+    });
+  });
+
+  it('reads nothing for another run of the job', async () => {
+    // Arrange
+    const requests = requestsAs();
+    await requests.write(KEY, 'run-old', PAUSE);
+
+    // Act
+    const read = await requests.read(KEY, 'run-1');
+
+    // Assert
+    expect(read).toBeUndefined();
+  });
+
+  it('deletes a request acted on, but keeps a newer one written since it was read', async () => {
+    // Arrange
+    const requests = requestsAs();
+    await requests.write(KEY, 'run-1', PAUSE);
+    const first = await requests.read(KEY, 'run-1');
+    if (first === undefined) throw new Error('no request');
+    await requests.write(KEY, 'run-1', RESUME);
+
+    // Act
+    await requests.clear(KEY, first);
+    const kept = await requests.read(KEY, 'run-1');
+    const second = kept ?? first;
+    await requests.clear(KEY, second);
+
+    // Assert
+    expect(kept?.request).toEqual(RESUME);
+    expect(requestVariable()).toBeUndefined();
+  });
+
+  it('warns and reads none with a token that may not read the requests', async () => {
+    // Arrange
+    await requestsAs().write(KEY, 'run-1', PAUSE);
+
+    // Act
+    const read = await requestsAs(LOCKS_ONLY).read(KEY, 'run-1');
+
+    // Assert
+    expect(read).toBeUndefined();
+    expect(warned).toEqual([
+      expect.stringContaining('"read" and "destroy" on path "nomad-restart/requests/*"'),
+    ]);
+  });
+});
+
+describe('PairedJobLock with the request variable', () => {
+  const pairOf = (own: MemoryJobLock) =>
+    new PairedJobLock(own, undefined, { required: false, requests: requestsAs() });
+
+  it('answers the newer of the engine’s request and Nomad’s', async () => {
+    // Arrange
+    const own = new MemoryJobLock();
+    const pair = pairOf(own);
+    await own.acquire(KEY, { owner: 'run-1', ttlSeconds: 60 });
+    await own.requestControl(KEY, 'run-1', PAUSE);
+    await requestsAs().write(KEY, 'run-1', RESUME);
+
+    // Act
+    const newer = await pair.controlRequest(KEY, 'run-1');
+    await own.requestControl(KEY, 'run-1', { ...PAUSE, at: RESUME.at + 1 });
+    const newest = await pair.controlRequest(KEY, 'run-1');
+
+    // Assert
+    expect(newer).toEqual(RESUME);
+    expect(newest).toEqual({ ...PAUSE, at: RESUME.at + 1 });
+  });
+
+  it('reads Nomad’s request only while the run holds the job', async () => {
+    // Arrange
+    const own = new MemoryJobLock();
+    await requestsAs().write(KEY, 'run-1', PAUSE);
+
+    // Act
+    const read = await pairOf(own).controlRequest(KEY, 'run-1');
+
+    // Assert
+    expect(read).toBeUndefined();
+  });
+
+  it('forgets a request with every older one in both places, and keeps a newer one', async () => {
+    // Arrange
+    const own = new MemoryJobLock();
+    const pair = pairOf(own);
+    await own.acquire(KEY, { owner: 'run-1', ttlSeconds: 60 });
+    await own.requestControl(KEY, 'run-1', PAUSE);
+    await requestsAs().write(KEY, 'run-1', RESUME);
+
+    // Act
+    await pair.clearControlRequest(KEY, 'run-1', RESUME);
+    const afterBoth = await pair.controlRequest(KEY, 'run-1');
+    await own.requestControl(KEY, 'run-1', { ...PAUSE, at: RESUME.at + 1 });
+    await pair.clearControlRequest(KEY, 'run-1', RESUME);
+    const afterNewer = await pair.controlRequest(KEY, 'run-1');
+
+    // Assert
+    expect(afterBoth).toBeUndefined();
+    expect(requestVariable()).toBeUndefined();
+    expect(afterNewer).toEqual({ ...PAUSE, at: RESUME.at + 1 });
+  });
+});
