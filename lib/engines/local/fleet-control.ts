@@ -2,8 +2,9 @@
  * Run control of a local fleet (docs/run-control.md): a fleet-level pause, resume or stop. A
  * pause starts no further job and is passed to every running job, which pauses at its own next
  * safe point; the jobs' pause questions are folded into ONE decision for the fleet (the fleet's
- * question, or a `resume`/`stop` request), which answers every job parked on the fleet's pause.
- * This module keeps only that state; the fleet engine passes requests to the jobs and asks.
+ * question, or a `resume`/`stop` request), passed to every job as its own request, which answers
+ * its pause question. This module keeps only that state; the fleet engine passes requests to the
+ * jobs and asks.
  */
 import type { ControlRequest } from '../../control/requests';
 
@@ -43,10 +44,10 @@ export function sameRequest(a: ControlRequest, b: ControlRequest): boolean {
 export class FleetControl {
   private state: State = { kind: 'running' };
   /**
-   * Each pause of the fleet decided so far, with its decision: a job that read the fleet's pause
-   * from its lock just before the resume reached it parks after the decision, and is answered.
+   * Every pause of the fleet so far: a job that read the fleet's pause from its lock just before
+   * the decision reached it parks after the decision, and is still one of the fleet's.
    */
-  private readonly decided: { readonly request: ControlRequest; readonly decision: FleetDecision }[] = [];
+  private readonly pauses: ControlRequest[] = [];
 
   /** The pause in force, if the fleet is paused. */
   public get pausedBy(): ControlRequest | undefined {
@@ -69,34 +70,32 @@ export class FleetControl {
     switch (request.verb) {
       case 'stop':
         this.state = { kind: 'stopped', request };
-        if (state.kind === 'paused') this.decide(state, 'stop');
+        if (state.kind === 'paused') state.decided.resolve('stop');
         return { kind: 'stopped', request };
       case 'pause':
         if (state.kind === 'paused') return { kind: 'ignored', reason: 'the fleet is paused already' };
         this.state = { kind: 'paused', request, decided: deferred() };
+        this.pauses.push(request);
         return { kind: 'paused', request };
       case 'resume':
         if (state.kind !== 'paused') return { kind: 'ignored', reason: 'the fleet is not paused' };
         this.state = { kind: 'running' };
-        this.decide(state, 'resume');
+        state.decided.resolve('resume');
         return { kind: 'resumed', request };
     }
   }
 
   /**
-   * The fleet's decision for a job parked on `pause`: waits for it while that pause is in force;
-   * `undefined` when `pause` is not the fleet's (the job's own pause, asked as the job asks it).
+   * Whether a job's pause is the fleet's (its question is the fleet's one question, answered by
+   * the fleet's decision), not the job's own (asked as the job asks it).
    */
-  public decisionFor(pause: ControlRequest): Promise<FleetDecision> | undefined {
-    const state = this.state;
-    if (state.kind === 'paused' && sameRequest(state.request, pause)) return state.decided.promise;
-    const past = this.decided.find((decided) => sameRequest(decided.request, pause));
-    return past === undefined ? undefined : Promise.resolve(past.decision);
+  public isFleetPause(pause: ControlRequest): boolean {
+    return this.pauses.some((fleetPause) => sameRequest(fleetPause, pause));
   }
 
-  private decide(paused: Extract<State, { kind: 'paused' }>, decision: FleetDecision): void {
-    this.decided.push({ request: paused.request, decision });
-    paused.decided.resolve(decision);
+  /** The decision for the pause in force, once made; `undefined` when the fleet is not paused. */
+  public decision(): Promise<FleetDecision> | undefined {
+    return this.state.kind === 'paused' ? this.state.decided.promise : undefined;
   }
 
   /**

@@ -6,6 +6,7 @@
  * handlers use; each item's `.sync:2` child is one run of the one-job state machine through
  * `runRestartLocally`, exactly as a one-job run at a terminal.
  */
+import type { ControlRequest } from '../../control/requests';
 import type { FleetProgressEvent } from '../../fleet/events';
 import { jobFinishedEvent } from '../../fleet/job-end';
 import { summaryEventsOf } from '../../fleet/summary-events';
@@ -15,7 +16,9 @@ import { FleetTaskStates } from '../../workflow/fleet-state-names';
 import { type ChildExecutionRequest, LocalChildExecutions } from './child-executions';
 import { type LocalRestart, type LocalRestartRequest, localInvocation, runRestartLocally } from './engine';
 import { StateMachineNotFoundError } from './errors';
+import type { FleetControlChange } from './fleet-control';
 import { fleetStateOf, jobEndOfItem, jobOf } from './fleet-events';
+import { type FleetPauseAsker, FleetSteering } from './fleet-steering';
 import { createGate, lambdaTaskHandler } from './lambda-tasks';
 import { type LocalDefinitions, loadLocalDefinition } from './local-definition';
 import { runLocalExecution } from './runner';
@@ -44,6 +47,7 @@ export interface LocalFleetRequest
     | 'taskTokenCallbacks'
     | 'now'
     | 'sleep'
+    | 'controlPollMs'
   > {
   /** The fleet's input, as the console or a schedule gives it ("Plan fleet" validates it). */
   readonly input: unknown;
@@ -62,6 +66,11 @@ export interface LocalFleetRequest
    * @default - the handlers' in-memory plan store
    */
   readonly objectStore?: PlanStore;
+  /**
+   * The fleet's one pause question, asked once per fleet-level pause (docs/run-control.md).
+   * @default - none: only a `resume` or `stop` request decides a paused fleet
+   */
+  readonly askPause?: FleetPauseAsker;
 }
 
 /** A fleet run's end: the fleet execution's own, plus each item and job execution with its stats. */
@@ -87,6 +96,14 @@ export interface LocalFleet {
    * StopExecution of the fleet does on AWS.
    */
   requestCancel(): Promise<void>;
+  /**
+   * A fleet-level run-control request (lib/control/requests.ts): `pause` starts no further job and
+   * pauses each running job at its own next safe point, all answered by the fleet's one decision;
+   * `resume` is that decision (every parked job goes on, the next jobs start); `stop` cancels every
+   * running job at its safe point (attributed), starts no further job and stops the fleet.
+   * Answers what changed (`ignored`, with why: a resume of a fleet that is not paused).
+   */
+  requestControl(request: ControlRequest): Promise<FleetControlChange>;
 }
 
 /** Runs `ask` after every question asked before it has its reply: one question at a time. */
@@ -127,6 +144,7 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
     stateMachines: _stateMachines,
     objectStore: _objectStore,
     signal: _signal,
+    askPause: _askPause,
     ...jobSettings
   } = request;
   const { localStores } = await import('../../stores/from-env');
@@ -138,12 +156,27 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
   const jobs: JobRunEnd[] = [];
   const chains: Promise<unknown>[] = [];
   const items: ItemExecutionSummary[] = [];
+  // A confirmed interrupt (SIGINT): each running job is canceled as the one-job command cancels.
   let canceling = false;
   let jobsStarted = 0;
   // Resolved as each item execution ends: a cancel waits for the items of the jobs it stopped.
   let itemEnded = () => {};
   let validateJob = synthesized;
   let budget = { maxFailedJobs: 0 };
+  /** Stops the fleet (ABORTED) once the jobs it started ended and their items with them. */
+  const stopOnceJobsEnded = () =>
+    void (async () => {
+      await Promise.all(chains);
+      while (items.length < jobsStarted) await new Promise<void>((resolve) => (itemEnded = resolve));
+      stop.abort();
+    })();
+  const steering = new FleetSteering({
+    running: () => running,
+    stopFleet: stopOnceJobsEnded,
+    now,
+    ...(request.askPause === undefined ? {} : { askPause: request.askPause }),
+  });
+  const noFurtherJob = () => canceling || steering.control.stoppedBy !== undefined;
 
   /** One job's one-job run: settles when its first execution ends, as `.sync` waits for that one only. */
   const runJob = (child: ChildExecutionRequest) =>
@@ -154,6 +187,8 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
       request.emit({ type: 'job-started', time: now(), ...job });
       jobsStarted += 1;
       let first = true;
+      // The job's last pause: its pause question is folded into the fleet's when it is the fleet's.
+      let lastPause: ControlRequest | undefined;
       const started = runRestartLocally({
         ...jobSettings,
         input: input as RestartInput,
@@ -161,8 +196,14 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
         executionName: name,
         validate: validateJob,
         signal,
-        emit: (event) => request.emit({ ...event, namespace: job.namespace, job: job.job }),
-        prompt: (prompt, invalid) => ask(() => request.prompt(`${label}${prompt}`, invalid)),
+        emit: (event) => {
+          if (event.type === 'paused') lastPause = event.request;
+          request.emit({ ...event, namespace: job.namespace, job: job.job });
+        },
+        prompt: (prompt, invalid, withdrawn) =>
+          (withdrawn !== undefined && lastPause !== undefined
+            ? steering.foldedPauseQuestion(lastPause, withdrawn)
+            : undefined) ?? ask(() => request.prompt(`${label}${prompt}`, invalid, withdrawn)),
         onExecutionEnded: (execution) => {
           if (first) resolve(execution);
           else child.onContinuedExecutionEnded(execution);
@@ -174,6 +215,7 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
       const chain = started.then((restart) => {
         running.add(restart);
         if (canceling) void restart.requestCancel();
+        else void steering.jobStarted(restart);
         return restart.result.then((result) => {
           const { status, error, cause, stats } = result;
           jobs.push({
@@ -195,7 +237,8 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
         `a fleet item started "${child.stateMachineArn}"; locally only "${stateMachine.stateMachineArn}" runs`,
       );
     }
-    if (canceling || child.signal.aborted) {
+    // A paused fleet starts no job until its decision (the Map's `-max-jobs` slots stay taken).
+    if (noFurtherJob() || !(await mayStart(steering, child.signal))) {
       // The fleet is being stopped: no job starts; the item waits for the stop, as StopExecution
       // would find it.
       await new Promise((resolve) => {
@@ -268,13 +311,25 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
       await Promise.all([...running].map((restart) => restart.requestCancel()));
       // Once the running jobs stopped at their safe points (and their items ended), the fleet is
       // stopped too.
-      void (async () => {
-        await Promise.all(chains);
-        while (items.length < jobsStarted) await new Promise<void>((resolve) => (itemEnded = resolve));
-        stop.abort();
-      })();
+      stopOnceJobsEnded();
     },
+    requestControl: (control) => steering.request(control),
   };
+}
+
+/** Whether the next job may start (after a pause's decision); `false` once stopped or aborted. */
+async function mayStart(steering: FleetSteering, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return false;
+  let onAbort = () => {};
+  const aborted = new Promise<boolean>((resolve) => {
+    onAbort = () => resolve(false);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([steering.control.mayStartJob(), aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
 }
 
 /** The stats of an execution that never ran. */

@@ -1,6 +1,6 @@
 /**
  * A local fleet's run-control state: a pause holds the next job until one decision, a stop starts
- * no further job, and the one decision answers every job parked on the fleet's pause.
+ * no further job, one decision ends a pause, and the fleet's pauses are told from a job's own.
  */
 import type { ControlRequest, ControlVerb } from '../../../lib/control/requests';
 import { FleetControl } from '../../../lib/engines/local/fleet-control';
@@ -54,39 +54,39 @@ describe('FleetControl', () => {
     expect(control.stoppedBy).toEqual(request('stop', 2));
   });
 
-  it("answers every job parked on the fleet's pause with the one decision, and no other pause", async () => {
+  it("makes one decision for the fleet's pause, resolved by the request that decides it", async () => {
     // Arrange
     const control = new FleetControl();
-    const pause = request('pause', 1);
-    control.record(pause);
+    control.record(request('pause', 1));
+    const decided = control.decision();
 
     // Act
-    const first = control.decisionFor(pause);
-    const second = control.decisionFor({ ...pause });
-    const jobsOwn = control.decisionFor(request('pause', 7));
+    const openBefore = decided !== undefined && !(await settled(decided));
     control.record(request('resume', 2));
 
     // Assert
-    expect(jobsOwn).toBeUndefined();
-    expect(await first).toBe('resume');
-    expect(await second).toBe('resume');
+    expect(openBefore).toBe(true);
+    expect(await decided).toBe('resume');
+    expect(control.decision()).toBeUndefined();
   });
 
-  it('answers a job that parks on a pause decided already with that decision', async () => {
+  it("tells the fleet's pauses, also decided ones, from a job's own pause", () => {
     // Arrange
     const control = new FleetControl();
-    const resumedPause = request('pause', 1);
-    control.record(resumedPause);
+    const first = request('pause', 1);
+    control.record(first);
     control.record(request('resume', 2));
-    const stoppedPause = request('pause', 3);
-    control.record(stoppedPause);
+    const second = request('pause', 3);
+    control.record(second);
     control.record(request('stop', 4));
 
     // Act
-    const late = [control.decisionFor(resumedPause), control.decisionFor(stoppedPause)];
+    const fleets = [control.isFleetPause({ ...first }), control.isFleetPause(second)];
+    const jobsOwn = control.isFleetPause({ ...first, requestedBy: 'U0AAAAAAA', via: 'slack' });
 
     // Assert
-    expect(await Promise.all(late)).toEqual(['resume', 'stop']);
+    expect(fleets).toEqual([true, true]);
+    expect(jobsOwn).toBe(false);
   });
 
   it('ignores a pause of a paused fleet, a resume of a running one, and anything after a stop', () => {
