@@ -11,7 +11,8 @@ import {
   QueryCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import { type ControlRequest, isControlVerb } from '../control/requests';
+import type { ControlRequest } from '../control/requests';
+import { controlRequestOf, heldLockOf, keyOf } from './dynamodb-lock-item';
 import { LockHeldError } from './errors';
 import { type HeldLock, type JobLock, type LeaseRequest, type LockKey, lockKeyString } from './job-lock';
 
@@ -22,19 +23,6 @@ export const LOCK_TABLE_SCHEMA = {
   ownerAttribute: 'owner',
   ttlAttribute: 'expiresAt',
 } as const;
-
-/** The lock key an item holds: `<namespace>/<jobId>` (a namespace never holds a `/`). */
-function keyOf(id: string): LockKey {
-  const slash = id.indexOf('/');
-  return { namespace: id.slice(0, slash), jobId: id.slice(slash + 1) };
-}
-
-/** What an item held, as its holder knows it (the shared lock's ID, once kept). */
-function heldLockOf(item: Record<string, AttributeValue>): HeldLock {
-  const key = keyOf(item['lockKey']?.S ?? '/');
-  const sharedLockId = item['sharedLockId']?.S;
-  return sharedLockId === undefined ? { key } : { key, sharedLockId };
-}
 
 /**
  * The job lock as a DynamoDB item per job. Every write is conditional, so two executions racing
@@ -241,27 +229,11 @@ export class DynamoDbJobLock implements JobLock {
     });
   }
 
-  public async requestCancel(key: LockKey, owner: string): Promise<boolean> {
-    try {
-      await this.client.send(
-        new UpdateItemCommand({
-          TableName: this.tableName,
-          Key: { lockKey: { S: lockKeyString(key) } },
-          UpdateExpression: 'SET cancelRequestedAt = :now',
-          // Only the run named: a late cancel must not stop the next run of the same job.
-          ConditionExpression: '#owner = :owner',
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: {
-            ':now': { N: String(Math.floor(this.now() / 1000)) },
-            ':owner': { S: owner },
-          },
-        }),
-      );
-      return true;
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return false;
-      throw err;
-    }
+  public requestCancel(key: LockKey, owner: string): Promise<boolean> {
+    // Only the run named: a late cancel must not stop the next run of the same job.
+    return this.updateOwned(key, owner, 'SET cancelRequestedAt = :now', {
+      ':now': { N: String(Math.floor(this.now() / 1000)) },
+    });
   }
 
   public async isCancelRequested(key: LockKey, owner: string): Promise<boolean> {
@@ -269,27 +241,11 @@ export class DynamoDbJobLock implements JobLock {
     return item?.['owner']?.S === owner && item['cancelRequestedAt'] !== undefined;
   }
 
-  public async requestControl(key: LockKey, owner: string, request: ControlRequest): Promise<boolean> {
-    try {
-      await this.client.send(
-        new UpdateItemCommand({
-          TableName: this.tableName,
-          Key: { lockKey: { S: lockKeyString(key) } },
-          UpdateExpression: 'SET controlRequest = :request',
-          // Only the run named: a late request must not steer the next run of the same job.
-          ConditionExpression: '#owner = :owner',
-          ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: {
-            ':request': { S: JSON.stringify(request) },
-            ':owner': { S: owner },
-          },
-        }),
-      );
-      return true;
-    } catch (err) {
-      if (err instanceof ConditionalCheckFailedException) return false;
-      throw err;
-    }
+  public requestControl(key: LockKey, owner: string, request: ControlRequest): Promise<boolean> {
+    // Only the run named: a late request must not steer the next run of the same job.
+    return this.updateOwned(key, owner, 'SET controlRequest = :request', {
+      ':request': { S: JSON.stringify(request) },
+    });
   }
 
   public async controlRequest(key: LockKey, owner: string): Promise<ControlRequest | undefined> {
@@ -299,34 +255,42 @@ export class DynamoDbJobLock implements JobLock {
   }
 
   public async clearControlRequest(key: LockKey, owner: string, request: ControlRequest): Promise<void> {
+    // A newer request written since the run read this one is kept for its next safe point.
+    await this.updateOwned(
+      key,
+      owner,
+      'REMOVE controlRequest',
+      { ':request': { S: JSON.stringify(request) } },
+      'controlRequest = :request',
+    );
+  }
+
+  /**
+   * Updates the lock item of `key` with `update` if `owner` holds it (and `condition` holds, when
+   * given); `false` when not.
+   */
+  private async updateOwned(
+    key: LockKey,
+    owner: string,
+    update: string,
+    values: Record<string, AttributeValue>,
+    condition?: string,
+  ): Promise<boolean> {
     try {
       await this.client.send(
         new UpdateItemCommand({
           TableName: this.tableName,
           Key: { lockKey: { S: lockKeyString(key) } },
-          UpdateExpression: 'REMOVE controlRequest',
-          // A newer request written since the run read this one is kept for its next safe point.
-          ConditionExpression: '#owner = :owner AND controlRequest = :request',
+          UpdateExpression: update,
+          ConditionExpression: `#owner = :owner${condition === undefined ? '' : ` AND ${condition}`}`,
           ExpressionAttributeNames: { '#owner': 'owner' },
-          ExpressionAttributeValues: {
-            ':request': { S: JSON.stringify(request) },
-            ':owner': { S: owner },
-          },
+          ExpressionAttributeValues: { ':owner': { S: owner }, ...values },
         }),
       );
+      return true;
     } catch (err) {
-      if (!(err instanceof ConditionalCheckFailedException)) throw err;
+      if (err instanceof ConditionalCheckFailedException) return false;
+      throw err;
     }
-  }
-}
-
-/** A recorded request read back; one this version does not know is ignored, never acted on. */
-function controlRequestOf(text: string): ControlRequest | undefined {
-  try {
-    const value = JSON.parse(text) as Partial<ControlRequest>;
-    if (!isControlVerb(value.verb) || typeof value.at !== 'number') return undefined;
-    return value as ControlRequest;
-  } catch {
-    return undefined;
   }
 }

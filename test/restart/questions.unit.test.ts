@@ -3,8 +3,10 @@ import {
   interpretAnswer,
   interruptQuestion,
   multiRegionQuestion,
+  pauseQuestion,
   proceedQuestion,
 } from '../../lib/restart/questions';
+import { formatTimestamp } from '../../lib/restart/text';
 
 const multi = multiRegionQuestion('example');
 const okAsk = proceedQuestion({ outcome: 'ok', batchWaitAsk: true });
@@ -90,6 +92,37 @@ describe('questions', () => {
         'no',
         'yes',
       ]);
+    });
+  });
+  describe('pauseQuestion', () => {
+    const at = Date.UTC(2026, 11, 7, 14, 2, 10);
+    const pause = pauseQuestion({ verb: 'pause', requestedBy: 'U0AAAAAAA', via: 'slack', at });
+
+    it('names who paused the run and when, and asks to resume with no as the default', () => {
+      // Act
+      const { lines, options, defaultOnInterrupt } = pause;
+
+      // Assert
+      expect(lines).toEqual([
+        `Paused by U0AAAAAAA (Slack) at ${formatTimestamp(at)}.`,
+        'Resume the restart?',
+      ]);
+      expect(options).toBe('y/N');
+      expect(defaultOnInterrupt).toEqual({ kind: 'no' });
+    });
+
+    it.each([
+      ['y', 'yes'],
+      ['YES', 'yes'],
+      ['n', 'no'],
+      ['', 'no'],
+      ['10s', 'invalid'],
+    ])('reads %j as %s (nothing typed is no; no duration is taken)', (reply, kind) => {
+      // Act
+      const answer = interpretAnswer(pause, reply);
+
+      // Assert
+      expect(answer.kind).toBe(kind);
     });
   });
 });

@@ -140,4 +140,27 @@ describe('DynamoDbJobLock on a DynamoDB emulator', () => {
     expect(keys).toHaveLength(2);
     await expect(lock.held(api, run(1))).resolves.toEqual({ key: api, sharedLockId: 'id-api' });
   });
+  it('records a control request for its holder only, reads it back, and clears it unless a newer one came', async () => {
+    // Arrange
+    const lock = new DynamoDbJobLock(emulated.db.client, emulated.table);
+    const pause = { verb: 'pause' as const, requestedBy: 'U0AAAAAAA', via: 'slack' as const, at: 1_000 };
+    const stop = { ...pause, verb: 'stop' as const, at: 2_000 };
+    await lock.acquire(key, { owner: run(1), ttlSeconds: 3600 });
+
+    // Act
+    const forAnother = await lock.requestControl(key, run(2), pause);
+    const forHolder = await lock.requestControl(key, run(1), pause);
+    const read = await lock.controlRequest(key, run(1));
+    await lock.requestControl(key, run(1), stop);
+    await lock.clearControlRequest(key, run(1), pause);
+    const afterStaleClear = await lock.controlRequest(key, run(1));
+    await lock.clearControlRequest(key, run(1), stop);
+
+    // Assert
+    expect([forAnother, forHolder]).toEqual([false, true]);
+    expect(read).toEqual(pause);
+    expect(await lock.controlRequest(key, run(2))).toBeUndefined();
+    expect(afterStaleClear).toEqual(stop);
+    expect(await lock.controlRequest(key, run(1))).toBeUndefined();
+  });
 });

@@ -10,8 +10,9 @@ import type { NomadClientConfig } from '../../nomad/config';
 import type { ProgressEvent } from '../../restart/events';
 import type { RestartInput } from '../../restart/input';
 import type { LocalInvocation } from '../../steps/kit/local-invocation';
-import type { ApprovalAnswer, AskEvent, WorkflowState } from '../../workflow/payloads';
+import type { WorkflowState } from '../../workflow/payloads';
 import { ASK_STATE_NAME, TASK_STATE_HANDLERS, TaskStates } from '../../workflow/state-names';
+import { eventSink } from './event-sink';
 import {
   createGate,
   type InvocationInterceptor,
@@ -19,7 +20,8 @@ import {
   lambdaTaskHandler,
 } from './lambda-tasks';
 import { type LocalStateMachine, loadLocalDefinition } from './local-definition';
-import { pauseRequests } from './pause-answer';
+import { pauseRequests } from './pause-requests';
+import { type Prompt, promptAnswerer } from './prompt-answerer';
 import { runLocalExecution } from './runner';
 import { localRunLease } from './shared-lock-keeper';
 import type { LocalTaskTokenCallbacks } from './task-token-callbacks';
@@ -32,21 +34,13 @@ import type {
 } from './types';
 
 export type { InvocationInterceptor } from './lambda-tasks';
+export type { Prompt, PromptReply } from './prompt-answerer';
 
 /**
  * How long each local "invocation" may run. An await slice returns its cursor before this
  * (like a Lambda before its timeout) and the graph loops, exactly as on AWS.
  */
 export const LOCAL_INVOCATION_BUDGET_MS = 15 * 60 * 1000;
-
-/**
- * A line read from the terminal, or why none was read (the question's default then applies), or
- * `withdrawn`: the question was answered elsewhere (a run-control request) and the read called off.
- */
-export type PromptReply =
-  | { kind: 'answer'; text: string }
-  | { kind: 'read-error'; text: string }
-  | { kind: 'withdrawn' };
 
 export interface LocalRestartRequest {
   /** The execution input (options only; no secret ever travels here). */
@@ -63,18 +57,8 @@ export interface LocalRestartRequest {
   readonly consul?: LocalInvocation['consul'];
   /** Called with each progress event once, as it happens (a running step streams its events). */
   readonly emit: (event: ProgressEvent) => void;
-  /**
-   * Asks a question worded by the workflow and returns the reply. `invalidAnswer` is set when
-   * the previous reply to this question was not understood (print Nomad's line, then ask again).
-   * `withdrawn` is given for a question a request may answer instead (the pause question): when it
-   * aborts, the read is called off (`withdrawn`); a prompt with no person to read from then only
-   * shows the question and waits for that.
-   */
-  readonly prompt: (
-    prompt: string,
-    invalidAnswer: string | undefined,
-    withdrawn?: AbortSignal,
-  ) => Promise<PromptReply>;
+  /** Asks a question worded by the workflow and returns the reply ({@link Prompt}). */
+  readonly prompt: Prompt;
   /** How often a paused run looks for a `resume` or `stop` request (tests). @default 2 s */
   readonly controlPollMs?: number;
   readonly signal?: AbortSignal;
@@ -147,28 +131,6 @@ function taskHandler(
   return lambdaTaskHandler(id, stateName, budgetMs, options);
 }
 
-/**
- * Every progress event once, as soon as it is known: live from a running step, or from a
- * state's output (Choice and Pass states repeat the last step's events; a step's result repeats
- * what it streamed).
- */
-function eventSink(emit: (event: ProgressEvent) => void) {
-  const seen = new Set<string>();
-  const live = (event: ProgressEvent) => {
-    // A state keeps a sample of a long error list (error-sample.ts): the same event as the
-    // full one shown live, so the lists do not count in telling events apart.
-    const key = JSON.stringify({ ...event, errors: undefined, omittedErrors: undefined });
-    if (seen.has(key)) return;
-    seen.add(key);
-    emit(event);
-  };
-  const fromOutput = (output: unknown) => {
-    const events = (output as Partial<WorkflowState> | null)?.events;
-    if (Array.isArray(events)) for (const event of events) live(event);
-  };
-  return { live, fromOutput };
-}
-
 /** What each handler invocation of a local run is handed on its context. */
 export function localInvocation(
   request: Pick<LocalRestartRequest, 'nomad' | 'consul' | 'now' | 'sleep'>,
@@ -235,36 +197,13 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
   const requests = pauseRequests(localStores.lock, request.nomad, request.controlPollMs);
   // Once the run holds the job, this process renews its shared lock in Nomad while it runs.
   const lease = localRunLease(request.nomad, localStores.lock);
-  // A reply the workflow did not accept brings it straight back to the ask step: between a
-  // valid reply and the next question some other Task always runs (see batch-loop.ts).
-  let lastReply: string | undefined;
-  /**
-   * The pause question: the terminal (when someone is there) and the run's requests race; the first
-   * answer withdraws the other. The state's timeout withdraws both (its Catch applies the default).
-   */
-  const answerPause = async (
-    prompt: string,
-    key: { namespace: string; jobId: string },
-    run: string,
-    timedOut: AbortSignal,
-  ): Promise<PromptReply | { kind: 'request'; answer: ApprovalAnswer }> => {
-    const settled = new AbortController();
-    const withdrawn = AbortSignal.any([settled.signal, timedOut]);
-    const fromRequest = requests.answer(key, run, withdrawn).then((answer) => {
-      settled.abort();
-      return answer === undefined ? undefined : { kind: 'request' as const, answer };
-    });
-    const fromTerminal = request.prompt(prompt, lastReply, withdrawn).then((reply) => {
-      settled.abort();
-      return reply;
-    });
-    const first = await Promise.race([fromRequest, fromTerminal]);
-    // A withdrawn read is not an answer: the request that withdrew it is.
-    return first === undefined || first.kind === 'withdrawn'
-      ? ((await fromRequest) ?? { kind: 'withdrawn' })
-      : first;
-  };
   const gate = createGate();
+  const prompts = promptAnswerer({
+    prompt: request.prompt,
+    gate,
+    requests,
+    heldBy: () => (lockKey === undefined || runId === undefined ? undefined : { key: lockKey, runId }),
+  });
   const tasks: LambdaTaskOptions = {
     gate,
     invocation: localInvocation(request, events.live),
@@ -287,27 +226,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
         tasks,
         request.taskTokenCallbacks !== undefined,
       ),
-    answerTaskToken:
-      answerFromOutside(request.taskTokenCallbacks) ??
-      (async (payload, _taskToken, { signal }) => {
-        await gate.passed();
-        const ask = ((payload as { Payload?: AskEvent }).Payload ?? payload) as AskEvent;
-        const reply =
-          ask.question.kind === 'pause' && lockKey !== undefined && runId !== undefined
-            ? await answerPause(ask.question.prompt, lockKey, runId, signal)
-            : await request.prompt(ask.question.prompt, lastReply);
-        if (reply.kind === 'request') return reply.answer;
-        if (reply.kind !== 'answer') {
-          lastReply = undefined;
-          // Same path as an unanswered question on AWS: the Catch on States.Timeout applies the default.
-          throw Object.assign(new Error(reply.kind === 'read-error' ? reply.text : 'withdrawn'), {
-            name: 'States.Timeout',
-          });
-        }
-        lastReply = reply.text;
-        const answer: ApprovalAnswer = { answer: reply.text, answeredBy: 'terminal' };
-        return answer;
-      }),
+    answerTaskToken: answerFromOutside(request.taskTokenCallbacks) ?? prompts.answer,
     ...(request.signal === undefined ? {} : { signal: request.signal }),
     ...(request.redrive === undefined ? {} : { redrive: request.redrive }),
     ...(request.waitTimeOverrides === undefined ? {} : { waitTimeOverrides: request.waitTimeOverrides }),
@@ -316,7 +235,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
       : { retryIntervalOverrides: request.retryIntervalOverrides }),
     onStateEntered: (name, type) => {
       if (type === 'Task' && name !== ASK_STATE_NAME && name !== TaskStates.applyAnswer)
-        lastReply = undefined;
+        prompts.forgetReply();
       request.onStateEntered?.(name, type);
     },
     onStateExited: (name, output) => {

@@ -13,7 +13,7 @@ import { planKeys } from '../../stores/plan-keys';
 import type { PlannedStepInput } from '../../workflow/restart-steps';
 import { decision, pendingQuestion, type StepKit } from '../kit/step-kit';
 import { fleetControlRequest } from './fleet-control-step';
-import type { GuardStop } from './guard-step';
+import type { GuardStop } from './guard-stop';
 import { type JobLocks, lockKeyOf } from './job-locks';
 import { stopForLostLockStep } from './lock-lost-step';
 import { refreshLockStep } from './refresh-lock-step';

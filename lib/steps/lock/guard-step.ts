@@ -6,23 +6,16 @@
  */
 import { windowHasEnded } from '../../restart/window';
 import { JobLockLostError } from '../../stores/errors';
-import type { Decision, GuardState, Progress } from '../../workflow/payloads';
-import type { PlannedStepInput, StepEvents } from '../../workflow/restart-steps';
+import type { PlannedStepInput } from '../../workflow/restart-steps';
 import { stopAtWindowEndStep } from '../batch/window-end-step';
 import type { StepKit } from '../kit/step-kit';
 import { controlStep } from './control-step';
+import type { GuardStop } from './guard-stop';
 import { type JobLocks, lockKeyOf } from './job-locks';
 import { stopForLostLockStep } from './lock-lost-step';
 import { refreshLockStep } from './refresh-lock-step';
 
-/** What the safe point before a batch came to, when it stops the run there. */
-export interface GuardStop extends StepEvents {
-  readonly guard: GuardState;
-  /** The counters with the stop's error counted (a lost lock); absent when they are unchanged. */
-  readonly progress?: Progress;
-  /** The pause question to park (`guard.paused`); absent otherwise. */
-  readonly decision?: Decision;
-}
+export type { GuardStop } from './guard-stop';
 
 /** The lock's checks at the safe point before a batch; `undefined` when the run goes on. */
 export async function guardStep(

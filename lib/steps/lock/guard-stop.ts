@@ -1,0 +1,15 @@
+/**
+ * What the safe point before a batch comes to when it stops the run there or parks a question
+ * (guard-step.ts, control-step.ts).
+ */
+import type { Decision, GuardState, Progress } from '../../workflow/payloads';
+import type { StepEvents } from '../../workflow/restart-steps';
+
+/** What the safe point before a batch came to, when it stops the run there. */
+export interface GuardStop extends StepEvents {
+  readonly guard: GuardState;
+  /** The counters with the stop's error counted (a lost lock); absent when they are unchanged. */
+  readonly progress?: Progress;
+  /** The pause question to park (`guard.paused`); absent otherwise. */
+  readonly decision?: Decision;
+}
