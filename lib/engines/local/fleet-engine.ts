@@ -18,10 +18,12 @@ import { type LocalRestart, type LocalRestartRequest, localInvocation, runRestar
 import { StateMachineNotFoundError } from './errors';
 import type { FleetControlChange } from './fleet-control';
 import { fleetStateOf, jobEndOfItem, jobOf } from './fleet-events';
-import { type FleetPauseAsker, FleetSteering } from './fleet-steering';
+import { type FleetPauseAsker, FleetSteering, untilAborted } from './fleet-steering';
 import { createGate, lambdaTaskHandler } from './lambda-tasks';
 import { type LocalDefinitions, loadLocalDefinition } from './local-definition';
+import { oneAtATime } from './one-at-a-time';
 import { runLocalExecution } from './runner';
+import { sumStats } from './stats';
 import type { ExecutionResult, ExecutionSummary, ItemExecutionSummary, TaskHandler } from './types';
 
 /** The fleet's Lambda Tasks and their handlers (`lambdas/<id>.ts`). */
@@ -97,23 +99,10 @@ export interface LocalFleet {
    */
   requestCancel(): Promise<void>;
   /**
-   * A fleet-level run-control request (lib/control/requests.ts): `pause` starts no further job and
-   * pauses each running job at its own next safe point, all answered by the fleet's one decision;
-   * `resume` is that decision (every parked job goes on, the next jobs start); `stop` cancels every
-   * running job at its safe point (attributed), starts no further job and stops the fleet.
+   * A fleet-level pause, resume or stop (docs/run-control.md, "A fleet"; fleet-steering.ts).
    * Answers what changed (`ignored`, with why: a resume of a fleet that is not paused).
    */
   requestControl(request: ControlRequest): Promise<FleetControlChange>;
-}
-
-/** Runs `ask` after every question asked before it has its reply: one question at a time. */
-function oneAtATime() {
-  let last: Promise<unknown> = Promise.resolve();
-  return <T>(ask: () => Promise<T>): Promise<T> => {
-    const next = last.then(ask, ask);
-    last = next.catch(() => undefined);
-    return next;
-  };
 }
 
 /**
@@ -163,19 +152,15 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
   let itemEnded = () => {};
   let validateJob = synthesized;
   let budget = { maxFailedJobs: 0 };
-  /** Stops the fleet (ABORTED) once the jobs it started ended and their items with them. */
+  // Stops the fleet (ABORTED) once the jobs it started ended, and their items with them.
   const stopOnceJobsEnded = () =>
     void (async () => {
       await Promise.all(chains);
       while (items.length < jobsStarted) await new Promise<void>((resolve) => (itemEnded = resolve));
       stop.abort();
     })();
-  const steering = new FleetSteering({
-    running: () => running,
-    stopFleet: stopOnceJobsEnded,
-    now,
-    ...(request.askPause === undefined ? {} : { askPause: request.askPause }),
-  });
+  const { askPause } = request;
+  const steering = new FleetSteering({ running: () => running, stopFleet: stopOnceJobsEnded, now, askPause });
   const noFurtherJob = () => canceling || steering.control.stoppedBy !== undefined;
 
   /** One job's one-job run: settles when its first execution ends, as `.sync` waits for that one only. */
@@ -187,8 +172,6 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
       request.emit({ type: 'job-started', time: now(), ...job });
       jobsStarted += 1;
       let first = true;
-      // The job's last pause: its pause question is folded into the fleet's when it is the fleet's.
-      let lastPause: ControlRequest | undefined;
       const started = runRestartLocally({
         ...jobSettings,
         input: input as RestartInput,
@@ -196,14 +179,11 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
         executionName: name,
         validate: validateJob,
         signal,
-        emit: (event) => {
-          if (event.type === 'paused') lastPause = event.request;
-          request.emit({ ...event, namespace: job.namespace, job: job.job });
-        },
-        prompt: (prompt, invalid, withdrawn) =>
-          (withdrawn !== undefined && lastPause !== undefined
-            ? steering.foldedPauseQuestion(lastPause, withdrawn)
-            : undefined) ?? ask(() => request.prompt(`${label}${prompt}`, invalid, withdrawn)),
+        ...steering.jobQuestions({
+          emit: (event) => request.emit({ ...event, namespace: job.namespace, job: job.job }),
+          prompt: (prompt, invalid, withdrawn) =>
+            ask(() => request.prompt(`${label}${prompt}`, invalid, withdrawn)),
+        }),
         onExecutionEnded: (execution) => {
           if (first) resolve(execution);
           else child.onContinuedExecutionEnded(execution);
@@ -238,14 +218,12 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
       );
     }
     // A paused fleet starts no job until its decision (the Map's `-max-jobs` slots stay taken).
-    if (noFurtherJob() || !(await mayStart(steering, child.signal))) {
+    if (noFurtherJob() || !(await steering.mayStartJob(child.signal))) {
       // The fleet is being stopped: no job starts; the item waits for the stop, as StopExecution
-      // would find it.
-      await new Promise((resolve) => {
-        if (child.signal.aborted) resolve(undefined);
-        child.signal.addEventListener('abort', resolve, { once: true });
-      });
-      return { executionArn: child.executionArn, name: child.name, status: 'ABORTED', stats: emptyStats() };
+      // would find it, and ends with no stats (it never ran).
+      await untilAborted(child.signal);
+      const { executionArn, name } = child;
+      return { executionArn, name, status: 'ABORTED', stats: sumStats([], 0) };
     }
     return runJob(child);
   });
@@ -314,35 +292,5 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
       stopOnceJobsEnded();
     },
     requestControl: (control) => steering.request(control),
-  };
-}
-
-/** Whether the next job may start (after a pause's decision); `false` once stopped or aborted. */
-async function mayStart(steering: FleetSteering, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return false;
-  let onAbort = () => {};
-  const aborted = new Promise<boolean>((resolve) => {
-    onAbort = () => resolve(false);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  try {
-    return await Promise.race([steering.control.mayStartJob(), aborted]);
-  } finally {
-    signal.removeEventListener('abort', onAbort);
-  }
-}
-
-/** The stats of an execution that never ran. */
-function emptyStats() {
-  return {
-    executions: 0,
-    stateEntries: 0,
-    transitions: 0,
-    retries: 0,
-    stateCounts: {},
-    maxPayloadBytes: 0,
-    historyEvents: 0,
-    maxHistoryEvents: 0,
-    durationMs: 0,
   };
 }

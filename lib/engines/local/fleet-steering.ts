@@ -5,7 +5,7 @@
  * once per pause, withdrawn when a `resume` or `stop` request decides first.
  */
 import type { ControlRequest } from '../../control/requests';
-import type { LocalRestart, PromptReply } from './engine';
+import type { LocalRestart, LocalRestartRequest, PromptReply } from './engine';
 import { FleetControl, type FleetControlChange, type FleetDecision } from './fleet-control';
 
 /**
@@ -25,7 +25,7 @@ export interface FleetSteeringHooks {
   /** Starts no further job and stops the fleet once its running jobs ended (as a cancel does). */
   readonly stopFleet: () => void;
   /** The fleet's pause question. @default - none: only requests decide */
-  readonly askPause?: FleetPauseAsker;
+  readonly askPause?: FleetPauseAsker | undefined;
   /** The clock a decision answered at the terminal is dated by (Unix ms). */
   readonly now: () => number;
 }
@@ -51,6 +51,24 @@ export class FleetSteering {
     return change;
   }
 
+  /**
+   * Whether the next job may start: at once while running, after the decision while paused (the
+   * Map's `-max-jobs` slots stay taken); `false` once the fleet is stopped or `signal` aborted.
+   */
+  public async mayStartJob(signal: AbortSignal): Promise<boolean> {
+    if (signal.aborted) return false;
+    let onAbort = () => {};
+    const aborted = new Promise<boolean>((resolve) => {
+      onAbort = () => resolve(false);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([this.control.mayStartJob(), aborted]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
   /** Passes the request in force to a job that starts running now (it started before the request). */
   public async jobStarted(job: LocalRestart): Promise<void> {
     const inForce = this.control.stoppedBy ?? this.control.pausedBy;
@@ -58,21 +76,28 @@ export class FleetSteering {
   }
 
   /**
-   * A job's pause question when its pause is the fleet's: never shown (the fleet asks its one
-   * question); it waits for the fleet's decision, which reaches the job as its own `resume` or
-   * `stop` request and answers it there, attributed, withdrawing this. `undefined` for the job's
-   * own pause (its question is asked as any job's).
+   * A job's `emit` and `prompt` with its pause question folded into the fleet's when its pause is
+   * the fleet's: never shown (the fleet asks its one question), it waits for the fleet's decision,
+   * which reaches the job as its own `resume` or `stop` request and answers it there, attributed,
+   * withdrawing the prompt. A job's own pause is asked as any of its questions.
    */
-  public foldedPauseQuestion(
-    pause: ControlRequest,
-    withdrawn: AbortSignal,
-  ): Promise<PromptReply> | undefined {
-    if (!this.control.isFleetPause(pause)) return undefined;
-    return new Promise((resolve) => {
-      const done = () => resolve({ kind: 'withdrawn' });
-      if (withdrawn.aborted) done();
-      else withdrawn.addEventListener('abort', done, { once: true });
-    });
+  public jobQuestions(
+    job: Pick<LocalRestartRequest, 'emit' | 'prompt'>,
+  ): Pick<LocalRestartRequest, 'emit' | 'prompt'> {
+    let lastPause: ControlRequest | undefined;
+    return {
+      emit: (event) => {
+        if (event.type === 'paused') lastPause = event.request;
+        job.emit(event);
+      },
+      // Only the pause question can be withdrawn (lib/engines/local/engine.ts `prompt`).
+      prompt: async (prompt, invalid, withdrawn): Promise<PromptReply> => {
+        if (withdrawn === undefined || lastPause === undefined || !this.control.isFleetPause(lastPause))
+          return job.prompt(prompt, invalid, withdrawn);
+        await untilAborted(withdrawn);
+        return { kind: 'withdrawn' };
+      },
+    };
   }
 
   /** Asks the fleet's question for `pause` and records its answer, unless a request decides first. */
@@ -91,4 +116,12 @@ export class FleetSteering {
       at: this.hooks.now(),
     });
   }
+}
+
+/** Resolves once `signal` aborts (at once when it has). */
+export function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
 }
