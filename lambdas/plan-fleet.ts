@@ -1,12 +1,14 @@
 /**
  * Task "Plan fleet": validates the fleet input, selects and plans the jobs from Nomad (reads
- * only), writes the item list and the skipped list to the plan store, and returns the fleet's
- * state for the Distributed Map. Bad input ends the run in `InvalidInput`, nothing touched.
+ * only), writes the item list and the skipped list to the plan store, takes the fleet's
+ * run-control item in the lock table, and returns the fleet's state for the Distributed Map. Bad
+ * input ends the run in `InvalidInput`, nothing touched.
  */
 import type { Context } from 'aws-lambda';
+import { holdFleetControl } from '../lib/steps/fleet/fleet-control-item';
 import { decodePlanFleetPayload, planFleetStep } from '../lib/steps/fleet/plan-fleet-step';
 import { clockOf, fleetEventsOf } from '../lib/steps/kit/local-invocation';
-import { planStoreFromEnv } from '../lib/stores/from-env';
+import { jobLockFromEnv, planStoreFromEnv } from '../lib/stores/from-env';
 import type { FleetState } from '../lib/workflow/fleet-state-names';
 import { deadlineSignal } from './private/deadline';
 import { logger } from './private/logger';
@@ -26,6 +28,8 @@ const planFleet = async (event: unknown, context: Context): Promise<FleetState> 
     },
     payload,
   );
+  // Planned (bad input is refused before): from now on the fleet can be paused or stopped.
+  await holdFleetControl(jobLockFromEnv(process.env, clockOf(context)), state.run.runId);
   logger.info('Planned fleet', {
     runId: state.run.runId,
     jobs: state.plan.jobs,

@@ -55,9 +55,17 @@ export class NomadRestartFleet extends Construct {
     const { workflow } = props;
     this.workflow = workflow;
     const settings = workflow.fleetSettings;
-    const fns = createFleetFunctions(this, { ...settings, planBucketName: workflow.planBucket.bucketName });
+    const fns = createFleetFunctions(this, {
+      ...settings,
+      planBucketName: workflow.planBucket.bucketName,
+      lockTableName: workflow.lockTable.tableName,
+    });
     this.functions = fns;
-    grantFleetHandlerAccess(this, { functions: fns, planBucket: workflow.planBucket });
+    grantFleetHandlerAccess(this, {
+      functions: fns,
+      planBucket: workflow.planBucket,
+      lockTable: workflow.lockTable,
+    });
 
     const stateMachineName = `${Stack.of(this).stackName}-${id}`.replace(/[^A-Za-z0-9_-]/g, '-').slice(0, 80);
     this.stateMachine = new sfn.StateMachine(this, 'StateMachine', {

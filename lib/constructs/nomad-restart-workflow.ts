@@ -132,7 +132,7 @@ export class NomadRestartWorkflow extends Construct {
    * Nomad connection and placement, log retention, removal policy and alarm topic.
    * @internal
    */
-  public readonly fleetSettings: Omit<FleetFunctionsProps, 'planBucketName'> & {
+  public readonly fleetSettings: Omit<FleetFunctionsProps, 'planBucketName' | 'lockTableName'> & {
     readonly alarmTopic?: sns.ITopic;
   };
 

@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { ControlRequest } from '../control/requests';
 import { isTransientNomadError } from '../nomad/errors';
 import { JobLockLostError, SharedLockUnavailableError } from './errors';
+import { fleetControlKey } from './fleet-control-key';
 import type { HeldLock, JobLock, LeaseRequest, LockKey } from './job-lock';
 import type { NomadControlRequests } from './nomad-control-requests';
 import type { NomadVariablesLock } from './nomad-variables-lock';
@@ -116,6 +117,14 @@ export class PairedJobLock {
 
   public requestControl(key: LockKey, owner: string, request: ControlRequest): Promise<boolean> {
     return this.own.requestControl(key, owner, request);
+  }
+
+  /**
+   * The request recorded for the fleet run `fleetRunId` on its own item (lib/stores/fleet-control-key.ts):
+   * the engine's lock only, as a fleet names no job and so has no request variable in Nomad.
+   */
+  public fleetControlRequest(fleetRunId: string): Promise<ControlRequest | undefined> {
+    return this.own.controlRequest(fleetControlKey(fleetRunId), fleetRunId);
   }
 
   /**

@@ -3,9 +3,12 @@
  * (`runFleetLocally`), its lines as they happen, the jobs' questions asked here one at a time
  * (each names its job), and SIGINT as the one-job command handles it: the interrupt question, and
  * once confirmed every running job canceled at its next safe point and no further job started.
+ * A fleet-level pause (docs/run-control.md) is asked here once, as the fleet's one question.
  */
+import type { FleetPauseAsker } from '../../engines/local/fleet-steering';
 import type { FleetProgressEvent } from '../../fleet/events';
 import type { FleetFormatter } from '../../fleet/format';
+import { pauseQuestion } from '../../restart/questions';
 import type { FleetCommandLine } from '../commands/fleet-command';
 import { fleetExitCodeOf } from './exit-code';
 import { fleetEventWriter } from './fleet-output';
@@ -41,6 +44,8 @@ export async function runFleet(
     emit: output.write,
     prompt: (text, invalidAnswer) => desk.exclusive(() => prompt(text, invalidAnswer)),
     onPreparing: terminal.notice,
+    // Not at a terminal: nobody here can answer, a `resume` or `stop` request decides.
+    ...(terminal.interactive ? { askPause: fleetPauseAsker(desk) } : {}),
   });
   let canceled = false;
   const stopListening = handleInterrupts(interrupts, desk, {
@@ -57,4 +62,17 @@ export async function runFleet(
   } finally {
     stopListening();
   }
+}
+
+/**
+ * The fleet's one pause question, in its turn at the terminal (an interrupt never cancels it: a
+ * read that fails answers it with its default, no); withdrawn once a request decided it.
+ */
+function fleetPauseAsker(desk: TerminalDesk): FleetPauseAsker {
+  const neverCanceled = new AbortController().signal;
+  return async (pause, withdrawn) => {
+    const answer = await desk.askForRun(pauseQuestion(pause), neverCanceled, withdrawn);
+    if (answer === undefined) return undefined;
+    return { decision: answer.kind === 'yes' ? 'resume' : 'stop', answeredBy: operatorName() };
+  };
 }

@@ -1,7 +1,7 @@
 /**
  * The fleet's two Lambda functions, built like the one-job handlers' (`task-functions.ts`): "Plan
  * fleet" calls Nomad (its address, secrets and VPC placement), "Summarize fleet" reads and writes
- * the plan bucket only.
+ * the plan bucket; both the fleet's run-control item in the lock table.
  */
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -15,6 +15,8 @@ import { grantNomadSecrets, type NomadConnectionProps, nomadEnvironment } from '
 /** What the fleet's functions need: where Nomad is, the plan bucket, and the log settings. */
 export interface FleetFunctionsProps extends NomadConnectionProps {
   readonly planBucketName: string;
+  /** Where the fleet's run-control item is kept (lib/steps/fleet/fleet-control-item.ts). */
+  readonly lockTableName: string;
   readonly logRetention: logs.RetentionDays;
   readonly removalPolicy: RemovalPolicy;
 }
@@ -46,7 +48,11 @@ export function createFleetFunctions(
     const fn = new TaskFunction(scope, `${handlerId}-fn`, {
       handlerId,
       timeout: TIMEOUTS[handlerId],
-      environment: { ...(nomad ? nomadEnvironment(props) : {}), [ENV.planBucket]: props.planBucketName },
+      environment: {
+        ...(nomad ? nomadEnvironment(props) : {}),
+        [ENV.planBucket]: props.planBucketName,
+        [ENV.lockTable]: props.lockTableName,
+      },
       logRetention: props.logRetention,
       removalPolicy: props.removalPolicy,
       errorsAlarm: STEP_ERRORS_ALARM,

@@ -1,7 +1,10 @@
 /**
  * The fleet functions' access to the plan bucket: each under `fleets/` only (`fleetKeys`), and
- * "Plan fleet" under `fleet-cache/` too (the jobs' reads it keeps between runs).
+ * "Plan fleet" under `fleet-cache/` too (the jobs' reads it keeps between runs); and to the lock
+ * table, for the fleet's run-control item (lib/steps/fleet/fleet-control-item.ts).
  */
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type { Construct } from 'constructs';
@@ -19,14 +22,31 @@ export const FLEET_PLAN_ACCESS: Readonly<Record<FleetHandlerId, readonly string[
   'summarize-fleet': ['s3:GetObject', 's3:PutObject', 's3:PutObjectTagging'],
 };
 
-/** Grants each fleet function what its step does in the plan bucket. */
+/**
+ * Actions per fleet function on the lock table's item of the fleet: "Plan fleet" takes it (a
+ * refresh in place first, `UpdateItem`, for a retried plan; else `PutItem`; `GetItem` reads the
+ * holder back when another run holds the name), "Summarize fleet" deletes it. Exact table ARN,
+ * no index: neither reads by owner.
+ */
+export const FLEET_LOCK_ACCESS: Readonly<Record<FleetHandlerId, readonly string[]>> = {
+  'plan-fleet': ['dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:GetItem'],
+  'summarize-fleet': ['dynamodb:DeleteItem'],
+};
+
+/** Grants each fleet function what its step does in the plan bucket and the lock table. */
 export function grantFleetHandlerAccess(
   scope: Construct,
   r: {
     readonly functions: Readonly<Record<FleetHandlerId, lambda.IFunction>>;
     readonly planBucket: s3.Bucket;
+    readonly lockTable: dynamodb.Table;
   },
 ): void {
+  for (const [handlerId, actions] of Object.entries(FLEET_LOCK_ACCESS)) {
+    r.functions[handlerId as FleetHandlerId].addToRolePolicy(
+      new iam.PolicyStatement({ actions: [...actions], resources: [r.lockTable.tableArn] }),
+    );
+  }
   for (const [handlerId, actions] of Object.entries(FLEET_PLAN_ACCESS)) {
     grantPlanObjects(scope, {
       fn: r.functions[handlerId as FleetHandlerId],

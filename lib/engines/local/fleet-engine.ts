@@ -6,6 +6,7 @@
  * handlers use; each item's `.sync:2` child is one run of the one-job state machine through
  * `runRestartLocally`, exactly as a one-job run at a terminal.
  */
+import type { ControlRequest } from '../../control/requests';
 import type { FleetProgressEvent } from '../../fleet/events';
 import { jobFinishedEvent } from '../../fleet/job-end';
 import { summaryEventsOf } from '../../fleet/summary-events';
@@ -15,10 +16,14 @@ import { FleetTaskStates } from '../../workflow/fleet-state-names';
 import { type ChildExecutionRequest, LocalChildExecutions } from './child-executions';
 import { type LocalRestart, type LocalRestartRequest, localInvocation, runRestartLocally } from './engine';
 import { StateMachineNotFoundError } from './errors';
+import type { FleetControlChange } from './fleet-control';
 import { fleetStateOf, jobEndOfItem, jobOf } from './fleet-events';
+import { type FleetPauseAsker, FleetSteering, untilAborted } from './fleet-steering';
 import { createGate, lambdaTaskHandler } from './lambda-tasks';
 import { type LocalDefinitions, loadLocalDefinition } from './local-definition';
+import { oneAtATime } from './one-at-a-time';
 import { runLocalExecution } from './runner';
+import { sumStats } from './stats';
 import type { ExecutionResult, ExecutionSummary, ItemExecutionSummary, TaskHandler } from './types';
 
 /** The fleet's Lambda Tasks and their handlers (`lambdas/<id>.ts`). */
@@ -44,6 +49,7 @@ export interface LocalFleetRequest
     | 'taskTokenCallbacks'
     | 'now'
     | 'sleep'
+    | 'controlPollMs'
   > {
   /** The fleet's input, as the console or a schedule gives it ("Plan fleet" validates it). */
   readonly input: unknown;
@@ -62,6 +68,11 @@ export interface LocalFleetRequest
    * @default - the handlers' in-memory plan store
    */
   readonly objectStore?: PlanStore;
+  /**
+   * The fleet's one pause question, asked once per fleet-level pause (docs/run-control.md).
+   * @default - none: only a `resume` or `stop` request decides a paused fleet
+   */
+  readonly askPause?: FleetPauseAsker;
 }
 
 /** A fleet run's end: the fleet execution's own, plus each item and job execution with its stats. */
@@ -87,16 +98,11 @@ export interface LocalFleet {
    * StopExecution of the fleet does on AWS.
    */
   requestCancel(): Promise<void>;
-}
-
-/** Runs `ask` after every question asked before it has its reply: one question at a time. */
-function oneAtATime() {
-  let last: Promise<unknown> = Promise.resolve();
-  return <T>(ask: () => Promise<T>): Promise<T> => {
-    const next = last.then(ask, ask);
-    last = next.catch(() => undefined);
-    return next;
-  };
+  /**
+   * A fleet-level pause, resume or stop (docs/run-control.md, "A fleet"; fleet-steering.ts).
+   * Answers what changed (`ignored`, with why: a resume of a fleet that is not paused).
+   */
+  requestControl(request: ControlRequest): Promise<FleetControlChange>;
 }
 
 /**
@@ -127,6 +133,7 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
     stateMachines: _stateMachines,
     objectStore: _objectStore,
     signal: _signal,
+    askPause: _askPause,
     ...jobSettings
   } = request;
   const { localStores } = await import('../../stores/from-env');
@@ -138,12 +145,23 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
   const jobs: JobRunEnd[] = [];
   const chains: Promise<unknown>[] = [];
   const items: ItemExecutionSummary[] = [];
+  // A confirmed interrupt (SIGINT): each running job is canceled as the one-job command cancels.
   let canceling = false;
   let jobsStarted = 0;
   // Resolved as each item execution ends: a cancel waits for the items of the jobs it stopped.
   let itemEnded = () => {};
   let validateJob = synthesized;
   let budget = { maxFailedJobs: 0 };
+  // Stops the fleet (ABORTED) once the jobs it started ended, and their items with them.
+  const stopOnceJobsEnded = () =>
+    void (async () => {
+      await Promise.all(chains);
+      while (items.length < jobsStarted) await new Promise<void>((resolve) => (itemEnded = resolve));
+      stop.abort();
+    })();
+  const { askPause } = request;
+  const steering = new FleetSteering({ running: () => running, stopFleet: stopOnceJobsEnded, now, askPause });
+  const noFurtherJob = () => canceling || steering.control.stoppedBy !== undefined;
 
   /** One job's one-job run: settles when its first execution ends, as `.sync` waits for that one only. */
   const runJob = (child: ChildExecutionRequest) =>
@@ -161,8 +179,11 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
         executionName: name,
         validate: validateJob,
         signal,
-        emit: (event) => request.emit({ ...event, namespace: job.namespace, job: job.job }),
-        prompt: (prompt, invalid) => ask(() => request.prompt(`${label}${prompt}`, invalid)),
+        ...steering.jobQuestions({
+          emit: (event) => request.emit({ ...event, namespace: job.namespace, job: job.job }),
+          prompt: (prompt, invalid, withdrawn) =>
+            ask(() => request.prompt(`${label}${prompt}`, invalid, withdrawn)),
+        }),
         onExecutionEnded: (execution) => {
           if (first) resolve(execution);
           else child.onContinuedExecutionEnded(execution);
@@ -174,6 +195,7 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
       const chain = started.then((restart) => {
         running.add(restart);
         if (canceling) void restart.requestCancel();
+        else void steering.jobStarted(restart);
         return restart.result.then((result) => {
           const { status, error, cause, stats } = result;
           jobs.push({
@@ -195,14 +217,13 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
         `a fleet item started "${child.stateMachineArn}"; locally only "${stateMachine.stateMachineArn}" runs`,
       );
     }
-    if (canceling || child.signal.aborted) {
+    // A paused fleet starts no job until its decision (the Map's `-max-jobs` slots stay taken).
+    if (noFurtherJob() || !(await steering.mayStartJob(child.signal))) {
       // The fleet is being stopped: no job starts; the item waits for the stop, as StopExecution
-      // would find it.
-      await new Promise((resolve) => {
-        if (child.signal.aborted) resolve(undefined);
-        child.signal.addEventListener('abort', resolve, { once: true });
-      });
-      return { executionArn: child.executionArn, name: child.name, status: 'ABORTED', stats: emptyStats() };
+      // would find it, and ends with no stats (it never ran).
+      await untilAborted(child.signal);
+      const { executionArn, name } = child;
+      return { executionArn, name, status: 'ABORTED', stats: sumStats([], 0) };
     }
     return runJob(child);
   });
@@ -268,26 +289,8 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
       await Promise.all([...running].map((restart) => restart.requestCancel()));
       // Once the running jobs stopped at their safe points (and their items ended), the fleet is
       // stopped too.
-      void (async () => {
-        await Promise.all(chains);
-        while (items.length < jobsStarted) await new Promise<void>((resolve) => (itemEnded = resolve));
-        stop.abort();
-      })();
+      stopOnceJobsEnded();
     },
-  };
-}
-
-/** The stats of an execution that never ran. */
-function emptyStats() {
-  return {
-    executions: 0,
-    stateEntries: 0,
-    transitions: 0,
-    retries: 0,
-    stateCounts: {},
-    maxPayloadBytes: 0,
-    historyEvents: 0,
-    maxHistoryEvents: 0,
-    durationMs: 0,
+    requestControl: (control) => steering.request(control),
   };
 }

@@ -12,6 +12,7 @@ import { JobLockLostError } from '../../stores/errors';
 import { planKeys } from '../../stores/plan-keys';
 import type { PlannedStepInput } from '../../workflow/restart-steps';
 import { decision, pendingQuestion, type StepKit } from '../kit/step-kit';
+import { fleetControlRequest } from './fleet-control-step';
 import type { GuardStop } from './guard-stop';
 import { type JobLocks, lockKeyOf } from './job-locks';
 import { stopForLostLockStep } from './lock-lost-step';
@@ -25,7 +26,8 @@ export async function controlStep(
 ): Promise<GuardStop | undefined> {
   const key = lockKeyOf(input.plan);
   const runId = input.run.runId;
-  const request = await locks.lock.controlRequest(key, runId);
+  const request =
+    (await locks.lock.controlRequest(key, runId)) ?? (await fleetControlRequest(locks.lock, input.options));
   if (request === undefined) return undefined;
   switch (request.verb) {
     case 'resume':

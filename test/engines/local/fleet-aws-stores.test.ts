@@ -15,6 +15,7 @@ import { type LocalFleetRequest, runFleetLocally } from '../../../lib/engines/lo
 import { type LocalDefinitions, loadLocalDefinition } from '../../../lib/engines/local/local-definition';
 import type { FleetProgressEvent } from '../../../lib/fleet/events';
 import { fleetKeys } from '../../../lib/fleet/items';
+import { fleetControlKey } from '../../../lib/stores/fleet-control-key';
 import { S3PlanStore } from '../../../lib/stores/s3-plan-store';
 import { FLEET_HANDLER_IDS, FleetTaskStates } from '../../../lib/workflow/fleet-state-names';
 import { FlowStates, TASK_STATE_HANDLERS } from '../../../lib/workflow/state-names';
@@ -86,10 +87,15 @@ describe('runFleetLocally on the AWS stores with IAM enforced', () => {
     const calls = aws.ledger.calls.slice(from);
     const byFunction = (fn: string) =>
       new Set(calls.filter((c) => c.functionName === fn).map((c) => c.request.action));
-    expect(byFunction('plan-fleet')).toEqual(new Set(['s3:PutObject']));
-    expect([...byFunction('summarize-fleet')]).toEqual(
-      expect.arrayContaining(['s3:GetObject', 's3:PutObject']),
+    // Plan fleet also takes the fleet's run-control item (a refresh first, then the take), and
+    // Summarize fleet gives it back.
+    expect(byFunction('plan-fleet')).toEqual(
+      new Set(['s3:PutObject', 'dynamodb:UpdateItem', 'dynamodb:PutItem']),
     );
+    expect([...byFunction('summarize-fleet')]).toEqual(
+      expect.arrayContaining(['s3:GetObject', 's3:PutObject', 'dynamodb:DeleteItem']),
+    );
+    expect(await aws.lockHolder(fleetControlKey('fleet-on-aws'))).toBeUndefined();
     // Each job ran as a one-job run does on AWS: its lock taken in the table and released.
     expect(byFunction('lock-job').size).toBeGreaterThan(0);
     expect(await aws.lockHolder({ namespace: 'default', jobId: 'api' })).toBeUndefined();
