@@ -8,8 +8,10 @@
  * told why privately; nothing is written for a refused request.
  */
 import * as z from 'zod';
+import { RunControlError, RunNotRunningError } from '../control/errors';
 import { type ControlRequest, describeRequester, isControlVerb } from '../control/requests';
 import { checkSlackActor, checkWebhookKey } from './allow-list';
+import { decideQuestion } from './decide';
 import {
   type ApprovalHttpResponse,
   decisionIdOf,
@@ -25,7 +27,12 @@ import {
   MalformedApprovalRequestError,
   RunControlOffError,
 } from './errors';
-import { controlRun, type RunControlCall, type RunControlOutcome } from './run-control';
+import {
+  type AnsweringRequest,
+  controlRun,
+  type RunControlCall,
+  type RunControlOutcome,
+} from './run-control';
 import { SIGNATURE_WINDOW_SECONDS, verifyWebhookSignature } from './signatures';
 import type { SlackInteraction } from './slack-interaction';
 
@@ -60,11 +67,25 @@ export function controlOutcomeText(request: ControlRequest, outcome: RunControlO
   }
 }
 
-/** Runs one verified, allowed request, and logs what it came to. */
-async function steer(deps: EndpointDeps, call: RunControlCall): Promise<RunControlOutcome> {
+/** Runs one verified, allowed request for the run that holds its jobs, and logs what it came to. */
+async function steer(deps: EndpointDeps, call: Omit<RunControlCall, 'jobs'>): Promise<RunControlOutcome> {
   const lock = deps.lock;
   if (lock === undefined) throw new RunControlOffError('Run control is not configured for this deployment');
-  const outcome = await controlRun({ lock, decide: deps.decide }, call);
+  const [first, ...rest] = await lock.keysHeldBy(call.runId);
+  if (first === undefined)
+    throw new RunNotRunningError(
+      `No running restart has run id "${call.runId}": it has ended or never existed`,
+    );
+  const outcome = await controlRun(
+    {
+      lock,
+      questions: {
+        approvals: deps.decide.approvals,
+        answer: (_question, answer) => decideQuestion(deps.decide, answer),
+      },
+    },
+    { ...call, jobs: [first, ...rest] },
+  );
   deps.log.info('Run control request handled', {
     verb: call.request.verb,
     via: call.request.via,
@@ -72,6 +93,11 @@ async function steer(deps: EndpointDeps, call: RunControlCall): Promise<RunContr
     jobs: outcome.jobs.length,
   });
   return outcome;
+}
+
+/** The HTTP status of a refused request: a run not running is not found, anything else conflicts. */
+function controlRefusalStatus(error: RunControlError): number {
+  return error instanceof RunNotRunningError ? 404 : 409;
 }
 
 /** The Slack Pause / Stop button: the outcome, or why it was refused, is told privately. */
@@ -82,7 +108,7 @@ export async function handleSlackControl(
   seen: Seen,
 ): Promise<ApprovalHttpResponse> {
   const { actor } = interaction;
-  const request: ControlRequest = {
+  const request: AnsweringRequest = {
     verb: interaction.verb,
     requestedBy: actor.userId,
     via: 'slack',
@@ -100,8 +126,9 @@ export async function handleSlackControl(
     });
     text = controlOutcomeText(request, outcome);
   } catch (error) {
-    if (!(error instanceof ApprovalError)) throw error;
-    deps.log.warn('Run control request refused', { reason: error.name, status: error.status });
+    if (!(error instanceof ApprovalError || error instanceof RunControlError)) throw error;
+    const status = error instanceof ApprovalError ? error.status : controlRefusalStatus(error);
+    deps.log.warn('Run control request refused', { reason: error.name, status });
     // Slack shows its own generic error for anything but a 200: the user is told why instead.
     text =
       error instanceof AnswererNotAllowedError
@@ -134,18 +161,26 @@ export async function handleWebhookRequest(
   const body = readWebhookRequest(request.body);
   await refuseCopy(deps, { signature, timestamp, channel: 'webhook-request' });
   checkWebhookKey(webhook.allowedKeyIds, keyId);
-  const control: ControlRequest = {
+  const control: AnsweringRequest = {
     verb: body.verb,
     requestedBy: body.requestedBy,
     via: 'webhook',
     at: deps.now(),
   };
-  const outcome = await steer(deps, {
-    runId: body.runId,
-    request: control,
-    answeredBy: `${body.requestedBy} (webhook key ${keyId})`,
-    decisionId: decisionIdOf(signature),
-  });
+  let outcome: RunControlOutcome;
+  try {
+    outcome = await steer(deps, {
+      runId: body.runId,
+      request: control,
+      answeredBy: `${body.requestedBy} (webhook key ${keyId})`,
+      decisionId: decisionIdOf(signature),
+    });
+  } catch (error) {
+    if (!(error instanceof RunControlError)) throw error;
+    const status = controlRefusalStatus(error);
+    deps.log.warn('Run control request refused', { reason: error.name, status });
+    return json(status, { error: error.name, message: error.message });
+  }
   return json(200, { outcome: outcome.kind, message: controlOutcomeText(control, outcome) });
 }
 

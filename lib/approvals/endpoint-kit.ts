@@ -4,11 +4,11 @@
  * sentence, and the private Slack message.
  */
 import { createHash } from 'node:crypto';
+import type { JobLock } from '../stores/job-lock';
 import type { ReplayGuard } from '../stores/replay-guard';
 import type { SlackAllowList } from './allow-list';
 import type { DecideDeps, DecideOutcome } from './decide';
 import { decisionLine } from './question-message';
-import type { RunControlDeps } from './run-control';
 import type { SlackChannel } from './slack-channel';
 import type { SlackActor } from './slack-interaction';
 
@@ -48,7 +48,7 @@ export interface EndpointDeps {
    * The lock table, where pause and stop requests are recorded for a run's next safe point.
    * @default - none: Pause / Stop buttons are told run control is off, `/webhook/requests` is 404
    */
-  readonly lock?: RunControlDeps['lock'];
+  readonly lock?: Pick<JobLock, 'keysHeldBy' | 'requestControl' | 'controlRequest' | 'clearControlRequest'>;
 }
 
 /** The endpoint's answer. */

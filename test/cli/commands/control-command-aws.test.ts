@@ -119,7 +119,12 @@ describe('nomad-restart pause|resume|stop <execution ARN>', () => {
       // Arrange
       await runningWeb();
       await lock().requestControl(KEY, RUN, { verb: 'pause', requestedBy: 'U0AAAAAAA', via: 'slack', at: 1 });
-      const question = parkedOn(RUN, 'pause-token', { jobId: 'web', kind: 'pause', prompt: PAUSE_PROMPT });
+      const question = parkedOn(RUN, 'pause-token', {
+        runId: RUN,
+        jobId: 'web',
+        kind: 'pause',
+        prompt: PAUSE_PROMPT,
+      });
       await emulated.store.put(question);
 
       // Act
@@ -162,7 +167,12 @@ describe('nomad-restart pause|resume|stop <execution ARN>', () => {
     // Arrange: an earlier run of the same job left a question behind.
     await runningWeb();
     await emulated.store.put(
-      parkedOn(execArn('web-run-0'), 'old-token', { jobId: 'web', kind: 'pause', prompt: PAUSE_PROMPT }),
+      parkedOn(execArn('web-run-0'), 'old-token', {
+        runId: execArn('web-run-0'),
+        jobId: 'web',
+        kind: 'pause',
+        prompt: PAUSE_PROMPT,
+      }),
     );
 
     // Act
@@ -181,7 +191,12 @@ describe('nomad-restart pause|resume|stop <execution ARN>', () => {
   it('refuses a pause of a run already parked on its pause question', async () => {
     // Arrange
     await runningWeb();
-    const question = parkedOn(RUN, 'pause-token', { jobId: 'web', kind: 'pause', prompt: PAUSE_PROMPT });
+    const question = parkedOn(RUN, 'pause-token', {
+      runId: RUN,
+      jobId: 'web',
+      kind: 'pause',
+      prompt: PAUSE_PROMPT,
+    });
     await emulated.store.put(question);
 
     // Act
