@@ -148,6 +148,28 @@ describe('nomad-restart pause|resume|stop <execution ARN>', () => {
     },
   );
 
+  it('answers the pause question a continued execution of the run parked, named by the first execution', async () => {
+    // Arrange: the run continued as new, and its second execution parked on the pause question.
+    await runningWeb();
+    const second = execArn(continuationExecutionName(RUN, 'web', 2));
+    const question = parkedOn(second, 'second-token', {
+      runId: RUN,
+      jobId: 'web',
+      kind: 'pause',
+      prompt: PAUSE_PROMPT,
+    });
+    await emulated.store.put(question);
+
+    // Act
+    const out = await control('resume', [RUN]);
+
+    // Assert
+    expect(out.stderr).toBe('');
+    expect(out.exitCode).toBe(0);
+    expect(fake.received('SendTaskSuccess').map((i) => i['taskToken'])).toEqual(['second-token']);
+    expect((await emulated.store.get(question.approvalId)).decision).toMatchObject({ answer: 'yes' });
+  });
+
   it('withdraws a pause the run has not reached yet on resume', async () => {
     // Arrange
     await runningWeb();
