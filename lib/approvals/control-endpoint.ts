@@ -8,7 +8,7 @@
  * told why privately; nothing is written for a refused request.
  */
 import * as z from 'zod';
-import { RunControlError, RunNotRunningError } from '../control/errors';
+import { RunNotRunningError } from '../control/errors';
 import { type ControlRequest, describeRequester, isControlVerb } from '../control/requests';
 import { checkSlackActor, checkWebhookKey } from './allow-list';
 import { decideQuestion } from './decide';
@@ -16,13 +16,15 @@ import {
   type ApprovalHttpResponse,
   decisionIdOf,
   type EndpointDeps,
+  isFirstSighting,
   json,
   outcomeText,
+  refusalStatus,
+  type SignedRequest,
   tellSafely,
 } from './endpoint-kit';
 import {
   AnswererNotAllowedError,
-  ApprovalError,
   ApprovalReplayError,
   MalformedApprovalRequestError,
   RunControlOffError,
@@ -33,23 +35,12 @@ import {
   type RunControlCall,
   type RunControlOutcome,
 } from './run-control';
-import { SIGNATURE_WINDOW_SECONDS, verifyWebhookSignature } from './signatures';
+import { verifyWebhookSignature } from './signatures';
 import type { SlackInteraction } from './slack-interaction';
 
-/** A verified request as the replay guard keys it. */
-interface Seen {
-  readonly signature: string;
-  readonly timestamp: number;
-  readonly channel: string;
-}
-
 /** Refuses a second copy of one signed request. */
-async function refuseCopy(deps: EndpointDeps, seen: Seen): Promise<void> {
-  const first = await deps.replays.firstSighting(
-    `${seen.channel}:${seen.signature}`,
-    seen.timestamp + 2 * SIGNATURE_WINDOW_SECONDS,
-  );
-  if (!first) throw new ApprovalReplayError();
+async function refuseCopy(deps: EndpointDeps, seen: SignedRequest): Promise<void> {
+  if (!(await isFirstSighting(deps, seen))) throw new ApprovalReplayError();
 }
 
 /** What the requester is told the request came to. */
@@ -95,17 +86,12 @@ async function steer(deps: EndpointDeps, call: Omit<RunControlCall, 'jobs'>): Pr
   return outcome;
 }
 
-/** The HTTP status of a refused request: a run not running is not found, anything else conflicts. */
-function controlRefusalStatus(error: RunControlError): number {
-  return error instanceof RunNotRunningError ? 404 : 409;
-}
-
 /** The Slack Pause / Stop button: the outcome, or why it was refused, is told privately. */
 export async function handleSlackControl(
   deps: EndpointDeps,
   slack: NonNullable<EndpointDeps['slack']>,
   interaction: Extract<SlackInteraction, { readonly kind: 'control' }>,
-  seen: Seen,
+  seen: SignedRequest,
 ): Promise<ApprovalHttpResponse> {
   const { actor } = interaction;
   const request: AnsweringRequest = {
@@ -126,8 +112,8 @@ export async function handleSlackControl(
     });
     text = controlOutcomeText(request, outcome);
   } catch (error) {
-    if (!(error instanceof ApprovalError || error instanceof RunControlError)) throw error;
-    const status = error instanceof ApprovalError ? error.status : controlRefusalStatus(error);
+    const status = refusalStatus(error);
+    if (status === undefined || !(error instanceof Error)) throw error;
     deps.log.warn('Run control request refused', { reason: error.name, status });
     // Slack shows its own generic error for anything but a 200: the user is told why instead.
     text =
@@ -167,20 +153,13 @@ export async function handleWebhookRequest(
     via: 'webhook',
     at: deps.now(),
   };
-  let outcome: RunControlOutcome;
-  try {
-    outcome = await steer(deps, {
-      runId: body.runId,
-      request: control,
-      answeredBy: `${body.requestedBy} (webhook key ${keyId})`,
-      decisionId: decisionIdOf(signature),
-    });
-  } catch (error) {
-    if (!(error instanceof RunControlError)) throw error;
-    const status = controlRefusalStatus(error);
-    deps.log.warn('Run control request refused', { reason: error.name, status });
-    return json(status, { error: error.name, message: error.message });
-  }
+  // A refusal is answered with its status by the endpoint, as an answer's is.
+  const outcome = await steer(deps, {
+    runId: body.runId,
+    request: control,
+    answeredBy: `${body.requestedBy} (webhook key ${keyId})`,
+    decisionId: decisionIdOf(signature),
+  });
   return json(200, { outcome: outcome.kind, message: controlOutcomeText(control, outcome) });
 }
 
