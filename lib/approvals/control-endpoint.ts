@@ -19,6 +19,7 @@ import {
   isFirstSighting,
   json,
   outcomeText,
+  readWebhookJson,
   refusalStatus,
   type SignedRequest,
   tellSafely,
@@ -169,19 +170,12 @@ function readWebhookRequest(text: string): {
   verb: ControlRequest['verb'];
   requestedBy: string;
 } {
-  let body: unknown;
-  try {
-    body = JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new MalformedApprovalRequestError('Webhook request is not JSON', { cause: error });
-  }
-  const parsed = webhookRequest.safeParse(body);
-  if (!parsed.success) {
-    throw new MalformedApprovalRequestError(
-      'Webhook request must be {"runId": string, "request": "pause"|"resume"|"stop", "requestedBy": string}',
-    );
-  }
-  const { runId, request, requestedBy } = parsed.data;
+  const { runId, request, requestedBy } = readWebhookJson(
+    text,
+    webhookRequest,
+    'Webhook request',
+    '{"runId": string, "request": "pause"|"resume"|"stop", "requestedBy": string}',
+  );
   if (!isControlVerb(request)) {
     throw new MalformedApprovalRequestError(
       `Webhook request "request" must be "pause", "resume" or "stop", got ${JSON.stringify(request)}`,

@@ -1,16 +1,17 @@
 /**
  * What every route of the approval endpoint shares: its request, response and dependencies, the
- * JSON response, the status of a refusal, the replay guard's first sighting of a signed request,
+ * JSON response, a webhook's JSON body, the status of a refusal, the replay guard's first sighting of a signed request,
  * the decision id it decides a question under, the decision in a sentence, and the private Slack
  * message.
  */
 import { createHash } from 'node:crypto';
+import type * as z from 'zod';
 import { RunControlError, RunNotRunningError } from '../control/errors';
 import type { JobLock } from '../stores/job-lock';
 import type { ReplayGuard } from '../stores/replay-guard';
 import type { SlackAllowList } from './allow-list';
 import type { DecideDeps, DecideOutcome } from './decide';
-import { ApprovalError } from './errors';
+import { ApprovalError, MalformedApprovalRequestError } from './errors';
 import { decisionLine } from './question-message';
 import { SIGNATURE_WINDOW_SECONDS } from './signatures';
 import type { SlackChannel } from './slack-channel';
@@ -68,6 +69,22 @@ export const json = (statusCode: number, body: unknown): ApprovalHttpResponse =>
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify(body),
 });
+
+/**
+ * A webhook's JSON body read with `schema`, or a 400 saying what `what` (`Webhook answer`) must be:
+ * `shape`, as the sender would write it.
+ */
+export function readWebhookJson<T>(text: string, schema: z.ZodType<T>, what: string, shape: string): T {
+  let body: unknown;
+  try {
+    body = JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new MalformedApprovalRequestError(`${what} is not JSON`, { cause: error });
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new MalformedApprovalRequestError(`${what} must be ${shape}`);
+  return parsed.data;
+}
 
 /**
  * The HTTP status a refused request is answered with, or `undefined` for an error that is no

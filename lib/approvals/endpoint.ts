@@ -20,6 +20,7 @@ import {
   isFirstSighting,
   json,
   outcomeText,
+  readWebhookJson,
   refusalStatus,
   type SignedRequest,
   tellSafely,
@@ -30,7 +31,6 @@ import {
   ApprovalExpiredError,
   ApprovalNotFoundError,
   ApprovalReplayError,
-  MalformedApprovalRequestError,
 } from './errors';
 import { TYPED_WAIT_HINT } from './question-message';
 import { verifySlackSignature, verifyWebhookSignature } from './signatures';
@@ -190,29 +190,23 @@ async function handleWebhook(
     webhook.keys,
     deps.now(),
   );
-  let body: unknown;
-  try {
-    body = JSON.parse(request.body) as unknown;
-  } catch (error) {
-    throw new MalformedApprovalRequestError('Webhook answer is not JSON', { cause: error });
-  }
-  const parsed = webhookAnswer.safeParse(body);
-  if (!parsed.success) {
-    throw new MalformedApprovalRequestError(
-      'Webhook answer must be {"approvalId": string, "answer": string, "answeredBy": string}',
-    );
-  }
-  await refuseReplay(deps, { signature, timestamp, channel: 'webhook' }, parsed.data.approvalId);
+  const answer = readWebhookJson(
+    request.body,
+    webhookAnswer,
+    'Webhook answer',
+    '{"approvalId": string, "answer": string, "answeredBy": string}',
+  );
+  await refuseReplay(deps, { signature, timestamp, channel: 'webhook' }, answer.approvalId);
   checkWebhookKey(webhook.allowedKeyIds, keyId);
   const outcome = await decideQuestion(deps.decide, {
-    approvalId: parsed.data.approvalId,
-    reply: parsed.data.answer,
-    answeredBy: `${parsed.data.answeredBy} (webhook key ${keyId})`,
+    approvalId: answer.approvalId,
+    reply: answer.answer,
+    answeredBy: `${answer.answeredBy} (webhook key ${keyId})`,
     via: 'webhook',
     decisionId: decisionIdOf(signature),
   });
   deps.log.info('Answer handled', {
-    approvalId: parsed.data.approvalId,
+    approvalId: answer.approvalId,
     outcome: outcome.kind,
     via: 'webhook',
   });
