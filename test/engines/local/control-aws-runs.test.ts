@@ -20,7 +20,7 @@ import { TaskStates } from '../../../lib/workflow/state-names';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../../fixtures/readme-policy';
 import { restartOptions } from '../../fixtures/restart-options';
 import { useEmulatedAws } from '../../iam/helpers/emulated-aws';
-import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../../steps/helpers/harness';
+import { type Harness, harnessPerTest, simpleJob } from '../../steps/helpers/harness';
 import { runWorkflow } from './helpers/workflow-harness';
 
 const aws = useEmulatedAws();
@@ -30,13 +30,12 @@ const KEY = { namespace: 'default', jobId: 'web' };
 const FROM_SLACK = { requestedBy: 'U0AAAAAAA', via: 'slack' } as const;
 
 /** Three running allocations of `web`, ACLs on with the README's policy. */
-async function cluster(): Promise<Harness> {
-  const h = await harness.start(
-    { jobs: [simpleJob('web', 'service', 3)], acl: readmePolicyAcl() },
+function cluster(): Promise<Harness> {
+  return harness.startRunning(
+    simpleJob('web', 'service', 3),
     { token: OPERATOR_TOKEN },
+    { acl: readmePolicyAcl() },
   );
-  await waitAllRunning(h, 'web', 3);
-  return h;
 }
 
 /** The questions parked in the approvals table (read outside any function). */
