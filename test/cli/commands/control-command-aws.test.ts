@@ -70,6 +70,10 @@ async function runningWeb(): Promise<void> {
   await lock().acquire(KEY, { owner: RUN, ttlSeconds: 3600 });
 }
 
+/** The pause question the ask step parks for run `runId`, asked by its execution `executionId`. */
+const pauseQuestion = (executionId: string, taskToken: string, runId = executionId) =>
+  parkedOn(executionId, taskToken, { runId, jobId: 'web', kind: 'pause', prompt: PAUSE_PROMPT });
+
 const answers = () => fake.received('SendTaskSuccess').map((i) => JSON.parse(String(i['output'])));
 
 describe('nomad-restart pause|resume|stop <execution ARN>', () => {
@@ -119,12 +123,7 @@ describe('nomad-restart pause|resume|stop <execution ARN>', () => {
       // Arrange
       await runningWeb();
       await lock().requestControl(KEY, RUN, { verb: 'pause', requestedBy: 'U0AAAAAAA', via: 'slack', at: 1 });
-      const question = parkedOn(RUN, 'pause-token', {
-        runId: RUN,
-        jobId: 'web',
-        kind: 'pause',
-        prompt: PAUSE_PROMPT,
-      });
+      const question = pauseQuestion(RUN, 'pause-token');
       await emulated.store.put(question);
 
       // Act
@@ -152,12 +151,7 @@ describe('nomad-restart pause|resume|stop <execution ARN>', () => {
     // Arrange: the run continued as new, and its second execution parked on the pause question.
     await runningWeb();
     const second = execArn(continuationExecutionName(RUN, 'web', 2));
-    const question = parkedOn(second, 'second-token', {
-      runId: RUN,
-      jobId: 'web',
-      kind: 'pause',
-      prompt: PAUSE_PROMPT,
-    });
+    const question = pauseQuestion(second, 'second-token', RUN);
     await emulated.store.put(question);
 
     // Act
@@ -188,14 +182,7 @@ describe('nomad-restart pause|resume|stop <execution ARN>', () => {
   it('refuses a resume with nothing paused, and ignores a pause question of another run of the job', async () => {
     // Arrange: an earlier run of the same job left a question behind.
     await runningWeb();
-    await emulated.store.put(
-      parkedOn(execArn('web-run-0'), 'old-token', {
-        runId: execArn('web-run-0'),
-        jobId: 'web',
-        kind: 'pause',
-        prompt: PAUSE_PROMPT,
-      }),
-    );
+    await emulated.store.put(pauseQuestion(execArn('web-run-0'), 'old-token'));
 
     // Act
     const out = await control('resume', [RUN]);
@@ -213,12 +200,7 @@ describe('nomad-restart pause|resume|stop <execution ARN>', () => {
   it('refuses a pause of a run already parked on its pause question', async () => {
     // Arrange
     await runningWeb();
-    const question = parkedOn(RUN, 'pause-token', {
-      runId: RUN,
-      jobId: 'web',
-      kind: 'pause',
-      prompt: PAUSE_PROMPT,
-    });
+    const question = pauseQuestion(RUN, 'pause-token');
     await emulated.store.put(question);
 
     // Act
