@@ -30,7 +30,7 @@ import { FlowStates, TASK_STATE_HANDLERS, TaskStates } from '../../lib/workflow/
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../fixtures/readme-policy';
 import { restartOptions } from '../fixtures/restart-options';
 import { lambdaContext } from '../lambdas/helpers/fixtures';
-import { statusChangeEvent } from '../lambdas/helpers/status-change';
+import { endedExecutionEvent } from '../lambdas/helpers/status-change';
 import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../steps/helpers/harness';
 import { SIGNING_SECRET, slackBody, slackHeaders, WEBHOOK_KEYS, webhookHeaders } from './helpers/approvals';
 import { fakeSlackAroundAll, type SlackCall } from './helpers/fake-slack';
@@ -174,14 +174,7 @@ async function tellEnd(result: ExecutionResult, startDate: number, options: Rest
   const [execution] = result.executions;
   if (execution === undefined) throw new Error('the run had no execution');
   await runEnded(
-    statusChangeEvent({
-      executionArn: execution.executionArn,
-      status: execution.status,
-      startDate,
-      stopDate: Date.now(),
-      input: toRestartInput(options),
-      output: execution.output,
-    }),
+    endedExecutionEvent(execution, { startDate, input: toRestartInput(options) }),
     lambdaContext(),
   );
 }

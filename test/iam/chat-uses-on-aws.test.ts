@@ -30,7 +30,7 @@ import { functionUrlEvent } from '../approvals/helpers/local-loop';
 import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
 import { lambdaContext } from '../lambdas/helpers/fixtures';
-import { statusChangeEvent } from '../lambdas/helpers/status-change';
+import { endedExecutionEvent } from '../lambdas/helpers/status-change';
 import { harnessPerTest, simpleJob } from '../steps/helpers/harness';
 import { useEmulatedAws } from './helpers/emulated-aws';
 import {
@@ -183,17 +183,14 @@ describe('the chat uses, on the AWS stores with IAM enforced', () => {
     if (execution === undefined) throw new Error('the run had no execution');
     await asFunction('notify-run-ended', () =>
       runEndNotifier(
-        statusChangeEvent({
+        endedExecutionEvent(execution, {
+          startDate,
+          input: toRestartInput(options),
           // The local execution as the full stack's state machine runs it.
           executionArn: execution.executionArn.replace(
             /:local:000000000000:execution:[^:]+:/,
             `:${DEPLOYED.region}:${DEPLOYED.account}:execution:${FULL_STACK_NAME}-Restart:`,
           ),
-          status: execution.status,
-          startDate,
-          stopDate: Date.now(),
-          input: toRestartInput(options),
-          output: execution.output,
         }),
         lambdaContext(),
       ),
