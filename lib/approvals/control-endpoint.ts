@@ -8,41 +8,40 @@
  * told why privately; nothing is written for a refused request.
  */
 import * as z from 'zod';
+import { RunNotRunningError } from '../control/errors';
 import { type ControlRequest, describeRequester, isControlVerb } from '../control/requests';
 import { checkSlackActor, checkWebhookKey } from './allow-list';
+import { decideQuestion } from './decide';
 import {
   type ApprovalHttpResponse,
   decisionIdOf,
   type EndpointDeps,
+  isFirstSighting,
   json,
   outcomeText,
+  readWebhookJson,
+  refusalStatus,
+  type SignedRequest,
   tellSafely,
 } from './endpoint-kit';
 import {
   AnswererNotAllowedError,
-  ApprovalError,
   ApprovalReplayError,
   MalformedApprovalRequestError,
   RunControlOffError,
 } from './errors';
-import { controlRun, type RunControlCall, type RunControlOutcome } from './run-control';
-import { SIGNATURE_WINDOW_SECONDS, verifyWebhookSignature } from './signatures';
+import {
+  type AnsweringRequest,
+  controlRun,
+  type RunControlCall,
+  type RunControlOutcome,
+} from './run-control';
+import { verifyWebhookSignature } from './signatures';
 import type { SlackInteraction } from './slack-interaction';
 
-/** A verified request as the replay guard keys it. */
-interface Seen {
-  readonly signature: string;
-  readonly timestamp: number;
-  readonly channel: string;
-}
-
 /** Refuses a second copy of one signed request. */
-async function refuseCopy(deps: EndpointDeps, seen: Seen): Promise<void> {
-  const first = await deps.replays.firstSighting(
-    `${seen.channel}:${seen.signature}`,
-    seen.timestamp + 2 * SIGNATURE_WINDOW_SECONDS,
-  );
-  if (!first) throw new ApprovalReplayError();
+async function refuseCopy(deps: EndpointDeps, seen: SignedRequest): Promise<void> {
+  if (!(await isFirstSighting(deps, seen))) throw new ApprovalReplayError();
 }
 
 /** What the requester is told the request came to. */
@@ -60,11 +59,25 @@ export function controlOutcomeText(request: ControlRequest, outcome: RunControlO
   }
 }
 
-/** Runs one verified, allowed request, and logs what it came to. */
-async function steer(deps: EndpointDeps, call: RunControlCall): Promise<RunControlOutcome> {
+/** Runs one verified, allowed request for the run that holds its jobs, and logs what it came to. */
+async function steer(deps: EndpointDeps, call: Omit<RunControlCall, 'jobs'>): Promise<RunControlOutcome> {
   const lock = deps.lock;
   if (lock === undefined) throw new RunControlOffError('Run control is not configured for this deployment');
-  const outcome = await controlRun({ lock, decide: deps.decide }, call);
+  const [first, ...rest] = await lock.keysHeldBy(call.runId);
+  if (first === undefined)
+    throw new RunNotRunningError(
+      `No running restart has run id "${call.runId}": it has ended or never existed`,
+    );
+  const outcome = await controlRun(
+    {
+      lock,
+      questions: {
+        approvals: deps.decide.approvals,
+        answer: (_question, answer) => decideQuestion(deps.decide, answer),
+      },
+    },
+    { ...call, jobs: [first, ...rest] },
+  );
   deps.log.info('Run control request handled', {
     verb: call.request.verb,
     via: call.request.via,
@@ -79,10 +92,10 @@ export async function handleSlackControl(
   deps: EndpointDeps,
   slack: NonNullable<EndpointDeps['slack']>,
   interaction: Extract<SlackInteraction, { readonly kind: 'control' }>,
-  seen: Seen,
+  seen: SignedRequest,
 ): Promise<ApprovalHttpResponse> {
   const { actor } = interaction;
-  const request: ControlRequest = {
+  const request: AnsweringRequest = {
     verb: interaction.verb,
     requestedBy: actor.userId,
     via: 'slack',
@@ -100,8 +113,9 @@ export async function handleSlackControl(
     });
     text = controlOutcomeText(request, outcome);
   } catch (error) {
-    if (!(error instanceof ApprovalError)) throw error;
-    deps.log.warn('Run control request refused', { reason: error.name, status: error.status });
+    const status = refusalStatus(error);
+    if (status === undefined || !(error instanceof Error)) throw error;
+    deps.log.warn('Run control request refused', { reason: error.name, status });
     // Slack shows its own generic error for anything but a 200: the user is told why instead.
     text =
       error instanceof AnswererNotAllowedError
@@ -134,12 +148,13 @@ export async function handleWebhookRequest(
   const body = readWebhookRequest(request.body);
   await refuseCopy(deps, { signature, timestamp, channel: 'webhook-request' });
   checkWebhookKey(webhook.allowedKeyIds, keyId);
-  const control: ControlRequest = {
+  const control: AnsweringRequest = {
     verb: body.verb,
     requestedBy: body.requestedBy,
     via: 'webhook',
     at: deps.now(),
   };
+  // A refusal is answered with its status by the endpoint, as an answer's is.
   const outcome = await steer(deps, {
     runId: body.runId,
     request: control,
@@ -155,19 +170,12 @@ function readWebhookRequest(text: string): {
   verb: ControlRequest['verb'];
   requestedBy: string;
 } {
-  let body: unknown;
-  try {
-    body = JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new MalformedApprovalRequestError('Webhook request is not JSON', { cause: error });
-  }
-  const parsed = webhookRequest.safeParse(body);
-  if (!parsed.success) {
-    throw new MalformedApprovalRequestError(
-      'Webhook request must be {"runId": string, "request": "pause"|"resume"|"stop", "requestedBy": string}',
-    );
-  }
-  const { runId, request, requestedBy } = parsed.data;
+  const { runId, request, requestedBy } = readWebhookJson(
+    text,
+    webhookRequest,
+    'Webhook request',
+    '{"runId": string, "request": "pause"|"resume"|"stop", "requestedBy": string}',
+  );
   if (!isControlVerb(request)) {
     throw new MalformedApprovalRequestError(
       `Webhook request "request" must be "pause", "resume" or "stop", got ${JSON.stringify(request)}`,

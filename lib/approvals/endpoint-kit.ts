@@ -1,14 +1,19 @@
 /**
  * What every route of the approval endpoint shares: its request, response and dependencies, the
- * JSON response, the decision id a signed request decides a question under, the decision in a
- * sentence, and the private Slack message.
+ * JSON response, a webhook's JSON body, the status of a refusal, the replay guard's first sighting of a signed request,
+ * the decision id it decides a question under, the decision in a sentence, and the private Slack
+ * message.
  */
 import { createHash } from 'node:crypto';
+import type * as z from 'zod';
+import { RunControlError, RunNotRunningError } from '../control/errors';
+import type { JobLock } from '../stores/job-lock';
 import type { ReplayGuard } from '../stores/replay-guard';
 import type { SlackAllowList } from './allow-list';
 import type { DecideDeps, DecideOutcome } from './decide';
+import { ApprovalError, MalformedApprovalRequestError } from './errors';
 import { decisionLine } from './question-message';
-import type { RunControlDeps } from './run-control';
+import { SIGNATURE_WINDOW_SECONDS } from './signatures';
 import type { SlackChannel } from './slack-channel';
 import type { SlackActor } from './slack-interaction';
 
@@ -48,7 +53,7 @@ export interface EndpointDeps {
    * The lock table, where pause and stop requests are recorded for a run's next safe point.
    * @default - none: Pause / Stop buttons are told run control is off, `/webhook/requests` is 404
    */
-  readonly lock?: RunControlDeps['lock'];
+  readonly lock?: Pick<JobLock, 'keysHeldBy' | 'requestControl' | 'controlRequest' | 'clearControlRequest'>;
 }
 
 /** The endpoint's answer. */
@@ -64,6 +69,50 @@ export const json = (statusCode: number, body: unknown): ApprovalHttpResponse =>
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify(body),
 });
+
+/**
+ * A webhook's JSON body read with `schema`, or a 400 saying what `what` (`Webhook answer`) must be:
+ * `shape`, as the sender would write it.
+ */
+export function readWebhookJson<T>(text: string, schema: z.ZodType<T>, what: string, shape: string): T {
+  let body: unknown;
+  try {
+    body = JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new MalformedApprovalRequestError(`${what} is not JSON`, { cause: error });
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new MalformedApprovalRequestError(`${what} must be ${shape}`);
+  return parsed.data;
+}
+
+/**
+ * The HTTP status a refused request is answered with, or `undefined` for an error that is no
+ * refusal. A run-control refusal (lib/control/errors.ts) is the endpoint's to map: a run not
+ * running is not found, any other conflicts with where the run is.
+ */
+export function refusalStatus(error: unknown): number | undefined {
+  if (error instanceof ApprovalError) return error.status;
+  if (error instanceof RunControlError) return error instanceof RunNotRunningError ? 404 : 409;
+  return undefined;
+}
+
+/** A verified signed request, as the replay guard keys it. */
+export interface SignedRequest {
+  readonly signature: string;
+  readonly timestamp: number;
+  /** The route it came by: the same signature on another route is another request. */
+  readonly channel: string;
+}
+
+/** Whether `seen` is the first copy of its signed request; it is remembered from now on. */
+export function isFirstSighting(deps: EndpointDeps, seen: SignedRequest): Promise<boolean> {
+  // Past the window the timestamp check refuses it anyway; a little longer covers clock skew.
+  return deps.replays.firstSighting(
+    `${seen.channel}:${seen.signature}`,
+    seen.timestamp + 2 * SIGNATURE_WINDOW_SECONDS,
+  );
+}
 
 /**
  * The decision id of one signed request: the same for each copy of it, so a sender that retries

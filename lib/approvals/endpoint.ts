@@ -17,8 +17,12 @@ import {
   type ApprovalHttpResponse,
   decisionIdOf,
   type EndpointDeps,
+  isFirstSighting,
   json,
   outcomeText,
+  readWebhookJson,
+  refusalStatus,
+  type SignedRequest,
   tellSafely,
 } from './endpoint-kit';
 import {
@@ -27,10 +31,9 @@ import {
   ApprovalExpiredError,
   ApprovalNotFoundError,
   ApprovalReplayError,
-  MalformedApprovalRequestError,
 } from './errors';
 import { TYPED_WAIT_HINT } from './question-message';
-import { SIGNATURE_WINDOW_SECONDS, verifySlackSignature, verifyWebhookSignature } from './signatures';
+import { verifySlackSignature, verifyWebhookSignature } from './signatures';
 import { FREE_TEXT_VIEW, typedAnswerView } from './slack-blocks';
 import { parseSlackInteraction, type QuestionInteraction, type SlackInteraction } from './slack-interaction';
 
@@ -59,9 +62,10 @@ export async function handleApprovalRequest(
       return await handleWebhookRequest(deps, request);
     return json(404, { message: 'Not found' });
   } catch (error) {
-    if (error instanceof ApprovalError) {
-      deps.log.warn('Answer refused', { route, reason: error.name, status: error.status });
-      return json(error.status, { error: error.name, message: error.message });
+    const status = refusalStatus(error);
+    if (status !== undefined && error instanceof Error) {
+      deps.log.warn('Answer refused', { route, reason: error.name, status });
+      return json(status, { error: error.name, message: error.message });
     }
     deps.log.warn('Answer failed', { route, reason: error instanceof Error ? error.name : 'unknown' });
     return json(500, { message: 'Internal error; the question is unchanged' });
@@ -72,16 +76,8 @@ export async function handleApprovalRequest(
  * Refuses a copy of a request seen before, unless its question is still open to it: a retried
  * answer is accepted until the question is decided, and never counts twice.
  */
-async function refuseReplay(
-  deps: EndpointDeps,
-  seen: { readonly signature: string; readonly timestamp: number; readonly channel: string },
-  approvalId: string,
-): Promise<void> {
-  // Past the window the timestamp check refuses it anyway; a little longer covers clock skew.
-  const first = await deps.replays.firstSighting(
-    `${seen.channel}:${seen.signature}`,
-    seen.timestamp + 2 * SIGNATURE_WINDOW_SECONDS,
-  );
+async function refuseReplay(deps: EndpointDeps, seen: SignedRequest, approvalId: string): Promise<void> {
+  const first = await isFirstSighting(deps, seen);
   if (!first && !(await isOpenFor(deps.decide.approvals, approvalId, decisionIdOf(seen.signature))))
     throw new ApprovalReplayError();
 }
@@ -194,29 +190,23 @@ async function handleWebhook(
     webhook.keys,
     deps.now(),
   );
-  let body: unknown;
-  try {
-    body = JSON.parse(request.body) as unknown;
-  } catch (error) {
-    throw new MalformedApprovalRequestError('Webhook answer is not JSON', { cause: error });
-  }
-  const parsed = webhookAnswer.safeParse(body);
-  if (!parsed.success) {
-    throw new MalformedApprovalRequestError(
-      'Webhook answer must be {"approvalId": string, "answer": string, "answeredBy": string}',
-    );
-  }
-  await refuseReplay(deps, { signature, timestamp, channel: 'webhook' }, parsed.data.approvalId);
+  const answer = readWebhookJson(
+    request.body,
+    webhookAnswer,
+    'Webhook answer',
+    '{"approvalId": string, "answer": string, "answeredBy": string}',
+  );
+  await refuseReplay(deps, { signature, timestamp, channel: 'webhook' }, answer.approvalId);
   checkWebhookKey(webhook.allowedKeyIds, keyId);
   const outcome = await decideQuestion(deps.decide, {
-    approvalId: parsed.data.approvalId,
-    reply: parsed.data.answer,
-    answeredBy: `${parsed.data.answeredBy} (webhook key ${keyId})`,
+    approvalId: answer.approvalId,
+    reply: answer.answer,
+    answeredBy: `${answer.answeredBy} (webhook key ${keyId})`,
     via: 'webhook',
     decisionId: decisionIdOf(signature),
   });
   deps.log.info('Answer handled', {
-    approvalId: parsed.data.approvalId,
+    approvalId: answer.approvalId,
     outcome: outcome.kind,
     via: 'webhook',
   });

@@ -68,20 +68,6 @@ export class ApprovalSettingsError extends ApprovalError {
   public readonly status = 500;
 }
 
-/** A run-control request for a run that holds no job's lock: it has ended, or never existed. */
-export class RunNotRunningError extends ApprovalError {
-  public readonly status = 404;
-
-  public constructor(runId: string, options?: ErrorOptions) {
-    super(`No running restart has run id "${runId}": it has ended or never existed`, options);
-  }
-}
-
-/** A resume of a run that is not paused, or a pause of a run already paused: nothing changed. */
-export class RunControlConflictError extends ApprovalError {
-  public readonly status = 409;
-}
-
 /** Run control asked of a deployment whose endpoint has no lock table to record it in. */
 export class RunControlOffError extends ApprovalError {
   public readonly status = 404;

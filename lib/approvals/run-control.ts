@@ -1,107 +1,134 @@
 /**
- * Run control from chat and the webhook (lib/control/requests.ts): a `pause` or `stop` is recorded
- * beside the run's lock (the lock table on AWS), where the run's next safe point reads it; a
- * `resume` answers the run's parked pause question yes through the one decision
- * (lib/approvals/decide.ts), and a `stop` answers it no, so a paused run is steered the same way
- * whoever asks. Nothing is written for a run that holds no lock any more (ended, or never was).
+ * Steering a running restart (lib/control/requests.ts), whoever asks: the webhook and Slack
+ * endpoint (lib/approvals/control-endpoint.ts) and `nomad-restart pause|resume|stop <execution
+ * ARN>` (lib/engines/aws/control-run.ts). A `pause` or `stop` is recorded beside the run's lock,
+ * where its next safe point reads it; a run already parked on its pause question waits on a task
+ * token instead, so `resume` answers that question yes and `stop` answers it no, through the one
+ * decision (lib/approvals/decide.ts). Callers find the run and the jobs it holds, and bring their
+ * own clients (retries, error wording); the steering is decided here only.
  */
+import { RunAlreadyPausedError, RunNotPausedError, RunNotRunningError } from '../control/errors';
 import type { ControlRequest } from '../control/requests';
 import { goQuote } from '../go/quote';
-import { type PendingApproval, stateMachineArnOf } from '../stores/approval-store';
+import { type ApprovalStore, type PendingApproval, stateMachineArnOf } from '../stores/approval-store';
 import type { JobLock, LockKey } from '../stores/job-lock';
-import { type DecideDeps, type DecideOutcome, decideQuestion } from './decide';
-import { RunControlConflictError, RunNotRunningError } from './errors';
+import type { AnswerRequest, DecideOutcome } from './decide';
 
 /** The question kind a pause parks (lib/workflow/payloads.ts `PendingQuestion.kind`). */
 export const PAUSE_QUESTION_KIND = 'pause';
 
 /** What {@link controlRun} works with. */
 export interface RunControlDeps {
-  /** The run's lock: which jobs it holds, and where a request is recorded for its next safe point. */
-  readonly lock: Pick<JobLock, 'keysHeldBy' | 'requestControl' | 'controlRequest' | 'clearControlRequest'>;
-  /** The one decision, for a run parked on its pause question. */
-  readonly decide: DecideDeps;
+  /** The run's lock, where a request is recorded for its next safe point. */
+  readonly lock: Pick<JobLock, 'requestControl' | 'controlRequest' | 'clearControlRequest'>;
+  /**
+   * The pending questions, where a run parked on its pause question is found and answered.
+   * @default - none: the run is not looked for among parked questions (a pause is recorded)
+   */
+  readonly questions?: ParkedQuestions;
 }
+
+/** Where a run parked on its pause question is found, and how that question is answered. */
+export interface ParkedQuestions {
+  readonly approvals: Pick<ApprovalStore, 'listPending' | 'get'>;
+  /** Answers the parked question through the one decision (`decideQuestion`), with the caller's clients. */
+  readonly answer: (question: PendingApproval, answer: AnswerRequest) => Promise<DecideOutcome>;
+}
+
+/** A request from a channel that may answer a question (the terminal, Slack, the webhook). */
+export type AnsweringRequest = ControlRequest & { readonly via: AnswerRequest['via'] };
+
+/** The jobs a run holds (its lock table's owner index): at least one. */
+export type HeldJobs = readonly [LockKey, ...LockKey[]];
 
 /** One attributed request for one run. */
 export interface RunControlCall {
-  /** The run: its first execution's ARN (what owns the lock). */
+  /** The run: its first execution's ARN (what owns the lock, and what its questions name). */
   readonly runId: string;
-  readonly request: ControlRequest;
+  readonly jobs: HeldJobs;
+  readonly request: AnsweringRequest;
   /** Who asked, as a decision records it (`alice (Slack U1)`). */
   readonly answeredBy: string;
-  /** The same for every copy of one signed request: a retried one decides a question at most once. */
+  /** The same for every copy of one request: a retried one decides a question at most once. */
   readonly decisionId: string;
 }
 
 /** What a request came to. */
 export type RunControlOutcome =
   /** Recorded for the run's next safe point, on each job it holds. */
-  | { readonly kind: 'recorded'; readonly jobs: readonly LockKey[] }
+  | { readonly kind: 'recorded'; readonly jobs: HeldJobs }
   /** Answered the pause question the run is parked on (resume: yes, stop: no). */
-  | { readonly kind: 'answered'; readonly jobs: readonly LockKey[]; readonly outcome: DecideOutcome }
+  | { readonly kind: 'answered'; readonly jobs: HeldJobs; readonly outcome: DecideOutcome }
   /** A resume that took back a pause the run had not reached yet. */
-  | { readonly kind: 'withdrawn'; readonly jobs: readonly LockKey[] };
+  | { readonly kind: 'withdrawn'; readonly jobs: HeldJobs };
 
 /**
  * Steers run `call.runId` as `call.request` asks.
- * @throws RunNotRunningError when the run holds no job's lock (it ended, or never existed).
- * @throws RunControlConflictError for a resume of a run neither paused nor asked to pause, and for a
- *   pause of a run already parked on its pause question.
+ * @throws RunAlreadyPausedError for a pause of a run parked on its pause question
+ * @throws RunNotPausedError for a resume of a run neither parked nor asked to pause
+ * @throws RunNotRunningError when the run released its lock while the request was recorded
  */
 export async function controlRun(deps: RunControlDeps, call: RunControlCall): Promise<RunControlOutcome> {
-  const jobs = await deps.lock.keysHeldBy(call.runId);
-  const first = jobs[0];
-  if (first === undefined) throw new RunNotRunningError(call.runId);
-  const { verb } = call.request;
-  const parked = await parkedPauseQuestion(deps.decide, call.runId);
-  if (parked !== undefined && verb !== 'pause') {
-    const outcome = await decideQuestion(deps.decide, {
+  const { jobs, request } = call;
+  const { questions } = deps;
+  const parked = questions === undefined ? undefined : await parkedPause(questions.approvals, call.runId);
+  if (parked !== undefined && request.verb === 'pause')
+    throw new RunAlreadyPausedError(
+      `${restartOf(jobs[0])} is already paused: its question ${goQuote(parked.approvalId)} waits for an answer (resume or stop it)`,
+    );
+  if (parked !== undefined && questions !== undefined) {
+    const outcome = await questions.answer(parked, {
       approvalId: parked.approvalId,
-      reply: verb === 'resume' ? 'yes' : 'no',
+      reply: request.verb === 'resume' ? 'yes' : 'no',
       answeredBy: call.answeredBy,
-      via: call.request.via === 'slack' ? 'slack' : 'webhook',
+      via: request.via,
       decisionId: call.decisionId,
     });
     return { kind: 'answered', jobs, outcome };
   }
-  if (parked !== undefined)
-    throw new RunControlConflictError(`Restart of job ${goQuote(first.jobId)} is already paused`);
-  if (verb === 'resume') return withdrawPause(deps, call, jobs);
-  for (const key of jobs) await deps.lock.requestControl(key, call.runId, call.request);
+  if (request.verb === 'resume') return withdrawPause(deps, call);
+  for (const key of jobs) {
+    // Released between the caller's owner-index read and this write: the run has just ended.
+    if (!(await deps.lock.requestControl(key, call.runId, request)))
+      throw new RunNotRunningError(`${restartOf(key)} is not running: it has just ended`);
+  }
   return { kind: 'recorded', jobs };
 }
 
 /** A resume before the safe point: the pause recorded for it is taken back, on each job. */
-async function withdrawPause(
-  deps: RunControlDeps,
-  call: RunControlCall,
-  jobs: readonly LockKey[],
-): Promise<RunControlOutcome> {
+async function withdrawPause(deps: RunControlDeps, call: RunControlCall): Promise<RunControlOutcome> {
   let withdrawn = false;
-  for (const key of jobs) {
+  for (const key of call.jobs) {
     const recorded = await deps.lock.controlRequest(key, call.runId);
     if (recorded?.verb !== 'pause') continue;
     await deps.lock.clearControlRequest(key, call.runId, recorded);
     withdrawn = true;
   }
   if (!withdrawn)
-    throw new RunControlConflictError(`Restart of job ${goQuote(jobs[0]?.jobId ?? '')} is not paused`);
-  return { kind: 'withdrawn', jobs };
+    throw new RunNotPausedError(`${restartOf(call.jobs[0])} is not paused: there is nothing to resume`);
+  return { kind: 'withdrawn', jobs: call.jobs };
 }
 
 /**
  * The pause question run `runId` is parked on, if any: an undecided `pause` question the ask step
- * parked for it (it names the run on every question it parks).
+ * parked for it. The ask step names the run on every question it parks, so a question asked by a
+ * continued execution (another execution ARN, the same run) is found too.
  */
-async function parkedPauseQuestion(decide: DecideDeps, runId: string): Promise<PendingApproval | undefined> {
+async function parkedPause(
+  approvals: ParkedQuestions['approvals'],
+  runId: string,
+): Promise<PendingApproval | undefined> {
   const stateMachineArn = stateMachineArnOf(runId);
-  const pending = await decide.approvals.listPending(
+  const pending = await approvals.listPending(
     stateMachineArn === undefined ? undefined : { stateMachineArn },
   );
   for (const question of pending.filter((q) => q.kind === PAUSE_QUESTION_KIND)) {
     // The pending index does not hold the run: each pause question is read (few are ever open).
-    if ((await decide.approvals.get(question.approvalId)).runId === runId) return question;
+    if ((await approvals.get(question.approvalId)).runId === runId) return question;
   }
   return undefined;
+}
+
+function restartOf(key: LockKey): string {
+  return `The restart of job ${goQuote(key.jobId)} in namespace ${goQuote(key.namespace)}`;
 }

@@ -11,7 +11,7 @@
  * line, output or response.
  */
 
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SendTaskSuccessCommand } from '@aws-sdk/client-sfn';
 import { jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
@@ -32,14 +32,11 @@ import { discardingTerminal } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
 import { harnessPerTest, refuseFirstRestart, simpleJob } from '../steps/helpers/harness';
 import { SIGNING_SECRET, slackBody, slackHeaders } from './helpers/approvals';
+import { serveChatSecrets, slackEnvironment } from './helpers/chat-secrets';
 import { fakeSlackAroundAll, type SlackCall } from './helpers/fake-slack';
 import { type LocalLoop, startLocalLoop } from './helpers/local-loop';
 
 const BOT_TOKEN = 'xoxb-bot-token-for-tests';
-const SECRET_ARNS = {
-  bot: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:slack-bot-AbCdEf',
-  signing: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:slack-signing-AbCdEf',
-};
 const secrets = mockClient(SecretsManagerClient);
 const written: string[] = [];
 const slack = fakeSlackAroundAll(BOT_TOKEN);
@@ -48,18 +45,11 @@ const harness = harnessPerTest();
 
 beforeAll(async () => {
   Object.assign(process.env, {
-    [APPROVAL_ENV.slackBotTokenSecretArn]: SECRET_ARNS.bot,
-    [APPROVAL_ENV.slackSigningSecretArn]: SECRET_ARNS.signing,
-    [APPROVAL_ENV.slackChannelId]: 'C1',
-    [APPROVAL_ENV.slackApiUrl]: slack.apiUrl,
-    [APPROVAL_ENV.slackAllowedUserIds]: 'U1',
+    ...slackEnvironment(slack.apiUrl),
     // Every handler's log line is kept and searched for the task token.
     POWERTOOLS_LOG_LEVEL: 'DEBUG',
   });
-  secrets.on(GetSecretValueCommand, { SecretId: SECRET_ARNS.bot }).resolves({ SecretString: BOT_TOKEN });
-  secrets
-    .on(GetSecretValueCommand, { SecretId: SECRET_ARNS.signing })
-    .resolves({ SecretString: SIGNING_SECRET });
+  serveChatSecrets(secrets, BOT_TOKEN);
   loop = await startLocalLoop();
 });
 afterAll(async () => {

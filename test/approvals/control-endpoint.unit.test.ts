@@ -216,7 +216,7 @@ describe('run control at the approval endpoint', () => {
       name: 'a resume with nothing paused',
       body: { runId: EXECUTION, request: 'resume', requestedBy: 'bob' },
       status: 409,
-      message: 'Restart of job "web" is not paused',
+      message: 'The restart of job "web" in namespace "default" is not paused: there is nothing to resume',
     },
     {
       name: 'a run that has ended',
@@ -282,7 +282,8 @@ describe('run control at the approval endpoint', () => {
 
   it('refuses a pause of a run already parked on its pause question', async () => {
     // Arrange
-    const s = await setup(pauseQuestion());
+    const question = pauseQuestion();
+    const s = await setup(question);
 
     // Act
     const response = await handleApprovalRequest(
@@ -292,7 +293,9 @@ describe('run control at the approval endpoint', () => {
 
     // Assert
     expect(response.statusCode).toBe(409);
-    expect(JSON.parse(response.body)).toMatchObject({ message: 'Restart of job "web" is already paused' });
+    expect(JSON.parse(response.body)).toMatchObject({
+      message: `The restart of job "web" in namespace "default" is already paused: its question "${question.approvalId}" waits for an answer (resume or stop it)`,
+    });
     expect(sfn.calls()).toHaveLength(0);
   });
 });

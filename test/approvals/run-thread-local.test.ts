@@ -13,7 +13,7 @@
  * end also in the channel, the same start and end delivered to the webhook. A 3-batch run paused
  * from the signed webhook request and then stopped from it ends `canceled` with its lock released.
  */
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { jest } from '@jest/globals';
 import { mockClient } from 'aws-sdk-client-mock';
 import { APPROVAL_ROUTES } from '../../lib/approvals/endpoint';
@@ -30,19 +30,15 @@ import { FlowStates, TASK_STATE_HANDLERS, TaskStates } from '../../lib/workflow/
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../fixtures/readme-policy';
 import { restartOptions } from '../fixtures/restart-options';
 import { lambdaContext } from '../lambdas/helpers/fixtures';
-import { statusChangeEvent } from '../lambdas/helpers/status-change';
+import { endedExecutionEvent } from '../lambdas/helpers/status-change';
 import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../steps/helpers/harness';
-import { SIGNING_SECRET, slackBody, slackHeaders, WEBHOOK_KEYS, webhookHeaders } from './helpers/approvals';
+import { slackBody, slackHeaders, WEBHOOK_KEYS, webhookHeaders } from './helpers/approvals';
+import { SECRET_ARNS, serveChatSecrets, slackEnvironment } from './helpers/chat-secrets';
 import { fakeSlackAroundAll, type SlackCall } from './helpers/fake-slack';
 import { type FakeWebhook, startFakeWebhook } from './helpers/fake-webhook';
 import { type LocalLoop, startLocalLoop } from './helpers/local-loop';
 
 const BOT_TOKEN = 'xoxb-run-thread-local';
-const SECRET_ARNS = {
-  bot: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:slack-bot-AbCdEf',
-  signing: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:slack-signing-AbCdEf',
-  webhook: 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:webhook-AbCdEf',
-};
 const RESTART = 'PUT /v1/client/allocation/:id/restart';
 const KEY = { namespace: 'default', jobId: 'web' };
 const secrets = mockClient(SecretsManagerClient);
@@ -56,11 +52,7 @@ let runEnded: Handler;
 beforeAll(async () => {
   webhook = await startFakeWebhook();
   Object.assign(process.env, {
-    [APPROVAL_ENV.slackBotTokenSecretArn]: SECRET_ARNS.bot,
-    [APPROVAL_ENV.slackSigningSecretArn]: SECRET_ARNS.signing,
-    [APPROVAL_ENV.slackChannelId]: 'C1',
-    [APPROVAL_ENV.slackApiUrl]: slack.apiUrl,
-    [APPROVAL_ENV.slackAllowedUserIds]: 'U1',
+    ...slackEnvironment(slack.apiUrl),
     [APPROVAL_ENV.webhookUrl]: webhook.url,
     [APPROVAL_ENV.webhookSecretArn]: SECRET_ARNS.webhook,
     [APPROVAL_ENV.webhookKeyId]: 'notify',
@@ -69,13 +61,7 @@ beforeAll(async () => {
     [APPROVAL_ENV.runThread]: 'on',
     POWERTOOLS_LOG_LEVEL: 'SILENT',
   });
-  secrets.on(GetSecretValueCommand, { SecretId: SECRET_ARNS.bot }).resolves({ SecretString: BOT_TOKEN });
-  secrets
-    .on(GetSecretValueCommand, { SecretId: SECRET_ARNS.signing })
-    .resolves({ SecretString: SIGNING_SECRET });
-  secrets
-    .on(GetSecretValueCommand, { SecretId: SECRET_ARNS.webhook })
-    .resolves({ SecretString: JSON.stringify(WEBHOOK_KEYS) });
+  serveChatSecrets(secrets, BOT_TOKEN);
   loop = await startLocalLoop();
   runEnded = (await import('../../lambdas/notify-run-ended')).handler as unknown as Handler;
 });
@@ -174,14 +160,7 @@ async function tellEnd(result: ExecutionResult, startDate: number, options: Rest
   const [execution] = result.executions;
   if (execution === undefined) throw new Error('the run had no execution');
   await runEnded(
-    statusChangeEvent({
-      executionArn: execution.executionArn,
-      status: execution.status,
-      startDate,
-      stopDate: Date.now(),
-      input: toRestartInput(options),
-      output: execution.output,
-    }),
+    endedExecutionEvent(execution, { startDate, input: toRestartInput(options) }),
     lambdaContext(),
   );
 }

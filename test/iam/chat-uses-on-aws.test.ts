@@ -15,22 +15,20 @@
  * `SendTaskSuccess` checked on the state machine whose execution issued the token.
  */
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
-import type { SendTaskSuccessCommand } from '@aws-sdk/client-sfn';
-import { decideQuestion } from '../../lib/approvals/decide';
 import { APPROVAL_ROUTES } from '../../lib/approvals/endpoint';
 import { APPROVAL_ENV } from '../../lib/approvals/settings';
 import type { InvocationInterceptor } from '../../lib/engines/local/engine';
 import { LocalTaskTokenCallbacks } from '../../lib/engines/local/task-token-callbacks';
 import { toRestartInput } from '../../lib/restart/input';
-import { approvalStoreFromEnv } from '../../lib/stores/from-env';
 import { REPLAY_KEY_PREFIX } from '../../lib/stores/replay-guard';
 import { TaskStates } from '../../lib/workflow/state-names';
 import { buttonPress, SIGNING_SECRET, slackBody, slackHeaders } from '../approvals/helpers/approvals';
 import { functionUrlEvent } from '../approvals/helpers/local-loop';
+import { decideWhenWaiting, untilWaiting } from '../engines/local/helpers/task-token-answers';
 import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
 import { lambdaContext } from '../lambdas/helpers/fixtures';
-import { statusChangeEvent } from '../lambdas/helpers/status-change';
+import { endedExecutionEvent } from '../lambdas/helpers/status-change';
 import { harnessPerTest, simpleJob } from '../steps/helpers/harness';
 import { useEmulatedAws } from './helpers/emulated-aws';
 import {
@@ -81,12 +79,6 @@ async function questions(): Promise<{ approvalId: string; taskToken: string }[]>
 }
 
 /** Resolves once the run waits on a task token. */
-async function untilWaiting(callbacks: LocalTaskTokenCallbacks): Promise<void> {
-  for (let i = 0; callbacks.pending === 0; i++) {
-    if (i > 1000) throw new Error('the run never waited on its question');
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 /** The KEYS_ONLY stream record of `approvalId`, handed to the question notifier as its function. */
 const notifyQuestion = (eventName: 'INSERT' | 'MODIFY', approvalId: string) =>
@@ -99,15 +91,12 @@ const notifyQuestion = (eventName: 'INSERT' | 'MODIFY', approvalId: string) =>
 
 /** Completes the one question's task token once the run waits on it, as `nomad-restart approve` would. */
 async function approveWhenWaiting(callbacks: LocalTaskTokenCallbacks, approvalId: string): Promise<void> {
-  await untilWaiting(callbacks);
-  const sfn = {
-    send: async (command: SendTaskSuccessCommand) =>
-      callbacks.sendTaskSuccess(String(command.input.taskToken), String(command.input.output)),
-  };
-  const outcome = await decideQuestion(
-    { approvals: approvalStoreFromEnv(), sfn },
-    { approvalId, reply: 'y', answeredBy: 'alice', via: 'terminal' },
-  );
+  const outcome = await decideWhenWaiting(callbacks, {
+    approvalId,
+    reply: 'y',
+    answeredBy: 'alice',
+    via: 'terminal',
+  });
   expect(outcome.kind).toBe('decided');
 }
 
@@ -183,17 +172,14 @@ describe('the chat uses, on the AWS stores with IAM enforced', () => {
     if (execution === undefined) throw new Error('the run had no execution');
     await asFunction('notify-run-ended', () =>
       runEndNotifier(
-        statusChangeEvent({
+        endedExecutionEvent(execution, {
+          startDate,
+          input: toRestartInput(options),
           // The local execution as the full stack's state machine runs it.
           executionArn: execution.executionArn.replace(
             /:local:000000000000:execution:[^:]+:/,
             `:${DEPLOYED.region}:${DEPLOYED.account}:execution:${FULL_STACK_NAME}-Restart:`,
           ),
-          status: execution.status,
-          startDate,
-          stopDate: Date.now(),
-          input: toRestartInput(options),
-          output: execution.output,
         }),
         lambdaContext(),
       ),

@@ -23,6 +23,7 @@ import { LocalTaskTokenCallbacks } from '../../lib/engines/local/task-token-call
 import type { ProgressEvent } from '../../lib/restart/events';
 import { TaskStates } from '../../lib/workflow/state-names';
 import { fakeTerminal } from '../engines/aws/helpers/fixtures';
+import { untilWaiting } from '../engines/local/helpers/task-token-answers';
 import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
 import { type Harness, harnessPerTest, simpleJob } from '../steps/helpers/harness';
@@ -68,13 +69,6 @@ function stepFunctions(callbacks: LocalTaskTokenCallbacks, runId: () => Promise<
     throw new Error(`unexpected ${String(command)}`);
   };
   return { send } as unknown as SFNClient;
-}
-
-async function untilWaiting(callbacks: LocalTaskTokenCallbacks): Promise<void> {
-  for (let i = 0; callbacks.pending === 0; i++) {
-    if (i > 100_000) throw new Error('the run never waited on its question');
-    await new Promise((resolve) => setImmediate(resolve));
-  }
 }
 
 const restarts = (h: Harness) =>

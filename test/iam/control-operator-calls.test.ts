@@ -82,7 +82,9 @@ describe('an operator granted the control use', () => {
       return { code, output: tty.output() };
     };
     const park = async (token: string) =>
-      emulated.store.put(parkedOn(run, token, { jobId: 'web', kind: 'pause', prompt: PAUSE_PROMPT }));
+      emulated.store.put(
+        parkedOn(run, token, { runId: run, jobId: 'web', kind: 'pause', prompt: PAUSE_PROMPT }),
+      );
 
     // Act: pause, take it back, pause again and answer the parked question (resume), then a stop
     // whose SendTaskSuccess reply is lost.

@@ -16,7 +16,7 @@ import { type FakeWebhook, startFakeWebhook } from '../approvals/helpers/fake-we
 import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
 import { lambdaContext } from '../lambdas/helpers/fixtures';
-import { statusChangeEvent } from '../lambdas/helpers/status-change';
+import { endedExecutionEvent } from '../lambdas/helpers/status-change';
 import { harnessPerTest, simpleJob } from '../steps/helpers/harness';
 import { useEmulatedAws } from './helpers/emulated-aws';
 import { secretsManagerServing, startFakeJsonServices } from './helpers/fake-json-services';
@@ -97,13 +97,10 @@ describe('a run live thread, on the AWS stores with IAM enforced', () => {
       await withEnvironment(environmentOf('notify-run-ended', services.url), () =>
         asFunction('notify-run-ended', () =>
           runEnded(
-            statusChangeEvent({
-              executionArn: runId,
-              status: execution.status,
+            endedExecutionEvent(execution, {
               startDate,
-              stopDate: Date.now(),
               input: toRestartInput(options),
-              output: execution.output,
+              executionArn: runId,
             }),
             lambdaContext(),
           ),

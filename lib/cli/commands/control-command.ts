@@ -7,6 +7,7 @@
  */
 import { ApprovalError } from '../../approvals/errors';
 import { decisionLine } from '../../approvals/question-message';
+import type { AnsweringRequest } from '../../approvals/run-control';
 import { RunControlError } from '../../control/errors';
 import type { ControlRequest, ControlVerb } from '../../control/requests';
 import type { AwsControlOutcome } from '../../engines/aws/control-run';
@@ -45,19 +46,21 @@ function requestedLine(request: ControlRequest, key: LockKey, runId: string): st
 
 /** The lines of an AWS request's outcome, and the exit code. */
 function awsOutcome(outcome: AwsControlOutcome, request: ControlRequest, terminal: Terminal): number {
-  const { key, runId } = outcome;
+  const { runId } = outcome;
+  // A run named by an execution is a one-job run: it holds one job.
+  const [key] = outcome.jobs;
   if (outcome.kind === 'recorded') {
     terminal.write({ stream: 'stdout', text: requestedLine(request, key, runId) });
     return 0;
   }
-  if (outcome.kind === 'pause-withdrawn') {
+  if (outcome.kind === 'withdrawn') {
     terminal.write({
       stream: 'stdout',
       text: `Pause withdrawn by ${request.requestedBy} for the restart of job ${goQuote(key.jobId)} in namespace ${goQuote(key.namespace)} (run ${goQuote(runId)}) before the run reached it: it goes on`,
     });
     return 0;
   }
-  const { answer } = outcome;
+  const answer = outcome.outcome;
   if (answer.kind === 'already-decided') {
     terminal.write({
       stream: 'stderr',
@@ -73,7 +76,7 @@ function awsOutcome(outcome: AwsControlOutcome, request: ControlRequest, termina
 /** The request for an execution's run, through the stack's tables. */
 async function requestOnAws(
   executionArn: string,
-  request: ControlRequest,
+  request: AnsweringRequest,
   ctx: ControlCommandContext,
   terminal: Terminal,
 ): Promise<number> {
@@ -122,7 +125,7 @@ async function requestOnAws(
 /** The request for the run holding a job, through Nomad (or its tables, for an AWS run when they are known). */
 async function requestForJob(
   line: Extract<ControlLine, { form: 'job' }>,
-  request: ControlRequest,
+  request: AnsweringRequest,
   ctx: ControlCommandContext,
   terminal: Terminal,
 ): Promise<number> {
@@ -164,7 +167,7 @@ export async function runControlCommand(
         terminal.write({ stream: 'stderr', text: `For additional help try 'nomad-restart ${verb} -help'` });
       return error.exitCode;
     }
-    const request: ControlRequest = {
+    const request: AnsweringRequest = {
       verb,
       requestedBy: operatorName(ctx.env),
       via: 'terminal',

@@ -70,6 +70,10 @@ async function runningWeb(): Promise<void> {
   await lock().acquire(KEY, { owner: RUN, ttlSeconds: 3600 });
 }
 
+/** The pause question the ask step parks for run `runId`, asked by its execution `executionId`. */
+const pauseQuestion = (executionId: string, taskToken: string, runId = executionId) =>
+  parkedOn(executionId, taskToken, { runId, jobId: 'web', kind: 'pause', prompt: PAUSE_PROMPT });
+
 const answers = () => fake.received('SendTaskSuccess').map((i) => JSON.parse(String(i['output'])));
 
 describe('nomad-restart pause|resume|stop <execution ARN>', () => {
@@ -119,7 +123,7 @@ describe('nomad-restart pause|resume|stop <execution ARN>', () => {
       // Arrange
       await runningWeb();
       await lock().requestControl(KEY, RUN, { verb: 'pause', requestedBy: 'U0AAAAAAA', via: 'slack', at: 1 });
-      const question = parkedOn(RUN, 'pause-token', { jobId: 'web', kind: 'pause', prompt: PAUSE_PROMPT });
+      const question = pauseQuestion(RUN, 'pause-token');
       await emulated.store.put(question);
 
       // Act
@@ -143,6 +147,23 @@ describe('nomad-restart pause|resume|stop <execution ARN>', () => {
     },
   );
 
+  it('answers the pause question a continued execution of the run parked, named by the first execution', async () => {
+    // Arrange: the run continued as new, and its second execution parked on the pause question.
+    await runningWeb();
+    const second = execArn(continuationExecutionName(RUN, 'web', 2));
+    const question = pauseQuestion(second, 'second-token', RUN);
+    await emulated.store.put(question);
+
+    // Act
+    const out = await control('resume', [RUN]);
+
+    // Assert
+    expect(out.stderr).toBe('');
+    expect(out.exitCode).toBe(0);
+    expect(fake.received('SendTaskSuccess').map((i) => i['taskToken'])).toEqual(['second-token']);
+    expect((await emulated.store.get(question.approvalId)).decision).toMatchObject({ answer: 'yes' });
+  });
+
   it('withdraws a pause the run has not reached yet on resume', async () => {
     // Arrange
     await runningWeb();
@@ -161,9 +182,7 @@ describe('nomad-restart pause|resume|stop <execution ARN>', () => {
   it('refuses a resume with nothing paused, and ignores a pause question of another run of the job', async () => {
     // Arrange: an earlier run of the same job left a question behind.
     await runningWeb();
-    await emulated.store.put(
-      parkedOn(execArn('web-run-0'), 'old-token', { jobId: 'web', kind: 'pause', prompt: PAUSE_PROMPT }),
-    );
+    await emulated.store.put(pauseQuestion(execArn('web-run-0'), 'old-token'));
 
     // Act
     const out = await control('resume', [RUN]);
@@ -181,7 +200,7 @@ describe('nomad-restart pause|resume|stop <execution ARN>', () => {
   it('refuses a pause of a run already parked on its pause question', async () => {
     // Arrange
     await runningWeb();
-    const question = parkedOn(RUN, 'pause-token', { jobId: 'web', kind: 'pause', prompt: PAUSE_PROMPT });
+    const question = pauseQuestion(RUN, 'pause-token');
     await emulated.store.put(question);
 
     // Act

@@ -8,8 +8,6 @@
  * policy.
  */
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
-import type { SendTaskSuccessCommand } from '@aws-sdk/client-sfn';
-import { decideQuestion } from '../../../lib/approvals/decide';
 import type { ControlRequest } from '../../../lib/control/requests';
 import type { InvocationInterceptor } from '../../../lib/engines/local/engine';
 import { LocalTaskTokenCallbacks } from '../../../lib/engines/local/task-token-callbacks';
@@ -20,7 +18,8 @@ import { TaskStates } from '../../../lib/workflow/state-names';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../../fixtures/readme-policy';
 import { restartOptions } from '../../fixtures/restart-options';
 import { useEmulatedAws } from '../../iam/helpers/emulated-aws';
-import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../../steps/helpers/harness';
+import { type Harness, harnessPerTest, simpleJob } from '../../steps/helpers/harness';
+import { decideWhenWaiting } from './helpers/task-token-answers';
 import { runWorkflow } from './helpers/workflow-harness';
 
 const aws = useEmulatedAws();
@@ -30,13 +29,12 @@ const KEY = { namespace: 'default', jobId: 'web' };
 const FROM_SLACK = { requestedBy: 'U0AAAAAAA', via: 'slack' } as const;
 
 /** Three running allocations of `web`, ACLs on with the README's policy. */
-async function cluster(): Promise<Harness> {
-  const h = await harness.start(
-    { jobs: [simpleJob('web', 'service', 3)], acl: readmePolicyAcl() },
+function cluster(): Promise<Harness> {
+  return harness.startRunning(
+    simpleJob('web', 'service', 3),
     { token: OPERATOR_TOKEN },
+    { acl: readmePolicyAcl() },
   );
-  await waitAllRunning(h, 'web', 3);
-  return h;
 }
 
 /** The questions parked in the approvals table (read outside any function). */
@@ -61,24 +59,15 @@ async function requestOnLockTable(verb: ControlRequest['verb']): Promise<void> {
 }
 
 /** Resolves once the run waits on a task token. */
-async function untilWaiting(callbacks: LocalTaskTokenCallbacks): Promise<void> {
-  for (let i = 0; callbacks.pending === 0; i++) {
-    if (i > 1000) throw new Error('the run never waited on its question');
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 /** Answers the parked question `reply` through the one-decision machinery, as Slack user U0BBBBBBB. */
 async function answer(callbacks: LocalTaskTokenCallbacks, approvalId: string, reply: string): Promise<void> {
-  await untilWaiting(callbacks);
-  const sfn = {
-    send: async (command: SendTaskSuccessCommand) =>
-      callbacks.sendTaskSuccess(String(command.input.taskToken), String(command.input.output)),
-  };
-  const outcome = await decideQuestion(
-    { approvals: approvalStoreFromEnv(), sfn },
-    { approvalId, reply, answeredBy: 'U0BBBBBBB', via: 'slack' },
-  );
+  const outcome = await decideWhenWaiting(callbacks, {
+    approvalId,
+    reply,
+    answeredBy: 'U0BBBBBBB',
+    via: 'slack',
+  });
   expect(outcome.kind).toBe('decided');
 }
 

@@ -20,7 +20,7 @@ import { ASK_STATE_NAME } from '../../../lib/workflow/state-names';
 import type { RunningSimulator } from '../../../sim/index';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../../fixtures/readme-policy';
 import { restartOptions } from '../../fixtures/restart-options';
-import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../../steps/helpers/harness';
+import { type Harness, harnessPerTest, simpleJob } from '../../steps/helpers/harness';
 import { runWorkflow, type WorkflowRun, type WorkflowRunOptions } from './helpers/workflow-harness';
 
 const RESTART = 'PUT /v1/client/allocation/:id/restart';
@@ -37,13 +37,12 @@ afterEach(async () => {
 const harness = harnessPerTest();
 
 /** Three running allocations of `web`, ACLs on with the README's policy. */
-async function cluster(): Promise<Harness> {
-  const h = await harness.start(
-    { jobs: [simpleJob('web', 'service', 3)], acl: readmePolicyAcl() },
+function cluster(): Promise<Harness> {
+  return harness.startRunning(
+    simpleJob('web', 'service', 3),
     { token: OPERATOR_TOKEN },
+    { acl: readmePolicyAcl() },
   );
-  await waitAllRunning(h, 'web', 3);
-  return h;
 }
 
 /** Another terminal: `nomad-restart pause|resume|stop web` elsewhere, with the README's token. */

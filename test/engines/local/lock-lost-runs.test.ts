@@ -17,13 +17,7 @@ import { MANAGEMENT_TOKEN, OPERATOR_TOKEN, readmePolicyAcl } from '../../fixture
 import { restartOptions } from '../../fixtures/restart-options';
 import { useEmulatedAws } from '../../iam/helpers/emulated-aws';
 import { get, put } from '../../sim/helpers/http';
-import {
-  allocationsOf,
-  type Harness,
-  harnessPerTest,
-  simpleJob,
-  waitAllRunning,
-} from '../../steps/helpers/harness';
+import { allocationsOf, type Harness, harnessPerTest, simpleJob } from '../../steps/helpers/harness';
 import { runWorkflow } from './helpers/workflow-harness';
 
 const RESTART = 'PUT /v1/client/allocation/:id/restart';
@@ -40,13 +34,12 @@ afterEach(async () => {
 const harness = harnessPerTest();
 
 /** Three running allocations of `web`, ACLs on with the README's policy. */
-async function cluster(): Promise<Harness> {
-  const h = await harness.start(
-    { jobs: [simpleJob('web', 'service', 3)], acl: readmePolicyAcl() },
+function cluster(): Promise<Harness> {
+  return harness.startRunning(
+    simpleJob('web', 'service', 3),
     { token: OPERATOR_TOKEN },
+    { acl: readmePolicyAcl() },
   );
-  await waitAllRunning(h, 'web', 3);
-  return h;
 }
 
 /** What a management token and another operator do behind the run: free its lock, take the job. */

@@ -3,6 +3,7 @@
  * input and output are JSON strings, `null` when Step Functions left them out (too large, with
  * `included: false`), and `error` / `cause` are set for a failed, timed-out or aborted execution.
  */
+import type { ExecutionSummary } from '../../../lib/engines/local/types';
 
 /** The state machine the test executions belong to. */
 export const STATE_MACHINE_ARN = 'arn:aws:states:eu-west-1:123456789012:stateMachine:NomadRestart-Restart';
@@ -55,4 +56,22 @@ export function statusChangeEvent(facts: StatusChangeFacts): Record<string, unkn
       cause: facts.cause ?? null,
     },
   };
+}
+
+/**
+ * The event for an execution of a local run that has just ended, with the input it was given;
+ * `executionArn` stands in for the local ARN where a test plays a deployed state machine.
+ */
+export function endedExecutionEvent(
+  execution: Pick<ExecutionSummary, 'executionArn' | 'status' | 'output'>,
+  facts: { readonly startDate: number; readonly input: unknown; readonly executionArn?: string },
+): Record<string, unknown> {
+  return statusChangeEvent({
+    executionArn: facts.executionArn ?? execution.executionArn,
+    status: execution.status,
+    startDate: facts.startDate,
+    stopDate: Date.now(),
+    input: facts.input,
+    output: execution.output,
+  });
 }
