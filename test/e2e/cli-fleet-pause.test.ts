@@ -30,6 +30,9 @@ const ARGS = [
   '2s',
 ];
 
+/** Past the batch wait and a batch's restart. */
+const ANSWER_AFTER_MS = 5_000;
+
 let h: Harness | undefined;
 afterEach(async () => {
   await h?.close();
@@ -53,6 +56,9 @@ async function pauseFleetThenAnswer(answer: 'y' | 'n') {
     (reply) => {
       repliedAt[reply] = harness.now();
     },
+    // The fleet's question is asked at once: its answer waits past the 2 s batch wait, so the
+    // jobs reach their safe point (and would have restarted their next batch, unpaused).
+    (reply) => (reply === answer ? ANSWER_AFTER_MS : 0),
   );
   const restarts = h.sim.control
     .requestLog()
@@ -73,8 +79,14 @@ function pauseLines(answer: string): string[] {
     `${INDENT}Are you sure you want to stop the restart process? [y/N] p`,
     'Pause requested: the restart pauses before its next batch',
     `==> <ts>: Paused by ${me} (terminal) at <ts>.`,
-    `${INDENT}Resume the restart? [y/N] ${answer}`,
+    // The jobs' lines wait while the question is open: nothing lands on its line.
+    `${INDENT}Resume the restart? [y/N] ${answer}\n`,
   ];
+}
+
+/** A running job's line once it reached its safe point, paused by the fleet's pause. */
+function pausedLine(job: string): string {
+  return `[${job}] ==> <ts>: Restart paused by ${operatorName()} (terminal): no batch starts until it is resumed`;
 }
 
 describe('nomad-restart fleet paused at a terminal', () => {
@@ -87,7 +99,9 @@ describe('nomad-restart fleet paused at a terminal', () => {
     for (const line of pauseLines('y')) expect(run.output).toContain(line);
     expect(run.output.match(/Resume the restart\? \[y\/N\]/g)).toHaveLength(1);
     expect(run.restarts.filter((t) => t >= run.pausedAt && t < run.answeredAt)).toEqual([]);
-    expect(inFlight(h as Harness).filter((w) => w.from < run.answeredAt)).toHaveLength(2);
+    const paused = inFlight(h as Harness).filter((w) => w.from < run.answeredAt);
+    expect(paused).toHaveLength(2);
+    for (const { job } of paused) expect(run.output).toContain(pausedLine(job));
     expect(run.restarts).toHaveLength(12);
     expect(restartedJobs(h as Harness)).toEqual(JOBS.map((id) => `payments/${id}`));
     expect(run.output).toMatch(/^Fleet restart finished: 4 jobs restarted, 0 failed, 0 skipped$/m);
@@ -107,6 +121,7 @@ describe('nomad-restart fleet paused at a terminal', () => {
     const state = (h as Harness).sim.control.state();
     for (const job of started) {
       const id = job.split('/')[1] ?? '';
+      expect(run.output).toContain(pausedLine(job));
       expect(run.output).toContain(`[${job}] ==> <ts>: Job restart canceled`);
       expect(state.variable('payments', `nomad-restart/locks/${id}`)?.lock).toBeUndefined();
     }

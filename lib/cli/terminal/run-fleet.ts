@@ -13,10 +13,10 @@ import { pauseQuestion } from '../../restart/questions';
 import type { FleetCommandLine } from '../commands/fleet-command';
 import { fleetExitCodeOf } from './exit-code';
 import { fleetEventWriter } from './fleet-output';
-import { heldOutput } from './held-output';
+import { type HeldOutput, heldOutput } from './held-output';
 import { handleInterrupts, type InterruptSource, pauseThrough } from './interrupt';
 import { operatorName } from './operator';
-import { terminalPrompt } from './questions';
+import { askUnlessWithdrawn, terminalPrompt } from './questions';
 import type { Terminal } from './terminal';
 import { TerminalDesk } from './terminal-desk';
 
@@ -52,7 +52,7 @@ export async function runFleet(
     prompt: (text, invalidAnswer) => desk.exclusive(() => prompt(text, invalidAnswer)),
     onPreparing: terminal.notice,
     // Not at a terminal: nobody here can answer, a `resume` or `stop` request decides.
-    ...(terminal.interactive ? { askPause: fleetPauseAsker(desk, stoppedHere) } : {}),
+    ...(terminal.interactive ? { askPause: fleetPauseAsker(desk, output, stoppedHere) } : {}),
   });
   const stopListening = handleInterrupts(interrupts, desk, {
     asking: output.hold,
@@ -73,15 +73,33 @@ export async function runFleet(
 
 /**
  * The fleet's one pause question, in its turn at the terminal (an interrupt never cancels it: a
- * read that fails answers it with its default, no); withdrawn once a request decided it.
+ * read that fails answers it with its default, no); withdrawn once a request decided it. It is
+ * asked as soon as the pause is recorded, while the jobs still go on to their safe points: their
+ * lines (`Restart paused by …`) are held while it is open, as around the interrupt question, so
+ * none lands on the question's line.
  * @param stopping told before a no here stops the fleet
  */
-function fleetPauseAsker(desk: TerminalDesk, stopping: () => void): FleetPauseAsker {
-  const neverCanceled = new AbortController().signal;
-  return async (pause, withdrawn) => {
-    const answer = await desk.askForRun(pauseQuestion(pause), neverCanceled, withdrawn);
-    if (answer === undefined) return undefined;
-    if (answer.kind !== 'yes') stopping();
-    return { decision: answer.kind === 'yes' ? 'resume' : 'stop', answeredBy: operatorName() };
-  };
+function fleetPauseAsker(
+  desk: TerminalDesk,
+  output: Pick<HeldOutput<FleetProgressEvent>, 'hold' | 'release'>,
+  stopping: () => void,
+): FleetPauseAsker {
+  return (pause, withdrawn) =>
+    desk.exclusive(async () => {
+      if (withdrawn.aborted) return undefined;
+      output.hold();
+      try {
+        const answer = await askUnlessWithdrawn(
+          pauseQuestion(pause),
+          desk.formatter,
+          desk.terminal,
+          withdrawn,
+        );
+        if (answer === undefined) return undefined;
+        if (answer.kind !== 'yes') stopping();
+        return { decision: answer.kind === 'yes' ? 'resume' : 'stop', answeredBy: operatorName() };
+      } finally {
+        output.release();
+      }
+    });
 }
