@@ -7,7 +7,9 @@
  * question, in Nomad's words, also takes `p` or `pause`: the run goes on and pauses at its next
  * safe point, before its next batch.
  */
+import type { ControlRequest } from '../../control/requests';
 import { interruptQuestion } from '../../restart/questions';
+import { operatorName } from './operator';
 import { askAtTerminal } from './questions';
 import type { TerminalDesk } from './terminal-desk';
 
@@ -46,6 +48,18 @@ const PAUSE = { kind: 'pause' } as const;
 
 /** Told at the terminal once a pause is recorded (beyond Nomad, on stderr). */
 export const PAUSE_RECORDED_NOTICE = 'Pause requested: the restart pauses before its next batch';
+
+/**
+ * The {@link InterruptHooks.pause} of a run that takes control requests (a job's run, a fleet's):
+ * a `pause` by this terminal's operator, asked now.
+ */
+export function pauseThrough(run: {
+  requestControl(request: ControlRequest): Promise<unknown>;
+}): () => Promise<void> {
+  return async () => {
+    await run.requestControl({ verb: 'pause', requestedBy: operatorName(), via: 'terminal', at: Date.now() });
+  };
+}
 
 /** Handles interrupts for one run until the returned function is called. */
 export function handleInterrupts(

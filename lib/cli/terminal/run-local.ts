@@ -10,7 +10,7 @@ import type { ProgressEvent } from '../../restart/events';
 import type { Formatter } from '../../restart/format';
 import type { JobRestartCommandLine } from '../commands/job-restart-command';
 import { heldOutput } from './held-output';
-import { handleInterrupts, type InterruptSource } from './interrupt';
+import { handleInterrupts, type InterruptSource, pauseThrough } from './interrupt';
 import { progressEventLine } from './json-output';
 import { operatorName } from './operator';
 import { terminalPrompt } from './questions';
@@ -89,14 +89,7 @@ export async function runLocal(
       }
       run.resume();
     },
-    pause: async () => {
-      await run.requestControl({
-        verb: 'pause',
-        requestedBy: operatorName(),
-        via: 'terminal',
-        at: Date.now(),
-      });
-    },
+    pause: pauseThrough(run),
   });
   try {
     return await run.result;

@@ -154,6 +154,8 @@ export function startInPty(args: readonly string[], env: NodeJS.ProcessEnv) {
  * Runs the command in a pty, sends it SIGINT once `afterText` is on screen, then answers each
  * prompt that ends the screen with the next of `replies` (the interrupt question first), and
  * tells `onReply` the time of each reply.
+ * @param thinkMs how long the operator takes before sending a reply (say, so a run reaches its
+ *   safe point while its question is open)
  */
 export function runInterruptedAnswering(
   args: readonly string[],
@@ -161,6 +163,7 @@ export function runInterruptedAnswering(
   afterText: string,
   replies: readonly string[],
   onReply: (reply: string) => void = () => undefined,
+  thinkMs: (reply: string) => number = () => 0,
 ): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     const child = spawnInPty(args, env);
@@ -179,8 +182,10 @@ export function runInterruptedAnswering(
       if (interrupted && PROMPT_AT_END.test(output) && prompts > answered && pending.length > 0) {
         answered = prompts;
         const reply = pending.shift() ?? '';
-        onReply(reply);
-        child.write(`${reply}\r`);
+        setTimeout(() => {
+          onReply(reply);
+          child.write(`${reply}\r`);
+        }, thinkMs(reply));
       }
     });
     const killer = setTimeout(() => child.kill(), KILL_AFTER_MS);
