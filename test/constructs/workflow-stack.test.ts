@@ -351,7 +351,7 @@ describe('NomadRestartStack', () => {
       for (const action of actions) expect(action).toMatch(/^(xray:|logs:|cloudwatch:DescribeAlarms$)/);
     });
 
-    it('grants PutItem only to the lock and ask steps, on their exact tables', () => {
+    it('grants PutItem only to the lock, ask and fleet-plan steps, on their exact tables', () => {
       // Arrange
       const puts = statements().filter((s) => [s['Action']].flat().includes('dynamodb:PutItem'));
 
@@ -360,8 +360,9 @@ describe('NomadRestartStack', () => {
 
       // Assert
       expect(resources.every((r) => r.includes('LockTable') || r.includes('ApprovalsTable'))).toBe(true);
-      // lock-job takes the lock, ask parks its question; a lock refresh only updates (UpdateItem)
-      expect(puts.length).toBe(2);
+      // lock-job takes the lock, ask parks its question, plan-fleet writes its fleet's control item
+      // (docs/run-control.md, A fleet); a lock refresh only updates (UpdateItem)
+      expect(puts.length).toBe(3);
     });
   });
 

@@ -165,8 +165,11 @@ describe('NomadRestartStack in a VPC', () => {
     );
 
     // Assert
-    expect([...services].sort()).toEqual(['dynamodb', 's3', 'secretsmanager', 'states']);
-    for (const service of services) expect(doc).toContain(`\`com.amazonaws.<region>.${service}\``);
+    expect([...services].sort()).toEqual(['cloudwatch', 'dynamodb', 's3', 'secretsmanager', 'states']);
+    // CloudWatch's endpoint is named after its API's host, `monitoring`, not its IAM prefix.
+    const endpointName = (service: string) => (service === 'cloudwatch' ? 'monitoring' : service);
+    for (const service of services)
+      expect(doc).toContain(`\`com.amazonaws.<region>.${endpointName(service)}\``);
   });
 
   it('uses the given security groups, never changing them, and outputs none', () => {
