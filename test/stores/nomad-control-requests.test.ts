@@ -111,6 +111,45 @@ describe('NomadControlRequests with the README’s policy', () => {
     expect(requestVariable()).toBeUndefined();
   });
 
+  it('parks a pause as its marker: no request to read, the pause state parked', async () => {
+    // Arrange
+    const requests = requestsAs();
+    await requests.write(KEY, 'run-1', PAUSE);
+    const requested = await requests.pauseState(KEY, 'run-1');
+    const stored = await requests.read(KEY, 'run-1');
+    if (stored === undefined) throw new Error('no request');
+
+    // Act
+    await requests.park(KEY, 'run-1', stored);
+
+    // Assert
+    expect(requested).toBe('requested');
+    expect(await requests.read(KEY, 'run-1')).toBeUndefined();
+    expect(await requests.pauseState(KEY, 'run-1')).toBe('parked');
+    expect(await requests.pauseState(KEY, 'run-2')).toBeUndefined();
+    expect(requestVariable()?.items).toMatchObject({
+      runId: 'run-1',
+      verb: 'paused',
+      requestedBy: 'bob@laptop-2',
+    });
+  });
+
+  it('keeps a request written since the pause was read, instead of parking over it', async () => {
+    // Arrange
+    const requests = requestsAs();
+    await requests.write(KEY, 'run-1', PAUSE);
+    const stored = await requests.read(KEY, 'run-1');
+    if (stored === undefined) throw new Error('no request');
+    await requests.write(KEY, 'run-1', RESUME);
+
+    // Act
+    await requests.park(KEY, 'run-1', stored);
+
+    // Assert
+    expect((await requests.read(KEY, 'run-1'))?.request).toEqual(RESUME);
+    expect(await requests.pauseState(KEY, 'run-1')).toBeUndefined();
+  });
+
   it('warns and reads none with a token that may not read the requests', async () => {
     // Arrange
     await requestsAs().write(KEY, 'run-1', PAUSE);
@@ -179,5 +218,25 @@ describe('PairedJobLock with the request variable', () => {
     expect(afterBoth).toBeUndefined();
     expect(requestVariable()).toBeUndefined();
     expect(afterNewer).toEqual({ ...PAUSE, at: RESUME.at + 1 });
+  });
+
+  it('parks a pause in Nomad for other terminals, and its next safe point deletes the marker', async () => {
+    // Arrange: the run holds the job; bob's pause is in Nomad.
+    const own = new MemoryJobLock();
+    const pair = pairOf(own);
+    await own.acquire(KEY, { owner: 'run-1', ttlSeconds: 60 });
+    await requestsAs().write(KEY, 'run-1', PAUSE);
+
+    // Act
+    await pair.parkControlRequest(KEY, 'run-1', PAUSE);
+    const whileParked = await pair.controlRequest(KEY, 'run-1');
+    const parkedItems = requestVariable()?.items;
+    const atSafePoint = await pair.controlRequest(KEY, 'run-1', { atSafePoint: true });
+
+    // Assert: the parked question's poll reads no request and keeps the marker; the safe point deletes it.
+    expect(whileParked).toBeUndefined();
+    expect(parkedItems).toMatchObject({ runId: 'run-1', verb: 'paused' });
+    expect(atSafePoint).toBeUndefined();
+    expect(requestVariable()).toBeUndefined();
   });
 });
