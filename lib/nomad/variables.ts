@@ -141,6 +141,32 @@ export class Variables {
   }
 
   /**
+   * `PUT /v1/var/:path?cas=<checkIndex>` (Nomad's `CheckedUpsert`): writes `items` only if the
+   * variable's `ModifyIndex` is still `checkIndex`. Resolves `false` when Nomad answers 409 instead
+   * (its `ErrCASConflict`: someone wrote meanwhile). Needs the `write` variables capability.
+   */
+  public async checkedWrite(
+    path: string,
+    items: Record<string, string>,
+    checkIndex: number,
+    w?: WriteOptions,
+  ): Promise<boolean> {
+    try {
+      await this.http.write(
+        `/v1/var/${path}`,
+        { cas: String(checkIndex) },
+        { Path: path, Items: items },
+        w,
+        decodeVariable,
+      );
+      return true;
+    } catch (err) {
+      if (err instanceof UnexpectedResponseError && err.statusCode === 409) return false;
+      throw err;
+    }
+  }
+
+  /**
    * `DELETE /v1/var/:path?cas=<checkIndex>` (Nomad's `CheckedDelete`): deletes the variable only if
    * its `ModifyIndex` is still `checkIndex` and no lock is on it. Resolves `false` when Nomad
    * answers 409 instead (its `ErrCASConflict`: the variable changed, is locked, or is gone).

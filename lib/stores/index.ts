@@ -31,7 +31,11 @@ export {
   StoreItemNotFoundError,
 } from './errors';
 export { type HeldLock, type JobLock, type LockKey, lockKeyString, MemoryJobLock } from './job-lock';
-export { NomadControlRequests, type StoredControlRequest } from './nomad-control-requests';
+export {
+  NomadControlRequests,
+  type NomadPauseState,
+  type StoredControlRequest,
+} from './nomad-control-requests';
 export { NomadVariablesLock } from './nomad-variables-lock';
 export { PairedJobLock } from './paired-job-lock';
 export { CARRY_OVER_PREFIX, planKeys, runKeyPrefix } from './plan-keys';

@@ -131,12 +131,18 @@ export class PairedJobLock {
    * The request for run `owner`: the engine's own (in-process, the lock table) or the one in
    * Nomad's request variable, the newer of the two when both are there (the operator's last word).
    * Nomad's is read only while `owner` holds the engine's lock: a request is for the holder alone.
+   * `atSafePoint` (the guard, not a parked question's poll): the run's parked marker in Nomad is
+   * deleted, since the run is no longer paused (lib/stores/nomad-control-requests.ts).
    */
-  public async controlRequest(key: LockKey, owner: string): Promise<ControlRequest | undefined> {
+  public async controlRequest(
+    key: LockKey,
+    owner: string,
+    options: { readonly atSafePoint?: boolean } = {},
+  ): Promise<ControlRequest | undefined> {
     const own = await this.own.controlRequest(key, owner);
     const requests = this.options.requests;
     if (requests === undefined || (await this.own.held(key, owner)) === undefined) return own;
-    const nomad = (await requests.read(key, owner))?.request;
+    const nomad = (await requests.read(key, owner, options))?.request;
     if (own === undefined || nomad === undefined) return own ?? nomad;
     return nomad.at > own.at ? nomad : own;
   }
@@ -151,6 +157,22 @@ export class PairedJobLock {
     const requests = this.options.requests;
     const nomad = await requests?.read(key, owner);
     if (nomad !== undefined && nomad.request.at <= request.at) await requests?.clear(key, nomad);
+  }
+
+  /**
+   * Forgets the pause `request` as {@link clearControlRequest} does, except that in Nomad the pause
+   * becomes the parked marker, which shows other terminals the run is paused until a `resume` or
+   * `stop` replaces it or the run's next safe point deletes it.
+   */
+  public async parkControlRequest(key: LockKey, owner: string, request: ControlRequest): Promise<void> {
+    const own = await this.own.controlRequest(key, owner);
+    if (own !== undefined && own.at <= request.at) await this.own.clearControlRequest(key, owner, own);
+    const requests = this.options.requests;
+    const nomad = await requests?.read(key, owner);
+    if (nomad === undefined || nomad.request.at > request.at) return;
+    // Only a pause parks; an older request of another verb is forgotten as before.
+    if (nomad.request.verb === 'pause') await requests?.park(key, owner, nomad);
+    else await requests?.clear(key, nomad);
   }
 
   private async releaseShared(held: HeldLock): Promise<void> {

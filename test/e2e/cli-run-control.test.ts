@@ -4,8 +4,9 @@
  * real commands in subprocesses, against the simulator with ACLs on, each holding exactly the
  * README's policy. `pause web` after the first batch: the run prints the paused line and its
  * question, and the request log shows no restart until `resume web`; then it restarts the rest
- * and finishes. `stop web` ends it canceled before its next batch, its lock in Nomad released and
- * its request gone. The simulator runs in real time: the run polls the request every 2 s.
+ * and finishes; a second `pause web` while it is paused, and a `resume web` while it is not, are
+ * refused (exit 1, nothing written). `stop web` ends it canceled before its next batch, its lock
+ * in Nomad released and its request gone. The simulator runs in real time: the run polls the request every 2 s.
  */
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -75,6 +76,7 @@ describe('a terminal run steered from another nomad-restart process', () => {
     const paused = await runCli(['pause', 'web'], env);
     await eventually(async () => (run.stdout().includes('Resume the restart?') ? true : undefined), 30_000);
     const atPause = restarts(s);
+    const pausedAgain = await runCli(['pause', 'web'], env);
     await sleep(3_000);
     const afterWaiting = restarts(s);
     const resumed = await runCli(['resume', 'web'], env);
@@ -83,6 +85,12 @@ describe('a terminal run steered from another nomad-restart process', () => {
     // Assert
     expect(paused).toMatchObject({ code: 0, stderr: '' });
     expect(resumed).toMatchObject({ code: 0, stderr: '' });
+    expect(pausedAgain).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'The restart of job "web" in namespace "default" is already paused: its pause question waits for an answer (resume or stop it)\n',
+    });
     expect(atPause).toBe(1);
     expect(afterWaiting).toBe(1);
     expect(run.stdout()).toContain(`Restart paused by ${operatorName()} (terminal)`);
@@ -92,6 +100,34 @@ describe('a terminal run steered from another nomad-restart process', () => {
     expect(code).toBe(0);
     expect(restarts(s)).toBe(3);
     expect(s.control.state().variable('default', controlRequestPath('web'))).toBeUndefined();
+  }, 90_000);
+
+  it('refuses a resume with nothing paused, writing nothing, and the run goes on', async () => {
+    // Arrange: the run has restarted its first allocation and waits before the next batch.
+    const s = await cluster();
+    const env = { NOMAD_ADDR: s.address, NOMAD_TOKEN: OPERATOR_TOKEN };
+    const run = startRestart(env);
+    await eventually(async () => (run.stdout().includes(WAITING) ? true : undefined), 30_000);
+    const logged = s.control.requestLog().length;
+
+    // Act
+    const resumed = await runCli(['resume', 'web'], env);
+    const requestWrites = s.control
+      .requestLog()
+      .slice(logged)
+      .filter((r) => r.method !== 'GET' && r.path === `/v1/var/${controlRequestPath('web')}`);
+    const code = await run.code;
+
+    // Assert
+    expect(resumed).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'The restart of job "web" in namespace "default" is not paused: there is nothing to resume\n',
+    });
+    expect(requestWrites).toEqual([]);
+    expect(code).toBe(0);
+    expect(restarts(s)).toBe(3);
+    expect(run.stdout()).not.toContain('resumed');
   }, 90_000);
 
   it('stops before its next batch, canceled, its lock released', async () => {

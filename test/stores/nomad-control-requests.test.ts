@@ -4,6 +4,7 @@
  * requester writes, the holder reads what is for its run only and deletes it checked at the index
  * it read (a newer request survives); the pair with the engine's own lock answers the newer of its
  * two places and forgets a request with every older one; a token that may not read them is warned.
+ * A pause that became the run's question is parked as a marker until the run's next safe point.
  */
 import type { ControlRequest } from '../../lib/control/requests';
 import { NomadClient } from '../../lib/nomad';
@@ -17,6 +18,8 @@ const PAUSE: ControlRequest = { verb: 'pause', requestedBy: 'bob@laptop-2', via:
 const RESUME: ControlRequest = { verb: 'resume', requestedBy: 'U0AAAAAAA', via: 'slack', at: AT + 5000 };
 /** A token that may take the job's lock but not read the requests (a policy from before them). */
 const LOCKS_ONLY = 'locks-only-secret';
+/** A token that may read and delete the requests but not write them (no parked marker). */
+const NO_WRITE = 'no-write-secret';
 
 let sim: RunningSimulator | undefined;
 let clients: NomadClient[] = [];
@@ -40,7 +43,12 @@ beforeEach(async () => {
       jobs: [],
       acl: {
         enabled: true,
-        tokens: [readmePolicyToken(), locksOnly, { secret: MANAGEMENT_TOKEN, management: true }],
+        tokens: [
+          readmePolicyToken(),
+          locksOnly,
+          { secret: NO_WRITE, variables: { default: { 'nomad-restart/requests/*': ['read', 'destroy'] } } },
+          { secret: MANAGEMENT_TOKEN, management: true },
+        ],
       },
     },
   });
@@ -111,6 +119,60 @@ describe('NomadControlRequests with the README’s policy', () => {
     expect(requestVariable()).toBeUndefined();
   });
 
+  it('parks a pause as its marker: no request to read, the pause state parked', async () => {
+    // Arrange
+    const requests = requestsAs();
+    await requests.write(KEY, 'run-1', PAUSE);
+    const requested = await requests.pauseState(KEY, 'run-1');
+    const stored = await requests.read(KEY, 'run-1');
+    if (stored === undefined) throw new Error('no request');
+
+    // Act
+    await requests.park(KEY, 'run-1', stored);
+
+    // Assert
+    expect(requested).toBe('requested');
+    expect(await requests.read(KEY, 'run-1')).toBeUndefined();
+    expect(await requests.pauseState(KEY, 'run-1')).toBe('parked');
+    expect(await requests.pauseState(KEY, 'run-2')).toBeUndefined();
+    expect(requestVariable()?.items).toMatchObject({
+      runId: 'run-1',
+      verb: 'paused',
+      requestedBy: 'bob@laptop-2',
+    });
+  });
+
+  it('keeps a request written since the pause was read, instead of parking over it', async () => {
+    // Arrange
+    const requests = requestsAs();
+    await requests.write(KEY, 'run-1', PAUSE);
+    const stored = await requests.read(KEY, 'run-1');
+    if (stored === undefined) throw new Error('no request');
+    await requests.write(KEY, 'run-1', RESUME);
+
+    // Act
+    await requests.park(KEY, 'run-1', stored);
+
+    // Assert
+    expect((await requests.read(KEY, 'run-1'))?.request).toEqual(RESUME);
+    expect(await requests.pauseState(KEY, 'run-1')).toBeUndefined();
+  });
+
+  it('deletes the pause instead of parking it, warned, with a token that may not write', async () => {
+    // Arrange
+    await requestsAs().write(KEY, 'run-1', PAUSE);
+    const requests = requestsAs(NO_WRITE);
+    const stored = await requests.read(KEY, 'run-1');
+    if (stored === undefined) throw new Error('no request');
+
+    // Act
+    await requests.park(KEY, 'run-1', stored);
+
+    // Assert
+    expect(requestVariable()).toBeUndefined();
+    expect(warned).toEqual([expect.stringContaining('"write" on path "nomad-restart/requests/*"')]);
+  });
+
   it('warns and reads none with a token that may not read the requests', async () => {
     // Arrange
     await requestsAs().write(KEY, 'run-1', PAUSE);
@@ -179,5 +241,25 @@ describe('PairedJobLock with the request variable', () => {
     expect(afterBoth).toBeUndefined();
     expect(requestVariable()).toBeUndefined();
     expect(afterNewer).toEqual({ ...PAUSE, at: RESUME.at + 1 });
+  });
+
+  it('parks a pause in Nomad for other terminals, and its next safe point deletes the marker', async () => {
+    // Arrange: the run holds the job; bob's pause is in Nomad.
+    const own = new MemoryJobLock();
+    const pair = pairOf(own);
+    await own.acquire(KEY, { owner: 'run-1', ttlSeconds: 60 });
+    await requestsAs().write(KEY, 'run-1', PAUSE);
+
+    // Act
+    await pair.parkControlRequest(KEY, 'run-1', PAUSE);
+    const whileParked = await pair.controlRequest(KEY, 'run-1');
+    const parkedItems = requestVariable()?.items;
+    const atSafePoint = await pair.controlRequest(KEY, 'run-1', { atSafePoint: true });
+
+    // Assert: the parked question's poll reads no request and keeps the marker; the safe point deletes it.
+    expect(whileParked).toBeUndefined();
+    expect(parkedItems).toMatchObject({ runId: 'run-1', verb: 'paused' });
+    expect(atSafePoint).toBeUndefined();
+    expect(requestVariable()).toBeUndefined();
   });
 });

@@ -30,8 +30,7 @@ export type ControlCommandContext = RunContext & { readonly awsClients?: Approva
 /** What the request asks, in the run's words, for the confirmation line. */
 const WILL: Readonly<Record<ControlVerb, string>> = {
   pause: 'it pauses before its next batch and asks whether to resume',
-  // Only the job form records a resume: Nomad cannot show whether the run is parked.
-  resume: 'if it is paused, it goes on with its next batch',
+  resume: 'it goes on with its next batch',
   stop: 'it stops before its next batch, canceled as after a "no"',
 };
 

@@ -15,10 +15,7 @@ const DOES: Readonly<Record<ControlVerb, string>> = {
   Unanswered, it times out as any question does: no, the run is canceled.`,
   resume: `  Resume a paused restart: its pause question is answered yes, and it goes
   on with its next batch. A pause the run has not reached yet is taken
-  back. Given an execution ARN, a restart that is not paused is refused
-  (exit 1); given a job, Nomad shows no pause once it has become the run's
-  question, so the request is written anyway and a run that is not paused
-  forgets it.`,
+  back. A restart that is not paused is refused (exit 1), nothing written.`,
   stop: `  Stop a running restart at its next safe point, exactly as a "no" to its
   question does: no further batch starts, the batch in flight is awaited,
   the lock is released and the run ends canceled. A paused restart is

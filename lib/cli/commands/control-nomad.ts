@@ -4,10 +4,10 @@
  * engine, who, where), and the request is written to the job's request variable beside it
  * (`nomad-restart/requests/<job>`, lib/stores/nomad-control-requests.ts), which the holder reads
  * at its safe points, a terminal run (polled while it waits on its pause question) or an AWS one.
- * Needs `read` on `nomad-restart/locks/*` and `write` on `nomad-restart/requests/*`.
+ * Needs `read` on `nomad-restart/locks/*`, and `read` and `write` on `nomad-restart/requests/*`.
  */
 
-import { RunControlError, RunNotRunningError } from '../../control/errors';
+import { RunControlError, RunNotPausedError, RunNotRunningError } from '../../control/errors';
 import type { ControlRequest } from '../../control/requests';
 import { goQuote } from '../../go/quote';
 import type { NomadClient } from '../../nomad/client';
@@ -35,13 +35,11 @@ export async function lockHolder(nomad: NomadClient, key: LockKey): Promise<Shar
 
 /**
  * Writes `request` for `holder`'s run to the job's request variable, replacing any request there
- * (a `resume` so takes back a pause the run has not reached yet).
- *
- * A `resume` is not refused for "nothing paused" here, unlike through the lock table: the run
- * deletes a pause request once it has become its question, so Nomad shows nothing that tells a
- * parked run from one that is not paused; a run that is not paused forgets a `resume` at its next
- * safe point (lib/steps/lock/control-step.ts).
- * @throws RunControlError naming the capability the token lacks
+ * (a `resume` so takes back a pause the run has not reached yet, or answers the pause question
+ * the run is parked on). As through the lock table, a `resume` of a run with no pause requested
+ * or parked, and a `pause` of a run parked on its pause question, are refused with nothing
+ * written: the run shows its parked pause in the variable (lib/stores/nomad-control-requests.ts).
+ * @throws RunNotPausedError, RunControlError for those; RunControlError naming the capability the token lacks
  */
 export async function requestThroughNomad(
   nomad: NomadClient,
@@ -50,6 +48,17 @@ export async function requestThroughNomad(
   request: ControlRequest,
 ): Promise<void> {
   const requests = new NomadControlRequests(nomad);
+  if (request.verb !== 'stop') {
+    const state = await permitted(key, CONTROL_REQUEST_PREFIX, 'read', () =>
+      requests.pauseState(key, holder.runId),
+    );
+    if (request.verb === 'resume' && state === undefined)
+      throw new RunNotPausedError(`The restart of ${jobText(key)} is not paused: there is nothing to resume`);
+    if (request.verb === 'pause' && state === 'parked')
+      throw new RunControlError(
+        `The restart of ${jobText(key)} is already paused: its pause question waits for an answer (resume or stop it)`,
+      );
+  }
   await permitted(key, CONTROL_REQUEST_PREFIX, 'write', () => requests.write(key, holder.runId, request));
 }
 

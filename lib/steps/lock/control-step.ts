@@ -27,7 +27,8 @@ export async function controlStep(
   const key = lockKeyOf(input.plan);
   const runId = input.run.runId;
   const request =
-    (await locks.lock.controlRequest(key, runId)) ?? (await fleetControlRequest(locks.lock, input.options));
+    (await locks.lock.controlRequest(key, runId, { atSafePoint: true })) ??
+    (await fleetControlRequest(locks.lock, input.options));
   if (request === undefined) return undefined;
   switch (request.verb) {
     case 'resume':
@@ -67,7 +68,9 @@ async function stopStep(kit: StepKit, input: PlannedStepInput, request: ControlR
 /**
  * Parks the pause question through the ask step. The leases are renewed first, as "Decide" renews
  * them before any question: nothing renews them while the question waits for its answer. The pause
- * request is cleared once it became the question: `resume`, `stop` or a yes/no answer it.
+ * request becomes the question: `resume`, `stop` or a yes/no answer it. In Nomad it is left as
+ * the parked marker, so that another terminal sees the run paused (`nomad-restart resume <job>`
+ * refuses a run that is not); this safe point deletes the marker when the run comes back.
  */
 async function pauseStep(
   kit: StepKit,
@@ -82,7 +85,7 @@ async function pauseStep(
     const { events, progress } = await stopForLostLockStep(kit, input, err.message);
     return { guard: { blocked: true, canceled: false, windowEnded: false }, events, progress };
   }
-  await locks.lock.clearControlRequest(lockKeyOf(input.plan), input.run.runId, request);
+  await locks.lock.parkControlRequest(lockKeyOf(input.plan), input.run.runId, request);
   const { events, emit } = kit.recorder();
   emit({ type: 'paused', time: kit.now(), request });
   const { plan, progress } = input;

@@ -4,18 +4,19 @@
  * (taken here as a terminal run takes it). The request lands in the job's request variable for
  * the holder's run, attributed; with no run holding the job, a token without `write` on the
  * request path and `-namespace '*'`, one clear line and exit 1, and no request variable is
- * written. A resume is written even with no pause recorded: the run deletes its pause request once
- * it has become its question, so Nomad cannot tell a parked run from one not paused.
+ * written. A resume with nothing paused (no pause recorded, no parked marker: the variable a parked
+ * run leaves) and a pause of a parked run are refused the same way, without a write to Nomad.
  */
 import { runControlCommand } from '../../../lib/cli/commands/control-command';
 import { operatorName } from '../../../lib/cli/terminal/operator';
-import type { ControlVerb } from '../../../lib/control/requests';
+import type { ControlRequest, ControlVerb } from '../../../lib/control/requests';
 import { NomadClient } from '../../../lib/nomad';
 import {
   CONTROL_REQUEST_PREFIX,
   controlRequestPath,
   LOCAL_SHARED_LOCK_TTL_MS,
   localLockIdentity,
+  NomadControlRequests,
   NomadVariablesLock,
 } from '../../../lib/stores';
 import { type RunningSimulator, startSimulator } from '../../../sim/index';
@@ -68,6 +69,24 @@ async function control(verb: ControlVerb, args: string[]) {
   return { exitCode, stdout: tty.output().replace(tty.stderr(), ''), stderr: tty.stderr() };
 }
 
+/**
+ * Parks `pause` for run `runId` as the guard does (lib/steps/lock/control-step.ts): the pause
+ * request written, then read and replaced by its parked marker, with the README's token.
+ */
+async function parkPause(s: RunningSimulator, pause: ControlRequest, runId = HOLDER): Promise<void> {
+  const nomad = NomadClient.create({ address: s.address, token: OPERATOR_TOKEN });
+  const requests = new NomadControlRequests(nomad);
+  await requests.write(KEY, runId, pause);
+  const stored = await requests.read(KEY, runId);
+  if (stored === undefined) throw new Error('the pause was not read back');
+  await requests.park(KEY, runId, stored);
+  await nomad.close();
+}
+
+/** The writes and deletes among `log` that reached the request variable. */
+const requestVariableWrites = (log: readonly { method: string; path: string }[]) =>
+  log.filter((r) => r.method !== 'GET' && r.path.startsWith(`/v1/var/${controlRequestPath('web')}`));
+
 /** The request variable's items, as Nomad holds them. */
 const requestItems = () => sim?.control.state().variable('default', controlRequestPath('web'))?.items;
 
@@ -107,22 +126,67 @@ describe('nomad-restart pause|resume|stop <job>', () => {
 
     // Assert
     expect([resumed.exitCode, stopped.exitCode]).toEqual([0, 0]);
-    expect(resumed.stdout).toContain('if it is paused, it goes on with its next batch');
+    expect(resumed.stdout).toContain('(run "local-run-1"): it goes on with its next batch');
     expect(afterResume).toBe('resume');
     expect(requestItems()?.['verb']).toBe('stop');
   });
 
-  it('writes a resume with no pause recorded, for a run parked on its pause question to take', async () => {
-    // Arrange: the run deleted the pause once it became its question.
-    await holdWeb(await cluster());
+  it('writes a resume for a run parked on its pause question, replacing its parked marker', async () => {
+    // Arrange: the run turned bob's pause into its question, leaving the parked marker.
+    const s = await cluster();
+    await holdWeb(s);
+    const pause = { verb: 'pause' as const, requestedBy: 'bob', via: 'terminal' as const, at: Date.now() };
+    await parkPause(s, pause);
 
     // Act
     const out = await control('resume', ['web']);
 
     // Assert
+    expect(out.stderr).toBe('');
     expect(out.exitCode).toBe(0);
-    expect(out.stdout).toContain('if it is paused, it goes on with its next batch');
-    expect(requestItems()).toMatchObject({ runId: HOLDER, verb: 'resume' });
+    expect(out.stdout).toContain('(run "local-run-1"): it goes on with its next batch');
+    expect(requestItems()).toMatchObject({ runId: HOLDER, verb: 'resume', requestedBy: operatorName() });
+  });
+
+  it('refuses a resume with nothing paused: exit 1, and no write to the request variable', async () => {
+    // Arrange: a stale marker of another run of the job (ended while parked) pauses nothing.
+    const s = await cluster();
+    await holdWeb(s);
+    const stale = { verb: 'pause' as const, requestedBy: 'bob', via: 'terminal' as const, at: Date.now() };
+    await parkPause(s, stale, 'an-earlier-run');
+    const before = requestItems();
+    const logged = s.control.requestLog().length;
+
+    // Act
+    const out = await control('resume', ['web']);
+
+    // Assert
+    expect(out.exitCode).toBe(1);
+    expect(out.stdout).toBe('');
+    expect(out.stderr).toBe(
+      'The restart of job "web" in namespace "default" is not paused: there is nothing to resume\n',
+    );
+    expect(requestItems()).toEqual(before);
+    expect(requestVariableWrites(s.control.requestLog().slice(logged))).toEqual([]);
+  });
+
+  it('refuses a pause of a run already parked on its pause question, writing nothing', async () => {
+    // Arrange
+    const s = await cluster();
+    await holdWeb(s);
+    await parkPause(s, { verb: 'pause', requestedBy: 'bob', via: 'terminal', at: Date.now() });
+    const logged = s.control.requestLog().length;
+
+    // Act
+    const out = await control('pause', ['web']);
+
+    // Assert
+    expect(out.exitCode).toBe(1);
+    expect(out.stderr).toBe(
+      'The restart of job "web" in namespace "default" is already paused: its pause question waits for an answer (resume or stop it)\n',
+    );
+    expect(requestItems()).toMatchObject({ verb: 'paused', requestedBy: 'bob' });
+    expect(requestVariableWrites(s.control.requestLog().slice(logged))).toEqual([]);
   });
 
   it.each([

@@ -3,7 +3,8 @@
  * handlers against the simulator with ACLs on and a token holding exactly the README's policy.
  * Three allocations, one per batch; each request is recorded just before the second batch's safe
  * point. Paused from another terminal (the job's request variable in Nomad): the `paused` line and
- * the attributed question, no restart while it waits, then the rest once resumed. Stopped from this
+ * the attributed question, no restart while it waits, then the rest once resumed; while it waits
+ * the request variable shows it parked, and its next safe point deletes that marker. Stopped from this
  * process, and from another terminal while paused: `canceled`, who stopped it in the summary, both
  * locks released. A pause nobody answers times out as "no". A request for another run of the job is
  * never acted on.
@@ -161,6 +162,42 @@ describe('run control through the local engine, with the README’s policy', () 
     expect(done.exitCode).toBe(0);
     expect(summaryOf(done).outcome).toBe('succeeded');
     expect(h.sim.control.counters()[RESTART]).toBe(3);
+    expect(h.sim.control.state().variable('default', controlRequestPath('web'))).toBeUndefined();
+  });
+
+  it('shows another terminal its parked pause, and its next safe point deletes the marker however resumed', async () => {
+    // Arrange
+    const h = await cluster();
+    const requests = otherTerminal(h.sim);
+    const paused = eventWaiter('paused');
+
+    // Act: paused from another terminal, resumed from this process's own menu (not through Nomad).
+    let own: LocalRestart | undefined;
+    const running = run(
+      h,
+      (handle) => {
+        own = handle;
+        return requests.write(KEY, holderOf(h.sim), request('pause'));
+      },
+      { onEvent: paused.onEvent },
+    );
+    await paused.happened;
+    const runId = holderOf(h.sim);
+    const whileParked = await requests.pauseState(KEY, runId);
+    const markerItems = h.sim.control.state().variable('default', controlRequestPath('web'))?.items;
+    await own?.requestControl(request('resume', { requestedBy: 'alice@laptop', via: 'terminal' }));
+    const done = await running;
+
+    // Assert
+    expect(whileParked).toBe('parked');
+    expect(markerItems).toMatchObject({ runId, verb: 'paused', requestedBy: 'bob@laptop-2' });
+    expect(typesOf(done)).toEqual([
+      'allocation-restarting',
+      'paused',
+      'resumed',
+      'allocation-restarting',
+      'allocation-restarting',
+    ]);
     expect(h.sim.control.state().variable('default', controlRequestPath('web'))).toBeUndefined();
   });
 
