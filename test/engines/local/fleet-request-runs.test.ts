@@ -130,7 +130,7 @@ describe("a fleet's request at its job's safe point", () => {
     const done = await run(h, () => requestForFleet(request('stop', 'U0CCCCCCC')));
 
     // Assert
-    expect(typesOf(done)).toEqual(['allocation-restarting', 'stopped']);
+    expect(typesOf(done)).toEqual(['allocation-restarting', 'stopped', 'canceled']);
     expect(done.result.output as RunSummary).toMatchObject({
       outcome: 'canceled',
       stoppedBy: 'U0CCCCCCC (Slack)',
