@@ -10,6 +10,7 @@ import { decodePlanFleetPayload, planFleetStep } from '../lib/steps/fleet/plan-f
 import { clockOf, fleetEventsOf } from '../lib/steps/kit/local-invocation';
 import { jobLockFromEnv, planStoreFromEnv } from '../lib/stores/from-env';
 import type { FleetState } from '../lib/workflow/fleet-state-names';
+import { alarmReaderOf } from './private/alarm-reader';
 import { deadlineSignal } from './private/deadline';
 import { logger } from './private/logger';
 import { nomadClientOf } from './private/nomad-client-middleware';
@@ -24,6 +25,7 @@ const planFleet = async (event: unknown, context: Context): Promise<FleetState> 
       planStore: planStoreFromEnv(),
       now: clockOf(context),
       signal: deadlineSignal(context),
+      alarms: alarmReaderOf(context),
       ...(onFleetEvent === undefined ? {} : { onFleetEvent }),
     },
     payload,

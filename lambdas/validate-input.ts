@@ -2,18 +2,22 @@
  * Task "Validate input": the console/schedule input through the domain's schema and Nomad's
  * checks (Nomad's `command/job_restart.go` `parseAndValidate`). Bad input ends the execution in
  * `InvalidInput` with Nomad's message, before the lock is taken or any Nomad request is made: this
- * handler has no Nomad client.
+ * handler has no Nomad client. Its one outside read is CloudWatch's, for `stopOnAlarms` (an alarm
+ * that does not exist is bad input too).
  */
 import type { Context } from 'aws-lambda';
 import { formatGoDuration } from '../lib/go/duration';
 import { goQuote } from '../lib/go/quote';
 import { RestartValidationError, resolveWindow, validateExecutionInput } from '../lib/restart';
+import { refuseMissingAlarms } from '../lib/steps/alarms/alarms-exist';
 import { liveEventsOf } from '../lib/steps/kit/local-invocation';
 import { AWS_LONGEST_WAIT_SECONDS, AWS_SHARED_LOCK_TTL } from '../lib/stores/shared-lock-settings';
 import { continuationNamePrefix } from '../lib/workflow/continuation-name';
 import { type DeploymentCheckState, validateDeploymentCheckInput } from '../lib/workflow/deployment-check';
 import { InvalidInputError, StepPayloadError } from '../lib/workflow/errors';
 import type { WorkflowState } from '../lib/workflow/payloads';
+import { alarmReaderOf } from './private/alarm-reader';
+import { deadlineSignal } from './private/deadline';
 import { logger } from './private/logger';
 import { stepHandler } from './private/step-handler';
 
@@ -70,6 +74,7 @@ const validateInput = async (
     throw err;
   }
   refuseWaitBeyondLease(options, (raw as { batchWait?: unknown } | null)?.batchWait, context);
+  await refuseMissingAlarms(alarmReaderOf(context), options.stopOnAlarms, deadlineSignal(context));
   logger.info('Input valid', { job: options.job });
   const startedBy = (raw as { startedBy?: unknown }).startedBy;
   return {

@@ -33,6 +33,11 @@ export function alarmNameOf(nameOrArn: string): string {
   return ALARM_ARN_RE.exec(nameOrArn)?.[1] ?? nameOrArn;
 }
 
+/** The distinct names of `alarms` (names or ARNs): what one `DescribeAlarms` read asks for. */
+export function alarmNamesOf(alarms: readonly string[]): string[] {
+  return [...new Set(alarms.map(alarmNameOf))];
+}
+
 /** The alarm options as typed (flag strings or input fields). */
 export interface RawAlarmFields {
   readonly stopOnAlarms?: readonly string[] | undefined;
@@ -132,7 +137,7 @@ export async function firedAlarm(
   alarms: readonly string[],
   signal?: AbortSignal,
 ): Promise<FiredAlarm | undefined> {
-  const readings = await reader.read([...new Set(alarms.map(alarmNameOf))], signal);
+  const readings = await reader.read(alarmNamesOf(alarms), signal);
   const fired = readings.find((reading) => reading.state === 'ALARM');
   return fired === undefined ? undefined : { name: fired.name, reason: fired.reason, since: fired.since };
 }

@@ -2,7 +2,8 @@
  * Scenario: a gated run with -stop-on-alarm and -bake-time, with the handlers on the AWS stores
  * (s3rver, dynalite) and their own CloudWatch client (made from the environment as on Lambda,
  * pointed at the fake CloudWatch on 127.0.0.1 by AWS_ENDPOINT_URL_CLOUDWATCH): every call checked
- * against the calling function's role in the synthesized template. The guard before each batch
+ * against the calling function's role in the synthesized template. "Validate input" (each alarm
+ * exists), the guard before each batch
  * (check-deployments), the health wait (await-health) and the bake's checks (the decide function)
  * each read the alarms, and AWS would allow each read.
  */
@@ -55,7 +56,7 @@ describe('-stop-on-alarm on the AWS stores with IAM enforced', () => {
         .filter((c) => c.request.action === 'cloudwatch:DescribeAlarms' && c.decision.allowed)
         .map((c) => c.functionName),
     );
-    expect([...readers].sort()).toEqual(['await-health', 'check-deployments', 'decide']);
+    expect([...readers].sort()).toEqual(['await-health', 'check-deployments', 'decide', 'validate-input']);
     expect(aws.ledger.denialReport(from)).toEqual([]);
   });
 });

@@ -127,9 +127,9 @@ const FLEET_OVERRIDES: Readonly<Record<string, string>> = {
     A CloudWatch alarm (its name, or its ARN) each job watches, as
     'nomad-restart <job>' does: before each batch and during health waits,
     in ALARM it stops that job as a failed batch does. Repeatable. With the
-    local engine the alarms are read with this machine's AWS settings, not
-    checked before the fleet starts: an alarm that does not exist fails
-    each job before its first batch.`,
+    local engine the alarms are read with this machine's AWS settings. Plan
+    fleet reads them once before it reads Nomad: an alarm that does not
+    exist refuses the fleet, naming it, and no job starts.`,
 };
 
 const entries = (help: Readonly<Record<string, string>>) =>

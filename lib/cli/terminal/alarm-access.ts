@@ -8,7 +8,7 @@
 import { AlarmAccessError, AlarmNotFoundError } from '../../alarms/errors';
 import { retryTransient } from '../../engines/aws/aws-call';
 import { isAccessDeniedCode } from '../../engines/aws/errors';
-import { type AlarmReader, alarmNameOf } from '../../restart/alarms';
+import { type AlarmReader, alarmNamesOf } from '../../restart/alarms';
 import { awsSdkClient, TERMINAL_AWS_TIMEOUTS } from '../../stores/aws-client-config';
 import { awsErrorCode } from '../../stores/aws-errors';
 
@@ -41,7 +41,7 @@ export async function terminalAlarmReader(
   }
   const reader = new CloudWatchAlarms(client);
   try {
-    await retryTransient(() => reader.read([...new Set(alarms.map(alarmNameOf))]), { retries: 2 });
+    await retryTransient(() => reader.read(alarmNamesOf(alarms)), { retries: 2 });
   } catch (error) {
     if (error instanceof AlarmNotFoundError) throw error;
     throw new AlarmAccessError(refusal(error), { cause: error });

@@ -1,7 +1,8 @@
 /**
  * The fleet functions' access to the plan bucket: each under `fleets/` only (`fleetKeys`), and
  * "Plan fleet" under `fleet-cache/` too (the jobs' reads it keeps between runs); and to the lock
- * table, for the fleet's run-control item (lib/steps/fleet/fleet-control-item.ts).
+ * table, for the fleet's run-control item (lib/steps/fleet/fleet-control-item.ts); and
+ * "Plan fleet" reads the fleet's `stopOnAlarms` once (lib/steps/alarms/alarms-exist.ts).
  */
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
@@ -65,4 +66,10 @@ export function grantFleetHandlerAccess(
     actions: ['s3:GetObject', 's3:PutObject'],
     why: "The jobs' reads a fleet keeps for the next run are under fleet-cache/",
   });
+  // As the one-job functions' alarm reads (handler-grants.ts): the names come with each run, and
+  // composite alarms are answered only on "*"
+  // (https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/API_DescribeAlarms.html).
+  r.functions['plan-fleet'].addToRolePolicy(
+    new iam.PolicyStatement({ actions: ['cloudwatch:DescribeAlarms'], resources: ['*'] }),
+  );
 }

@@ -54,10 +54,16 @@ export function grantHandlerAccess(scope: Construct, r: HandlerResources): void 
 }
 
 /**
- * The functions that read `-stop-on-alarm` alarms (lib/steps/alarms): the guard before each batch,
- * the health wait, and the bake's checks (run by the decide function).
+ * The functions that read `-stop-on-alarm` alarms (lib/steps/alarms): "Validate input" (each
+ * alarm exists, before anything is touched), the guard before each batch, the health wait, and the
+ * bake's checks (run by the decide function).
  */
-export const READS_ALARMS: readonly WorkflowFunctionId[] = ['check-deployments', 'await-health', 'decide'];
+export const READS_ALARMS: readonly WorkflowFunctionId[] = [
+  'validate-input',
+  'check-deployments',
+  'await-health',
+  'decide',
+];
 
 /**
  * `cloudwatch:DescribeAlarms` on Resource "*": the alarms are named by each run's input, not when

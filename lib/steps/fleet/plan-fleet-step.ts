@@ -1,14 +1,15 @@
 /**
  * "Plan fleet": the fleet input validated, the jobs selected and planned, the item list and the
  * skipped list written to the plan store under the run's keys, and the fleet's state (O(1) in its
- * size) handed to the Distributed Map. Bad input, and a selection Nomad refuses, end the run in
- * `InvalidInput` before anything is touched.
+ * size) handed to the Distributed Map. Bad input (an alarm of `stopOnAlarms` that does not exist
+ * too), and a selection Nomad refuses, end the run in `InvalidInput` before anything is touched.
  */
 import type { FleetEvent } from '../../fleet/events';
 import { sharedJobInput, validateFleetInput } from '../../fleet/input';
 import { fleetKeys } from '../../fleet/items';
 import type { FleetJobOptions } from '../../fleet/options';
 import type { NomadClient } from '../../nomad/client';
+import type { AlarmReader } from '../../restart/alarms';
 import { RestartValidationError } from '../../restart/errors';
 import { copyScope } from '../../restart/job-scope';
 import type { RestartOptions } from '../../restart/options';
@@ -16,6 +17,7 @@ import { resolveWindow } from '../../restart/window';
 import type { PlanStore } from '../../stores/plan-store';
 import { InvalidInputError, StepPayloadError } from '../../workflow/errors';
 import type { FleetState } from '../../workflow/fleet-state-names';
+import { refuseMissingAlarms } from '../alarms/alarms-exist';
 import { type FleetPlan, planFleet } from './plan-fleet';
 
 /** The Task's payload (`{input: $, executionId: $$.Execution.Id, executionName: ..., startTime: ...}`). */
@@ -33,6 +35,8 @@ export interface PlanFleetDeps {
   /** Unix ms now; the execution's start wins when the payload has it. */
   readonly now: () => number;
   readonly signal?: AbortSignal;
+  /** Reads the fleet's `stopOnAlarms` once, before planning. @default - none: a fleet with alarms is refused */
+  readonly alarms?: AlarmReader;
   /** Sees the `fleet-planned` event (the local engine's terminal). @default - not shown live */
   readonly onFleetEvent?: (event: FleetEvent) => void;
 }
@@ -81,6 +85,8 @@ export async function planFleetStep(deps: PlanFleetDeps, payload: PlanFleetPaylo
   } catch (err) {
     refusedInput(err);
   }
+  // Before any Nomad read and the item list: a fleet with an alarm that does not exist starts no job.
+  await refuseMissingAlarms(deps.alarms, options.jobOptions.stopOnAlarms, deps.signal);
   const runId = payload.executionName;
   const jobOptions = withWindowResolved(options.jobOptions, startedAt);
   const nomad = jobOptions.region === undefined ? deps.nomad : deps.nomad.withRegion(jobOptions.region);

@@ -6,7 +6,7 @@
 // - an alarm already in ALARM at the safe point before batch 2 stops the run there;
 // - -bake-time 2m catches an alarm that fires one minute after the last batch; without an alarm
 //   the same bake ends in success after the two minutes;
-// - an alarm that does not exist fails the run before anything is restarted, naming it.
+// - an alarm that does not exist is refused at "Validate input", naming it: no Nomad request, no lock.
 // Times: the steps run on the simulator's clock (1 simulated second = 10 real ms), and the bake's
 // Wait state (30 s in the definition) takes 300 real ms: 30 simulated seconds, the same logic.
 
@@ -143,9 +143,10 @@ describe('-stop-on-alarm through the workflow', () => {
     });
   });
 
-  it('fails before anything is restarted when an alarm does not exist, naming it', async () => {
-    // Arrange
+  it('refuses an alarm that does not exist at "Validate input", naming it, before Nomad is called or the lock taken', async () => {
+    // Arrange: the console's input (as -engine=aws and a schedule start it), no terminal check before.
     const { target, cw } = await setUp(2);
+    target.sim.control.resetCounters();
     const options = restartOptions('api', { stopOnAlarms: ['api-5xx', 'api-typo'] });
 
     // Act
@@ -153,8 +154,12 @@ describe('-stop-on-alarm through the workflow', () => {
 
     // Assert
     expect(result.exitCode).toBe(1);
-    expect(restarts(target)).toBe(0);
-    expect(result.errors.join('\n')).toContain('Alarm "api-typo" of -stop-on-alarm does not exist');
+    expect(result.result).toMatchObject({ status: 'FAILED', error: 'InvalidInput' });
+    expect(result.result.cause).toMatch(/^Alarm "api-typo" of -stop-on-alarm does not exist/);
+    expect(cw.fake.calls).toEqual([['api-5xx', 'api-typo']]);
+    expect(target.sim.control.requestLog()).toEqual([]);
+    expect(result.entered).not.toContain(TaskStates.lockJob);
+    expect(result.entered).not.toContain(TaskStates.plan);
   });
 });
 
