@@ -119,9 +119,10 @@ async function parkedPause(
   runId: string,
 ): Promise<PendingApproval | undefined> {
   const stateMachineArn = stateMachineArnOf(runId);
-  const pending = await approvals.listPending(
-    stateMachineArn === undefined ? undefined : { stateMachineArn },
-  );
+  // A run is named by its first execution's ARN; anything else parked no question, and a listing
+  // without the state machine would read the whole table (a Scan nobody is granted).
+  if (stateMachineArn === undefined) return undefined;
+  const pending = await approvals.listPending({ stateMachineArn });
   for (const question of pending.filter((q) => q.kind === PAUSE_QUESTION_KIND)) {
     // The pending index does not hold the run: each pause question is read (few are ever open).
     if ((await approvals.get(question.approvalId)).runId === runId) return question;
