@@ -15,6 +15,7 @@ import pty from 'node-pty';
 import { createTerminal } from '../../lib/cli/terminal/terminal';
 import { PREPARING_STATE_MACHINE } from '../../lib/engines/local/local-definition';
 import { runningE2ePerTest } from '../e2e/helpers/e2e-target';
+import { withoutStatusLine } from '../e2e/helpers/run-pty';
 import { simpleJob } from '../steps/helpers/harness';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -55,7 +56,8 @@ function atTerminal(checkout: string, args: string[], env: Record<string, string
     const killer = setTimeout(() => child.kill(), RUN_TIMEOUT_MS);
     child.onExit(() => {
       clearTimeout(killer);
-      resolve(output.replace(/\r/g, ''));
+      // The live status line (docs/terminal.md) is drawn on the same terminal: only the lines count.
+      resolve(withoutStatusLine(output.replace(/\r/g, '')));
     });
   });
 }
