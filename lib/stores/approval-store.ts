@@ -122,11 +122,15 @@ export interface ApprovalStore {
   get(approvalId: string): Promise<Approval>;
   /** Questions of one execution (decided ones included), oldest first. */
   listByExecution(executionId: string): Promise<Approval[]>;
+  /** Undecided questions of one state machine, oldest first, without their task tokens. */
+  listPending(filter: PendingFilter): Promise<PendingApproval[]>;
   /**
-   * Undecided questions, oldest first, without their task tokens; without a filter, every one in
-   * the store (on DynamoDB a scan of the sparse pending index, which holds nothing else).
+   * Every undecided question in the store, oldest first, without their task tokens (on DynamoDB a
+   * scan of the sparse pending index, which holds nothing else). A method of its own, so that code
+   * that only ever lists one state machine's questions (the approval endpoint) never reaches the
+   * scan its role is not granted.
    */
-  listPending(filter?: PendingFilter): Promise<PendingApproval[]>;
+  listAllPending(): Promise<PendingApproval[]>;
   /**
    * Records `decision` unless the question already has one (a conditional write: of racing
    * answers exactly one wins). Throws `StoreItemNotFoundError` when the id is unknown.
@@ -226,7 +230,15 @@ export class MemoryApprovalStore implements ApprovalStore {
       .map((a) => structuredClone(a));
   }
 
-  public async listPending(filter?: PendingFilter): Promise<PendingApproval[]> {
+  public listPending(filter: PendingFilter): Promise<PendingApproval[]> {
+    return this.pending(filter);
+  }
+
+  public listAllPending(): Promise<PendingApproval[]> {
+    return this.pending(undefined);
+  }
+
+  private async pending(filter: PendingFilter | undefined): Promise<PendingApproval[]> {
     return [...this.items.values()]
       .filter((a) => a.decision === undefined && matches(filter, a))
       .sort((a, b) => a.createdAt - b.createdAt)

@@ -56,6 +56,9 @@ export const APPROVALS_TABLE_SCHEMA = {
 const isConditionFailure = (error: unknown) => awsErrorCode(error) === 'ConditionalCheckFailedException';
 
 /** Pending questions in DynamoDB, keyed by approval id, with GSIs on the execution and on pending ones. */
+/** One page of a paginated read of the table, from where the previous page stopped. */
+type PageRead = (start: { ExclusiveStartKey?: Record<string, unknown> }) => QueryCommand | ScanCommand;
+
 export class DynamoDbApprovalStore implements ApprovalStore {
   private readonly documents: DynamoDBDocumentClient;
 
@@ -99,18 +102,27 @@ export class DynamoDbApprovalStore implements ApprovalStore {
     return (out.Items ?? []).map(decodeApproval).sort((a, b) => a.createdAt - b.createdAt);
   }
 
-  public async listPending(filter?: PendingFilter): Promise<PendingApproval[]> {
+  public listPending(filter: PendingFilter): Promise<PendingApproval[]> {
     const index = { TableName: this.tableName, IndexName: APPROVALS_TABLE_SCHEMA.pendingIndex };
-    const items = await this.allPages((start) =>
-      filter === undefined
-        ? new ScanCommand({ ...index, ...start })
-        : new QueryCommand({
-            ...index,
-            KeyConditionExpression: 'stateMachineArn = :m',
-            ExpressionAttributeValues: { ':m': filter.stateMachineArn },
-            ...start,
-          }),
+    return this.pendingOf(
+      (start) =>
+        new QueryCommand({
+          ...index,
+          KeyConditionExpression: 'stateMachineArn = :m',
+          ExpressionAttributeValues: { ':m': filter.stateMachineArn },
+          ...start,
+        }),
     );
+  }
+
+  public listAllPending(): Promise<PendingApproval[]> {
+    const index = { TableName: this.tableName, IndexName: APPROVALS_TABLE_SCHEMA.pendingIndex };
+    return this.pendingOf((start) => new ScanCommand({ ...index, ...start }));
+  }
+
+  /** The pending index's items `page` reads, as listed questions in creation order. */
+  private async pendingOf(page: PageRead): Promise<PendingApproval[]> {
+    const items = await this.allPages(page);
     // The index holds no task token: decode with a placeholder and drop it again.
     const pending = items.map((item) => toPending(decodeApproval({ ...item, taskToken: '' })));
     // A query is in creation order already; a scan is in no order.
@@ -208,9 +220,7 @@ export class DynamoDbApprovalStore implements ApprovalStore {
   }
 
   /** Every item of a paginated read. */
-  private async allPages(
-    page: (start: { ExclusiveStartKey?: Record<string, unknown> }) => QueryCommand | ScanCommand,
-  ): Promise<Record<string, unknown>[]> {
+  private async allPages(page: PageRead): Promise<Record<string, unknown>[]> {
     const items: Record<string, unknown>[] = [];
     let start: Record<string, unknown> | undefined;
     do {

@@ -150,7 +150,7 @@ async function parkedQuestionId(): Promise<string> {
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   await loop.settled();
-  const [pending] = await localStores.approvals.listPending();
+  const [pending] = await localStores.approvals.listAllPending();
   if (pending === undefined) throw new Error('no pending question');
   return pending.approvalId;
 }

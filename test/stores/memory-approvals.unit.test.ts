@@ -83,7 +83,7 @@ describe('MemoryApprovalStore', () => {
     expect(reasked.taskToken).toBe('token-retried');
     expect(reasked.decision).toBeUndefined();
     expect(reasked.messages?.['slack']?.ts).toBe('1');
-    expect((await store.listPending()).map((p) => p.approvalId)).toEqual([q.approvalId]);
+    expect((await store.listAllPending()).map((p) => p.approvalId)).toEqual([q.approvalId]);
   });
 
   it('fails to decide an unknown id', async () => {

@@ -59,7 +59,10 @@ const questions: ApprovalCommand<QuestionsLine> = {
       stateMachineArn === undefined
         ? { action: 'dynamodb:Scan', what: `listing the pending questions in table ${goQuote(table)}` }
         : { action: 'dynamodb:Query', what: `listing the pending questions of ${goQuote(stateMachineArn)}` },
-      () => access.approvals.listPending(stateMachineArn === undefined ? undefined : { stateMachineArn }),
+      () =>
+        stateMachineArn === undefined
+          ? access.approvals.listAllPending()
+          : access.approvals.listPending({ stateMachineArn }),
     );
     terminal.write({ stream: 'stdout', text: formatPendingQuestions(pending, Date.now()) });
     return 0;

@@ -141,7 +141,7 @@ function awsApprovals(approvals: ApprovalStore): ParkedQuestions['approvals'] {
       awsCall(
         {
           action: 'dynamodb:Query',
-          what: `listing the pending questions of ${goQuote(filter?.stateMachineArn ?? 'every state machine')}`,
+          what: `listing the pending questions of ${goQuote(filter.stateMachineArn)}`,
         },
         () => approvals.listPending(filter),
       ),
