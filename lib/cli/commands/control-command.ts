@@ -7,7 +7,7 @@
  */
 import { ApprovalError } from '../../approvals/errors';
 import { decisionLine } from '../../approvals/question-message';
-import type { AnsweringRequest } from '../../approvals/run-control';
+import type { AnsweringRequest, RunControlOutcome } from '../../approvals/run-control';
 import { RunControlError } from '../../control/errors';
 import type { ControlRequest, ControlVerb } from '../../control/requests';
 import type { AwsControlOutcome } from '../../engines/aws/control-run';
@@ -45,6 +45,7 @@ function requestedLine(request: ControlRequest, key: LockKey, runId: string): st
 
 /** The lines of an AWS request's outcome, and the exit code. */
 function awsOutcome(outcome: AwsControlOutcome, request: ControlRequest, terminal: Terminal): number {
+  if (outcome.kind === 'fleet') return fleetOutcome(outcome, request, terminal);
   const { runId } = outcome;
   // A run named by an execution is a one-job run: it holds one job.
   const [key] = outcome.jobs;
@@ -59,6 +60,15 @@ function awsOutcome(outcome: AwsControlOutcome, request: ControlRequest, termina
     });
     return 0;
   }
+  return answeredOutcome(outcome, terminal);
+}
+
+/** The line of a parked run's answered pause question, and the exit code. */
+function answeredOutcome(
+  outcome: Extract<RunControlOutcome, { kind: 'answered' }>,
+  terminal: Terminal,
+): number {
+  const [key] = outcome.jobs;
   const answer = outcome.outcome;
   if (answer.kind === 'already-decided') {
     terminal.write({
@@ -70,6 +80,31 @@ function awsOutcome(outcome: AwsControlOutcome, request: ControlRequest, termina
   const text = `Pause question ${goQuote(answer.approval.approvalId)} (job ${goQuote(key.jobId)} in namespace ${goQuote(key.namespace)}): ${decisionLine(answer.decision)}`;
   terminal.write({ stream: answer.kind === 'decided' ? 'stdout' : 'stderr', text });
   return answer.kind === 'decided' ? 0 : 1;
+}
+
+/** What a fleet's request does to each of its jobs, for the confirmation line. */
+const FLEET_WILL: Readonly<Record<ControlVerb, string>> = {
+  pause: 'each of its jobs pauses before its next batch and asks whether to resume',
+  resume: 'its jobs go on with their next batch',
+  stop: 'each of its jobs stops before its next batch, canceled as after a "no"',
+};
+
+/** The lines of a fleet's request: the fleet's, then one per parked job answered; the exit code. */
+function fleetOutcome(
+  outcome: Extract<AwsControlOutcome, { kind: 'fleet' }>,
+  request: ControlRequest,
+  terminal: Terminal,
+): number {
+  terminal.write({
+    stream: 'stdout',
+    text: `${VERB_NOUN[request.verb]} requested by ${request.requestedBy} for fleet run ${goQuote(outcome.fleetRunId)}: ${FLEET_WILL[request.verb]}`,
+  });
+  let exitCode = 0;
+  for (const job of outcome.fleet.jobs) {
+    // A parked job is answered; one that was not parked already obeys the fleet's request.
+    if (job.kind === 'answered') exitCode = Math.max(exitCode, answeredOutcome(job, terminal));
+  }
+  return exitCode;
 }
 
 /** The request for an execution's run, through the stack's tables. */

@@ -22,7 +22,8 @@ import { LOCK_TABLE_SCHEMA } from '../../stores/dynamodb-job-lock';
  * - `control`: pause, resume or stop a run at its next safe point (`nomad-restart pause|resume|stop
  *   <execution ARN>`, docs/run-control.md): the run read from the execution's input, the job it
  *   holds from the lock table's owner index, the request recorded on that lock item, and a run
- *   parked on its pause question answered as `approve` answers.
+ *   parked on its pause question answered as `approve` answers; for a fleet's execution, the
+ *   request recorded on the fleet's item and each of its parked jobs answered.
  */
 export type OperatorUse = 'start' | 'answer' | 'interrupt' | 'attach' | 'check' | 'control';
 
@@ -124,8 +125,9 @@ export const OPERATOR_ACTIONS: Readonly<Record<OperatorUse, OperatorActions>> = 
     executions: ['states:GetExecutionHistory', 'states:DescribeExecution'],
     // The parked question read, then its one decision written.
     approvalsTable: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],
-    // The run's parked pause question, among the state machine's pending ones.
-    approvalsIndexes: { [APPROVALS_TABLE_SCHEMA.pendingIndex]: ['dynamodb:Query'] },
+    // The run's parked pause question, among the state machine's pending ones (Query); a fleet's
+    // parked jobs among all pending ones (Scan): a fleet's execution does not name their state machine.
+    approvalsIndexes: { [APPROVALS_TABLE_SCHEMA.pendingIndex]: ['dynamodb:Query', 'dynamodb:Scan'] },
     // The request recorded on (or, for an unreached pause, taken back from) the run's lock item;
     // a resume reads it first.
     lockTable: ['dynamodb:GetItem', 'dynamodb:UpdateItem'],

@@ -4,11 +4,10 @@
  * history event) says it is a fleet and how its lines look (`-max-jobs`, `-verbose`), then it is
  * followed as a start follows it (`follow-fleet.ts`), every line so far included.
  */
-import { validateFleetInput } from '../../fleet/input';
 import type { FleetOptions } from '../../fleet/options';
-import { RestartValidationError } from '../../restart/errors';
 import { type AwsSessionOptions, openAwsSession } from './aws-session';
 import { RemoteEngineError } from './errors';
+import { fleetOptionsOf } from './fleet-start-input';
 import { type FollowFleetRequest, followFleet } from './follow-fleet';
 import type { FollowResult } from './follow-run';
 import { parseExecutionArn } from './state-machine-arn';
@@ -27,9 +26,6 @@ export interface AttachToFleetRequest
   /** Prints one error line before the run is known. */
   readonly printError: (message: string) => void;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Attaches to the fleet run of `executionArn` and follows it to its end; `undefined`, having made
@@ -54,15 +50,7 @@ export async function attachToFleet(request: AttachToFleetRequest): Promise<Foll
     request.printError(error.message);
     return { exitCode: 1, status: 'NOT_STARTED', executionArns: [] };
   }
-  // A one-job input names its job; a fleet's never does.
-  if (!isObject(input) || 'job' in input) return undefined;
-  let fleet: FleetOptions;
-  try {
-    fleet = validateFleetInput(input, { interactive: true });
-  } catch (error) {
-    // Not readable as a fleet: attaching as to one job reports what is wrong in its words.
-    if (error instanceof RestartValidationError) return undefined;
-    throw error;
-  }
+  const fleet = fleetOptionsOf(input);
+  if (fleet === undefined) return undefined;
   return followFleet({ ...request, ...request.renderer(fleet), session, runId: request.executionArn });
 }

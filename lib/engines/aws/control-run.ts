@@ -10,6 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { type DecideOutcome, decideQuestion, type TaskAnswerClient } from '../../approvals/decide';
 import { ApprovalError } from '../../approvals/errors';
+import { controlFleet, type FleetControlOutcome } from '../../approvals/fleet-control';
 import {
   type AnsweringRequest,
   controlRun,
@@ -23,6 +24,7 @@ import type { ApprovalStore, PendingApproval } from '../../stores/approval-store
 import type { JobLock, LockKey } from '../../stores/job-lock';
 import { awsCall, retryTransient, toAwsCallError } from './aws-call';
 import { AwsCallError, RemoteEngineError, RemoteInputError } from './errors';
+import { fleetOptionsOf } from './fleet-start-input';
 import { runIdentityOf } from './run-identity';
 import type { SfnCalls } from './sfn-calls';
 import { parseExecutionArn } from './state-machine-arn';
@@ -38,8 +40,13 @@ export interface AwsRunControlDeps {
   readonly answerClient: (executionArn: string) => TaskAnswerClient;
 }
 
-/** What became of the request, for the run `runId` the execution belongs to. */
-export type AwsControlOutcome = RunControlOutcome & { readonly runId: string };
+/**
+ * What became of the request: for the run `runId` the execution belongs to, or, for a fleet's
+ * execution, for the fleet run `fleetRunId` (its execution's name) and each of its parked jobs.
+ */
+export type AwsControlOutcome =
+  | (RunControlOutcome & { readonly runId: string })
+  | { readonly kind: 'fleet'; readonly fleetRunId: string; readonly fleet: FleetControlOutcome };
 
 /**
  * Makes `request` for the run of execution `executionArn`.
@@ -60,8 +67,7 @@ export async function controlAwsRun(
       `nomad-restart ${request.verb} of an AWS run answers its pause question when it is parked on it: ` +
         'set NOMAD_RESTART_APPROVALS_TABLE to the approvals table (the stack output ApprovalsTableName)',
     );
-  const { runId } = await runOf(deps.calls, executionArn);
-  const key = await heldKey(deps.lock, runId, executionArn);
+  const input = await startInputOf(deps.calls, executionArn);
   const steering: RunControlDeps = {
     lock: awsLock(deps.lock),
     ...(approvals === undefined
@@ -76,6 +82,21 @@ export async function controlAwsRun(
           },
         }),
   };
+  if (fleetOptionsOf(input) !== undefined) {
+    const fleetRunId = parseExecutionArn(executionArn).name;
+    const fleet = await controlFleet(
+      {
+        lock: { ...steering.lock, keysHeldBy: (owner) => keysHeldBy(deps.lock, owner) },
+        ...(steering.questions === undefined || approvals === undefined
+          ? {}
+          : { questions: { ...steering.questions, pending: () => allPending(approvals) } }),
+      },
+      { fleetRunId, request, answeredBy: request.requestedBy, decisionId: randomUUID() },
+    );
+    return { kind: 'fleet', fleetRunId, fleet };
+  }
+  const { runId } = runIdentityOf(executionArn, input);
+  const key = await heldKey(deps.lock, runId, executionArn);
   const outcome = await controlRun(steering, {
     runId,
     jobs: [key],
@@ -152,26 +173,37 @@ function awsApprovals(approvals: ApprovalStore): ParkedQuestions['approvals'] {
   };
 }
 
-/** The run of `executionArn`, from the input it started with. */
-async function runOf(calls: SfnCalls, executionArn: string) {
-  let input: unknown;
+/** The input `executionArn` started with: it names the run, or says the execution is a fleet's. */
+async function startInputOf(calls: SfnCalls, executionArn: string): Promise<unknown> {
   try {
-    input = await calls.startInput(executionArn, true);
+    return await calls.startInput(executionArn, true);
   } catch (error) {
     if (error instanceof AwsCallError && error.code === 'ExecutionDoesNotExist')
       throw new RunNotRunningError(`Execution ${goQuote(executionArn)} does not exist`, { cause: error });
     throw error;
   }
-  return runIdentityOf(executionArn, input);
+}
+
+/**
+ * Every undecided question: the fleet's jobs run on the one-job state machine, which a fleet's
+ * execution does not name (a scan of the sparse pending index, which holds nothing else).
+ */
+function allPending(approvals: ApprovalStore): Promise<PendingApproval[]> {
+  return awsCall({ action: 'dynamodb:Scan', what: 'listing the pending questions' }, () =>
+    approvals.listAllPending(),
+  );
+}
+
+/** The lock items `owner` holds (the owner index). */
+function keysHeldBy(lock: JobLock, owner: string): Promise<LockKey[]> {
+  return awsCall({ action: 'dynamodb:Query', what: `finding the locks run ${goQuote(owner)} holds` }, () =>
+    lock.keysHeldBy(owner),
+  );
 }
 
 /** The job the run holds: a one-job run holds at most one. */
 async function heldKey(lock: JobLock, runId: string, executionArn: string): Promise<LockKey> {
-  const keys = await awsCall(
-    { action: 'dynamodb:Query', what: `finding the job run ${goQuote(runId)} holds` },
-    () => lock.keysHeldBy(runId),
-  );
-  const [key] = keys;
+  const [key] = await keysHeldBy(lock, runId);
   if (key === undefined)
     throw new RunNotRunningError(
       `The restart of execution ${goQuote(executionArn)} is not running: its run holds no job lock (it has ended, or has not locked its job yet)`,
