@@ -12,6 +12,7 @@ import {
   type EndpointDeps,
   handleApprovalRequest,
 } from '../lib/approvals/endpoint';
+import { APPROVAL_ENV } from '../lib/approvals/settings';
 import { SlackChannel } from '../lib/approvals/slack-channel';
 import { awsSdkClient } from '../lib/stores/aws-client-config';
 import { approvalStoreFromEnv, jobLockFromEnv, replayGuardFromEnv } from '../lib/stores/from-env';
@@ -20,6 +21,12 @@ import { logger } from './private/logger';
 import { stepHandler } from './private/step-handler';
 
 let sfn: SFNClient | undefined;
+
+/** The one-job state machine, where a fleet's parked jobs' questions are listed. */
+function restartStateMachine(): { restartStateMachineArn?: string } {
+  const arn = process.env[APPROVAL_ENV.restartStateMachineArn] ?? '';
+  return arn === '' ? {} : { restartStateMachineArn: arn };
+}
 
 async function endpointDeps(): Promise<EndpointDeps> {
   const settings = await approvalSettings();
@@ -32,6 +39,7 @@ async function endpointDeps(): Promise<EndpointDeps> {
     replays: replayGuardFromEnv(),
     // Pause and stop requests go on the run's lock item (the lock table).
     lock: jobLockFromEnv(),
+    ...restartStateMachine(),
     log: logger,
     now: Date.now,
     ...(slack === undefined

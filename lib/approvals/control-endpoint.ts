@@ -10,8 +10,10 @@
 import * as z from 'zod';
 import { RunNotRunningError } from '../control/errors';
 import { type ControlRequest, describeRequester, isControlVerb } from '../control/requests';
+import type { PendingApproval } from '../stores/approval-store';
+import { isFleetControlKey } from '../stores/fleet-control-key';
 import { checkSlackActor, checkWebhookKey } from './allow-list';
-import { decideQuestion } from './decide';
+import { type AnswerRequest, decideQuestion } from './decide';
 import {
   type ApprovalHttpResponse,
   decisionIdOf,
@@ -30,6 +32,7 @@ import {
   MalformedApprovalRequestError,
   RunControlOffError,
 } from './errors';
+import { controlFleet, type FleetControlOutcome } from './fleet-control';
 import {
   type AnsweringRequest,
   controlRun,
@@ -59,8 +62,14 @@ export function controlOutcomeText(request: ControlRequest, outcome: RunControlO
   }
 }
 
-/** Runs one verified, allowed request for the run that holds its jobs, and logs what it came to. */
-async function steer(deps: EndpointDeps, call: Omit<RunControlCall, 'jobs'>): Promise<RunControlOutcome> {
+/** What a request came to: a run's, or a fleet's (its own outcome, and each parked job's). */
+type SteerOutcome = RunControlOutcome | { readonly kind: 'fleet'; readonly fleet: FleetControlOutcome };
+
+/**
+ * Runs one verified, allowed request for the run that holds its jobs, or for the fleet run whose
+ * item it holds (a fleet's run ID), and logs what it came to.
+ */
+async function steer(deps: EndpointDeps, call: Omit<RunControlCall, 'jobs'>): Promise<SteerOutcome> {
   const lock = deps.lock;
   if (lock === undefined) throw new RunControlOffError('Run control is not configured for this deployment');
   const [first, ...rest] = await lock.keysHeldBy(call.runId);
@@ -68,24 +77,57 @@ async function steer(deps: EndpointDeps, call: Omit<RunControlCall, 'jobs'>): Pr
     throw new RunNotRunningError(
       `No running restart has run id "${call.runId}": it has ended or never existed`,
     );
-  const outcome = await controlRun(
-    {
-      lock,
-      questions: {
-        approvals: deps.decide.approvals,
-        answer: (_question, answer) => decideQuestion(deps.decide, answer),
+  const questions = {
+    approvals: deps.decide.approvals,
+    answer: (_question: PendingApproval, answer: AnswerRequest) => decideQuestion(deps.decide, answer),
+  };
+  let outcome: SteerOutcome;
+  if (isFleetControlKey(first, call.runId)) {
+    const machine = deps.restartStateMachineArn;
+    const fleet = await controlFleet(
+      {
+        lock,
+        ...(machine === undefined
+          ? {}
+          : {
+              questions: {
+                ...questions,
+                pending: () => questions.approvals.listPending({ stateMachineArn: machine }),
+              },
+            }),
       },
-    },
-    { ...call, jobs: [first, ...rest] },
-  );
+      { ...call, fleetRunId: call.runId },
+    );
+    outcome = { kind: 'fleet', fleet };
+  } else {
+    outcome = await controlRun({ lock, questions }, { ...call, jobs: [first, ...rest] });
+  }
   deps.log.info('Run control request handled', {
     verb: call.request.verb,
     via: call.request.via,
     outcome: outcome.kind,
-    jobs: outcome.jobs.length,
+    jobs: outcome.kind === 'fleet' ? outcome.fleet.jobs.length : outcome.jobs.length,
   });
   return outcome;
 }
+
+/** What the requester is told a request came to. */
+function steerOutcomeText(request: ControlRequest, runId: string, outcome: SteerOutcome): string {
+  if (outcome.kind !== 'fleet') return controlOutcomeText(request, outcome);
+  const answered = outcome.fleet.jobs.map((job) => ` ${controlOutcomeText(request, job)}`).join('');
+  const said: Readonly<Record<ControlRequest['verb'], string>> = {
+    pause: 'each of its jobs pauses before its next batch.',
+    resume: 'its jobs go on.',
+    stop: 'each of its jobs stops before its next batch.',
+  };
+  return `${VERB_NOUN[request.verb]} of fleet run "${runId}" requested by ${describeRequester(request)}: ${said[request.verb]}${answered}`;
+}
+
+const VERB_NOUN: Readonly<Record<ControlRequest['verb'], string>> = {
+  pause: 'Pause',
+  resume: 'Resume',
+  stop: 'Stop',
+};
 
 /** The Slack Pause / Stop button: the outcome, or why it was refused, is told privately. */
 export async function handleSlackControl(
@@ -111,7 +153,7 @@ export async function handleSlackControl(
       answeredBy: `${actor.userName} (Slack ${actor.userId})`,
       decisionId: decisionIdOf(seen.signature),
     });
-    text = controlOutcomeText(request, outcome);
+    text = steerOutcomeText(request, interaction.runId, outcome);
   } catch (error) {
     const status = refusalStatus(error);
     if (status === undefined || !(error instanceof Error)) throw error;
@@ -161,7 +203,8 @@ export async function handleWebhookRequest(
     answeredBy: `${body.requestedBy} (webhook key ${keyId})`,
     decisionId: decisionIdOf(signature),
   });
-  return json(200, { outcome: outcome.kind, message: controlOutcomeText(control, outcome) });
+  const kind = outcome.kind === 'fleet' ? outcome.fleet.kind : outcome.kind;
+  return json(200, { outcome: kind, message: steerOutcomeText(control, body.runId, outcome) });
 }
 
 /** The webhook request's body, or a 400 naming the field and quoting the value. */

@@ -54,6 +54,12 @@ export interface EndpointDeps {
    * @default - none: Pause / Stop buttons are told run control is off, `/webhook/requests` is 404
    */
   readonly lock?: Pick<JobLock, 'keysHeldBy' | 'requestControl' | 'controlRequest' | 'clearControlRequest'>;
+  /**
+   * The one-job state machine, whose pending questions hold a fleet's parked jobs' (a fleet's run
+   * ID does not name it).
+   * @default - none: a fleet's resume or stop answers none of its parked jobs
+   */
+  readonly restartStateMachineArn?: string;
 }
 
 /** The endpoint's answer. */

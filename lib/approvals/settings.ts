@@ -23,6 +23,11 @@ export const APPROVAL_ENV = {
   webhookAnswerKeyIds: 'WEBHOOK_ANSWER_KEY_IDS',
   webhookAnswerUrl: 'WEBHOOK_ANSWER_URL',
   emailTopicArn: 'EMAIL_TOPIC_ARN',
+  /**
+   * The one-job state machine, on the approval endpoint: a fleet's jobs' pause questions are listed
+   * under it when the fleet is resumed or stopped (lib/approvals/fleet-control.ts).
+   */
+  restartStateMachineArn: 'RESTART_STATE_MACHINE_ARN',
   /** `on` on the steps that record a run's progress for its live thread (lib/approvals/run-thread.ts). */
   runThread: 'RUN_THREAD',
 } as const;

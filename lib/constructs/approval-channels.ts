@@ -221,6 +221,8 @@ export class ApprovalChannels extends Construct {
     const { [E.emailTopicArn]: _topic, ...env } = postingEnvironment(props);
     // Run control: pause and stop requests are recorded on the run's lock item.
     env[ENV.lockTable] = props.lockTable.tableName;
+    // A fleet's resume or stop answers its parked jobs' questions, listed under this state machine.
+    env[E.restartStateMachineArn] = props.stateMachine.stateMachineArn;
     const join = (ids: string[] | undefined) => (ids === undefined ? undefined : ids.join(','));
     const slack = props.slack;
     if (slack !== undefined) {

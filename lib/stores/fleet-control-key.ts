@@ -10,3 +10,9 @@ import type { LockKey } from './job-lock';
 export function fleetControlKey(fleetRunId: string): LockKey {
   return { namespace: '', jobId: `fleet/${fleetRunId}` };
 }
+
+/** Whether `key`, held by run `runId`, is that fleet run's item (the run ID is then a fleet's). */
+export function isFleetControlKey(key: LockKey, runId: string): boolean {
+  const fleet = fleetControlKey(runId);
+  return key.namespace === fleet.namespace && key.jobId === fleet.jobId;
+}
