@@ -5,6 +5,8 @@
  * 'control')` on the synthesized template: a pause, a pause taken back by a resume, a parked pause
  * question answered by a resume, and a stop whose answer's reply was lost (the execution then
  * read). The calls made are exactly the use's grants: none denied, none granted and never made.
+ * A fleet's pause, resume and stop with `fleet.grantOperate(role, 'control')`, its parked job
+ * answered, are none denied either.
  */
 import { DescribeExecutionCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { App } from 'aws-cdk-lib';
@@ -14,6 +16,9 @@ import { runControlCommand } from '../../lib/cli/commands/control-command';
 import { NomadRestartStack } from '../../lib/constructs/index';
 import { OPERATOR_ACTIONS } from '../../lib/constructs/private/operator-grants';
 import type { ControlVerb } from '../../lib/control/requests';
+import { executionName } from '../../lib/fleet/execution-name';
+import { toFleetInput, validateFleetInput } from '../../lib/fleet/input';
+import { holdFleetControl } from '../../lib/steps/fleet/fleet-control-item';
 import { APPROVALS_TABLE_SCHEMA, DynamoDbJobLock, LOCK_TABLE_SCHEMA } from '../../lib/stores';
 import { emulatedApprovalsTable, parkedOn } from '../engines/aws/helpers/chat-fixtures';
 import { FakeStepFunctions } from '../engines/aws/helpers/fake-step-functions';
@@ -33,6 +38,8 @@ const stack = new NomadRestartStack(app, 'ControlOperatorCalls', {
 });
 const role = new iam.Role(stack, 'Operator', { assumedBy: new iam.AccountRootPrincipal() });
 stack.workflow.grantOperate(role, 'control');
+const fleetRole = new iam.Role(stack, 'FleetOperator', { assumedBy: new iam.AccountRootPrincipal() });
+stack.fleet.grantOperate(fleetRole, 'control');
 const template = app.synth().getStackByName(stack.stackName).template as Record<string, unknown>;
 const logicalId = (construct: { node: { defaultChild?: unknown } }) =>
   stack.getLogicalId(construct.node.defaultChild as Parameters<typeof stack.getLogicalId>[0]);
@@ -142,9 +149,83 @@ describe('an operator granted the control use', () => {
       ...use.lockTable,
       ...Object.values(use.lockIndexes).flat(),
     ];
-    expect([...new Set(requests.map((r) => r.action))].sort()).toEqual([...new Set(granted)].sort());
+    // A one-job run's request makes every grant's call but the Scan, a fleet's (the next test).
+    expect([...new Set(requests.map((r) => r.action)), 'dynamodb:Scan'].sort()).toEqual(
+      [...new Set(granted)].sort(),
+    );
     expect(
       requests.filter((r) => r.action === 'dynamodb:Query').map((r) => r.resource.split('/index/')[1]),
     ).toEqual(expect.arrayContaining([LOCK_TABLE_SCHEMA.ownerIndex, APPROVALS_TABLE_SCHEMA.pendingIndex]));
+  });
+
+  it("may pause, resume and stop a fleet run, answering its parked job, with the fleet's control use", async () => {
+    // Arrange: the fleet holds its item; its job "web" runs, parked on its pause question.
+    const lockTable = await emulated.db.createTable('LockTable');
+    const t = new TemplateIam(template, {
+      [logicalId(stack.workflow.lockTable)]: lockTable,
+      [logicalId(stack.workflow.approvalsTable)]: emulated.table,
+    });
+    const machine = t.arnOf(logicalId(stack.workflow.stateMachine));
+    const fleetMachine = t.arnOf(logicalId(stack.fleet.stateMachine));
+    const fleetArn = `${fleetMachine.replace(':stateMachine:', ':execution:')}:weekly`;
+    const child = `${machine.replace(':stateMachine:', ':execution:')}:${executionName('weekly', 'default', 'web')}`;
+    const fake = new FakeStepFunctions();
+    bindToSdkMock(sfn, fake);
+    const fleetInput = validateFleetInput({ namespace: 'default', yes: true }, { interactive: false });
+    fake.addExecution(fleetArn, toFleetInput(fleetInput, 'ops@laptop'));
+    const lock = new DynamoDbJobLock(emulated.db.client, lockTable);
+    await holdFleetControl(lock, 'weekly');
+    await lock.acquire(KEY, { owner: child, ttlSeconds: 3600 });
+    const dynamodb = recordingDynamoDb();
+    const control = async (verb: ControlVerb) => {
+      const tty = fakeTerminal();
+      return runControlCommand(verb, [fleetArn], {
+        ...tty.streams,
+        env: { NOMAD_RESTART_LOCK_TABLE: lockTable, NOMAD_RESTART_APPROVALS_TABLE: emulated.table },
+        awsClients: { dynamodb: dynamodb.client },
+      });
+    };
+
+    // Act: pause, the job parks, resume answers it; then a stop.
+    const codes = [await control('pause')];
+    await emulated.store.put(
+      parkedOn(child, 'fleet-token', { runId: child, jobId: 'web', kind: 'pause', prompt: PAUSE_PROMPT }),
+    );
+    codes.push(await control('resume'), await control('stop'));
+    const facts = {
+      partitionKeys: {
+        [lockTable]: LOCK_TABLE_SCHEMA.partitionKey,
+        [emulated.table]: APPROVALS_TABLE_SCHEMA.partitionKey,
+      },
+      taskTokenIssuers: new Map([['fleet-token', machine]]),
+    };
+    const requests: IamRequest[] = [
+      ...sfn.calls().map((call) => {
+        const command = call.args[0] as unknown as { constructor: { name: string }; input: object };
+        return iamRequestFor(
+          'SFN',
+          command.constructor.name.replace(/Command$/, ''),
+          command.input as never,
+          facts,
+        );
+      }),
+      ...dynamodb.sent.map(([operation, input]) =>
+        iamRequestFor('DynamoDB', operation, input as never, facts),
+      ),
+    ];
+    const roleId = logicalId(fleetRole);
+    const denied: string[] = [];
+    for (const request of new Map(requests.map((r) => [`${r.action} ${r.resource}`, r])).values()) {
+      const decision = await evaluateIdentityRequest(t.arnOf(roleId), t.rolePolicies(roleId), request);
+      if (!decision.allowed) denied.push(`${request.action} on ${request.resource}: ${decision.explanation}`);
+    }
+
+    // Assert
+    expect(codes).toEqual([0, 0, 0]);
+    expect(denied).toEqual([]);
+    expect(fake.received('SendTaskSuccess').map((i) => i['taskToken'])).toEqual(['fleet-token']);
+    expect(requests.map((r) => r.action)).toEqual(
+      expect.arrayContaining(['dynamodb:Scan', 'states:SendTaskSuccess']),
+    );
   });
 });

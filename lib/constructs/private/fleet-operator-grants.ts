@@ -13,12 +13,15 @@ import type { NomadRestartWorkflow } from '../nomad-restart-workflow';
  * - `start`: start a fleet run and follow it (`nomad-restart fleet -engine=aws`);
  * - `interrupt`: stop it (its Map Run stops the jobs' executions, whose locks the stale-lock rule
  *   releases);
- * - `attach`: follow any fleet run again (`nomad-restart attach <fleet execution arn>`).
+ * - `attach`: follow any fleet run again (`nomad-restart attach <fleet execution arn>`);
+ * - `control`: pause, resume or stop a fleet run (`nomad-restart pause|resume|stop <fleet execution
+ *   arn>`, docs/run-control.md): its start input read, then the workflow's `control` use (the
+ *   request on the fleet's item of the lock table, its parked jobs' questions answered).
  */
-export type FleetOperatorUse = 'start' | 'interrupt' | 'attach';
+export type FleetOperatorUse = 'start' | 'interrupt' | 'attach' | 'control';
 
 /** Every use, in the order docs/operating-on-aws.md lists them. */
-export const FLEET_OPERATOR_USES: readonly FleetOperatorUse[] = ['start', 'interrupt', 'attach'];
+export const FLEET_OPERATOR_USES: readonly FleetOperatorUse[] = ['start', 'interrupt', 'attach', 'control'];
 
 /** The IAM actions of one use on the fleet state machine and on its executions. */
 export const FLEET_OPERATOR_ACTIONS: Readonly<
@@ -30,9 +33,14 @@ export const FLEET_OPERATOR_ACTIONS: Readonly<
   start: { stateMachine: ['states:StartExecution'], executions: ['states:GetExecutionHistory'] },
   interrupt: { stateMachine: [], executions: ['states:StopExecution'] },
   attach: { stateMachine: [], executions: ['states:GetExecutionHistory'] },
+  // The oldest history event: the start input that says the execution is a fleet's.
+  control: { stateMachine: [], executions: ['states:GetExecutionHistory'] },
 };
 
-/** Grants `grantee` the actions of `uses`; following a run (`start`, `attach`) also reads its jobs' executions. */
+/**
+ * Grants `grantee` the actions of `uses`; following a run (`start`, `attach`) also reads its jobs'
+ * executions, steering it (`control`) also answers its jobs' pause questions.
+ */
 export function grantFleetOperator(
   r: { readonly stateMachine: sfn.StateMachine; readonly workflow: NomadRestartWorkflow },
   grantee: iam.IGrantable,
@@ -49,6 +57,7 @@ export function grantFleetOperator(
   if (uses.includes('start') || uses.includes('attach')) {
     grants.push(r.workflow.grantOperate(grantee, 'attach'), grantMapRunReads(r.stateMachine, grantee));
   }
+  if (uses.includes('control')) grants.push(r.workflow.grantOperate(grantee, 'control'));
   return grants.reduce((all, grant) => all.combine(grant));
 }
 

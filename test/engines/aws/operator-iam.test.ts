@@ -127,6 +127,8 @@ describe('NomadRestartWorkflow.grantOperate', () => {
         'dynamodb:GetItem': (r) => onTableItself(approvals)(r) || onTable(locks)(r),
         'dynamodb:UpdateItem': (r) => onTableItself(approvals)(r) || onTable(locks)(r),
         'dynamodb:Query': (r) => onIndex(approvals, 'pending-index')(r) || onIndex(locks, 'owner-index')(r),
+        // A fleet's parked jobs, among every pending question (its execution names no one-job machine).
+        'dynamodb:Scan': onIndex(approvals, 'pending-index'),
         // The run read from the execution's input.
         'states:GetExecutionHistory': onExecutions,
       },
