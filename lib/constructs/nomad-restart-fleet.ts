@@ -94,9 +94,9 @@ export class NomadRestartFleet extends Construct {
   }
 
   /**
-   * Lets `grantee` start, follow, stop and attach to fleet runs (`nomad-restart fleet
-   * -engine=aws`, `attach`): exactly the actions of the given uses (docs/operating-on-aws.md),
-   * all three by default, on the fleet state machine, its executions and Map Runs, and the
+   * Lets `grantee` start, follow, stop, attach to and steer fleet runs (`nomad-restart fleet
+   * -engine=aws`, `attach`, `pause|resume|stop`): exactly the actions of the given uses
+   * (docs/operating-on-aws.md), all four by default, on the fleet state machine, its executions and Map Runs, and the
    * reading of its jobs' executions the workflow's `attach` use grants.
    */
   public grantOperate(grantee: iam.IGrantable, ...uses: FleetOperatorUse[]): iam.Grant {

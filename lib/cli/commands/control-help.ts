@@ -45,6 +45,10 @@ ${DOES[verb]}
   approvals table named by NOMAD_RESTART_APPROVALS_TABLE, to answer the
   run's pause question when it waits on it. Needs what
   grantOperate(role, 'control') grants (docs/operating-on-aws.md).
+  A fleet's execution steers the whole fleet: the request is recorded on
+  the fleet's item of the lock table, and resume and stop answer each of
+  its jobs parked on its pause question. Needs what
+  fleet.grantOperate(role, 'control') grants.
 
   Exits 0 once the request is recorded (or the question answered), 1 when
   the run does not exist or has ended, nothing is paused to resume (an
