@@ -46,7 +46,12 @@ describe('a webhook request naming a fleet run', () => {
     const ours = pauseOf(childOf(FLEET_RUN), 'our-token');
     const theirs = pauseOf(childOf('another-fleet'), 'their-token');
     const store = await storeWith(ours, theirs);
-    const deps = endpointDeps(store, NOW_S, { info: () => {}, warn: () => {} });
+    const deps = endpointDeps(
+      store,
+      NOW_S,
+      { info: () => {}, warn: () => {} },
+      { tellPrivately: async () => {}, openModal: async () => {} },
+    );
     const body = JSON.stringify({ runId: FLEET_RUN, request: 'resume', requestedBy: 'ops-bot' });
 
     // Act
