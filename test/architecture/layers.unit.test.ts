@@ -78,8 +78,9 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'lib/stores',
     'lib/workflow',
   ],
-  // Chat-ops approvals: notifiers, request verification, one decision per question.
-  'lib/approvals': ['lib/restart', 'lib/stores'],
+  // Chat-ops approvals: notifiers, request verification, one decision per question; a fleet's
+  // run-control request finds the fleet's jobs by the execution names the fleet gives them.
+  'lib/approvals': ['lib/restart', 'lib/fleet', 'lib/stores'],
   lambdas: [
     'lib/nomad',
     'lib/consul',
