@@ -9,6 +9,7 @@
  */
 import type { ControlRequest } from '../control/requests';
 import type { ReplacementCause } from './replacement-cause';
+import type { RunLevelEvent } from './run/run-events';
 
 /**
  * Why an allocation was left out of the plan (Nomad's `command/job_restart.go` `filterAllocs`, in
@@ -75,6 +76,7 @@ export type RestartMode =
   | { kind: 'reschedule' };
 
 export type ProgressEvent =
+  | RunLevelEvent
   /** `==> <ts>: Restarting <n> allocation(s)` */
   | { type: 'restart-started'; time: number; count: number }
   /** `No allocations to restart` (no prefix). */

@@ -282,6 +282,12 @@ export function createFormatter(options: FormatterOptions): Formatter {
       case 'alarm-fired':
       case 'baking':
         return [stdout(header(t, controlEventText(event, ts)))];
+      case 'run-started':
+      case 'batch-finished':
+      case 'question-waited':
+      case 'run-ended':
+        // Run-level events (issue #40) are data for JSON output and metrics: Nomad prints no line.
+        return [];
       case 'finished': {
         if (event.errors.length > 0) {
           const lines = event.canceled ? [] : [stdout(header(t, 'Job restart finished with errors'))];

@@ -96,6 +96,11 @@ export interface RestartOptions {
    * alarms (and the health gate) are watched this many milliseconds before the run succeeds.
    */
   bakeTimeMs?: number;
+  /**
+   * Beyond Nomad (`-reason`, issue #40): why the run was started (a ticket, a sentence), kept in the
+   * job's run history (lib/history). One line, at most `MAX_REASON_LENGTH` characters.
+   */
+  reason?: string;
   /** Set by a fleet run that started this one: which fleet, and this job's place in it. */
   fleet?: FleetJobRef;
   /** Set by a fleet run with a node scope: only allocations on these nodes are restarted. */

@@ -39,6 +39,23 @@ export function controlRequestPath(jobId: string): string {
   return jobVariablePath(CONTROL_REQUEST_PREFIX, jobId);
 }
 
+/**
+ * Where every job's restart history lives (issue #40, lib/history): runs `write` there (and `read`,
+ * for the check-and-set), readers `read` and `list`.
+ */
+export const RUN_HISTORY_PREFIX = 'nomad-restart/history/';
+
+/** The job's history variable's path, encoded as {@link sharedLockPath} encodes it. */
+export function runHistoryPath(jobId: string): string {
+  return jobVariablePath(RUN_HISTORY_PREFIX, jobId);
+}
+
+/**
+ * The history of a namespace's fleet runs. `~f` is no encoded byte (`~` is always followed by two
+ * hex digits in a job's path), so no job's history can be at this path.
+ */
+export const FLEET_HISTORY_PATH = `${RUN_HISTORY_PREFIX}~fleets`;
+
 function jobVariablePath(prefix: string, jobId: string): string {
   const encoded = [...Buffer.from(jobId, 'utf8')]
     .map((byte) => {

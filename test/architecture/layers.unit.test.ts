@@ -65,11 +65,17 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   // Fleet runs (issue #37): the pure fleet domain (selection rules, order, budget, its lines) on
   // top of the one-job domain's options and formatter.
   'lib/fleet': ['lib/restart'],
+  // The run history's records (issue #40): the pure record domain, on the one-job domain's outcomes.
+  'lib/history': ['lib/restart'],
+  // The run's CloudWatch metric names (issue #40), read by the Lambdas and the stack's dashboard.
+  'lib/metrics': ['lib/restart'],
   // The shared job lock is a Nomad variable (stores have Nomad Variables implementations).
-  'lib/stores': ['lib/restart', 'lib/nomad'],
+  'lib/stores': ['lib/restart', 'lib/nomad', 'lib/history'],
   // The Retry fields name the Nomad client's transient error classes.
   'lib/workflow': ['lib/nomad', 'lib/restart', 'lib/fleet', 'lib/stores'],
   'lib/steps': [
+    'lib/history',
+    'lib/metrics',
     'lib/nomad',
     'lib/consul',
     'lib/alarms',
@@ -82,6 +88,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   // run-control request finds the fleet's jobs by the execution names the fleet gives them.
   'lib/approvals': ['lib/restart', 'lib/fleet', 'lib/stores'],
   lambdas: [
+    'lib/history',
+    'lib/metrics',
     'lib/nomad',
     'lib/consul',
     'lib/alarms',
@@ -92,14 +100,30 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
     'lib/steps',
     'lib/approvals',
   ],
-  'lib/constructs': ['lib/restart', 'lib/fleet', 'lib/stores', 'lib/workflow', 'lib/approvals'],
+  'lib/constructs': [
+    'lib/restart',
+    'lib/fleet',
+    'lib/stores',
+    'lib/workflow',
+    'lib/approvals',
+    'lib/metrics',
+  ],
   // A terminal's process renews its shared lock in Nomad between steps (shared-lock-keeper.ts).
-  'lib/engines/local': ['lib/nomad', 'lib/restart', 'lib/fleet', 'lib/stores', 'lib/workflow', 'lib/steps'],
+  'lib/engines/local': [
+    'lib/nomad',
+    'lib/restart',
+    'lib/fleet',
+    'lib/stores',
+    'lib/workflow',
+    'lib/steps',
+    'lib/history',
+  ],
   // A terminal answers a question through the one decision function, as chat does.
   'lib/engines/aws': ['lib/restart', 'lib/fleet', 'lib/stores', 'lib/workflow', 'lib/approvals'],
   // The dry run plans in-process; `demo` and `sim` serve the simulator; `questions`, `approve`
   // and `deny` read the approvals table and answer through the one decision function.
   'lib/cli': [
+    'lib/history',
     'lib/nomad',
     'lib/consul',
     'lib/alarms',
