@@ -10,7 +10,7 @@ import { encodeRecord, type HistoryItems, itemsSize } from '../../lib/history/it
 import { MAX_VARIABLE_SIZE, type RunRecord } from '../../lib/history/record';
 import type { HistoryPlace } from '../../lib/history/run-history';
 import { NomadClient } from '../../lib/nomad';
-import { NomadRunHistory } from '../../lib/stores';
+import { NomadRunHistory, RunHistoryConflictError } from '../../lib/stores';
 import { FLEET_HISTORY_PATH, runHistoryPath } from '../../lib/stores/shared-lock-settings';
 import { type AclTokenSpec, type RunningSimulator, startSimulator } from '../../sim/index';
 import {
@@ -167,6 +167,33 @@ describe('NomadRunHistory with the README’s policies', () => {
     expect([...final, ...dropped].sort()).toEqual([...startedAt.keys()].sort());
     expect(final.filter((id) => dropped.has(id))).toEqual([]);
   }, 120_000);
+
+  it('gives up after its rounds when another writer wins every one, naming the history', async () => {
+    // Arrange: Nomad answers every write with a conflict
+    running().control.injectFault({
+      pathSuffix: runHistoryPath('web'),
+      method: 'PUT',
+      status: 409,
+      body: '{}',
+    });
+    const client = NomadClient.create({ address: running().address, token: OPERATOR_TOKEN });
+    clients.push(client);
+    const history = new NomadRunHistory(client, {
+      casRetries: { attempts: 3, baseDelayMs: 1, maxDelayMs: 1 },
+    });
+
+    // Act
+    const put = history.put(WEB, runRecord(1));
+
+    // Assert
+    await expect(put).rejects.toThrow(
+      new RunHistoryConflictError(
+        'The restart history "nomad-restart/history/web" in namespace "default" kept changing: 3 writes lost to other runs',
+      ),
+    );
+    await expect(put).rejects.toBeInstanceOf(RunHistoryConflictError);
+    expect(running().control.counters()['PUT /v1/var/:path']).toBe(3);
+  });
 
   it('ends a provisional record once, and not a final one', async () => {
     // Arrange
