@@ -158,6 +158,7 @@ export class NomadRunHistory implements RunHistory {
       if (!written) throw new CasConflict();
     };
     try {
+      // No abort signal: a history write is short, and the run waits for it before it ends.
       await withRetry(
         round,
         (err) => err instanceof CasConflict,
@@ -169,6 +170,7 @@ export class NomadRunHistory implements RunHistory {
       if (err instanceof CasConflict)
         throw new RunHistoryConflictError(
           `The restart history "${path}" in namespace "${place.namespace}" kept changing: ${this.backoff.attempts} writes lost to other runs`,
+          { cause: err },
         );
       if (!(err instanceof UnexpectedResponseError) || err.statusCode !== 403) throw err;
       this.denied = true;
