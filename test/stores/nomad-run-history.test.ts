@@ -187,9 +187,7 @@ describe('NomadRunHistory with the README’s policies', () => {
 
     // Assert
     await expect(put).rejects.toThrow(
-      new RunHistoryConflictError(
-        'The restart history "nomad-restart/history/web" in namespace "default" kept changing: 3 writes lost to other runs',
-      ),
+      'The restart history "nomad-restart/history/web" in namespace "default" kept changing: 3 writes lost to other runs',
     );
     await expect(put).rejects.toBeInstanceOf(RunHistoryConflictError);
     expect(running().control.counters()['PUT /v1/var/:path']).toBe(3);
