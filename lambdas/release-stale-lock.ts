@@ -9,8 +9,8 @@
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { closeOpenQuestions } from '../lib/approvals/timeouts';
-import type { UnfinishedEnd } from '../lib/history/run-history';
 import { clockOf } from '../lib/steps/kit/local-invocation';
+import { staleRunEnd } from '../lib/steps/lock/release-lock-step';
 import { approvalStoreFromEnv } from '../lib/stores/from-env';
 import { runIdOf } from '../lib/workflow/ended-execution';
 import { StepPayloadError } from '../lib/workflow/errors';
@@ -25,26 +25,9 @@ const statusChangeSchema = z.object({
     status: z.string(),
     input: z.string().nullish(),
     error: z.string().nullish(),
-    cause: z.string().nullish(),
     stopDate: z.number().nullish(),
   }),
 });
-
-/** How the run's record ends, by the status the execution died with (FAILED: outside any Catch). */
-const ENDS: Readonly<Record<string, UnfinishedEnd['outcome']>> = {
-  ABORTED: 'aborted',
-  TIMED_OUT: 'timed-out',
-};
-
-/** The end of the dead run's provisional records: its status, and the failure's error when it has one. */
-function endOf(status: string, error: string | null | undefined, endedAt: number): UnfinishedEnd {
-  const outcome = ENDS[status] ?? 'error';
-  return {
-    outcome,
-    endedAt,
-    ...(error === undefined || error === null || error === '' ? {} : { errors: [error] }),
-  };
-}
 
 const releaseStaleLock = async (event: unknown, context: Context): Promise<{ released: number }> => {
   const parsed = statusChangeSchema.safeParse(event);
@@ -54,7 +37,7 @@ const releaseStaleLock = async (event: unknown, context: Context): Promise<{ rel
   const runId = runIdOf(executionArn, await inputOf(executionArn, input));
   const released = await lockStepsFor(context).releaseStale(
     runId,
-    endOf(status, error, stopDate ?? clockOf(context)()),
+    staleRunEnd(status, error, stopDate ?? clockOf(context)()),
   );
   // Closed, not deleted: chat's message says the run ended (its item expires with its TTL).
   const closedQuestions = await closeOpenQuestions(approvalStoreFromEnv(), executionArn, 'run-ended');

@@ -33,6 +33,29 @@ export async function releaseLockStep(
   return released;
 }
 
+/** How a dead execution's run ends, by its status (FAILED: a failure outside any Catch). */
+const STALE_ENDS: Readonly<Record<string, UnfinishedEnd['outcome']>> = {
+  ABORTED: 'aborted',
+  TIMED_OUT: 'timed-out',
+};
+
+/**
+ * The end of a dead execution's provisional records, from its status-change event: `aborted`,
+ * `timed-out`, else `error` (with the event's error name, when it has one), at `endedAt`.
+ */
+export function staleRunEnd(
+  status: string,
+  error: string | null | undefined,
+  endedAt: number,
+): UnfinishedEnd {
+  const outcome = STALE_ENDS[status] ?? 'error';
+  return {
+    outcome,
+    endedAt,
+    ...(error === undefined || error === null || error === '' ? {} : { errors: [error] }),
+  };
+}
+
 /**
  * Frees every lock run `runId` holds (its execution died), ends its provisional records in those
  * jobs' histories as `end` says, and ends its documents; answers how many jobs it freed.
