@@ -17,7 +17,12 @@ import { NomadRunHistory } from '../../../lib/stores/nomad-run-history';
 import { runHistoryPath } from '../../../lib/stores/shared-lock-settings';
 import { TaskStates } from '../../../lib/workflow/state-names';
 import type { RunningSimulator } from '../../../sim/index';
-import { runWorkflow, runWorkflowInput } from '../../engines/local/helpers/workflow-harness';
+import {
+  freeJob,
+  holdJob,
+  runWorkflow,
+  runWorkflowInput,
+} from '../../engines/local/helpers/workflow-harness';
 import {
   HISTORY_READER_TOKEN,
   MANAGEMENT_TOKEN,
@@ -199,6 +204,38 @@ describe('the job restart history', () => {
       executionArn: expect.stringMatching(/^arn:aws:states:/),
     });
     expect(record?.executionArn).toBe(record?.runId);
+  });
+
+  it('gives a scheduled run skipped because the job is locked its only record, naming the holder', async () => {
+    // Arrange: another run holds the job.
+    const h = await cluster();
+    const holder = 'arn:aws:states:local:000000000000:execution:NomadRestart-Restart:by-hand';
+    await holdJob({ namespace: 'default', jobId: 'web' }, holder);
+
+    // Act
+    const run = await runWorkflowInput(
+      h,
+      {
+        job: 'web',
+        yes: true,
+        trigger: 'schedule',
+        scheduleName: 'weekly-web',
+        scheduledTime: new Date().toISOString(),
+      },
+      { token: OPERATOR_TOKEN },
+    ).finally(() => freeJob({ namespace: 'default', jobId: 'web' }, holder));
+
+    // Assert
+    expect(run.result.status).toBe('SUCCEEDED');
+    const records = await historyOf(h.sim);
+    expect(records).toEqual([
+      expect.objectContaining({
+        outcome: 'skipped-job-locked',
+        startedBy: 'schedule "weekly-web"',
+        counts: { planned: 3, restarted: 0, failed: 0, skipped: 0, notReached: 3 },
+      }),
+    ]);
+    expect(records[0]?.errors[0]).toContain(`is already being restarted by execution "${holder}"`);
   });
 
   it('warns once when the token may not write the history, and the run goes on', async () => {
