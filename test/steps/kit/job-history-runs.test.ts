@@ -5,8 +5,10 @@
  * README's reader policy. A run that succeeds shows `running` while it holds the job, then its
  * final record; a run stopped with `stop` ends `canceled`, naming who stopped it; an interrupt
  * confirmed (the failure path, "Release lock after error") ends it `canceled` too; a scheduled
- * AWS execution's run names its engine, its schedule and its execution; a token that may not write
- * the history gets one warning, and the run goes on.
+ * AWS execution's run names its engine, its schedule and its execution; a scheduled run skipped
+ * because the job is locked leaves its only record; a console input whose reason is not one line
+ * ends in InvalidInput before any request; a token that may not write the history gets one
+ * warning, and the run goes on.
  */
 import type { ControlRequest } from '../../../lib/control/requests';
 import type { LocalRestart } from '../../../lib/engines/local/engine';
@@ -236,6 +238,28 @@ describe('the job restart history', () => {
       }),
     ]);
     expect(records[0]?.errors[0]).toContain(`is already being restarted by execution "${holder}"`);
+  });
+
+  it('ends a console input with a reason of two lines in InvalidInput, with nothing written', async () => {
+    // Arrange
+    const h = await cluster();
+    h.sim.control.resetCounters();
+
+    // Act
+    const run = await runWorkflowInput(
+      h,
+      { job: 'web', yes: true, reason: 'INC-1\nINC-2' },
+      { token: OPERATOR_TOKEN },
+    );
+
+    // Assert
+    expect(run.result).toMatchObject({
+      status: 'FAILED',
+      error: 'InvalidInput',
+      cause:
+        'Invalid -reason value "INC-1\\nINC-2": must be one line, without control characters (found "\\n")',
+    });
+    expect(h.sim.control.requestLog()).toEqual([]);
   });
 
   it('warns once when the token may not write the history, and the run goes on', async () => {
