@@ -1,5 +1,5 @@
 import { RestartValidationError } from '../../../lib/restart/errors';
-import { validateRestartInput } from '../../../lib/restart/input';
+import { toRestartInput, validateRestartInput } from '../../../lib/restart/input';
 import { validateReason } from '../../../lib/restart/run/reason';
 
 const TWO_HUNDRED = 'x'.repeat(200);
@@ -79,6 +79,18 @@ describe('validateRestartInput', () => {
     expect(caught).toBeInstanceOf(RestartValidationError);
     expect((caught as RestartValidationError).field).toBe('reason');
     expect((caught as Error).message).toContain('must be at most 200 characters, got 201');
+  });
+
+  it('carries the reason in the execution input a terminal starts (locally or on AWS)', () => {
+    // Arrange
+    const options = validateRestartInput({ job: 'web', yes: true, reason: 'INC-4711' }, { interactive: false });
+
+    // Act
+    const input = toRestartInput(options, 'alice@laptop');
+
+    // Assert
+    expect(input.reason).toBe('INC-4711');
+    expect(validateRestartInput(input, { interactive: false }).reason).toBe('INC-4711');
   });
 
   it('fails when the input field reason is not a string', () => {
