@@ -73,8 +73,11 @@ describe('nomad-restart -started-before: the freshness report', () => {
     ]);
     expect(result.stdout).not.toContain('Every allocation in scope started after');
     // Nothing refused; an absent run-control request is Nomad's 404 for its variable, read before each batch.
+    // Absent variables read as 404: no run-control request, no history yet (its first record).
     const absentRequest = (e: { status: number; path: string }) =>
-      e.status === 404 && e.path.startsWith('/v1/var/nomad-restart/requests/');
+      e.status === 404 &&
+      (e.path.startsWith('/v1/var/nomad-restart/requests/') ||
+        e.path.startsWith('/v1/var/nomad-restart/history/'));
     expect(s.control.requestLog().filter((e) => e.status >= 400 && !absentRequest(e))).toEqual([]);
   });
 
@@ -117,7 +120,8 @@ describe('nomad-restart -started-before: the freshness report', () => {
         totals: { restarted: 3, failed: 0 },
       },
     ]);
-    expect(events.at(-1)?.type).toBe('freshness');
+    // Nomad's last line's event, then the run's end (no line in text).
+    expect(events.slice(-2).map((e) => e.type)).toEqual(['freshness', 'run-ended']);
   });
 
   it('counts a fleet job whose run left an allocation stale as failed, and the fleet ends with errors', async () => {

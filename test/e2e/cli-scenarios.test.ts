@@ -370,8 +370,14 @@ describe('nomad-restart suggested acceptance scenarios', () => {
       beforeAll(async () => {
         // Arrange
         const caps = (...c: string[]) => ({ default: c });
-        // The job's shared lock is granted (as the help text asks): only evaluate-job is missing.
-        const variables = { default: { 'nomad-restart/locks/*': ['read', 'write'] } };
+        // The job's shared lock and its restart history are granted (as the help text asks): only
+        // evaluate-job is missing.
+        const variables = {
+          default: {
+            'nomad-restart/locks/*': ['read', 'write'],
+            'nomad-restart/history/*': ['read', 'write'],
+          },
+        };
         h = await startHarness({
           nodes: [{ name: 'n1' }, { name: 'n2' }, { name: 'n3' }],
           jobs: [simpleJob(JOB, 'system', 1)],

@@ -160,6 +160,9 @@ describe('nomad-restart -started-before', () => {
         batches: 0,
         totals: { restarted: 0, failed: 0 },
       },
+      // The run-level events (no line in text): a run that had nothing to restart is recorded too.
+      expect.objectContaining({ type: 'run-started', planned: 0 }),
+      expect.objectContaining({ type: 'run-ended', outcome: 'succeeded' }),
     ]);
   });
 });

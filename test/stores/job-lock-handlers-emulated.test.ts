@@ -97,6 +97,7 @@ describe('Lock job on a DynamoDB emulator', () => {
     const won = results.filter((r) => r.error === undefined);
     expect(won).toHaveLength(1);
     expect((won[0]?.result as { events: unknown[] } | undefined)?.events).toEqual([
+      expect.objectContaining({ type: 'run-started' }),
       expect.objectContaining({ type: 'lock-taken-over', previousRun: execution('aborted') }),
     ]);
     expect(results.find((r) => r.error !== undefined)?.error).toMatchObject({ name: 'JobLockedError' });
@@ -145,6 +146,7 @@ describe('Lock job on a DynamoDB emulator', () => {
     });
     expect(afterA.error).toBeUndefined();
     expect((afterA.result as { events: unknown[] } | undefined)?.events).toEqual([
+      expect.objectContaining({ type: 'run-started', runId: execution('b-2') }),
       expect.objectContaining({
         type: 'lock-taken-over',
         previousRun: execution('a-1'),
