@@ -311,10 +311,13 @@ describe('nomad-restart Nomad tests', () => {
           .trimEnd()
           .split('\n')
           .map((l) => JSON.parse(l) as { type: string });
+        // Each batch's run-level batch-finished (issue #40) follows its restart.
         expect(events.map((e) => e.type)).toEqual([
           'restart-started',
           'allocation-restarting',
+          'batch-finished',
           'allocation-restarting',
+          'batch-finished',
           'finished',
         ]);
         expect(ours.size).toBe(2);

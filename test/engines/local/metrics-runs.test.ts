@@ -2,10 +2,15 @@
 // the synthesized workflow through the local engine and the real handlers, against the simulator
 // with ACLs on and the README's policy token, each line taken through the engine's test sink
 // (`metricLines`) instead of stdout. A run in two batches with a question between them, and a
-// run gated by -wait-healthy on the simulator's clock. Without the sink, a local run prints no
-// EMF line at all: at a terminal stdout is Nomad's lines.
+// run gated by -wait-healthy on the simulator's clock, and a fleet of three jobs (its jobs' batch
+// metrics, its FleetJobs by Outcome, and its jobs' run-level events tagged with their job, as its
+// `-output json` prints them). Without the sink, a local run prints no EMF line at all: at a
+// terminal stdout is Nomad's lines.
 
+import { runFleetLocally } from '../../../lib/engines/local/fleet-engine';
+import type { FleetProgressEvent } from '../../../lib/fleet/events';
 import { METRIC_NAMES, METRICS_NAMESPACE } from '../../../lib/metrics/names';
+import { FlowStates, TASK_STATE_HANDLERS } from '../../../lib/workflow/state-names';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../../fixtures/readme-policy';
 import { restartOptions } from '../../fixtures/restart-options';
 import { type EmfMetric, parseEmf, sumOf } from '../../lambdas/helpers/emf';
@@ -111,6 +116,55 @@ describe('the run metrics of a local run', () => {
     expect(wait?.value).toBeGreaterThanOrEqual(10_000);
     expect(duration?.value).toBeGreaterThanOrEqual(Number(wait?.value));
     expect(sumOf(metrics, METRIC_NAMES.allocationsRestarted)).toBe(1);
+  });
+
+  it("emits a fleet's jobs by Outcome, and each job's batches, its jobs' events tagged with their job", async () => {
+    // Arrange
+    const jobs = ['fleet-a', 'fleet-b', 'fleet-c'].map((id, i) => simpleJob(id, 'service', i + 1));
+    h = await startHarness({ jobs, acl: readmePolicyAcl() }, { token: OPERATOR_TOKEN });
+    for (const job of jobs) await waitAllRunning(h, job.ID, job.TaskGroups?.[0]?.Count ?? 0);
+    const lines: string[] = [];
+    const events: FleetProgressEvent[] = [];
+
+    // Act
+    const fleet = await runFleetLocally({
+      input: { namespace: 'default', filter: 'ID matches "^fleet-"', yes: true },
+      nomad: { address: h.sim.address, token: OPERATOR_TOKEN },
+      emit: (event) => events.push(event),
+      prompt: async () => ({ kind: 'read-error', text: 'EOF' }),
+      waitTimeOverrides: { [FlowStates.waitBeforeNextBatch]: 0 },
+      retryIntervalOverrides: Object.fromEntries(Object.keys(TASK_STATE_HANDLERS).map((name) => [name, 0])),
+      metricLines: (line) => lines.push(line),
+    });
+    await fleet.result;
+
+    // Assert
+    const metrics = parseEmf(lines);
+    expect(
+      metrics
+        .filter((m) => m.name === METRIC_NAMES.fleetJobs)
+        .map((m) => [m.dimensions[0]?.['Outcome'], m.value]),
+    ).toEqual([
+      ['restarted', 3],
+      ['failed', 0],
+      ['skipped', 0],
+    ]);
+    expect(sumOf(metrics, METRIC_NAMES.allocationsRestarted)).toBe(1 + 2 + 3);
+    expect(
+      metrics
+        .flatMap((m) => m.dimensions)
+        .every((d) => Object.keys(d).every((k) => k === 'service' || k === 'Outcome')),
+    ).toBe(true);
+    const finished = events.filter((e) => e.type === 'batch-finished');
+    // One batch per allocation (-batch-size 1): a's one, b's two, c's three.
+    expect(finished.map((e) => ('job' in e ? e.job : undefined)).sort()).toEqual([
+      'fleet-a',
+      'fleet-b',
+      'fleet-b',
+      'fleet-c',
+      'fleet-c',
+      'fleet-c',
+    ]);
   });
 
   it('prints no EMF line when no test takes them: stdout at a terminal is Nomad’s', async () => {
