@@ -311,14 +311,16 @@ describe('nomad-restart Nomad tests', () => {
           .trimEnd()
           .split('\n')
           .map((l) => JSON.parse(l) as { type: string });
-        // Each batch's run-level batch-finished (issue #40) follows its restart.
+        // With the run-level events (issue #40): the run's start, each batch's end, the run's end.
         expect(events.map((e) => e.type)).toEqual([
           'restart-started',
+          'run-started',
           'allocation-restarting',
           'batch-finished',
           'allocation-restarting',
           'batch-finished',
           'finished',
+          'run-ended',
         ]);
         expect(ours.size).toBe(2);
         expect(restartedOfOurs(allocations)).toBe(2);

@@ -7,6 +7,7 @@
  */
 import { DEFAULT_NOMAD_ADDRESS } from '../../nomad/config';
 import { ALARM_OPTIONS_HELP as ALARMS } from './alarm-help';
+import { REASON_OPTION_HELP as WHY } from './reason-help';
 
 const HEADER = `
 Usage: nomad-restart [options] <job>
@@ -283,13 +284,14 @@ export function helpSection(title: string, entries: readonly string[]): string {
   return `${title}\n\n${entries.map((entry) => entry.slice(1)).join('\n\n')}\n`;
 }
 
+const BEYOND = { ...BEYOND_OPTIONS_HELP, ...ALARMS, ...WHY };
 const HELP = [
   HEADER,
   GENERAL_OPTIONS_HELP,
   '\n',
   helpSection('Restart Options:', Object.values(RESTART_OPTIONS_HELP)),
   '\n',
-  helpSection('Options beyond nomad job restart:', Object.values({ ...BEYOND_OPTIONS_HELP, ...ALARMS })),
+  helpSection('Options beyond nomad job restart:', Object.values(BEYOND)),
 ].join('');
 
 /** The full help text, trimmed like Nomad's. */

@@ -114,6 +114,8 @@ export interface LocalRestartRequest {
   readonly sleep?: LocalInvocation['sleep'];
   /** Tests: the EMF lines the handlers would print on Lambda. @default - a local run prints none */
   readonly metricLines?: LocalInvocation['metricLines'];
+  /** The engine the run's history record names (tests: an AWS execution run here). @default 'terminal' */
+  readonly engine?: LocalInvocation['engine'];
   /** `$$.Execution.Name` of the first execution (a fleet's child: the name its item chose). @default - a random UUID */
   readonly executionName?: string;
   /** Called as each execution of the run ends (a continued run has several). */
@@ -140,7 +142,10 @@ function taskHandler(
 
 /** What each handler invocation of a local run is handed on its context. */
 export function localInvocation(
-  request: Pick<LocalRestartRequest, 'nomad' | 'consul' | 'alarms' | 'now' | 'sleep' | 'metricLines'>,
+  request: Pick<
+    LocalRestartRequest,
+    'nomad' | 'consul' | 'alarms' | 'now' | 'sleep' | 'metricLines' | 'engine'
+  >,
   liveEvents: LocalInvocation['liveEvents'],
 ): LocalInvocation {
   return {
@@ -151,6 +156,7 @@ export function localInvocation(
     ...(request.now === undefined ? {} : { now: request.now }),
     ...(request.sleep === undefined ? {} : { sleep: request.sleep }),
     ...(request.metricLines === undefined ? {} : { metricLines: request.metricLines }),
+    ...(request.engine === undefined ? {} : { engine: request.engine }),
   };
 }
 

@@ -46,7 +46,7 @@ const filed = (metrics: readonly EmfMetric[]) =>
   ].sort();
 
 describe('the run metrics of a local run', () => {
-  it('emits each batch’s counts and duration and the question’s wait, the service their only dimension', async () => {
+  it('emits each batch’s counts and duration, the question’s wait and the run’s end by Outcome', async () => {
     // Arrange
     const job = simpleJob('metered', 'service', 3);
     h = await startHarness({ jobs: [job], acl: readmePolicyAcl() }, { token: OPERATOR_TOKEN });
@@ -74,8 +74,13 @@ describe('the run metrics of a local run', () => {
       'AllocationsRestarted Count [service]',
       'BatchDuration Milliseconds [service]',
       'QuestionWaitTime Milliseconds [service]',
+      'Runs Count [service,Outcome]',
     ]);
     expect(metrics.every((m) => m.dimensions.every((d) => d['service'] === SERVICE))).toBe(true);
+    // The run's end, once, under its outcome.
+    expect(
+      metrics.filter((m) => m.name === METRIC_NAMES.runs).map((m) => [m.dimensions[0]?.['Outcome'], m.value]),
+    ).toEqual([['succeeded', 1]]);
     // The restarted count is the run's; the job is the lines' metadata, never a dimension.
     const finished = eventsOf(run.events, 'finished')[0];
     expect(sumOf(metrics, METRIC_NAMES.allocationsRestarted)).toBe(3);
@@ -150,6 +155,13 @@ describe('the run metrics of a local run', () => {
       ['skipped', 0],
     ]);
     expect(sumOf(metrics, METRIC_NAMES.allocationsRestarted)).toBe(1 + 2 + 3);
+    // Each job's run ends once under its outcome, beside the fleet's count of its jobs.
+    expect(
+      metrics
+        .filter((m) => m.name === METRIC_NAMES.runs)
+        .map((m) => m.line['jobId'])
+        .sort(),
+    ).toEqual(['fleet-a', 'fleet-b', 'fleet-c']);
     expect(
       metrics
         .flatMap((m) => m.dimensions)

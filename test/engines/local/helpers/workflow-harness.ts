@@ -93,6 +93,8 @@ export interface WorkflowRunOptions {
   readonly controlPollMs?: number;
   /** Takes the EMF lines the handlers would print on Lambda. @default - none: a local run prints none */
   readonly metricLines?: (line: string) => void;
+  /** The engine the run's history record names (an AWS execution's run, here). @default 'terminal' */
+  readonly engine?: 'terminal' | 'aws';
 }
 
 /**
@@ -185,6 +187,7 @@ export async function runWorkflowInput(
     ...(runOptions.redrive === undefined ? {} : { redrive: runOptions.redrive }),
     ...(runOptions.controlPollMs === undefined ? {} : { controlPollMs: runOptions.controlPollMs }),
     ...(runOptions.metricLines === undefined ? {} : { metricLines: runOptions.metricLines }),
+    ...(runOptions.engine === undefined ? {} : { engine: runOptions.engine }),
     interceptInvocation: asInvokedFunction(runOptions.interceptInvocation),
     // Step Functions' retry backoff (2 s, 4 s, ...) in real time would only slow the tests down.
     retryIntervalOverrides: Object.fromEntries(Object.keys(TASK_STATE_HANDLERS).map((name) => [name, 0])),
