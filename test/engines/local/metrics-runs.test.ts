@@ -1,16 +1,17 @@
 // Scenario: the EMF lines one run's handlers emit (issue #40), read back as CloudWatch reads them:
 // the synthesized workflow through the local engine and the real handlers, against the simulator
 // with ACLs on and the README's policy token, each line taken through the engine's test sink
-// (`metricLines`) instead of stdout. A run in two batches with a question between them, and a
-// run gated by -wait-healthy on the simulator's clock, and a fleet of three jobs (its jobs' batch
-// metrics, its FleetJobs by Outcome, and its jobs' run-level events tagged with their job, as its
-// `-output json` prints them). Without the sink, a local run prints no EMF line at all: at a
-// terminal stdout is Nomad's lines.
+// (`metricLines`) instead of stdout. A run in two batches with a question between them; a run
+// canceled on the failure path; a run gated by -wait-healthy on the simulator's clock; a fleet of
+// three jobs (its jobs' batch metrics and Runs, its FleetJobs by Outcome, and its jobs' run-level
+// events tagged with their job, as its `-output json` prints them). Without the sink, a local run
+// prints no EMF line at all: at a terminal stdout is Nomad's lines.
 
+import type { LocalRestart } from '../../../lib/engines/local/engine';
 import { runFleetLocally } from '../../../lib/engines/local/fleet-engine';
 import type { FleetProgressEvent } from '../../../lib/fleet/events';
 import { METRIC_NAMES, METRICS_NAMESPACE } from '../../../lib/metrics/names';
-import { FlowStates, TASK_STATE_HANDLERS } from '../../../lib/workflow/state-names';
+import { FlowStates, TASK_STATE_HANDLERS, TaskStates } from '../../../lib/workflow/state-names';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../../fixtures/readme-policy';
 import { restartOptions } from '../../fixtures/restart-options';
 import { type EmfMetric, parseEmf, sumOf } from '../../lambdas/helpers/emf';
@@ -93,6 +94,38 @@ describe('the run metrics of a local run', () => {
     expect(
       metrics.flatMap((m) => m.dimensions).some((d) => 'jobId' in d || Object.values(d).includes('metered')),
     ).toBe(false);
+  });
+
+  it('counts a run canceled on the failure path under Outcome canceled, after its one batch', async () => {
+    // Arrange: a confirmed interrupt before the second batch; the Catch's "Release lock after
+    // error" ends the run, not "Finish restart".
+    const job = simpleJob('metered-cancel', 'service', 3);
+    h = await startHarness({ jobs: [job], acl: readmePolicyAcl() }, { token: OPERATOR_TOKEN });
+    await waitAllRunning(h, job.ID, 3);
+    const lines: string[] = [];
+    let handle: LocalRestart | undefined;
+    let guards = 0;
+
+    // Act
+    const run = await runWorkflow(h, restartOptions(job.ID), {
+      token: OPERATOR_TOKEN,
+      onStarted: (started) => {
+        handle = started;
+      },
+      interceptInvocation: async (state, invoke) => {
+        if (state === TaskStates.checkDeployments && ++guards === 2) await handle?.requestCancel();
+        return invoke();
+      },
+      metricLines: (line) => lines.push(line),
+    });
+
+    // Assert
+    expect(run.entered).toContain(TaskStates.releaseLockAfterError);
+    const metrics = parseEmf(lines);
+    expect(
+      metrics.filter((m) => m.name === METRIC_NAMES.runs).map((m) => [m.dimensions[0]?.['Outcome'], m.value]),
+    ).toEqual([['canceled', 1]]);
+    expect(sumOf(metrics, METRIC_NAMES.allocationsRestarted)).toBe(1);
   });
 
   it('emits the health wait of a batch gated by -wait-healthy', async () => {
