@@ -29,7 +29,7 @@ export interface MetricsSubject {
 /**
  * A fresh Powertools Metrics per invocation: namespace `NomadRestart`, the default dimension
  * `service` from `POWERTOOLS_SERVICE_NAME` (the construct sets it to the stack's name). Its
- * warnings go to the handlers' logger, not to stdout.
+ * warnings (a bad dimension value) are the handlers' structured log lines, not bare console text.
  */
 function newMetrics(subject: MetricsSubject): Metrics {
   const metrics = new Metrics({ namespace: METRICS_NAMESPACE, logger });
