@@ -119,6 +119,13 @@ describe('nomad-restart fleet against the simulator', () => {
       'payments/api',
       'payments/worker',
     ]);
+    // Each job's run-level events (issue #40) come with the job too: one batch-finished a batch.
+    expect(
+      events
+        .filter((e) => e.type === 'batch-finished')
+        .map((e) => `${e.namespace}/${e.job}`)
+        .sort(),
+    ).toEqual(['default/web', 'payments/api', 'payments/api', 'payments/worker', 'payments/worker']);
   });
 
   it('keeps at most -max-jobs 3 jobs in flight, and does have 3', async () => {

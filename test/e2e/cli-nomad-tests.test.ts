@@ -311,12 +311,14 @@ describe('nomad-restart Nomad tests', () => {
           .trimEnd()
           .split('\n')
           .map((l) => JSON.parse(l) as { type: string });
-        // Nomad's events, and the run-level ones beyond it (issue #40) that print no line in text.
+        // With the run-level events (issue #40): the run's start, each batch's end, the run's end.
         expect(events.map((e) => e.type)).toEqual([
           'restart-started',
           'run-started',
           'allocation-restarting',
+          'batch-finished',
           'allocation-restarting',
+          'batch-finished',
           'finished',
           'run-ended',
         ]);

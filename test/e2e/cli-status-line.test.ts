@@ -7,7 +7,8 @@
  * too, Nomad's lines stay whole once the status line's drawings are taken out. Without a terminal
  * nothing is drawn. A request Nomad holds 11 s is named on the status line, and with
  * `-output json` it is a `request-slow` event. `-output json` events carry the job, its namespace,
- * the batch and the running totals; an unknown job (a run or a dry run) is one JSON `error` event
+ * the batch and the running totals, and the run-level events (issue #40: `run-started`, each
+ * batch's `batch-finished`, `run-ended`) come in order; an unknown job (a run or a dry run) is one JSON `error` event
  * on stdout, exit 1.
  */
 
@@ -212,21 +213,45 @@ describe('nomad-restart -output json', () => {
       ['batch-started', 'web', 'default', 1, 2],
       ['allocation-restarting', 'web', 'default', 1, 2],
       ['allocation-restarting', 'web', 'default', 1, 2],
+      ['batch-finished', 'web', 'default', 1, 2],
       ['batch-started', 'web', 'default', 2, 2],
       ['allocation-restarting', 'web', 'default', 2, 2],
+      ['batch-finished', 'web', 'default', 2, 2],
       ['finished', 'web', 'default', 2, 2],
       ['run-ended', 'web', 'default', 2, 2],
     ]);
+    // The totals count a batch once Decide has: a batch-finished event comes just before.
     expect(events.map((e) => e['totals'])).toEqual([
       { restarted: 0, failed: 0 },
       { restarted: 0, failed: 0 },
       { restarted: 0, failed: 0 },
       { restarted: 0, failed: 0 },
       { restarted: 0, failed: 0 },
+      { restarted: 0, failed: 0 },
+      { restarted: 2, failed: 0 },
       { restarted: 2, failed: 0 },
       { restarted: 2, failed: 0 },
       { restarted: 3, failed: 0 },
       { restarted: 3, failed: 0 },
+      { restarted: 3, failed: 0 },
+    ]);
+    // The run-level events, in order: the run's start, what each batch did, the run's end.
+    const runLevel = ['run-started', 'batch-finished', 'run-ended'];
+    expect(
+      events
+        .filter((e) => runLevel.includes(String(e['type'])))
+        .map((e) =>
+          e['type'] === 'batch-finished'
+            ? [e['type'], e['batchNumber'], e['restarted'], e['failed'], typeof e['durationMs']]
+            : e['type'] === 'run-started'
+              ? [e['type'], e['planned'], e['batches']]
+              : [e['type'], e['outcome'], e['counts']],
+        ),
+    ).toEqual([
+      ['run-started', 3, 2],
+      ['batch-finished', 1, 2, 0, 'number'],
+      ['batch-finished', 2, 1, 0, 'number'],
+      ['run-ended', 'succeeded', { planned: 3, restarted: 3, failed: 0, skipped: 0, notReached: 0 }],
     ]);
   }, 60_000);
 });
