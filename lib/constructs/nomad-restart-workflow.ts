@@ -3,6 +3,7 @@
  * the lock and approvals tables and the least-privilege grants between them.
  */
 import { type CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as iam from 'aws-cdk-lib/aws-iam';
@@ -25,6 +26,7 @@ import { connectionOf, type FleetFunctionsProps } from './private/fleet-function
 import { grantHandlerAccess } from './private/handler-grants';
 import { validateNomadAddressProp } from './private/nomad-address';
 import { grantOperator, OPERATOR_USES, type OperatorUse } from './private/operator-grants';
+import { metricsServiceOf } from './private/run-metrics';
 import { enableRunThreads } from './private/run-thread-grants';
 import { stateMachineLogGroup } from './private/state-machine-log-group';
 import {
@@ -34,7 +36,12 @@ import {
   type WorkflowFunctionId,
 } from './private/task-functions';
 import { validateVpcProps } from './private/vpc-placement';
-import { type ExecutionAlarms, endpointThrottlesAlarm, executionAlarms } from './private/workflow-alarms';
+import {
+  type ExecutionAlarms,
+  endpointThrottlesAlarm,
+  executionAlarms,
+  failedRunsAlarm,
+} from './private/workflow-alarms';
 import { resolveWorkflowSettings } from './private/workflow-settings';
 import { createWorkflowStorage } from './private/workflow-storage';
 
@@ -119,6 +126,15 @@ export class NomadRestartWorkflow extends Construct {
   public readonly functions: Readonly<Record<WorkflowFunctionId, lambda.IFunction>>;
   /** In ALARM for 5 minutes after an execution failed, timed out or was aborted. */
   public readonly executionAlarms: ExecutionAlarms;
+  /**
+   * In ALARM for 5 minutes after a run (a fleet's job included) ended `failed`, `unrecoverable`,
+   * `error` or `timed-out`, from the runs' `Runs` metric (docs/metrics.md). With `alarmTopic` it
+   * notifies that topic like every other alarm here; without, wire it yourself:
+   * `workflow.failedRunsAlarm.addAlarmAction(new SnsAction(topic))`.
+   */
+  public readonly failedRunsAlarm: cloudwatch.Alarm;
+  /** The `service` dimension of this deployment's metrics: the stack's name (docs/metrics.md). */
+  public readonly metricsService: string;
 
   /**
    * The security groups of the functions that call Nomad, with `vpc`: `securityGroups`, or the one
@@ -265,6 +281,8 @@ export class NomadRestartWorkflow extends Construct {
         enableRunThreads(fns, this.approvalsTable);
     }
     this.executionAlarms = executionAlarms(this, this.stateMachine);
+    this.metricsService = metricsServiceOf(this);
+    this.failedRunsAlarm = failedRunsAlarm(this, this.metricsService);
     const endpoint = this.approvalChannels?.endpoint;
     if (endpoint !== undefined) endpointThrottlesAlarm(this, endpoint);
     if (props.alarmTopic !== undefined) notifyAlarmsTo(this, props.alarmTopic);
