@@ -9,11 +9,11 @@ import { Construct, type IConstruct } from 'constructs';
 import { METRIC_NAMES, METRICS_NAMESPACE, SERVICE_DIMENSION } from '../metrics/names';
 import type { NomadRestartFleet } from './nomad-restart-fleet';
 import type { NomadRestartWorkflow } from './nomad-restart-workflow';
-import { byOutcome, runMetric } from './private/run-metrics';
+import { byOutcome, metricsServiceOf, runMetric } from './private/run-metrics';
 
 /** Props of {@link NomadRestartDashboard}. */
 export interface NomadRestartDashboardProps {
-  /** The workflow whose runs are drawn (its `metricsService`) and whose alarms are listed. */
+  /** The workflow whose runs are drawn (its stack's `service` dimension) and whose alarms are listed. */
   readonly workflow: NomadRestartWorkflow;
   /** The fleet beside it, whose alarms are listed too. @default - no fleet alarms */
   readonly fleet?: NomadRestartFleet;
@@ -53,7 +53,7 @@ export class NomadRestartDashboard extends Construct {
   public constructor(scope: Construct, id: string, props: NomadRestartDashboardProps) {
     super(scope, id);
     const { workflow } = props;
-    const service = workflow.metricsService;
+    const service = metricsServiceOf(workflow);
     this.alarms = [
       workflow,
       ...(props.fleet === undefined ? [] : [props.fleet]),

@@ -212,6 +212,10 @@ export class NomadRestartStack extends Stack {
         fleet: this.fleet,
         ...(this.runNotifications === undefined ? {} : { alarmsOf: [this.runNotifications] }),
       });
+      new CfnOutput(this, 'DashboardName', {
+        value: this.dashboard.dashboard.dashboardName,
+        description: "The runs' dashboard (CloudWatch > Dashboards): runs, batches, questions, alarms",
+      });
     }
     new CfnOutput(this, 'StateMachineArn', {
       value: this.workflow.stateMachine.stateMachineArn,

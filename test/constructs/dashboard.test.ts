@@ -9,6 +9,7 @@ import { App, type CfnElement, Stack } from 'aws-cdk-lib';
 import { Match, type Template } from 'aws-cdk-lib/assertions';
 import { NomadRestartDashboard } from '../../lib/constructs/nomad-restart-dashboard';
 import { NomadRestartWorkflow } from '../../lib/constructs/nomad-restart-workflow';
+import { stackPropsFromContext } from '../../lib/constructs/stack-context';
 import { METRICS_NAMESPACE } from '../../lib/metrics/names';
 import { awsSolutionsFindings } from './helpers/nag';
 import { synthWithApprovalChannels } from './helpers/synth';
@@ -126,6 +127,14 @@ describe('NomadRestartDashboard', () => {
     ]);
   });
 
+  it('is named in the stack output DashboardName', () => {
+    // Act
+    const [id] = Object.keys(template.findResources('AWS::CloudWatch::Dashboard'));
+
+    // Assert
+    template.hasOutput('DashboardName', { Value: { Ref: id } });
+  });
+
   it('graphs the failed-runs alarm', () => {
     // Act
     const annotations = titled(widgets, 'Failed runs').properties['annotations'];
@@ -163,7 +172,6 @@ describe('NomadRestartDashboard', () => {
     expect(dashboard.alarms).toContain(workflow.failedRunsAlarm);
     expect(dashboard.alarms).toContain(workflow.executionAlarms.failed);
     expect(dashboard.alarms).toContain(workflow.staleLockDeadLetters.alarm);
-    expect(workflow.metricsService).toBe('Bare');
   });
 });
 
@@ -238,11 +246,37 @@ describe('NomadRestartStack with dashboard: false', () => {
 
     // Assert
     without.resourceCountIs('AWS::CloudWatch::Dashboard', 0);
+    expect(Object.keys(without.findOutputs('DashboardName'))).toEqual([]);
     expect(
       Object.keys(without.findResources('AWS::CloudWatch::Alarm')).filter((id) =>
         id.startsWith('RestartFailedRuns'),
       ),
     ).toHaveLength(1);
+  });
+});
+
+describe('stackPropsFromContext with dashboard', () => {
+  const context = (value: string | undefined) => (key: string) =>
+    ({ nomadAddress: 'https://nomad.internal:4646', dashboard: value })[key];
+
+  it.each([
+    ['false', false],
+    ['true', true],
+    [undefined, undefined],
+  ])('reads -c dashboard=%s', (value, expected) => {
+    // Act
+    const props = stackPropsFromContext(context(value));
+
+    // Assert
+    expect(props.dashboard).toBe(expected);
+  });
+
+  it('names the setting when the value is not true or false', () => {
+    // Act
+    const act = () => stackPropsFromContext(context('off'));
+
+    // Assert
+    expect(act).toThrow('Context "dashboard" is "off"; give true or false, e.g. -c dashboard=false');
   });
 });
 

@@ -8,7 +8,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
-import { FAILED_RUN_OUTCOMES, failedRunsMetric } from './run-metrics';
+import { FAILED_RUN_OUTCOMES, failedRunsMetric, metricsServiceOf } from './run-metrics';
 
 /** One alarm per way an execution ends without succeeding. */
 export interface ExecutionAlarms {
@@ -95,7 +95,8 @@ export function endpointThrottlesAlarm(scope: Construct, endpoint: lambda.IFunct
  * Unlike the executions-failed alarm it counts a fleet's jobs one by one, and it stays quiet for a
  * run stopped on purpose (see FAILED_RUN_OUTCOMES).
  */
-export function failedRunsAlarm(scope: Construct, service: string): cloudwatch.Alarm {
+export function failedRunsAlarm(scope: Construct): cloudwatch.Alarm {
+  const service = metricsServiceOf(scope);
   return onAny(
     scope,
     'FailedRuns',
