@@ -37,12 +37,18 @@ export interface NomadRestartDashboardProps {
  */
 const DEFAULT_INTERVAL = Duration.days(7);
 const PERIOD = Duration.hours(1);
+/**
+ * An alarm status widget lists 1 to 100 alarm ARNs
+ * (https://docs.aws.amazon.com/AmazonCloudWatch/latest/APIReference/CloudWatch-Dashboard-Body-Structure.html):
+ * more alarms (a stack with many schedules) take one widget per hundred.
+ */
+const MAX_ALARMS_PER_WIDGET = 100;
 
 /**
  * Rows, top to bottom: runs by outcome beside the failed-runs alarm; allocations restarted and
  * failed beside a fleet's jobs by outcome; batch duration, health wait and question wait (p50, p90,
  * max); then the state of every alarm (failed, timed-out and aborted executions, each function's
- * errors, each dead-letter queue, the answer endpoint's throttles, failed runs).
+ * errors, each dead-letter queue, the answer endpoint's throttles, failed runs), a hundred per widget.
  */
 export class NomadRestartDashboard extends Construct {
   /** The dashboard. */
@@ -96,15 +102,18 @@ export class NomadRestartDashboard extends Construct {
       graph('Health wait (-wait-healthy)', times(METRIC_NAMES.healthWaitTime), 'Milliseconds', { width: 8 }),
       graph('Question wait', times(METRIC_NAMES.questionWaitTime), 'Milliseconds', { width: 8 }),
     );
-    this.dashboard.addWidgets(
-      new cloudwatch.AlarmStatusWidget({
-        title: 'Alarms',
-        alarms: [...this.alarms],
-        width: 24,
-        // About six alarms fit a row of the full-width widget.
-        height: 2 + Math.ceil(this.alarms.length / 6),
-      }),
-    );
+    for (let start = 0; start < this.alarms.length; start += MAX_ALARMS_PER_WIDGET) {
+      const alarms = this.alarms.slice(start, start + MAX_ALARMS_PER_WIDGET);
+      this.dashboard.addWidgets(
+        new cloudwatch.AlarmStatusWidget({
+          title: 'Alarms',
+          alarms,
+          width: 24,
+          // About six alarms fit a row of the full-width widget.
+          height: 2 + Math.ceil(alarms.length / 6),
+        }),
+      );
+    }
   }
 }
 

@@ -6,7 +6,8 @@
  * leaves the dashboard out and keeps the alarm; cdk-nag stays clean.
  */
 import { App, type CfnElement, Stack } from 'aws-cdk-lib';
-import { Match, type Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
+import { Construct } from 'constructs';
 import { NomadRestartDashboard } from '../../lib/constructs/nomad-restart-dashboard';
 import { NomadRestartWorkflow } from '../../lib/constructs/nomad-restart-workflow';
 import { stackPropsFromContext } from '../../lib/constructs/stack-context';
@@ -156,22 +157,46 @@ describe('NomadRestartDashboard', () => {
     expect(new Set(listed)).toEqual(new Set(alarmIds.map((id) => `<GetAtt:${id}:Arn>`)));
   });
 
-  it('lists the alarms of the workflow it is given when built beside a bare workflow', () => {
-    // Arrange
+  describe('beside a bare workflow', () => {
     const bare = new Stack(new App({ context: { 'aws:cdk:bundling-stacks': [] } }), 'Bare', {
       env: { account: '123456789012', region: 'us-east-1' },
     });
     const workflow = new NomadRestartWorkflow(bare, 'Restart', {
       nomadAddress: 'https://nomad.internal:4646',
     });
+    const small = new NomadRestartDashboard(bare, 'Dashboard', { workflow });
 
-    // Act
-    const dashboard = new NomadRestartDashboard(bare, 'Dashboard', { workflow });
+    it('lists the alarms of the workflow it is given', () => {
+      // Act
+      const listed = small.alarms;
 
-    // Assert
-    expect(dashboard.alarms).toContain(workflow.failedRunsAlarm);
-    expect(dashboard.alarms).toContain(workflow.executionAlarms.failed);
-    expect(dashboard.alarms).toContain(workflow.staleLockDeadLetters.alarm);
+      // Assert
+      expect(listed).toContain(workflow.failedRunsAlarm);
+      expect(listed).toContain(workflow.executionAlarms.failed);
+      expect(listed).toContain(workflow.staleLockDeadLetters.alarm);
+    });
+
+    it("lists more than a hundred alarms in widgets of a hundred at most, CloudWatch's limit", () => {
+      // Arrange: a construct of 120 alarms of its own, listed beside the workflow's.
+      const many = new Construct(bare, 'Many');
+      const metric = workflow.stateMachine.metricFailed();
+      for (let i = 0; i < 120; i++)
+        metric.createAlarm(many, `Alarm${i}`, { threshold: 1, evaluationPeriods: 1 });
+      new NomadRestartDashboard(bare, 'Big', { workflow, alarmsOf: [many] });
+
+      // Act
+      const [big] = Object.entries(Template.fromStack(bare).findResources('AWS::CloudWatch::Dashboard'))
+        .filter(([id]) => id.startsWith('Big'))
+        .map(([, r]) => (r as { Properties: { DashboardBody: Json } }).Properties.DashboardBody);
+      const sizes = (JSON.parse(render(big as Json)) as { widgets: Widget[] }).widgets
+        .filter((w) => w.type === 'alarm')
+        .map((w) => (w.properties['alarms'] as string[]).length);
+
+      // Assert
+      expect(sizes).toHaveLength(2);
+      expect(Math.max(...sizes)).toBe(100);
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(small.alarms.length + 120);
+    });
   });
 });
 
