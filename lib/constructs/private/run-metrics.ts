@@ -22,8 +22,9 @@ export function metricsServiceOf(scope: Construct): string {
 /**
  * What every function reads to emit the run's metrics: Powertools takes its default `service`
  * dimension from `POWERTOOLS_SERVICE_NAME` and its namespace from `POWERTOOLS_METRICS_NAMESPACE`
- * (https://docs.powertools.aws.dev/lambda/typescript/latest/#environment-variables), and its Logger
- * the same `service` for each log line.
+ * (https://docs.powertools.aws.dev/lambda/typescript/latest/#environment-variables). The handlers'
+ * Metrics must take them from here, never name a service in code, or the dashboard and the alarm read
+ * a stream nobody writes. (Their Logger names its own service, `nomad-restart`: lambdas/private/logger.ts.)
  */
 export function metricsEnvironment(scope: Construct): Record<string, string> {
   return {

@@ -98,7 +98,7 @@ export class TaskFunction extends Construct {
       role: this.role,
       environment: {
         ...props.environment,
-        // Every function, so the run's metrics and log lines name this deployment alike.
+        // Every function, so whichever emits the run's metrics names this deployment (docs/metrics.md).
         ...metricsEnvironment(this),
         NODE_OPTIONS: '--enable-source-maps',
       },
