@@ -14,6 +14,8 @@ import { runIdOf } from '../lib/workflow/ended-execution';
 import { StepPayloadError } from '../lib/workflow/errors';
 import { logger } from './private/logger';
 import { inputOf } from './private/run-end-wiring';
+import { runEndedMetrics } from './private/run-metrics';
+import { publishRunMetrics } from './private/run-metrics-middleware';
 import { lockStepsFor } from './private/step-context';
 import { stepHandler } from './private/step-handler';
 
@@ -31,6 +33,11 @@ const releaseStaleLock = async (event: unknown, context: Context): Promise<{ rel
   // Closed, not deleted: chat's message says the run ended (its item expires with its TTL).
   const closedQuestions = await closeOpenQuestions(approvalStoreFromEnv(), executionArn, 'run-ended');
   logger.info('Stale lock cleanup', { executionArn, status, released, closedQuestions });
+  // Aborted or timed out, no step said the run ended. A FAILED one is left to its steps: the
+  // Catch's "Release lock after error" emits its `run-ended`.
+  const outcome = status === 'ABORTED' ? 'aborted' : status === 'TIMED_OUT' ? 'timed-out' : undefined;
+  if (outcome !== undefined)
+    publishRunMetrics(context, () => [runEndedMetrics(outcome, { runId, executionArn })]);
   return { released };
 };
 

@@ -1,8 +1,8 @@
 /**
  * The one middleware chain of the handlers, in the order every handler uses it: the Powertools
  * logger's Lambda context first, then the redrive guard (which unwraps the state), the Nomad client, the lease renewal, the workflow's error
- * names, and last the state's budgets (middy runs `after` hooks in reverse: the budgets see the
- * state first). Each handler says which links it needs; a handler is then a function that decodes
+ * names, the state's budgets, and last the run's metrics (middy runs `after` hooks in reverse:
+ * the metrics see the step's events first, then the budgets cut them). Each handler says which links it needs; a handler is then a function that decodes
  * its event, calls its step and builds its result.
  */
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
@@ -13,6 +13,7 @@ import { leaseMiddleware } from './lease-middleware';
 import { logger } from './logger';
 import { nomadClientMiddleware } from './nomad-client-middleware';
 import { redriveGuardMiddleware } from './redrive-guard-middleware';
+import { runMetricsMiddleware } from './run-metrics-middleware';
 import { type ProgressPoint, runProgressMiddleware } from './run-progress-middleware';
 import { stateBudgetMiddleware } from './state-budget-middleware';
 import { workflowErrorsMiddleware } from './workflow-errors-middleware';
@@ -67,5 +68,7 @@ export function stepHandler<TEvent = unknown, TResult = unknown>(
   if (options.workflowErrors !== false) chain.push(workflowErrorsMiddleware());
   if (options.state !== undefined)
     chain.push(stateBudgetMiddleware(options.state, { fresh: options.freshHistory === true }));
+  // Last, so its `after` runs first: the run's metrics from the step's whole event list.
+  chain.push(runMetricsMiddleware());
   return middy<TEvent, TResult, Error, Context>().use(chain).handler(handler);
 }

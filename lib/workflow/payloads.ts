@@ -112,6 +112,11 @@ export interface PendingQuestion {
   readonly prompt: string;
   /** Plain-text batch summary shown next to the question in chat (errors of the batch, counts). */
   readonly summary: string;
+  /**
+   * Unix ms when the step decided to ask: "Apply answer" reports how long the run waited
+   * (`question-waited`). Absent in states from before it.
+   */
+  readonly askedAt?: number;
 }
 
 /** What the graph does next; "Next step?" routes on `action`. */

@@ -7,7 +7,8 @@
  * too, Nomad's lines stay whole once the status line's drawings are taken out. Without a terminal
  * nothing is drawn. A request Nomad holds 11 s is named on the status line, and with
  * `-output json` it is a `request-slow` event. `-output json` events carry the job, its namespace,
- * the batch and the running totals; an unknown job (a run or a dry run) is one JSON `error` event
+ * the batch and the running totals, and the run-level events (`batch-finished`, issue #40) come in
+ * order with what each batch did; an unknown job (a run or a dry run) is one JSON `error` event
  * on stdout, exit 1.
  */
 
@@ -211,18 +212,32 @@ describe('nomad-restart -output json', () => {
       ['batch-started', 'web', 'default', 1, 2],
       ['allocation-restarting', 'web', 'default', 1, 2],
       ['allocation-restarting', 'web', 'default', 1, 2],
+      ['batch-finished', 'web', 'default', 1, 2],
       ['batch-started', 'web', 'default', 2, 2],
       ['allocation-restarting', 'web', 'default', 2, 2],
+      ['batch-finished', 'web', 'default', 2, 2],
       ['finished', 'web', 'default', 2, 2],
     ]);
+    // The totals count a batch once Decide has: a batch-finished event comes just before.
     expect(events.map((e) => e['totals'])).toEqual([
       { restarted: 0, failed: 0 },
       { restarted: 0, failed: 0 },
       { restarted: 0, failed: 0 },
       { restarted: 0, failed: 0 },
+      { restarted: 0, failed: 0 },
+      { restarted: 2, failed: 0 },
       { restarted: 2, failed: 0 },
       { restarted: 2, failed: 0 },
       { restarted: 3, failed: 0 },
+    ]);
+    // The run-level events, in order, with what each batch did.
+    expect(
+      events
+        .filter((e) => e['type'] === 'batch-finished')
+        .map((e) => [e['batchNumber'], e['restarted'], e['failed'], typeof e['durationMs']]),
+    ).toEqual([
+      [1, 2, 0, 'number'],
+      [2, 1, 0, 'number'],
     ]);
   }, 60_000);
 });

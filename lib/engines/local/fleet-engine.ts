@@ -50,6 +50,7 @@ export interface LocalFleetRequest
     | 'now'
     | 'sleep'
     | 'controlPollMs'
+    | 'metricLines'
   > {
   /** The fleet's input, as the console or a schedule gives it ("Plan fleet" validates it). */
   readonly input: unknown;

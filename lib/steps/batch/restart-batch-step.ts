@@ -7,6 +7,7 @@
 import { planKeys } from '../../stores/plan-keys';
 import type { BatchOutput, PlannedStepInput } from '../../workflow/restart-steps';
 import { createAwaitCursor, writeAwaitCursor } from '../await/await-cursor';
+import { batchFinished } from '../kit/batch-finished';
 import type { StepKit } from '../kit/step-kit';
 import { type BatchJournal, restartBatch } from './restart-batch';
 
@@ -29,7 +30,12 @@ export async function restartBatchStep(
   };
   const outcomes = await restartBatch(nomad, plan, index, options, { ...watch, journal, record });
   const batch = { index, size: outcomes.length, startedAt: startedAt ?? now() };
-  if (!options.reschedule) return { events, batch: await kit.settle(run.runId, batch, outcomes) };
+  if (!options.reschedule) {
+    // In place the batch ends here, unless "Await health" judges it next.
+    if (options.waitHealthy === undefined)
+      watch.emit(batchFinished({ batch, batches: ref.batchCount, outcomes, now: now() }));
+    return { events, batch: await kit.settle(run.runId, batch, outcomes) };
+  }
   const cursor = createAwaitCursor(index, outcomes, { now });
   await writeAwaitCursor(planStore, run.runId, index, cursor);
   const stopIndexes = outcomes.flatMap((o) => (o.status === 'stopped' ? [o.stopIndex] : []));

@@ -10,6 +10,7 @@ import { planKeys } from '../../stores/plan-keys';
 import type { AnswerInput, DecisionOutput } from '../../workflow/restart-steps';
 import { type BatchResult, batchWaitOf, decision, type StepKit } from '../kit/step-kit';
 import { applyPauseAnswer } from './pause-answer';
+import { questionWaited } from './question-waited';
 
 export async function applyAnswerStep(
   kit: StepKit,
@@ -20,10 +21,16 @@ export async function applyAnswerStep(
   const pending = asked.question;
   const raw = 'answer' in answer ? answer.answer : undefined;
   if (pending?.kind === 'pause') return applyPauseAnswer(kit, { run, progress, decision: asked, answer });
+  /** Reports the wait once the answer applies (an invalid one asks again: the wait goes on). */
+  const waited = (reply: 'yes' | 'no') => {
+    const event = questionWaited(pending, answer, reply, now());
+    if (event !== undefined) emit(event);
+  };
   if (pending?.kind === 'multiregion') {
     const reply =
       raw === undefined ? { kind: 'no' as const } : interpretAnswer(multiRegionQuestion(ref.jobId), raw);
     if (reply.kind === 'invalid') return { events, progress, decision: asked };
+    waited(reply.kind === 'no' ? 'no' : 'yes');
     if (reply.kind === 'yes') {
       const held = (await kit.tryGet<ProgressEvent[]>(planKeys.heldEvents(run.runId))) ?? [];
       return { events: [...held, ...events], progress, decision: decision('batch') };
@@ -39,6 +46,7 @@ export async function applyAnswerStep(
   // A timeout is a read error: the question's default (no) applies.
   const reply = raw === undefined ? question.defaultOnInterrupt : interpretAnswer(question, raw);
   if (reply.kind === 'invalid') return { events, progress, decision: asked };
+  waited(reply.kind === 'no' ? 'no' : 'yes');
   if (reply.kind === 'no') {
     emit({ type: 'canceled', time: now() });
     return { events, progress: { ...progress, canceled: true }, decision: decision('finish') };

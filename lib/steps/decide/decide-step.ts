@@ -93,6 +93,7 @@ export async function decideStep(
       question: pendingQuestion(
         question,
         messages.length > 0 ? formatErrorList(sample.errors, 0, sample.omitted) : '',
+        now(),
       ),
     });
   } else if (choice.action === 'wait') {

@@ -10,6 +10,7 @@ import { interpretAnswer } from '../../restart/questions';
 import { planKeys } from '../../stores/plan-keys';
 import type { AnswerInput, DecisionOutput } from '../../workflow/restart-steps';
 import { decision, type StepKit } from '../kit/step-kit';
+import { questionWaited } from './question-waited';
 
 /** The pause question's answer as the run's next move; an invalid answer asks again. */
 export async function applyPauseAnswer(
@@ -22,6 +23,8 @@ export async function applyPauseAnswer(
   // A timeout is a read error: the question's default (no) applies.
   const reply = raw === undefined ? question.defaultOnInterrupt : interpretAnswer(question, raw);
   if (reply.kind === 'invalid') return { events, progress, decision: asked };
+  const waited = questionWaited(asked.question, answer, reply.kind === 'yes' ? 'yes' : 'no', kit.now());
+  if (waited !== undefined) emit(waited);
   const answeredBy = 'answeredBy' in answer ? answer.answeredBy : undefined;
   if (reply.kind === 'yes') {
     emit({ type: 'resumed', time: kit.now(), resumedBy: answeredBy ?? 'unknown' });

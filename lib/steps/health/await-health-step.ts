@@ -10,6 +10,7 @@ import type { AwaitOutput, BatchStepInput } from '../../workflow/restart-steps';
 import { recordAlarmStop } from '../alarms/alarm-stop';
 import { watchAlarms } from '../alarms/alarm-watch';
 import { CLOCK_SKEW_ALLOWANCE_MS } from '../batch/in-place';
+import { batchFinished } from '../kit/batch-finished';
 import type { BatchResult, StepKit } from '../kit/step-kit';
 import { awaitHealth } from './await-health';
 import { createHealthCursor, type HealthCursor, healthOutcomes } from './health-cursor';
@@ -48,18 +49,26 @@ export async function awaitHealthStep(kit: StepKit, input: BatchStepInput): Prom
   });
   const fired = await alarms?.stop();
   await planStore.put(cursorKey, result.cursor);
+  const finished = (outcomes: ReturnType<typeof healthOutcomes>) =>
+    watch.emit(
+      batchFinished({
+        batch,
+        batches: ref.batchCount,
+        outcomes,
+        now: now(),
+        healthStartedAt: result.cursor.startedAt,
+      }),
+    );
   if (fired !== undefined) {
     // The batch settles as it stands; the recorded stop makes Decide finish the run.
     events.push(...(await recordAlarmStop(kit, run.runId, fired, { asRunError: false })));
     const outcomes = healthOutcomes(result.cursor);
+    finished(outcomes);
     const settled = await kit.settle(run.runId, batch, outcomes, [alarmFiredError(fired)]);
     return { events, done: true, cursor: null, batch: settled };
   }
   if (!result.done) return { events, done: false, cursor: null, batch };
-  return {
-    events,
-    done: true,
-    cursor: null,
-    batch: await kit.settle(run.runId, batch, healthOutcomes(result.cursor)),
-  };
+  const outcomes = healthOutcomes(result.cursor);
+  finished(outcomes);
+  return { events, done: true, cursor: null, batch: await kit.settle(run.runId, batch, outcomes) };
 }

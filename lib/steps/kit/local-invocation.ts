@@ -40,6 +40,11 @@ export interface LocalInvocation {
   readonly now?: () => number;
   /** Waits on `now`'s clock (tests: the simulator's timers). @default real timers */
   readonly sleep?: Sleep;
+  /**
+   * Tests: each EMF line the handlers would print on Lambda (lambdas/private/run-metrics.ts).
+   * @default - none: a local run prints no metrics, as its stdout is Nomad's lines
+   */
+  readonly metricLines?: (line: string) => void;
 }
 
 const LOCAL_INVOCATION = Symbol('nomad-restart.localInvocation');
@@ -48,6 +53,16 @@ type WithLocalInvocation = Context & { [LOCAL_INVOCATION]?: LocalInvocation };
 /** The context, carrying `invocation` for the handler run with it. */
 export function withLocalInvocation(context: Context, invocation: LocalInvocation): Context {
   return Object.assign(context, { [LOCAL_INVOCATION]: invocation });
+}
+
+/** Whether a local caller runs this invocation (the local engine at a terminal), not Lambda. */
+export function isLocalInvocation(context: Context): boolean {
+  return (context as WithLocalInvocation)[LOCAL_INVOCATION] !== undefined;
+}
+
+/** The EMF line sink attached to this invocation's context, if any (tests). */
+export function metricLinesOf(context: Context): ((line: string) => void) | undefined {
+  return (context as WithLocalInvocation)[LOCAL_INVOCATION]?.metricLines;
 }
 
 /** The live event sink attached to this invocation's context, if any. */

@@ -10,6 +10,7 @@ import type { EmitProgress, ProgressEvent } from '../../restart/events';
 import type { RestartOptions } from '../../restart/options';
 import type { RestartPlan } from '../../restart/plan';
 import type { Question } from '../../restart/questions';
+import { isRunLevelEvent } from '../../restart/run/run-level';
 import type { SkippedCounts } from '../../restart/run-summary';
 import { TIMESTAMP_PREFIX_LENGTH } from '../../restart/text';
 import { planKeys } from '../../stores/plan-keys';
@@ -88,13 +89,17 @@ export const batchWaitOf = (progress: Progress) =>
 const pendingKindOf = (kind: Question['kind']): PendingQuestion['kind'] =>
   kind === 'multi-region' ? 'multiregion' : kind === 'pause' ? 'pause' : 'proceed';
 
-/** A question as the Ask state parks it: Nomad's lines joined under the timestamp prefix. */
-export function pendingQuestion(question: Question, summary: string): PendingQuestion {
+/**
+ * A question as the Ask state parks it: Nomad's lines joined under the timestamp prefix.
+ * @param askedAt Unix ms, now: what the answer's wait is counted from
+ */
+export function pendingQuestion(question: Question, summary: string, askedAt: number): PendingQuestion {
   const text = question.lines.join(`\n${' '.repeat(TIMESTAMP_PREFIX_LENGTH)}`);
   return {
     kind: pendingKindOf(question.kind),
     prompt: `${text} [${question.options}]`,
     summary,
+    askedAt,
   };
 }
 
@@ -176,8 +181,9 @@ export function createStepKit(deps: RestartStepsDeps): StepKit {
       events,
       emit: (event: ProgressEvent, kept: ProgressEvent = event) => {
         seen?.(event);
-        // Past the cap a step keeps its first events; the counters still say what happened.
-        if (events.length < MAX_STEP_EVENTS) events.push(kept);
+        // Past the cap a step keeps its first events; the counters still say what happened. A
+        // run-level event is kept whatever the count: the run's metrics are made from it.
+        if (events.length < MAX_STEP_EVENTS || isRunLevelEvent(kept)) events.push(kept);
       },
     };
   };

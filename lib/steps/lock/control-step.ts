@@ -95,6 +95,6 @@ async function pauseStep(
   return {
     guard: { blocked: false, canceled: false, paused: true },
     events,
-    decision: decision('ask', { question: pendingQuestion(pauseQuestion(request), summary) }),
+    decision: decision('ask', { question: pendingQuestion(pauseQuestion(request), summary, kit.now()) }),
   };
 }

@@ -65,7 +65,7 @@ export async function planStep(kit: StepKit, { options, run }: StepInput): Promi
   const next = !plan
     ? decision('finish')
     : askMultiregion
-      ? decision('ask', { question: pendingQuestion(multiRegionQuestion(job.id), '') })
+      ? decision('ask', { question: pendingQuestion(multiRegionQuestion(job.id), '', now()) })
       : decision('batch');
   // Nomad asks the multi-region question before it prints anything about the plan: the
   // plan's lines wait in the store until the answer is yes (see apply-answer-step.ts).

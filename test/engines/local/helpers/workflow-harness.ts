@@ -91,6 +91,8 @@ export interface WorkflowRunOptions {
   readonly onStarted?: (run: LocalRestart) => void;
   /** How often a paused run looks for a resume or stop request. @default 2 s */
   readonly controlPollMs?: number;
+  /** Takes the EMF lines the handlers would print on Lambda. @default - none: a local run prints none */
+  readonly metricLines?: (line: string) => void;
 }
 
 /**
@@ -182,6 +184,7 @@ export async function runWorkflowInput(
     ...(runOptions.signal === undefined ? {} : { signal: runOptions.signal }),
     ...(runOptions.redrive === undefined ? {} : { redrive: runOptions.redrive }),
     ...(runOptions.controlPollMs === undefined ? {} : { controlPollMs: runOptions.controlPollMs }),
+    ...(runOptions.metricLines === undefined ? {} : { metricLines: runOptions.metricLines }),
     interceptInvocation: asInvokedFunction(runOptions.interceptInvocation),
     // Step Functions' retry backoff (2 s, 4 s, ...) in real time would only slow the tests down.
     retryIntervalOverrides: Object.fromEntries(Object.keys(TASK_STATE_HANDLERS).map((name) => [name, 0])),
