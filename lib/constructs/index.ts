@@ -1,7 +1,7 @@
 /**
  * The constructs a CDK app imports from the package (`import { NomadRestartStack } from
  * 'nomad-restart'`): the stack, the reusable workflow, a scheduled restart, the approval
- * channels and the run notifications, with their props.
+ * channels, the run notifications and the runs' dashboard, with their props.
  */
 export {
   ApprovalChannels,
@@ -10,6 +10,7 @@ export {
   type SlackApprovalProps,
   type WebhookApprovalProps,
 } from './approval-channels';
+export { NomadRestartDashboard, type NomadRestartDashboardProps } from './nomad-restart-dashboard';
 export { type FleetOperatorUse, NomadRestartFleet, type NomadRestartFleetProps } from './nomad-restart-fleet';
 export {
   NomadRestartSchedule,

@@ -17,6 +17,7 @@ import {
   type SlackApprovalProps,
   type WebhookApprovalProps,
 } from './approval-channels';
+import { NomadRestartDashboard } from './nomad-restart-dashboard';
 import { NomadRestartFleet } from './nomad-restart-fleet';
 import { NomadRestartWorkflow, type NomadRestartWorkflowProps } from './nomad-restart-workflow';
 import { SNS_TOPIC_ARN } from './private/sns-topic-arn';
@@ -88,6 +89,14 @@ export interface NomadRestartStackProps
    * @default - the alarms exist but notify nobody
    */
   readonly alarmTopicArn?: string;
+  /**
+   * Draw the CloudWatch dashboard of the runs' metrics and the stack's alarms
+   * ({@link NomadRestartDashboard}, docs/metrics.md). A dashboard beyond an account's first three
+   * is billed monthly (https://aws.amazon.com/cloudwatch/pricing/): `false` leaves it out; the
+   * metrics and the failed-runs alarm stay.
+   * @default true
+   */
+  readonly dashboard?: boolean;
 }
 
 const lit = (s: string) => s as ConstructorParameters<typeof ValidationError>[0];
@@ -107,6 +116,8 @@ export class NomadRestartStack extends Stack {
   public readonly runNotifications?: RunNotifications;
   /** The topic every alarm of the stack notifies (`alarmTopicArn`); give it to your schedules' `alarmTopic`. */
   public readonly alarmTopic?: sns.ITopic;
+  /** The runs' dashboard, unless `dashboard` is `false`. */
+  public readonly dashboard?: NomadRestartDashboard;
 
   public constructor(scope: Construct, id: string, props: NomadRestartStackProps) {
     super(scope, id, props);
@@ -122,6 +133,7 @@ export class NomadRestartStack extends Stack {
       approvalEndpointReservedConcurrency,
       notifyRunEnded,
       alarmTopicArn,
+      dashboard,
       vpcId,
       subnetIds,
       securityGroupIds,
@@ -192,6 +204,17 @@ export class NomadRestartStack extends Stack {
         ...(workflowProps.logRetention === undefined ? {} : { logRetention: workflowProps.logRetention }),
         ...(workflowProps.removalPolicy === undefined ? {} : { removalPolicy: workflowProps.removalPolicy }),
         ...(alarmTopic === undefined ? {} : { alarmTopic }),
+      });
+    }
+    if (dashboard !== false) {
+      this.dashboard = new NomadRestartDashboard(this, 'Dashboard', {
+        workflow: this.workflow,
+        fleet: this.fleet,
+        ...(this.runNotifications === undefined ? {} : { alarmsOf: [this.runNotifications] }),
+      });
+      new CfnOutput(this, 'DashboardName', {
+        value: this.dashboard.dashboard.dashboardName,
+        description: "The runs' dashboard (CloudWatch > Dashboards): runs, batches, questions, alarms",
       });
     }
     new CfnOutput(this, 'StateMachineArn', {

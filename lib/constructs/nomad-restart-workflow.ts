@@ -3,22 +3,21 @@
  * the lock and approvals tables and the least-privilege grants between them.
  */
 import { type CfnElement, Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import type * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as ec2 from 'aws-cdk-lib/aws-ec2';
 import type * as iam from 'aws-cdk-lib/aws-iam';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import { Construct } from 'constructs';
-import { APPROVALS_TABLE_SCHEMA } from '../stores/dynamodb-approval-store';
 import { restartDefinition } from '../workflow/definition';
 import { HANDLER_IDS, STALE_LOCK_HANDLER_ID } from '../workflow/state-names';
 import { ApprovalChannels, type ApprovalChannelsProps, hasApprovalChannels } from './approval-channels';
 import { notifyAlarmsTo } from './private/alarm-actions';
-import { questionRecordPatterns } from './private/approvals-stream-filter';
+import { notifyQuestionsTo } from './private/approval-notifier';
 import type { DeadLetterQueue } from './private/dead-letter-queue';
 import { executionEndRule } from './private/execution-end-rule';
 import { connectionOf, type FleetFunctionsProps } from './private/fleet-functions';
@@ -34,7 +33,12 @@ import {
   type WorkflowFunctionId,
 } from './private/task-functions';
 import { validateVpcProps } from './private/vpc-placement';
-import { type ExecutionAlarms, endpointThrottlesAlarm, executionAlarms } from './private/workflow-alarms';
+import {
+  type ExecutionAlarms,
+  endpointThrottlesAlarm,
+  executionAlarms,
+  failedRunsAlarm,
+} from './private/workflow-alarms';
 import { resolveWorkflowSettings } from './private/workflow-settings';
 import { createWorkflowStorage } from './private/workflow-storage';
 
@@ -119,6 +123,12 @@ export class NomadRestartWorkflow extends Construct {
   public readonly functions: Readonly<Record<WorkflowFunctionId, lambda.IFunction>>;
   /** In ALARM for 5 minutes after an execution failed, timed out or was aborted. */
   public readonly executionAlarms: ExecutionAlarms;
+  /**
+   * In ALARM for 5 minutes after a run (a fleet's job too) ended `failed`, `unrecoverable`, `error`
+   * or `timed-out` (docs/metrics.md). With `alarmTopic` it notifies that topic like every alarm
+   * here; without: `workflow.failedRunsAlarm.addAlarmAction(new SnsAction(topic))`.
+   */
+  public readonly failedRunsAlarm: cloudwatch.Alarm;
 
   /**
    * The security groups of the functions that call Nomad, with `vpc`: `securityGroups`, or the one
@@ -237,19 +247,7 @@ export class NomadRestartWorkflow extends Construct {
       undelivered:
         'Ends of failed, timed-out or aborted runs whose job lock was not released (it expires with its TTL)',
     }).deadLetterQueue;
-    if (props.approvalNotifier !== undefined) {
-      props.approvalNotifier.addEventSource(
-        // exactOptionalPropertyTypes trips over CDK's own Table vs ITable optional fields.
-        new DynamoEventSource(this.approvalsTable as unknown as dynamodb.ITable, {
-          startingPosition: lambda.StartingPosition.LATEST,
-          // New questions only, never the replay guard's inserts.
-          filters: questionRecordPatterns(APPROVALS_TABLE_SCHEMA.partitionKey, ['INSERT']).map((pattern) => ({
-            pattern,
-          })),
-        }),
-      );
-      this.approvalsTable.grantReadData(props.approvalNotifier);
-    }
+    if (props.approvalNotifier !== undefined) notifyQuestionsTo(props.approvalNotifier, this.approvalsTable);
     if (props.approvals !== undefined && hasApprovalChannels(props.approvals)) {
       this.approvalChannels = new ApprovalChannels(this, 'Approvals', {
         ...props.approvals,
@@ -265,6 +263,7 @@ export class NomadRestartWorkflow extends Construct {
         enableRunThreads(fns, this.approvalsTable);
     }
     this.executionAlarms = executionAlarms(this, this.stateMachine);
+    this.failedRunsAlarm = failedRunsAlarm(this);
     const endpoint = this.approvalChannels?.endpoint;
     if (endpoint !== undefined) endpointThrottlesAlarm(this, endpoint);
     if (props.alarmTopic !== undefined) notifyAlarmsTo(this, props.alarmTopic);

@@ -160,6 +160,16 @@ function variablesLockFrom(value: string): (typeof VARIABLES_LOCK_MODES)[number]
   return mode;
 }
 
+/** A `true`/`false` setting; `example` is the value the message shows (the one that changes the default). */
+function booleanFrom(key: string, value: string | undefined, example: boolean): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 'true' && value !== 'false')
+    throw new StackContextError(
+      `Context "${key}" is "${value}"; give true or false, e.g. -c ${key}=${example}`,
+    );
+  return value === 'true';
+}
+
 /** The stack's props from the app's context; `get` reads one key (`undefined` when unset or empty). */
 export function stackPropsFromContext(get: (key: string) => string | undefined): NomadRestartStackProps {
   const token = get('nomadTokenSecretArn');
@@ -169,12 +179,8 @@ export function stackPropsFromContext(get: (key: string) => string | undefined):
   const key = get('nomadSecretsKmsKeyArn');
   const batches = get('batchesPerExecution');
   const lock = get('variablesLock');
-  const notify = get('notifyRunEnded');
-  if (notify !== undefined && notify !== 'true' && notify !== 'false') {
-    throw new StackContextError(
-      `Context "notifyRunEnded" is "${notify}"; give true or false, e.g. -c notifyRunEnded=true`,
-    );
-  }
+  const notify = booleanFrom('notifyRunEnded', get('notifyRunEnded'), true);
+  const dashboard = booleanFrom('dashboard', get('dashboard'), false);
   return {
     nomadAddress: nomadAddressFrom(get('nomadAddress')),
     ...(token === undefined ? {} : { nomadTokenSecret: secretFrom('nomadTokenSecretArn', token) }),
@@ -187,7 +193,8 @@ export function stackPropsFromContext(get: (key: string) => string | undefined):
     ...(batches === undefined ? {} : { batchesPerExecution: Number(batches) }),
     ...(lock === undefined ? {} : { variablesLock: variablesLockFrom(lock) }),
     ...approvalsFromContext(get),
-    ...(notify === 'true' ? { notifyRunEnded: true } : {}),
+    ...(notify === true ? { notifyRunEnded: true } : {}),
+    ...(dashboard === undefined ? {} : { dashboard }),
     ...alarmsFromContext(get),
     ...vpcFromContext(get),
   };

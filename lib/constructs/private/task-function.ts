@@ -13,6 +13,7 @@ import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { HANDLER_BUNDLE, HANDLER_BUNDLE_FILE, HANDLER_BUNDLE_HANDLER } from './handler-bundle';
+import { metricsEnvironment } from './run-metrics';
 
 /** The repository root, or the installed package's, found from this file. */
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -97,7 +98,8 @@ export class TaskFunction extends Construct {
       role: this.role,
       environment: {
         ...props.environment,
-        POWERTOOLS_SERVICE_NAME: 'nomad-restart',
+        // Every function, so whichever emits the run's metrics names this deployment (docs/metrics.md).
+        ...metricsEnvironment(this),
         NODE_OPTIONS: '--enable-source-maps',
       },
       ...(props.vpc === undefined ? {} : { vpc: props.vpc }),

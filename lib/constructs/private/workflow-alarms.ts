@@ -8,6 +8,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type { Construct } from 'constructs';
+import { FAILED_RUN_OUTCOMES, failedRunsMetric, metricsServiceOf } from './run-metrics';
 
 /** One alarm per way an execution ends without succeeding. */
 export interface ExecutionAlarms {
@@ -85,5 +86,21 @@ export function endpointThrottlesAlarm(scope: Construct, endpoint: lambda.IFunct
     'EndpointThrottles',
     endpoint.metricThrottles({ period: PERIOD, statistic: cloudwatch.Stats.SUM }),
     'The nomad-restart answer endpoint turned answers away (throttled): raise approvalEndpointReservedConcurrency, or look for a flood of requests at its URL.',
+  );
+}
+
+/**
+ * Runs that ended badly, from the runs' own metric (`Runs` by `Outcome`, lib/metrics/names.ts):
+ * in ALARM for the 5 minutes in which one ended `failed`, `unrecoverable`, `error` or `timed-out`.
+ * Unlike the executions-failed alarm it counts a fleet's jobs one by one, and it stays quiet for a
+ * run stopped on purpose (see FAILED_RUN_OUTCOMES).
+ */
+export function failedRunsAlarm(scope: Construct): cloudwatch.Alarm {
+  const service = metricsServiceOf(scope);
+  return onAny(
+    scope,
+    'FailedRuns',
+    failedRunsMetric(service, PERIOD),
+    `A nomad-restart run of ${service} went wrong (outcome ${FAILED_RUN_OUTCOMES.join(', ')}). nomad-restart history <job> names the run, who started it, its first errors and its execution.`,
   );
 }
