@@ -3,34 +3,13 @@
  * `Meta.JobByPrefix`), laid out like Nomad's `formatList` (the `columnize` library).
  */
 import type { JobListStub } from '../nomad/types';
+import { columnize } from './columnize';
 import { formatTimestamp } from './text';
+
+export { columnize };
 
 /** Nomad asks for at most this many jobs; a full page may mean more exist. */
 export const PREFIX_PAGE_SIZE = 20;
-
-/**
- * `columnize.Format` with Nomad's config: `|`-separated cells trimmed, empty cells shown
- * as `<none>`, columns padded to their widest cell and glued with two spaces, the last
- * column not padded.
- */
-export function columnize(rows: readonly string[]): string {
-  const cells = rows.map((row) => row.split('|').map((c) => c.trim() || '<none>'));
-  const widths: number[] = [];
-  for (const row of cells) {
-    row.forEach((cell, i) => {
-      widths[i] = Math.max(widths[i] ?? 0, [...cell].length);
-    });
-  }
-  return cells
-    .map((row) =>
-      row
-        .map((cell, i) =>
-          i === row.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - [...cell].length),
-        )
-        .join('  '),
-    )
-    .join('\n');
-}
 
 function typeText(job: JobListStub): string {
   return `${job.Type ?? ''}${job.Periodic ? '/periodic' : ''}${job.ParameterizedJob ? '/parameterized' : ''}`;
