@@ -1,15 +1,17 @@
 import { formatRunDetail } from '../../../lib/cli/commands/history-detail';
-import { localRunId, runRecord, T0 } from './history/records';
+import { FIRST_START, runRecord } from '../../fixtures/run-records';
 
 describe('formatRunDetail', () => {
   it('labels every field of a job run as nomad alloc status does, then its errors', () => {
     // Arrange
-    const record = runRecord({
+    const record = runRecord(0, {
       engine: 'aws',
       executionArn: 'arn:aws:states:eu-west-1:123456789012:execution:NomadRestart:nightly-web',
       runId: 'arn:aws:states:eu-west-1:123456789012:execution:NomadRestart:nightly-web',
       startedBy: 'schedule nightly-web',
       reason: 'CHG-7',
+      options: '-batch-size=1 -batch-wait=10s',
+      endedAt: FIRST_START + 90_000,
       outcome: 'failed',
       counts: { planned: 3, restarted: 1, failed: 1, skipped: 2, notReached: 1 },
       errors: ['Error restarting allocation "1a2b3c4d": boom'],
@@ -32,8 +34,8 @@ describe('formatRunDetail', () => {
       'Options     = -batch-size=1 -batch-wait=10s',
       'Outcome     = failed',
       'Stopped By  = <none>',
-      'Started     = 2026-12-07T10:00:00Z',
-      'Ended       = 2026-12-07T10:01:30Z',
+      'Started     = 2026-12-07T14:00:00Z',
+      'Ended       = 2026-12-07T14:01:30Z',
       'Duration    = 1m30s',
       'Window End  = <none>',
       'Execution   = arn:aws:states:eu-west-1:123456789012:execution:NomadRestart:nightly-web',
@@ -51,7 +53,7 @@ describe('formatRunDetail', () => {
 
   it('lists a fleet run’s jobs by outcome and the job runs linked to it', () => {
     // Arrange
-    const fleet = runRecord({
+    const fleet = runRecord(0, {
       kind: 'fleet',
       jobId: '',
       runId: 'fleet-1',
@@ -59,11 +61,10 @@ describe('formatRunDetail', () => {
       jobOutcomes: { succeeded: 1, failed: 1 },
       counts: { planned: 2, restarted: 1, failed: 1, skipped: 0, notReached: 0 },
     });
-    const api = runRecord({
-      runId: localRunId('cccccccc-3333-4a4a-9b9b-000000000003'),
+    const api = runRecord(0, {
+      runId: 'arn:aws:states:local:000000000000:execution:nomad-restart:cccccccc-3333-4a4a-9b9b-000000000003',
       jobId: 'api',
       fleetRunId: 'fleet-1',
-      startedAt: T0 + 1000,
     });
 
     // Act

@@ -2,7 +2,7 @@ import type { HistoryLine } from '../../../lib/cli/commands/history-args';
 import { matchesPrefix, readHistory } from '../../../lib/cli/commands/history-reader';
 import type { RunRecord } from '../../../lib/history/record';
 import type { HistoryPlace, HistoryRead, RunHistory } from '../../../lib/history/run-history';
-import { localRunId, runRecord, T0 } from './history/records';
+import { runRecord } from '../../fixtures/run-records';
 
 /** A history store over fixed records, keyed as places print; counts the reads. */
 function fakeHistory(byPlace: Record<string, RunRecord[]>): RunHistory & { reads: string[] } {
@@ -36,17 +36,12 @@ const line = (overrides: Partial<HistoryLine>): HistoryLine => ({
 });
 
 const at = (minutes: number, jobId: string, namespace = 'default') =>
-  runRecord({
-    runId: `run-${namespace}-${jobId}-${minutes}`,
-    jobId,
-    namespace,
-    startedAt: T0 + minutes * 60_000,
-  });
+  runRecord(minutes, { runId: `run-${namespace}-${jobId}-${minutes}`, jobId, namespace });
 
 describe('readHistory', () => {
   it('merges every history of the namespace, fleets included, newest first', async () => {
     // Arrange
-    const fleet = runRecord({ kind: 'fleet', jobId: '', runId: 'fleet-9', startedAt: T0 + 9 * 60_000 });
+    const fleet = runRecord(9, { kind: 'fleet', jobId: '', runId: 'fleet-9' });
     const history = fakeHistory({
       'default/web': [at(5, 'web'), at(1, 'web')],
       'default/api': [at(7, 'api'), at(3, 'api')],
@@ -93,7 +88,9 @@ describe('matchesPrefix', () => {
     { prefix: '0b7e', expected: false },
   ])('says $expected for $prefix', ({ prefix, expected }) => {
     // Arrange
-    const record = runRecord({ runId: localRunId('0b7f3c2e-1111-4a4a-9b9b-000000000001') });
+    const record = runRecord(0, {
+      runId: 'arn:aws:states:local:000000000000:execution:nomad-restart:0b7f3c2e-1111-4a4a-9b9b-000000000001',
+    });
 
     // Act, Assert
     expect(matchesPrefix(record, prefix)).toBe(expected);

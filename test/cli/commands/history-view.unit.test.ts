@@ -4,38 +4,41 @@ import {
   outcomeText,
   shortRunId,
 } from '../../../lib/cli/commands/history-view';
-import { localRunId, runRecord, T0 } from './history/records';
+import { FIRST_START, provisionalRecord, runRecord } from '../../fixtures/run-records';
+
+/** A local run's ID: its first execution's ARN, named by a UUID. */
+const localRunId = (uuid: string) => `arn:aws:states:local:000000000000:execution:nomad-restart:${uuid}`;
 
 describe('outcomeText', () => {
   it.each([
-    { name: 'a success', record: runRecord(), state: 'ended' as const, expected: 'succeeded' },
+    { name: 'a success', record: runRecord(0), state: 'ended' as const, expected: 'succeeded' },
     {
       name: 'a stopped run, by whom',
-      record: runRecord({ outcome: 'canceled', stoppedBy: 'bob@ops' }),
+      record: runRecord(0, { outcome: 'canceled', stoppedBy: 'bob@ops' }),
       state: 'ended' as const,
       expected: 'canceled by bob@ops',
     },
     {
       name: 'a canceled run nobody is named for',
-      record: runRecord({ outcome: 'canceled' }),
+      record: runRecord(0, { outcome: 'canceled' }),
       state: 'ended' as const,
       expected: 'canceled',
     },
     {
       name: 'a provisional record whose run holds the lock',
-      record: runRecord({ outcome: 'running' }),
+      record: runRecord(0, { outcome: 'running' }),
       state: 'running' as const,
       expected: 'running',
     },
     {
       name: 'a provisional record whose run is gone',
-      record: runRecord({ outcome: 'running' }),
+      record: runRecord(0, { outcome: 'running' }),
       state: 'never-finished' as const,
       expected: 'started, never finished',
     },
     {
       name: 'a window end',
-      record: runRecord({ outcome: 'stopped-at-window-end' }),
+      record: runRecord(0, { outcome: 'stopped-at-window-end' }),
       state: 'ended' as const,
       expected: 'stopped at window end',
     },
@@ -65,7 +68,7 @@ describe('shortRunId', () => {
 describe('durationText', () => {
   it('prints the run length to the second as Go does', () => {
     // Arrange
-    const record = runRecord({ startedAt: T0, endedAt: T0 + 3_725_400 });
+    const record = runRecord(0, { startedAt: FIRST_START, endedAt: FIRST_START + 3_725_400 });
 
     // Act, Assert
     expect(durationText(record)).toBe('1h2m5s');
@@ -73,7 +76,7 @@ describe('durationText', () => {
 
   it('is empty while the run has no end', () => {
     // Arrange
-    const { endedAt: _, ...provisional } = runRecord({ outcome: 'running' });
+    const provisional = provisionalRecord(0);
 
     // Act, Assert
     expect(durationText(provisional)).toBe('');
@@ -83,15 +86,19 @@ describe('durationText', () => {
 describe('formatHistoryTable', () => {
   it('lays one job’s runs out as Nomad lays out a list, empty cells as <none>', () => {
     // Arrange
-    const { endedAt: _, ...provisional } = runRecord({
+    const { reason: _, ...provisional } = provisionalRecord(60, {
       runId: localRunId('aaaaaaaa-2222-4a4a-9b9b-000000000002'),
-      outcome: 'running',
-      startedAt: T0 + 3_600_000,
       counts: { planned: 3, restarted: 1, failed: 0, skipped: 0, notReached: 0 },
+    });
+    const ended = runRecord(0, {
+      runId: localRunId('0b7f3c2e-1111-4a4a-9b9b-000000000001'),
+      reason: 'CHG-1 | rotate certs',
+      options: '-batch-size=1',
+      endedAt: FIRST_START + 90_000,
     });
     const runs = [
       { record: provisional, state: 'never-finished' as const },
-      { record: runRecord({ reason: 'CHG-1 | rotate certs' }), state: 'ended' as const },
+      { record: ended, state: 'ended' as const },
     ];
 
     // Act
@@ -99,15 +106,15 @@ describe('formatHistoryTable', () => {
 
     // Assert
     expect(table.split('\n')).toEqual([
-      'ID        When                  Who           Why                   What                           Outcome                  Restarted/Failed/Planned  Duration',
-      'aaaaaaaa  2026-12-07T11:00:00Z  alice@laptop  <none>                -batch-size=1 -batch-wait=10s  started, never finished  1/0/3                     <none>',
-      '0b7f3c2e  2026-12-07T10:00:00Z  alice@laptop  CHG-1 | rotate certs  -batch-size=1 -batch-wait=10s  succeeded                3/0/3                     1m30s',
+      'ID        When                  Who             Why                   What                                         Outcome                  Restarted/Failed/Planned  Duration',
+      'aaaaaaaa  2026-12-07T15:00:00Z  alice@laptop-1  <none>                -batch-size=1 -batch-wait=10s -on-error=ask  started, never finished  1/0/3                     <none>',
+      '0b7f3c2e  2026-12-07T14:00:00Z  alice@laptop-1  CHG-1 | rotate certs  -batch-size=1                                succeeded                3/0/3                     1m30s',
     ]);
   });
 
   it('adds Namespace and Job columns, a fleet’s record naming its jobs by outcome', () => {
     // Arrange
-    const fleet = runRecord({
+    const fleet = runRecord(0, {
       kind: 'fleet',
       jobId: '',
       namespace: 'prod',
@@ -127,13 +134,13 @@ describe('formatHistoryTable', () => {
     // Assert
     expect(table.split('\n')[0]).toMatch(/^ID +Namespace +Job +When /);
     expect(table.split('\n')[1]).toMatch(
-      /^fleet-1 +prod +fleet \(2 succeeded, 1 failed\) +2026-12-07T10:00:00Z /,
+      /^fleet-1 +prod +fleet \(2 succeeded, 1 failed\) +2026-12-07T14:00:00Z /,
     );
   });
 
   it('cuts a long reason in the table to 40 characters', () => {
     // Arrange
-    const record = runRecord({ reason: 'x'.repeat(200) });
+    const record = runRecord(0, { reason: 'x'.repeat(200) });
 
     // Act
     const table = formatHistoryTable([{ record, state: 'ended' }], {
