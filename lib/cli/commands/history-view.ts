@@ -92,6 +92,12 @@ function reasonCell(reason: string | undefined): string {
     : `${chars.slice(0, TABLE_REASON_LENGTH - 1).join('')}…`;
 }
 
+/** The Who cell: a fleet's job run names its fleet run by the ID the table shows for it. */
+function whoCell(record: RunRecord): string {
+  const fleet = record.fleetRunId;
+  return fleet === undefined ? record.startedBy : record.startedBy.replace(fleet, shortRunId(fleet));
+}
+
 /** The Job cell: the job, or for a fleet's own record the fleet and its jobs by outcome. */
 function jobCell(record: RunRecord): string {
   if (record.kind === 'job') return record.jobId;
@@ -120,7 +126,7 @@ export function formatHistoryTable(runs: readonly ShownRun[], options: HistoryTa
       ...(options.withNamespace ? [record.namespace] : []),
       ...(options.withJob ? [jobCell(record)] : []),
       formatTimestamp(record.startedAt, options.timeZone),
-      record.startedBy,
+      whoCell(record),
       reasonCell(record.reason),
       record.options,
       outcomeText({ record, state }),
