@@ -29,7 +29,7 @@ async function main(argv: string[]): Promise<number> {
     return runCheckCommand(rest, ctx);
   }
   if (first === 'history') {
-    const { runHistoryCommand } = await import('../lib/cli/commands/history-command');
+    const { runHistoryCommand } = await import('../lib/cli/history/history-command');
     return runHistoryCommand(rest, ctx);
   }
   if (first === 'pause' || first === 'resume' || first === 'stop') {

@@ -323,4 +323,65 @@ describe('nomad-restart history', () => {
       '',
     ]);
   }, 30_000);
+
+  it('prints an empty JSON array for a job with no record', async () => {
+    // Act
+    const result = await runCli(['history', '-output=json', 'nothing'], reader());
+
+    // Assert
+    expect(result).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
+  }, 30_000);
+
+  it('names the reader policy when Nomad refuses the read, exit 1', async () => {
+    // Act
+    const result = await runCli(['history', 'web'], { ...reader(), NOMAD_TOKEN: 'no-such-token' });
+
+    // Assert
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(
+      /^Nomad denied reading the restart history \(Unexpected response code: 403 \([^)]*\)\): the token needs the variables capabilities "read" and "list" on path "nomad-restart\/history\/\*" and "read" on path "nomad-restart\/locks\/\*" in namespace "default" \(docs\/history.md\)\n$/,
+    );
+  }, 30_000);
+
+  it.each([
+    {
+      name: '-help',
+      args: ['-help'],
+      code: 0,
+      stdout: /^Usage: nomad-restart history \[options\]/,
+      stderr: /^$/,
+    },
+    {
+      name: 'a bad -n',
+      args: ['-n', 'x', 'web'],
+      code: 1,
+      stdout: /^$/,
+      stderr: /^invalid value "x" for flag -n: parse error\nUsage: nomad-restart history/,
+    },
+    {
+      name: 'too many arguments',
+      args: ['web', 'a', 'b'],
+      code: 1,
+      stdout: /^$/,
+      stderr:
+        /^This command takes at most two arguments: \[<job> \[<run ID prefix>\]\]\nFor additional help try 'nomad-restart history -help'\n$/,
+    },
+  ])(
+    'answers $name as Nomad answers a command line, before reading anything',
+    async ({ args, code, stdout, stderr }) => {
+      // Arrange
+      const logged = sim.control.requestLog().length;
+
+      // Act
+      const result = await runCli(['history', ...args], reader());
+
+      // Assert
+      expect(result.code).toBe(code);
+      expect(result.stdout).toMatch(stdout);
+      expect(result.stderr).toMatch(stderr);
+      expect(sim.control.requestLog().length).toBe(logged);
+    },
+    30_000,
+  );
 });

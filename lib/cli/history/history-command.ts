@@ -9,15 +9,15 @@ import type { RunRecord } from '../../history/record';
 import type { RunHistory } from '../../history/run-history';
 import type { NomadClient } from '../../nomad/client';
 import { UnexpectedResponseError } from '../../nomad/errors';
+import { CliUsageError, CommandArgumentError } from '../commands/errors';
+import type { RunContext } from '../commands/run-job-restart';
 import { createTerminal, type Terminal } from '../terminal/terminal';
-import { CliUsageError, CommandArgumentError } from './errors';
 import { type HistoryLine, parseHistoryArgs } from './history-args';
 import { formatRunDetail } from './history-detail';
 import { HISTORY_USAGE } from './history-help';
 import { runStates } from './history-liveness';
 import { matchesPrefix, readHistory, readJobRuns } from './history-reader';
 import { formatHistoryTable, type ShownRun } from './history-view';
-import type { RunContext } from './run-job-restart';
 
 /** A run ID prefix that matches no run, or several: the message, exit 1 (as Nomad's prefix errors). */
 export class HistoryRunPrefixError extends NamedError {}

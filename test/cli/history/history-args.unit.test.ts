@@ -1,5 +1,5 @@
 import { CommandArgumentError, GoFlagError, HelpRequestedError } from '../../../lib/cli/commands/errors';
-import { DEFAULT_HISTORY_COUNT, parseHistoryArgs } from '../../../lib/cli/commands/history-args';
+import { DEFAULT_HISTORY_COUNT, parseHistoryArgs } from '../../../lib/cli/history/history-args';
 
 describe('parseHistoryArgs', () => {
   it.each([

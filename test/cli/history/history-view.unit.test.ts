@@ -3,7 +3,7 @@ import {
   formatHistoryTable,
   outcomeText,
   shortRunId,
-} from '../../../lib/cli/commands/history-view';
+} from '../../../lib/cli/history/history-view';
 import { FIRST_START, provisionalRecord, runRecord } from '../../fixtures/run-records';
 
 /** A local run's ID: its first execution's ARN, named by a UUID. */

@@ -5,9 +5,14 @@
  */
 import { goQuote } from '../../go/quote';
 import type { NomadClientConfig } from '../../nomad/config';
-import { DISPLAY_FLAGS, displayOptionsOf, type OutputMode, parseCommandFlags } from './command-flags';
-import { CommandArgumentError, GoFlagError } from './errors';
-import { nomadConfigOf } from './restart-flags';
+import {
+  DISPLAY_FLAGS,
+  displayOptionsOf,
+  type OutputMode,
+  parseCommandFlags,
+} from '../commands/command-flags';
+import { CommandArgumentError, GoFlagError } from '../commands/errors';
+import { nomadConfigOf } from '../commands/restart-flags';
 
 /** How many runs are listed without `-n`. */
 export const DEFAULT_HISTORY_COUNT = 20;

@@ -2,8 +2,9 @@
  * Help text of `nomad-restart history [options] [<job> [<run ID prefix>]]`, in Nomad's style: what
  * it lists, what the token needs, its options, then Nomad's general options.
  */
+
+import { GENERAL_OPTIONS_HELP } from '../commands/job-restart-help';
 import { DEFAULT_HISTORY_COUNT } from './history-args';
-import { GENERAL_OPTIONS_HELP } from './job-restart-help';
 
 /** The usage text of `history`. */
 export const HISTORY_USAGE = `Usage: nomad-restart history [options] [<job> [<run ID prefix>]]

@@ -1,4 +1,4 @@
-import { formatRunDetail } from '../../../lib/cli/commands/history-detail';
+import { formatRunDetail } from '../../../lib/cli/history/history-detail';
 import { FIRST_START, runRecord } from '../../fixtures/run-records';
 
 describe('formatRunDetail', () => {

@@ -1,5 +1,5 @@
-import type { HistoryLine } from '../../../lib/cli/commands/history-args';
-import { matchesPrefix, readHistory } from '../../../lib/cli/commands/history-reader';
+import type { HistoryLine } from '../../../lib/cli/history/history-args';
+import { matchesPrefix, readHistory } from '../../../lib/cli/history/history-reader';
 import type { RunRecord } from '../../../lib/history/record';
 import type { HistoryPlace, HistoryRead, RunHistory } from '../../../lib/history/run-history';
 import { runRecord } from '../../fixtures/run-records';
