@@ -4,7 +4,7 @@
  * fleet run, its jobs by outcome and the job runs linked to it.
  */
 import type { RunRecord } from '../../history/record';
-import { columnize, formatKV } from '../../restart/columnize';
+import { columnize, formatKV } from '../../restart/prefix-matches';
 import { formatTimestamp } from '../../restart/text';
 import { durationText, jobOutcomesText, outcomeText, type ShownRun, shortRunId } from './history-view';
 

@@ -5,7 +5,7 @@
  */
 import { formatGoDuration } from '../../go/duration';
 import type { RunRecord } from '../../history/record';
-import { columnizeCells } from '../../restart/columnize';
+import { columnizeCells } from '../../restart/prefix-matches';
 import type { RunOutcome } from '../../restart/run/outcome';
 import { formatTimestamp } from '../../restart/text';
 
