@@ -3,11 +3,13 @@
  * real `nomad-restart history -fleets` holding only the README's reader policy. Fleet A's job
  * `cache` is being restarted (its run holds the job's lock, its own record provisional and linked
  * to A); fleet B's one job run was left provisional by a run that holds no lock. A shows
- * `running`, B `started, never finished`.
+ * `running`, B `started, never finished`. Job `queue`'s history also holds an item written by hand,
+ * which the reader counts on stderr and leaves out.
  */
 import { NomadClient } from '../../lib/nomad/client';
 import { sharedLockPath } from '../../lib/stores';
 import { NomadRunHistory } from '../../lib/stores/nomad-run-history';
+import { runHistoryPath } from '../../lib/stores/shared-lock-settings';
 import { type RunningSimulator, startSimulator } from '../../sim/index';
 import { HISTORY_READER_TOKEN, OPERATOR_TOKEN, readmePolicyAcl } from '../fixtures/readme-policy';
 import { provisionalRecord } from '../fixtures/run-records';
@@ -40,6 +42,12 @@ beforeAll(async () => {
     provisionalRecord(3, { runId, jobId, fleetRunId, startedBy: `fleet ${fleetRunId}` });
   await history.put({ namespace: 'default', jobId: 'cache' }, jobOf(CACHE_RUN, 'cache', FLEET_A));
   await history.put({ namespace: 'default', jobId: 'queue' }, jobOf(QUEUE_RUN, 'queue', FLEET_B));
+  // An item no record of this version: written by hand, or by a newer nomad-restart.
+  const queuePath = runHistoryPath('queue');
+  const queue = await nomad.variables().read(queuePath, { namespace: 'default' });
+  await nomad
+    .variables()
+    .write(queuePath, { ...queue?.Items, 'by-hand': '{"note":"x"}' }, { namespace: 'default' });
   await nomad.close();
 }, 30_000);
 
@@ -62,5 +70,20 @@ describe('nomad-restart history -fleets', () => {
       [FLEET_B, 'fleet', 'never-finished'],
       [FLEET_A, 'fleet', 'running'],
     ]);
+  }, 30_000);
+
+  it('counts on stderr the items that are no record it reads, and lists the rest', async () => {
+    // Act
+    const result = await runCli(['history', '-output', 'json', 'queue'], {
+      NOMAD_ADDR: sim.address,
+      NOMAD_TOKEN: HISTORY_READER_TOKEN,
+    });
+
+    // Assert
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe(
+      '1 item of the history is no record this version reads (written by a newer nomad-restart, or by hand): left out\n',
+    );
+    expect((JSON.parse(result.stdout) as { runId: string }[]).map((r) => r.runId)).toEqual([QUEUE_RUN]);
   }, 30_000);
 });
