@@ -30,6 +30,12 @@ function noRecordText(line: HistoryLine): string {
   return `No restart recorded ${where}`;
 }
 
+/** A Job column unless one job's runs are listed, a Namespace column for every namespace. */
+const tableLayout = (line: HistoryLine) => ({
+  withJob: line.target.kind !== 'job',
+  withNamespace: line.namespace === '*',
+});
+
 /** The record as `-output json` prints it: as stored, plus how its run stands. */
 const jsonOf = (run: ShownRun) => ({ ...run.record, state: run.state });
 
@@ -47,10 +53,7 @@ async function showRun(
     throw new HistoryRunPrefixError(`No run with prefix or ID ${goQuote(line.prefix)} found`);
   if (second !== undefined) {
     const shown = await runStates(nomad, matched);
-    const table = formatHistoryTable(shown, {
-      withJob: line.target.kind !== 'job',
-      withNamespace: line.namespace === '*',
-    });
+    const table = formatHistoryTable(shown, tableLayout(line));
     throw new HistoryRunPrefixError(`Prefix matched multiple runs\n\n${table}`);
   }
   const jobRuns = record.kind === 'fleet' ? await readJobRuns(history, line.namespace) : [];
@@ -89,10 +92,7 @@ async function listRuns(
   const text =
     line.output === 'json'
       ? JSON.stringify(shown.map(jsonOf), null, 2)
-      : formatHistoryTable(shown, {
-          withJob: line.target.kind !== 'job',
-          withNamespace: line.namespace === '*',
-        });
+      : formatHistoryTable(shown, tableLayout(line));
   terminal.write({ stream: 'stdout', text });
 }
 
