@@ -5,7 +5,7 @@
  * builds.
  */
 import type { RestartOptions } from '../restart/options';
-import { optionsInShort } from '../restart/options-short';
+import { optionsInShort } from '../restart/run/options-short';
 import type { RunOutcome } from '../restart/run/outcome';
 import type { RunCounts } from '../restart/run/run-events';
 import { runStarter } from '../restart/run/starter';
