@@ -28,6 +28,10 @@ async function main(argv: string[]): Promise<number> {
     const { runCheckCommand } = await import('../lib/cli/commands/check-command');
     return runCheckCommand(rest, ctx);
   }
+  if (first === 'history') {
+    const { runHistoryCommand } = await import('../lib/cli/history/history-command');
+    return runHistoryCommand(rest, ctx);
+  }
   if (first === 'pause' || first === 'resume' || first === 'stop') {
     const { runControlCommand } = await import('../lib/cli/commands/control-command');
     return runControlCommand(first, rest, ctx);

@@ -1,36 +1,50 @@
 /**
  * The table of jobs printed when a prefix matches several jobs (Nomad's `command/meta.go`
- * `Meta.JobByPrefix`), laid out like Nomad's `formatList` (the `columnize` library).
+ * `Meta.JobByPrefix`), laid out like Nomad's `formatList`, and the layout of Nomad's tables and
+ * key/value blocks it uses (the `columnize` library: `command/helpers.go` `formatList`, `formatKV`).
  */
 import type { JobListStub } from '../nomad/types';
 import { formatTimestamp } from './text';
 
-/** Nomad asks for at most this many jobs; a full page may mean more exist. */
-export const PREFIX_PAGE_SIZE = 20;
+/** What a cell shows when it is empty (Nomad's `columnConf.Empty`). */
+const EMPTY = '<none>';
 
 /**
- * `columnize.Format` with Nomad's config: `|`-separated cells trimmed, empty cells shown
- * as `<none>`, columns padded to their widest cell and glued with two spaces, the last
- * column not padded.
+ * Lays out `cells` (rows of cells): each cell trimmed, empty ones shown as `<none>`, columns padded
+ * to their widest cell and joined by `glue`, the last column not padded. Cells are given apart, so
+ * a `|` in a value (a run's reason) stays in its cell.
  */
-export function columnize(rows: readonly string[]): string {
-  const cells = rows.map((row) => row.split('|').map((c) => c.trim() || '<none>'));
+export function columnizeCells(cells: readonly (readonly string[])[], glue = '  '): string {
+  const rows = cells.map((row) => row.map((c) => c.trim() || EMPTY));
   const widths: number[] = [];
-  for (const row of cells) {
+  for (const row of rows) {
     row.forEach((cell, i) => {
       widths[i] = Math.max(widths[i] ?? 0, [...cell].length);
     });
   }
-  return cells
+  return rows
     .map((row) =>
       row
         .map((cell, i) =>
           i === row.length - 1 ? cell : cell + ' '.repeat((widths[i] ?? 0) - [...cell].length),
         )
-        .join('  '),
+        .join(glue),
     )
     .join('\n');
 }
+
+/** `columnize.Format` with Nomad's config (`formatList`): `|`-separated rows. */
+export function columnize(rows: readonly string[]): string {
+  return columnizeCells(rows.map((row) => row.split('|')));
+}
+
+/** Nomad's `formatKV`: `Label = value` lines, the labels padded to the longest. */
+export function formatKV(pairs: readonly (readonly [string, string])[]): string {
+  return columnizeCells(pairs, ' = ');
+}
+
+/** Nomad asks for at most this many jobs; a full page may mean more exist. */
+export const PREFIX_PAGE_SIZE = 20;
 
 function typeText(job: JobListStub): string {
   return `${job.Type ?? ''}${job.Periodic ? '/periodic' : ''}${job.ParameterizedJob ? '/parameterized' : ''}`;
