@@ -48,9 +48,32 @@ export const FleetFailStates = {
   stepFailed: 'StepFailed',
 } as const;
 
+/**
+ * What "Plan fleet" fixes of the fleet run's history record (issue #40) for "Summarize fleet" and
+ * the engines' ends to write the same record: O(1), the selection cut to a bound.
+ */
+export interface FleetHistoryRef {
+  /** The namespace whose fleets' history (`FLEET_HISTORY_PATH`) holds the record. */
+  readonly namespace: string;
+  /** The selection, order and budget in short, as the `fleet` command's flags. */
+  readonly options: string;
+  /** Which engine runs the fleet (lib/history/record.ts `RunEngine`). */
+  readonly engine: 'terminal' | 'aws';
+  /** The fleet execution's ARN, on AWS. */
+  readonly executionArn?: string;
+  /** The maintenance window's end (Unix ms), when the fleet has one. */
+  readonly windowEnd?: number;
+}
+
 /** The state a fleet execution carries from "Plan fleet" on: O(1) in the fleet's size. */
 export interface FleetState {
-  readonly run: { readonly runId: string; readonly startedAt: number; readonly startedBy?: string };
+  readonly run: {
+    readonly runId: string;
+    readonly startedAt: number;
+    readonly startedBy?: string;
+    /** Where the run's record is kept and what it says (lib/steps/fleet/fleet-record.ts); absent: none (a dry run). */
+    readonly history?: FleetHistoryRef;
+  };
   /** The fleet's plan; the item list and the skipped list are in the plan store (`fleetKeys`). */
   readonly plan: {
     readonly itemsKey: string;
