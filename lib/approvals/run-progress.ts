@@ -8,6 +8,7 @@
  */
 import { formatGoDuration } from '../go/duration';
 import { goQuote } from '../go/quote';
+import { runStarter } from '../restart/run/starter';
 import { plural } from '../restart/text';
 import type { WorkflowState } from '../workflow/payloads';
 import type { ChatMessage } from './message';
@@ -42,16 +43,6 @@ export interface RunProgress {
   readonly at: number;
 }
 
-/** Who or what started the run (`-engine=aws` from a terminal, a schedule, a fleet, the console). */
-function starterOf(state: WorkflowState): string {
-  const { options, run } = state;
-  if (options.fleet !== undefined)
-    return `fleet run ${goQuote(options.fleet.runId)} (job ${options.fleet.index} of ${options.fleet.of})`;
-  if (run.startedBy !== undefined) return run.startedBy;
-  if (options.scheduleName !== undefined) return `schedule ${goQuote(options.scheduleName)}`;
-  return 'an unnamed caller (the console or an SDK call: the input had no "startedBy")';
-}
-
 /**
  * The progress a step's output state shows, at `now` (Unix ms); `undefined` before there is a plan
  * to show (a run refused its job's lock has none).
@@ -69,7 +60,7 @@ export function runProgressOf(
     executionId: run.executionId,
     jobId: plan.jobId,
     namespace: plan.namespace,
-    startedBy: starterOf(state),
+    startedBy: runStarter(options, run.startedBy),
     startedAt: run.startedAt ?? now,
     allocationCount: plan.allocationCount,
     batchCount: plan.batchCount,

@@ -15,12 +15,8 @@ import type { RunOutcome } from '../restart/run-summary';
 /** The record's shape version, written with it so a later reader can tell an older record. */
 export const RECORD_VERSION = 1;
 
-/**
- * The longest `-reason` (input `reason`) accepted, in characters: a ticket reference and a
- * sentence, not a document. Records are trimmed to fit Nomad's variable size
- * ({@link MAX_VARIABLE_SIZE}), so a long reason would cost other runs' records.
- */
-export const MAX_REASON_LENGTH = 200;
+/** The longest `-reason` accepted, in characters (checked with the options, in lib/restart). */
+export { MAX_REASON_LENGTH } from '../restart/reason';
 
 /** The run's first errors kept in its record; the rest are counted in `omittedErrors`. */
 export const MAX_RECORD_ERRORS = 3;

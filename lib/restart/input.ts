@@ -25,6 +25,7 @@ import {
   formatCount,
   type RestartOptions,
 } from './options';
+import { REASON_ALLOWED } from './reason';
 import { formatStartedBefore, STARTED_BEFORE_ALLOWED } from './started-before';
 import { type ValidationContext, validateRestartFields } from './validate';
 import {
@@ -62,6 +63,7 @@ export const RESTART_INPUT_ALLOWED = {
   startedBefore: STARTED_BEFORE_ALLOWED,
   stopOnAlarms: `a list of ${STOP_ON_ALARM_ALLOWED}`,
   bakeTime: BAKE_TIME_ALLOWED,
+  reason: REASON_ALLOWED,
   startedBy: `who or what started the run, shown with its questions in chat (string, at most ${MAX_STARTED_BY_LENGTH} characters)`,
   ...WINDOW_FIELDS_ALLOWED,
   ...JOB_SCOPE_FIELDS_ALLOWED,
@@ -120,6 +122,8 @@ export const restartOptionsShape = {
     .string()
     .optional()
     .describe(`${ALLOWED.bakeTime}: after the last batch, the alarms (and health) are watched this long`),
+  // Checked with the options (validate.ts): one message for the flag and the field.
+  reason: z.string().optional().describe(ALLOWED.reason),
   // Not a flag of nomad job restart: a label for people (chat approvals), never checked.
   startedBy: z.string().max(MAX_STARTED_BY_LENGTH).optional().describe(ALLOWED.startedBy),
   windowEnd: z.string().optional().describe(ALLOWED.windowEnd),
@@ -239,6 +243,7 @@ export function validateRestartOptionFields(
       startedBefore: input.startedBefore,
       stopOnAlarms: input.stopOnAlarms,
       bakeTime: input.bakeTime,
+      reason: input.reason,
     },
     // A relative startedBefore counts back from when the schedule fired, as windowDuration does
     // (a flexible window may start the run later; what "2h before" means does not move).
@@ -288,6 +293,7 @@ export function toRestartInput(options: RestartOptions, startedBy?: string): Res
   if (options.startedBefore !== undefined) input.startedBefore = formatStartedBefore(options.startedBefore);
   if (options.stopOnAlarms !== undefined) input.stopOnAlarms = [...options.stopOnAlarms];
   if (options.bakeTimeMs !== undefined) input.bakeTime = formatBakeTime(options.bakeTimeMs);
+  if (options.reason !== undefined) input.reason = options.reason;
   if (startedBy !== undefined) input.startedBy = startedBy.slice(0, MAX_STARTED_BY_LENGTH);
   if (options.fleet !== undefined) input.fleet = { ...options.fleet };
   if (options.scope !== undefined) input.scope = copyScope(options.scope);

@@ -16,6 +16,7 @@ import {
   type OnError,
   type RestartOptions,
 } from './options';
+import { validateReason } from './reason';
 import { resolveStartedBefore } from './started-before';
 
 /** Option values as typed, before validation. */
@@ -45,6 +46,8 @@ export interface RawRestartFields {
   stopOnAlarms?: readonly string[] | undefined;
   /** `-bake-time`: a Go duration. */
   bakeTime?: string | undefined;
+  /** `-reason`: why the run was started, for its record in the job's history. */
+  reason?: string | undefined;
 }
 
 /** Whether questions can be asked: at a terminal, both stdin and stdout are TTYs. */
@@ -197,6 +200,7 @@ export function validateRestartFields(raw: RawRestartFields, ctx: ValidationCont
     const { countFrom = now, startedBeforeFromPlan = false } = ctx;
     options.startedBefore = resolveStartedBefore(raw.startedBefore, now, countFrom, startedBeforeFromPlan);
   }
+  if (raw.reason !== undefined) options.reason = validateReason(raw.reason);
   return { ...options, ...validateAlarmFields({ ...raw, waitHealthy: gate !== undefined }) };
 }
 

@@ -135,7 +135,7 @@ describe('input', () => {
       refusal(
         'unknown field',
         { job: 'j', batch_size: '2' },
-        'Unknown input field "batch_size": allowed fields are job, namespace, region, batchSize, batchWait, onError, yes, groups, tasks, allTasks, reschedule, noShutdownDelay, verbose, replacementTimeout, maxErrors, dryRun, waitHealthy, minHealthyTime, healthyDeadline, startedBefore, stopOnAlarms, bakeTime, startedBy, windowEnd, windowDuration, trigger, scheduleName, scheduledTime, resumeNextWindow, fleet, scope',
+        'Unknown input field "batch_size": allowed fields are job, namespace, region, batchSize, batchWait, onError, yes, groups, tasks, allTasks, reschedule, noShutdownDelay, verbose, replacementTimeout, maxErrors, dryRun, waitHealthy, minHealthyTime, healthyDeadline, startedBefore, stopOnAlarms, bakeTime, reason, startedBy, windowEnd, windowDuration, trigger, scheduleName, scheduledTime, resumeNextWindow, fleet, scope',
       ),
       refusal(
         'startedBy past 200 characters',
@@ -454,6 +454,7 @@ describe('input', () => {
         'startedBefore',
         'stopOnAlarms',
         'bakeTime',
+        'reason',
         'startedBy',
         ...WINDOW_INPUT_FIELDS,
         'fleet',

@@ -6,6 +6,7 @@
  * `-no-shutdown-delay` is said to work only with `-reschedule`.
  */
 import { DEFAULT_NOMAD_ADDRESS } from '../../nomad/config';
+import { MAX_REASON_LENGTH } from '../../restart/reason';
 import { ALARM_OPTIONS_HELP as ALARMS } from './alarm-help';
 
 const HEADER = `
@@ -243,6 +244,11 @@ export const BEYOND_OPTIONS_HELP: Readonly<Record<string, string>> = {
   -output=<text|json>
     'text' (default) prints the lines of 'nomad job restart'; 'json' prints
     progress events as JSON lines.`,
+  reason: `
+  -reason=<text>
+    Why the run is started (a ticket, a sentence), kept with its record in
+    the job's restart history ('nomad-restart history <job>'): one line of at
+    most ${MAX_REASON_LENGTH} characters.`,
   'replacement-timeout': `
   -replacement-timeout=<duration>
     With '-reschedule', stop waiting for an allocation's replacement after this

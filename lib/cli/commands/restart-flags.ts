@@ -78,6 +78,7 @@ export const RESTART_COMMAND_FLAGS: GoFlagSpecs = {
   'consul-token': 'string',
   'stop-on-alarm': 'list',
   'bake-time': 'string',
+  reason: 'string',
 };
 
 /** Like hashicorp/cli: a help flag anywhere before `--` shows the help, even after the arguments. */
@@ -149,6 +150,7 @@ export function rawRestartFieldsOf(
     startedBefore: str('started-before'),
     stopOnAlarms: flags.lists.get('stop-on-alarm'),
     bakeTime: str('bake-time'),
+    reason: str('reason'),
   };
 }
 
