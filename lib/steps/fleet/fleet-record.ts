@@ -19,6 +19,7 @@ import {
 } from '../../history/record';
 import type { HistoryPlace, RunHistory } from '../../history/run-history';
 import type { RunOutcome } from '../../restart/run/outcome';
+import { runStarter } from '../../restart/run/starter';
 import type { FleetState } from '../../workflow/fleet-state-names';
 
 /** A fleet step's access to the run history. */
@@ -38,6 +39,10 @@ export interface FleetRecordEnd {
   readonly endedAt: number;
   /** How each started job ended. */
   readonly ends: readonly FleetJobEnd[];
+  /** Who stopped the fleet (a `stop` request), when someone did. */
+  readonly stoppedBy?: string;
+  /** The fleet execution's own error, when it failed before its summary (listed first). */
+  readonly error?: string;
 }
 
 /** The longest selection kept in a record: a filter can be long, and every record shares 64 KiB. */
@@ -110,30 +115,19 @@ export function fleetOutcomeOf(facts: {
   return 'failed';
 }
 
-/** Who started the fleet: the command's `user@host`, else its schedule, else the console. */
-function starterOf(state: FleetState): string {
-  if (state.run.startedBy !== undefined) return state.run.startedBy;
-  const schedule = (state.jobOptions as { scheduleName?: unknown }).scheduleName;
-  if (typeof schedule === 'string' && schedule !== '') return `schedule ${JSON.stringify(schedule)}`;
-  return 'the console (the input had no "startedBy")';
-}
-
-/** The failed jobs' reasons, the first {@link MAX_RECORD_ERRORS} kept, each cut to its bound. */
-function failures(
-  state: FleetState,
-  ends: readonly FleetJobEnd[],
-): Pick<RunRecord, 'errors' | 'omittedErrors'> {
+/** The fleet's own error and the failed jobs' reasons, the first {@link MAX_RECORD_ERRORS} kept, each cut to its bound. */
+function failures(state: FleetState, end: FleetRecordEnd): Pick<RunRecord, 'errors' | 'omittedErrors'> {
+  const { ends } = end;
   const ctx = { maxFailedJobs: state.budget.maxFailedJobs };
   const failed = ends.filter(
-    (end): end is FleetJobEnd & { problem: FleetJobProblem } =>
-      end.outcome === 'failed' && end.problem !== undefined,
+    (e): e is FleetJobEnd & { problem: FleetJobProblem } => e.outcome === 'failed' && e.problem !== undefined,
   );
-  const errors = failed
-    .slice(0, MAX_RECORD_ERRORS)
-    .map((end) =>
-      cut(`${end.namespace}/${end.job}: ${problemText(end.problem, ctx)}`, MAX_RECORD_ERROR_LENGTH),
-    );
-  return { errors, omittedErrors: failed.length - errors.length };
+  const all = [
+    ...(end.error === undefined ? [] : [end.error]),
+    ...failed.map((e) => `${e.namespace}/${e.job}: ${problemText(e.problem, ctx)}`),
+  ];
+  const errors = all.slice(0, MAX_RECORD_ERRORS).map((e) => cut(e, MAX_RECORD_ERROR_LENGTH));
+  return { errors, omittedErrors: all.length - errors.length };
 }
 
 /** The fleets' history a fleet run's record is kept in; `undefined` when it keeps none (a dry run). */
@@ -149,7 +143,7 @@ export function fleetPlaceOf(state: FleetState): HistoryPlace | undefined {
 export function fleetRecordOf(state: FleetState, end?: FleetRecordEnd): RunRecord | undefined {
   const ref = state.run.history;
   if (ref === undefined) return undefined;
-  const reason = (state.jobOptions as { reason?: unknown }).reason;
+  const { reason, scheduleName } = state.jobOptions;
   const counted = (outcome: FleetJobOutcome) => (end?.ends ?? []).filter((e) => e.outcome === outcome).length;
   const jobOutcomes: Partial<Record<RunOutcome, number>> = {};
   for (const e of end?.ends ?? []) {
@@ -163,8 +157,9 @@ export function fleetRecordOf(state: FleetState, end?: FleetRecordEnd): RunRecor
     namespace: ref.namespace,
     jobId: '',
     engine: ref.engine,
-    startedBy: starterOf(state),
-    ...(typeof reason === 'string' && reason !== '' ? { reason } : {}),
+    // The command's user@host, else the schedule, else the console: as a job's run says it.
+    startedBy: runStarter(scheduleName === undefined ? {} : { scheduleName }, state.run.startedBy),
+    ...(reason === undefined ? {} : { reason }),
     options: ref.options,
     outcome: end?.outcome ?? 'running',
     counts: {
@@ -178,7 +173,8 @@ export function fleetRecordOf(state: FleetState, end?: FleetRecordEnd): RunRecor
     ...(end === undefined ? {} : { endedAt: end.endedAt, jobOutcomes }),
     ...(ref.windowEnd === undefined ? {} : { windowEnd: ref.windowEnd }),
     ...(ref.executionArn === undefined ? {} : { executionArn: ref.executionArn }),
-    ...(end === undefined ? { errors: [], omittedErrors: 0 } : failures(state, end.ends)),
+    ...(end?.stoppedBy === undefined ? {} : { stoppedBy: end.stoppedBy }),
+    ...(end === undefined ? { errors: [], omittedErrors: 0 } : failures(state, end)),
   };
 }
 
