@@ -36,6 +36,11 @@ export {
   type NomadPauseState,
   type StoredControlRequest,
 } from './nomad-control-requests';
+export {
+  NomadRunHistory,
+  type NomadRunHistoryOptions,
+  RunHistoryConflictError,
+} from './nomad-run-history';
 export { NomadVariablesLock } from './nomad-variables-lock';
 export { PairedJobLock } from './paired-job-lock';
 export { CARRY_OVER_PREFIX, planKeys, runKeyPrefix } from './plan-keys';

@@ -69,8 +69,9 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'lib/history': ['lib/restart'],
   // The run's CloudWatch metric names (issue #40), read by the Lambdas and the stack's dashboard.
   'lib/metrics': ['lib/restart'],
-  // The shared job lock is a Nomad variable (stores have Nomad Variables implementations).
-  'lib/stores': ['lib/restart', 'lib/nomad', 'lib/history'],
+  // The shared job lock is a Nomad variable (stores have Nomad Variables implementations); the run
+  // history's check-and-set rounds back off as the clients' retries do (lib/http/retry.ts).
+  'lib/stores': ['lib/restart', 'lib/nomad', 'lib/history', 'lib/http'],
   // The Retry fields name the Nomad client's transient error classes.
   'lib/workflow': ['lib/nomad', 'lib/restart', 'lib/fleet', 'lib/stores'],
   'lib/steps': [
