@@ -1,6 +1,7 @@
 /**
- * Task "Summarize fleet": the fleet run's summary, from the Distributed Map's results; the fleet's
- * run-control item given back (no request is for it any more).
+ * Task "Summarize fleet": the fleet run's summary, from the Distributed Map's results; its final
+ * record in the run history (Nomad); the fleet's run-control item given back (no request is for
+ * it any more).
  */
 import type { Context } from 'aws-lambda';
 import { releaseFleetControl } from '../lib/steps/fleet/fleet-control-item';
@@ -8,12 +9,16 @@ import { type SummarizeFleetOutput, summarizeFleetStep } from '../lib/steps/flee
 import { clockOf } from '../lib/steps/kit/local-invocation';
 import { jobLockFromEnv, planStoreFromEnv } from '../lib/stores/from-env';
 import { decodeFleetState } from './private/decode-fleet-state';
+import { fleetHistoryFor } from './private/fleet-history';
 import { logger } from './private/logger';
 import { stepHandler } from './private/step-handler';
 
 const summarizeFleet = async (event: unknown, context: Context): Promise<SummarizeFleetOutput> => {
   const state = decodeFleetState(event);
-  const out = await summarizeFleetStep({ planStore: planStoreFromEnv(), now: clockOf(context) }, state);
+  const out = await summarizeFleetStep(
+    { planStore: planStoreFromEnv(), now: clockOf(context), history: fleetHistoryFor(context) },
+    state,
+  );
   await releaseFleetControl(jobLockFromEnv(process.env, clockOf(context)), state.run.runId);
   logger.info('Fleet restart finished', {
     outcome: out.outcome,
@@ -24,5 +29,5 @@ const summarizeFleet = async (event: unknown, context: Context): Promise<Summari
   return out;
 };
 
-// No Nomad client: the summary reads only the plan store, so this function never reads the token.
-export const handler = stepHandler(summarizeFleet);
+// The Nomad client writes the fleet's final record (the summary itself reads only the plan store).
+export const handler = stepHandler(summarizeFleet, { nomad: true });

@@ -1,7 +1,8 @@
 /**
- * The fleet's two Lambda functions, built like the one-job handlers' (`task-functions.ts`): "Plan
- * fleet" calls Nomad (its address, secrets and VPC placement), "Summarize fleet" reads and writes
- * the plan bucket; both the fleet's run-control item in the lock table.
+ * The fleet's two Lambda functions, built like the one-job handlers' (`task-functions.ts`): both
+ * call Nomad (its address, secrets and VPC placement): "Plan fleet" reads the jobs, and each writes
+ * the fleet's record in the run history (issue #40); "Summarize fleet" reads and writes the plan
+ * bucket; both the fleet's run-control item in the lock table.
  */
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
@@ -44,23 +45,22 @@ export function createFleetFunctions(
 ): Record<FleetHandlerId, lambda.Function> {
   const out: Partial<Record<FleetHandlerId, lambda.Function>> = {};
   for (const handlerId of FLEET_HANDLER_IDS) {
-    const nomad = handlerId === 'plan-fleet';
     const fn = new TaskFunction(scope, `${handlerId}-fn`, {
       handlerId,
       timeout: TIMEOUTS[handlerId],
       environment: {
-        ...(nomad ? nomadEnvironment(props) : {}),
+        ...nomadEnvironment(props),
         [ENV.planBucket]: props.planBucketName,
         [ENV.lockTable]: props.lockTableName,
       },
       logRetention: props.logRetention,
       removalPolicy: props.removalPolicy,
       errorsAlarm: STEP_ERRORS_ALARM,
-      ...(nomad && props.vpc !== undefined ? { vpc: props.vpc } : {}),
-      ...(nomad && props.vpcSubnets !== undefined ? { vpcSubnets: props.vpcSubnets } : {}),
-      ...(nomad && props.securityGroups !== undefined ? { securityGroups: props.securityGroups } : {}),
+      ...(props.vpc === undefined ? {} : { vpc: props.vpc }),
+      ...(props.vpcSubnets === undefined ? {} : { vpcSubnets: props.vpcSubnets }),
+      ...(props.securityGroups === undefined ? {} : { securityGroups: props.securityGroups }),
     });
-    if (nomad) grantNomadSecrets(fn.role, props);
+    grantNomadSecrets(fn.role, props);
     out[handlerId] = fn.function;
   }
   return out as Record<FleetHandlerId, lambda.Function>;

@@ -7,17 +7,19 @@
  * `runRestartLocally`, exactly as a one-job run at a terminal.
  */
 import type { ControlRequest } from '../../control/requests';
-import type { FleetProgressEvent } from '../../fleet/events';
+import type { FleetJobName, FleetProgressEvent } from '../../fleet/events';
 import { jobFinishedEvent } from '../../fleet/job-end';
 import { summaryEventsOf } from '../../fleet/summary-events';
 import type { RestartInput } from '../../restart/input';
+import type { FleetHistoryDeps } from '../../steps/fleet/fleet-record';
 import type { PlanStore } from '../../stores/plan-store';
-import { FleetTaskStates } from '../../workflow/fleet-state-names';
+import { type FleetState, FleetTaskStates } from '../../workflow/fleet-state-names';
 import { type ChildExecutionRequest, LocalChildExecutions } from './child-executions';
 import { type LocalRestart, type LocalRestartRequest, localInvocation, runRestartLocally } from './engine';
 import { StateMachineNotFoundError } from './errors';
 import type { FleetControlChange } from './fleet-control';
 import { fleetStateOf, jobEndOfItem, jobOf } from './fleet-events';
+import { endUnsummarizedFleet, localFleetHistory } from './fleet-record-end';
 import { type FleetPauseAsker, FleetSteering, untilAborted } from './fleet-steering';
 import { createGate, lambdaTaskHandler } from './lambda-tasks';
 import { type LocalDefinitions, loadLocalDefinition } from './local-definition';
@@ -31,6 +33,9 @@ const FLEET_TASK_HANDLERS: Readonly<Record<string, string>> = {
   [FleetTaskStates.planFleet]: 'plan-fleet',
   [FleetTaskStates.summarizeFleet]: 'summarize-fleet',
 };
+
+/** A job's key among the fleet's: its namespace and ID. */
+const jobKey = (job: FleetJobName) => `${job.namespace}\u0000${job.job}`;
 
 /** One local fleet run: the one-job request's shared settings, and the fleet's own. */
 export interface LocalFleetRequest
@@ -73,6 +78,12 @@ export interface LocalFleetRequest
    * @default - none: only a `resume` or `stop` request decides a paused fleet
    */
   readonly askPause?: FleetPauseAsker;
+  /**
+   * Where the record of a fleet that ends before its summary (stopped, aborted, failed) is ended
+   * (issue #40; "Plan fleet" and "Summarize fleet" write theirs through their own client).
+   * @default - the run history in Nomad, through a client of `nomad`
+   */
+  readonly history?: FleetHistoryDeps;
 }
 
 /** A fleet run's end: the fleet execution's own, plus each item and job execution with its stats. */
@@ -134,6 +145,7 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
     objectStore: _objectStore,
     signal: _signal,
     askPause: _askPause,
+    history: _history,
     ...jobSettings
   } = request;
   const { localStores } = await import('../../stores/from-env');
@@ -152,6 +164,12 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
   let itemEnded = () => {};
   let validateJob = synthesized;
   let budget = { maxFailedJobs: 0 };
+  // What "Plan fleet" planned, and whether "Summarize fleet" wrote the final record: a fleet that
+  // ends without its summary has its record ended by the engine.
+  let planned: FleetState | undefined;
+  let summarized = false;
+  // Items that never started their job (the fleet was stopping): not reached, not ended.
+  const neverStarted = new Set<string>();
   // Stops the fleet (ABORTED) once the jobs it started ended, and their items with them.
   const stopOnceJobsEnded = () =>
     void (async () => {
@@ -223,6 +241,7 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
       // would find it, and ends with no stats (it never ran).
       await untilAborted(child.signal);
       const { executionArn, name } = child;
+      neverStarted.add(jobKey(jobOf(child.input)));
       return { executionArn, name, status: 'ABORTED', stats: sumStats([], 0) };
     }
     return runJob(child);
@@ -265,9 +284,14 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
     ...(request.onStateEntered === undefined ? {} : { onStateEntered: request.onStateEntered }),
     onStateExited: (name, output) => {
       const state = name === FleetTaskStates.planFleet ? fleetStateOf(output) : undefined;
-      if (state !== undefined) budget = { maxFailedJobs: state.budget.maxFailedJobs };
-      if (name === FleetTaskStates.summarizeFleet)
+      if (state !== undefined) {
+        budget = { maxFailedJobs: state.budget.maxFailedJobs };
+        planned = state;
+      }
+      if (name === FleetTaskStates.summarizeFleet) {
+        summarized = true;
         for (const event of summaryEventsOf(output)) request.emit(event);
+      }
       request.onStateExited?.(name, output);
     },
     onItemExecutionEnded: (item) => {
@@ -277,9 +301,21 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
     },
   });
 
+  const history = request.history ?? localFleetHistory(request.nomad, () => {});
   const result = execution.result.then(async (ended) => {
     // A job continued as new runs on after its item ended (as on AWS): the run ends with it.
     await Promise.all(chains);
+    if (planned !== undefined && !summarized && history !== undefined) {
+      await endUnsummarizedFleet(history, planned, {
+        result: ended,
+        ends: items.map(jobEndOfItem).filter((end) => !neverStarted.has(jobKey(end))),
+        ...(steering.control.stoppedBy === undefined
+          ? {}
+          : { stoppedBy: steering.control.stoppedBy.requestedBy }),
+        interrupted: canceling,
+        endedAt: now(),
+      });
+    }
     return { ...ended, items, jobs };
   });
   return {

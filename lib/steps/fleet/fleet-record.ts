@@ -6,17 +6,12 @@
  * = the jobs to restart that never started. Each job's own run writes its own record, linked to
  * this one by `fleetRunId`.
  */
-import type { FleetJobOutcome, FleetJobProblem } from '../../fleet/events';
+import type { FleetJobOutcome } from '../../fleet/events';
 import type { FleetJobEnd } from '../../fleet/job-end';
 import { ALL_NAMESPACES, type FleetOptions } from '../../fleet/options';
 import { problemText } from '../../fleet/reasons';
-import {
-  MAX_RECORD_ERROR_LENGTH,
-  MAX_RECORD_ERRORS,
-  RECORD_VERSION,
-  type RunEngine,
-  type RunRecord,
-} from '../../history/record';
+import { RECORD_VERSION, type RunEngine, type RunRecord } from '../../history/record';
+import { boundRecordErrors } from '../../history/record-errors';
 import type { HistoryPlace, RunHistory } from '../../history/run-history';
 import type { RunOutcome } from '../../restart/run/outcome';
 import { runStarter } from '../../restart/run/starter';
@@ -115,19 +110,15 @@ export function fleetOutcomeOf(facts: {
   return 'failed';
 }
 
-/** The fleet's own error and the failed jobs' reasons, the first {@link MAX_RECORD_ERRORS} kept, each cut to its bound. */
+/** The fleet's own error, then the failed jobs' reasons, within the record's bounds. */
 function failures(state: FleetState, end: FleetRecordEnd): Pick<RunRecord, 'errors' | 'omittedErrors'> {
-  const { ends } = end;
   const ctx = { maxFailedJobs: state.budget.maxFailedJobs };
-  const failed = ends.filter(
-    (e): e is FleetJobEnd & { problem: FleetJobProblem } => e.outcome === 'failed' && e.problem !== undefined,
+  const failed = end.ends.flatMap((e) =>
+    e.outcome === 'failed' && e.problem !== undefined
+      ? [`${e.namespace}/${e.job}: ${problemText(e.problem, ctx)}`]
+      : [],
   );
-  const all = [
-    ...(end.error === undefined ? [] : [end.error]),
-    ...failed.map((e) => `${e.namespace}/${e.job}: ${problemText(e.problem, ctx)}`),
-  ];
-  const errors = all.slice(0, MAX_RECORD_ERRORS).map((e) => cut(e, MAX_RECORD_ERROR_LENGTH));
-  return { errors, omittedErrors: all.length - errors.length };
+  return boundRecordErrors([...(end.error === undefined ? [] : [end.error]), ...failed]);
 }
 
 /** The fleets' history a fleet run's record is kept in; `undefined` when it keeps none (a dry run). */

@@ -128,7 +128,12 @@ describe('fleetRecordOf', () => {
   it.each([
     { name: 'the command', run: { startedBy: 'ops@laptop' }, jobOptions: {}, expected: 'ops@laptop' },
     { name: 'a schedule', run: {}, jobOptions: { scheduleName: 'weekly' }, expected: 'schedule "weekly"' },
-    { name: 'the console', run: {}, jobOptions: {}, expected: 'an unnamed caller (the console or an SDK call: the input had no "startedBy")' },
+    {
+      name: 'the console',
+      run: {},
+      jobOptions: {},
+      expected: 'an unnamed caller (the console or an SDK call: the input had no "startedBy")',
+    },
   ])('says who started it: $name', ({ run, jobOptions, expected }) => {
     // Act
     const record = fleetRecordOf(fleetState(run, jobOptions));
