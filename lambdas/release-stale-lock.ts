@@ -9,6 +9,8 @@
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
 import { closeOpenQuestions } from '../lib/approvals/timeouts';
+import type { UnfinishedEnd } from '../lib/history/run-history';
+import { clockOf } from '../lib/steps/kit/local-invocation';
 import { approvalStoreFromEnv } from '../lib/stores/from-env';
 import { runIdOf } from '../lib/workflow/ended-execution';
 import { StepPayloadError } from '../lib/workflow/errors';
@@ -18,16 +20,42 @@ import { lockStepsFor } from './private/step-context';
 import { stepHandler } from './private/step-handler';
 
 const statusChangeSchema = z.object({
-  detail: z.object({ executionArn: z.string().min(1), status: z.string(), input: z.string().nullish() }),
+  detail: z.object({
+    executionArn: z.string().min(1),
+    status: z.string(),
+    input: z.string().nullish(),
+    error: z.string().nullish(),
+    cause: z.string().nullish(),
+    stopDate: z.number().nullish(),
+  }),
 });
+
+/** How the run's record ends, by the status the execution died with (FAILED: outside any Catch). */
+const ENDS: Readonly<Record<string, UnfinishedEnd['outcome']>> = {
+  ABORTED: 'aborted',
+  TIMED_OUT: 'timed-out',
+};
+
+/** The end of the dead run's provisional records: its status, and the failure's error when it has one. */
+function endOf(status: string, error: string | null | undefined, endedAt: number): UnfinishedEnd {
+  const outcome = ENDS[status] ?? 'error';
+  return {
+    outcome,
+    endedAt,
+    ...(error === undefined || error === null || error === '' ? {} : { errors: [error] }),
+  };
+}
 
 const releaseStaleLock = async (event: unknown, context: Context): Promise<{ released: number }> => {
   const parsed = statusChangeSchema.safeParse(event);
   if (!parsed.success) throw new StepPayloadError('Event is not a Step Functions execution status change');
-  const { executionArn, status, input } = parsed.data.detail;
+  const { executionArn, status, input, error, stopDate } = parsed.data.detail;
   // A continued execution's run id is in its input, which the event leaves out when it is large.
   const runId = runIdOf(executionArn, await inputOf(executionArn, input));
-  const released = await lockStepsFor(context).releaseStale(runId);
+  const released = await lockStepsFor(context).releaseStale(
+    runId,
+    endOf(status, error, stopDate ?? clockOf(context)()),
+  );
   // Closed, not deleted: chat's message says the run ended (its item expires with its TTL).
   const closedQuestions = await closeOpenQuestions(approvalStoreFromEnv(), executionArn, 'run-ended');
   logger.info('Stale lock cleanup', { executionArn, status, released, closedQuestions });

@@ -9,6 +9,7 @@ import { optionsInShort } from '../restart/options-short';
 import type { RunOutcome } from '../restart/run/outcome';
 import type { RunCounts } from '../restart/run/run-events';
 import { runStarter } from '../restart/run/starter';
+import type { SkippedCounts } from '../restart/run-summary';
 import {
   MAX_RECORD_ERROR_LENGTH,
   MAX_RECORD_ERRORS,
@@ -55,7 +56,7 @@ export function runCounts(
   planned: number,
   restarted: number,
   failed: number,
-  skipped: Readonly<Record<string, number | undefined>>,
+  skipped: SkippedCounts,
 ): RunCounts {
   const skippedTotal = Object.values(skipped).reduce<number>((sum, n) => sum + (n ?? 0), 0);
   return {

@@ -99,11 +99,13 @@ export class PairedJobLock {
 
   /**
    * Releases every lock `owner` holds, each as {@link release} does (the shared lock first, so a
-   * Nomad that does not answer leaves the ID kept for the cleanup's retry); returns how many jobs.
+   * Nomad that does not answer leaves the ID kept for the cleanup's retry); returns the jobs it
+   * freed (the cleanup ends their runs' records in the history).
    */
-  public async releaseByOwner(owner: string): Promise<number> {
-    let released = 0;
-    for (const key of await this.own.keysHeldBy(owner)) if (await this.release(key, owner)) released += 1;
+  public async releaseByOwner(owner: string): Promise<LockKey[]> {
+    const released: LockKey[] = [];
+    for (const key of await this.own.keysHeldBy(owner))
+      if (await this.release(key, owner)) released.push(key);
     return released;
   }
 

@@ -13,14 +13,14 @@ const facts = (over: Partial<JobRunFacts> = {}): JobRunFacts => ({
   engine: 'aws',
   jobId: 'web',
   namespace: 'prod',
-  counts: runCounts(5, 2, 1, { 'not-running': 3, 'already-replaced': 1 }),
+  counts: runCounts(5, 2, 1, { notRunning: 3, alreadyReplaced: 1 }),
   ...over,
 });
 
 describe('runCounts', () => {
   it('counts what was planned and neither restarted nor failed as not reached', () => {
     // Act
-    const counts = runCounts(5, 2, 1, { 'not-running': 3, 'already-replaced': 1 });
+    const counts = runCounts(5, 2, 1, { notRunning: 3, alreadyReplaced: 1 });
 
     // Assert
     expect(counts).toEqual({ planned: 5, restarted: 2, failed: 1, skipped: 4, notReached: 2 });

@@ -175,6 +175,31 @@ describe('the simulator’s plain variable writes', () => {
     );
   });
 
+  it('refuses items over Nomad’s 64 KiB, counted in bytes of keys and values, and writes nothing', async () => {
+    // Arrange: 65,536 bytes exactly (€ is 3 bytes), then one byte more
+    const atLimit = { k: `${'€'.repeat(21_845)}` };
+    const overLimit = { k: `${'€'.repeat(21_845)}x` };
+
+    // Act
+    const over = await write(overLimit);
+    const afterOver = await get(sim.address, `/v1/var/${PATH}?namespace=payments`, 'root');
+    const at = await write(atLimit);
+
+    // Assert
+    expect(over.status).toBe(400);
+    expect(over.text).toBe('RPC Error:: 400,variables are limited to 64KiB in total size');
+    expect(afterOver.status).toBe(404);
+    expect(at.status).toBe(200);
+  });
+
+  it('checks write before the size: a token without it gets 403, not the size', async () => {
+    // Act
+    const res = await write({ k: 'x'.repeat(70_000) }, '', NOBODY);
+
+    // Assert
+    expect(res.status).toBe(403);
+  });
+
   it('never writes over a lock another holds', async () => {
     // Arrange
     await put(

@@ -472,7 +472,7 @@ describe('PairedJobLock with the README’s policy', () => {
     const released = await pair.releaseByOwner('run-dead');
 
     // Assert
-    expect(released).toBe(2);
+    expect(released).toEqual([KEY, { namespace: 'ops', jobId: 'api' }]);
     expect(lockVariable()).toBeUndefined();
     expect(lockVariable('ops', 'api')).toBeUndefined();
     expect(lockVariable('ops', 'db')?.lock).toBeDefined();

@@ -98,7 +98,7 @@ describe('PairedJobLock.releaseByOwner when Nomad answers 503', () => {
     // Assert
     expect(failed).toBeInstanceOf(UnexpectedResponseError);
     expect(keptAfterFailure).toMatch(/^[0-9a-f-]{36}$/);
-    expect(released).toBe(1);
+    expect(released).toEqual([KEY]);
     expect(lockVariable()).toBeUndefined();
     expect(own.holder(KEY)).toBeUndefined();
   });

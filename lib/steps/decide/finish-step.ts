@@ -6,6 +6,7 @@ import { sampleErrors } from '../../restart/error-sample';
 import { type RunOutcome, summarizeRun } from '../../restart/run-summary';
 import type { FinishInput, FinishOutput } from '../../workflow/restart-steps';
 import { readFreshness } from '../kit/freshness-read';
+import { recordRunEnded } from '../kit/job-history';
 import { EMPTY_RUN, type RunRecord, type StepKit } from '../kit/step-kit';
 import { carryOverKey, clearCarryOver } from '../plan/carry-over';
 
@@ -46,6 +47,15 @@ export async function finishStep(
   // A maintenance carried across windows is over once a run of it succeeds.
   const carryKey = carryOverKey(options);
   if (carryKey !== undefined && outcome === 'succeeded') await clearCarryOver(kit, carryKey, run.runId);
+  const stoppedBy = outcome === 'canceled' ? record.stoppedBy : undefined;
+  // The job's history: the run's final record, over its provisional one (none before a plan).
+  if (plan !== null)
+    await recordRunEnded(
+      kit,
+      { options, run, plan, progress },
+      { outcome, endedAt: time, errors: messages, stoppedBy },
+      emit,
+    );
   return {
     events,
     summary: summarizeRun({
@@ -64,7 +74,7 @@ export async function finishStep(
       windowEnd: options.windowEnd ?? null,
       windowReached: record.stoppedOn === 'window-end',
       lockedBy: null,
-      stoppedBy: outcome === 'canceled' ? record.stoppedBy : undefined,
+      stoppedBy,
       scheduleName: options.scheduleName ?? null,
       scheduledTime: options.scheduledTime ?? null,
       ...(options.fleet === undefined ? {} : { fleet: options.fleet }),

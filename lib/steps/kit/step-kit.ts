@@ -22,6 +22,7 @@ import {
   type Progress,
 } from '../../workflow/payloads';
 import type { GuardOutput, RestartStepsDeps } from '../../workflow/restart-steps';
+import type { HistoryDeps } from './job-history';
 import { type AllocationOutcome, batchErrorsOf, failedCountOf } from './outcomes';
 import { cachedPlan } from './plan-cache';
 import type { Sleep } from './watch-timing';
@@ -124,8 +125,17 @@ export interface PlanWork {
   };
 }
 
+/** What a step kit is built from: an invocation's deps, and where its run's record goes. */
+export interface StepKitDeps extends RestartStepsDeps {
+  /**
+   * The job's run history (lib/steps/kit/job-history.ts). The handlers always give it.
+   * @default - no record is written (the run-level events are still emitted)
+   */
+  readonly history?: HistoryDeps;
+}
+
 /** The deps of one invocation plus the helpers built on them; each step takes one of these. */
-export interface StepKit extends Omit<RestartStepsDeps, 'nomad'> {
+export interface StepKit extends Omit<StepKitDeps, 'nomad'> {
   /**
    * The Nomad client for a run: the input's region (the only way a console or scheduled run
    * names one) on every request, as Nomad's `-region` does.
@@ -162,7 +172,7 @@ export interface StepKit extends Omit<RestartStepsDeps, 'nomad'> {
 }
 
 /** Builds the kit for one invocation (deps carry that invocation's deadline signal). */
-export function createStepKit(deps: RestartStepsDeps): StepKit {
+export function createStepKit(deps: StepKitDeps): StepKit {
   const { nomad, planStore, onEvent, ...rest } = deps;
   // A failing read fails the step (Step Functions retries it), instead of a retried batch
   // forgetting its journal and restarting allocations again, or a run record losing its errors.

@@ -2,7 +2,7 @@
  * The one place the handlers get their `RestartSteps` from: each method is one step's file
  * (`<step>-step.ts`), run with the kit built from this invocation's deps.
  */
-import type { RestartSteps, RestartStepsDeps } from '../../workflow/restart-steps';
+import type { RestartSteps } from '../../workflow/restart-steps';
 import { bakeStep } from '../alarms/bake-step';
 import { awaitBatchStep } from '../await/await-batch-step';
 import { checkDeploymentsStep } from '../batch/check-deployments-step';
@@ -13,10 +13,10 @@ import { decideStep } from '../decide/decide-step';
 import { finishStep } from '../decide/finish-step';
 import { awaitHealthStep } from '../health/await-health-step';
 import { planStep } from '../plan/plan-step';
-import { createStepKit } from './step-kit';
+import { createStepKit, type StepKitDeps } from './step-kit';
 
 /** Builds the steps for one invocation (deps carry that invocation's deadline signal). */
-export function createRestartSteps(deps: RestartStepsDeps): RestartSteps {
+export function createRestartSteps(deps: StepKitDeps): RestartSteps {
   const kit = createStepKit(deps);
   return {
     plan: (input) => planStep(kit, input),

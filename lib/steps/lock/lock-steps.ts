@@ -5,9 +5,14 @@
  * the lock the invocation holds. The handlers get them from {@link createLockSteps}.
  */
 
+import type { UnfinishedEnd } from '../../history/run-history';
+import type { ProgressEvent } from '../../restart/events';
 import type { LockKey } from '../../stores/job-lock';
-import type { PlannedStepInput, RestartStepsDeps } from '../../workflow/restart-steps';
-import { createStepKit } from '../kit/step-kit';
+import type { TaskFailure } from '../../workflow/payloads';
+import type { PlannedStepInput } from '../../workflow/restart-steps';
+import type { JobRunState } from '../kit/job-history';
+import { createStepKit, type StepKitDeps } from '../kit/step-kit';
+import { endAfterErrorStep } from './end-after-error-step';
 import { type GuardStop, guardStep } from './guard-step';
 import { type JobLocks, lockKeyOf } from './job-locks';
 import { keepLeaseStep, type LeaseKept } from './refresh-lock-step';
@@ -15,7 +20,7 @@ import { releaseLockStep, releaseStaleLockStep } from './release-lock-step';
 import { type TakeLockOutput, takeLockStep } from './take-lock-step';
 
 /** What the lock steps need: a step's deps, and the job's locks. */
-export interface LockStepsDeps extends RestartStepsDeps, JobLocks {}
+export interface LockStepsDeps extends StepKitDeps, JobLocks {}
 
 /** One method per lock step. */
 export interface LockSteps {
@@ -48,8 +53,17 @@ export interface LockSteps {
    * never resumed) and in the plan store (its documents may expire now).
    */
   release(runId: string | undefined, key: LockKey | undefined): Promise<boolean>;
-  /** After an execution died outside a Catch: frees every lock its run holds; answers how many. */
-  releaseStale(runId: string): Promise<number>;
+  /**
+   * After "Release lock after error" freed the job of a run that held it: ends the run's record
+   * with its failure (`Canceled` → canceled, `UnrecoverableError` → unrecoverable, else error) and
+   * answers the events (`run-ended`).
+   */
+  endAfterError(state: JobRunState, error: Partial<TaskFailure>): Promise<ProgressEvent[]>;
+  /**
+   * After an execution died outside a Catch: frees every lock its run holds and ends its
+   * provisional records as `end` says (aborted, timed out, error); answers how many jobs.
+   */
+  releaseStale(runId: string, end: UnfinishedEnd): Promise<number>;
 }
 
 /** Builds the lock steps for one invocation (deps carry that invocation's clock and deadline). */
@@ -63,6 +77,7 @@ export function createLockSteps(deps: LockStepsDeps): LockSteps {
     keepLease: (input) => keepLeaseStep(locks, input),
     cancelRequested: ({ run, plan }) => lock.isCancelRequested(lockKeyOf(plan), run.runId),
     release: (runId, key) => releaseLockStep(kit, lock, runId, key),
-    releaseStale: (runId) => releaseStaleLockStep(kit, lock, runId),
+    endAfterError: (state, error) => endAfterErrorStep(kit, state, error),
+    releaseStale: (runId, end) => releaseStaleLockStep(kit, lock, runId, end),
   };
 }

@@ -4,9 +4,11 @@
  * run is over: its plan-store documents may expire, and the job's record of it says it ended, so
  * the next run starts afresh instead of resuming it (see lib/steps/plan/earlier-run.ts).
  */
+import type { UnfinishedEnd } from '../../history/run-history';
 import type { LockKey } from '../../stores/job-lock';
 import type { PairedJobLock } from '../../stores/paired-job-lock';
 import { runKeyPrefix } from '../../stores/plan-keys';
+import { endUnfinishedRecords, jobHistoryPlace } from '../kit/job-history';
 import type { StepKit } from '../kit/step-kit';
 import { jobRunKey, recordRunEnded } from '../plan/earlier-run';
 
@@ -31,13 +33,18 @@ export async function releaseLockStep(
   return released;
 }
 
-/** Frees every lock run `runId` holds (its execution died) and ends its documents; answers how many. */
+/**
+ * Frees every lock run `runId` holds (its execution died), ends its provisional records in those
+ * jobs' histories as `end` says, and ends its documents; answers how many jobs it freed.
+ */
 export async function releaseStaleLockStep(
   kit: StepKit,
   lock: PairedJobLock,
   runId: string,
+  end: UnfinishedEnd,
 ): Promise<number> {
   const released = await lock.releaseByOwner(runId);
+  await endUnfinishedRecords(kit.history, released.map(jobHistoryPlace), runId, end);
   await kit.planStore.endRun(runKeyPrefix(runId));
-  return released;
+  return released.length;
 }

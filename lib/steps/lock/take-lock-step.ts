@@ -14,6 +14,7 @@ import { JobLockedError } from '../../workflow/errors';
 import type { Summary } from '../../workflow/payloads';
 import type { PlannedStepInput, StepEvents } from '../../workflow/restart-steps';
 import { readFreshness } from '../kit/freshness-read';
+import { recordRunEnded, recordRunStarted } from '../kit/job-history';
 import type { StepKit } from '../kit/step-kit';
 import { jobRunKey, recordRunHoldsJob } from '../plan/earlier-run';
 import { type JobLocks, leaseOf, lockKeyOf } from './job-locks';
@@ -98,6 +99,8 @@ export async function takeLockStep(
     const skipped = lock.sharedSkipped;
     if (skipped !== undefined)
       emit({ type: 'shared-lock-skipped', time: kit.now(), jobId: plan.jobId, reason: skipped.message });
+    // The job is this run's: its provisional record, so a run that dies from here shows as such.
+    await recordRunStarted(kit, input, emit);
   };
   // Another run keeps the job: this one fails, or, scheduled, is skipped.
   const lockedOut = async (by: LockHeldError): Promise<TakeLockOutput> => {
@@ -111,6 +114,13 @@ export async function takeLockStep(
       locked: true,
     });
     if (freshness !== undefined) emit({ type: 'freshness', time: now, report: freshness });
+    // Its only record: a scheduled run skipped is a run that ended, and says who kept the job.
+    await recordRunEnded(
+      kit,
+      input,
+      { outcome: 'skipped-job-locked', endedAt: now, errors: [held(by).message] },
+      emit,
+    );
     return { outcome: 'skipped', summary: skippedSummary(input, by.holder, now, freshness), events };
   };
   try {

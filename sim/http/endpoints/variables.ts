@@ -13,6 +13,7 @@
 import { SimHttpError } from '../../errors';
 import { parseJsonBody } from '../../model/job-spec';
 import { variablePathError } from '../../model/variable-path';
+import { variableSizeError } from '../../model/variable-size';
 import type { LockRequest, VariableRecord } from '../../model/variables';
 import type { ApiEnv, ApiRequest, ApiResponse, Route } from '../api';
 import { indexHeaders, namespaceOf, notFound, ok, principalOf } from '../api';
@@ -94,8 +95,9 @@ function casOf(req: ApiRequest): number | undefined {
 
 /**
  * `nomad var put`: the body's items replace the variable's (`variableUpsert`). The agent refuses a
- * body without items and a bad `cas` (400) before the server checks `write` (403) and the path
- * (400, the server's coded error wrapped twice: `RPC Error:: 400,<text>`).
+ * body without items and a bad `cas` (400) before the server checks `write` (403), then the items'
+ * size (over 64 KiB) and the path (400, the server's coded error wrapped twice:
+ * `RPC Error:: 400,<text>`).
  */
 function plainWrite(env: ApiEnv, req: ApiRequest, path: string): ApiResponse {
   const namespace = namespaceOf(req);
@@ -105,7 +107,8 @@ function plainWrite(env: ApiEnv, req: ApiRequest, path: string): ApiResponse {
   const cas = casOf(req);
   const principal = principalOf(env, req);
   env.acl.requireVariable(principal, namespace, path, 'write');
-  const invalid = variablePathError(path);
+  // `VariableDecrypted.Validate`'s order: the items' size, then the path.
+  const invalid = variableSizeError(body.Items) ?? variablePathError(path);
   if (invalid !== undefined) throw new SimHttpError(400, `RPC Error:: 400,${invalid}`);
   const outcome = env.cluster.variables.upsert(namespace, path, body.Items, cas, body.Lock?.ID);
   if (outcome.kind === 'written') {
