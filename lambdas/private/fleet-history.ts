@@ -4,14 +4,14 @@
  * the context; Lambda does not), and the logger for a write that failed.
  */
 import type { Context } from 'aws-lambda';
-import type { FleetHistoryDeps } from '../../lib/steps/fleet/fleet-record';
+import type { HistoryDeps } from '../../lib/steps/kit/job-history';
 import { liveEventsOf } from '../../lib/steps/kit/local-invocation';
 import { NomadRunHistory } from '../../lib/stores/nomad-run-history';
 import { logger } from './logger';
 import { nomadClientOf } from './nomad-client-middleware';
 
 /** The fleet step's history; needs the Nomad client (`stepHandler(..., { nomad: true })`). */
-export function fleetHistoryFor(context: Context): FleetHistoryDeps {
+export function fleetHistoryFor(context: Context): HistoryDeps {
   return {
     // A token that may not write the history is the store's to report, once, as a warning.
     store: new NomadRunHistory(nomadClientOf(context), { log: logger }),

@@ -11,7 +11,7 @@ import type { FleetJobName, FleetProgressEvent } from '../../fleet/events';
 import { jobFinishedEvent } from '../../fleet/job-end';
 import { summaryEventsOf } from '../../fleet/summary-events';
 import type { RestartInput } from '../../restart/input';
-import type { FleetHistoryDeps } from '../../steps/fleet/fleet-record';
+import type { HistoryDeps } from '../../steps/kit/job-history';
 import type { PlanStore } from '../../stores/plan-store';
 import { type FleetState, FleetTaskStates } from '../../workflow/fleet-state-names';
 import { type ChildExecutionRequest, LocalChildExecutions } from './child-executions';
@@ -83,7 +83,7 @@ export interface LocalFleetRequest
    * (issue #40; "Plan fleet" and "Summarize fleet" write theirs through their own client).
    * @default - the run history in Nomad, through a client of `nomad`
    */
-  readonly history?: FleetHistoryDeps;
+  readonly history?: HistoryDeps;
 }
 
 /** A fleet run's end: the fleet execution's own, plus each item and job execution with its stats. */

@@ -8,7 +8,8 @@ import type { FleetJobEnd } from '../../fleet/job-end';
 import { NomadClient } from '../../nomad/client';
 import { type NomadClientConfig, resolveNomadConfig } from '../../nomad/config';
 import type { RunOutcome } from '../../restart/run/outcome';
-import { type FleetHistoryDeps, type FleetRecordEnd, writeFleetRecord } from '../../steps/fleet/fleet-record';
+import { type FleetRecordEnd, writeFleetRecord } from '../../steps/fleet/fleet-record';
+import type { HistoryDeps } from '../../steps/kit/job-history';
 import { NomadRunHistory } from '../../stores/nomad-run-history';
 import type { FleetState } from '../../workflow/fleet-state-names';
 import type { ExecutionResult } from './types';
@@ -43,7 +44,7 @@ export function unsummarizedEnd(fleet: UnsummarizedFleet): FleetRecordEnd {
 
 /** Ends the provisional record of `state`'s fleet run (none for a dry run), never failing. */
 export async function endUnsummarizedFleet(
-  history: FleetHistoryDeps,
+  history: HistoryDeps,
   state: FleetState,
   fleet: UnsummarizedFleet,
 ): Promise<void> {
@@ -57,8 +58,8 @@ export async function endUnsummarizedFleet(
  */
 export function localFleetHistory(
   nomad: NomadClientConfig | undefined,
-  warn: FleetHistoryDeps['warn'],
-): FleetHistoryDeps {
+  warn: HistoryDeps['warn'],
+): HistoryDeps {
   const client = NomadClient.create(nomad ?? resolveNomadConfig({}));
   return { store: new NomadRunHistory(client), engine: 'terminal', warn };
 }

@@ -10,23 +10,13 @@ import type { FleetJobOutcome } from '../../fleet/events';
 import type { FleetJobEnd } from '../../fleet/job-end';
 import { ALL_NAMESPACES, type FleetOptions } from '../../fleet/options';
 import { problemText } from '../../fleet/reasons';
-import { RECORD_VERSION, type RunEngine, type RunRecord } from '../../history/record';
+import { RECORD_VERSION, type RunRecord } from '../../history/record';
 import { boundRecordErrors } from '../../history/record-errors';
-import type { HistoryPlace, RunHistory } from '../../history/run-history';
+import type { HistoryPlace } from '../../history/run-history';
 import type { RunOutcome } from '../../restart/run/outcome';
 import { runStarter } from '../../restart/run/starter';
 import type { FleetState } from '../../workflow/fleet-state-names';
-
-/** A fleet step's access to the run history. */
-export interface FleetHistoryDeps {
-  readonly store: RunHistory;
-  readonly engine: RunEngine;
-  /**
-   * Told of a write that failed (Nomad unreachable, a conflict past the store's retries): a
-   * history write never fails the run. A token that may not write is the store's to warn of, once.
-   */
-  readonly warn: (message: string, err: unknown) => void;
-}
+import type { HistoryDeps } from '../kit/job-history';
 
 /** How a fleet run ended, for its final record. Times are Unix ms. */
 export interface FleetRecordEnd {
@@ -175,7 +165,7 @@ export function fleetRecordOf(state: FleetState, end?: FleetRecordEnd): RunRecor
  * its work, and a restart that went well must not end failed for it.
  */
 export async function writeFleetRecord(
-  history: FleetHistoryDeps,
+  history: HistoryDeps,
   state: FleetState,
   end?: FleetRecordEnd,
 ): Promise<void> {

@@ -18,13 +18,9 @@ import type { PlanStore } from '../../stores/plan-store';
 import { InvalidInputError, StepPayloadError } from '../../workflow/errors';
 import type { FleetHistoryRef, FleetState } from '../../workflow/fleet-state-names';
 import { refuseMissingAlarms } from '../alarms/alarms-exist';
+import type { HistoryDeps } from '../kit/job-history';
 import { listQuery } from './fleet-listing';
-import {
-  type FleetHistoryDeps,
-  fleetOptionsInShort,
-  fleetRecordNamespace,
-  writeFleetRecord,
-} from './fleet-record';
+import { fleetOptionsInShort, fleetRecordNamespace, writeFleetRecord } from './fleet-record';
 import { type FleetPlan, planFleet } from './plan-fleet';
 
 /** The Task's payload (`{input: $, executionId: $$.Execution.Id, executionName: ..., startTime: ...}`). */
@@ -50,7 +46,7 @@ export interface PlanFleetDeps {
    * Where the fleet's provisional record is written (issue #40), by which engine, and where a
    * write that failed is told (it never fails the run). @default - no record
    */
-  readonly history?: FleetHistoryDeps;
+  readonly history?: HistoryDeps;
 }
 
 /** The payload's fields, checked: the state machine always passes them. */

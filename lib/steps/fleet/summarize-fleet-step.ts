@@ -12,7 +12,8 @@ import { resolveWindow, skipsWhenLocked, validateWindowFields, windowHasEnded } 
 import type { PlanStore } from '../../stores/plan-store';
 import { StepPayloadError } from '../../workflow/errors';
 import type { FleetState } from '../../workflow/fleet-state-names';
-import { type FleetHistoryDeps, fleetOutcomeOf, writeFleetRecord } from './fleet-record';
+import type { HistoryDeps } from '../kit/job-history';
+import { fleetOutcomeOf, writeFleetRecord } from './fleet-record';
 import { readJobEnds } from './summarize-fleet';
 
 /** What the step runs with. */
@@ -21,7 +22,7 @@ export interface SummarizeFleetDeps {
   /** The clock (Unix ms). */
   readonly now: () => number;
   /** Where the fleet's final record is written (issue #40). @default - no record */
-  readonly history?: FleetHistoryDeps;
+  readonly history?: HistoryDeps;
 }
 
 /** The fleet's summary, and its one event. */
