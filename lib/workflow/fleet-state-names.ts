@@ -13,6 +13,15 @@ export const FLEET_HANDLER_IDS = ['plan-fleet', 'summarize-fleet'] as const;
 /** One of {@link FLEET_HANDLER_IDS}. */
 export type FleetHandlerId = (typeof FLEET_HANDLER_IDS)[number];
 
+/**
+ * The fleet's handler no state invokes: EventBridge's, for a fleet execution that failed, timed
+ * out or was stopped, whose provisional record in the run history nothing else ends.
+ */
+export const FLEET_END_HANDLER_ID = 'end-fleet-record';
+
+/** Every fleet function: the Tasks' and {@link FLEET_END_HANDLER_ID}. */
+export type FleetFunctionId = FleetHandlerId | typeof FLEET_END_HANDLER_ID;
+
 export const FleetTaskStates = {
   /** Validates the fleet input, selects the jobs, writes the item list: `FleetState` out. */
   planFleet: 'Plan fleet',

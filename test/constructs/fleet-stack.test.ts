@@ -291,6 +291,40 @@ describe('the fleet’s resources', () => {
     }
   });
 
+  it('routes a fleet execution that failed, timed out or was aborted to end-fleet-record, which has Nomad and nothing else', () => {
+    // Arrange
+    const fleetMachine = Object.keys(template.findResources('AWS::StepFunctions::StateMachine')).find((id) =>
+      id.startsWith('FleetStateMachine'),
+    );
+    const [endFn, props] = Object.entries(template.findResources('AWS::Lambda::Function')).find(([id]) =>
+      id.startsWith('Fleetendfleetrecordfn'),
+    ) ?? ['', {}];
+
+    // Act
+    const rules = template.findResources('AWS::Events::Rule', {
+      Properties: {
+        EventPattern: Match.objectLike({
+          'detail-type': ['Step Functions Execution Status Change'],
+          detail: { status: ['FAILED', 'TIMED_OUT', 'ABORTED'], stateMachineArn: [{ Ref: fleetMachine }] },
+        }),
+      },
+    });
+
+    // Assert
+    expect(Object.values(rules)).toHaveLength(1);
+    expect(JSON.stringify(Object.values(rules)[0])).toContain(`"${endFn}"`);
+    const env = Object.keys(
+      (props as { Properties: { Environment: { Variables: object } } }).Properties.Environment.Variables,
+    );
+    expect(env).toEqual(expect.arrayContaining(['NOMAD_ADDR', 'NOMAD_TOKEN_SECRET_ARN']));
+    expect(env).not.toContain('PLAN_BUCKET');
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: endFn },
+      MaximumRetryAttempts: 2,
+      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+    });
+  });
+
   it('exports the fleet state machine’s ARN and logs it under /aws/vendedlogs/states/', () => {
     // Assert
     template.hasOutput('FleetStateMachineArn', {

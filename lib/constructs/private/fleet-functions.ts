@@ -9,7 +9,11 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ENV } from '../../stores/from-env';
-import { FLEET_HANDLER_IDS, type FleetHandlerId } from '../../workflow/fleet-state-names';
+import {
+  FLEET_END_HANDLER_ID,
+  FLEET_HANDLER_IDS,
+  type FleetHandlerId,
+} from '../../workflow/fleet-state-names';
 import { TaskFunction } from './task-function';
 import { grantNomadSecrets, type NomadConnectionProps, nomadEnvironment } from './task-functions';
 
@@ -77,4 +81,29 @@ export function connectionOf(props: NomadConnectionProps): NomadConnectionProps 
     ...(vpc === undefined ? {} : { vpc }),
     ...(vpcSubnets === undefined ? {} : { vpcSubnets }),
   };
+}
+
+/**
+ * The function that ends the record of a fleet execution that died before its summary
+ * (`lambdas/end-fleet-record.ts`, EventBridge's target): Nomad only, no bucket or table. No
+ * errors alarm of its own: an event it kept failing on lands in its rule's dead-letter queue,
+ * whose alarm says so.
+ */
+export function createFleetEndFunction(
+  scope: Construct,
+  props: Omit<FleetFunctionsProps, 'planBucketName' | 'lockTableName'>,
+): lambda.Function {
+  const fn = new TaskFunction(scope, `${FLEET_END_HANDLER_ID}-fn`, {
+    handlerId: FLEET_END_HANDLER_ID,
+    // One read and one write of a variable, each retried on a conflict.
+    timeout: Duration.minutes(1),
+    environment: nomadEnvironment(props),
+    logRetention: props.logRetention,
+    removalPolicy: props.removalPolicy,
+    ...(props.vpc === undefined ? {} : { vpc: props.vpc }),
+    ...(props.vpcSubnets === undefined ? {} : { vpcSubnets: props.vpcSubnets }),
+    ...(props.securityGroups === undefined ? {} : { securityGroups: props.securityGroups }),
+  });
+  grantNomadSecrets(fn.role, props);
+  return fn.function;
 }

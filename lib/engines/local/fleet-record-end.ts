@@ -4,6 +4,7 @@
  * provisional record ("Plan fleet"'s) is made final here, from what the engine saw: each job's
  * end is known, so the record counts them as a summary's would.
  */
+import type { FleetJobName } from '../../fleet/events';
 import type { FleetJobEnd } from '../../fleet/job-end';
 import { NomadClient } from '../../nomad/client';
 import { type NomadClientConfig, resolveNomadConfig } from '../../nomad/config';
@@ -11,8 +12,9 @@ import type { RunOutcome } from '../../restart/run/outcome';
 import { type FleetRecordEnd, writeFleetRecord } from '../../steps/fleet/fleet-record';
 import type { HistoryDeps } from '../../steps/kit/job-history';
 import { NomadRunHistory } from '../../stores/nomad-run-history';
-import type { FleetState } from '../../workflow/fleet-state-names';
-import type { ExecutionResult } from './types';
+import { type FleetState, FleetTaskStates } from '../../workflow/fleet-state-names';
+import { jobEndOfItem } from './fleet-events';
+import type { ExecutionResult, ItemExecutionSummary } from './types';
 
 /** What the engine saw of a fleet run that did not reach its summary. */
 export interface UnsummarizedFleet {
@@ -42,24 +44,65 @@ export function unsummarizedEnd(fleet: UnsummarizedFleet): FleetRecordEnd {
   return { outcome: 'error', endedAt, ends, ...(error === '' ? {} : { error }) };
 }
 
-/** Ends the provisional record of `state`'s fleet run (none for a dry run), never failing. */
-export async function endUnsummarizedFleet(
-  history: HistoryDeps,
-  state: FleetState,
-  fleet: UnsummarizedFleet,
-): Promise<void> {
-  await writeFleetRecord(history, state, unsummarizedEnd(fleet));
+/** A job's key among the fleet's: its namespace and ID. */
+const jobKey = (job: FleetJobName) => `${job.namespace}\u0000${job.job}`;
+
+/** Who stopped the fleet, as the engine knows it when the fleet ends. */
+export interface FleetStop {
+  /** The `stop` request's requester, if one stopped it. */
+  readonly stoppedBy: string | undefined;
+  /** The terminal's interrupt was confirmed. */
+  readonly interrupted: boolean;
+}
+
+/**
+ * Follows a local fleet run for its record: what "Plan fleet" planned, whether "Summarize fleet"
+ * made the record final, and which items never started their job; at the end, makes the record
+ * final itself when no summary did (never failing: a failed write is warned of).
+ */
+export class FleetRecordWatch {
+  private planned: FleetState | undefined;
+  private summarized = false;
+  private readonly neverStarted = new Set<string>();
+
+  public constructor(
+    private readonly history: HistoryDeps,
+    private readonly stop: () => FleetStop,
+  ) {}
+
+  /** A fleet state exited: "Plan fleet" with its state, or "Summarize fleet". */
+  public stateExited(name: string, state: FleetState | undefined): void {
+    if (name === FleetTaskStates.planFleet && state !== undefined) this.planned = state;
+    if (name === FleetTaskStates.summarizeFleet) this.summarized = true;
+  }
+
+  /** An item ended without starting its job (the fleet was stopping): not reached, not ended. */
+  public jobNeverStarted(job: FleetJobName): void {
+    this.neverStarted.add(jobKey(job));
+  }
+
+  /** The fleet run ended (`items`: every item execution that ended): its record made final here when no summary did. */
+  public async ended(
+    result: UnsummarizedFleet['result'],
+    items: readonly ItemExecutionSummary[],
+    endedAt: number,
+  ): Promise<void> {
+    if (this.planned === undefined || this.summarized) return;
+    const { stoppedBy, interrupted } = this.stop();
+    const ends = items.map(jobEndOfItem).filter((end) => !this.neverStarted.has(jobKey(end)));
+    const fleet = { result, ends, interrupted, endedAt };
+    const end = unsummarizedEnd(stoppedBy === undefined ? fleet : { ...fleet, stoppedBy });
+    await writeFleetRecord(this.history, this.planned, end);
+  }
 }
 
 /**
  * The engine's own access to the history, for those ends: the command's Nomad client (as the
- * shared lock's keeper makes it, lib/engines/local/shared-lock-keeper.ts), at a terminal.
- * @param warn where a write that failed is told (the run's outcome stands either way)
+ * shared lock's keeper makes it, lib/engines/local/shared-lock-keeper.ts), at a terminal. A write
+ * that fails is not shown there (the handlers' are logged, and silent at a terminal too): each
+ * job's run says once on stderr that its record was not written, whatever kept it from Nomad.
  */
-export function localFleetHistory(
-  nomad: NomadClientConfig | undefined,
-  warn: HistoryDeps['warn'],
-): HistoryDeps {
+export function localFleetHistory(nomad: NomadClientConfig | undefined): HistoryDeps {
   const client = NomadClient.create(nomad ?? resolveNomadConfig({}));
-  return { store: new NomadRunHistory(client), engine: 'terminal', warn };
+  return { store: new NomadRunHistory(client), engine: 'terminal', warn: () => {} };
 }
