@@ -4,18 +4,20 @@
  */
 import type { Context } from 'aws-lambda';
 import { clockOf, liveEventsOf, sleepOf } from '../../lib/steps/kit/local-invocation';
+import type { StepKitDeps } from '../../lib/steps/kit/step-kit';
 import { createRestartSteps } from '../../lib/steps/kit/steps-factory';
 import { createLockSteps, type LockSteps } from '../../lib/steps/lock/lock-steps';
 import { lockLeaseSeconds, planStoreFromEnv, runStatusFromEnv } from '../../lib/stores/from-env';
-import type { RestartSteps, RestartStepsDeps } from '../../lib/workflow/restart-steps';
+import type { RestartSteps } from '../../lib/workflow/restart-steps';
 import { alarmReaderOf } from './alarm-reader';
 import { consulReaderOf } from './consul-reader';
 import { deadlineSignal } from './deadline';
 import { jobLockFor } from './job-lock';
 import { nomadClientOf } from './nomad-client-middleware';
+import { runHistoryFor } from './run-history';
 
 /** What every step of this invocation runs with, taken from the Lambda context. */
-function stepDeps(context: Context): RestartStepsDeps {
+function stepDeps(context: Context): StepKitDeps {
   const onEvent = liveEventsOf(context);
   const sleep = sleepOf(context);
   return {
@@ -27,6 +29,7 @@ function stepDeps(context: Context): RestartStepsDeps {
     consul: consulReaderOf(context),
     alarms: alarmReaderOf(context),
     ...(onEvent === undefined ? {} : { onEvent }),
+    history: runHistoryFor(context),
   };
 }
 

@@ -5,7 +5,7 @@
  * builds.
  */
 import type { RestartOptions } from '../restart/options';
-import { optionsInShort } from '../restart/options-short';
+import { optionsInShort } from '../restart/run/options-short';
 import type { RunOutcome } from '../restart/run/outcome';
 import type { RunCounts } from '../restart/run/run-events';
 import { runStarter } from '../restart/run/starter';
@@ -17,6 +17,7 @@ import {
   type RunEngine,
   type RunRecord,
 } from './record';
+import { boundRecordErrors } from './record-errors';
 
 /** What a job's run is, from its workflow state. */
 export interface JobRunFacts {
@@ -68,13 +69,6 @@ export function runCounts(
   };
 }
 
-/** An error as a record keeps it: at most {@link MAX_RECORD_ERROR_LENGTH} characters, `…` marking a cut. */
-function boundError(message: string): string {
-  const chars = [...message];
-  if (chars.length <= MAX_RECORD_ERROR_LENGTH) return message;
-  return `${chars.slice(0, MAX_RECORD_ERROR_LENGTH - 1).join('')}…`;
-}
-
 /**
  * Run `facts`' record: provisional (`running`, no `endedAt`) without `end`, final with it. Only
  * the first {@link MAX_RECORD_ERRORS} errors are kept, each cut to {@link MAX_RECORD_ERROR_LENGTH}
@@ -100,8 +94,7 @@ export function recordOfRun(facts: JobRunFacts, end?: JobRunEnd): RunRecord {
     ...(end === undefined ? {} : { endedAt: end.endedAt }),
     ...(options.windowEnd === undefined ? {} : { windowEnd: options.windowEnd }),
     ...(end?.stoppedBy === undefined ? {} : { stoppedBy: end.stoppedBy }),
-    errors: errors.slice(0, MAX_RECORD_ERRORS).map(boundError),
-    omittedErrors: Math.max(0, errors.length - MAX_RECORD_ERRORS) + (end?.omittedErrors ?? 0),
+    ...boundRecordErrors(errors, end?.omittedErrors ?? 0),
     // A terminal run's execution is this process's own: only an AWS execution can be opened later.
     ...(facts.engine === 'aws' ? { executionArn: facts.executionId } : {}),
   };

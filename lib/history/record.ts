@@ -16,7 +16,7 @@ import type { RunOutcome } from '../restart/run-summary';
 export const RECORD_VERSION = 1;
 
 /** The longest `-reason` accepted, in characters (checked with the options, in lib/restart). */
-export { MAX_REASON_LENGTH } from '../restart/reason';
+export { MAX_REASON_LENGTH } from '../restart/run/reason';
 
 /** The run's first errors kept in its record; the rest are counted in `omittedErrors`. */
 export const MAX_RECORD_ERRORS = 3;

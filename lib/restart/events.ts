@@ -107,6 +107,12 @@ export type ProgressEvent =
    */
   | { type: 'shared-lock-skipped'; time: number; jobId: string; reason: string }
   /**
+   * Beyond Nomad (issue #40): the run's record could not be written to the job's restart history
+   * (a token without the variables capability, Nomad unreachable); the run goes on. Shown once per
+   * run, as a warning on stderr.
+   */
+  | { type: 'history-not-recorded'; time: number; message: string }
+  /**
    * Beyond Nomad: the run lost the job's lock (Nomad refused its renewal, or another run took it
    * over) and stops at this safe point, before another batch; `reason` says how and to whom,
    * `left` allocations are not restarted. The run ends with the reason among its errors.

@@ -183,6 +183,8 @@ export function createFormatter(options: FormatterOptions): Formatter {
       case 'shared-lock-skipped':
       case 'lock-lost':
         return [warn(header(t, lockEventText(event)))];
+      case 'history-not-recorded':
+        return [warn(header(t, event.message))];
       case 'allocation-skipped':
         return verbose ? [stdout(darkGray(detail(t, skipText(event.allocationId, event.reason))))] : [];
       case 'batch-started':

@@ -25,7 +25,7 @@ import {
   formatCount,
   type RestartOptions,
 } from './options';
-import { REASON_ALLOWED } from './reason';
+import { REASON_ALLOWED } from './run/reason';
 import { formatStartedBefore, STARTED_BEFORE_ALLOWED } from './started-before';
 import { type ValidationContext, validateRestartFields } from './validate';
 import {
@@ -122,7 +122,6 @@ export const restartOptionsShape = {
     .string()
     .optional()
     .describe(`${ALLOWED.bakeTime}: after the last batch, the alarms (and health) are watched this long`),
-  // Checked with the options (validate.ts): one message for the flag and the field.
   reason: z.string().optional().describe(ALLOWED.reason),
   // Not a flag of nomad job restart: a label for people (chat approvals), never checked.
   startedBy: z.string().max(MAX_STARTED_BY_LENGTH).optional().describe(ALLOWED.startedBy),

@@ -16,7 +16,7 @@ import {
   type OnError,
   type RestartOptions,
 } from './options';
-import { validateReason } from './reason';
+import { validateReason } from './run/reason';
 import { resolveStartedBefore } from './started-before';
 
 /** Option values as typed, before validation. */

@@ -311,11 +311,14 @@ describe('nomad-restart Nomad tests', () => {
           .trimEnd()
           .split('\n')
           .map((l) => JSON.parse(l) as { type: string });
+        // Nomad's events, and the run-level ones beyond it (issue #40) that print no line in text.
         expect(events.map((e) => e.type)).toEqual([
           'restart-started',
+          'run-started',
           'allocation-restarting',
           'allocation-restarting',
           'finished',
+          'run-ended',
         ]);
         expect(ours.size).toBe(2);
         expect(restartedOfOurs(allocations)).toBe(2);

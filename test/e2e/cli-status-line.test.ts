@@ -208,20 +208,24 @@ describe('nomad-restart -output json', () => {
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(events.map((e) => [e['type'], e['job'], e['namespace'], e['batch'], e['batches']])).toEqual([
       ['restart-started', 'web', 'default', 1, 2],
+      ['run-started', 'web', 'default', 1, 2],
       ['batch-started', 'web', 'default', 1, 2],
       ['allocation-restarting', 'web', 'default', 1, 2],
       ['allocation-restarting', 'web', 'default', 1, 2],
       ['batch-started', 'web', 'default', 2, 2],
       ['allocation-restarting', 'web', 'default', 2, 2],
       ['finished', 'web', 'default', 2, 2],
+      ['run-ended', 'web', 'default', 2, 2],
     ]);
     expect(events.map((e) => e['totals'])).toEqual([
       { restarted: 0, failed: 0 },
       { restarted: 0, failed: 0 },
       { restarted: 0, failed: 0 },
       { restarted: 0, failed: 0 },
+      { restarted: 0, failed: 0 },
       { restarted: 2, failed: 0 },
       { restarted: 2, failed: 0 },
+      { restarted: 3, failed: 0 },
       { restarted: 3, failed: 0 },
     ]);
   }, 60_000);

@@ -4,12 +4,16 @@
  * new run for the same job. The new run skips what the aborted run already did (restarted in
  * place, or stopped and replaced, its replacements included) and does the rest, so over both
  * runs every allocation is restarted or replaced exactly once. Ends with the accounting check.
+ * The aborted run's record in the job's restart history ends `aborted` on the status-change path
+ * (no step of its own ever ran after the abort), beside the new run's `succeeded`.
  */
+import { NomadClient } from '../../lib/nomad';
 import { toRestartInput } from '../../lib/restart/input';
 import type { RestartOptions } from '../../lib/restart/options';
 import { sharedLockPath } from '../../lib/stores';
+import { NomadRunHistory } from '../../lib/stores/nomad-run-history';
 import { runWorkflow } from '../engines/local/helpers/workflow-harness';
-import { OPERATOR_TOKEN, readmePolicyAcl } from '../fixtures/readme-policy';
+import { HISTORY_READER_TOKEN, OPERATOR_TOKEN, readmePolicyAcl } from '../fixtures/readme-policy';
 import { restartOptions } from '../fixtures/restart-options';
 import { asFunction } from '../iam/helpers/iam-check';
 import { captureOutput, lambdaContext } from '../lambdas/helpers/fixtures';
@@ -63,6 +67,16 @@ async function statusChange(target: Harness, executionArn: string, options: Rest
   }
 }
 
+/** The job's restart history, read with the README's reader policy. */
+async function historyOf(target: Harness) {
+  const client = NomadClient.create({ address: target.sim.address, token: HISTORY_READER_TOKEN });
+  try {
+    return (await new NomadRunHistory(client).read(KEY)).records;
+  } finally {
+    await client.close();
+  }
+}
+
 /** The job's shared lock variable in the simulator. */
 const sharedLockOf = (target: Harness) => target.sim.control.state().variable('default', sharedLockPath(JOB));
 
@@ -99,8 +113,10 @@ describe('an execution aborted mid-batch, then a new run for the same job', () =
       expect(doneByAborted).toBeLessThan(COUNT);
 
       // Act
+      const beforeRelease = await historyOf(target);
       const released = await statusChange(target, aborted.executionArn, options);
       const sharedAfterRelease = sharedLockOf(target)?.lock;
+      const afterRelease = await historyOf(target);
       const run = await runWorkflow(target, options, { token: OPERATOR_TOKEN });
 
       // Assert: both locks freed by the status-change path, none taken over.
@@ -118,6 +134,15 @@ describe('an execution aborted mid-batch, then a new run for the same job', () =
         expect.objectContaining({ previousRun: aborted.executionArn, skipped: doneByAborted }),
       ]);
       expect(await aws.lockHolder(KEY)).toBeUndefined();
+      // The history: running until the status-change path ended it, then beside the new run's.
+      expect(beforeRelease).toEqual([
+        expect.objectContaining({ runId: aborted.executionArn, outcome: 'running' }),
+      ]);
+      expect(afterRelease).toEqual([
+        expect.objectContaining({ runId: aborted.executionArn, outcome: 'aborted' }),
+      ]);
+      expect(afterRelease[0]?.endedAt).toBeDefined();
+      expect((await historyOf(target)).map((r) => r.outcome)).toEqual(['succeeded', 'aborted']);
     },
   );
 });

@@ -118,6 +118,7 @@ describe('Lock job when the job is held by a terminal run, on AWS with IAM enfor
     );
     expect(run.events).toEqual([
       expect.objectContaining({ type: 'skipped-job-locked', jobId: 'web', holder: TERMINAL_RUN }),
+      expect.objectContaining({ type: 'run-ended', outcome: 'skipped-job-locked' }),
     ]);
     expect(lockJobActions(from)).toContain('dynamodb:DeleteItem');
     expect(await aws.lockHolder(KEY)).toBeUndefined();

@@ -207,7 +207,13 @@ describe('lock-job handler', () => {
     const { result } = await captureOutput(() => lockJob(planned, lambdaContext()));
 
     // Assert
-    expect(result).toMatchObject({ events: [{ type: 'restart-started', time: 1, count: 6 }] });
+    expect(result).toMatchObject({
+      events: [
+        { type: 'restart-started', time: 1, count: 6 },
+        // The job is the run's: its record in the job's history starts.
+        { type: 'run-started', runId: 'arn:exec:alone', jobId: 'web', planned: 6, batches: 3 },
+      ],
+    });
     expect(result).not.toHaveProperty('planEvents');
     await releaseLock(planned, lambdaContext());
   });
@@ -253,6 +259,7 @@ describe('lock-job handler', () => {
     // Assert: the plan's line first, as a run that took the lock at once shows it.
     expect((result as { events: unknown[] }).events).toEqual([
       { type: 'restart-started', time: 1, count: 6 },
+      expect.objectContaining({ type: 'run-started', runId: 'arn:exec:next' }),
       expect.objectContaining({
         type: 'lock-taken-over',
         previousRun: 'arn:exec:gone',

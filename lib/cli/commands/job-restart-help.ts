@@ -6,8 +6,8 @@
  * `-no-shutdown-delay` is said to work only with `-reschedule`.
  */
 import { DEFAULT_NOMAD_ADDRESS } from '../../nomad/config';
-import { MAX_REASON_LENGTH } from '../../restart/reason';
 import { ALARM_OPTIONS_HELP as ALARMS } from './alarm-help';
+import { REASON_OPTION_HELP as WHY } from './reason-help';
 
 const HEADER = `
 Usage: nomad-restart [options] <job>
@@ -244,11 +244,6 @@ export const BEYOND_OPTIONS_HELP: Readonly<Record<string, string>> = {
   -output=<text|json>
     'text' (default) prints the lines of 'nomad job restart'; 'json' prints
     progress events as JSON lines.`,
-  reason: `
-  -reason=<text>
-    Why the run is started (a ticket, a sentence), kept with its record in
-    the job's restart history ('nomad-restart history <job>'): one line of at
-    most ${MAX_REASON_LENGTH} characters.`,
   'replacement-timeout': `
   -replacement-timeout=<duration>
     With '-reschedule', stop waiting for an allocation's replacement after this
@@ -289,13 +284,14 @@ export function helpSection(title: string, entries: readonly string[]): string {
   return `${title}\n\n${entries.map((entry) => entry.slice(1)).join('\n\n')}\n`;
 }
 
+const BEYOND = { ...BEYOND_OPTIONS_HELP, ...ALARMS, ...WHY };
 const HELP = [
   HEADER,
   GENERAL_OPTIONS_HELP,
   '\n',
   helpSection('Restart Options:', Object.values(RESTART_OPTIONS_HELP)),
   '\n',
-  helpSection('Options beyond nomad job restart:', Object.values({ ...BEYOND_OPTIONS_HELP, ...ALARMS })),
+  helpSection('Options beyond nomad job restart:', Object.values(BEYOND)),
 ].join('');
 
 /** The full help text, trimmed like Nomad's. */

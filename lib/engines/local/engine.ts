@@ -112,6 +112,8 @@ export interface LocalRestartRequest {
   readonly now?: () => number;
   /** Waits on `now`'s clock (tests: the simulator's timers). @default real timers */
   readonly sleep?: LocalInvocation['sleep'];
+  /** The engine the run's history record names (tests: an AWS execution run here). @default 'terminal' */
+  readonly engine?: LocalInvocation['engine'];
   /** `$$.Execution.Name` of the first execution (a fleet's child: the name its item chose). @default - a random UUID */
   readonly executionName?: string;
   /** Called as each execution of the run ends (a continued run has several). */
@@ -138,7 +140,7 @@ function taskHandler(
 
 /** What each handler invocation of a local run is handed on its context. */
 export function localInvocation(
-  request: Pick<LocalRestartRequest, 'nomad' | 'consul' | 'alarms' | 'now' | 'sleep'>,
+  request: Pick<LocalRestartRequest, 'nomad' | 'consul' | 'alarms' | 'now' | 'sleep' | 'engine'>,
   liveEvents: LocalInvocation['liveEvents'],
 ): LocalInvocation {
   return {
@@ -148,6 +150,7 @@ export function localInvocation(
     ...(request.alarms === undefined ? {} : { alarms: request.alarms }),
     ...(request.now === undefined ? {} : { now: request.now }),
     ...(request.sleep === undefined ? {} : { sleep: request.sleep }),
+    ...(request.engine === undefined ? {} : { engine: request.engine }),
   };
 }
 

@@ -12,6 +12,7 @@
 import type { Context } from 'aws-lambda';
 import type { ConsulClientConfig } from '../../consul/config';
 import type { FleetEvent } from '../../fleet/events';
+import type { RunEngine } from '../../history/record';
 import type { NomadClientConfig } from '../../nomad/config';
 import type { AlarmReader } from '../../restart/alarms';
 import type { ProgressEvent } from '../../restart/events';
@@ -40,6 +41,12 @@ export interface LocalInvocation {
   readonly now?: () => number;
   /** Waits on `now`'s clock (tests: the simulator's timers). @default real timers */
   readonly sleep?: Sleep;
+  /**
+   * The engine the run's record in the job's history names (lib/history): an AWS execution's
+   * handlers run here (tests on AWS's stores, a scheduled run's input) are recorded as `aws`.
+   * @default 'terminal'
+   */
+  readonly engine?: RunEngine;
 }
 
 const LOCAL_INVOCATION = Symbol('nomad-restart.localInvocation');
@@ -68,6 +75,16 @@ export function clockOf(context: Context): () => number {
 /** The timers attached to this invocation's context (on `now`'s clock), if any. */
 export function sleepOf(context: Context): Sleep | undefined {
   return (context as WithLocalInvocation)[LOCAL_INVOCATION]?.sleep;
+}
+
+/**
+ * Which engine runs this invocation's steps, for the run's record: `terminal` when this process's
+ * local engine runs them (unless it says otherwise), `aws` on Lambda.
+ */
+export function engineOf(context: Context): RunEngine {
+  const invocation = (context as WithLocalInvocation)[LOCAL_INVOCATION];
+  if (invocation === undefined) return 'aws';
+  return invocation.engine ?? 'terminal';
 }
 
 /** The Consul client configuration attached to this invocation's context, if any. */

@@ -117,7 +117,7 @@ export async function takeLockStep(
     // Its only record: a scheduled run skipped is a run that ended, and says who kept the job.
     await recordRunEnded(
       kit,
-      input,
+      { ...input, progress: null },
       { outcome: 'skipped-job-locked', endedAt: now, errors: [held(by).message] },
       emit,
     );

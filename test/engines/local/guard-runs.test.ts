@@ -33,7 +33,8 @@ describe('the workflow', () => {
 
     // Assert
     expect(run.exitCode).toBe(0);
-    expect(run.events.map((e) => e.type)).toEqual(['nothing-to-restart']);
+    // Nomad's one line, and the run-level events of a run that restarted nothing (no line in text).
+    expect(run.events.map((e) => e.type)).toEqual(['nothing-to-restart', 'run-started', 'run-ended']);
     expect(run.entered).not.toContain('Check deployments');
   });
 
@@ -50,7 +51,12 @@ describe('the workflow', () => {
     expect(run.exitCode).toBe(1);
     expect(run.errors).toEqual([`Deployment "${deployment?.ID}" is "running"`]);
     expect(h.sim.control.counters()[RESTART]).toBeUndefined();
-    expect(run.events.map((e) => e.type)).toEqual(['restart-started', 'finished']);
+    expect(run.events.map((e) => e.type)).toEqual([
+      'restart-started',
+      'run-started',
+      'finished',
+      'run-ended',
+    ]);
     expect(run.prompts).toEqual([]);
   });
 

@@ -190,9 +190,10 @@ describe('overlap', () => {
     expect(run.entered.at(-1)).toBe(FlowStates.skippedJobLocked);
     expect(run.entered).not.toContain(TaskStates.checkDeployments);
     expect(target.sim.control.counters()[RESTARTS]).toBeUndefined();
-    // Its only line: none of a plan it does not carry out.
+    // Its only line: none of a plan it does not carry out; then its end (a run-level event, no line).
     expect(run.events).toEqual([
       expect.objectContaining({ type: 'skipped-job-locked', jobId: 'web', holder: HOLDER }),
+      expect.objectContaining({ type: 'run-ended', outcome: 'skipped-job-locked' }),
     ]);
     const summary = run.result.output as RunSummary;
     expect(summary).toMatchObject({

@@ -65,6 +65,14 @@ describe('LockSteps', () => {
         outcome: 'taken-over',
         summary: null,
         events: [
+          // The job is the run's: its record starts (run-started), then the take-over is told.
+          expect.objectContaining({
+            type: 'run-started',
+            time: NOW,
+            runId: 'run-next',
+            planned: 6,
+            batches: 3,
+          }),
           {
             type: 'lock-taken-over',
             time: NOW,
@@ -95,6 +103,14 @@ describe('LockSteps', () => {
       });
       expect(out.events).toEqual([
         { type: 'skipped-job-locked', time: NOW, jobId: 'web', holder: 'run-busy' },
+        // Its only record ends at once; a skipped run restarted nothing, whatever its state counted.
+        expect.objectContaining({
+          type: 'run-ended',
+          time: NOW,
+          runId: 'run-late',
+          outcome: 'skipped-job-locked',
+          counts: { planned: 6, restarted: 0, failed: 0, skipped: 0, notReached: 6 },
+        }),
       ]);
       expect(own.holder(KEY)).toBe('run-busy');
     });

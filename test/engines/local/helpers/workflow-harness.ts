@@ -91,6 +91,8 @@ export interface WorkflowRunOptions {
   readonly onStarted?: (run: LocalRestart) => void;
   /** How often a paused run looks for a resume or stop request. @default 2 s */
   readonly controlPollMs?: number;
+  /** The engine the run's history record names (an AWS execution's run, here). @default 'terminal' */
+  readonly engine?: 'terminal' | 'aws';
 }
 
 /**
@@ -182,6 +184,7 @@ export async function runWorkflowInput(
     ...(runOptions.signal === undefined ? {} : { signal: runOptions.signal }),
     ...(runOptions.redrive === undefined ? {} : { redrive: runOptions.redrive }),
     ...(runOptions.controlPollMs === undefined ? {} : { controlPollMs: runOptions.controlPollMs }),
+    ...(runOptions.engine === undefined ? {} : { engine: runOptions.engine }),
     interceptInvocation: asInvokedFunction(runOptions.interceptInvocation),
     // Step Functions' retry backoff (2 s, 4 s, ...) in real time would only slow the tests down.
     retryIntervalOverrides: Object.fromEntries(Object.keys(TASK_STATE_HANDLERS).map((name) => [name, 0])),

@@ -1,5 +1,5 @@
-import { optionsInShort } from '../../lib/restart/options-short';
-import { restartOptions } from '../fixtures/restart-options';
+import { optionsInShort } from '../../../lib/restart/run/options-short';
+import { restartOptions } from '../../fixtures/restart-options';
 
 describe('optionsInShort', () => {
   it.each([

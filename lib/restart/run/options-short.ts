@@ -4,16 +4,16 @@
  * what a run does to the job is listed, and only when it differs from Nomad's default; the job,
  * its namespace and region are the record's own fields, and `-verbose` or `-output` change nothing.
  */
-import { parseGoDuration } from '../go/duration';
-import { goQuote } from '../go/quote';
-import { toRestartInput } from './input';
+import { parseGoDuration } from '../../go/duration';
+import { goQuote } from '../../go/quote';
+import { toRestartInput } from '../input';
 import {
   DEFAULT_BATCH_WAIT,
   DEFAULT_HEALTHY_DEADLINE,
   DEFAULT_MIN_HEALTHY_TIME,
   DEFAULT_ON_ERROR,
   type RestartOptions,
-} from './options';
+} from '../options';
 
 /** A flag with its value, quoted as Go's `%q` when a shell would split or expand it. */
 const flag = (name: string, value: string): string =>

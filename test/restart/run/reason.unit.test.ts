@@ -1,6 +1,6 @@
-import { RestartValidationError } from '../../lib/restart/errors';
-import { validateRestartInput } from '../../lib/restart/input';
-import { validateReason } from '../../lib/restart/reason';
+import { RestartValidationError } from '../../../lib/restart/errors';
+import { validateRestartInput } from '../../../lib/restart/input';
+import { validateReason } from '../../../lib/restart/run/reason';
 
 const TWO_HUNDRED = 'x'.repeat(200);
 

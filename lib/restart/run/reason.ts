@@ -4,8 +4,8 @@
  * would not read as one line in `nomad-restart history`'s table, or would cost other runs their
  * records in the history's variable (Nomad caps a variable's size: docs/history.md).
  */
-import { goQuote } from '../go/quote';
-import { RestartValidationError } from './errors';
+import { goQuote } from '../../go/quote';
+import { RestartValidationError } from '../errors';
 
 /**
  * The longest `-reason` accepted, in characters: a ticket reference and a sentence, not a
