@@ -12,9 +12,9 @@ import { fleetRecordNamespace } from '../lib/steps/fleet/fleet-record';
 import { endUnfinishedRecords } from '../lib/steps/kit/job-history';
 import { clockOf } from '../lib/steps/kit/local-invocation';
 import { StepPayloadError } from '../lib/workflow/errors';
-import { fleetHistoryFor } from './private/fleet-history';
 import { logger } from './private/logger';
 import { nomadClientOf } from './private/nomad-client-middleware';
+import { runHistoryFor } from './private/run-history';
 import { stepHandler } from './private/step-handler';
 
 const statusChangeSchema = z.object({
@@ -52,7 +52,7 @@ const endFleetRecord = async (event: unknown, context: Context): Promise<{ names
     endedAt: clockOf(context)(),
     ...(why === '' ? {} : { errors: [why] }),
   };
-  await endUnfinishedRecords(fleetHistoryFor(context), [{ namespace, fleets: true }], runId, end);
+  await endUnfinishedRecords(runHistoryFor(context), [{ namespace, fleets: true }], runId, end);
   logger.info('Fleet record ended', { executionArn, status, namespace });
   return { namespace };
 };

@@ -13,9 +13,9 @@ import { jobLockFromEnv, planStoreFromEnv } from '../lib/stores/from-env';
 import type { FleetState } from '../lib/workflow/fleet-state-names';
 import { alarmReaderOf } from './private/alarm-reader';
 import { deadlineSignal } from './private/deadline';
-import { fleetHistoryFor } from './private/fleet-history';
 import { logger } from './private/logger';
 import { nomadClientOf } from './private/nomad-client-middleware';
+import { runHistoryFor } from './private/run-history';
 import { stepHandler } from './private/step-handler';
 
 const planFleet = async (event: unknown, context: Context): Promise<FleetState> => {
@@ -28,7 +28,7 @@ const planFleet = async (event: unknown, context: Context): Promise<FleetState> 
       now: clockOf(context),
       signal: deadlineSignal(context),
       alarms: alarmReaderOf(context),
-      history: fleetHistoryFor(context),
+      history: runHistoryFor(context),
       ...(onFleetEvent === undefined ? {} : { onFleetEvent }),
     },
     payload,

@@ -9,14 +9,14 @@ import { type SummarizeFleetOutput, summarizeFleetStep } from '../lib/steps/flee
 import { clockOf } from '../lib/steps/kit/local-invocation';
 import { jobLockFromEnv, planStoreFromEnv } from '../lib/stores/from-env';
 import { decodeFleetState } from './private/decode-fleet-state';
-import { fleetHistoryFor } from './private/fleet-history';
 import { logger } from './private/logger';
+import { runHistoryFor } from './private/run-history';
 import { stepHandler } from './private/step-handler';
 
 const summarizeFleet = async (event: unknown, context: Context): Promise<SummarizeFleetOutput> => {
   const state = decodeFleetState(event);
   const out = await summarizeFleetStep(
-    { planStore: planStoreFromEnv(), now: clockOf(context), history: fleetHistoryFor(context) },
+    { planStore: planStoreFromEnv(), now: clockOf(context), history: runHistoryFor(context) },
     state,
   );
   await releaseFleetControl(jobLockFromEnv(process.env, clockOf(context)), state.run.runId);

@@ -4,7 +4,7 @@
  * restart option of the one-job command (the same entries, `-task` and `-group` left out).
  */
 
-import { MAX_REASON_LENGTH } from '../../restart/reason';
+import { MAX_REASON_LENGTH } from '../../restart/run/reason';
 import { ALARM_OPTIONS_HELP } from './alarm-help';
 import {
   BEYOND_OPTIONS_HELP,
@@ -12,6 +12,7 @@ import {
   helpSection,
   RESTART_OPTIONS_HELP,
 } from './job-restart-help';
+import { REASON_OPTION_HELP } from './reason-help';
 
 const HEADER = `
 Usage: nomad-restart fleet [options]
@@ -153,7 +154,7 @@ const HELP = [
   '\n',
   helpSection(
     'Options beyond nomad job restart:',
-    entries({ ...BEYOND_OPTIONS_HELP, ...ALARM_OPTIONS_HELP }),
+    entries({ ...BEYOND_OPTIONS_HELP, ...ALARM_OPTIONS_HELP, ...REASON_OPTION_HELP }),
   ),
 ].join('');
 

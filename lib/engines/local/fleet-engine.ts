@@ -159,7 +159,7 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
   const noFurtherJob = () => canceling || steering.control.stoppedBy !== undefined;
   // A fleet that ends without its summary has its record ended by the engine.
   const record = new FleetRecordWatch(localFleetHistory(request.nomad), () => ({
-    stoppedBy: steering.control.stoppedBy?.requestedBy,
+    stoppedBy: steering.control.stoppedBy,
     interrupted: canceling,
   }));
 

@@ -4,6 +4,7 @@
  * provisional record ("Plan fleet"'s) is made final here, from what the engine saw: each job's
  * end is known, so the record counts them as a summary's would.
  */
+import { type ControlRequest, describeRequester } from '../../control/requests';
 import type { FleetJobName } from '../../fleet/events';
 import type { FleetJobEnd } from '../../fleet/job-end';
 import { NomadClient } from '../../nomad/client';
@@ -49,8 +50,8 @@ const jobKey = (job: FleetJobName) => `${job.namespace}\u0000${job.job}`;
 
 /** Who stopped the fleet, as the engine knows it when the fleet ends. */
 export interface FleetStop {
-  /** The `stop` request's requester, if one stopped it. */
-  readonly stoppedBy: string | undefined;
+  /** The `stop` request, if one stopped it. */
+  readonly stoppedBy: ControlRequest | undefined;
   /** The terminal's interrupt was confirmed. */
   readonly interrupted: boolean;
 }
@@ -91,7 +92,10 @@ export class FleetRecordWatch {
     const { stoppedBy, interrupted } = this.stop();
     const ends = items.map(jobEndOfItem).filter((end) => !this.neverStarted.has(jobKey(end)));
     const fleet = { result, ends, interrupted, endedAt };
-    const end = unsummarizedEnd(stoppedBy === undefined ? fleet : { ...fleet, stoppedBy });
+    // Worded as a job's record words who stopped it (`dave@ops (terminal)`).
+    const end = unsummarizedEnd(
+      stoppedBy === undefined ? fleet : { ...fleet, stoppedBy: describeRequester(stoppedBy) },
+    );
     await writeFleetRecord(this.history, this.planned, end);
   }
 }

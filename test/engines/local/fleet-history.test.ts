@@ -4,8 +4,9 @@
  * HTTP with ACLs on and the README's fleet policy: 3 service jobs (and a sysbatch job the plan
  * skips) restarted with a `-reason`: "Plan fleet" writes the record provisionally (read back while
  * the first job runs), "Summarize fleet" makes it final, with the jobs by outcome and the counts
- * in jobs, in the fleets' history of the namespace; a fleet stopped with `stop` ends it `canceled`
- * with who stopped it, though no summary runs.
+ * in jobs, in the fleets' history of the namespace, and each job's run writes its own record,
+ * linked by `fleetRunId` and carrying the fleet's reason; a fleet stopped with `stop` ends it
+ * `canceled` with who stopped it, though no summary runs.
  */
 import {
   type LocalFleet,
@@ -130,6 +131,20 @@ describe("a fleet run's record", () => {
     });
     // The fleet's record lives in its own variable, beside no job's.
     expect(h.sim.control.state().variable('default', FLEET_HISTORY_PATH)).toBeDefined();
+    // Each job's run left its own record, linked to the fleet's, with the fleet's reason.
+    for (const [index, job] of JOBS.entries()) {
+      expect(await recordsOf(h, { namespace: 'default', jobId: job })).toEqual([
+        expect.objectContaining({
+          kind: 'job',
+          jobId: job,
+          fleetRunId: 'fleet-recorded',
+          startedBy: `fleet run "fleet-recorded" (job ${index + 1} of 3)`,
+          reason: REASON,
+          outcome: 'succeeded',
+          counts: { planned: 2, restarted: 2, failed: 0, skipped: 0, notReached: 0 },
+        }),
+      ]);
+    }
   });
 
   it('ends canceled, with who stopped it, when the fleet is stopped before its summary', async () => {
@@ -159,10 +174,18 @@ describe("a fleet run's record", () => {
       expect.objectContaining({
         runId: 'fleet-stopped',
         outcome: 'canceled',
-        stoppedBy: 'dave@ops',
+        stoppedBy: 'dave@ops (terminal)',
         counts: { planned: 3, restarted: 0, failed: 0, skipped: 1, notReached: 2 },
         jobOutcomes: { canceled: 1 },
         endedAt: expect.any(Number),
+      }),
+    ]);
+    // The first job's run, stopped by the fleet's stop, says so in its own record.
+    expect(await recordsOf(h, { namespace: 'default', jobId: 'api' })).toEqual([
+      expect.objectContaining({
+        fleetRunId: 'fleet-stopped',
+        outcome: 'canceled',
+        stoppedBy: 'dave@ops (terminal)',
       }),
     ]);
   });
