@@ -6,7 +6,8 @@
  * the first job runs), "Summarize fleet" makes it final, with the jobs by outcome and the counts
  * in jobs, in the fleets' history of the namespace, and each job's run writes its own record,
  * linked by `fleetRunId` and carrying the fleet's reason; a fleet stopped with `stop` ends it
- * `canceled` with who stopped it, though no summary runs.
+ * `canceled` with who stopped it, though no summary runs. A dry run writes nothing; a token
+ * without the history rule has its writes refused and the fleet restarts as usual.
  */
 import {
   type LocalFleet,
@@ -188,5 +189,64 @@ describe("a fleet run's record", () => {
         stoppedBy: 'dave@ops (terminal)',
       }),
     ]);
+  });
+  it('writes no record for a dry run, which changes nothing', async () => {
+    // Arrange
+    const h = await startJobs();
+    const from = h.sim.control.requestLog().length;
+
+    // Act
+    const fleet = await startFleet(h, 'fleet-dry-run', {
+      input: { namespace: 'default', yes: true, dryRun: true, reason: REASON },
+    });
+    const result = await fleet.result;
+
+    // Assert
+    expect(result.status).toBe('SUCCEEDED');
+    const historyCalls = h.sim.control
+      .requestLog()
+      .slice(from)
+      .filter((r) => r.path.startsWith('/v1/var/nomad-restart/history/'));
+    expect(historyCalls).toEqual([]);
+    expect(await recordsOf(h, FLEETS)).toEqual([]);
+  });
+
+  it('restarts the fleet as usual with a token that may not write the history, and records nothing', async () => {
+    // Arrange: the README fleet policy without its history rule.
+    const token = readmeFleetPolicyToken(['default']);
+    const variables = Object.fromEntries(
+      Object.entries(token.variables ?? {}).map(([ns, byPath]) => [
+        ns,
+        Object.fromEntries(
+          Object.entries(byPath).filter(([path]) => !path.startsWith('nomad-restart/history/')),
+        ),
+      ]),
+    );
+    const h = await harness.start(
+      {
+        jobs: JOBS.map((id) => simpleJob(id, 'service', 2)),
+        acl: {
+          enabled: true,
+          tokens: [
+            { ...token, variables },
+            { secret: MANAGEMENT_TOKEN, management: true },
+          ],
+        },
+      },
+      { token: OPERATOR_TOKEN },
+    );
+    for (const id of JOBS) await waitAllRunning(h, id, 2);
+
+    // Act
+    const result = await (await startFleet(h, 'fleet-unrecorded')).result;
+
+    // Assert: the writes were refused (403), the run went on.
+    expect(result.status).toBe('SUCCEEDED');
+    expect(result.jobs.map((job) => job.status)).toEqual(JOBS.map(() => 'SUCCEEDED'));
+    const refused = h.sim.control
+      .requestLog()
+      .filter((r) => r.path.startsWith('/v1/var/nomad-restart/history/') && r.status === 403);
+    expect(refused.length).toBeGreaterThan(0);
+    expect(await recordsOf(h, FLEETS)).toEqual([]);
   });
 });
