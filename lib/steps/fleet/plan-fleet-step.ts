@@ -75,15 +75,21 @@ function withWindowResolved(jobOptions: FleetJobOptions, startedAt: number): Fle
   return resolved;
 }
 
-/** Where the record goes and what it says of the selection; none for a dry run, which changes nothing. */
+/**
+ * Where the record goes and what it says of the selection. None for a dry run, which changes
+ * nothing, nor for a fleet with no job to restart: it restarts nothing and writes nothing, so a
+ * schedule that finds nothing stale every 15 minutes (docs/schedules.md) neither writes to Nomad
+ * nor pushes the fleets that did restart something out of the history's 64 KiB.
+ */
 function historyRefOf(
   deps: PlanFleetDeps,
   nomad: NomadClient,
   options: FleetOptions,
   jobOptions: FleetJobOptions,
+  plan: FleetPlan,
   executionId: string,
 ): FleetHistoryRef | undefined {
-  if (deps.history === undefined || jobOptions.dryRun) return undefined;
+  if (deps.history === undefined || jobOptions.dryRun || plan.items.length === 0) return undefined;
   const { engine } = deps.history;
   return {
     namespace: fleetRecordNamespace(listQuery(nomad, options.selection.namespace, undefined).namespace),
@@ -124,7 +130,7 @@ export async function planFleetStep(deps: PlanFleetDeps, payload: PlanFleetPaylo
   deps.onFleetEvent?.(plannedEvent(plan, deps.now()));
   const startedBy = (payload.input as { startedBy?: unknown }).startedBy;
   const by = typeof startedBy === 'string' && startedBy !== '' ? startedBy : undefined;
-  const history = historyRefOf(deps, nomad, options, jobOptions, payload.executionId);
+  const history = historyRefOf(deps, nomad, options, jobOptions, plan, payload.executionId);
   const state: FleetState = {
     run: {
       runId,

@@ -6,7 +6,8 @@
  * the first job runs), "Summarize fleet" makes it final, with the jobs by outcome and the counts
  * in jobs, in the fleets' history of the namespace, and each job's run writes its own record,
  * linked by `fleetRunId` and carrying the fleet's reason; a fleet stopped with `stop` ends it
- * `canceled` with who stopped it, though no summary runs. A dry run writes nothing; a token
+ * `canceled` with who stopped it, though no summary runs. A dry run, and a fleet with no job to
+ * restart, write nothing; a token
  * without the history rule has its writes refused and the fleet restarts as usual.
  */
 import {
@@ -209,6 +210,26 @@ describe("a fleet run's record", () => {
       .filter((r) => r.path.startsWith('/v1/var/nomad-restart/history/'));
     expect(historyCalls).toEqual([]);
     expect(await recordsOf(h, FLEETS)).toEqual([]);
+  });
+
+  it('writes no record for a fleet with no job to restart (only a sysbatch job selected)', async () => {
+    // Arrange
+    const h = await startJobs();
+    const from = h.sim.control.requestLog().length;
+
+    // Act
+    const fleet = await startFleet(h, 'fleet-nothing', {
+      input: { namespace: 'default', filter: 'Type == "sysbatch"', yes: true, reason: REASON },
+    });
+    const result = await fleet.result;
+
+    // Assert
+    expect(result.status).toBe('SUCCEEDED');
+    const historyCalls = h.sim.control
+      .requestLog()
+      .slice(from)
+      .filter((r) => r.path.startsWith('/v1/var/nomad-restart/history/'));
+    expect(historyCalls).toEqual([]);
   });
 
   it('restarts the fleet as usual with a token that may not write the history, and records nothing', async () => {
