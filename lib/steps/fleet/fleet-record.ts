@@ -13,6 +13,7 @@ import { problemText } from '../../fleet/reasons';
 import { RECORD_VERSION, type RunRecord } from '../../history/record';
 import { boundRecordErrors } from '../../history/record-errors';
 import type { HistoryPlace } from '../../history/run-history';
+import { flag as flagInShort } from '../../restart/run/options-short';
 import type { RunOutcome } from '../../restart/run/outcome';
 import { runStarter } from '../../restart/run/starter';
 import type { FleetState } from '../../workflow/fleet-state-names';
@@ -42,9 +43,6 @@ export function fleetRecordNamespace(selected: string): string {
   return selected === ALL_NAMESPACES ? 'default' : selected;
 }
 
-/** A flag's value as typed at a shell: bare when it is one plain word, else Go-quoted. */
-const flagValue = (value: string) => (/^[A-Za-z0-9_./*:@,-]+$/.test(value) ? value : JSON.stringify(value));
-
 /** `text` cut to `max` characters, `…` marking the cut. */
 const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
@@ -56,9 +54,9 @@ const cut = (text: string, max: number) => (text.length <= max ? text : `${text.
 export function fleetOptionsInShort(options: FleetOptions): string {
   const { selection: s } = options;
   const flags: string[] = [];
-  const add = (flag: string, values: readonly string[] | string | undefined) => {
+  const add = (name: string, values: readonly string[] | string | undefined) => {
     for (const value of typeof values === 'string' ? [values] : (values ?? []))
-      flags.push(`-${flag}=${flagValue(value)}`);
+      flags.push(flagInShort(name, value));
   };
   add('namespace', s.namespace);
   add('filter', s.filter);

@@ -207,7 +207,7 @@ describe('fleetOptionsInShort', () => {
     // Assert
     expect(text).toBe(
       '-namespace=payments -filter="Meta.team == \\"payments\\"" -node=9f2c -node=a1b2 -node-pool=gpu ' +
-        '-uses-variable=nomad/jobs/shared/* -stale -order=priority -max-jobs=2 -max-failed-jobs=1',
+        '-uses-variable="nomad/jobs/shared/*" -stale -order=priority -max-jobs=2 -max-failed-jobs=1',
     );
   });
 
