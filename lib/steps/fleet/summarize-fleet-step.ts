@@ -23,6 +23,8 @@ export interface SummarizeFleetDeps {
   readonly now: () => number;
   /** Where the fleet's final record is written (issue #40). @default - no record */
   readonly history?: HistoryDeps;
+  /** Who stopped the fleet with a `stop` request, for its record. @default - no one */
+  readonly stoppedBy?: string;
 }
 
 /** The fleet's summary, and its one event. */
@@ -77,7 +79,8 @@ export async function summarizeFleetStep(
   if (deps.history !== undefined) {
     const withErrors = summary.outcome === 'finished-with-errors';
     const outcome = fleetOutcomeOf({ withErrors, ends, windowEnded: windowHasEnded(window, now) });
-    await writeFleetRecord(deps.history, state, { outcome, endedAt: now, ends });
+    const by = deps.stoppedBy === undefined ? {} : { stoppedBy: deps.stoppedBy };
+    await writeFleetRecord(deps.history, state, { outcome, endedAt: now, ends, ...by });
   }
   const event: FleetEvent = {
     type: 'fleet-finished',
