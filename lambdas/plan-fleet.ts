@@ -1,7 +1,8 @@
 /**
  * Task "Plan fleet": validates the fleet input, selects and plans the jobs from Nomad (reads
  * only), writes the item list and the skipped list to the plan store, takes the fleet's
- * run-control item in the lock table, and returns the fleet's state for the Distributed Map. Bad
+ * run-control item in the lock table, writes the fleet's provisional record in the run history
+ * (Nomad), and returns the fleet's state for the Distributed Map. Bad
  * input ends the run in `InvalidInput`, nothing touched.
  */
 import type { Context } from 'aws-lambda';
@@ -14,6 +15,7 @@ import { alarmReaderOf } from './private/alarm-reader';
 import { deadlineSignal } from './private/deadline';
 import { logger } from './private/logger';
 import { nomadClientOf } from './private/nomad-client-middleware';
+import { runHistoryFor } from './private/run-history';
 import { stepHandler } from './private/step-handler';
 
 const planFleet = async (event: unknown, context: Context): Promise<FleetState> => {
@@ -26,6 +28,7 @@ const planFleet = async (event: unknown, context: Context): Promise<FleetState> 
       now: clockOf(context),
       signal: deadlineSignal(context),
       alarms: alarmReaderOf(context),
+      history: runHistoryFor(context),
       ...(onFleetEvent === undefined ? {} : { onFleetEvent }),
     },
     payload,

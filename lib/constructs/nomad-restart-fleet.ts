@@ -12,7 +12,9 @@ import { fleetDefinition } from '../workflow/fleet-definition';
 import { FLEET_HANDLER_IDS, type FleetHandlerId } from '../workflow/fleet-state-names';
 import type { NomadRestartWorkflow } from './nomad-restart-workflow';
 import { notifyAlarmsTo } from './private/alarm-actions';
-import { createFleetFunctions } from './private/fleet-functions';
+import type { DeadLetterQueue } from './private/dead-letter-queue';
+import { executionEndRule } from './private/execution-end-rule';
+import { createFleetEndFunction, createFleetFunctions } from './private/fleet-functions';
 import { grantFleetHandlerAccess } from './private/fleet-grants';
 import {
   FLEET_OPERATOR_USES,
@@ -48,6 +50,11 @@ export class NomadRestartFleet extends Construct {
   public readonly functions: Readonly<Record<FleetHandlerId, lambda.IFunction>>;
   /** In ALARM for 5 minutes after a fleet execution failed, timed out or was aborted. */
   public readonly executionAlarms: ExecutionAlarms;
+  /**
+   * The ends of fleet executions that failed, timed out or were aborted whose record in the run
+   * history could not be ended (`end-fleet-record` kept failing), with an alarm.
+   */
+  public readonly recordEndDeadLetters: DeadLetterQueue;
   private readonly workflow: NomadRestartWorkflow;
 
   public constructor(scope: Construct, id: string, props: NomadRestartFleetProps) {
@@ -88,6 +95,15 @@ export class NomadRestartFleet extends Construct {
       comment: 'nomad-restart fleet: many jobs in one run, each by the one-job state machine',
     });
     this.grantMapRunItems(stateMachineName);
+    // A fleet that dies before "Summarize fleet" leaves its provisional record: this ends it.
+    this.recordEndDeadLetters = executionEndRule(this, 'EndFleetRecord', {
+      description:
+        'Ends the run-history record of a nomad-restart fleet execution that failed, timed out or was aborted',
+      stateMachines: [this.stateMachine],
+      statuses: ['FAILED', 'TIMED_OUT', 'ABORTED'],
+      target: createFleetEndFunction(this, settings),
+      undelivered: 'Ends of fleet executions whose record in the run history still says running',
+    }).deadLetterQueue;
     this.acknowledgeWildcards(fns, stateMachineName, workflow);
     this.executionAlarms = executionAlarms(this, this.stateMachine, 'fleet');
     if (settings.alarmTopic !== undefined) notifyAlarmsTo(this, settings.alarmTopic);

@@ -13,6 +13,15 @@ export const FLEET_HANDLER_IDS = ['plan-fleet', 'summarize-fleet'] as const;
 /** One of {@link FLEET_HANDLER_IDS}. */
 export type FleetHandlerId = (typeof FLEET_HANDLER_IDS)[number];
 
+/**
+ * The fleet's handler no state invokes: EventBridge's, for a fleet execution that failed, timed
+ * out or was stopped, whose provisional record in the run history nothing else ends.
+ */
+export const FLEET_END_HANDLER_ID = 'end-fleet-record';
+
+/** Every fleet function: the Tasks' and {@link FLEET_END_HANDLER_ID}. */
+export type FleetFunctionId = FleetHandlerId | typeof FLEET_END_HANDLER_ID;
+
 export const FleetTaskStates = {
   /** Validates the fleet input, selects the jobs, writes the item list: `FleetState` out. */
   planFleet: 'Plan fleet',
@@ -48,9 +57,32 @@ export const FleetFailStates = {
   stepFailed: 'StepFailed',
 } as const;
 
+/**
+ * What "Plan fleet" fixes of the fleet run's history record (issue #40) for "Summarize fleet" and
+ * the engines' ends to write the same record: O(1), the selection cut to a bound.
+ */
+export interface FleetHistoryRef {
+  /** The namespace whose fleets' history (`FLEET_HISTORY_PATH`) holds the record. */
+  readonly namespace: string;
+  /** The selection, order and budget in short, as the `fleet` command's flags. */
+  readonly options: string;
+  /** Which engine runs the fleet (lib/history/record.ts `RunEngine`). */
+  readonly engine: 'terminal' | 'aws';
+  /** The fleet execution's ARN, on AWS. */
+  readonly executionArn?: string;
+  /** The maintenance window's end (Unix ms), when the fleet has one. */
+  readonly windowEnd?: number;
+}
+
 /** The state a fleet execution carries from "Plan fleet" on: O(1) in the fleet's size. */
 export interface FleetState {
-  readonly run: { readonly runId: string; readonly startedAt: number; readonly startedBy?: string };
+  readonly run: {
+    readonly runId: string;
+    readonly startedAt: number;
+    readonly startedBy?: string;
+    /** Where the run's record is kept and what it says (lib/steps/fleet/fleet-record.ts); absent: none (a dry run). */
+    readonly history?: FleetHistoryRef;
+  };
   /** The fleet's plan; the item list and the skipped list are in the plan store (`fleetKeys`). */
   readonly plan: {
     readonly itemsKey: string;

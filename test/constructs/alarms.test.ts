@@ -58,8 +58,9 @@ describe('alarms with alarmTopicArn', () => {
       .filter((a) => a.OKActions !== undefined)
       .map((a) => [a.MetricName, a.OKActions]);
 
-    // Assert: the queues of the stale-lock release, the notifier's stream and the run ends.
-    expect(withOk).toHaveLength(3);
+    // Assert: the queues of the stale-lock release, the fleet record's end, the notifier's stream
+    // and the run ends.
+    expect(withOk).toHaveLength(4);
     expect(withOk).toEqual(withOk.map(() => ['ApproximateNumberOfMessagesVisible', [ALARM_TOPIC]]));
     expect(
       Object.values(alarms).filter((a) => a.MetricName === 'ApproximateNumberOfMessagesVisible'),

@@ -265,7 +265,7 @@ describe('the fleet state machine', () => {
 });
 
 describe('the fleet’s resources', () => {
-  it('gives Nomad’s address and secrets to Plan fleet only, the plan bucket to both', () => {
+  it('gives Nomad’s address and secrets and the plan bucket to both (each writes the fleet’s record)', () => {
     // Act
     const env = (handler: string) => {
       const [fn] = Object.values(
@@ -279,11 +279,50 @@ describe('the fleet’s resources', () => {
     };
 
     // Assert
-    expect(env('planfleet')).toEqual(
-      expect.arrayContaining(['NOMAD_ADDR', 'NOMAD_TOKEN_SECRET_ARN', 'NOMAD_TLS_SECRET_ARN', 'PLAN_BUCKET']),
+    for (const handler of ['planfleet', 'summarizefleet']) {
+      expect(env(handler)).toEqual(
+        expect.arrayContaining([
+          'NOMAD_ADDR',
+          'NOMAD_TOKEN_SECRET_ARN',
+          'NOMAD_TLS_SECRET_ARN',
+          'PLAN_BUCKET',
+        ]),
+      );
+    }
+  });
+
+  it('routes a fleet execution that failed, timed out or was aborted to end-fleet-record, which has Nomad and nothing else', () => {
+    // Arrange
+    const fleetMachine = Object.keys(template.findResources('AWS::StepFunctions::StateMachine')).find((id) =>
+      id.startsWith('FleetStateMachine'),
     );
-    expect(env('summarizefleet').filter((v) => v.startsWith('NOMAD_'))).toEqual([]);
-    expect(env('summarizefleet')).toContain('PLAN_BUCKET');
+    const [endFn, props] = Object.entries(template.findResources('AWS::Lambda::Function')).find(([id]) =>
+      id.startsWith('Fleetendfleetrecordfn'),
+    ) ?? ['', {}];
+
+    // Act
+    const rules = template.findResources('AWS::Events::Rule', {
+      Properties: {
+        EventPattern: Match.objectLike({
+          'detail-type': ['Step Functions Execution Status Change'],
+          detail: { status: ['FAILED', 'TIMED_OUT', 'ABORTED'], stateMachineArn: [{ Ref: fleetMachine }] },
+        }),
+      },
+    });
+
+    // Assert
+    expect(Object.values(rules)).toHaveLength(1);
+    expect(JSON.stringify(Object.values(rules)[0])).toContain(`"${endFn}"`);
+    const env = Object.keys(
+      (props as { Properties: { Environment: { Variables: object } } }).Properties.Environment.Variables,
+    );
+    expect(env).toEqual(expect.arrayContaining(['NOMAD_ADDR', 'NOMAD_TOKEN_SECRET_ARN']));
+    expect(env).not.toContain('PLAN_BUCKET');
+    template.hasResourceProperties('AWS::Lambda::EventInvokeConfig', {
+      FunctionName: { Ref: endFn },
+      MaximumRetryAttempts: 2,
+      DestinationConfig: { OnFailure: { Destination: Match.anyValue() } },
+    });
   });
 
   it('exports the fleet state machine’s ARN and logs it under /aws/vendedlogs/states/', () => {

@@ -59,7 +59,7 @@ describe('NomadRestartStack', () => {
 
     it('creates one ARM64 Node.js 24 function per handler, traced, with its own log group', () => {
       // Arrange
-      const expected = HANDLER_IDS.length + 1 + FLEET_HANDLER_IDS.length; // + release-stale-lock
+      const expected = HANDLER_IDS.length + 1 + FLEET_HANDLER_IDS.length + 1; // + release-stale-lock, end-fleet-record
 
       // Act
       const functions = template.findResources('AWS::Lambda::Function');
@@ -152,23 +152,31 @@ describe('NomadRestartStack', () => {
       // Arrange
       const type = 'AWS::Events::Rule';
 
-      // Act
-      const rules = template.findResources(type);
+      // Act: the one-job state machine's rule (the fleet's has its own, test/constructs/fleet-stack.test.ts).
+      const rules = template.findResources(type, {
+        Properties: {
+          EventPattern: Match.objectLike({
+            source: ['aws.states'],
+            'detail-type': ['Step Functions Execution Status Change'],
+            detail: {
+              status: ['FAILED', 'TIMED_OUT', 'ABORTED'],
+              stateMachineArn: [{ Ref: Match.stringLikeRegexp('^RestartStateMachine') }],
+            },
+          }),
+        },
+      });
 
       // Assert
       expect(Object.keys(rules)).toHaveLength(1);
-      template.hasResourceProperties(type, {
-        EventPattern: Match.objectLike({
-          source: ['aws.states'],
-          'detail-type': ['Step Functions Execution Status Change'],
-          detail: Match.objectLike({ status: ['FAILED', 'TIMED_OUT', 'ABORTED'] }),
-        }),
-      });
+      expect(JSON.stringify(rules)).toMatch(/"Restartreleasestalelockfn/);
     });
 
     it('sends a dead execution’s end it could not deliver or handle to a watched dead-letter queue', () => {
       // Arrange
-      const rule = Object.values(template.findResources('AWS::Events::Rule'))[0];
+      const [, rule] =
+        Object.entries(template.findResources('AWS::Events::Rule')).find(([id]) =>
+          id.startsWith('RestartReleaseStaleLock'),
+        ) ?? [];
       const target = rule?.['Properties']['Targets'][0];
       const queueId = queueIdOf(target['DeadLetterConfig']['Arn']);
 
@@ -180,14 +188,14 @@ describe('NomadRestartStack', () => {
       // Assert
       expect(target['RetryPolicy']).toEqual({ MaximumEventAgeInSeconds: 7200, MaximumRetryAttempts: 8 });
       expectWatchedDeadLetterQueue(template, queueId);
-      expect(asyncConfigs).toEqual([
-        {
-          FunctionName: { Ref: expect.stringMatching(/^Restartreleasestalelockfn/) },
-          Qualifier: '$LATEST',
-          MaximumRetryAttempts: 2,
-          DestinationConfig: { OnFailure: { Destination: queueArn(queueId) } },
-        },
-      ]);
+      // The fleet's end-fleet-record is the other function EventBridge invokes (fleet-stack.test.ts).
+      expect(asyncConfigs).toHaveLength(2);
+      expect(asyncConfigs).toContainEqual({
+        FunctionName: { Ref: expect.stringMatching(/^Restartreleasestalelockfn/) },
+        Qualifier: '$LATEST',
+        MaximumRetryAttempts: 2,
+        DestinationConfig: { OnFailure: { Destination: queueArn(queueId) } },
+      });
     });
 
     it('exports the state machine ARN and the input JSON Schema', () => {
@@ -321,7 +329,7 @@ describe('NomadRestartStack', () => {
       );
 
       // Assert
-      expect(fns.length).toBe(HANDLER_IDS.length + 1 + FLEET_HANDLER_IDS.length);
+      expect(fns.length).toBe(HANDLER_IDS.length + 1 + FLEET_HANDLER_IDS.length + 1);
       expect(new Set(roles).size).toBe(fns.length);
       expect(strays).toEqual([]);
     });

@@ -79,11 +79,14 @@ describe('NomadRestartStack in a VPC', () => {
       const all = placements(template);
       const inside = all.filter((p) => p.vpcConfig !== undefined).map((p) => p.id);
 
-      // Assert: the 12 that call Nomad and Plan fleet; the chat, answer, run-end and fleet summary
-      // functions stay outside.
+      // Assert: the 12 that call Nomad and the fleet's 3 (each writes the fleet's record); the chat,
+      // answer and run-end functions stay outside.
       expect(inside).toEqual(all.filter((p) => p.callsNomad).map((p) => p.id));
-      expect(inside).toHaveLength(13);
-      expect(inside).toEqual(expect.arrayContaining([expect.stringMatching(/^FleetplanfleetfnFunction/)]));
+      expect(inside).toHaveLength(15);
+      for (const fleetFn of ['planfleet', 'summarizefleet', 'endfleetrecord'])
+        expect(inside).toEqual(
+          expect.arrayContaining([expect.stringMatching(new RegExp(`^Fleet${fleetFn}fnFunction`))]),
+        );
       expect(inside).toEqual(expect.arrayContaining([expect.stringMatching(/^RestartlockjobfnFunction/)]));
       expect(inside).toEqual(
         expect.arrayContaining([expect.stringMatching(/^RestartreleasestalelockfnFunction/)]),
@@ -182,7 +185,7 @@ describe('NomadRestartStack in a VPC', () => {
 
     // Assert
     const configs = placements(template).flatMap((p) => (p.vpcConfig === undefined ? [] : [p.vpcConfig]));
-    expect(configs).toHaveLength(13); // the 12 that call Nomad and Plan fleet
+    expect(configs).toHaveLength(15); // the 12 that call Nomad and the fleet's 3
     for (const config of configs) expect(config.SecurityGroupIds).toEqual([GROUP]);
     template.resourceCountIs('AWS::EC2::SecurityGroup', 0);
     template.resourceCountIs('AWS::EC2::SecurityGroupIngress', 0);

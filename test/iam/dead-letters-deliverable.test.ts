@@ -86,10 +86,11 @@ describe('the dead-letter queues of the full stack', () => {
     // Act
     const queues = new Set(all.map(([, queue]) => queue));
 
-    // Assert: 2 schedules, 2 rules (their functions' asynchronous failures share the rule's), 1 stream.
-    expect(queues.size).toBe(5);
+    // Assert: 2 schedules, 3 rules (their functions' asynchronous failures share the rule's; the
+    // third ends a dead fleet's record), 1 stream.
+    expect(queues.size).toBe(6);
     expect(t.logicalIdsOf('AWS::SQS::Queue').sort()).toEqual([...queues].sort());
-    expect(all).toHaveLength(7);
+    expect(all).toHaveLength(9);
   });
 
   it.each(all.map(([who, queue, decide]) => ({ who, queue, decide })))(

@@ -7,7 +7,12 @@
  * run's item under the same name is never taken: Plan fleet fails naming its holder.
  */
 
-import { holdFleetControl, releaseFleetControl } from '../../lib/steps/fleet/fleet-control-item';
+import { describeRequester } from '../../lib/control/requests';
+import {
+  fleetStoppedBy,
+  holdFleetControl,
+  releaseFleetControl,
+} from '../../lib/steps/fleet/fleet-control-item';
 import { LockHeldError } from '../../lib/stores/errors';
 import { fleetControlKey } from '../../lib/stores/fleet-control-key';
 import { jobLockFromEnv } from '../../lib/stores/from-env';
@@ -30,6 +35,7 @@ describe("a fleet's run-control item on DynamoDB, as AWS authorizes it", () => {
     const read = await asFunction('check-deployments', () =>
       new PairedJobLock(jobLockFromEnv(), undefined, { required: false }).fleetControlRequest(FLEET_RUN),
     );
+    const stoppedBy = await asFunction('summarize-fleet', () => fleetStoppedBy(jobLockFromEnv(), FLEET_RUN));
     await asFunction('summarize-fleet', () => releaseFleetControl(jobLockFromEnv(), FLEET_RUN));
     const afterEnd = await jobLockFromEnv().requestControl(fleetControlKey(FLEET_RUN), FLEET_RUN, PAUSE);
 
@@ -43,7 +49,22 @@ describe("a fleet's run-control item on DynamoDB, as AWS authorizes it", () => {
       ...new Set(aws.ledger.calls.filter((c) => c.functionName === fn).map((c) => c.request.action)),
     ];
     expect(actions('plan-fleet').sort()).toEqual(['dynamodb:PutItem', 'dynamodb:UpdateItem']);
-    expect(actions('summarize-fleet')).toEqual(['dynamodb:DeleteItem']);
+    expect(stoppedBy).toBeUndefined(); // a pause, not a stop
+    expect(actions('summarize-fleet').sort()).toEqual(['dynamodb:DeleteItem', 'dynamodb:GetItem']);
+  });
+
+  it("names who stopped the fleet to Summarize fleet, for the fleet's record", async () => {
+    // Arrange
+    const stop = { ...PAUSE, verb: 'stop' } as const;
+    await asFunction('plan-fleet', () => holdFleetControl(jobLockFromEnv(), FLEET_RUN));
+    await jobLockFromEnv().requestControl(fleetControlKey(FLEET_RUN), FLEET_RUN, stop);
+
+    // Act
+    const stoppedBy = await asFunction('summarize-fleet', () => fleetStoppedBy(jobLockFromEnv(), FLEET_RUN));
+
+    // Assert
+    expect(aws.ledger.denied()).toEqual([]);
+    expect(stoppedBy).toBe(describeRequester(stop));
   });
 
   it('is refused to Plan fleet, naming its holder, when another run holds the name', async () => {

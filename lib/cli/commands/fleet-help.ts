@@ -4,6 +4,7 @@
  * restart option of the one-job command (the same entries, `-task` and `-group` left out).
  */
 
+import { MAX_REASON_LENGTH } from '../../restart/run/reason';
 import { ALARM_OPTIONS_HELP } from './alarm-help';
 import {
   BEYOND_OPTIONS_HELP,
@@ -11,6 +12,7 @@ import {
   helpSection,
   RESTART_OPTIONS_HELP,
 } from './job-restart-help';
+import { REASON_OPTION_HELP } from './reason-help';
 
 const HEADER = `
 Usage: nomad-restart fleet [options]
@@ -118,6 +120,11 @@ const FLEET_OVERRIDES: Readonly<Record<string, string>> = {
     Print the fleet's plan (the jobs in order with their allocations and
     batches, the skipped jobs and why, the totals, the requests a run would
     send) without changing anything.`,
+  reason: `
+  -reason=<text>
+    Why the fleet is started (a ticket, a sentence), kept with the fleet's
+    record and with each job's record in the restart history
+    ('nomad-restart history'): one line of at most ${MAX_REASON_LENGTH} characters.`,
   'state-machine-arn': `
   -state-machine-arn=<arn>
     The fleet state machine to run with -engine=aws (the stack's
@@ -147,7 +154,7 @@ const HELP = [
   '\n',
   helpSection(
     'Options beyond nomad job restart:',
-    entries({ ...BEYOND_OPTIONS_HELP, ...ALARM_OPTIONS_HELP }),
+    entries({ ...BEYOND_OPTIONS_HELP, ...ALARM_OPTIONS_HELP, ...REASON_OPTION_HELP }),
   ),
 ].join('');
 

@@ -1,14 +1,19 @@
 /**
- * The fleet's two Lambda functions, built like the one-job handlers' (`task-functions.ts`): "Plan
- * fleet" calls Nomad (its address, secrets and VPC placement), "Summarize fleet" reads and writes
- * the plan bucket; both the fleet's run-control item in the lock table.
+ * The fleet's two Lambda functions, built like the one-job handlers' (`task-functions.ts`): both
+ * call Nomad (its address, secrets and VPC placement): "Plan fleet" reads the jobs, and each writes
+ * the fleet's record in the run history (issue #40); "Summarize fleet" reads and writes the plan
+ * bucket; both the fleet's run-control item in the lock table.
  */
 import { Duration, type RemovalPolicy } from 'aws-cdk-lib';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { ENV } from '../../stores/from-env';
-import { FLEET_HANDLER_IDS, type FleetHandlerId } from '../../workflow/fleet-state-names';
+import {
+  FLEET_END_HANDLER_ID,
+  FLEET_HANDLER_IDS,
+  type FleetHandlerId,
+} from '../../workflow/fleet-state-names';
 import { TaskFunction } from './task-function';
 import { grantNomadSecrets, type NomadConnectionProps, nomadEnvironment } from './task-functions';
 
@@ -44,23 +49,22 @@ export function createFleetFunctions(
 ): Record<FleetHandlerId, lambda.Function> {
   const out: Partial<Record<FleetHandlerId, lambda.Function>> = {};
   for (const handlerId of FLEET_HANDLER_IDS) {
-    const nomad = handlerId === 'plan-fleet';
     const fn = new TaskFunction(scope, `${handlerId}-fn`, {
       handlerId,
       timeout: TIMEOUTS[handlerId],
       environment: {
-        ...(nomad ? nomadEnvironment(props) : {}),
+        ...nomadEnvironment(props),
         [ENV.planBucket]: props.planBucketName,
         [ENV.lockTable]: props.lockTableName,
       },
       logRetention: props.logRetention,
       removalPolicy: props.removalPolicy,
       errorsAlarm: STEP_ERRORS_ALARM,
-      ...(nomad && props.vpc !== undefined ? { vpc: props.vpc } : {}),
-      ...(nomad && props.vpcSubnets !== undefined ? { vpcSubnets: props.vpcSubnets } : {}),
-      ...(nomad && props.securityGroups !== undefined ? { securityGroups: props.securityGroups } : {}),
+      ...(props.vpc === undefined ? {} : { vpc: props.vpc }),
+      ...(props.vpcSubnets === undefined ? {} : { vpcSubnets: props.vpcSubnets }),
+      ...(props.securityGroups === undefined ? {} : { securityGroups: props.securityGroups }),
     });
-    if (nomad) grantNomadSecrets(fn.role, props);
+    grantNomadSecrets(fn.role, props);
     out[handlerId] = fn.function;
   }
   return out as Record<FleetHandlerId, lambda.Function>;
@@ -77,4 +81,29 @@ export function connectionOf(props: NomadConnectionProps): NomadConnectionProps 
     ...(vpc === undefined ? {} : { vpc }),
     ...(vpcSubnets === undefined ? {} : { vpcSubnets }),
   };
+}
+
+/**
+ * The function that ends the record of a fleet execution that died before its summary
+ * (`lambdas/end-fleet-record.ts`, EventBridge's target): Nomad only, no bucket or table. No
+ * errors alarm of its own: an event it kept failing on lands in its rule's dead-letter queue,
+ * whose alarm says so.
+ */
+export function createFleetEndFunction(
+  scope: Construct,
+  props: Omit<FleetFunctionsProps, 'planBucketName' | 'lockTableName'>,
+): lambda.Function {
+  const fn = new TaskFunction(scope, `${FLEET_END_HANDLER_ID}-fn`, {
+    handlerId: FLEET_END_HANDLER_ID,
+    // One read and one write of a variable, each retried on a conflict.
+    timeout: Duration.minutes(1),
+    environment: nomadEnvironment(props),
+    logRetention: props.logRetention,
+    removalPolicy: props.removalPolicy,
+    ...(props.vpc === undefined ? {} : { vpc: props.vpc }),
+    ...(props.vpcSubnets === undefined ? {} : { vpcSubnets: props.vpcSubnets }),
+    ...(props.securityGroups === undefined ? {} : { securityGroups: props.securityGroups }),
+  });
+  grantNomadSecrets(fn.role, props);
+  return fn.function;
 }

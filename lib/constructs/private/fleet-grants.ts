@@ -26,12 +26,12 @@ export const FLEET_PLAN_ACCESS: Readonly<Record<FleetHandlerId, readonly string[
 /**
  * Actions per fleet function on the lock table's item of the fleet: "Plan fleet" takes it (a
  * refresh in place first, `UpdateItem`, for a retried plan; else `PutItem`; `GetItem` reads the
- * holder back when another run holds the name), "Summarize fleet" deletes it. Exact table ARN,
- * no index: neither reads by owner.
+ * holder back when another run holds the name), "Summarize fleet" reads it (a `stop` request's
+ * requester, for the fleet's record) and deletes it. Exact table ARN, no index: neither reads by owner.
  */
 export const FLEET_LOCK_ACCESS: Readonly<Record<FleetHandlerId, readonly string[]>> = {
   'plan-fleet': ['dynamodb:UpdateItem', 'dynamodb:PutItem', 'dynamodb:GetItem'],
-  'summarize-fleet': ['dynamodb:DeleteItem'],
+  'summarize-fleet': ['dynamodb:GetItem', 'dynamodb:DeleteItem'],
 };
 
 /** Grants each fleet function what its step does in the plan bucket and the lock table. */

@@ -1,7 +1,7 @@
 /**
  * The local engine for a fleet: the fleet state machine synthesized beside the one-job one, run
  * in-process. Its "Plan fleet" and "Summarize fleet" Tasks are bound to `lambdas/plan-fleet.ts`
- * and `lambdas/summarize-fleet.ts`; its Distributed Map is run by the engine
+ * and `lambdas/summarize-fleet.ts` (fleet-task-handlers.ts); its Distributed Map is run by the engine
  * (`private/map-run.ts`), reading the item list from and writing results to the plan store the
  * handlers use; each item's `.sync:2` child is one run of the one-job state machine through
  * `runRestartLocally`, exactly as a one-job run at a terminal.
@@ -14,23 +14,18 @@ import type { RestartInput } from '../../restart/input';
 import type { PlanStore } from '../../stores/plan-store';
 import { FleetTaskStates } from '../../workflow/fleet-state-names';
 import { type ChildExecutionRequest, LocalChildExecutions } from './child-executions';
-import { type LocalRestart, type LocalRestartRequest, localInvocation, runRestartLocally } from './engine';
+import { type LocalRestart, type LocalRestartRequest, runRestartLocally } from './engine';
 import { StateMachineNotFoundError } from './errors';
 import type { FleetControlChange } from './fleet-control';
 import { fleetStateOf, jobEndOfItem, jobOf } from './fleet-events';
+import { FleetRecordWatch, localFleetHistory } from './fleet-record-end';
 import { type FleetPauseAsker, FleetSteering, untilAborted } from './fleet-steering';
-import { createGate, lambdaTaskHandler } from './lambda-tasks';
+import { fleetTaskHandlers } from './fleet-task-handlers';
 import { type LocalDefinitions, loadLocalDefinition } from './local-definition';
 import { oneAtATime } from './one-at-a-time';
 import { runLocalExecution } from './runner';
 import { sumStats } from './stats';
-import type { ExecutionResult, ExecutionSummary, ItemExecutionSummary, TaskHandler } from './types';
-
-/** The fleet's Lambda Tasks and their handlers (`lambdas/<id>.ts`). */
-const FLEET_TASK_HANDLERS: Readonly<Record<string, string>> = {
-  [FleetTaskStates.planFleet]: 'plan-fleet',
-  [FleetTaskStates.summarizeFleet]: 'summarize-fleet',
-};
+import type { ExecutionResult, ExecutionSummary, ItemExecutionSummary } from './types';
 
 /** One local fleet run: the one-job request's shared settings, and the fleet's own. */
 export interface LocalFleetRequest
@@ -163,6 +158,11 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
   const { askPause } = request;
   const steering = new FleetSteering({ running: () => running, stopFleet: stopOnceJobsEnded, now, askPause });
   const noFurtherJob = () => canceling || steering.control.stoppedBy !== undefined;
+  // A fleet that ends without its summary has its record ended by the engine.
+  const record = new FleetRecordWatch(localFleetHistory(request.nomad), () => ({
+    stoppedBy: steering.control.stoppedBy,
+    interrupted: canceling,
+  }));
 
   /** One job's one-job run: settles when its first execution ends, as `.sync` waits for that one only. */
   const runJob = (child: ChildExecutionRequest) =>
@@ -224,31 +224,13 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
       // would find it, and ends with no stats (it never ran).
       await untilAborted(child.signal);
       const { executionArn, name } = child;
+      record.jobNeverStarted(jobOf(child.input));
       return { executionArn, name, status: 'ABORTED', stats: sumStats([], 0) };
     }
     return runJob(child);
   });
 
-  const gate = createGate();
-  const taskHandlers = (state: {
-    stateName: string;
-    functionLogicalId?: string;
-  }): TaskHandler | undefined => {
-    const id = FLEET_TASK_HANDLERS[state.stateName];
-    if (id === undefined) return undefined;
-    const budgetMs =
-      request.invocationBudgetsMs?.[state.stateName] ??
-      request.invocationBudgetMs ??
-      fleet.functionTimeoutsMs[state.functionLogicalId ?? ''] ??
-      15 * 60 * 1000;
-    return lambdaTaskHandler(id, state.stateName, budgetMs, {
-      gate,
-      // The fleet's own steps tell fleet events (fleet-planned, live); no one-job event.
-      invocation: { ...localInvocation(request, () => {}), fleetEvents: request.emit },
-      intercept: request.interceptInvocation ?? ((_state, invoke) => invoke()),
-      prepare: async () => {},
-    });
-  };
+  const taskHandlers = fleetTaskHandlers(request, fleet);
 
   const execution = runLocalExecution(fleet.definition, {
     stateMachineArn: fleet.stateMachineArn,
@@ -267,6 +249,7 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
     onStateExited: (name, output) => {
       const state = name === FleetTaskStates.planFleet ? fleetStateOf(output) : undefined;
       if (state !== undefined) budget = { maxFailedJobs: state.budget.maxFailedJobs };
+      record.stateExited(name, state);
       if (name === FleetTaskStates.summarizeFleet)
         for (const event of summaryEventsOf(output)) request.emit(event);
       request.onStateExited?.(name, output);
@@ -281,6 +264,7 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
   const result = execution.result.then(async (ended) => {
     // A job continued as new runs on after its item ended (as on AWS): the run ends with it.
     await Promise.all(chains);
+    await record.ended(ended, items, now());
     return { ...ended, items, jobs };
   });
   return {

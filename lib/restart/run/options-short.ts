@@ -16,7 +16,7 @@ import {
 } from '../options';
 
 /** A flag with its value, quoted as Go's `%q` when a shell would split or expand it. */
-const flag = (name: string, value: string): string =>
+export const flag = (name: string, value: string): string =>
   `-${name}=${/^[\w.:%/@+,-]+$/.test(value) ? value : goQuote(value)}`;
 
 /**

@@ -3,6 +3,7 @@
  * request for the fleet can be recorded while it runs (`JobLock.requestControl` refuses one for a
  * run that holds nothing), and "Summarize fleet" gives it back at the fleet's end.
  */
+import { describeRequester } from '../../control/requests';
 import { fleetControlKey } from '../../stores/fleet-control-key';
 import type { JobLock } from '../../stores/job-lock';
 
@@ -25,4 +26,13 @@ export async function holdFleetControl(lock: JobLock, fleetRunId: string): Promi
 /** Gives the fleet's item back (nothing when it holds none: a retried summary). */
 export async function releaseFleetControl(lock: JobLock, fleetRunId: string): Promise<void> {
   await lock.release(fleetControlKey(fleetRunId), fleetRunId);
+}
+
+/**
+ * Who stopped the fleet with a `stop` request recorded on its item (lib/approvals/fleet-control.ts
+ * records it there on AWS), worded as a job's record words it; `undefined` when none did.
+ */
+export async function fleetStoppedBy(lock: JobLock, fleetRunId: string): Promise<string | undefined> {
+  const request = await lock.controlRequest(fleetControlKey(fleetRunId), fleetRunId);
+  return request?.verb === 'stop' ? describeRequester(request) : undefined;
 }

@@ -7,7 +7,7 @@
 import type { FleetEvent } from '../../fleet/events';
 import { sharedJobInput, validateFleetInput } from '../../fleet/input';
 import { fleetKeys } from '../../fleet/items';
-import type { FleetJobOptions } from '../../fleet/options';
+import type { FleetJobOptions, FleetOptions } from '../../fleet/options';
 import type { NomadClient } from '../../nomad/client';
 import type { AlarmReader } from '../../restart/alarms';
 import { RestartValidationError } from '../../restart/errors';
@@ -16,8 +16,11 @@ import type { RestartOptions } from '../../restart/options';
 import { resolveWindow } from '../../restart/window';
 import type { PlanStore } from '../../stores/plan-store';
 import { InvalidInputError, StepPayloadError } from '../../workflow/errors';
-import type { FleetState } from '../../workflow/fleet-state-names';
+import type { FleetHistoryRef, FleetState } from '../../workflow/fleet-state-names';
 import { refuseMissingAlarms } from '../alarms/alarms-exist';
+import type { HistoryDeps } from '../kit/job-history';
+import { listQuery } from './fleet-listing';
+import { fleetOptionsInShort, fleetRecordNamespace, writeFleetRecord } from './fleet-record';
 import { type FleetPlan, planFleet } from './plan-fleet';
 
 /** The Task's payload (`{input: $, executionId: $$.Execution.Id, executionName: ..., startTime: ...}`). */
@@ -39,6 +42,11 @@ export interface PlanFleetDeps {
   readonly alarms?: AlarmReader;
   /** Sees the `fleet-planned` event (the local engine's terminal). @default - not shown live */
   readonly onFleetEvent?: (event: FleetEvent) => void;
+  /**
+   * Where the fleet's provisional record is written (issue #40), by which engine, and where a
+   * write that failed is told (it never fails the run). @default - no record
+   */
+  readonly history?: HistoryDeps;
 }
 
 /** The payload's fields, checked: the state machine always passes them. */
@@ -65,6 +73,31 @@ function withWindowResolved(jobOptions: FleetJobOptions, startedAt: number): Fle
   const asJob: RestartOptions = { ...jobOptions, job: '', groups: [], tasks: [] };
   const { job: _job, groups: _groups, tasks: _tasks, ...resolved } = resolveWindow(asJob, startedAt);
   return resolved;
+}
+
+/**
+ * Where the record goes and what it says of the selection. None for a dry run, which changes
+ * nothing, nor for a fleet with no job to restart: it restarts nothing and writes nothing, so a
+ * schedule that finds nothing stale every 15 minutes (docs/schedules.md) neither writes to Nomad
+ * nor pushes the fleets that did restart something out of the history's 64 KiB.
+ */
+function historyRefOf(
+  deps: PlanFleetDeps,
+  nomad: NomadClient,
+  options: FleetOptions,
+  jobOptions: FleetJobOptions,
+  plan: FleetPlan,
+  executionId: string,
+): FleetHistoryRef | undefined {
+  if (deps.history === undefined || jobOptions.dryRun || plan.items.length === 0) return undefined;
+  const { engine } = deps.history;
+  return {
+    namespace: fleetRecordNamespace(listQuery(nomad, options.selection.namespace, undefined).namespace),
+    options: fleetOptionsInShort(options),
+    engine,
+    ...(engine === 'aws' ? { executionArn: executionId } : {}),
+    ...(jobOptions.windowEnd === undefined ? {} : { windowEnd: jobOptions.windowEnd }),
+  };
 }
 
 function refusedInput(err: unknown): never {
@@ -97,8 +130,14 @@ export async function planFleetStep(deps: PlanFleetDeps, payload: PlanFleetPaylo
   deps.onFleetEvent?.(plannedEvent(plan, deps.now()));
   const startedBy = (payload.input as { startedBy?: unknown }).startedBy;
   const by = typeof startedBy === 'string' && startedBy !== '' ? startedBy : undefined;
-  return {
-    run: { runId, startedAt, ...(by === undefined ? {} : { startedBy: by }) },
+  const history = historyRefOf(deps, nomad, options, jobOptions, plan, payload.executionId);
+  const state: FleetState = {
+    run: {
+      runId,
+      startedAt,
+      ...(by === undefined ? {} : { startedBy: by }),
+      ...(history === undefined ? {} : { history }),
+    },
     plan: {
       itemsKey: keys.items,
       skippedKey: keys.skipped,
@@ -117,6 +156,9 @@ export async function planFleetStep(deps: PlanFleetDeps, payload: PlanFleetPaylo
     },
     dryRun: jobOptions.dryRun,
   };
+  // Provisional: a fleet that dies before its summary is seen as one that never finished.
+  if (deps.history !== undefined) await writeFleetRecord(deps.history, state);
+  return state;
 }
 
 function plannedEvent(plan: FleetPlan, time: number): FleetEvent {

@@ -12,6 +12,8 @@ import { resolveWindow, skipsWhenLocked, validateWindowFields, windowHasEnded } 
 import type { PlanStore } from '../../stores/plan-store';
 import { StepPayloadError } from '../../workflow/errors';
 import type { FleetState } from '../../workflow/fleet-state-names';
+import type { HistoryDeps } from '../kit/job-history';
+import { fleetOutcomeOf, writeFleetRecord } from './fleet-record';
 import { readJobEnds } from './summarize-fleet';
 
 /** What the step runs with. */
@@ -19,6 +21,10 @@ export interface SummarizeFleetDeps {
   readonly planStore: PlanStore;
   /** The clock (Unix ms). */
   readonly now: () => number;
+  /** Where the fleet's final record is written (issue #40). @default - no record */
+  readonly history?: HistoryDeps;
+  /** Who stopped the fleet with a `stop` request, for its record. @default - no one */
+  readonly stoppedBy?: string;
 }
 
 /** The fleet's summary, and its one event. */
@@ -70,6 +76,12 @@ export async function summarizeFleetStep(
   });
   await planStore.put(keys.report, report);
   await planStore.endRun(keys.prefix);
+  if (deps.history !== undefined) {
+    const withErrors = summary.outcome === 'finished-with-errors';
+    const outcome = fleetOutcomeOf({ withErrors, ends, windowEnded: windowHasEnded(window, now) });
+    const by = deps.stoppedBy === undefined ? {} : { stoppedBy: deps.stoppedBy };
+    await writeFleetRecord(deps.history, state, { outcome, endedAt: now, ends, ...by });
+  }
   const event: FleetEvent = {
     type: 'fleet-finished',
     time: now,

@@ -2,6 +2,7 @@ import { CommandArgumentError, GoFlagError, HelpRequestedError } from '../../../
 import { parseFleetArgs } from '../../../lib/cli/commands/fleet-command';
 import { fleetHelp } from '../../../lib/cli/commands/fleet-help';
 import { RESTART_COMMAND_FLAGS } from '../../../lib/cli/commands/restart-flags';
+import { sharedJobInput, toFleetInput } from '../../../lib/fleet/input';
 
 const notTty = { interactive: false, env: {} };
 const tty = { interactive: true, env: {} };
@@ -129,6 +130,17 @@ describe('parseFleetArgs', () => {
         name: 'a one-job value check',
         args: ['-yes', '-namespace', 'web', '-batch-size', '0'],
         expectedErr: 'Invalid -batch-size value "0": number value must be greater than zero',
+      },
+      {
+        name: 'a -reason longer than 200 characters',
+        args: ['-yes', '-namespace', 'web', '-reason', 'r'.repeat(201)],
+        expectedErr: `Invalid -reason value "${'r'.repeat(201)}": must be at most 200 characters, got 201`,
+      },
+      {
+        name: 'a -reason of two lines',
+        args: ['-yes', '-namespace', 'web', '-reason', 'CHG-1\nrotate'],
+        expectedErr:
+          'Invalid -reason value "CHG-1\\nrotate": must be one line, without control characters (found "\\n")',
       },
       {
         name: 'aws without an ARN',
@@ -325,6 +337,21 @@ describe('parseFleetArgs', () => {
       );
       for (const oneJob of ['job', 'groups', 'tasks', 'namespace', 'fleet', 'scope'])
         expect(line.fleet.jobOptions).not.toHaveProperty(oneJob);
+    });
+
+    it("keeps -reason with the options every job shares, so each job's record carries it", () => {
+      // Arrange / Act
+      const line = parseFleetArgs(
+        ['-yes', '-namespace', 'web', '-reason', 'CHG-1234 rotate the TLS certificate'],
+        notTty,
+      );
+
+      // Assert
+      expect(line.fleet.jobOptions.reason).toBe('CHG-1234 rotate the TLS certificate');
+      expect(toFleetInput(line.fleet)).toMatchObject({ reason: 'CHG-1234 rotate the TLS certificate' });
+      expect(sharedJobInput(line.fleet.jobOptions)).toMatchObject({
+        reason: 'CHG-1234 rotate the TLS certificate',
+      });
     });
 
     it('takes the aws engine with the fleet state machine ARN', () => {

@@ -7,8 +7,9 @@
  *
  * A second fleet runs on an agent holding the README's fleet policy with the handlers given no
  * Nomad settings: each resolves them from its function's environment in the template, "Plan
- * fleet" and each job's handlers reading the token through the real Secrets Manager client
- * (served on 127.0.0.1), each read checked against its role.
+ * fleet", "Summarize fleet" (each writes the fleet's record in the run history) and each job's
+ * handlers reading the token through the real Secrets Manager client (served on 127.0.0.1), each
+ * read checked against its role.
  */
 import { S3Client } from '@aws-sdk/client-s3';
 import { type LocalFleetRequest, runFleetLocally } from '../../../lib/engines/local/fleet-engine';
@@ -167,7 +168,7 @@ describe('runFleetLocally on the AWS stores with IAM enforced', () => {
       .filter((c) => c.request.action === 'secretsmanager:GetSecretValue');
     expect(reads.map((c) => c.request.resource)).toEqual(reads.map(() => tokenArn));
     expect([...new Set(reads.map((c) => c.functionName))]).toEqual(
-      expect.arrayContaining(['plan-fleet', 'plan', 'lock-job', 'restart-batch']),
+      expect.arrayContaining(['plan-fleet', 'summarize-fleet', 'plan', 'lock-job', 'restart-batch']),
     );
     expect(secrets.called).toHaveLength(reads.length);
   });

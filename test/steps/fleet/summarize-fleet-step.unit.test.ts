@@ -3,7 +3,10 @@
 // never started; the plan had skipped a sysbatch job. The results sit in the plan store exactly
 // as AWS's ResultWriter lays them out (test/fleet/helpers/map-results.ts).
 import { fleetKeys } from '../../../lib/fleet/items';
+import type { RunRecord } from '../../../lib/history/record';
+import type { HistoryPlace } from '../../../lib/history/run-history';
 import { summarizeFleetStep } from '../../../lib/steps/fleet/summarize-fleet-step';
+import type { HistoryDeps } from '../../../lib/steps/kit/job-history';
 import { MemoryPlanStore } from '../../../lib/stores/plan-store';
 import type { FleetState } from '../../../lib/workflow/fleet-state-names';
 import {
@@ -226,5 +229,44 @@ describe('summarizeFleetStep', () => {
     await expect(summarizeFleetStep({ planStore: store, now: () => END }, fleetState())).rejects.toThrow(
       `Plan store object "${keys.items}" is not a JSON array`,
     );
+  });
+  it("writes the fleet's final record, with who stopped it, where Plan fleet put the provisional one", async () => {
+    // Arrange: the run history's edge, faked: the writes it receives.
+    const { store, mapResult } = await planStoreWithResults();
+    const puts: [HistoryPlace, RunRecord][] = [];
+    const history: HistoryDeps = {
+      store: {
+        put: async (place, record) => void puts.push([place, record]),
+        endUnfinished: async () => false,
+        read: async () => ({ records: [], unreadable: 0 }),
+        places: async () => [],
+      },
+      engine: 'aws',
+      warn: () => {},
+    };
+    const ref = { namespace: 'payments', options: '-namespace=payments', engine: 'aws' as const };
+    const state = fleetState({ mapResult, run: { runId: RUN_ID, startedAt: START, history: ref } });
+
+    // Act
+    await summarizeFleetStep(
+      { planStore: store, now: () => END, history, stoppedBy: 'U0AAAAAAA (Slack)' },
+      state,
+    );
+
+    // Assert
+    expect(puts).toEqual([
+      [
+        { namespace: 'payments', fleets: true },
+        expect.objectContaining({
+          runId: RUN_ID,
+          kind: 'fleet',
+          outcome: 'failed',
+          stoppedBy: 'U0AAAAAAA (Slack)',
+          counts: { planned: 3, restarted: 1, failed: 1, skipped: 1, notReached: 1 },
+          jobOutcomes: { succeeded: 1, failed: 1 },
+          endedAt: END,
+        }),
+      ],
+    ]);
   });
 });
