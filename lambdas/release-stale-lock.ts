@@ -37,18 +37,15 @@ const releaseStaleLock = async (event: unknown, context: Context): Promise<{ rel
   const { executionArn, status, input, error, stopDate } = parsed.data.detail;
   // A continued execution's run id is in its input, which the event leaves out when it is large.
   const runId = runIdOf(executionArn, await inputOf(executionArn, input));
-  const released = await lockStepsFor(context).releaseStale(
-    runId,
-    staleRunEnd(status, error, stopDate ?? clockOf(context)()),
-  );
+  const end = staleRunEnd(status, error, stopDate ?? clockOf(context)());
+  const released = await lockStepsFor(context).releaseStale(runId, end);
   // Closed, not deleted: chat's message says the run ended (its item expires with its TTL).
   const closedQuestions = await closeOpenQuestions(approvalStoreFromEnv(), executionArn, 'run-ended');
   logger.info('Stale lock cleanup', { executionArn, status, released, closedQuestions });
-  // Aborted or timed out, no step said the run ended. A FAILED one is left to its steps: the
-  // Catch's "Release lock after error" emits its `run-ended`.
-  const outcome = ENDS[status];
-  if (outcome !== undefined)
-    publishRunMetrics(context, () => [runEndedMetrics(outcome, { runId, executionArn })]);
+  // Aborted or timed out, no step said the run ended. A FAILED one (`error`) is left to its steps:
+  // the Catch's "Release lock after error" emits its `run-ended`.
+  if (end.outcome !== 'error')
+    publishRunMetrics(context, () => [runEndedMetrics(end.outcome, { runId, executionArn })]);
   return { released };
 };
 

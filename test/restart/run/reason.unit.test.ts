@@ -83,7 +83,10 @@ describe('validateRestartInput', () => {
 
   it('carries the reason in the execution input a terminal starts (locally or on AWS)', () => {
     // Arrange
-    const options = validateRestartInput({ job: 'web', yes: true, reason: 'INC-4711' }, { interactive: false });
+    const options = validateRestartInput(
+      { job: 'web', yes: true, reason: 'INC-4711' },
+      { interactive: false },
+    );
 
     // Act
     const input = toRestartInput(options, 'alice@laptop');
