@@ -264,7 +264,11 @@ describe('RunNotifications on its own', () => {
 
     // Assert
     expect(JSON.stringify(template.toJSON())).not.toContain('notify-run-ended');
-    expect(Object.keys(template.findResources('AWS::Events::Rule'))).toHaveLength(1);
+    // Only the rules every stack has: the restart's stale-lock cleanup and the fleet's record end.
+    expect(Object.keys(template.findResources('AWS::Events::Rule')).sort()).toEqual([
+      expect.stringMatching(/^FleetEndFleetRecord/),
+      expect.stringMatching(/^RestartReleaseStaleLock/),
+    ]);
   });
 
   it('refuses notifications that name no channel', () => {
