@@ -11,6 +11,9 @@
  * own record too. The table's columns are split on Nomad's column gap (two spaces or more) rather
  * than compared whole, so a change of layout elsewhere does not hide what this file checks.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { shortRunId } from '../../lib/cli/history/history-view';
 import { operatorName } from '../../lib/cli/terminal/operator';
 import type { RunRecord } from '../../lib/history/record';
@@ -38,16 +41,22 @@ const REASONS = {
 };
 
 let h: Harness;
+let emptyHome: string;
 /** What each run's command said, kept to explain a failure of the arrangement. */
 const said: Record<string, CliResult> = {};
 
 const restarts = () =>
   h.sim.control.requestLog().filter((r) => r.method === 'PUT' && RESTART.test(r.path)).length;
 const runner = () => ({ NOMAD_ADDR: h.sim.address, NOMAD_TOKEN: OPERATOR_TOKEN });
-const reader = () => ({ NOMAD_ADDR: h.sim.address, NOMAD_TOKEN: HISTORY_READER_TOKEN });
+/**
+ * The reader's environment: Nomad's address and the reader token, nothing of AWS (runCli passes
+ * no other variable), and an empty home so no `~/.aws` of the machine running the tests helps.
+ */
+const reader = () => ({ NOMAD_ADDR: h.sim.address, NOMAD_TOKEN: HISTORY_READER_TOKEN, HOME: emptyHome });
 
 beforeAll(async () => {
   // Arrange: one cluster; each run ends before the next starts, so their start times order them.
+  emptyHome = mkdtempSync(join(tmpdir(), 'history-reader-home-'));
   h = await startHarness({
     nodes: [{ name: 'node1' }],
     jobs: [simpleJob('web', 'service', 3), simpleJob('api', 'service', 2)],
@@ -99,6 +108,7 @@ beforeAll(async () => {
 }, 80_000);
 
 afterAll(async () => {
+  rmSync(emptyHome, { recursive: true, force: true });
   await h?.close();
 });
 
