@@ -11,7 +11,6 @@
  * warning, and the run goes on.
  */
 import type { ControlRequest } from '../../../lib/control/requests';
-import type { LocalRestart } from '../../../lib/engines/local/engine';
 import type { RunRecord } from '../../../lib/history/record';
 import { NomadClient } from '../../../lib/nomad';
 import type { ProgressEvent } from '../../../lib/restart/events';
@@ -20,6 +19,7 @@ import { runHistoryPath } from '../../../lib/stores/shared-lock-settings';
 import { TaskStates } from '../../../lib/workflow/state-names';
 import type { RunningSimulator } from '../../../sim/index';
 import {
+  atSafePoint,
   freeJob,
   holdJob,
   runWorkflow,
@@ -122,8 +122,6 @@ describe('the job restart history', () => {
   it('ends a run stopped with stop as canceled, naming who stopped it', async () => {
     // Arrange: `stop` before the second batch's safe point (one allocation per batch).
     const h = await cluster();
-    let handle: LocalRestart | undefined;
-    let guards = 0;
     const stop: ControlRequest = {
       verb: 'stop',
       requestedBy: 'alice@laptop',
@@ -135,13 +133,7 @@ describe('the job restart history', () => {
     const run = await runWorkflow(h, restartOptions('web'), {
       token: OPERATOR_TOKEN,
       controlPollMs: 50,
-      onStarted: (started) => {
-        handle = started;
-      },
-      interceptInvocation: async (state, invoke) => {
-        if (state === TaskStates.checkDeployments && ++guards === 2) await handle?.requestControl(stop);
-        return invoke();
-      },
+      ...atSafePoint(2, (started) => started.requestControl(stop)),
     });
 
     // Assert
@@ -158,19 +150,11 @@ describe('the job restart history', () => {
   it('ends a run canceled on the failure path (an interrupt confirmed) as canceled', async () => {
     // Arrange: the interrupt is confirmed as the second batch's safe point comes.
     const h = await cluster();
-    let handle: LocalRestart | undefined;
-    let guards = 0;
 
     // Act
     const run = await runWorkflow(h, restartOptions('web'), {
       token: OPERATOR_TOKEN,
-      onStarted: (started) => {
-        handle = started;
-      },
-      interceptInvocation: async (state, invoke) => {
-        if (state === TaskStates.checkDeployments && ++guards === 2) await handle?.requestCancel();
-        return invoke();
-      },
+      ...atSafePoint(2, (started) => started.requestCancel()),
     });
 
     // Assert
