@@ -50,6 +50,15 @@ function cluster(): Promise<Harness> {
   );
 }
 
+/** `web`'s execution input as the schedule "weekly-web" starts it, firing now. */
+const weeklyWebInput = () => ({
+  job: 'web',
+  yes: true,
+  trigger: 'schedule' as const,
+  scheduleName: 'weekly-web',
+  scheduledTime: new Date().toISOString(),
+});
+
 /** `web`'s history as `nomad-restart history` reads it: with the README's reader policy. */
 async function historyOf(sim: RunningSimulator): Promise<readonly RunRecord[]> {
   const client = NomadClient.create({ address: sim.address, token: HISTORY_READER_TOKEN });
@@ -168,17 +177,7 @@ describe('the job restart history', () => {
   it("records a scheduled AWS execution's run with its engine, schedule and execution", async () => {
     // Act
     const h = await cluster();
-    const run = await runWorkflowInput(
-      h,
-      {
-        job: 'web',
-        yes: true,
-        trigger: 'schedule',
-        scheduleName: 'weekly-web',
-        scheduledTime: new Date().toISOString(),
-      },
-      { token: OPERATOR_TOKEN, engine: 'aws' },
-    );
+    const run = await runWorkflowInput(h, weeklyWebInput(), { token: OPERATOR_TOKEN, engine: 'aws' });
 
     // Assert
     expect(run.result.status).toBe('SUCCEEDED');
@@ -199,17 +198,9 @@ describe('the job restart history', () => {
     await holdJob({ namespace: 'default', jobId: 'web' }, holder);
 
     // Act
-    const run = await runWorkflowInput(
-      h,
-      {
-        job: 'web',
-        yes: true,
-        trigger: 'schedule',
-        scheduleName: 'weekly-web',
-        scheduledTime: new Date().toISOString(),
-      },
-      { token: OPERATOR_TOKEN },
-    ).finally(() => freeJob({ namespace: 'default', jobId: 'web' }, holder));
+    const run = await runWorkflowInput(h, weeklyWebInput(), { token: OPERATOR_TOKEN }).finally(() =>
+      freeJob({ namespace: 'default', jobId: 'web' }, holder),
+    );
 
     // Assert
     expect(run.result.status).toBe('SUCCEEDED');
