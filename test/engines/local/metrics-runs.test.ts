@@ -11,6 +11,7 @@ import { runFleetLocally } from '../../../lib/engines/local/fleet-engine';
 import type { FleetProgressEvent } from '../../../lib/fleet/events';
 import { METRIC_NAMES, METRICS_NAMESPACE } from '../../../lib/metrics/names';
 import { TaskStates } from '../../../lib/workflow/state-names';
+import { envForFile } from '../../fixtures/env-for-file';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../../fixtures/readme-policy';
 import { restartOptions } from '../../fixtures/restart-options';
 import { type EmfMetric, parseEmf, sumOf } from '../../lambdas/helpers/emf';
@@ -23,14 +24,7 @@ import { atSafePoint, runWorkflow } from './helpers/workflow-harness';
 const SERVICE = 'nomad-restart-metrics-test';
 
 let h: Harness | undefined;
-const serviceBefore = process.env['POWERTOOLS_SERVICE_NAME'];
-beforeAll(() => {
-  process.env['POWERTOOLS_SERVICE_NAME'] = SERVICE;
-});
-afterAll(() => {
-  if (serviceBefore === undefined) delete process.env['POWERTOOLS_SERVICE_NAME'];
-  else process.env['POWERTOOLS_SERVICE_NAME'] = serviceBefore;
-});
+envForFile('POWERTOOLS_SERVICE_NAME', SERVICE);
 afterEach(async () => {
   await h?.close();
   h = undefined;
