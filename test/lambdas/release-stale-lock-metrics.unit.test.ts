@@ -4,8 +4,9 @@
  * under that `Outcome`. A FAILED execution is left to its steps (the Catch's "Release lock after
  * error" emits it), so it is not counted twice.
  */
-import { VARIABLES_LOCK_ENV } from '../../lib/stores/shared-lock-settings';
+
 import { EXECUTION } from '../approvals/helpers/approvals';
+import { withoutSharedLock } from '../fixtures/shared-lock-off';
 import { parseEmf } from './helpers/emf';
 import { captureOutput, lambdaContext } from './helpers/fixtures';
 
@@ -15,14 +16,7 @@ process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
 
 describe('release-stale-lock handler’s run metric', () => {
   // No Nomad beside this test: the job's shared lock is test/faults/interrupted-run.test.ts's.
-  const lockMode = process.env[VARIABLES_LOCK_ENV];
-  beforeAll(() => {
-    process.env[VARIABLES_LOCK_ENV] = 'false';
-  });
-  afterAll(() => {
-    if (lockMode === undefined) delete process.env[VARIABLES_LOCK_ENV];
-    else process.env[VARIABLES_LOCK_ENV] = lockMode;
-  });
+  withoutSharedLock();
 
   it.each([
     { status: 'ABORTED', expected: [{ service: expect.any(String), Outcome: 'aborted' }] },

@@ -11,8 +11,8 @@ import { decideQuestion } from '../../lib/approvals/decide';
 import { questionMessage } from '../../lib/approvals/question-message';
 import { closeOpenQuestions } from '../../lib/approvals/timeouts';
 import { MemoryApprovalStore } from '../../lib/stores';
-import { VARIABLES_LOCK_ENV } from '../../lib/stores/shared-lock-settings';
 import { EXECUTION, parkedQuestion } from '../approvals/helpers/approvals';
+import { withoutSharedLock } from '../fixtures/shared-lock-off';
 import { lambdaContext } from './helpers/fixtures';
 
 const { handler } = await import('../../lambdas/release-stale-lock');
@@ -26,14 +26,7 @@ describe('release-stale-lock handler', () => {
   // The questions are this file's subject; the job's shared lock in Nomad, which the handler also
   // releases, is left out here (no Nomad runs beside this test) and tested with the simulator in
   // test/faults/interrupted-run.test.ts.
-  const lockMode = process.env[VARIABLES_LOCK_ENV];
-  beforeAll(() => {
-    process.env[VARIABLES_LOCK_ENV] = 'false';
-  });
-  afterAll(() => {
-    if (lockMode === undefined) delete process.env[VARIABLES_LOCK_ENV];
-    else process.env[VARIABLES_LOCK_ENV] = lockMode;
-  });
+  withoutSharedLock();
 
   it('closes the aborted execution’s open question, and keeps it for chat to show', async () => {
     // Arrange

@@ -7,10 +7,10 @@
  * A pause that became the run's question is parked as a marker until the run's next safe point.
  */
 import type { ControlRequest } from '../../lib/control/requests';
-import { NomadClient } from '../../lib/nomad';
 import { controlRequestPath, MemoryJobLock, NomadControlRequests, PairedJobLock } from '../../lib/stores';
-import { type AclTokenSpec, type RunningSimulator, startSimulator } from '../../sim/index';
+import type { AclTokenSpec } from '../../sim/index';
 import { MANAGEMENT_TOKEN, OPERATOR_TOKEN, readmePolicyToken } from '../fixtures/readme-policy';
+import { simulatorPerTest } from './helpers/simulator-per-test';
 
 const KEY = { namespace: 'default', jobId: 'web' };
 const AT = Date.UTC(2026, 11, 7, 14, 0, 0, 123);
@@ -21,49 +21,29 @@ const LOCKS_ONLY = 'locks-only-secret';
 /** A token that may read and delete the requests but not write them (no parked marker). */
 const NO_WRITE = 'no-write-secret';
 
-let sim: RunningSimulator | undefined;
-let clients: NomadClient[] = [];
-const warned: string[] = [];
-afterEach(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  clients = [];
-  await sim?.close();
-  sim = undefined;
-  warned.length = 0;
-});
-
-beforeEach(async () => {
+const { running, clientAs, log, warned } = simulatorPerTest(() => {
   const locksOnly: AclTokenSpec = {
     secret: LOCKS_ONLY,
     variables: { default: { 'nomad-restart/locks/*': ['read', 'write', 'destroy'] } },
   };
-  sim = await startSimulator({
-    scenario: {
-      nodes: [],
-      jobs: [],
-      acl: {
-        enabled: true,
-        tokens: [
-          readmePolicyToken(),
-          locksOnly,
-          { secret: NO_WRITE, variables: { default: { 'nomad-restart/requests/*': ['read', 'destroy'] } } },
-          { secret: MANAGEMENT_TOKEN, management: true },
-        ],
-      },
+  return {
+    nodes: [],
+    jobs: [],
+    acl: {
+      enabled: true,
+      tokens: [
+        readmePolicyToken(),
+        locksOnly,
+        { secret: NO_WRITE, variables: { default: { 'nomad-restart/requests/*': ['read', 'destroy'] } } },
+        { secret: MANAGEMENT_TOKEN, management: true },
+      ],
     },
-  });
+  };
 });
-
-const running = (): RunningSimulator => {
-  if (sim === undefined) throw new Error('no simulator');
-  return sim;
-};
 
 /** The request store through `token` (the README's by default). */
 function requestsAs(token = OPERATOR_TOKEN): NomadControlRequests {
-  const client = NomadClient.create({ address: running().address, token });
-  clients.push(client);
-  return new NomadControlRequests(client, { debug: () => {}, warn: (message) => warned.push(message) });
+  return new NomadControlRequests(clientAs(token), log);
 }
 
 const requestVariable = () => running().control.state().variable('default', controlRequestPath('web'));

@@ -9,10 +9,9 @@
 import { encodeRecord, type HistoryItems, itemsSize } from '../../lib/history/items';
 import { MAX_VARIABLE_SIZE, type RunRecord } from '../../lib/history/record';
 import type { HistoryPlace } from '../../lib/history/run-history';
-import { NomadClient } from '../../lib/nomad';
 import { NomadRunHistory, RunHistoryConflictError } from '../../lib/stores';
 import { FLEET_HISTORY_PATH, runHistoryPath } from '../../lib/stores/shared-lock-settings';
-import { type AclTokenSpec, type RunningSimulator, startSimulator } from '../../sim/index';
+import type { AclTokenSpec } from '../../sim/index';
 import {
   HISTORY_READER_TOKEN,
   MANAGEMENT_TOKEN,
@@ -21,53 +20,35 @@ import {
   readmePolicyToken,
 } from '../fixtures/readme-policy';
 import { provisionalRecord, runIdOf, runRecord } from '../fixtures/run-records';
+import { simulatorPerTest } from './helpers/simulator-per-test';
 
 const WEB: HistoryPlace = { namespace: 'default', jobId: 'web' };
 /** The README's run policy less its history line: a policy from before the history. */
 const NO_HISTORY = 'no-history-secret';
 
-let sim: RunningSimulator | undefined;
-let clients: NomadClient[] = [];
-const warned: string[] = [];
-beforeEach(async () => {
+const { running, clientAs, log, warned } = simulatorPerTest(() => {
   const run = readmePolicyToken(['default', 'prod']);
   const { 'nomad-restart/history/*': _history, ...withoutHistory } = run.variables?.['default'] ?? {};
   const noHistory: AclTokenSpec = { ...run, secret: NO_HISTORY, variables: { default: withoutHistory } };
-  sim = await startSimulator({
-    scenario: {
-      namespaces: ['prod'],
-      nodes: [],
-      jobs: [],
-      acl: {
-        enabled: true,
-        tokens: [
-          run,
-          readmeHistoryReaderToken(['default', 'prod']),
-          noHistory,
-          { secret: MANAGEMENT_TOKEN, management: true },
-        ],
-      },
+  return {
+    namespaces: ['prod'],
+    nodes: [],
+    jobs: [],
+    acl: {
+      enabled: true,
+      tokens: [
+        run,
+        readmeHistoryReaderToken(['default', 'prod']),
+        noHistory,
+        { secret: MANAGEMENT_TOKEN, management: true },
+      ],
     },
-  });
+  };
 });
-afterEach(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  clients = [];
-  await sim?.close();
-  sim = undefined;
-  warned.length = 0;
-});
-
-const running = (): RunningSimulator => {
-  if (sim === undefined) throw new Error('no simulator');
-  return sim;
-};
 
 /** The history store through `token` (the README's run policy by default). */
 function historyAs(token = OPERATOR_TOKEN): NomadRunHistory {
-  const client = NomadClient.create({ address: running().address, token });
-  clients.push(client);
-  return new NomadRunHistory(client, { log: { debug: () => {}, warn: (message) => warned.push(message) } });
+  return new NomadRunHistory(clientAs(token), { log });
 }
 
 /** The job's history variable's items as Nomad holds them (no token involved). */
@@ -176,8 +157,7 @@ describe('NomadRunHistory with the README’s policies', () => {
       status: 409,
       body: '{}',
     });
-    const client = NomadClient.create({ address: running().address, token: OPERATOR_TOKEN });
-    clients.push(client);
+    const client = clientAs(OPERATOR_TOKEN);
     const history = new NomadRunHistory(client, {
       casRetries: { attempts: 3, baseDelayMs: 1, maxDelayMs: 1 },
     });
@@ -244,8 +224,7 @@ describe('NomadRunHistory with the README’s policies', () => {
 
   it('counts items that are not a record as unreadable, and leaves them', async () => {
     // Arrange
-    const manager = NomadClient.create({ address: running().address, token: MANAGEMENT_TOKEN });
-    clients.push(manager);
+    const manager = clientAs(MANAGEMENT_TOKEN);
     await manager.variables().write(runHistoryPath('web'), { 'by-hand': 'note', [runIdOf(1)]: '{}' });
     const history = historyAs();
 

@@ -7,7 +7,8 @@
 import { GoFlagSyntaxError } from '../../go/errors';
 import { type GoFlagResult, type GoFlagSpecs, parseGoFlags } from '../../go/flag';
 import { goQuote } from '../../go/quote';
-import { CommandArgumentError, GoFlagError, HelpRequestedError } from './errors';
+import type { Terminal } from '../terminal/terminal';
+import { type CliUsageError, CommandArgumentError, GoFlagError, HelpRequestedError } from './errors';
 
 /** `text`: Nomad's lines; `json`: progress events as JSON lines. */
 export type OutputMode = 'text' | 'json';
@@ -67,4 +68,27 @@ export function displayOptionsOf(
     noColor: flags.bools.get('no-color') === true || set('NOMAD_CLI_NO_COLOR') || set('NO_COLOR'),
     forceColor: flags.bools.get('force-color') === true || set('NOMAD_CLI_FORCE_COLOR'),
   };
+}
+
+/**
+ * Prints a refused command line the way the commands beside `restart` do (`history`, `pause`,
+ * `resume`, `stop`): the message on stderr; Nomad's way for the help, in full for `-help` (stdout,
+ * exit 0) or a flag Go refuses (stderr), one pointer to it after a bad value.
+ * @param command the command's name after `nomad-restart`, for the pointer
+ * @returns the exit code
+ */
+export function reportCommandUsage(
+  error: CliUsageError,
+  terminal: Terminal,
+  usage: { readonly help: string; readonly command: string },
+): number {
+  if (error.message !== '') terminal.write({ stream: 'stderr', text: error.message });
+  if (error.showHelp)
+    terminal.write({ stream: error.exitCode === 0 ? 'stdout' : 'stderr', text: usage.help });
+  if (error.additionalHelp)
+    terminal.write({
+      stream: 'stderr',
+      text: `For additional help try 'nomad-restart ${usage.command} -help'`,
+    });
+  return error.exitCode;
 }

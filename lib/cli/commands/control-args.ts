@@ -10,7 +10,7 @@ import type { LockKey } from '../../stores/job-lock';
 import { NOMAD_CONNECTION_FLAGS } from './aws-engine-flags';
 import { DISPLAY_FLAGS, parseCommandFlags } from './command-flags';
 import { CommandArgumentError } from './errors';
-import { nomadConfigOf } from './restart-flags';
+import { NOMAD_GENERAL_FLAGS, nomadConfigOf } from './restart-flags';
 
 /** The command line, checked. */
 export type ControlLine =
@@ -24,20 +24,7 @@ const ARN_PREFIX = 'arn:';
  * @throws CliUsageError for `-help`, a flag Go refuses, or a bad target or option
  */
 export function parseControlArgs(args: readonly string[], env: NodeJS.ProcessEnv): ControlLine {
-  const flags = parseCommandFlags(args, {
-    address: 'string',
-    region: 'string',
-    namespace: 'string',
-    token: 'string',
-    'ca-cert': 'string',
-    'ca-path': 'string',
-    'client-cert': 'string',
-    'client-key': 'string',
-    'tls-server-name': 'string',
-    'tls-skip-verify': 'bool',
-    insecure: 'bool',
-    ...DISPLAY_FLAGS,
-  });
+  const flags = parseCommandFlags(args, { ...NOMAD_GENERAL_FLAGS, ...DISPLAY_FLAGS });
   const [target, ...extra] = flags.args;
   if (target === undefined || target === '' || extra.length > 0)
     throw new CommandArgumentError('This command takes one argument: <job | execution ARN>');

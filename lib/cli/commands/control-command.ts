@@ -19,6 +19,7 @@ import { APPROVALS_TABLE_ENV, LOCK_TABLE_ENV } from '../../stores/table-env';
 import { operatorName } from '../terminal/operator';
 import { createTerminal, type Terminal } from '../terminal/terminal';
 import type { ApprovalsClients } from './approvals-access';
+import { reportCommandUsage } from './command-flags';
 import { type ControlLine, parseControlArgs } from './control-args';
 import { controlUsage } from './control-help';
 import { CliUsageError, CommandArgumentError } from './errors';
@@ -193,13 +194,7 @@ export async function runControlCommand(
       line = parseControlArgs(args, ctx.env);
     } catch (error) {
       if (!(error instanceof CliUsageError)) throw error;
-      if (error.message !== '') terminal.write({ stream: 'stderr', text: error.message });
-      // Nomad's way: the help for -help or a flag Go refuses, one pointer to it after a bad value.
-      if (error.showHelp)
-        terminal.write({ stream: error.exitCode === 0 ? 'stdout' : 'stderr', text: controlUsage(verb) });
-      if (error.additionalHelp)
-        terminal.write({ stream: 'stderr', text: `For additional help try 'nomad-restart ${verb} -help'` });
-      return error.exitCode;
+      return reportCommandUsage(error, terminal, { help: controlUsage(verb), command: verb });
     }
     const request: AnsweringRequest = {
       verb,

@@ -38,13 +38,14 @@ export type EngineChoice = { kind: 'local' } | { kind: 'aws'; stateMachineArn: s
 /** Environment variables, e.g. `process.env`. */
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** The flags of `nomad job restart` and Nomad's general options, plus ours. */
-export const RESTART_COMMAND_FLAGS: GoFlagSpecs = {
-  // General options, as Nomad's Meta.FlagSet defines them.
+/**
+ * Nomad's general options as its `Meta.FlagSet` (command/meta.go) defines them, without the
+ * display flags: the ones {@link nomadConfigOf} reads, for every command that talks to Nomad.
+ */
+export const NOMAD_GENERAL_FLAGS: GoFlagSpecs = {
   address: 'string',
   region: 'string',
   namespace: 'string',
-  ...DISPLAY_FLAGS,
   'ca-cert': 'string',
   'ca-path': 'string',
   'client-cert': 'string',
@@ -53,6 +54,12 @@ export const RESTART_COMMAND_FLAGS: GoFlagSpecs = {
   'tls-server-name': 'string',
   'tls-skip-verify': 'bool',
   token: 'string',
+};
+
+/** The flags of `nomad job restart` and Nomad's general options, plus ours. */
+export const RESTART_COMMAND_FLAGS: GoFlagSpecs = {
+  ...NOMAD_GENERAL_FLAGS,
+  ...DISPLAY_FLAGS,
   // nomad job restart.
   'all-tasks': 'bool',
   yes: 'bool',

@@ -12,7 +12,7 @@ import {
   parseCommandFlags,
 } from '../commands/command-flags';
 import { CommandArgumentError, GoFlagError } from '../commands/errors';
-import { nomadConfigOf } from '../commands/restart-flags';
+import { NOMAD_GENERAL_FLAGS, nomadConfigOf } from '../commands/restart-flags';
 
 /** How many runs are listed without `-n`. */
 export const DEFAULT_HISTORY_COUNT = 20;
@@ -57,17 +57,7 @@ function countOf(text: string | undefined): number {
  */
 export function parseHistoryArgs(args: readonly string[], env: NodeJS.ProcessEnv): HistoryLine {
   const flags = parseCommandFlags(args, {
-    address: 'string',
-    region: 'string',
-    namespace: 'string',
-    token: 'string',
-    'ca-cert': 'string',
-    'ca-path': 'string',
-    'client-cert': 'string',
-    'client-key': 'string',
-    'tls-server-name': 'string',
-    'tls-skip-verify': 'bool',
-    insecure: 'bool',
+    ...NOMAD_GENERAL_FLAGS,
     n: 'string',
     fleets: 'bool',
     ...DISPLAY_FLAGS,

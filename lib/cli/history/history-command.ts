@@ -9,6 +9,7 @@ import type { RunRecord } from '../../history/record';
 import type { RunHistory } from '../../history/run-history';
 import type { NomadClient } from '../../nomad/client';
 import { UnexpectedResponseError } from '../../nomad/errors';
+import { reportCommandUsage } from '../commands/command-flags';
 import { CliUsageError, CommandArgumentError } from '../commands/errors';
 import type { RunContext } from '../commands/run-job-restart';
 import { createTerminal, type Terminal } from '../terminal/terminal';
@@ -114,12 +115,7 @@ export async function runHistoryCommand(args: readonly string[], ctx: RunContext
       line = parseHistoryArgs(args, ctx.env);
     } catch (error) {
       if (!(error instanceof CliUsageError)) throw error;
-      if (error.message !== '') terminal.write({ stream: 'stderr', text: error.message });
-      if (error.showHelp)
-        terminal.write({ stream: error.exitCode === 0 ? 'stdout' : 'stderr', text: HISTORY_USAGE });
-      if (error.additionalHelp)
-        terminal.write({ stream: 'stderr', text: "For additional help try 'nomad-restart history -help'" });
-      return error.exitCode;
+      return reportCommandUsage(error, terminal, { help: HISTORY_USAGE, command: 'history' });
     }
     const [{ NomadClient }, { NomadRunHistory }] = await Promise.all([
       import('../../nomad/client'),

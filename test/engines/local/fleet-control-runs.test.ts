@@ -19,10 +19,10 @@ import type { FleetProgressEvent } from '../../../lib/fleet/events';
 import { localStores } from '../../../lib/stores/from-env';
 import { planKeys } from '../../../lib/stores/plan-keys';
 import { sharedLockPath } from '../../../lib/stores/shared-lock-settings';
-import { FlowStates, TASK_STATE_HANDLERS } from '../../../lib/workflow/state-names';
 import type { RequestLogEntry } from '../../../sim/index';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../../fixtures/readme-policy';
 import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../../steps/helpers/harness';
+import { quickFleetParts } from './helpers/fleet-harness';
 
 const JOBS = ['api', 'cache', 'db', 'web'];
 
@@ -65,15 +65,12 @@ async function startFleet(
     input: { namespace: 'default', filter: 'Type == "service"', yes: true, maxJobs: 2, maxFailedJobs: 0 },
     executionName: runId,
     stateMachines,
-    nomad: { address: h.sim.address, token: OPERATOR_TOKEN },
+    ...quickFleetParts(h),
     emit: (event) => {
       events.push(event);
       if (event.type === 'paused' && 'job' in event) logAt.set(event.job, h.sim.control.requestLog().length);
       for (const wake of waiters) wake();
     },
-    prompt: async () => ({ kind: 'read-error', text: 'EOF' }),
-    waitTimeOverrides: { [FlowStates.waitBeforeNextBatch]: 0 },
-    retryIntervalOverrides: Object.fromEntries(Object.keys(TASK_STATE_HANDLERS).map((name) => [name, 0])),
     now: h.now,
     sleep: h.sleep,
     // A paused job looks for its `resume` or `stop` request this often (real ms).

@@ -17,7 +17,6 @@ import type { FleetProgressEvent } from '../../../lib/fleet/events';
 import type { FleetJobItem } from '../../../lib/fleet/items';
 import { localStores } from '../../../lib/stores/from-env';
 import type { FleetState } from '../../../lib/workflow/fleet-state-names';
-import { FlowStates, TASK_STATE_HANDLERS } from '../../../lib/workflow/state-names';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../../fixtures/readme-policy';
 import {
   allocationsOf,
@@ -26,6 +25,7 @@ import {
   simpleJob,
   waitAllRunning,
 } from '../../steps/helpers/harness';
+import { quickFleetParts } from './helpers/fleet-harness';
 import { freeJob, holdJob } from './helpers/workflow-harness';
 
 const JOBS = ['api', 'cache', 'db', 'web', 'worker'];
@@ -46,11 +46,7 @@ async function startFleet(
     input: { namespace: 'default', filter: 'Type == "service"', yes: true, ...budget },
     executionName: runId,
     stateMachines,
-    nomad: { address: h.sim.address, token: OPERATOR_TOKEN },
-    emit: () => {},
-    prompt: async () => ({ kind: 'read-error', text: 'EOF' }),
-    waitTimeOverrides: { [FlowStates.waitBeforeNextBatch]: 0 },
-    retryIntervalOverrides: Object.fromEntries(Object.keys(TASK_STATE_HANDLERS).map((name) => [name, 0])),
+    ...quickFleetParts(h),
     now: h.now,
     sleep: h.sleep,
     ...extra,

@@ -22,9 +22,9 @@ import type { HistoryPlace } from '../../../lib/history/run-history';
 import { NomadClient } from '../../../lib/nomad/client';
 import { NomadRunHistory } from '../../../lib/stores/nomad-run-history';
 import { FLEET_HISTORY_PATH } from '../../../lib/stores/shared-lock-settings';
-import { FlowStates, TASK_STATE_HANDLERS } from '../../../lib/workflow/state-names';
 import { MANAGEMENT_TOKEN, OPERATOR_TOKEN, readmeFleetPolicyToken } from '../../fixtures/readme-policy';
 import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../../steps/helpers/harness';
+import { quickFleetParts } from './helpers/fleet-harness';
 
 const JOBS = ['api', 'cache', 'db'];
 const REASON = 'CHG-1234 rotate the TLS certificate';
@@ -39,6 +39,14 @@ beforeAll(async () => {
 async function recordsOf(h: Harness, place: HistoryPlace): Promise<readonly RunRecord[]> {
   const client = NomadClient.create({ address: h.sim.address, token: MANAGEMENT_TOKEN });
   return (await new NomadRunHistory(client).read(place)).records;
+}
+
+/** The requests on the run history's variables, after the first `from` of the request log. */
+function historyRequests(h: Harness, from = 0) {
+  return h.sim.control
+    .requestLog()
+    .slice(from)
+    .filter((r) => r.path.startsWith('/v1/var/nomad-restart/history/'));
 }
 
 /** A fleet over {@link JOBS}' namespace, each job in batches of 1, with {@link REASON}. */
@@ -59,11 +67,7 @@ async function startFleet(
     },
     executionName: runId,
     stateMachines,
-    nomad: { address: h.sim.address, token: OPERATOR_TOKEN },
-    emit: () => {},
-    prompt: async () => ({ kind: 'read-error', text: 'EOF' }),
-    waitTimeOverrides: { [FlowStates.waitBeforeNextBatch]: 0 },
-    retryIntervalOverrides: Object.fromEntries(Object.keys(TASK_STATE_HANDLERS).map((name) => [name, 0])),
+    ...quickFleetParts(h),
     now: h.now,
     sleep: h.sleep,
     controlPollMs: 20,
@@ -204,11 +208,7 @@ describe("a fleet run's record", () => {
 
     // Assert
     expect(result.status).toBe('SUCCEEDED');
-    const historyCalls = h.sim.control
-      .requestLog()
-      .slice(from)
-      .filter((r) => r.path.startsWith('/v1/var/nomad-restart/history/'));
-    expect(historyCalls).toEqual([]);
+    expect(historyRequests(h, from)).toEqual([]);
     expect(await recordsOf(h, FLEETS)).toEqual([]);
   });
 
@@ -225,11 +225,7 @@ describe("a fleet run's record", () => {
 
     // Assert
     expect(result.status).toBe('SUCCEEDED');
-    const historyCalls = h.sim.control
-      .requestLog()
-      .slice(from)
-      .filter((r) => r.path.startsWith('/v1/var/nomad-restart/history/'));
-    expect(historyCalls).toEqual([]);
+    expect(historyRequests(h, from)).toEqual([]);
   });
 
   it('restarts the fleet as usual with a token that may not write the history, and records nothing', async () => {
@@ -264,9 +260,7 @@ describe("a fleet run's record", () => {
     // Assert: the writes were refused (403), the run went on.
     expect(result.status).toBe('SUCCEEDED');
     expect(result.jobs.map((job) => job.status)).toEqual(JOBS.map(() => 'SUCCEEDED'));
-    const refused = h.sim.control
-      .requestLog()
-      .filter((r) => r.path.startsWith('/v1/var/nomad-restart/history/') && r.status === 403);
+    const refused = historyRequests(h).filter((r) => r.status === 403);
     expect(refused.length).toBeGreaterThan(0);
     expect(await recordsOf(h, FLEETS)).toEqual([]);
   });

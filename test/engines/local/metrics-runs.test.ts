@@ -7,30 +7,24 @@
 // events tagged with their job, as its `-output json` prints them). Without the sink, a local run
 // prints no EMF line at all: at a terminal stdout is Nomad's lines.
 
-import type { LocalRestart } from '../../../lib/engines/local/engine';
 import { runFleetLocally } from '../../../lib/engines/local/fleet-engine';
 import type { FleetProgressEvent } from '../../../lib/fleet/events';
 import { METRIC_NAMES, METRICS_NAMESPACE } from '../../../lib/metrics/names';
-import { FlowStates, TASK_STATE_HANDLERS, TaskStates } from '../../../lib/workflow/state-names';
+import { TaskStates } from '../../../lib/workflow/state-names';
+import { envForFile } from '../../fixtures/env-for-file';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../../fixtures/readme-policy';
 import { restartOptions } from '../../fixtures/restart-options';
 import { type EmfMetric, parseEmf, sumOf } from '../../lambdas/helpers/emf';
 import { captureOutput } from '../../lambdas/helpers/fixtures';
 import { checkedJob } from '../../steps/health/helpers/health-fixtures';
 import { eventsOf, type Harness, simpleJob, startHarness, waitAllRunning } from '../../steps/helpers/harness';
-import { runWorkflow } from './helpers/workflow-harness';
+import { quickFleetParts } from './helpers/fleet-harness';
+import { atSafePoint, runWorkflow } from './helpers/workflow-harness';
 
 const SERVICE = 'nomad-restart-metrics-test';
 
 let h: Harness | undefined;
-const serviceBefore = process.env['POWERTOOLS_SERVICE_NAME'];
-beforeAll(() => {
-  process.env['POWERTOOLS_SERVICE_NAME'] = SERVICE;
-});
-afterAll(() => {
-  if (serviceBefore === undefined) delete process.env['POWERTOOLS_SERVICE_NAME'];
-  else process.env['POWERTOOLS_SERVICE_NAME'] = serviceBefore;
-});
+envForFile('POWERTOOLS_SERVICE_NAME', SERVICE);
 afterEach(async () => {
   await h?.close();
   h = undefined;
@@ -103,19 +97,11 @@ describe('the run metrics of a local run', () => {
     h = await startHarness({ jobs: [job], acl: readmePolicyAcl() }, { token: OPERATOR_TOKEN });
     await waitAllRunning(h, job.ID, 3);
     const lines: string[] = [];
-    let handle: LocalRestart | undefined;
-    let guards = 0;
 
     // Act
     const run = await runWorkflow(h, restartOptions(job.ID), {
       token: OPERATOR_TOKEN,
-      onStarted: (started) => {
-        handle = started;
-      },
-      interceptInvocation: async (state, invoke) => {
-        if (state === TaskStates.checkDeployments && ++guards === 2) await handle?.requestCancel();
-        return invoke();
-      },
+      ...atSafePoint(2, (started) => started.requestCancel()),
       metricLines: (line) => lines.push(line),
     });
 
@@ -167,11 +153,8 @@ describe('the run metrics of a local run', () => {
     // Act
     const fleet = await runFleetLocally({
       input: { namespace: 'default', filter: 'ID matches "^fleet-"', yes: true },
-      nomad: { address: h.sim.address, token: OPERATOR_TOKEN },
+      ...quickFleetParts(h),
       emit: (event) => events.push(event),
-      prompt: async () => ({ kind: 'read-error', text: 'EOF' }),
-      waitTimeOverrides: { [FlowStates.waitBeforeNextBatch]: 0 },
-      retryIntervalOverrides: Object.fromEntries(Object.keys(TASK_STATE_HANDLERS).map((name) => [name, 0])),
       metricLines: (line) => lines.push(line),
     });
     await fleet.result;

@@ -7,7 +7,7 @@
 import type { ControlRequest } from '../../../lib/control/requests';
 import { pauseRequests } from '../../../lib/engines/local/pause-requests';
 import { MemoryJobLock } from '../../../lib/stores/job-lock';
-import { VARIABLES_LOCK_ENV } from '../../../lib/stores/shared-lock-settings';
+import { withoutSharedLock } from '../../fixtures/shared-lock-off';
 
 const KEY = { namespace: 'default', jobId: 'web' };
 const by = (verb: ControlRequest['verb'], at: number): ControlRequest => ({
@@ -17,15 +17,7 @@ const by = (verb: ControlRequest['verb'], at: number): ControlRequest => ({
   at,
 });
 
-let saved: string | undefined;
-beforeAll(() => {
-  saved = process.env[VARIABLES_LOCK_ENV];
-  process.env[VARIABLES_LOCK_ENV] = 'false';
-});
-afterAll(() => {
-  if (saved === undefined) delete process.env[VARIABLES_LOCK_ENV];
-  else process.env[VARIABLES_LOCK_ENV] = saved;
-});
+withoutSharedLock();
 
 /** A lock `run-1` holds, and the requests it waits on, polled every 5 ms. */
 async function held() {

@@ -1,6 +1,7 @@
 import { runMetrics } from '../../../lambdas/private/run-metrics';
 import type { FleetEvent } from '../../../lib/fleet/events';
 import type { ProgressEvent } from '../../../lib/restart/events';
+import { envForFile } from '../../fixtures/env-for-file';
 import { parseEmf } from '../helpers/emf';
 
 const SERVICE = 'nomad-restart-stack';
@@ -11,14 +12,7 @@ const lines = (events: readonly (ProgressEvent | FleetEvent)[]) =>
   );
 
 describe('runMetrics', () => {
-  const before = process.env['POWERTOOLS_SERVICE_NAME'];
-  beforeAll(() => {
-    process.env['POWERTOOLS_SERVICE_NAME'] = SERVICE;
-  });
-  afterAll(() => {
-    if (before === undefined) delete process.env['POWERTOOLS_SERVICE_NAME'];
-    else process.env['POWERTOOLS_SERVICE_NAME'] = before;
-  });
+  envForFile('POWERTOOLS_SERVICE_NAME', SERVICE);
 
   it("turns a batch's end into its counts and times, with the service as the only dimension", () => {
     // Arrange

@@ -11,7 +11,6 @@
  * warning, and the run goes on.
  */
 import type { ControlRequest } from '../../../lib/control/requests';
-import type { LocalRestart } from '../../../lib/engines/local/engine';
 import type { RunRecord } from '../../../lib/history/record';
 import { NomadClient } from '../../../lib/nomad';
 import type { ProgressEvent } from '../../../lib/restart/events';
@@ -20,6 +19,7 @@ import { runHistoryPath } from '../../../lib/stores/shared-lock-settings';
 import { TaskStates } from '../../../lib/workflow/state-names';
 import type { RunningSimulator } from '../../../sim/index';
 import {
+  atSafePoint,
   freeJob,
   holdJob,
   runWorkflow,
@@ -49,6 +49,15 @@ function cluster(): Promise<Harness> {
     { acl: readmePolicyAcl() },
   );
 }
+
+/** `web`'s execution input as the schedule "weekly-web" starts it, firing now. */
+const weeklyWebInput = () => ({
+  job: 'web',
+  yes: true,
+  trigger: 'schedule' as const,
+  scheduleName: 'weekly-web',
+  scheduledTime: new Date().toISOString(),
+});
 
 /** `web`'s history as `nomad-restart history` reads it: with the README's reader policy. */
 async function historyOf(sim: RunningSimulator): Promise<readonly RunRecord[]> {
@@ -122,8 +131,6 @@ describe('the job restart history', () => {
   it('ends a run stopped with stop as canceled, naming who stopped it', async () => {
     // Arrange: `stop` before the second batch's safe point (one allocation per batch).
     const h = await cluster();
-    let handle: LocalRestart | undefined;
-    let guards = 0;
     const stop: ControlRequest = {
       verb: 'stop',
       requestedBy: 'alice@laptop',
@@ -135,13 +142,7 @@ describe('the job restart history', () => {
     const run = await runWorkflow(h, restartOptions('web'), {
       token: OPERATOR_TOKEN,
       controlPollMs: 50,
-      onStarted: (started) => {
-        handle = started;
-      },
-      interceptInvocation: async (state, invoke) => {
-        if (state === TaskStates.checkDeployments && ++guards === 2) await handle?.requestControl(stop);
-        return invoke();
-      },
+      ...atSafePoint(2, (started) => started.requestControl(stop)),
     });
 
     // Assert
@@ -158,19 +159,11 @@ describe('the job restart history', () => {
   it('ends a run canceled on the failure path (an interrupt confirmed) as canceled', async () => {
     // Arrange: the interrupt is confirmed as the second batch's safe point comes.
     const h = await cluster();
-    let handle: LocalRestart | undefined;
-    let guards = 0;
 
     // Act
     const run = await runWorkflow(h, restartOptions('web'), {
       token: OPERATOR_TOKEN,
-      onStarted: (started) => {
-        handle = started;
-      },
-      interceptInvocation: async (state, invoke) => {
-        if (state === TaskStates.checkDeployments && ++guards === 2) await handle?.requestCancel();
-        return invoke();
-      },
+      ...atSafePoint(2, (started) => started.requestCancel()),
     });
 
     // Assert
@@ -184,17 +177,7 @@ describe('the job restart history', () => {
   it("records a scheduled AWS execution's run with its engine, schedule and execution", async () => {
     // Act
     const h = await cluster();
-    const run = await runWorkflowInput(
-      h,
-      {
-        job: 'web',
-        yes: true,
-        trigger: 'schedule',
-        scheduleName: 'weekly-web',
-        scheduledTime: new Date().toISOString(),
-      },
-      { token: OPERATOR_TOKEN, engine: 'aws' },
-    );
+    const run = await runWorkflowInput(h, weeklyWebInput(), { token: OPERATOR_TOKEN, engine: 'aws' });
 
     // Assert
     expect(run.result.status).toBe('SUCCEEDED');
@@ -215,17 +198,9 @@ describe('the job restart history', () => {
     await holdJob({ namespace: 'default', jobId: 'web' }, holder);
 
     // Act
-    const run = await runWorkflowInput(
-      h,
-      {
-        job: 'web',
-        yes: true,
-        trigger: 'schedule',
-        scheduleName: 'weekly-web',
-        scheduledTime: new Date().toISOString(),
-      },
-      { token: OPERATOR_TOKEN },
-    ).finally(() => freeJob({ namespace: 'default', jobId: 'web' }, holder));
+    const run = await runWorkflowInput(h, weeklyWebInput(), { token: OPERATOR_TOKEN }).finally(() =>
+      freeJob({ namespace: 'default', jobId: 'web' }, holder),
+    );
 
     // Assert
     expect(run.result.status).toBe('SUCCEEDED');

@@ -22,7 +22,7 @@ import { type RestartInput, toRestartInput } from '../../../../lib/restart/input
 import type { RestartOptions } from '../../../../lib/restart/options';
 import { localStores } from '../../../../lib/stores/from-env';
 import type { LockKey } from '../../../../lib/stores/job-lock';
-import { FlowStates, TASK_STATE_HANDLERS } from '../../../../lib/workflow/state-names';
+import { FlowStates, TASK_STATE_HANDLERS, TaskStates } from '../../../../lib/workflow/state-names';
 import { asFunction } from '../../../iam/helpers/invoking-function';
 import type { Harness } from '../../../steps/helpers/harness';
 
@@ -212,4 +212,27 @@ export async function holdJob(key: LockKey, holder: string): Promise<void> {
 export async function freeJob(key: LockKey, holder: string): Promise<void> {
   await localStores.lock.release(key, holder);
   localStores.runs.ended(holder);
+}
+
+/**
+ * Run options that act on the run, as an operator at its terminal would, when the `nth` batch's
+ * safe point comes (Check deployments' `nth` invocation, before that batch restarts anything):
+ * `act` is handed the running restart (to cancel it, or to ask it to stop).
+ */
+export function atSafePoint(
+  nth: number,
+  act: (run: LocalRestart) => Promise<unknown>,
+): Pick<WorkflowRunOptions, 'onStarted' | 'interceptInvocation'> {
+  let handle: LocalRestart | undefined;
+  let reached = 0;
+  return {
+    onStarted: (started) => {
+      handle = started;
+    },
+    interceptInvocation: async (state, invoke) => {
+      if (state === TaskStates.checkDeployments && ++reached === nth && handle !== undefined)
+        await act(handle);
+      return invoke();
+    },
+  };
 }
