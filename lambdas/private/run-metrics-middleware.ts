@@ -35,12 +35,20 @@ function subjectOf(response: StepResponse): MetricsSubject {
 }
 
 /**
+ * Whether this process is a Lambda function's: the runtime always sets `AWS_LAMBDA_FUNCTION_NAME`
+ * (https://docs.aws.amazon.com/lambda/latest/dg/configuration-envvars.html#configuration-envvars-runtime).
+ * Anything else that runs a handler (a terminal's local engine, a test, a script) has a stdout of
+ * its own, which must not receive EMF lines.
+ */
+const onLambda = (): boolean => (process.env['AWS_LAMBDA_FUNCTION_NAME'] ?? '') !== '';
+
+/**
  * Publishes what `made` makes, on Lambda (or to a local test's sink); never throws. `made` runs
  * only where something will be published.
  */
 export function publishRunMetrics(context: Context, made: () => readonly Metrics[]): void {
   const sink = metricLinesOf(context);
-  if (isLocalInvocation(context) && sink === undefined) return;
+  if (sink === undefined && (isLocalInvocation(context) || !onLambda())) return;
   try {
     for (const metrics of made()) {
       if (sink === undefined) metrics.publishStoredMetrics();

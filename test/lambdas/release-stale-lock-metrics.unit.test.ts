@@ -13,6 +13,8 @@ import { captureOutput, lambdaContext } from './helpers/fixtures';
 const { handler } = await import('../../lambdas/release-stale-lock');
 
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
+// As the Lambda runtime sets it: outside Lambda no EMF line is printed.
+process.env['AWS_LAMBDA_FUNCTION_NAME'] = 'nomad-restart-test';
 
 describe('release-stale-lock handler’s run metric', () => {
   // No Nomad beside this test: the job's shared lock is test/faults/interrupted-run.test.ts's.

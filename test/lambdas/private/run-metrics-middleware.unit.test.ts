@@ -10,6 +10,8 @@ import { parseEmf } from '../helpers/emf';
 import { captureOutput, lambdaContext, plannedState } from '../helpers/fixtures';
 
 process.env['POWERTOOLS_LOG_LEVEL'] = 'SILENT';
+// As the Lambda runtime sets it: outside Lambda no EMF line is printed.
+process.env['AWS_LAMBDA_FUNCTION_NAME'] = 'nomad-restart-test';
 
 const batchFinished: ProgressEvent = {
   type: 'batch-finished',
@@ -40,6 +42,22 @@ describe('runMetricsMiddleware', () => {
       value: 2,
       line: { jobId: 'web', runId: 'arn:exec:run-1' },
     });
+  });
+
+  it('prints nothing outside Lambda (no AWS_LAMBDA_FUNCTION_NAME), whatever runs the handler', async () => {
+    // Arrange
+    const functionName = process.env['AWS_LAMBDA_FUNCTION_NAME'];
+    delete process.env['AWS_LAMBDA_FUNCTION_NAME'];
+
+    // Act
+    const { output } = await captureOutput(() =>
+      handlerReturning([batchFinished])({}, lambdaContext()),
+    ).finally(() => {
+      process.env['AWS_LAMBDA_FUNCTION_NAME'] = functionName;
+    });
+
+    // Assert
+    expect(emfLines(output)).toEqual([]);
   });
 
   it('prints nothing for a step without run-level events', async () => {
