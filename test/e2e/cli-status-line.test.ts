@@ -233,7 +233,6 @@ describe('nomad-restart -output json', () => {
       { restarted: 2, failed: 0 },
       { restarted: 3, failed: 0 },
       { restarted: 3, failed: 0 },
-      { restarted: 3, failed: 0 },
     ]);
     // The run-level events, in order: the run's start, what each batch did, the run's end.
     const runLevel = ['run-started', 'batch-finished', 'run-ended'];
