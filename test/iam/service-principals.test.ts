@@ -124,9 +124,13 @@ const ruleTargets = t.logicalIdsOf('AWS::Events::Rule').flatMap((rule) =>
 );
 
 describe("a rule's target function's resource policy", () => {
-  it('covers both rules of the full stack (stale lock, run end)', () => {
+  it("covers every rule of the full stack (stale lock, run end, the fleet's record end)", () => {
     // Assert
-    expect(ruleTargets).toHaveLength(2);
+    expect(ruleTargets.map(([rule]) => rule).sort()).toEqual([
+      expect.stringMatching(/^FleetEndFleetRecord/),
+      expect.stringMatching(/^RestartReleaseStaleLock/),
+      expect.stringMatching(/^RunNotificationsRunEnded/),
+    ]);
   });
 
   it.each(ruleTargets)('lets EventBridge invoke for rule %s the function %s', async (rule, fn) => {
