@@ -16,8 +16,8 @@ import type { JobLock } from '../stores/job-lock';
 import {
   type AnsweringRequest,
   controlRun,
-  PAUSE_QUESTION_KIND,
   type ParkedQuestions,
+  parkedPauses,
   type RunControlDeps,
   type RunControlOutcome,
 } from './run-control';
@@ -90,18 +90,15 @@ export async function controlFleet(
 async function parkedJobs(deps: FleetControlDeps, fleetRunId: string): Promise<PendingApproval[]> {
   const questions = deps.questions;
   if (questions === undefined) return [];
-  const pending = (await questions.pending()).filter((q) => q.kind === PAUSE_QUESTION_KIND);
-  const parked: PendingApproval[] = [];
-  for (const question of pending) {
-    // The pending index does not hold the run: each pause question is read (few are ever open).
-    const { runId } = await questions.approvals.get(question.approvalId);
-    // A fleet starts each job's execution under a name derived from the fleet run and the job
-    // (lib/fleet/execution-name.ts); a continued execution keeps the run's first ARN as its run.
-    const name = runId?.slice(runId.lastIndexOf(':') + 1);
-    if (runId !== undefined && name === executionName(fleetRunId, question.namespace, question.jobId))
-      parked.push({ ...question, runId });
-  }
-  return parked;
+  // A fleet starts each job's execution under a name derived from the fleet run and the job
+  // (lib/fleet/execution-name.ts); a continued execution keeps the run's first ARN as its run.
+  return parkedPauses(
+    questions.approvals,
+    await questions.pending(),
+    (runId, question) =>
+      runId.slice(runId.lastIndexOf(':') + 1) ===
+      executionName(fleetRunId, question.namespace, question.jobId),
+  );
 }
 
 /**

@@ -110,10 +110,25 @@ async function withdrawPause(deps: RunControlDeps, call: RunControlCall): Promis
 }
 
 /**
- * The pause question run `runId` is parked on, if any: an undecided `pause` question the ask step
- * parked for it. The ask step names the run on every question it parks, so a question asked by a
- * continued execution (another execution ARN, the same run) is found too.
+ * The pause questions among `pending` whose run `isRun` accepts, each with its run. The pending
+ * index does not hold the run: each pause question is read (few are ever open). The ask step names
+ * the run on every question it parks, so a question asked by a continued execution (another
+ * execution ARN, the same run) is found too.
  */
+export async function parkedPauses(
+  approvals: Pick<ApprovalStore, 'get'>,
+  pending: readonly PendingApproval[],
+  isRun: (runId: string, question: PendingApproval) => boolean,
+): Promise<(PendingApproval & { readonly runId: string })[]> {
+  const parked: (PendingApproval & { readonly runId: string })[] = [];
+  for (const question of pending.filter((q) => q.kind === PAUSE_QUESTION_KIND)) {
+    const { runId } = await approvals.get(question.approvalId);
+    if (runId !== undefined && isRun(runId, question)) parked.push({ ...question, runId });
+  }
+  return parked;
+}
+
+/** The pause question run `runId` is parked on, if any (see {@link parkedPauses}). */
 async function parkedPause(
   approvals: ParkedQuestions['approvals'],
   runId: string,
@@ -123,11 +138,7 @@ async function parkedPause(
   // without the state machine would read the whole table (a Scan nobody is granted).
   if (stateMachineArn === undefined) return undefined;
   const pending = await approvals.listPending({ stateMachineArn });
-  for (const question of pending.filter((q) => q.kind === PAUSE_QUESTION_KIND)) {
-    // The pending index does not hold the run: each pause question is read (few are ever open).
-    if ((await approvals.get(question.approvalId)).runId === runId) return question;
-  }
-  return undefined;
+  return (await parkedPauses(approvals, pending, (parkedRun) => parkedRun === runId))[0];
 }
 
 function restartOf(key: LockKey): string {
