@@ -7,10 +7,10 @@
  */
 import type { Context } from 'aws-lambda';
 import * as z from 'zod';
-import type { UnfinishedEnd } from '../lib/history/run-history';
 import { fleetRecordNamespace } from '../lib/steps/fleet/fleet-record';
 import { endUnfinishedRecords } from '../lib/steps/kit/job-history';
 import { clockOf } from '../lib/steps/kit/local-invocation';
+import { staleRunEnd } from '../lib/steps/lock/release-lock-step';
 import { StepPayloadError } from '../lib/workflow/errors';
 import { logger } from './private/logger';
 import { nomadClientOf } from './private/nomad-client-middleware';
@@ -47,11 +47,8 @@ const endFleetRecord = async (event: unknown, context: Context): Promise<{ names
   const nomad = nomadClientOf(context);
   const namespace = fleetRecordNamespace(selectedNamespace(input, nomad.config.namespace ?? 'default'));
   const why = [error, cause].filter((part) => typeof part === 'string' && part !== '').join(': ');
-  const end: UnfinishedEnd = {
-    outcome: status === 'ABORTED' ? 'aborted' : status === 'TIMED_OUT' ? 'timed-out' : 'error',
-    endedAt: clockOf(context)(),
-    ...(why === '' ? {} : { errors: [why] }),
-  };
+  // The one rule a dead execution's records end by, the one-job runs' too (release-stale-lock).
+  const end = staleRunEnd(status, why, clockOf(context)());
   await endUnfinishedRecords(runHistoryFor(context), [{ namespace, fleets: true }], runId, end);
   logger.info('Fleet record ended', { executionArn, status, namespace });
   return { namespace };
