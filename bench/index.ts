@@ -40,7 +40,7 @@ export interface BenchSizes {
   readonly planSizes: readonly number[];
   readonly scalingSizes: readonly number[];
   readonly latencyAllocations: number;
-  /** Runs of each start-to-exit row (a subprocess each). */
+  /** Paired rounds of each start-to-exit case (a subprocess per command each, bench/cli-start-to-exit.ts). */
   readonly startRuns: number;
   /** Whether the start-to-exit rows are measured from a packed and installed package too (a build). */
   readonly installedPackage: boolean;
@@ -59,7 +59,7 @@ export const FULL: BenchSizes = {
   planSizes: [1000, 10_000, 50_000],
   scalingSizes: [100, 1000, 10_000],
   latencyAllocations: 10,
-  startRuns: 9,
+  startRuns: 11,
   installedPackage: true,
   failingAllocations: 600,
   healthGate: { allocations: 50, batchSize: 10 },

@@ -15,6 +15,9 @@ describe('benchmarks (smoke sizes)', () => {
     // Assert
     const metrics = report.rows.map((row) => row.metric).join('\n');
     for (const metric of [
+      'start to exit, job not found against the simulator, checkout',
+      'start to exit, validation error (-batch-size=0) against the simulator, checkout',
+      'start to exit, 6 allocations in place (-batch-size 2) against the simulator, checkout',
       'Nomad requests per in-place allocation, batch 10',
       'Nomad requests per reschedule allocation, batch 10',
       'Nomad requests per in-place allocation, batch 2, without / with -wait-healthy',
