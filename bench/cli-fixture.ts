@@ -42,9 +42,14 @@ function agentJob(id: string): object {
   };
 }
 
-/** The token the commands run with, for the fixture's own requests on an agent with ACLs on. */
+/**
+ * The token that registers and purges the fixture on an agent with ACLs on:
+ * `NOMAD_BENCH_FIXTURE_TOKEN` (a management token, say), else `NOMAD_TOKEN`. Apart from the one
+ * the commands run with, so that they can run with no more than the README's policy, which may
+ * not register a job.
+ */
 function headers(): Record<string, string> {
-  const token = process.env['NOMAD_TOKEN'];
+  const token = process.env['NOMAD_BENCH_FIXTURE_TOKEN'] || process.env['NOMAD_TOKEN'];
   return token ? { 'X-Nomad-Token': token } : {};
 }
 

@@ -9,6 +9,9 @@
  * the agent (with `NOMAD_E2E_ADDR`, on a fixture job purged afterwards) or the simulator.
  *
  *   NOMAD_BIN=<nomad> NOMAD_E2E_ADDR=http://127.0.0.1:4646 npx tsx bench/cli-start-to-exit.ts [runs]
+ *
+ * On an agent with ACLs on, every command runs with `NOMAD_TOKEN` (the README's policy is
+ * enough) and the fixture is registered with `NOMAD_BENCH_FIXTURE_TOKEN` (cli-fixture.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
