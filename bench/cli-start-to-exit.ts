@@ -134,7 +134,8 @@ export async function measureStartToExit(runs: number, installed?: InstalledPack
   const version = nomadBin && agent ? await nomadVersion(nomadBin) : '';
   const notRun = !nomadBin ? 'not run: NOMAD_BIN unset' : 'not run: NOMAD_E2E_ADDR unset';
 
-  const loadBefore = oneMinuteLoad();
+  // The 1-minute load when each case starts, and at the end: a figure means little without it.
+  const loads = [oneMinuteLoad()];
   const fixture = await target(nomad === undefined ? undefined : agent);
   try {
     for (const { name, args } of CASES) {
@@ -148,13 +149,14 @@ export async function measureStartToExit(runs: number, installed?: InstalledPack
         return summary === undefined ? [] : [{ label: each.label, summary }];
       });
       rows.push(...caseRows(`${name} against ${fixture.where}`, measured, result));
+      loads.push(oneMinuteLoad());
     }
   } finally {
     await fixture.close();
   }
   rows.push({
-    metric: 'load average (1 min) around the start-to-exit rows',
-    figure: `${loadBefore} before, ${oneMinuteLoad()} after`,
+    metric: 'load average (1 min) before the start-to-exit cases and after each',
+    figure: loads.join(' → '),
     target: '-',
     nomadCli: '-',
     verdict: 'info',

@@ -41,7 +41,8 @@ describe('measureStartToExit', () => {
     }
     // A validation error is refused before any request.
     expect(rows.find((r) => r.metric.includes('validation error'))?.figure).toContain(', 0 requests');
-    expect(rows.at(-1)?.metric).toBe('load average (1 min) around the start-to-exit rows');
+    expect(rows.at(-1)?.metric).toBe('load average (1 min) before the start-to-exit cases and after each');
+    expect(rows.at(-1)?.figure).toMatch(/^\d+\.\d → \d+\.\d → \d+\.\d → \d+\.\d$/);
   });
 
   it('runs nomad beside ours against the agent and gives the ratios', async () => {
