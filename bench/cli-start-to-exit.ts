@@ -16,7 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startSimulator } from '../sim/index';
 import { fixtureJob, nomadVersion, purgeFromAgent, registerOnAgent } from './cli-fixture';
@@ -110,7 +110,11 @@ const oneMinuteLoad = () => (loadavg()[0] ?? Number.NaN).toFixed(1);
  * The rows: per case, one per command of ours with its medians and its ratios to the `nomad`
  * CLI's; a row saying why the single executable was not run when it was not; the load average.
  */
-export async function measureStartToExit(runs: number, installed?: InstalledPackage): Promise<ReportRow[]> {
+export async function measureStartToExit(
+  runs: number,
+  installed?: InstalledPackage,
+  sea: string = SEA,
+): Promise<ReportRow[]> {
   const node = `Node ${process.version}`;
   const ours = [
     installed === undefined
@@ -118,12 +122,11 @@ export async function measureStartToExit(runs: number, installed?: InstalledPack
       : command(`installed package, ${node}`, process.execPath, [installed.bin], installed.env),
   ];
   const rows: ReportRow[] = [];
-  const sea = relative(ROOT, SEA);
-  if (existsSync(SEA)) ours.push(command(`single executable (${sea})`, SEA, []));
+  if (existsSync(sea)) ours.push(command(`single executable (${basename(sea)})`, sea, []));
   else
     rows.push({
       metric: 'start to exit, single executable',
-      figure: `not run: ${sea} is absent (npm run build:sea builds it)`,
+      figure: `not run: ${relative(ROOT, sea)} is absent (npm run build:sea builds it)`,
       target: '-',
       nomadCli: '-',
       verdict: 'info',

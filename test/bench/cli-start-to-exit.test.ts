@@ -6,9 +6,11 @@
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { measureStartToExit } from '../../bench/cli-start-to-exit';
 import { startSimulator } from '../../sim/index';
 
+const BIN = fileURLToPath(new URL('../../bin/nomad-restart.js', import.meta.url));
 const CASES = ['job not found', 'validation error (-batch-size=0)', '6 allocations in place (-batch-size 2)'];
 const SAVED = { bin: process.env['NOMAD_BIN'], addr: process.env['NOMAD_E2E_ADDR'] };
 
@@ -28,9 +30,10 @@ describe('measureStartToExit', () => {
     delete process.env['NOMAD_BIN'];
 
     // Act
-    const rows = await measureStartToExit(1);
+    const rows = await measureStartToExit(1, undefined, join(tmpdir(), 'no-such-executable'));
 
-    // Assert
+    // Assert: no single executable (a row says so), ours from the checkout.
+    expect(rows[0]?.figure).toMatch(/no-such-executable is absent \(npm run build:sea builds it\)$/);
     for (const [i, name] of CASES.entries()) {
       const row = rows.find((r) =>
         r.metric.startsWith(`start to exit, ${name} against the simulator, checkout`),
@@ -45,9 +48,13 @@ describe('measureStartToExit', () => {
     expect(rows.at(-1)?.figure).toMatch(/^\d+\.\d → \d+\.\d → \d+\.\d → \d+\.\d$/);
   });
 
-  it('runs nomad beside ours against the agent and gives the ratios', async () => {
-    // Arrange: a stand-in nomad that makes one request and exits 1, like a job not found.
+  it('runs nomad beside ours and the single executable against the agent and gives the ratios', async () => {
+    // Arrange: a stand-in nomad that makes one request and exits 1, like a job not found; a
+    // stand-in single executable that runs the checkout's command.
     const dir = await mkdtemp(join(tmpdir(), 'bench-nomad-'));
+    const sea = join(dir, 'nomad-restart-linux-test');
+    await writeFile(sea, `#!/bin/sh\nexec '${process.execPath}' '${BIN}' "$@"\n`);
+    await chmod(sea, 0o755);
     const nomad = join(dir, 'nomad');
     await writeFile(
       nomad,
@@ -65,11 +72,20 @@ describe('measureStartToExit', () => {
 
     try {
       // Act
-      const rows = await measureStartToExit(1);
+      const rows = await measureStartToExit(1, undefined, sea);
 
       // Assert
-      for (const name of CASES) {
+      expect(rows.some((r) => r.metric === 'start to exit, single executable')).toBe(false);
+      for (const [i, name] of CASES.entries()) {
+        const executable = rows.find(
+          (r) =>
+            r.metric.startsWith(`start to exit, ${name} against the agent at`) &&
+            r.metric.includes('single executable (nomad-restart-linux-test)'),
+        );
+        expect(executable?.metric).toContain(`(median of 1; exit ${i === 2 ? 0 : 1})`);
+        expect(executable?.figure).toMatch(/; ours \/ nomad: CPU \d+\.\d{2}×, wall \d+\.\d{2}×$/);
         const row = rows.find((r) => r.metric.startsWith(`start to exit, ${name} against the agent at`));
+        expect(row?.metric).toContain('checkout');
         expect(row?.figure).toMatch(/; ours \/ nomad: CPU \d+\.\d{2}×, wall \d+\.\d{2}×$/);
         expect(row?.nomadCli).toMatch(
           /^Nomad v0\.0\.0-stand-in: CPU \d+\.\d{3} s, wall \d+\.\d{3} s, 1 request \(exit 1\)$/,
