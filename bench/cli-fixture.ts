@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { Job } from '../lib/nomad/types';
+import { RUN_HISTORY_PREFIX } from '../lib/stores/shared-lock-settings';
 
 /** Allocations of the fixture job. */
 export const ALLOCATIONS = 6;
@@ -77,9 +78,15 @@ export async function registerOnAgent(address: string, id: string): Promise<void
   throw new Error(`${id}: not running with its deployment over on ${address} after 90 s`);
 }
 
-/** Purges the fixture from the agent; a failure is left to the agent's garbage collection. */
+/**
+ * Purges the fixture from the agent, and the run history our runs left for it (a purge keeps a
+ * job's variables); a failure is left to whoever tidies the agent.
+ */
 export async function purgeFromAgent(address: string, id: string): Promise<void> {
   await nomadApi(address, `/v1/job/${id}?purge=true`, { method: 'DELETE' }).catch(() => undefined);
+  await fetch(`${address}/v1/var/${RUN_HISTORY_PREFIX}${id}`, { method: 'DELETE', headers: headers() }).catch(
+    () => undefined,
+  );
 }
 
 /** The first line of `nomad version` (e.g. `Nomad v2.0.6-dev`), or `nomad` when it prints none. */

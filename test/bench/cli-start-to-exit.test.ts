@@ -92,6 +92,11 @@ describe('measureStartToExit', () => {
         );
         expect(['pass', 'MISS']).toContain(row?.verdict);
       }
+      // The run history our restarts wrote for the fixture is gone with it.
+      const left = (await (
+        await fetch(`${agent.address}/v1/vars?prefix=nomad-restart/`)
+      ).json()) as unknown[];
+      expect(left).toEqual([]);
     } finally {
       await agent.close();
       await rm(dir, { recursive: true, force: true });
