@@ -69,6 +69,13 @@ export interface PlanRef {
   readonly skipped?: SkippedCounts;
 }
 
+/**
+ * Whether `plan` restarts nothing (`No allocations to restart`, an unknown task, every allocation
+ * filtered out): it has no batch. Such a run costs Nomad's own requests only: it takes no lock,
+ * writes no history record and reads no run-control request (docs/history.md).
+ */
+export const restartsNothing = (plan: Pick<PlanRef, 'batchCount'>): boolean => plan.batchCount === 0;
+
 /** Counters and loop position. Updated by guard, decide and apply-answer steps. */
 export interface Progress {
   /** 0-based index of the next batch to run; equals `plan.batchCount` when all ran. */

@@ -13,7 +13,7 @@ import type { RunEngine, RunRecord } from '../../history/record';
 import type { HistoryPlace, RunHistory, UnfinishedEnd } from '../../history/run-history';
 import type { ProgressEvent } from '../../restart/events';
 import type { RestartOptions } from '../../restart/options';
-import type { PlanRef, Progress, RunRef } from '../../workflow/payloads';
+import { type PlanRef, type Progress, type RunRef, restartsNothing } from '../../workflow/payloads';
 
 /** A step's access to the run history. */
 export interface HistoryDeps {
@@ -103,7 +103,9 @@ export async function recordRunStarted(
     ...(record.reason === undefined ? {} : { reason: record.reason }),
     ...(record.fleetRunId === undefined ? {} : { fleetRunId: record.fleetRunId }),
   });
-  await put(kit.history, record);
+  // A run that restarts nothing changes nothing: like a fleet with no job to restart, it writes
+  // no record (docs/history.md), so a schedule that finds nothing costs Nomad's requests only.
+  if (!restartsNothing(state.plan)) await put(kit.history, record);
 }
 
 /**
@@ -129,7 +131,7 @@ export async function recordRunEnded(
     durationMs: Math.max(0, end.endedAt - record.startedAt),
     ...(record.fleetRunId === undefined ? {} : { fleetRunId: record.fleetRunId }),
   });
-  await put(kit.history, record);
+  if (!restartsNothing(state.plan)) await put(kit.history, record);
 }
 
 /**

@@ -11,7 +11,7 @@ import { skipsWhenLocked } from '../../restart/window';
 import { describeHolder, LockHeldError, SharedLockHeldError } from '../../stores/errors';
 import type { RunStatus } from '../../stores/run-status';
 import { JobLockedError } from '../../workflow/errors';
-import type { Summary } from '../../workflow/payloads';
+import { restartsNothing, type Summary } from '../../workflow/payloads';
 import type { PlannedStepInput, StepEvents } from '../../workflow/restart-steps';
 import { readFreshness } from '../kit/freshness-read';
 import { recordRunEnded, recordRunStarted } from '../kit/job-history';
@@ -21,8 +21,11 @@ import { type JobLocks, leaseOf, lockKeyOf } from './job-locks';
 
 /** What "Lock job" came to. */
 export interface TakeLockOutput extends StepEvents {
-  /** The run holds the job (`taken-over` from a run no longer running), or, scheduled, was skipped. */
-  readonly outcome: 'taken' | 'taken-over' | 'skipped';
+  /**
+   * The run holds the job (`taken-over` from a run no longer running), or, scheduled, was skipped;
+   * `unneeded` when its plan restarts nothing (no lock is taken).
+   */
+  readonly outcome: 'taken' | 'taken-over' | 'skipped' | 'unneeded';
   /** A skipped run's summary (the execution's output, naming the holder); `null` when taken. */
   readonly summary: Summary | null;
 }
@@ -94,8 +97,7 @@ export async function takeLockStep(
     );
   // The job's record names the run holding it, so a run after one that never ended resumes it.
   const holdsJob = async () => {
-    if (plan.planKey !== '')
-      await recordRunHoldsJob(kit.planStore, jobRunKey(plan.namespace, plan.jobId), run.runId, plan.planKey);
+    await recordRunHoldsJob(kit.planStore, jobRunKey(plan.namespace, plan.jobId), run.runId, plan.planKey);
     const skipped = lock.sharedSkipped;
     if (skipped !== undefined)
       emit({ type: 'shared-lock-skipped', time: kit.now(), jobId: plan.jobId, reason: skipped.message });
@@ -123,6 +125,12 @@ export async function takeLockStep(
     );
     return { outcome: 'skipped', summary: skippedSummary(input, by.holder, now, freshness), events };
   };
+  // A plan that restarts nothing touches no allocation: no other run can be in its way, and
+  // Nomad's own command makes no request past the plan's, so neither does this run.
+  if (restartsNothing(plan)) {
+    await recordRunStarted(kit, input, emit);
+    return { outcome: 'unneeded', summary: null, events };
+  }
   try {
     await lock.take(key, lease);
     await holdsJob();
