@@ -41,6 +41,8 @@ export interface RunRef {
    * states from before it, where "Resume run" adds it.
    */
   readonly continuationPrefix?: string;
+  /** Unix ms of the run's last take or renewal of its locks (steps/lock/lease-renewal.ts); absent: renew. */
+  readonly leaseRenewedAt?: number;
 }
 
 /** What Plan resolved and stored. Everything else about the plan is in the plan store. */
@@ -68,13 +70,6 @@ export interface PlanRef {
   /** Allocations left out of the plan, by reason, for the run's summary; absent in older states. */
   readonly skipped?: SkippedCounts;
 }
-
-/**
- * Whether `plan` restarts nothing (`No allocations to restart`, an unknown task, every allocation
- * filtered out): it has no batch. Such a run costs Nomad's own requests only: it takes no lock,
- * writes no history record and reads no run-control request (docs/history.md).
- */
-export const restartsNothing = (plan: Pick<PlanRef, 'batchCount'>): boolean => plan.batchCount === 0;
 
 /** Counters and loop position. Updated by guard, decide and apply-answer steps. */
 export interface Progress {

@@ -13,7 +13,7 @@ import type { RunEngine, RunRecord } from '../../history/record';
 import type { HistoryPlace, RunHistory, UnfinishedEnd } from '../../history/run-history';
 import type { ProgressEvent } from '../../restart/events';
 import type { RestartOptions } from '../../restart/options';
-import { type PlanRef, type Progress, type RunRef, restartsNothing } from '../../workflow/payloads';
+import type { PlanRef, Progress, RunRef } from '../../workflow/payloads';
 
 /** A step's access to the run history. */
 export interface HistoryDeps {
@@ -32,6 +32,13 @@ export interface JobRunState {
   /** `null` before the batch loop counted anything (the counts are then all zero). */
   readonly progress: Progress | null;
 }
+
+/**
+ * Whether `plan` restarts nothing (`No allocations to restart`, an unknown task, every allocation
+ * filtered out): it has no batch. Such a run costs Nomad's own requests only: it takes no lock,
+ * writes no history record and reads no run-control request (docs/history.md).
+ */
+export const restartsNothing = (plan: Pick<PlanRef, 'batchCount'>): boolean => plan.batchCount === 0;
 
 /** The history of `plan`'s job. */
 export const jobHistoryPlace = (plan: Pick<PlanRef, 'namespace' | 'jobId'>): HistoryPlace => ({
