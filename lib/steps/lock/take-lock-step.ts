@@ -135,6 +135,7 @@ export async function takeLockStep(
     return { outcome: 'unneeded', summary: null, events, run };
   }
   try {
+    // Read before the request: the lease Nomad grants runs from no earlier than this.
     const takenAt = kit.now();
     await lock.take(key, lease);
     await holdsJob();
