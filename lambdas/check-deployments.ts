@@ -4,6 +4,7 @@
  * the deployment guard runs.
  */
 import type { Context } from 'aws-lambda';
+import { stopped } from '../lib/steps/lock/guard-step';
 import type { WorkflowState } from '../lib/workflow/payloads';
 import { decodeWorkflowState, plannedInput } from './private/decode-state';
 import { logger } from './private/logger';
@@ -14,15 +15,16 @@ const checkDeployments = async (event: unknown, context: Context): Promise<Workf
   const state = decodeWorkflowState(event);
   const input = plannedInput(state);
   const batch = input.progress.nextBatch;
-  const stop = await lockStepsFor(context).guard(input);
-  if (stop !== undefined) {
-    logger.info('Stopped at the safe point', { jobId: input.plan.jobId, batch, guard: stop.guard });
-    return { ...state, ...stop };
+  const guarded = await lockStepsFor(context).guard(input);
+  if (stopped(guarded)) {
+    logger.info('Stopped at the safe point', { jobId: input.plan.jobId, batch, guard: guarded.guard });
+    return { ...state, ...guarded };
   }
-  const out = await stepsFor(context).checkDeployments(input);
+  const { run } = guarded;
+  const out = await stepsFor(context).checkDeployments({ ...input, run });
   logger.info('Deployment guard', { batch, blocked: out.blocked });
   const guard = { blocked: out.blocked, canceled: false, windowEnded: false };
-  return { ...state, guard, progress: out.progress, events: out.events };
+  return { ...state, run, guard, progress: out.progress, events: out.events };
 };
 
 export const handler = stepHandler(checkDeployments, { nomad: true, state: 'check-deployments' });

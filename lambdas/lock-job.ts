@@ -12,11 +12,11 @@ import { stepHandler } from './private/step-handler';
 const lockJob = async (event: unknown, context: Context): Promise<WorkflowState> => {
   const { planEvents = [], ...state } = decodeWorkflowState(event);
   const input = plannedInput(state);
-  const { outcome, summary, events } = await lockStepsFor(context).take(input);
+  const { outcome, summary, events, run } = await lockStepsFor(context).take(input);
   logger.info('Job lock', { jobId: input.plan.jobId, namespace: input.plan.namespace, outcome });
   // "Locked by another run?" routes a skipped run on its summary.
   if (summary !== null) return { ...state, summary, events };
-  return { ...state, events: [...planEvents, ...events] };
+  return { ...state, run, events: [...planEvents, ...events] };
 };
 
 // The run holds its job from here: its live thread starts (lambdas/private/run-progress-middleware.ts).

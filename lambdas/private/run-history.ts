@@ -10,7 +10,7 @@
 import type { Context } from 'aws-lambda';
 import type { HistoryDeps } from '../../lib/steps/kit/job-history';
 import { clockOf, engineOf, type LiveEventSink, liveEventsOf } from '../../lib/steps/kit/local-invocation';
-import { NomadRunHistory } from '../../lib/stores/nomad-run-history';
+import { NomadRunHistory, type WrittenHistories } from '../../lib/stores/nomad-run-history';
 import type { SharedLockLog } from '../../lib/stores/shared-lock-settings';
 import { logger } from './logger';
 import { nomadClientOf } from './nomad-client-middleware';
@@ -20,6 +20,22 @@ import { nomadClientOf } from './nomad-client-middleware';
  * share its live sink. Weak, so a run's sink goes with the run.
  */
 const warnedRuns = new WeakSet<LiveEventSink>();
+
+/**
+ * What each local run last wrote to its histories, shared by its invocations (keyed, like
+ * {@link warnedRuns}, by the run's live sink): its final record is written at the index its
+ * provisional one got, without reading the history again. On AWS each step is its own Lambda
+ * function, with nothing shared between them: there the final write reads first.
+ */
+const writtenByRun = new WeakMap<LiveEventSink, WrittenHistories>();
+
+/** What the local run of `live` wrote to its histories so far; none on AWS. */
+function writtenOf(live: LiveEventSink | undefined): WrittenHistories | undefined {
+  if (live === undefined) return undefined;
+  const known = writtenByRun.get(live) ?? new Map();
+  writtenByRun.set(live, known);
+  return known;
+}
 
 /** Where this invocation's history warnings go: the log, and once per run the terminal. */
 function historyLog(context: Context): SharedLockLog {
@@ -39,7 +55,7 @@ function historyLog(context: Context): SharedLockLog {
 export function runHistoryFor(context: Context): HistoryDeps {
   const log = historyLog(context);
   return {
-    store: new NomadRunHistory(nomadClientOf(context), { log }),
+    store: new NomadRunHistory(nomadClientOf(context), { log, written: writtenOf(liveEventsOf(context)) }),
     engine: engineOf(context),
     // The error's name and message only: a Nomad error carries its status and body, never the token.
     warn: (message, err) => log.warn(`${message}: ${err instanceof Error ? err.message : String(err)}`, {}),

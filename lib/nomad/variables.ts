@@ -142,7 +142,8 @@ export class Variables {
 
   /**
    * `PUT /v1/var/:path?cas=<checkIndex>` (Nomad's `CheckedUpsert`): writes `items` only if the
-   * variable's `ModifyIndex` is still `checkIndex`. Resolves `false` when Nomad answers 409 instead
+   * variable's `ModifyIndex` is still `checkIndex`, and answers the variable as written (its new
+   * `ModifyIndex`, for the next checked write). Resolves `undefined` when Nomad answers 409 instead
    * (its `ErrCASConflict`: someone wrote meanwhile). Needs the `write` variables capability.
    */
   public async checkedWrite(
@@ -150,18 +151,19 @@ export class Variables {
     items: Record<string, string>,
     checkIndex: number,
     w?: WriteOptions,
-  ): Promise<boolean> {
+  ): Promise<Variable | undefined> {
     try {
-      await this.http.write(
-        `/v1/var/${path}`,
-        { cas: String(checkIndex) },
-        { Path: path, Items: items },
-        w,
-        decodeVariable,
-      );
-      return true;
+      return (
+        await this.http.write(
+          `/v1/var/${path}`,
+          { cas: String(checkIndex) },
+          { Path: path, Items: items },
+          w,
+          decodeVariable,
+        )
+      ).value;
     } catch (err) {
-      if (err instanceof UnexpectedResponseError && err.statusCode === 409) return false;
+      if (err instanceof UnexpectedResponseError && err.statusCode === 409) return undefined;
       throw err;
     }
   }

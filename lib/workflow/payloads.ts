@@ -41,6 +41,8 @@ export interface RunRef {
    * states from before it, where "Resume run" adds it.
    */
   readonly continuationPrefix?: string;
+  /** Unix ms of the run's last take or renewal of its locks (steps/lock/lease-renewal.ts); absent: renew. */
+  readonly leaseRenewedAt?: number;
 }
 
 /** What Plan resolved and stored. Everything else about the plan is in the plan store. */

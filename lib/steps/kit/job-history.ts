@@ -33,6 +33,13 @@ export interface JobRunState {
   readonly progress: Progress | null;
 }
 
+/**
+ * Whether `plan` restarts nothing (`No allocations to restart`, an unknown task, every allocation
+ * filtered out): it has no batch. Such a run costs Nomad's own requests only: it takes no lock,
+ * writes no history record and reads no run-control request (docs/history.md).
+ */
+export const restartsNothing = (plan: Pick<PlanRef, 'batchCount'>): boolean => plan.batchCount === 0;
+
 /** The history of `plan`'s job. */
 export const jobHistoryPlace = (plan: Pick<PlanRef, 'namespace' | 'jobId'>): HistoryPlace => ({
   namespace: plan.namespace,
@@ -103,7 +110,9 @@ export async function recordRunStarted(
     ...(record.reason === undefined ? {} : { reason: record.reason }),
     ...(record.fleetRunId === undefined ? {} : { fleetRunId: record.fleetRunId }),
   });
-  await put(kit.history, record);
+  // A run that restarts nothing changes nothing: like a fleet with no job to restart, it writes
+  // no record (docs/history.md), so a schedule that finds nothing costs Nomad's requests only.
+  if (!restartsNothing(state.plan)) await put(kit.history, record);
 }
 
 /**
@@ -129,7 +138,7 @@ export async function recordRunEnded(
     durationMs: Math.max(0, end.endedAt - record.startedAt),
     ...(record.fleetRunId === undefined ? {} : { fleetRunId: record.fleetRunId }),
   });
-  await put(kit.history, record);
+  if (!restartsNothing(state.plan)) await put(kit.history, record);
 }
 
 /**

@@ -10,6 +10,7 @@ import { describeRequester } from '../../control/requests';
 import { pauseQuestion } from '../../restart/questions';
 import { JobLockLostError } from '../../stores/errors';
 import { planKeys } from '../../stores/plan-keys';
+import type { RunRef } from '../../workflow/payloads';
 import type { PlannedStepInput } from '../../workflow/restart-steps';
 import { decision, pendingQuestion, type StepKit } from '../kit/step-kit';
 import { fleetControlRequest } from './fleet-control-step';
@@ -66,8 +67,8 @@ async function stopStep(kit: StepKit, input: PlannedStepInput, request: ControlR
 }
 
 /**
- * Parks the pause question through the ask step. The leases are renewed first, as "Decide" renews
- * them before any question: nothing renews them while the question waits for its answer. The pause
+ * Parks the pause question through the ask step. The leases are renewed first when they need it,
+ * as "Decide" renews them before any question: nothing renews them while the question waits for its answer. The pause
  * request becomes the question: `resume`, `stop` or a yes/no answer it. In Nomad it is left as
  * the parked marker, so that another terminal sees the run paused (`nomad-restart resume <job>`
  * refuses a run that is not); this safe point deletes the marker when the run comes back.
@@ -78,8 +79,9 @@ async function pauseStep(
   input: PlannedStepInput,
   request: ControlRequest,
 ): Promise<GuardStop> {
+  let run: RunRef;
   try {
-    await refreshLockStep(locks, input);
+    run = await refreshLockStep(kit.now, locks, input, 'longest');
   } catch (err) {
     if (!(err instanceof JobLockLostError)) throw err;
     const { events, progress } = await stopForLostLockStep(kit, input, err.message);
@@ -94,6 +96,7 @@ async function pauseStep(
     `${progress.restarted} restarted, ${progress.failed} failed so far`;
   return {
     guard: { blocked: false, canceled: false, paused: true },
+    run,
     events,
     decision: decision('ask', { question: pendingQuestion(pauseQuestion(request), summary, kit.now()) }),
   };

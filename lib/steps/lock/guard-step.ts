@@ -2,10 +2,12 @@
  * The lock's part of the safe point before a batch ("Check deployments", before its deployment
  * guard): a pending cancel request wins (no Nomad call), then a run-control request (stop, pause:
  * control-step.ts), then the maintenance window's end (no batch starts after it), then the run's
- * leases are renewed, and a run that lost the job stops there, failed, restarting nothing more.
+ * leases are renewed when less than half is left (lease-renewal.ts), and a run that lost the job
+ * stops there, failed, restarting nothing more.
  */
 import { windowHasEnded } from '../../restart/window';
 import { JobLockLostError } from '../../stores/errors';
+import type { RunRef } from '../../workflow/payloads';
 import type { PlannedStepInput } from '../../workflow/restart-steps';
 import { stopOnAlarmStep } from '../alarms/alarm-stop';
 import { stopAtWindowEndStep } from '../batch/window-end-step';
@@ -18,12 +20,20 @@ import { refreshLockStep } from './refresh-lock-step';
 
 export type { GuardStop } from './guard-stop';
 
-/** The lock's checks at the safe point before a batch; `undefined` when the run goes on. */
+/** Whether the safe point stopped the run. */
+export const stopped = (out: GuardStop | GuardPass): out is GuardStop => 'guard' in out;
+
+/** The run going on past the safe point: its state's run, with the renewal's time when it renewed. */
+export interface GuardPass {
+  readonly run: RunRef;
+}
+
+/** The lock's checks at the safe point before a batch: a stop, or the run going on. */
 export async function guardStep(
   kit: StepKit,
   locks: JobLocks,
   input: PlannedStepInput,
-): Promise<GuardStop | undefined> {
+): Promise<GuardStop | GuardPass> {
   const { run, plan } = input;
   if (await locks.lock.isCancelRequested(lockKeyOf(plan), run.runId)) {
     return { guard: { blocked: false, canceled: true }, events: [] };
@@ -38,8 +48,7 @@ export async function guardStep(
   const alarm = await stopOnAlarmStep(kit, input);
   if (alarm !== undefined) return alarm;
   try {
-    await refreshLockStep(locks, input);
-    return undefined;
+    return { run: await refreshLockStep(kit.now, locks, input, 'none') };
   } catch (err) {
     if (!(err instanceof JobLockLostError)) throw err;
     const { events, progress } = await stopForLostLockStep(kit, input, err.message);

@@ -2,7 +2,7 @@
  * What the safe point before a batch comes to when it stops the run there or parks a question
  * (guard-step.ts, control-step.ts).
  */
-import type { Decision, GuardState, Progress } from '../../workflow/payloads';
+import type { Decision, GuardState, Progress, RunRef } from '../../workflow/payloads';
 import type { StepEvents } from '../../workflow/restart-steps';
 
 /** What the safe point before a batch came to, when it stops the run there. */
@@ -12,4 +12,6 @@ export interface GuardStop extends StepEvents {
   readonly progress?: Progress;
   /** The pause question to park (`guard.paused`); absent otherwise. */
   readonly decision?: Decision;
+  /** The run with the time of the renewal made before the pause question; absent otherwise. */
+  readonly run?: RunRef;
 }

@@ -13,7 +13,7 @@ import type { PlannedStepInput } from '../../workflow/restart-steps';
 import type { JobRunState } from '../kit/job-history';
 import { createStepKit, type StepKitDeps } from '../kit/step-kit';
 import { endAfterErrorStep } from './end-after-error-step';
-import { type GuardStop, guardStep } from './guard-step';
+import { type GuardPass, type GuardStop, guardStep } from './guard-step';
 import { type JobLocks, lockKeyOf } from './job-locks';
 import { keepLeaseStep, type LeaseKept } from './refresh-lock-step';
 import { releaseLockStep, releaseStaleLockStep } from './release-lock-step';
@@ -35,14 +35,16 @@ export interface LockSteps {
   /**
    * The safe point before a batch, before the deployment guard (Nomad's `command/job_restart.go`
    * `handleSignal` and the batch loop): a pending cancel wins (no Nomad call), then the maintenance
-   * window's end (the run stops there, `window-ended`), then the lease is renewed: a run that lost
-   * the job stops, failed, restarting nothing more (`lock-lost`). `undefined` when the run goes on.
+   * window's end (the run stops there, `window-ended`), then the lease is renewed when less than
+   * half is left (lease-renewal.ts): a run that lost the job stops, failed, restarting nothing
+   * more (`lock-lost`). The run going on comes back with its renewal's time.
    */
-  guard(input: PlannedStepInput): Promise<GuardStop | undefined>;
+  guard(input: PlannedStepInput): Promise<GuardStop | GuardPass>;
   /**
    * After each await slice and at "Decide" (the last step before a batch wait or a question):
-   * renews the run's leases. A lost lock or a failed renewal is answered, not thrown: the next
-   * safe point stops a run that lost the job.
+   * renews the run's leases when less is left than the longest wait (lease-renewal.ts). A lost
+   * lock or a failed renewal is answered, not thrown, with the renewal due: the next safe point
+   * renews and stops a run that lost the job.
    */
   keepLease(input: PlannedStepInput): Promise<LeaseKept>;
   /** Whether a cancel was requested for the run (read at "Decide"). */
@@ -74,7 +76,7 @@ export function createLockSteps(deps: LockStepsDeps): LockSteps {
   return {
     take: (input) => takeLockStep(kit, locks, input),
     guard: (input) => guardStep(kit, locks, input),
-    keepLease: (input) => keepLeaseStep(locks, input),
+    keepLease: (input) => keepLeaseStep(kit.now, locks, input),
     cancelRequested: ({ run, plan }) => lock.isCancelRequested(lockKeyOf(plan), run.runId),
     release: (runId, key) => releaseLockStep(kit, lock, runId, key),
     endAfterError: (state, error) => endAfterErrorStep(kit, state, error),

@@ -1,42 +1,54 @@
 /**
  * Renewing the run's job locks between its safe points: after every await slice and at "Decide",
  * the last step before a batch wait or a question, both leases are extended (the engine's names
- * the execution running the run). Between two such steps the run waits at most one batch wait or
- * one question, which the workflow keeps under the shared lock's TTL (`AWS_LONGEST_WAIT_SECONDS`
- * in lib/stores/shared-lock-settings.ts), so a live run's lease never lapses.
+ * the execution running the run) when they need it (lease-renewal.ts: less left than the longest
+ * wait, which the workflow keeps under the shared lock's TTL, `AWS_LONGEST_WAIT_SECONDS` in
+ * lib/stores/shared-lock-settings.ts), so a live run's lease never lapses.
  */
 import { JobLockLostError } from '../../stores/errors';
+import type { RunRef } from '../../workflow/payloads';
 import type { PlannedStepInput } from '../../workflow/restart-steps';
 import { type JobLocks, leaseOf, lockKeyOf } from './job-locks';
+import { type ComingWait, leaseNeedsRenewal, renewalDue, renewedAt } from './lease-renewal';
 
-/** How a renewal between safe points went: a lost lock is left to the next safe point. */
+/** How a renewal between safe points went, and the run as its state carries it from here. */
 export type LeaseKept =
-  | { readonly renewed: true }
-  | { readonly renewed: false; readonly lost: boolean; readonly reason: string };
+  | { readonly renewed: true; readonly run: RunRef }
+  | { readonly renewed: false; readonly lost: boolean; readonly reason: string; readonly run: RunRef };
 
 /**
- * Extends both leases of the run's lock.
+ * Extends both leases of the run's lock when they need it before `wait`; answers the run with
+ * the renewal's time (unchanged when none was needed).
  * @throws JobLockLostError when the run holds the job no more: no restart may follow.
  */
-export function refreshLockStep(
+export async function refreshLockStep(
+  now: () => number,
   { lock, leaseSeconds }: JobLocks,
   { run, plan }: PlannedStepInput,
-): Promise<void> {
-  return lock.refresh(lockKeyOf(plan), leaseOf(run, leaseSeconds));
+  wait: ComingWait,
+): Promise<RunRef> {
+  const at = now();
+  if (!leaseNeedsRenewal(run, leaseSeconds, at, wait)) return run;
+  await lock.refresh(lockKeyOf(plan), leaseOf(run, leaseSeconds));
+  return renewedAt(run, at);
 }
 
 /**
- * {@link refreshLockStep}, answering instead of throwing: a lock found lost is left to the next
- * safe point, which stops the run there; a renewal that fails now (Nomad unreachable for a moment)
- * is tried again at the next step.
+ * {@link refreshLockStep} before the longest wait, answering instead of throwing: a lock found
+ * lost is left to the next safe point, which renews again (the run comes back with its renewal
+ * due) and stops the run there; a renewal that fails now (Nomad unreachable for a moment) is
+ * tried again at the next step.
  */
-export async function keepLeaseStep(locks: JobLocks, input: PlannedStepInput): Promise<LeaseKept> {
+export async function keepLeaseStep(
+  now: () => number,
+  locks: JobLocks,
+  input: PlannedStepInput,
+): Promise<LeaseKept> {
   try {
-    await refreshLockStep(locks, input);
-    return { renewed: true };
+    return { renewed: true, run: await refreshLockStep(now, locks, input, 'longest') };
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
-    return { renewed: false, lost: err instanceof JobLockLostError, reason };
+    return { renewed: false, lost: err instanceof JobLockLostError, reason, run: renewalDue(input.run) };
   }
 }
 

@@ -11,20 +11,26 @@ import { skipsWhenLocked } from '../../restart/window';
 import { describeHolder, LockHeldError, SharedLockHeldError } from '../../stores/errors';
 import type { RunStatus } from '../../stores/run-status';
 import { JobLockedError } from '../../workflow/errors';
-import type { Summary } from '../../workflow/payloads';
+import type { RunRef, Summary } from '../../workflow/payloads';
 import type { PlannedStepInput, StepEvents } from '../../workflow/restart-steps';
 import { readFreshness } from '../kit/freshness-read';
-import { recordRunEnded, recordRunStarted } from '../kit/job-history';
+import { recordRunEnded, recordRunStarted, restartsNothing } from '../kit/job-history';
 import type { StepKit } from '../kit/step-kit';
 import { jobRunKey, recordRunHoldsJob } from '../plan/earlier-run';
 import { type JobLocks, leaseOf, lockKeyOf } from './job-locks';
+import { renewedAt } from './lease-renewal';
 
 /** What "Lock job" came to. */
 export interface TakeLockOutput extends StepEvents {
-  /** The run holds the job (`taken-over` from a run no longer running), or, scheduled, was skipped. */
-  readonly outcome: 'taken' | 'taken-over' | 'skipped';
+  /**
+   * The run holds the job (`taken-over` from a run no longer running), or, scheduled, was skipped;
+   * `unneeded` when its plan restarts nothing (no lock is taken).
+   */
+  readonly outcome: 'taken' | 'taken-over' | 'skipped' | 'unneeded';
   /** A skipped run's summary (the execution's output, naming the holder); `null` when taken. */
   readonly summary: Summary | null;
+  /** The run, with the time it took the job's locks when it took them (lease-renewal.ts). */
+  readonly run: RunRef;
 }
 
 /** Who holds the job: an execution, or a run named by the shared lock's variable. */
@@ -94,8 +100,7 @@ export async function takeLockStep(
     );
   // The job's record names the run holding it, so a run after one that never ended resumes it.
   const holdsJob = async () => {
-    if (plan.planKey !== '')
-      await recordRunHoldsJob(kit.planStore, jobRunKey(plan.namespace, plan.jobId), run.runId, plan.planKey);
+    await recordRunHoldsJob(kit.planStore, jobRunKey(plan.namespace, plan.jobId), run.runId, plan.planKey);
     const skipped = lock.sharedSkipped;
     if (skipped !== undefined)
       emit({ type: 'shared-lock-skipped', time: kit.now(), jobId: plan.jobId, reason: skipped.message });
@@ -121,18 +126,27 @@ export async function takeLockStep(
       { outcome: 'skipped-job-locked', endedAt: now, errors: [held(by).message] },
       emit,
     );
-    return { outcome: 'skipped', summary: skippedSummary(input, by.holder, now, freshness), events };
+    return { outcome: 'skipped', summary: skippedSummary(input, by.holder, now, freshness), events, run };
   };
+  // A plan that restarts nothing touches no allocation: no other run can be in its way, and
+  // Nomad's own command makes no request past the plan's, so neither does this run.
+  if (restartsNothing(plan)) {
+    await recordRunStarted(kit, input, emit);
+    return { outcome: 'unneeded', summary: null, events, run };
+  }
   try {
+    // Read before the request: the lease Nomad grants runs from no earlier than this.
+    const takenAt = kit.now();
     await lock.take(key, lease);
     await holdsJob();
-    return { outcome: 'taken', summary: null, events };
+    return { outcome: 'taken', summary: null, events, run: renewedAt(run, takenAt) };
   } catch (err) {
     if (!(err instanceof LockHeldError)) throw err;
     if (err instanceof SharedLockHeldError && !err.askable) return lockedOut(err);
     // A holder that cannot be asked about keeps its lock: failing safe means not restarting.
     const status = await runs.status(err.holderExecution ?? err.holder);
     if (stillRuns(status)) return lockedOut(err);
+    const takenAt = kit.now();
     try {
       await lock.takeOver(key, lease, err.holder);
     } catch (race) {
@@ -148,6 +162,6 @@ export async function takeLockStep(
       previousStatus: status,
     };
     emit(takenOver);
-    return { outcome: 'taken-over', summary: null, events };
+    return { outcome: 'taken-over', summary: null, events, run: renewedAt(run, takenAt) };
   }
 }

@@ -1,8 +1,12 @@
 /**
  * Scenario: a run loses the job's lock mid-run (ACLs on, the README's policy). Right after the
  * run's first restart, a management token frees the run's lock in Nomad and another run takes
- * the job. The run restarts nothing more: it says the lock was lost and to whom, and ends with
- * Nomad's "Job restart finished with errors" and exit 1. Through the real command at a terminal
+ * the job. A run renews its lock only when the lease needs it (lib/steps/lock/lease-renewal.ts),
+ * so the loss is found at its next renewal: at a terminal, the safe point after a 2.5 s batch wait
+ * renews a 4 s lease (less than half left); on AWS, "Decide" renews a 300 s lease before the batch
+ * wait (less is left than the longest wait may last). From there the run restarts
+ * nothing more: it says the lock was lost and to whom, and ends with Nomad's "Job restart finished
+ * with errors" and exit 1. Through the real command at a terminal
  * (its process keeps the lock), and through the synthesized workflow on AWS's stores (S3 and
  * DynamoDB emulators, every call checked against its function's role) as an execution keeps it:
  * the execution fails `RestartFailed`, the reason in its summary.
@@ -10,6 +14,7 @@
 
 import { NomadClient } from '../../../lib/nomad';
 import { NomadVariablesLock, sharedLockPath } from '../../../lib/stores';
+import { TaskStates } from '../../../lib/workflow/state-names';
 import type { RunningSimulator } from '../../../sim/index';
 import { runCli } from '../../e2e/helpers/run-cli';
 import { accountFor, CLEAN, invariantsOf } from '../../faults/helpers/accounting';
@@ -21,6 +26,10 @@ import { allocationsOf, type Harness, harnessPerTest, simpleJob } from '../../st
 import { runWorkflow } from './helpers/workflow-harness';
 
 const RESTART = 'PUT /v1/client/allocation/:id/restart';
+/** A lease short enough that every "Decide" renews it (lease-renewal.ts). */
+const LEASE_SECONDS = '300';
+/** A lease of which less than half is left after the terminal's batch wait. */
+const SHORT_LEASE_SECONDS = '4';
 const PATH = sharedLockPath('web');
 const TAKER = { engine: 'local', who: 'bob', host: 'laptop-2', pid: '200' };
 const LOST =
@@ -59,13 +68,14 @@ describe('a run that loses the job’s lock', () => {
   it('at a terminal: says so, naming the run that took it, restarts nothing more and exits 1', async () => {
     // Arrange
     const { sim } = await cluster();
-    // The command waits 2 s after its first batch: the job is taken meanwhile.
+    // The command waits 2.5 s after its first batch: the job is taken meanwhile.
     sim.control.onRequest({ pathSuffix: '/restart', method: 'PUT', nth: 1 }, () => void takeTheJob(sim));
 
     // Act
-    const result = await runCli(['-yes', '-batch-size', '1', '-batch-wait', '2s', 'web'], {
+    const result = await runCli(['-yes', '-batch-size', '1', '-batch-wait', '2.5s', 'web'], {
       NOMAD_ADDR: sim.address,
       NOMAD_TOKEN: OPERATOR_TOKEN,
+      LOCK_TTL_SECONDS: SHORT_LEASE_SECONDS,
     });
 
     // Assert
@@ -83,22 +93,30 @@ describe('a run that loses the job’s lock', () => {
 
   describe('with the stores of AWS (emulators, every call checked against its role)', () => {
     useEmulatedAws();
+    const envBefore = process.env['LOCK_TTL_SECONDS'];
+    beforeAll(() => {
+      process.env['LOCK_TTL_SECONDS'] = LEASE_SECONDS;
+    });
+    afterAll(() => {
+      if (envBefore === undefined) delete process.env['LOCK_TTL_SECONDS'];
+      else process.env['LOCK_TTL_SECONDS'] = envBefore;
+    });
 
     it('ends the execution failed, the loss in its summary, with one allocation restarted of three', async () => {
       // Arrange
       const harness = await cluster();
       const planned = allocationsOf(harness, 'web');
       const startedAt = harness.now();
-      let guards = 0;
+      let decides = 0;
 
-      // Act: the job is taken between the first batch and the second's safe point.
+      // Act: the job is taken after the first batch, before "Decide" renews the lease.
       const run = await runWorkflow(
         harness,
         restartOptions('web', { batchSize: { value: 1, percent: false } }),
         {
           token: OPERATOR_TOKEN,
           interceptInvocation: async (state, invoke) => {
-            if (state === 'Check deployments' && ++guards === 2) await takeTheJob(harness.sim);
+            if (state === TaskStates.decide && ++decides === 1) await takeTheJob(harness.sim);
             return invoke();
           },
         },

@@ -64,6 +64,7 @@ describe('LockSteps', () => {
       expect(out).toEqual({
         outcome: 'taken-over',
         summary: null,
+        run: { runId: 'run-next', executionId: 'run-next', executionNumber: 1, leaseRenewedAt: NOW },
         events: [
           // The job is the run's: its record starts (run-started), then the take-over is told.
           expect.objectContaining({
@@ -223,8 +224,25 @@ describe('LockSteps', () => {
       const canceled = await steps.guard(input('run-1'));
 
       // Assert
-      expect(goOn).toBeUndefined();
+      expect(goOn).toEqual({ run: { ...input('run-1').run, leaseRenewedAt: NOW } });
       expect(canceled).toEqual({ guard: { blocked: false, canceled: true }, events: [] });
+    });
+
+    it('renews no lease with more than half left: a lock lost meanwhile waits for the next renewal', async () => {
+      // Arrange: another run holds the job, but this one renewed at NOW with a 60 s lease.
+      const own = new MemoryJobLock();
+      await own.acquire(KEY, { owner: 'run-other', ttlSeconds: 60 });
+      const recent = input('run-1');
+      const renewed = { ...recent, run: { ...recent.run, leaseRenewedAt: NOW - 29_000 } };
+      const halfGone = { ...recent, run: { ...recent.run, leaseRenewedAt: NOW - 31_000 } };
+
+      // Act
+      const goOn = await lockSteps(own).guard(renewed);
+      const stop = await lockSteps(own).guard(halfGone);
+
+      // Assert
+      expect(goOn).toEqual({ run: renewed.run });
+      expect(stop).toMatchObject({ guard: { blocked: true }, events: [{ type: 'lock-lost' }] });
     });
   });
 
@@ -237,8 +255,9 @@ describe('LockSteps', () => {
       // Act
       const kept = await lockSteps(own).keepLease(input('run-1'));
 
-      // Assert
+      // Assert: the renewal is due again, so the next safe point renews and stops the run.
       expect(kept).toMatchObject({ renewed: false, lost: true });
+      expect(kept.run).not.toHaveProperty('leaseRenewedAt');
     });
   });
 
