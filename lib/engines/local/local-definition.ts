@@ -90,9 +90,12 @@ function localDefinitionsOf(template: unknown): LocalDefinitions {
   return { ...restart, fleet: localStateMachineOf(template, STATE_MACHINE_ID_PREFIXES.fleet) };
 }
 
-/** What a terminal says while the state machine is synthesized again (measured in docs/benchmarks.md). */
+/**
+ * What a terminal says while the state machine is synthesized again: 2 to 4 s on the 2-core
+ * machine, synth and validation (docs/benchmarks.md, "Build and first run").
+ */
 export const PREPARING_STATE_MACHINE =
-  'Preparing the state machine (first run after a source change, about 20 s)...';
+  'Preparing the state machine (first run after a source change, a few seconds)...';
 
 /** Where the package carries the definition `npm run build` synthesized, relative to its root. */
 export const SHIPPED_DEFINITION_FILE = join('dist', 'local-definition.json');

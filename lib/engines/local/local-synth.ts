@@ -112,7 +112,9 @@ export async function runLocalCdkApp(projectDir: string, outDir: string): Promis
   const dir = await mkdtemp(join(parent, 'app-'));
   try {
     const script = await bundleApp(projectDir, dir).catch((error: unknown) => {
-      throw new SynthesisFailedError('cannot bundle the CDK app (bin/app.ts)', { cause: error });
+      // esbuild's message names the file, line and what it could not compile or resolve.
+      const why = error instanceof Error ? `: ${error.message}` : '';
+      throw new SynthesisFailedError(`cannot bundle the CDK app (bin/app.ts)${why}`, { cause: error });
     });
     await runNode(projectDir, script, outDir);
   } finally {
