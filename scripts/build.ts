@@ -11,10 +11,10 @@
  * `dist/package.json` makes every `.js` and `.d.ts` under `dist/` CommonJS: a CommonJS module can be
  * both `require`d and `import`ed by a CDK app, and its declarations resolve without file extensions.
  */
-import { execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, extname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, build } from 'esbuild';
 // @ts-expect-error: a plain JavaScript module of the shim, without type declarations
@@ -46,20 +46,29 @@ async function buildCommand(): Promise<void> {
   writeFileSync(join(ROOT, outDir, 'bundle-id'), `nomad-restart-${hash}\n`);
 }
 
-/** Every `lambdas/<id>.ts` with the options `NodejsFunction` passes to esbuild (task-function.ts). */
+/**
+ * Every `lambdas/<id>.ts` with the options `NodejsFunction` passes to esbuild (task-function.ts),
+ * in one esbuild call: it bundles the entries in parallel and parses a module they share (the step
+ * kit, the AWS SDK) once, where a call per handler did both again for each. No code splitting:
+ * each bundle stands alone, as a Lambda function's code must.
+ */
 async function buildHandlers(): Promise<void> {
   const ids = readdirSync(join(ROOT, 'lambdas'))
     .filter((name) => name.endsWith('.ts'))
     .map((name) => name.slice(0, -'.ts'.length));
-  for (const id of ids) {
-    await build({
-      entryPoints: [join(ROOT, 'lambdas', `${id}.ts`)],
-      absWorkingDir: ROOT,
-      outfile: join(prebuiltHandlerDir(ROOT, id), HANDLER_BUNDLE_FILE),
-      ...handlerEsbuildOptions(),
-      logLevel: 'warning',
-    });
-  }
+  const outdir = join(DIST, 'lambdas');
+  const bundleName = HANDLER_BUNDLE_FILE.slice(0, -extname(HANDLER_BUNDLE_FILE).length);
+  await build({
+    entryPoints: ids.map((id) => ({
+      in: join(ROOT, 'lambdas', `${id}.ts`),
+      out: relative(outdir, join(prebuiltHandlerDir(ROOT, id), bundleName)),
+    })),
+    absWorkingDir: ROOT,
+    outdir,
+    outExtension: { '.js': extname(HANDLER_BUNDLE_FILE) },
+    ...handlerEsbuildOptions(),
+    logLevel: 'warning',
+  });
 }
 
 /** The constructs in one CommonJS file; their own npm packages inside it, the CDK left to the app. */
@@ -81,14 +90,30 @@ async function buildConstructs(): Promise<void> {
     logLevel: 'warning',
     plugins: [moduleUrls(packagedFileUrl(ROOT, outDir))],
   });
-  execFileSync(
-    process.execPath,
-    [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
-    {
+}
+
+/**
+ * `tsc` in a child process, so that it runs beside the bundling and the synth. `--noCheck`
+ * (https://www.typescriptlang.org/tsconfig/#noCheck) emits the same declarations without checking
+ * every body they reach, a third of tsc's CPU: the types are checked by `npm run typecheck` in CI
+ * over every file, and the shipped declarations by scripts/check-package.sh in a CDK app without
+ * skipLibCheck.
+ */
+function runTsc(): Promise<void> {
+  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--noCheck'], {
       cwd: ROOT,
       stdio: 'inherit',
-    },
-  );
+    });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`tsc exited with code ${code}`))));
+  });
+}
+
+/** The constructs' declarations, in `dist/types/`. */
+async function buildDeclarations(): Promise<void> {
+  await runTsc();
   // Every declaration file that imports zod, found rather than listed (a new schema module would
   // otherwise fail `npm pack`): the types inferred from schemas (the inputs a schedule takes)
   // written out, then the schemas and what is typed with zod left out.
@@ -107,13 +132,27 @@ async function buildLocalDefinition(): Promise<void> {
   writeFileSync(join(ROOT, SHIPPED_DEFINITION_FILE), `${JSON.stringify(stateMachine)}\n`);
 }
 
+/** Runs one phase of the build, and says how long it took once it ends. */
+async function phase(name: string, run: () => Promise<void>): Promise<void> {
+  const started = performance.now();
+  await run();
+  process.stdout.write(`  ${name}: ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+}
+
 async function main(): Promise<void> {
   rmSync(DIST, { recursive: true, force: true });
   mkdirSync(DIST, { recursive: true });
   writeFileSync(join(DIST, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
   const started = performance.now();
-  // The synth is a child process: it runs beside the bundling.
-  await Promise.all([buildLocalDefinition(), buildCommand().then(buildHandlers).then(buildConstructs)]);
+  // The synth and tsc are child processes and esbuild has threads of its own: all run at once,
+  // and the build takes about as long as its longest phase (docs/benchmarks.md, "Build and first run").
+  await Promise.all([
+    phase('local definition (synth)', buildLocalDefinition),
+    phase('declarations (tsc)', buildDeclarations),
+    phase('command (esbuild)', buildCommand),
+    phase('handlers (esbuild)', buildHandlers),
+    phase('constructs (esbuild)', buildConstructs),
+  ]);
   process.stdout.write(`built dist/ in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 }
 

@@ -33,7 +33,8 @@ OFFLINE=(--offline --no-audit --no-fund)
 # (lock-job: 1,064 KB of code and 1,842 KB of map before, 1,100 KB and 1,870 KB after); seven
 # declarations (the dashboard, the run metrics, the metric names, a run's outcome, reason and
 # events). The budgets are that plus about 5%. A budget this size still fails on what once
-# slipped in: a handler carrying the CDK (85 MB), or sources and tests.
+# slipped in: a handler carrying the CDK (85 MB), or sources and tests. #41 (a faster build, the
+# same dist/ but for the command's bundle): 16,929 KB, 68,499 KB and 205 files, budgets unchanged.
 MAX_PACKED_KB=17920
 MAX_UNPACKED_KB=71680
 MAX_FILES=212

@@ -1,12 +1,12 @@
 /**
  * Scenario: the first run from a checkout (or the first after a source change) spends seconds
- * bundling the command, and a run about 20 s synthesizing the state machine, before printing
+ * bundling the command, and a restart seconds more synthesizing the state machine, before printing
  * anything. At a terminal each says so in one line on stderr; piped, the output stays byte for
  * byte what Nomad's command prints. Runs in a copy of the
  * checkout's sources (node_modules linked), so the repository's own bundle cache is left alone.
  */
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { execFile, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -59,6 +59,29 @@ function atTerminal(checkout: string, args: string[], env: Record<string, string
       // The live status line (docs/terminal.md) is drawn on the same terminal: only the lines count.
       resolve(withoutStatusLine(output.replace(/\r/g, '')));
     });
+  });
+}
+
+/**
+ * Runs `nomad-restart <args>` from `checkout` with its output piped. Asynchronous: the Nomad
+ * simulator it talks to answers from this process.
+ */
+function piped(
+  checkout: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [join(checkout, 'bin', 'nomad-restart.js'), ...args],
+      { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', ...env }, timeout: RUN_TIMEOUT_MS },
+      (error, stdout, stderr) => {
+        const status = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+        if (status === null) reject(error);
+        else resolve({ status, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -128,6 +151,8 @@ describe('the first restart from a checkout', () => {
   let dir: string;
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+  // A restart, not a job that is not found: only a run with something to restart needs the
+  // state machine.
   it(
     "says at a terminal that it is preparing the state machine, before Nomad's lines",
     async () => {
@@ -135,12 +160,30 @@ describe('the first restart from a checkout', () => {
       dir = copyCheckout();
 
       // Act
-      const output = await atTerminal(dir, ['-no-color', 'no-such-job'], h.env);
+      const output = await atTerminal(dir, ['-no-color', '-yes', 'example'], h.env);
 
       // Assert
       const lines = output.split('\n');
       expect(lines.slice(0, 2)).toEqual([PREPARING, PREPARING_STATE_MACHINE]);
-      expect(lines).toContain('No job(s) with prefix or ID "no-such-job" found');
+      expect(lines).toContain('Job restarted successfully!');
+    },
+    2 * RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'says nothing of it when its output is piped',
+    async () => {
+      // Arrange
+      dir = copyCheckout();
+
+      // Act
+      const first = await piped(dir, ['-yes', 'example'], h.env);
+
+      // Assert: it did synthesize the state machine (its template is in the checkout's cache).
+      expect({ status: first.status, stderr: first.stderr }).toEqual({ status: 0, stderr: '' });
+      expect(first.stdout).toContain('Job restarted successfully!');
+      expect(existsSync(join(dir, '.nomad-restart', 'synth', 'NomadRestart.template.json'))).toBe(true);
+      expect(`${first.stdout}${first.stderr}`).not.toContain('Preparing');
     },
     2 * RUN_TIMEOUT_MS,
   );

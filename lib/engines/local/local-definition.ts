@@ -1,18 +1,18 @@
 /**
  * The state machine the local engine runs: the app's own stack, synthesized in a child process
- * with bundling off (the handlers are bound by state name, so no Lambda asset is needed), and
+ * with bundling and validation off (local-synth.ts), and
  * read out of the template with its ARN. In this repository it is synthesized again whenever a
  * source changed; the installed package has no CDK app to synthesize, so `npm run build` does it
  * once and ships the result (`dist/local-definition.json`).
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SynthesisFailedError, SynthesizedTemplateNotFoundError } from './errors';
+import { SynthesizedTemplateNotFoundError } from './errors';
+import { runLocalCdkApp } from './local-synth';
 import { ensureSynthesized } from './synth';
 import {
   type ExtractedStateMachine,
@@ -45,8 +45,6 @@ const PROJECT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '.
 const STACK_NAME = 'NomadRestart';
 /** Where the local synth lives: apart from `cdk.out`, whose template carries bundled assets. */
 const LOCAL_SYNTH_DIR = join('.nomad-restart', 'synth');
-/** `nomadAddress` for the local synth: a reserved name (RFC 6761 `.invalid`) nobody can reach. */
-const LOCAL_SYNTH_NOMAD_ADDRESS = 'https://nomad.local-engine.invalid:4646';
 
 /**
  * Synthesizes the stack for local use (once, while sources are unchanged) with bundling off:
@@ -58,46 +56,13 @@ async function synthesizeForLocalRun(projectDir: string, outDir: string): Promis
   // then rename the template into place, which is atomic: a reader never sees half a file.
   const scratch = `${outDir}.${process.pid}.${randomUUID()}`;
   try {
-    await runCdkApp(projectDir, scratch);
+    await runLocalCdkApp(projectDir, scratch);
     await mkdir(outDir, { recursive: true });
     const template = `${STACK_NAME}.template.json`;
     await rename(join(scratch, template), join(outDir, template));
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
-}
-
-function runCdkApp(projectDir: string, outDir: string): Promise<void> {
-  const tsx = join(projectDir, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [tsx, join(projectDir, 'bin', 'app.ts')], {
-      cwd: projectDir,
-      env: {
-        ...process.env,
-        CDK_OUTDIR: outDir,
-        // The CDK CLI refuses `aws:` context keys from users, but the app reads this variable.
-        // The address is never read in a local run (the command hands the handlers its own
-        // configuration); the app only needs one that is not loopback to synthesize.
-        CDK_CONTEXT_JSON: JSON.stringify({
-          'aws:cdk:bundling-stacks': [],
-          nomadAddress: LOCAL_SYNTH_NOMAD_ADDRESS,
-        }),
-      },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-4000);
-    });
-    child.on('error', (error) =>
-      reject(new SynthesisFailedError('cannot run the CDK app', { cause: error })),
-    );
-    child.on('close', (code) =>
-      code === 0
-        ? resolve()
-        : reject(new SynthesisFailedError(`CDK app exited with code ${code}: ${stderr.trim()}`)),
-    );
-  });
 }
 
 /** The part of a template the local engine keeps. The ARN too: continue-as-new starts this same state machine, by ARN. */
@@ -125,9 +90,12 @@ function localDefinitionsOf(template: unknown): LocalDefinitions {
   return { ...restart, fleet: localStateMachineOf(template, STATE_MACHINE_ID_PREFIXES.fleet) };
 }
 
-/** What a terminal says while the state machine is synthesized again (measured in docs/benchmarks.md). */
+/**
+ * What a terminal says while the state machine is synthesized again: 2 to 4 s on the 2-core
+ * machine, synth and validation (docs/benchmarks.md, "Build and first run").
+ */
 export const PREPARING_STATE_MACHINE =
-  'Preparing the state machine (first run after a source change, about 20 s)...';
+  'Preparing the state machine (first run after a source change, a few seconds)...';
 
 /** Where the package carries the definition `npm run build` synthesized, relative to its root. */
 export const SHIPPED_DEFINITION_FILE = join('dist', 'local-definition.json');
