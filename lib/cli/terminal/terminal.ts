@@ -74,7 +74,8 @@ export function createTerminal(streams: TerminalStreams): Terminal {
     return rl;
   };
   return {
-    interactive: streams.stdin.isTTY === true && streams.stdout.isTTY === true,
+    // stdout first: piped or scripted, Node never makes the stdin stream (a file's loads all of fs's streams).
+    interactive: streams.stdout.isTTY === true && streams.stdin.isTTY === true,
     write: (line) => (line.stream === 'stdout' ? streams.stdout : streams.stderr).write(`${line.text}\n`),
     notice: (text) => {
       if (streams.stderr.isTTY === true) streams.stderr.write(`${text}\n`);
