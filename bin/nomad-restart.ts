@@ -5,7 +5,15 @@
 import { runDemo, runJobRestart } from '../lib/cli/index';
 
 async function main(argv: string[]): Promise<number> {
-  const ctx = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env };
+  const ctx = {
+    // Node makes `process.stdin` on first read: a run that asks nothing never pays for it.
+    get stdin() {
+      return process.stdin;
+    },
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+  };
   const [first, ...rest] = argv;
   if (first === 'demo') return runDemo(ctx);
   if (first === 'attach') {

@@ -12,10 +12,15 @@
  * in a function that runs on first import, so what a run does not use is never executed.
  * `npm run build` (scripts/build.ts) makes the package's bundle with the same options.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+
+// Required, not imported: see run-bundle.js on `node:fs` in an ES module.
+const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = createRequire(
+  import.meta.url,
+)('node:fs');
+const { readFile } = createRequire(import.meta.url)('node:fs/promises');
 
 const PROJECT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CACHE_DIR = join(PROJECT_DIR, '.nomad-restart', 'cli');

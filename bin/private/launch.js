@@ -6,9 +6,12 @@
  * (run-bundle.js), or through tsx's loader when no bundle can be built (a read-only checkout, no
  * esbuild). The package ships no TypeScript, so the source beside the shim tells the two apart.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { runBundle } from './run-bundle.js';
+
+// Required, not imported: see run-bundle.js on `node:fs` in an ES module.
+const { existsSync, readFileSync } = createRequire(import.meta.url)('node:fs');
 
 /** What a terminal shows while the command is bundled again (the first run after a source change). */
 const PREPARING_COMMAND = 'Preparing the command (first run after a source change, a few seconds)...';

@@ -30,7 +30,9 @@ export function goQuote(text: string): string {
     const code = ch.codePointAt(0) ?? 0;
     if (ch === '"' || ch === '\\') {
       out += `\\${ch}`;
-    } else if (PRINTABLE.test(ch)) {
+    } else if ((code >= 0x20 && code < 0x7f) || PRINTABLE.test(ch)) {
+      // Every ASCII character from space to `~` is printable: the Unicode-class pattern, whose
+      // first use costs more than a millisecond to compile, is only needed beyond ASCII.
       out += ch;
     } else if (SHORT_ESCAPES[ch] !== undefined) {
       out += SHORT_ESCAPES[ch];

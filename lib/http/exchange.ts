@@ -6,7 +6,14 @@
  * settings (private CA, client certificate, server name) undici's did.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type * as Https from 'node:https';
+import { createRequire } from 'node:module';
+
+/**
+ * `node:https`, required when an `https:` pool is made: it loads `node:tls` and `node:crypto`,
+ * about 15 ms of CPU that a command talking plain HTTP (a dev agent, a sidecar) never uses.
+ */
+const https = (): typeof Https => createRequire(import.meta.url)('node:https');
 
 /** Error code of a connection not open within its time limit (undici's name for it, kept). */
 export const CONNECT_TIMEOUT_CODE = 'UND_ERR_CONNECT_TIMEOUT';
@@ -33,7 +40,7 @@ export function createPool(origin: URL, tls: Record<string, unknown>, connectMs:
   // `timeout` only ends idle sockets (Node then also honours a server's shorter Keep-Alive hint,
   // as undici did); a request in flight is limited by the transport's own timer.
   const options = { keepAlive: true, timeout: IDLE_SOCKET_MS };
-  const agent = secure ? new HttpsAgent({ ...options, ...tls }) : new HttpAgent(options);
+  const agent = secure ? new (https().Agent)({ ...options, ...tls }) : new HttpAgent(options);
   return { agent, secure, connectMs, inFlight: new Set() };
 }
 
@@ -68,7 +75,7 @@ export function exchange(pool: ConnectionPool, req: ExchangeRequest): Promise<Ex
   const body = req.body === undefined ? undefined : Buffer.from(req.body, 'utf8');
   const headers =
     req.method === 'PUT' ? { ...req.headers, 'content-length': String(body?.length ?? 0) } : req.headers;
-  const send = pool.secure ? httpsRequest : httpRequest;
+  const send = pool.secure ? https().request : httpRequest;
   const exchanged = new Promise<Exchange>((resolve, reject) => {
     const outgoing = send(req.url, { method: req.method, headers, agent: pool.agent, signal: req.signal });
     outgoing.once('socket', (socket) => {

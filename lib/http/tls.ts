@@ -4,8 +4,11 @@
  * Nomad's and Consul's clients share it; each names its own error class and wording.
  */
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { createSecureContext } from 'node:tls';
+// `node:tls` is required only when TLS settings are checked: it loads `node:crypto`, about 15 ms
+// of CPU on every start of a command that talks plain HTTP (see exchange.ts).
+import type * as Tls from 'node:tls';
 import { fileErrorText, messageOf } from './error-text';
 
 /** TLS settings, as both HashiCorp CLIs take them. Every file setting is a path, read once when the client is created. */
@@ -98,7 +101,7 @@ export function nodeTlsOptions(tls: TlsFiles, how: TlsFailure): Record<string, u
   if (given(tls.serverName)) options['servername'] = tls.serverName;
   try {
     // Fails now, not at the first request, on a key that does not match its certificate or bad PEM.
-    createSecureContext(options);
+    (createRequire(import.meta.url)('node:tls') as typeof Tls).createSecureContext(options);
   } catch (err) {
     throw how.fail(`invalid TLS configuration: ${messageOf(err)}`, err);
   }

@@ -34,6 +34,12 @@ describe('buildBundle', () => {
     expect(readFileSync(path).every((byte) => byte < 0x80)).toBe(true);
   });
 
+  it('keeps only the zod it uses: no locale but English, no JSON Schema conversion', () => {
+    // Assert: a dynamic import('zod') anywhere would keep all of it (~430 KB), locales too
+    expect(source).not.toContain('Ongeldige invoer');
+    expect(source).not.toContain('fromJSONSchema');
+  });
+
   it('puts a stand-in where aws-local-stepfunctions imports the Lambda SDK', () => {
     // Assert
     expect(source).toContain('a Task without a local handler cannot call AWS Lambda from the local engine');

@@ -190,6 +190,27 @@ describe('runBundle', () => {
     expect(readFileSync(cacheFile()).equals(made)).toBe(true);
   });
 
+  it('loads neither node:crypto (to name its cache) nor node:stream (through an ES facade of node:fs)', () => {
+    // Arrange
+    const script = `import { runBundle } from ${JSON.stringify(RUNNER)};
+      runBundle(process.argv[1]);
+      // Taken as the bundle's top level has run: its output, later, loads streams of its own.
+      const loaded = JSON.stringify(process.moduleLoadList);
+      process.on('exit', () => process.stderr.write(loaded));`;
+
+    // Act
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script, bundle], {
+      encoding: 'utf8',
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+
+    // Assert
+    const loaded = JSON.parse(child.stderr) as string[];
+    expect(loaded).toContain('NativeModule vm');
+    expect(loaded).not.toContain('NativeModule crypto');
+    expect(loaded).not.toContain('NativeModule stream');
+  });
+
   it('keeps the compiled code in the cache folder it is given, named by the bundle id, and nothing beside the bundle', () => {
     // Arrange
     const cacheDir = join(dir, 'user-cache', 'nomad-restart');

@@ -32,7 +32,7 @@ export async function runFleet(
     import('../../fleet/input'),
   ]);
   // As for one job (`run-local.ts`): zod's JIT costs more than it saves in a run.
-  (await import('zod')).config({ jitless: true });
+  (await import('./zod-jitless')).zodJitless();
   const output = heldOutput<FleetProgressEvent>(fleetEventWriter(line.output, formatter, terminal));
   // The interrupt question and the jobs' questions take turns: a reply answers the question on screen.
   const desk = new TerminalDesk(formatter.job, terminal);

@@ -54,10 +54,9 @@ export async function runLocal(
     import('../../engines/local/engine'),
     import('../../restart/input'),
   ]);
-  // A run parses each schema a handful of times: zod's JIT (a parser generated with `new Function`
-  // on the first parse, which V8's kept code never holds) costs more than it saves here. Imported
-  // after the input schema: jest's module loader fails on one package imported twice at once.
-  (await import('zod')).config({ jitless: true });
+  // zod's JIT off (zod-jitless.ts). Imported after the input schema: jest's module loader fails on
+  // one package imported twice at once.
+  (await import('./zod-jitless')).zodJitless();
   const watch = watchRun(line, shell, out);
   const { terminal, progress } = watch;
   const output = heldOutput(eventWriter(line, formatter, terminal, () => progress.eventContext()));
