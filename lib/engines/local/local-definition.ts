@@ -7,11 +7,12 @@
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readPackagedFile } from '../../sea/packaged-file';
 import { SynthesisFailedError, SynthesizedTemplateNotFoundError } from './errors';
 import { ensureSynthesized } from './synth';
 import {
@@ -152,7 +153,7 @@ export async function synthesizeLocalStateMachine(
 function readShippedDefinition(path: string): LocalDefinitions {
   let shipped: unknown;
   try {
-    shipped = JSON.parse(readFileSync(path, 'utf8'));
+    shipped = JSON.parse(readPackagedFile(path));
   } catch (error) {
     throw new SynthesizedTemplateNotFoundError(`cannot read the shipped definition ${path}`, {
       cause: error,
