@@ -4,7 +4,7 @@
  * (Node's single executable applications:
  * https://nodejs.org/api/single-executable-applications.html). Each is the official Node binary
  * of the npm registry's `node-linux-<arch>` package, at the version running this build, with a
- * blob injected (postject) that holds the command's one-file CommonJS bundle (the same esbuild
+ * blob injected (postject's command) that holds the command's one-file CommonJS bundle (the same esbuild
  * options as the package's, bin/private/cli-bundle.js) and, as assets, the files the command reads
  * beside its modules (lib/sea/packaged-file.ts).
  *
@@ -22,7 +22,6 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
-  readFileSync,
   renameSync,
   rmSync,
   writeFileSync,
@@ -30,7 +29,6 @@ import {
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type BuildOptions, build } from 'esbuild';
-import { inject } from 'postject';
 // @ts-expect-error: a plain JavaScript module of the shim, without type declarations
 import { commandBundleOptions } from '../bin/private/cli-bundle.js';
 import { loadLocalDefinition, SHIPPED_DEFINITION_FILE } from '../lib/engines/local/local-definition';
@@ -44,6 +42,7 @@ const ENTRY = join('bin', 'private', 'sea-main.ts');
 const SCENARIOS_DIR = join('sim', 'scenarios');
 /** The fuse Node's binary looks for to know a blob was injected (the Node docs' postject step). */
 const SEA_FUSE = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
+const POSTJECT = join(ROOT, 'node_modules', 'postject', 'dist', 'cli.js');
 
 /** In the executable, `import.meta.url` is the source file's place below SEA_ROOT. */
 const seaFileUrl = (path: string): string =>
@@ -58,6 +57,7 @@ export function registryNode(arch: string, version: string = process.versions.no
   const dir = join(WORK_DIR, `node-v${version}-linux-${arch}`);
   const node = join(dir, 'package', 'bin', 'node');
   if (existsSync(node)) return node;
+  mkdirSync(WORK_DIR, { recursive: true });
   const scratch = mkdtempSync(`${dir}.`);
   try {
     execFileSync('npm', ['pack', '--silent', `node-linux-${arch}@${version}`], {
@@ -78,13 +78,13 @@ export function registryNode(arch: string, version: string = process.versions.no
 }
 
 /** The command's one-file CommonJS bundle, its entry the architecture check (bin/private/sea-main.ts). */
-export async function bundleForSea(outfile: string): Promise<void> {
+async function bundleForSea(outfile: string): Promise<void> {
   const options = commandBundleOptions({ projectDir: ROOT, outfile, moduleUrl: seaFileUrl }) as BuildOptions;
   await build({ ...options, entryPoints: [join(ROOT, ENTRY)] });
 }
 
-/** The assets every executable carries, by key (their path below SEA_ROOT), written into `dir`. */
-export async function seaAssets(dir: string): Promise<Record<string, string>> {
+/** The assets every executable carries, by key (their path below SEA_ROOT); the definition written into `dir`. */
+async function seaAssets(dir: string): Promise<Record<string, string>> {
   const definition = join(dir, 'local-definition.json');
   // The checkout's own synth (cached while no source changed): what `npm run build` ships.
   const { stateMachine } = await loadLocalDefinition(ROOT);
@@ -96,21 +96,34 @@ export async function seaAssets(dir: string): Promise<Record<string, string>> {
   return assets;
 }
 
+/** What every executable carries, whatever its architecture: the bundle and the assets. */
+export interface SeaInputs {
+  readonly bundle: string;
+  readonly assets: Readonly<Record<string, string>>;
+}
+
+/** Bundles the command and gathers its assets into `workDir` (WORK_DIR unless given). */
+export async function prepareSeaInputs(workDir: string = WORK_DIR): Promise<SeaInputs> {
+  mkdirSync(workDir, { recursive: true });
+  const bundle = join(workDir, 'nomad-restart.cjs');
+  const [assets] = await Promise.all([seaAssets(workDir), bundleForSea(bundle)]);
+  return { bundle, assets };
+}
+
 /** What one executable is made of. */
-export interface ExecutableParts {
+export interface ExecutableParts extends SeaInputs {
   /** The Node binary the blob goes into (copied, never changed). */
   readonly node: string;
   /** The Node that makes the blob: the same version as `node`; `node` itself to put in the code cache. */
   readonly blobMaker: string;
   /** The architecture recorded in the executable, which its first check compares with Node's. */
   readonly arch: string;
-  readonly bundle: string;
-  readonly assets: Readonly<Record<string, string>>;
   readonly out: string;
 }
 
 /** Makes the blob with `blobMaker` and injects it into a copy of `node` at `out`. */
-export async function makeExecutable(parts: ExecutableParts): Promise<void> {
+export function makeExecutable(parts: ExecutableParts): void {
+  mkdirSync(WORK_DIR, { recursive: true });
   const work = mkdtempSync(join(WORK_DIR, `${parts.arch}-`));
   try {
     const targetFile = join(work, 'target-arch');
@@ -128,14 +141,18 @@ export async function makeExecutable(parts: ExecutableParts): Promise<void> {
         assets: { ...parts.assets, [SEA_TARGET_ASSET]: targetFile },
       }),
     );
-    execFileSync(parts.blobMaker, ['--experimental-sea-config', config], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    // Its one line of success is noise; a failure's message carries what it printed.
+    execFileSync(parts.blobMaker, ['--experimental-sea-config', config], { stdio: 'pipe' });
     mkdirSync(dirname(parts.out), { recursive: true });
     const scratch = `${parts.out}.${process.pid}`;
     copyFileSync(parts.node, scratch);
     chmodSync(scratch, 0o755);
-    await inject(scratch, 'NODE_SEA_BLOB', readFileSync(blob), { sentinelFuse: SEA_FUSE });
+    // postject's own command, not its API: what it prints (LIEF's warnings about the notes
+    // sections of Node's binary, harmless per the Node docs) stays out of the build's output
+    // unless it fails.
+    execFileSync(process.execPath, [POSTJECT, scratch, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', SEA_FUSE], {
+      stdio: 'pipe',
+    });
     renameSync(scratch, parts.out);
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -150,9 +167,7 @@ export async function buildSingleExecutables(
   outDir: string,
   arches: readonly string[] = SEA_ARCHES,
 ): Promise<string[]> {
-  mkdirSync(WORK_DIR, { recursive: true });
-  const bundle = join(WORK_DIR, 'nomad-restart.cjs');
-  const [assets] = await Promise.all([seaAssets(WORK_DIR), bundleForSea(bundle)]);
+  const inputs = await prepareSeaInputs();
   const outs: string[] = [];
   for (const arch of arches) {
     const node = registryNode(arch);
@@ -160,7 +175,7 @@ export async function buildSingleExecutables(
     // Only a Node that runs here can make its own blob (and code cache); for another
     // architecture, this Node of the same version makes one without code cache.
     const blobMaker = arch === process.arch ? node : process.execPath;
-    await makeExecutable({ node, blobMaker, arch, bundle, assets, out });
+    makeExecutable({ ...inputs, node, blobMaker, arch, out });
     outs.push(out);
   }
   return outs;
