@@ -4,17 +4,20 @@
  * (Node's single executable applications:
  * https://nodejs.org/api/single-executable-applications.html). Each is the official Node binary
  * of the npm registry's `node-linux-<arch>` package, at the version running this build, with a
- * blob injected (postject's command) that holds the command's one-file CommonJS bundle (the same esbuild
- * options as the package's, bin/private/cli-bundle.js) and, as assets, the files the command reads
- * beside its modules (lib/sea/packaged-file.ts).
+ * blob injected (postject's command). The blob's main script is the small entry
+ * (bin/private/sea-main.ts: the architecture check); its assets are the command's one-file
+ * CommonJS bundle (the package's esbuild options, bin/private/cli-bundle.js), V8's code for it,
+ * and the files the command reads beside its modules (lib/sea/packaged-file.ts).
  *
- * The blob is made by a Node of the same version (Node requires it); V8's code cache of the
- * bundle is put in only when the executable's own Node can make it here, i.e. for this machine's
- * architecture: code made on x64 does not load on arm64 (the Node docs' note on cross-platform
- * builds). No startup snapshot: measured, the code cache alone brings a run under the package's
- * start-up (docs/benchmarks.md), and a snapshot would run every module at build time.
+ * The blob is made by a Node of the same version (Node requires it). V8's code for the bundle is
+ * made by a run of the finished executable (lib/sea/embedded-command.ts), so only for this
+ * machine's architecture: code made on x64 does not load on arm64 (the Node docs' note on
+ * cross-platform builds). Neither `useCodeCache` (the entry is a few lines; the bundle is an asset)
+ * nor `useSnapshot`: tried, a snapshot of the command's modules saved 12% of a job-not-found run's
+ * CPU but left its HTTP requests hanging for a minute and broke `demo` (node:console), and Node
+ * warns that node:sea and node:readline are not verified in snapshots.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import {
   chmodSync,
   copyFileSync,
@@ -26,6 +29,8 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type BuildOptions, build } from 'esbuild';
@@ -33,10 +38,11 @@ import { type BuildOptions, build } from 'esbuild';
 import { commandBundleOptions } from '../bin/private/cli-bundle.js';
 import { loadLocalDefinition, SHIPPED_DEFINITION_FILE } from '../lib/engines/local/local-definition';
 import { SEA_ARCHES, seaFileName } from '../lib/sea/architecture';
+import { CODE_CACHE_ASSET, CODE_CACHE_OUT_ENV, COMMAND_ASSET } from '../lib/sea/embedded-command';
 import { SEA_ROOT, SEA_TARGET_ASSET } from '../lib/sea/packaged-file';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-/** Downloaded Node binaries, the bundle and the blobs: rebuilt, never shipped. */
+/** Downloaded Node binaries, the bundles and the blobs: rebuilt, never shipped. */
 const WORK_DIR = join(ROOT, '.nomad-restart', 'sea');
 const ENTRY = join('bin', 'private', 'sea-main.ts');
 const SCENARIOS_DIR = join('sim', 'scenarios');
@@ -77,14 +83,18 @@ export function registryNode(arch: string, version: string = process.versions.no
   }
 }
 
-/** The command's one-file CommonJS bundle, its entry the architecture check (bin/private/sea-main.ts). */
-async function bundleForSea(outfile: string): Promise<void> {
-  const options = commandBundleOptions({ projectDir: ROOT, outfile, moduleUrl: seaFileUrl }) as BuildOptions;
-  await build({ ...options, entryPoints: [join(ROOT, ENTRY)] });
+/** The entry and the command's bundle, with `import.meta.url` below SEA_ROOT in both. */
+async function bundleForSea(dir: string): Promise<{ main: string; command: string }> {
+  const main = join(dir, 'sea-main.cjs');
+  const command = join(dir, COMMAND_ASSET);
+  const options = (outfile: string) =>
+    commandBundleOptions({ projectDir: ROOT, outfile, moduleUrl: seaFileUrl }) as BuildOptions;
+  await Promise.all([build({ ...options(main), entryPoints: [join(ROOT, ENTRY)] }), build(options(command))]);
+  return { main, command };
 }
 
-/** The assets every executable carries, by key (their path below SEA_ROOT); the definition written into `dir`. */
-async function seaAssets(dir: string): Promise<Record<string, string>> {
+/** The files the command reads, by asset key (their path below SEA_ROOT); the definition written into `dir`. */
+async function packagedFiles(dir: string): Promise<Record<string, string>> {
   const definition = join(dir, 'local-definition.json');
   // The checkout's own synth (cached while no source changed): what `npm run build` ships.
   const { stateMachine } = await loadLocalDefinition(ROOT);
@@ -96,28 +106,31 @@ async function seaAssets(dir: string): Promise<Record<string, string>> {
   return assets;
 }
 
-/** What every executable carries, whatever its architecture: the bundle and the assets. */
+/** What every executable carries, whatever its architecture. */
 export interface SeaInputs {
-  readonly bundle: string;
+  /** The blob's main script: the entry's bundle. */
+  readonly main: string;
+  /** The assets but the target and the code cache, by key: the command's bundle and its files. */
   readonly assets: Readonly<Record<string, string>>;
 }
 
-/** Bundles the command and gathers its assets into `workDir` (WORK_DIR unless given). */
+/** Bundles the entry and the command and gathers the assets into `workDir` (WORK_DIR unless given). */
 export async function prepareSeaInputs(workDir: string = WORK_DIR): Promise<SeaInputs> {
   mkdirSync(workDir, { recursive: true });
-  const bundle = join(workDir, 'nomad-restart.cjs');
-  const [assets] = await Promise.all([seaAssets(workDir), bundleForSea(bundle)]);
-  return { bundle, assets };
+  const [files, { main, command }] = await Promise.all([packagedFiles(workDir), bundleForSea(workDir)]);
+  return { main, assets: { ...files, [COMMAND_ASSET]: command } };
 }
 
 /** What one executable is made of. */
 export interface ExecutableParts extends SeaInputs {
   /** The Node binary the blob goes into (copied, never changed). */
   readonly node: string;
-  /** The Node that makes the blob: the same version as `node`; `node` itself to put in the code cache. */
+  /** The Node that makes the blob: the same version as `node`. */
   readonly blobMaker: string;
   /** The architecture recorded in the executable, which its first check compares with Node's. */
   readonly arch: string;
+  /** V8's code for the command's bundle, made by {@link warmCodeCache}; none when not given. */
+  readonly codeCache?: string;
   readonly out: string;
 }
 
@@ -128,18 +141,18 @@ export function makeExecutable(parts: ExecutableParts): void {
   try {
     const targetFile = join(work, 'target-arch');
     writeFileSync(targetFile, parts.arch);
+    const noCodeCache = join(work, 'no-code-cache');
+    writeFileSync(noCodeCache, '');
     const blob = join(work, 'sea.blob');
     const config = join(work, 'sea-config.json');
+    const assets = {
+      ...parts.assets,
+      [SEA_TARGET_ASSET]: targetFile,
+      [CODE_CACHE_ASSET]: parts.codeCache ?? noCodeCache,
+    };
     writeFileSync(
       config,
-      JSON.stringify({
-        main: parts.bundle,
-        output: blob,
-        disableExperimentalSEAWarning: true,
-        useSnapshot: false,
-        useCodeCache: parts.blobMaker === parts.node,
-        assets: { ...parts.assets, [SEA_TARGET_ASSET]: targetFile },
-      }),
+      JSON.stringify({ main: parts.main, output: blob, disableExperimentalSEAWarning: true, assets }),
     );
     // Its one line of success is noise; a failure's message carries what it printed.
     execFileSync(parts.blobMaker, ['--experimental-sea-config', config], { stdio: 'pipe' });
@@ -160,7 +173,37 @@ export function makeExecutable(parts: ExecutableParts): void {
 }
 
 /**
- * Builds `nomad-restart-linux-<arch>` into `outDir` for each of `arches`.
+ * Runs `executable` once as a job-not-found run (`-yes no-such-job`, against a stand-in for Nomad
+ * on loopback that lists no job) and has it write the code V8 compiled for the bundle to `out`.
+ */
+export async function warmCodeCache(executable: string, out: string): Promise<void> {
+  const nomad = createServer((_req, res) =>
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end('[]'),
+  );
+  await new Promise<void>((resolve) => nomad.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = nomad.address() as AddressInfo;
+    const env = {
+      PATH: process.env['PATH'],
+      NOMAD_ADDR: `http://127.0.0.1:${port}`,
+      [CODE_CACHE_OUT_ENV]: out,
+    };
+    const code = await new Promise<number | null>((resolve, reject) => {
+      const child = spawn(executable, ['-yes', 'no-such-job'], { env, stdio: 'ignore' });
+      child.on('error', reject);
+      child.on('close', resolve);
+    });
+    // Exit 1 and "No job(s) with prefix or ID ..." is the run wanted.
+    if (code !== 1 || !existsSync(out))
+      throw new Error(`the code cache run of ${executable} exited with ${code}`);
+  } finally {
+    nomad.close();
+  }
+}
+
+/**
+ * Builds `nomad-restart-linux-<arch>` into `outDir` for each of `arches`; this machine's own
+ * architecture twice, the second time with the code its first run compiled.
  * @returns the executables' paths
  */
 export async function buildSingleExecutables(
@@ -172,10 +215,15 @@ export async function buildSingleExecutables(
   for (const arch of arches) {
     const node = registryNode(arch);
     const out = join(outDir, seaFileName(arch));
-    // Only a Node that runs here can make its own blob (and code cache); for another
-    // architecture, this Node of the same version makes one without code cache.
-    const blobMaker = arch === process.arch ? node : process.execPath;
-    makeExecutable({ ...inputs, node, blobMaker, arch, out });
+    if (arch === process.arch) {
+      makeExecutable({ ...inputs, node, blobMaker: node, arch, out });
+      const codeCache = join(WORK_DIR, `${COMMAND_ASSET}.${arch}.v8-cache`);
+      await warmCodeCache(out, codeCache);
+      makeExecutable({ ...inputs, node, blobMaker: node, arch, codeCache, out });
+    } else {
+      // Only a Node that runs here can make code for its own V8: this one, of the same version, makes the blob.
+      makeExecutable({ ...inputs, node, blobMaker: process.execPath, arch, out });
+    }
     outs.push(out);
   }
   return outs;

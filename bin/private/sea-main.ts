@@ -1,11 +1,13 @@
 /**
- * The single executable's entry (`npm run build:sea`, scripts/build-sea.ts): the architecture
- * check comes first, before any of the command is evaluated, so a mismatch prints one line and
- * never a V8 or loader error; then the command starts exactly as `bin/nomad-restart.ts` does.
+ * The single executable's entry (`npm run build:sea`, scripts/sea-executable.ts): the architecture
+ * check comes first, before the command is even compiled, so a mismatch prints one line and never
+ * a V8 or loader error; then the command's bundle runs from the executable's assets
+ * (lib/sea/embedded-command.ts), exactly as `bin/nomad-restart.ts` runs.
  */
 import { machine } from 'node:os';
 import { getAsset } from 'node:sea';
 import { wrongArchitectureMessage } from '../../lib/sea/architecture';
+import { runEmbeddedCommand } from '../../lib/sea/embedded-command';
 import { SEA_TARGET_ASSET } from '../../lib/sea/packaged-file';
 
 const refusal = wrongArchitectureMessage(
@@ -15,8 +17,7 @@ const refusal = wrongArchitectureMessage(
   process.platform,
 );
 if (refusal === undefined) {
-  // A dynamic import, so the bundle evaluates the command only after the check passed.
-  void import('../nomad-restart');
+  runEmbeddedCommand(require);
 } else {
   process.stderr.write(`${refusal}\n`);
   process.exitCode = 1;

@@ -1,6 +1,6 @@
 /**
  * The single executable as an operator runs it: built for this machine's architecture (as
- * `npm run build:sea` builds it, code cache included), then run with a PATH that holds no `node`:
+ * `npm run build:sea` builds it, with the code of a first run), then run with a PATH that holds no `node`:
  * `-help`, a restart against its own `sim`, and `demo`, each compared with the checkout's command.
  * And one executable whose recorded target is the other architecture, in this machine's Node: it
  * refuses with one line. CI runs this file with the suite (.ci/run); it builds in about a minute.
@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { machine, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SEA_ARCHES, seaFileName, wrongArchitectureMessage } from '../../lib/sea/architecture';
-import { makeExecutable, prepareSeaInputs, registryNode } from '../../scripts/sea-executable';
+import { makeExecutable, prepareSeaInputs, registryNode, warmCodeCache } from '../../scripts/sea-executable';
 import { type CliResult, normalise, runCli } from '../e2e/helpers/run-cli';
 import { collectText } from '../fixtures/stream-text';
 
@@ -75,6 +75,9 @@ beforeAll(async () => {
   const inputs = await prepareSeaInputs(join(dir, 'work'));
   const node = registryNode(process.arch);
   makeExecutable({ ...inputs, node, blobMaker: node, arch: process.arch, out: executable });
+  const codeCache = join(dir, 'code-cache');
+  await warmCodeCache(executable, codeCache);
+  makeExecutable({ ...inputs, node, blobMaker: node, arch: process.arch, codeCache, out: executable });
   makeExecutable({ ...inputs, node, blobMaker: process.execPath, arch: otherArch, out: mismatched });
 }, 600_000);
 
