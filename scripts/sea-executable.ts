@@ -40,9 +40,10 @@ import { loadLocalDefinition, SHIPPED_DEFINITION_FILE } from '../lib/engines/loc
 import { SEA_ARCHES, seaFileName } from '../lib/sea/architecture';
 import { CODE_CACHE_ASSET, CODE_CACHE_OUT_ENV, COMMAND_ASSET } from '../lib/sea/embedded-command';
 import { SEA_ROOT, SEA_TARGET_ASSET } from '../lib/sea/packaged-file';
+import { registryNode } from './registry-node';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-/** Downloaded Node binaries, the bundles and the blobs: rebuilt, never shipped. */
+/** The bundles and the blobs (beside registry-node.ts's downloads): rebuilt, never shipped. */
 const WORK_DIR = join(ROOT, '.nomad-restart', 'sea');
 const ENTRY = join('bin', 'private', 'sea-main.ts');
 const SCENARIOS_DIR = join('sim', 'scenarios');
@@ -53,35 +54,6 @@ const POSTJECT = join(ROOT, 'node_modules', 'postject', 'dist', 'cli.js');
 /** In the executable, `import.meta.url` is the source file's place below SEA_ROOT. */
 const seaFileUrl = (path: string): string =>
   JSON.stringify(pathToFileURL(join(SEA_ROOT, relative(ROOT, path))).href);
-
-/**
- * The official Node binary for `arch` at `version`, from the registry's `node-linux-<arch>`
- * package (npm checks its integrity), kept in WORK_DIR. `npm pack`, not `npm install`: the
- * package declares its cpu, and npm would refuse to install arm64's on x64.
- */
-export function registryNode(arch: string, version: string = process.versions.node): string {
-  const dir = join(WORK_DIR, `node-v${version}-linux-${arch}`);
-  const node = join(dir, 'package', 'bin', 'node');
-  if (existsSync(node)) return node;
-  mkdirSync(WORK_DIR, { recursive: true });
-  const scratch = mkdtempSync(`${dir}.`);
-  try {
-    execFileSync('npm', ['pack', '--silent', `node-linux-${arch}@${version}`], {
-      cwd: scratch,
-      stdio: 'ignore',
-    });
-    const [tarball] = readdirSync(scratch).filter((name) => name.endsWith('.tgz'));
-    if (tarball === undefined) throw new Error(`npm pack node-linux-${arch}@${version} gave no tarball`);
-    execFileSync('tar', ['-xzf', tarball, 'package/bin/node'], { cwd: scratch });
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(join(dir, 'package', 'bin'), { recursive: true });
-    copyFileSync(join(scratch, 'package', 'bin', 'node'), node);
-    chmodSync(node, 0o755);
-    return node;
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
-}
 
 /** The entry and the command's bundle, with `import.meta.url` below SEA_ROOT in both. */
 async function bundleForSea(dir: string): Promise<{ main: string; command: string }> {

@@ -10,7 +10,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { machine, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SEA_ARCHES, seaFileName, wrongArchitectureMessage } from '../../lib/sea/architecture';
-import { makeExecutable, prepareSeaInputs, registryNode, warmCodeCache } from '../../scripts/sea-executable';
+import { registryNode } from '../../scripts/registry-node';
+import { makeExecutable, prepareSeaInputs, warmCodeCache } from '../../scripts/sea-executable';
 import { type CliResult, normalise, runCli } from '../e2e/helpers/run-cli';
 import { collectText } from '../fixtures/stream-text';
 
