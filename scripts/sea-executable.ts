@@ -95,10 +95,8 @@ export async function prepareSeaInputs(workDir: string = WORK_DIR): Promise<SeaI
 
 /** What one executable is made of. */
 export interface ExecutableParts extends SeaInputs {
-  /** The Node binary the blob goes into (copied, never changed). */
+  /** The Node binary the blob goes into (copied, never changed): the version of the Node running here. */
   readonly node: string;
-  /** The Node that makes the blob: the same version as `node`. */
-  readonly blobMaker: string;
   /** The architecture recorded in the executable, which its first check compares with Node's. */
   readonly arch: string;
   /** V8's code for the command's bundle, made by {@link warmCodeCache}; none when not given. */
@@ -106,7 +104,11 @@ export interface ExecutableParts extends SeaInputs {
   readonly out: string;
 }
 
-/** Makes the blob with `blobMaker` and injects it into a copy of `node` at `out`. */
+/**
+ * Makes the blob and injects it into a copy of `node` at `out`. The Node running here makes the
+ * blob, whatever the target's architecture: Node requires the same version, which `node` is
+ * (registry-node.ts), and the blob holds no compiled code (the bundle's comes as an asset).
+ */
 export function makeExecutable(parts: ExecutableParts): void {
   mkdirSync(WORK_DIR, { recursive: true });
   const work = mkdtempSync(join(WORK_DIR, `${parts.arch}-`));
@@ -127,7 +129,7 @@ export function makeExecutable(parts: ExecutableParts): void {
       JSON.stringify({ main: parts.main, output: blob, disableExperimentalSEAWarning: true, assets }),
     );
     // Its one line of success is noise; a failure's message carries what it printed.
-    execFileSync(parts.blobMaker, ['--experimental-sea-config', config], { stdio: 'pipe' });
+    execFileSync(process.execPath, ['--experimental-sea-config', config], { stdio: 'pipe' });
     mkdirSync(dirname(parts.out), { recursive: true });
     const scratch = `${parts.out}.${process.pid}`;
     copyFileSync(parts.node, scratch);
@@ -153,6 +155,8 @@ export async function warmCodeCache(executable: string, out: string): Promise<vo
     res.writeHead(200, { 'Content-Type': 'application/json' }).end('[]'),
   );
   await new Promise<void>((resolve) => nomad.listen(0, '127.0.0.1', resolve));
+  // A cache left by an earlier build must not pass for this run's.
+  rmSync(out, { force: true });
   try {
     const { port } = nomad.address() as AddressInfo;
     const env = {
@@ -187,14 +191,12 @@ export async function buildSingleExecutables(
   for (const arch of arches) {
     const node = registryNode(arch);
     const out = join(outDir, seaFileName(arch));
+    makeExecutable({ ...inputs, node, arch, out });
+    // Only an executable that runs here can compile code for its own V8.
     if (arch === process.arch) {
-      makeExecutable({ ...inputs, node, blobMaker: node, arch, out });
       const codeCache = join(WORK_DIR, `${COMMAND_ASSET}.${arch}.v8-cache`);
       await warmCodeCache(out, codeCache);
-      makeExecutable({ ...inputs, node, blobMaker: node, arch, codeCache, out });
-    } else {
-      // Only a Node that runs here can make code for its own V8: this one, of the same version, makes the blob.
-      makeExecutable({ ...inputs, node, blobMaker: process.execPath, arch, out });
+      makeExecutable({ ...inputs, node, arch, codeCache, out });
     }
     outs.push(out);
   }

@@ -75,11 +75,11 @@ beforeAll(async () => {
   mkdirSync(noNodePath);
   const inputs = await prepareSeaInputs(join(dir, 'work'));
   const node = registryNode(process.arch);
-  makeExecutable({ ...inputs, node, blobMaker: node, arch: process.arch, out: executable });
+  makeExecutable({ ...inputs, node, arch: process.arch, out: executable });
   const codeCache = join(dir, 'code-cache');
   await warmCodeCache(executable, codeCache);
-  makeExecutable({ ...inputs, node, blobMaker: node, arch: process.arch, codeCache, out: executable });
-  makeExecutable({ ...inputs, node, blobMaker: process.execPath, arch: otherArch, out: mismatched });
+  makeExecutable({ ...inputs, node, arch: process.arch, codeCache, out: executable });
+  makeExecutable({ ...inputs, node, arch: otherArch, out: mismatched });
 }, 600_000);
 
 afterAll(async () => {
