@@ -1,6 +1,6 @@
 /** Loading scenarios: decoding with field-naming errors, files, and the bundled demo. */
-import { readFileSync } from 'node:fs';
 import type { Job } from '../lib/nomad/types';
+import { readPackagedFile } from '../lib/sea/packaged-file';
 import type { AclSpec } from './acl';
 import { parseGoDuration } from './duration';
 import { SimHttpError, SimScenarioError } from './errors';
@@ -139,7 +139,7 @@ export function decodeScenario(value: unknown): Scenario {
 export function loadScenarioFile(path: string): Scenario {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readPackagedFile(path);
   } catch (error) {
     throw new SimScenarioError(`Cannot read scenario file "${path}": ${(error as Error).message}`, {
       cause: error,

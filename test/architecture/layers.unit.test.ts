@@ -54,6 +54,9 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   // Run control's requests (issue #39): their shape and who asked, read by the stores that keep
   // them, the steps that act on them and the lines that show them: beside lib/go, below all.
   'lib/control': [],
+  // The files the command ships, read from disk or from the single executable's assets (the
+  // local engine's definition, the simulator's scenarios): beside lib/go, below all.
+  'lib/sea': [],
   // HTTP plumbing shared by the Nomad and Consul clients: connection pool, retries, TLS files, Go's texts.
   'lib/http': [],
   'lib/nomad': ['lib/http'],
@@ -154,7 +157,7 @@ const MAY_IMPORT_TYPES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** The parts below all others: they import nothing, and every part may import them. */
-const BOTTOM: readonly string[] = ['lib/go', 'lib/errors', 'lib/control'];
+const BOTTOM: readonly string[] = ['lib/go', 'lib/errors', 'lib/control', 'lib/sea'];
 
 /**
  * Single files a part may import at run time though their part is out of reach: Nomad's error

@@ -6,11 +6,12 @@
  * once and ships the result (`dist/local-definition.json`).
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readPackagedFile } from '../../sea/packaged-file';
 import { SynthesizedTemplateNotFoundError } from './errors';
 import { runLocalCdkApp } from './local-synth';
 import { ensureSynthesized } from './synth';
@@ -120,7 +121,7 @@ export async function synthesizeLocalStateMachine(
 function readShippedDefinition(path: string): LocalDefinitions {
   let shipped: unknown;
   try {
-    shipped = JSON.parse(readFileSync(path, 'utf8'));
+    shipped = JSON.parse(readPackagedFile(path));
   } catch (error) {
     throw new SynthesizedTemplateNotFoundError(`cannot read the shipped definition ${path}`, {
       cause: error,
