@@ -50,10 +50,11 @@ async function bundleApp(projectDir: string, dir: string): Promise<string> {
         name: 'source-file-urls',
         setup(pluginBuild) {
           pluginBuild.onLoad({ filter: /\.ts$/ }, async ({ path }) => ({
-            // Spelled in two pieces: the command's own bundle rewrites every `import.meta.url`
-            // in its sources (bin/private/cli-bundle.js), this file's included.
+            // Spelled in pieces esbuild does not fold back into one string: the command's own
+            // bundle rewrites every `import.meta.url` in its sources (bin/private/cli-bundle.js),
+            // this file's included, and holds no `import.meta` at all (test/bin/cli-bundle.test.ts).
             contents: (await readFile(path, 'utf8')).replaceAll(
-              `${'import.meta'}.url`,
+              ['import', 'meta', 'url'].join('.'),
               JSON.stringify(pathToFileURL(path).href),
             ),
             loader: 'ts',
