@@ -21,7 +21,7 @@ import {
   localInvocation,
 } from './lambda-tasks';
 import { type LocalStateMachine, loadLocalDefinition } from './local-definition';
-import { answeringMade, type MadeSteps } from './made-steps';
+import { answeringMade, type MadeSteps, refuseMadeElsewhere } from './made-steps';
 import { pauseRequests } from './pause-requests';
 import { type Prompt, promptAnswerer } from './prompt-answerer';
 import { runLocalExecution } from './runner';
@@ -186,6 +186,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
     request.stateMachine === undefined
       ? await loadLocalDefinition(undefined, request.onPreparing)
       : { stateMachine: request.stateMachine, synthesized: true };
+  if (request.made !== undefined) refuseMadeElsewhere(request.made, stateMachine.stateMachineArn);
   // The handlers' own in-memory lock: the same module instance the lambdas import.
   const { localStores } = await import('../../stores/from-env');
   const events = eventSink(request.emit);

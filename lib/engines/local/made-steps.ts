@@ -2,6 +2,7 @@
  * Steps run before the local engine started (plan-first.ts), handed to it: the Task states they
  * ran answer their first invocation with what was made, so nothing runs twice.
  */
+import { executionArn } from './private/placeholders';
 import type { TaskHandler } from './types';
 
 /** What a Task's first invocation answers: its result, or the error it threw. */
@@ -11,6 +12,8 @@ export type MadeOutcome = { readonly output: unknown } | { readonly error: unkno
 export interface MadeSteps {
   /** `$$.Execution.Name` the steps ran under: the first execution takes it. */
   readonly executionName: string;
+  /** `$$.Execution.Id` they were given: the engine's first execution must have it. */
+  readonly executionId: string;
   /** The first invocation of each named Task answers with this instead of running its handler. */
   readonly outcomes: ReadonlyMap<string, MadeOutcome>;
 }
@@ -32,4 +35,13 @@ export function answeringMade(
     if ('error' in first) throw first.error;
     return first.output;
   };
+}
+
+/**
+ * Refuses steps made for another state machine's execution: their run id (the lock's holder, the
+ * record's key) would not be the execution's own `$$.Execution.Id`, as it always is on AWS.
+ */
+export function refuseMadeElsewhere(made: MadeSteps, stateMachineArn: string): void {
+  if (executionArn(stateMachineArn, made.executionName) !== made.executionId)
+    throw new Error(`Steps made as ${made.executionId} cannot run as an execution of ${stateMachineArn}`);
 }

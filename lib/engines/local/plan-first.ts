@@ -33,10 +33,12 @@ export interface PlanFirstRequest extends InvocationSettings {
 }
 
 /**
- * A run of the terminal's own placeholder state machine: no definition is loaded yet to name the
- * real one, and a local run's id only needs to be its own (the lock's holder, the record's key).
+ * The local restart state machine's ARN before its definition is loaded: the name the app's stack
+ * gives it (`<stack>-<id>`, lib/constructs/nomad-restart-workflow.ts; the stack `NomadRestart`,
+ * lib/engines/local/local-definition.ts). The run's id is its first execution's ARN, as on AWS;
+ * the engine refuses made steps whose id is not its execution's (engine.ts).
  */
-const LOCAL_MACHINE_ARN = stateMachineArn('local');
+export const RESTART_STATE_MACHINE_ARN = stateMachineArn('NomadRestart-Restart');
 
 /**
  * Runs "Validate input" then "Plan restart". Ends the run only where the definition sends the
@@ -50,7 +52,7 @@ export async function planFirst(request: PlanFirstRequest): Promise<PlanFirst> {
   process.env['POWERTOOLS_LOG_LEVEL'] ??= 'SILENT';
   const startedAt = Date.now();
   const executionName = randomUUID();
-  const executionId = executionArn(LOCAL_MACHINE_ARN, executionName);
+  const executionId = executionArn(RESTART_STATE_MACHINE_ARN, executionName);
   const options = {
     gate: createGate(),
     invocation: localInvocation(request, request.emit),
@@ -81,7 +83,7 @@ export async function planFirst(request: PlanFirstRequest): Promise<PlanFirst> {
   };
   const made = (outcomes: [string, MadeOutcome][]): PlanFirst => ({
     kind: 'made',
-    made: { executionName, outcomes: new Map(outcomes) },
+    made: { executionName, executionId, outcomes: new Map(outcomes) },
   });
 
   const validated = await run(TaskStates.validateInput, STEP_TIMEOUT_SECONDS, {

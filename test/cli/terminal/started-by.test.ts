@@ -12,7 +12,7 @@ const plannedInputs: RestartInput[] = [];
 jest.unstable_mockModule('../../../lib/engines/local/plan-first', () => ({
   planFirst: async (request: { input: RestartInput }) => {
     plannedInputs.push(request.input);
-    return { kind: 'made', made: { executionName: 'run-1', outcomes: new Map() } };
+    return { kind: 'made', made: { executionName: 'run-1', executionId: 'run-1', outcomes: new Map() } };
   },
 }));
 jest.unstable_mockModule('../../../lib/engines/local/engine', () => ({
