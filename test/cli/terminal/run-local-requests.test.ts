@@ -68,10 +68,24 @@ describeSim('a local run’s requests to Nomad, the plan made before the engine'
     expect(untilFirstRestart(requests)).toEqual(EXPECTED.sixAllocationsUntilFirstRestart);
     expect(requests.filter((r) => RESTART.test(r))).toHaveLength(6);
   });
+
+  it('hands a plan that failed on a 503 to the engine, whose Retry reads the versions again once', async () => {
+    // Arrange
+    target.sim?.control.injectFault({ pathSuffix: '/versions', nth: 1, status: 503, body: '' });
+
+    // Act
+    const result = await runCommand(['-yes', '-batch-size', '2', JOB], target.env);
+
+    // Assert
+    expect(result.code).toBe(0);
+    const requests = requestsOf(target);
+    expect(requests.filter((r) => r.includes('/versions'))).toHaveLength(EXPECTED.versionsAfter503);
+    expect(requests.filter((r) => RESTART.test(r))).toHaveLength(6);
+  });
 });
 
 /** Read from the simulator's log with the command before the plan was made first (h-start, 86742e5). */
-const EXPECTED: Record<'notFound' | 'unknownTask' | 'sixAllocationsUntilFirstRestart', string[]> = {
+const EXPECTED = {
   notFound: ['GET /v1/jobs?per_page=20&prefix=no_such_job'],
   unknownTask: [
     `GET /v1/jobs?per_page=20&prefix=${JOB}`,
@@ -99,4 +113,5 @@ const EXPECTED: Record<'notFound' | 'unknownTask' | 'sixAllocationsUntilFirstRes
     `GET /v1/job/${JOB}/deployments?all=true&namespace=default`,
     'PUT /v1/client/allocation/<id>/restart?namespace=default',
   ],
+  versionsAfter503: 2,
 };
