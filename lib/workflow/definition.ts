@@ -11,6 +11,7 @@ import { BatchLoop, healthPending } from './batch-loop';
 import { DEPLOYMENT_CHECK_FIELD } from './deployment-check';
 import { deploymentCheckBranch } from './deployment-check-branch';
 import { EXECUTION_ALREADY_EXISTS, WORKFLOW_ERROR_NAMES } from './errors';
+import { FAIL_ROUTES, INVALID_INPUT_ROUTE, OTHERWISE_FAIL_STATE } from './failure-routes';
 import { failWithMessage } from './private/fail-with-message';
 import { lambdaStep, taskTimeoutFor } from './private/lambda-step';
 import { ERROR_RESULT_PATH, retryWithBackoff, START_EXECUTION_RETRY_ERRORS } from './private/retry-catch';
@@ -47,18 +48,16 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
   // The failure funnel: release the lock (a no-op when this run does not hold it), then end in
   // the Fail state named after the error, with the error's message as the cause.
   const fail = (id: string) => new sfn.Fail(scope, id, { error: id, causePath: '$.error.Cause' });
-  const whichError = new sfn.Choice(scope, FlowStates.whichError)
-    .when(
-      sfn.Condition.or(
-        errorIs(WORKFLOW_ERROR_NAMES.jobNotFound),
-        errorIs(WORKFLOW_ERROR_NAMES.multipleJobsMatched),
+  const whichError = FAIL_ROUTES.reduce(
+    (choice, route) =>
+      choice.when(
+        route.errors.length === 1
+          ? errorIs(route.errors[0] ?? '')
+          : sfn.Condition.or(...route.errors.map(errorIs)),
+        fail(route.fail),
       ),
-      fail(FailStates.jobNotFound),
-    )
-    .when(errorIs(WORKFLOW_ERROR_NAMES.jobLocked), fail(FailStates.jobLocked))
-    .when(errorIs(WORKFLOW_ERROR_NAMES.rescheduleNotAllowed), fail(FailStates.rescheduleNotAllowed))
-    .when(errorIs(FailStates.canceled), fail(FailStates.canceled))
-    .otherwise(fail(FailStates.stepFailed));
+    new sfn.Choice(scope, FlowStates.whichError),
+  ).otherwise(fail(OTHERWISE_FAIL_STATE));
   const releaseLockAfterError = new tasks.LambdaInvoke(scope, TaskStates.releaseLockAfterError, {
     lambdaFunction: f['release-lock'],
     payloadResponseOnly: true,
@@ -155,8 +154,8 @@ export function restartDefinition(scope: Construct, props: RestartDefinitionProp
   // Bad input ends at once, before the lock is taken or Nomad is called, and without the failure
   // funnel: a run that does not hold the lock must not release it.
   const invalidInput = {
-    errors: [WORKFLOW_ERROR_NAMES.invalidInput],
-    next: failWithMessage(scope, FlowStates.readInputError, FailStates.invalidInput),
+    errors: [...INVALID_INPUT_ROUTE.errors],
+    next: failWithMessage(scope, FlowStates.readInputError, INVALID_INPUT_ROUTE.fail),
   };
   const validateInput = lambdaStep(scope, TaskStates.validateInput, {
     fn: f['validate-input'],

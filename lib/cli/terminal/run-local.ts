@@ -50,9 +50,10 @@ export async function runLocal(
   /** `-stop-on-alarm`'s reader, checked before the run (lib/cli/terminal/alarm-access.ts). */
   alarms?: AlarmReader,
 ): Promise<ExecutionResult> {
-  const [{ runRestartLocally }, { toRestartInput }] = await Promise.all([
-    import('../../engines/local/engine'),
+  const [{ planFirst }, { toRestartInput }, { eventSink }] = await Promise.all([
+    import('../../engines/local/plan-first'),
     import('../../restart/input'),
+    import('../../engines/local/event-sink'),
   ]);
   // zod's JIT off (zod-jitless.ts). Imported after the input schema: jest's module loader fails on
   // one package imported twice at once.
@@ -60,16 +61,36 @@ export async function runLocal(
   const watch = watchRun(line, shell, out);
   const { terminal, progress } = watch;
   const output = heldOutput(eventWriter(line, formatter, terminal, () => progress.eventContext()));
-  const run = await runRestartLocally({
-    // Who started it, for the people its questions reach when they go to chat.
-    input: toRestartInput(line.options, operatorName()),
-    nomad: watch.nomad,
+  // One sink for the steps run before the engine and the engine's: an event each streamed live
+  // and a later state repeats is shown once.
+  const events = eventSink((event) => {
+    progress.event(event);
+    output.write(event);
+  });
+  const client = {
     ...(line.general.consul === undefined ? {} : { consul: line.general.consul }),
     ...(alarms === undefined ? {} : { alarms }),
-    emit: (event) => {
-      progress.event(event);
-      output.write(event);
+  };
+  // Who started it, for the people its questions reach when they go to chat.
+  const input = toRestartInput(line.options, operatorName());
+  const first = await planFirst({ input, nomad: watch.nomad, ...client, emit: events.live }).catch(
+    (error: unknown) => {
+      watch.stop();
+      throw error;
     },
+  );
+  // The job not found, a plan refused: the run ends where the definition would end it.
+  if (first.kind === 'ended') {
+    watch.stop();
+    return first.result;
+  }
+  const { runRestartLocally } = await import('../../engines/local/engine');
+  const run = await runRestartLocally({
+    input,
+    nomad: watch.nomad,
+    ...client,
+    made: first.made,
+    emit: events.live,
     onStateExited: (_name, state) => watch.stateExited(state),
     prompt: terminalPrompt(formatter, terminal),
     onPreparing: terminal.notice,

@@ -13,6 +13,7 @@ import type { Construct } from 'constructs';
 import { ENV } from '../../stores/from-env';
 import { VARIABLES_LOCK_ENV } from '../../stores/shared-lock-settings';
 import { HANDLER_IDS, type HandlerId, STALE_LOCK_HANDLER_ID } from '../../workflow/state-names';
+import { NOMAD_STEP_TIMEOUT_SECONDS, STEP_TIMEOUT_SECONDS } from '../../workflow/step-timeouts';
 import { grantDecryptThroughSecretsManager, grantGetSecretValue } from './secrets-key-grant';
 import { TaskFunction } from './task-function';
 
@@ -185,9 +186,7 @@ export function createTaskFunctions(
       handlerId,
       timeout: RUNS_A_SLICE.has(handlerId)
         ? props.batchSliceTimeout
-        : nomad
-          ? Duration.minutes(2)
-          : Duration.seconds(30),
+        : Duration.seconds(nomad ? NOMAD_STEP_TIMEOUT_SECONDS : STEP_TIMEOUT_SECONDS),
       environment,
       logRetention: props.logRetention,
       removalPolicy: props.removalPolicy,

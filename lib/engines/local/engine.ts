@@ -18,8 +18,10 @@ import {
   type InvocationInterceptor,
   type LambdaTaskOptions,
   lambdaTaskHandler,
+  localInvocation,
 } from './lambda-tasks';
 import { type LocalStateMachine, loadLocalDefinition } from './local-definition';
+import { answeringMade, type MadeSteps, refuseMadeElsewhere } from './made-steps';
 import { pauseRequests } from './pause-requests';
 import { type Prompt, promptAnswerer } from './prompt-answerer';
 import { runLocalExecution } from './runner';
@@ -33,7 +35,7 @@ import type {
   TaskTokenAnswerer,
 } from './types';
 
-export type { InvocationInterceptor } from './lambda-tasks';
+export { type InvocationInterceptor, localInvocation } from './lambda-tasks';
 export type { Prompt, PromptReply } from './prompt-answerer';
 
 /**
@@ -126,6 +128,12 @@ export interface LocalRestartRequest {
    * @default - when it was just synthesized or given as `stateMachine`
    */
   readonly validate?: boolean;
+  /**
+   * Steps the terminal already ran before loading the engine (plan-first.ts): the first execution
+   * takes their name, and each one's first invocation answers with what it made.
+   * @default - every Task runs its handler
+   */
+  readonly made?: MadeSteps;
 }
 
 /** The one-job Task `stateName`'s handler, unless it has none (or is the question, answered from outside). */
@@ -138,26 +146,6 @@ function taskHandler(
   const id = TASK_STATE_HANDLERS[stateName];
   if (id === undefined || (stateName === ASK_STATE_NAME && !runAskHandler)) return undefined;
   return lambdaTaskHandler(id, stateName, budgetMs, options);
-}
-
-/** What each handler invocation of a local run is handed on its context. */
-export function localInvocation(
-  request: Pick<
-    LocalRestartRequest,
-    'nomad' | 'consul' | 'alarms' | 'now' | 'sleep' | 'metricLines' | 'engine'
-  >,
-  liveEvents: LocalInvocation['liveEvents'],
-): LocalInvocation {
-  return {
-    liveEvents,
-    ...(request.nomad === undefined ? {} : { nomad: request.nomad }),
-    ...(request.consul === undefined ? {} : { consul: request.consul }),
-    ...(request.alarms === undefined ? {} : { alarms: request.alarms }),
-    ...(request.now === undefined ? {} : { now: request.now }),
-    ...(request.sleep === undefined ? {} : { sleep: request.sleep }),
-    ...(request.metricLines === undefined ? {} : { metricLines: request.metricLines }),
-    ...(request.engine === undefined ? {} : { engine: request.engine }),
-  };
 }
 
 /** Waits on the callbacks for a question's task token, when the run was given them. */
@@ -198,6 +186,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
     request.stateMachine === undefined
       ? await loadLocalDefinition(undefined, request.onPreparing)
       : { stateMachine: request.stateMachine, synthesized: true };
+  if (request.made !== undefined) refuseMadeElsewhere(request.made, stateMachine.stateMachineArn);
   // The handlers' own in-memory lock: the same module instance the lambdas import.
   const { localStores } = await import('../../stores/from-env');
   const events = eventSink(request.emit);
@@ -230,16 +219,20 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
     input: request.input,
     validate: request.validate ?? synthesized,
     ...(request.executionName === undefined ? {} : { executionName: request.executionName }),
+    ...(request.made === undefined ? {} : { executionName: request.made.executionName }),
     ...(request.onExecutionEnded === undefined ? {} : { onExecutionEnded: request.onExecutionEnded }),
     taskHandlers: (state) =>
-      taskHandler(
-        state.stateName,
-        request.invocationBudgetsMs?.[state.stateName] ??
-          request.invocationBudgetMs ??
-          stateMachine.functionTimeoutsMs[state.functionLogicalId ?? ''] ??
-          LOCAL_INVOCATION_BUDGET_MS,
-        tasks,
-        request.taskTokenCallbacks !== undefined,
+      answeringMade(
+        taskHandler(
+          state.stateName,
+          request.invocationBudgetsMs?.[state.stateName] ??
+            request.invocationBudgetMs ??
+            stateMachine.functionTimeoutsMs[state.functionLogicalId ?? ''] ??
+            LOCAL_INVOCATION_BUDGET_MS,
+          tasks,
+          request.taskTokenCallbacks !== undefined,
+        ),
+        request.made?.outcomes.get(state.stateName),
       ),
     answerTaskToken: answerFromOutside(request.taskTokenCallbacks) ?? prompts.answer,
     ...(request.signal === undefined ? {} : { signal: request.signal }),

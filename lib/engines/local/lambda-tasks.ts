@@ -54,6 +54,30 @@ export function lambdaTaskHandler(
   };
 }
 
+/** The settings of a local run its handlers are handed (each absent one: as on Lambda). */
+export type InvocationSettings = {
+  readonly [K in 'nomad' | 'consul' | 'alarms' | 'now' | 'sleep' | 'metricLines' | 'engine']?:
+    | LocalInvocation[K]
+    | undefined;
+};
+
+/** What each handler invocation of a local run is handed on its context. */
+export function localInvocation(
+  request: InvocationSettings,
+  liveEvents: LocalInvocation['liveEvents'],
+): LocalInvocation {
+  return {
+    liveEvents,
+    ...(request.nomad === undefined ? {} : { nomad: request.nomad }),
+    ...(request.consul === undefined ? {} : { consul: request.consul }),
+    ...(request.alarms === undefined ? {} : { alarms: request.alarms }),
+    ...(request.now === undefined ? {} : { now: request.now }),
+    ...(request.sleep === undefined ? {} : { sleep: request.sleep }),
+    ...(request.metricLines === undefined ? {} : { metricLines: request.metricLines }),
+    ...(request.engine === undefined ? {} : { engine: request.engine }),
+  };
+}
+
 /** Holds Tasks back while closed (the interrupt question is open): no new work starts. */
 export interface Gate {
   close(): void;

@@ -14,6 +14,7 @@ import {
   STATE_MACHINE_ID_PREFIXES,
   synthesizeLocalStateMachine,
 } from '../../../lib/engines/local/local-definition';
+import { RESTART_STATE_MACHINE_ARN } from '../../../lib/engines/local/plan-first';
 import { synthesizeStack } from '../../aws-limits/helpers/synthesized-stack';
 
 describe('synthesizeLocalStateMachine', () => {
@@ -30,6 +31,8 @@ describe('synthesizeLocalStateMachine', () => {
     // Assert
     expect(shipped).toEqual({ ...rendered, fleet: { definition, stateMachineArn, functionTimeoutsMs } });
     expect(Object.keys(shipped.functionTimeoutsMs).length).toBeGreaterThan(10);
+    // The terminal names its run before the definition is loaded (plan-first.ts).
+    expect(shipped.stateMachineArn).toBe(RESTART_STATE_MACHINE_ARN);
   });
 });
 
