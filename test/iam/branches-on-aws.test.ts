@@ -115,6 +115,24 @@ describe('branches no full run walks, as AWS authorizes them', () => {
     expect(actionsOf('resume-run', from)).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
   });
 
+  it('Await health extends the lease of the run it waits for once the lease needs it', async () => {
+    // Arrange: a run holds the job; its lease is renewed only when due (#41), so no full run this
+    // short reaches the renewal lambdas/private/lease-middleware.ts makes after a health slice.
+    const run = execution('waiting');
+    await asFunction('lock-job', () => jobLockFromEnv().acquire(KEY, { owner: run, ttlSeconds: 60 }));
+    const from = aws.ledger.calls.length;
+
+    // Act: the renewal LockSteps.keepLease makes through the engine's lock.
+    const extended = await asFunction('await-health', () =>
+      jobLockFromEnv().extend(KEY, { owner: run, ttlSeconds: 600, execution: run }),
+    );
+
+    // Assert
+    expect(extended).toBeDefined();
+    expect(await aws.lockHolder(KEY)).toBe(run);
+    expect(actionsOf('await-health', from)).toEqual(['dynamodb:UpdateItem']);
+  });
+
   it("Ask points the question its first attempt parked at a retried attempt's task token", async () => {
     // Arrange: the first attempt parked the question, then failed before it returned.
     const run = execution('asked-twice');
