@@ -1,6 +1,6 @@
 /**
  * The state machine the local engine runs: the app's own stack, synthesized in a child process
- * with bundling and validation off (local-synth.ts), and
+ * with bundling and the CDK's validation off (local-synth.ts), checked with asl-validator, and
  * read out of the template with its ARN. In this repository it is synthesized again whenever a
  * source changed; the installed package has no CDK app to synthesize, so `npm run build` does it
  * once and ships the result (`dist/local-definition.json`).
@@ -13,7 +13,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readPackagedFile } from '../../sea/packaged-file';
 import { SynthesizedTemplateNotFoundError } from './errors';
+import { launcherSaidPreparing } from './launcher-notice';
 import { runLocalCdkApp } from './local-synth';
+import { validateDefinition } from './runner';
 import { ensureSynthesized } from './synth';
 import {
   type ExtractedStateMachine,
@@ -51,6 +53,14 @@ const LOCAL_SYNTH_DIR = join('.nomad-restart', 'synth');
  * Synthesizes the stack for local use (once, while sources are unchanged) with bundling off:
  * the local engine binds handlers by state name, so the Lambda assets are never needed, and
  * the definition is the same one `cdk synth` renders.
+ *
+ * Its state machines are checked with asl-validator before the template takes its place, so a
+ * cached (or shipped) definition is one that passed: the engine need not check it again at every
+ * run, nor on the first run's critical path (the launcher synthesizes beside the command's
+ * bundling: bin/private/state-machine-child.js). The check is kept although the stack's tests
+ * run asl-validator too (test/constructs/workflow-stack.test.ts): a source edited and run
+ * before the tests would otherwise reach aws-local-stepfunctions, which runs some invalid
+ * definitions wrongly rather than refusing them.
  */
 async function synthesizeForLocalRun(projectDir: string, outDir: string): Promise<void> {
   // Concurrent first runs (tests, two terminals) each synthesize into their own folder and
@@ -58,6 +68,10 @@ async function synthesizeForLocalRun(projectDir: string, outDir: string): Promis
   const scratch = `${outDir}.${process.pid}.${randomUUID()}`;
   try {
     await runLocalCdkApp(projectDir, scratch);
+    const { fleet, ...restart } = localDefinitionsOf(await loadSynthesizedTemplate(scratch, STACK_NAME));
+    for (const stateMachine of fleet === undefined ? [restart] : [restart, fleet]) {
+      validateDefinition(stateMachine.definition);
+    }
     await mkdir(outDir, { recursive: true });
     const template = `${STACK_NAME}.template.json`;
     await rename(join(scratch, template), join(outDir, template));
@@ -92,11 +106,12 @@ function localDefinitionsOf(template: unknown): LocalDefinitions {
 }
 
 /**
- * What a terminal says while the state machine is synthesized again: 2 to 4 s on the 2-core
- * machine, synth and validation (docs/benchmarks.md, "Build and first run").
+ * What a terminal says while the state machine is synthesized again, when the launcher has not
+ * already said it prepares it (a change under `lambdas/` only, a run not started by
+ * `bin/nomad-restart.js`): 2 to 4 s on the 2-core machine, synth and validation
+ * (docs/benchmarks.md, "Build and first run").
  */
-export const PREPARING_STATE_MACHINE =
-  'Preparing the state machine (first run after a source change, a few seconds)...';
+export const PREPARING_STATE_MACHINE = 'Preparing the state machine (first run after a change, about 3 s)...';
 
 /** Where the package carries the definition `npm run build` synthesized, relative to its root. */
 export const SHIPPED_DEFINITION_FILE = join('dist', 'local-definition.json');
@@ -160,32 +175,26 @@ function shippedStateMachine(value: unknown): LocalStateMachine | undefined {
 /**
  * The definition a local run executes: in this repository (where `bin/app.ts` is) the local
  * synth cache, synthesized again when a source changed; in the installed package, the one its
- * build shipped. `synthesized` says whether it is fresh from the CDK app (then the engine
- * validates it once more).
+ * build shipped. Either was checked with asl-validator as it was synthesized.
  * @param projectDir the repository or package root
- * @param onPreparing told {@link PREPARING_STATE_MACHINE} just before a synth starts
+ * @param onPreparing told {@link PREPARING_STATE_MACHINE} just before a synth starts, unless the
+ *   launcher already told the terminal in this process that it prepares the state machine
  */
 export async function loadLocalDefinition(
   projectDir: string = PROJECT_DIR,
   onPreparing: (what: string) => void = () => {},
-): Promise<{
-  stateMachine: LocalDefinitions;
-  synthesized: boolean;
-}> {
+): Promise<{ stateMachine: LocalDefinitions }> {
   if (!existsSync(join(projectDir, 'bin', 'app.ts'))) {
-    return {
-      stateMachine: readShippedDefinition(join(projectDir, SHIPPED_DEFINITION_FILE)),
-      synthesized: false,
-    };
+    return { stateMachine: readShippedDefinition(join(projectDir, SHIPPED_DEFINITION_FILE)) };
   }
   const synth = await ensureSynthesized({
     projectDir,
     stackName: STACK_NAME,
     cdkOutDir: join(projectDir, LOCAL_SYNTH_DIR),
     synthesize: (dir, outDir) => {
-      onPreparing(PREPARING_STATE_MACHINE);
+      if (!launcherSaidPreparing()) onPreparing(PREPARING_STATE_MACHINE);
       return synthesizeForLocalRun(dir, outDir);
     },
   });
-  return { stateMachine: localDefinitionsOf(synth.template), synthesized: synth.synthesized };
+  return { stateMachine: localDefinitionsOf(synth.template) };
 }
