@@ -58,7 +58,7 @@ export const moduleUrls = (urlOf) => ({
 });
 
 /** In the checkout: the source file's own URL, fixed at build time. */
-const sourceFileUrl = (path) => JSON.stringify(pathToFileURL(path).href);
+export const sourceFileUrl = (path) => JSON.stringify(pathToFileURL(path).href);
 
 /**
  * In the package: the URL the source file would have in the installed package, computed at run
