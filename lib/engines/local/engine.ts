@@ -123,7 +123,7 @@ export interface LocalRestartRequest {
   /**
    * Validate the definition with `asl-validator` first (a fleet validates the one-job
    * definition once, not once per job).
-   * @default - when given as `stateMachine` (the app's own was checked as it was synthesized)
+   * @default - when given as `stateMachine` (the app's own is checked by its tests: local-definition.ts)
    */
   readonly validate?: boolean;
 }
@@ -226,7 +226,7 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
   const execution = runLocalExecution(stateMachine.definition, {
     stateMachineArn: stateMachine.stateMachineArn,
     input: request.input,
-    // The project's own definition was checked as it was synthesized (local-definition.ts).
+    // The project's own definition is checked by its tests, not at each run (local-definition.ts).
     validate: request.validate ?? request.stateMachine !== undefined,
     ...(request.executionName === undefined ? {} : { executionName: request.executionName }),
     ...(request.onExecutionEnded === undefined ? {} : { onExecutionEnded: request.onExecutionEnded }),

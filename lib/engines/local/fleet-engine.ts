@@ -111,7 +111,7 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
   process.env['POWERTOOLS_LOG_LEVEL'] ??= 'SILENT';
   const stateMachine =
     request.stateMachines ?? (await loadLocalDefinition(undefined, request.onPreparing)).stateMachine;
-  // The project's own definitions were checked as they were synthesized (local-definition.ts).
+  // The project's own definitions are checked by its tests, not at each run (local-definition.ts).
   const given = request.stateMachines !== undefined;
   const fleet = stateMachine.fleet;
   if (fleet === undefined) {

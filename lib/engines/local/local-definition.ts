@@ -1,6 +1,6 @@
 /**
  * The state machine the local engine runs: the app's own stack, synthesized in a child process
- * with bundling and the CDK's validation off (local-synth.ts), checked with asl-validator, and
+ * with bundling and the CDK's validation off (local-synth.ts), and
  * read out of the template with its ARN. In this repository it is synthesized again whenever a
  * source changed; the installed package has no CDK app to synthesize, so `npm run build` does it
  * once and ships the result (`dist/local-definition.json`).
@@ -15,7 +15,6 @@ import { readPackagedFile } from '../../sea/packaged-file';
 import { SynthesizedTemplateNotFoundError } from './errors';
 import { launcherSaidPreparing } from './launcher-notice';
 import { runLocalCdkApp } from './local-synth';
-import { validateDefinition } from './runner';
 import { ensureSynthesized } from './synth';
 import {
   type ExtractedStateMachine,
@@ -54,13 +53,12 @@ const LOCAL_SYNTH_DIR = join('.nomad-restart', 'synth');
  * the local engine binds handlers by state name, so the Lambda assets are never needed, and
  * the definition is the same one `cdk synth` renders.
  *
- * Its state machines are checked with asl-validator before the template takes its place, so a
- * cached (or shipped) definition is one that passed: the engine need not check it again at every
- * run, nor on the first run's critical path (the launcher synthesizes beside the command's
- * bundling: bin/private/state-machine-child.js). The check is kept although the stack's tests
- * run asl-validator too (test/constructs/workflow-stack.test.ts): a source edited and run
- * before the tests would otherwise reach aws-local-stepfunctions, which runs some invalid
- * definitions wrongly rather than refusing them.
+ * Not checked with asl-validator here nor by the engine (ajv compiling its schemas was 1.3 s of
+ * CPU, a third of a first run's preparation): these definitions come from the project's own CDK
+ * app, whose tests check both with asl-validator on every change
+ * (test/constructs/workflow-stack.test.ts, test/constructs/fleet-stack.test.ts). The engine
+ * still checks every definition a caller hands it (`LocalRestartRequest.stateMachine`: another
+ * stack's, a test's), which nothing else has.
  */
 async function synthesizeForLocalRun(projectDir: string, outDir: string): Promise<void> {
   // Concurrent first runs (tests, two terminals) each synthesize into their own folder and
@@ -68,10 +66,6 @@ async function synthesizeForLocalRun(projectDir: string, outDir: string): Promis
   const scratch = `${outDir}.${process.pid}.${randomUUID()}`;
   try {
     await runLocalCdkApp(projectDir, scratch);
-    const { fleet, ...restart } = localDefinitionsOf(await loadSynthesizedTemplate(scratch, STACK_NAME));
-    for (const stateMachine of fleet === undefined ? [restart] : [restart, fleet]) {
-      validateDefinition(stateMachine.definition);
-    }
     await mkdir(outDir, { recursive: true });
     const template = `${STACK_NAME}.template.json`;
     await rename(join(scratch, template), join(outDir, template));
@@ -107,9 +101,8 @@ function localDefinitionsOf(template: unknown): LocalDefinitions {
 
 /**
  * What a terminal says while the state machine is synthesized again, when the launcher has not
- * already said it prepares it (a change under `lambdas/` only, a run not started by
- * `bin/nomad-restart.js`): 2 to 4 s on the 2-core machine, synth and validation
- * (docs/benchmarks.md, "Build and first run").
+ * already said it prepares it (a change to `cdk.json` only, a run not started by
+ * `bin/nomad-restart.js`): 2 to 4 s on the 2-core machine (docs/benchmarks.md, "Build and first run").
  */
 export const PREPARING_STATE_MACHINE = 'Preparing the state machine (first run after a change, about 3 s)...';
 
@@ -175,7 +168,7 @@ function shippedStateMachine(value: unknown): LocalStateMachine | undefined {
 /**
  * The definition a local run executes: in this repository (where `bin/app.ts` is) the local
  * synth cache, synthesized again when a source changed; in the installed package, the one its
- * build shipped. Either was checked with asl-validator as it was synthesized.
+ * build shipped.
  * @param projectDir the repository or package root
  * @param onPreparing told {@link PREPARING_STATE_MACHINE} just before a synth starts, unless the
  *   launcher already told the terminal in this process that it prepares the state machine
