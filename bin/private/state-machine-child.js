@@ -1,8 +1,9 @@
 /**
  * On a first run from a checkout (the command's bundle stale), the launcher prepares the state
  * machine beside the command's bundling rather than after it: esbuild's bundling of the command
- * and the CDK app's synth are each about one core's work for 2 to 3 s, so on two cores the first
- * run waits for the longer of the two, not their sum (docs/benchmarks.md, "Build and first run"). The child runs bin/private/prepare-state-machine.ts,
+ * and the CDK app's synth are each about one core's work for 2 to 3 s, so with two cores free the
+ * first run waits for the longer of the two, not their sum (on a saturated machine its time
+ * follows its CPU instead: docs/benchmarks.md, "Build and first run"). The child runs bin/private/prepare-state-machine.ts,
  * bundled by esbuild as the command is, with its npm packages left in node_modules.
  */
 import { spawn } from 'node:child_process';
