@@ -58,7 +58,7 @@ export const moduleUrls = (urlOf) => ({
 });
 
 /** In the checkout: the source file's own URL, fixed at build time. */
-const sourceFileUrl = (path) => JSON.stringify(pathToFileURL(path).href);
+export const sourceFileUrl = (path) => JSON.stringify(pathToFileURL(path).href);
 
 /**
  * In the package: the URL the source file would have in the installed package, computed at run
@@ -76,8 +76,8 @@ export const packagedFileUrl = (projectDir, outDir) => (path) => {
  * aws-local-stepfunctions imports an AWS Lambda client (and a Cognito credential provider) for
  * Tasks that have no local handler. The local engine gives every Task its handler, so the command
  * never invokes a Lambda: it gets a stand-in that says so, and never loads those SDK clients.
- * Its definition validator (ajv and friends) only runs right after a fresh synth, so it is
- * required from node_modules when first called instead of on every start.
+ * Its definition validator (ajv and friends) only checks a definition a caller hands the engine,
+ * so it is required from node_modules when first called instead of on every start.
  */
 const NO_LAMBDA_SDK = `
 const unavailable = () => { throw new Error('nomad-restart: a Task without a local handler cannot call AWS Lambda from the local engine'); };

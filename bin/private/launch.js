@@ -13,16 +13,25 @@ import { runBundle } from './run-bundle.js';
 // Required, not imported: see run-bundle.js on `node:fs` in an ES module.
 const { existsSync, readFileSync } = createRequire(import.meta.url)('node:fs');
 
-/** What a terminal shows while the command is bundled again (the first run after a source change). */
-const PREPARING_COMMAND = 'Preparing the command (first run after a source change, a few seconds)...';
+/**
+ * What a terminal shows while the command is bundled again and its state machine synthesized
+ * beside it (the first run after a source change): the one line of a first run. About 4 s on
+ * the 2-core machine (docs/benchmarks.md, "Build and first run").
+ */
+const PREPARING = 'Preparing the command and its state machine (first run after a change, about 4 s)...';
+/** Read by the engine (lib/engines/local/launcher-notice.ts), which then says nothing more. */
+const LAUNCHER_NOTICE_KEY = Symbol.for('nomad-restart.launcher-said-preparing');
 
 if (existsSync(new URL('../nomad-restart.ts', import.meta.url))) {
   const { buildBundle, freshBundle } = await import('./cli-bundle.js');
   let entry = freshBundle();
   if (entry === undefined) {
     // Said at a terminal only: piped or scripted, the output stays byte for byte Nomad's.
-    if (process.stderr.isTTY) process.stderr.write(`${PREPARING_COMMAND}\n`);
-    entry = await buildBundle().catch(() => undefined);
+    if (process.stderr.isTTY) process.stderr.write(`${PREPARING}\n`);
+    globalThis[LAUNCHER_NOTICE_KEY] = true;
+    // A source the bundle reads changed, so the state machine's (lib/) most likely did too.
+    const { prepareStateMachine } = await import('./state-machine-child.js');
+    [entry] = await Promise.all([buildBundle().catch(() => undefined), prepareStateMachine()]);
   }
   if (entry === undefined) {
     const { register } = await import('tsx/esm/api');

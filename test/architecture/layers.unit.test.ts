@@ -161,10 +161,14 @@ const BOTTOM: readonly string[] = ['lib/go', 'lib/errors', 'lib/control', 'lib/s
 
 /**
  * Single files a part may import at run time though their part is out of reach: Nomad's error
- * texts (`api.PermissionDeniedErrorContent`), which the restart domain's recoverability rule reads.
+ * texts (`api.PermissionDeniedErrorContent`), which the restart domain's recoverability rule reads;
+ * the local state machine's synth, which the launcher's child runs.
  */
 const MAY_IMPORT_FILES: Readonly<Record<string, readonly string[]>> = {
   'lib/restart': ['lib/nomad/errors.ts'],
+  // A first run from a checkout synthesizes the local state machine in a child process beside
+  // the command's bundling (bin/private/prepare-state-machine.ts), before the command runs.
+  bin: ['lib/engines/local/local-definition.ts'],
 };
 
 function allowed(edge: ImportEdge): boolean {

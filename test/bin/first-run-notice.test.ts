@@ -1,12 +1,12 @@
 /**
  * Scenario: the first run from a checkout (or the first after a source change) spends seconds
- * bundling the command, and a restart seconds more synthesizing the state machine, before printing
- * anything. At a terminal each says so in one line on stderr; piped, the output stays byte for
- * byte what Nomad's command prints. Runs in a copy of the
+ * bundling the command and, beside it, synthesizing the state machine, before printing anything.
+ * At a terminal it says so in one line on stderr, the launcher's (the engine stays silent); piped,
+ * the output stays byte for byte what Nomad's command prints. Runs in a copy of the
  * checkout's sources (node_modules linked), so the repository's own bundle cache is left alone.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -19,7 +19,10 @@ import { withoutStatusLine } from '../e2e/helpers/run-pty';
 import { simpleJob } from '../steps/helpers/harness';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const PREPARING = 'Preparing the command (first run after a source change, a few seconds)...';
+const PREPARING = 'Preparing the command and its state machine (first run after a change, about 4 s)...';
+const TEMPLATE = join('.nomad-restart', 'synth', 'NomadRestart.template.json');
+/** The lines of a run's output that say it prepares something. */
+const preparingLines = (output: string) => output.split('\n').filter((line) => line.startsWith('Preparing'));
 /** Bundling the command, or synthesizing the stack, on a loaded 2-core machine takes up to minutes. */
 const RUN_TIMEOUT_MS = 240_000;
 
@@ -117,11 +120,29 @@ describe('the first run from a checkout', () => {
 
       // Assert
       expect(first.split('\n')[0]).toBe(PREPARING);
+      expect(preparingLines(first)).toEqual([PREPARING]);
       expect(first).toContain('Usage: nomad-restart');
       expect(second).not.toContain(PREPARING);
       expect(second).toContain('Usage: nomad-restart');
     },
     2 * RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'prepares the state machine beside the command, leaving nothing else behind',
+    () => {
+      // Arrange
+      const dir = checkout();
+
+      // Act: a run that never needs the state machine.
+      const run = helpPiped(dir);
+
+      // Assert: the launcher synthesized it all the same, and removed its child's script.
+      expect(run.stdout).toContain('Usage: nomad-restart');
+      expect(existsSync(join(dir, TEMPLATE))).toBe(true);
+      expect(readdirSync(join(dir, '.nomad-restart')).sort()).toEqual(['cli', 'synth']);
+    },
+    RUN_TIMEOUT_MS,
   );
 
   it(
@@ -154,7 +175,7 @@ describe('the first restart from a checkout', () => {
   // A restart, not a job that is not found: only a run with something to restart needs the
   // state machine.
   it(
-    "says at a terminal that it is preparing the state machine, before Nomad's lines",
+    "says at a terminal in one line that it is preparing, before Nomad's lines",
     async () => {
       // Arrange
       dir = copyCheckout();
@@ -164,8 +185,29 @@ describe('the first restart from a checkout', () => {
 
       // Assert
       const lines = output.split('\n');
-      expect(lines.slice(0, 2)).toEqual([PREPARING, PREPARING_STATE_MACHINE]);
+      expect(lines[0]).toBe(PREPARING);
+      expect(preparingLines(output)).toEqual([PREPARING]);
       expect(lines).toContain('Job restarted successfully!');
+    },
+    2 * RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'says so from the engine when only the state machine is stale',
+    async () => {
+      // Arrange: the command and the state machine prepared, then a source of the state machine
+      // alone (cdk.json) changed.
+      dir = copyCheckout();
+      expect(helpPiped(dir).status).toBe(0);
+      const later = new Date(Date.now() + 60_000);
+      utimesSync(join(dir, 'cdk.json'), later, later);
+
+      // Act
+      const output = await atTerminal(dir, ['-no-color', '-yes', 'example'], h.env);
+
+      // Assert
+      expect(preparingLines(output)).toEqual([PREPARING_STATE_MACHINE]);
+      expect(output.split('\n')).toContain('Job restarted successfully!');
     },
     2 * RUN_TIMEOUT_MS,
   );
@@ -182,7 +224,7 @@ describe('the first restart from a checkout', () => {
       // Assert: it did synthesize the state machine (its template is in the checkout's cache).
       expect({ status: first.status, stderr: first.stderr }).toEqual({ status: 0, stderr: '' });
       expect(first.stdout).toContain('Job restarted successfully!');
-      expect(existsSync(join(dir, '.nomad-restart', 'synth', 'NomadRestart.template.json'))).toBe(true);
+      expect(existsSync(join(dir, TEMPLATE))).toBe(true);
       expect(`${first.stdout}${first.stderr}`).not.toContain('Preparing');
     },
     2 * RUN_TIMEOUT_MS,

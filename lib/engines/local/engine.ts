@@ -81,7 +81,7 @@ export interface LocalRestartRequest {
   readonly stateMachine?: LocalStateMachine;
   /**
    * Told what is being prepared before a wait with nothing to show: in this repository, the
-   * state machine synthesized again (the first run after a source change, ~20 s).
+   * state machine synthesized again (the first run after a source change, a few seconds).
    */
   readonly onPreparing?: (what: string) => void;
   /** Milliseconds to wait in the named Wait states instead of the definition's (tests). */
@@ -125,7 +125,7 @@ export interface LocalRestartRequest {
   /**
    * Validate the definition with `asl-validator` first (a fleet validates the one-job
    * definition once, not once per job).
-   * @default - when it was just synthesized or given as `stateMachine`
+   * @default - when given as `stateMachine` (the app's own is checked by its tests: local-definition.ts)
    */
   readonly validate?: boolean;
   /**
@@ -182,10 +182,8 @@ export interface LocalRestart {
  */
 export async function runRestartLocally(request: LocalRestartRequest): Promise<LocalRestart> {
   process.env['POWERTOOLS_LOG_LEVEL'] ??= 'SILENT';
-  const { stateMachine, synthesized } =
-    request.stateMachine === undefined
-      ? await loadLocalDefinition(undefined, request.onPreparing)
-      : { stateMachine: request.stateMachine, synthesized: true };
+  const stateMachine =
+    request.stateMachine ?? (await loadLocalDefinition(undefined, request.onPreparing)).stateMachine;
   if (request.made !== undefined) refuseMadeElsewhere(request.made, stateMachine.stateMachineArn);
   // The handlers' own in-memory lock: the same module instance the lambdas import.
   const { localStores } = await import('../../stores/from-env');
@@ -217,7 +215,8 @@ export async function runRestartLocally(request: LocalRestartRequest): Promise<L
   const execution = runLocalExecution(stateMachine.definition, {
     stateMachineArn: stateMachine.stateMachineArn,
     input: request.input,
-    validate: request.validate ?? synthesized,
+    // The project's own definition is checked by its tests, not at each run (local-definition.ts).
+    validate: request.validate ?? request.stateMachine !== undefined,
     ...(request.executionName === undefined ? {} : { executionName: request.executionName }),
     ...(request.made === undefined ? {} : { executionName: request.made.executionName }),
     ...(request.onExecutionEnded === undefined ? {} : { onExecutionEnded: request.onExecutionEnded }),

@@ -109,10 +109,10 @@ export interface LocalFleet {
  */
 export async function runFleetLocally(request: LocalFleetRequest): Promise<LocalFleet> {
   process.env['POWERTOOLS_LOG_LEVEL'] ??= 'SILENT';
-  const { stateMachine, synthesized } =
-    request.stateMachines === undefined
-      ? await loadLocalDefinition(undefined, request.onPreparing)
-      : { stateMachine: request.stateMachines, synthesized: true };
+  const stateMachine =
+    request.stateMachines ?? (await loadLocalDefinition(undefined, request.onPreparing)).stateMachine;
+  // The project's own definitions are checked by its tests, not at each run (local-definition.ts).
+  const given = request.stateMachines !== undefined;
   const fleet = stateMachine.fleet;
   if (fleet === undefined) {
     throw new StateMachineNotFoundError(
@@ -146,7 +146,7 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
   let jobsStarted = 0;
   // Resolved as each item execution ends: a cancel waits for the items of the jobs it stopped.
   let itemEnded = () => {};
-  let validateJob = synthesized;
+  let validateJob = given;
   let budget = { maxFailedJobs: 0 };
   // Stops the fleet (ABORTED) once the jobs it started ended, and their items with them.
   const stopOnceJobsEnded = () =>
@@ -235,7 +235,7 @@ export async function runFleetLocally(request: LocalFleetRequest): Promise<Local
   const execution = runLocalExecution(fleet.definition, {
     stateMachineArn: fleet.stateMachineArn,
     input: request.input,
-    validate: synthesized,
+    validate: given,
     ...(request.executionName === undefined ? {} : { executionName: request.executionName }),
     taskHandlers,
     childExecutions: children,

@@ -1,6 +1,6 @@
 /**
  * The state machine the local engine runs: the app's own stack, synthesized in a child process
- * with bundling and validation off (local-synth.ts), and
+ * with bundling and the CDK's validation off (local-synth.ts), and
  * read out of the template with its ARN. In this repository it is synthesized again whenever a
  * source changed; the installed package has no CDK app to synthesize, so `npm run build` does it
  * once and ships the result (`dist/local-definition.json`).
@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readPackagedFile } from '../../sea/packaged-file';
 import { SynthesizedTemplateNotFoundError } from './errors';
+import { launcherSaidPreparing } from './launcher-notice';
 import { runLocalCdkApp } from './local-synth';
 import { ensureSynthesized } from './synth';
 import {
@@ -51,6 +52,13 @@ const LOCAL_SYNTH_DIR = join('.nomad-restart', 'synth');
  * Synthesizes the stack for local use (once, while sources are unchanged) with bundling off:
  * the local engine binds handlers by state name, so the Lambda assets are never needed, and
  * the definition is the same one `cdk synth` renders.
+ *
+ * Not checked with asl-validator here nor by the engine (ajv compiling its schemas was 1.3 s of
+ * CPU, a third of a first run's preparation): these definitions come from the project's own CDK
+ * app, whose tests check both with asl-validator on every change
+ * (test/constructs/workflow-stack.test.ts, test/constructs/fleet-stack.test.ts). The engine
+ * still checks every definition a caller hands it (`LocalRestartRequest.stateMachine`: another
+ * stack's, a test's), which nothing else has.
  */
 async function synthesizeForLocalRun(projectDir: string, outDir: string): Promise<void> {
   // Concurrent first runs (tests, two terminals) each synthesize into their own folder and
@@ -92,11 +100,11 @@ function localDefinitionsOf(template: unknown): LocalDefinitions {
 }
 
 /**
- * What a terminal says while the state machine is synthesized again: 2 to 4 s on the 2-core
- * machine, synth and validation (docs/benchmarks.md, "Build and first run").
+ * What a terminal says while the state machine is synthesized again, when the launcher has not
+ * already said it prepares it (a change to `cdk.json` only, a run not started by
+ * `bin/nomad-restart.js`): 2 to 4 s on the 2-core machine (docs/benchmarks.md, "Build and first run").
  */
-export const PREPARING_STATE_MACHINE =
-  'Preparing the state machine (first run after a source change, a few seconds)...';
+export const PREPARING_STATE_MACHINE = 'Preparing the state machine (first run after a change, about 3 s)...';
 
 /** Where the package carries the definition `npm run build` synthesized, relative to its root. */
 export const SHIPPED_DEFINITION_FILE = join('dist', 'local-definition.json');
@@ -160,32 +168,26 @@ function shippedStateMachine(value: unknown): LocalStateMachine | undefined {
 /**
  * The definition a local run executes: in this repository (where `bin/app.ts` is) the local
  * synth cache, synthesized again when a source changed; in the installed package, the one its
- * build shipped. `synthesized` says whether it is fresh from the CDK app (then the engine
- * validates it once more).
+ * build shipped.
  * @param projectDir the repository or package root
- * @param onPreparing told {@link PREPARING_STATE_MACHINE} just before a synth starts
+ * @param onPreparing told {@link PREPARING_STATE_MACHINE} just before a synth starts, unless the
+ *   launcher already told the terminal in this process that it prepares the state machine
  */
 export async function loadLocalDefinition(
   projectDir: string = PROJECT_DIR,
   onPreparing: (what: string) => void = () => {},
-): Promise<{
-  stateMachine: LocalDefinitions;
-  synthesized: boolean;
-}> {
+): Promise<{ stateMachine: LocalDefinitions }> {
   if (!existsSync(join(projectDir, 'bin', 'app.ts'))) {
-    return {
-      stateMachine: readShippedDefinition(join(projectDir, SHIPPED_DEFINITION_FILE)),
-      synthesized: false,
-    };
+    return { stateMachine: readShippedDefinition(join(projectDir, SHIPPED_DEFINITION_FILE)) };
   }
   const synth = await ensureSynthesized({
     projectDir,
     stackName: STACK_NAME,
     cdkOutDir: join(projectDir, LOCAL_SYNTH_DIR),
     synthesize: (dir, outDir) => {
-      onPreparing(PREPARING_STATE_MACHINE);
+      if (!launcherSaidPreparing()) onPreparing(PREPARING_STATE_MACHINE);
       return synthesizeForLocalRun(dir, outDir);
     },
   });
-  return { stateMachine: localDefinitionsOf(synth.template), synthesized: synth.synthesized };
+  return { stateMachine: localDefinitionsOf(synth.template) };
 }

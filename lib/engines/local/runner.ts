@@ -38,6 +38,16 @@ function createMachine(definition: Record<string, unknown>, validate: boolean): 
 }
 
 /**
+ * Checks a definition as written (a Distributed Map included) with asl-validator, through
+ * aws-local-stepfunctions, which would otherwise run some invalid definitions wrongly.
+ * @throws InvalidDefinitionError naming what asl-validator refused
+ */
+export function validateDefinition(definition: object): void {
+  // A copy: asl-validator writes its defaults (QueryLanguage) into the definition it checks.
+  createMachine(JSON.parse(JSON.stringify(definition)) as Record<string, unknown>, true);
+}
+
+/**
  * Runs a state machine definition in-process with aws-local-stepfunctions, binding each Task
  * state to a local handler, answering `.waitForTaskToken` states through `answerTaskToken`,
  * and following continue-as-new (`states:startExecution` of itself) by running the next
@@ -53,9 +63,8 @@ function createMachine(definition: Record<string, unknown>, validate: boolean): 
  * Workflow failures do not throw: they come back as `status: 'FAILED'` with their ASL error.
  */
 export function runLocalExecution(definition: object, options: RunLocalExecutionOptions): LocalExecution {
-  const validate = options.validate ?? true;
-  // Validated as written (a Distributed Map included), then run as rewritten for the library.
-  if (validate) createMachine(JSON.parse(JSON.stringify(definition)) as Record<string, unknown>, true);
+  // Validated as written, then run as rewritten for the library.
+  if (options.validate ?? true) validateDefinition(definition);
   const prepared = prepareDefinition(definition);
   const tasks = bindTasks(
     prepared.definition,

@@ -6,6 +6,7 @@ import {
   type TaskStateInfo,
   type TaskTokenAnswerer,
   UnsupportedStateError,
+  validateDefinition,
 } from '../../../lib/engines/local';
 import { fnArn, lambdaTask, namedError } from './helpers/asl';
 
@@ -783,5 +784,30 @@ describe('runLocalExecution', () => {
       expect(act).toThrow(InvalidDefinitionError);
       expect(act).toThrow(/^State machine definition is invalid/);
     });
+  });
+});
+
+describe('validateDefinition', () => {
+  it('refuses a transition to a state that does not exist, as asl-validator does', () => {
+    // Arrange
+    const definition = { StartAt: 'A', States: { A: { Type: 'Pass', Next: 'Nowhere' } } };
+
+    // Act
+    const act = () => validateDefinition(definition);
+
+    // Assert
+    expect(act).toThrow(InvalidDefinitionError);
+    expect(act).toThrow(/Nowhere/);
+  });
+
+  it('accepts a valid definition and leaves it as it was written', () => {
+    // Arrange
+    const definition = { StartAt: 'A', States: { A: { Type: 'Pass', End: true } } };
+
+    // Act
+    validateDefinition(definition);
+
+    // Assert: asl-validator writes its defaults into what it checks; the caller's is untouched.
+    expect(definition).toEqual({ StartAt: 'A', States: { A: { Type: 'Pass', End: true } } });
   });
 });

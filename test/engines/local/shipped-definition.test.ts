@@ -57,7 +57,7 @@ describe('loadLocalDefinition', () => {
     const loaded = await loadLocalDefinition(packageDir);
 
     // Assert
-    expect(loaded).toEqual({ stateMachine: shipped, synthesized: false });
+    expect(loaded).toEqual({ stateMachine: shipped });
   });
 
   it("reads the fleet's state machine shipped beside the one-job one", async () => {
