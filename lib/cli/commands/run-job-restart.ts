@@ -1,7 +1,9 @@
 /**
  * `nomad-restart [options] <job>`: Nomad's `job restart` command line, run through the
  * synthesized state machine (local engine) or an AWS execution. Everything heavy is imported
- * after validation, so a bad flag is reported before anything is loaded or touched.
+ * after validation, so a bad flag is reported before anything is loaded or touched; the engine
+ * a run uses (run-local.ts or aws-engine.ts) is imported once the run gets to it, as a bundled
+ * module's static imports are evaluated at every start (docs/benchmarks.md, "Start-up").
  */
 
 import { AlarmAccessError, AlarmNotFoundError } from '../../alarms/errors';
@@ -11,13 +13,9 @@ import type { NomadClientConfig } from '../../nomad/config';
 import type { AlarmReader } from '../../restart/alarms';
 import { ADDITIONAL_HELP_LINE, createFormatter } from '../../restart/format';
 import type { AlarmAccessOptions } from '../terminal/alarm-access';
-import { runOnAws } from '../terminal/aws-engine';
-import { exitCodeOf } from '../terminal/exit-code';
-import { type InterruptSource, processInterrupts } from '../terminal/interrupt';
+import { type InterruptSource, processInterrupts } from '../terminal/interrupt-source';
 import { withJsonErrors } from '../terminal/json-output';
-import { runLocal } from '../terminal/run-local';
 import { createTerminal, type Terminal, type TerminalStreams, useColor } from '../terminal/terminal';
-import { dryRun } from './dry-run';
 import { CliUsageError } from './errors';
 import { type JobRestartCommandLine, jobRestartHelp, parseJobRestartArgs } from './job-restart-command';
 
@@ -112,9 +110,14 @@ export async function runJobRestart(args: readonly string[], ctx: RunContext): P
       terminal.write({ stream: 'stderr', text: TLS_SKIP_VERIFY_WARNING });
     const interrupts = ctx.onInterrupt ?? processInterrupts;
     try {
-      if (line.options.dryRun) return await dryRun(line, formatter, terminal);
-      if (line.engine.kind === 'aws')
+      if (line.options.dryRun) {
+        const { dryRun } = await import('./dry-run');
+        return await dryRun(line, formatter, terminal);
+      }
+      if (line.engine.kind === 'aws') {
+        const { runOnAws } = await import('../terminal/aws-engine');
         return await runOnAws({ ...line, engine: line.engine }, formatter, terminal, interrupts, ctx.env);
+      }
       // -stop-on-alarm reads CloudWatch from here: refused now, before anything is touched, if it cannot.
       let alarms: AlarmReader | undefined;
       try {
@@ -124,7 +127,9 @@ export async function runJobRestart(args: readonly string[], ctx: RunContext): P
         terminal.write(formatter.renderError(error.message));
         return 1;
       }
+      const { runLocal } = await import('../terminal/run-local');
       const result = await runLocal(line, formatter, terminal, interrupts, ctx, alarms);
+      const { exitCodeOf } = await import('../terminal/exit-code');
       return exitCodeOf(result, formatter, terminal);
     } catch (error) {
       // A failure no step reported (a dry run's unknown job): text output leaves it to the

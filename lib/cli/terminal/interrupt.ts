@@ -9,18 +9,12 @@
  */
 import type { ControlRequest } from '../../control/requests';
 import { interruptQuestion } from '../../restart/questions';
+import type { InterruptSource } from './interrupt-source';
 import { operatorName } from './operator';
 import { askAtTerminal } from './questions';
 import type { TerminalDesk } from './terminal-desk';
 
-/** Installs a SIGINT handler and returns its removal. */
-export type InterruptSource = (handler: () => void) => () => void;
-
-/** The process's own SIGINT. */
-export const processInterrupts: InterruptSource = (handler) => {
-  process.on('SIGINT', handler);
-  return () => process.off('SIGINT', handler);
-};
+export { type InterruptSource, processInterrupts } from './interrupt-source';
 
 /** What the run does around the interrupt question. */
 export interface InterruptHooks {

@@ -10,14 +10,12 @@ import type { ProgressEvent } from '../../restart/events';
 import type { Formatter } from '../../restart/format';
 import type { JobRestartCommandLine } from '../commands/job-restart-command';
 import { heldOutput } from './held-output';
-import { handleInterrupts, type InterruptSource, pauseThrough } from './interrupt';
+import type { InterruptSource } from './interrupt-source';
 import { progressEventLine } from './json-output';
 import { operatorName } from './operator';
-import { terminalPrompt } from './questions';
 import type { EventContext } from './run-progress';
 import type { StatusLineOutput } from './status-line';
 import type { Terminal } from './terminal';
-import { TerminalDesk } from './terminal-desk';
 import { watchRun } from './watch-run';
 
 /**
@@ -84,7 +82,12 @@ export async function runLocal(
     watch.stop();
     return first.result;
   }
+  // The engine, and the questions a run with work in it may ask here, only now: a run its plan
+  // ended never loads them.
   const { runRestartLocally } = await import('../../engines/local/engine');
+  const { terminalPrompt } = await import('./questions');
+  const { handleInterrupts, pauseThrough } = await import('./interrupt');
+  const { TerminalDesk } = await import('./terminal-desk');
   const run = await runRestartLocally({
     input,
     nomad: watch.nomad,
