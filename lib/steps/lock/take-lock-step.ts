@@ -17,6 +17,7 @@ import { readFreshness } from '../kit/freshness-read';
 import { recordRunEnded, recordRunStarted, restartsNothing } from '../kit/job-history';
 import type { StepKit } from '../kit/step-kit';
 import { jobRunKey, recordRunHoldsJob } from '../plan/earlier-run';
+import { controlReadAt } from './control-read';
 import { type JobLocks, leaseOf, lockKeyOf } from './job-locks';
 import { renewedAt } from './lease-renewal';
 
@@ -32,6 +33,13 @@ export interface TakeLockOutput extends StepEvents {
   /** The run, with the time it took the job's locks when it took them (lease-renewal.ts). */
   readonly run: RunRef;
 }
+
+/**
+ * `run` holding its job's locks from `takenAt`: its lease counts from then, and so does the
+ * interval before its first read of a run-control request, as none can name it before it holds
+ * the job (control-read.ts).
+ */
+const heldFrom = (run: RunRef, takenAt: number): RunRef => controlReadAt(renewedAt(run, takenAt), takenAt);
 
 /** Who holds the job: an execution, or a run named by the shared lock's variable. */
 function holderName(err: LockHeldError): string {
@@ -139,7 +147,7 @@ export async function takeLockStep(
     const takenAt = kit.now();
     await lock.take(key, lease);
     await holdsJob();
-    return { outcome: 'taken', summary: null, events, run: renewedAt(run, takenAt) };
+    return { outcome: 'taken', summary: null, events, run: heldFrom(run, takenAt) };
   } catch (err) {
     if (!(err instanceof LockHeldError)) throw err;
     if (err instanceof SharedLockHeldError && !err.askable) return lockedOut(err);
@@ -162,6 +170,6 @@ export async function takeLockStep(
       previousStatus: status,
     };
     emit(takenOver);
-    return { outcome: 'taken-over', summary: null, events, run: renewedAt(run, takenAt) };
+    return { outcome: 'taken-over', summary: null, events, run: heldFrom(run, takenAt) };
   }
 }
