@@ -7,8 +7,10 @@
  * travels in the run's state (`RunRef.controlReadAt`), as the lease's does (lease-renewal.ts).
  *
  * The interval counts from the take of the job's lock: a request names a run holding its job's
- * lock (lib/control/requests.ts), so none can wait for a run that does not hold it yet. The
- * guarantee: a request is acted on at the first safe point at least 1 s after the previous read,
+ * lock (lib/control/requests.ts), so none can wait for a run that does not hold it yet; a fleet's
+ * job reads at its first safe point, as its fleet's request may be older (take-lock-step.ts). The
+ * interval holds for the engine's own lock too (the lock table on AWS: one read less per batch).
+ * A cancel (Ctrl-C) is still read at every safe point (guard-step.ts). The guarantee: a request is acted on at the first safe point at least 1 s after the previous read,
  * so no batch starts more than 1 s (plus the batch in flight) after a stop was recorded.
  */
 import type { RunRef } from '../../workflow/payloads';

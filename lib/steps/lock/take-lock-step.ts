@@ -35,11 +35,16 @@ export interface TakeLockOutput extends StepEvents {
 }
 
 /**
- * `run` holding its job's locks from `takenAt`: its lease counts from then, and so does the
- * interval before its first read of a run-control request, as none can name it before it holds
- * the job (control-read.ts).
+ * The run of `input` holding its job's locks from `takenAt`: its lease counts from then, and so
+ * does the interval before its first read of a run-control request, as no request for the job can
+ * name it before it holds the job (control-read.ts). Except in a fleet: the fleet's request may
+ * be older than the job's run (a job the Map starts while its fleet is paused), so the job's first
+ * safe point reads it.
  */
-const heldFrom = (run: RunRef, takenAt: number): RunRef => controlReadAt(renewedAt(run, takenAt), takenAt);
+function heldFrom({ run, options }: PlannedStepInput, takenAt: number): RunRef {
+  const renewed = renewedAt(run, takenAt);
+  return options.fleet === undefined ? controlReadAt(renewed, takenAt) : renewed;
+}
 
 /** Who holds the job: an execution, or a run named by the shared lock's variable. */
 function holderName(err: LockHeldError): string {
@@ -147,7 +152,7 @@ export async function takeLockStep(
     const takenAt = kit.now();
     await lock.take(key, lease);
     await holdsJob();
-    return { outcome: 'taken', summary: null, events, run: heldFrom(run, takenAt) };
+    return { outcome: 'taken', summary: null, events, run: heldFrom(input, takenAt) };
   } catch (err) {
     if (!(err instanceof LockHeldError)) throw err;
     if (err instanceof SharedLockHeldError && !err.askable) return lockedOut(err);
@@ -170,6 +175,6 @@ export async function takeLockStep(
       previousStatus: status,
     };
     emit(takenOver);
-    return { outcome: 'taken-over', summary: null, events, run: heldFrom(run, takenAt) };
+    return { outcome: 'taken-over', summary: null, events, run: heldFrom(input, takenAt) };
   }
 }

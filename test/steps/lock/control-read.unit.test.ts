@@ -13,6 +13,7 @@ import {
 } from '../../../lib/steps/lock/control-read';
 import { createLockSteps, type LockSteps } from '../../../lib/steps/lock/lock-steps';
 import { MemoryJobLock, MemoryPlanStore, PairedJobLock } from '../../../lib/stores';
+import { fleetControlKey } from '../../../lib/stores/fleet-control-key';
 import type { RunRef } from '../../../lib/workflow/payloads';
 import type { PlannedStepInput } from '../../../lib/workflow/restart-steps';
 import { restartOptions } from '../../fixtures/restart-options';
@@ -41,11 +42,11 @@ function lockSteps(own: MemoryJobLock, clock: { now: number }): LockSteps {
 }
 
 /** Run `run-1` before its second batch of three (the handlers' fixture). */
-function input(run: RunRef = RUN): PlannedStepInput {
+function input(run: RunRef = RUN, options = restartOptions('web')): PlannedStepInput {
   const { plan, progress } = plannedState();
   if (plan === null || progress === null) throw new Error('the fixture state is planned');
   return {
-    options: restartOptions('web'),
+    options,
     run,
     plan: { ...plan, planKey: '' },
     progress: { ...progress, nextBatch: 1, batchesThisExecution: 1, restarted: 2 },
@@ -141,5 +142,24 @@ describe('the safe point reading the run-control request', () => {
     // Assert
     expect(paused.run).not.toHaveProperty('controlReadAt');
     expect(back).toMatchObject({ guard: { stopped: true } });
+  });
+
+  it("reads a fleet's request at a fleet job's first safe point: the fleet may have paused before the job's take", async () => {
+    // Arrange: fleet-9 holds its own item and is paused; its job `web` takes its lock at T0.
+    const own = new MemoryJobLock(() => T0);
+    const fleet = { runId: 'fleet-9', index: 1, of: 4 };
+    await own.acquire(fleetControlKey(fleet.runId), { owner: fleet.runId, ttlSeconds: 3600 });
+    await own.requestControl(fleetControlKey(fleet.runId), fleet.runId, PAUSE);
+    const clock = { now: T0 };
+    const steps = lockSteps(own, clock);
+    const options = restartOptions('web', { fleet });
+    const { run } = await steps.take(input(RUN, options));
+
+    // Act: its first safe point, at once.
+    const first = await steps.guard(input(run, options));
+
+    // Assert
+    expect(run).not.toHaveProperty('controlReadAt');
+    expect(first).toMatchObject({ guard: { paused: true } });
   });
 });
