@@ -43,6 +43,8 @@ export interface RunRef {
   readonly continuationPrefix?: string;
   /** Unix ms of the run's last take or renewal of its locks (steps/lock/lease-renewal.ts); absent: renew. */
   readonly leaseRenewedAt?: number;
+  /** Unix ms of the run's last run-control read, or its take (steps/lock/control-read.ts); absent: read. */
+  readonly controlReadAt?: number;
 }
 
 /** What Plan resolved and stored. Everything else about the plan is in the plan store. */

@@ -5,7 +5,8 @@
  * SDK and Step Functions through a stand-in answering as the deployed one would (the execution's
  * start input; SendTaskSuccess completing the run's task token). Paused after the first batch, the
  * run parks its pause question in the approvals table at its next safe point and restarts nothing
- * until `resume` answers it; `stop` while paused ends it canceled, its lock released.
+ * until `resume` answers it; `stop` while paused ends it canceled, its lock released. Its batches
+ * take a second on the steps' clock: a run reads its request at most once a second.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -23,6 +24,7 @@ import { LocalTaskTokenCallbacks } from '../../lib/engines/local/task-token-call
 import type { ProgressEvent } from '../../lib/restart/events';
 import { TaskStates } from '../../lib/workflow/state-names';
 import { fakeTerminal } from '../engines/aws/helpers/fixtures';
+import { batchClock, SECOND_BATCHES_MS } from '../engines/local/helpers/batch-clock';
 import { untilWaiting } from '../engines/local/helpers/task-token-answers';
 import { runWorkflow } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
@@ -116,7 +118,7 @@ async function steeredRun(first: ControlVerb, then: ControlVerb) {
   try {
     const run = await runWorkflow(h, restartOptions('web', { batchSize: { value: 1, percent: false } }), {
       taskTokenCallbacks: callbacks,
-      interceptInvocation: afterFirstBatch,
+      ...batchClock(SECOND_BATCHES_MS, afterFirstBatch),
       onEvent,
     });
     await answered;

@@ -1,9 +1,10 @@
 /**
  * Run control's part of the safe point before a batch (docs/run-control.md): a request recorded
  * for the run (lib/control/requests.ts; the engine's lock or the job's request variable in Nomad)
- * is acted on here, after a confirmed interrupt and before the window's end. `stop` ends the run
- * as a "no" does; `pause` parks the pause question on the ask step; `resume` with nothing parked
- * is only forgotten. Every request acted on is cleared (a newer one is kept for the next one).
+ * is acted on here, after a confirmed interrupt and before the window's end. It is read at most
+ * once a second (control-read.ts), the job's and the fleet's alike. `stop` ends the run as a "no"
+ * does; `pause` parks the pause question on the ask step; `resume` with nothing parked is only
+ * forgotten. Every request acted on is cleared (a newer one is kept for the next one).
  */
 import type { ControlRequest } from '../../control/requests';
 import { describeRequester } from '../../control/requests';
@@ -13,29 +14,36 @@ import { planKeys } from '../../stores/plan-keys';
 import type { RunRef } from '../../workflow/payloads';
 import type { PlannedStepInput } from '../../workflow/restart-steps';
 import { decision, pendingQuestion, type StepKit } from '../kit/step-kit';
+import { controlReadAt, controlReadDue, controlReadNext } from './control-read';
 import { fleetControlRequest } from './fleet-control-step';
-import type { GuardStop } from './guard-stop';
+import type { GuardPass, GuardStop } from './guard-stop';
 import { type JobLocks, lockKeyOf } from './job-locks';
 import { stopForLostLockStep } from './lock-lost-step';
 import { refreshLockStep } from './refresh-lock-step';
 
-/** The run-control request for the run, acted on; `undefined` when the run goes on. */
+/**
+ * The run-control request for the run, acted on when it is due for a read; the run going on
+ * comes back with the read's time when it read.
+ */
 export async function controlStep(
   kit: StepKit,
   locks: JobLocks,
   input: PlannedStepInput,
-): Promise<GuardStop | undefined> {
+): Promise<GuardStop | GuardPass> {
+  const at = kit.now();
+  if (!controlReadDue(input.run, at)) return { run: input.run };
   const key = lockKeyOf(input.plan);
   const runId = input.run.runId;
+  const run = controlReadAt(input.run, at);
   const request =
     (await locks.lock.controlRequest(key, runId, { atSafePoint: true })) ??
     (await fleetControlRequest(locks.lock, input.options));
-  if (request === undefined) return undefined;
+  if (request === undefined) return { run };
   switch (request.verb) {
     case 'resume':
       // Nothing is parked at a safe point: the run is not paused, and goes on.
       await locks.lock.clearControlRequest(key, runId, request);
-      return undefined;
+      return { run };
     case 'stop':
       await locks.lock.clearControlRequest(key, runId, request);
       return stopStep(kit, input, request);
@@ -96,7 +104,9 @@ async function pauseStep(
     `${progress.restarted} restarted, ${progress.failed} failed so far`;
   return {
     guard: { blocked: false, canceled: false, paused: true },
-    run,
+    // Back from the pause, the next safe point reads at once: the parked marker goes, and a
+    // request recorded while the question was open is acted on before any batch.
+    run: controlReadNext(run),
     events,
     decision: decision('ask', { question: pendingQuestion(pauseQuestion(request), summary, kit.now()) }),
   };

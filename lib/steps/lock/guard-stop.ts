@@ -15,3 +15,8 @@ export interface GuardStop extends StepEvents {
   /** The run with the time of the renewal made before the pause question; absent otherwise. */
   readonly run?: RunRef;
 }
+
+/** The run going on past (part of) the safe point: its state's run, with the times of what it did there. */
+export interface GuardPass {
+  readonly run: RunRef;
+}

@@ -34,10 +34,11 @@ export interface LockSteps {
   take(input: PlannedStepInput): Promise<TakeLockOutput>;
   /**
    * The safe point before a batch, before the deployment guard (Nomad's `command/job_restart.go`
-   * `handleSignal` and the batch loop): a pending cancel wins (no Nomad call), then the maintenance
-   * window's end (the run stops there, `window-ended`), then the lease is renewed when less than
-   * half is left (lease-renewal.ts): a run that lost the job stops, failed, restarting nothing
-   * more (`lock-lost`). The run going on comes back with its renewal's time.
+   * `handleSignal` and the batch loop): a pending cancel wins (no Nomad call), then a run-control
+   * request (read at most once a second: control-read.ts), then the maintenance window's end (the
+   * run stops there, `window-ended`), then the lease is renewed when less than half is left
+   * (lease-renewal.ts): a run that lost the job stops, failed, restarting nothing more
+   * (`lock-lost`). The run going on comes back with the times of its read and its renewal.
    */
   guard(input: PlannedStepInput): Promise<GuardStop | GuardPass>;
   /**

@@ -17,6 +17,7 @@ import { readFreshness } from '../kit/freshness-read';
 import { recordRunEnded, recordRunStarted, restartsNothing } from '../kit/job-history';
 import type { StepKit } from '../kit/step-kit';
 import { jobRunKey, recordRunHoldsJob } from '../plan/earlier-run';
+import { controlReadAt } from './control-read';
 import { type JobLocks, leaseOf, lockKeyOf } from './job-locks';
 import { renewedAt } from './lease-renewal';
 
@@ -31,6 +32,18 @@ export interface TakeLockOutput extends StepEvents {
   readonly summary: Summary | null;
   /** The run, with the time it took the job's locks when it took them (lease-renewal.ts). */
   readonly run: RunRef;
+}
+
+/**
+ * The run of `input` holding its job's locks from `takenAt`: its lease counts from then, and so
+ * does the interval before its first read of a run-control request, as no request for the job can
+ * name it before it holds the job (control-read.ts). Except in a fleet: the fleet's request may
+ * be older than the job's run (a job the Map starts while its fleet is paused), so the job's first
+ * safe point reads it.
+ */
+function heldFrom({ run, options }: PlannedStepInput, takenAt: number): RunRef {
+  const renewed = renewedAt(run, takenAt);
+  return options.fleet === undefined ? controlReadAt(renewed, takenAt) : renewed;
 }
 
 /** Who holds the job: an execution, or a run named by the shared lock's variable. */
@@ -139,7 +152,7 @@ export async function takeLockStep(
     const takenAt = kit.now();
     await lock.take(key, lease);
     await holdsJob();
-    return { outcome: 'taken', summary: null, events, run: renewedAt(run, takenAt) };
+    return { outcome: 'taken', summary: null, events, run: heldFrom(input, takenAt) };
   } catch (err) {
     if (!(err instanceof LockHeldError)) throw err;
     if (err instanceof SharedLockHeldError && !err.askable) return lockedOut(err);
@@ -162,6 +175,6 @@ export async function takeLockStep(
       previousStatus: status,
     };
     emit(takenOver);
-    return { outcome: 'taken-over', summary: null, events, run: renewedAt(run, takenAt) };
+    return { outcome: 'taken-over', summary: null, events, run: heldFrom(input, takenAt) };
   }
 }

@@ -5,7 +5,7 @@
  * or `nomad-restart pause <ARN>` record it), the second batch's safe point parks the pause question
  * in the approvals store like any other question, and the one-decision machinery answers it, as
  * `nomad-restart approve`, a chat button or the webhook would. Nomad with ACLs on and the README's
- * policy.
+ * policy. Batches take a second on the steps' clock: a run reads its request at most once a second.
  */
 import { DynamoDBClient, ScanCommand } from '@aws-sdk/client-dynamodb';
 import type { ControlRequest } from '../../../lib/control/requests';
@@ -19,6 +19,7 @@ import { OPERATOR_TOKEN, readmePolicyAcl } from '../../fixtures/readme-policy';
 import { restartOptions } from '../../fixtures/restart-options';
 import { useEmulatedAws } from '../../iam/helpers/emulated-aws';
 import { type Harness, harnessPerTest, simpleJob } from '../../steps/helpers/harness';
+import { batchClock, SECOND_BATCHES_MS } from './helpers/batch-clock';
 import { decideWhenWaiting } from './helpers/task-token-answers';
 import { runWorkflow } from './helpers/workflow-harness';
 
@@ -91,7 +92,7 @@ async function runControlled(h: Harness, verb: ControlRequest['verb'], reply?: s
   const run = await runWorkflow(h, restartOptions('web'), {
     token: OPERATOR_TOKEN,
     taskTokenCallbacks: callbacks,
-    interceptInvocation: intercept,
+    ...batchClock(SECOND_BATCHES_MS, intercept),
   });
   await answered;
   return { run, prompts, summary: run.result.output as RunSummary };

@@ -1,8 +1,8 @@
 /**
  * Run control through the local engine (docs/run-control.md): the synthesized workflow and the real
  * handlers against the simulator with ACLs on and a token holding exactly the README's policy.
- * Three allocations, one per batch; each request is recorded just before the second batch's safe
- * point. Paused from another terminal (the job's request variable in Nomad): the `paused` line and
+ * Three allocations, one per batch, a second apart on the steps' clock (a run reads its requests
+ * at most once a second); each request is recorded just before the second batch's safe point. Paused from another terminal (the job's request variable in Nomad): the `paused` line and
  * the attributed question, no restart while it waits, then the rest once resumed; while it waits
  * the request variable shows it parked, and its next safe point deletes that marker. Stopped from this
  * process, and from another terminal while paused: `canceled`, who stopped it in the summary, both
@@ -22,6 +22,7 @@ import type { RunningSimulator } from '../../../sim/index';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../../fixtures/readme-policy';
 import { restartOptions } from '../../fixtures/restart-options';
 import { type Harness, harnessPerTest, simpleJob } from '../../steps/helpers/harness';
+import { batchClock, SECOND_BATCHES_MS } from './helpers/batch-clock';
 import { runWorkflow, type WorkflowRun, type WorkflowRunOptions } from './helpers/workflow-harness';
 
 const RESTART = 'PUT /v1/client/allocation/:id/restart';
@@ -79,11 +80,11 @@ function run(
     onStarted: (started) => {
       handle = started;
     },
-    interceptInvocation: async (state, invoke) => {
+    ...batchClock(SECOND_BATCHES_MS, async (state, invoke) => {
       if (state === 'Check deployments' && ++guards === 2 && handle !== undefined)
         await beforeSecondBatch(handle);
       return invoke();
-    },
+    }),
     ...options,
   });
 }

@@ -2,8 +2,9 @@
  * A fleet's request read by a job the fleet started, at the job's own safe point (the AWS path:
  * one request in the lock table for the whole fleet, lib/stores/fleet-control-key.ts), through the
  * local engine, which runs the same guard, against the simulator with ACLs on and the README's
- * policy. Three allocations, one per batch; the fleet's request is recorded just before the
- * second batch's safe point. A paused fleet holds the job: answering the job's own question yes
+ * policy. Three allocations, one per batch, a second apart on the steps' clock (a run reads its
+ * requests at most once a second); the fleet's request is recorded just before the second batch's
+ * safe point. A paused fleet holds the job: answering the job's own question yes
  * while the fleet is still paused pauses it again at the same safe point; once the fleet resumes,
  * the job goes on. A fleet's stop ends the job there, attributed.
  */
@@ -16,6 +17,7 @@ import { localStores } from '../../../lib/stores/from-env';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../../fixtures/readme-policy';
 import { restartOptions } from '../../fixtures/restart-options';
 import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../../steps/helpers/harness';
+import { batchClock, SECOND_BATCHES_MS } from './helpers/batch-clock';
 import { runWorkflow, type WorkflowRun } from './helpers/workflow-harness';
 
 const RESTART = 'PUT /v1/client/allocation/:id/restart';
@@ -68,10 +70,10 @@ function run(
     onEvent: (event) => {
       if (handle !== undefined) onEvent(event, handle);
     },
-    interceptInvocation: async (state, invoke) => {
+    ...batchClock(SECOND_BATCHES_MS, async (state, invoke) => {
       if (state === 'Check deployments' && ++guards === 2) await beforeSecondBatch();
       return invoke();
-    },
+    }),
   });
 }
 

@@ -18,6 +18,7 @@ import { NomadRunHistory } from '../../../lib/stores/nomad-run-history';
 import { runHistoryPath } from '../../../lib/stores/shared-lock-settings';
 import { TaskStates } from '../../../lib/workflow/state-names';
 import type { RunningSimulator } from '../../../sim/index';
+import { batchClock, SECOND_BATCHES_MS } from '../../engines/local/helpers/batch-clock';
 import {
   atSafePoint,
   freeJob,
@@ -129,7 +130,8 @@ describe('the job restart history', () => {
   });
 
   it('ends a run stopped with stop as canceled, naming who stopped it', async () => {
-    // Arrange: `stop` before the second batch's safe point (one allocation per batch).
+    // Arrange: `stop` before the second batch's safe point (one allocation per batch, a second
+    // apart: the run reads its request at most once a second).
     const h = await cluster();
     const stop: ControlRequest = {
       verb: 'stop',
@@ -137,12 +139,14 @@ describe('the job restart history', () => {
       via: 'terminal',
       at: Date.now(),
     };
+    const stopAtSecond = atSafePoint(2, (started) => started.requestControl(stop));
 
     // Act
     const run = await runWorkflow(h, restartOptions('web'), {
       token: OPERATOR_TOKEN,
       controlPollMs: 50,
-      ...atSafePoint(2, (started) => started.requestControl(stop)),
+      ...stopAtSecond,
+      ...batchClock(SECOND_BATCHES_MS, stopAtSecond.interceptInvocation),
     });
 
     // Assert

@@ -64,7 +64,14 @@ describe('LockSteps', () => {
       expect(out).toEqual({
         outcome: 'taken-over',
         summary: null,
-        run: { runId: 'run-next', executionId: 'run-next', executionNumber: 1, leaseRenewedAt: NOW },
+        // Its lease and the interval before its first run-control read both count from the take.
+        run: {
+          runId: 'run-next',
+          executionId: 'run-next',
+          executionNumber: 1,
+          leaseRenewedAt: NOW,
+          controlReadAt: NOW,
+        },
         events: [
           // The job is the run's: its record starts (run-started), then the take-over is told.
           expect.objectContaining({
@@ -223,8 +230,8 @@ describe('LockSteps', () => {
       await own.requestCancel(KEY, 'run-1');
       const canceled = await steps.guard(input('run-1'));
 
-      // Assert
-      expect(goOn).toEqual({ run: { ...input('run-1').run, leaseRenewedAt: NOW } });
+      // Assert: a state with no read time reads the request now, and says when.
+      expect(goOn).toEqual({ run: { ...input('run-1').run, leaseRenewedAt: NOW, controlReadAt: NOW } });
       expect(canceled).toEqual({ guard: { blocked: false, canceled: true }, events: [] });
     });
 
@@ -241,7 +248,7 @@ describe('LockSteps', () => {
       const stop = await lockSteps(own).guard(halfGone);
 
       // Assert
-      expect(goOn).toEqual({ run: renewed.run });
+      expect(goOn).toEqual({ run: { ...renewed.run, controlReadAt: NOW } });
       expect(stop).toMatchObject({ guard: { blocked: true }, events: [{ type: 'lock-lost' }] });
     });
   });

@@ -5,12 +5,16 @@
  * task, every allocation filtered out) costs exactly Nomad's: it takes no lock, writes no record
  * in the job's history and reads no run-control request. A short run that restarts takes the lock
  * (acquire, release, delete), records itself (a read, the provisional write, the final write at
- * the index it got) and reads the run-control request before each batch, and renews nothing: its
- * lease has most of its TTL left at every safe point. Through the synthesized workflow, the local
- * engine and the real handlers, against the simulator with ACLs on and a token holding exactly the
- * README's run policy.
+ * the index it got), reads the run-control request at a safe point only once a second has passed
+ * since its last read (counted from its take of the lock: lib/steps/lock/control-read.ts), and
+ * renews nothing: its lease has most of its TTL left at every safe point. Through the synthesized
+ * workflow, the local engine and the real handlers, against the simulator with ACLs on and a token
+ * holding exactly the README's run policy. The steps' clock is the test's: it stands still except
+ * while a batch restarts, which takes the time the test says, so the reads do not depend on how
+ * fast this machine runs the steps.
  */
 
+import { batchClock } from '../../engines/local/helpers/batch-clock';
 import { runWorkflow } from '../../engines/local/helpers/workflow-harness';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../../fixtures/readme-policy';
 import { restartOptions } from '../../fixtures/restart-options';
@@ -19,7 +23,38 @@ import { type Harness, harnessPerTest, simpleJob } from '../helpers/harness';
 const harness = harnessPerTest();
 
 /** The requests the simulator answered since its counters were reset, as `METHOD path`. */
-const requestsOf = (h: Harness) => h.sim.control.requestLog().map((entry) => `${entry.method} ${entry.path}`);
+const requestsOf = (h: Harness) =>
+  h.sim.control
+    .requestLog()
+    .map((entry) =>
+      `${entry.method} ${entry.path}`.replace(/allocation\/[^/]+\/restart/, 'allocation/:id/restart'),
+    );
+
+/** What the run asks of Nomad before its first batch: the plan's four, the lock, the job's history. */
+const BEFORE_BATCHES = [
+  'GET /v1/jobs',
+  'GET /v1/job/web',
+  'GET /v1/job/web/versions',
+  'GET /v1/job/web/allocations',
+  'PUT /v1/var/nomad-restart/locks/web',
+  'GET /v1/var/nomad-restart/history/web',
+  'PUT /v1/var/nomad-restart/history/web',
+];
+
+/** What it asks after its last batch: its history's final write, the lock's release and delete. */
+const AFTER_BATCHES = [
+  'PUT /v1/var/nomad-restart/history/web',
+  'PUT /v1/var/nomad-restart/locks/web',
+  'DELETE /v1/var/nomad-restart/locks/web',
+];
+
+const REQUEST_READ = 'GET /v1/var/nomad-restart/requests/web';
+
+/** A batch of `size` in-place restarts, after the deployment guard. */
+const batchOf = (size: number) => [
+  'GET /v1/job/web/deployments',
+  ...Array.from({ length: size }, () => 'PUT /v1/client/allocation/:id/restart'),
+];
 
 describe('the Nomad requests of a run', () => {
   it("makes Nomad's four plan requests and no other when it restarts nothing", async () => {
@@ -46,8 +81,8 @@ describe('the Nomad requests of a run', () => {
     expect(run.events.map((e) => e.type)).toEqual(['nothing-to-restart', 'run-started', 'run-ended']);
   });
 
-  it('adds the lock, the history and a request read per batch, and renews nothing, in a short run', async () => {
-    // Arrange: six running allocations of `web`, restarted two at a time.
+  it('adds the lock and the history, and reads no request nor renews in a run within a second of its take', async () => {
+    // Arrange: six running allocations of `web`, restarted two at a time, each batch in 0.3 s.
     const h = await harness.startRunning(
       simpleJob('web', 'service', 6),
       { token: OPERATOR_TOKEN },
@@ -58,33 +93,63 @@ describe('the Nomad requests of a run', () => {
     // Act
     const run = await runWorkflow(h, restartOptions('web', { batchSize: { value: 2, percent: false } }), {
       token: OPERATOR_TOKEN,
+      ...batchClock(300),
     });
 
-    // Assert
+    // Assert: its last safe point, 0.6 s after the take, is too soon for a read.
     expect(run.exitCode).toBe(0);
-    const batch = [
-      'GET /v1/var/nomad-restart/requests/web',
-      'GET /v1/job/web/deployments',
-      'PUT /v1/client/allocation/:id/restart',
-      'PUT /v1/client/allocation/:id/restart',
-    ];
-    const requests = requestsOf(h).map((r) =>
-      r.replace(/allocation\/[^/]+\/restart/, 'allocation/:id/restart'),
+    expect(requestsOf(h)).toEqual([
+      ...BEFORE_BATCHES,
+      ...batchOf(2),
+      ...batchOf(2),
+      ...batchOf(2),
+      ...AFTER_BATCHES,
+    ]);
+  });
+
+  it('reads the request at the first safe point a second or more after its last read', async () => {
+    // Arrange: batches of two taking 1 s each; batches of one taking 0.4 s each.
+    const h = await harness.startRunning(
+      simpleJob('web', 'service', 6),
+      { token: OPERATOR_TOKEN },
+      { acl: readmePolicyAcl() },
     );
-    expect(requests).toEqual([
-      'GET /v1/jobs',
-      'GET /v1/job/web',
-      'GET /v1/job/web/versions',
-      'GET /v1/job/web/allocations',
-      'PUT /v1/var/nomad-restart/locks/web',
-      'GET /v1/var/nomad-restart/history/web',
-      'PUT /v1/var/nomad-restart/history/web',
-      ...batch,
-      ...batch,
-      ...batch,
-      'PUT /v1/var/nomad-restart/history/web',
-      'PUT /v1/var/nomad-restart/locks/web',
-      'DELETE /v1/var/nomad-restart/locks/web',
+    h.sim.control.resetCounters();
+
+    // Act
+    const slow = await runWorkflow(h, restartOptions('web', { batchSize: { value: 2, percent: false } }), {
+      token: OPERATOR_TOKEN,
+      ...batchClock(1000),
+    });
+    const slowRequests = requestsOf(h);
+    h.sim.control.resetCounters();
+    const one = await runWorkflow(h, restartOptions('web', { batchSize: { value: 1, percent: false } }), {
+      token: OPERATOR_TOKEN,
+      ...batchClock(400),
+    });
+
+    // Assert: the slow run reads before its second and third batches (1 s and 2 s after its take);
+    // the run of one at a time reads at 1.2 s only (the next safe point, at 2 s, is 0.8 s later).
+    expect([slow.exitCode, one.exitCode]).toEqual([0, 0]);
+    expect(slowRequests).toEqual([
+      ...BEFORE_BATCHES,
+      ...batchOf(2),
+      REQUEST_READ,
+      ...batchOf(2),
+      REQUEST_READ,
+      ...batchOf(2),
+      ...AFTER_BATCHES,
+    ]);
+    expect(requestsOf(h)).toEqual([
+      ...BEFORE_BATCHES,
+      ...batchOf(1),
+      ...batchOf(1),
+      ...batchOf(1),
+      REQUEST_READ,
+      ...batchOf(1),
+      ...batchOf(1),
+      ...batchOf(1),
+      ...AFTER_BATCHES,
     ]);
   });
 });
