@@ -86,8 +86,8 @@ describeSim('a local run’s requests to Nomad, the plan made before the engine'
 
 /**
  * Read from the simulator's log with the command before the plan was made first, with #41's request
- * budget: a plan that restarts nothing takes no lock and writes no record, and a run renews its lock
- * only when the lease needs it.
+ * budget: a plan that restarts nothing takes no lock and writes no record, a run renews its lock
+ * only when the lease needs it and reads its request variable at most once a second from its lock.
  */
 const EXPECTED = {
   notFound: ['GET /v1/jobs?per_page=20&prefix=no_such_job'],
@@ -105,7 +105,6 @@ const EXPECTED = {
     `PUT /v1/var/nomad-restart/locks/${JOB}?lock-acquire=&namespace=default`,
     `GET /v1/var/nomad-restart/history/${JOB}?namespace=default`,
     `PUT /v1/var/nomad-restart/history/${JOB}?cas=0&namespace=default`,
-    `GET /v1/var/nomad-restart/requests/${JOB}?namespace=default`,
     `GET /v1/job/${JOB}/deployments?all=true&namespace=default`,
     'PUT /v1/client/allocation/<id>/restart?namespace=default',
   ],
