@@ -2,7 +2,7 @@
  * Where a run's start-up goes, and what whole runs cost beside Nomad's CLI: each command given
  * is run `--runs` times, alternated run by run (ABAB: a loaded machine weighs on each alike),
  * after `--warm-up` runs of each that fill the command's compiled-code cache. Prints each
- * command's median CPU (user + sys of the child, from bash's `times`) and wall time; with
+ * command's median CPU (user + sys of the child, timed-run.ts) and wall time; with
  * `--phases`, a `node` command is preloaded with start-up-marks.cjs and its median phases
  * (CPU and wall ms since the process started) are printed too. Output goes to /dev/null.
  *
@@ -12,11 +12,12 @@
  *   npx tsx bench/start-up-phases.ts --phases -- node <dir>/node_modules/nomad-restart/bin/nomad-restart.js -yes no-such-job \
  *     -- nomad job restart -yes no-such-job
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { median } from './start-to-exit-rows';
+import { timedRun } from './timed-run';
 
 const MARKS_PRELOAD = join(dirname(fileURLToPath(import.meta.url)), 'start-up-marks.cjs');
 
@@ -51,52 +52,21 @@ function parseOptions(argv: readonly string[]): Options {
   };
 }
 
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? 0)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
-};
-
-/** `0m0.031s` as ms. */
-const bashTime = (text: string) => {
-  const [minutes, seconds] = text.replace(/s$/, '').split('m');
-  return (Number(minutes) * 60 + Number(seconds)) * 1000;
-};
-
-/** Runs `command` once: its CPU (user + sys, its children's too) and wall ms, and its exit code. */
-function runOnce(
-  command: readonly string[],
-  env: NodeJS.ProcessEnv,
-): { cpu: number; wall: number; code: number } {
-  const started = performance.now();
-  // bash's `times` prints its own, then its children's, user and sys time, to the millisecond.
-  const child = spawnSync(
-    'bash',
-    ['-c', '"$@" >/dev/null 2>&1 </dev/null; code=$?; times; exit $code', 'run', ...command],
-    {
-      encoding: 'utf8',
-      env,
-    },
-  );
-  const wall = performance.now() - started;
-  const [user = '0m0s', sys = '0m0s'] = (child.stdout.trim().split('\n').at(-1) ?? '').split(' ');
-  return { cpu: bashTime(user) + bashTime(sys), wall, code: child.status ?? -1 };
-}
-
-function main(): void {
+async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const scratch = mkdtempSync(join(tmpdir(), 'start-up-phases-'));
   const marksFile = (index: number) => join(scratch, `${index}.jsonl`);
-  const envFor = (command: readonly string[], index: number, measured: boolean): NodeJS.ProcessEnv =>
+  const envFor = (command: readonly string[], index: number, measured: boolean): Record<string, string> =>
     options.phases && command[0] === 'node'
       ? {
-          ...process.env,
           NODE_OPTIONS: `${process.env['NODE_OPTIONS'] ?? ''} -r ${MARKS_PRELOAD}`.trim(),
           START_UP_MARKS: measured ? marksFile(index) : join(scratch, 'warm-up.jsonl'),
         }
-      : process.env;
+      : {};
+  const runOnce = (command: readonly string[], env: Record<string, string>) => {
+    const [file = '', ...args] = command;
+    return timedRun(file, args, env);
+  };
   const results = options.commands.map(() => ({
     cpu: [] as number[],
     wall: [] as number[],
@@ -106,16 +76,16 @@ function main(): void {
   try {
     for (let round = 0; round < options.warmUp; round++)
       for (const [index, command] of options.commands.entries())
-        runOnce(command, envFor(command, index, false));
+        await runOnce(command, envFor(command, index, false));
     for (let round = 0; round < options.runs; round++) {
       const order = options.commands.map((_, index) => index);
       // ABAB, then BABA: neither command always runs right after the other.
       if (round % 2 === 1) order.reverse();
       for (const index of order) {
         const command = options.commands[index] ?? [];
-        const run = runOnce(command, envFor(command, index, true));
-        results[index]?.cpu.push(run.cpu);
-        results[index]?.wall.push(run.wall);
+        const run = await runOnce(command, envFor(command, index, true));
+        results[index]?.cpu.push(run.cpuMs);
+        results[index]?.wall.push(run.wallMs);
         results[index]?.codes.add(run.code);
       }
     }
@@ -154,4 +124,4 @@ function printPhases(file: string): void {
   }
 }
 
-main();
+await main();
