@@ -27,6 +27,7 @@ import type { RestartOptions } from '../../lib/restart/options';
 import type { RunSummary } from '../../lib/restart/run-summary';
 import { localStores } from '../../lib/stores/from-env';
 import { FlowStates, TASK_STATE_HANDLERS, TaskStates } from '../../lib/workflow/state-names';
+import { batchClock, SECOND_BATCHES_MS } from '../engines/local/helpers/batch-clock';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../fixtures/readme-policy';
 import { restartOptions } from '../fixtures/restart-options';
 import { lambdaContext } from '../lambdas/helpers/fixtures';
@@ -110,7 +111,9 @@ async function run(
     taskTokenCallbacks: loop.callbacks,
     waitTimeOverrides: { [FlowStates.waitBeforeNextBatch]: 0 },
     retryIntervalOverrides: Object.fromEntries(Object.keys(TASK_STATE_HANDLERS).map((name) => [name, 0])),
-    interceptInvocation: async (state, invoke) => {
+    // Batches a second apart on the steps' clock: a request recorded at Decide reaches the next
+    // safe point, which reads it at most once a second (lib/steps/lock/control-read.ts).
+    ...batchClock(SECOND_BATCHES_MS, async (state, invoke) => {
       const result = await invoke();
       if (state === TaskStates.decide) {
         await loop.settled();
@@ -118,7 +121,7 @@ async function run(
         await onDecide(++decided, runId);
       }
       return result;
-    },
+    }),
   });
   return { result: await local.result, events, startedAt };
 }

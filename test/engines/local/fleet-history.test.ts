@@ -22,8 +22,10 @@ import type { HistoryPlace } from '../../../lib/history/run-history';
 import { NomadClient } from '../../../lib/nomad/client';
 import { NomadRunHistory } from '../../../lib/stores/nomad-run-history';
 import { FLEET_HISTORY_PATH } from '../../../lib/stores/shared-lock-settings';
+import { TaskStates } from '../../../lib/workflow/state-names';
 import { MANAGEMENT_TOKEN, OPERATOR_TOKEN, readmeFleetPolicyToken } from '../../fixtures/readme-policy';
 import { type Harness, harnessPerTest, simpleJob, waitAllRunning } from '../../steps/helpers/harness';
+import { SECOND_BATCHES_MS } from './helpers/batch-clock';
 import { quickFleetParts } from './helpers/fleet-harness';
 
 const JOBS = ['api', 'cache', 'db'];
@@ -167,7 +169,18 @@ describe("a fleet run's record", () => {
           at: Date.now(),
         });
     };
-    fleet = await startFleet(h, 'fleet-stopped', { emit });
+    // Each batch a second on the steps' clock: the job's next safe point reads the fleet's stop,
+    // read at most once a second (lib/steps/lock/control-read.ts).
+    let batchesMs = 0;
+    fleet = await startFleet(h, 'fleet-stopped', {
+      emit,
+      now: () => h.now() + batchesMs,
+      interceptInvocation: async (state, invoke) => {
+        const out = await invoke();
+        if (state === TaskStates.restartBatch) batchesMs += SECOND_BATCHES_MS;
+        return out;
+      },
+    });
 
     // Act
     const result = await fleet.result;
