@@ -7,15 +7,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readPackagedFile } from '../../sea/packaged-file';
 import { SynthesizedTemplateNotFoundError } from './errors';
 import { launcherSaidPreparing } from './launcher-notice';
-import { runLocalCdkApp } from './local-synth';
-import { ensureSynthesized } from './synth';
 import {
   type ExtractedStateMachine,
   extractStateMachineDefinition,
@@ -61,6 +58,11 @@ const LOCAL_SYNTH_DIR = join('.nomad-restart', 'synth');
  * stack's, a test's), which nothing else has.
  */
 async function synthesizeForLocalRun(projectDir: string, outDir: string): Promise<void> {
+  // Imported here: an installed package never synthesizes (see loadLocalDefinition).
+  const [{ mkdir, rename, rm }, { runLocalCdkApp }] = await Promise.all([
+    import('node:fs/promises'),
+    import('./local-synth'),
+  ]);
   // Concurrent first runs (tests, two terminals) each synthesize into their own folder and
   // then rename the template into place, which is atomic: a reader never sees half a file.
   const scratch = `${outDir}.${process.pid}.${randomUUID()}`;
@@ -116,6 +118,7 @@ export const SHIPPED_DEFINITION_FILE = join('dist', 'local-definition.json');
 export async function synthesizeLocalStateMachine(
   projectDir: string = PROJECT_DIR,
 ): Promise<LocalDefinitions> {
+  const { mkdtemp, rm } = await import('node:fs/promises');
   const outDir = await mkdtemp(join(tmpdir(), 'nomad-restart-synth-'));
   try {
     await synthesizeForLocalRun(projectDir, outDir);
@@ -180,6 +183,10 @@ export async function loadLocalDefinition(
   if (!existsSync(join(projectDir, 'bin', 'app.ts'))) {
     return { stateMachine: readShippedDefinition(join(projectDir, SHIPPED_DEFINITION_FILE)) };
   }
+  // Imported here, as the synth's own modules are: they spawn processes and write files, and
+  // loading `node:child_process` (with `node:dgram`) and `node:fs/promises` (with Node's readline
+  // modules) cost every run of the installed package, which reads a shipped definition, ~4 ms.
+  const { ensureSynthesized } = await import('./synth');
   const synth = await ensureSynthesized({
     projectDir,
     stackName: STACK_NAME,

@@ -3,11 +3,15 @@
  * client built from the run's configuration (one keep-alive pool for the whole run); on Lambda
  * each function's middleware keeps its own.
  */
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Request } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { nomadClientMiddleware, nomadClientOf } from '../../../lambdas/private/nomad-client-middleware';
 import type { NomadClient, NomadClientConfig } from '../../../lib/nomad';
 import { withLocalInvocation } from '../../../lib/steps/kit/local-invocation';
+import { ENV } from '../../../lib/stores/from-env';
 import { lambdaContext } from '../helpers/fixtures';
 
 /** The client one handler's chain attaches for an invocation on `context`. */
@@ -92,5 +96,36 @@ describe('nomadClientMiddleware', () => {
     expect(again).toBe(first);
     expect(other).not.toBe(first);
     expect(first.config.address).toBe('http://nomad.internal:4646');
+  });
+
+  it("writes a TLS secret's PEMs to private files on Lambda and hands the client their paths", async () => {
+    // Arrange
+    const pemDirectory = await mkdtemp(join(tmpdir(), 'nomad-client-middleware-'));
+    const tlsArn = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:nomad-tls';
+    const secret = JSON.stringify({ caCert: 'CA PEM', clientCert: 'CERT PEM', clientKey: 'KEY PEM' });
+    const made: NomadClientConfig[] = [];
+    const { NomadClient } = await import('../../../lib/nomad');
+    const middleware = nomadClientMiddleware({
+      env: { NOMAD_ADDR: 'https://nomad.internal:4646', [ENV.nomadTlsSecretArn]: tlsArn },
+      secrets: { get: async (name) => (name === tlsArn ? secret : undefined) },
+      pemDirectory,
+      createClient: (config) => {
+        made.push(config);
+        return NomadClient.create({ address: 'http://127.0.0.1:4646' });
+      },
+    });
+
+    try {
+      // Act
+      await clientFor(middleware, lambdaContext());
+
+      // Assert
+      const tls = made[0]?.tls;
+      expect(tls?.caCert).toBe(join(pemDirectory, 'ca.pem'));
+      expect(await readFile(join(pemDirectory, 'client-key.pem'), 'utf8')).toBe('KEY PEM');
+      expect((await stat(join(pemDirectory, 'client-key.pem'))).mode & 0o777).toBe(0o600);
+    } finally {
+      await rm(pemDirectory, { recursive: true, force: true });
+    }
   });
 });
