@@ -17,6 +17,7 @@ import {
   LOCAL_SHARED_LOCK_TTL_MS,
   localLockIdentity,
   NomadControlRequests,
+  NomadRunHistory,
   NomadVariablesLock,
 } from '../../../lib/stores';
 import { type RunningSimulator, startSimulator } from '../../../sim/index';
@@ -27,6 +28,7 @@ import {
   readmePolicyAcl,
   readmePolicyToken,
 } from '../../fixtures/readme-policy';
+import { provisionalRecord, runRecord } from '../../fixtures/run-records';
 import { simpleJob } from '../../steps/helpers/harness';
 
 const KEY = { namespace: 'default', jobId: 'web' };
@@ -50,14 +52,29 @@ async function cluster(tokens = readmePolicyAcl().tokens): Promise<RunningSimula
   return sim;
 }
 
-/** A terminal run of `web` holding its lock in Nomad, as the engine takes it. */
-async function holdWeb(s: RunningSimulator): Promise<void> {
+/**
+ * A terminal run of `web` as "Lock job" makes it: its lock in Nomad taken, then its provisional
+ * record written to the job's history. `end` ends it as the run's last steps do: `recorded` (the
+ * final record only, its release yet to come), `released` (the final record, then the release),
+ * `released-first` (the failure path's release, before its record is ended).
+ */
+async function holdWeb(
+  s: RunningSimulator,
+  runId = HOLDER,
+  end?: 'recorded' | 'released' | 'released-first',
+): Promise<void> {
   const nomad = NomadClient.create({ address: s.address, token: OPERATOR_TOKEN });
   const lock = new NomadVariablesLock(nomad, {
     identity: localLockIdentity(),
     ttl: `${LOCAL_SHARED_LOCK_TTL_MS / 1000}s`,
   });
-  await lock.take(KEY, HOLDER, 'lock-id-1');
+  const history = new NomadRunHistory(nomad);
+  const lockId = `lock-of-${runId}`;
+  await lock.take(KEY, runId, lockId);
+  await history.put(KEY, provisionalRecord(1, { runId }));
+  if (end === 'released-first') await lock.release(KEY, lockId);
+  if (end === 'recorded' || end === 'released') await history.put(KEY, runRecord(1, { runId }));
+  if (end === 'released') await lock.release(KEY, lockId);
   await nomad.close();
 }
 
@@ -219,6 +236,43 @@ describe('nomad-restart pause|resume|stop <job>', () => {
     expect(out.stdout).toBe('');
     expect(out.stderr).toBe(expectedErr);
     expect(requestItems()).toBeUndefined();
+  });
+
+  it.each([
+    { name: 'released its lock after its final record', end: 'released' as const },
+    {
+      name: 'released its lock before its record was ended (the failure path)',
+      end: 'released-first' as const,
+    },
+    { name: 'wrote its final record, its release still to come', end: 'recorded' as const },
+  ])('refuses a job whose last run $name, though its lock variable still names it', async ({ end }) => {
+    // Arrange
+    const s = await cluster();
+    await holdWeb(s, 'ended-run', end);
+
+    // Act
+    const out = await control('stop', ['web']);
+
+    // Assert
+    expect(out.exitCode).toBe(1);
+    expect(out.stderr).toBe(
+      'No restart of job "web" in namespace "default" is running: no run holds its lock\n',
+    );
+    expect(requestItems()).toBeUndefined();
+  });
+
+  it('writes for the run that took the lock variable an ended run left', async () => {
+    // Arrange
+    const s = await cluster();
+    await holdWeb(s, 'ended-run', 'released');
+    await holdWeb(s, HOLDER);
+
+    // Act
+    const out = await control('stop', ['web']);
+
+    // Assert
+    expect(out.exitCode).toBe(0);
+    expect(requestItems()).toMatchObject({ runId: HOLDER, verb: 'stop' });
   });
 
   it('names the capability a token without write on the request path lacks', async () => {

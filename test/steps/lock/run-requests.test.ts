@@ -5,7 +5,7 @@
  * allocation runs another version than the job's. A run whose plan restarts nothing (an unknown
  * task, every allocation filtered out) costs no more than Nomad's: it takes no lock, writes no record
  * in the job's history and reads no run-control request. A short run that restarts takes the lock
- * (acquire, release, delete), records itself (a read, the provisional write, the final write at
+ * (acquire, release: the variable stays for the next run), records itself (a read, the provisional write, the final write at
  * the index it got), reads the run-control request at a safe point only once a second has passed
  * since its last read (counted from its take of the lock: lib/steps/lock/control-read.ts), and
  * renews nothing: its lease has most of its TTL left at every safe point. Through the synthesized
@@ -44,12 +44,11 @@ const BEFORE_BATCHES = [
   'PUT /v1/var/nomad-restart/history/web',
 ];
 
-/** What it asks after its last batch: its history's final write, the lock's release and delete. */
-const AFTER_BATCHES = [
-  'PUT /v1/var/nomad-restart/history/web',
-  'PUT /v1/var/nomad-restart/locks/web',
-  'DELETE /v1/var/nomad-restart/locks/web',
-];
+/**
+ * What it asks after its last batch: its history's final write, the lock's release (which leaves
+ * the variable, as Nomad's release does: lib/stores/nomad-variables-lock.ts).
+ */
+const AFTER_BATCHES = ['PUT /v1/var/nomad-restart/history/web', 'PUT /v1/var/nomad-restart/locks/web'];
 
 const REQUEST_READ = 'GET /v1/var/nomad-restart/requests/web';
 
