@@ -20,6 +20,7 @@ import {
   NomadRunHistory,
   NomadVariablesLock,
 } from '../../../lib/stores';
+import { RUN_HISTORY_PREFIX } from '../../../lib/stores/shared-lock-settings';
 import { type RunningSimulator, startSimulator } from '../../../sim/index';
 import { fakeTerminal } from '../../engines/aws/helpers/fixtures';
 import {
@@ -33,6 +34,8 @@ import { simpleJob } from '../../steps/helpers/harness';
 
 const KEY = { namespace: 'default', jobId: 'web' };
 const HOLDER = 'local-run-1';
+/** A controller's token (the README's policy less one capability), apart from the run's. */
+const CONTROLLER_TOKEN = 'controller-secret';
 
 let sim: RunningSimulator | undefined;
 afterEach(async () => {
@@ -78,10 +81,10 @@ async function holdWeb(
   await nomad.close();
 }
 
-async function control(verb: ControlVerb, args: string[]) {
+async function control(verb: ControlVerb, args: string[], token = OPERATOR_TOKEN) {
   const tty = fakeTerminal();
   tty.streams.stdin.isTTY = false;
-  const env = { NOMAD_ADDR: sim?.address ?? '', NOMAD_TOKEN: OPERATOR_TOKEN };
+  const env = { NOMAD_ADDR: sim?.address ?? '', NOMAD_TOKEN: token };
   const exitCode = await runControlCommand(verb, args, { ...tty.streams, env });
   return { exitCode, stdout: tty.output().replace(tty.stderr(), ''), stderr: tty.stderr() };
 }
@@ -275,29 +278,30 @@ describe('nomad-restart pause|resume|stop <job>', () => {
     expect(requestItems()).toMatchObject({ runId: HOLDER, verb: 'stop' });
   });
 
-  it('names the capability a token without write on the request path lacks', async () => {
-    // Arrange: the README's token, less `write` on the request path.
+  it.each([
+    { lacking: 'write', prefix: CONTROL_REQUEST_PREFIX, kept: ['read', 'destroy'] },
+    { lacking: 'read', prefix: RUN_HISTORY_PREFIX, kept: ['write'] },
+  ])('names the capability a token without $lacking on $prefix* lacks', async ({ lacking, prefix, kept }) => {
+    // Arrange: the run holds the README's token; the controller's is the README's, less one capability.
     const token = readmePolicyToken();
     const variables = Object.fromEntries(
-      Object.entries(token.variables ?? {}).map(([ns, paths]) => [
-        ns,
-        { ...paths, [`${CONTROL_REQUEST_PREFIX}*`]: ['read', 'destroy'] },
-      ]),
+      Object.entries(token.variables ?? {}).map(([ns, paths]) => [ns, { ...paths, [`${prefix}*`]: kept }]),
     );
     await holdWeb(
       await cluster([
-        { ...token, variables },
+        token,
+        { ...token, secret: CONTROLLER_TOKEN, name: 'controller', variables },
         { secret: MANAGEMENT_TOKEN, management: true },
       ]),
     );
 
     // Act
-    const out = await control('pause', ['web']);
+    const out = await control('pause', ['web'], CONTROLLER_TOKEN);
 
     // Assert
     expect(out.exitCode).toBe(1);
     expect(out.stderr).toBe(
-      'Nomad denied the request: the token needs the variables capability "write" on path "nomad-restart/requests/*" ' +
+      `Nomad denied the request: the token needs the variables capability "${lacking}" on path "${prefix}*" ` +
         'in namespace "default" (docs/run-control.md)\n',
     );
     expect(requestItems()).toBeUndefined();
