@@ -6,7 +6,7 @@
  * A run writes its name into the lock variable's items as it takes the lock, and a released lock
  * leaves its variable and items in place (`VarLockRelease` in `nomad/state/state_store_variables.go`
  * keeps them; nothing deletes the variable), as does a lock freed by its TTL after its holder
- * died. So the items alone name every run that ever held the job last. Nomad shows the lock itself
+ * died. So the items alone name the job's last holder, running or not. Nomad shows the lock itself
  * to management tokens only (`Variables.Read` in `nomad/variables_endpoint.go`: `ov.Lock = nil`);
  * what tells a holder from a past one is the Raft index. Renewing a lock writes nothing; taking
  * it, releasing it and freeing it by its TTL write the variable. A run writes its provisional

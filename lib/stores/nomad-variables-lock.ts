@@ -119,10 +119,10 @@ export class NomadVariablesLock {
   }
 
   /**
-   * Releases the lock `lockId`, leaving its variable (see the file comment); `false` when `lockId` does not hold it
-   * (any more: its TTL ran out, or someone took it meanwhile, and it is not ours to release). Its
-   * holder's ID, as its engine kept it, frees a dead run's lock too; one whose ID is lost to
-   * everyone frees only by its TTL.
+   * Releases the lock `lockId`, leaving its variable (see the file comment); `false` when `lockId`
+   * does not hold it (any more: its TTL ran out, or someone took it meanwhile, and it is not ours
+   * to release). Its holder's ID, as its engine kept it, frees a dead run's lock too; one whose
+   * ID is lost to everyone frees only by its TTL.
    */
   public async release(key: LockKey, lockId: string): Promise<boolean> {
     try {
