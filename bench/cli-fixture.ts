@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import type { Job } from '../lib/nomad/types';
-import { RUN_HISTORY_PREFIX } from '../lib/stores/shared-lock-settings';
+import { runHistoryPath, sharedLockPath } from '../lib/stores/shared-lock-settings';
 
 /** Allocations of the fixture job. */
 export const ALLOCATIONS = 6;
@@ -79,14 +79,14 @@ export async function registerOnAgent(address: string, id: string): Promise<void
 }
 
 /**
- * Purges the fixture from the agent, and the run history our runs left for it (a purge keeps a
- * job's variables); a failure is left to whoever tidies the agent.
+ * Purges the fixture from the agent, and the variables our runs left for it (a purge keeps a
+ * job's variables): its run history and its lock's (a released lock keeps its variable); a failure
+ * is left to whoever tidies the agent.
  */
 export async function purgeFromAgent(address: string, id: string): Promise<void> {
   await nomadApi(address, `/v1/job/${id}?purge=true`, { method: 'DELETE' }).catch(() => undefined);
-  await fetch(`${address}/v1/var/${RUN_HISTORY_PREFIX}${id}`, { method: 'DELETE', headers: headers() }).catch(
-    () => undefined,
-  );
+  for (const path of [runHistoryPath(id), sharedLockPath(id)])
+    await fetch(`${address}/v1/var/${path}`, { method: 'DELETE', headers: headers() }).catch(() => undefined);
 }
 
 /** The first line of `nomad version` (e.g. `Nomad v2.0.6-dev`), or `nomad` when it prints none. */

@@ -9,8 +9,12 @@
  * Renew and release take the lock's ID, which Nomad gives its holder once, in the answer to the
  * lock-acquire: with ACLs on, a read shows the lock to management tokens only
  * (`nomad/variables_endpoint.go`, `Read`), so the ID is never read back; the engine's own lock keeps
- * it (`HeldLock.sharedLockId`). A released lock's variable is deleted (a namespace holding a
- * variable cannot be deleted), when the token has the `destroy` capability.
+ * it (`HeldLock.sharedLockId`). A released lock's variable stays, as Nomad's release leaves it
+ * (`VarLockRelease` in `nomad/state/state_store_variables.go` keeps its items): a delete would cost
+ * every run one more request, and the job's next run acquires the unlocked variable as it would a
+ * new one. Its items go on naming the last holder; lib/stores/lock-liveness.ts tells a holder from
+ * a run that ended. A namespace holding a variable cannot be deleted: purge it first
+ * (`nomad var purge -namespace <ns> nomad-restart/locks/<job>`).
  */
 import type { NomadClient } from '../nomad/client';
 import { UnexpectedResponseError } from '../nomad/errors';
@@ -57,7 +61,7 @@ function isNotHeld(err: unknown): boolean {
 }
 
 /** The variables capability each lock operation needs. */
-type Capability = 'read' | 'write' | 'destroy';
+type Capability = 'read' | 'write';
 
 /** The job's lock as a Nomad variable (see the file comment). */
 export class NomadVariablesLock {
@@ -115,23 +119,20 @@ export class NomadVariablesLock {
   }
 
   /**
-   * Releases the lock `lockId` and deletes its variable; `false` when `lockId` does not hold it
-   * (any more: its TTL ran out, or someone took it meanwhile, and it is not ours to release). Its
-   * holder's ID, as its engine kept it, frees a dead run's lock too; one whose ID is lost to
-   * everyone frees only by its TTL.
+   * Releases the lock `lockId`, leaving its variable (see the file comment); `false` when `lockId`
+   * does not hold it (any more: its TTL ran out, or someone took it meanwhile, and it is not ours
+   * to release). Its holder's ID, as its engine kept it, frees a dead run's lock too; one whose
+   * ID is lost to everyone frees only by its TTL.
    */
   public async release(key: LockKey, lockId: string): Promise<boolean> {
-    const path = sharedLockPath(key.jobId);
-    let released: Variable;
     try {
-      released = await this.guard(key, 'write', () =>
-        this.nomad.variables().releaseLock(path, lockId, { namespace: key.namespace }),
+      await this.guard(key, 'write', () =>
+        this.nomad.variables().releaseLock(sharedLockPath(key.jobId), lockId, { namespace: key.namespace }),
       );
     } catch (err) {
       if (isNotHeld(err)) return false;
       throw err;
     }
-    await this.deleteWritten(key.namespace, path, released.ModifyIndex);
     return true;
   }
 
@@ -169,10 +170,10 @@ export class NomadVariablesLock {
   }
 
   /**
-   * Deletes the variable written at `writtenAt` (a lock just released, a lock-acquire that locked
-   * nothing), so none is left per restarted job, checked against that index: a run that took the
-   * lock meanwhile changed it, and Nomad's 409 leaves its variable alone. Best effort: a variable
-   * left (a token without `destroy`) is harmless, taken again by the job's next run.
+   * Deletes the variable a lock-acquire that locked nothing wrote (a Nomad before 1.7), checked
+   * against the index it was written at: a run that took the lock meanwhile changed it, and
+   * Nomad's 409 leaves its variable alone. Best effort: a variable left (a token without `destroy`,
+   * which the README's policy does not grant) is harmless, taken again by the job's next run.
    */
   private async deleteWritten(namespace: string, path: string, writtenAt: number | undefined): Promise<void> {
     if (writtenAt === undefined) return;
@@ -229,7 +230,7 @@ export class NomadVariablesLock {
     const { namespace } = key;
     return (
       `the token needs the variables capability "${capability}" on path "${SHARED_LOCK_PREFIX}*" in namespace "${namespace}" ` +
-      `(namespace "${namespace}" { variables { path "${SHARED_LOCK_PREFIX}*" { capabilities = ["read", "write", "destroy"] } } })`
+      `(namespace "${namespace}" { variables { path "${SHARED_LOCK_PREFIX}*" { capabilities = ["read", "write"] } } })`
     );
   }
 

@@ -9,8 +9,8 @@ import { parseGoBool } from '../go/strconv';
 import type { SharedLockHolder } from './errors';
 
 /**
- * Where every job's lock variable lives (a token needs `read` and `write` on `<prefix>*`, and
- * `destroy` to delete the variable of a released lock).
+ * Where every job's lock variable lives (a token needs `read` and `write` on `<prefix>*`; a
+ * released lock's variable stays, lib/stores/nomad-variables-lock.ts).
  */
 export const SHARED_LOCK_PREFIX = 'nomad-restart/locks/';
 

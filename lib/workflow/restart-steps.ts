@@ -124,7 +124,7 @@ export interface RestartSteps {
    * "Plan restart" (Nomad's `command/job_restart.go` `Run`, up to the batch loop). Resolves the job
    * prefix (`JobNotFoundError` / `MultipleJobsMatchedError` with Nomad's message when none or
    * several match), refuses `-reschedule` on other types than batch/service/system
-   * (`RescheduleNotAllowedError`, nothing touched), fetches versions and allocations, filters
+   * (`RescheduleNotAllowedError`, nothing touched), fetches allocations (versions when needed), filters
    * (`filterAllocs`, skipping allocations with `NextAllocation`), resolves `n%` from the eligible count, cuts
    * batches and stores the plan under a key prefixed by `run.runId`. Returns the initial progress
    * (from options) and the first decision: `finish` when nothing is eligible (event

@@ -18,7 +18,7 @@ describe('a slow Nomad', () => {
   it('is waited for as long as the function may run, longer than the old task timeout', async () => {
     // Arrange
     const h = await harness.startRunning(simpleJob('web', 'service', 2));
-    for (const pathSuffix of ['/v1/jobs', '/versions', '/allocations']) {
+    for (const pathSuffix of ['/v1/jobs', '/v1/job/web', '/allocations']) {
       h.sim.control.injectFault({ kind: 'latency', latencyMs: SLOW_READ_MS, pathSuffix, method: 'GET' });
     }
 

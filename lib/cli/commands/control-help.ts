@@ -34,8 +34,9 @@ ${DOES[verb]}
   machine: its lock variable 'nomad-restart/locks/<job>' names the run, and
   the request is written to 'nomad-restart/requests/<job>', which the run
   reads before each batch and while paused. Needs the variables capability
-  'read' on 'nomad-restart/locks/*' and 'write' on 'nomad-restart/requests/*'
-  (the README's policy grants them). When the
+  'read' on 'nomad-restart/locks/*' and 'nomad-restart/history/*' (a run's
+  record there tells it from one that ended) and 'write' on
+  'nomad-restart/requests/*' (the README's policy grants them). When the
   run is on AWS and NOMAD_RESTART_LOCK_TABLE is set, the job form goes the
   way of the execution ARN form below.
 

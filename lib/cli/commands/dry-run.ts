@@ -1,6 +1,6 @@
 /**
- * `-dry-run` (beyond Nomad): the plan, made with read-only calls (job list, job, versions,
- * allocations) and printed with the requests a real run would send; never a write request.
+ * `-dry-run` (beyond Nomad): the plan, made with read-only calls (job list, job, allocations,
+ * versions when needed) and printed with the requests a real run would send; never a write request.
  */
 
 import type { Formatter } from '../../restart/format';

@@ -53,8 +53,8 @@ Usage: nomad-restart [options] <job>
   One run per job at a time, across terminals and AWS: each run holds the
   job's lock, the Nomad variable 'nomad-restart/locks/<job>' in the job's
   namespace (Nomad 1.7 or later), which needs the 'read' and 'write'
-  variables capabilities on 'nomad-restart/locks/*' ('destroy' too, to delete
-  the variable when the lock is released). Without 'write' the command warns
+  variables capabilities on 'nomad-restart/locks/*' (a released lock leaves
+  the variable, taken again by the next run). Without 'write' the command warns
   and restarts without that lock; NOMAD_RESTART_VARIABLES_LOCK=required
   refuses to, and NOMAD_RESTART_VARIABLES_LOCK=false never takes it. A run
   that loses the lock (Nomad refuses its renewal) stops before its next batch

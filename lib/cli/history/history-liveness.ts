@@ -1,19 +1,13 @@
 /**
  * Whether a provisional record's run still runs, told with a reader's token alone (the README's
- * reader policy: `read` on `nomad-restart/locks/*`, `list` on `nomad-restart/history/*`).
- *
- * A run holds its job's lock variable while it runs, and its items name it. Nomad shows a lock only
- * to management tokens (`Variables.Read` in `nomad/variables_endpoint.go`: `ov.Lock = nil`), and a
- * lock whose holder died is freed by its TTL with the variable and its items left in place
- * (`VarLockRelease` in `nomad/state/state_store_variables.go`), so the items alone would name a
- * dead run forever. What tells them apart is the Raft index: renewing a lock writes nothing,
- * freeing it writes the variable. The run wrote its provisional record after taking the lock, so
- * while it holds the lock the lock variable was last written before the history variable; once
- * the lock is freed, after it.
+ * reader policy: `read` on `nomad-restart/locks/*`, `list` on `nomad-restart/history/*`): while
+ * it holds its job's lock, by the rule lib/stores/lock-liveness.ts states (the lock variable names
+ * it and was last written before the history variable).
  */
 import type { RunRecord } from '../../history/record';
 import type { NomadClient } from '../../nomad/client';
 import type { Variable } from '../../nomad/variables';
+import { holdsJobLock } from '../../stores/lock-liveness';
 import { holderOf } from '../../stores/nomad-variables-lock';
 import { runHistoryPath, sharedLockPath } from '../../stores/shared-lock-settings';
 import type { RunState, ShownRun } from './history-view';
@@ -43,13 +37,13 @@ async function holdsLock(nomad: NomadClient, record: RunRecord, cache: Cache): P
   const lock = await cached(cache, `lock\n${at}`, () =>
     nomad.variables().read(sharedLockPath(record.jobId), { namespace: record.namespace }),
   );
+  // A lock that names another run settles it without the history's listing.
   if (holderOf(lock)?.runId !== record.runId) return false;
   const history = await cached(cache, `history\n${at}`, () => historyMetadata(nomad, record));
-  const lockIndex = lock?.ModifyIndex;
-  const historyIndex = history?.ModifyIndex;
-  // Without both indexes (a Nomad that does not send them) the holder's name is all there is.
-  if (lockIndex === undefined || historyIndex === undefined) return true;
-  return lockIndex < historyIndex;
+  return holdsJobLock(record.runId, lock, {
+    index: history?.ModifyIndex,
+    ended: record.outcome !== 'running',
+  });
 }
 
 /**

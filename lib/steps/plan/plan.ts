@@ -1,9 +1,10 @@
 /**
- * Makes the restart plan: resolves the job, reads its versions and allocations, filters, sorts and
- * cuts them into batches as Nomad's command does (`command/job_restart.go` `Run`).
+ * Makes the restart plan: resolves the job, reads its allocations (and its versions when they are
+ * needed, ./job-versions.ts), filters, sorts and cuts them into batches as Nomad's command does
+ * (`command/job_restart.go` `Run`).
  */
 import type { NomadClient } from '../../nomad/client';
-import type { AllocListStub, Job } from '../../nomad/types';
+import type { AllocListStub } from '../../nomad/types';
 import { cutBatches, resolveBatchSize, resolveMaxErrors } from '../../restart/batches';
 import { type EarlierRunWork, withReplacements } from '../../restart/earlier-work';
 import { NomadQueryError, RescheduleNotAllowedError } from '../../restart/errors';
@@ -15,6 +16,7 @@ import { countSkipped } from '../../restart/run-summary';
 import { consulServiceNames } from '../health/consul-declared';
 import { PlanBatchOutOfRangeError } from '../kit/errors';
 import { readAllocationsToPlan } from '../kit/job-allocations-read';
+import { versionsToFilter } from './job-versions';
 import { type ResolvedJob, resolveJob } from './resolve-job';
 import { allocationsInScope } from './scope';
 
@@ -32,7 +34,7 @@ export interface PlanDeps {
   readonly signal?: AbortSignal;
   /**
    * Asks `Are you sure you want to restart multi-region job ...` for a multi-region job
-   * without `-yes`, at Nomad's point (before versions are read). `false` cancels.
+   * without `-yes`, at Nomad's point (before the allocations and versions are read). `false` cancels.
    * @default - not asked here; the caller checks `plan.job.multiregion` itself
    */
   readonly confirmMultiregion?: (jobId: string) => Promise<boolean>;
@@ -62,7 +64,8 @@ function plannedJob(resolved: ResolvedJob): PlannedJob {
 /**
  * Plans a restart (Nomad's `command/job_restart.go` `Run`, up to the batch loop): resolves the job,
  * refuses `-reschedule` for job types that are never replaced before anything is touched, reads
- * versions and allocations, filters and sorts them with the domain rules, and cuts batches.
+ * allocations (then versions, only when an allocation to filter is on another version than the
+ * job's), filters and sorts them with the domain rules, and cuts batches.
  *
  * Emits `allocation-skipped` (verbose only), then `nothing-to-restart` (or `all-started-after`) or
  * `restart-started`.
@@ -91,29 +94,16 @@ export async function planRestart(
     ...(job.namespace === undefined ? {} : { namespace: job.namespace }),
     ...(deps.signal === undefined ? {} : { signal: deps.signal }),
   };
-  let versions: Job[];
-  try {
-    versions = (await client.jobs().versions(job.id, query)).value;
-  } catch (err) {
-    throw new NomadQueryError('versions', job.id, err);
-  }
-  const versionMap = new Map<number, Job>();
-  for (const version of versions) {
-    // A version without a number cannot be matched to an allocation; it is simply unknown.
-    if (typeof version.Version === 'number') {
-      versionMap.set(version.Version, version);
-    }
-  }
-
+  const definition = { id: job.id, definition: resolved.job };
   let stubs: AllocListStub[];
   try {
-    stubs = (await readAllocationsToPlan(client, { id: job.id, definition: resolved.job }, options, query))
-      .value;
+    stubs = (await readAllocationsToPlan(client, definition, options, query)).value;
   } catch (err) {
     throw new NomadQueryError('allocations', job.id, err);
   }
   // A fleet's node scope: the job's other allocations are not this run's to restart or report.
   stubs = await allocationsInScope(client, options.scope, stubs, deps.signal);
+  const versionMap = await versionsToFilter(client, definition, stubs, options.groups, query);
 
   // One way to skip what earlier runs did (a window's carry-over, an interrupted run's work):
   // `done`, with the replacements of what they stopped, so a fresh replacement is not stopped again.

@@ -17,8 +17,10 @@ import {
   LOCAL_SHARED_LOCK_TTL_MS,
   localLockIdentity,
   NomadControlRequests,
+  NomadRunHistory,
   NomadVariablesLock,
 } from '../../../lib/stores';
+import { RUN_HISTORY_PREFIX } from '../../../lib/stores/shared-lock-settings';
 import { type RunningSimulator, startSimulator } from '../../../sim/index';
 import { fakeTerminal } from '../../engines/aws/helpers/fixtures';
 import {
@@ -27,10 +29,13 @@ import {
   readmePolicyAcl,
   readmePolicyToken,
 } from '../../fixtures/readme-policy';
+import { provisionalRecord, runRecord } from '../../fixtures/run-records';
 import { simpleJob } from '../../steps/helpers/harness';
 
 const KEY = { namespace: 'default', jobId: 'web' };
 const HOLDER = 'local-run-1';
+/** A controller's token (the README's policy less one capability), apart from the run's. */
+const CONTROLLER_TOKEN = 'controller-secret';
 
 let sim: RunningSimulator | undefined;
 afterEach(async () => {
@@ -50,21 +55,36 @@ async function cluster(tokens = readmePolicyAcl().tokens): Promise<RunningSimula
   return sim;
 }
 
-/** A terminal run of `web` holding its lock in Nomad, as the engine takes it. */
-async function holdWeb(s: RunningSimulator): Promise<void> {
+/**
+ * A terminal run of `web` as "Lock job" makes it: its lock in Nomad taken, then its provisional
+ * record written to the job's history. `end` ends it as the run's last steps do: `recorded` (the
+ * final record only, its release yet to come), `released` (the final record, then the release),
+ * `released-first` (the failure path's release, before its record is ended).
+ */
+async function holdWeb(
+  s: RunningSimulator,
+  runId = HOLDER,
+  end?: 'recorded' | 'released' | 'released-first',
+): Promise<void> {
   const nomad = NomadClient.create({ address: s.address, token: OPERATOR_TOKEN });
   const lock = new NomadVariablesLock(nomad, {
     identity: localLockIdentity(),
     ttl: `${LOCAL_SHARED_LOCK_TTL_MS / 1000}s`,
   });
-  await lock.take(KEY, HOLDER, 'lock-id-1');
+  const history = new NomadRunHistory(nomad);
+  const lockId = `lock-of-${runId}`;
+  await lock.take(KEY, runId, lockId);
+  await history.put(KEY, provisionalRecord(1, { runId }));
+  if (end === 'released-first') await lock.release(KEY, lockId);
+  if (end === 'recorded' || end === 'released') await history.put(KEY, runRecord(1, { runId }));
+  if (end === 'released') await lock.release(KEY, lockId);
   await nomad.close();
 }
 
-async function control(verb: ControlVerb, args: string[]) {
+async function control(verb: ControlVerb, args: string[], token = OPERATOR_TOKEN) {
   const tty = fakeTerminal();
   tty.streams.stdin.isTTY = false;
-  const env = { NOMAD_ADDR: sim?.address ?? '', NOMAD_TOKEN: OPERATOR_TOKEN };
+  const env = { NOMAD_ADDR: sim?.address ?? '', NOMAD_TOKEN: token };
   const exitCode = await runControlCommand(verb, args, { ...tty.streams, env });
   return { exitCode, stdout: tty.output().replace(tty.stderr(), ''), stderr: tty.stderr() };
 }
@@ -221,29 +241,67 @@ describe('nomad-restart pause|resume|stop <job>', () => {
     expect(requestItems()).toBeUndefined();
   });
 
-  it('names the capability a token without write on the request path lacks', async () => {
-    // Arrange: the README's token, less `write` on the request path.
+  it.each([
+    { name: 'released its lock after its final record', end: 'released' as const },
+    {
+      name: 'released its lock before its record was ended (the failure path)',
+      end: 'released-first' as const,
+    },
+    { name: 'wrote its final record, its release still to come', end: 'recorded' as const },
+  ])('refuses a job whose last run $name, though its lock variable still names it', async ({ end }) => {
+    // Arrange
+    const s = await cluster();
+    await holdWeb(s, 'ended-run', end);
+
+    // Act
+    const out = await control('stop', ['web']);
+
+    // Assert
+    expect(out.exitCode).toBe(1);
+    expect(out.stderr).toBe(
+      'No restart of job "web" in namespace "default" is running: no run holds its lock\n',
+    );
+    expect(requestItems()).toBeUndefined();
+  });
+
+  it('writes for the run that took the lock variable an ended run left', async () => {
+    // Arrange
+    const s = await cluster();
+    await holdWeb(s, 'ended-run', 'released');
+    await holdWeb(s, HOLDER);
+
+    // Act
+    const out = await control('stop', ['web']);
+
+    // Assert
+    expect(out.exitCode).toBe(0);
+    expect(requestItems()).toMatchObject({ runId: HOLDER, verb: 'stop' });
+  });
+
+  it.each([
+    { lacking: 'write', prefix: CONTROL_REQUEST_PREFIX, kept: ['read', 'destroy'] },
+    { lacking: 'read', prefix: RUN_HISTORY_PREFIX, kept: ['write'] },
+  ])('names the capability a token without $lacking on $prefix* lacks', async ({ lacking, prefix, kept }) => {
+    // Arrange: the run holds the README's token; the controller's is the README's, less one capability.
     const token = readmePolicyToken();
     const variables = Object.fromEntries(
-      Object.entries(token.variables ?? {}).map(([ns, paths]) => [
-        ns,
-        { ...paths, [`${CONTROL_REQUEST_PREFIX}*`]: ['read', 'destroy'] },
-      ]),
+      Object.entries(token.variables ?? {}).map(([ns, paths]) => [ns, { ...paths, [`${prefix}*`]: kept }]),
     );
     await holdWeb(
       await cluster([
-        { ...token, variables },
+        token,
+        { ...token, secret: CONTROLLER_TOKEN, name: 'controller', variables },
         { secret: MANAGEMENT_TOKEN, management: true },
       ]),
     );
 
     // Act
-    const out = await control('pause', ['web']);
+    const out = await control('pause', ['web'], CONTROLLER_TOKEN);
 
     // Assert
     expect(out.exitCode).toBe(1);
     expect(out.stderr).toBe(
-      'Nomad denied the request: the token needs the variables capability "write" on path "nomad-restart/requests/*" ' +
+      `Nomad denied the request: the token needs the variables capability "${lacking}" on path "${prefix}*" ` +
         'in namespace "default" (docs/run-control.md)\n',
     );
     expect(requestItems()).toBeUndefined();

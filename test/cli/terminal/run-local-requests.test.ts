@@ -69,9 +69,9 @@ describeSim('a local run’s requests to Nomad, the plan made before the engine'
     expect(requests.filter((r) => RESTART.test(r))).toHaveLength(6);
   });
 
-  it('hands a plan that failed on a 503 to the engine, whose Retry reads the versions again once', async () => {
+  it('hands a plan that failed on a 503 to the engine, whose Retry reads the job again once', async () => {
     // Arrange
-    target.sim?.control.injectFault({ pathSuffix: '/versions', nth: 1, status: 503, body: '' });
+    target.sim?.control.injectFault({ pathSuffix: `/v1/job/${JOB}`, nth: 1, status: 503, body: '' });
 
     // Act
     const result = await runCommand(['-yes', '-batch-size', '2', JOB], target.env);
@@ -79,7 +79,7 @@ describeSim('a local run’s requests to Nomad, the plan made before the engine'
     // Assert
     expect(result.code).toBe(0);
     const requests = requestsOf(target);
-    expect(requests.filter((r) => r.includes('/versions'))).toHaveLength(EXPECTED.versionsAfter503);
+    expect(requests.filter((r) => r === EXPECTED.jobRead)).toHaveLength(EXPECTED.jobReadsAfter503);
     expect(requests.filter((r) => RESTART.test(r))).toHaveLength(6);
   });
 });
@@ -87,20 +87,19 @@ describeSim('a local run’s requests to Nomad, the plan made before the engine'
 /**
  * Read from the simulator's log with the command before the plan was made first, with #41's request
  * budget: a plan that restarts nothing takes no lock and writes no record, a run renews its lock
- * only when the lease needs it and reads its request variable at most once a second from its lock.
+ * only when the lease needs it and reads its request variable at most once a second from its lock;
+ * and no versions read while every allocation runs the job's version (lib/steps/plan/job-versions.ts).
  */
 const EXPECTED = {
   notFound: ['GET /v1/jobs?per_page=20&prefix=no_such_job'],
   unknownTask: [
     `GET /v1/jobs?per_page=20&prefix=${JOB}`,
     `GET /v1/job/${JOB}?namespace=default`,
-    `GET /v1/job/${JOB}/versions?diffs=false&namespace=default`,
     `GET /v1/job/${JOB}/allocations?all=true&namespace=default`,
   ],
   sixAllocationsUntilFirstRestart: [
     `GET /v1/jobs?per_page=20&prefix=${JOB}`,
     `GET /v1/job/${JOB}?namespace=default`,
-    `GET /v1/job/${JOB}/versions?diffs=false&namespace=default`,
     `GET /v1/job/${JOB}/allocations?all=true&namespace=default`,
     `PUT /v1/var/nomad-restart/locks/${JOB}?lock-acquire=&namespace=default`,
     `GET /v1/var/nomad-restart/history/${JOB}?namespace=default`,
@@ -108,5 +107,6 @@ const EXPECTED = {
     `GET /v1/job/${JOB}/deployments?all=true&namespace=default`,
     'PUT /v1/client/allocation/<id>/restart?namespace=default',
   ],
-  versionsAfter503: 2,
+  jobRead: `GET /v1/job/${JOB}?namespace=default`,
+  jobReadsAfter503: 2,
 };

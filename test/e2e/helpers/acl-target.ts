@@ -137,7 +137,7 @@ async function agentTarget(): Promise<AclTarget> {
   const agent = await AclAgent.open();
   const readme = readmePolicyHcl().replace('namespace "default"', 'namespace "NAMESPACE"');
   const tokens = new Map<PolicyVariant, string>();
-  for (const variant of ['readme', 'without-read', 'without-write', 'without-destroy'] as const) {
+  for (const variant of ['readme', 'without-read', 'without-write'] as const) {
     const without = variantOf(variant);
     tokens.set(
       variant,

@@ -1,10 +1,11 @@
 /**
  * Scenario: what a run costs in Nomad requests beyond Nomad's own `nomad job restart`
  * (`command/job_restart.go` `Run`: the prefix lookup, the job, its versions, its allocations, then
- * the restarts and a deployment read per batch). A run whose plan restarts nothing (an unknown
- * task, every allocation filtered out) costs exactly Nomad's: it takes no lock, writes no record
+ * the restarts and a deployment read per batch). The plan reads the versions only when an
+ * allocation runs another version than the job's. A run whose plan restarts nothing (an unknown
+ * task, every allocation filtered out) costs no more than Nomad's: it takes no lock, writes no record
  * in the job's history and reads no run-control request. A short run that restarts takes the lock
- * (acquire, release, delete), records itself (a read, the provisional write, the final write at
+ * (acquire, release: the variable stays for the next run), records itself (a read, the provisional write, the final write at
  * the index it got), reads the run-control request at a safe point only once a second has passed
  * since its last read (counted from its take of the lock: lib/steps/lock/control-read.ts), and
  * renews nothing: its lease has most of its TTL left at every safe point. Through the synthesized
@@ -30,23 +31,24 @@ const requestsOf = (h: Harness) =>
       `${entry.method} ${entry.path}`.replace(/allocation\/[^/]+\/restart/, 'allocation/:id/restart'),
     );
 
-/** What the run asks of Nomad before its first batch: the plan's four, the lock, the job's history. */
+/**
+ * What the run asks of Nomad before its first batch: the plan's three (no versions: every
+ * allocation runs the job's version, lib/steps/plan/job-versions.ts), the lock, the job's history.
+ */
 const BEFORE_BATCHES = [
   'GET /v1/jobs',
   'GET /v1/job/web',
-  'GET /v1/job/web/versions',
   'GET /v1/job/web/allocations',
   'PUT /v1/var/nomad-restart/locks/web',
   'GET /v1/var/nomad-restart/history/web',
   'PUT /v1/var/nomad-restart/history/web',
 ];
 
-/** What it asks after its last batch: its history's final write, the lock's release and delete. */
-const AFTER_BATCHES = [
-  'PUT /v1/var/nomad-restart/history/web',
-  'PUT /v1/var/nomad-restart/locks/web',
-  'DELETE /v1/var/nomad-restart/locks/web',
-];
+/**
+ * What it asks after its last batch: its history's final write, the lock's release (which leaves
+ * the variable, as Nomad's release does: lib/stores/nomad-variables-lock.ts).
+ */
+const AFTER_BATCHES = ['PUT /v1/var/nomad-restart/history/web', 'PUT /v1/var/nomad-restart/locks/web'];
 
 const REQUEST_READ = 'GET /v1/var/nomad-restart/requests/web';
 
@@ -57,7 +59,7 @@ const batchOf = (size: number) => [
 ];
 
 describe('the Nomad requests of a run', () => {
-  it("makes Nomad's four plan requests and no other when it restarts nothing", async () => {
+  it('makes three plan requests and no other when it restarts nothing', async () => {
     // Arrange: three running allocations of `web`, none of which has a task `nosuch`.
     const h = await harness.startRunning(
       simpleJob('web', 'service', 3),
@@ -71,12 +73,7 @@ describe('the Nomad requests of a run', () => {
 
     // Assert
     expect(run.exitCode).toBe(0);
-    expect(requestsOf(h)).toEqual([
-      'GET /v1/jobs',
-      'GET /v1/job/web',
-      'GET /v1/job/web/versions',
-      'GET /v1/job/web/allocations',
-    ]);
+    expect(requestsOf(h)).toEqual(['GET /v1/jobs', 'GET /v1/job/web', 'GET /v1/job/web/allocations']);
     // Its run-level events still say a run happened (the metrics count it), without a record.
     expect(run.events.map((e) => e.type)).toEqual(['nothing-to-restart', 'run-started', 'run-ended']);
   });
