@@ -18,7 +18,8 @@ import { dirname, extname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, build } from 'esbuild';
 // @ts-expect-error: a plain JavaScript module of the shim, without type declarations
-import { commandBundleOptions, moduleUrls, packagedFileUrl } from '../bin/private/cli-bundle.js';
+import { commandBundleOptions, packagedFileUrl } from '../bin/private/cli-bundle.js';
+import { moduleUrls } from '../lib/bundling/module-urls.js';
 import { HANDLER_BUNDLE_FILE, handlerEsbuildOptions } from '../lib/constructs/private/handler-bundle';
 import { prebuiltHandlerDir } from '../lib/constructs/private/task-function';
 import { SHIPPED_DEFINITION_FILE, synthesizeLocalStateMachine } from '../lib/engines/local/local-definition';

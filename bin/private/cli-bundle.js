@@ -14,13 +14,13 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { moduleUrls, sourceFileUrl } from '../../lib/bundling/module-urls.js';
 
 // Required, not imported: see run-bundle.js on `node:fs` in an ES module.
 const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = createRequire(
   import.meta.url,
 )('node:fs');
-const { readFile } = createRequire(import.meta.url)('node:fs/promises');
 
 const PROJECT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CACHE_DIR = join(PROJECT_DIR, '.nomad-restart', 'cli');
@@ -41,24 +41,6 @@ export function freshBundle() {
     return undefined;
   }
 }
-
-/**
- * A bundled module keeps the `import.meta.url` of its source file, so paths computed from it
- * (the project root, the demo scenario) stay what they are when run through tsx. `urlOf(path)`
- * gives the JavaScript expression that stands for it.
- */
-export const moduleUrls = (urlOf) => ({
-  name: 'module-urls',
-  setup(build) {
-    build.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
-      const source = await readFile(path, 'utf8');
-      return { contents: source.replaceAll('import.meta.url', urlOf(path)), loader: 'ts' };
-    });
-  },
-});
-
-/** In the checkout: the source file's own URL, fixed at build time. */
-export const sourceFileUrl = (path) => JSON.stringify(pathToFileURL(path).href);
 
 /**
  * In the package: the URL the source file would have in the installed package, computed at run
