@@ -26,6 +26,8 @@ const PROJECT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CACHE_DIR = join(PROJECT_DIR, '.nomad-restart', 'cli');
 const MANIFEST = join(CACHE_DIR, 'manifest.json');
 const ENTRY = 'bin/nomad-restart.ts';
+/** The files that make the bundle: its esbuild options (this file) and their plugin. */
+const BUILT_BY = ['bin/private/cli-bundle.js', 'lib/bundling/module-urls.js'];
 /** Older builds are removed after this long: a command started from one may still load its chunks. */
 const STALE_BUILD_MS = 60 * 60 * 1000;
 
@@ -131,10 +133,11 @@ export async function buildBundle() {
   const result = await build(
     commandBundleOptions({ projectDir: PROJECT_DIR, outfile: join(CACHE_DIR, name, 'nomad-restart.cjs') }),
   );
-  // The project's own sources, and the lock file for the bundled packages (a few hundred
-  // files whose stat on every start would cost more than it saves).
+  // The project's own sources, the lock file for the bundled packages (a few hundred
+  // files whose stat on every start would cost more than it saves), and the files that say how
+  // the bundle is built: a changed option rebuilds it too.
   const inputs = {};
-  for (const file of [...Object.keys(result.metafile.inputs), 'package-lock.json']) {
+  for (const file of new Set([...Object.keys(result.metafile.inputs), 'package-lock.json', ...BUILT_BY])) {
     if (file.includes('node_modules/') || file.includes(':')) continue;
     inputs[file] = statSync(join(PROJECT_DIR, file)).mtimeMs;
   }

@@ -6,6 +6,7 @@
  * out the Lambda SDK the local engine never calls. Every end-to-end test runs the command through this bundle.
  */
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 // @ts-expect-error: a plain JavaScript module of the shim, without type declarations
 import { buildBundle, freshBundle } from '../../bin/private/cli-bundle.js';
 
@@ -21,6 +22,16 @@ describe('buildBundle', () => {
     // Assert
     expect(path).toMatch(/\.nomad-restart\/cli\/build-[^/]+\/nomad-restart\.cjs$/);
     expect(freshBundle()).toBe(path);
+  });
+
+  it('goes stale when the files that say how it is built change, not only its sources', () => {
+    // Arrange: the manifest freshBundle() checks, beside the build folders
+    const manifest = JSON.parse(readFileSync(join(dirname(dirname(path)), 'manifest.json'), 'utf8'));
+
+    // Assert
+    expect(Object.keys(manifest.inputs)).toEqual(
+      expect.arrayContaining(['bin/private/cli-bundle.js', 'lib/bundling/module-urls.js']),
+    );
   });
 
   it('holds no import() and no import.meta', () => {
