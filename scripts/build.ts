@@ -32,7 +32,7 @@ const DIST = join(ROOT, 'dist');
 /** The packages a CDK app brings itself (peer dependencies): one copy of the CDK per app. */
 const CDK_PACKAGES = ['aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'];
 
-/** The command, and `bundle-id` (a hash of it) that names its compiled-code cache (bin/private/run-bundle.js). */
+/** The command, and `bundle-id` (a hash of it) that names its compiled-code cache (bin/private/run-bundle.cjs). */
 async function buildCommand(): Promise<void> {
   const outDir = join('dist', 'cli');
   const outfile = join(ROOT, outDir, 'nomad-restart.cjs');

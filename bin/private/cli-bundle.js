@@ -8,7 +8,7 @@
  * tools and the CDK (used by `synth`, in its own process) stay outside.
  *
  * The bundle is one CommonJS file, not ES module chunks, because Node 20 can keep V8's compiled
- * code only for scripts (`run-bundle.js`): a module imported dynamically inside it is wrapped
+ * code only for scripts (`run-bundle.cjs`): a module imported dynamically inside it is wrapped
  * in a function that runs on first import, so what a run does not use is never executed.
  * `npm run build` (scripts/build.ts) makes the package's bundle with the same options.
  */
@@ -17,7 +17,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { moduleUrls, sourceFileUrl } from '../../lib/bundling/module-urls.js';
 
-// Required, not imported: see run-bundle.js on `node:fs` in an ES module.
+// Required, not imported: see run-bundle.cjs on `node:fs` in an ES module.
 const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = createRequire(
   import.meta.url,
 )('node:fs');
@@ -104,7 +104,7 @@ export function commandBundleOptions({ projectDir, outfile, moduleUrl = sourceFi
     bundle: true,
     format: 'cjs',
     // Every import() becomes a require: a script run from V8's kept code loses Node's dynamic
-    // import hook (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), see run-bundle.js.
+    // import hook (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), see run-bundle.cjs.
     supported: { 'dynamic-import': false },
     platform: 'node',
     target: 'node22',
@@ -113,7 +113,7 @@ export function commandBundleOptions({ projectDir, outfile, moduleUrl = sourceFi
     // shortened (a third less again, and a smaller kept code to restore: docs/benchmarks.md,
     // "Start-up"), the names of functions and classes kept (an error's `name` is its class's, and
     // Step Functions' Retry and Catch match on it: lib/errors/named-error.ts), and nothing but
-    // ASCII, which run-bundle.js reads as latin1.
+    // ASCII, which run-bundle.cjs reads as latin1.
     minifyWhitespace: true,
     minifySyntax: true,
     minifyIdentifiers: true,

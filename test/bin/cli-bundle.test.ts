@@ -1,6 +1,6 @@
 /**
  * Scenario: the command's bundle as `bin/private/cli-bundle.js` builds it. It must be one
- * CommonJS file that `run-bundle.js` can run from V8's kept code: no `import()` (a script run from
+ * CommonJS file that `run-bundle.cjs` can run from V8's kept code: no `import()` (a script run from
  * kept code loses Node's dynamic import hook) and no `import.meta` (empty in CommonJS, so a path
  * computed from it would be wrong), ASCII only (the runner reads it as latin1), and it must leave
  * out the Lambda SDK the local engine never calls. Every end-to-end test runs the command through this bundle.
