@@ -18,7 +18,8 @@ import { dirname, extname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BuildOptions, build } from 'esbuild';
 // @ts-expect-error: a plain JavaScript module of the shim, without type declarations
-import { commandBundleOptions, moduleUrls, packagedFileUrl } from '../bin/private/cli-bundle.js';
+import { commandBundleOptions, packagedFileUrl } from '../bin/private/cli-bundle.js';
+import { moduleUrls } from '../lib/bundling/module-urls.js';
 import { HANDLER_BUNDLE_FILE, handlerEsbuildOptions } from '../lib/constructs/private/handler-bundle';
 import { prebuiltHandlerDir } from '../lib/constructs/private/task-function';
 import { SHIPPED_DEFINITION_FILE, synthesizeLocalStateMachine } from '../lib/engines/local/local-definition';
@@ -31,7 +32,7 @@ const DIST = join(ROOT, 'dist');
 /** The packages a CDK app brings itself (peer dependencies): one copy of the CDK per app. */
 const CDK_PACKAGES = ['aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'];
 
-/** The command, and `bundle-id` (a hash of it) that names its compiled-code cache (bin/private/run-bundle.js). */
+/** The command, and `bundle-id` (a hash of it) that names its compiled-code cache (bin/private/run-bundle.cjs). */
 async function buildCommand(): Promise<void> {
   const outDir = join('dist', 'cli');
   const outfile = join(ROOT, outDir, 'nomad-restart.cjs');

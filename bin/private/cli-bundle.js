@@ -8,24 +8,26 @@
  * tools and the CDK (used by `synth`, in its own process) stay outside.
  *
  * The bundle is one CommonJS file, not ES module chunks, because Node 20 can keep V8's compiled
- * code only for scripts (`run-bundle.js`): a module imported dynamically inside it is wrapped
+ * code only for scripts (`run-bundle.cjs`): a module imported dynamically inside it is wrapped
  * in a function that runs on first import, so what a run does not use is never executed.
  * `npm run build` (scripts/build.ts) makes the package's bundle with the same options.
  */
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { moduleUrls, sourceFileUrl } from '../../lib/bundling/module-urls.js';
 
-// Required, not imported: see run-bundle.js on `node:fs` in an ES module.
+// Required, not imported: see run-bundle.cjs on `node:fs` in an ES module.
 const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = createRequire(
   import.meta.url,
 )('node:fs');
-const { readFile } = createRequire(import.meta.url)('node:fs/promises');
 
 const PROJECT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CACHE_DIR = join(PROJECT_DIR, '.nomad-restart', 'cli');
 const MANIFEST = join(CACHE_DIR, 'manifest.json');
 const ENTRY = 'bin/nomad-restart.ts';
+/** The files that make the bundle: its esbuild options (this file) and their plugin. */
+const BUILT_BY = ['bin/private/cli-bundle.js', 'lib/bundling/module-urls.js'];
 /** Older builds are removed after this long: a command started from one may still load its chunks. */
 const STALE_BUILD_MS = 60 * 60 * 1000;
 
@@ -41,24 +43,6 @@ export function freshBundle() {
     return undefined;
   }
 }
-
-/**
- * A bundled module keeps the `import.meta.url` of its source file, so paths computed from it
- * (the project root, the demo scenario) stay what they are when run through tsx. `urlOf(path)`
- * gives the JavaScript expression that stands for it.
- */
-export const moduleUrls = (urlOf) => ({
-  name: 'module-urls',
-  setup(build) {
-    build.onLoad({ filter: /\.ts$/ }, async ({ path }) => {
-      const source = await readFile(path, 'utf8');
-      return { contents: source.replaceAll('import.meta.url', urlOf(path)), loader: 'ts' };
-    });
-  },
-});
-
-/** In the checkout: the source file's own URL, fixed at build time. */
-export const sourceFileUrl = (path) => JSON.stringify(pathToFileURL(path).href);
 
 /**
  * In the package: the URL the source file would have in the installed package, computed at run
@@ -120,15 +104,19 @@ export function commandBundleOptions({ projectDir, outfile, moduleUrl = sourceFi
     bundle: true,
     format: 'cjs',
     // Every import() becomes a require: a script run from V8's kept code loses Node's dynamic
-    // import hook (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), see run-bundle.js.
+    // import hook (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING), see run-bundle.cjs.
     supported: { 'dynamic-import': false },
     platform: 'node',
     target: 'node22',
     packages: 'bundle',
-    // No comments nor layout (a third less to read and parse at every start), names kept (for
-    // messages and stack traces), and nothing but ASCII, which run-bundle.js reads as latin1.
+    // No comments nor layout (a third less to read and parse at every start), local names
+    // shortened (a third less again, and a smaller kept code to restore: docs/benchmarks.md,
+    // "Start-up"), the names of functions and classes kept (an error's `name` is its class's, and
+    // Step Functions' Retry and Catch match on it: lib/errors/named-error.ts), and nothing but
+    // ASCII, which run-bundle.cjs reads as latin1.
     minifyWhitespace: true,
     minifySyntax: true,
+    minifyIdentifiers: true,
     keepNames: true,
     charset: 'ascii',
     external: ['esbuild', 'tsx', 'tsx/*', 'aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'],
@@ -145,10 +133,11 @@ export async function buildBundle() {
   const result = await build(
     commandBundleOptions({ projectDir: PROJECT_DIR, outfile: join(CACHE_DIR, name, 'nomad-restart.cjs') }),
   );
-  // The project's own sources, and the lock file for the bundled packages (a few hundred
-  // files whose stat on every start would cost more than it saves).
+  // The project's own sources, the lock file for the bundled packages (a few hundred
+  // files whose stat on every start would cost more than it saves), and the files that say how
+  // the bundle is built: a changed option rebuilds it too.
   const inputs = {};
-  for (const file of [...Object.keys(result.metafile.inputs), 'package-lock.json']) {
+  for (const file of new Set([...Object.keys(result.metafile.inputs), 'package-lock.json', ...BUILT_BY])) {
     if (file.includes('node_modules/') || file.includes(':')) continue;
     inputs[file] = statSync(join(PROJECT_DIR, file)).mtimeMs;
   }

@@ -10,9 +10,9 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { moduleUrls, sourceFileUrl } from './cli-bundle.js';
+import { moduleUrls, sourceFileUrl } from '../../lib/bundling/module-urls.js';
 
-// Required, not imported: see run-bundle.js on `node:fs` in an ES module.
+// Required, not imported: see run-bundle.cjs on `node:fs` in an ES module.
 const { mkdirSync, mkdtempSync, rmSync } = createRequire(import.meta.url)('node:fs');
 
 const PROJECT_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

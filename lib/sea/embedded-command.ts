@@ -3,7 +3,7 @@
  * from another asset. Node's own `useCodeCache` keeps only what V8 compiles before the script
  * runs (its top level), so every function a run calls was compiled again at each start: measured,
  * a job-not-found run cost more CPU than the npm package's, whose kept code is made after a run
- * (bin/private/run-bundle.js). Here the build runs the executable once (a job-not-found run,
+ * (bin/private/run-bundle.cjs). Here the build runs the executable once (a job-not-found run,
  * scripts/sea-executable.ts) with {@link CODE_CACHE_OUT_ENV} set, and puts the code V8 had
  * compiled by its end into the executable. V8 checks that code against the source, its version and
  * its flags, and compiles afresh when it does not fit (the arm64 executable, built on x64, has none).

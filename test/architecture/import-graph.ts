@@ -26,8 +26,10 @@ function sourceFiles(root: string, folder: string): string[] {
 
 function resolveImport(root: string, from: string, specifier: string): string | undefined {
   const base = normalize(join(dirname(from), specifier));
+  // A `.js` target is one of the launcher's plain JavaScript modules (bin/private/), which the
+  // TypeScript may import through its declarations.
   return [`${base}.ts`, join(base, 'index.ts'), base].find(
-    (candidate) => candidate.endsWith('.ts') && existsSync(join(root, candidate)),
+    (candidate) => /\.[jt]s$/.test(candidate) && existsSync(join(root, candidate)),
   );
 }
 

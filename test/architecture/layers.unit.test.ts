@@ -57,6 +57,9 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   // The files the command ships, read from disk or from the single executable's assets (the
   // local engine's definition, the simulator's scenarios): beside lib/go, below all.
   'lib/sea': [],
+  // The esbuild plugin every bundle of the project's sources uses, in plain JavaScript: the launcher
+  // (bin/private/) imports it before any bundle exists, the local engine's synth bundles the CDK app with it.
+  'lib/bundling': [],
   // HTTP plumbing shared by the Nomad and Consul clients: connection pool, retries, TLS files, Go's texts.
   'lib/http': [],
   'lib/nomad': ['lib/http'],
@@ -114,6 +117,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   ],
   // A terminal's process renews its shared lock in Nomad between steps (shared-lock-keeper.ts).
   'lib/engines/local': [
+    'lib/bundling',
     'lib/nomad',
     'lib/restart',
     'lib/fleet',

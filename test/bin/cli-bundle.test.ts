@@ -1,11 +1,12 @@
 /**
  * Scenario: the command's bundle as `bin/private/cli-bundle.js` builds it. It must be one
- * CommonJS file that `run-bundle.js` can run from V8's kept code: no `import()` (a script run from
+ * CommonJS file that `run-bundle.cjs` can run from V8's kept code: no `import()` (a script run from
  * kept code loses Node's dynamic import hook) and no `import.meta` (empty in CommonJS, so a path
  * computed from it would be wrong), ASCII only (the runner reads it as latin1), and it must leave
  * out the Lambda SDK the local engine never calls. Every end-to-end test runs the command through this bundle.
  */
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 // @ts-expect-error: a plain JavaScript module of the shim, without type declarations
 import { buildBundle, freshBundle } from '../../bin/private/cli-bundle.js';
 
@@ -21,6 +22,16 @@ describe('buildBundle', () => {
     // Assert
     expect(path).toMatch(/\.nomad-restart\/cli\/build-[^/]+\/nomad-restart\.cjs$/);
     expect(freshBundle()).toBe(path);
+  });
+
+  it('goes stale when the files that say how it is built change, not only its sources', () => {
+    // Arrange: the manifest freshBundle() checks, beside the build folders
+    const manifest = JSON.parse(readFileSync(join(dirname(dirname(path)), 'manifest.json'), 'utf8'));
+
+    // Assert
+    expect(Object.keys(manifest.inputs)).toEqual(
+      expect.arrayContaining(['bin/private/cli-bundle.js', 'lib/bundling/module-urls.js']),
+    );
   });
 
   it('holds no import() and no import.meta', () => {

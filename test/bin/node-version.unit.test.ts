@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 // @ts-expect-error: a plain JavaScript module of the shim, without type declarations
-import { unsupportedNodeMessage } from '../../bin/private/node-version.js';
+import { unsupportedNodeMessage } from '../../bin/private/node-version.cjs';
 
 /** The range the shim reads: package.json's own `engines.node`. */
 const SHIPPED_RANGE = (

@@ -1,5 +1,5 @@
 /**
- * Scenario: the shim's bundle runner (`bin/private/run-bundle.js`) in child processes, as the
+ * Scenario: the shim's bundle runner (`bin/private/run-bundle.cjs`) in child processes, as the
  * command starts: a CommonJS bundle runs exactly as Node would run it, V8's compiled code is
  * kept beside it and used by the next run, a cache V8 refuses is replaced, a run that compiled
  * less never replaces a fuller cache, and only the first few runs of a bundle spend time on it.
@@ -24,7 +24,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const RUNNER = pathToFileURL(
-  join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'private', 'run-bundle.js'),
+  join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'private', 'run-bundle.cjs'),
 ).href;
 
 /** A bundle that uses what Node gives a CommonJS module, and compiles much more with `big`. */

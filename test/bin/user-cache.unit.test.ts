@@ -3,7 +3,7 @@
  * the platform's usual cache folder; never the package's own folder.
  */
 // @ts-expect-error: a plain JavaScript module of the shim, without type declarations
-import { userCacheDir } from '../../bin/private/user-cache.js';
+import { userCacheDir } from '../../bin/private/user-cache.cjs';
 
 /** One case: the variables and platform given, and the cache folder for home `/home/u`. */
 function row(name: string, env: Record<string, string>, platform: string, expected: string) {

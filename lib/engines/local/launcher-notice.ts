@@ -1,7 +1,7 @@
 /**
  * Whether the launcher (bin/private/launch.js) already told the terminal, in this process, that
  * this first run prepares the command and its state machine. The launcher runs the command's
- * bundle in its own process (bin/private/run-bundle.js), so a flag on `globalThis` reaches the
+ * bundle in its own process (bin/private/run-bundle.cjs), so a flag on `globalThis` reaches the
  * engine; an environment variable would also reach every child process. One line on a first run
  * is what issue #41 asks for, so the engine then stays silent.
  */

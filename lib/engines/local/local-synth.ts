@@ -12,9 +12,9 @@
  *   left outside, loaded from node_modules as they are under tsx) and run by plain `node`.
  */
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { moduleUrls, sourceFileUrl } from '../../bundling/module-urls.js';
 import { SynthesisFailedError } from './errors';
 
 /** `nomadAddress` for the local synth: a reserved name (RFC 6761 `.invalid`) nobody can reach. */
@@ -29,7 +29,7 @@ const APP_BUNDLE_PARENT = '.nomad-restart';
 /**
  * Bundles `bin/app.ts` into `dir/app.cjs`. Each source keeps its own `import.meta.url` (the app
  * finds the handlers' sources from it: lib/constructs/private/task-function.ts), written in as
- * the file's URL, since a CommonJS bundle has no `import.meta`.
+ * the file's URL by the plugin every bundle of the project uses (lib/bundling/module-urls.js).
  */
 async function bundleApp(projectDir: string, dir: string): Promise<string> {
   const { build } = await import('esbuild');
@@ -45,23 +45,7 @@ async function bundleApp(projectDir: string, dir: string): Promise<string> {
     packages: 'external',
     sourcemap: true,
     logLevel: 'silent',
-    plugins: [
-      {
-        name: 'source-file-urls',
-        setup(pluginBuild) {
-          pluginBuild.onLoad({ filter: /\.ts$/ }, async ({ path }) => ({
-            // Spelled in pieces esbuild does not fold back into one string: the command's own
-            // bundle rewrites every `import.meta.url` in its sources (bin/private/cli-bundle.js),
-            // this file's included, and holds no `import.meta` at all (test/bin/cli-bundle.test.ts).
-            contents: (await readFile(path, 'utf8')).replaceAll(
-              ['import', 'meta', 'url'].join('.'),
-              JSON.stringify(pathToFileURL(path).href),
-            ),
-            loader: 'ts',
-          }));
-        },
-      },
-    ],
+    plugins: [moduleUrls(sourceFileUrl)],
   });
   return outfile;
 }

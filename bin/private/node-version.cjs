@@ -17,7 +17,7 @@ function parts(version) {
  * The line to print when `version` (like `process.version`) does not satisfy `range` (`>=x.y.z`),
  * else undefined.
  */
-export function unsupportedNodeMessage(range, version) {
+function unsupportedNodeMessage(range, version) {
   const match = /^>=\s*(\d+(?:\.\d+){0,2})$/.exec(String(range).trim());
   if (!match) return undefined;
   const want = parts(match[1]);
@@ -30,3 +30,5 @@ export function unsupportedNodeMessage(range, version) {
   }
   return undefined;
 }
+
+module.exports = { unsupportedNodeMessage };

@@ -4,13 +4,15 @@
  * Windows). An installed package never writes into its own folder: it may be read-only (a global
  * install by root), and is shared by every user of the machine.
  */
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+const { homedir } = require('node:os');
+const { join } = require('node:path');
 
-/** Where the installed command keeps what it caches (V8's compiled code, see run-bundle.js). */
-export function userCacheDir(env = process.env, platform = process.platform, home = homedir()) {
+/** Where the installed command keeps what it caches (V8's compiled code, see run-bundle.cjs). */
+function userCacheDir(env = process.env, platform = process.platform, home = homedir()) {
   if (env['XDG_CACHE_HOME']) return join(env['XDG_CACHE_HOME'], 'nomad-restart');
   if (platform === 'darwin') return join(home, 'Library', 'Caches', 'nomad-restart');
   if (platform === 'win32' && env['LOCALAPPDATA']) return join(env['LOCALAPPDATA'], 'nomad-restart', 'Cache');
   return join(home, '.cache', 'nomad-restart');
 }
+
+module.exports = { userCacheDir };

@@ -11,16 +11,14 @@
  * it compiled more (a flag error compiles far less than a restart). Making it costs a few
  * milliseconds at exit, so the runs after those leave it alone.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { Script } from 'node:vm';
-
-// Required, not imported: importing `node:fs` into an ES module makes Node build its ES module
-// facade, which reads every export of `fs`, the lazy ones too: `fs.ReadStream` loads all of
-// `node:stream`, about 6 ms of CPU on every start (a start that prints a flag error uses no stream).
-const { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = createRequire(import.meta.url)(
-  'node:fs',
-);
+// CommonJS, as the rest of the installed command's start (start.cjs): each ES module costs more to
+// load than a CommonJS file, and importing `node:fs` into one makes Node build its ES module facade,
+// which reads every export of `fs`, the lazy ones too: `fs.ReadStream` loads all of `node:stream`,
+// about 6 ms of CPU on every start (a start that prints a flag error uses no stream).
+const { createRequire } = require('node:module');
+const { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { dirname, join } = require('node:path');
+const { Script } = require('node:vm');
 
 /** The function Node wraps every CommonJS module in. */
 const wrap = (source) => `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
@@ -135,7 +133,7 @@ function warnNotKept(err, cacheDir) {
  * @param options.bundleId what names the bundle's cache in `cacheDir` (a hash of its content)
  * @returns what became of the kept code: `none` (there was none yet), `used`, or `refused` by V8
  */
-export function runBundle(path, { cacheDir, bundleId } = {}) {
+function runBundle(path, { cacheDir, bundleId } = {}) {
   const cachePath = cachePathFor(path, cacheDir, bundleId);
   const cachedData = readCache(cachePath);
   // The bundle is ASCII only (cli-bundle.js), so latin1 reads it exactly, and ~4x faster than a
@@ -154,8 +152,10 @@ export function runBundle(path, { cacheDir, bundleId } = {}) {
       if (failed !== undefined) warnNotKept(failed, cacheDir);
     });
   }
-  const module = { exports: {} };
+  const bundle = { exports: {} };
   const run = script.runInThisContext();
-  run.call(module.exports, module.exports, createRequire(path), module, path, dirname(path));
+  run.call(bundle.exports, bundle.exports, createRequire(path), bundle, path, dirname(path));
   return cachedData === undefined ? 'none' : usable ? 'used' : 'refused';
 }
+
+module.exports = { runBundle };
