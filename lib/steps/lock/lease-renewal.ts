@@ -1,7 +1,7 @@
 /**
- * When a run renews its job's locks: only when the lease needs it, not at every safe point. Steps
- * run in separate Lambda functions on AWS, so when the locks were last renewed travels in the
- * run's state (`RunRef.leaseRenewedAt`), set by "Lock job" and by every renewal.
+ * When a run renews its job's locks: only when the lease needs it, not at every safe point. When
+ * the locks were last renewed travels in the run's state (`RunRef.leaseRenewedAt`, run-times.ts),
+ * set by "Lock job" and by every renewal.
  *
  * Why a live run's lease never lapses: every renewal asks for the whole lease again (the engine's
  * lease, `LOCK_TTL_SECONDS`; Nomad's TTL is at least as long on AWS, and a terminal's process
@@ -14,6 +14,7 @@
  */
 import { AWS_LONGEST_WAIT_SECONDS } from '../../stores/shared-lock-settings';
 import type { RunRef } from '../../workflow/payloads';
+import { doneAt, dueNext, msSince } from './run-times';
 
 /** How long the wait after a step may be: none (the safe point before a batch), or the longest one. */
 export type ComingWait = 'none' | 'longest';
@@ -24,17 +25,15 @@ export type ComingWait = 'none' | 'longest';
  * longest wait may last.
  */
 export function leaseNeedsRenewal(run: RunRef, leaseSeconds: number, now: number, wait: ComingWait): boolean {
-  if (run.leaseRenewedAt === undefined) return true;
-  const leftMs = run.leaseRenewedAt + leaseSeconds * 1000 - now;
+  const sinceMs = msSince(run, 'leaseRenewedAt', now);
+  if (sinceMs === undefined) return true;
+  const leftMs = leaseSeconds * 1000 - sinceMs;
   if (leftMs < (leaseSeconds * 1000) / 2) return true;
   return wait === 'longest' && leftMs < AWS_LONGEST_WAIT_SECONDS * 1000;
 }
 
 /** `run` renewed at `now`. */
-export const renewedAt = (run: RunRef, now: number): RunRef => ({ ...run, leaseRenewedAt: now });
+export const renewedAt = (run: RunRef, now: number): RunRef => doneAt(run, 'leaseRenewedAt', now);
 
 /** `run` after a renewal that failed: the next safe point renews, whatever is left. */
-export function renewalDue(run: RunRef): RunRef {
-  const { leaseRenewedAt: _last, ...rest } = run;
-  return rest;
-}
+export const renewalDue = (run: RunRef): RunRef => dueNext(run, 'leaseRenewedAt');

@@ -4,8 +4,12 @@
  * upstream T13 allocation stubs, can fail chosen requests, counts what passes through it, and
  * forwards everything else unchanged.
  */
-import { createServer, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import {
+  type AnswerBack,
+  forward,
+  type LoopbackProxy,
+  startLoopbackProxy,
+} from '../../../bench/forwarding-proxy';
 
 /**
  * The `nth` request (1-based) whose path ends in `pathSuffix` gets `status` and `body`. With
@@ -20,11 +24,9 @@ export interface ProxyFault {
   readonly forward: boolean;
 }
 
-export interface StubProxy {
-  readonly address: string;
+export interface StubProxy extends LoopbackProxy {
   /** Requests seen so far whose method is `method` and whose path ends in `pathSuffix`. */
   requests(method: string, pathSuffix: string): number;
-  close(): Promise<void>;
 }
 
 /** Starts the proxy; `stubs` maps a path (without query) to the JSON value served for it. */
@@ -35,7 +37,7 @@ export async function startStubProxy(
 ): Promise<StubProxy> {
   const upstream = new URL(target);
   const seen: { method: string; path: string }[] = [];
-  const server = createServer((req, res) => {
+  const proxy = await startLoopbackProxy((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const method = req.method ?? 'GET';
     seen.push({ method, path });
@@ -53,33 +55,18 @@ export async function startStubProxy(
       res.writeHead(fault.status).end(fault.body);
       return;
     }
-    const forward = request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method,
-        path: req.url,
-        headers: req.headers,
-      },
-      (answer) => {
-        if (fault) {
-          answer.resume();
-          res.writeHead(fault.status).end(fault.body);
-          return;
-        }
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forward.on('error', () => res.writeHead(502).end());
-    req.pipe(forward);
+    // A forwarded fault: Nomad acts on the request, and only its answer is replaced.
+    const replaced: AnswerBack | undefined =
+      fault &&
+      ((answer) => {
+        answer.resume();
+        res.writeHead(fault.status).end(fault.body);
+      });
+    forward(upstream, req, res, replaced);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    address: `http://127.0.0.1:${port}`,
+    ...proxy,
     requests: (method, pathSuffix) =>
       seen.filter((s) => s.method === method && s.path.endsWith(pathSuffix)).length,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

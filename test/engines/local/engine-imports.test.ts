@@ -7,27 +7,10 @@
  * "Start-up").
  */
 import { join } from 'node:path';
-import type { Metafile } from 'esbuild';
 import { TASK_STATE_HANDLERS } from '../../../lib/workflow/state-names';
+import { reachedByStaticImports } from '../../fixtures/static-imports';
 
 const ENGINE = 'lib/engines/local/engine.ts';
-
-/** The Node built-ins reached from `entries` through static imports only. */
-function builtinsReached(metafile: Metafile, entries: readonly string[]): Set<string> {
-  const seen = new Set(entries);
-  const builtins = new Set<string>();
-  const queue = [...entries];
-  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-    for (const imported of metafile.inputs[file]?.imports ?? []) {
-      if (imported.kind === 'dynamic-import') continue;
-      if (imported.path.startsWith('node:')) builtins.add(imported.path);
-      if (imported.external === true || seen.has(imported.path)) continue;
-      seen.add(imported.path);
-      queue.push(imported.path);
-    }
-  }
-  return builtins;
-}
 
 describe("the local engine's imports", () => {
   let reached: Set<string>;
@@ -50,7 +33,7 @@ describe("the local engine's imports", () => {
       logLevel: 'silent',
     });
     // Act
-    reached = builtinsReached(result.metafile, entries);
+    reached = reachedByStaticImports(result.metafile, entries).builtins;
   }, 120_000);
 
   it('reaches the built-ins every run uses', () => {

@@ -41,6 +41,14 @@ function lockSteps(own: MemoryJobLock, clock: { now: number }): LockSteps {
   });
 }
 
+/** Run `run-1`, having taken the job `web` at T0 on the engine's lock `own`, and its lock steps on the test's clock. */
+async function takenAtT0(own = new MemoryJobLock(() => T0), options = restartOptions('web')) {
+  const clock = { now: T0 };
+  const steps = lockSteps(own, clock);
+  const { run } = await steps.take(input(RUN, options));
+  return { own, clock, steps, run };
+}
+
 /** Run `run-1` before its second batch of three (the handlers' fixture). */
 function input(run: RunRef = RUN, options = restartOptions('web')): PlannedStepInput {
   const { plan, progress } = plannedState();
@@ -54,35 +62,37 @@ function input(run: RunRef = RUN, options = restartOptions('web')): PlannedStepI
 }
 
 describe('controlReadDue', () => {
-  it('reads a run whose state has no read time', () => {
+  const read = controlReadAt(RUN, T0);
+
+  it.each([
+    { name: 'a run whose state has no read time', state: RUN, at: T0, expected: true },
+    { name: 'a run whose read is due next', state: controlReadNext(read), at: T0, expected: true },
+    {
+      name: 'a run within the interval of its read',
+      state: read,
+      at: T0 + CONTROL_READ_INTERVAL_MS - 1,
+      expected: false,
+    },
+    {
+      name: 'a run the interval after its read',
+      state: read,
+      at: T0 + CONTROL_READ_INTERVAL_MS,
+      expected: true,
+    },
+  ])('answers $expected for $name', ({ state, at, expected }) => {
     // Act
-    const due = [controlReadDue(RUN, T0), controlReadDue(controlReadNext(controlReadAt(RUN, T0)), T0)];
+    const due = controlReadDue(state, at);
 
-    // Assert
-    expect(due).toEqual([true, true]);
-  });
-
-  it('skips reads within the interval after the last one, and reads once it has passed', () => {
-    // Arrange
-    const read = controlReadAt(RUN, T0);
-
-    // Act
-    const justBefore = controlReadDue(read, T0 + CONTROL_READ_INTERVAL_MS - 1);
-    const atInterval = controlReadDue(read, T0 + CONTROL_READ_INTERVAL_MS);
-
-    // Assert
+    // Assert: the interval is the 1 s the module's guarantee names.
     expect(CONTROL_READ_INTERVAL_MS).toBe(1000);
-    expect([justBefore, atInterval]).toEqual([false, true]);
+    expect(due).toBe(expected);
   });
 });
 
 describe('the safe point reading the run-control request', () => {
   it('counts the first read from the take of the lock: a stop waits for the interval', async () => {
     // Arrange: the run takes the job at T0; a stop is recorded for it at once.
-    const own = new MemoryJobLock(() => T0);
-    const clock = { now: T0 };
-    const steps = lockSteps(own, clock);
-    const { run } = await steps.take(input());
+    const { own, clock, steps, run } = await takenAtT0();
     await own.requestControl(KEY, 'run-1', STOP);
 
     // Act
@@ -102,10 +112,7 @@ describe('the safe point reading the run-control request', () => {
 
   it('reads again only 1 s after its last read, whatever the safe points between', async () => {
     // Arrange: the run read at T0 + 1 s and found nothing; a pause comes right after.
-    const own = new MemoryJobLock(() => T0);
-    const clock = { now: T0 };
-    const steps = lockSteps(own, clock);
-    const { run: taken } = await steps.take(input());
+    const { own, clock, steps, run: taken } = await takenAtT0();
     clock.now = T0 + 1000;
     const first = await steps.guard(input(taken));
     if (!('run' in first) || 'guard' in first) throw new Error('the run goes on past its first read');
@@ -125,10 +132,7 @@ describe('the safe point reading the run-control request', () => {
 
   it('reads at once at the safe point after a pause, and acts on a stop recorded meanwhile', async () => {
     // Arrange: the run parks a pause at T0 + 1 s; a stop is recorded 10 ms later.
-    const own = new MemoryJobLock(() => T0);
-    const clock = { now: T0 };
-    const steps = lockSteps(own, clock);
-    const { run } = await steps.take(input());
+    const { own, clock, steps, run } = await takenAtT0();
     await own.requestControl(KEY, 'run-1', PAUSE);
     clock.now = T0 + 1000;
     const paused = await steps.guard(input(run));
@@ -150,10 +154,8 @@ describe('the safe point reading the run-control request', () => {
     const fleet = { runId: 'fleet-9', index: 1, of: 4 };
     await own.acquire(fleetControlKey(fleet.runId), { owner: fleet.runId, ttlSeconds: 3600 });
     await own.requestControl(fleetControlKey(fleet.runId), fleet.runId, PAUSE);
-    const clock = { now: T0 };
-    const steps = lockSteps(own, clock);
     const options = restartOptions('web', { fleet });
-    const { run } = await steps.take(input(RUN, options));
+    const { steps, run } = await takenAtT0(own, options);
 
     // Act: its first safe point, at once.
     const first = await steps.guard(input(run, options));

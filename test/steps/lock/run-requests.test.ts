@@ -15,6 +15,7 @@
  * fast this machine runs the steps.
  */
 
+import type { RestartOptions } from '../../../lib/restart';
 import { batchClock } from '../../engines/local/helpers/batch-clock';
 import { runWorkflow } from '../../engines/local/helpers/workflow-harness';
 import { OPERATOR_TOKEN, readmePolicyAcl } from '../../fixtures/readme-policy';
@@ -58,95 +59,81 @@ const batchOf = (size: number) => [
   ...Array.from({ length: size }, () => 'PUT /v1/client/allocation/:id/restart'),
 ];
 
+/**
+ * Runs `web` with `allocations` running allocations, under a token holding exactly the README's
+ * run policy, its batches taking `batchMs` each when given; the run and the requests it made.
+ */
+async function countedRun(allocations: number, options: RestartOptions, batchMs?: number) {
+  const h = await harness.startRunning(
+    simpleJob('web', 'service', allocations),
+    { token: OPERATOR_TOKEN },
+    { acl: readmePolicyAcl() },
+  );
+  h.sim.control.resetCounters();
+  const clock = batchMs === undefined ? {} : batchClock(batchMs);
+  const run = await runWorkflow(h, options, { token: OPERATOR_TOKEN, ...clock });
+  return { run, requests: requestsOf(h) };
+}
+
+const batchesOf = (size: number) => restartOptions('web', { batchSize: { value: size, percent: false } });
+
 describe('the Nomad requests of a run', () => {
   it('makes three plan requests and no other when it restarts nothing', async () => {
-    // Arrange: three running allocations of `web`, none of which has a task `nosuch`.
-    const h = await harness.startRunning(
-      simpleJob('web', 'service', 3),
-      { token: OPERATOR_TOKEN },
-      { acl: readmePolicyAcl() },
-    );
-    h.sim.control.resetCounters();
-
-    // Act
-    const run = await runWorkflow(h, restartOptions('web', { tasks: ['nosuch'] }), { token: OPERATOR_TOKEN });
+    // Arrange, Act: three running allocations of `web`, none of which has a task `nosuch`.
+    const { run, requests } = await countedRun(3, restartOptions('web', { tasks: ['nosuch'] }));
 
     // Assert
     expect(run.exitCode).toBe(0);
-    expect(requestsOf(h)).toEqual(['GET /v1/jobs', 'GET /v1/job/web', 'GET /v1/job/web/allocations']);
+    expect(requests).toEqual(['GET /v1/jobs', 'GET /v1/job/web', 'GET /v1/job/web/allocations']);
     // Its run-level events still say a run happened (the metrics count it), without a record.
     expect(run.events.map((e) => e.type)).toEqual(['nothing-to-restart', 'run-started', 'run-ended']);
   });
 
-  it('adds the lock and the history, and reads no request nor renews in a run within a second of its take', async () => {
-    // Arrange: six running allocations of `web`, restarted two at a time, each batch in 0.3 s.
-    const h = await harness.startRunning(
-      simpleJob('web', 'service', 6),
-      { token: OPERATOR_TOKEN },
-      { acl: readmePolicyAcl() },
-    );
-    h.sim.control.resetCounters();
+  // Six running allocations of `web` each time. The request is read at the first safe point a
+  // second or more after its last read, counted from the take, and no lease is renewed.
+  it.each([
+    {
+      name: 'adds the lock and the history, and reads no request when its last safe point is 0.6 s after its take',
+      size: 2,
+      batchMs: 300,
+      expected: [...BEFORE_BATCHES, ...batchOf(2), ...batchOf(2), ...batchOf(2), ...AFTER_BATCHES],
+    },
+    {
+      name: 'reads the request before its second and third batches, 1 s and 2 s after its take',
+      size: 2,
+      batchMs: 1000,
+      expected: [
+        ...BEFORE_BATCHES,
+        ...batchOf(2),
+        REQUEST_READ,
+        ...batchOf(2),
+        REQUEST_READ,
+        ...batchOf(2),
+        ...AFTER_BATCHES,
+      ],
+    },
+    {
+      name: 'reads the request at 1.2 s only when batches of one take 0.4 s (the next safe point is 0.8 s later)',
+      size: 1,
+      batchMs: 400,
+      expected: [
+        ...BEFORE_BATCHES,
+        ...batchOf(1),
+        ...batchOf(1),
+        ...batchOf(1),
+        REQUEST_READ,
+        ...batchOf(1),
+        ...batchOf(1),
+        ...batchOf(1),
+        ...AFTER_BATCHES,
+      ],
+    },
+  ])('$name', async ({ size, batchMs, expected }) => {
+    // Arrange, Act
+    const { run, requests } = await countedRun(6, batchesOf(size), batchMs);
 
-    // Act
-    const run = await runWorkflow(h, restartOptions('web', { batchSize: { value: 2, percent: false } }), {
-      token: OPERATOR_TOKEN,
-      ...batchClock(300),
-    });
-
-    // Assert: its last safe point, 0.6 s after the take, is too soon for a read.
+    // Assert
     expect(run.exitCode).toBe(0);
-    expect(requestsOf(h)).toEqual([
-      ...BEFORE_BATCHES,
-      ...batchOf(2),
-      ...batchOf(2),
-      ...batchOf(2),
-      ...AFTER_BATCHES,
-    ]);
-  });
-
-  it('reads the request at the first safe point a second or more after its last read', async () => {
-    // Arrange: batches of two taking 1 s each; batches of one taking 0.4 s each.
-    const h = await harness.startRunning(
-      simpleJob('web', 'service', 6),
-      { token: OPERATOR_TOKEN },
-      { acl: readmePolicyAcl() },
-    );
-    h.sim.control.resetCounters();
-
-    // Act
-    const slow = await runWorkflow(h, restartOptions('web', { batchSize: { value: 2, percent: false } }), {
-      token: OPERATOR_TOKEN,
-      ...batchClock(1000),
-    });
-    const slowRequests = requestsOf(h);
-    h.sim.control.resetCounters();
-    const one = await runWorkflow(h, restartOptions('web', { batchSize: { value: 1, percent: false } }), {
-      token: OPERATOR_TOKEN,
-      ...batchClock(400),
-    });
-
-    // Assert: the slow run reads before its second and third batches (1 s and 2 s after its take);
-    // the run of one at a time reads at 1.2 s only (the next safe point, at 2 s, is 0.8 s later).
-    expect([slow.exitCode, one.exitCode]).toEqual([0, 0]);
-    expect(slowRequests).toEqual([
-      ...BEFORE_BATCHES,
-      ...batchOf(2),
-      REQUEST_READ,
-      ...batchOf(2),
-      REQUEST_READ,
-      ...batchOf(2),
-      ...AFTER_BATCHES,
-    ]);
-    expect(requestsOf(h)).toEqual([
-      ...BEFORE_BATCHES,
-      ...batchOf(1),
-      ...batchOf(1),
-      ...batchOf(1),
-      REQUEST_READ,
-      ...batchOf(1),
-      ...batchOf(1),
-      ...batchOf(1),
-      ...AFTER_BATCHES,
-    ]);
+    expect(requests).toEqual(expected);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { planRestart } from '../../../lib/steps/index';
 import { restartOptions } from '../../fixtures/restart-options';
-import { type Harness, harnessPerTest, simpleJob } from '../helpers/harness';
+import { type Harness, type HarnessPerTest, harnessPerTest, simpleJob } from '../helpers/harness';
 
 const VERSIONS = 'GET /v1/job/:id/versions';
 
@@ -18,6 +18,18 @@ function routes(h: Harness): string[] {
 }
 
 const deps = { emit: () => {}, now: Date.now };
+
+/**
+ * Two running allocations of `web` on version 0, and a version 1 that changes the job's `Meta`
+ * only, so the allocations stay on version 0; the counters start from there.
+ */
+async function allocationsOnAnOlderVersion(harness: HarnessPerTest): Promise<Harness> {
+  const job = simpleJob('web', 'service', 2);
+  const h = await harness.startRunning(job);
+  h.sim.control.registerJob({ ...job, Meta: { update: '1' } });
+  h.sim.control.resetCounters();
+  return h;
+}
 
 describe('planRestart', () => {
   const harness = harnessPerTest();
@@ -42,11 +54,8 @@ describe('planRestart', () => {
   });
 
   it('reads the versions when an allocation runs another version than the job’s', async () => {
-    // Arrange: version 1 changes the job's Meta only; the allocations stay on version 0.
-    const job = simpleJob('web', 'service', 2);
-    const h = await harness.startRunning(job);
-    h.sim.control.registerJob({ ...job, Meta: { update: '1' } });
-    h.sim.control.resetCounters();
+    // Arrange
+    const h = await allocationsOnAnOlderVersion(harness);
 
     // Act
     const plan = await planRestart(h.client, restartOptions('web', { tasks: ['task1'] }), deps);
@@ -62,9 +71,7 @@ describe('planRestart', () => {
 
   it('fails with Nomad’s versions message when the versions read it needs fails', async () => {
     // Arrange
-    const job = simpleJob('web', 'service', 2);
-    const h = await harness.startRunning(job);
-    h.sim.control.registerJob({ ...job, Meta: { update: '1' } });
+    const h = await allocationsOnAnOlderVersion(harness);
     h.sim.control.injectFault({ pathSuffix: '/versions', status: 500, body: 'versions unavailable' });
 
     // Act
@@ -76,10 +83,7 @@ describe('planRestart', () => {
 
   it('reads no versions for allocations on another version that a -group filter skips', async () => {
     // Arrange
-    const job = simpleJob('web', 'service', 2);
-    const h = await harness.startRunning(job);
-    h.sim.control.registerJob({ ...job, Meta: { update: '1' } });
-    h.sim.control.resetCounters();
+    const h = await allocationsOnAnOlderVersion(harness);
 
     // Act
     const plan = await planRestart(h.client, restartOptions('web', { groups: ['other'] }), deps);
