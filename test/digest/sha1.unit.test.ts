@@ -1,5 +1,5 @@
 /**
- * Scenario: the plain SHA-1 gives `node:crypto`'s digest for every text the project hashes with
+ * Scenario: `sha1Hex` gives `node:crypto`'s digest for every text the project hashes with
  * it: empty, ASCII, UTF-8 beyond one byte a character, and lengths around the 64-byte block and
  * its 56-byte padding edge.
  */
