@@ -93,6 +93,47 @@ const localEngineOnly = {
 };
 
 /**
+ * `node:crypto` is required at its first call, not when an importing module starts: it cost about
+ * 7 ms of CPU on every run, and a job that is not found (or a flag error) never calls it
+ * (docs/benchmarks.md, "The last milliseconds of a job not found"). Modules of that path import it
+ * for ids and digests of later steps (the lock's UUID, an approval's id), the handlers' Powertools
+ * logger for its debug sampling (`randomInt`); what a local run needs before its first request
+ * does without it (lib/digest/sha1.ts, lib/engines/local/private/local-uuid.ts).
+ *
+ * Only the project's own import statements and the logger's are given the stand-in: esbuild
+ * checks their named imports against its exports (a name it lacks fails the build), while a
+ * package's `require` or namespace import could read any property and get undefined. Each export
+ * is one of the built-in's functions, called on the module as the original is.
+ */
+const lazyCryptoSource = () => {
+  const crypto = createRequire(import.meta.url)('node:crypto');
+  // The property's descriptor, not its value: reading a deprecated getter (`crypto.fips`) warns.
+  const functions = Object.keys(crypto).filter(
+    (name) =>
+      /^[a-z]/.test(name) && typeof Object.getOwnPropertyDescriptor(crypto, name)?.value === 'function',
+  );
+  return functions
+    .map((name) => `export const ${name} = (...a) => require('node:crypto').${name}(...a);`)
+    .join('\n');
+};
+const lazyCrypto = {
+  name: 'lazy-crypto',
+  setup(build) {
+    build.onResolve({ filter: /^node:crypto$/ }, ({ importer, kind }) =>
+      kind === 'import-statement' &&
+      (!importer.includes('node_modules/') ||
+        importer.includes('node_modules/@aws-lambda-powertools/logger/'))
+        ? { path: 'node:crypto', namespace: 'lazy-crypto' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-crypto' }, () => ({
+      contents: lazyCryptoSource(),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * esbuild's options for the command's bundle: one CommonJS file with the npm packages in it.
  * @param moduleUrl what `import.meta.url` becomes (`sourceFileUrl`, `packagedFileUrl(...)`)
  */
@@ -122,7 +163,7 @@ export function commandBundleOptions({ projectDir, outfile, moduleUrl = sourceFi
     external: ['esbuild', 'tsx', 'tsx/*', 'aws-cdk-lib', 'aws-cdk-lib/*', 'constructs'],
     metafile: true,
     logLevel: 'silent',
-    plugins: [moduleUrls(moduleUrl), localEngineOnly],
+    plugins: [moduleUrls(moduleUrl), localEngineOnly, lazyCrypto],
   };
 }
 

@@ -12,7 +12,7 @@
  * it depends on the run alone: "Validate input" (and "Resume run", for a state from before the
  * field) writes its prefix into the state once, and the definition only appends the number.
  */
-import { createHash } from 'node:crypto';
+import { sha1Hex } from '../digest/sha1';
 
 /** Step Functions' longest execution name. */
 export const MAX_EXECUTION_NAME_LENGTH = 80;
@@ -53,7 +53,7 @@ export function continuationNamePrefix(runId: string, job: string): string {
   const first = nameSafe(executionNameOf(runId));
   const jobPart = nameSafe(job);
   const readable = jobPart === '' || first.startsWith(`${jobPart}-`) ? first : `${jobPart}-${first}`;
-  const digest = createHash('sha1').update(runId, 'utf8').digest('hex').slice(0, RUN_DIGEST_LENGTH);
+  const digest = sha1Hex(runId).slice(0, RUN_DIGEST_LENGTH);
   return `${readable.slice(0, READABLE_LENGTH)}-${digest}`;
 }
 

@@ -51,6 +51,8 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   'lib/go': [],
   // The base every error hierarchy extends (an error's name is its class's): beside lib/go, below all.
   'lib/errors': [],
+  // Plain digests (SHA-1) for names and fingerprints, without `node:crypto`'s start: beside lib/go, below all.
+  'lib/digest': [],
   // Run control's requests (issue #39): their shape and who asked, read by the stores that keep
   // them, the steps that act on them and the lines that show them: beside lib/go, below all.
   'lib/control': [],
@@ -161,7 +163,7 @@ const MAY_IMPORT_TYPES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** The parts below all others: they import nothing, and every part may import them. */
-const BOTTOM: readonly string[] = ['lib/go', 'lib/errors', 'lib/control', 'lib/sea'];
+const BOTTOM: readonly string[] = ['lib/go', 'lib/errors', 'lib/control', 'lib/sea', 'lib/digest'];
 
 /**
  * Single files a part may import at run time though their part is out of reach: Nomad's error

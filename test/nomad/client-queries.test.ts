@@ -1,6 +1,7 @@
 // Scenario: reads against a stand-in Nomad on 127.0.0.1 (real sockets): query parameters,
 // blocking-query metadata, scoping by namespace and region, path escaping and defensive
 // decoding of each read endpoint.
+import { randomUUID } from 'node:crypto';
 import { NomadClient } from '../../lib/nomad';
 import { fakeNomadPerTest } from './helpers/fake-nomad';
 import { allocJson, evalJson, jobJson } from './helpers/wire';
@@ -157,6 +158,18 @@ describe('NomadClient reads', () => {
       // Assert
       expect(fake.nomad.requests[0]?.headers['accept-encoding']).toBe('gzip');
       expect(result.value[0]?.ID).toBe('8d1f4a6e-0000-4000-8000-000000000001');
+    });
+
+    it('decodes a gzip answer too large to inflate inline, off the main thread', async () => {
+      // Arrange: random ids keep the compressed body above the 64 KiB inflated inline
+      const ids = Array.from({ length: 6000 }, () => randomUUID());
+      fake.nomad.enqueue({ body: ids.map((ID) => allocJson({ ID })), gzip: true });
+
+      // Act
+      const result = await fake.client.jobs().allocations('web');
+
+      // Assert
+      expect(result.value.map((alloc) => alloc.ID)).toEqual(ids);
     });
   });
 

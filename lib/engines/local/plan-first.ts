@@ -6,7 +6,6 @@
  * would end it in (lib/workflow/failure-routes.ts); any other outcome is handed to the engine,
  * whose Tasks answer with it (engine.ts `made`), so no request is made twice.
  */
-import { randomUUID } from 'node:crypto';
 import type { RestartInput } from '../../restart/input';
 import type { LocalInvocation } from '../../steps/kit/local-invocation';
 import { causeMessage } from '../../workflow/errors';
@@ -16,6 +15,7 @@ import { TASK_STATE_HANDLERS, TaskStates } from '../../workflow/state-names';
 import { NOMAD_STEP_TIMEOUT_SECONDS, STEP_TIMEOUT_SECONDS } from '../../workflow/step-timeouts';
 import { createGate, type InvocationSettings, lambdaTaskHandler, localInvocation } from './lambda-tasks';
 import type { MadeOutcome, MadeSteps } from './made-steps';
+import { localUuid } from './private/local-uuid';
 import { executionArn, stateMachineArn } from './private/placeholders';
 import { sumStats } from './stats';
 import type { ExecutionResult } from './types';
@@ -51,7 +51,7 @@ export async function planFirst(request: PlanFirstRequest): Promise<PlanFirst> {
   // The handlers log as on Lambda: silent at a terminal, as the engine keeps them (engine.ts).
   process.env['POWERTOOLS_LOG_LEVEL'] ??= 'SILENT';
   const startedAt = Date.now();
-  const executionName = randomUUID();
+  const executionName = localUuid();
   const executionId = executionArn(RESTART_STATE_MACHINE_ARN, executionName);
   const options = {
     gate: createGate(),

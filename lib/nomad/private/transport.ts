@@ -3,7 +3,7 @@
  * that covers a blocking query's hold, gzip bodies, and every failure mapped to a typed error.
  */
 import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
+import { gunzip, gunzipSync } from 'node:zlib';
 import { errorCode, goDialErrorText, isTlsErrorCode, messageOf } from '../../http/error-text';
 import { CONNECT_TIMEOUT_CODE, closePool, exchange } from '../../http/exchange';
 import type { RequestObserver } from '../../http/request-observer';
@@ -18,6 +18,15 @@ import {
 import type { Connection } from './agent';
 
 const gunzipAsync = promisify(gunzip);
+
+/**
+ * Compressed bodies up to this size are inflated on the main thread. Nomad gzips every answer,
+ * `[]` included; the first asynchronous gunzip starts libuv's thread pool, about 4 ms of CPU a
+ * job-not-found run spent for 22 bytes (docs/benchmarks.md, "The last milliseconds of a job not
+ * found"), while inflating 64 KiB (a few hundred allocations' list) takes well under a millisecond.
+ * Larger bodies still go to the pool, so the event loop keeps serving the run's timers.
+ */
+const INFLATE_INLINE_BYTES = 64 * 1024;
 
 /** Default limit of one non-blocking attempt (see `TimeoutOptions.requestMs`). */
 export const DEFAULT_REQUEST_MS = 60_000;
@@ -83,7 +92,8 @@ function classify(err: unknown, method: string, url: string): NomadError {
  */
 async function decodeBody(raw: Buffer, encoding: unknown): Promise<string> {
   if (encoding === 'gzip' && raw.length > 0) {
-    return (await gunzipAsync(raw)).toString('utf8');
+    const inflated = raw.length <= INFLATE_INLINE_BYTES ? gunzipSync(raw) : await gunzipAsync(raw);
+    return inflated.toString('utf8');
   }
   return raw.toString('utf8');
 }
