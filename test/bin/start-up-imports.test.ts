@@ -10,28 +10,12 @@ import { join } from 'node:path';
 import type { Metafile } from 'esbuild';
 // @ts-expect-error: a plain JavaScript module of the shim, without type declarations
 import { commandBundleOptions } from '../../bin/private/cli-bundle.js';
+import { reachedByStaticImports, type StaticallyReached } from '../fixtures/static-imports';
 
 const ENTRY = 'bin/nomad-restart.ts';
 
-/** The bundle's inputs and the Node built-ins reached from the entry by static imports only. */
-function evaluatedAtStart(metafile: Metafile): { modules: Set<string>; builtins: Set<string> } {
-  const modules = new Set([ENTRY]);
-  const builtins = new Set<string>();
-  const queue = [ENTRY];
-  for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
-    for (const imported of metafile.inputs[file]?.imports ?? []) {
-      if (imported.kind === 'dynamic-import') continue;
-      if (imported.path.startsWith('node:')) builtins.add(imported.path);
-      if (imported.external === true || modules.has(imported.path)) continue;
-      modules.add(imported.path);
-      queue.push(imported.path);
-    }
-  }
-  return { modules, builtins };
-}
-
 describe("the command's start", () => {
-  let atStart: { modules: Set<string>; builtins: Set<string> };
+  let atStart: StaticallyReached;
   beforeAll(async () => {
     // Arrange: the bundle's own options, nothing written
     const { build } = await import('esbuild');
@@ -41,7 +25,7 @@ describe("the command's start", () => {
       write: false,
     });
     // Act
-    atStart = evaluatedAtStart(result.metafile as Metafile);
+    atStart = reachedByStaticImports(result.metafile as Metafile, [ENTRY]);
   }, 120_000);
 
   it('evaluates the restart command, its flags and its help', () => {
