@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { CreateTableCommand, DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
-import { cachedTemplate } from '../../fixtures/cached-template';
+import { cachedStack } from '../../aws-limits/helpers/cached-stack';
 
 /** The workflow's tables as the stack declares them, by their construct id. */
 export type WorkflowTableId = 'LockTable' | 'ApprovalsTable';
@@ -47,11 +47,7 @@ let tableProperties: Map<string, TableProperties> | undefined;
  */
 async function workflowTables(): Promise<Map<string, TableProperties>> {
   if (tableProperties !== undefined) return tableProperties;
-  const template = await cachedTemplate(
-    'stack',
-    async () => (await import('../../aws-limits/helpers/synthesized-stack')).synthesizeStack().template,
-  );
-  const resources = template['Resources'] as Record<string, Record<string, unknown>>;
+  const resources = (await cachedStack()).template['Resources'] as Record<string, Record<string, unknown>>;
   tableProperties = new Map();
   for (const [logicalId, resource] of Object.entries(resources)) {
     if (resource['Type'] !== 'AWS::DynamoDB::Table') continue;
