@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 // Jest runs TypeScript as native ES modules (the project is "type": "module" because
 // @middy/core 7 ships ESM only). SWC strips types; `npm run typecheck` type-checks.
 const shared = {
@@ -41,9 +43,12 @@ export default {
       testPathIgnorePatterns: ['/node_modules/', '\\.unit\\.test\\.ts$'],
     },
   ],
-  // Two cores on CI: one worker per core, and tests that start servers stay isolated per file.
-  // A real agent (NOMAD_E2E_ADDR) is one shared cluster, so its test files take turns.
-  maxWorkers: process.env.NOMAD_E2E_ADDR ? 1 : 2,
+  // One worker per core and one more. Many files spend most of their time waiting rather than
+  // computing (a subprocess's real-time backoff, the simulator's scaled clock, a Nomad slow on
+  // purpose): ten of the slowest files of a CI run used about 80 s of CPU in 203 and 206 s on two
+  // workers, and ran in 114 and 135 s on three (docs/testing.md, "CI time"). Tests that start servers stay isolated per
+  // file. A real agent (NOMAD_E2E_ADDR) is one shared cluster, so its test files take turns.
+  maxWorkers: process.env.NOMAD_E2E_ADDR ? 1 : availableParallelism() + 1,
   // Every test file starts in a fresh worker. Under --experimental-vm-modules a worker keeps each
   // file's module graph (CDK's among them): over a suite one grew to 4.9 GB resident, and three
   // suites at once filled 24 GB and stalled in the kernel's page reclaim. A limit in bytes would

@@ -27,7 +27,7 @@ import { toRestartInput } from '../../lib/restart/input';
 import type { RestartOptions } from '../../lib/restart/options';
 import { localStores } from '../../lib/stores/from-env';
 import { FlowStates, TASK_STATE_HANDLERS, TaskStates } from '../../lib/workflow/state-names';
-import { synthesizeStack } from '../aws-limits/helpers/synthesized-stack';
+import { cachedStack } from '../aws-limits/helpers/cached-stack';
 import { discardingTerminal } from '../engines/local/helpers/workflow-harness';
 import { restartOptions } from '../fixtures/restart-options';
 import { harnessPerTest, refuseFirstRestart, simpleJob } from '../steps/helpers/harness';
@@ -226,7 +226,7 @@ describe('chat-ops approvals through the local engine', () => {
   it('applies the default when nobody answers in time, says so in Slack, and a late press changes nothing', async () => {
     // Arrange: the same definition with a 1-second approval timeout (the construct allows no less
     // than a minute, which a test should not wait for).
-    const { stateMachine } = synthesizeStack();
+    const { stateMachine } = await cachedStack();
     const definition = structuredClone(stateMachine.definition) as {
       States: Record<string, Record<string, unknown>>;
     };

@@ -24,7 +24,7 @@ import type { RestartSteps, RestartStepsDeps } from '../../lib/workflow/restart-
 import type { EventsElsewhere } from '../../lib/workflow/state-bytes';
 import { plannedState } from '../lambdas/helpers/fixtures';
 import { runFacts } from '../restart/helpers/run-facts';
-import { synthesizeStack } from './helpers/synthesized-stack';
+import { cachedStack } from './helpers/cached-stack';
 
 /** The scenario the fake engine plays: batches, slices of each wait, and events per step. */
 interface Scenario {
@@ -142,7 +142,7 @@ async function runScenario(onExit: (name: string, state: WorkflowState) => void 
   slices.clear();
   const run = await runRestartLocally({
     input: { job: 'web', batchSize: String(scenario.batchSize), yes: true, waitHealthy: true },
-    stateMachine: synthesizeStack().stateMachine,
+    stateMachine: (await cachedStack()).stateMachine,
     emit: () => undefined,
     prompt: async () => ({ kind: 'read-error', text: 'EOF' }),
     onStateExited: (name, output) => onExit(name, output as WorkflowState),

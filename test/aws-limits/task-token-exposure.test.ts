@@ -4,13 +4,13 @@
  * Functions records in the execution history, and the state machine's own logs leave execution
  * data out, so the history is the one place a pending token shows.
  */
-import { synthesizeStack } from './helpers/synthesized-stack';
+import { cachedStack } from './helpers/cached-stack';
 
 type Resource = { Type: string; Properties: Record<string, unknown> };
 
-describe('the task token of a question', () => {
-  const stack = synthesizeStack();
+const stack = await cachedStack();
 
+describe('the task token of a question', () => {
   it('travels in the Ask question payload, which the execution history records', () => {
     // Arrange
     const states = stack.stateMachine.definition['States'] as Record<string, Record<string, unknown>>;

@@ -37,7 +37,7 @@ import {
   stepFunctionsAnswering,
 } from './helpers/fake-json-services';
 import { type FakeSns, startFakeSns } from './helpers/fake-sns';
-import { FULL_STACK_NAME } from './helpers/full-stack';
+import { FULL_STACK_NAME } from './helpers/full-stack-template';
 import { asFunction } from './helpers/iam-check';
 import { DEPLOYED } from './helpers/template-iam';
 import { withEnvironment } from './helpers/with-environment';

@@ -6,13 +6,13 @@
  * stream batch the notifier kept failing on with the function's role. A queue nobody may write to
  * would drop exactly what it is there to keep.
  */
-import { synthesizeFullStack } from './helpers/full-stack';
+import { fullStackTemplate } from './helpers/full-stack-template';
 import { evaluateIdentityRequest, evaluateServiceRequest, type IamDecision } from './helpers/iam-evaluator';
 import { DEPLOYED, type PolicyDocument, TemplateIam } from './helpers/template-iam';
 
 type Json = Record<string, unknown>;
 
-const t = new TemplateIam(synthesizeFullStack());
+const t = new TemplateIam(await fullStackTemplate());
 
 /** The queue's policy (SQS evaluates it with the sender's identity policies). */
 function queuePolicy(queueId: string): PolicyDocument {

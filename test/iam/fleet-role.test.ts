@@ -11,13 +11,13 @@
 import { fleetKeys } from '../../lib/fleet/items';
 import { FleetFlowStates, FleetTaskStates } from '../../lib/workflow/fleet-state-names';
 import { ContinuationStates } from '../../lib/workflow/private/fleet-continuation';
-import { synthesizeFullStack } from './helpers/full-stack';
+import { fullStackTemplate } from './helpers/full-stack-template';
 import { evaluateIdentityRequest } from './helpers/iam-evaluator';
 import type { IamRequest } from './helpers/sdk-iam-actions';
 import { logicalIdOf, type TaskCall, taskCalls } from './helpers/service-principals';
 import { type NamedPolicy, TemplateIam } from './helpers/template-iam';
 
-const t = new TemplateIam(synthesizeFullStack());
+const t = new TemplateIam(await fullStackTemplate());
 const machines = t.logicalIdsOf('AWS::StepFunctions::StateMachine');
 const fleet = machines.find((id) => id.startsWith('FleetStateMachine')) ?? '';
 const restart = machines.find((id) => id.startsWith('RestartStateMachine')) ?? '';

@@ -9,19 +9,20 @@
  * The table (handler | reachable | exercised | granted) is printed on every run.
  */
 import { exercisedOperations } from './helpers/exercised-operations';
-import { synthesizeFullStack } from './helpers/full-stack';
+import { fullStackTemplate } from './helpers/full-stack-template';
 import { compareInventory, inventoryTable } from './helpers/operation-inventory';
 import { reachableOperations } from './helpers/reachable-operations';
 import { TemplateIam } from './helpers/template-iam';
 
 const ROOT = process.cwd();
+const FULL_STACK = await fullStackTemplate();
 
 describe('the AWS operations each handler can make', () => {
   const inventory = (() => {
     let result: ReturnType<typeof compareInventory> | undefined;
     return () => {
       result ??= compareInventory(
-        new TemplateIam(synthesizeFullStack()),
+        new TemplateIam(FULL_STACK),
         reachableOperations(ROOT),
         exercisedOperations(ROOT),
       );

@@ -6,11 +6,11 @@
  * the evaluator's reason.
  */
 import { assumptionsOf } from './helpers/assumed-by';
-import { synthesizeFullStack } from './helpers/full-stack';
+import { fullStackTemplate } from './helpers/full-stack-template';
 import { evaluateAssumeRole } from './helpers/iam-evaluator';
 import { TemplateIam } from './helpers/template-iam';
 
-const template = new TemplateIam(synthesizeFullStack());
+const template = new TemplateIam(await fullStackTemplate());
 const roles = template.logicalIdsOf('AWS::IAM::Role');
 
 describe('the roles of the full stack', () => {

@@ -20,7 +20,7 @@ import { functionUrlEvent } from '../approvals/helpers/local-loop';
 import { lambdaContext } from '../lambdas/helpers/fixtures';
 import { useEmulatedAws } from './helpers/emulated-aws';
 import { secretsManagerServing, startFakeJsonServices } from './helpers/fake-json-services';
-import { FULL_STACK_NAME } from './helpers/full-stack';
+import { FULL_STACK_NAME } from './helpers/full-stack-template';
 import { asFunction } from './helpers/iam-check';
 import { DEPLOYED } from './helpers/template-iam';
 import { withEnvironment } from './helpers/with-environment';

@@ -6,7 +6,7 @@
  * caller invoking the approval endpoint's Function URL. (The dead-letter queues' senders are in
  * dead-letters-deliverable.test.ts, the roles' trust policies in roles-assumable.test.ts.)
  */
-import { synthesizeFullStack } from './helpers/full-stack';
+import { fullStackTemplate } from './helpers/full-stack-template';
 import {
   evaluateAnonymousRequest,
   evaluateIdentityRequest,
@@ -23,7 +23,7 @@ import { type NamedPolicy, TemplateIam } from './helpers/template-iam';
 
 type Json = Record<string, unknown>;
 
-const template = synthesizeFullStack();
+const template = await fullStackTemplate();
 const t = new TemplateIam(template);
 const [stateMachine = ''] = t
   .logicalIdsOf('AWS::StepFunctions::StateMachine')

@@ -10,7 +10,8 @@ import { summarizeRun } from '../../lib/restart/run-summary';
 import { startingProgress } from '../../lib/steps/plan/plan-step';
 import type { BatchState, Decision, PlanRef } from '../../lib/workflow/payloads';
 import type { RestartSteps, RestartStepsDeps } from '../../lib/workflow/restart-steps';
-import { extractAsl, synthStack } from '../constructs/helpers/synth';
+import type { Asl } from '../constructs/helpers/asl';
+import { cachedTestStackAsl } from '../constructs/helpers/cached-test-stack';
 import { restartOptions } from '../fixtures/restart-options';
 import { lambdaContext } from '../lambdas/helpers/fixtures';
 import { runFacts } from '../restart/helpers/run-facts';
@@ -113,9 +114,9 @@ function fakeSteps(opts: { system: boolean; failOnBatch?: number; healthSlices?:
   };
 }
 
-let asl: ReturnType<typeof extractAsl>;
-beforeAll(() => {
-  asl = extractAsl(synthStack().template);
+let asl: Asl;
+beforeAll(async () => {
+  asl = await cachedTestStackAsl();
   process.env['NOMAD_ADDR'] = 'http://127.0.0.1:4646';
   // Fake steps, no Nomad: the job's shared lock (a Nomad variable) is tested against the simulator.
   process.env['NOMAD_RESTART_VARIABLES_LOCK'] = 'false';

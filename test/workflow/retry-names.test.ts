@@ -9,12 +9,12 @@ import { StateMachine } from 'aws-local-stepfunctions';
 import { TaskFailure } from '../../lib/engines/local/private/task-failures';
 import { unwrapStepEvent } from '../../lib/workflow/redrive';
 import { FlowStates, TaskStates } from '../../lib/workflow/state-names';
-import { extractAsl, synthStack } from '../constructs/helpers/synth';
+import { cachedTestStackAsl } from '../constructs/helpers/cached-test-stack';
 
 type Asl = { StartAt: string; States: Record<string, Record<string, unknown>> };
 let asl: Asl;
-beforeAll(() => {
-  asl = extractAsl(synthStack().template) as Asl;
+beforeAll(async () => {
+  asl = (await cachedTestStackAsl()) as Asl;
 });
 
 const SUCCESSOR = 'arn:aws:states:us-east-1:123456789012:execution:NomadRestartTest-Restart:next';

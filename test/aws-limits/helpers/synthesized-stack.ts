@@ -4,8 +4,8 @@
  */
 import { App } from 'aws-cdk-lib';
 import { NomadRestartStack, type NomadRestartStackProps } from '../../../lib/constructs/nomad-restart-stack';
-import { extractStateMachineDefinition } from '../../../lib/engines/local';
 import type { LocalStateMachine } from '../../../lib/engines/local/local-definition';
+import { stackOf } from './cached-stack';
 
 export const STACK_NAME = 'NomadRestart';
 
@@ -17,9 +17,5 @@ export interface SynthesizedStack {
 export function synthesizeStack(props: Partial<NomadRestartStackProps> = {}): SynthesizedStack {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   new NomadRestartStack(app, STACK_NAME, { nomadAddress: 'https://nomad.example.internal:4646', ...props });
-  const template = app.synth().getStackByName(STACK_NAME).template as Record<string, unknown>;
-  const { definition, stateMachineArn, functionTimeoutsMs } = extractStateMachineDefinition(template, {
-    logicalIdPrefix: 'RestartStateMachine',
-  });
-  return { template, stateMachine: { definition, stateMachineArn, functionTimeoutsMs } };
+  return stackOf(app.synth().getStackByName(STACK_NAME).template as Record<string, unknown>);
 }

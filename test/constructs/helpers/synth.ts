@@ -6,6 +6,7 @@ import {
   type SlackApprovalReferences,
   type WebhookApprovalReferences,
 } from '../../../lib/constructs/nomad-restart-stack';
+import { type Asl, aslOf } from './asl';
 
 /** Secret ARNs used by the test stacks (fake, well-formed). */
 export const TOKEN_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:nomad-token-AbCdEf';
@@ -79,46 +80,10 @@ export function synthStack(): { app: App; stack: NomadRestartStack; template: Te
   return { app, stack, template: Template.fromStack(stack) };
 }
 
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-
-/** Renders a CloudFormation string expression (Fn::Join of literals, Ref and Fn::GetAtt) with fake values. */
-export function renderCfnString(value: Json): string {
-  if (typeof value === 'string') return value;
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const join = value['Fn::Join'];
-    if (Array.isArray(join)) {
-      const [sep, parts] = join;
-      return (Array.isArray(parts) ? parts : [])
-        .map(renderCfnString)
-        .join(typeof sep === 'string' ? sep : '');
-    }
-    const ref = value['Ref'];
-    if (typeof ref === 'string') {
-      return (
-        { 'AWS::Partition': 'aws', 'AWS::Region': 'us-east-1', 'AWS::AccountId': '123456789012' }[ref] ??
-        `ref-${ref}`
-      );
-    }
-    const getAtt = value['Fn::GetAtt'];
-    if (Array.isArray(getAtt) && typeof getAtt[0] === 'string') {
-      return `arn:aws:lambda:us-east-1:123456789012:function:${getAtt[0]}`;
-    }
-  }
-  throw new Error(`Cannot render ${JSON.stringify(value)}`);
-}
-
 /**
  * The ASL of the stack's state machine whose logical id starts with `logicalIdPrefix` (the
  * one-job one by default; the fleet's is `FleetStateMachine`), as JSON with fake ARNs in place of tokens.
  */
-export function extractAsl(
-  template: Template,
-  logicalIdPrefix = 'RestartStateMachine',
-): Record<string, unknown> & { States: Record<string, Record<string, unknown>> } {
-  const machines = template.findResources('AWS::StepFunctions::StateMachine');
-  const [machine] = Object.entries(machines)
-    .filter(([id]) => id.startsWith(logicalIdPrefix))
-    .map(([, m]) => m);
-  const definition = (machine as { Properties: { DefinitionString: Json } }).Properties.DefinitionString;
-  return JSON.parse(renderCfnString(definition));
+export function extractAsl(template: Template, logicalIdPrefix = 'RestartStateMachine'): Asl {
+  return aslOf(template.toJSON(), logicalIdPrefix);
 }

@@ -28,7 +28,7 @@ import {
   startDynamoDbEmulator,
 } from '../../stores/helpers/dynamodb-emulator';
 import { recordExercised } from './exercised-operations';
-import { synthesizeFullStack } from './full-stack';
+import { fullStackTemplate } from './full-stack-template';
 import { IamCheck, IamLedger, installIamCheck } from './iam-check';
 import { TemplateIam } from './template-iam';
 
@@ -58,12 +58,8 @@ function logicalIdOf(template: Record<string, unknown>, type: string, pattern: R
 
 /** Starts the emulators and the IAM check for the calling test file. */
 export function useEmulatedAws(): EmulatedAws {
-  const template = synthesizeFullStack();
-  const ids = {
-    bucket: logicalIdOf(template, 'AWS::S3::Bucket', /PlanBucket/),
-    lock: logicalIdOf(template, 'AWS::DynamoDB::Table', /LockTable/),
-    approvals: logicalIdOf(template, 'AWS::DynamoDB::Table', /ApprovalsTable/),
-  };
+  let template: Record<string, unknown> = {};
+  let ids = { bucket: '', lock: '', approvals: '' };
   const ledger = new IamLedger();
   const savedEnv = { ...process.env };
   let db: DynamoDbEmulator | undefined;
@@ -77,6 +73,12 @@ export function useEmulatedAws(): EmulatedAws {
   let close = async () => {};
 
   beforeAll(async () => {
+    template = await fullStackTemplate();
+    ids = {
+      bucket: logicalIdOf(template, 'AWS::S3::Bucket', /PlanBucket/),
+      lock: logicalIdOf(template, 'AWS::DynamoDB::Table', /LockTable/),
+      approvals: logicalIdOf(template, 'AWS::DynamoDB::Table', /ApprovalsTable/),
+    };
     const started = await startDynamoDbEmulator();
     db = started;
     const directory = mkdtempSync(join(tmpdir(), 's3rver-'));

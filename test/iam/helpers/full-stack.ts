@@ -13,12 +13,13 @@ import {
   TLS_SECRET_ARN,
   TOKEN_SECRET_ARN,
 } from '../../constructs/helpers/synth';
+import { FULL_STACK_NAME } from './full-stack-template';
 import { DEPLOYED } from './template-iam';
 
-/** The stack's name in the full app. */
-export const FULL_STACK_NAME = 'NomadRestartFull';
-
-/** Synthesizes the full stack (no bundling) and returns its template. */
+/**
+ * Synthesizes the full stack (no bundling) and returns its template. Tests read it through
+ * `fullStackTemplate` (./full-stack-template.ts), which caches it between files.
+ */
 export function synthesizeFullStack(): Record<string, unknown> {
   const app = new App({ context: { 'aws:cdk:bundling-stacks': [] } });
   const stack = new NomadRestartStack(app, FULL_STACK_NAME, {

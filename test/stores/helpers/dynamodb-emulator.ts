@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { CreateTableCommand, DynamoDBClient, waitUntilTableExists } from '@aws-sdk/client-dynamodb';
-import { synthesizeStack } from '../../aws-limits/helpers/synthesized-stack';
+import { cachedStack } from '../../aws-limits/helpers/cached-stack';
 
 /** The workflow's tables as the stack declares them, by their construct id. */
 export type WorkflowTableId = 'LockTable' | 'ApprovalsTable';
@@ -41,10 +41,13 @@ process.on('disconnect', () => process.exit(0));
 type TableProperties = Record<string, unknown> & { KeySchema: unknown; AttributeDefinitions: unknown };
 let tableProperties: Map<string, TableProperties> | undefined;
 
-/** The `Properties` of each `AWS::DynamoDB::Table` in the synthesized stack, by construct id. */
-function workflowTables(): Map<string, TableProperties> {
+/**
+ * The `Properties` of each `AWS::DynamoDB::Table` in the synthesized stack, by construct id. The
+ * template comes through the test template cache: a file that starts the emulator loads no CDK.
+ */
+async function workflowTables(): Promise<Map<string, TableProperties>> {
   if (tableProperties !== undefined) return tableProperties;
-  const resources = synthesizeStack().template['Resources'] as Record<string, Record<string, unknown>>;
+  const resources = (await cachedStack()).template['Resources'] as Record<string, Record<string, unknown>>;
   tableProperties = new Map();
   for (const [logicalId, resource] of Object.entries(resources)) {
     if (resource['Type'] !== 'AWS::DynamoDB::Table') continue;
@@ -63,7 +66,7 @@ function clientFor(endpoint: string): DynamoDBClient {
   });
 }
 
-/** How long a `beforeAll` that starts the emulator may take: it synthesizes the stack once per file. */
+/** How long a `beforeAll` that starts the emulator may take: it may synthesize the stack (a stale cache). */
 export const EMULATOR_START_TIMEOUT_MS = 120_000;
 
 /**
@@ -71,7 +74,7 @@ export const EMULATOR_START_TIMEOUT_MS = 120_000;
  * it accepts requests. Call it in a `beforeAll` given {@link EMULATOR_START_TIMEOUT_MS}.
  */
 export async function startDynamoDbEmulator(): Promise<DynamoDbEmulator> {
-  workflowTables();
+  await workflowTables();
   const child: ChildProcess = spawn(process.execPath, ['-e', LAUNCHER], {
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
@@ -95,7 +98,7 @@ export async function startDynamoDbEmulator(): Promise<DynamoDbEmulator> {
       return c;
     },
     createTable: async (id) => {
-      const properties = workflowTables().get(id);
+      const properties = (await workflowTables()).get(id);
       if (properties === undefined) throw new Error(`The stack declares no ${id}`);
       const name = `${id}-${randomUUID()}`;
       await client.send(
