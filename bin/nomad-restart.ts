@@ -6,24 +6,7 @@
  * barrel: the bundle evaluates every static import at start, so each subcommand (the demo too)
  * is imported when it is the one asked for (docs/benchmarks.md, "Start-up").
  */
-import { isatty } from 'node:tty';
 import { runJobRestart } from '../lib/cli/commands/run-job-restart';
-
-let stdout: NodeJS.WriteStream | undefined;
-/**
- * `process.stdout`, made at its first use: Node makes the stream lazily, 3.5 to 5.7 ms of CPU,
- * and a job not found writes only to stderr (docs/benchmarks.md).
- */
-function madeStdout(): NodeJS.WriteStream {
-  if (stdout !== undefined) return stdout;
-  stdout = process.stdout;
-  // `nomad-restart ... | head`: a closed pipe ends the output quietly, as Nomad's does.
-  stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw error;
-  });
-  return stdout;
-}
 
 async function main(argv: string[]): Promise<number> {
   const ctx = {
@@ -31,11 +14,7 @@ async function main(argv: string[]): Promise<number> {
     get stdin() {
       return process.stdin;
     },
-    get stdout() {
-      return madeStdout();
-    },
-    // Asked of the descriptor, so that colour and questions are settled without the stream.
-    stdoutIsTTY: isatty(1),
+    stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,
   };
@@ -78,6 +57,12 @@ async function main(argv: string[]): Promise<number> {
   }
   return runJobRestart(first === '--' ? rest : argv, ctx);
 }
+
+// `nomad-restart ... | head`: a closed pipe ends the output quietly, as Nomad's does.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
 
 main(process.argv.slice(2)).then(
   (code) => {

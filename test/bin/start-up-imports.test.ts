@@ -51,8 +51,7 @@ describe("the command's start", () => {
   });
 
   it('loads only the Node built-ins reading the flags needs', () => {
-    // Assert: node:os (the operator's name), node:crypto, node:http and the rest come with the run;
-    // node:tty asks whether stdout is a terminal without making `process.stdout` (the entry)
-    expect([...atStart.builtins].sort()).toEqual(['node:fs', 'node:module', 'node:tty']);
+    // Assert: node:os (the operator's name), node:crypto, node:http and the rest come with the run
+    expect([...atStart.builtins].sort()).toEqual(['node:fs', 'node:module']);
   });
 });

@@ -14,7 +14,7 @@ import { fleetErrorWriter, fleetEventWriter, jobQuestionFormatter } from '../ter
 import { type InterruptSource, processInterrupts } from '../terminal/interrupt';
 import { operatorName } from '../terminal/operator';
 import { eventWriter } from '../terminal/run-local';
-import { createTerminal, stdoutIsTty, type Terminal, useColor } from '../terminal/terminal';
+import { createTerminal, type Terminal, useColor } from '../terminal/terminal';
 import { DISPLAY_FLAGS, type DisplayOptions, displayOptionsOf, parseCommandFlags } from './command-flags';
 import { CliUsageError, CommandArgumentError } from './errors';
 import type { RunContext } from './run-job-restart';
@@ -74,8 +74,8 @@ export async function runAttachCommand(
       if (error instanceof CliUsageError) return reportUsage(error, terminal);
       throw error;
     }
-    const color = useColor(stdoutIsTty(ctx), line);
-    const uiColor = color && stdoutIsTty(ctx);
+    const color = useColor(ctx.stdout.isTTY === true, line);
+    const uiColor = color && ctx.stdout.isTTY === true;
     const formatterFor = (verbose: boolean) => createFormatter({ verbose, color, uiColor });
     const formatter = formatterFor(false);
     const { attachToRun, attachToFleet } = await import('../../engines/aws/index');

@@ -7,7 +7,7 @@
 
 import { ConsulConfigError } from '../../consul/errors';
 import { processInterrupts } from '../terminal/interrupt';
-import { createTerminal, stdoutIsTty, useColor } from '../terminal/terminal';
+import { createTerminal, useColor } from '../terminal/terminal';
 import { CliUsageError } from './errors';
 import { type FleetCommandLine, parseFleetArgs } from './fleet-command';
 import { fleetHelp } from './fleet-help';
@@ -35,12 +35,12 @@ export async function runFleetCommand(args: readonly string[], ctx: RunContext):
       }
       throw error;
     }
-    const color = useColor(stdoutIsTty(ctx), line.general);
+    const color = useColor(ctx.stdout.isTTY === true, line.general);
     const { createFleetFormatter } = await import('../../fleet/format');
     const formatter = createFleetFormatter({
       verbose: line.fleet.jobOptions.verbose,
       color,
-      uiColor: color && stdoutIsTty(ctx),
+      uiColor: color && ctx.stdout.isTTY === true,
       maxJobs: line.fleet.maxJobs,
       maxFailedJobs: line.fleet.maxFailedJobs,
     });

@@ -15,13 +15,7 @@ import { ADDITIONAL_HELP_LINE, createFormatter } from '../../restart/format';
 import type { AlarmAccessOptions } from '../terminal/alarm-access';
 import { type InterruptSource, processInterrupts } from '../terminal/interrupt-source';
 import { withJsonErrors } from '../terminal/json-output';
-import {
-  createTerminal,
-  stdoutIsTty,
-  type Terminal,
-  type TerminalStreams,
-  useColor,
-} from '../terminal/terminal';
+import { createTerminal, type Terminal, type TerminalStreams, useColor } from '../terminal/terminal';
 import { CliUsageError } from './errors';
 import { type JobRestartCommandLine, jobRestartHelp, parseJobRestartArgs } from './job-restart-command';
 
@@ -101,8 +95,8 @@ export async function runJobRestart(args: readonly string[], ctx: RunContext): P
       }
       throw error;
     }
-    const color = useColor(stdoutIsTty(ctx), line.general);
-    const uiColor = color && stdoutIsTty(ctx);
+    const color = useColor(ctx.stdout.isTTY === true, line.general);
+    const uiColor = color && ctx.stdout.isTTY === true;
     const text = createFormatter({ verbose: line.options.verbose, color, uiColor });
     // With `-output json` every fatal error is one JSON event on stdout, not a line on stderr.
     const formatter = line.output === 'json' ? withJsonErrors(text, line.options) : text;

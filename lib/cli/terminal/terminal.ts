@@ -46,17 +46,6 @@ export interface TerminalStreams {
   readonly stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
-  /**
-   * Whether stdout is a TTY, known without making the stream (the process's own: `isatty(1)`):
-   * Node makes `process.stdout` on first use, 3.5 to 5.7 ms of CPU, and a run that writes only
-   * to stderr (a job not found) need not pay it (docs/benchmarks.md). @default `stdout.isTTY`
-   */
-  readonly stdoutIsTTY?: boolean;
-}
-
-/** Whether the streams' stdout is a TTY, asking the stream itself only when that is not known. */
-export function stdoutIsTty(streams: TerminalStreams): boolean {
-  return streams.stdoutIsTTY ?? streams.stdout.isTTY === true;
 }
 
 /** A terminal over the process's streams (or test streams). */
@@ -90,7 +79,7 @@ export function createTerminal(streams: TerminalStreams): Terminal {
   };
   return {
     // stdout first: piped or scripted, Node never makes the stdin stream (a file's loads all of fs's streams).
-    interactive: stdoutIsTty(streams) && streams.stdin.isTTY === true,
+    interactive: streams.stdout.isTTY === true && streams.stdin.isTTY === true,
     write: (line) => (line.stream === 'stdout' ? streams.stdout : streams.stderr).write(`${line.text}\n`),
     notice: (text) => {
       if (streams.stderr.isTTY === true) streams.stderr.write(`${text}\n`);

@@ -1,8 +1,7 @@
 // Scenario: the command's terminal over streams whose stdin counts how often it is touched: a
-// piped or scripted run (stdout no TTY) never makes Node's stdin stream, which costs a start; and
-// given whether stdout is a TTY, the terminal never makes stdout for it either.
+// piped or scripted run (stdout no TTY) never makes Node's stdin stream, which costs a start.
 import { PassThrough } from 'node:stream';
-import { createTerminal, stdoutIsTty, type TerminalStreams } from '../../../lib/cli/terminal/terminal';
+import { createTerminal, type TerminalStreams } from '../../../lib/cli/terminal/terminal';
 
 /** Streams whose stdin is made on first read, as `process.stdin` is, and counts it. */
 function streams(stdoutTty: boolean) {
@@ -44,29 +43,5 @@ describe('createTerminal', () => {
     // Assert
     expect(terminal.interactive).toBe(true);
     expect(made.stdin).toBe(1);
-  });
-
-  it('takes stdoutIsTTY over the stream, never making stdout to ask it', () => {
-    // Arrange
-    const { out } = streams(false);
-    let stdoutMade = 0;
-    const known: TerminalStreams = {
-      stdin: out.stdin,
-      get stdout() {
-        stdoutMade++;
-        return out.stdout;
-      },
-      stderr: out.stderr,
-      stdoutIsTTY: true,
-    };
-
-    // Act
-    const terminal = createTerminal(known);
-    terminal.close();
-
-    // Assert
-    expect(terminal.interactive).toBe(true);
-    expect(stdoutIsTty(known)).toBe(true);
-    expect(stdoutMade).toBe(0);
   });
 });

@@ -53,22 +53,3 @@ describe('the handlers logger with the JSON log format', () => {
     expect(entry['service']).toBe('nomad-restart');
   });
 });
-
-describe('the handlers logger before its first line', () => {
-  afterEach(() => {
-    jest.restoreAllMocks();
-  });
-
-  it('does not make process.stdout', async () => {
-    // Arrange
-    const stdoutRead = jest.spyOn(process, 'stdout', 'get');
-    jest.resetModules();
-
-    // Act
-    const { logger } = await import('../../../lambdas/private/logger');
-
-    // Assert
-    expect(logger).toBeDefined();
-    expect(stdoutRead).not.toHaveBeenCalled();
-  });
-});
