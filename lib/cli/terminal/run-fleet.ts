@@ -27,12 +27,13 @@ export async function runFleet(
   terminal: Terminal,
   interrupts: InterruptSource,
 ): Promise<number> {
+  // As for one job (`run-local.ts`): zod's JIT costs more than it saves in a run, and is off only
+  // for the schemas built after this call.
+  (await import('./zod-jitless')).zodJitless();
   const [{ runFleetLocally }, { toFleetInput }] = await Promise.all([
     import('../../engines/local/fleet-engine'),
     import('../../fleet/input'),
   ]);
-  // As for one job (`run-local.ts`): zod's JIT costs more than it saves in a run.
-  (await import('./zod-jitless')).zodJitless();
   const output = heldOutput<FleetProgressEvent>(fleetEventWriter(line.output, formatter, terminal));
   // The interrupt question and the jobs' questions take turns: a reply answers the question on screen.
   const desk = new TerminalDesk(formatter.job, terminal);

@@ -48,14 +48,15 @@ export async function runLocal(
   /** `-stop-on-alarm`'s reader, checked before the run (lib/cli/terminal/alarm-access.ts). */
   alarms?: AlarmReader,
 ): Promise<ExecutionResult> {
+  // zod's JIT off (zod-jitless.ts) before any schema is built: an object schema reads the setting
+  // when it is made, not when it parses (zod's `$ZodObjectJIT`, v4/core/schemas.js). Awaited alone,
+  // not beside the imports below: jest's module loader fails on one package imported twice at once.
+  (await import('./zod-jitless')).zodJitless();
   const [{ planFirst }, { toRestartInput }, { eventSink }] = await Promise.all([
     import('../../engines/local/plan-first'),
     import('../../restart/input'),
     import('../../engines/local/event-sink'),
   ]);
-  // zod's JIT off (zod-jitless.ts). Imported after the input schema: jest's module loader fails on
-  // one package imported twice at once.
-  (await import('./zod-jitless')).zodJitless();
   const watch = watchRun(line, shell, out);
   const { terminal, progress } = watch;
   const output = heldOutput(eventWriter(line, formatter, terminal, () => progress.eventContext()));
